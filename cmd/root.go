@@ -1,0 +1,160 @@
+// Package cmd holds ckpt's cobra commands, one per file. Every command
+// follows the same shape (after cli/cli): an options struct filled from
+// flags, and a run function that receives it, so tests can call the run
+// function directly or the whole command through Main.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is printed by `ckpt --version`.
+var Version = "0.1.0-dev"
+
+// Exit statuses of SPEC §8.
+const (
+	ExitOK      = 0 // every property holds
+	ExitFailed  = 1 // a property fails
+	ExitInvalid = 2 // invalid input or usage
+)
+
+// ExitError carries an exit status out of a command. A nil Err means the
+// command already said everything it had to say (e.g. a report that
+// contains failed properties) and only the status remains.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// invalidf returns an ExitInvalid error: bad input or usage.
+func invalidf(format string, args ...any) error {
+	return &ExitError{Code: ExitInvalid, Err: fmt.Errorf(format, args...)}
+}
+
+// invalid wraps err as an ExitInvalid error.
+func invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &ExitError{Code: ExitInvalid, Err: err}
+}
+
+// IO is where commands read and write; tests substitute buffers.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+type flagError struct{ error }
+
+// NewRootCmd builds the ckpt command tree.
+func NewRootCmd(ios *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "ckpt",
+		Short: "Replay and verify checkpointing and rollback recovery",
+		Long: `ckpt replays execution traces of message-passing systems through the
+Manivannan–Singhal quasi-synchronous checkpointing algorithm (ms) and the
+Peterson–Kearns vector-time rollback algorithm (pk), and an independent
+consistency checker proves or refutes, with witnesses, that every recovery
+line is orphan-free, that logging and replay lose and duplicate nothing,
+and that there is no domino effect.`,
+		Version:       Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return flagError{err}
+	})
+	root.AddCommand(
+		newValidateCmd(ios),
+		newReplayCmd(ios),
+		newVerifyCmd(ios),
+		newCheckCmd(ios),
+		newReportCmd(ios),
+		newGenCmd(ios),
+		newImportCmd(ios),
+		newExportCmd(ios),
+		newDiagramCmd(ios),
+	)
+	return root
+}
+
+// Main runs ckpt with args and returns its exit status. Errors are printed
+// once, to errOut, prefixed "ckpt: "; usage is printed only for flag and
+// argument errors.
+func Main(args []string, in io.Reader, out, errOut io.Writer) int {
+	ios := &IO{In: in, Out: out, ErrOut: errOut}
+	root := NewRootCmd(ios)
+	root.SetArgs(args)
+	c, err := root.ExecuteC()
+	if err == nil {
+		return ExitOK
+	}
+	var fe flagError
+	if errors.As(err, &fe) || isArgsError(err) {
+		fmt.Fprintf(errOut, "ckpt: %v\n", err)
+		if c != nil {
+			fmt.Fprintln(errOut, c.UsageString())
+		}
+		return ExitInvalid
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintf(errOut, "ckpt: %v\n", ee.Err)
+		}
+		return ee.Code
+	}
+	fmt.Fprintf(errOut, "ckpt: %v\n", err)
+	return ExitInvalid
+}
+
+// argsError marks errors from positional-argument validation, which earn a
+// usage dump like flag errors do.
+type argsError struct{ error }
+
+func isArgsError(err error) bool {
+	var ae argsError
+	return errors.As(err, &ae) || (err != nil && len(err.Error()) > 8 && (err.Error()[:8] == "unknown " || err.Error()[:8] == "accepts "))
+}
+
+// exactArgs is cobra.ExactArgs with errors that earn a usage dump.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return argsError{fmt.Errorf("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+		}
+		return nil
+	}
+}
+
+// minArgs is cobra.MinimumNArgs with errors that earn a usage dump.
+func minArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return argsError{fmt.Errorf("%s needs at least %d argument(s)", cmd.CommandPath(), n)}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,82 @@
+package trace
+
+import (
+	"math"
+	"strconv"
+)
+
+// Time is simulated time in integer nanoseconds. Traces state times as
+// seconds (JSON numbers); they are rounded to nanoseconds exactly once, on
+// reading, so that replay can add delays without floating-point drift and
+// reproduce trace times exactly (SPEC §3).
+type Time int64
+
+// Second is one second of simulated time.
+const Second Time = 1_000_000_000
+
+// MaxTime bounds accepted times (about 292 years): past it int64
+// nanoseconds could overflow when delays are added.
+const MaxTime Time = math.MaxInt64 / 4
+
+// FromSeconds converts a number of seconds read from JSON into a Time,
+// rounding to the nearest nanosecond. ok is false for NaN, infinities,
+// negative values and values beyond MaxTime.
+func FromSeconds(s float64) (t Time, ok bool) {
+	if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+		return 0, false
+	}
+	ns := math.Round(s * 1e9)
+	if ns > float64(MaxTime) {
+		return 0, false
+	}
+	return Time(ns), true
+}
+
+// Seconds returns t as floating-point seconds, for display only.
+func (t Time) Seconds() float64 { return float64(t) / 1e9 }
+
+// AppendJSON appends t as an exact decimal number of seconds ("1.5", "0",
+// "2.000000001"). It never goes through float64, so encoding and decoding
+// a Time is the identity.
+func (t Time) AppendJSON(b []byte) []byte {
+	if t < 0 {
+		b = append(b, '-')
+		t = -t
+	}
+	b = strconv.AppendInt(b, int64(t/Second), 10)
+	frac := int64(t % Second)
+	if frac == 0 {
+		return b
+	}
+	var digits [9]byte
+	for i := 8; i >= 0; i-- {
+		digits[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	n := 9
+	for n > 0 && digits[n-1] == '0' {
+		n--
+	}
+	b = append(b, '.')
+	return append(b, digits[:n]...)
+}
+
+// String formats t like AppendJSON.
+func (t Time) String() string { return string(t.AppendJSON(nil)) }
+
+// MarshalJSON writes t as exact decimal seconds.
+func (t Time) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// UnmarshalJSON reads decimal seconds, rounding once to nanoseconds.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	v, ok := FromSeconds(f)
+	if !ok {
+		return strconv.ErrRange
+	}
+	*t = v
+	return nil
+}

@@ -1,0 +1,186 @@
+// Package trace defines ckpt's two file formats — the execution trace
+// (ckpt/trace@1, SPEC §2) and the run (ckpt/run@1, SPEC §6) — as compact
+// in-memory values, with their codecs and validation.
+//
+// Process names and message ids are interned: events refer to processes by
+// their index in Processes and to messages by their index in Msgs, so the
+// replay engine and the checker index slices instead of hashing strings in
+// their hot loops.
+package trace
+
+// Format names written in the "format" field of each document.
+const (
+	TraceFormat = "ckpt/trace@1"
+	RunFormat   = "ckpt/run@1"
+)
+
+// None marks an absent process, message, op, checkpoint or number in the
+// int32 fields of Event and RunEvent.
+const None = -1
+
+// Kind is the kind of a trace event or run event. Trace events use only
+// Send through Fail; runs use all of them except Flush.
+type Kind uint8
+
+// Event kinds. The order is part of no format: names are what is written.
+const (
+	KindInvalid Kind = iota
+	Send
+	Recv
+	Internal
+	Checkpoint
+	Flush
+	Fail
+	CheckpointSkipped
+	Log
+	Discard
+	Hold
+	Unhold
+	Restart
+	Rollback
+	ControlSend
+	ControlRecv
+	Resume
+	End
+	Unconsumed
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	KindInvalid:       "",
+	Send:              "send",
+	Recv:              "recv",
+	Internal:          "internal",
+	Checkpoint:        "checkpoint",
+	Flush:             "flush",
+	Fail:              "fail",
+	CheckpointSkipped: "checkpoint_skipped",
+	Log:               "log",
+	Discard:           "discard",
+	Hold:              "hold",
+	Unhold:            "unhold",
+	Restart:           "restart",
+	Rollback:          "rollback",
+	ControlSend:       "control_send",
+	ControlRecv:       "control_recv",
+	Resume:            "resume",
+	End:               "end",
+	Unconsumed:        "unconsumed",
+}
+
+// String returns the kind's name as written in files.
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "kind(?)"
+}
+
+// ParseKind returns the kind named s, or KindInvalid.
+func ParseKind(s string) Kind {
+	for k := Send; k < numKinds; k++ {
+		if kindNames[k] == s {
+			return k
+		}
+	}
+	return KindInvalid
+}
+
+// IsOp reports whether k is a program operation (send, recv, internal):
+// the piecewise-deterministic part of a process, as opposed to environment
+// events that happen at absolute times.
+func (k Kind) IsOp() bool { return k == Send || k == Recv || k == Internal }
+
+// IsTraceKind reports whether k may appear in an execution trace.
+func (k Kind) IsTraceKind() bool { return k >= Send && k <= Fail }
+
+// Params are the replay defaults a trace may carry (SPEC §2). A zero field
+// means "not given"; WithDefaults fills them in.
+type Params struct {
+	RestartDelay Time
+	ControlDelay Time
+	DefaultDelay Time
+}
+
+// Default parameter values of SPEC §2.
+const (
+	DefaultRestartDelay = 1 * Second
+	DefaultControlDelay = Second / 2
+	DefaultDefaultDelay = 1 * Second
+)
+
+// WithDefaults returns p with every unset field set to its default.
+func (p Params) WithDefaults() Params {
+	if p.RestartDelay == 0 {
+		p.RestartDelay = DefaultRestartDelay
+	}
+	if p.ControlDelay == 0 {
+		p.ControlDelay = DefaultControlDelay
+	}
+	if p.DefaultDelay == 0 {
+		p.DefaultDelay = DefaultDefaultDelay
+	}
+	return p
+}
+
+// Override returns p with every field that o sets replaced by o's value;
+// command-line flags override a trace's params this way.
+func (p Params) Override(o Params) Params {
+	if o.RestartDelay != 0 {
+		p.RestartDelay = o.RestartDelay
+	}
+	if o.ControlDelay != 0 {
+		p.ControlDelay = o.ControlDelay
+	}
+	if o.DefaultDelay != 0 {
+		p.DefaultDelay = o.DefaultDelay
+	}
+	return p
+}
+
+// Event is one event of an execution trace.
+type Event struct {
+	T    Time
+	Kind Kind
+	// P is the index of the process the event happens at.
+	P int32
+	// To is the receiver of a Send, else None.
+	To int32
+	// Msg is the interned message of a Send or Recv, else None.
+	Msg int32
+	// Down is how long a Fail keeps the process down; 0 means the
+	// restart_delay in force.
+	Down  Time
+	Label string
+}
+
+// Message describes one message id of a trace: where it is sent and where
+// (if anywhere) it is received, as indexes into Trace.Events.
+type Message struct {
+	Send int32
+	Recv int32 // None if the trace never receives it
+}
+
+// Trace is a decoded, validated execution trace.
+type Trace struct {
+	// Name is the file the trace was read from ("-" for stdin), used in
+	// messages and reports.
+	Name      string
+	Processes []string
+	Params    Params
+	// Msgs holds the message ids; Event.Msg indexes it.
+	Msgs []string
+	// Messages is parallel to Msgs.
+	Messages []Message
+	Events   []Event
+}
+
+// ProcIndex returns the index of the process named name, or None.
+func (t *Trace) ProcIndex(name string) int32 {
+	for i, p := range t.Processes {
+		if p == name {
+			return int32(i)
+		}
+	}
+	return None
+}
