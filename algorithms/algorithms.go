@@ -1,0 +1,19 @@
+// Package algorithms maps algorithm names to their state machines, so that
+// commands can choose one by name without knowing the packages.
+package algorithms
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Names are the algorithms `--algo` accepts, besides "both".
+var Names = []string{"ms", "pk"}
+
+// New returns a fresh state machine for algorithm name ("ms" or "pk") and
+// variant ("" or, for ms, "textbook") for the trace tr.
+func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
+	return nil, fmt.Errorf("algorithm %q: not implemented yet", name)
+}
