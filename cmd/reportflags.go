@@ -1,0 +1,107 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// reportFlags are the flags verify, check and report share (SPEC §8). One
+// struct and one registration function keep their spelling, defaults and
+// validation identical across the three commands.
+type reportFlags struct {
+	// Format is the output format: text, json, markdown or junit.
+	Format string
+	// Quiet prints one verdict line per report.
+	Quiet bool
+	// Output is the file to write ("" or "-" for stdout).
+	Output string
+	// Algo is ms, pk or both (verify and report on traces).
+	Algo string
+	// RestartDelay and ControlDelay are in seconds; 0 means "not given",
+	// so the trace's params (then the defaults) apply.
+	RestartDelay float64
+	ControlDelay float64
+	// Variant is the MS variant ("" or "textbook").
+	Variant string
+}
+
+// addReportFlags registers the shared flags on cmd, writing into f.
+func addReportFlags(cmd *cobra.Command, f *reportFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.Format, "format", string(report.Text), "output format: text, json, markdown or junit")
+	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
+	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
+	fl.Float64Var(&f.RestartDelay, "restart-delay", 0, "seconds from a failure to the restart (overrides the trace's params)")
+	fl.Float64Var(&f.ControlDelay, "control-delay", 0, "delivery delay of control messages in seconds (overrides the trace's params)")
+	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+}
+
+// validate checks the flag values; errors are usage errors (exit 2).
+func (f *reportFlags) validate() error {
+	switch report.Format(f.Format) {
+	case report.Text, report.JSON, report.Markdown, report.JUnit:
+	default:
+		return invalidf("--format %q: want text, json, markdown or junit", f.Format)
+	}
+	switch f.Algo {
+	case "ms", "pk", "both":
+	default:
+		return invalidf("--algo %q: want ms, pk or both", f.Algo)
+	}
+	switch f.Variant {
+	case "", "textbook":
+	default:
+		return invalidf("--variant %q: want textbook", f.Variant)
+	}
+	if _, err := f.params(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// algorithms returns the algorithm names --algo selects, in report order.
+func (f *reportFlags) algorithms() []string {
+	if f.Algo == "both" || f.Algo == "" {
+		return []string{"ms", "pk"}
+	}
+	return []string{f.Algo}
+}
+
+// params converts the delay flags into replay params that override a
+// trace's: a flag left at 0 sets nothing.
+func (f *reportFlags) params() (trace.Params, error) {
+	var p trace.Params
+	for _, d := range []struct {
+		name string
+		v    float64
+		dst  *trace.Time
+	}{
+		{"--restart-delay", f.RestartDelay, &p.RestartDelay},
+		{"--control-delay", f.ControlDelay, &p.ControlDelay},
+	} {
+		if d.v == 0 {
+			continue
+		}
+		t, ok := trace.FromSeconds(d.v)
+		if !ok || t <= 0 {
+			return p, invalidf("%s %v: want a finite number of seconds > 0", d.name, d.v)
+		}
+		*d.dst = t
+	}
+	return p, nil
+}
+
+// renderOptions returns the report.Options the flags ask for.
+func (f *reportFlags) renderOptions(full bool) report.Options {
+	return report.Options{Quiet: f.Quiet, Full: full}
+}
+
+// String describes the flags for error messages and debugging.
+func (f *reportFlags) String() string {
+	return fmt.Sprintf("format=%s quiet=%v output=%q algo=%s variant=%q", f.Format, f.Quiet, f.Output, f.Algo, f.Variant)
+}
