@@ -1,0 +1,413 @@
+// Package zgraph finds useless checkpoints — those on a Z-cycle (Netzer
+// and Xu 1995) — in time linear in checkpoints plus messages, and checks
+// whether a set of checkpoints forms a consistent global checkpoint.
+//
+// Checkpoints and messages are plain numbers, so the checker can feed it a
+// run's final live history and the baseline a trace's timer ticks. The
+// model: process p has checkpoints 0 … n_p−1, 0 being the initial one;
+// interval x of p is every event after checkpoint x and before checkpoint
+// x+1 (the last interval is open: everything after the last checkpoint).
+// A message is sent in an interval of its sender and received in an
+// interval of its receiver.
+//
+// Method (proved in docs/analyses.md): one graph node N(p,x) per
+// checkpoint, an edge N(p,x)→N(p,x+1) for program order and an edge
+// N(a,s)→N(b,r) for each message sent in a's interval s and received in
+// b's interval r. A Z-path from C(a,i) to C(b,j) exists iff N(b,j−1) is
+// reachable from N(a,i) by a path using a message edge, so C(p,x), x ≥ 1,
+// lies on a Z-cycle iff N(p,x−1) and N(p,x) are in one strongly connected
+// component.
+package zgraph
+
+import (
+	"fmt"
+	"sort"
+)
+
+// None marks an absent index, as trace.None does.
+const None = -1
+
+// Msg is one message: sent by process From in its interval FromInterval,
+// received by process To in its interval ToInterval. Messages that are
+// never received take no part in Z-paths and must be left out.
+type Msg struct {
+	From, FromInterval int32
+	To, ToInterval     int32
+}
+
+// Checkpoint names checkpoint X of process P.
+type Checkpoint struct {
+	P, X int32
+}
+
+// Graph is the checkpoint graph of one execution with its strongly
+// connected components computed.
+type Graph struct {
+	// base[p] is the node of C(p,0); node of C(p,x) is base[p]+x.
+	base []int32
+	// comp[v] is v's strongly connected component.
+	comp []int32
+	// Edges in CSR form, kept for Cycle: adj[off[v]:off[v+1]] are the
+	// targets of v's message edges and emsg the message index of each.
+	off, adj, emsg []int32
+	useless        int
+	uselessOf      []int32
+}
+
+// validate checks that every index lies in range, so that bad input
+// yields an error instead of a panic.
+func validate(counts []int32, msgs []Msg) error {
+	for p, n := range counts {
+		if n < 1 {
+			return fmt.Errorf("zgraph: process %d has %d checkpoints, want at least the initial one", p, n)
+		}
+	}
+	np := int32(len(counts))
+	for i, m := range msgs {
+		if m.From < 0 || m.From >= np || m.To < 0 || m.To >= np {
+			return fmt.Errorf("zgraph: message %d: process out of range", i)
+		}
+		if m.FromInterval < 0 || m.FromInterval >= counts[m.From] {
+			return fmt.Errorf("zgraph: message %d: send interval %d out of range [0,%d)", i, m.FromInterval, counts[m.From])
+		}
+		if m.ToInterval < 0 || m.ToInterval >= counts[m.To] {
+			return fmt.Errorf("zgraph: message %d: receive interval %d out of range [0,%d)", i, m.ToInterval, counts[m.To])
+		}
+	}
+	return nil
+}
+
+// New builds the checkpoint graph of processes with counts[p] checkpoints
+// each (the initial one included, so every count is ≥ 1) and the given
+// messages, and finds the useless checkpoints. It returns an error, never
+// panics, when an index is out of range.
+func New(counts []int32, msgs []Msg) (*Graph, error) {
+	if err := validate(counts, msgs); err != nil {
+		return nil, err
+	}
+	g := &Graph{base: make([]int32, len(counts)+1)}
+	var total int64
+	for p, n := range counts {
+		if total+int64(n) > 1<<31-2 {
+			return nil, fmt.Errorf("zgraph: too many checkpoints")
+		}
+		g.base[p] = int32(total)
+		total += int64(n)
+	}
+	g.base[len(counts)] = int32(total)
+	nv := int(total)
+
+	// Message edges in CSR form by a counting sort on the source node;
+	// program-order edges are implicit (v→v+1 within a process).
+	g.off = make([]int32, nv+1)
+	for _, m := range msgs {
+		g.off[g.base[m.From]+m.FromInterval+1]++
+	}
+	for v := 0; v < nv; v++ {
+		g.off[v+1] += g.off[v]
+	}
+	g.adj = make([]int32, len(msgs))
+	g.emsg = make([]int32, len(msgs))
+	fill := make([]int32, nv)
+	copy(fill, g.off[:nv])
+	for i, m := range msgs {
+		s := g.base[m.From] + m.FromInterval
+		k := fill[s]
+		fill[s]++
+		g.adj[k] = g.base[m.To] + m.ToInterval
+		g.emsg[k] = int32(i)
+	}
+	g.comp = g.tarjan(fill)
+
+	g.uselessOf = make([]int32, len(counts))
+	for p := range counts {
+		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
+			if g.comp[v] == g.comp[v-1] {
+				g.uselessOf[p]++
+				g.useless++
+			}
+		}
+	}
+	return g, nil
+}
+
+// last reports whether v is the last checkpoint of its process, i.e. has
+// no program-order successor. Cold path (Cycle) only.
+func (g *Graph) last(v int32) bool {
+	// base is increasing; find the first process starting after v.
+	i := sort.Search(len(g.base), func(i int) bool { return g.base[i] > v })
+	return i < len(g.base) && v == g.base[i]-1
+}
+
+// tarjan computes strongly connected components iteratively (traces are
+// too big for recursion). scratch is reused as the per-node edge cursor.
+func (g *Graph) tarjan(scratch []int32) []int32 {
+	nv := int32(len(g.off) - 1)
+	index := make([]int32, nv)
+	low := make([]int32, nv)
+	comp := make([]int32, nv)
+	for i := range index {
+		index[i] = None
+		comp[i] = None
+	}
+	// isLast marks nodes with no program-order successor.
+	isLast := make([]bool, nv)
+	for p := 0; p+1 < len(g.base); p++ {
+		if g.base[p+1] > g.base[p] {
+			isLast[g.base[p+1]-1] = true
+		}
+	}
+	// cursor[v]: next edge of v to visit; edge k < deg means message edge
+	// off[v]+k, k == deg the program-order edge.
+	cursor := scratch
+	for i := range cursor {
+		cursor[i] = 0
+	}
+	stack := make([]int32, 0, 64)
+	onStack := make([]bool, nv)
+	call := make([]int32, 0, 64)
+	var counter, ncomp int32
+	for root := int32(0); root < nv; root++ {
+		if index[root] != None {
+			continue
+		}
+		call = append(call, root)
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			v := call[len(call)-1]
+			deg := g.off[v+1] - g.off[v]
+			var w int32 = None
+			for w == None {
+				k := cursor[v]
+				if k < deg {
+					w = g.adj[g.off[v]+k]
+				} else if k == deg && !isLast[v] {
+					w = v + 1
+				} else {
+					break
+				}
+				cursor[v]++
+				if index[w] == None {
+					break
+				}
+				if onStack[w] && index[w] < low[v] {
+					low[v] = index[w]
+				}
+				w = None
+			}
+			if w != None {
+				index[w], low[w] = counter, counter
+				counter++
+				stack = append(stack, w)
+				onStack[w] = true
+				call = append(call, w)
+				continue
+			}
+			// v is finished.
+			call = call[:len(call)-1]
+			if low[v] == index[v] {
+				for {
+					x := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[x] = false
+					comp[x] = ncomp
+					if x == v {
+						break
+					}
+				}
+				ncomp++
+			}
+			if len(call) > 0 {
+				u := call[len(call)-1]
+				if low[v] < low[u] {
+					low[u] = low[v]
+				}
+			}
+		}
+	}
+	return comp
+}
+
+// Processes returns the number of processes.
+func (g *Graph) Processes() int { return len(g.base) - 1 }
+
+// Checkpoints returns the number of checkpoints of process p, the initial
+// one included.
+func (g *Graph) Checkpoints(p int32) int32 { return g.base[p+1] - g.base[p] }
+
+// Useless reports whether checkpoint x of process p lies on a Z-cycle.
+// The initial checkpoint (x = 0) never does; out-of-range arguments report
+// false.
+func (g *Graph) Useless(p, x int32) bool {
+	if p < 0 || int(p) >= g.Processes() || x < 1 || x >= g.Checkpoints(p) {
+		return false
+	}
+	v := g.base[p] + x
+	return g.comp[v] == g.comp[v-1]
+}
+
+// UselessCount returns the number of useless checkpoints.
+func (g *Graph) UselessCount() int { return g.useless }
+
+// UselessOf returns the number of useless checkpoints of process p.
+func (g *Graph) UselessOf(p int32) int { return int(g.uselessOf[p]) }
+
+// UselessList returns every useless checkpoint, by process then index.
+func (g *Graph) UselessList() []Checkpoint {
+	out := make([]Checkpoint, 0, g.useless)
+	for p := int32(0); int(p) < g.Processes(); p++ {
+		for x := int32(1); x < g.Checkpoints(p); x++ {
+			if g.Useless(p, x) {
+				out = append(out, Checkpoint{p, x})
+			}
+		}
+	}
+	return out
+}
+
+// Cycle returns a Z-cycle through checkpoint x of process p, as indexes
+// into the messages given to New in Z-path order: the first is sent by p
+// in interval x or later, each next one is sent by the previous one's
+// receiver in the interval it was received in or a later one, and the last
+// is received by p before checkpoint x. It returns nil when the
+// checkpoint is not useless. The search is a breadth-first search
+// confined to the checkpoint's component, so the cycle has the fewest
+// graph steps; meant for witnesses, not for hot loops.
+func (g *Graph) Cycle(p, x int32) []int32 {
+	if !g.Useless(p, x) {
+		return nil
+	}
+	src := g.base[p] + x
+	dst := src - 1
+	c := g.comp[src]
+	// parent[v] is the node we came from, pmsg[v] the message edge used
+	// (None for program order). Maps keep the cost proportional to the
+	// component, not to the whole graph.
+	parent := map[int32]int32{src: None}
+	pmsg := map[int32]int32{}
+	queue := []int32{src}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if v == dst {
+			break
+		}
+		visit := func(w, m int32) {
+			if g.comp[w] != c {
+				return
+			}
+			if _, seen := parent[w]; seen {
+				return
+			}
+			parent[w] = v
+			pmsg[w] = m
+			queue = append(queue, w)
+		}
+		for k := g.off[v]; k < g.off[v+1]; k++ {
+			visit(g.adj[k], g.emsg[k])
+		}
+		if !g.last(v) {
+			visit(v+1, None)
+		}
+	}
+	var rev []int32
+	for v := dst; v != src; v = parent[v] {
+		if m := pmsg[v]; m != None {
+			rev = append(rev, m)
+		}
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// Consistent reports whether the cut — cut[p] the index of one checkpoint
+// of each process p, or n_p for its current state after the last one — is
+// a consistent global checkpoint: no message is received before the
+// receiver's cut checkpoint and sent after the sender's. When it is not,
+// orphan is the index of the first message that breaks it, else None.
+func Consistent(msgs []Msg, cut []int32) (ok bool, orphan int) {
+	np := int32(len(cut))
+	for i, m := range msgs {
+		if m.From < 0 || m.From >= np || m.To < 0 || m.To >= np {
+			continue
+		}
+		if m.ToInterval < cut[m.To] && m.FromInterval >= cut[m.From] {
+			return false, i
+		}
+	}
+	return true, None
+}
+
+// SnOrphan says that S_n is inconsistent for every n in [Lo, Hi] because
+// of message Msg (an index into the messages given to SnLines): S_n holds
+// its receipt but not its send.
+type SnOrphan struct {
+	Msg    int32
+	Lo, Hi int32
+}
+
+// SnLines checks the MS theorem of SPEC §4.1 for every n at once: S_n is
+// each process's earliest checkpoint numbered ≥ n, or its current state
+// if it has none, and every S_n must be consistent. numbers[p][x] is the
+// number (sn) of checkpoint x of process p. It returns, in message order,
+// every message that makes some S_n inconsistent and the range of such n;
+// none means every S_n is consistent. Cost: O(checkpoints + messages),
+// whatever the largest number.
+//
+// A message sent in a's interval s and received in b's interval r is an
+// orphan of S_n iff S_n's checkpoint of b is after interval r (every
+// checkpoint up to r is numbered < n) and S_n's checkpoint of a is at or
+// before interval s (some checkpoint up to s is numbered ≥ n), i.e. iff
+// max(numbers[b][0..r]) < n ≤ max(numbers[a][0..s]). Prefix maxima make
+// this exact even when a faulty run's numbers do not increase.
+func SnLines(numbers [][]int32, msgs []Msg) ([]SnOrphan, error) {
+	counts := make([]int32, len(numbers))
+	for p, ns := range numbers {
+		counts[p] = int32(len(ns))
+	}
+	if err := validate(counts, msgs); err != nil {
+		return nil, err
+	}
+	pmax := make([][]int32, len(numbers))
+	for p, ns := range numbers {
+		pm := make([]int32, len(ns))
+		for x, n := range ns {
+			pm[x] = n
+			if x > 0 && pm[x-1] > n {
+				pm[x] = pm[x-1]
+			}
+		}
+		pmax[p] = pm
+	}
+	var out []SnOrphan
+	for i, m := range msgs {
+		lo := pmax[m.To][m.ToInterval] + 1
+		hi := pmax[m.From][m.FromInterval]
+		if lo <= hi {
+			out = append(out, SnOrphan{Msg: int32(i), Lo: lo, Hi: hi})
+		}
+	}
+	return out, nil
+}
+
+// SnCut returns S_n as a cut for Consistent: per process the index of its
+// earliest checkpoint numbered ≥ n, or len(numbers[p]) (its current state)
+// if it has none.
+func SnCut(numbers [][]int32, n int32) []int32 {
+	cut := make([]int32, len(numbers))
+	for p, ns := range numbers {
+		cut[p] = int32(len(ns))
+		for x, v := range ns {
+			if v >= n {
+				cut[p] = int32(x)
+				break
+			}
+		}
+	}
+	return cut
+}
