@@ -10,14 +10,6 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Algorithm is the recovery algorithm the engine drives: a pure state
-// machine that receives inputs from the engine and returns its effects as
-// values. (Placeholder: the engine issue defines it.)
-type Algorithm interface {
-	// Name is the run header's "algorithm": "ms", "ms-textbook", "pk".
-	Name() string
-}
-
 // Options are the replay options; zero fields take the trace's params,
 // then the defaults of SPEC §2.
 type Options struct {
