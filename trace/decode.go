@@ -1,0 +1,350 @@
+package trace
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// openInput returns r decompressed when it starts with the gzip magic
+// bytes; compression is detected from content, never from the name.
+func openInput(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return zr, nil
+	}
+	return br, nil
+}
+
+// traceDecoder reads one trace through a scanner into an assembler.
+type traceDecoder struct {
+	s         *scanner
+	a         *assembler
+	key       []byte
+	val       []byte
+	ev        rawEvent
+	format    []byte
+	hasFormat bool
+	hasEvents bool
+}
+
+// ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
+// JSON document or JSON Lines, either optionally gzip-compressed, told
+// apart by content. name is used in messages ("-" for stdin). The input
+// is read as a stream, one event at a time. Errors are *InputError.
+func ReadTrace(name string, r io.Reader) (*Trace, error) {
+	in, err := openInput(r)
+	if err != nil {
+		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	d := &traceDecoder{s: newScanner(in), a: newAssembler(name)}
+	return d.decode()
+}
+
+// ReadTraceFile reads the trace in the named file.
+func ReadTraceFile(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTrace(path, f)
+}
+
+// wrap turns a scanner error into an InputError at event i (-1: the
+// header).
+func (d *traceDecoder) wrap(err error, i int) error {
+	var se *syntaxError
+	if !errors.As(err, &se) {
+		return err
+	}
+	if i >= 0 && !d.a.jsonl {
+		return &InputError{File: d.a.tr.Name, Event: i, Msg: "malformed JSON: " + se.msg}
+	}
+	return &InputError{File: d.a.tr.Name, Event: i, Line: se.line, Msg: "malformed JSON: " + se.msg}
+}
+
+func (d *traceDecoder) decode() (*Trace, error) {
+	s := d.s
+	c, ok := s.next()
+	if !ok {
+		if err := s.eofError(); s.rerr != io.EOF {
+			return nil, d.wrap(err, -1)
+		}
+		return nil, d.a.headerErr("empty input: expected a %s JSON object", TraceFormat)
+	}
+	if c != '{' {
+		return nil, d.a.headerErr("expected a JSON object, found %s", kindOf(c))
+	}
+	if err := d.header(); err != nil {
+		return nil, err
+	}
+	if err := d.checkFormat(); err != nil {
+		return nil, err
+	}
+	if d.hasEvents {
+		end, err := s.atEOF()
+		if err != nil {
+			return nil, d.wrap(err, -1)
+		}
+		if !end {
+			return nil, &InputError{File: d.a.tr.Name, Event: -1, Line: s.line, Msg: "unexpected data after the JSON document"}
+		}
+		return d.a.finish()
+	}
+	// JSON Lines: the header had no events; every further value is one.
+	d.a.jsonl = true
+	if !d.a.hasProcs {
+		return nil, d.a.headerErr(`missing "processes"`)
+	}
+	for {
+		end, err := s.atEOF()
+		if err != nil {
+			return nil, d.wrap(err, len(d.a.tr.Events))
+		}
+		if end {
+			return d.a.finish()
+		}
+		if err := d.event(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (d *traceDecoder) checkFormat() error {
+	if !d.hasFormat {
+		return d.a.headerErr(`missing "format" (want %q)`, TraceFormat)
+	}
+	if string(d.format) != TraceFormat {
+		return d.a.headerErr(`"format" is %q, want %q`, d.format, TraceFormat)
+	}
+	return nil
+}
+
+// header reads the top-level object; a JSON document's events are read
+// in place, as they come.
+func (d *traceDecoder) header() error {
+	s := d.s
+	s.pos++
+	for first := true; ; first = false {
+		more, err := s.more('}', first)
+		if err != nil {
+			return d.wrap(err, -1)
+		}
+		if !more {
+			return nil
+		}
+		if d.key, err = s.key(d.key); err != nil {
+			return d.wrap(err, -1)
+		}
+		c, err := s.peekType()
+		if err != nil {
+			return d.wrap(err, -1)
+		}
+		switch string(d.key) {
+		case "format":
+			if c != '"' {
+				return d.a.headerErr(`"format" must be a string, not %s`, kindOf(c))
+			}
+			if d.format, err = s.str(d.format[:0]); err != nil {
+				return d.wrap(err, -1)
+			}
+			d.hasFormat = true
+			if string(d.format) != TraceFormat {
+				return d.checkFormat()
+			}
+		case "processes":
+			procs, err := d.readNames(c)
+			if err != nil {
+				return err
+			}
+			if err := d.a.setProcesses(procs); err != nil {
+				return err
+			}
+		case "params":
+			if err := d.params(c); err != nil {
+				return err
+			}
+		case "events":
+			if c != '[' {
+				return d.a.headerErr(`"events" must be an array, not %s`, kindOf(c))
+			}
+			if d.hasEvents {
+				return d.a.headerErr(`"events" given twice`)
+			}
+			d.hasEvents = true
+			s.pos++
+			for first := true; ; first = false {
+				more, err := s.more(']', first)
+				if err != nil {
+					return d.wrap(err, len(d.a.tr.Events))
+				}
+				if !more {
+					break
+				}
+				if err := d.event(); err != nil {
+					return err
+				}
+			}
+		default:
+			if err := s.skip(0); err != nil {
+				return d.wrap(err, -1)
+			}
+		}
+	}
+}
+
+// readNames reads an array of strings.
+func (d *traceDecoder) readNames(c byte) ([]string, error) {
+	s := d.s
+	if c != '[' {
+		return nil, d.a.headerErr(`"processes" must be an array of strings, not %s`, kindOf(c))
+	}
+	s.pos++
+	var names []string
+	for first := true; ; first = false {
+		more, err := s.more(']', first)
+		if err != nil {
+			return nil, d.wrap(err, -1)
+		}
+		if !more {
+			return names, nil
+		}
+		c, err := s.peekType()
+		if err != nil {
+			return nil, d.wrap(err, -1)
+		}
+		if c != '"' {
+			return nil, d.a.headerErr(`"processes" must be an array of strings, found %s`, kindOf(c))
+		}
+		if d.val, err = s.str(d.val[:0]); err != nil {
+			return nil, d.wrap(err, -1)
+		}
+		names = append(names, string(d.val))
+	}
+}
+
+func (d *traceDecoder) params(c byte) error {
+	s := d.s
+	if c != '{' {
+		return d.a.headerErr(`"params" must be an object, not %s`, kindOf(c))
+	}
+	s.pos++
+	for first := true; ; first = false {
+		more, err := s.more('}', first)
+		if err != nil {
+			return d.wrap(err, -1)
+		}
+		if !more {
+			return nil
+		}
+		if d.key, err = s.key(d.key); err != nil {
+			return d.wrap(err, -1)
+		}
+		switch k := string(d.key); k {
+		case "restart_delay", "control_delay", "default_delay":
+			c, err := s.peekType()
+			if err != nil {
+				return d.wrap(err, -1)
+			}
+			if c != '-' && (c < '0' || c > '9') {
+				return d.a.headerErr("params.%s must be a finite number > 0, not %s", k, kindOf(c))
+			}
+			v, err := s.float()
+			if err != nil {
+				return d.wrap(err, -1)
+			}
+			if err := d.a.setParam(k, v); err != nil {
+				return err
+			}
+		default:
+			if err := s.skip(0); err != nil {
+				return d.wrap(err, -1)
+			}
+		}
+	}
+}
+
+// event reads one event object and hands it to the assembler.
+func (d *traceDecoder) event() error {
+	s := d.s
+	i := len(d.a.tr.Events)
+	r := &d.ev
+	r.reset()
+	c, err := s.peekType()
+	if err != nil {
+		return d.wrap(err, i)
+	}
+	r.line = s.line
+	if c != '{' {
+		return d.a.errAt(i, r.line, "an event must be a JSON object, not %s", kindOf(c))
+	}
+	s.pos++
+	for first := true; ; first = false {
+		more, err := s.more('}', first)
+		if err != nil {
+			return d.wrap(err, i)
+		}
+		if !more {
+			break
+		}
+		if d.key, err = s.key(d.key); err != nil {
+			return d.wrap(err, i)
+		}
+		c, err := s.peekType()
+		if err != nil {
+			return d.wrap(err, i)
+		}
+		var dst *[]byte
+		var has *bool
+		var num *float64
+		switch string(d.key) {
+		case "t":
+			num, has = &r.t, &r.hasT
+		case "down":
+			num, has = &r.down, &r.hasDown
+		case "kind":
+			dst, has = &r.kind, &r.hasKind
+		case "p":
+			dst, has = &r.p, &r.hasP
+		case "to":
+			dst, has = &r.to, &r.hasTo
+		case "msg":
+			dst, has = &r.msg, &r.hasMsg
+		case "label":
+			dst = &r.label
+		default:
+			if err := s.skip(0); err != nil {
+				return d.wrap(err, i)
+			}
+			continue
+		}
+		if num != nil {
+			if c != '-' && (c < '0' || c > '9') {
+				return d.a.errAt(i, r.line, "%q must be a number, not %s", d.key, kindOf(c))
+			}
+			if *num, err = s.float(); err != nil {
+				return d.wrap(err, i)
+			}
+		} else {
+			if c != '"' {
+				return d.a.errAt(i, r.line, "%q must be a string, not %s", d.key, kindOf(c))
+			}
+			if *dst, err = s.str((*dst)[:0]); err != nil {
+				return d.wrap(err, i)
+			}
+		}
+		if has != nil {
+			*has = true
+		}
+	}
+	return d.a.add(r)
+}
