@@ -1,0 +1,614 @@
+package gen
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Sink receives a generated trace's events in file order. In each event
+// Msg is the message's index in send order and msg its id (MsgName);
+// To and Msg are trace.None where absent. A sink must not keep ev: the
+// generator reuses it. *trace.TraceWriter is a Sink.
+type Sink interface {
+	WriteEvent(ev *trace.Event, msg string) error
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(ev *trace.Event, msg string) error
+
+// WriteEvent calls f.
+func (f SinkFunc) WriteEvent(ev *trace.Event, msg string) error { return f(ev, msg) }
+
+// Stats counts what Generate produced.
+type Stats struct {
+	Events      int // every event written
+	Ops         int // send + recv + internal
+	Sends       int
+	Recvs       int
+	Internals   int
+	InTransit   int // sends never received
+	Checkpoints int
+	Flushes     int
+	Failures    int
+	// End is the time of the last event.
+	End trace.Time
+	// MaxInFlight is the largest number of messages in flight at once,
+	// which (with the processes) bounds the generator's memory.
+	MaxInFlight int
+}
+
+// PCG stream constants: the seed selects the execution, these keep the
+// topology's graph independent of how many draws the run makes.
+const (
+	streamRun   = 0x636b70742d72756e // "ckpt-run"
+	streamGraph = 0x636b70742d677270 // "ckpt-grp"
+)
+
+type itemKind uint8
+
+const (
+	itemOp     itemKind = iota // a process starts an op on its own
+	itemArrive                 // a message arrives: its receiver receives it
+	itemFail
+	itemTick
+	itemFlush
+)
+
+// item is a pending event of the simulation. Items leave the queue in
+// (t, seq) order, and every item is scheduled no earlier than the time
+// being processed, so events come out in non-decreasing time and, at
+// equal times, in scheduling order: a recv always follows its send.
+type item struct {
+	t    trace.Time
+	seq  uint64
+	kind itemKind
+	p    int32
+	msg  int32
+	// name is an arrival's message id, made once at the send.
+	name string
+}
+
+type failure struct {
+	p          int32
+	start, end trace.Time
+}
+
+type generator struct {
+	cfg  Config
+	sink Sink
+	r    *rand.Rand
+	n    int
+	// topology
+	adjOff []int32
+	adj    []int32
+	// per process
+	tick []trace.Time
+	// queue
+	q      []item
+	seq    uint64
+	active int // op, arrival and fail items queued: the trace goes on
+	now    trace.Time
+	// op budget
+	remaining int // ops still to write
+	inFlight  int // queued arrivals, each a future recv op
+	transit   int // in-transit sends still to write
+	msgs      int32
+	// failures
+	failPos   []int
+	clustered []bool
+	nextFail  int
+	fails     []failure
+	down      trace.Time
+	window    trace.Time
+	ev        trace.Event
+	st        Stats
+}
+
+// Header returns the header of cfg's trace: its processes and params.
+func Header(cfg Config) (trace.TraceHeader, error) {
+	cfg, err := cfg.normalized()
+	if err != nil {
+		return trace.TraceHeader{}, err
+	}
+	procs := make([]string, cfg.Procs)
+	for i := range procs {
+		procs[i] = ProcName(i)
+	}
+	return trace.TraceHeader{Processes: procs, Params: cfg.Params}, nil
+}
+
+// Generate writes the events of the trace that cfg describes into sink,
+// in file order, and returns what it wrote; Header gives the header.
+// Memory is proportional to the processes, the failures and the
+// messages in flight, never to cfg.Events.
+func Generate(cfg Config, sink Sink) (Stats, error) {
+	cfg, err := cfg.normalized()
+	if err != nil {
+		return Stats{}, err
+	}
+	g := newGenerator(cfg, sink)
+	err = g.run()
+	return g.st, err
+}
+
+// Write generates cfg's trace and writes it to w as JSON, JSON Lines
+// and/or gzip as opts say, streaming.
+func Write(w io.Writer, cfg Config, opts trace.WriteOptions) (Stats, error) {
+	h, err := Header(cfg)
+	if err != nil {
+		return Stats{}, err
+	}
+	tw, err := trace.NewTraceWriter(w, h, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := Generate(cfg, tw)
+	if err != nil {
+		return st, err
+	}
+	return st, tw.Close()
+}
+
+func newGenerator(cfg Config, sink Sink) *generator {
+	g := &generator{
+		cfg:       cfg,
+		sink:      sink,
+		r:         rand.New(rand.NewPCG(cfg.Seed, streamRun)),
+		n:         cfg.Procs,
+		remaining: cfg.Events,
+		transit:   cfg.InTransit,
+		window:    cfg.recoveryWindow(),
+	}
+	if cfg.Topology == Random {
+		g.adjOff, g.adj = randomGraph(cfg.Procs, cfg.Seed)
+	}
+	g.tick = make([]trace.Time, g.n)
+	if len(cfg.Ticks) > 0 {
+		for i := range g.tick {
+			g.tick[i] = cfg.Ticks[i%len(cfg.Ticks)]
+		}
+	}
+	g.down = cfg.Down
+	if g.down == 0 {
+		g.down = cfg.Params.WithDefaults().RestartDelay
+	}
+	// Failures are anchored to progress, not to time (the trace's length
+	// in time is known only at its end): failure i comes after op
+	// failPos[i], or, when clustered, inside the previous one's window.
+	g.failPos = make([]int, cfg.Failures)
+	g.clustered = make([]bool, cfg.Failures)
+	for i := range g.failPos {
+		g.failPos[i] = g.r.IntN(cfg.Events + 1)
+		g.clustered[i] = cfg.Concurrent && i > 0 && g.r.IntN(2) == 0
+	}
+	slices.Sort(g.failPos)
+	return g
+}
+
+// randomGraph draws a connected undirected graph on n vertices as
+// compressed adjacency lists: a random spanning tree plus n random extra
+// edges (when n ≥ 4), duplicates removed.
+func randomGraph(n int, seed uint64) (off, adj []int32) {
+	r := rand.New(rand.NewPCG(seed, streamGraph))
+	perm := r.Perm(n)
+	type edge struct{ a, b int32 }
+	var edges []edge
+	for i := 1; i < n; i++ {
+		edges = append(edges, edge{int32(perm[i]), int32(perm[r.IntN(i)])})
+	}
+	if n >= 4 {
+		for range n {
+			a := r.IntN(n)
+			b := r.IntN(n - 1)
+			if b >= a {
+				b++
+			}
+			edges = append(edges, edge{int32(a), int32(b)})
+		}
+	}
+	deg := make([]int32, n+1)
+	for _, e := range edges {
+		deg[e.a+1]++
+		deg[e.b+1]++
+	}
+	for i := 1; i <= n; i++ {
+		deg[i] += deg[i-1]
+	}
+	all := make([]int32, deg[n])
+	fill := slices.Clone(deg[:n])
+	for _, e := range edges {
+		all[fill[e.a]] = e.b
+		fill[e.a]++
+		all[fill[e.b]] = e.a
+		fill[e.b]++
+	}
+	off = make([]int32, n+1)
+	adj = make([]int32, 0, len(all))
+	for i := range n {
+		l := all[deg[i]:deg[i+1]]
+		slices.Sort(l)
+		l = slices.Compact(l)
+		adj = append(adj, l...)
+		off[i+1] = int32(len(adj))
+	}
+	return off, adj
+}
+
+// Neighbors returns, for each process, the processes it may send to
+// under cfg's topology, in increasing order.
+func Neighbors(cfg Config) ([][]int32, error) {
+	cfg, err := cfg.normalized()
+	if err != nil {
+		return nil, err
+	}
+	n := cfg.Procs
+	out := make([][]int32, n)
+	var off, adj []int32
+	if cfg.Topology == Random {
+		off, adj = randomGraph(n, cfg.Seed)
+	}
+	for p := range n {
+		var l []int32
+		switch cfg.Topology {
+		case Complete:
+			for q := range n {
+				if q != p {
+					l = append(l, int32(q))
+				}
+			}
+		case Ring:
+			if n > 1 {
+				l = append(l, int32((p+n-1)%n), int32((p+1)%n))
+			}
+		case Star:
+			if p == 0 {
+				for q := 1; q < n; q++ {
+					l = append(l, int32(q))
+				}
+			} else {
+				l = append(l, 0)
+			}
+		case Random:
+			l = append(l, adj[off[p]:off[p+1]]...)
+		}
+		slices.Sort(l)
+		out[p] = slices.Compact(l)
+	}
+	return out, nil
+}
+
+// receiver draws the receiver of a send by p; n ≥ 2.
+func (g *generator) receiver(p int32) int32 {
+	n := int32(g.n)
+	switch g.cfg.Topology {
+	case Ring:
+		if n == 2 || g.r.IntN(2) == 0 {
+			return (p + 1) % n
+		}
+		return (p + n - 1) % n
+	case Star:
+		if p == 0 {
+			return 1 + g.r.Int32N(n-1)
+		}
+		return 0
+	case Random:
+		lo, hi := g.adjOff[p], g.adjOff[p+1]
+		return g.adj[lo+g.r.Int32N(hi-lo)]
+	}
+	q := g.r.Int32N(n - 1)
+	if q >= p {
+		q++
+	}
+	return q
+}
+
+// sample draws a duration from d, quantized to the resolution (fixed
+// values are kept exact; uniform samples stay inside [A, B]).
+func (g *generator) sample(d Dist) trace.Time {
+	res := g.cfg.Resolution
+	switch d.Kind {
+	case Exp:
+		v := g.r.ExpFloat64() * float64(d.A)
+		if v > float64(trace.MaxTime/16) {
+			v = float64(trace.MaxTime / 16)
+		}
+		t := trace.Time(v)
+		if res > 1 {
+			t = (t + res/2) / res * res
+		}
+		return t
+	case Uniform:
+		if res <= 1 {
+			return d.A + trace.Time(g.r.Int64N(int64(d.B-d.A)+1))
+		}
+		lo, hi := (d.A+res-1)/res, d.B/res
+		if lo > hi {
+			return d.A
+		}
+		return (lo + trace.Time(g.r.Int64N(int64(hi-lo)+1))) * res
+	}
+	return d.A
+}
+
+func (g *generator) push(it item) error {
+	if it.t > trace.MaxTime {
+		return fmt.Errorf("generated time %v exceeds the time range; use fewer events or shorter gaps", it.t)
+	}
+	it.seq = g.seq
+	g.seq++
+	if it.kind <= itemFail {
+		g.active++
+	}
+	g.q = append(g.q, it)
+	// sift up
+	i := len(g.q) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !less(&g.q[i], &g.q[parent]) {
+			break
+		}
+		g.q[i], g.q[parent] = g.q[parent], g.q[i]
+		i = parent
+	}
+	return nil
+}
+
+func less(a, b *item) bool {
+	return a.t < b.t || (a.t == b.t && a.seq < b.seq)
+}
+
+func (g *generator) pop() item {
+	top := g.q[0]
+	last := len(g.q) - 1
+	g.q[0] = g.q[last]
+	g.q = g.q[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && less(&g.q[r], &g.q[l]) {
+			m = r
+		}
+		if !less(&g.q[m], &g.q[i]) {
+			break
+		}
+		g.q[i], g.q[m] = g.q[m], g.q[i]
+		i = m
+	}
+	if top.kind <= itemFail {
+		g.active--
+	}
+	return top
+}
+
+func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down trace.Time) error {
+	g.ev = trace.Event{T: g.now, Kind: kind, P: p, To: to, Msg: msg, Down: down}
+	g.st.Events++
+	g.st.End = g.now
+	switch kind {
+	case trace.Send:
+		g.st.Sends++
+		g.st.Ops++
+	case trace.Recv:
+		g.st.Recvs++
+		g.st.Ops++
+	case trace.Internal:
+		g.st.Internals++
+		g.st.Ops++
+	case trace.Checkpoint:
+		g.st.Checkpoints++
+	case trace.Flush:
+		g.st.Flushes++
+	case trace.Fail:
+		g.st.Failures++
+	}
+	return g.sink.WriteEvent(&g.ev, name)
+}
+
+func (g *generator) run() error {
+	for p := range int32(g.n) {
+		if g.remaining > 0 {
+			if err := g.push(item{t: g.sample(g.cfg.OpGap), kind: itemOp, p: p}); err != nil {
+				return err
+			}
+		}
+		if g.tick[p] > 0 {
+			if err := g.push(item{t: g.tick[p], kind: itemTick, p: p}); err != nil {
+				return err
+			}
+		}
+		if f := g.cfg.FlushEvery; f > 0 {
+			phase := trace.Time(int64(f) / int64(g.n) * int64(p))
+			if err := g.push(item{t: f + phase, kind: itemFlush, p: p}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := g.triggerFailures(); err != nil {
+		return err
+	}
+	for len(g.q) > 0 {
+		it := g.pop()
+		if it.kind > itemFail && g.active == 0 {
+			// Only timers are left: the execution is over.
+			continue
+		}
+		g.now = it.t
+		var err error
+		switch it.kind {
+		case itemOp:
+			err = g.op(it.p)
+		case itemArrive:
+			g.inFlight--
+			g.remaining--
+			err = g.emit(trace.Recv, it.p, trace.None, it.msg, it.name, 0)
+			if err == nil {
+				err = g.triggerFailures()
+			}
+		case itemFail:
+			err = g.emit(trace.Fail, it.p, trace.None, trace.None, "", g.cfg.Down)
+		case itemTick:
+			err = g.emit(trace.Checkpoint, it.p, trace.None, trace.None, "", 0)
+			if err == nil {
+				err = g.push(item{t: it.t + g.tick[it.p], kind: itemTick, p: it.p})
+			}
+		case itemFlush:
+			err = g.emit(trace.Flush, it.p, trace.None, trace.None, "", 0)
+			if err == nil {
+				err = g.push(item{t: it.t + g.cfg.FlushEvery, kind: itemFlush, p: it.p})
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// op runs an op that p starts on its own. The budget keeps exactly
+// cfg.Events ops: a received send needs two (its recv comes later), and
+// the in-transit sends are written once nothing else fits, so they are
+// the last sends, as if the trace were cut while they were in flight.
+func (g *generator) op(p int32) error {
+	free := g.remaining - g.inFlight - g.transit
+	var err error
+	switch {
+	case free >= 2 && g.n > 1 && g.r.Float64() < g.cfg.SendRatio:
+		to := g.receiver(p)
+		msg := g.msgs
+		g.msgs++
+		g.remaining--
+		name := MsgName(msg)
+		if err = g.emit(trace.Send, p, to, msg, name, 0); err != nil {
+			return err
+		}
+		g.inFlight++
+		g.st.MaxInFlight = max(g.st.MaxInFlight, g.inFlight)
+		err = g.push(item{t: g.now + g.sample(g.cfg.Delay), kind: itemArrive, p: to, msg: msg, name: name})
+	case free >= 1:
+		g.remaining--
+		err = g.emit(trace.Internal, p, trace.None, trace.None, "", 0)
+	case g.transit > 0:
+		to := g.receiver(p)
+		msg := g.msgs
+		g.msgs++
+		g.remaining--
+		g.transit--
+		g.st.InTransit++
+		err = g.emit(trace.Send, p, to, msg, MsgName(msg), 0)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if g.remaining-g.inFlight > 0 {
+		if err := g.push(item{t: g.now + g.sample(g.cfg.OpGap), kind: itemOp, p: p}); err != nil {
+			return err
+		}
+	}
+	return g.triggerFailures()
+}
+
+// triggerFailures schedules the failures whose op position has been
+// reached. A failure is never placed where its process would be down
+// (SPEC §3 ignores such a fail): another process is taken, or the time
+// moves to the earliest restart.
+func (g *generator) triggerFailures() error {
+	ops := g.st.Ops
+	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= ops {
+		t := g.now
+		if !g.cfg.Concurrent && len(g.fails) > 0 {
+			t = max(t, g.fails[len(g.fails)-1].start+g.window)
+		}
+		if err := g.scheduleFail(t, g.r.Int32N(int32(g.n))); err != nil {
+			return err
+		}
+		g.nextFail++
+		for g.nextFail < len(g.failPos) && g.clustered[g.nextFail] {
+			prev := g.fails[len(g.fails)-1].start
+			if err := g.scheduleFail(prev+g.quantum(g.window), g.r.Int32N(int32(g.n))); err != nil {
+				return err
+			}
+			g.nextFail++
+		}
+	}
+	return nil
+}
+
+// quantum draws a duration uniform in [0, w), quantized.
+func (g *generator) quantum(w trace.Time) trace.Time {
+	res := max(g.cfg.Resolution, 1)
+	steps := int64(w / res)
+	if steps <= 0 {
+		return 0
+	}
+	return trace.Time(g.r.Int64N(steps)) * res
+}
+
+func (g *generator) scheduleFail(t trace.Time, p int32) error {
+	n := int32(g.n)
+	for {
+		for range n {
+			if !g.overlaps(p, t) {
+				g.fails = append(g.fails, failure{p: p, start: t, end: t + g.down})
+				return g.push(item{t: t, kind: itemFail, p: p})
+			}
+			p = (p + 1) % n
+		}
+		// Everyone is down at t: wait for the earliest restart after t.
+		next := trace.MaxTime + 1
+		for _, f := range g.fails {
+			if f.end > t && f.end < next {
+				next = f.end
+			}
+		}
+		if next > trace.MaxTime {
+			return fmt.Errorf("generated time exceeds the time range")
+		}
+		t = next
+	}
+}
+
+// overlaps reports whether a failure of p at t would meet another
+// failure of p: it would fall while p is down, or p would still be down
+// when the other one comes.
+func (g *generator) overlaps(p int32, t trace.Time) bool {
+	for _, f := range g.fails {
+		if f.p == p && f.start < t+g.down && t < f.end {
+			return true
+		}
+	}
+	return false
+}
+
+// Trace generates cfg's trace in memory, for tests and small inputs,
+// and validates it.
+func Trace(cfg Config) (*trace.Trace, error) {
+	h, err := Header(cfg)
+	if err != nil {
+		return nil, err
+	}
+	tr := &trace.Trace{Processes: h.Processes, Params: h.Params}
+	_, err = Generate(cfg, SinkFunc(func(ev *trace.Event, msg string) error {
+		if ev.Kind == trace.Send {
+			tr.Msgs = append(tr.Msgs, msg)
+		}
+		tr.Events = append(tr.Events, *ev)
+		return nil
+	}))
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Validate(tr); err != nil {
+		return nil, fmt.Errorf("generator bug: %w", err)
+	}
+	return tr, nil
+}
