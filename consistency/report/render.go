@@ -16,6 +16,19 @@ const (
 	JUnit    Format = "junit"
 )
 
+// Formats lists every output format, the default first.
+var Formats = []Format{Text, JSON, Markdown, JUnit}
+
+// ParseFormat returns the format named s, or an error naming the choices.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q: want text, json, markdown or junit", s)
+}
+
 // Options tune a rendering.
 type Options struct {
 	// Quiet prints only one "FILE\tALGORITHM\tvalid|invalid" line per
@@ -29,8 +42,55 @@ type Options struct {
 	Full bool
 }
 
-// Render writes reports to w in format f. (Placeholder: the report issue
-// implements the formats.)
+// AllValid reports whether every report is valid: the exit status of
+// SPEC §8 is 0 when it is, 1 otherwise (unknown never makes a run
+// invalid).
+func AllValid(reports []Report) bool {
+	for i := range reports {
+		if !reports[i].Valid {
+			return false
+		}
+	}
+	return true
+}
+
+// Render writes reports to w in format f. Quiet overrides the format: a
+// CI script grepping verdicts should not care which format was asked for.
+// Output is deterministic: the same reports give the same bytes.
 func Render(w io.Writer, f Format, reports []Report, opts Options) error {
-	return fmt.Errorf("format %q: not implemented yet", f)
+	if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	if opts.Quiet {
+		return renderQuiet(w, reports)
+	}
+	switch f {
+	case JSON:
+		return renderJSON(w, reports)
+	case Markdown:
+		return renderMarkdown(w, reports, opts)
+	case JUnit:
+		return renderJUnit(w, reports)
+	default:
+		return renderText(w, reports, opts)
+	}
+}
+
+func renderQuiet(w io.Writer, reports []Report) error {
+	var b []byte
+	for i := range reports {
+		r := &reports[i]
+		v := "valid"
+		if !r.Valid {
+			v = "invalid"
+		}
+		b = append(b, r.File...)
+		b = append(b, '\t')
+		b = append(b, r.Algorithm...)
+		b = append(b, '\t')
+		b = append(b, v...)
+		b = append(b, '\n')
+	}
+	_, err := w.Write(b)
+	return err
 }

@@ -1,0 +1,663 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// The text and markdown renderings show the same content, so both are
+// drawn from one neutral document: a list of blocks built once from the
+// reports. Only the surface syntax differs between the two.
+
+// tone colours a cell or heading in a terminal; markdown ignores it
+// except that bad cells are set in bold.
+type tone uint8
+
+const (
+	plain tone = iota
+	good
+	bad
+	warn
+)
+
+type blockKind uint8
+
+const (
+	headingBlock blockKind = iota // level 1: one per report; level 2: a subsection
+	paraBlock
+	tableBlock
+	listBlock
+)
+
+// cell is one table cell.
+type cell struct {
+	text string
+	tone tone
+}
+
+// table is a table with a header; right marks numeric columns.
+type table struct {
+	header []string
+	right  []bool
+	rows   [][]cell
+}
+
+// item is one entry of a list: a first line and indented detail lines.
+type item struct {
+	head   string
+	strong string // shown emphasised before head (a property name)
+	detail []string
+}
+
+type block struct {
+	kind     blockKind
+	level    int
+	text     string
+	tone     tone
+	table    *table
+	items    []item
+	numbered bool
+	// code marks the words of a heading that are a file name, so that
+	// markdown can set them as code.
+	code string
+}
+
+// document builds the blocks of reports. Reports of one file stay
+// together (in the order the files first appear) so that a comparison of
+// the algorithms can follow them.
+func document(reports []Report, full bool) []block {
+	var doc []block
+	for _, g := range groupByFile(reports) {
+		for _, i := range g {
+			doc = append(doc, reportBlocks(&reports[i], full)...)
+		}
+		if full && len(g) > 1 {
+			doc = append(doc, comparisonBlocks(reports, g)...)
+		}
+	}
+	if len(reports) > 1 {
+		doc = append(doc, summaryBlocks(reports)...)
+	}
+	return doc
+}
+
+// groupByFile returns the indexes of reports grouped by file, files in
+// order of first appearance, reports of a file in input order.
+func groupByFile(reports []Report) [][]int {
+	var groups [][]int
+	at := make(map[string]int, len(reports))
+	for i := range reports {
+		g, ok := at[reports[i].File]
+		if !ok {
+			g = len(groups)
+			at[reports[i].File] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+func verdictWord(valid bool) (string, tone) {
+	if valid {
+		return "VALID", good
+	}
+	return "INVALID", bad
+}
+
+func statusTone(s Status) tone {
+	switch s {
+	case Pass:
+		return good
+	case Fail:
+		return bad
+	default:
+		return warn
+	}
+}
+
+// countStatus counts the properties with status s.
+func countStatus(r *Report, s Status) int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// verdictSummary is the short explanation after VALID/INVALID.
+func verdictSummary(r *Report) string {
+	fail, unknown := countStatus(r, Fail), countStatus(r, Unknown)
+	var parts []string
+	if fail > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d properties fail", fail, len(r.Properties)))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d of %d properties pass", countStatus(r, Pass), len(r.Properties)))
+	}
+	if unknown > 0 {
+		parts = append(parts, fmt.Sprintf("%d unknown", unknown))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func reportBlocks(r *Report, full bool) []block {
+	word, t := verdictWord(r.Valid)
+	doc := []block{{
+		kind: headingBlock, level: 1, code: r.File,
+		text: fmt.Sprintf("%s · %s · %s — %s", r.File, r.Algorithm, word, verdictSummary(r)),
+		tone: t,
+	}}
+	doc = append(doc, block{kind: tableBlock, table: verdictTable(r)})
+	if items := violationItems(r); len(items) > 0 {
+		doc = append(doc,
+			block{kind: headingBlock, level: 2, text: "Violations"},
+			block{kind: listBlock, numbered: true, items: items})
+	}
+	if !full {
+		return doc
+	}
+	used := make([]bool, len(r.Baseline.Uncoordinated.Line))
+	for i := range r.Recoveries {
+		doc = append(doc, recoveryBlocks(r, i, used)...)
+	}
+	if len(r.Recoveries) == 0 {
+		doc = append(doc, block{kind: paraBlock, text: "No failure: nothing rolled back."})
+	}
+	doc = append(doc, baselineBlocks(r, used)...)
+	doc = append(doc,
+		block{kind: headingBlock, level: 2, text: "Statistics"},
+		block{kind: tableBlock, table: statsTable(r)})
+	return doc
+}
+
+func verdictTable(r *Report) *table {
+	hasNote := false
+	for _, p := range r.Properties {
+		hasNote = hasNote || p.Note != ""
+	}
+	tb := &table{header: []string{"property", "status", "violations"}, right: []bool{false, false, true}}
+	if hasNote {
+		tb.header = append(tb.header, "note")
+		tb.right = append(tb.right, false)
+	}
+	for _, p := range r.Properties {
+		row := []cell{{text: p.Name}, {text: string(p.Status), tone: statusTone(p.Status)}, {text: strconv.Itoa(len(p.Violations))}}
+		if hasNote {
+			row = append(row, cell{text: p.Note})
+		}
+		tb.rows = append(tb.rows, row)
+	}
+	return tb
+}
+
+// violationItems lists every witness, numbered across properties in
+// report order.
+func violationItems(r *Report) []item {
+	var items []item
+	for _, p := range r.Properties {
+		for _, v := range p.Violations {
+			items = append(items, violationItem(p.Name, v))
+		}
+	}
+	return items
+}
+
+func violationItem(prop string, v Violation) item {
+	if v.Property != "" {
+		prop = v.Property
+	}
+	it := item{strong: prop, head: v.Message}
+	if len(v.Seqs) > 0 {
+		it.detail = append(it.detail, "events (seq): "+joinSeqs(v.Seqs))
+	}
+	if b := becauseText(v.Because); b != "" {
+		it.detail = append(it.detail, b)
+	}
+	return it
+}
+
+// becauseText prefixes the explanation with "because" unless the checker
+// already wrote it so.
+func becauseText(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasPrefix(strings.ToLower(s), "because") {
+		return s
+	}
+	return "because " + s
+}
+
+func joinSeqs(seqs []int32) string {
+	b := make([]byte, 0, 4*len(seqs))
+	for i, s := range seqs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(s), 10)
+	}
+	return string(b)
+}
+
+// formatVT writes a PK vector time compactly: each process's count,
+// prefixed "inc:" once that process has restarted (inc ≥ 1), so that the
+// common failure-free entries stay short.
+func formatVT(vt trace.VT) string {
+	if vt == nil {
+		return "-"
+	}
+	b := []byte{'['}
+	for i, e := range vt {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if e.Inc != 0 {
+			b = strconv.AppendInt(b, int64(e.Inc), 10)
+			b = append(b, ':')
+		}
+		b = strconv.AppendInt(b, int64(e.Count), 10)
+	}
+	return string(append(b, ']'))
+}
+
+func signed(n int) string {
+	if n > 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// matchBaseline finds the baseline failure for f: the first unused one of
+// the same process at the same time. The baseline comes from the trace
+// and the recovery from the run, so their seqs number different files;
+// process and time identify a fail event in both.
+func matchBaseline(r *Report, f FailureRef, used []bool) *UncoordinatedFailure {
+	for i := range r.Baseline.Uncoordinated.Line {
+		b := &r.Baseline.Uncoordinated.Line[i]
+		if !used[i] && b.Failure.P == f.P && b.Failure.T == f.T {
+			used[i] = true
+			return b
+		}
+	}
+	return nil
+}
+
+func recoveryBlocks(r *Report, i int, used []bool) []block {
+	rec := &r.Recoveries[i]
+	f := rec.Failure
+	title := fmt.Sprintf("Failure %d of %d: %s failed at t=%s (event %d)", i+1, len(r.Recoveries), f.P, f.T, f.Seq)
+	switch {
+	case rec.RecLine != nil:
+		title += fmt.Sprintf(" — recovery line r=%d", *rec.RecLine)
+	case rec.Announcement != nil:
+		title += fmt.Sprintf(" — announcement inc %d, k %d", rec.Announcement.Inc, rec.Announcement.K)
+	}
+	title += ", " + plural(rec.ControlMessages, "control message", "control messages")
+	base := matchBaseline(r, f, used)
+
+	hasSn, hasVT := false, false
+	for _, e := range rec.Line {
+		hasSn = hasSn || e.Sn != nil
+		hasVT = hasVT || e.VT != nil
+	}
+	tb := &table{}
+	col := func(name string, right bool) {
+		tb.header = append(tb.header, name)
+		tb.right = append(tb.right, right)
+	}
+	col("process", false)
+	col("restored", false)
+	if hasSn {
+		col("sn", true)
+	}
+	if hasVT {
+		col("vt", false)
+	}
+	for _, c := range []string{"cause", "pos", "undone", "replayed", "discarded", "resent", "max line", "extra"} {
+		col(c, c != "cause" && c != "max line")
+	}
+	if base != nil {
+		col("uncoordinated", false)
+	}
+	var story []item
+	for _, e := range rec.Line {
+		restored := "-"
+		if e.Restore != nil {
+			restored = "ckpt " + strconv.Itoa(int(*e.Restore))
+		}
+		row := []cell{{text: e.P}, {text: restored}}
+		if hasSn {
+			sn := "-"
+			if e.Sn != nil {
+				sn = strconv.Itoa(int(*e.Sn))
+			}
+			row = append(row, cell{text: sn})
+		}
+		if hasVT {
+			row = append(row, cell{text: formatVT(e.VT)})
+		}
+		cause := e.Cause
+		if cause == "" {
+			cause = "none"
+			if e.Restore != nil {
+				cause = "-"
+			}
+		}
+		maxLine := "-"
+		if m := findMax(rec.MaxLine, e.P); m != nil {
+			maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
+		}
+		extra := cell{text: signed(e.Extra)}
+		if e.Extra > 0 {
+			extra.tone = warn
+		}
+		undone := cell{text: strconv.Itoa(e.Undone)}
+		if e.Undone > 0 {
+			undone.tone = warn
+		}
+		row = append(row, cell{text: cause}, cell{text: strconv.Itoa(int(e.Pos))}, undone,
+			cell{text: strconv.Itoa(e.Replayed)}, cell{text: strconv.Itoa(e.Discarded)},
+			cell{text: strconv.Itoa(e.Resent)}, cell{text: maxLine}, extra)
+		if base != nil {
+			row = append(row, baselineCell(base, e.P))
+		}
+		tb.rows = append(tb.rows, row)
+		story = append(story, item{head: storyLine(e, hasSn)})
+	}
+	return []block{
+		{kind: headingBlock, level: 2, text: title},
+		{kind: tableBlock, table: tb},
+		{kind: listBlock, items: story},
+	}
+}
+
+func findMax(line []MaxLineEntry, p string) *MaxLineEntry {
+	for i := range line {
+		if line[i].P == p {
+			return &line[i]
+		}
+	}
+	return nil
+}
+
+func baselineCell(b *UncoordinatedFailure, p string) cell {
+	for _, u := range b.Line {
+		if u.P == p {
+			c := cell{text: fmt.Sprintf("ckpt %d, %d undone", u.Ckpt, u.Undone)}
+			if u.Domino {
+				c.text += ", domino"
+				c.tone = bad
+			}
+			return c
+		}
+	}
+	return cell{text: "-"}
+}
+
+// storyLine says in words where a process went and why: the table has
+// the numbers, this line is what a reader takes away.
+func storyLine(e LineEntry, hasSn bool) string {
+	if e.Restore == nil {
+		if e.Cause == "" || e.Cause == "none" {
+			return e.P + " kept its state (nothing undone)"
+		}
+		return fmt.Sprintf("%s handled the failure (%s) without rolling back", e.P, e.Cause)
+	}
+	target := "checkpoint " + strconv.Itoa(int(*e.Restore))
+	if hasSn && e.Sn != nil {
+		target += fmt.Sprintf(" (sn %d)", *e.Sn)
+	} else if e.VT != nil {
+		target += " (vt " + formatVT(e.VT) + ")"
+	}
+	var s string
+	switch e.Cause {
+	case "restart":
+		s = fmt.Sprintf("%s failed and restarted from %s", e.P, target)
+	case "request":
+		s = fmt.Sprintf("%s rolled back to %s on a Rollback request", e.P, target)
+	case "message":
+		s = fmt.Sprintf("%s rolled back to %s on a message from a recovery it had not applied", e.P, target)
+	case "token":
+		s = fmt.Sprintf("%s rolled back to %s on the failure token, its state being an orphan", e.P, target)
+	default:
+		s = fmt.Sprintf("%s rolled back to %s", e.P, target)
+	}
+	s += fmt.Sprintf(", undoing %s", plural(e.Undone, "op", "ops"))
+	if e.Replayed > 0 {
+		s += fmt.Sprintf(", replaying %s from the log", plural(e.Replayed, "message", "messages"))
+	}
+	s += fmt.Sprintf(", live up to op %d", e.Pos)
+	switch {
+	case e.Extra > 0:
+		s += fmt.Sprintf("; %s more than the maximum consistent line", plural(e.Extra, "op", "ops"))
+	case e.Extra < 0:
+		s += fmt.Sprintf("; logging saved %s against the maximum consistent line", plural(-e.Extra, "op", "ops"))
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// algorithmDomino is the algorithm's own domino verdict, from its
+// domino-free property.
+func algorithmDomino(r *Report) cell {
+	for _, p := range r.Properties {
+		if p.Name == DominoFree {
+			switch p.Status {
+			case Pass:
+				return cell{text: "no", tone: good}
+			case Fail:
+				return cell{text: "yes", tone: bad}
+			default:
+				return cell{text: string(p.Status), tone: warn}
+			}
+		}
+	}
+	return cell{text: "-"}
+}
+
+func baselineBlocks(r *Report, used []bool) []block {
+	u := &r.Baseline.Uncoordinated
+	dom := cell{text: yesNo(u.Domino)}
+	if u.Domino {
+		dom.tone = bad
+	}
+	tb := &table{
+		header: []string{"measure", r.Algorithm, "uncoordinated"},
+		right:  []bool{false, true, true},
+		rows: [][]cell{
+			{{text: "ops undone"}, {text: strconv.Itoa(r.Stats.Undone)}, {text: strconv.Itoa(u.Undone)}},
+			{{text: "domino effect"}, algorithmDomino(r), dom},
+			{{text: "useless checkpoints"}, {text: strconv.Itoa(r.Stats.Checkpoints.Useless)}, {text: strconv.Itoa(u.Useless)}},
+		},
+	}
+	doc := []block{
+		{kind: headingBlock, level: 2, text: r.Algorithm + " against uncoordinated checkpointing"},
+		{kind: tableBlock, table: tb},
+	}
+	// Baseline failures no recovery table showed (a failure the run
+	// ignored, or a run without recoveries) get a table of their own.
+	rest := &table{
+		header: []string{"failure", "process", "ckpt", "pos", "undone", "domino"},
+		right:  []bool{false, false, true, true, true, false},
+	}
+	for i := range u.Line {
+		if used[i] {
+			continue
+		}
+		b := &u.Line[i]
+		name := fmt.Sprintf("%s at t=%s", b.Failure.P, b.Failure.T)
+		for _, e := range b.Line {
+			d := cell{text: yesNo(e.Domino)}
+			if e.Domino {
+				d.tone = bad
+			}
+			rest.rows = append(rest.rows, []cell{{text: name}, {text: e.P},
+				{text: strconv.Itoa(int(e.Ckpt))}, {text: strconv.Itoa(int(e.Pos))},
+				{text: strconv.Itoa(e.Undone)}, d})
+		}
+	}
+	if len(rest.rows) > 0 {
+		doc = append(doc,
+			block{kind: paraBlock, text: "Uncoordinated rollback for failures without a recovery above:"},
+			block{kind: tableBlock, table: rest})
+	}
+	return doc
+}
+
+// statRows are the statistics in display order, with a row for each
+// discard reason given; comparison tables reuse them with one column per
+// algorithm (and the union of their reasons).
+func statRows(s *Stats, reasons []string) [][2]string {
+	c := s.Checkpoints
+	n := strconv.Itoa
+	rows := [][2]string{
+		{"events", n(s.Events)},
+		{"messages", n(s.Messages)},
+		{"checkpoints: initial", n(c.Initial)},
+		{"checkpoints: basic", n(c.Basic)},
+		{"checkpoints: forced", n(c.Forced)},
+		{"checkpoints: recovery", n(c.Recovery)},
+		{"checkpoints: useless", n(c.Useless)},
+		{"checkpoints: collectable", n(c.Collectable)},
+		{"ticks skipped", n(c.Skipped)},
+		{"logged", n(s.Logged)},
+		{"replayed", n(s.Replayed)},
+		{"discarded", n(s.Discarded)},
+	}
+	for _, k := range reasons {
+		rows = append(rows, [2]string{"discarded: " + k, n(s.DiscardedBy[k])})
+	}
+	return append(rows, [][2]string{
+		{"resent", n(s.Resent)},
+		{"control messages", n(s.ControlMessages)},
+		{"token hops", n(s.TokenHops)},
+		{"holds", n(s.Holds)},
+		{"rollbacks", n(s.Rollbacks)},
+		{"ops undone", n(s.Undone)},
+		{"piggyback bytes", strconv.FormatInt(s.PiggybackBytes, 10)},
+	}...)
+}
+
+// discardReasons lists the discard reasons of s in a fixed order: stale,
+// orphan, duplicate, then any other alphabetically.
+func discardReasons(s *Stats) []string {
+	var out, others []string
+	for _, k := range []string{"stale", "orphan", "duplicate"} {
+		if _, ok := s.DiscardedBy[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range s.DiscardedBy {
+		if k != "stale" && k != "orphan" && k != "duplicate" {
+			others = append(others, k)
+		}
+	}
+	slices.Sort(others)
+	return append(out, others...)
+}
+
+func statsTable(r *Report) *table {
+	tb := &table{header: []string{"statistic", "value"}, right: []bool{false, true}}
+	for _, kv := range statRows(&r.Stats, discardReasons(&r.Stats)) {
+		tb.rows = append(tb.rows, []cell{{text: kv[0]}, {text: kv[1]}})
+	}
+	return tb
+}
+
+// comparisonBlocks puts the algorithms that ran on one file side by side.
+func comparisonBlocks(reports []Report, g []int) []block {
+	tb := &table{header: []string{"measure"}, right: []bool{false}}
+	for _, i := range g {
+		tb.header = append(tb.header, reports[i].Algorithm)
+		tb.right = append(tb.right, true)
+	}
+	row := func(name string, f func(r *Report) cell) {
+		cells := []cell{{text: name}}
+		for _, i := range g {
+			cells = append(cells, f(&reports[i]))
+		}
+		tb.rows = append(tb.rows, cells)
+	}
+	row("verdict", func(r *Report) cell {
+		w, t := verdictWord(r.Valid)
+		return cell{text: w, tone: t}
+	})
+	for _, name := range PropertyNames {
+		row(name, func(r *Report) cell {
+			for _, p := range r.Properties {
+				if p.Name == name {
+					return cell{text: string(p.Status), tone: statusTone(p.Status)}
+				}
+			}
+			return cell{text: "-"}
+		})
+	}
+	row("failures", func(r *Report) cell { return cell{text: strconv.Itoa(len(r.Recoveries))} })
+	union := &Stats{DiscardedBy: map[string]int{}}
+	for _, i := range g {
+		for k := range reports[i].Stats.DiscardedBy {
+			union.DiscardedBy[k] = 0
+		}
+	}
+	reasons := discardReasons(union)
+	cols := make([][][2]string, len(g))
+	for j, i := range g {
+		cols[j] = statRows(&reports[i].Stats, reasons)
+	}
+	for k := range cols[0] {
+		cells := []cell{{text: cols[0][k][0]}}
+		for j := range g {
+			cells = append(cells, cell{text: cols[j][k][1]})
+		}
+		tb.rows = append(tb.rows, cells)
+	}
+	row("uncoordinated ops undone", func(r *Report) cell { return cell{text: strconv.Itoa(r.Baseline.Uncoordinated.Undone)} })
+	return []block{
+		{kind: headingBlock, level: 1, code: reports[g[0]].File, text: reports[g[0]].File + " · algorithms side by side"},
+		{kind: tableBlock, table: tb},
+	}
+}
+
+func summaryBlocks(reports []Report) []block {
+	tb := &table{header: []string{"file", "algorithm", "verdict", "failing properties"}, right: []bool{false, false, false, false}}
+	valid := 0
+	for i := range reports {
+		r := &reports[i]
+		w, t := verdictWord(r.Valid)
+		if r.Valid {
+			valid++
+		}
+		var failing []string
+		for _, p := range r.Properties {
+			if p.Status == Fail {
+				failing = append(failing, p.Name)
+			}
+		}
+		f := strings.Join(failing, ", ")
+		if f == "" {
+			f = "-"
+		}
+		tb.rows = append(tb.rows, []cell{{text: r.File}, {text: r.Algorithm}, {text: w, tone: t}, {text: f}})
+	}
+	return []block{
+		{kind: headingBlock, level: 1, text: fmt.Sprintf("Summary: %d of %d reports valid", valid, len(reports))},
+		{kind: tableBlock, table: tb},
+	}
+}

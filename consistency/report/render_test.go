@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func render(t *testing.T, f Format, reports []Report, opts Options) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Render(&buf, f, reports, opts); err != nil {
+		t.Fatalf("Render(%s): %v", f, err)
+	}
+	return buf.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s", name, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	fixtures := []struct {
+		name    string
+		reports []Report
+	}{
+		{"clean", cleanPair()},
+		{"violating", violatingPair()},
+	}
+	formats := []struct {
+		f    Format
+		ext  string
+		full bool
+	}{
+		{Text, "txt", false},
+		{Text, "full.txt", true},
+		{Markdown, "md", false},
+		{Markdown, "full.md", true},
+		{JSON, "json", false},
+		{JUnit, "xml", false},
+	}
+	for _, fx := range fixtures {
+		for _, f := range formats {
+			name := fx.name + "." + f.ext
+			t.Run(name, func(t *testing.T) {
+				got := render(t, f.f, fx.reports, Options{Full: f.full})
+				golden(t, name, got)
+				if again := render(t, f.f, fx.reports, Options{Full: f.full}); again != got {
+					t.Error("two renderings of the same reports differ")
+				}
+				if strings.Contains(got, "\x1b[") {
+					t.Error("colour escape without Options.Color")
+				}
+				if !strings.HasSuffix(got, "\n") {
+					t.Error("output does not end in a newline")
+				}
+			})
+		}
+	}
+}
