@@ -20,12 +20,6 @@ func Merge(dst, src trace.VT) {
 	}
 }
 
-// clone returns a copy of v that shares no memory with it: piggybacks and
-// checkpoint vectors outlive the process's moving clock.
-func clone(v trace.VT) trace.VT {
-	return append(trace.VT(nil), v...)
-}
-
 // Announcement is the failure information of SPEC §5: incarnation Inc of
 // process P ended at position K, so its events beyond K are lost.
 type Announcement struct {
