@@ -1,0 +1,83 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// Detect tells a trace from a run by the "format" field of the header. It
+// reads (decompressing gzip) only as far as that field and returns the
+// format found ("" if the header has none before its events, or the input
+// is not a JSON object) and a reader that yields the whole input again,
+// decompressed, for ReadTrace or ReadRun.
+func Detect(r io.Reader) (format string, rest io.Reader, err error) {
+	in, err := openInput(r)
+	if err != nil {
+		return "", nil, err
+	}
+	var seen bytes.Buffer
+	s := newScanner(io.TeeReader(in, &seen))
+	format = detectFormat(s)
+	// What the scanner read is in seen; the rest is still in in.
+	return format, io.MultiReader(&seen, in), nil
+}
+
+func detectFormat(s *scanner) string {
+	if c, ok := s.next(); !ok || c != '{' {
+		return ""
+	}
+	s.pos++
+	var key []byte
+	for first := true; ; first = false {
+		more, err := s.more('}', first)
+		if err != nil || !more {
+			return ""
+		}
+		if key, err = s.key(key); err != nil {
+			return ""
+		}
+		switch string(key) {
+		case "format":
+			if c, ok := s.next(); !ok || c != '"' {
+				return ""
+			}
+			v, err := s.str(nil)
+			if err != nil {
+				return ""
+			}
+			return string(v)
+		case "events":
+			return ""
+		}
+		if s.skip(0) != nil {
+			return ""
+		}
+	}
+}
+
+// ReadAny reads a trace or a run, whichever r holds: exactly one of the
+// results is non-nil on success. A header that names no format before
+// its events is read as a trace.
+func ReadAny(name string, r io.Reader) (*Trace, *Run, error) {
+	format, rest, err := Detect(r)
+	if err != nil {
+		return nil, nil, &InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	if format == RunFormat {
+		run, err := ReadRun(name, rest)
+		return nil, run, err
+	}
+	tr, err := ReadTrace(name, rest)
+	return tr, nil, err
+}
+
+// ReadAnyFile reads the trace or run in the named file.
+func ReadAnyFile(path string) (*Trace, *Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ReadAny(path, f)
+}

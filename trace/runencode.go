@@ -1,0 +1,293 @@
+package trace
+
+import (
+	"io"
+	"strconv"
+)
+
+// WriteRun writes run in the format opts chooses: the header of SPEC §6,
+// then every event with the fields it sets, in a fixed key order. Absent
+// fields (None numbers, zero enums, nil vectors, empty strings) are
+// omitted, and "seq" is always the event's index.
+func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
+	out := newOutput(w, opts.Gzip)
+	e := runEncoder{run: run}
+	b := append(out.buf, `{"format":"`+RunFormat+`","algorithm":`...)
+	b = appendString(b, run.Algorithm)
+	b = append(b, `,"processes":[`...)
+	for i, p := range run.Processes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, p)
+	}
+	b = append(b, `],"options":{`...)
+	sep := false
+	for _, f := range []struct {
+		key string
+		v   Time
+	}{{"restart_delay", run.Options.Params.RestartDelay}, {"control_delay", run.Options.Params.ControlDelay}, {"default_delay", run.Options.Params.DefaultDelay}} {
+		if f.v == 0 {
+			continue
+		}
+		if sep {
+			b = append(b, ',')
+		}
+		sep = true
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, `":`...)
+		b = f.v.AppendJSON(b)
+	}
+	if run.Options.Variant != "" {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, `"variant":`...)
+		b = appendString(b, run.Options.Variant)
+	}
+	b = append(b, '}')
+	if run.Source != "" {
+		b = append(b, `,"source":`...)
+		b = appendString(b, run.Source)
+	}
+	if opts.JSONL {
+		b = append(b, "}\n"...)
+	} else {
+		b = append(b, `,"events":[`...)
+	}
+	for i := range run.Events {
+		if !opts.JSONL {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+		}
+		b = e.event(b, i, &run.Events[i])
+		if opts.JSONL {
+			b = append(b, '\n')
+		}
+		if len(b) >= 32<<10 {
+			out.buf = b
+			if err := out.flushBuf(); err != nil {
+				return err
+			}
+			b = out.buf
+		}
+	}
+	if !opts.JSONL {
+		b = append(b, "\n]}\n"...)
+	}
+	out.buf = b
+	if err := out.flushBuf(); err != nil {
+		return err
+	}
+	return out.close()
+}
+
+type runEncoder struct{ run *Run }
+
+func (e *runEncoder) proc(p int32) string {
+	if p >= 0 && int(p) < len(e.run.Processes) {
+		return e.run.Processes[p]
+	}
+	return "?" + strconv.Itoa(int(p))
+}
+
+func (e *runEncoder) msg(m int32) string {
+	if m >= 0 && int(m) < len(e.run.Msgs) {
+		return e.run.Msgs[m]
+	}
+	return "?" + strconv.Itoa(int(m))
+}
+
+func appendInt(b []byte, key string, v int32) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
+func appendOptInt(b []byte, key string, v int32) []byte {
+	if v == None {
+		return b
+	}
+	return appendInt(b, key, v)
+}
+
+func appendKey(b []byte, key string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+func appendEnum(b []byte, key, name string) []byte {
+	b = appendKey(b, key)
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, '"')
+}
+
+func appendVT(b []byte, vt VT) []byte {
+	b = append(b, '[')
+	for i, x := range vt {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(x.Inc), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(x.Count), 10)
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	b = append(b, `,"t":`...)
+	b = ev.T.AppendJSON(b)
+	b = append(b, `,"p":`...)
+	b = appendString(b, e.proc(ev.P))
+	b = appendEnum(b, "kind", ev.Kind.String())
+	if ev.Msg != None {
+		b = appendKey(b, "msg")
+		b = appendString(b, e.msg(ev.Msg))
+	}
+	if ev.Peer != None {
+		switch ev.Kind {
+		case Send, ControlSend:
+			b = appendKey(b, "to")
+			b = appendString(b, e.proc(ev.Peer))
+		case Recv, ControlRecv:
+			b = appendKey(b, "from")
+			b = appendString(b, e.proc(ev.Peer))
+		}
+	}
+	b = appendOptInt(b, "op", ev.Op)
+	if ev.Copy != 0 {
+		b = appendInt(b, "copy", ev.Copy)
+	}
+	if ev.Resend {
+		b = append(b, `,"resend":true`...)
+	}
+	if ev.Of != 0 {
+		b = appendInt(b, "of", ev.Of)
+	}
+	if ev.Via != ViaNone {
+		b = appendEnum(b, "via", ev.Via.String())
+	}
+	if ev.PB != nil {
+		b = e.piggyback(b, ev.PB)
+	}
+	b = appendOptInt(b, "ckpt", ev.Ckpt)
+	if ev.CkptType != CkptNone {
+		b = appendEnum(b, "type", ev.CkptType.String())
+	}
+	b = appendOptInt(b, "pos", ev.Pos)
+	b = appendOptInt(b, "sn", ev.Sn)
+	if ev.VT != nil {
+		b = appendKey(b, "vt")
+		b = appendVT(b, ev.VT)
+	}
+	b = appendOptInt(b, "next", ev.Next)
+	if ev.Reason != ReasonNone {
+		b = appendEnum(b, "reason", ev.Reason.String())
+	}
+	b = appendOptInt(b, "restore", ev.Restore)
+	b = appendOptInt(b, "undone", ev.Undone)
+	b = appendOptInt(b, "inc", ev.Inc)
+	if ev.Cause != CauseNone {
+		b = appendEnum(b, "cause", ev.Cause.String())
+	}
+	if ev.Control != ControlNone {
+		b = appendEnum(b, "control", ev.Control.String())
+	}
+	if ev.Body != nil {
+		b = e.body(b, ev.Body)
+	}
+	if ev.State != StateNone {
+		b = appendEnum(b, "state", ev.State.String())
+	}
+	if ev.Until != "" {
+		b = appendKey(b, "until")
+		b = appendString(b, ev.Until)
+	}
+	b = appendOptInt(b, "failure", ev.Failure)
+	if ev.Label != "" {
+		b = appendKey(b, "label")
+		b = appendString(b, ev.Label)
+	}
+	return append(b, '}')
+}
+
+// piggyback writes pb as {sn, f, inc, rec_line, vt}. "f" is written when
+// the piggyback has one, and also for the plain MS shape (sn alone),
+// where an empty vector is {} rather than absent.
+func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
+	b = append(b, `,"pb":{`...)
+	n := len(b)
+	if pb.Sn != None {
+		b = appendInt(b, "sn", pb.Sn)
+	}
+	if pb.F != nil || (pb.Sn != None && pb.Inc == None && pb.RecLine == None && pb.VT == nil) {
+		b = appendKey(b, "f")
+		b = append(b, '{')
+		for i, f := range pb.F {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e.proc(f.P))
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(f.Count), 10)
+		}
+		b = append(b, '}')
+	}
+	b = appendOptInt(b, "inc", pb.Inc)
+	b = appendOptInt(b, "rec_line", pb.RecLine)
+	if pb.VT != nil {
+		b = appendKey(b, "vt")
+		b = appendVT(b, pb.VT)
+	}
+	if len(b) > n {
+		// Drop the comma the first field put after the brace.
+		copy(b[n:], b[n+1:])
+		b = b[:len(b)-1]
+	}
+	return append(b, '}')
+}
+
+// body writes a control body as {origin, count, r, inc, k, received}.
+func (e *runEncoder) body(b []byte, c *ControlBody) []byte {
+	b = append(b, `,"body":{`...)
+	n := len(b)
+	if c.Origin != None {
+		b = appendKey(b, "origin")
+		b = appendString(b, e.proc(c.Origin))
+	}
+	b = appendOptInt(b, "count", c.Count)
+	b = appendOptInt(b, "r", c.R)
+	b = appendOptInt(b, "inc", c.Inc)
+	b = appendOptInt(b, "k", c.K)
+	if c.Received != nil {
+		b = appendKey(b, "received")
+		b = append(b, '[')
+		for i, id := range c.Received {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = appendString(b, e.msg(id.Msg))
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(id.Inc), 10)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
+	if len(b) > n {
+		copy(b[n:], b[n+1:])
+		b = b[:len(b)-1]
+	}
+	return append(b, '}')
+}
