@@ -5,6 +5,7 @@ package algorithms
 import (
 	"fmt"
 
+	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -13,7 +14,14 @@ import (
 var Names = []string{"ms", "pk"}
 
 // New returns a fresh state machine for algorithm name ("ms" or "pk") and
-// variant ("" or, for ms, "textbook") for the trace tr.
+// variant ("" or, for ms, "textbook"; the test-only mutants of docs/ms.md
+// are accepted too) for the trace tr.
 func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
-	return nil, fmt.Errorf("algorithm %q: not implemented yet", name)
+	switch name {
+	case "ms":
+		return ms.New(variant, tr)
+	case "pk":
+		return nil, fmt.Errorf("algorithm %q: not implemented yet", name)
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (want ms or pk)", name)
 }
