@@ -62,7 +62,7 @@ func cleanPair() []Report {
 		Stats: Stats{
 			Events: 96, Messages: 14,
 			Checkpoints: CheckpointStats{Initial: 3, Basic: 7, Forced: 2, Recovery: 1, Skipped: 1, Collectable: 4},
-			Logged: 3, Replayed: 1, Discarded: 1, ControlMessages: 2, Rollbacks: 2, Undone: 6,
+			Logged:      3, Replayed: 1, Discarded: 1, ControlMessages: 2, Rollbacks: 2, Undone: 6,
 			PiggybackBytes: 112, DiscardedBy: map[string]int{"stale": 1},
 		},
 	}
@@ -95,7 +95,7 @@ func cleanPair() []Report {
 		Stats: Stats{
 			Events: 101, Messages: 15,
 			Checkpoints: CheckpointStats{Initial: 3, Basic: 7, Useless: 1},
-			Logged: 5, Replayed: 1, Discarded: 1, Resent: 1, ControlMessages: 3, Rollbacks: 2, Undone: 3,
+			Logged:      5, Replayed: 1, Discarded: 1, Resent: 1, ControlMessages: 3, Rollbacks: 2, Undone: 3,
 			PiggybackBytes: 1440, DiscardedBy: map[string]int{"orphan": 1}, TokenHops: 3, Holds: 1,
 		},
 	}

@@ -168,6 +168,8 @@ func reportBlocks(r *Report, full bool) []block {
 	}
 	if len(r.Recoveries) == 0 {
 		doc = append(doc, block{kind: paraBlock, text: "No failure: nothing rolled back."})
+	} else {
+		doc = append(doc, block{kind: paraBlock, text: legend})
 	}
 	doc = append(doc, baselineBlocks(r, used)...)
 	doc = append(doc,
@@ -381,6 +383,13 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 		{kind: listBlock, items: story},
 	}
 }
+
+// legend explains the recovery table's columns once per report.
+const legend = "restored: the checkpoint the process went back to (- if it kept its state); " +
+	"pos: its ops that stay live; undone: ops rolled back; replayed: receipts taken from the message log; " +
+	"max line: the maximum consistent recovery line of checkpoints alone (ckpt @ pos); " +
+	"extra: ops undone beyond that line (negative where message logging saved work); " +
+	"uncoordinated: where uncoordinated checkpointing would go back for this failure alone."
 
 func findMax(line []MaxLineEntry, p string) *MaxLineEntry {
 	for i := range line {

@@ -1,0 +1,396 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestJSONRoundTrip parses the JSON back with encoding/json and compares
+// it field by field with the input (nil lists read back as empty ones).
+func TestJSONRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		reports []Report
+	}{
+		{"clean", cleanPair()},
+		{"violating", violatingPair()},
+		{"empty", nil},
+		{"bare", []Report{{File: "x.json", Algorithm: "ms"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := render(t, JSON, tc.reports, Options{})
+			var got []Report
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out)
+			}
+			if len(got) != len(tc.reports) {
+				t.Fatalf("%d reports read back, want %d", len(got), len(tc.reports))
+			}
+			for i := range got {
+				want := normalized(tc.reports[i])
+				if !reflect.DeepEqual(got[i], want) {
+					t.Errorf("report %d read back differs:\n got %+v\nwant %+v", i, got[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestJSONShape checks the contract of SPEC §9 on the raw JSON: field
+// order, [] for empty lists, null where the spec shows null.
+func TestJSONShape(t *testing.T) {
+	in := append(cleanPair(), Report{File: "bare.json", Algorithm: "ms",
+		Properties: []Property{{Name: OrphanFree, Status: Pass}},
+		Recoveries: []Recovery{{RecLine: new(int32)}}})
+	out := render(t, JSON, in, Options{})
+	if !strings.HasPrefix(out, "[\n  {\n    \"file\"") || !strings.HasSuffix(out, "]\n") {
+		t.Errorf("not an indented top-level array with a trailing newline:\n%.80s", out)
+	}
+	if strings.Contains(out, "\\u003c") {
+		t.Error("HTML escaping in JSON output")
+	}
+	var raw []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	// Top-level field order as in schema.go.
+	wantOrder := []string{"file", "algorithm", "valid", "properties", "recoveries", "baseline", "stats"}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var keys []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 2 && len(keys) < len(wantOrder) && dec.More() {
+				keys = append(keys, v)
+				// Skip the value.
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if len(keys) == len(wantOrder) {
+			break
+		}
+	}
+	if !reflect.DeepEqual(keys, wantOrder) {
+		t.Errorf("field order %v, want %v", keys, wantOrder)
+	}
+
+	type anyMap = map[string]any
+	var doc []anyMap
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	isArray := func(v any) bool { _, ok := v.([]any); return ok }
+	ms, pk, bare := doc[0], doc[1], doc[2]
+	msRec := ms["recoveries"].([]any)[0].(anyMap)
+	pkRec := pk["recoveries"].([]any)[0].(anyMap)
+	if msRec["announcement"] != nil || msRec["rec_line"] != float64(3) {
+		t.Errorf("MS recovery: announcement %v rec_line %v, want null and 3", msRec["announcement"], msRec["rec_line"])
+	}
+	if pkRec["rec_line"] != nil || pkRec["announcement"] == nil {
+		t.Errorf("PK recovery: rec_line %v announcement %v, want null and an object", pkRec["rec_line"], pkRec["announcement"])
+	}
+	msEntry := msRec["line"].([]any)[0].(anyMap)
+	if v, ok := msEntry["vt"]; !ok || v != nil {
+		t.Errorf("MS line entry vt = %v (present %v), want null", v, ok)
+	}
+	pkEntry := pkRec["line"].([]any)[0].(anyMap)
+	if v, ok := pkEntry["sn"]; !ok || v != nil {
+		t.Errorf("PK line entry sn = %v (present %v), want null", v, ok)
+	}
+	if got, _ := json.Marshal(pkEntry["vt"]); string(got) != "[[0,3],[0,1],[0,0]]" {
+		t.Errorf("PK vt = %s, want [[0,3],[0,1],[0,0]]", got)
+	}
+	if e := ms["recoveries"].([]any)[0].(anyMap)["line"].([]any)[2].(anyMap); e["restore"] != nil {
+		t.Errorf("a process that did not roll back has restore %v, want null", e["restore"])
+	}
+	if !isArray(bare["properties"].([]any)[0].(anyMap)["violations"]) {
+		t.Error("empty violations not written as []")
+	}
+	if !isArray(bare["recoveries"].([]any)[0].(anyMap)["line"]) {
+		t.Error("empty recovery line not written as []")
+	}
+	if !isArray(bare["baseline"].(anyMap)["uncoordinated"].(anyMap)["line"]) {
+		t.Error("empty baseline line not written as []")
+	}
+	v := doc[0]["properties"].([]any)[0].(anyMap)["violations"]
+	if !isArray(v) {
+		t.Error("violations not an array")
+	}
+	if got := render(t, JSON, nil, Options{}); got != "[]\n" {
+		t.Errorf("no reports: %q, want \"[]\\n\"", got)
+	}
+	// Normalizing must not write into the caller's reports.
+	in2 := []Report{{File: "a", Properties: []Property{{Name: OrphanFree}}}}
+	render(t, JSON, in2, Options{})
+	if in2[0].Properties[0].Violations != nil || in2[0].Recoveries != nil {
+		t.Error("Render changed its input")
+	}
+}
+
+type junitDoc struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Cases    []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// TestJUnitParse reads the JUnit XML back with encoding/xml and checks
+// its counts against the reports.
+func TestJUnitParse(t *testing.T) {
+	both := append(cleanPair(), violatingPair()...)
+	// A label with a control character must not make the file unparsable.
+	both[2].Properties[0].Violations[0].Message += " label \x01\x1b end"
+	out := render(t, JUnit, both, Options{})
+	var doc junitDoc
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not valid XML: %v\n%s", err, out)
+	}
+	// 4 reports × 9 properties; clean: 2 n/a; violating: 3 fails (one
+	// property with 2 witnesses counts once), 3 n/a + 1 unknown.
+	if doc.Tests != 36 || doc.Failures != 3 || doc.Skipped != 6 {
+		t.Errorf("testsuites: tests=%d failures=%d skipped=%d, want 36 3 6", doc.Tests, doc.Failures, doc.Skipped)
+	}
+	if len(doc.Suites) != 2 {
+		t.Fatalf("%d testsuites, want one per file (2)", len(doc.Suites))
+	}
+	for _, s := range doc.Suites {
+		f, sk := 0, 0
+		for _, c := range s.Cases {
+			if c.Classname != s.Name {
+				t.Errorf("case %s: classname %q, want the file %q", c.Name, c.Classname, s.Name)
+			}
+			if c.Failure != nil {
+				f++
+			}
+			if c.Skipped != nil {
+				sk++
+			}
+			if c.Failure != nil && c.Skipped != nil {
+				t.Errorf("case %s both failed and skipped", c.Name)
+			}
+		}
+		if s.Tests != len(s.Cases) || s.Failures != f || s.Skipped != sk {
+			t.Errorf("suite %s: counts %d/%d/%d, cases say %d/%d/%d", s.Name, s.Tests, s.Failures, s.Skipped, len(s.Cases), f, sk)
+		}
+	}
+	v := doc.Suites[1]
+	if v.Cases[0].Name != "ms-textbook/orphan-free" || v.Cases[0].Failure == nil {
+		t.Fatalf("first violating case %q failure %v, want ms-textbook/orphan-free failing", v.Cases[0].Name, v.Cases[0].Failure)
+	}
+	fail := v.Cases[0].Failure
+	if !strings.Contains(fail.Message, "(and 1 more)") || !strings.Contains(fail.Text, "events (seq): 21, 60") ||
+		!strings.Contains(fail.Text, "because m7|x was sent") {
+		t.Errorf("failure lacks the witnesses:\nmessage %q\n%s", fail.Message, fail.Text)
+	}
+	last := v.Cases[len(v.Cases)-1]
+	if last.Name != "pk/equivalence" || last.Skipped == nil || last.Skipped.Message != "unknown: run has no source trace" {
+		t.Errorf("unknown property: case %q skipped %+v", last.Name, last.Skipped)
+	}
+
+	var empty junitDoc
+	if err := xml.Unmarshal([]byte(render(t, JUnit, nil, Options{})), &empty); err != nil || empty.Tests != 0 {
+		t.Errorf("no reports: %v, tests=%d", err, empty.Tests)
+	}
+}
+
+// mdCells counts the cells of a markdown table row, honouring \| escapes.
+func mdCells(line string) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n - 1
+}
+
+// TestMarkdownTables checks that every table is well formed: a header, a
+// delimiter row, and rows with the header's number of cells.
+func TestMarkdownTables(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		out := render(t, Markdown, append(cleanPair(), violatingPair()...), Options{Full: full})
+		lines := strings.Split(out, "\n")
+		tables := 0
+		for i := 0; i < len(lines); i++ {
+			if !strings.HasPrefix(lines[i], "|") {
+				continue
+			}
+			tables++
+			want := mdCells(lines[i])
+			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "| ---") {
+				t.Fatalf("table at line %d has no delimiter row", i+1)
+			}
+			if i > 0 && lines[i-1] != "" {
+				t.Errorf("table at line %d not preceded by a blank line", i+1)
+			}
+			for ; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
+				if got := mdCells(lines[i]); got != want || !strings.HasSuffix(lines[i], "|") {
+					t.Errorf("line %d has %d cells, header has %d: %s", i+1, got, want, lines[i])
+				}
+			}
+		}
+		if want := map[bool]int{false: 5, true: 21}[full]; tables != want {
+			t.Errorf("full=%v: %d tables, want %d", full, tables, want)
+		}
+		if !strings.Contains(out, `m7\|x`) {
+			t.Error("pipe in a message not escaped")
+		}
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	in := append(cleanPair(), violatingPair()...)
+	want := "testdata/traces/forced.json\tms\tvalid\n" +
+		"testdata/traces/forced.json\tpk\tvalid\n" +
+		"testdata/traces/concurrent.json\tms-textbook\tinvalid\n" +
+		"testdata/traces/concurrent.json\tpk\tinvalid\n"
+	for _, f := range Formats {
+		for _, full := range []bool{false, true} {
+			if got := render(t, f, in, Options{Quiet: true, Full: full, Color: true}); got != want {
+				t.Errorf("%s quiet:\n%s\nwant\n%s", f, got, want)
+			}
+		}
+	}
+}
+
+func TestBadFormat(t *testing.T) {
+	var buf bytes.Buffer
+	for _, f := range []Format{"", "xml", "TEXT"} {
+		if err := Render(&buf, f, cleanPair(), Options{}); err == nil {
+			t.Errorf("format %q accepted", f)
+		}
+	}
+	if buf.Len() != 0 {
+		t.Errorf("a rejected format wrote %q", buf.String())
+	}
+}
+
+func TestColor(t *testing.T) {
+	out := render(t, Text, violatingPair(), Options{Color: true, Full: true})
+	for _, want := range []string{"\x1b[1;31mINVALID", "\x1b[1;31mfail\x1b[0m", "\x1b[32mpass\x1b[0m", "\x1b[33mn/a\x1b[0m"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("coloured text lacks %q", want)
+		}
+	}
+	for _, f := range []Format{Markdown, JSON, JUnit} {
+		if strings.Contains(render(t, f, violatingPair(), Options{Color: true, Full: true}), "\x1b") {
+			t.Errorf("%s output has ANSI escapes", f)
+		}
+	}
+}
+
+// TestTextAligned checks that every line of every text table has the
+// same width: what a reader's eye relies on to scan a column.
+func TestTextAligned(t *testing.T) {
+	out := render(t, Text, append(cleanPair(), violatingPair()...), Options{Full: true})
+	width := -1
+	for i, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "┌") && !strings.HasPrefix(line, "│") && !strings.HasPrefix(line, "├") && !strings.HasPrefix(line, "└") {
+			width = -1
+			continue
+		}
+		w := len([]rune(line))
+		if width < 0 {
+			width = w
+		} else if w != width {
+			t.Errorf("line %d is %d wide, its table %d: %s", i+1, w, width, line)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"short", "> short\n"},
+		{"a\nb", "> a\n  b\n"},
+		{strings.Repeat("word ", 30), "> " + strings.TrimSpace(strings.Repeat("word ", 19)) + "\n  " + strings.TrimSpace(strings.Repeat("word ", 11)) + "\n"},
+		{strings.Repeat("x", 120), "> " + strings.Repeat("x", 120) + "\n"},
+	}
+	for _, tc := range tests {
+		var sb strings.Builder
+		writeWrapped(&sb, tc.in, "> ", "  ")
+		if sb.String() != tc.want {
+			t.Errorf("wrap(%q):\n%q\nwant\n%q", tc.in, sb.String(), tc.want)
+		}
+	}
+}
+
+func TestFormatVT(t *testing.T) {
+	tests := []struct {
+		in   []int32
+		want string
+	}{
+		{nil, "-"},
+		{[]int32{}, "[]"},
+		{[]int32{0, 3, 0, 1}, "[3 1]"},
+		{[]int32{2, 3, 0, 1}, "[2:3 1]"},
+	}
+	for _, tc := range tests {
+		var v = vt(tc.in...)
+		if tc.in == nil {
+			v = nil
+		}
+		if got := formatVT(v); got != tc.want {
+			t.Errorf("formatVT(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestXMLSafe(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a\tb\nc", "a\tb\nc"},
+		{"bell\x07", "bell\uFFFD"},
+		{"bad\xffutf8", "bad\uFFFDutf8"},
+	}
+	for _, tc := range tests {
+		if got := xmlSafe(tc.in); got != tc.want {
+			t.Errorf("xmlSafe(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestAllValid(t *testing.T) {
+	if !AllValid(cleanPair()) || AllValid(violatingPair()) || !AllValid(nil) {
+		t.Error("AllValid wrong")
+	}
+}
