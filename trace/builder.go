@@ -110,12 +110,14 @@ func (b *Builder) Build() (*Trace, error) {
 	var r rawEvent
 	for _, e := range b.events {
 		r.reset()
-		r.t, r.hasT = e.t, true
+		r.t, r.tOK = FromSeconds(e.t)
+		r.tf, r.hasT = e.t, true
 		r.kind, r.hasKind = append(r.kind, e.kind...), true
 		r.p, r.hasP = append(r.p, e.p...), true
 		r.to, r.hasTo = append(r.to, e.to...), e.hasTo
 		r.msg, r.hasMsg = append(r.msg, e.msg...), e.hasMs
-		r.down, r.hasDown = e.down, e.hasDown
+		r.down, r.downOK = FromSeconds(e.down)
+		r.downf, r.hasDown = e.down, e.hasDown
 		r.label = append(r.label, e.label...)
 		if err := a.add(&r); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -11,7 +10,11 @@ import (
 // are byte slices into the decoder's scratch space, so reading an event
 // allocates nothing unless it introduces a new message id or a label.
 type rawEvent struct {
-	t       float64
+	// t and down are the times as read; tf and downf the numbers, for
+	// messages, when they are out of range (tOK, downOK false).
+	t       Time
+	tf      float64
+	tOK     bool
 	hasT    bool
 	kind    []byte
 	hasKind bool
@@ -21,7 +24,9 @@ type rawEvent struct {
 	hasTo   bool
 	msg     []byte
 	hasMsg  bool
-	down    float64
+	down    Time
+	downf   float64
+	downOK  bool
 	hasDown bool
 	label   []byte
 	// line is the event's line in a JSON Lines file, else 0.
@@ -146,10 +151,10 @@ func (a *assembler) message(id []byte) int32 {
 	return idx
 }
 
-// setParams checks and installs the header's params.
-func (a *assembler) setParam(key string, v float64) error {
-	t, ok := FromSeconds(v)
-	if !ok || t <= 0 || v <= 0 {
+// setParam checks and installs one of the header's params; ok and v
+// are as scanner.seconds returns them.
+func (a *assembler) setParam(key string, t Time, ok bool, v float64) error {
+	if !ok || t <= 0 {
 		return a.headerErr("params.%s must be a finite number > 0, got %s", key, fmtFloat(v))
 	}
 	switch key {
@@ -172,9 +177,9 @@ func (a *assembler) add(r *rawEvent) error {
 	if !r.hasT {
 		return a.errAt(i, line, `missing "t"`)
 	}
-	t, ok := FromSeconds(r.t)
-	if !ok {
-		return a.errAt(i, line, `"t" must be a finite number >= 0, got %s`, fmtFloat(r.t))
+	t := r.t
+	if !r.tOK {
+		return a.errAt(i, line, `"t" must be a finite number >= 0, got %s`, fmtFloat(r.tf))
 	}
 	if !r.hasKind {
 		return a.errAt(i, line, `missing "kind"`)
@@ -210,11 +215,10 @@ func (a *assembler) add(r *rawEvent) error {
 		ev.Msg = a.message(r.msg)
 	case Fail:
 		if r.hasDown {
-			d, ok := FromSeconds(r.down)
-			if !ok || d <= 0 || r.down <= 0 {
-				return a.errAt(i, line, `"down" must be a finite number > 0, got %s`, fmtFloat(r.down))
+			if !r.downOK || r.down <= 0 {
+				return a.errAt(i, line, `"down" must be a finite number > 0, got %s`, fmtFloat(r.downf))
 			}
-			ev.Down = d
+			ev.Down = r.down
 		}
 	}
 	if len(r.label) > 0 {
@@ -393,6 +397,3 @@ func Validate(tr *Trace) error {
 	}
 	return nil
 }
-
-// isFinite reports whether v is neither NaN nor infinite.
-func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

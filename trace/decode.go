@@ -258,11 +258,11 @@ func (d *traceDecoder) params(c byte) error {
 			if c != '-' && (c < '0' || c > '9') {
 				return d.a.headerErr("params.%s must be a finite number > 0, not %s", k, kindOf(c))
 			}
-			v, err := s.float()
+			t, ok, v, err := s.seconds()
 			if err != nil {
 				return d.wrap(err, -1)
 			}
-			if err := d.a.setParam(k, v); err != nil {
+			if err := d.a.setParam(k, t, ok, v); err != nil {
 				return err
 			}
 		default:
@@ -304,13 +304,14 @@ func (d *traceDecoder) event() error {
 			return d.wrap(err, i)
 		}
 		var dst *[]byte
-		var has *bool
-		var num *float64
+		var has, numOK *bool
+		var num *Time
+		var numf *float64
 		switch string(d.key) {
 		case "t":
-			num, has = &r.t, &r.hasT
+			num, numf, numOK, has = &r.t, &r.tf, &r.tOK, &r.hasT
 		case "down":
-			num, has = &r.down, &r.hasDown
+			num, numf, numOK, has = &r.down, &r.downf, &r.downOK, &r.hasDown
 		case "kind":
 			dst, has = &r.kind, &r.hasKind
 		case "p":
@@ -331,7 +332,7 @@ func (d *traceDecoder) event() error {
 			if c != '-' && (c < '0' || c > '9') {
 				return d.a.errAt(i, r.line, "%q must be a number, not %s", d.key, kindOf(c))
 			}
-			if *num, err = s.float(); err != nil {
+			if *num, *numOK, *numf, err = s.seconds(); err != nil {
 				return d.wrap(err, i)
 			}
 		} else {

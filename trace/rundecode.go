@@ -324,12 +324,11 @@ func (d *runDecoder) options(c byte) error {
 		if c != '-' && (c < '0' || c > '9') {
 			return d.headerErr("options.%s must be a finite number > 0, not %s", d.key, kindOf(c))
 		}
-		v, err := s.float()
+		t, ok, v, err := s.seconds()
 		if err != nil {
 			return d.wrap(err, -1)
 		}
-		t, ok := FromSeconds(v)
-		if !ok || t <= 0 || v <= 0 {
+		if !ok || t <= 0 {
 			return d.headerErr("options.%s must be a finite number > 0, got %s", d.key, fmtFloat(v))
 		}
 		*dst = t
@@ -480,9 +479,11 @@ func (d *runDecoder) event() error {
 		case "t":
 			if err = d.want("t", c, "a number"); err == nil {
 				var f float64
-				if f, err = s.float(); err != nil {
+				var t Time
+				var ok bool
+				if t, ok, f, err = s.seconds(); err != nil {
 					err = d.wrap(err, d.cur)
-				} else if t, ok := FromSeconds(f); !ok {
+				} else if !ok {
 					err = d.evErr(`"t" must be a finite number >= 0, got %s`, fmtFloat(f))
 				} else {
 					ev.T, hasT = t, true

@@ -392,20 +392,6 @@ func validNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// float reads a number value. Out-of-range values come back as ±Inf so
-// that the caller's range check words the message.
-func (s *scanner) float() (float64, error) {
-	b, err := s.numberBytes()
-	if err != nil {
-		return 0, err
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, s.errorf("invalid number " + strconv.Quote(string(b)))
-	}
-	return f, nil
-}
-
 // int reads a number value that must be an integer fitting in int32.
 // ok is false (with a nil error) when the number is valid JSON but not
 // such an integer.
@@ -490,4 +476,65 @@ func (s *scanner) skip(depth int) error {
 		_, err := s.literal()
 		return err
 	}
+}
+
+// seconds reads a number of seconds as a Time. A plain decimal with at
+// most nine fractional digits converts exactly, digit by digit, so every
+// Time written by AppendJSON reads back unchanged whatever its size;
+// anything else (exponents, more digits) goes through float64 and is
+// rounded once. ok is false for values FromSeconds rejects; f is the
+// value for messages.
+func (s *scanner) seconds() (t Time, ok bool, f float64, err error) {
+	b, err := s.numberBytes()
+	if err != nil {
+		return 0, false, 0, err
+	}
+	if t, ok := exactSeconds(b); ok {
+		return t, true, 0, nil
+	}
+	f, perr := strconv.ParseFloat(string(b), 64)
+	if perr != nil && !errors.Is(perr, strconv.ErrRange) {
+		return 0, false, 0, s.errorf("invalid number " + strconv.Quote(string(b)))
+	}
+	t, ok = FromSeconds(f)
+	return t, ok, f, nil
+}
+
+// exactSeconds converts "123" or "123.456" (at most 9 fractional digits,
+// no sign or exponent) to nanoseconds without rounding.
+func exactSeconds(b []byte) (Time, bool) {
+	var whole, frac int64
+	i := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if i >= 11 {
+			return 0, false
+		}
+		whole = whole*10 + int64(b[i]-'0')
+	}
+	if i == 0 {
+		return 0, false
+	}
+	scale := int64(Second)
+	if i < len(b) {
+		if b[i] != '.' {
+			return 0, false
+		}
+		i++
+		if len(b)-i > 9 || len(b)-i == 0 {
+			return 0, false
+		}
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			scale /= 10
+			frac += int64(c-'0') * scale
+		}
+	}
+	t := Time(whole)*Second + Time(frac)
+	if t > MaxTime {
+		return 0, false
+	}
+	return t, true
 }
