@@ -59,8 +59,9 @@ type Event struct {
 	Text  string
 	// Fields are the other named groups, in regex order.
 	Fields []Field
-	// Line is the 1-based line of the file where the match starts.
-	Line int
+	// Line is the 1-based line of the file where the match starts;
+	// ClockLine the line of the clock group, which error messages name.
+	Line, ClockLine int
 	// Parents are the events (indexes into Execution.Events) whose
 	// messages this event receives, in causal order.
 	Parents []int32
@@ -300,7 +301,6 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 	}
 	hostIdx := map[string]int32{}
 	raws := make([]rawClock, len(matches))
-	clockLines := make([]int, len(matches))
 	ex.Events = make([]Event, len(matches))
 	line, pos, covered := firstLine, 0, 0
 	lastCovered := -1
@@ -321,13 +321,13 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 		for j, g := range p.fieldGroups {
 			ev.Fields = append(ev.Fields, Field{p.fieldNames[j], group(text, m, g)})
 		}
-		clockLines[i] = line
+		ev.ClockLine = line
 		if m[2*p.clockG] >= 0 {
-			clockLines[i] = line + strings.Count(text[m[0]:m[2*p.clockG]], "\n")
+			ev.ClockLine = line + strings.Count(text[m[0]:m[2*p.clockG]], "\n")
 		}
 		rc, err := parseClock(group(text, m, p.clockG))
 		if err != nil {
-			return nil, p.errf(clockLines[i], "cannot parse the vector clock %s of host %q: %v", quoteShort(group(text, m, p.clockG)), host, err)
+			return nil, p.errf(ex.Events[i].ClockLine, "cannot parse the vector clock %s of host %q: %v", quoteShort(group(text, m, p.clockG)), host, err)
 		}
 		raws[i] = rc
 		// Lines covered by this match, for the skipped-lines count.
@@ -354,8 +354,11 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 		own := false
 		for k, key := range rc.keys {
 			h, ok := hostIdx[key]
+			if !ok && rc.values[k] == 0 {
+				continue // ShiViz drops zero entries before it looks at hosts
+			}
 			if !ok {
-				return nil, p.errf(clockLines[i], "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log", ex.Hosts[ev.Host], key, key)
+				return nil, p.errf(ex.Events[i].ClockLine, "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log", ex.Hosts[ev.Host], key, key)
 			}
 			if h == ev.Host {
 				own = true
@@ -366,7 +369,7 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 			}
 		}
 		if !own {
-			return nil, p.errf(clockLines[i], "host %q is missing from its own vector clock %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock))
+			return nil, p.errf(ex.Events[i].ClockLine, "host %q is missing from its own vector clock %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock))
 		}
 	}
 
@@ -384,23 +387,23 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 				continue
 			}
 			if k == 0 {
-				return nil, p.errf(clockLines[e], "clock values of host %q must start at 1, but its first event has %q:%d (expected %q:1)", ex.Hosts[h], ex.Hosts[h], ev.Own, ex.Hosts[h])
+				return nil, p.errf(ex.Events[e].ClockLine, "clock values of host %q must start at 1, but its first event has %q:%d (expected %q:1)", ex.Hosts[h], ex.Hosts[h], ev.Own, ex.Hosts[h])
 			}
 			prev := &ex.Events[evs[k-1]]
 			if prev.Own == ev.Own {
-				return nil, p.errf(clockLines[e], "host %q has two events with clock value %d (lines %d and %d); each event must increase it by 1", ex.Hosts[h], ev.Own, min(prev.Line, ev.Line), max(prev.Line, ev.Line))
+				return nil, p.errf(ex.Events[e].ClockLine, "host %q has two events with clock value %d (lines %d and %d); each event must increase it by 1", ex.Hosts[h], ev.Own, min(prev.ClockLine, ev.ClockLine), max(prev.ClockLine, ev.ClockLine))
 			}
-			return nil, p.errf(clockLines[e], "the clock of host %q goes from %d (line %d) to %d; expected %d: clock values must increase by 1 per event", ex.Hosts[h], prev.Own, prev.Line, ev.Own, prev.Own+1)
+			return nil, p.errf(ex.Events[e].ClockLine, "the clock of host %q goes from %d (line %d) to %d; expected %d: clock values must increase by 1 per event", ex.Hosts[h], prev.Own, prev.ClockLine, ev.Own, prev.Own+1)
 		}
 	}
 
-	if err := p.inferEdges(ex, perHost, clockLines); err != nil {
+	if err := p.inferEdges(ex, perHost); err != nil {
 		return nil, err
 	}
 	if err := p.order(ex, perHost); err != nil {
 		return nil, err
 	}
-	if err := p.verify(ex, perHost, clockLines); err != nil {
+	if err := p.verify(ex, perHost); err != nil {
 		return nil, err
 	}
 	return ex, nil
@@ -424,7 +427,7 @@ func countNonBlankLines(s string) int {
 // event of that host with that value); candidates another candidate
 // already knows about are dropped, since their influence arrived through
 // it. What remains are the messages this event receives.
-func (p *parser) inferEdges(ex *Execution, perHost [][]int32, clockLines []int) error {
+func (p *parser) inferEdges(ex *Execution, perHost [][]int32) error {
 	nh := len(ex.Hosts)
 	seen := make([]int32, nh)
 	cand := make([]int32, nh) // candidate value per host, 0 = none
@@ -441,7 +444,7 @@ func (p *parser) inferEdges(ex *Execution, perHost [][]int32, clockLines []int) 
 				}
 				seen[en.Host] = en.Value
 				if int(en.Value) > len(perHost[en.Host]) {
-					return p.errf(clockLines[e], "the vector clock of host %q has %q:%d, but host %q has only %d event(s)", ex.Hosts[h], ex.Hosts[en.Host], en.Value, ex.Hosts[en.Host], len(perHost[en.Host]))
+					return p.errf(ex.Events[e].ClockLine, "the vector clock of host %q has %q:%d, but host %q has only %d event(s)", ex.Hosts[h], ex.Hosts[en.Host], en.Value, ex.Hosts[en.Host], len(perHost[en.Host]))
 				}
 				cand[en.Host] = en.Value
 				candHosts = append(candHosts, en.Host)
@@ -563,18 +566,18 @@ func (p *parser) order(ex *Execution, perHost [][]int32) error {
 	var b strings.Builder
 	for k := len(path) - 1; k >= 0; k-- {
 		ev := &ex.Events[path[k]]
-		fmt.Fprintf(&b, "%s:%d (line %d) -> ", ex.Hosts[ev.Host], ev.Own, ev.Line)
+		fmt.Fprintf(&b, "%s:%d (line %d) -> ", ex.Hosts[ev.Host], ev.Own, ev.ClockLine)
 	}
 	first := &ex.Events[path[len(path)-1]]
 	fmt.Fprintf(&b, "%s:%d", ex.Hosts[first.Host], first.Own)
-	return p.errf(first.Line, "no order of events can explain these vector clocks: they make a cycle of happened-before %s", b.String())
+	return p.errf(first.ClockLine, "no order of events can explain these vector clocks: they make a cycle of happened-before %s", b.String())
 }
 
 // verify checks, in causal order, that every clock is exactly what the
 // vector clock algorithm gives: the merge of the host's previous clock and
 // the clocks of the messages received, with the own entry counted. It
 // works on the sparse clocks, so its cost is linear in the log's size.
-func (p *parser) verify(ex *Execution, perHost [][]int32, clockLines []int) error {
+func (p *parser) verify(ex *Execution, perHost [][]int32) error {
 	nh := len(ex.Hosts)
 	if len(p.scratch) < nh {
 		p.scratch = make([]int32, nh)
@@ -621,13 +624,23 @@ func (p *parser) verify(ex *Execution, perHost [][]int32, clockLines []int) erro
 		}
 		var err error
 		if !ok {
-			// Sorting by host keeps the expected clock readable and stable.
-			sort.Slice(touched, func(a, b int) bool { return touched[a] < touched[b] })
+			// The expected clock lists the hosts in the order the event's
+			// own clock does, then the missing ones in host order, so the
+			// two read side by side.
 			want := make([]Entry, 0, len(touched))
-			for _, h := range touched {
-				want = append(want, Entry{h, exp[h]})
+			for _, en := range ev.Clock {
+				if exp[en.Host] > 0 {
+					want = append(want, Entry{en.Host, exp[en.Host]})
+					exp[en.Host] = -exp[en.Host]
+				}
 			}
-			err = p.errf(clockLines[e], "host %q has the impermissible vector clock %s; from its previous event and the messages it receives it should be %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock), clockString(ex.Hosts, want))
+			sort.Slice(touched, func(a, b int) bool { return touched[a] < touched[b] })
+			for _, h := range touched {
+				if exp[h] > 0 {
+					want = append(want, Entry{h, exp[h]})
+				}
+			}
+			err = p.errf(ex.Events[e].ClockLine, "host %q has the impermissible vector clock %s; from its previous event and the messages it receives it should be %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock), clockString(ex.Hosts, want))
 		}
 		for _, h := range touched {
 			exp[h] = 0
