@@ -1,15 +1,157 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"io"
+	"strings"
 
-// newGenCmd is a placeholder until its issue lands.
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen"
+)
+
+// genOptions are the flags of `ckpt gen`.
+type genOptions struct {
+	Config gen.Config
+	JSONL  bool
+	Gzip   bool
+	Output string
+}
+
+// The flag values below parse at flag-parsing time, so a bad value is a
+// flag error: exit 2 with the usage, like an unknown flag.
+
+type distValue struct{ d *gen.Dist }
+
+func (v distValue) String() string { return v.d.String() }
+func (v distValue) Type() string   { return "dist" }
+func (v distValue) Set(s string) error {
+	d, err := gen.ParseDist(s)
+	if err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
+}
+
+type topologyValue struct{ t *gen.Topology }
+
+func (v topologyValue) String() string { return string(*v.t) }
+func (v topologyValue) Type() string   { return "topology" }
+func (v topologyValue) Set(s string) error {
+	t, err := gen.ParseTopology(s)
+	if err != nil {
+		return err
+	}
+	*v.t = t
+	return nil
+}
+
+type ticksValue struct{ t *[]trace.Time }
+
+func (v ticksValue) String() string {
+	s := make([]string, len(*v.t))
+	for i, t := range *v.t {
+		s[i] = t.String()
+	}
+	return strings.Join(s, ",")
+}
+func (v ticksValue) Type() string { return "P[,P...]" }
+func (v ticksValue) Set(s string) error {
+	t, err := gen.ParseTicks(s)
+	if err != nil {
+		return err
+	}
+	*v.t = t
+	return nil
+}
+
+// secondsValue is a duration in seconds; positive requires > 0.
+type secondsValue struct {
+	t        *trace.Time
+	positive bool
+}
+
+func (v secondsValue) String() string { return v.t.String() }
+func (v secondsValue) Type() string   { return "seconds" }
+func (v secondsValue) Set(s string) error {
+	t, err := gen.ParseSeconds(s)
+	if err != nil {
+		return err
+	}
+	if v.positive && t == 0 {
+		return errorString("must be > 0")
+	}
+	*v.t = t
+	return nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
 func newGenCmd(ios *IO) *cobra.Command {
-	return &cobra.Command{
-		Use:    "gen",
-		Short:  "(not implemented yet)",
-		Hidden: true,
+	opts := &genOptions{Config: gen.DefaultConfig()}
+	c := &opts.Config
+	cmd := &cobra.Command{
+		Use:   "gen [flags] [-o OUT]",
+		Short: "Write a random valid execution trace",
+		Long: `gen writes a random, valid ckpt/trace@1 execution trace (SPEC §10):
+processes that compute, send and receive over a topology with random
+delays, checkpoint timer ticks, log flushes, failures and messages left in
+transit. The same flags and --seed always give the same bytes. Output is
+streamed, so --events may be in the tens of millions.
+
+Durations are in seconds. A distribution is exp:MEAN, uniform:A:B or
+fixed:D. --tick takes one period or a comma list, cycled over the
+processes (P_i gets the (i mod len)-th), for different rates; 0 means no
+timer. --events counts program operations (send, recv, internal) only.
+OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
+		Example: `  ckpt gen --procs 8 --events 20000 --failures 4 --concurrent --seed 7 | ckpt verify -
+  ckpt gen --topology ring --delay uniform:0.1:2 --tick 5,7,11 -o t.jsonl.gz`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return invalidf("gen: not implemented yet")
+			return runGen(ios, opts)
 		},
 	}
+	f := cmd.Flags()
+	f.IntVar(&c.Procs, "procs", c.Procs, "number of processes")
+	f.IntVar(&c.Events, "events", c.Events, "number of program operations (send, recv, internal)")
+	f.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
+	f.Float64Var(&c.SendRatio, "send-ratio", c.SendRatio, "probability that an op a process starts itself is a send, not an internal op")
+	f.Var(topologyValue{&c.Topology}, "topology", "who sends to whom: complete, ring, star or random")
+	f.Var(distValue{&c.Delay}, "delay", "message delay distribution")
+	f.Var(distValue{&c.OpGap}, "op-gap", "distribution of the time between a process's own ops")
+	f.Var(ticksValue{&c.Ticks}, "tick", "checkpoint timer period(s), one or a comma list (0: none)")
+	f.Var(secondsValue{t: &c.FlushEvery}, "flush-every", "log flush period per process (0: never)")
+	f.IntVar(&c.Failures, "failures", c.Failures, "number of failures")
+	f.BoolVar(&c.Concurrent, "concurrent", c.Concurrent, "let failures fall inside another failure's recovery window")
+	f.IntVar(&c.InTransit, "in-transit", c.InTransit, "messages sent and never received")
+	f.Var(secondsValue{t: &c.Down, positive: true}, "down", "down time of every failure (default: the restart delay)")
+	f.Var(secondsValue{t: &c.Params.RestartDelay, positive: true}, "restart-delay", "params.restart_delay to write")
+	f.Var(secondsValue{t: &c.Params.ControlDelay, positive: true}, "control-delay", "params.control_delay to write")
+	f.Var(secondsValue{t: &c.Params.DefaultDelay, positive: true}, "default-delay", "params.default_delay to write")
+	f.Var(secondsValue{t: &c.Resolution, positive: true}, "resolution", "quantum of random durations")
+	f.BoolVar(&opts.JSONL, "jsonl", false, "write JSON Lines")
+	f.BoolVar(&opts.Gzip, "gzip", false, "gzip the output")
+	f.StringVarP(&opts.Output, "output", "o", "", "output file (default stdout), written atomically")
+	return cmd
+}
+
+func runGen(ios *IO, opts *genOptions) error {
+	if err := opts.Config.Validate(); err != nil {
+		return invalidf("gen: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	w := trace.WriteOptions{JSONL: opts.JSONL, Gzip: opts.Gzip}
+	name := strings.TrimSuffix(opts.Output, ".gz")
+	if name != opts.Output {
+		w.Gzip = true
+	}
+	if strings.HasSuffix(name, ".jsonl") {
+		w.JSONL = true
+	}
+	return writeOutput(opts.Output, ios.Out, func(out io.Writer) error {
+		_, err := gen.Write(out, opts.Config, w)
+		return err
+	})
 }

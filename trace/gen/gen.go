@@ -90,7 +90,7 @@ type generator struct {
 	// queue
 	q      []item
 	seq    uint64
-	active int // op, arrival and fail items queued: the trace goes on
+	active int // arrival and fail items queued
 	now    trace.Time
 	// op budget
 	remaining int // ops still to write
@@ -340,7 +340,7 @@ func (g *generator) push(it item) error {
 	}
 	it.seq = g.seq
 	g.seq++
-	if it.kind <= itemFail {
+	if it.kind == itemArrive || it.kind == itemFail {
 		g.active++
 	}
 	g.q = append(g.q, it)
@@ -382,7 +382,7 @@ func (g *generator) pop() item {
 		g.q[i], g.q[m] = g.q[m], g.q[i]
 		i = m
 	}
-	if top.kind <= itemFail {
+	if top.kind == itemArrive || top.kind == itemFail {
 		g.active--
 	}
 	return top
@@ -436,7 +436,7 @@ func (g *generator) run() error {
 	}
 	for len(g.q) > 0 {
 		it := g.pop()
-		if it.kind > itemFail && g.active == 0 {
+		if it.kind > itemFail && !g.goesOn() {
 			// Only timers are left: the execution is over.
 			continue
 		}
@@ -470,6 +470,14 @@ func (g *generator) run() error {
 		}
 	}
 	return nil
+}
+
+// goesOn reports whether an app event or a failure is still to come.
+// remaining-inFlight never grows, and while it is positive every process
+// has an op queued that will write one; once it is 0, queued ops write
+// nothing.
+func (g *generator) goesOn() bool {
+	return g.active > 0 || g.remaining-g.inFlight > 0
 }
 
 // op runs an op that p starts on its own. The budget keeps exactly
