@@ -354,7 +354,10 @@ func ProcName(i int) string { return "P" + strconv.Itoa(i) }
 
 // MsgName is the id of the message whose send is the i-th (from 0) of a
 // generated trace; trace.Event.Msg holds i in events given to a Sink.
-func MsgName(i int32) string { return "m" + strconv.FormatInt(int64(i)+1, 10) }
+func MsgName(i int32) string {
+	var buf [16]byte
+	return string(AppendMsgName(buf[:0], i))
+}
 
 // AppendMsgName appends MsgName(i) to b without allocating.
 func AppendMsgName(b []byte, i int32) []byte {

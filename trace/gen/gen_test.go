@@ -170,7 +170,12 @@ func TestExactCounts(t *testing.T) {
 		{"all in transit", func(c *Config) { c.Events = 7; c.InTransit = 7 }},
 		{"many failures", func(c *Config) { c.Procs = 3; c.Failures = 40; c.Concurrent = true }},
 		{"many failures separated", func(c *Config) { c.Procs = 3; c.Failures = 40 }},
-		{"zero gaps", func(c *Config) { c.OpGap = Dist{Kind: Fixed}; c.Delay = Dist{Kind: Fixed}; c.Failures = 5; c.Concurrent = true }},
+		{"zero gaps", func(c *Config) {
+			c.OpGap = Dist{Kind: Fixed}
+			c.Delay = Dist{Kind: Fixed}
+			c.Failures = 5
+			c.Concurrent = true
+		}},
 		{"ns resolution", func(c *Config) { c.Resolution = 1; c.Delay = Dist{Kind: Uniform, A: 1, B: 3} }},
 		{"star of 2", func(c *Config) { c.Procs = 2; c.Topology = Star; c.InTransit = 2 }},
 		{"random of 9", func(c *Config) { c.Procs = 9; c.Topology = Random; c.InTransit = 3; c.Failures = 3 }},
