@@ -442,7 +442,11 @@ func storyLine(e LineEntry, hasSn bool) string {
 	default:
 		s = fmt.Sprintf("%s rolled back to %s", e.P, target)
 	}
-	s += fmt.Sprintf(", undoing %s", plural(e.Undone, "op", "ops"))
+	if e.Undone == 0 {
+		s += ", undoing nothing"
+	} else {
+		s += fmt.Sprintf(", undoing %s", plural(e.Undone, "op", "ops"))
+	}
 	if e.Replayed > 0 {
 		s += fmt.Sprintf(", replaying %s from the log", plural(e.Replayed, "message", "messages"))
 	}
