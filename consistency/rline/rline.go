@@ -120,8 +120,19 @@ func New(ckpts [][]int32, msgs []Msg) (*Graph, error) {
 	return &Graph{ckpts: ckpts, msgs: msgs, off: off, out: out}, nil
 }
 
+// Pos returns the position of checkpoint x of process p.
+func (g *Graph) Pos(p, x int32) int32 { return g.ckpts[p][x] }
+
+// Latest returns the index of process p's latest checkpoint at position
+// ≤ pos, 0 (the initial checkpoint) at worst: for instance the failed
+// process's starting bound is the position of Latest(o, restored pos).
+// A negative pos also yields 0.
+func (g *Graph) Latest(p, pos int32) int32 {
+	return max(g.latest(p, pos), 0)
+}
+
 // latest returns the index of p's latest checkpoint at position ≤ pos
-// (there is always one: the initial checkpoint is at 0).
+// (there is always one when pos ≥ 0: the initial checkpoint is at 0).
 func (g *Graph) latest(p, pos int32) int32 {
 	cs := g.ckpts[p]
 	// First index with position > pos, minus one.

@@ -330,6 +330,7 @@ func (g *Graph) Cycle(p, x int32) []int32 {
 // a consistent global checkpoint: no message is received before the
 // receiver's cut checkpoint and sent after the sender's. When it is not,
 // orphan is the index of the first message that breaks it, else None.
+// Messages naming a process outside cut are ignored.
 func Consistent(msgs []Msg, cut []int32) (ok bool, orphan int) {
 	np := int32(len(cut))
 	for i, m := range msgs {
