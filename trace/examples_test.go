@@ -1,0 +1,111 @@
+package trace
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestExamples reads every bundled example, checks that its variants
+// (.jsonl, .json.gz) hold the same trace, and pins the canonical
+// encoding in golden files.
+func TestExamples(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "traces")
+	if *update {
+		// The variants are generated from their JSON originals.
+		for _, v := range []struct {
+			from, to string
+			opts     WriteOptions
+		}{
+			{"forced.json", "forced.jsonl", WriteOptions{JSONL: true}},
+			{"orphan.json", "orphan.json.gz", WriteOptions{Gzip: true}},
+		} {
+			tr, err := ReadTraceFile(filepath.Join(dir, v.from))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteTrace(&b, tr, v.opts); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, v.to), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, name := range []string{"forced", "orphan", "domino", "failure-free"} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadTraceFile(filepath.Join(dir, name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteTrace(&b, tr, WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("canonical", name+".json"), b.Bytes())
+			for _, variant := range []string{name + ".jsonl", name + ".json.gz"} {
+				vt, err := ReadTraceFile(filepath.Join(dir, variant))
+				if os.IsNotExist(err) {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				vt.Name = tr.Name
+				var vb bytes.Buffer
+				if err := WriteTrace(&vb, vt, WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(vb.Bytes(), b.Bytes()) {
+					t.Errorf("%s differs from %s.json", variant, name)
+				}
+			}
+		})
+	}
+}
+
+// TestBadExamples pins the message for every file in testdata/bad.
+func TestBadExamples(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "bad", "*"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no bad examples: %v", err)
+	}
+	var out strings.Builder
+	for _, p := range paths {
+		_, err := ReadTraceFile(p)
+		if err == nil {
+			t.Errorf("%s: accepted", p)
+			continue
+		}
+		out.WriteString(filepath.ToSlash(err.Error()) + "\n")
+	}
+	golden(t, "bad.golden", []byte(out.String()))
+}
