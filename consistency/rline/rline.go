@@ -56,8 +56,9 @@ type Entry struct {
 type Graph struct {
 	ckpts [][]int32
 	msgs  []Msg
-	// out[off[p]:off[p+1]] are p's received messages (indexes into msgs)
-	// in increasing send position.
+	// out[off[p]:off[p+1]] are the messages p sent that are received
+	// (indexes into msgs),
+	// by increasing send op.
 	off []int32
 	out []int32
 }
