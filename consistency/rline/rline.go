@@ -57,8 +57,7 @@ type Graph struct {
 	ckpts [][]int32
 	msgs  []Msg
 	// out[off[p]:off[p+1]] are the messages p sent that are received
-	// (indexes into msgs),
-	// by increasing send op.
+	// (indexes into msgs), by increasing send op.
 	off []int32
 	out []int32
 }
