@@ -1,0 +1,86 @@
+package trace
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// addSeeds adds every file matching the patterns to the fuzz corpus.
+func addSeeds(f *testing.F, patterns ...string) {
+	for _, pat := range patterns {
+		paths, _ := filepath.Glob(pat)
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+}
+
+// FuzzReadTrace checks that no input makes the decoder panic, that every
+// accepted trace passes Validate, and that it survives an encode/decode
+// round trip in every format.
+func FuzzReadTrace(f *testing.F) {
+	addSeeds(f, "../testdata/traces/*", "../testdata/bad/*", "testdata/canonical/*")
+	f.Add([]byte(`{"events":[{"t":1,"p":"B","kind":"send","to":"A","msg":"m"},{"t":2,"p":"A","kind":"recv","msg":"m"}],"format":"ckpt/trace@1","processes":["A","B"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ReadTrace("fuzz", bytes.NewReader(data))
+		if err != nil {
+			if _, ok := err.(*InputError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if err := Validate(tr); err != nil {
+			t.Fatalf("decoded trace fails Validate: %v", err)
+		}
+		for _, opts := range allWriteOptions {
+			var b bytes.Buffer
+			if err := WriteTrace(&b, tr, opts); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadTrace("fuzz", &b)
+			if err != nil {
+				t.Fatalf("re-reading %+v: %v", opts, err)
+			}
+			if !reflect.DeepEqual(normTrace(got), normTrace(tr)) {
+				t.Fatalf("round trip %+v changed the trace", opts)
+			}
+		}
+	})
+}
+
+// FuzzReadRun checks the run decoder the same way.
+func FuzzReadRun(f *testing.F) {
+	addSeeds(f, "testdata/runs/*")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run, err := ReadRun("fuzz", bytes.NewReader(data))
+		if err != nil {
+			if _, ok := err.(*InputError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		for _, opts := range allWriteOptions {
+			var b1, b2 bytes.Buffer
+			if err := WriteRun(&b1, run, opts); err != nil {
+				t.Fatal(err)
+			}
+			r2, err := ReadRun("fuzz", bytes.NewReader(b1.Bytes()))
+			if err != nil {
+				t.Fatalf("re-reading %+v: %v\n%s", opts, err, b1.Bytes())
+			}
+			if err := WriteRun(&b2, r2, opts); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+				t.Fatalf("round trip %+v changed the run:\n%s\n%s", opts, b1.Bytes(), b2.Bytes())
+			}
+		}
+	})
+}
