@@ -191,9 +191,7 @@ func (c *checker) violate(prop, msg string, seqs []int32, because string) {
 	if len(c.viol[prop]) >= maxWitnesses {
 		return
 	}
-	if seqs == nil {
-		seqs = []int32{}
-	}
+	seqs = dedupe(seqs)
 	c.viol[prop] = append(c.viol[prop], report.Violation{Property: prop, Message: msg, Seqs: seqs, Because: because})
 }
 
@@ -291,4 +289,22 @@ func (c *checker) messagesStat() {
 			c.stats.Replayed++
 		}
 	}
+}
+
+// dedupe drops repeated seqs, keeping first occurrences in order.
+func dedupe(seqs []int32) []int32 {
+	out := make([]int32, 0, len(seqs))
+	for _, s := range seqs {
+		if s < 0 {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
 }
