@@ -275,7 +275,8 @@ func (g *Graph) UselessList() []Checkpoint {
 // is received by p before checkpoint x. It returns nil when the
 // checkpoint is not useless. The search is a breadth-first search
 // confined to the checkpoint's component, so the cycle has the fewest
-// graph steps; meant for witnesses, not for hot loops.
+// graph steps. Each call costs O(size of the component): meant for a
+// bounded number of witnesses, not for every checkpoint of a big run.
 func (g *Graph) Cycle(p, x int32) []int32 {
 	if !g.Useless(p, x) {
 		return nil

@@ -89,6 +89,29 @@ func TestUseless(t *testing.T) {
 	}
 }
 
+// TestDeep runs a long zigzag: components spanning hundreds of thousands
+// of nodes must not overflow a stack (Tarjan is iterative).
+func TestDeep(t *testing.T) {
+	n := int32(100_000)
+	if testing.Short() {
+		n = 20_000
+	}
+	counts, msgs := zigzag(n)
+	g, err := New(counts, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := g.UselessCount(), int(2*n-1); got != want {
+		t.Fatalf("useless %d, want %d", got, want)
+	}
+	if g.Useless(1, 1) || !g.Useless(0, n) || !g.Useless(1, n) {
+		t.Fatal("wrong checkpoints useless")
+	}
+	if err := checkCycle(msgs, Checkpoint{0, n}, g.Cycle(0, n)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestNewErrors(t *testing.T) {
 	tests := []struct {
 		name   string
