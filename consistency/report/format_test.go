@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // TestJSONRoundTrip parses the JSON back with encoding/json and compares
@@ -416,5 +420,43 @@ func TestStoryLine(t *testing.T) {
 		if got := storyLine(tc.e, tc.sn); got != tc.want {
 			t.Errorf("storyLine(%+v):\n got %s\nwant %s", tc.e, got, tc.want)
 		}
+	}
+}
+
+// bigReport is a report of 200 failures over 32 processes, with 500
+// violations: the size of a long generated trace.
+func bigReport() []Report {
+	r := cleanPair()[0]
+	r.Valid = false
+	line := make([]LineEntry, 32)
+	maxLine := make([]MaxLineEntry, 32)
+	for p := range line {
+		name := "P" + strconv.Itoa(p)
+		line[p] = LineEntry{P: name, Restore: i32(int32(p)), Sn: i32(int32(p)), Pos: int32(p * 10), Undone: p, Cause: "request"}
+		maxLine[p] = MaxLineEntry{P: name, Ckpt: int32(p), Pos: int32(p * 10)}
+	}
+	r.Recoveries = nil
+	for f := 0; f < 200; f++ {
+		r.Recoveries = append(r.Recoveries, Recovery{Failure: FailureRef{P: "P1", T: trace.Time(f) * sec, Seq: int32(f)},
+			RecLine: i32(int32(f)), Line: line, MaxLine: maxLine})
+	}
+	for i := 0; i < 500; i++ {
+		r.Properties[0].Violations = append(r.Properties[0].Violations, Violation{Property: OrphanFree,
+			Message: "P2 keeps an orphan", Seqs: []int32{int32(i), int32(i + 1)}, Because: strings.Repeat("because of that, ", 10)})
+	}
+	r.Properties[0].Status = Fail
+	return []Report{r}
+}
+
+func BenchmarkRender(b *testing.B) {
+	in := bigReport()
+	for _, f := range Formats {
+		b.Run(string(f), func(b *testing.B) {
+			for b.Loop() {
+				if err := Render(io.Discard, f, in, Options{Full: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

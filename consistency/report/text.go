@@ -28,6 +28,14 @@ func paint(s string, t tone, color bool) string {
 
 func renderText(w io.Writer, reports []Report, opts Options) error {
 	var sb strings.Builder
+	// One table reused for every table of the report: a new tablewriter
+	// table costs far more than a Reset, and reports can hold hundreds.
+	tb := tablewriter.NewTable(&sb,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	)
 	for i, b := range document(reports, opts.Full) {
 		if i > 0 {
 			sb.WriteByte('\n')
@@ -48,7 +56,7 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 		case paraBlock:
 			writeWrapped(&sb, b.text, "", "")
 		case tableBlock:
-			if err := writeTextTable(&sb, b.table, opts.Color); err != nil {
+			if err := writeTextTable(tb, b.table, opts.Color); err != nil {
 				return err
 			}
 		case listBlock:
@@ -59,7 +67,7 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 	return err
 }
 
-func writeTextTable(sb *strings.Builder, t *table, color bool) error {
+func writeTextTable(tb *tablewriter.Table, t *table, color bool) error {
 	align := make(tw.Alignment, len(t.header))
 	for i := range align {
 		align[i] = tw.AlignLeft
@@ -67,13 +75,8 @@ func writeTextTable(sb *strings.Builder, t *table, color bool) error {
 			align[i] = tw.AlignRight
 		}
 	}
-	tb := tablewriter.NewTable(sb,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithAlignment(align),
-	)
+	tb.Reset()
+	tb.Options(tablewriter.WithAlignment(align))
 	tb.Header(anySlice(t.header)...)
 	for _, r := range t.rows {
 		// A fresh slice per row: the table keeps what Append is given.
