@@ -215,7 +215,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		e.head[i], e.tail[i] = NoCopy, NoCopy
 	}
 	counts := make([]int32, n)
-	nsend := 0
+	nsend, nrecv := 0, 0
 	var prev trace.Time
 	for i := range tr.Events {
 		ev := &tr.Events[i]
@@ -237,8 +237,11 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		}
 		if ev.Kind.IsOp() {
 			counts[ev.P]++
-			if ev.Kind == trace.Send {
+			switch ev.Kind {
+			case trace.Send:
 				nsend++
+			case trace.Recv:
+				nrecv++
 			}
 		}
 	}
@@ -263,7 +266,11 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		Options:   trace.RunOptions{Params: e.params, Variant: opts.Variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
-		Events:    make([]trace.RunEvent, 0, len(tr.Events)+2*n+16),
+		// A failure-free run has one event per trace event, except that a
+		// receive may add one (a forced checkpoint or a log entry) and
+		// each process an end: reserving that avoids copying a run of
+		// hundreds of megabytes as it grows.
+		Events: make([]trace.RunEvent, 0, len(tr.Events)+nrecv+2*n+16),
 	}
 	return e, nil
 }

@@ -1,0 +1,189 @@
+package replay_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/replay/replaytest"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func runPlain(t *testing.T, tr *trace.Trace) *trace.Run {
+	t.Helper()
+	run, err := replay.Run(tr, replay.NewPlain(len(tr.Processes)), replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func lines(run *trace.Run) []string {
+	var out []string
+	for i := range run.Events {
+		out = append(out, replaytest.DumpEvent(run, &run.Events[i]))
+	}
+	return out
+}
+
+func TestEngine(t *testing.T) {
+	cases := []struct {
+		name  string
+		b     *trace.Builder
+		must  []string
+		never []string
+	}{
+		{
+			// The gap rule after a restore: P0 restarts at 1.5 from
+			// checkpoint 1 (pos 1) and runs op 1 (gap 0.2) at 1.7, op 2
+			// (gap 0.1) at 1.8; the re-executed send is copy 2.
+			name: "gap-after-restart",
+			b: trace.NewBuilder("P0", "P1").
+				Params(trace.Params{RestartDelay: trace.Second / 2}).
+				Internal(0.1, "P0").
+				Checkpoint(0.2, "P0").
+				Internal(0.3, "P0").
+				Send(0.4, "P0", "P1", "m").
+				Fail(1.0, "P0").
+				Recv(2.0, "P1", "m"),
+			must: []string{"5 t=1.5 P0 restart restore=1 pos=1 undone=2 failure=4",
+				"t=1.7 P0 internal op=1", "t=1.8 P0 send msg=m peer=P1 op=2 copy=2",
+				"P1 recv msg=m peer=P0 op=0 copy=1 via=net", "P1 unconsumed msg=m copy=2"},
+		},
+		{
+			// Environment events of a down process: a tick is skipped
+			// (reason down), a second fail is recorded and ignored, a
+			// flush does nothing; a restart at exactly a tick's time
+			// comes first.
+			name: "down",
+			b: trace.NewBuilder("P0", "P1").
+				Fail(1.0, "P0").
+				Checkpoint(1.2, "P0").
+				Fail(1.3, "P0").
+				Flush(1.4, "P0").
+				Checkpoint(2.0, "P0").
+				Internal(2.5, "P1"),
+			must: []string{"1 t=1.2 P0 checkpoint_skipped reason=down", "2 t=1.3 P0 fail",
+				"3 t=2 P0 restart restore=0 pos=0 undone=0 failure=0", "4 t=2 P0 checkpoint ckpt=1 type=basic pos=0"},
+			never: []string{"failure=2"},
+		},
+		{
+			// End states: Plain neither logs nor asks senders to
+			// re-send, so P1's re-executed receive of m1 blocks forever,
+			// and P2, which waits for P1's m2, is blocked behind it.
+			name: "end-states",
+			b: trace.NewBuilder("P0", "P1", "P2").
+				Send(0.1, "P0", "P1", "m1").
+				Recv(0.2, "P1", "m1").
+				Fail(0.3, "P1").
+				Send(1.5, "P1", "P2", "m2").
+				Recv(1.6, "P2", "m2"),
+			must: []string{"P0 end state=done", "P1 end msg=m1 op=0 state=blocked", "P2 end msg=m2 op=0 state=blocked"},
+		},
+		{
+			// A receive waits for a late copy: ready at 0.5, executed at
+			// 1.6 when the copy arrives (the sender restarted at 1.1 and
+			// sent at 1.1 + gap 0.2; delay 0.3).
+			name: "late-copy",
+			b: trace.NewBuilder("P0", "P1").
+				Fail(0.1, "P0").
+				Send(0.2, "P0", "P1", "m").
+				Recv(0.5, "P1", "m"),
+			must: []string{"t=1.3 P0 send msg=m peer=P1 op=0 copy=1", "t=1.6 P1 recv msg=m"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := c.b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := runPlain(t, tr)
+			got := replaytest.Dump(run)
+			path := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else if want, err := os.ReadFile(path); err != nil || string(want) != got {
+				t.Errorf("differs from %s (err %v):\n%s", path, err, got)
+			}
+			ls := lines(run)
+			for _, m := range c.must {
+				found := false
+				for _, l := range ls {
+					if strings.Contains(l, m) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("run lacks %q", m)
+				}
+			}
+			for _, m := range c.never {
+				for _, l := range ls {
+					if strings.Contains(l, m) {
+						t.Errorf("run has %q: %s", m, l)
+					}
+				}
+			}
+			for i := range run.Events {
+				if run.Events[i].Seq != int32(i) {
+					t.Fatalf("seq %d at %d", run.Events[i].Seq, i)
+				}
+			}
+		})
+	}
+}
+
+func TestFailureFreeIdentityPlain(t *testing.T) {
+	for seed := int64(1); seed <= 30; seed++ {
+		tr := replaytest.RandomTrace(seed, 1+int(seed%6), 50, 0)
+		run := runPlain(t, tr)
+		want, got := replaytest.AppEvents(tr, run)
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("seed %d: app events differ", seed)
+		}
+		again := runPlain(t, tr)
+		if !reflect.DeepEqual(run, again) {
+			t.Fatalf("seed %d: not deterministic", seed)
+		}
+	}
+}
+
+// badAlg breaks the Effect contract; the engine must report it, not panic.
+type badAlg struct{ replay.Plain }
+
+func (badAlg) Name() string { return "bad" }
+func (badAlg) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	if in.Kind == replay.InRecv {
+		return fx // no judgement
+	}
+	if in.Kind == replay.InSend {
+		e := replay.NewEffect(replay.EffPiggyback)
+		e.PB = trace.NewPiggyback()
+		return append(fx, e)
+	}
+	return fx
+}
+
+func TestContractErrors(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Recv(0.2, "P1", "m").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(tr, badAlg{}, replay.Options{}); err == nil || !strings.Contains(err.Error(), "no judgement") {
+		t.Errorf("err = %v, want a missing-judgement error", err)
+	}
+	bad := *tr
+	bad.Messages = nil
+	if _, err := replay.Run(&bad, replay.NewPlain(2), replay.Options{}); err == nil {
+		t.Error("unvalidated trace accepted")
+	}
+}
