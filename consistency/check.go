@@ -70,8 +70,8 @@ type checker struct {
 
 	// Copies: copy c of msg m is at copyOff[m]+c-1.
 	copyOff  []int32
-	copySend []int32 // the send (or resend) event that transmitted it
-	copyOrig []int32 // the op-level send event it carries
+	copySend []int32         // the send (or resend) event that transmitted it
+	copyOrig []int32         // the op-level send event it carries
 	undoneAt map[int32]int32 // restart/rollback seq → ops it undid
 
 	msgIndex     map[string]int32
@@ -81,7 +81,7 @@ type checker struct {
 
 	// Missing fields make the properties that need them unknown.
 	opsMissing, copyMissing, snMissing, restoreMissing, ckptIDMissing bool
-	explicitInitial                                                    bool
+	explicitInitial                                                   bool
 
 	viol    map[string][]report.Violation
 	counts  map[string]int

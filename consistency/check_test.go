@@ -21,10 +21,10 @@ const (
 // checkpoint and receives the re-sent copy. mutate may alter it before
 // the ends are written, to build a violation.
 type msOpts struct {
-	noRollback    bool  // P1 ignores the Rollback request
-	rollbackInit  bool  // P1 restores its initial checkpoint, not 1
-	discardResent bool  // P1 discards the new copy as stale and ends blocked
-	restartInit   bool  // P0 restores its initial checkpoint, not 1
+	noRollback    bool // P1 ignores the Rollback request
+	rollbackInit  bool // P1 restores its initial checkpoint, not 1
+	discardResent bool // P1 discards the new copy as stale and ends blocked
+	restartInit   bool // P0 restores its initial checkpoint, not 1
 }
 
 func msFailureRun(o msOpts) *trace.Run {

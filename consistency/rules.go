@@ -67,6 +67,10 @@ func (c *checker) msRules() {
 		recOf[i] = msRecovery{o: none}
 	}
 	rolled := map[[2]int32]int32{} // (p, failure) → first rollback seq
+	// consumed[ci] is the seq+1 of the receive that first took copy ci:
+	// MS never puts such a copy back in the mailbox, so meeting it again
+	// means the replay log offered it.
+	consumed := make([]int32, len(c.copySend))
 	apply := func(p int32, fi int32) {
 		R := recOf[fi]
 		if R.o == none {
@@ -158,10 +162,29 @@ func (c *checker) msRules() {
 						c.proc(p), e.Copy, c.msg(e.Msg), c.copySend[ci], i, why))
 			}
 			logs[p] = setLog(logs[p], e.Op, logEntry{ci: ci, seq: seq})
+		case trace.Discard:
+			ci := c.copyIndex(e.Msg, e.Copy)
+			if ci < 0 || consumed[ci] == 0 {
+				continue
+			}
+			first := consumed[ci] - 1
+			pb := c.pbOf(ci)
+			if pb != nil && (textbook || !msValid(pb, F[p], rs)) {
+				why := "the algorithm itself judged it stale"
+				if !textbook {
+					why = c.staleWhy(pb, F[p], rs)
+				}
+				c.violate(logReplayName, fmt.Sprintf("%s's replay offers the stale logged %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{first, seq},
+					fmt.Sprintf("%s received copy %d of %s at seq %d; MS puts no undone receipt back in the mailbox, so meeting that copy again at seq %d means the replay log offered it, but the replay rule replays only entries still valid, and this one is stale: %s",
+						c.proc(p), e.Copy, c.msg(e.Msg), first, i, why))
+			}
 		case trace.Recv:
 			ci := c.copyIndex(e.Msg, e.Copy)
 			if ci < 0 || e.Op < 0 {
 				continue
+			}
+			if consumed[ci] == 0 {
+				consumed[ci] = seq + 1
 			}
 			pb := c.pbOf(ci)
 			if pb == nil || pb.Sn == none {
