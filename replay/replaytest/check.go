@@ -140,7 +140,7 @@ func (h *History) SnLines() error {
 			}
 		}
 		if err := h.Consistent(cut); err != nil {
-			return fmt.Errorf("S_%d: %w", n, err)
+			return fmt.Errorf("line S_%d: %w", n, err)
 		}
 	}
 	return nil
