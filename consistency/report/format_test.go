@@ -407,6 +407,8 @@ func TestStoryLine(t *testing.T) {
 	}{
 		{LineEntry{P: "P2", Pos: 7, Cause: "none"}, true, "P2 kept its state (nothing undone)"},
 		{LineEntry{P: "P2", Pos: 7, Cause: "request"}, true, "P2 handled the failure (request) without rolling back"},
+		{LineEntry{P: "P2", Pos: 7, Cause: "recovery"}, true, "P2 took a recovery checkpoint instead of rolling back (nothing undone)"},
+		{LineEntry{P: "P2", Restore: i32(1), Pos: 7, Undone: 1, Cause: "rollback"}, true, "P2 rolled back to checkpoint 1, undoing 1 op, live up to op 7"},
 		{LineEntry{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"}, true,
 			"P0 rolled back to checkpoint 2 (sn 3) on a Rollback request, undoing 4 ops, replaying 1 message from the log, live up to op 5; 1 op more than the maximum consistent line"},
 		{LineEntry{P: "P1", Restore: i32(2), Sn: i32(2), Pos: 9, Cause: "restart"}, true,

@@ -358,7 +358,13 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 		}
 		maxLine := "-"
 		if m := findMax(rec.MaxLine, e.P); m != nil {
-			maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
+			if m.Ckpt >= 0 {
+				maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
+			} else {
+				// The checker could not name the checkpoint (a foreign
+				// run without ids): the position still says where.
+				maxLine = fmt.Sprintf("@ %d", m.Pos)
+			}
 		}
 		extra := cell{text: signed(e.Extra)}
 		if e.Extra > 0 {
@@ -418,8 +424,11 @@ func baselineCell(b *UncoordinatedFailure, p string) cell {
 // the numbers, this line is what a reader takes away.
 func storyLine(e LineEntry, hasSn bool) string {
 	if e.Restore == nil {
-		if e.Cause == "" || e.Cause == "none" {
+		switch e.Cause {
+		case "", "none":
 			return e.P + " kept its state (nothing undone)"
+		case "recovery":
+			return e.P + " took a recovery checkpoint instead of rolling back (nothing undone)"
 		}
 		return fmt.Sprintf("%s handled the failure (%s) without rolling back", e.P, e.Cause)
 	}
