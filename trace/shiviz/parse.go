@@ -433,14 +433,23 @@ func (p *parser) inferEdges(ex *Execution, perHost [][]int32) error {
 	cand := make([]int32, nh) // candidate value per host, 0 = none
 	implied := make([]bool, nh)
 	var candHosts []int32
+	var seenHosts []int32
 	for h, evs := range perHost {
-		clear(seen)
+		// Reset only what the previous host set: clearing all of seen
+		// would cost hosts² on logs with many short-lived hosts.
+		for _, x := range seenHosts {
+			seen[x] = 0
+		}
+		seenHosts = seenHosts[:0]
 		for _, e := range evs {
 			ev := &ex.Events[e]
 			candHosts = candHosts[:0]
 			for _, en := range ev.Clock {
 				if int(en.Host) == h || en.Value <= seen[en.Host] {
 					continue
+				}
+				if seen[en.Host] == 0 {
+					seenHosts = append(seenHosts, en.Host)
 				}
 				seen[en.Host] = en.Value
 				if int(en.Value) > len(perHost[en.Host]) {

@@ -1,0 +1,50 @@
+package shiviz
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// FuzzParse: no log makes Parse panic; every error is an *InputError;
+// and whatever Parse accepts converts, with environment events, into a
+// trace that validates.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"basic.log", "akka.log", "multi.log"} {
+		data, err := os.ReadFile(filepath.Join(repoTestdata, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data), false)
+	}
+	f.Add("x\na {\"a\":1, \"b\":1}\ny\nb {\"a\":1, \"b\":1}\n", false)
+	f.Add("=== r ===\nx\na {\"a\":1}\n=== s ===\ny\nb {\"a\":1,\"b\":1}\n", true)
+	f.Add(ExportRegex+"\nP0\t{\"P0\":1}\tsend\nP1\t{\"P0\":1,\"P1\":1}\trecv\n", false)
+	f.Fuzz(func(t *testing.T, log string, delimited bool) {
+		opts := ParseOptions{}
+		if delimited {
+			opts.Delimiter = `^=== (?<trace>.*) ===$`
+		}
+		l, err := Parse("fuzz.log", strings.NewReader(log), opts)
+		if err != nil {
+			var ie *trace.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		for _, ex := range l.Executions {
+			tr, _, err := ex.Trace("fuzz.log", ImportOptions{TickEvery: 2, FlushEvery: 3, FailAt: []FailPoint{{ex.Hosts[0], 1}}})
+			if err != nil {
+				t.Fatalf("parsed, but the trace is invalid: %v", err)
+			}
+			if len(tr.Msgs) != ex.Messages {
+				t.Fatalf("%d messages in the trace, %d inferred", len(tr.Msgs), ex.Messages)
+			}
+		}
+	})
+}
