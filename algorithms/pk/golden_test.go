@@ -316,6 +316,27 @@ var goldenCases = []goldenCase{
 	},
 }
 
+func TestSingleProcess(t *testing.T) {
+	tr, err := trace.NewBuilder("P0").
+		Internal(0.1, "P0").
+		Checkpoint(0.2, "P0").
+		Internal(0.3, "P0").
+		Fail(0.4, "P0").
+		Internal(5, "P0").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := replayPK(t, tr)
+	checkRun(t, tr, run, true)
+	if len(events(run, 0, trace.ControlSend)) != 0 {
+		t.Error("a single process sent a token")
+	}
+	if r := events(run, 0, trace.Restart); len(r) != 1 || r[0].Restore != 1 || r[0].Pos != 3 {
+		t.Errorf("restart %v", r)
+	}
+}
+
 func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -324,6 +324,11 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	e.Ckpt, e.Pos, e.Inc, e.Resend, e.Failure = c.id, pos, p.inc, true, in.Failure
 	fx = append(fx, e)
 
+	if a.n == 1 {
+		// Alone on the ring there is nobody to tell and nothing to wait
+		// for: the token would only come straight back.
+		return fx
+	}
 	body := trace.NewControlBody()
 	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
 	body.Received = make([]trace.Identity, len(p.receipts))
