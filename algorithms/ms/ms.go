@@ -217,8 +217,9 @@ func (a *MS) recv(in *replay.Input, fx []replay.Effect) []replay.Effect {
 			return append(fx, h)
 		}
 	}
-	// Case 2: a delayed message is valid iff sent before every line.
-	if bad, failure := a.stale(p, pb); bad {
+	// Case 2: a delayed message is valid iff sent before every line. (The
+	// replay-all mutant trusts its log blindly.)
+	if bad, failure := a.stale(p, pb); bad && !(a.replayAll && in.Via == trace.ViaLog) {
 		d := replay.NewEffect(replay.EffDiscard)
 		d.Reason, d.Failure = trace.ReasonStale, failure
 		if in.Via == trace.ViaLog {
