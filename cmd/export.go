@@ -1,15 +1,83 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
 
-// newExportCmd is a placeholder until its issue lands.
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/shiviz"
+)
+
+// exportShivizOptions are the flags of `ckpt export shiviz`.
+type exportShivizOptions struct {
+	Output string
+	Quiet  bool
+}
+
+// newExportCmd builds `ckpt export`, a parent for one subcommand per
+// foreign format.
 func newExportCmd(ios *IO) *cobra.Command {
-	return &cobra.Command{
-		Use:    "export",
-		Short:  "(not implemented yet)",
-		Hidden: true,
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Convert runs into formats other tools read",
+		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return invalidf("export: not implemented yet")
+			return invalidf("export needs a format: ckpt export shiviz RUN")
 		},
 	}
+	c.AddCommand(newExportShivizCmd(ios))
+	return c
+}
+
+func newExportShivizCmd(ios *IO) *cobra.Command {
+	o := &exportShivizOptions{}
+	c := &cobra.Command{
+		Use:   "shiviz [flags] RUN",
+		Short: "Write a run (ckpt/run@1) as a ShiViz log",
+		Long: `Write a run as a log that ShiViz (https://distributedclocks.github.io/shiviz/)
+visualises: its first line is the regular expression to paste into ShiViz,
+then one line per event: process, vector clock, text. Sends, receives and
+internal events (also those a recovery later undid, marked [undone]) carry
+the messages; checkpoints, failures, restarts and rollbacks are labelled
+local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExportShiviz(ios, o, args[0])
+		},
+	}
+	c.Flags().StringVarP(&o.Output, "output", "o", "", "output file; default stdout")
+	c.Flags().BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
+	return c
+}
+
+func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
+	var run *trace.Run
+	var err error
+	if file == "-" {
+		run, err = trace.ReadRun("-", ios.In)
+	} else {
+		run, err = trace.ReadRunFile(file)
+	}
+	if err != nil {
+		return invalid(err)
+	}
+	var st shiviz.ExportStats
+	err = writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+		var err error
+		st, err = shiviz.Export(w, run)
+		return err
+	})
+	if err != nil {
+		return invalid(err)
+	}
+	if !o.Quiet {
+		fmt.Fprintf(ios.ErrOut, "%s: %d events written", file, st.Events)
+		if st.Hidden > 0 {
+			fmt.Fprintf(ios.ErrOut, "; %d receives cannot show in vector clocks (the receiver already knew the send) and appear as local events", st.Hidden)
+		}
+		fmt.Fprintln(ios.ErrOut)
+	}
+	return nil
 }
