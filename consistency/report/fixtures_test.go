@@ -44,7 +44,7 @@ func cleanPair() []Report {
 			MaxLine: []MaxLineEntry{
 				{P: "P0", Ckpt: 2, Pos: 6, Undone: 3},
 				{P: "P1", Ckpt: 3, Pos: 6, Undone: 2},
-				{P: "P2", Ckpt: 0, Pos: 7, Undone: 0},
+				{P: "P2", Ckpt: -1, Pos: 7, Undone: 0},
 			},
 		}},
 		Baseline: Baseline{Uncoordinated: Uncoordinated{
@@ -55,7 +55,7 @@ func cleanPair() []Report {
 				Line: []UncoordinatedEntry{
 					{P: "P0", Ckpt: 0, Pos: 0, Undone: 9, Domino: true},
 					{P: "P1", Ckpt: 1, Pos: 2, Undone: 6},
-					{P: "P2", Ckpt: 1, Pos: 5, Undone: 2},
+					{P: "P2", Ckpt: -1, Pos: 7, Undone: 0},
 				},
 			}},
 		}},
@@ -169,7 +169,7 @@ func violatingPair() []Report {
 			Domino: false, Undone: 9,
 			Line: []UncoordinatedFailure{{
 				Failure: FailureRef{P: "P2", T: 3100 * trace.Second / 1000, Seq: 30},
-				Line:    []UncoordinatedEntry{{P: "P0", Ckpt: 1, Pos: 2, Undone: 0}, {P: "P2", Ckpt: 1, Pos: 3, Undone: 2}},
+				Line:    []UncoordinatedEntry{{P: "P0", Ckpt: -1, Pos: 2, Undone: 0}, {P: "P2", Ckpt: 1, Pos: 3, Undone: 2}},
 			}},
 		}},
 		Stats: Stats{Events: 66, Messages: 9, Checkpoints: CheckpointStats{Initial: 3, Basic: 4},

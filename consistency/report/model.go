@@ -361,9 +361,9 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 			if m.Ckpt >= 0 {
 				maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
 			} else {
-				// The checker could not name the checkpoint (a foreign
-				// run without ids): the position still says where.
-				maxLine = fmt.Sprintf("@ %d", m.Pos)
+				// No checkpoint: the line keeps the process's state at the
+				// failure instant.
+				maxLine = fmt.Sprintf("state @ %d", m.Pos)
 			}
 		}
 		extra := cell{text: signed(e.Extra)}
@@ -393,7 +393,7 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 // legend explains the recovery table's columns once per report.
 const legend = "restored: the checkpoint the process went back to (- if it kept its state); " +
 	"pos: its ops that stay live; undone: ops rolled back; replayed: receipts taken from the message log; " +
-	"max line: the maximum consistent recovery line of checkpoints alone (ckpt @ pos); " +
+	"max line: the maximum consistent recovery line of checkpoints alone (ckpt @ pos, or state @ pos where it keeps the state at the failure); " +
 	"extra: ops undone beyond that line (negative where message logging saved work); " +
 	"uncoordinated: where uncoordinated checkpointing would go back for this failure alone."
 
@@ -410,6 +410,11 @@ func baselineCell(b *UncoordinatedFailure, p string) cell {
 	for _, u := range b.Line {
 		if u.P == p {
 			c := cell{text: fmt.Sprintf("ckpt %d, %d undone", u.Ckpt, u.Undone)}
+			if u.Ckpt < 0 {
+				// -1: it keeps its state at the failure, which is no
+				// checkpoint.
+				c.text = fmt.Sprintf("state @ %d, %d undone", u.Pos, u.Undone)
+			}
 			if u.Domino {
 				c.text += ", domino"
 				c.tone = bad
@@ -530,8 +535,12 @@ func baselineBlocks(r *Report, used []bool) []block {
 			if e.Domino {
 				d.tone = bad
 			}
+			ck := strconv.Itoa(int(e.Ckpt))
+			if e.Ckpt < 0 {
+				ck = "state"
+			}
 			rest.rows = append(rest.rows, []cell{{text: name}, {text: e.P},
-				{text: strconv.Itoa(int(e.Ckpt))}, {text: strconv.Itoa(int(e.Pos))},
+				{text: ck}, {text: strconv.Itoa(int(e.Pos))},
 				{text: strconv.Itoa(e.Undone)}, d})
 		}
 	}
