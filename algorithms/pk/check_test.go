@@ -87,10 +87,43 @@ func runErrors(tr *trace.Trace, run *trace.Run, wantDone bool) []string {
 	n := len(run.Processes)
 	c := &runCheck{run: run, live: make([][]*inst, n), cp: map[copyKey]*inst{},
 		lost: map[int32]map[*inst]bool{}, memo: map[int32]map[*inst]bool{}}
+	down := make([]bool, n)
+	// handled[p] lists the failures whose tokens p recorded while down;
+	// it handles them at its restart.
+	handled := make([][]int32, n)
+	// clean checks that p's state right after handling f holds nothing
+	// that depends on f's lost events.
+	clean := func(e *trace.RunEvent, f int32) {
+		if k := c.firstDependent(f, e.P); k < len(c.live[e.P]) {
+			c.errorf("seq %d: %s keeps op %d, which depends on failure %d's lost events, after handling it",
+				e.Seq, run.Processes[e.P], k, f)
+		}
+	}
 	for i := range run.Events {
 		e := &run.Events[i]
 		p := e.P
 		switch e.Kind {
+		case trace.Fail:
+			down[p] = true
+		case trace.ControlRecv:
+			if e.Control != trace.ControlToken || e.Body == nil || e.Body.Origin == p {
+				continue
+			}
+			if down[p] {
+				handled[p] = append(handled[p], e.Failure)
+				continue
+			}
+			// A rollback, if any, is the next event of p at this time.
+			rolled := false
+			for j := i + 1; j < len(run.Events) && run.Events[j].T == e.T; j++ {
+				if n := &run.Events[j]; n.P == p && n.Kind != trace.Send && n.Kind != trace.ControlSend {
+					rolled = n.Kind == trace.Rollback && n.Failure == e.Failure
+					break
+				}
+			}
+			if !rolled {
+				clean(e, e.Failure)
+			}
 		case trace.Send:
 			if e.Resend {
 				orig := c.cp[copyKey{e.Msg, e.Of}]
@@ -124,6 +157,11 @@ func runErrors(tr *trace.Trace, run *trace.Run, wantDone bool) []string {
 				c.live[p] = c.live[p][:e.Pos]
 			}
 			c.memo = map[int32]map[*inst]bool{}
+			down[p] = false
+			for _, f := range handled[p] {
+				clean(e, f)
+			}
+			handled[p] = handled[p][:0]
 		case trace.Rollback:
 			if want := c.firstDependent(e.Failure, p); want != int(e.Pos) {
 				c.errorf("seq %d: %s rolled back to %d, but its first event depending on failure %d's lost events is op %d",
@@ -132,6 +170,7 @@ func runErrors(tr *trace.Trace, run *trace.Run, wantDone bool) []string {
 			if int(e.Pos) < len(c.live[p]) {
 				c.live[p] = c.live[p][:e.Pos]
 			}
+			clean(e, e.Failure)
 		}
 	}
 	for f := range c.lost {
