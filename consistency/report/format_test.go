@@ -297,13 +297,16 @@ func TestQuiet(t *testing.T) {
 
 func TestBadFormat(t *testing.T) {
 	var buf bytes.Buffer
-	for _, f := range []Format{"", "xml", "TEXT"} {
+	for _, f := range []Format{"xml", "TEXT", " text"} {
 		if err := Render(&buf, f, cleanPair(), Options{}); err == nil {
 			t.Errorf("format %q accepted", f)
 		}
 	}
 	if buf.Len() != 0 {
 		t.Errorf("a rejected format wrote %q", buf.String())
+	}
+	if render(t, "", cleanPair(), Options{}) != render(t, Text, cleanPair(), Options{}) {
+		t.Error("the zero Format is not text")
 	}
 }
 

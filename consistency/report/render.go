@@ -58,6 +58,9 @@ func AllValid(reports []Report) bool {
 // CI script grepping verdicts should not care which format was asked for.
 // Output is deterministic: the same reports give the same bytes.
 func Render(w io.Writer, f Format, reports []Report, opts Options) error {
+	if f == "" {
+		f = Text // the zero Format is the default, as on the command line
+	}
 	if _, err := ParseFormat(string(f)); err != nil {
 		return err
 	}
