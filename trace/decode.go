@@ -82,6 +82,9 @@ func (d *traceDecoder) decode() (*Trace, error) {
 		return nil, d.a.headerErr("empty input: expected a %s JSON object", TraceFormat)
 	}
 	if c != '{' {
+		if err := s.checkValueStart(); err != nil {
+			return nil, d.wrap(err, -1)
+		}
 		return nil, d.a.headerErr("expected a JSON object, found %s", kindOf(c))
 	}
 	if err := d.header(); err != nil {

@@ -100,6 +100,9 @@ func (d *runDecoder) decode() (*Run, error) {
 		return nil, d.headerErr("empty input: expected a %s JSON object", RunFormat)
 	}
 	if c != '{' {
+		if err := s.checkValueStart(); err != nil {
+			return nil, d.wrap(err, -1)
+		}
 		return nil, d.headerErr("expected a JSON object, found %s", kindOf(c))
 	}
 	if err := d.header(); err != nil {

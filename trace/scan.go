@@ -538,3 +538,19 @@ func exactSeconds(b []byte) (Time, bool) {
 	}
 	return t, true
 }
+
+// checkValueStart returns a syntax error if the next value does not even
+// start like JSON (text that is not JSON at all), so that such input is
+// called malformed rather than of the wrong type.
+func (s *scanner) checkValueStart() error {
+	c, ok := s.next()
+	if !ok {
+		return s.eofError()
+	}
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9'):
+		return nil
+	}
+	_, err := s.literal()
+	return err
+}
