@@ -125,6 +125,11 @@ func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
 		if opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod); err != nil {
 			return opt, invalidf("--tick-period: %v", err)
 		}
+		for _, p := range opt.TickPeriod {
+			if p <= 0 {
+				return opt, invalidf("--tick-period %q: periods must be > 0", o.TickPeriod)
+			}
+		}
 	}
 	for _, f := range o.FailAt {
 		fp, err := shiviz.ParseFailPoint(f)
