@@ -152,3 +152,179 @@ func TestViolations(t *testing.T) {
 		})
 	}
 }
+
+func TestMoreViolations(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		build   func() *trace.Run
+		want    map[string]report.Status
+		witness string
+	}{
+		{"duplicate delivery", func() *trace.Run {
+			b := newRun("acme", "P0", "P1")
+			b.send("P0", "P1", "m1", 0, 1, nil)
+			b.resend("P0", "P1", "m1", 0, 2, 1, nil)
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			b.recv("P1", "P0", "m1", 1, 2, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.NoDuplicates: fail}, "both stay live"},
+		{"unlogged delivery below sn", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.ckpt("P1", 1, trace.CkptBasic, 0, 1, trace.None)
+			b.send("P0", "P1", "m1", 0, 1, msPB(0))
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.LogReplayRules: fail}, "logging rule demands a log entry"},
+		{"logged without need", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.send("P0", "P1", "m1", 0, 1, msPB(0))
+			b.log("P1", "m1", 0, 1)
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.LogReplayRules: fail}, "is not below P1's current checkpoint number 0"},
+		{"replay without entry", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.ckpt("P1", 1, trace.CkptBasic, 0, 1, trace.None)
+			b.send("P0", "P1", "m1", 0, 1, msPB(0))
+			b.log("P1", "m1", 0, 1)
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			b.recv("P1", "P0", "m1", 1, 1, trace.ViaLog)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.LogReplayRules: fail, report.NoDuplicates: fail}, "there is none"},
+		{"skipped replay", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.ckpt("P1", 1, trace.CkptBasic, 0, 1, trace.None)
+			b.send("P0", "P1", "m1", 0, 1, msPB(0))
+			b.log("P1", "m1", 0, 1)
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			f := b.fail("P1")
+			b.restart("P1", 1, 0, 1, f)
+			b.resend("P0", "P1", "m1", 0, 2, 1, msPB(0))
+			b.log("P1", "m1", 0, 2)
+			b.recv("P1", "P0", "m1", 0, 2, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.LogReplayRules: fail}, "the replay rule demands it"},
+		{"missing forced checkpoint", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
+			b.send("P0", "P1", "m1", 0, 1, msPB(1))
+			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.SnLines: fail}, "every S_n with 1 ≤ n ≤ 1"},
+		{"z-cycle", func() *trace.Run {
+			b := newRun("ms", "P0", "P1")
+			b.send("P1", "P0", "m2", 0, 1, msPB(0))
+			b.recv("P0", "P1", "m2", 0, 1, trace.ViaNet)
+			b.ckpt("P0", 1, trace.CkptBasic, 1, 1, trace.None)
+			b.send("P0", "P1", "m1", 1, 1, msPB(1))
+			b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail}, "checkpoint 1 is useless"},
+		{"broken op continuity", func() *trace.Run {
+			b := newRun("acme", "P0", "P1")
+			b.internal("P0", 0)
+			b.internal("P0", 2)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.Equivalence: fail}, "its next op should be op 1"},
+		{"non-deterministic re-execution", func() *trace.Run {
+			b := newRun("acme", "P0", "P1")
+			b.send("P0", "P1", "m1", 0, 1, nil)
+			f := b.fail("P0")
+			b.restart("P0", 0, 0, 1, f)
+			b.send("P0", "P1", "m2", 0, 1, nil)
+			b.recv("P1", "P0", "m2", 0, 1, trace.ViaNet)
+			b.done("P0", "P1")
+			return b.run
+		}, map[string]report.Status{report.Equivalence: fail}, "op 0 of P0 was send earlier"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Check(tc.build(), nil)
+			expect(t, r, tc.want)
+			if !strings.Contains(dump(r), tc.witness) {
+				t.Errorf("no witness %q in\n%s", tc.witness, dump(r))
+			}
+		})
+	}
+}
+
+func TestEquivalenceAgainstSource(t *testing.T) {
+	r := Check(msFailureRun(msOpts{}), msSource(t, true))
+	expect(t, r, map[string]report.Status{report.Equivalence: fail})
+	if !strings.Contains(dump(r), "program has 3 ops, its final live history only 2") {
+		t.Errorf("witness missing:\n%s", dump(r))
+	}
+	r = Check(msFailureRun(msOpts{}), nil)
+	expect(t, r, map[string]report.Status{report.Equivalence: unknown})
+}
+
+// A clean foreign run: judged on what its fields allow, never a false
+// positive; what needs algorithm knowledge is unknown, never pass.
+func TestForeignClean(t *testing.T) {
+	b := newRun("acme-cic", "A", "B", "C")
+	b.send("A", "B", "x", 0, 1, nil)
+	b.ckpt("B", 1, trace.CkptBasic, 0, trace.None, trace.None)
+	b.recv("B", "A", "x", 0, 1, trace.ViaNet)
+	b.send("B", "C", "y", 1, 1, nil)
+	b.internal("C", 0)
+	b.recv("C", "B", "y", 1, 1, trace.ViaNet)
+	f := b.fail("C")
+	b.restart("C", 0, 0, 2, f)
+	b.control("C", "B", trace.ControlRollback, f, nil)
+	b.internal("C", 0)
+	b.recv("C", "B", "y", 1, 1, trace.ViaLog)
+	b.done("A", "B", "C")
+	r := Check(b.run, nil)
+	expect(t, r, map[string]report.Status{
+		report.OrphanFree: pass, report.NoLostMessages: pass, report.NoDuplicates: pass,
+		report.LogReplayRules: unknown, report.DominoFree: unknown, report.ZCycleFree: unknown,
+		report.SnLines: unknown, report.MinimalRollback: unknown, report.Equivalence: unknown,
+	})
+	if !r.Valid {
+		t.Error("clean foreign run invalid")
+	}
+}
+
+// A foreign run without op numbers cannot show its live histories: the
+// properties built on them are unknown, never pass.
+func TestForeignMissingFields(t *testing.T) {
+	b := newRun("other", "A", "B")
+	b.send("A", "B", "x", trace.None, 1, nil)
+	b.recv("B", "A", "x", trace.None, 1, trace.ViaNet)
+	b.done("A", "B")
+	r := Check(b.run, nil)
+	for _, p := range r.Properties {
+		if p.Status == report.Pass {
+			t.Errorf("%s passes on a run without op numbers", p.Name)
+		}
+	}
+}
+
+// Bad runs never panic: out-of-range indexes, copies never sent,
+// restores of unknown checkpoints, absurd positions.
+func TestMalformedRunsDoNotPanic(t *testing.T) {
+	b := newRun("ms", "P0", "P1")
+	b.recv("P1", "P0", "m1", 0, 7, trace.ViaLog)
+	b.add(trace.Send, "P0", func(e *trace.RunEvent) { e.Msg, e.Op, e.Copy, e.Resend, e.Of = 99, 0, 1, true, 3 })
+	f := b.fail("P0")
+	b.restart("P0", 42, 17, 3, f)
+	b.rollback("P1", 5, -7, 0, 12345, trace.CauseToken)
+	b.log("P1", "m1", 99, 3)
+	b.add(trace.Discard, "P1", func(e *trace.RunEvent) { e.Msg, e.Copy = 1000, 1 })
+	b.add(trace.End, "P0", func(e *trace.RunEvent) { e.State, e.Msg = trace.StateBlocked, 555 })
+	b.run.Events = append(b.run.Events, trace.NewRunEvent(trace.Internal, 0, 9))
+	for _, alg := range []string{"ms", "ms-textbook", "pk", "x"} {
+		b.run.Algorithm = alg
+		r := Check(b.run, nil)
+		if r.Valid {
+			t.Errorf("%s: malformed run judged valid:\n%s", alg, dump(r))
+		}
+	}
+}

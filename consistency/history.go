@@ -157,6 +157,11 @@ func (c *checker) structure() {
 				c.opsMissing = true
 				continue
 			}
+			if e.Op < 0 || int(e.Op) > n {
+				// No process can have more ops than the run has events.
+				c.anomaly(fmt.Sprintf("event %d: op %d out of range", i, e.Op), seq)
+				continue
+			}
 			if e.Op != int32(len(ps.live)) {
 				c.violate(equivalenceName, fmt.Sprintf("broken op continuity at seq %d", i), []int32{seq},
 					fmt.Sprintf("%s had %d live ops before seq %d, so its next op should be op %d, but the run says op %d",
@@ -348,6 +353,10 @@ func (c *checker) restore(i int, e *trace.RunEvent, ps *procState, fs int32) {
 	pos := e.Pos
 	if pos == none {
 		c.opsMissing = true
+		return
+	}
+	if pos < 0 {
+		c.anomaly(fmt.Sprintf("event %d: negative pos %d", i, pos), seq)
 		return
 	}
 	if pos > int32(len(ps.live)) {

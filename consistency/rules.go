@@ -143,7 +143,7 @@ func (c *checker) msRules() {
 			lastRestore[p] = seq
 		case trace.Log:
 			ci := c.copyIndex(e.Msg, e.Copy)
-			if ci < 0 || e.Op < 0 {
+			if ci < 0 || e.Op < 0 || int(e.Op) > len(ev) {
 				continue
 			}
 			pb := c.pbOf(ci)
@@ -160,6 +160,19 @@ func (c *checker) msRules() {
 				c.violate(logReplayName, fmt.Sprintf("%s logs %s at seq %d against the logging rule", c.proc(p), c.msg(e.Msg), i), []int32{seq, c.copySend[ci]},
 					fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
 						c.proc(p), e.Copy, c.msg(e.Msg), c.copySend[ci], i, why))
+			}
+			if int(e.Op) < len(logs[p]) && logs[p][e.Op].seq != 0 {
+				// A new entry for an op whose old entry the replay rule
+				// still demands means the replay was skipped.
+				old := logs[p][e.Op]
+				old.seq--
+				if old.seq < lastRestore[p] && old.ci != ci {
+					if opb := c.pbOf(old.ci); opb != nil && (textbook || msValid(opb, F[p], rs)) {
+						c.violate(logReplayName, fmt.Sprintf("%s skips the logged %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{old.seq, seq},
+							fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
+								c.proc(p), c.msg(c.run.Events[old.seq].Msg), e.Op, old.seq, lastRestore[p], e.Op, i))
+					}
+				}
 			}
 			logs[p] = setLog(logs[p], e.Op, logEntry{ci: ci, seq: seq})
 		case trace.Discard:
@@ -390,7 +403,7 @@ func (c *checker) pkRules() {
 				}
 			}
 		case trace.Log:
-			if ci := c.copyIndex(e.Msg, e.Copy); ci >= 0 && e.Op >= 0 {
+			if ci := c.copyIndex(e.Msg, e.Copy); ci >= 0 && e.Op >= 0 && int(e.Op) <= len(ev) {
 				for int32(len(stable[p])) <= e.Op {
 					stable[p] = append(stable[p], 0)
 				}
