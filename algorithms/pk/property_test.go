@@ -66,13 +66,13 @@ func TestFailureFreeIdentity(t *testing.T) {
 	}
 }
 
-// TestRandomRecoveries replays generated traces with failures, also
+// TestRandomRecoveries replays 200 generated traces with failures, also
 // concurrent ones, and checks every run with the causal checker: minimal
 // rollback, no orphan at the end, and every program completed exactly.
 func TestRandomRecoveries(t *testing.T) {
-	n := 60
+	n := 200
 	if testing.Short() {
-		n = 15
+		n = 30
 	}
 	n += *soak
 	var restarts, rollbacks, resends, discards int
@@ -84,14 +84,21 @@ func TestRandomRecoveries(t *testing.T) {
 	}()
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		cfg := gen.DefaultConfig()
-		cfg.Seed = seed
-		cfg.Procs = 2 + int(seed%5)
-		cfg.Events = 40 + int(seed%7)*20
-		cfg.Failures = 1 + int(seed%4)
-		cfg.Concurrent = seed%2 == 0
-		cfg.Ticks = []trace.Time{3 * trace.Second, 5 * trace.Second}
+		cfg.Seed = seed * 7919
+		cfg.Procs = 2 + int(seed%7)
+		cfg.Events = 30 + int(seed%11)*15
+		cfg.Failures = 1 + int(seed%9)
+		cfg.Concurrent = seed%3 != 0
+		cfg.Ticks = []trace.Time{2 * trace.Second, 3 * trace.Second}
 		// Rare flushes leave long volatile tails: many orphans.
-		cfg.FlushEvery = []trace.Time{0, 2 * trace.Second, 7 * trace.Second}[seed%3]
+		cfg.FlushEvery = []trace.Time{0, 1 * trace.Second, 4 * trace.Second}[seed%3]
+		cfg.InTransit = int(seed % 3)
+		if seed%4 == 0 {
+			// Short control delays and long downtimes: tokens reach
+			// processes that are down, failures overlap recoveries.
+			cfg.Params.ControlDelay = trace.Second / 10
+			cfg.Params.RestartDelay = 3 * trace.Second
+		}
 		tr := genTrace(t, cfg)
 		run := replayPK(t, tr)
 		for _, e := range run.Events {
@@ -106,7 +113,7 @@ func TestRandomRecoveries(t *testing.T) {
 				resends++
 			}
 		}
-		if errs := runErrors(tr, run, true); len(errs) > 0 {
+		if errs := runErrors(tr, run, cfg.InTransit == 0); len(errs) > 0 {
 			var b bytes.Buffer
 			_ = trace.WriteTrace(&b, tr, trace.WriteOptions{JSONL: true})
 			t.Fatalf("seed %d: %v\ntrace:\n%s", seed, errs, b.String())
