@@ -277,6 +277,13 @@ func TestMarkdownTables(t *testing.T) {
 		if !strings.Contains(out, `m7\|x`) {
 			t.Error("pipe in a message not escaped")
 		}
+		// Valid reports among several fold away, invalid ones stay open.
+		if o, c := strings.Count(out, "<details>"), strings.Count(out, "</details>"); o != 2 || c != 2 {
+			t.Errorf("full=%v: %d <details> and %d </details>, want 2 folded valid reports", full, o, c)
+		}
+		if strings.Contains(out, "<summary>✅ <code>testdata/traces/concurrent.json") || !strings.Contains(out, "## ❌ `testdata/traces/concurrent.json`") {
+			t.Error("an invalid report is folded")
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"io"
 	"strconv"
 	"strings"
@@ -38,12 +39,25 @@ func renderMarkdown(w io.Writer, reports []Report, opts Options) error {
 		doc = append(doc[n-2:n:n], doc[:n-2]...)
 	}
 	var sb strings.Builder
+	folded := false
 	for i, b := range doc {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
+		if b.kind == headingBlock && b.level == 1 && folded {
+			sb.WriteString("</details>\n\n")
+			folded = false
+		}
 		switch b.kind {
 		case headingBlock:
+			if b.fold {
+				// GitHub renders <details> collapsed: a valid report's
+				// tables stay one click away. The blank line after
+				// <summary> lets the markdown inside render.
+				sb.WriteString("<details><summary>✅ " + htmlHeading(b) + "</summary>\n")
+				folded = true
+				continue
+			}
 			if b.level == 1 {
 				sb.WriteString("## ")
 				switch b.tone {
@@ -81,8 +95,25 @@ func renderMarkdown(w io.Writer, reports []Report, opts Options) error {
 			}
 		}
 	}
+	if folded {
+		sb.WriteString("\n</details>\n")
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// htmlHeading is a heading inside HTML (<summary>), where markdown is not
+// read: the file name becomes <code>, the rest is HTML-escaped.
+func htmlHeading(b block) string {
+	esc := html.EscapeString
+	if b.code == "" {
+		return esc(b.text)
+	}
+	i := strings.Index(b.text, b.code)
+	if i < 0 {
+		return esc(b.text)
+	}
+	return esc(b.text[:i]) + "<code>" + esc(b.code) + "</code>" + esc(b.text[i+len(b.code):])
 }
 
 func writeMarkdownTable(sb *strings.Builder, t *table) {

@@ -64,6 +64,9 @@ type block struct {
 	// code marks the words of a heading that are a file name, so that
 	// markdown can set them as code.
 	code string
+	// fold marks a level-1 section a CI summary may fold away: a valid
+	// report among several, so that the failures stand out.
+	fold bool
 }
 
 // document builds the blocks of reports. Reports of one file stay
@@ -73,7 +76,9 @@ func document(reports []Report, full bool) []block {
 	var doc []block
 	for _, g := range groupByFile(reports) {
 		for _, i := range g {
-			doc = append(doc, reportBlocks(&reports[i], full)...)
+			rb := reportBlocks(&reports[i], full)
+			rb[0].fold = reports[i].Valid && len(reports) > 1
+			doc = append(doc, rb...)
 		}
 		if full && len(g) > 1 {
 			doc = append(doc, comparisonBlocks(reports, g)...)
