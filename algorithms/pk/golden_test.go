@@ -16,7 +16,16 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // replayPK replays tr through PK.
 func replayPK(t *testing.T, tr *trace.Trace) *trace.Run {
 	t.Helper()
-	run, err := replay.Run(tr, New(tr), replay.Options{})
+	return replayVariant(t, tr, Default)
+}
+
+func replayVariant(t *testing.T, tr *trace.Trace, variant string) *trace.Run {
+	t.Helper()
+	a, err := New(variant, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, a, replay.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,9 +82,10 @@ type stashed struct {
 // PK is the Peterson–Kearns algorithm for one trace: the state of every
 // process. It implements replay.Algorithm.
 type PK struct {
-	n     int32
-	procs []proc
-	prog  [][]op
+	variant string
+	n       int32
+	procs   []proc
+	prog    [][]op
 	// liveInc[m] is the sender incarnation of the live receipt of message
 	// m (each message has one receiver), or None: the duplicate test.
 	liveInc []int32
@@ -94,10 +95,21 @@ type PK struct {
 	slab    slab
 }
 
-// New returns the PK state machine for tr.
-func New(tr *trace.Trace) *PK {
+// Variant names accepted by New. Only Default is PK; the others are
+// deliberately broken stand-ins for buggy implementations, for testing the
+// consistency checker (SPEC §7).
+const (
+	Default   = ""
+	NoToken   = "no-token"   // test-only mutant: a restart tells nobody
+	NoResend  = "no-resend"  // test-only mutant: tokens trigger no resends
+	NoRequeue = "no-requeue" // test-only mutant: a rollback drops the copies it undoes
+)
+
+// New returns the PK state machine for tr with the given variant.
+func New(variant string, tr *trace.Trace) (*PK, error) {
 	n := int32(len(tr.Processes))
 	a := &PK{
+		variant: variant,
 		n:       n,
 		procs:   make([]proc, n),
 		prog:    make([][]op, n),
@@ -121,7 +133,12 @@ func New(tr *trace.Trace) *PK {
 		p.ckpts = []ckpt{{id: 0, pos: 0, vt: make(trace.VT, n)}}
 		p.nextID = 1
 	}
-	return a
+	switch variant {
+	case Default, NoToken, NoResend, NoRequeue:
+	default:
+		return nil, fmt.Errorf("pk: unknown variant %q (pk has none)", variant)
+	}
+	return a, nil
 }
 
 // Name implements replay.Algorithm.
@@ -324,7 +341,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	e.Ckpt, e.Pos, e.Inc, e.Resend, e.Failure = c.id, pos, p.inc, true, in.Failure
 	fx = append(fx, e)
 
-	if a.n == 1 {
+	if a.n == 1 || a.variant == NoToken {
 		// Alone on the ring there is nobody to tell and nothing to wait
 		// for: the token would only come straight back.
 		return fx
@@ -395,6 +412,9 @@ func (a *PK) token(j int32, p *proc, b *trace.ControlBody, failure int32, fx []r
 	// Resend every live send to the announcer that its recovered state
 	// lacks; the engine repeats the copy with its own piggyback.
 	for k := range p.sends {
+		if a.variant == NoResend {
+			break
+		}
 		s := &p.sends[k]
 		if s.to != ann.P || hasIdentity(b.Received, s.msg, s.inc) {
 			continue
@@ -449,7 +469,7 @@ func (a *PK) rollback(j int32, p *proc, failure int32, fx []replay.Effect) []rep
 	for k := first; k < len(p.receipts); k++ {
 		r := &p.receipts[k]
 		a.unlive(r)
-		if !p.known.Orphan(r.pb) {
+		if !p.known.Orphan(r.pb) && a.variant != NoRequeue {
 			e.Requeue = append(e.Requeue, r.copy)
 		}
 	}

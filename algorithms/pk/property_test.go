@@ -66,6 +66,28 @@ func TestFailureFreeIdentity(t *testing.T) {
 	}
 }
 
+// randomConfig varies processes, failures (also concurrent ones), flush
+// rates, delays and messages left in transit with the seed.
+func randomConfig(seed uint64) gen.Config {
+	cfg := gen.DefaultConfig()
+	cfg.Seed = seed * 7919
+	cfg.Procs = 2 + int(seed%7)
+	cfg.Events = 30 + int(seed%11)*15
+	cfg.Failures = 1 + int(seed%9)
+	cfg.Concurrent = seed%3 != 0
+	cfg.Ticks = []trace.Time{2 * trace.Second, 3 * trace.Second}
+	// Rare flushes leave long volatile tails: many orphans.
+	cfg.FlushEvery = []trace.Time{0, 1 * trace.Second, 4 * trace.Second}[seed%3]
+	cfg.InTransit = int(seed % 3)
+	if seed%4 == 0 {
+		// Short control delays and long downtimes: tokens reach
+		// processes that are down, failures overlap recoveries.
+		cfg.Params.ControlDelay = trace.Second / 10
+		cfg.Params.RestartDelay = 3 * trace.Second
+	}
+	return cfg
+}
+
 // TestRandomRecoveries replays 200 generated traces with failures, also
 // concurrent ones, and checks every run with the causal checker: minimal
 // rollback, no orphan at the end, and every program completed exactly.
@@ -83,22 +105,7 @@ func TestRandomRecoveries(t *testing.T) {
 		}
 	}()
 	for seed := uint64(1); seed <= uint64(n); seed++ {
-		cfg := gen.DefaultConfig()
-		cfg.Seed = seed * 7919
-		cfg.Procs = 2 + int(seed%7)
-		cfg.Events = 30 + int(seed%11)*15
-		cfg.Failures = 1 + int(seed%9)
-		cfg.Concurrent = seed%3 != 0
-		cfg.Ticks = []trace.Time{2 * trace.Second, 3 * trace.Second}
-		// Rare flushes leave long volatile tails: many orphans.
-		cfg.FlushEvery = []trace.Time{0, 1 * trace.Second, 4 * trace.Second}[seed%3]
-		cfg.InTransit = int(seed % 3)
-		if seed%4 == 0 {
-			// Short control delays and long downtimes: tokens reach
-			// processes that are down, failures overlap recoveries.
-			cfg.Params.ControlDelay = trace.Second / 10
-			cfg.Params.RestartDelay = 3 * trace.Second
-		}
+		cfg := randomConfig(seed)
 		tr := genTrace(t, cfg)
 		run := replayPK(t, tr)
 		for _, e := range run.Events {
@@ -204,7 +211,8 @@ func benchmarkReplay(b *testing.B, procs int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := replay.Run(tr, New(tr), replay.Options{}); err != nil {
+		a, _ := New(Default, tr)
+		if _, err := replay.Run(tr, a, replay.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -25,7 +25,11 @@ func newHarness(t *testing.T, b *trace.Builder) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, a: New(tr), pos: make([]int32, len(tr.Processes)), pb: map[replay.CopyID]trace.VT{}}
+	a, err := New(Default, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, a: a, pos: make([]int32, len(tr.Processes)), pb: map[replay.CopyID]trace.VT{}}
 }
 
 func (h *harness) step(in replay.Input) []replay.Effect {
