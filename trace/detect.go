@@ -18,12 +18,15 @@ func Detect(r io.Reader) (format string, rest io.Reader, err error) {
 	}
 	var seen bytes.Buffer
 	s := newScanner(io.TeeReader(in, &seen))
-	format = detectFormat(s)
+	format = detectFormat(s, false)
 	// What the scanner read is in seen; the rest is still in in.
 	return format, io.MultiReader(&seen, in), nil
 }
 
-func detectFormat(s *scanner) string {
+// detectFormat reads the header up to "format" and returns its value,
+// giving up ("") at "events" unless full is set, in which case it skips
+// the events too (for files, which can be read twice without buffering).
+func detectFormat(s *scanner, full bool) string {
 	if c, ok := s.next(); !ok || c != '{' {
 		return ""
 	}
@@ -48,7 +51,9 @@ func detectFormat(s *scanner) string {
 			}
 			return string(v)
 		case "events":
-			return ""
+			if !full {
+				return ""
+			}
 		}
 		if s.skip(0) != nil {
 			return ""
@@ -72,12 +77,34 @@ func ReadAny(name string, r io.Reader) (*Trace, *Run, error) {
 	return tr, nil, err
 }
 
-// ReadAnyFile reads the trace or run in the named file.
+// ReadAnyFile reads the trace or run in the named file. Unlike ReadAny
+// it also recognizes a run whose "format" comes after its events, by
+// reading the file twice.
 func ReadAnyFile(path string) (*Trace, *Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return ReadAny(path, f)
+	format, rest, err := Detect(f)
+	if err != nil {
+		return nil, nil, &InputError{File: path, Event: -1, Msg: err.Error()}
+	}
+	if format == "" {
+		if _, err := f.Seek(0, io.SeekStart); err == nil {
+			if in, err := openInput(f); err == nil {
+				format = detectFormat(newScanner(in), true)
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return nil, nil, err
+			}
+			rest = f
+		}
+	}
+	if format == RunFormat {
+		run, err := ReadRun(path, rest)
+		return nil, run, err
+	}
+	tr, err := ReadTrace(path, rest)
+	return tr, nil, err
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,17 @@ func TestDetect(t *testing.T) {
 	tr, run, err = ReadAny("x", strings.NewReader(doc(`{"t":0,"p":"P0","kind":"internal"}`)))
 	if err != nil || tr == nil || run != nil {
 		t.Fatalf("ReadAny of a trace: %v %v %v", tr, run, err)
+	}
+}
+
+func TestReadAnyFileLateFormat(t *testing.T) {
+	path := t.TempDir() + "/late.json"
+	in := `{"events":[{"t":0,"p":"P0","kind":"end","state":"done"}],"processes":["P0"],"format":"ckpt/run@1"}`
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, run, err := ReadAnyFile(path)
+	if err != nil || tr != nil || run == nil || run.Events[0].State != StateDone {
+		t.Fatalf("got %v %v %v", tr, run, err)
 	}
 }
