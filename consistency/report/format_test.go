@@ -472,3 +472,29 @@ func BenchmarkRender(b *testing.B) {
 		})
 	}
 }
+
+// TestSparseReports renders reports with every optional part missing (a
+// foreign run, a checker that gave up early): no panic, no error.
+func TestSparseReports(t *testing.T) {
+	sparse := [][]Report{
+		{{}},
+		{{File: "a", Algorithm: "x", Recoveries: []Recovery{{}}}},
+		{{File: "a", Algorithm: "ms", Recoveries: []Recovery{{RecLine: i32(0), Line: []LineEntry{{P: "P0"}}, MaxLine: []MaxLineEntry{{P: "P9"}}}},
+			Baseline: Baseline{Uncoordinated: Uncoordinated{Line: []UncoordinatedFailure{{}}}}}},
+		{{File: "a", Properties: []Property{{Name: "custom", Status: Fail}}}, {File: "a", Algorithm: "pk"}},
+	}
+	for i, in := range sparse {
+		for _, f := range Formats {
+			for _, full := range []bool{false, true} {
+				var buf bytes.Buffer
+				if err := Render(&buf, f, in, Options{Full: full}); err != nil {
+					t.Errorf("case %d %s full=%v: %v", i, f, full, err)
+				}
+			}
+		}
+	}
+	out := render(t, JUnit, sparse[3], Options{})
+	if !strings.Contains(out, `<failure message="property custom fails" type="custom">`) {
+		t.Errorf("a failed property without witnesses:\n%s", out)
+	}
+}
