@@ -1,6 +1,7 @@
 package pk
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +83,21 @@ func TestMutantsCaught(t *testing.T) {
 			}
 			t.Errorf("mutant %s passes every trace", variant)
 		})
+	}
+}
+
+// TestBundledTraces replays the repository's example traces through PK
+// and the checker, as `ckpt verify --algo pk` would.
+func TestBundledTraces(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/traces/*.json*")
+	for _, path := range paths {
+		tr, err := trace.ReadTraceFile(path)
+		if err != nil {
+			continue // invalid examples are the validator's business
+		}
+		run := replayPK(t, tr)
+		if f := failing(run, tr); len(f) > 0 {
+			t.Errorf("%s: %s", path, strings.Join(f, "; "))
+		}
 	}
 }
