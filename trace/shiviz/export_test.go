@@ -3,6 +3,7 @@ package shiviz
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -255,4 +256,20 @@ func TestExportBadName(t *testing.T) {
 	if _, err := Export(&bytes.Buffer{}, run); err == nil || !strings.Contains(err.Error(), "tab or line break") {
 		t.Errorf("got %v", err)
 	}
+}
+
+func BenchmarkExportChord(b *testing.B) {
+	log := parseFile(b, filepath.Join(realDir(b), "chord.log"), ParseOptions{Regex: chordRegex})
+	tr, _, err := log.Executions[0].Trace("chord.log", ImportOptions{TickEvery: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := failureFreeRun(tr)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Export(io.Discard, run); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(run.Events)), "events")
 }

@@ -263,6 +263,14 @@ func (p *parser) setRegex(re *regexp.Regexp) error {
 		return &trace.InputError{File: p.name, Event: -1,
 			Msg: fmt.Sprintf("the regular expression %q lacks the named group(s) %s (it needs host, clock and event)", strings.TrimPrefix(re.String(), "(?m)"), strings.Join(missing, ", "))}
 	}
+	seen := map[string]bool{}
+	for _, n := range re.SubexpNames() {
+		if n != "" && seen[n] {
+			return &trace.InputError{File: p.name, Event: -1,
+				Msg: fmt.Sprintf("the regular expression has several groups named %q", n)}
+		}
+		seen[n] = true
+	}
 	for i, n := range re.SubexpNames() {
 		if n != "" && i != p.hostG && i != p.clockG && i != p.eventG {
 			p.fieldGroups = append(p.fieldGroups, i)

@@ -60,7 +60,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func parseFile(t *testing.T, path string, opts ParseOptions) *Log {
+func parseFile(t testing.TB, path string, opts ParseOptions) *Log {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -186,6 +186,7 @@ func TestParseErrors(t *testing.T) {
 		{"no match", "hello\nworld\n", ParseOptions{}, 1, `matches no event in the log`},
 		{"empty", " \n\n", ParseOptions{}, 0, `empty log`},
 		{"groups", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>\S+)`}, 0, `lacks the named group(s) clock, event`},
+		{"same group", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})(?<host>)`}, 0, `several groups named "host"`},
 		{"bad regex", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>`}, 0, `bad regular expression`},
 		{"lookbehind", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<!x)(?<host>\S+) (?<clock>{.*})(?<event>)`}, 0, `bad regular expression`},
 		{"same label", "=== r ===\nx\na {\"a\":1}\n=== r ===\ny\nb {\"b\":1}\n", ParseOptions{Delimiter: `^=== (?<trace>.*) ===$`}, 4, `two executions are labelled "r"`},
