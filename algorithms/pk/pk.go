@@ -83,6 +83,7 @@ type stashed struct {
 // process. It implements replay.Algorithm.
 type PK struct {
 	variant string
+	names   []string
 	n       int32
 	procs   []proc
 	prog    [][]op
@@ -110,6 +111,7 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	n := int32(len(tr.Processes))
 	a := &PK{
 		variant: variant,
+		names:   tr.Processes,
 		n:       n,
 		procs:   make([]proc, n),
 		prog:    make([][]op, n),
@@ -232,7 +234,7 @@ func (a *PK) recv(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect
 	}
 	if q, inc, ok := p.known.Missing(vt); ok {
 		e := replay.NewEffect(replay.EffHold)
-		e.Until = fmt.Sprintf("announcement of incarnation %d of process %d", inc, q)
+		e.Until = fmt.Sprintf("announcement of %s's incarnation %d", a.names[q], inc)
 		e.Failure = a.failure(q, inc)
 		return append(fx, e)
 	}
