@@ -279,6 +279,16 @@ func (c *checker) finalGraph() (counts []int32, numbers [][]int32, msgs []zgraph
 		i := sort.Search(len(ps), func(i int) bool { return ps[i] > op })
 		return int32(i - 1)
 	}
+	nr := 0
+	for p := range c.procs {
+		for _, s := range c.procs[p].live {
+			if s != none && c.run.Events[s].Kind == trace.Recv {
+				nr++
+			}
+		}
+	}
+	msgs = make([]zgraph.Msg, 0, nr)
+	recvs = make([]int32, 0, nr)
 	for p := range c.procs {
 		for _, s := range c.procs[p].live {
 			if s == none || c.run.Events[s].Kind != trace.Recv {

@@ -93,6 +93,11 @@ func (c *checker) structure() {
 	for p := range c.procs {
 		ps := &c.procs[p]
 		ps.byID = map[int32]ckptInfo{}
+		// Room for an even share of the ops avoids regrowing the live
+		// histories of a large run.
+		ps.live = make([]int32, 0, len(ev)/np+16)
+		ps.progKind = make([]trace.Kind, 0, len(ev)/np+16)
+		ps.progMsg = make([]int32, 0, len(ev)/np+16)
 		init := ckptInfo{id: 0, pos: 0, sn: 0, seq: none, typ: trace.CkptInitial}
 		if c.alg == algPK {
 			init.vt = make(trace.VT, np)
@@ -454,7 +459,7 @@ func (c *checker) copyIndex(m, cp int32) int32 {
 // snapshotBudget bounds the live ops copied for max-line snapshots, so
 // runs with very many failures stay linear; beyond it max lines are left
 // out (and extra is 0).
-const snapshotBudget = 20_000_000
+const snapshotBudget = 2_000_000
 
 // snapshot records the whole system's state at a fail instant for the
 // maximum consistent recovery line: live counts, held checkpoints and the
@@ -468,8 +473,13 @@ func (c *checker) snapshot(f *failure) {
 	for q := range c.procs {
 		total += len(c.procs[q].live)
 	}
-	c.snapshotUsed += total
-	ok := c.snapshotUsed <= snapshotBudget
+	ok := c.snapshotUsed+total <= snapshotBudget
+	if ok {
+		c.snapshotUsed += total
+	}
+	if ok {
+		f.recvsAt = make([]rline.Msg, 0, total/2+1)
+	}
 	for q := range c.procs {
 		ps := &c.procs[q]
 		f.liveAt[q] = int32(len(ps.live))
