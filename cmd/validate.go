@@ -127,20 +127,12 @@ func validateOne(stdin io.Reader, path string) (string, error) {
 		return "", err
 	}
 	if run != nil {
-		return fmt.Sprintf("%s, %s, %s (run, algorithm %q)",
-			plural(len(run.Processes), "process", "processes"), plural(len(run.Events), "event", "events"),
-			plural(len(run.Msgs), "message", "messages"), run.Algorithm), nil
+		return fmt.Sprintf("%d processes, %d events, %d messages (run, algorithm %q)",
+			len(run.Processes), len(run.Events), len(run.Msgs), run.Algorithm), nil
 	}
-	return fmt.Sprintf("%s, %s, %s",
-		plural(len(tr.Processes), "process", "processes"), plural(len(tr.Events), "event", "events"),
-		plural(len(tr.Msgs), "message", "messages")), nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	// The counts always take the plural, as in the documented line
+	// format, so that scripts can parse them with one pattern.
+	return fmt.Sprintf("%d processes, %d events, %d messages", len(tr.Processes), len(tr.Events), len(tr.Msgs)), nil
 }
 
 // validateMessage drops the file name an InputError starts with: the
