@@ -171,7 +171,9 @@ const (
 	// into P's mailbox at their original arrival position.
 	EffRollback
 	// EffHoldProcess holds P: it executes no op until EffResume. Ticks
-	// still reach the algorithm (with Held set).
+	// still reach the algorithm (with Held set). A failure of P ends the
+	// hold (and a held receive) silently; hold again at the restart if
+	// needed.
 	EffHoldProcess
 	// EffResume ends EffHoldProcess (records `resume`); P's next op
 	// becomes ready gap after now.
