@@ -1,0 +1,154 @@
+// ckpt diagram: hover details, zoom/pan and the violation list. Plain
+// ES5-style code, no dependencies, nothing loaded from the network. When
+// it has finished it marks the document with data-ckpt-ready and a
+// #ckpt-ready element; any error goes into a visible #ckpt-error element,
+// which the browser test checks is absent.
+(function () {
+  "use strict";
+  function fail(msg) {
+    var box = document.getElementById("ckpt-error");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "ckpt-error";
+      document.body.insertBefore(box, document.body.firstChild);
+    }
+    box.textContent = "diagram script error: " + msg;
+  }
+  window.addEventListener("error", function (e) { fail(e.message || String(e)); });
+
+  function init() {
+    var viewport = document.getElementById("viewport");
+    var svg = viewport.querySelector("svg");
+    var details = document.getElementById("details");
+    var W = parseFloat(svg.getAttribute("width"));
+    var H = parseFloat(svg.getAttribute("height"));
+    svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
+
+    // Zoom and pan move the viewBox; the initial view shows the start of
+    // a long run at a readable scale instead of shrinking all of it.
+    var vb = { x: 0, y: 0, w: Math.min(W, Math.max(1400, H * 1.6)), h: H };
+    function apply() {
+      svg.setAttribute("viewBox", vb.x + " " + vb.y + " " + vb.w + " " + vb.h);
+    }
+    function zoom(f, cx, cy) {
+      var nw = Math.min(Math.max(vb.w * f, 60), W * 4);
+      var nh = vb.h * (nw / vb.w);
+      if (cx === undefined) { cx = vb.x + vb.w / 2; cy = vb.y + vb.h / 2; }
+      vb.x = cx - (cx - vb.x) * (nw / vb.w);
+      vb.y = cy - (cy - vb.y) * (nh / vb.h);
+      vb.w = nw; vb.h = nh;
+      apply();
+    }
+    function toSVG(ev) {
+      var r = svg.getBoundingClientRect();
+      var s = Math.max(vb.w / r.width, vb.h / r.height);
+      return { x: vb.x + (ev.clientX - r.left) * s, y: vb.y + (ev.clientY - r.top) * s, s: s };
+    }
+    function reset() { vb = { x: 0, y: 0, w: Math.min(W, Math.max(1400, H * 1.6)), h: H }; apply(); }
+    function fit() { vb = { x: 0, y: 0, w: W, h: H }; apply(); }
+    viewport.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      var p = toSVG(ev);
+      zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+    }, { passive: false });
+    var drag = null;
+    viewport.addEventListener("mousedown", function (ev) {
+      drag = { x: ev.clientX, y: ev.clientY, vx: vb.x, vy: vb.y, s: toSVG(ev).s };
+      viewport.classList.add("dragging");
+    });
+    window.addEventListener("mousemove", function (ev) {
+      if (!drag) { return; }
+      vb.x = drag.vx - (ev.clientX - drag.x) * drag.s;
+      vb.y = drag.vy - (ev.clientY - drag.y) * drag.s;
+      apply();
+    });
+    window.addEventListener("mouseup", function () { drag = null; viewport.classList.remove("dragging"); });
+
+    var bar = document.createElement("div");
+    bar.id = "ckpt-toolbar";
+    [["+", "zoom in", function () { zoom(1 / 1.4); }],
+     ["−", "zoom out", function () { zoom(1.4); }],
+     ["start", "reset the view", reset],
+     ["fit", "show the whole run", fit]].forEach(function (b) {
+      var btn = document.createElement("button");
+      btn.type = "button";
+      btn.textContent = b[0];
+      btn.title = b[1];
+      btn.className = "ckpt-zoom";
+      btn.addEventListener("click", b[2]);
+      bar.appendChild(btn);
+    });
+    var hint = document.createElement("span");
+    hint.textContent = "wheel to zoom, drag to pan, hover for details, click a violation to highlight its events";
+    bar.appendChild(hint);
+    viewport.parentNode.parentNode.insertBefore(bar, viewport.parentNode);
+
+    // Hover: every mark carries its details in its <title>.
+    var marks = svg.querySelectorAll("[data-seq], .ckpt-initial");
+    var hovered = null;
+    function show(el) {
+      var t = el.querySelector("title");
+      details.textContent = t ? t.textContent : "";
+      if (hovered) { hovered.classList.remove("hover"); }
+      hovered = el;
+      el.classList.add("hover");
+    }
+    for (var i = 0; i < marks.length; i++) {
+      marks[i].addEventListener("mouseenter", function (ev) { show(ev.currentTarget); });
+      marks[i].setAttribute("data-ckpt-hover", "1");
+    }
+
+    // Violations: highlight the witness events, their rings, and pan to
+    // the first one.
+    var items = document.querySelectorAll("#violations li.violation");
+    var lit = [];
+    function highlight(li) {
+      lit.forEach(function (el) { el.classList.remove("hl"); });
+      lit = [];
+      var was = li.classList.contains("active");
+      for (var k = 0; k < items.length; k++) { items[k].classList.remove("active"); }
+      if (was) { return; }
+      li.classList.add("active");
+      var seqs = (li.getAttribute("data-seqs") || "").split(" ").filter(function (s) { return s !== ""; });
+      var first = null;
+      seqs.forEach(function (s) {
+        var els = svg.querySelectorAll('[data-seq="' + s + '"]');
+        for (var j = 0; j < els.length; j++) {
+          els[j].classList.add("hl");
+          lit.push(els[j]);
+          if (!first && els[j].classList.contains("viol")) { first = els[j]; }
+        }
+      });
+      if (first) {
+        var cx = parseFloat(first.getAttribute("cx"));
+        if (cx < vb.x || cx > vb.x + vb.w) { vb.x = Math.max(0, cx - vb.w / 3); apply(); }
+        show(first);
+      }
+    }
+    for (var k = 0; k < items.length; k++) {
+      items[k].addEventListener("click", function (ev) { highlight(ev.currentTarget); });
+      items[k].addEventListener("keydown", function (ev) {
+        if (ev.key === "Enter" || ev.key === " ") { highlight(ev.currentTarget); }
+      });
+      items[k].setAttribute("data-ckpt-click", "1");
+    }
+    apply();
+    // A short diagram should not sit in a tall empty box.
+    var fitH = H * viewport.clientWidth / vb.w + 4;
+    if (fitH > 0 && fitH < viewport.clientHeight) { viewport.style.height = Math.max(fitH, 200) + "px"; }
+
+    var ready = document.createElement("div");
+    ready.id = "ckpt-ready";
+    ready.hidden = true;
+    ready.setAttribute("data-marks", String(marks.length));
+    ready.setAttribute("data-violations", String(items.length));
+    document.body.appendChild(ready);
+    document.documentElement.setAttribute("data-ckpt-ready", "1");
+  }
+
+  try {
+    init();
+  } catch (e) {
+    fail(e && e.message ? e.message : String(e));
+  }
+})();
