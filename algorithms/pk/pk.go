@@ -343,22 +343,21 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	e.Ckpt, e.Pos, e.Inc, e.Resend, e.Failure = c.id, pos, p.inc, true, in.Failure
 	fx = append(fx, e)
 
-	if a.n == 1 || a.variant == NoToken {
-		// Alone on the ring there is nobody to tell and nothing to wait
-		// for: the token would only come straight back.
-		return fx
+	// Alone on the ring there is nobody to tell and nothing to wait for:
+	// the token would only come straight back.
+	if a.n > 1 && a.variant != NoToken {
+		body := trace.NewControlBody()
+		body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
+		body.Received = make([]trace.Identity, len(p.receipts))
+		for k := range p.receipts {
+			body.Received[k] = trace.Identity{Msg: p.receipts[k].msg, Inc: p.receipts[k].inc()}
+		}
+		sort.Slice(body.Received, func(x, y int) bool { return body.Received[x].Msg < body.Received[y].Msg })
+		t := replay.NewEffect(replay.EffControl)
+		t.To, t.Control, t.Body, t.Failure = (i+1)%a.n, trace.ControlToken, &body, in.Failure
+		fx = append(fx, t, replay.NewEffect(replay.EffHoldProcess))
+		p.held = true
 	}
-	body := trace.NewControlBody()
-	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
-	body.Received = make([]trace.Identity, len(p.receipts))
-	for k := range p.receipts {
-		body.Received[k] = trace.Identity{Msg: p.receipts[k].msg, Inc: p.receipts[k].inc()}
-	}
-	sort.Slice(body.Received, func(x, y int) bool { return body.Received[x].Msg < body.Received[y].Msg })
-	t := replay.NewEffect(replay.EffControl)
-	t.To, t.Control, t.Body, t.Failure = (i+1)%a.n, trace.ControlToken, &body, in.Failure
-	fx = append(fx, t, replay.NewEffect(replay.EffHoldProcess))
-	p.held = true
 
 	// Tokens recorded while down are handled now, in arrival order.
 	for _, c := range in.Pending {
