@@ -228,7 +228,8 @@ var cases = []goldenCase{
 				Send(2.0, "P2", "P1", "m3").
 				Recv(2.0, "P1", "m3")
 		},
-		must: []string{"t=2 P0 restart"},
+		must: []string{"3 t=2 P0 restart", "6 t=2 P1 internal op=1", "7 t=2 P0 checkpoint ckpt=1 type=basic pos=0 sn=1",
+			"8 t=2 P2 send msg=m3", "9 t=2 P1 recv msg=m3"},
 	},
 }
 

@@ -1,0 +1,158 @@
+package replay_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/replay/replaytest"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// scripted behaves like Plain (checkpoint at every tick, deliver every
+// copy) unless hook handles the input; it exercises the effects PK needs
+// (instant replay with resends, requeue, holds, resume, retry).
+type scripted struct {
+	*replay.Plain
+	hook func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool)
+	// got[p] lists the copies p delivered, by op.
+	got   [][]replay.CopyID
+	sent  map[int32]replay.CopyID // op of P0 -> copy
+	state map[string]int
+}
+
+func (s *scripted) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	if out, ok := s.hook(s, in, fx); ok {
+		return out
+	}
+	if in.Kind == replay.InSend && in.P == 0 {
+		s.sent[in.Op] = in.Copy
+	}
+	fx = s.Plain.Step(in, fx)
+	if in.Kind == replay.InRecv {
+		for len(s.got[in.P]) <= int(in.Op) {
+			s.got[in.P] = append(s.got[in.P], replay.NoCopy)
+		}
+		s.got[in.P][in.Op] = in.Copy
+	}
+	return fx
+}
+
+func newScripted(n int, hook func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool)) *scripted {
+	return &scripted{Plain: replay.NewPlain(n), hook: hook, got: make([][]replay.CopyID, n),
+		sent: map[int32]replay.CopyID{}, state: map[string]int{}}
+}
+
+func has(t *testing.T, run *trace.Run, want ...string) {
+	t.Helper()
+	ls := lines(run)
+	i := 0
+	// want must appear in this order.
+	for _, l := range ls {
+		if i < len(want) && strings.Contains(l, want[i]) {
+			i++
+		}
+	}
+	if i < len(want) {
+		t.Errorf("run lacks %q (in order):\n%s", want[i], replaytest.Dump(run))
+	}
+}
+
+// TestInstantReplayRestart: a restart that leaves P0 beyond its checkpoint
+// re-transmits live sends (resend, of: 1, same piggyback) and runs the ops
+// it had never executed, all before the restart event.
+func TestInstantReplayRestart(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(0.1, "P0").
+		Send(0.2, "P0", "P1", "a").
+		Internal(0.3, "P0").
+		Fail(0.5, "P0").
+		Send(0.6, "P0", "P1", "b").
+		Recv(0.7, "P1", "a").
+		Recv(0.9, "P1", "b").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		if in.Kind != replay.InRestart {
+			return fx, false
+		}
+		e := replay.NewEffect(replay.EffRestart)
+		e.Ckpt, e.Pos, e.Resend, e.Inc, e.Failure = 1, 3, true, 1, in.Failure
+		return append(fx, e), true
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has(t, run,
+		"t=0.7 P1 recv msg=a peer=P0 op=0 copy=1",
+		"t=1.5 P0 send msg=a peer=P1 op=0 copy=2 resend of=1",
+		"t=1.5 P0 send msg=b peer=P1 op=2 copy=1",
+		"t=1.5 P0 restart restore=1 pos=3 undone=0 inc=1",
+		"t=1.8 P1 recv msg=b peer=P0 op=1 copy=1",
+		"P1 unconsumed msg=a copy=2")
+}
+
+// TestRequeueHoldResume: P1 delivers a and b, then a control message from
+// P0 rolls it back to checkpoint 0 with a's copy requeued; P1 holds the
+// re-executed receive of a until a tick says retry, and holds the whole
+// process until the next tick resumes it.
+func TestRequeueHoldResume(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Send(0.1, "P0", "P1", "a").
+		Recv(0.2, "P1", "a").
+		Internal(0.3, "P1").
+		Checkpoint(1.0, "P0").
+		Checkpoint(2.0, "P1").
+		Checkpoint(3.0, "P1").
+		Checkpoint(4.0, "P1").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		switch {
+		case in.Kind == replay.InTick && in.P == 0:
+			c := replay.NewEffect(replay.EffControl)
+			c.To, c.Control = 1, trace.ControlToken
+			return append(fx, c), true
+		case in.Kind == replay.InControl && in.P == 1:
+			r := replay.NewEffect(replay.EffRollback)
+			r.Ckpt, r.Pos, r.Cause = 0, 0, trace.CauseToken
+			r.Requeue = []replay.CopyID{s.got[1][0]}
+			s.state["rolled"] = 1
+			return append(fx, r), true
+		case in.Kind == replay.InRecv && s.state["rolled"] == 1 && s.state["retried"] == 0:
+			h := replay.NewEffect(replay.EffHold)
+			h.Until = "tick"
+			return append(fx, h), true
+		case in.Kind == replay.InTick && in.P == 1 && in.T == 2*trace.Second:
+			s.state["retried"] = 1
+			return append(fx, replay.NewEffect(replay.EffHoldProcess), replay.NewEffect(replay.EffRetry)), true
+		case in.Kind == replay.InTick && in.P == 1 && in.T == 3*trace.Second:
+			if !in.Held {
+				panic("tick of a held process must say Held")
+			}
+			return append(fx, replay.NewEffect(replay.EffResume)), true
+		case in.Kind == replay.InTick && in.P == 1:
+			return fx, true
+		}
+		return fx, false
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has(t, run,
+		"t=1 P0 control_send peer=P1 control=token",
+		"t=1.5 P1 control_recv peer=P0 control=token",
+		"t=1.5 P1 rollback restore=0 pos=0 undone=2 cause=token",
+		"t=1.7 P1 hold msg=a until=tick",
+		"t=3 P1 resume",
+		"t=3.2 P1 unhold msg=a",
+		"t=3.2 P1 recv msg=a peer=P0 op=0 copy=1 via=net",
+		"t=3.3 P1 internal op=1",
+		"P1 end state=done")
+}
