@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(string(data), false)
 	}
 	f.Add("x\na {\"a\":1, \"b\":1}\ny\nb {\"a\":1, \"b\":1}\n", false)
+	f.Add("e\n {\"\":1}\nf\nb {\"b\":1, \"\":1}\n", false)
 	f.Add("=== r ===\nx\na {\"a\":1}\n=== s ===\ny\nb {\"a\":1,\"b\":1}\n", true)
 	f.Add(ExportRegex+"\nP0\t{\"P0\":1}\tsend\nP1\t{\"P0\":1,\"P1\":1}\trecv\n", false)
 	f.Fuzz(func(t *testing.T, log string, delimited bool) {

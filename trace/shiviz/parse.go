@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -318,6 +319,12 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 		ev := &ex.Events[i]
 		ev.Line = line
 		host := group(text, m, p.hostG)
+		if host == "" {
+			return nil, p.errf(line, "the host group matched an empty host name")
+		}
+		if !utf8.ValidString(host) {
+			return nil, p.errf(line, "the host name %q is not valid UTF-8", host)
+		}
 		h, ok := hostIdx[host]
 		if !ok {
 			h = int32(len(ex.Hosts))

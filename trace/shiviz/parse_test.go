@@ -187,6 +187,8 @@ func TestParseErrors(t *testing.T) {
 		{"empty", " \n\n", ParseOptions{}, 0, `empty log`},
 		{"groups", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>\S+)`}, 0, `lacks the named group(s) clock, event`},
 		{"same group", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})(?<host>)`}, 0, `several groups named "host"`},
+		{"empty host", "x\n {\"\":1}\n", ParseOptions{}, 1, `empty host name`},
+		{"bad utf8 host", "x\na\xff {\"a\":1}\n", ParseOptions{}, 1, `not valid UTF-8`},
 		{"bad regex", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>`}, 0, `bad regular expression`},
 		{"lookbehind", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<!x)(?<host>\S+) (?<clock>{.*})(?<event>)`}, 0, `bad regular expression`},
 		{"same label", "=== r ===\nx\na {\"a\":1}\n=== r ===\ny\nb {\"b\":1}\n", ParseOptions{Delimiter: `^=== (?<trace>.*) ===$`}, 4, `two executions are labelled "r"`},
