@@ -1,0 +1,81 @@
+package consistency_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run with -update after checking the change)\ngot:\n%s", path, got)
+	}
+}
+
+// Every example trace verifies clean under every algorithm that is
+// available, and its JSON report is pinned.
+func TestExamplesVerifyClean(t *testing.T) {
+	files, err := filepath.Glob("../testdata/traces/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example traces: %v", err)
+	}
+	for _, file := range files {
+		tr, err := trace.ReadTraceFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := strings.TrimSuffix(filepath.Base(file), ".json")
+		for _, name := range algorithms.Names {
+			t.Run(base+"/"+name, func(t *testing.T) {
+				alg, err := algorithms.New(name, "", tr)
+				if err != nil {
+					t.Skipf("%s not available yet: %v", name, err)
+				}
+				run, err := replay.Run(tr, alg, replay.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := consistency.Check(run, tr)
+				r.File = "testdata/traces/" + filepath.Base(file)
+				if !r.Valid {
+					t.Errorf("%s under %s is invalid:\n%s", file, name, dumpReport(r))
+				}
+				for _, p := range r.Properties {
+					if p.Status == report.Unknown {
+						t.Errorf("%s is unknown on a replayed run with its source: %s", p.Name, p.Note)
+					}
+				}
+				var buf bytes.Buffer
+				if err := report.Render(&buf, report.JSON, []report.Report{r}, report.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, filepath.Join("testdata", "golden", base+"."+name+".json"), buf.Bytes())
+			})
+		}
+	}
+}
