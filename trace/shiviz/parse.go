@@ -129,14 +129,16 @@ func CompileRegex(expr string) (*regexp.Regexp, error) {
 // line. A regex or delimiter that does not compile, or lacks the host,
 // clock or event group, is an error too.
 func Parse(name string, r io.Reader, opts ParseOptions) (*Log, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxLogSize+1))
-	if err != nil {
+	// A strings.Builder holds the log once; reading into a []byte and
+	// converting would hold it twice.
+	var sb strings.Builder
+	if _, err := io.Copy(&sb, io.LimitReader(r, maxLogSize+1)); err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
-	if len(data) > maxLogSize {
+	if sb.Len() > maxLogSize {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: "log larger than 1 GiB"}
 	}
-	text := string(data)
+	text := sb.String()
 	// Windows line endings would leave \r in every captured group and
 	// defeat $ in multi-line mode.
 	if strings.Contains(text, "\r\n") {
