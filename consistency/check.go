@@ -89,7 +89,6 @@ type checker struct {
 	stats   report.Stats
 
 	recoveries []report.Recovery
-	zUseless   int
 }
 
 // Check judges run against SPEC §7 and returns its report. src is the

@@ -109,6 +109,7 @@ func (c *checker) structure() {
 		ps.end = none
 	}
 	n := len(ev)
+	c.stats.Events = n
 	c.pred = make([]int32, n)
 	c.sendOf = make([]int32, n)
 	c.undoneBy = make([]int32, n)
@@ -153,7 +154,6 @@ func (c *checker) structure() {
 		ps := &c.procs[e.P]
 		switch e.Kind {
 		case trace.Send, trace.Recv, trace.Internal:
-			c.stats.Events++
 			if e.Kind == trace.Send && e.Resend {
 				c.resend(i, e, ps)
 				continue
