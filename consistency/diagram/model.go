@@ -425,7 +425,7 @@ func (m *model) layout() {
 			} else if omitted > 0 {
 				x = prevEnd + bandGap
 			} else {
-				x = prevEnd + gapFor((e.T - groupT).Seconds()*pxPerSec)
+				x = prevEnd + gapFor((e.T-groupT).Seconds()*pxPerSec)
 			}
 			if omitted > 0 {
 				m.bands = append(m.bands, band{x0: prevEnd + 12, x1: x - 12, omitted: omitted, t0: omitT0, t1: e.T})
@@ -479,7 +479,7 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 	copyKey := func(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 	type ctlKey struct {
 		from, to, fail int32
-		c          trace.Control
+		c              trace.Control
 	}
 	ctlQ := make(map[ctlKey][]int32)
 	downFrom := make([]int32, np)

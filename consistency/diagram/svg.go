@@ -523,6 +523,7 @@ func (m *model) jumpText(j jump) []byte {
 	if e.Pos >= 0 {
 		b = append(b, ", keeping "...)
 		b = strconv.AppendInt(b, int64(e.Pos), 10)
+		b = append(b, " live"...)
 	}
 	b = append(b, "\nwhy: "...)
 	switch {

@@ -1,0 +1,233 @@
+package diagram
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms/ms"
+	"github.com/ckpt-dev/ckpt/algorithms/pk"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// examples is the worked examples' directory (SPEC's testdata/traces).
+const examples = "../../testdata/traces"
+
+// replayed replays tr through alg ("ms", "pk", or an MS variant as
+// "ms:VARIANT") and checks it.
+func replayed(t testing.TB, tr *trace.Trace, alg string) (*trace.Run, *report.Report) {
+	t.Helper()
+	var (
+		a       replay.Algorithm
+		err     error
+		variant string
+	)
+	switch {
+	case alg == "pk":
+		a, err = pk.New("", tr)
+	case strings.HasPrefix(alg, "ms"):
+		variant = strings.TrimPrefix(strings.TrimPrefix(alg, "ms"), ":")
+		a, err = ms.New(variant, tr)
+	default:
+		t.Fatalf("unknown algorithm %q", alg)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, a, replay.Options{Variant: variant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := consistency.Check(run, tr)
+	return run, &rep
+}
+
+func readExample(t testing.TB, name string) *trace.Trace {
+	t.Helper()
+	tr, err := trace.ReadTraceFile(filepath.Join(examples, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Names in goldens must not depend on where the test runs from.
+	tr.Name = name
+	return tr
+}
+
+func renderSVG(t testing.TB, run *trace.Run, rep *report.Report, opts Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := SVG(&b, run, rep, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// node is one parsed SVG element with what the tests look at.
+type node struct {
+	name    string
+	classes []string
+	attrs   map[string]string
+	title   string
+}
+
+func (n *node) has(class string) bool {
+	for _, c := range n.classes {
+		if c == class {
+			return true
+		}
+	}
+	return false
+}
+
+// parseSVG parses doc as XML — failing the test if it is not well formed
+// — and returns its elements in document order.
+func parseSVG(t testing.TB, doc []byte) []*node {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	var (
+		out   []*node
+		stack []*node
+		depth int
+		root  bool
+	)
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				if tk.Name.Local != "svg" || tk.Name.Space != "http://www.w3.org/2000/svg" {
+					t.Fatalf("root element is %v, want svg in the SVG namespace", tk.Name)
+				}
+				root = true
+			}
+			depth++
+			n := &node{name: tk.Name.Local, attrs: map[string]string{}}
+			for _, a := range tk.Attr {
+				n.attrs[a.Name.Local] = a.Value
+				if a.Name.Local == "class" {
+					n.classes = strings.Fields(a.Value)
+				}
+			}
+			out = append(out, n)
+			stack = append(stack, n)
+		case xml.EndElement:
+			depth--
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) >= 2 && stack[len(stack)-1].name == "title" {
+				stack[len(stack)-2].title += string(tk)
+			}
+		}
+	}
+	if !root {
+		t.Fatal("no svg element")
+	}
+	return out
+}
+
+// inside reports whether n is drawn in the diagram proper rather than in
+// the legend (legend samples use the same classes).
+func drawn(nodes []*node) []*node {
+	var out []*node
+	for _, n := range nodes {
+		if n.attrs["data-seq"] != "" || (n.has("ckpt-initial") && n.attrs["data-p"] != "") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// summarize counts the diagram's elements by class and lists its
+// rollbacks and recovery lines: what the goldens pin.
+func summarize(doc []byte) func(t testing.TB) string {
+	return func(t testing.TB) string {
+		nodes := parseSVG(t, doc)
+		root := nodes[0]
+		var b strings.Builder
+		fmt.Fprintf(&b, "algorithm=%s events=%s drawn=%s processes=%s\n",
+			root.attrs["data-algorithm"], root.attrs["data-events"], root.attrs["data-drawn"], root.attrs["data-processes"])
+		counts := map[string]int{}
+		var jumps, lines []string
+		for _, n := range drawn(nodes) {
+			for _, c := range n.classes {
+				switch {
+				case strings.HasPrefix(c, "ckpt-"), strings.HasPrefix(c, "msg-"), strings.HasPrefix(c, "ev-"),
+					strings.HasPrefix(c, "ctl-"), strings.HasPrefix(c, "reason-"), strings.HasPrefix(c, "state-"),
+					c == "down", c == "held", c == "viol", c == "lost-mark":
+					counts[c]++
+					if n.has("undone") {
+						counts[c+" undone"]++
+					}
+					if n.has("discarded") {
+						counts[c+" discarded"]++
+					}
+				}
+			}
+			if n.has("jump") {
+				jumps = append(jumps, firstLine(n.title))
+			}
+			if n.has("rline") {
+				lines = append(lines, strings.ReplaceAll(n.title, "\n", "; ")+" points="+n.attrs["points"])
+			}
+		}
+		keys := make([]string, 0, len(counts))
+		for k := range counts {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "%s %d\n", k, counts[k])
+		}
+		for _, j := range jumps {
+			fmt.Fprintf(&b, "jump: %s\n", j)
+		}
+		for _, l := range lines {
+			fmt.Fprintf(&b, "rline: %s\n", l)
+		}
+		return b.String()
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
