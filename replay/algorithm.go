@@ -182,7 +182,8 @@ const (
 	// new copy with resend: true, of: Copy's number, carrying Copy's
 	// piggyback; Failure attributes it.
 	EffResend
-	// EffRetry re-tries P's held receive now.
+	// EffRetry re-tries P's held receive once the input's effects are
+	// applied (ignored in answer to InRecv, which is that try).
 	EffRetry
 )
 

@@ -780,7 +780,9 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			return fmt.Errorf("replay: algorithm %s: unknown effect %d", e.alg.Name(), f.Kind)
 		}
 	}
-	if retry {
+	// Inside a receive's judgement the receive is being tried already; a
+	// retry there could only recurse.
+	if retry && in.Kind != InRecv {
 		return e.retry(p)
 	}
 	return nil
@@ -872,6 +874,12 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	pr.gen++
 	if L > pos {
 		pr.live = pr.live[:pos]
+	}
+	for _, lc := range f.Replay {
+		if lc.Copy < 0 || int(lc.Copy) >= len(e.copies) || e.copies[lc.Copy].to != p ||
+			lc.Op < 0 || int(lc.Op) >= len(pr.prog) || e.tr.Events[pr.prog[lc.Op]].Msg != e.copies[lc.Copy].msg {
+			return fmt.Errorf("replay: algorithm %s: %s's replay log gives op %d copy %d, which is not a copy of that receive's message", e.alg.Name(), e.tr.Processes[p], lc.Op, lc.Copy)
+		}
 	}
 	pr.replay = append(pr.replay[:0], f.Replay...)
 	sort.Slice(pr.replay, func(a, b int) bool { return pr.replay[a].Op < pr.replay[b].Op })
