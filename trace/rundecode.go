@@ -363,7 +363,7 @@ func (d *runDecoder) message(id []byte) int32 {
 	}
 	idx := int32(len(d.run.Msgs))
 	s := string(id)
-	d.run.Msgs = append(d.run.Msgs, s)
+	d.run.Msgs = append(grow(d.run.Msgs), s)
 	d.msgIdx[s] = idx
 	return idx
 }
@@ -631,7 +631,7 @@ func (d *runDecoder) event() error {
 			}
 		}
 	}
-	d.run.Events = append(d.run.Events, ev)
+	d.run.Events = append(grow(d.run.Events), ev)
 	return nil
 }
 
