@@ -66,10 +66,11 @@ func (d *traceDecoder) wrap(err error, i int) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	if i >= 0 && !d.a.jsonl {
-		return &InputError{File: d.a.tr.Name, Event: i, Msg: "malformed JSON: " + se.msg}
+	line := se.line
+	if (i >= 0 && !d.a.jsonl) || se.read {
+		line = 0
 	}
-	return &InputError{File: d.a.tr.Name, Event: i, Line: se.line, Msg: "malformed JSON: " + se.msg}
+	return &InputError{File: d.a.tr.Name, Event: i, Line: line, Msg: se.describe()}
 }
 
 func (d *traceDecoder) decode() (*Trace, error) {

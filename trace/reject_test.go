@@ -159,6 +159,12 @@ func TestGzipDetectedFromContent(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Fatalf("truncated gzip: got %v", err)
 	}
+	corrupt := bytes.Clone(zb.Bytes())
+	corrupt[len(corrupt)-6] ^= 0xff // the CRC-32 in the trailer
+	_, err = ReadTrace("crc.gz", bytes.NewReader(corrupt))
+	if err == nil || err.Error() != "crc.gz: reading: gzip: invalid checksum" {
+		t.Fatalf("corrupt gzip: got %v", err)
+	}
 }
 
 func TestInvalidUTF8BecomesReplacement(t *testing.T) {

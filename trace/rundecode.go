@@ -84,10 +84,10 @@ func (d *runDecoder) wrap(err error, i int) error {
 		return err
 	}
 	line := se.line
-	if i >= 0 && !d.jsonl {
+	if (i >= 0 && !d.jsonl) || se.read {
 		line = 0
 	}
-	return &InputError{File: d.run.Name, Event: i, Line: line, Msg: "malformed JSON: " + se.msg}
+	return &InputError{File: d.run.Name, Event: i, Line: line, Msg: se.describe()}
 }
 
 func (d *runDecoder) decode() (*Run, error) {

@@ -31,9 +31,20 @@ type scanner struct {
 type syntaxError struct {
 	msg  string
 	line int
+	// read marks a failure of the underlying reader (I/O, corrupt gzip)
+	// rather than of the JSON.
+	read bool
 }
 
 func (e *syntaxError) Error() string { return e.msg }
+
+// describe words the error for an InputError.
+func (e *syntaxError) describe() string {
+	if e.read {
+		return e.msg
+	}
+	return "malformed JSON: " + e.msg
+}
 
 const scanBufSize = 64 << 10
 
@@ -74,10 +85,11 @@ func (s *scanner) fill() bool {
 // eofError describes the end of input in the middle of a value.
 func (s *scanner) eofError() error {
 	if s.rerr != nil && s.rerr != io.EOF {
+		msg := "reading: " + s.rerr.Error()
 		if errors.Is(s.rerr, io.ErrUnexpectedEOF) {
-			return s.errorf("truncated input (unexpected end of compressed data)")
+			msg = "truncated input (unexpected end of compressed data)"
 		}
-		return s.errorf("reading: " + s.rerr.Error())
+		return &syntaxError{msg: msg, line: s.line, read: true}
 	}
 	return s.errorf("unexpected end of input (truncated JSON?)")
 }
