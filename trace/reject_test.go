@@ -75,6 +75,8 @@ func TestRejectJSON(t *testing.T) {
 		{"down negative", doc(`{"t":1,"p":"P0","kind":"fail","down":-2}`), `bad.json: event 0: "down" must be a finite number > 0, got -2`},
 		{"down wrong type", doc(`{"t":1,"p":"P0","kind":"fail","down":"2"}`), `bad.json: event 0: "down" must be a number, not a string`},
 		{"control char in string", doc("{\"t\":1,\"p\":\"P0\",\"kind\":\"internal\",\"label\":\"a\x01\"}"), `bad.json: event 0: malformed JSON: control character byte 0x1 in string`},
+		{"trailing comma", doc(`{"t":1,"p":"P0","kind":"internal"}`, ``), `bad.json: event 1: malformed JSON: invalid character ']' (not a JSON value)`},
+		{"missing value", doc(`{"t":,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character ',' (not a JSON value)`},
 		{"bad escape", doc(`{"t":1,"p":"P0","kind":"internal","label":"\q"}`), `bad.json: event 0: malformed JSON: invalid escape 'q' in string`},
 	}
 	for _, tt := range tests {

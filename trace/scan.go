@@ -205,13 +205,18 @@ func (s *scanner) key(dst []byte) ([]byte, error) {
 	return dst, s.expect(':')
 }
 
-// peekType returns the first byte of the next value, after white space.
+// peekType returns the first byte of the next value, after white space,
+// or a syntax error if no JSON value can start there.
 func (s *scanner) peekType() (byte, error) {
 	c, ok := s.next()
 	if !ok {
 		return 0, s.eofError()
 	}
-	return c, nil
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n':
+		return c, nil
+	}
+	return 0, s.errorf("invalid character " + quoteByte(c) + " (not a JSON value)")
 }
 
 // str reads a string value, unescaped, appending it to dst. The next
