@@ -42,7 +42,7 @@ func TestBuilderErrors(t *testing.T) {
 		{"decreasing t", NewBuilder("P0").Internal(2, "P0").Internal(1, "P0"), `event 1: t 1 is before the previous event's t 2 (events must be in non-decreasing t)`},
 		{"self send", NewBuilder("P0").Send(1, "P0", "P0", "m"), `event 0: send of "m" to itself (P0)`},
 		{"dup msg", NewBuilder("P0", "P1").Send(1, "P0", "P1", "m").Send(1, "P0", "P1", "m"), `event 1: duplicate message id "m" (already sent by event 0)`},
-		{"recv before send", NewBuilder("P0", "P1").Recv(1, "P1", "m").Send(2, "P0", "P1", "m"), `event 0: recv of "m" before its send (event 1)`},
+		{"recv before send", NewBuilder("P0", "P1").Recv(1, "P1", "m").Send(2, "P0", "P1", "m"), `event 0: recv of "m" before its send`},
 		{"recv unknown", NewBuilder("P0", "P1").Recv(1, "P1", "m").Internal(2, "P0"), `event 0: recv of unknown message "m" (no event sends it)`},
 		{"recv wrong proc", NewBuilder("P0", "P1", "P2").Send(1, "P0", "P1", "m").Recv(2, "P2", "m"), `event 1: recv of "m" by P2, but it was sent to P1`},
 		{"recv twice", NewBuilder("P0", "P1").Send(1, "P0", "P1", "m").Recv(2, "P1", "m").Recv(3, "P1", "m"), `event 2: recv of "m" twice (first by event 1)`},

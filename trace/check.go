@@ -251,7 +251,7 @@ func (a *assembler) check(i, line int) *InputError {
 			return a.errAt(i, line, "duplicate message id %q (already sent by event %d)", tr.Msgs[ev.Msg], m.Send)
 		}
 		if m.Recv != None {
-			return a.errAt(int(m.Recv), a.pendingLine[ev.Msg], "recv of %q before its send (event %d)", tr.Msgs[ev.Msg], i)
+			return a.errAt(int(m.Recv), a.pendingLine[ev.Msg], "recv of %q before its send", tr.Msgs[ev.Msg])
 		}
 		m.Send = int32(i)
 	case Recv:

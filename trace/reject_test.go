@@ -63,7 +63,7 @@ func TestRejectJSON(t *testing.T) {
 		{"msg wrong type", doc(`{"t":1,"p":"P0","kind":"recv","msg":4}`), `bad.json: event 0: "msg" must be a string, not a number`},
 		{"duplicate message id", doc(send01, `{"t":2,"p":"P2","kind":"send","to":"P1","msg":"m1"}`), `bad.json: event 1: duplicate message id "m1" (already sent by event 0)`},
 		{"recv of unknown message", doc(send01, `{"t":2,"p":"P1","kind":"recv","msg":"m4"}`, `{"t":3,"p":"P2","kind":"internal"}`), `bad.json: event 1: recv of unknown message "m4" (no event sends it)`},
-		{"recv before send", doc(`{"t":1,"p":"P1","kind":"recv","msg":"m1"}`, send01), `bad.json: event 0: recv of "m1" before its send (event 1)`},
+		{"recv before send", doc(`{"t":1,"p":"P1","kind":"recv","msg":"m1"}`, send01), `bad.json: event 0: recv of "m1" before its send`},
 		{"recv by wrong process", doc(send01, `{"t":2,"p":"P2","kind":"recv","msg":"m1"}`), `bad.json: event 1: recv of "m1" by P2, but it was sent to P1`},
 		{"recv twice", doc(send01, `{"t":2,"p":"P1","kind":"recv","msg":"m1"}`, `{"t":3,"p":"P1","kind":"recv","msg":"m1"}`), `bad.json: event 2: recv of "m1" twice (first by event 1)`},
 		{"params zero", `{"format":"ckpt/trace@1","processes":["P0"],"params":{"restart_delay":0},"events":[]}`, `bad.json: params.restart_delay must be a finite number > 0, got 0`},
@@ -101,7 +101,7 @@ func TestRejectJSONL(t *testing.T) {
 	}{
 		{"bad event", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n\n" + `{"t":1,"p":"P0","kind":"nope"}` + "\n", `bad.jsonl: event 1 (line 4): unknown kind "nope"`},
 		{"malformed", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n" + `{"t":1,"p":"P0",}` + "\n", `bad.jsonl: event 1 (line 3): malformed JSON: expected a string key, found '}'`},
-		{"recv before send", head + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n" + `{"t":2,"p":"P0","kind":"send","to":"P1","msg":"m"}` + "\n", `bad.jsonl: event 0 (line 2): recv of "m" before its send (event 1)`},
+		{"recv before send", head + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n" + `{"t":2,"p":"P0","kind":"send","to":"P1","msg":"m"}` + "\n", `bad.jsonl: event 0 (line 2): recv of "m" before its send`},
 		{"recv unknown", head + `{"t":1,"p":"P1","kind":"internal"}` + "\n" + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n", `bad.jsonl: event 1 (line 3): recv of unknown message "m" (no event sends it)`},
 		{"header without processes", `{"format":"ckpt/trace@1"}` + "\n" + `{"t":1,"p":"P1","kind":"internal"}` + "\n", `bad.jsonl: missing "processes"`},
 		{"truncated", head + `{"t":1,"p":"P1","ki`, `bad.jsonl: event 0 (line 2): malformed JSON: unexpected end of input (truncated JSON?)`},
