@@ -71,6 +71,31 @@ func (c *checker) msRules() {
 	// MS never puts such a copy back in the mailbox, so meeting it again
 	// means the replay log offered it.
 	consumed := make([]int32, len(c.copySend))
+	// The textbook variant's scalar state: incarnation and recovery line
+	// per process, adopted from Rollback requests and messages with a
+	// higher incarnation (SPEC §4.2, textbook).
+	down := make([]bool, np)
+	pending := make([][]trace.ControlBody, np)
+	tbInc := make([]int32, np)
+	tbLine := make([]int32, np)
+	adopt := func(p, inc, line int32) {
+		if inc != none && inc > tbInc[p] {
+			tbInc[p], tbLine[p] = inc, line
+		}
+	}
+	validFor := func(pb *trace.Piggyback, p int32) bool {
+		if textbook {
+			return !(pb.Inc != none && pb.Inc < tbInc[p] && pb.Sn >= tbLine[p])
+		}
+		return msValid(pb, F[p], rs)
+	}
+	staleWhy := func(pb *trace.Piggyback, p int32) string {
+		if textbook {
+			return fmt.Sprintf("its incarnation %d is below %s's %d and its sn %d is ≥ the recovery line %d (the textbook rule)",
+				pb.Inc, c.proc(p), tbInc[p], pb.Sn, tbLine[p])
+		}
+		return c.staleWhy(pb, F[p], rs)
+	}
 	apply := func(p int32, fi int32) {
 		R := recOf[fi]
 		if R.o == none {
@@ -118,6 +143,27 @@ func (c *checker) msRules() {
 			held[p] = truncHeld(held[p], ck.id)
 			sn[p] = ck.sn
 			lastRestore[p] = seq
+			down[p] = false
+			if textbook {
+				tbInc[p]++
+				tbLine[p] = ck.sn
+				for _, b := range pending[p] {
+					adopt(p, b.Count, b.R)
+				}
+				pending[p] = pending[p][:0]
+			}
+		case trace.Fail:
+			down[p] = true
+		case trace.ControlRecv:
+			if textbook && e.Control == trace.ControlRollback && e.Body != nil {
+				if down[p] {
+					// A down process handles requests at its restart,
+					// after raising its own incarnation.
+					pending[p] = append(pending[p], *e.Body)
+				} else {
+					adopt(p, e.Body.Count, e.Body.R)
+				}
+			}
 		case trace.Rollback:
 			fi := c.failOf[seq]
 			ck, ok := c.procs[p].byID[e.Restore]
@@ -147,15 +193,18 @@ func (c *checker) msRules() {
 				continue
 			}
 			pb := c.pbOf(ci)
+			if textbook && pb != nil {
+				adopt(p, pb.Inc, pb.RecLine)
+			}
 			if pb == nil || pb.Sn == none {
 				c.setUnknown(logReplayName, fmt.Sprintf("copy %d of %s carries no sn piggyback", e.Copy, c.msg(e.Msg)))
 				continue
 			}
-			valid := textbook || msValid(pb, F[p], rs)
+			valid := validFor(pb, p)
 			if !valid || pb.Sn >= sn[p] {
 				why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, c.proc(p), sn[p])
 				if !valid {
-					why = fmt.Sprintf("it is stale: %s", c.staleWhy(pb, F[p], rs))
+					why = fmt.Sprintf("it is stale: %s", staleWhy(pb, p))
 				}
 				c.violate(logReplayName, fmt.Sprintf("%s logs %s at seq %d against the logging rule", c.proc(p), c.msg(e.Msg), i), []int32{seq, c.copySend[ci]},
 					fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
@@ -167,7 +216,7 @@ func (c *checker) msRules() {
 				old := logs[p][e.Op]
 				old.seq--
 				if old.seq < lastRestore[p] && old.ci != ci {
-					if opb := c.pbOf(old.ci); opb != nil && (textbook || msValid(opb, F[p], rs)) {
+					if opb := c.pbOf(old.ci); opb != nil && validFor(opb, p) {
 						c.violate(logReplayName, fmt.Sprintf("%s skips the logged %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{old.seq, seq},
 							fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
 								c.proc(p), c.msg(c.run.Events[old.seq].Msg), e.Op, old.seq, lastRestore[p], e.Op, i))
@@ -182,11 +231,11 @@ func (c *checker) msRules() {
 			}
 			first := consumed[ci] - 1
 			pb := c.pbOf(ci)
-			if pb != nil && (textbook || !msValid(pb, F[p], rs)) {
-				why := "the algorithm itself judged it stale"
-				if !textbook {
-					why = c.staleWhy(pb, F[p], rs)
-				}
+			if textbook && pb != nil {
+				adopt(p, pb.Inc, pb.RecLine)
+			}
+			if pb != nil && !validFor(pb, p) {
+				why := staleWhy(pb, p)
 				c.violate(logReplayName, fmt.Sprintf("%s's replay offers the stale logged %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{first, seq},
 					fmt.Sprintf("%s received copy %d of %s at seq %d; MS puts no undone receipt back in the mailbox, so meeting that copy again at seq %d means the replay log offered it, but the replay rule replays only entries still valid, and this one is stale: %s",
 						c.proc(p), e.Copy, c.msg(e.Msg), first, i, why))
@@ -200,6 +249,9 @@ func (c *checker) msRules() {
 				consumed[ci] = seq + 1
 			}
 			pb := c.pbOf(ci)
+			if textbook && pb != nil {
+				adopt(p, pb.Inc, pb.RecLine)
+			}
 			if pb == nil || pb.Sn == none {
 				c.setUnknown(logReplayName, fmt.Sprintf("copy %d of %s carries no sn piggyback", e.Copy, c.msg(e.Msg)))
 				continue
@@ -210,7 +262,7 @@ func (c *checker) msRules() {
 				ent, has = logs[p][e.Op], true
 				ent.seq--
 			}
-			valid := textbook || msValid(pb, F[p], rs)
+			valid := validFor(pb, p)
 			if e.Via == trace.ViaLog {
 				switch {
 				case !has || ent.seq > lastRestore[p] || c.run.Events[ent.seq].Msg != e.Msg:
@@ -219,14 +271,14 @@ func (c *checker) msRules() {
 				case !valid:
 					c.violate(logReplayName, fmt.Sprintf("%s replays stale %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{seq, ent.seq},
 						fmt.Sprintf("the replay rule replays only entries still valid for the recoveries applied, but the entry of %s logged at seq %d is stale: %s",
-							c.msg(e.Msg), ent.seq, c.staleWhy(pb, F[p], rs)))
+							c.msg(e.Msg), ent.seq, staleWhy(pb, p)))
 				}
 				continue
 			}
 			// A receive from the network.
 			if has && ent.seq < lastRestore[p] && c.run.Events[ent.seq].Msg == e.Msg {
 				epb := c.pbOf(ent.ci)
-				if epb != nil && (textbook || msValid(epb, F[p], rs)) {
+				if epb != nil && validFor(epb, p) {
 					c.violate(logReplayName, fmt.Sprintf("%s skips the logged %s at seq %d", c.proc(p), c.msg(e.Msg), i), []int32{ent.seq, seq},
 						fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took a copy from the network at seq %d",
 							c.proc(p), c.msg(e.Msg), e.Op, ent.seq, lastRestore[p], e.Op, i))
