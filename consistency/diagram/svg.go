@@ -115,6 +115,9 @@ func (m *model) svg(x *xw) {
 	x.int("data-events", m.n)
 	x.int("data-drawn", m.drawnCount())
 	x.int("data-processes", len(run.Processes))
+	// The HTML page lists violations beside the diagram and crops the
+	// SVG's own list at this height.
+	x.num("data-lanes-bottom", m.lanesBottom()+20)
 	x.raw(">\n<title>")
 	x.esc(m.title())
 	x.raw("</title>\n<style><![CDATA[\n")

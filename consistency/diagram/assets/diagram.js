@@ -21,7 +21,7 @@
     var svg = viewport.querySelector("svg");
     var details = document.getElementById("details");
     var W = parseFloat(svg.getAttribute("width"));
-    var H = parseFloat(svg.getAttribute("height"));
+    var H = parseFloat(svg.getAttribute("data-lanes-bottom")) || parseFloat(svg.getAttribute("height"));
     svg.setAttribute("preserveAspectRatio", "xMinYMin meet");
 
     // Zoom and pan move the viewBox; the initial view shows the start of
@@ -144,6 +144,31 @@
     ready.setAttribute("data-violations", String(items.length));
     document.body.appendChild(ready);
     document.documentElement.setAttribute("data-ckpt-ready", "1");
+    if (location.hash === "#ckpt-selftest") { selftest(svg, marks, items, details); }
+  }
+
+  // selftest drives the page as a user would — hover, click a violation,
+  // zoom — and records what happened in #ckpt-selftest, so a headless
+  // browser's --dump-dom can show that the interaction works.
+  function selftest(svg, marks, items, details) {
+    var out = document.createElement("div");
+    out.id = "ckpt-selftest";
+    out.hidden = true;
+    var before = details.textContent;
+    var ev = svg.querySelector(".events [data-seq]");
+    if (ev) { ev.dispatchEvent(new MouseEvent("mouseenter")); }
+    out.setAttribute("data-hover", details.textContent !== before && details.textContent.indexOf("#") === 0 ? "ok" : "broken");
+    if (items.length > 0) {
+      items[0].click();
+      out.setAttribute("data-highlighted", String(svg.querySelectorAll(".hl").length));
+      items[0].click();
+      out.setAttribute("data-unhighlighted", String(svg.querySelectorAll(".hl").length));
+    }
+    var vb = svg.getAttribute("viewBox");
+    var zoomIn = document.querySelector("#ckpt-toolbar button.ckpt-zoom");
+    if (zoomIn) { zoomIn.click(); }
+    out.setAttribute("data-zoom", svg.getAttribute("viewBox") !== vb ? "ok" : "broken");
+    document.body.appendChild(out);
   }
 
   try {
