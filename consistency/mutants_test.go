@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -98,4 +99,51 @@ func dumpReport(r report.Report) string {
 		}
 	}
 	return b.String()
+}
+
+// Each deliberately broken PK variant is caught on a fixed trace by the
+// property it breaks: P0 loses its receipt of m0 and its send of m1, so
+// P1's receipt of m1 is an orphan; P1's later receipt of m2 from P2 is
+// undone with it and must go back to the mailbox.
+func TestPKMutantsCaught(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1", "P2").
+		Send(0.1, "P2", "P0", "m0").Recv(0.2, "P0", "m0").
+		Send(0.3, "P0", "P1", "m1").Recv(0.4, "P1", "m1").
+		Send(0.45, "P2", "P1", "m2").Recv(0.5, "P1", "m2").
+		Fail(0.6, "P0").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Name = "pk-mutants"
+	run := func(variant string) report.Report {
+		alg, err := pk.New(variant, tr)
+		if err != nil {
+			t.Fatalf("pk variant %q: %v", variant, err)
+		}
+		r, err := replay.Run(tr, alg, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return consistency.Check(r, tr)
+	}
+	if good := run(""); !good.Valid {
+		t.Fatalf("default PK fails on the trace:\n%s", dumpReport(good))
+	}
+	for _, tc := range []struct {
+		variant, property, witness string
+	}{
+		{pk.NoToken, report.OrphanFree, "receipt of m1 consumes a copy whose send was undone"},
+		{pk.NoResend, report.NoLostMessages, "m0 is lost"},
+		{pk.NoRequeue, report.NoLostMessages, "m2 is lost"},
+	} {
+		t.Run(tc.variant, func(t *testing.T) {
+			bad := run(tc.variant)
+			if p := property(bad, tc.property); p.Status != report.Fail {
+				t.Fatalf("%s: %s is %s, want fail\n%s", tc.variant, tc.property, p.Status, dumpReport(bad))
+			}
+			if !strings.Contains(dumpReport(bad), tc.witness) {
+				t.Errorf("no witness %q in\n%s", tc.witness, dumpReport(bad))
+			}
+		})
+	}
 }
