@@ -12,6 +12,7 @@ package ms
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -277,14 +278,14 @@ func (a *MS) dropLog(p, op int32) {
 func (a *MS) replayLog(p, pos int32) []replay.LogCopy {
 	pr := &a.procs[p]
 	var out []replay.LogCopy
-	kept := pr.log[:0]
-	for _, e := range pr.log {
-		if e.op >= pos {
-			if bad, _ := a.stale(p, &e.pb); bad && !a.replayAll {
-				continue
-			}
-			out = append(out, replay.LogCopy{Op: e.op, Copy: e.copy})
+	// The log is sorted by op: entries before pos stay as they are.
+	first := sort.Search(len(pr.log), func(i int) bool { return pr.log[i].op >= pos })
+	kept := pr.log[:first]
+	for _, e := range pr.log[first:] {
+		if bad, _ := a.stale(p, &e.pb); bad && !a.replayAll {
+			continue
 		}
+		out = append(out, replay.LogCopy{Op: e.op, Copy: e.copy})
 		kept = append(kept, e)
 	}
 	pr.log = kept
