@@ -361,6 +361,11 @@ func (e *engine) run() error {
 			skipOps()
 		} else {
 			it := e.q.pop()
+			if it.kind == itemOp {
+				if pr := &e.procs[it.p]; it.gen != pr.gen || pr.down || pr.heldProc {
+					continue // stale: the process was restored, failed or held since
+				}
+			}
 			e.now = it.t
 			switch it.kind {
 			case itemRestart:
@@ -370,10 +375,7 @@ func (e *engine) run() error {
 			case itemControl:
 				err = e.arriveControl(it.ref)
 			case itemOp:
-				pr := &e.procs[it.p]
-				if it.gen == pr.gen && !pr.down && !pr.heldProc {
-					err = e.execOp(it.p)
-				}
+				err = e.execOp(it.p)
 			}
 		}
 		if err != nil {
