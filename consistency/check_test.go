@@ -328,3 +328,43 @@ func TestMalformedRunsDoNotPanic(t *testing.T) {
 		}
 	}
 }
+
+// A blocked receive whose sender is itself stuck is charged to the root:
+// P0 never gets m4 (its send by P2 is live), so it never sends m5, on
+// which P1 waits.
+func TestLostRootCause(t *testing.T) {
+	src, err := trace.NewBuilder("P0", "P1", "P2").
+		Send(0.1, "P2", "P0", "m4").
+		Recv(0.2, "P0", "m4").
+		Send(0.3, "P0", "P1", "m5").
+		Recv(0.4, "P1", "m5").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newRun("acme", "P0", "P1", "P2")
+	b.send("P2", "P0", "m4", 0, 1, nil)
+	b.discard("P0", "m4", 1, trace.ReasonDuplicate, trace.None)
+	b.m("m5")
+	b.end("P0", trace.StateBlocked, 0, "m4")
+	b.end("P1", trace.StateBlocked, 0, "m5")
+	b.done("P2")
+	for _, withSrc := range []bool{true, false} {
+		s := src
+		if !withSrc {
+			s = nil
+		}
+		r := Check(b.run, s)
+		p := r.Properties[1]
+		if p.Name != report.NoLostMessages || p.Status != fail || len(p.Violations) != 1 {
+			t.Fatalf("src=%v: want one no-lost-messages violation, got\n%s", withSrc, dump(r))
+		}
+		v := p.Violations[0]
+		if !strings.Contains(v.Message, "m4 is lost") {
+			t.Errorf("src=%v: root not m4: %s", withSrc, v.Message)
+		}
+		if withSrc && !strings.Contains(v.Because, "stuck behind it: P1 (blocked on m5)") {
+			t.Errorf("dependent P1 not named: %s", v.Because)
+		}
+	}
+}

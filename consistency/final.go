@@ -137,12 +137,26 @@ func (c *checker) lost(liveSend, liveRecv []int32) {
 			// Charged to its root, unless nothing explains it.
 			m := blockedOn[p]
 			s := sender[m]
-			if s == none || s == int32(p) || (c.procs[s].end != none && ev[c.procs[s].end].State == trace.StateDone) {
+			switch {
+			case s == none:
+				c.setUnknown(noLostName, fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", c.proc(int32(p)), c.msg(m)))
+			case s == int32(p) || (c.procs[s].end != none && ev[c.procs[s].end].State == trace.StateDone):
 				c.violate(noLostName, fmt.Sprintf("%s is blocked on %s, which is never sent live", c.proc(int32(p)), c.msg(m)), []int32{ps.end},
 					fmt.Sprintf("%s ended blocked at op %d on %s, but the final live history holds no send of it and its sender %s finished without sending it",
-						c.proc(int32(p)), ev[ps.end].Op, c.msg(m), c.procOpt(s)))
+						c.proc(int32(p)), ev[ps.end].Op, c.msg(m), c.proc(s)))
 			}
 			continue
+		}
+		if ps.end != none && ev[ps.end].State == trace.StateBlocked {
+			// Blocked on a message whose send is live: lost, whatever
+			// the program says beyond.
+			if m := ev[ps.end].Msg; m >= 0 && int(m) < len(liveSend) && liveSend[m] != none && liveRecv[m] == none {
+				if live >= len(pr) || pr[live].kind != trace.Recv || pr[live].msg != m {
+					// Only the op at live is read below.
+					pr = make([]progOp, live+1)
+					pr[live] = progOp{kind: trace.Recv, msg: m}
+				}
+			}
 		}
 		for k := live; k < len(pr); k++ {
 			if pr[k].kind != trace.Recv || pr[k].msg < 0 || int(pr[k].msg) >= len(liveSend) {
@@ -197,6 +211,13 @@ func (c *checker) senders() []int32 {
 		e := &c.run.Events[i]
 		if e.Kind == trace.Send && e.Msg >= 0 && int(e.Msg) < len(out) && out[e.Msg] == none {
 			out[e.Msg] = e.P
+		}
+	}
+	if c.src != nil && len(c.src.Processes) == len(c.run.Processes) {
+		for m, msg := range c.src.Messages {
+			if rm := c.runMsg(c.src.Msgs[m]); rm != none && out[rm] == none && msg.Send >= 0 && int(msg.Send) < len(c.src.Events) {
+				out[rm] = c.src.Events[msg.Send].P
+			}
 		}
 	}
 	return out
