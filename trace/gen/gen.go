@@ -72,11 +72,6 @@ type item struct {
 	name string
 }
 
-type failure struct {
-	p          int32
-	start, end trace.Time
-}
-
 type generator struct {
 	cfg  Config
 	sink Sink
@@ -101,7 +96,11 @@ type generator struct {
 	failPos   []int
 	clustered []bool
 	nextFail  int
-	fails     []failure
+	// Failures are scheduled in non-decreasing time, so a process is
+	// free for a new one iff it has restarted from its latest.
+	downUntil []trace.Time
+	failed    bool
+	lastFail  trace.Time // time of the latest scheduled failure
 	down      trace.Time
 	window    trace.Time
 	ev        trace.Event
@@ -171,6 +170,10 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		for i := range g.tick {
 			g.tick[i] = cfg.Ticks[i%len(cfg.Ticks)]
 		}
+	}
+	if res := cfg.Resolution; res > 1 {
+		// Keep failure times on the resolution grid.
+		g.window = (g.window + res - 1) / res * res
 	}
 	g.down = cfg.Down
 	if g.down == 0 {
@@ -526,23 +529,25 @@ func (g *generator) op(p int32) error {
 }
 
 // triggerFailures schedules the failures whose op position has been
-// reached. A failure is never placed where its process would be down
-// (SPEC §3 ignores such a fail): another process is taken, or the time
-// moves to the earliest restart.
+// reached, in non-decreasing time. A failure is never placed while its
+// process is down (SPEC §3 ignores such a fail): another process is
+// taken, or, if all are down, the time moves to the earliest restart.
 func (g *generator) triggerFailures() error {
 	ops := g.st.Ops
 	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= ops {
 		t := g.now
-		if !g.cfg.Concurrent && len(g.fails) > 0 {
-			t = max(t, g.fails[len(g.fails)-1].start+g.window)
+		if g.failed {
+			t = max(t, g.lastFail)
+			if !g.cfg.Concurrent {
+				t = max(t, g.lastFail+g.window)
+			}
 		}
 		if err := g.scheduleFail(t, g.r.Int32N(int32(g.n))); err != nil {
 			return err
 		}
 		g.nextFail++
 		for g.nextFail < len(g.failPos) && g.clustered[g.nextFail] {
-			prev := g.fails[len(g.fails)-1].start
-			if err := g.scheduleFail(prev+g.quantum(g.window), g.r.Int32N(int32(g.n))); err != nil {
+			if err := g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.n))); err != nil {
 				return err
 			}
 			g.nextFail++
@@ -561,40 +566,25 @@ func (g *generator) quantum(w trace.Time) trace.Time {
 	return trace.Time(g.r.Int64N(steps)) * res
 }
 
+// scheduleFail schedules a failure at t ≥ lastFail of p, or of the next
+// process (cyclically) that is up at t.
 func (g *generator) scheduleFail(t trace.Time, p int32) error {
+	if g.downUntil == nil {
+		g.downUntil = make([]trace.Time, g.n)
+	}
 	n := int32(g.n)
 	for {
 		for range n {
-			if !g.overlaps(p, t) {
-				g.fails = append(g.fails, failure{p: p, start: t, end: t + g.down})
+			if g.downUntil[p] <= t {
+				g.downUntil[p] = t + g.down
+				g.failed, g.lastFail = true, t
 				return g.push(item{t: t, kind: itemFail, p: p})
 			}
 			p = (p + 1) % n
 		}
-		// Everyone is down at t: wait for the earliest restart after t.
-		next := trace.MaxTime + 1
-		for _, f := range g.fails {
-			if f.end > t && f.end < next {
-				next = f.end
-			}
-		}
-		if next > trace.MaxTime {
-			return fmt.Errorf("generated time exceeds the time range")
-		}
-		t = next
+		// Everyone is down at t: wait for the earliest restart.
+		t = slices.Min(g.downUntil)
 	}
-}
-
-// overlaps reports whether a failure of p at t would meet another
-// failure of p: it would fall while p is down, or p would still be down
-// when the other one comes.
-func (g *generator) overlaps(p int32, t trace.Time) bool {
-	for _, f := range g.fails {
-		if f.p == p && f.start < t+g.down && t < f.end {
-			return true
-		}
-	}
-	return false
 }
 
 // Trace generates cfg's trace in memory, for tests and small inputs,

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -542,5 +543,39 @@ func TestGolden(t *testing.T) {
 				t.Errorf("output differs from %s (run with -update if intended):\n%s", path, got)
 			}
 		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	discard := SinkFunc(func(*trace.Event, string) error { return nil })
+	// Times beyond the representable range are an error, not a wrap.
+	c := DefaultConfig()
+	c.OpGap = Dist{Kind: Fixed, A: trace.MaxTime / 16}
+	c.Events, c.Ticks, c.FlushEvery = 200, nil, 0
+	if _, err := Generate(c, discard); err == nil || !strings.Contains(err.Error(), "time range") {
+		t.Errorf("overflowing times: err = %v", err)
+	}
+	// Many failures stay cheap: only failures that may still overlap a
+	// new one are kept.
+	for _, concurrent := range []bool{false, true} {
+		c = DefaultConfig()
+		c.Procs, c.Events, c.Failures, c.Concurrent = 16, 1000, 100_000, concurrent
+		c.Ticks, c.FlushEvery = nil, 0
+		st, err := Generate(c, discard)
+		if err != nil || st.Failures != c.Failures {
+			t.Errorf("concurrent=%v: %d failures, %v", concurrent, st.Failures, err)
+		}
+	}
+	// A sink error stops generation and is returned.
+	boom := errors.New("disk full")
+	n := 0
+	_, err := Generate(DefaultConfig(), SinkFunc(func(*trace.Event, string) error {
+		if n++; n == 10 {
+			return boom
+		}
+		return nil
+	}))
+	if !errors.Is(err, boom) || n != 10 {
+		t.Errorf("sink error: err = %v after %d events", err, n)
 	}
 }
