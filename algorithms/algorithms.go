@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
+	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -15,13 +16,13 @@ var Names = []string{"ms", "pk"}
 
 // New returns a fresh state machine for algorithm name ("ms" or "pk") and
 // variant ("" or, for ms, "textbook"; the test-only mutants of docs/ms.md
-// are accepted too) for the trace tr.
+// and docs/pk.md are accepted too) for the trace tr.
 func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	switch name {
 	case "ms":
 		return ms.New(variant, tr)
 	case "pk":
-		return nil, fmt.Errorf("algorithm %q: not implemented yet", name)
+		return pk.New(variant, tr)
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want ms or pk)", name)
 }
