@@ -616,7 +616,7 @@ func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
 func (m *model) snLabel(x *xw, cx, y float64, sn int32) {
 	x.raw(`<text class="sn"`)
 	x.num("x", cx)
-	x.num("y", y-12)
+	x.num("y", y+21)
 	x.raw(">")
 	x.b = strconv.AppendInt(x.b, int64(sn), 10)
 	x.raw("</text>")

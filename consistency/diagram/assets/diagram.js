@@ -26,7 +26,13 @@
 
     // Zoom and pan move the viewBox; the initial view shows the start of
     // a long run at a readable scale instead of shrinking all of it.
-    var vb = { x: 0, y: 0, w: Math.min(W, Math.max(1400, H * 1.6)), h: H };
+    // Start at scale 1: a long run shows its beginning, readable, rather
+    // than all of it shrunk; "fit" shows everything.
+    function home() {
+      var cw = viewport.clientWidth || W;
+      return { x: 0, y: 0, w: W <= cw * 1.6 ? W : Math.max(cw, 200), h: H };
+    }
+    var vb = home();
     function apply() {
       svg.setAttribute("viewBox", vb.x + " " + vb.y + " " + vb.w + " " + vb.h);
     }
@@ -44,7 +50,7 @@
       var s = Math.max(vb.w / r.width, vb.h / r.height);
       return { x: vb.x + (ev.clientX - r.left) * s, y: vb.y + (ev.clientY - r.top) * s, s: s };
     }
-    function reset() { vb = { x: 0, y: 0, w: Math.min(W, Math.max(1400, H * 1.6)), h: H }; apply(); }
+    function reset() { vb = home(); apply(); }
     function fit() { vb = { x: 0, y: 0, w: W, h: H }; apply(); }
     viewport.addEventListener("wheel", function (ev) {
       ev.preventDefault();
@@ -145,6 +151,15 @@
     document.body.appendChild(ready);
     document.documentElement.setAttribute("data-ckpt-ready", "1");
     if (location.hash === "#ckpt-selftest") { selftest(svg, marks, items, details); }
+    // #seq=N links to an event: its details are shown and its marks lit.
+    var link = /^#seq=(\d+)$/.exec(location.hash);
+    if (link) {
+      var els = svg.querySelectorAll('[data-seq="' + link[1] + '"]');
+      for (var e = 0; e < els.length; e++) { els[e].classList.add("hl"); }
+      // A rollback's jump explains more than its mark: prefer it.
+      var best = svg.querySelector('.jump[data-seq="' + link[1] + '"]') || els[els.length - 1];
+      if (best) { show(best); }
+    }
   }
 
   // selftest drives the page as a user would — hover, click a violation,
