@@ -138,6 +138,7 @@ func (c *checker) structure() {
 	}
 
 	candidates := map[[2]int32]handling{} // control_recv handling, by (p, f)
+	downPending := make([][]int32, np)    // failures whose control arrived while down
 	handled := map[[2]int32]bool{}
 
 	for i := 0; i < n; i++ {
@@ -267,6 +268,13 @@ func (c *checker) structure() {
 			}
 			c.restore(i, e, ps, fs)
 			c.handleAt(fs, e.P, seq, ps, handled)
+			for _, fi := range downPending[e.P] {
+				k := [2]int32{e.P, fi}
+				if _, seen := candidates[k]; !seen {
+					candidates[k] = handling{f: fi, p: e.P, seq: seq, top: top(ps)}
+				}
+			}
+			downPending[e.P] = downPending[e.P][:0]
 		case trace.Rollback:
 			c.stats.Rollbacks++
 			c.restore(i, e, ps, e.Failure)
@@ -290,7 +298,12 @@ func (c *checker) structure() {
 				c.failures[fi].controls++
 			}
 		case trace.ControlRecv:
-			if fi, ok := c.failIdx[e.Failure]; ok && !ps.down {
+			if fi, ok := c.failIdx[e.Failure]; ok {
+				if ps.down {
+					// A down process handles it at its restart.
+					downPending[e.P] = append(downPending[e.P], fi)
+					continue
+				}
 				k := [2]int32{e.P, fi}
 				if _, seen := candidates[k]; !seen {
 					candidates[k] = handling{f: fi, p: e.P, seq: seq, top: top(ps)}
