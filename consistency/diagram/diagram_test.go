@@ -253,3 +253,57 @@ func TestViolationHighlight(t *testing.T) {
 		t.Errorf("HTML lists %d violations, want %d", got, nviol)
 	}
 }
+
+// TestHoverDetails: every drawn event carries its details — op, message,
+// piggyback, vector time, checkpoint number — in its title.
+func TestHoverDetails(t *testing.T) {
+	cases := []struct {
+		example, alg string
+		class        string
+		want         []string
+	}{
+		{"forced.json", "ms", "ev-send", []string{" send m1\n", "to=P1", "op=0", "copy=1", "piggyback: sn=1 f={}"}},
+		{"forced.json", "ms", "ckpt-forced", []string{"P1 checkpoint", "ckpt=1", "type=forced", "pos=0", "sn=1"}},
+		{"forced.json", "ms", "ckpt-recovery", []string{"type=recovery", "sn=2", "failure=#"}},
+		{"orphan.json", "pk", "ev-send", []string{"piggyback: vt=[(0,0) (0,1) (0,0)]"}},
+		{"orphan.json", "pk", "ckpt-basic", []string{"vt=[(0,0) (0,0) (0,0)]"}},
+		// P2 flushes its receipt of m3 after receiving it.
+		{"orphan.json", "pk", "ev-recv", []string{"P2 recv m3", "logged to the stable message log at #6", "undone by a later restart or rollback"}},
+		{"orphan.json", "pk", "ctl-token", []string{"control_send", "body: origin=P0 inc=0 k=0 received=[]", "control_recv"}},
+		{"orphan.json", "pk", "jump-rollback", []string{"P1 rolls back to checkpoint 0", "why: a token announced lost events"}},
+		{"orphan.json", "ms", "jump-rollback", []string{"P2 rolls back to checkpoint 1 (sn=1)", "why: a Rollback request (failure #10 of P0)"}},
+		{"orphan.json", "ms", "ev-fail", []string{"label: crash before any flush"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.example+"/"+tc.alg+"/"+tc.class, func(t *testing.T) {
+			run, rep := replayed(t, readExample(t, tc.example), tc.alg)
+			nodes := drawn(parseSVG(t, renderSVG(t, run, rep, Options{})))
+			var titles []string
+			for _, n := range nodes {
+				if n.has(tc.class) {
+					if n.title == "" {
+						t.Errorf("%s element without details: %v", tc.class, n.attrs)
+					}
+					titles = append(titles, n.title)
+				}
+			}
+			for _, title := range titles {
+				ok := true
+				for _, w := range tc.want {
+					ok = ok && strings.Contains(title, w)
+				}
+				if ok {
+					return
+				}
+			}
+			t.Errorf("no %s element has all of %q; titles:\n%s", tc.class, tc.want, strings.Join(titles, "\n--\n"))
+		})
+	}
+	// Every drawn event of a run has a title.
+	run, rep := replayed(t, readExample(t, "orphan.json"), "pk")
+	for _, n := range drawn(parseSVG(t, renderSVG(t, run, rep, Options{}))) {
+		if n.title == "" {
+			t.Errorf("element %s %v has no hover details", n.name, n.attrs)
+		}
+	}
+}

@@ -217,6 +217,7 @@ func (m *model) history() map[uint64]int32 {
 	// resendOf links a resend to the live send it repeats, so it fades
 	// when that send is undone.
 	var resends [][2]int32
+	lastRecv := make(map[uint64]int32)
 	for i := range run.Events {
 		e := &run.Events[i]
 		idx := int32(i)
@@ -229,6 +230,9 @@ func (m *model) history() map[uint64]int32 {
 				continue
 			}
 			live[e.P] = append(live[e.P], idx)
+			if e.Kind == trace.Recv {
+				lastRecv[copyKey(e.Msg, e.Copy)] = idx
+			}
 		case trace.Checkpoint:
 			if e.Ckpt >= 0 {
 				ckptOf[ckptKey(e.P, e.Ckpt)] = idx
@@ -252,7 +256,7 @@ func (m *model) history() map[uint64]int32 {
 				ckpts[e.P] = c
 			}
 		case trace.Log:
-			m.noteLog(idx)
+			m.noteLog(idx, lastRecv)
 		}
 	}
 	for _, r := range resends {
@@ -261,30 +265,25 @@ func (m *model) history() map[uint64]int32 {
 	return ckptOf
 }
 
-// noteLog ties a log event to the receipt it records: MS logs just before
-// the recv, PK makes entries stable after it (at a flush).
-func (m *model) noteLog(idx int32) {
+// noteLog ties log event idx to the receipt it records: MS logs just
+// before the recv, PK makes entries stable after it (at a flush), when
+// lastRecv names the latest receipt of each copy.
+func (m *model) noteLog(idx int32, lastRecv map[uint64]int32) {
 	ev := m.run.Events
 	l := &ev[idx]
-	same := func(j int) bool {
+	if j := int(idx) + 1; j < len(ev) {
 		r := &ev[j]
-		return r.Kind == trace.Recv && r.P == l.P && r.Msg == l.Msg && r.Copy == l.Copy
-	}
-	if j := int(idx) + 1; j < len(ev) && same(j) {
-		m.logged[j] = idx
-		return
-	}
-	// A flush follows its receipts; look back a bounded distance so a
-	// flush of a long volatile log stays linear overall.
-	for j, k := int(idx)-1, 0; j >= 0 && k < 4096; j, k = j-1, k+1 {
-		if same(j) {
-			if m.logged[j] == trace.None {
-				m.logged[j] = idx
-			}
+		if r.Kind == trace.Recv && r.P == l.P && r.Msg == l.Msg && r.Copy == l.Copy {
+			m.logged[j] = idx
 			return
 		}
 	}
+	if j, ok := lastRecv[copyKey(l.Msg, l.Copy)]; ok && ev[j].P == l.P && m.logged[j] == trace.None {
+		m.logged[j] = idx
+	}
 }
+
+func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 
 // window chooses the events to draw: all of them for a small run, else
 // the first Head events and Around events either side of each failure's
@@ -476,7 +475,6 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 	ev := m.run.Events
 	np := int32(len(m.run.Processes))
 	sends := make(map[uint64]int32)
-	copyKey := func(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 	type ctlKey struct {
 		from, to, fail int32
 		c              trace.Control
