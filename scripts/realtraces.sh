@@ -114,24 +114,24 @@ one() {
 	row "$log" "—" "$fails" "$(head -1 "$out.summary")" "$out"
 }
 
-one chord.log "front-end:20, kv-node-30:100" \
-	--regex '(?<host>\S*) (?<clock>{.*})\n(?<event>.*)' --fail-at front-end:20 --fail-at kv-node-30:100
-one simpledb.log "24464:30, 24468:60" --fail-at 24464:30 --fail-at 24468:60
-one voldemort.log "42795@…main]:40" --fail-at '42795@jvoldemortThread[main,5,main]:40'
+one chord.log "front-end:23, kv-node-30:101" \
+	--regex '(?<host>\S*) (?<clock>{.*})\n(?<event>.*)' --fail-at front-end:23 --fail-at kv-node-30:101
+one simpledb.log "24464:33, 24468:62" --fail-at 24464:33 --fail-at 24468:62
+one voldemort.log "42795@…main]:43" --fail-at '42795@jvoldemortThread[main,5,main]:43'
 one reliable-broadcast.log "every \`Crashing\` event" --regex "$akka" --fail-match Crashing
-one simple-reliable-broadcast.log "node1:10" --regex "$akka" --fail-at node1:10
+one simple-reliable-broadcast.log "node1:12" --regex "$akka" --fail-at node1:12
 
 # ewd998.log holds three executions: one trace each.
 out=$tmp/ewd998
 if "$ckpt" import shiviz "${common[@]}" --regex "$ewd" --delimiter '^=== (?<trace>.*) ===$' \
-	--fail-at n1:2 -o "$out" "$dir/ewd998.log" 2>"$tmp/ewd998.summary"; then
+	--fail-at n1:3 -o "$out" "$dir/ewd998.log" 2>"$tmp/ewd998.summary"; then
 	while IFS= read -r line; do
 		f=${line%% (execution*}
 		label=$(sed -E 's/^[^(]*\(execution "(.*)"\):.*/\1/' <<<"$line")
-		row ewd998.log "$label" "n1:2" "$line" "$f"
+		row ewd998.log "$label" "n1:3" "$line" "$f"
 	done <"$tmp/ewd998.summary"
 else
-	echo "| ewd998.log | | | | | n1:2 | — | **import error**: $(head -1 "$tmp/ewd998.summary") | | | | | | | |"
+	echo "| ewd998.log | | | | | n1:3 | — | **import error**: $(head -1 "$tmp/ewd998.summary") | | | | | | | |"
 	status=2
 fi
 
