@@ -193,13 +193,6 @@ func (c *checker) lost(liveSend, liveRecv []int32) {
 	}
 }
 
-func (c *checker) procOpt(p int32) string {
-	if p == none {
-		return "(unknown)"
-	}
-	return c.proc(p)
-}
-
 // senders returns, per message, the process that sends it (from the
 // source trace, else from the run's sends).
 func (c *checker) senders() []int32 {
