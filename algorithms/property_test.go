@@ -1,0 +1,326 @@
+package algorithms_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
+)
+
+// defaultChecks is the number of rapid checks per property when the
+// command line does not say: rapid's own default (100) is below the
+// "few hundred" the CI budget affords, and -short divides by five.
+const defaultChecks = "300"
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
+	if !set && os.Getenv("RAPID_CHECKS") == "" {
+		if err := flag.Set("rapid.checks", defaultChecks); err != nil {
+			panic(err)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// tb is what the helpers need of *testing.T and *rapid.T alike.
+type tb interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// real lists the real (non-mutant) variants whose runs must verify
+// clean, as (algorithm, variant) pairs.
+var real = [][2]string{{"ms", ""}, {"pk", ""}}
+
+// mutants are the deliberately broken variants the checker must catch.
+var mutants = [][2]string{
+	{"ms", "textbook"}, {"ms", "no-forced"}, {"ms", "no-log"}, {"ms", "replay-all"},
+	{"pk", "no-token"}, {"pk", "no-resend"}, {"pk", "no-requeue"},
+}
+
+// replayWith replays tr through algorithm name, variant.
+func replayWith(t tb, tr *trace.Trace, name, variant string) *trace.Run {
+	t.Helper()
+	alg, err := algorithms.New(name, variant, tr)
+	if err != nil {
+		t.Fatalf("%s/%s: %v", name, variant, err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Variant: variant})
+	if err != nil {
+		t.Fatalf("%s/%s: replay: %v\n%s", name, variant, err, traceText(tr))
+	}
+	return run
+}
+
+// traceText is the trace as JSON Lines, for failure messages.
+func traceText(tr *trace.Trace) string {
+	var b bytes.Buffer
+	if err := trace.WriteTrace(&b, tr, trace.WriteOptions{JSONL: true}); err != nil {
+		return "(unencodable trace: " + err.Error() + ")"
+	}
+	return b.String()
+}
+
+// runBytes encodes a run.
+func runBytes(t tb, run *trace.Run, opts trace.WriteOptions) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := trace.WriteRun(&b, run, opts); err != nil {
+		t.Fatalf("WriteRun: %v", err)
+	}
+	return b.Bytes()
+}
+
+// dump renders a report's verdicts and witnesses for failure messages.
+func dump(r report.Report) string {
+	var b strings.Builder
+	for _, p := range r.Properties {
+		fmt.Fprintf(&b, "%s=%s %s\n", p.Name, p.Status, p.Note)
+		for _, v := range p.Violations {
+			fmt.Fprintf(&b, "   %s seqs %v\n      because %s\n", v.Message, v.Seqs, v.Because)
+		}
+	}
+	return b.String()
+}
+
+// status returns the verdict of the named property ("" if absent).
+func status(r report.Report, name string) report.Status {
+	for _, p := range r.Properties {
+		if p.Name == name {
+			return p.Status
+		}
+	}
+	return ""
+}
+
+// wantNA are the properties an algorithm does not promise (SPEC §7):
+// everything else must pass on its own runs.
+var wantNA = map[string]map[string]bool{
+	"ms": {report.MinimalRollback: true},
+	"pk": {report.ZCycleFree: true, report.SnLines: true},
+}
+
+// assertClean fails unless every property of the report is pass, or n/a
+// exactly where the algorithm promises nothing. unknown is never
+// justified for our own runs with their source trace: every field the
+// checker needs is written.
+func assertClean(t tb, tr *trace.Trace, run *trace.Run, name string, r report.Report) {
+	t.Helper()
+	if len(r.Properties) != len(report.PropertyNames) {
+		t.Fatalf("%s: %d properties judged, want %d", name, len(r.Properties), len(report.PropertyNames))
+	}
+	for _, p := range r.Properties {
+		want := report.Pass
+		if wantNA[name][p.Name] {
+			want = report.NA
+		}
+		if p.Status != want {
+			t.Fatalf("%s: %s is %s, want %s\n%s\ntrace:\n%s\nrun:\n%s", name, p.Name, p.Status, want,
+				dump(r), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+		}
+	}
+	if !r.Valid {
+		t.Fatalf("%s: report not valid although no property fails", name)
+	}
+}
+
+// stripFails returns tr without its fail events.
+func stripFails(t tb, tr *trace.Trace) *trace.Trace {
+	t.Helper()
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs}
+	for _, e := range tr.Events {
+		if e.Kind != trace.Fail {
+			out.Events = append(out.Events, e)
+		}
+	}
+	if err := trace.Validate(out); err != nil {
+		t.Fatalf("trace without its failures is invalid: %v", err)
+	}
+	return out
+}
+
+// appEvent is an op as the identity compares it.
+type appEvent struct {
+	T    trace.Time
+	Kind trace.Kind
+	Msg  int32
+	To   int32
+}
+
+// TestPropertyFailureFreeIdentity: with the fails stripped, the run's app
+// events are exactly the trace's ops — same times, same kinds and
+// messages, same order per process — and the run holds no recovery
+// action at all.
+func TestPropertyFailureFreeIdentity(t *testing.T) {
+	for _, a := range real {
+		t.Run(a[0], func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				tr := stripFails(t, gentest.Trace().Draw(t, "trace"))
+				run := replayWith(t, tr, a[0], a[1])
+				n := len(tr.Processes)
+				want, got := make([][]appEvent, n), make([][]appEvent, n)
+				// The trace's unreceived messages, and only they, end in
+				// mailboxes.
+				var inTransit, unconsumed []int32
+				for m, msg := range tr.Messages {
+					if msg.Recv == trace.None {
+						inTransit = append(inTransit, int32(m))
+					}
+				}
+				for _, e := range tr.Events {
+					if e.Kind.IsOp() {
+						want[e.P] = append(want[e.P], appEvent{e.T, e.Kind, e.Msg, e.To})
+					}
+				}
+				for _, e := range run.Events {
+					switch e.Kind {
+					case trace.Send, trace.Recv, trace.Internal:
+						to := int32(trace.None)
+						if e.Kind == trace.Send {
+							to = e.Peer
+						}
+						if e.Resend || (e.Kind == trace.Recv && e.Via != trace.ViaNet) {
+							t.Fatalf("failure-free run has %s", replayEventText(run, &e))
+						}
+						got[e.P] = append(got[e.P], appEvent{e.T, e.Kind, e.Msg, to})
+					case trace.Unconsumed:
+						unconsumed = append(unconsumed, e.Msg)
+					case trace.Restart, trace.Rollback, trace.Discard, trace.Hold, trace.ControlSend,
+						trace.ControlRecv, trace.Resume, trace.Fail:
+						t.Fatalf("failure-free run has %s", replayEventText(run, &e))
+					case trace.End:
+						if e.State != trace.StateDone {
+							t.Fatalf("failure-free run ends %s", replayEventText(run, &e))
+						}
+					}
+				}
+				if !reflect.DeepEqual(want, got) {
+					t.Fatalf("app events differ\ntrace: %v\nrun:   %v", want, got)
+				}
+				slices.Sort(unconsumed)
+				if !slices.Equal(inTransit, unconsumed) {
+					t.Fatalf("unconsumed %v, want the unreceived messages %v", unconsumed, inTransit)
+				}
+			})
+		})
+	}
+}
+
+// replayEventText names a run event in failure messages.
+func replayEventText(run *trace.Run, e *trace.RunEvent) string {
+	return fmt.Sprintf("seq %d %s at %s t=%s", e.Seq, e.Kind, run.Processes[e.P], e.T)
+}
+
+// TestPropertyDeterminism: two replays of one trace, by fresh algorithm
+// instances, encode to identical bytes, for every
+// variant, mutants included (they are deterministic too).
+func TestPropertyDeterminism(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := gentest.Trace().Draw(t, "trace")
+		for _, a := range append(append([][2]string{}, real...), mutants...) {
+			x := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
+			y := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
+			if !bytes.Equal(x, y) {
+				t.Fatalf("%s/%s: two replays differ\n%s\n---\n%s", a[0], a[1], x, y)
+			}
+		}
+	})
+}
+
+// TestPropertyVerifyClean: both algorithms' runs of every generated trace
+// (0–3 failures, concurrent ones included) verify with every property
+// pass, or n/a where the algorithm promises nothing; never fail, never
+// unknown.
+func TestPropertyVerifyClean(t *testing.T) {
+	for _, a := range real {
+		t.Run(a[0], func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				tr := gentest.Trace().Draw(t, "trace")
+				run := replayWith(t, tr, a[0], a[1])
+				assertClean(t, tr, run, a[0], consistency.Check(run, tr))
+			})
+		})
+	}
+}
+
+// TestPropertyRoundTrip: traces survive every encoding (JSON, JSONL,
+// gzip) unchanged, and runs re-encode to the same bytes after decoding
+// and are judged identically by the checker when decoded.
+func TestPropertyRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := gentest.Trace().Draw(t, "trace")
+		tr.Name = "gen.json"
+		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}} {
+			var b bytes.Buffer
+			if err := trace.WriteTrace(&b, tr, opts); err != nil {
+				t.Fatalf("WriteTrace(%+v): %v", opts, err)
+			}
+			back, err := trace.ReadTrace("gen.json", bytes.NewReader(b.Bytes()))
+			if err != nil {
+				t.Fatalf("ReadTrace(%+v): %v\n%s", opts, err, traceText(tr))
+			}
+			if !reflect.DeepEqual(normTrace(back), normTrace(tr)) {
+				t.Fatalf("trace round trip (%+v) differs:\nwrote %+v\nread  %+v", opts, tr, back)
+			}
+		}
+		a := rapid.SampledFrom(append(append([][2]string{}, real...), mutants...)).Draw(t, "algorithm")
+		run := replayWith(t, tr, a[0], a[1])
+		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}} {
+			enc := runBytes(t, run, opts)
+			back, err := trace.ReadRun("run.json", bytes.NewReader(enc))
+			if err != nil {
+				t.Fatalf("ReadRun(%+v): %v\n%s", opts, err, runBytes(t, run, trace.WriteOptions{JSONL: true}))
+			}
+			if x, y := runBytes(t, run, trace.WriteOptions{}), runBytes(t, back, trace.WriteOptions{}); !bytes.Equal(x, y) {
+				t.Fatalf("run round trip (%+v) re-encodes differently:\n%s\n---\n%s", opts, x, y)
+			}
+			if x, y := reportJSON(t, consistency.Check(run, tr)), reportJSON(t, consistency.Check(back, tr)); !bytes.Equal(x, y) {
+				t.Fatalf("%s/%s: decoded run judged differently:\n%s\n---\n%s", a[0], a[1], x, y)
+			}
+		}
+	})
+}
+
+// reportJSON encodes a report with its file name cleared (the decoded
+// run carries the name it was read under).
+func reportJSON(t tb, r report.Report) []byte {
+	t.Helper()
+	r.File = ""
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatalf("marshal report: %v", err)
+	}
+	return b
+}
+
+// normTrace returns a copy of tr with empty slices as nil, so that
+// DeepEqual compares contents only.
+func normTrace(tr *trace.Trace) trace.Trace {
+	c := *tr
+	if len(c.Msgs) == 0 {
+		c.Msgs = nil
+	}
+	if len(c.Messages) == 0 {
+		c.Messages = nil
+	}
+	if len(c.Events) == 0 {
+		c.Events = nil
+	}
+	return c
+}
