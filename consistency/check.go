@@ -81,7 +81,10 @@ type checker struct {
 
 	// Missing fields make the properties that need them unknown.
 	opsMissing, copyMissing, snMissing, restoreMissing, ckptIDMissing bool
-	explicitInitial                                                   bool
+	// failureMissing: a restart or rollback the checker cannot attribute
+	// to a fail event, so per-failure judgements are incomplete.
+	failureMissing  bool
+	explicitInitial bool
 
 	viol    map[string][]report.Violation
 	counts  map[string]int
@@ -115,6 +118,17 @@ func Check(run *trace.Run, src *trace.Trace) report.Report {
 		c.stats.Checkpoints.Initial = len(run.Processes)
 	}
 	c.messagesStat()
+	if c.failureMissing {
+		why := "a restart or rollback names no fail event it answers (no usable `failure` field), so per-failure judgements are incomplete"
+		c.setUnknown(orphanFreeName, why)
+		c.setUnknown(dominoFreeName, why)
+		if c.alg == algPK {
+			c.setUnknown(minimalRollbackName, why)
+		}
+		if c.alg == algMS || c.alg == algTextbook {
+			c.setUnknown(logReplayName, why)
+		}
+	}
 	c.orphans()
 	c.rules()
 	c.final()

@@ -368,3 +368,16 @@ func TestLostRootCause(t *testing.T) {
 		}
 	}
 }
+
+// Without failure attribution, per-failure properties cannot pass.
+func TestUnattributedRollback(t *testing.T) {
+	run := msFailureRun(msOpts{})
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Rollback {
+			run.Events[i].Failure = trace.None
+		}
+	}
+	r := Check(run, nil)
+	expect(t, r, map[string]report.Status{report.OrphanFree: unknown, report.DominoFree: unknown,
+		report.LogReplayRules: unknown, report.MinimalRollback: na, report.NoDuplicates: pass})
+}

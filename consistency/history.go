@@ -265,6 +265,8 @@ func (c *checker) structure() {
 			}
 			if fi, ok := c.failIdx[fs]; ok && c.failures[fi].restart == none && c.failures[fi].p == e.P {
 				c.failures[fi].restart = seq
+			} else {
+				c.failureMissing = true
 			}
 			c.restore(i, e, ps, fs)
 			c.handleAt(fs, e.P, seq, ps, handled)
@@ -277,6 +279,9 @@ func (c *checker) structure() {
 			downPending[e.P] = downPending[e.P][:0]
 		case trace.Rollback:
 			c.stats.Rollbacks++
+			if _, ok := c.failIdx[e.Failure]; !ok {
+				c.failureMissing = true
+			}
 			c.restore(i, e, ps, e.Failure)
 			c.handleAt(e.Failure, e.P, seq, ps, handled)
 		case trace.Log:
