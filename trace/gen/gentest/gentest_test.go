@@ -1,6 +1,8 @@
 package gentest
 
 import (
+	"flag"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -121,4 +123,63 @@ func TestConfigValid(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// recordTB is a rapid.TB that records failure instead of failing, so a
+// test can run rapid.Check on a property meant to fail and look at the
+// counterexample rapid shrinks to.
+type recordTB struct{ failed bool }
+
+func (r *recordTB) Helper()               {}
+func (r *recordTB) Name() string          { return "ShrinkProbe" }
+func (r *recordTB) Logf(string, ...any)   {}
+func (r *recordTB) Log(...any)            {}
+func (r *recordTB) Skipf(string, ...any)  {}
+func (r *recordTB) Skip(...any)           {}
+func (r *recordTB) SkipNow()              {}
+func (r *recordTB) Errorf(string, ...any) { r.failed = true }
+func (r *recordTB) Error(...any)          { r.failed = true }
+func (r *recordTB) Fatalf(string, ...any) { r.failed = true }
+func (r *recordTB) Fatal(...any)          { r.failed = true }
+func (r *recordTB) FailNow()              { r.failed = true }
+func (r *recordTB) Fail()                 { r.failed = true }
+func (r *recordTB) Failed() bool          { return r.failed }
+
+// TestShrinks: a property that fails whenever a process receives after
+// it failed must shrink to the minimal witness — the receiver's failure,
+// a send, the receive — with nothing else around it. The search is
+// random, but rapid shrinks every counterexample it finds to this one.
+func TestShrinks(t *testing.T) {
+	f := flag.Lookup("rapid.nofailfile")
+	old := f.Value.String()
+	if err := f.Value.Set("true"); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Value.Set(old)
+	var last *trace.Trace
+	tb := &recordTB{}
+	rapid.Check(tb, func(rt *rapid.T) {
+		tr := Trace().Draw(rt, "trace")
+		failed := make([]bool, len(tr.Processes))
+		for _, e := range tr.Events {
+			if e.Kind == trace.Fail {
+				failed[e.P] = true
+			}
+			if e.Kind == trace.Recv && failed[e.P] {
+				last = tr
+				rt.Fatalf("recv after fail")
+			}
+		}
+	})
+	if !tb.failed || last == nil {
+		t.Fatal("rapid found no counterexample")
+	}
+	var kinds []string
+	for _, e := range last.Events {
+		kinds = append(kinds, e.Kind.String())
+	}
+	// The failure shrinks to position 0, before the send.
+	if got := strings.Join(kinds, " "); got != "fail send recv" || len(last.Processes) != MinProcs {
+		t.Errorf("shrank to %d processes, events %q; want 2 processes, \"fail send recv\"", len(last.Processes), got)
+	}
 }
