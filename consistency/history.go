@@ -321,7 +321,10 @@ func (c *checker) structure() {
 	// A process that answered a failure only by receiving its control
 	// message (nothing to roll back) handled it at that arrival.
 	for k, h := range candidates {
-		if !handled[k] {
+		// With unattributed rollbacks, a control message's arrival may be
+		// followed by the (unnamed) rollback that handles it: only the
+		// explicitly attributed handling points are judged.
+		if !handled[k] && !c.failureMissing {
 			c.handlings = append(c.handlings, h)
 		}
 	}
