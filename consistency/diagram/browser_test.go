@@ -81,14 +81,14 @@ func TestBrowser(t *testing.T) {
 	for _, want := range []string{
 		`data-ckpt-ready="1"`, `id="ckpt-ready"`, `id="ckpt-toolbar"`,
 		`data-ckpt-click="1"`, `data-ckpt-hover="1"`,
-		`data-hover="ok"`, `data-zoom="ok"`, `data-unhighlighted="0"`,
+		`data-hover="ok"`, `data-zoom="ok"`, `data-unhighlighted="0"`, `data-next-failure="ok"`,
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("DOM after the script lacks %s", want)
 		}
 	}
-	if n := strings.Count(dom, `class="ckpt-zoom"`); n != 4 {
-		t.Errorf("%d zoom buttons, want 4", n)
+	if n := strings.Count(dom, `class="ckpt-zoom"`); n != 5 {
+		t.Errorf("%d toolbar buttons, want 5", n)
 	}
 	hl := regexp.MustCompile(`data-highlighted="(\d+)"`).FindStringSubmatch(dom)
 	if hl == nil || hl[1] == "0" {

@@ -305,6 +305,14 @@ func (m *model) window(opts Options, ckptOf map[uint64]int32) {
 	}
 	m.windowed = true
 	budget := opts.MaxEvents
+	// Share the budget between the start and the failures: many failures
+	// get a shorter start and tighter surroundings rather than being
+	// dropped.
+	head, around := opts.Head, opts.Around
+	if m.failures > 0 {
+		head = min(head, max(budget/(m.failures+1), budget/10))
+		around = min(around, max((budget-head)/(m.failures*4), 8))
+	}
 	mark := func(lo, hi int) int {
 		lo, hi = max(lo, 0), min(hi, m.n)
 		c := 0
@@ -316,7 +324,7 @@ func (m *model) window(opts Options, ckptOf map[uint64]int32) {
 		}
 		return c
 	}
-	budget -= mark(0, min(opts.Head, budget))
+	budget -= mark(0, min(head, budget))
 	// The last event answering each failure bounds its recovery.
 	last := make(map[int32]int32)
 	for i := range ev {
@@ -334,8 +342,8 @@ func (m *model) window(opts Options, ckptOf map[uint64]int32) {
 		}
 		// A recovery that drags on is cut: the budget is for many
 		// failures, not one.
-		end = min(end, i+4*opts.Around)
-		lo, hi := i-opts.Around, end+opts.Around+1
+		end = min(end, i+4*around)
+		lo, hi := i-around, end+around+1
 		need := 0
 		for j := max(lo, 0); j < min(hi, m.n); j++ {
 			if !m.drawn[j] {
@@ -482,8 +490,9 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 	ctlQ := make(map[ctlKey][]int32)
 	downFrom := make([]int32, np)
 	holdFrom := make([]int32, np)
+	restartAt := make([]int32, np)
 	for i := range downFrom {
-		downFrom[i], holdFrom[i] = trace.None, trace.None
+		downFrom[i], holdFrom[i], restartAt[i] = trace.None, trace.None, trace.None
 	}
 	lineOf := make(map[int32]int) // fail event -> index in m.lines
 	addPoint := func(fail int32, pt linePoint) {
@@ -531,7 +540,9 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 				a.style = styleResent
 			}
 			if !m.drawn[s] || !m.drawn[idx] {
-				m.hidden++
+				if m.drawn[s] || m.drawn[idx] {
+					m.hidden++
+				}
 				continue
 			}
 			m.arrows = append(m.arrows, a)
@@ -556,6 +567,10 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 				downFrom[e.P] = idx
 			}
 		case trace.Restart, trace.Rollback:
+			if e.Kind == trace.Restart {
+				// PK holds a restarted process until its token returns.
+				restartAt[e.P] = idx
+			}
 			if e.Kind == trace.Restart && downFrom[e.P] != trace.None {
 				m.down = append(m.down, interval{p: e.P, from: downFrom[e.P], to: idx, fail: downFrom[e.P]})
 				downFrom[e.P] = trace.None
@@ -577,6 +592,11 @@ func (m *model) connect(ckptOf map[uint64]int32) {
 		case trace.Checkpoint:
 			if e.CkptType == trace.CkptRecovery && e.Failure >= 0 {
 				m.replacePoint(lineOf, addPoint, e.Failure, linePoint{p: e.P, ev: idx})
+			}
+		case trace.Resume:
+			if restartAt[e.P] != trace.None {
+				m.holds = append(m.holds, interval{p: e.P, from: restartAt[e.P], to: idx})
+				restartAt[e.P] = trace.None
 			}
 		case trace.Hold:
 			if holdFrom[e.P] == trace.None {

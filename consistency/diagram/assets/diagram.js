@@ -52,6 +52,18 @@
     }
     function reset() { vb = home(); apply(); }
     function fit() { vb = { x: 0, y: 0, w: W, h: H }; apply(); }
+    // Long runs: step through the failures, where the recoveries are.
+    var fails = svg.querySelectorAll(".events .ev-fail[data-seq]");
+    var nextFail = 0;
+    function nextFailure() {
+      if (fails.length === 0) { return; }
+      var el = fails[nextFail % fails.length];
+      nextFail++;
+      var box = el.getBBox();
+      vb.x = Math.max(0, box.x - vb.w / 4);
+      apply();
+      show(el);
+    }
     viewport.addEventListener("wheel", function (ev) {
       ev.preventDefault();
       var p = toSVG(ev);
@@ -75,7 +87,8 @@
     [["+", "zoom in", function () { zoom(1 / 1.4); }],
      ["−", "zoom out", function () { zoom(1.4); }],
      ["start", "reset the view", reset],
-     ["fit", "show the whole run", fit]].forEach(function (b) {
+     ["fit", "show the whole run", fit],
+     ["failure ▸", "pan to the next failure", nextFailure]].forEach(function (b) {
       var btn = document.createElement("button");
       btn.type = "button";
       btn.textContent = b[0];
@@ -183,6 +196,10 @@
     var zoomIn = document.querySelector("#ckpt-toolbar button.ckpt-zoom");
     if (zoomIn) { zoomIn.click(); }
     out.setAttribute("data-zoom", svg.getAttribute("viewBox") !== vb ? "ok" : "broken");
+    var buttons = document.querySelectorAll("#ckpt-toolbar button.ckpt-zoom");
+    var next = buttons[buttons.length - 1];
+    if (next) { next.click(); }
+    out.setAttribute("data-next-failure", / fail\b/.test(details.textContent) ? "ok" : "broken");
     document.body.appendChild(out);
   }
 
