@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,76 @@ func TestReportTrace(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if c := Main([]string{"report", "--algo", "ms", "-q", "-"}, strings.NewReader(buf.String()), &stdout, &stderr); c != ExitOK || stdout.String() != "-\tms\tvalid\n" {
 		t.Errorf("stdin: exit %d, %q, stderr %q", c, stdout.String(), stderr.String())
+	}
+}
+
+// The -update flag may be registered by another test file of package cmd
+// too: register it only if nobody has (package variables initialise before
+// init functions run), and read it by name.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func reportUpdating() bool {
+	f := flag.Lookup("update")
+	if f == nil {
+		return false
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	b, _ := g.Get().(bool)
+	return b
+}
+
+// TestReportGolden renders worked examples end to end — a bundled trace
+// through MS and PK (clean) and a hand-written run that fails — in every
+// format, against testdata/report/*.golden (go test -update rewrites
+// them).
+func TestReportGolden(t *testing.T) {
+	// The run is a file of testdata, not of a temporary directory, so that
+	// its name in the output is stable.
+	dup := filepath.Join("testdata", "report", "dup.run.json")
+	if b, err := os.ReadFile(dup); err != nil || string(b) != reportDupRun {
+		t.Fatalf("%s must hold reportDupRun (%v)", dup, err)
+	}
+	cases := []struct {
+		name string
+		file string
+		code int
+	}{
+		{"orphan", "../testdata/traces/orphan.json", ExitOK},
+		{"dup-run", dup, ExitFailed},
+	}
+	for _, tc := range cases {
+		for _, format := range []string{"text", "json", "markdown", "junit"} {
+			name := tc.name + "." + format + ".golden"
+			t.Run(name, func(t *testing.T) {
+				code, out, errOut := reportMain("report", "--format", format, tc.file)
+				if code != tc.code || errOut != "" {
+					t.Fatalf("exit %d (want %d), stderr %q", code, tc.code, errOut)
+				}
+				path := filepath.Join("testdata", "report", name)
+				if reportUpdating() {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (go test -run TestReportGolden -update creates it)", err)
+				}
+				if out != string(want) {
+					t.Errorf("%s differs from its golden file (go test -update rewrites it):\n%s", name, out)
+				}
+			})
+		}
 	}
 }

@@ -469,7 +469,7 @@ func storyLine(e LineEntry, hasSn bool) string {
 	if e.Replayed > 0 {
 		s += fmt.Sprintf(", replaying %s from the log", plural(e.Replayed, "message", "messages"))
 	}
-	s += fmt.Sprintf(", live up to op %d", e.Pos)
+	s += fmt.Sprintf(", resuming at op %d", e.Pos)
 	switch {
 	case e.Extra > 0:
 		s += fmt.Sprintf("; %s more than the maximum consistent line", plural(e.Extra, "op", "ops"))
