@@ -12,8 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms/ms"
-	"github.com/ckpt-dev/ckpt/algorithms/pk"
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -25,24 +24,12 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // examples is the worked examples' directory (SPEC's testdata/traces).
 const examples = "../../testdata/traces"
 
-// replayed replays tr through alg ("ms", "pk", or an MS variant as
+// replayed replays tr through alg ("ms", "pk", or a variant as
 // "ms:VARIANT") and checks it.
 func replayed(t testing.TB, tr *trace.Trace, alg string) (*trace.Run, *report.Report) {
 	t.Helper()
-	var (
-		a       replay.Algorithm
-		err     error
-		variant string
-	)
-	switch {
-	case alg == "pk":
-		a, err = pk.New("", tr)
-	case strings.HasPrefix(alg, "ms"):
-		variant = strings.TrimPrefix(strings.TrimPrefix(alg, "ms"), ":")
-		a, err = ms.New(variant, tr)
-	default:
-		t.Fatalf("unknown algorithm %q", alg)
-	}
+	name, variant, _ := strings.Cut(alg, ":")
+	a, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
