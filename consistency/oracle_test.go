@@ -182,3 +182,117 @@ func TestOrphansAgainstBruteForce(t *testing.T) {
 		t.Fatal("the random runs never produced an orphan: the oracle test tests nothing")
 	}
 }
+
+// bruteMinimal returns the rollbacks that, by a full transitive search,
+// undo an op that does not depend on the failure's lost ops (L_f: what
+// its restart undid) or keep one that does.
+func bruteMinimal(run *trace.Run) map[int32]bool {
+	ev := run.Events
+	np := len(run.Processes)
+	stacks := make([][]int32, np)
+	pred := map[int32]int32{}
+	sendOf := map[int32]int32{}
+	sends := map[int32]int32{}
+	lostBy := map[int32]int32{} // op → failure whose restart undid it
+	type rb struct {
+		seq, f       int32
+		undone, kept []int32
+	}
+	var rbs []rb
+	for i := range ev {
+		e := &ev[i]
+		s := int32(i)
+		switch e.Kind {
+		case trace.Send, trace.Recv, trace.Internal:
+			st := stacks[e.P]
+			pred[s] = -1
+			if len(st) > 0 {
+				pred[s] = st[len(st)-1]
+			}
+			stacks[e.P] = append(st, s)
+			if e.Kind == trace.Send {
+				sends[e.Msg] = s
+			} else if e.Kind == trace.Recv {
+				sendOf[s] = sends[e.Msg]
+			}
+		case trace.Restart, trace.Rollback:
+			st := stacks[e.P]
+			if e.Kind == trace.Restart {
+				for _, x := range st[e.Pos:] {
+					lostBy[x] = e.Failure
+				}
+			} else {
+				rbs = append(rbs, rb{s, e.Failure, append([]int32(nil), st[e.Pos:]...), append([]int32(nil), st[:e.Pos]...)})
+			}
+			stacks[e.P] = append([]int32(nil), st[:e.Pos]...)
+		}
+	}
+	var depends func(x, f int32, seen map[int32]bool) bool
+	depends = func(x, f int32, seen map[int32]bool) bool {
+		if x < 0 || seen[x] {
+			return false
+		}
+		seen[x] = true
+		if g, ok := lostBy[x]; ok && g == f {
+			return true
+		}
+		if s, ok := sendOf[x]; ok && depends(s, f, seen) {
+			return true
+		}
+		return depends(pred[x], f, seen)
+	}
+	out := map[int32]bool{}
+	for _, r := range rbs {
+		for _, x := range r.undone {
+			if !depends(x, r.f, map[int32]bool{}) {
+				out[r.seq] = true
+			}
+		}
+		if len(r.kept) > 0 && depends(r.kept[len(r.kept)-1], r.f, map[int32]bool{}) {
+			out[r.seq] = true
+		}
+	}
+	return out
+}
+
+func TestMinimalRollbackAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	checked, bad := 0, 0
+	for i := 0; i < 400; i++ {
+		run := randomRun(rng, 2+rng.Intn(3), 10+rng.Intn(40))
+		run.Algorithm = "pk"
+		want := bruteMinimal(run)
+		r := Check(run, nil)
+		got := map[int32]bool{}
+		for _, p := range r.Properties {
+			if p.Name != minimalRollbackName {
+				continue
+			}
+			if len(p.Violations) >= maxWitnesses {
+				continue
+			}
+			for _, v := range p.Violations {
+				got[v.Seqs[0]] = true
+			}
+		}
+		if len(want) >= maxWitnesses {
+			continue
+		}
+		for s := range want {
+			if !got[s] {
+				t.Fatalf("run %d: rollback at seq %d not flagged (brute force %v)\n%s", i, s, want, dump(r))
+			}
+		}
+		for s := range got {
+			if !want[s] {
+				t.Fatalf("run %d: rollback at seq %d flagged, brute force says minimal\n%s", i, s, dump(r))
+			}
+		}
+		checked++
+		bad += len(want)
+	}
+	t.Logf("%d runs, %d non-minimal rollbacks cross-checked", checked, bad)
+	if bad == 0 {
+		t.Fatal("no non-minimal rollback generated: the oracle tests nothing")
+	}
+}
