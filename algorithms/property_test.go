@@ -18,6 +18,7 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
@@ -36,6 +37,25 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(m.Run())
+}
+
+// traces draws the traces of the properties: half of them from
+// gentest.Trace, whose step structure shrinks a failure to a handful of
+// events but which rapid keeps mostly small (three in four have fewer
+// than ten events), and half from the project's generator with a
+// gentest.Config (every knob) raised to at least 20–100 ops, which
+// reaches the longer executions and overlapping recoveries where
+// violations live.
+func traces() *rapid.Generator[*trace.Trace] {
+	return rapid.OneOf(gentest.Trace(), rapid.Custom(func(t *rapid.T) *trace.Trace {
+		cfg := gentest.Config().Draw(t, "config")
+		cfg.Events = max(cfg.Events, rapid.IntRange(20, 100).Draw(t, "min_events"))
+		tr, err := gen.Trace(cfg)
+		if err != nil {
+			t.Fatalf("gen.Trace(%+v): %v", cfg, err)
+		}
+		return tr
+	}))
 }
 
 // tb is what the helpers need of *testing.T and *rapid.T alike.
@@ -171,7 +191,7 @@ func TestPropertyFailureFreeIdentity(t *testing.T) {
 	for _, a := range real {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				tr := stripFails(t, gentest.Trace().Draw(t, "trace"))
+				tr := stripFails(t, traces().Draw(t, "trace"))
 				run := replayWith(t, tr, a[0], a[1])
 				n := len(tr.Processes)
 				want, got := make([][]appEvent, n), make([][]appEvent, n)
@@ -232,7 +252,7 @@ func replayEventText(run *trace.Run, e *trace.RunEvent) string {
 // variant, mutants included (they are deterministic too).
 func TestPropertyDeterminism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tr := gentest.Trace().Draw(t, "trace")
+		tr := traces().Draw(t, "trace")
 		for _, a := range append(append([][2]string{}, real...), mutants...) {
 			x := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
 			y := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
@@ -251,7 +271,7 @@ func TestPropertyVerifyClean(t *testing.T) {
 	for _, a := range real {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				tr := gentest.Trace().Draw(t, "trace")
+				tr := traces().Draw(t, "trace")
 				run := replayWith(t, tr, a[0], a[1])
 				assertClean(t, tr, run, a[0], consistency.Check(run, tr))
 			})
@@ -264,7 +284,7 @@ func TestPropertyVerifyClean(t *testing.T) {
 // and are judged identically by the checker when decoded.
 func TestPropertyRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tr := gentest.Trace().Draw(t, "trace")
+		tr := traces().Draw(t, "trace")
 		tr.Name = "gen.json"
 		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}} {
 			var b bytes.Buffer
