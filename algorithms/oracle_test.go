@@ -26,11 +26,11 @@ type oracle struct {
 	// of sequence, a checkpoint id going back): such a run is left to
 	// the checker's own tests.
 	unsupported string
-	live        [][]int32         // final live app events per process, by op
-	ckpts       [][]int32         // final live checkpoint events per process
+	live        [][]int32          // final live app events per process, by op
+	ckpts       [][]int32          // final live checkpoint events per process
 	sendOf      map[[2]int32]int32 // (msg, copy) → seq of the send the copy stands for
-	anc         [][]uint64        // anc[seq]: app events that happened before seq
-	undone      map[int32][]int32 // failure seq → U_f
+	anc         [][]uint64         // anc[seq]: app events that happened before seq
+	undone      map[int32][]int32  // failure seq → U_f
 	handled     []handling
 }
 
@@ -475,4 +475,3 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 		}
 	}
 }
-
