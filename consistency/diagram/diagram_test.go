@@ -307,3 +307,10 @@ func TestHoverDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenSVG pins the exact bytes of one small diagram, so any change
+// in the drawing is seen in review (-update rewrites it).
+func TestGoldenSVG(t *testing.T) {
+	run, rep := replayed(t, readExample(t, "forced.json"), "ms")
+	golden(t, "forced-ms.svg", renderSVG(t, run, rep, Options{}))
+}
