@@ -99,29 +99,29 @@ func (m *model) describe(b []byte, i int32) []byte {
 		b = append(b, ' ')
 	}
 	if e.PB != nil {
-		b = append(b, "\npiggyback: "...)
+		b = append(trimSpace(b), "\npiggyback: "...)
 		b = m.appendPB(b, e.PB)
 	}
 	if e.Body != nil {
-		b = append(b, "\nbody: "...)
+		b = append(trimSpace(b), "\nbody: "...)
 		b = m.appendBody(b, e.Body)
 	}
 	if e.Label != "" {
-		b = append(b, "\nlabel: "...)
+		b = append(trimSpace(b), "\nlabel: "...)
 		b = append(b, e.Label...)
 	}
 	if l := m.logged[i]; l >= 0 {
-		b = append(b, "\nlogged to the stable message log at #"...)
+		b = append(trimSpace(b), "\nlogged to the stable message log at #"...)
 		b = strconv.AppendInt(b, int64(l), 10)
 		b = append(b, " (t="...)
 		b = run.Events[l].T.AppendJSON(b)
 		b = append(b, "s)"...)
 	}
 	if m.undone[i] {
-		b = append(b, "\nundone by a later restart or rollback"...)
+		b = append(trimSpace(b), "\nundone by a later restart or rollback"...)
 	}
 	if m.discarded[i] {
-		b = append(b, "\nthrown away by a later restore"...)
+		b = append(trimSpace(b), "\nthrown away by a later restore"...)
 	}
 	return trimSpace(b)
 }
