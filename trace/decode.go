@@ -46,7 +46,45 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	d := &traceDecoder{s: newScanner(in), a: newAssembler(name)}
+	if n := eventsHint(r, in); n > 0 {
+		d.a.tr.Events = make([]Event, 0, n)
+	}
 	return d.decode()
+}
+
+// minEventBytes is about the shortest event line ckpt writes
+// ({"t":1,"p":"P0","kind":"flush"} plus a separator).
+const minEventBytes = 36
+
+// eventsHint estimates an upper bound on the number of events from the
+// input's size when the input is uncompressed and its size is known
+// (files, in-memory readers), so that the events slice is allocated once
+// instead of growing through a dozen copies. The bound is at most the
+// input size divided by minEventBytes, so memory stays linear in the
+// input; 0 means no estimate.
+func eventsHint(r, in io.Reader) int {
+	if _, plain := in.(*bufio.Reader); !plain {
+		return 0
+	}
+	var size int64
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = int64(v.Len())
+	case *os.File:
+		st, err := v.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		size = st.Size()
+		if off, err := v.Seek(0, io.SeekCurrent); err == nil {
+			size -= off
+		}
+	}
+	const maxHint = 1 << 27
+	if n := size / minEventBytes; n > 0 && n < maxHint {
+		return int(n)
+	}
+	return 0
 }
 
 // ReadTraceFile reads the trace in the named file.

@@ -105,6 +105,11 @@ func ReadAnyFile(path string) (*Trace, *Run, error) {
 		run, err := ReadRun(path, rest)
 		return nil, run, err
 	}
+	// Read the file itself again rather than through Detect's buffer, so
+	// that ReadTrace can size its events from the file's size.
+	if _, err := f.Seek(0, io.SeekStart); err == nil {
+		rest = f
+	}
 	tr, err := ReadTrace(path, rest)
 	return tr, nil, err
 }
