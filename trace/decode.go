@@ -80,7 +80,7 @@ func eventsHint(r, in io.Reader) int {
 			size -= off
 		}
 	}
-	const maxHint = 1 << 27
+	const maxHint = 1 << 24 // beyond, the slice grows as usual
 	if n := size / minEventBytes; n > 0 && n < maxHint {
 		return int(n)
 	}
