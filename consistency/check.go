@@ -75,6 +75,7 @@ type checker struct {
 	undoneAt map[int32]int32 // restart/rollback seq → ops it undid
 
 	msgIndex     map[string]int32
+	prog         [][]progOp // programKinds, built on first use
 	snapshotUsed int
 
 	handlings []handling

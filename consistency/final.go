@@ -207,8 +207,13 @@ func (c *checker) senders() []int32 {
 		}
 	}
 	if c.src != nil && len(c.src.Processes) == len(c.run.Processes) {
+		same := c.sameMsgs()
 		for m, msg := range c.src.Messages {
-			if rm := c.runMsg(c.src.Msgs[m]); rm != none && out[rm] == none && msg.Send >= 0 && int(msg.Send) < len(c.src.Events) {
+			rm := int32(m)
+			if !same {
+				rm = c.runMsg(c.src.Msgs[m])
+			}
+			if rm != none && int(rm) < len(out) && out[rm] == none && msg.Send >= 0 && int(msg.Send) < len(c.src.Events) {
 				out[rm] = c.src.Events[msg.Send].P
 			}
 		}

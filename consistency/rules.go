@@ -551,16 +551,47 @@ type progOp struct {
 }
 
 // programKinds returns every process's program: from the source trace
-// when there is one, else as the run shows it (SPEC §7).
+// when there is one, else as the run shows it (SPEC §7). Three judgements
+// read it, so it is built once; callers must not modify it.
 func (c *checker) programKinds() [][]progOp {
+	if c.prog == nil {
+		c.prog = c.buildProgram()
+	}
+	return c.prog
+}
+
+// buildProgram is programKinds uncached. All processes share one backing
+// array sized by a first counting pass: appending per process would copy
+// every program several times over while it grows.
+func (c *checker) buildProgram() [][]progOp {
 	np := len(c.run.Processes)
 	out := make([][]progOp, np)
 	if c.src != nil && len(c.src.Processes) == np {
-		for _, te := range c.src.Events {
+		counts := make([]int, np)
+		total := 0
+		for i := range c.src.Events {
+			if te := &c.src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+				counts[te.P]++
+				total++
+			}
+		}
+		all := make([]progOp, total)
+		off := 0
+		for p := range out {
+			out[p] = all[off : off : off+counts[p]]
+			off += counts[p]
+		}
+		same := c.sameMsgs()
+		for i := range c.src.Events {
+			te := &c.src.Events[i]
 			if te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
 				m := none
 				if te.Msg >= 0 && int(te.Msg) < len(c.src.Msgs) {
-					m = c.runMsg(c.src.Msgs[te.Msg])
+					if same {
+						m = te.Msg
+					} else {
+						m = c.runMsg(c.src.Msgs[te.Msg])
+					}
 				}
 				out[te.P] = append(out[te.P], progOp{kind: te.Kind, msg: m})
 			}
@@ -576,6 +607,20 @@ func (c *checker) programKinds() [][]progOp {
 		out[p] = ops
 	}
 	return out
+}
+
+// sameMsgs reports whether the run indexes messages exactly as its source
+// trace does, as a run fresh from replay.Run does (it shares the trace's
+// table): message indexes then map to themselves, with no string map.
+func (c *checker) sameMsgs() bool {
+	r, s := c.run.Msgs, c.src.Msgs
+	if len(r) != len(s) {
+		return false
+	}
+	if len(r) == 0 || &r[0] == &s[0] {
+		return true
+	}
+	return false
 }
 
 // runMsg maps a message id to the run's index, or None.

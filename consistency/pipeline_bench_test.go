@@ -1,0 +1,121 @@
+package consistency_test
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen"
+)
+
+// The pipeline benchmarks measure what `ckpt verify` does on the traces
+// of `ckpt gen --procs 16 --events N --failures 10 --seed 1`: decode,
+// replay through MS and PK, and check each run, at two sizes.
+
+var pipelineSizes = []int{100_000, 1_000_000}
+
+type genTrace struct {
+	once sync.Once
+	data []byte
+	tr   *trace.Trace
+	runs map[string]*trace.Run
+	err  error
+}
+
+var genTraces sync.Map // int -> *genTrace
+
+// generated returns the encoded and decoded trace of n ops, built once
+// per test binary.
+func generated(b *testing.B, n int) *genTrace {
+	v, _ := genTraces.LoadOrStore(n, &genTrace{})
+	g := v.(*genTrace)
+	g.once.Do(func() {
+		c := gen.DefaultConfig()
+		c.Procs, c.Events, c.Failures, c.Seed = 16, n, 10, 1
+		var buf bytes.Buffer
+		if _, g.err = gen.Write(&buf, c, trace.WriteOptions{}); g.err != nil {
+			return
+		}
+		g.data = buf.Bytes()
+		g.tr, g.err = trace.ReadTrace("gen.json", bytes.NewReader(g.data))
+		g.runs = map[string]*trace.Run{}
+	})
+	if g.err != nil {
+		b.Fatal(g.err)
+	}
+	return g
+}
+
+func replayOnce(b *testing.B, tr *trace.Trace, name string) *trace.Run {
+	alg, err := algorithms.New(name, "", tr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return run
+}
+
+func perEvent(b *testing.B, events int) {
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkPipelineDecode decodes the JSON trace.
+func BenchmarkPipelineDecode(b *testing.B) {
+	for _, n := range pipelineSizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			g := generated(b, n)
+			b.SetBytes(int64(len(g.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := trace.ReadTrace("gen.json", bytes.NewReader(g.data)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perEvent(b, len(g.tr.Events))
+		})
+	}
+}
+
+// BenchmarkPipelineReplay replays the trace through MS and PK.
+func BenchmarkPipelineReplay(b *testing.B) {
+	for _, alg := range []string{"ms", "pk"} {
+		for _, n := range pipelineSizes {
+			b.Run(fmt.Sprintf("%s/%d", alg, n), func(b *testing.B) {
+				g := generated(b, n)
+				b.ReportAllocs()
+				for b.Loop() {
+					replayOnce(b, g.tr, alg)
+				}
+				perEvent(b, len(g.tr.Events))
+			})
+		}
+	}
+}
+
+// BenchmarkPipelineCheck checks the MS and PK runs of the trace.
+func BenchmarkPipelineCheck(b *testing.B) {
+	for _, alg := range []string{"ms", "pk"} {
+		for _, n := range pipelineSizes {
+			b.Run(fmt.Sprintf("%s/%d", alg, n), func(b *testing.B) {
+				g := generated(b, n)
+				run := replayOnce(b, g.tr, alg)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if r := consistency.Check(run, g.tr); !r.Valid {
+						b.Fatalf("%s run of the generated trace is invalid", alg)
+					}
+				}
+				perEvent(b, len(run.Events))
+			})
+		}
+	}
+}
