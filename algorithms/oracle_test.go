@@ -405,6 +405,9 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 		t.Helper()
 		run := replayWith(t, tr, a[0], a[1])
 		r := consistency.Check(run, tr)
+		if a[1] == "" {
+			assertClean(t, tr, run, a[0], r)
+		}
 		o := newOracle(run)
 		if o.unsupported != "" {
 			ag.unsupported++
