@@ -258,7 +258,9 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 			pr.prog = append(pr.prog, int32(i))
 		}
 	}
-	e.copies = make([]copyRec, 0, nsend+16)
+	// Recovery re-sends: a little slack keeps the one growth of this
+	// large array (a copy of all of it) out of runs with few failures.
+	e.copies = make([]copyRec, 0, nsend+nsend/16+16)
 	e.out = &trace.Run{
 		Name:      "",
 		Algorithm: alg.Name(),

@@ -122,6 +122,28 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	for i := range a.liveInc {
 		a.liveInc[i] = trace.None
 	}
+	// Programs and receipt logs are carved from shared arrays sized by a
+	// counting pass: growing them by append per process copied each
+	// several times (a re-execution after a rollback may still outgrow a
+	// receipt log, and append then moves it as usual).
+	nops, nrecv := make([]int, n), make([]int, n)
+	total, totalRecv := 0, 0
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind.IsOp() && e.P >= 0 && e.P < n {
+			nops[e.P]++
+			total++
+			if e.Kind == trace.Recv {
+				nrecv[e.P]++
+				totalRecv++
+			}
+		}
+	}
+	ops := make([]op, total)
+	receipts := make([]receipt, totalRecv)
+	for i := range a.prog {
+		a.prog[i], ops = ops[:0:nops[i]], ops[nops[i]:]
+		a.procs[i].receipts, receipts = receipts[:0:nrecv[i]], receipts[nrecv[i]:]
+	}
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Kind.IsOp() && e.P >= 0 && e.P < n {
