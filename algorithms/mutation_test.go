@@ -1,6 +1,7 @@
 package algorithms_test
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -149,4 +150,39 @@ func TestMutationScore(t *testing.T) {
 		}
 	}
 	t.Logf("mutation score %d/%d:%s", killed, len(kills), b.String())
+}
+
+var soak = flag.Int("soak", 0, "number of large generated traces TestSoakLarge verifies (0: a handful)")
+
+// soakConfig is a larger execution than mutationConfig's: up to 8
+// processes, 2,000 ops and 6 failures, every topology.
+func soakConfig(seed uint64) gen.Config {
+	c := mutationConfig(seed)
+	c.Procs = 2 + int(seed%7)
+	c.Events = 200 + int(seed%10)*200
+	c.Failures = int(seed % 7)
+	c.Topology = []gen.Topology{gen.Complete, gen.Ring, gen.Star, gen.Random}[(seed/2)%4]
+	c.InTransit = int(seed % 4)
+	return c
+}
+
+// TestSoakLarge verifies larger generated traces through both real
+// algorithms: every property pass or n/a. -soak N raises the count.
+func TestSoakLarge(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 8
+	}
+	n = max(n, *soak)
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		tr, err := gen.Trace(soakConfig(seed))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		tr.Name = fmt.Sprintf("soak-%d.json", seed)
+		for _, a := range real {
+			run := replayWith(t, tr, a[0], a[1])
+			assertClean(t, tr, run, a[0], consistency.Check(run, tr))
+		}
+	}
 }
