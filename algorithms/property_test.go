@@ -359,3 +359,23 @@ func normTrace(tr *trace.Trace) trace.Trace {
 	}
 	return c
 }
+
+// TestPropertyTextbookSingleFailure: the seed's textbook rules are sound
+// while recoveries do not overlap (SPEC §4.2), so with at most one
+// failure the textbook variant must verify as clean as the default.
+func TestPropertyTextbookSingleFailure(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := traces().Draw(t, "trace")
+		fails := 0
+		for _, e := range tr.Events {
+			if e.Kind == trace.Fail {
+				fails++
+			}
+		}
+		if fails > 1 {
+			t.Skip("overlapping recoveries possible")
+		}
+		run := replayWith(t, tr, "ms", "textbook")
+		assertClean(t, tr, run, "ms", consistency.Check(run, tr))
+	})
+}
