@@ -2,6 +2,7 @@ package algorithms_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +33,16 @@ type oracle struct {
 	anc         [][]uint64         // anc[seq]: app events that happened before seq
 	undone      map[int32][]int32  // failure seq → U_f
 	handled     []handling
+	instants    []instant
+	restartPos  map[int32]int32 // failure seq → its restart's pos
+}
+
+// instant is the system at a failure: every process's live app events
+// and held checkpoints (seqs).
+type instant struct {
+	failure, p int32
+	live       [][]int32
+	ckpts      [][]int32
 }
 
 // handling is a process's state right after it handled a failure.
@@ -43,7 +54,7 @@ type handling struct {
 func newOracle(run *trace.Run) *oracle {
 	n := len(run.Processes)
 	o := &oracle{run: run, live: make([][]int32, n), ckpts: make([][]int32, n),
-		sendOf: map[[2]int32]int32{}, undone: map[int32][]int32{}}
+		sendOf: map[[2]int32]int32{}, undone: map[int32][]int32{}, restartPos: map[int32]int32{}}
 	words := (len(run.Events) + 63) / 64
 	o.anc = make([][]uint64, len(run.Events))
 	down := make([]bool, n)
@@ -105,6 +116,12 @@ func newOracle(run *trace.Run) *oracle {
 			}
 		case trace.Fail:
 			down[e.P] = true
+			in := instant{failure: e.Seq, p: e.P, live: make([][]int32, n), ckpts: make([][]int32, n)}
+			for q := range n {
+				in.live[q] = append([]int32(nil), o.live[q]...)
+				in.ckpts[q] = append([]int32(nil), o.ckpts[q]...)
+			}
+			o.instants = append(o.instants, in)
 		case trace.Restart, trace.Rollback:
 			if e.Pos < 0 || int(e.Pos) > len(o.live[e.P]) {
 				o.unsupported = fmt.Sprintf("seq %d: pos %d beyond %d live ops", e.Seq, e.Pos, len(o.live[e.P]))
@@ -121,6 +138,7 @@ func newOracle(run *trace.Run) *oracle {
 			o.handled = append(o.handled, snap(e.Failure, e.P, e.Seq))
 			primary[[2]int32{e.Failure, e.P}] = true
 			if e.Kind == trace.Restart {
+				o.restartPos[e.Failure] = e.Pos
 				down[e.P] = false
 				for _, f := range pending[e.P] {
 					asked = append(asked, snap(f, e.P, e.Seq))
@@ -158,7 +176,13 @@ func (o *oracle) isLive(seq int32) bool {
 // whose copy's send was undone.
 func (o *oracle) orphans() []string {
 	var out []string
-	for f, u := range o.undone {
+	fs := make([]int32, 0, len(o.undone))
+	for f := range o.undone {
+		fs = append(fs, f)
+	}
+	slices.Sort(fs) // witnesses in failure order, not map order
+	for _, f := range fs {
+		u := o.undone[f]
 		set := make([]uint64, (len(o.run.Events)+63)/64)
 		for _, s := range u {
 			set[s/64] |= 1 << (s % 64)
@@ -446,7 +470,26 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 					strings.Join(c.v, "; "), dump(r), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
 			}
 		}
-		if status(r, report.Equivalence) != report.Unknown && r.Stats.Checkpoints.Useless != useless {
+		if status(r, report.Equivalence) == report.Unknown {
+			return
+		}
+		lines := o.maxLine()
+		for _, rec := range r.Recoveries {
+			want, ok := lines[rec.Failure.Seq]
+			if !ok || len(rec.MaxLine) == 0 {
+				continue
+			}
+			ag.compared["max_line"]++
+			got := make([]int32, len(rec.MaxLine))
+			for q, m := range rec.MaxLine {
+				got[q] = m.Pos
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s %s/%s: failure seq %d: checker's max line %v, brute force %v\ntrace:\n%s\nrun:\n%s", tr.Name, a[0], a[1],
+					rec.Failure.Seq, got, want, traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+			}
+		}
+		if r.Stats.Checkpoints.Useless != useless {
 			t.Fatalf("%s/%s: checker counts %d useless checkpoints, oracle %d: %s\ntrace:\n%s\nrun:\n%s", a[0], a[1],
 				r.Stats.Checkpoints.Useless, useless, strings.Join(which, "; "), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
 		}
@@ -478,4 +521,99 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 			t.Errorf("%s never failed: the comparison shows only agreement on pass", p)
 		}
 	}
+}
+
+// maxLine returns, per failure that has a restart, the positions of the
+// maximum consistent recovery line of checkpoints (SPEC §7): the failed
+// process at its latest checkpoint at or before its restored state,
+// everyone else at most at its state at the failure instant, found by
+// enumerating every combination of checkpoints (consistent cuts are
+// closed under componentwise maximum, so the maximum of the consistent
+// ones is the line). Failures with too many combinations are left out.
+func (o *oracle) maxLine() map[int32][]int32 {
+	out := map[int32][]int32{}
+	for _, in := range o.instants {
+		pos, ok := o.restartPos[in.failure]
+		if !ok {
+			continue
+		}
+		n := len(in.live)
+		cands := make([][]int32, n) // candidate positions, descending
+		combos := 1
+		for q := range n {
+			bound := int32(len(in.live[q]))
+			if int32(q) == in.p {
+				bound = pos
+			}
+			var cs []int32
+			if int32(q) != in.p {
+				cs = append(cs, bound)
+			}
+			for i := len(in.ckpts[q]) - 1; i >= 0; i-- {
+				if c := o.run.Events[in.ckpts[q][i]].Pos; c <= bound && (len(cs) == 0 || c < cs[len(cs)-1]) {
+					cs = append(cs, c)
+				}
+			}
+			if len(cs) == 0 || cs[len(cs)-1] != 0 {
+				cs = append(cs, 0) // the initial checkpoint
+			}
+			cands[q] = cs
+			combos *= len(cs)
+		}
+		if combos > 200000 {
+			continue
+		}
+		// Messages live at the instant: (from, send op, to, recv op).
+		type msg struct{ from, s, to, r int32 }
+		var msgs []msg
+		liveAt := func(seq int32) bool {
+			e := &o.run.Events[seq]
+			l := in.live[e.P]
+			return int(e.Op) < len(l) && l[e.Op] == seq
+		}
+		for q := range n {
+			for r, seq := range in.live[q] {
+				e := &o.run.Events[seq]
+				if e.Kind != trace.Recv {
+					continue
+				}
+				if snd := o.sendOf[[2]int32{e.Msg, e.Copy}]; liveAt(snd) {
+					msgs = append(msgs, msg{o.run.Events[snd].P, o.run.Events[snd].Op, int32(q), int32(r)})
+				}
+			}
+		}
+		best := make([]int32, n)
+		cut := make([]int32, n)
+		idx := make([]int, n)
+		for {
+			for q := range n {
+				cut[q] = cands[q][idx[q]]
+			}
+			ok := true
+			for _, m := range msgs {
+				if m.r < cut[m.to] && m.s >= cut[m.from] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				for q := range n {
+					best[q] = max(best[q], cut[q])
+				}
+			}
+			q := 0
+			for q < n {
+				if idx[q]++; idx[q] < len(cands[q]) {
+					break
+				}
+				idx[q] = 0
+				q++
+			}
+			if q == n {
+				break
+			}
+		}
+		out[in.failure] = best
+	}
+	return out
 }
