@@ -34,7 +34,16 @@ type oracle struct {
 	undone      map[int32][]int32  // failure seq → U_f
 	handled     []handling
 	instants    []instant
-	restartPos  map[int32]int32 // failure seq → its restart's pos
+	restartPos  map[int32]int32   // failure seq → its restart's pos
+	lost        map[int32][]int32 // failure seq → L_f, what its restart undid
+	rollbacks   []rollback
+}
+
+// rollback is a rollback event with the state it cut.
+type rollback struct {
+	failure, seq int32
+	before       []int32 // live app events before it
+	pos          int32
 }
 
 // instant is the system at a failure: every process's live app events
@@ -54,7 +63,7 @@ type handling struct {
 func newOracle(run *trace.Run) *oracle {
 	n := len(run.Processes)
 	o := &oracle{run: run, live: make([][]int32, n), ckpts: make([][]int32, n),
-		sendOf: map[[2]int32]int32{}, undone: map[int32][]int32{}, restartPos: map[int32]int32{}}
+		sendOf: map[[2]int32]int32{}, undone: map[int32][]int32{}, restartPos: map[int32]int32{}, lost: map[int32][]int32{}}
 	words := (len(run.Events) + 63) / 64
 	o.anc = make([][]uint64, len(run.Events))
 	down := make([]bool, n)
@@ -128,6 +137,11 @@ func newOracle(run *trace.Run) *oracle {
 				return o
 			}
 			o.undone[e.Failure] = append(o.undone[e.Failure], o.live[e.P][e.Pos:]...)
+			if e.Kind == trace.Restart {
+				o.lost[e.Failure] = append([]int32(nil), o.live[e.P][e.Pos:]...)
+			} else {
+				o.rollbacks = append(o.rollbacks, rollback{e.Failure, e.Seq, append([]int32(nil), o.live[e.P]...), e.Pos})
+			}
 			o.live[e.P] = o.live[e.P][:e.Pos]
 			cs := o.ckpts[e.P]
 			k := 0
@@ -456,6 +470,9 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 		if a[0] == "ms" {
 			cmps = append(cmps, cmp{report.ZCycleFree, which}, cmp{report.SnLines, o.snLines()})
 		}
+		if a[0] == "pk" {
+			cmps = append(cmps, cmp{report.MinimalRollback, o.minimalRollback()})
+		}
 		for _, c := range cmps {
 			got := status(r, c.name)
 			if got == report.Unknown {
@@ -614,6 +631,32 @@ func (o *oracle) maxLine() map[int32][]int32 {
 			}
 		}
 		out[in.failure] = best
+	}
+	return out
+}
+
+// minimalRollback lists the rollbacks that did not undo exactly the
+// events of their process's state that happened after an event its
+// failure lost (L_f: what the failed process's restart undid).
+func (o *oracle) minimalRollback() []string {
+	var out []string
+	for _, rb := range o.rollbacks {
+		lost := o.lost[rb.failure]
+		dep := func(s int32) bool {
+			for _, l := range lost {
+				if o.anc[s][l/64]&(1<<(l%64)) != 0 {
+					return true
+				}
+			}
+			return false
+		}
+		for k, s := range rb.before {
+			if undone := int32(k) >= rb.pos; undone != dep(s) {
+				out = append(out, fmt.Sprintf("rollback seq %d: op %d (seq %d) undone=%v but depends on lost events=%v",
+					rb.seq, k, s, undone, !undone))
+				break
+			}
+		}
 	}
 	return out
 }
