@@ -379,3 +379,38 @@ func TestPropertyTextbookSingleFailure(t *testing.T) {
 		assertClean(t, tr, run, "ms", consistency.Check(run, tr))
 	})
 }
+
+// TestPropertyTimeScaling is a metamorphic property of the engine and
+// the algorithms: multiplying every time of a trace — events, down
+// times and all three delays — by k changes nothing but the times of the
+// run, which are multiplied by k (the simulation is exact integer
+// arithmetic, and scaling preserves every order and tie).
+func TestPropertyTimeScaling(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := traces().Draw(t, "trace")
+		k := trace.Time(rapid.IntRange(2, 5).Draw(t, "k"))
+		a := rapid.SampledFrom(append(append([][2]string{}, real...), mutants...)).Draw(t, "algorithm")
+		base := *tr
+		base.Params = tr.Params.WithDefaults()
+		scaled := base
+		scaled.Params = trace.Params{RestartDelay: k * base.Params.RestartDelay, ControlDelay: k * base.Params.ControlDelay, DefaultDelay: k * base.Params.DefaultDelay}
+		scaled.Events = make([]trace.Event, len(tr.Events))
+		for i, e := range tr.Events {
+			e.T, e.Down = k*e.T, k*e.Down
+			scaled.Events[i] = e
+		}
+		want := replayWith(t, &base, a[0], a[1]).Events
+		for i := range want {
+			want[i].T *= k
+		}
+		got := replayWith(t, &scaled, a[0], a[1]).Events
+		if len(got) != len(want) {
+			t.Fatalf("%s/%s ×%d: %d events, want %d", a[0], a[1], k, len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("%s/%s ×%d: event %d is %+v, want %+v\n%s", a[0], a[1], k, i, got[i], want[i], traceText(tr))
+			}
+		}
+	})
+}
