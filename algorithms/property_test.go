@@ -414,3 +414,38 @@ func TestPropertyTimeScaling(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyMSIgnoresFlushes: MS writes its log to stable storage at
+// the receive (SPEC §4.2), so flush events change nothing in its runs
+// but the time of the end records (a run ends at its last event).
+func TestPropertyMSIgnoresFlushes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := traces().Draw(t, "trace")
+		v := rapid.SampledFrom([]string{"", "textbook"}).Draw(t, "variant")
+		noFlush := *tr
+		noFlush.Events = nil
+		for _, e := range tr.Events {
+			if e.Kind != trace.Flush {
+				noFlush.Events = append(noFlush.Events, e)
+			}
+		}
+		if err := trace.Validate(&noFlush); err != nil {
+			t.Fatalf("trace without flushes: %v", err)
+		}
+		// The end and unconsumed records come at the time of the last
+		// event, which may be a flush: only their time may differ.
+		endless := func(r *trace.Run) *trace.Run {
+			for i := range r.Events {
+				if k := r.Events[i].Kind; k == trace.End || k == trace.Unconsumed {
+					r.Events[i].T = 0
+				}
+			}
+			return r
+		}
+		x := runBytes(t, endless(replayWith(t, tr, "ms", v)), trace.WriteOptions{JSONL: true})
+		y := runBytes(t, endless(replayWith(t, &noFlush, "ms", v)), trace.WriteOptions{JSONL: true})
+		if !bytes.Equal(x, y) {
+			t.Fatalf("ms/%s: flushes change the run\n%s\n---\n%s", v, x, y)
+		}
+	})
+}
