@@ -155,7 +155,8 @@ func TestMutationScore(t *testing.T) {
 var soak = flag.Int("soak", 0, "number of large generated traces TestSoakLarge verifies (0: a handful)")
 
 // soakConfig is a larger execution than mutationConfig's: up to 8
-// processes, 2,000 ops and 6 failures, every topology.
+// processes, 2,000 ops and 6 failures (16, overlapping, for one seed in
+// five), every topology.
 func soakConfig(seed uint64) gen.Config {
 	c := mutationConfig(seed)
 	c.Procs = 2 + int(seed%7)
@@ -163,6 +164,12 @@ func soakConfig(seed uint64) gen.Config {
 	c.Failures = int(seed % 7)
 	c.Topology = []gen.Topology{gen.Complete, gen.Ring, gen.Star, gen.Random}[(seed/2)%4]
 	c.InTransit = int(seed % 4)
+	if seed%5 == 0 {
+		// Failure storms: many overlapping recoveries, short downtimes.
+		c.Failures += 10
+		c.Concurrent = true
+		c.Down = trace.Time(1+seed%3) * trace.Second / 4
+	}
 	return c
 }
 
