@@ -187,7 +187,7 @@ func TestSoakLarge(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		tr.Name = fmt.Sprintf("soak-%d.json", seed)
-		for _, a := range real {
+		for _, a := range sound {
 			run := replayWith(t, tr, a[0], a[1])
 			assertClean(t, tr, run, a[0], consistency.Check(run, tr))
 		}

@@ -437,7 +437,7 @@ type agreement struct {
 // checker reports unknown is not compared (our mutants may break the
 // op continuity the checker needs).
 func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
-	all := append(append([][2]string{}, real...), mutants...)
+	all := variants()
 	ag := agreement{compared: map[string]int{}, failed: map[string]int{}}
 	judge := func(t tb, tr *trace.Trace, a [2]string) {
 		t.Helper()

@@ -64,9 +64,12 @@ type tb interface {
 	Fatalf(format string, args ...any)
 }
 
-// real lists the real (non-mutant) variants whose runs must verify
+// sound lists the real (non-mutant) variants whose runs must verify
 // clean, as (algorithm, variant) pairs.
-var real = [][2]string{{"ms", ""}, {"pk", ""}}
+var sound = [][2]string{{"ms", ""}, {"pk", ""}}
+
+// variants returns every variant, sound ones first, then the mutants.
+func variants() [][2]string { return append(append([][2]string{}, sound...), mutants...) }
 
 // mutants are the deliberately broken variants the checker must catch.
 var mutants = [][2]string{
@@ -188,7 +191,7 @@ type appEvent struct {
 // messages, same order per process — and the run holds no recovery
 // action at all.
 func TestPropertyFailureFreeIdentity(t *testing.T) {
-	for _, a := range real {
+	for _, a := range sound {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				tr := stripFails(t, traces().Draw(t, "trace"))
@@ -253,7 +256,7 @@ func replayEventText(run *trace.Run, e *trace.RunEvent) string {
 func TestPropertyDeterminism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
-		for _, a := range append(append([][2]string{}, real...), mutants...) {
+		for _, a := range variants() {
 			x := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
 			y := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
 			if !bytes.Equal(x, y) {
@@ -268,7 +271,7 @@ func TestPropertyDeterminism(t *testing.T) {
 // pass, or n/a where the algorithm promises nothing; never fail, never
 // unknown — and judged without the trace, the same but for equivalence.
 func TestPropertyVerifyClean(t *testing.T) {
-	for _, a := range real {
+	for _, a := range sound {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				tr := traces().Draw(t, "trace")
@@ -314,7 +317,7 @@ func TestPropertyRoundTrip(t *testing.T) {
 				t.Fatalf("trace round trip (%+v) differs:\nwrote %+v\nread  %+v", opts, tr, back)
 			}
 		}
-		a := rapid.SampledFrom(append(append([][2]string{}, real...), mutants...)).Draw(t, "algorithm")
+		a := rapid.SampledFrom(variants()).Draw(t, "algorithm")
 		run := replayWith(t, tr, a[0], a[1])
 		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}} {
 			enc := runBytes(t, run, opts)
@@ -389,7 +392,7 @@ func TestPropertyTimeScaling(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
 		k := trace.Time(rapid.IntRange(2, 5).Draw(t, "k"))
-		a := rapid.SampledFrom(append(append([][2]string{}, real...), mutants...)).Draw(t, "algorithm")
+		a := rapid.SampledFrom(variants()).Draw(t, "algorithm")
 		base := *tr
 		base.Params = tr.Params.WithDefaults()
 		scaled := base

@@ -43,7 +43,7 @@ func TestRegressions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, a := range real {
+			for _, a := range sound {
 				run := replayWith(t, tr, a[0], a[1])
 				assertClean(t, tr, run, a[0], consistency.Check(run, tr))
 			}

@@ -117,7 +117,7 @@ func (m *machine) check(t *rapid.T) {
 	if err := trace.Validate(&tr); err != nil {
 		t.Fatalf("prefix invalid: %v\n%s", err, traceText(&tr))
 	}
-	for _, a := range real {
+	for _, a := range sound {
 		run := replayWith(t, &tr, a[0], a[1])
 		assertClean(t, &tr, run, a[0], consistency.Check(run, &tr))
 	}
