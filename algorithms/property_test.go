@@ -80,11 +80,18 @@ var mutants = [][2]string{
 // replayWith replays tr through algorithm name, variant.
 func replayWith(t tb, tr *trace.Trace, name, variant string) *trace.Run {
 	t.Helper()
+	return replayOpts(t, tr, name, variant, trace.Params{})
+}
+
+// replayOpts replays tr with params overriding the trace's, as the
+// command-line flags do.
+func replayOpts(t tb, tr *trace.Trace, name, variant string, params trace.Params) *trace.Run {
+	t.Helper()
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		t.Fatalf("%s/%s: %v", name, variant, err)
 	}
-	run, err := replay.Run(tr, alg, replay.Options{Variant: variant})
+	run, err := replay.Run(tr, alg, replay.Options{Variant: variant, Params: params})
 	if err != nil {
 		t.Fatalf("%s/%s: replay: %v\n%s", name, variant, err, traceText(tr))
 	}
@@ -269,13 +276,23 @@ func TestPropertyDeterminism(t *testing.T) {
 // TestPropertyVerifyClean: both algorithms' runs of every generated trace
 // (0–3 failures, concurrent ones included) verify with every property
 // pass, or n/a where the algorithm promises nothing; never fail, never
-// unknown — and judged without the trace, the same but for equivalence.
+// unknown, also with delays overridden as on the command line — and judged without the trace, the same but for equivalence.
 func TestPropertyVerifyClean(t *testing.T) {
 	for _, a := range sound {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				tr := traces().Draw(t, "trace")
-				run := replayWith(t, tr, a[0], a[1])
+				// Sometimes with delays overriding the trace's, as
+				// --restart-delay and --control-delay do.
+				var over trace.Params
+				if rapid.Bool().Draw(t, "override") {
+					over = trace.Params{
+						RestartDelay: rapid.SampledFrom([]trace.Time{0, trace.Second / 3, 3 * trace.Second / 2}).Draw(t, "restart_delay"),
+						ControlDelay: rapid.SampledFrom([]trace.Time{0, trace.Second / 20, 7 * trace.Second / 10}).Draw(t, "control_delay"),
+						DefaultDelay: rapid.SampledFrom([]trace.Time{0, trace.Second / 5, 3 * trace.Second}).Draw(t, "default_delay"),
+					}
+				}
+				run := replayOpts(t, tr, a[0], a[1], over)
 				assertClean(t, tr, run, a[0], consistency.Check(run, tr))
 				// Without the source trace the program is inferred from
 				// the run: every verdict stays, except equivalence,
