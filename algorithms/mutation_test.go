@@ -72,6 +72,7 @@ type kill struct {
 // target properties, that the real algorithm is clean on every killing
 // trace, and logs the score with the tries needed.
 func TestMutationScore(t *testing.T) {
+	t.Parallel() // among the slowest: overlap them on the cores
 	var kills []kill
 	traces := make(map[uint64]*trace.Trace)
 	traceOf := func(seed uint64) *trace.Trace {

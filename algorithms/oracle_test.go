@@ -437,6 +437,7 @@ type agreement struct {
 // checker reports unknown is not compared (our mutants may break the
 // op continuity the checker needs).
 func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
+	t.Parallel() // among the slowest: overlap them on the cores
 	all := variants()
 	ag := agreement{compared: map[string]int{}, failed: map[string]int{}}
 	judge := func(t tb, tr *trace.Trace, a [2]string) {

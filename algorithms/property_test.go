@@ -261,6 +261,7 @@ func replayEventText(run *trace.Run, e *trace.RunEvent) string {
 // instances, encode to identical bytes, for every
 // variant, mutants included (they are deterministic too).
 func TestPropertyDeterminism(t *testing.T) {
+	t.Parallel() // among the slowest: overlap them on the cores
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
 		for _, a := range variants() {
@@ -318,6 +319,7 @@ func TestPropertyVerifyClean(t *testing.T) {
 // gzip) unchanged, and runs re-encode to the same bytes after decoding
 // and are judged identically by the checker when decoded.
 func TestPropertyRoundTrip(t *testing.T) {
+	t.Parallel() // among the slowest: overlap them on the cores
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
 		tr.Name = "gen.json"

@@ -133,6 +133,7 @@ func (m *machine) check(t *rapid.T) {
 // (which re-runs the property) still reproduces a failure, and shrinks
 // that value towards 0, which runs.
 func TestPropertyStateMachine(t *testing.T) {
+	t.Parallel() // among the slowest: overlap them on the cores
 	rapid.Check(t, func(t *rapid.T) {
 		if rapid.IntRange(0, 2).Draw(t, "skip") != 0 {
 			return
