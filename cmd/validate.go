@@ -34,7 +34,8 @@ order. One line is printed per file:
   FILE<TAB>ok<TAB>N processes, M events, K messages
   FILE<TAB>error<TAB>what is wrong, naming the event
 
-The exit status is 2 if any file is invalid.`,
+and each invalid file's error is also written once to standard error as
+"ckpt: FILE: event N: what is wrong". The exit status is 2 if any file is invalid.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runValidate(ios, o, args)
@@ -98,7 +99,12 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 		summary, err := validateOne(ios.In, f)
 		if err != nil {
 			bad++
-			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", f, oneLine(validateMessage(err)))
+			msg := oneLine(validateMessage(err))
+			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", f, msg)
+			// SPEC §2 and §8: an invalid input is an error, reported once
+			// on stderr as "FILE: event N: what"; the stdout line is the
+			// per-file summary scripts parse.
+			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", f, msg)
 			continue
 		}
 		if !o.quiet {
