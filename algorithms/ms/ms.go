@@ -327,6 +327,9 @@ func (a *MS) restart(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		pr.f = fset(pr.f, p, count)
 		a.recs[p] = append(a.recs[p], recovery{r: r, failure: in.Failure})
 		body.Count = count
+		// SPEC §6 gives every restart an inc; F[o] is what the seed's
+		// incarnation number becomes in the generalisation (§4.2).
+		e.Inc = count
 	}
 	e.Replay = a.replayLog(p, c.pos)
 	fx = append(fx, e)
