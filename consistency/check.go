@@ -69,10 +69,11 @@ type checker struct {
 	failOf   []int32 // handling event: index of the failure it answers, or None
 
 	// Copies: copy c of msg m is at copyOff[m]+c-1.
-	copyOff  []int32
-	copySend []int32         // the send (or resend) event that transmitted it
-	copyOrig []int32         // the op-level send event it carries
-	undoneAt map[int32]int32 // restart/rollback seq → ops it undid
+	copyOff    []int32
+	copySend   []int32         // the send (or resend) event that transmitted it
+	copyOrig   []int32         // the op-level send event it carries
+	undoneAt   map[int32]int32 // restart/rollback seq → ops it undid
+	replayedAt map[int32]int32 // PK restart/rollback seq → receipts it replayed from the log
 
 	msgIndex     map[string]int32
 	prog         [][]progOp // programKinds, built on first use

@@ -476,6 +476,7 @@ func (c *checker) recoveryLines() {
 				a.sn, a.vt = ck.sn, ck.vt
 			}
 			a.undone += int(c.undoneAt[int32(i)])
+			a.replayed += int(c.replayedAt[int32(i)])
 			a.touched = true
 			if e.Kind == trace.Restart {
 				a.cause = "restart"
@@ -510,7 +511,14 @@ func (c *checker) recoveryLines() {
 				per[lastF[e.P]][e.P].replayed++
 			}
 		case trace.Send:
-			if e.Resend && lastF[e.P] != none {
+			// A PK restart writes its resends before the restart event
+			// itself, so a resend naming its failure is charged to it.
+			if !e.Resend {
+				break
+			}
+			if f, ok := c.failIdx[e.Failure]; ok {
+				per[f][e.P].resent++
+			} else if lastF[e.P] != none {
 				per[lastF[e.P]][e.P].resent++
 			}
 		}

@@ -116,6 +116,7 @@ func (c *checker) structure() {
 	c.failOf = make([]int32, n)
 	c.failIdx = map[int32]int32{}
 	c.undoneAt = map[int32]int32{}
+	c.replayedAt = map[int32]int32{}
 
 	// Copies: copy c of msg m sits at copyOff[m]+c-1; the table is sized
 	// by the number of transmissions of each msg, so it is linear.
@@ -390,6 +391,9 @@ func (c *checker) restore(i int, e *trace.RunEvent, ps *procState, fs int32) {
 			fmt.Sprintf("%s had %d live ops at seq %d, so a %s cannot keep the first %d", c.proc(e.P), len(ps.live), i, e.Kind, pos))
 		pos = int32(len(ps.live))
 	}
+	if c.alg == algPK && e.Restore != none {
+		c.countReplayed(seq, ps, e.Restore, pos)
+	}
 	n := c.undo(ps, pos, seq)
 	c.stats.Undone += n
 	c.undoneAt[seq] = int32(n)
@@ -398,6 +402,28 @@ func (c *checker) restore(i int, e *trace.RunEvent, ps *procState, fs int32) {
 			fmt.Sprintf("%s had %d live ops before seq %d and kept %d, so %d were undone", c.proc(e.P), int(pos)+n, i, pos, n))
 	}
 	_ = fs
+}
+
+// countReplayed records how many receipts a PK restart or rollback
+// replays from the message log: the live receipts between the restored
+// checkpoint and pos. The run shows only the outcome of that silent
+// replay (SPEC §6), so the report would otherwise always say 0 for PK.
+func (c *checker) countReplayed(seq int32, ps *procState, restore, pos int32) {
+	ck, ok := ps.byID[restore]
+	if !ok || ck.pos == none || ck.pos < 0 {
+		return
+	}
+	hi := min(int(pos), len(ps.live))
+	n := int32(0)
+	for k := int(ck.pos); k < hi; k++ {
+		if s := ps.live[k]; s != none && c.run.Events[s].Kind == trace.Recv {
+			n++
+		}
+	}
+	if n > 0 {
+		c.replayedAt[seq] = n
+		c.stats.Replayed += int(n)
+	}
 }
 
 // undo truncates ps's live history to pos, marking the dropped ops as
