@@ -182,10 +182,18 @@ func TestSoakLarge(t *testing.T) {
 		n = 8
 	}
 	n = max(n, *soak)
+	var events, fails int
+	defer func() { t.Logf("%d traces, %d events, %d failures, each through ms and pk", n, events, fails) }()
 	for seed := uint64(1); seed <= uint64(n); seed++ {
 		tr, err := gen.Trace(soakConfig(seed))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
+		}
+		events += len(tr.Events)
+		for _, e := range tr.Events {
+			if e.Kind == trace.Fail {
+				fails++
+			}
 		}
 		tr.Name = fmt.Sprintf("soak-%d.json", seed)
 		for _, a := range sound {
