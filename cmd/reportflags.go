@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,10 @@ type reportFlags struct {
 	// so the trace's params (then the defaults) apply.
 	RestartDelay float64
 	ControlDelay float64
+	// restartSet and controlSet record that the flag was given, so that
+	// an explicit 0 is rejected (SPEC §2: delays are finite and > 0)
+	// instead of silently meaning "not given".
+	restartSet, controlSet bool
 	// Variant is the MS variant ("" or "textbook").
 	Variant string
 }
@@ -36,8 +41,8 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
-	fl.Float64Var(&f.RestartDelay, "restart-delay", 0, "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Float64Var(&f.ControlDelay, "control-delay", 0, "delivery delay of control messages in seconds (overrides the trace's params)")
+	fl.Var(&delayFlag{v: &f.RestartDelay, set: &f.restartSet}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
+	fl.Var(&delayFlag{v: &f.ControlDelay, set: &f.controlSet}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
 	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
 }
 
@@ -73,18 +78,19 @@ func (f *reportFlags) algorithms() []string {
 }
 
 // params converts the delay flags into replay params that override a
-// trace's: a flag left at 0 sets nothing.
+// trace's: a flag not given sets nothing.
 func (f *reportFlags) params() (trace.Params, error) {
 	var p trace.Params
 	for _, d := range []struct {
 		name string
 		v    float64
 		dst  *trace.Time
+		set  bool
 	}{
-		{"--restart-delay", f.RestartDelay, &p.RestartDelay},
-		{"--control-delay", f.ControlDelay, &p.ControlDelay},
+		{"--restart-delay", f.RestartDelay, &p.RestartDelay, f.restartSet},
+		{"--control-delay", f.ControlDelay, &p.ControlDelay, f.controlSet},
 	} {
-		if d.v == 0 {
+		if d.v == 0 && !d.set {
 			continue
 		}
 		t, ok := trace.FromSeconds(d.v)
@@ -105,3 +111,27 @@ func (f *reportFlags) renderOptions(full bool) report.Options {
 func (f *reportFlags) String() string {
 	return fmt.Sprintf("format=%s quiet=%v output=%q algo=%s variant=%q", f.Format, f.Quiet, f.Output, f.Algo, f.Variant)
 }
+
+// delayFlag is a float64 flag that remembers whether it was given.
+type delayFlag struct {
+	v   *float64
+	set *bool
+}
+
+func (d *delayFlag) String() string {
+	if d.v == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*d.v, 'g', -1, 64)
+}
+
+func (d *delayFlag) Set(s string) error {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number of seconds", s)
+	}
+	*d.v, *d.set = x, true
+	return nil
+}
+
+func (d *delayFlag) Type() string { return "float" }
