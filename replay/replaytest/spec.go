@@ -1,0 +1,147 @@
+package replaytest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// specCase is one SPEC-conformance regression case (see SpecDir): a
+// trace and assertions on the JSON Lines run replayed from it. The file is
+// a comment naming the rule, then sections introduced by "-- NAME --":
+//
+//	trace.json  the trace
+//	want        one regexp per line; each must match a run line after the
+//	            line the previous one matched (so the order is asserted);
+//	            a line starting with "!" must match no run line at all
+//	variant     optional MS variant ("textbook")
+type specCase struct {
+	trace   []byte
+	want    []string
+	variant string
+}
+
+func parseSpecCase(t *testing.T, path string) specCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c specCase
+	sec := ""
+	var buf bytes.Buffer
+	flush := func() {
+		switch sec {
+		case "trace.json":
+			c.trace = append([]byte(nil), buf.Bytes()...)
+		case "want":
+			for _, l := range strings.Split(buf.String(), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+					c.want = append(c.want, l)
+				}
+			}
+		case "variant":
+			c.variant = strings.TrimSpace(buf.String())
+		}
+		buf.Reset()
+	}
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if s := strings.TrimSpace(l); strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") {
+			flush()
+			sec = strings.TrimSuffix(strings.TrimPrefix(s, "-- "), " --")
+			continue
+		}
+		buf.WriteString(l)
+	}
+	flush()
+	if c.trace == nil || len(c.want) == 0 {
+		t.Fatalf("%s: needs a trace.json and a want section", path)
+	}
+	return c
+}
+
+// checkSpecRun matches the want lines of a case against the run's lines.
+func checkSpecRun(t *testing.T, lines []string, want []string) {
+	t.Helper()
+	at := 0
+	for _, w := range want {
+		neg := strings.HasPrefix(w, "!")
+		re, err := regexp.Compile(strings.TrimPrefix(w, "!"))
+		if err != nil {
+			t.Fatalf("bad regexp %q: %v", w, err)
+		}
+		if neg {
+			for i, l := range lines {
+				if re.MatchString(l) {
+					t.Errorf("line %d matches forbidden %q:\n%s", i, w, l)
+				}
+			}
+			continue
+		}
+		found := false
+		for i := at; i < len(lines); i++ {
+			if re.MatchString(lines[i]) {
+				at, found = i+1, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no line after line %d matches %q", at, w)
+		}
+	}
+	if t.Failed() {
+		t.Logf("run:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// SpecDir replays every case (*.txt) of dir through the algorithm newAlg
+// makes and checks the case's assertions and that replay is
+// deterministic. The cases are SPEC-conformance regression tests.
+func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Trace) (replay.Algorithm, error)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases in %s (%v)", dir, err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
+			c := parseSpecCase(t, f)
+			tr, err := trace.ReadTrace(filepath.Base(f), bytes.NewReader(c.trace))
+			if err != nil {
+				t.Fatal(err)
+			}
+			alg, err := newAlg(c.variant, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := replay.Run(tr, alg, replay.Options{Variant: c.variant})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := trace.WriteRun(&out, run, trace.WriteOptions{JSONL: true}); err != nil {
+				t.Fatal(err)
+			}
+			// Determinism (SPEC §3): a second replay is byte-identical.
+			alg2, _ := newAlg(c.variant, tr)
+			run2, err := replay.Run(tr, alg2, replay.Options{Variant: c.variant})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out2 bytes.Buffer
+			if err := trace.WriteRun(&out2, run2, trace.WriteOptions{JSONL: true}); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), out2.Bytes()) {
+				t.Error("two replays of the same trace differ")
+			}
+			checkSpecRun(t, strings.Split(strings.TrimSpace(out.String()), "\n"), c.want)
+		})
+	}
+}
