@@ -216,9 +216,11 @@ func (c *checker) anomaly(msg string, seq int32) {
 }
 
 // setUnknown marks prop unknown (or n/a with an "n/a: " prefix) unless a
-// reason is already recorded.
+// reason is already recorded. n/a wins over unknown: a property the
+// algorithm does not promise stays n/a whatever fields the run omits.
 func (c *checker) setUnknown(prop, why string) {
-	if c.unknown[prop] == "" {
+	old := c.unknown[prop]
+	if old == "" || (strings.HasPrefix(why, "n/a: ") && !strings.HasPrefix(old, "n/a: ")) {
 		c.unknown[prop] = why
 	}
 }

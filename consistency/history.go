@@ -39,7 +39,10 @@ type procState struct {
 	// lastRestore is the seq of the restart or rollback that last
 	// restored a checkpoint, so replays and resends can be attributed.
 	lastRestore int32
-	end         int32 // seq of the end event, None if absent
+	// posless is set by a restart or rollback that names no pos: the
+	// process's next app event's op then says how many ops stayed live.
+	posless bool
+	end     int32 // seq of the end event, None if absent
 	// program is the inferred program: kind and msg of each op index, as
 	// the run shows them in any execution.
 	progKind []trace.Kind
@@ -169,6 +172,12 @@ func (c *checker) structure() {
 				c.anomaly(fmt.Sprintf("event %d: op %d out of range", i, e.Op), seq)
 				continue
 			}
+			if ps.posless && e.Op < int32(len(ps.live)) {
+				// A foreign restart or rollback without pos: its undo
+				// shows only here, and is no broken continuity.
+				c.undo(ps, e.Op, ps.lastRestore)
+			}
+			ps.posless = false
 			if e.Op != int32(len(ps.live)) {
 				c.violate(equivalenceName, fmt.Sprintf("broken op continuity at seq %d", i), []int32{seq},
 					fmt.Sprintf("%s had %d live ops before seq %d, so its next op should be op %d, but the run says op %d",
@@ -380,6 +389,7 @@ func (c *checker) restore(i int, e *trace.RunEvent, ps *procState, fs int32) {
 	pos := e.Pos
 	if pos == none {
 		c.opsMissing = true
+		ps.posless = true
 		return
 	}
 	if pos < 0 {
