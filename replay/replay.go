@@ -62,7 +62,7 @@ type item struct {
 	key   int64 // restart: fail's trace index; arrival: transmission order; op: trace index
 	p     int32
 	gen   uint32 // op items: the process generation they were scheduled in
-	ref   int32  // copy or control message
+	ref   int32  // copy or control message; op items: the op's index in its program
 	class uint8
 	kind  uint8
 }
@@ -304,7 +304,7 @@ func (e *engine) schedule(p int32) {
 	}
 	k := pr.pos()
 	e.q.push(item{t: pr.exec + e.gap(p, k), class: classIndexed, kind: itemOp,
-		key: int64(pr.prog[k]), p: p, gen: pr.gen})
+		key: int64(pr.prog[k]), p: p, gen: pr.gen, ref: k})
 }
 
 func (pr *proc) pos() int32 { return int32(len(pr.live)) }
@@ -364,8 +364,8 @@ func (e *engine) run() error {
 		} else {
 			it := e.q.pop()
 			if it.kind == itemOp {
-				if pr := &e.procs[it.p]; it.gen != pr.gen || pr.down || pr.heldProc {
-					continue // stale: the process was restored, failed or held since
+				if pr := &e.procs[it.p]; it.gen != pr.gen || pr.down || pr.heldProc || it.ref != pr.pos() {
+					continue // stale: the process was restored, failed, held or moved on since
 				}
 			}
 			e.now = it.t
@@ -485,7 +485,14 @@ func (e *engine) arriveData(c CopyID) error {
 	e.boxAppend(c)
 	pr := &e.procs[cr.to]
 	if pr.blocked && !pr.down && !pr.heldProc && !pr.heldRecv && e.tr.Events[pr.prog[pr.pos()]].Msg == cr.msg {
-		return e.tryRecv(cr.to)
+		// The waiting receive is an op that is ready: SPEC §3 orders it
+		// among the trace-indexed items at this time by its trace index,
+		// after every arrival at this time, not at the arrival itself.
+		// Clearing blocked keeps a second copy arriving now from queueing
+		// it twice; the op sets it again if no copy is accepted.
+		pr.blocked = false
+		k := pr.pos()
+		e.q.push(item{t: e.now, class: classIndexed, kind: itemOp, key: int64(pr.prog[k]), p: cr.to, gen: pr.gen, ref: k})
 	}
 	return nil
 }
