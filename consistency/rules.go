@@ -439,6 +439,7 @@ func (c *checker) pkRules() {
 	}
 	rolled := map[[2]int32]int32{}
 	vtMissing := false
+	bodyMissing := make([]bool, np)
 	for i := range ev {
 		e := &ev[i]
 		seq := int32(i)
@@ -464,6 +465,10 @@ func (c *checker) pkRules() {
 		case trace.ControlRecv:
 			if e.Control == trace.ControlToken && e.Body != nil && e.Body.Origin != none {
 				known[p] = append(known[p], announcement{origin: e.Body.Origin, inc: e.Body.Inc, k: e.Body.K})
+			} else if e.Control == trace.ControlToken {
+				// The announcements recorded by then are incomplete, so a
+				// later restart of p cannot be judged.
+				bodyMissing[p] = true
 			}
 		case trace.Rollback:
 			fi := c.failOf[seq]
@@ -486,6 +491,10 @@ func (c *checker) pkRules() {
 			if vtMissing {
 				c.setUnknown(logReplayName, "checkpoints carry no vector time, so orphan checkpoints cannot be told")
 				c.setUnknown(dominoFreeName, "checkpoints carry no vector time, so orphan checkpoints cannot be told")
+			} else if bodyMissing[p] {
+				why := "a token carries no body, so the announcements a restarted process had recorded are unknown"
+				c.setUnknown(logReplayName, why)
+				c.setUnknown(dominoFreeName, why)
 			} else if fi != none {
 				c.pkRestart(seq, e, fi, held[p], known[p], stable[p], prog[p])
 			}
@@ -530,7 +539,14 @@ func (c *checker) pkRestart(seq int32, e *trace.RunEvent, fi int32, held []ckptI
 			why = fmt.Sprintf("op %d, a receive of %s with no stable log entry at the crash", pos, c.msg(prog[pos].msg))
 			break
 		}
-		if pb := c.pbOf(stable[pos] - 1); pb != nil {
+		pb := c.pbOf(stable[pos] - 1)
+		if (pb == nil || pb.VT == nil) && len(known) > 0 {
+			// Without the copy's vector its orphan status under the
+			// recorded announcements cannot be told, nor where replay stops.
+			c.setUnknown(logReplayName, "a logged receipt's copy carries no vector time, so whether replay stops before it cannot be told")
+			return
+		}
+		if pb != nil {
 			if o, a := orphanVT(pb.VT, known); o {
 				why = fmt.Sprintf("op %d, whose logged %s is an orphan of announcement (%s, inc %d, k %d)", pos, c.msg(prog[pos].msg), c.proc(a.origin), a.inc, a.k)
 				break

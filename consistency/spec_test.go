@@ -44,6 +44,16 @@ func TestSpecRuns(t *testing.T) {
 		// shows in the next op numbers, which is no broken continuity;
 		// everything that needs pos is unknown, never fail or pass.
 		{"ms-no-pos.run.json", []report.Status{U, U, U, U, U, U, U, N, U}, ""},
+		// P2 restarts after recording P1's token while down; its logged
+		// receipt of b is an orphan of P1's announcement, so replay stops
+		// before it (pos 0).
+		{"pk-concurrent.run.json", []report.Status{P, P, P, P, P, N, N, P, P}, ""},
+		// The same without piggybacks: whether b's entry is an orphan
+		// cannot be told, so the restart's pos is unknown, not wrong.
+		{"pk-concurrent-no-pb.run.json", []report.Status{P, P, P, U, P, N, N, P, P}, ""},
+		// Tokens without bodies: the announcements P2 had recorded are
+		// unknown.
+		{"pk-concurrent-no-body.run.json", []report.Status{P, P, P, U, U, N, N, P, P}, ""},
 		// Without copy numbers: minimal-rollback stays n/a for MS.
 		{"ms-no-copy.run.json", []report.Status{U, P, P, U, U, U, U, N, P}, ""},
 	} {
