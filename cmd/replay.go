@@ -19,6 +19,7 @@ type replayOptions struct {
 	RestartDelay float64
 	ControlDelay float64
 	Variant      string
+	Quiet        bool
 }
 
 // newReplayCmd builds `ckpt replay --algo ms|pk FILE [-o OUT]`.
@@ -43,6 +44,9 @@ resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
 	fl.Float64Var(&o.RestartDelay, "restart-delay", 0, "seconds from a failure to the restart (overrides the trace's params)")
 	fl.Float64Var(&o.ControlDelay, "control-delay", 0, "delivery delay of control messages in seconds (overrides the trace's params)")
 	fl.StringVar(&o.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+	// -q is one of SPEC §8's shared flags; replay prints nothing but the
+	// run and its errors, so it is accepted and changes nothing.
+	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
 	return c
 }
 
