@@ -42,7 +42,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	paths, err := expandInputs(args)
+	paths, err := expandInputs(args, trace.RunFormat)
 	if err != nil {
 		return invalid(err)
 	}

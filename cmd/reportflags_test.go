@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +48,48 @@ func TestDelayFlags(t *testing.T) {
 				t.Errorf("exit %d, want %d (err %v, stderr %q)", code, tc.code, err, errOut.String())
 			}
 		})
+	}
+}
+
+// TestDirectorySkipsOtherFormat: a directory argument means every trace
+// (verify) or every run (check) in it; documents of the other format
+// next to them are skipped, unreadable ones still make the input invalid.
+func TestDirectorySkipsOtherFormat(t *testing.T) {
+	dir := t.TempDir()
+	tr := `{"format":"ckpt/trace@1","processes":["A","B"],"events":[` +
+		`{"t":0.1,"p":"A","kind":"send","to":"B","msg":"m"},{"t":0.2,"p":"B","kind":"recv","msg":"m"}]}`
+	run := `{"format":"ckpt/run@1","algorithm":"x","processes":["A"],"events":[{"seq":0,"t":0,"p":"A","kind":"end","state":"done"}]}`
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("t.json", tr)
+	write("t.run.json", run)
+	exec := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		root := NewRootCmd(&IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+		root.SetArgs(args)
+		root.SetOut(&errOut)
+		root.SetErr(&errOut)
+		code := ExitOK
+		if err := root.Execute(); err != nil {
+			code = ExitInvalid
+			var ee *ExitError
+			if errors.As(err, &ee) {
+				code = ee.Code
+			}
+		}
+		return code, out.String()
+	}
+	if code, out := exec("verify", "-q", dir); code != ExitOK || strings.Contains(out, "t.run.json") || !strings.Contains(out, "t.json") {
+		t.Errorf("verify dir: exit %d, out %q", code, out)
+	}
+	if code, out := exec("check", "-q", dir); code != ExitOK || !strings.Contains(out, "t.run.json") || strings.Contains(out, "t.json\t") {
+		t.Errorf("check dir: exit %d, out %q", code, out)
+	}
+	write("bad.json", `{"format":"ckpt/trace@2"}`)
+	if code, _ := exec("verify", "-q", dir); code != ExitInvalid {
+		t.Errorf("verify dir with a bad file: exit %d, want %d", code, ExitInvalid)
 	}
 }

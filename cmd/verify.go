@@ -51,7 +51,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	paths, err := expandInputs(args)
+	paths, err := expandInputs(args, trace.TraceFormat)
 	if err != nil {
 		return invalid(err)
 	}
@@ -114,7 +114,7 @@ const bigTrace = 1 << 17
 
 // expandInputs replaces every directory argument by the regular files in
 // it, in name order (hidden files skipped); "-" and files stay as given.
-func expandInputs(args []string) ([]string, error) {
+func expandInputs(args []string, want string) ([]string, error) {
 	var out []string
 	stdin := 0
 	for _, a := range args {
@@ -140,16 +140,38 @@ func expandInputs(args []string) ([]string, error) {
 		var names []string
 		for _, e := range entries {
 			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") && isInputName(e.Name()) {
-				names = append(names, filepath.Join(a, e.Name()))
+				name := filepath.Join(a, e.Name())
+				if otherFormat(name, want) {
+					continue
+				}
+				names = append(names, name)
 			}
 		}
 		sort.Strings(names)
 		if len(names) == 0 {
-			return nil, fmt.Errorf("%s: no .json, .jsonl or .gz files in the directory", a)
+			return nil, fmt.Errorf("%s: no %s files (.json, .jsonl or .gz) in the directory", a, want)
 		}
 		out = append(out, names...)
 	}
 	return out, nil
+}
+
+// otherFormat reports whether the file at path is a ckpt document of a
+// format other than want (a run in a directory of traces given to verify,
+// or the reverse for check): "every trace in it" (SPEC §8) skips those.
+// Files whose format cannot be told are kept, so that bad input is still
+// reported.
+func otherFormat(path, want string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	got, _, err := trace.Detect(f)
+	if err != nil {
+		return false
+	}
+	return (got == trace.TraceFormat || got == trace.RunFormat) && got != want
 }
 
 // isInputName tells trace and run files from READMEs and the like in a
