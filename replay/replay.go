@@ -404,7 +404,20 @@ func (e *engine) envEvent(i int) error {
 			e.step(in)
 			return nil
 		}
-		return e.apply(in, e.step(in), nil)
+		from := len(e.out.Events)
+		if err := e.apply(in, e.step(in), nil); err != nil {
+			return err
+		}
+		// SPEC §2: labels are kept in runs. The tick's label goes on what
+		// the tick produced: its checkpoint or its checkpoint_skipped.
+		if ev.Label != "" {
+			for j := from; j < len(e.out.Events); j++ {
+				if r := &e.out.Events[j]; r.P == p && (r.Kind == trace.CheckpointSkipped || (r.Kind == trace.Checkpoint && r.CkptType == trace.CkptBasic)) {
+					r.Label = ev.Label
+				}
+			}
+		}
+		return nil
 	case trace.Flush:
 		if pr.down {
 			return nil
