@@ -18,13 +18,14 @@ import (
 
 // diagramFlags are the flags of `ckpt diagram`.
 type diagramFlags struct {
-	Output       string
-	Format       string
-	Algo         string
-	Variant      string
-	RestartDelay float64
-	ControlDelay float64
-	MaxEvents    int
+	Output    string
+	Format    string
+	Algo      string
+	Variant   string
+	MaxEvents int
+	// delays holds --restart-delay and --control-delay, shared with the
+	// report commands so they are validated alike.
+	delays reportFlags
 }
 
 // newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk] [-o OUT.svg|OUT.html]`.
@@ -62,8 +63,7 @@ invalid input or usage.`,
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
 	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: ms or pk")
 	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
-	fl.Float64Var(&f.RestartDelay, "restart-delay", 0, "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Float64Var(&f.ControlDelay, "control-delay", 0, "delivery delay of control messages in seconds (overrides the trace's params)")
+	addDelayFlags(fl, &f.delays)
 	fl.IntVar(&f.MaxEvents, "max-events", diagram.DefaultMaxEvents, "window runs with more events than this")
 	return c
 }
@@ -103,8 +103,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if f.MaxEvents < 1 {
 		return invalidf("--max-events %d: want at least 1", f.MaxEvents)
 	}
-	rf := reportFlags{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}
-	params, err := rf.params()
+	params, err := f.delays.params()
 	if err != nil {
 		return err
 	}

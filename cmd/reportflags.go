@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -41,9 +42,16 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
+	addDelayFlags(fl, f)
+	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+}
+
+// addDelayFlags registers --restart-delay and --control-delay, writing
+// into f. Every command that replays uses it, so that an explicit 0 or a
+// negative delay is rejected the same way everywhere (f.params).
+func addDelayFlags(fl *pflag.FlagSet, f *reportFlags) {
 	fl.Var(&delayFlag{v: &f.RestartDelay, set: &f.restartSet}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
 	fl.Var(&delayFlag{v: &f.ControlDelay, set: &f.controlSet}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
-	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
 }
 
 // validate checks the flag values; errors are usage errors (exit 2).
