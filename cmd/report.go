@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,10 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -93,28 +90,7 @@ func reportsFor(ios *IO, f *reportFlags, path string) ([]report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []report.Report
-	for _, name := range f.algorithms() {
-		// --variant names an MS variant: with --algo both, pk runs as is.
-		variant := ""
-		if name == "ms" {
-			variant = f.Variant
-		}
-		alg, err := algorithms.New(name, variant, tr)
-		if err != nil {
-			return nil, err
-		}
-		run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
-		if err != nil {
-			return nil, fmt.Errorf("%s: replaying through %s: %w", path, name, err)
-		}
-		r := consistency.Check(run, tr)
-		// The report names the file the user gave, whatever the run's
-		// header says.
-		r.File = path
-		out = append(out, r)
-	}
-	return out, nil
+	return verifyTrace(tr, path, f, params)
 }
 
 // reportSource reads the trace a run's header names, if it can: as
