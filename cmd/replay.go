@@ -13,13 +13,14 @@ import (
 
 // replayOptions are the flags of `ckpt replay`.
 type replayOptions struct {
-	File         string
-	Algo         string
-	Output       string
-	RestartDelay float64
-	ControlDelay float64
-	Variant      string
-	Quiet        bool
+	File    string
+	Algo    string
+	Output  string
+	Variant string
+	Quiet   bool
+	// delays holds --restart-delay and --control-delay, shared with the
+	// report commands so they are validated alike.
+	delays reportFlags
 }
 
 // newReplayCmd builds `ckpt replay --algo ms|pk FILE [-o OUT]`.
@@ -41,8 +42,7 @@ resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
 	fl := c.Flags()
 	fl.StringVar(&o.Algo, "algo", "", "algorithm: ms or pk (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
-	fl.Float64Var(&o.RestartDelay, "restart-delay", 0, "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Float64Var(&o.ControlDelay, "control-delay", 0, "delivery delay of control messages in seconds (overrides the trace's params)")
+	addDelayFlags(fl, &o.delays)
 	fl.StringVar(&o.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
@@ -67,8 +67,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if !replayVariants[o.Variant] || (o.Variant != "" && o.Algo != "ms") {
 		return invalidf("replay: --variant %q: want textbook (ms only)", o.Variant)
 	}
-	rf := reportFlags{RestartDelay: o.RestartDelay, ControlDelay: o.ControlDelay}
-	params, err := rf.params()
+	params, err := o.delays.params()
 	if err != nil {
 		return err
 	}
