@@ -23,16 +23,18 @@ type WriteOptions struct {
 const hexDigits = "0123456789abcdef"
 
 // appendString appends s as a JSON string. It escapes what JSON requires
-// plus <, >, & and U+2028/U+2029 (as encoding/json does, so output is
-// safe to embed), and replaces invalid UTF-8 with U+FFFD, so every string
-// decodes back to itself.
+// plus U+2028/U+2029, and replaces invalid UTF-8 with U+FFFD, so every
+// string decodes back to itself. Unlike encoding/json it leaves <, > and &
+// alone: traces and runs are read by people and tools, not embedded in
+// HTML (the diagram escapes for itself), and a message id such as
+// "a:1->b" should read as written.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
 				continue
 			}
