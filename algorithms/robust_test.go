@@ -54,10 +54,10 @@ func TestPropertyCheckerSurvivesCorruptRuns(t *testing.T) {
 			case 9:
 				e.Ckpt = small.Draw(t, "ckpt")
 			case 10:
-				if e.PB != nil {
-					pb := *e.PB
+				if old := run.PB(e); old != nil {
+					pb := *old
 					pb.Sn = small.Draw(t, "sn")
-					e.PB = &pb
+					e.PB = run.AddPB(&pb)
 				}
 			case 11:
 				if len(run.Msgs) > 0 {

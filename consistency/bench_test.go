@@ -25,7 +25,6 @@ func syntheticMS(n, np, every int) *trace.Run {
 	ids := make([]int32, np)
 	var t trace.Time
 	sn := int32(0)
-	pbs := make([]trace.Piggyback, 0, 1024)
 	add := func(e trace.RunEvent) {
 		e.Seq = int32(len(run.Events))
 		run.Events = append(run.Events, e)
@@ -65,11 +64,7 @@ func syntheticMS(n, np, every int) *trace.Run {
 		if nfail > 0 {
 			f = []trace.FEntry{{P: 0, Count: nfail}}
 		}
-		if len(pbs) == cap(pbs) {
-			pbs = make([]trace.Piggyback, 0, 1024)
-		}
-		pbs = append(pbs, trace.Piggyback{Sn: sn, F: f, Inc: trace.None, RecLine: trace.None})
-		pb := &pbs[len(pbs)-1]
+		pb := run.AddPB(&trace.Piggyback{Sn: sn, F: f, Inc: trace.None, RecLine: trace.None})
 		for p := 0; p < np; p++ {
 			m := int32(len(run.Msgs))
 			run.Msgs = append(run.Msgs, fmt.Sprintf("m%d", m))

@@ -284,7 +284,7 @@ func (c *checker) messagesStat() {
 			seen[e.Msg] = true
 			c.stats.Messages++
 		}
-		if pb := e.PB; pb != nil {
+		if pb := c.run.PB(e); pb != nil {
 			var n int64
 			if pb.Sn != none {
 				n += 4

@@ -66,13 +66,13 @@ func pkPB(vt ...[2]int32) *trace.Piggyback {
 
 func (b *rb) send(p, to, msg string, op, cp int32, pb *trace.Piggyback) int32 {
 	return b.add(trace.Send, p, func(e *trace.RunEvent) {
-		e.Peer, e.Msg, e.Op, e.Copy, e.PB = b.p(to), b.m(msg), op, cp, pb
+		e.Peer, e.Msg, e.Op, e.Copy, e.PB = b.p(to), b.m(msg), op, cp, b.run.AddPB(pb)
 	})
 }
 
 func (b *rb) resend(p, to, msg string, op, cp, of int32, pb *trace.Piggyback) int32 {
 	return b.add(trace.Send, p, func(e *trace.RunEvent) {
-		e.Peer, e.Msg, e.Op, e.Copy, e.PB, e.Resend, e.Of = b.p(to), b.m(msg), op, cp, pb, true, of
+		e.Peer, e.Msg, e.Op, e.Copy, e.PB, e.Resend, e.Of = b.p(to), b.m(msg), op, cp, b.run.AddPB(pb), true, of
 	})
 }
 
@@ -95,9 +95,11 @@ func (b *rb) ckpt(p string, id int32, typ trace.CkptType, pos, sn int32, failure
 func (b *rb) pkCkpt(p string, id, pos int32, vt ...[2]int32) int32 {
 	return b.add(trace.Checkpoint, p, func(e *trace.RunEvent) {
 		e.Ckpt, e.CkptType, e.Pos = id, trace.CkptBasic, pos
+		var v trace.VT
 		for _, x := range vt {
-			e.VT = append(e.VT, trace.VTEntry{Inc: x[0], Count: x[1]})
+			v = append(v, trace.VTEntry{Inc: x[0], Count: x[1]})
 		}
+		e.VT = b.run.AddVT(v)
 	})
 }
 
@@ -120,11 +122,12 @@ func (b *rb) rollback(p string, restore, pos, undone, failure int32, cause trace
 }
 
 func (b *rb) control(p, to string, ctl trace.Control, failure int32, body *trace.ControlBody) {
+	bi := b.run.AddBody(body)
 	b.add(trace.ControlSend, p, func(e *trace.RunEvent) {
-		e.Peer, e.Control, e.Failure, e.Body = b.p(to), ctl, failure, body
+		e.Peer, e.Control, e.Failure, e.Body = b.p(to), ctl, failure, bi
 	})
 	b.add(trace.ControlRecv, to, func(e *trace.RunEvent) {
-		e.Peer, e.Control, e.Failure, e.Body = b.p(p), ctl, failure, body
+		e.Peer, e.Control, e.Failure, e.Body = b.p(p), ctl, failure, bi
 	})
 }
 

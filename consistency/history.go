@@ -215,7 +215,7 @@ func (c *checker) structure() {
 				}
 			}
 		case trace.Checkpoint:
-			ck := ckptInfo{id: e.Ckpt, pos: e.Pos, sn: e.Sn, seq: seq, typ: e.CkptType, vt: e.VT}
+			ck := ckptInfo{id: e.Ckpt, pos: e.Pos, sn: e.Sn, seq: seq, typ: e.CkptType, vt: c.run.VTOf(e)}
 			if e.Pos == none {
 				ck.pos = int32(len(ps.live))
 			} else if e.Pos != int32(len(ps.live)) {

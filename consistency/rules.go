@@ -155,13 +155,13 @@ func (c *checker) msRules() {
 		case trace.Fail:
 			down[p] = true
 		case trace.ControlRecv:
-			if textbook && e.Control == trace.ControlRollback && e.Body != nil {
+			if body := c.run.Body(e); textbook && e.Control == trace.ControlRollback && body != nil {
 				if down[p] {
 					// A down process handles requests at its restart,
 					// after raising its own incarnation.
-					pending[p] = append(pending[p], *e.Body)
+					pending[p] = append(pending[p], *body)
 				} else {
-					adopt(p, e.Body.Count, e.Body.R)
+					adopt(p, body.Count, body.R)
 				}
 			}
 		case trace.Rollback:
@@ -323,7 +323,7 @@ func (c *checker) pbOf(ci int32) *trace.Piggyback {
 	if s == none {
 		return nil
 	}
-	return c.run.Events[s].PB
+	return c.run.PB(&c.run.Events[s])
 }
 
 func truncHeld(h []ckptInfo, id int32) []ckptInfo {
@@ -451,7 +451,7 @@ func (c *checker) pkRules() {
 		case trace.Checkpoint:
 			if e.CkptType != trace.CkptInitial {
 				held[p] = append(held[p], c.procs[p].byID[e.Ckpt])
-				if e.VT == nil {
+				if e.VT == trace.None {
 					vtMissing = true
 				}
 			}
@@ -463,8 +463,8 @@ func (c *checker) pkRules() {
 				stable[p][e.Op] = ci + 1
 			}
 		case trace.ControlRecv:
-			if e.Control == trace.ControlToken && e.Body != nil && e.Body.Origin != none {
-				known[p] = append(known[p], announcement{origin: e.Body.Origin, inc: e.Body.Inc, k: e.Body.K})
+			if body := c.run.Body(e); e.Control == trace.ControlToken && body != nil && body.Origin != none {
+				known[p] = append(known[p], announcement{origin: body.Origin, inc: body.Inc, k: body.K})
 			} else if e.Control == trace.ControlToken {
 				// The announcements recorded by then are incomplete, so a
 				// later restart of p cannot be judged.

@@ -133,8 +133,8 @@ type copyRec struct {
 	from, to   int32
 	op         int32 // the sender's op
 	arrive     trace.Time
-	arrSeq     int64 // arrival order, for mailbox order and requeue
-	pb         *trace.Piggyback
+	arrSeq     int64  // arrival order, for mailbox order and requeue
+	pb         int32  // index into the run's PBs
 	next, prev CopyID // mailbox list of copies of msg, in arrival order
 	state      uint8
 }
@@ -144,6 +144,7 @@ type ctrlRec struct {
 	from, to int32
 	control  trace.Control
 	body     *trace.ControlBody
+	bodyIdx  int32 // body's index in the run's Bodies, shared by send and receive
 	failure  int32
 }
 
@@ -181,8 +182,7 @@ type engine struct {
 	now     trace.Time
 	txSeq   int64
 	arrSeq  int64
-	pbSlab  []trace.Piggyback
-	lastPB  []*trace.Piggyback
+	lastPB  []int32 // per process: index in e.out.PBs of its last piggyback, or None
 	fxStack [][]Effect
 	depth   int
 	// in and inSend are reused inputs: the algorithm gets a pointer, and
@@ -209,7 +209,10 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		head:   make([]CopyID, len(tr.Msgs)),
 		tail:   make([]CopyID, len(tr.Msgs)),
 		ncopy:  make([]int32, len(tr.Msgs)),
-		lastPB: make([]*trace.Piggyback, n),
+		lastPB: make([]int32, n),
+	}
+	for i := range e.lastPB {
+		e.lastPB[i] = trace.None
 	}
 	for i := range e.head {
 		e.head[i], e.tail[i] = NoCopy, NoCopy
@@ -399,7 +402,7 @@ func (e *engine) envEvent(i int) error {
 		if pr.down {
 			r := e.ev(trace.CheckpointSkipped, p)
 			r.Reason = trace.ReasonDown
-			r.Label = ev.Label
+			r.Label = e.out.AddString(ev.Label)
 			e.emit(r)
 			e.step(in)
 			return nil
@@ -411,9 +414,10 @@ func (e *engine) envEvent(i int) error {
 		// SPEC §2: labels are kept in runs. The tick's label goes on what
 		// the tick produced: its checkpoint or its checkpoint_skipped.
 		if ev.Label != "" {
+			label := e.out.AddString(ev.Label)
 			for j := from; j < len(e.out.Events); j++ {
 				if r := &e.out.Events[j]; r.P == p && (r.Kind == trace.CheckpointSkipped || (r.Kind == trace.Checkpoint && r.CkptType == trace.CkptBasic)) {
-					r.Label = ev.Label
+					r.Label = label
 				}
 			}
 		}
@@ -427,7 +431,7 @@ func (e *engine) envEvent(i int) error {
 		return e.apply(in, e.step(in), nil)
 	case trace.Fail:
 		r := e.ev(trace.Fail, p)
-		r.Label = ev.Label
+		r.Label = e.out.AddString(ev.Label)
 		seq := e.emit(r)
 		if pr.down {
 			return nil // ignored: already down
@@ -466,7 +470,7 @@ func (e *engine) restart(p int32, failure int32) error {
 func (e *engine) arriveControl(ref int32) error {
 	c := &e.ctrls[ref]
 	r := e.ev(trace.ControlRecv, c.to)
-	r.Peer, r.Control, r.Body, r.Failure = c.from, c.control, c.body, c.failure
+	r.Peer, r.Control, r.Body, r.Failure = c.from, c.control, c.bodyIdx, c.failure
 	e.emit(r)
 	pr := &e.procs[c.to]
 	if pr.down {
@@ -567,14 +571,14 @@ func (e *engine) execOp(p int32) error {
 	tev := &e.tr.Events[pr.prog[k]]
 	switch tev.Kind {
 	case trace.Send:
-		if _, err := e.transmit(p, k, tev.Msg, tev.To, nil, NoCopy, trace.None, tev.Label); err != nil {
+		if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
 			return err
 		}
 		pr = &e.procs[p]
 		pr.live = append(pr.live, CopyID(len(e.copies)-1))
 	case trace.Internal:
 		r := e.ev(trace.Internal, p)
-		r.Op, r.Label = k, tev.Label
+		r.Op, r.Label = k, e.out.AddString(tev.Label)
 		e.emit(r)
 		pr.live = append(pr.live, NoCopy)
 	case trace.Recv:
@@ -586,14 +590,14 @@ func (e *engine) execOp(p int32) error {
 	return nil
 }
 
-// transmit sends a new copy of msg from p to `to`. A nil pb asks the
-// algorithm (InSend); a resend passes the piggyback and number of the copy
-// it repeats.
-func (e *engine) transmit(p, op, msg, to int32, pb *trace.Piggyback, of CopyID, failure int32, label string) (CopyID, error) {
+// transmit sends a new copy of msg from p to `to`. A None pb asks the
+// algorithm (InSend); a resend passes the piggyback (its index in the
+// run's PBs, shared with the original) and number of the copy it repeats.
+func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure int32, label string) (CopyID, error) {
 	c := CopyID(len(e.copies))
 	e.ncopy[msg]++
 	no := e.ncopy[msg]
-	if pb == nil {
+	if pb == trace.None {
 		in := &e.inSend
 		*in = Input{Kind: InSend, T: e.now, P: p, Pos: e.procs[p].pos(), Op: op, Msg: msg, Peer: to, Copy: c, CopyNo: no}
 		e.depth++
@@ -608,7 +612,7 @@ func (e *engine) transmit(p, op, msg, to int32, pb *trace.Piggyback, of CopyID, 
 	e.copies = append(e.copies, copyRec{msg: msg, no: no, from: p, to: to, op: op,
 		arrive: e.now + d, pb: pb, next: NoCopy, prev: NoCopy})
 	r := e.ev(trace.Send, p)
-	r.Msg, r.Peer, r.Op, r.Copy, r.PB, r.Label = msg, to, op, no, pb, label
+	r.Msg, r.Peer, r.Op, r.Copy, r.PB, r.Label = msg, to, op, no, pb, e.out.AddString(label)
 	if of != NoCopy {
 		r.Resend, r.Of, r.Failure = true, e.copies[of].no, failure
 	}
@@ -618,20 +622,16 @@ func (e *engine) transmit(p, op, msg, to int32, pb *trace.Piggyback, of CopyID, 
 	return c, nil
 }
 
-// storePB keeps a piggyback in a slab (one allocation per 4096 sends) and
-// shares it with the process's previous one when equal, which is the
-// common case for MS.
-func (e *engine) storePB(p int32, pb *trace.Piggyback) *trace.Piggyback {
-	if last := e.lastPB[p]; last != nil && samePB(last, pb) {
+// storePB keeps a piggyback in the run's PBs table and returns its index;
+// it shares the process's previous one when equal, which is the common
+// case for MS.
+func (e *engine) storePB(p int32, pb *trace.Piggyback) int32 {
+	if last := e.lastPB[p]; last != trace.None && samePB(&e.out.PBs[last], pb) {
 		return last
 	}
-	if len(e.pbSlab) == cap(e.pbSlab) {
-		e.pbSlab = make([]trace.Piggyback, 0, 4096)
-	}
-	e.pbSlab = append(e.pbSlab, *pb)
-	s := &e.pbSlab[len(e.pbSlab)-1]
-	e.lastPB[p] = s
-	return s
+	i := e.out.AddPB(pb)
+	e.lastPB[p] = i
+	return i
 }
 
 func samePB(a, b *trace.Piggyback) bool {
@@ -695,8 +695,11 @@ type judgement struct {
 func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	cr := &e.copies[c]
 	in := &e.in
+	// in.PB points into the run's PBs. A send during this step may grow
+	// that table; the algorithm then still reads the old array, whose
+	// entries are never written after they are stored.
 	*in = Input{Kind: InRecv, T: e.now, P: p, Pos: k, Op: k, Msg: cr.msg, Peer: cr.from,
-		Copy: c, CopyNo: cr.no, Via: via, PB: cr.pb}
+		Copy: c, CopyNo: cr.no, Via: via, PB: &e.out.PBs[cr.pb]}
 	j := judgement{}
 	gen := e.procs[p].gen
 	if err := e.apply(in, e.step(in), &j); err != nil {
@@ -728,7 +731,7 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			}
 			pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
 			r := e.ev(trace.Checkpoint, p)
-			r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), f.Sn, f.VT, f.Failure
+			r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), f.Sn, e.out.AddVT(f.VT), f.Failure
 			e.emit(r)
 		case EffSkip:
 			r := e.ev(trace.CheckpointSkipped, p)
@@ -754,9 +757,9 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 				return fmt.Errorf("replay: algorithm %s: control message to bad process %d", e.alg.Name(), f.To)
 			}
 			r := e.ev(trace.ControlSend, p)
-			r.Peer, r.Control, r.Body, r.Failure = f.To, f.Control, f.Body, f.Failure
+			r.Peer, r.Control, r.Body, r.Failure = f.To, f.Control, e.out.AddBody(f.Body), f.Failure
 			e.emit(r)
-			e.ctrls = append(e.ctrls, ctrlRec{from: p, to: f.To, control: f.Control, body: f.Body, failure: f.Failure})
+			e.ctrls = append(e.ctrls, ctrlRec{from: p, to: f.To, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
 			e.txSeq++
 			e.q.push(item{t: e.now + e.params.ControlDelay, class: classArrival, kind: itemControl,
 				key: e.txSeq, p: f.To, ref: int32(len(e.ctrls) - 1)})
@@ -834,7 +837,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
 		}
 		r := e.ev(trace.Recv, p)
 		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
-		r.Label = e.tr.Events[pr.prog[in.Op]].Label
+		r.Label = e.out.AddString(e.tr.Events[pr.prog[in.Op]].Label)
 		e.emit(r)
 		pr.live = append(pr.live, c)
 		pr.blocked = false
@@ -856,7 +859,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
 			pr.heldRecv = true
 			pr.holdMsg = cr.msg
 			r := e.ev(trace.Hold, p)
-			r.Msg, r.Until, r.Failure = cr.msg, f.Until, f.Failure
+			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure
 			e.emit(r)
 		}
 	}
@@ -925,14 +928,14 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 			}
 			switch tev.Kind {
 			case trace.Send:
-				if _, err := e.transmit(p, k, tev.Msg, tev.To, nil, NoCopy, trace.None, tev.Label); err != nil {
+				if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
 					return err
 				}
 				pr = &e.procs[p]
 				pr.live = append(pr.live, CopyID(len(e.copies)-1))
 			case trace.Internal:
 				r := e.ev(trace.Internal, p)
-				r.Op, r.Label = k, tev.Label
+				r.Op, r.Label = k, e.out.AddString(tev.Label)
 				e.emit(r)
 				pr.live = append(pr.live, NoCopy)
 			case trace.Recv:
@@ -947,7 +950,7 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 				}
 				cr := &e.copies[c]
 				r := e.ev(trace.Recv, p)
-				r.Msg, r.Peer, r.Op, r.Copy, r.Via, r.Label = cr.msg, cr.from, k, cr.no, trace.ViaLog, tev.Label
+				r.Msg, r.Peer, r.Op, r.Copy, r.Via, r.Label = cr.msg, cr.from, k, cr.no, trace.ViaLog, e.out.AddString(tev.Label)
 				e.emit(r)
 				pr.live = append(pr.live, c)
 			}

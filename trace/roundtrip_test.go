@@ -184,14 +184,14 @@ func genRun(t *rapid.T) *Run {
 			case 2: // PK
 				pb.VT = drawVT("pbvt")
 			}
-			ev.PB = &pb
+			ev.PB = run.AddPB(&pb)
 		}
 		ev.Ckpt = optInt("ckpt")
 		ev.CkptType = CkptType(rapid.IntRange(0, 4).Draw(t, "type"))
 		ev.Pos = optInt("pos")
 		ev.Sn = optInt("evsn")
 		if rapid.Bool().Draw(t, "hasVT") {
-			ev.VT = drawVT("vt")
+			ev.VT = run.AddVT(drawVT("vt"))
 		}
 		ev.Next = optInt("next")
 		ev.Reason = Reason(rapid.IntRange(0, 4).Draw(t, "reason"))
@@ -212,15 +212,15 @@ func genRun(t *rapid.T) *Run {
 					b.Received = append(b.Received, Identity{Msg: int32(rapid.IntRange(0, nm-1).Draw(t, "rmsg")), Inc: int32(rapid.IntRange(0, 3).Draw(t, "rinc"))})
 				}
 			}
-			ev.Body = &b
+			ev.Body = run.AddBody(&b)
 		}
 		ev.State = EndState(rapid.IntRange(0, 4).Draw(t, "state"))
 		if rapid.IntRange(0, 3).Draw(t, "until?") == 0 {
-			ev.Until = rapid.String().Draw(t, "until")
+			ev.Until = run.AddString(rapid.String().Draw(t, "until"))
 		}
 		ev.Failure = optInt("failure")
 		if rapid.IntRange(0, 3).Draw(t, "label?") == 0 {
-			ev.Label = rapid.String().Draw(t, "label")
+			ev.Label = run.AddString(rapid.String().Draw(t, "label"))
 		}
 		run.Events = append(run.Events, ev)
 	}

@@ -180,13 +180,22 @@ func NewControlBody() ControlBody {
 }
 
 // RunEvent is one event of a run (SPEC §6). Fields a kind does not use
-// are None (int32), zero (enums, bools) or nil. One struct for all kinds
-// keeps a run a single flat slice.
+// are None (int32), zero (enums, bools) or None indexes. One struct for
+// all kinds keeps a run a single flat slice.
+//
+// RunEvent holds no pointers: its variable-size parts (piggyback, vector
+// time, control body, free text) live in side tables of the Run and are
+// referred to by int32 index. A run's event slice is then a noscan
+// allocation the garbage collector never walks (at 10^7 events it was
+// one 4 GB mark phase), and an event is about half its former size.
+// Read those parts through the Run's accessors (PB, VTOf, Body, Until,
+// Label) and attach them with its adders (AddPB, AddVT, AddBody,
+// AddString). Fields are ordered widest first so the struct has no
+// padding holes.
 type RunEvent struct {
-	Seq  int32
-	T    Time
-	Kind Kind
-	P    int32
+	T   Time
+	Seq int32
+	P   int32
 	// Peer is "to" of a send or control_send, "from" of a recv or
 	// control_recv.
 	Peer int32
@@ -195,41 +204,49 @@ type RunEvent struct {
 	// Copy numbers the transmissions of a message id (1, 2, …); 0 absent.
 	Copy int32
 	// Of is the copy a resend repeats; 0 absent.
-	Of     int32
-	Resend bool
-	Via    Via
-	PB     *Piggyback
+	Of int32
 	// Ckpt is a checkpoint's id; Restore the checkpoint a restart or
 	// rollback restores.
-	Ckpt     int32
-	Restore  int32
+	Ckpt    int32
+	Restore int32
+	Pos     int32
+	Undone  int32
+	Sn      int32
+	Next    int32
+	Inc     int32
+	// Failure is the seq of the fail event this event answers, or None.
+	Failure int32
+	// PB indexes Run.PBs (the message's piggyback), or None.
+	PB int32
+	// VT indexes Run.VTs (a checkpoint's vector time), or None.
+	VT int32
+	// Body indexes Run.Bodies (a control message's body), or None.
+	Body int32
+	// Until indexes Run.Strings: what a held receive waits for (free
+	// text), or None.
+	Until int32
+	// Label indexes Run.Strings (the event's label), or None.
+	Label    int32
+	Kind     Kind
+	Resend   bool
+	Via      Via
 	CkptType CkptType
-	Pos      int32
-	Undone   int32
-	Sn       int32
-	Next     int32
-	Inc      int32
-	VT       VT
 	Reason   Reason
 	Cause    Cause
 	Control  Control
-	Body     *ControlBody
 	State    EndState
-	// Until says what a held receive waits for (free text).
-	Until string
-	// Failure is the seq of the fail event this event answers, or None.
-	Failure int32
-	Label   string
 }
 
 // NewRunEvent returns an event of the given kind with every optional
-// field absent.
+// field absent. Build events with it: in a zero RunEvent the side-table
+// indexes are 0, which names the first entry, not an absent one.
 func NewRunEvent(kind Kind, t Time, p int32) RunEvent {
 	return RunEvent{
 		Kind: kind, T: t, P: p, Seq: None,
 		Peer: None, Msg: None, Op: None, Ckpt: None, Restore: None,
 		Pos: None, Undone: None, Sn: None, Next: None, Inc: None,
 		Failure: None,
+		PB:      None, VT: None, Body: None, Until: None, Label: None,
 	}
 }
 
@@ -252,6 +269,104 @@ type Run struct {
 	// Msgs holds the message ids; RunEvent.Msg indexes it.
 	Msgs   []string
 	Events []RunEvent
+	// PBs, VTs, Bodies and Strings are the side tables RunEvent's PB,
+	// VT, Body, Until and Label index, so that Events holds no pointers.
+	// They are small next to Events: one entry per send, checkpoint,
+	// control message or labelled event.
+	//
+	// The adders grow them by doubling, not by append's 1.25× for large
+	// slices: PK stores one piggyback per send, and 1.25× steps would
+	// allocate about five times the final table.
+	PBs     []Piggyback
+	VTs     []VT
+	Bodies  []ControlBody
+	Strings []string
+}
+
+// PB returns e's piggyback, or nil when it has none. The pointer is into
+// r.PBs: valid until the next AddPB.
+func (r *Run) PB(e *RunEvent) *Piggyback {
+	if e.PB == None {
+		return nil
+	}
+	return &r.PBs[e.PB]
+}
+
+// VTOf returns e's vector time, or nil when it has none.
+func (r *Run) VTOf(e *RunEvent) VT {
+	if e.VT == None {
+		return nil
+	}
+	return r.VTs[e.VT]
+}
+
+// Body returns e's control body, or nil when it has none. The pointer is
+// into r.Bodies: valid until the next AddBody.
+func (r *Run) Body(e *RunEvent) *ControlBody {
+	if e.Body == None {
+		return nil
+	}
+	return &r.Bodies[e.Body]
+}
+
+// Until returns what e, a held receive, waits for, or "".
+func (r *Run) Until(e *RunEvent) string { return r.str(e.Until) }
+
+// Label returns e's label, or "".
+func (r *Run) Label(e *RunEvent) string { return r.str(e.Label) }
+
+func (r *Run) str(i int32) string {
+	if i == None {
+		return ""
+	}
+	return r.Strings[i]
+}
+
+// AddPB stores pb in r.PBs and returns its index for RunEvent.PB; nil
+// gives None, so a nil pointer stays "absent" as it was before the index.
+func (r *Run) AddPB(pb *Piggyback) int32 {
+	if pb == nil {
+		return None
+	}
+	r.PBs = append(grow(r.PBs), *pb)
+	return int32(len(r.PBs) - 1)
+}
+
+// AddVT stores vt in r.VTs and returns its index for RunEvent.VT. A nil
+// vt gives None; an empty non-nil one is stored, because the codec
+// writes it ("vt": []) where it omits a nil one.
+func (r *Run) AddVT(vt VT) int32 {
+	if vt == nil {
+		return None
+	}
+	r.VTs = append(grow(r.VTs), vt)
+	return int32(len(r.VTs) - 1)
+}
+
+// AddBody stores b in r.Bodies and returns its index for RunEvent.Body;
+// nil gives None.
+func (r *Run) AddBody(b *ControlBody) int32 {
+	if b == nil {
+		return None
+	}
+	r.Bodies = append(grow(r.Bodies), *b)
+	return int32(len(r.Bodies) - 1)
+}
+
+// AddString stores s in r.Strings and returns its index for
+// RunEvent.Until or RunEvent.Label; "" gives None, since the codec omits
+// an empty Until or Label. A string equal to the last one stored reuses
+// its index, which keeps runs whose consecutive events share a label
+// from growing the table.
+func (r *Run) AddString(s string) int32 {
+	if s == "" {
+		return None
+	}
+	if n := len(r.Strings); n > 0 && r.Strings[n-1] == s {
+		return int32(n - 1)
+	}
+	r.Strings = append(grow(r.Strings), s)
+	return int32(len(r.Strings) - 1)
 }
 
 // ProcIndex returns the index of the process named name, or None.

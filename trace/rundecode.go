@@ -572,24 +572,33 @@ func (d *runDecoder) event() error {
 		case "until":
 			var b []byte
 			if b, err = d.stringField("until"); err == nil && len(b) > 0 {
-				ev.Until = string(b)
+				ev.Until = d.run.AddString(string(b))
 			}
 		case "label":
 			var b []byte
 			if b, err = d.stringField("label"); err == nil && len(b) > 0 {
-				ev.Label = string(b)
+				ev.Label = d.run.AddString(string(b))
 			}
 		case "vt":
 			if err = d.want("vt", c, "an array"); err == nil {
-				ev.VT, err = d.vt("vt")
+				var vt VT
+				if vt, err = d.vt("vt"); err == nil {
+					ev.VT = d.run.AddVT(vt)
+				}
 			}
 		case "pb":
 			if err = d.want("pb", c, "an object"); err == nil {
-				ev.PB, err = d.piggyback()
+				var pb *Piggyback
+				if pb, err = d.piggyback(); err == nil {
+					ev.PB = d.run.AddPB(pb)
+				}
 			}
 		case "body":
 			if err = d.want("body", c, "an object"); err == nil {
-				ev.Body, err = d.body()
+				var b *ControlBody
+				if b, err = d.body(); err == nil {
+					ev.Body = d.run.AddBody(b)
+				}
 			}
 		default:
 			if err = s.skip(0); err != nil {
@@ -884,21 +893,22 @@ func (d *runDecoder) finish() (*Run, error) {
 	for i := range run.Events {
 		ev := &run.Events[i]
 		ev.P, ev.Peer = re(ev.P), re(ev.Peer)
-		bad := ev.VT != nil && len(ev.VT) != n
-		if ev.PB != nil {
-			for j := range ev.PB.F {
-				ev.PB.F[j].P = re(ev.PB.F[j].P)
+		vt := run.VTOf(ev)
+		bad := vt != nil && len(vt) != n
+		if pb := run.PB(ev); pb != nil {
+			for j := range pb.F {
+				pb.F[j].P = re(pb.F[j].P)
 			}
-			slices.SortStableFunc(ev.PB.F, func(a, b FEntry) int { return int(a.P - b.P) })
-			for j := 1; j < len(ev.PB.F); j++ {
-				if ev.PB.F[j].P == ev.PB.F[j-1].P {
-					return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[ev.PB.F[j].P])}
+			slices.SortStableFunc(pb.F, func(a, b FEntry) int { return int(a.P - b.P) })
+			for j := 1; j < len(pb.F); j++ {
+				if pb.F[j].P == pb.F[j-1].P {
+					return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
 				}
 			}
-			bad = bad || (ev.PB.VT != nil && len(ev.PB.VT) != n)
+			bad = bad || (pb.VT != nil && len(pb.VT) != n)
 		}
-		if ev.Body != nil {
-			ev.Body.Origin = re(ev.Body.Origin)
+		if b := run.Body(ev); b != nil {
+			b.Origin = re(b.Origin)
 		}
 		if bad {
 			return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}

@@ -178,8 +178,8 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	if ev.Via != ViaNone {
 		b = appendEnum(b, "via", ev.Via.String())
 	}
-	if ev.PB != nil {
-		b = e.piggyback(b, ev.PB)
+	if pb := e.run.PB(ev); pb != nil {
+		b = e.piggyback(b, pb)
 	}
 	b = appendOptInt(b, "ckpt", ev.Ckpt)
 	if ev.CkptType != CkptNone {
@@ -187,9 +187,9 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	}
 	b = appendOptInt(b, "pos", ev.Pos)
 	b = appendOptInt(b, "sn", ev.Sn)
-	if ev.VT != nil {
+	if vt := e.run.VTOf(ev); vt != nil {
 		b = appendKey(b, "vt")
-		b = appendVT(b, ev.VT)
+		b = appendVT(b, vt)
 	}
 	b = appendOptInt(b, "next", ev.Next)
 	if ev.Reason != ReasonNone {
@@ -204,20 +204,20 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	if ev.Control != ControlNone {
 		b = appendEnum(b, "control", ev.Control.String())
 	}
-	if ev.Body != nil {
-		b = e.body(b, ev.Body)
+	if body := e.run.Body(ev); body != nil {
+		b = e.body(b, body)
 	}
 	if ev.State != StateNone {
 		b = appendEnum(b, "state", ev.State.String())
 	}
-	if ev.Until != "" {
+	if until := e.run.Until(ev); until != "" {
 		b = appendKey(b, "until")
-		b = appendString(b, ev.Until)
+		b = appendString(b, until)
 	}
 	b = appendOptInt(b, "failure", ev.Failure)
-	if ev.Label != "" {
+	if label := e.run.Label(ev); label != "" {
 		b = appendKey(b, "label")
-		b = appendString(b, ev.Label)
+		b = appendString(b, label)
 	}
 	return append(b, '}')
 }

@@ -55,7 +55,7 @@ func TestReadRunJSONLAndSeqOptional(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(run.Events) != 2 || run.Events[1].Seq != 1 || run.Events[1].Peer != 0 || run.Events[1].Via != ViaNet || run.Events[0].PB.VT[0] != (VTEntry{0, 1}) {
+	if len(run.Events) != 2 || run.Events[1].Seq != 1 || run.Events[1].Peer != 0 || run.Events[1].Via != ViaNet || run.PB(&run.Events[0]).VT[0] != (VTEntry{0, 1}) {
 		t.Fatalf("%+v", run.Events)
 	}
 	_, err = ReadRun("r.jsonl", strings.NewReader(strings.Replace(in, `"via":"net"`, `"via":"x"`, 1)))

@@ -106,7 +106,7 @@ func runErrors(tr *trace.Trace, run *trace.Run, wantDone bool) []string {
 		case trace.Fail:
 			down[p] = true
 		case trace.ControlRecv:
-			if e.Control != trace.ControlToken || e.Body == nil || e.Body.Origin == p {
+			if body := run.Body(e); e.Control != trace.ControlToken || body == nil || body.Origin == p {
 				continue
 			}
 			if down[p] {

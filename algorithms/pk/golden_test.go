@@ -200,7 +200,7 @@ var goldenCases = []goldenCase{
 			// The resume follows the second token's return.
 			var back *trace.RunEvent
 			for _, e := range events(run, 0, trace.ControlRecv) {
-				if e.Body.Inc == 1 {
+				if run.Body(e).Inc == 1 {
 					back = e
 				}
 			}
@@ -271,7 +271,7 @@ var goldenCases = []goldenCase{
 			// A restarted process rolled back below its restart point
 			// stays in its new incarnation.
 			y := events(run, 1, trace.Send)
-			if len(y) == 0 || y[len(y)-1].PB.VT[1].Inc != 1 {
+			if len(y) == 0 || run.PB(y[len(y)-1]).VT[1].Inc != 1 {
 				t.Errorf("P1's send after the rollback: %v", y)
 			}
 		},

@@ -86,29 +86,29 @@ func (m *model) describe(b []byte, i int32) []byte {
 	if e.State != trace.StateNone {
 		str("state", e.State.String())
 	}
-	str("until", e.Until)
+	str("until", run.Until(e))
 	if e.Failure >= 0 {
 		field("failure")
 		b = append(b, '#')
 		b = strconv.AppendInt(b, int64(e.Failure), 10)
 		b = append(b, ' ')
 	}
-	if len(e.VT) > 0 {
+	if vt := run.VTOf(e); len(vt) > 0 {
 		field("vt")
-		b = appendVT(b, e.VT)
+		b = appendVT(b, vt)
 		b = append(b, ' ')
 	}
-	if e.PB != nil {
+	if pb := run.PB(e); pb != nil {
 		b = append(trimSpace(b), "\npiggyback: "...)
-		b = m.appendPB(b, e.PB)
+		b = m.appendPB(b, pb)
 	}
-	if e.Body != nil {
+	if body := run.Body(e); body != nil {
 		b = append(trimSpace(b), "\nbody: "...)
-		b = m.appendBody(b, e.Body)
+		b = m.appendBody(b, body)
 	}
-	if e.Label != "" {
+	if label := run.Label(e); label != "" {
 		b = append(trimSpace(b), "\nlabel: "...)
-		b = append(b, e.Label...)
+		b = append(b, label...)
 	}
 	if l := m.logged[i]; l >= 0 {
 		b = append(trimSpace(b), "\nlogged to the stable message log at #"...)

@@ -128,7 +128,7 @@ func styleRun() *trace.Run {
 			e.Peer, e.Msg, e.Copy, e.Resend = to, msg, cp, resend
 			pb := trace.NewPiggyback()
 			pb.VT = trace.VT{{Inc: 0, Count: 1}, {Inc: 0, Count: 0}}
-			e.PB = &pb
+			e.PB = run.AddPB(&pb)
 		})
 	}
 	send(0.1, 0, 1, 0, 1, false) // 0: a, delivered
@@ -137,7 +137,7 @@ func styleRun() *trace.Run {
 	add(trace.Discard, 0.4, 1, func(e *trace.RunEvent) { e.Msg, e.Copy, e.Reason = 2, 1, trace.ReasonOrphan })
 	add(trace.CheckpointSkipped, 0.5, 1, func(e *trace.RunEvent) { e.Reason = trace.ReasonDown })
 	add(trace.Checkpoint, 0.5, 0, func(e *trace.RunEvent) { e.Ckpt, e.CkptType, e.Pos = 1, trace.CkptBasic, 1 })
-	add(trace.Hold, 0.6, 1, func(e *trace.RunEvent) { e.Msg, e.Until = 1, "token" }) // 6
+	add(trace.Hold, 0.6, 1, func(e *trace.RunEvent) { e.Msg, e.Until = 1, run.AddString("token") }) // 6
 	add(trace.Unhold, 0.7, 1, func(e *trace.RunEvent) { e.Msg = 1 })
 	send(0.8, 0, 1, 3, 1, false) // 8: d, duplicate
 	add(trace.Discard, 0.9, 1, func(e *trace.RunEvent) { e.Msg, e.Copy, e.Reason = 3, 1, trace.ReasonDuplicate })
@@ -158,7 +158,7 @@ func TestEscaping(t *testing.T) {
 	run.Name = `<evil & "name">`
 	run.Processes[0] = "P<0>&'\"\x00"
 	run.Msgs[0] = "m]]>\xff\x01"
-	run.Events[0].Label = "</title><script>alert(1)</script>\x7f\uFFFE"
+	run.Events[0].Label = run.AddString("</title><script>alert(1)</script>\x7f\uFFFE")
 	rep := &report.Report{Properties: []report.Property{{Name: "x", Status: report.Fail, Violations: []report.Violation{
 		{Property: "x", Message: "<b>bold</b> & ]]>", Seqs: []int32{0}, Because: strings.Repeat("long because text ", 30)},
 	}}}}

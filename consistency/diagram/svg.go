@@ -390,9 +390,9 @@ func (m *model) rlines(x *xw) {
 				if e.Sn >= 0 {
 					fmt.Fprintf(&b, " sn=%d", e.Sn)
 				}
-				if len(e.VT) > 0 {
+				if vt := m.run.VTOf(e); len(vt) > 0 {
 					b.WriteString(" vt=")
-					b.Write(appendVT(nil, e.VT))
+					b.Write(appendVT(nil, vt))
 				}
 			}
 		}
@@ -513,9 +513,9 @@ func (m *model) jumpText(j jump) []byte {
 			b = strconv.AppendInt(b, int64(c.Sn), 10)
 			b = append(b, ')')
 		}
-		if len(c.VT) > 0 {
+		if vt := m.run.VTOf(c); len(vt) > 0 {
 			b = append(b, " vt="...)
-			b = appendVT(b, c.VT)
+			b = appendVT(b, vt)
 		}
 	}
 	if e.Undone >= 0 {

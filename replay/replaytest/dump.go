@@ -47,14 +47,14 @@ func DumpEvent(r *trace.Run, e *trace.RunEvent) string {
 	if e.Via != trace.ViaNone {
 		fmt.Fprintf(&b, " via=%s", e.Via)
 	}
-	if e.PB != nil {
-		fmt.Fprintf(&b, " pb={sn:%d", e.PB.Sn)
-		if e.PB.Inc != trace.None {
-			fmt.Fprintf(&b, " inc:%d rec_line:%d", e.PB.Inc, e.PB.RecLine)
+	if pb := r.PB(e); pb != nil {
+		fmt.Fprintf(&b, " pb={sn:%d", pb.Sn)
+		if pb.Inc != trace.None {
+			fmt.Fprintf(&b, " inc:%d rec_line:%d", pb.Inc, pb.RecLine)
 		}
-		if len(e.PB.F) > 0 {
+		if len(pb.F) > 0 {
 			b.WriteString(" f:")
-			for i, f := range e.PB.F {
+			for i, f := range pb.F {
 				if i > 0 {
 					b.WriteByte(',')
 				}
@@ -82,18 +82,18 @@ func DumpEvent(r *trace.Run, e *trace.RunEvent) string {
 	if e.Control != trace.ControlNone {
 		fmt.Fprintf(&b, " control=%s", e.Control)
 	}
-	if e.Body != nil {
-		fmt.Fprintf(&b, " body={origin:%d count:%d r:%d}", e.Body.Origin, e.Body.Count, e.Body.R)
+	if body := r.Body(e); body != nil {
+		fmt.Fprintf(&b, " body={origin:%d count:%d r:%d}", body.Origin, body.Count, body.R)
 	}
 	if e.State != trace.StateNone {
 		fmt.Fprintf(&b, " state=%s", e.State)
 	}
-	if e.Until != "" {
-		fmt.Fprintf(&b, " until=%s", e.Until)
+	if until := r.Until(e); until != "" {
+		fmt.Fprintf(&b, " until=%s", until)
 	}
 	num("failure", e.Failure)
-	if e.Label != "" {
-		fmt.Fprintf(&b, " label=%q", e.Label)
+	if label := r.Label(e); label != "" {
+		fmt.Fprintf(&b, " label=%q", label)
 	}
 	return b.String()
 }

@@ -116,9 +116,9 @@ func Export(w io.Writer, run *trace.Run) (ExportStats, error) {
 		default:
 			continue
 		}
-		if ev.Label != "" {
+		if label := run.Label(ev); label != "" {
 			txt = append(txt, ": "...)
-			txt = append(txt, ev.Label...)
+			txt = append(txt, label...)
 		}
 		if undone[i] {
 			txt = append(txt, " [undone]"...)

@@ -23,7 +23,7 @@ func failureFreeRun(tr *trace.Trace) *trace.Run {
 	ckpts := make([]int32, len(tr.Processes))
 	for _, ev := range tr.Events {
 		re := trace.NewRunEvent(ev.Kind, ev.T, ev.P)
-		re.Label = ev.Label
+		re.Label = run.AddString(ev.Label)
 		switch ev.Kind {
 		case trace.Send:
 			re.Msg, re.Peer, re.Copy = ev.Msg, ev.To, 1
@@ -227,7 +227,7 @@ func TestExportGolden(t *testing.T) {
 	add(trace.Send, 0, func(e *trace.RunEvent) { e.Msg, e.Peer, e.Op, e.Copy = 0, 1, 0, 1 })
 	add(trace.Checkpoint, 1, func(e *trace.RunEvent) { e.Ckpt, e.CkptType, e.Pos = 1, trace.CkptBasic, 0 })
 	add(trace.Recv, 1, func(e *trace.RunEvent) { e.Msg, e.Peer, e.Op, e.Copy, e.Via = 0, 0, 0, 1, trace.ViaNet })
-	add(trace.Internal, 1, func(e *trace.RunEvent) { e.Op, e.Label = 1, "compute" })
+	add(trace.Internal, 1, func(e *trace.RunEvent) { e.Op, e.Label = 1, run.AddString("compute") })
 	add(trace.Send, 1, func(e *trace.RunEvent) { e.Msg, e.Peer, e.Op, e.Copy = 1, 0, 2, 1 })
 	add(trace.Recv, 0, func(e *trace.RunEvent) { e.Msg, e.Peer, e.Op, e.Copy, e.Via = 1, 1, 1, 1, trace.ViaNet })
 	add(trace.Fail, 1, nil)
