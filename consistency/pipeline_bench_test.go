@@ -119,3 +119,25 @@ func BenchmarkPipelineCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSmallTrace replays and checks a ten-event trace, as the
+// property tests and a verify of many small traces do: what it measures is
+// the fixed cost of a replay and a check, which should not depend on the
+// sizes that large traces need.
+func BenchmarkSmallTrace(b *testing.B) {
+	tr, err := trace.ReadTraceFile("../testdata/traces/forced.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, alg := range []string{"ms", "pk"} {
+		b.Run(alg, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				run := replayOnce(b, tr, alg)
+				if r := consistency.Check(run, tr); !r.Valid {
+					b.Fatalf("%s run of forced.json is invalid", alg)
+				}
+			}
+		})
+	}
+}
