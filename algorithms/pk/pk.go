@@ -118,7 +118,9 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		liveInc: make([]int32, len(tr.Msgs)),
 		failSeq: make([][]int32, n),
 	}
-	a.slab.n = int(n)
+	// Most clones are one per trace event (a checkpoint's vector or a
+	// send's piggyback), so the event count sizes the first block.
+	a.slab.n, a.slab.next = int(n), len(tr.Events)
 	for i := range a.liveInc {
 		a.liveInc[i] = trace.None
 	}
@@ -510,11 +512,23 @@ func (a *PK) rollback(j int32, p *proc, failure int32, fx []replay.Effect) []rep
 type slab struct {
 	n   int
 	buf []trace.VTEntry
+	// next is the number of vectors in the next block. It starts at the
+	// trace's size, so that a tiny trace does not pay for a half-megabyte
+	// block it never fills, and doubles up to slabVectors(n), the block a
+	// large trace gets from the start.
+	next int
 }
+
+// slabVectors is the number of vectors in a full-size block: about 64K
+// entries, and never fewer than 64 vectors.
+func slabVectors(n int) int { return max(64, 65536/max(1, n)) }
 
 func (s *slab) clone(v trace.VT) trace.VT {
 	if len(s.buf) < s.n {
-		s.buf = make([]trace.VTEntry, s.n*max(64, 65536/max(1, s.n)))
+		full := slabVectors(s.n)
+		k := min(max(s.next, 8), full)
+		s.next = min(2*k, full)
+		s.buf = make([]trace.VTEntry, s.n*k)
 	}
 	out := s.buf[:s.n:s.n]
 	s.buf = s.buf[s.n:]
