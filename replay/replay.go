@@ -218,7 +218,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		e.head[i], e.tail[i] = NoCopy, NoCopy
 	}
 	counts := make([]int32, n)
-	nsend, nrecv := 0, 0
+	nsend, nrecv, nfail := 0, 0, 0
 	var prev trace.Time
 	for i := range tr.Events {
 		ev := &tr.Events[i]
@@ -226,6 +226,9 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 			return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "invalid event (trace not validated)"}
 		}
 		prev = ev.T
+		if ev.Kind == trace.Fail {
+			nfail++
+		}
 		if ev.Kind == trace.Send || ev.Kind == trace.Recv {
 			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
 				return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "message index out of range"}
@@ -276,9 +279,22 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		// each process an end: reserving that avoids copying a run of
 		// hundreds of megabytes as it grows.
 		Events: make([]trace.RunEvent, 0, len(tr.Events)+nrecv+2*n+16),
+		// The side tables otherwise start at trace.grow's 256 entries
+		// (tens of kilobytes), which a small trace never fills. These
+		// estimates only set the first capacity: a table that outgrows
+		// one goes to 256 and doubles as before, and a large trace gets
+		// exactly the 256 it always started with.
+		PBs:     make([]trace.Piggyback, 0, sideCap(nsend+n+8)),
+		VTs:     make([]trace.VT, 0, sideCap(len(tr.Events)+n+8)),
+		Bodies:  make([]trace.ControlBody, 0, sideCap(2*nfail*n+8)),
+		Strings: make([]string, 0, sideCap(len(tr.Events)+8)),
 	}
 	return e, nil
 }
+
+// sideCap is the first capacity of a run side table expected to hold about
+// want entries: at most the 256 that trace.grow starts a table with.
+func sideCap(want int) int { return min(want, 256) }
 
 // gap returns gap_k of op k of p.
 func (e *engine) gap(p int32, k int32) trace.Time {
