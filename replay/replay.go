@@ -37,6 +37,20 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	if err := e.run(); err != nil {
 		return nil, err
 	}
+	// newEngine seeds the side tables; one never added to is left nil,
+	// as it was before seeding, so callers see the same Run.
+	if len(e.out.PBs) == 0 {
+		e.out.PBs = nil
+	}
+	if len(e.out.VTs) == 0 {
+		e.out.VTs = nil
+	}
+	if len(e.out.Bodies) == 0 {
+		e.out.Bodies = nil
+	}
+	if len(e.out.Strings) == 0 {
+		e.out.Strings = nil
+	}
 	return e.out, nil
 }
 
