@@ -296,8 +296,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		// The side tables otherwise start at trace.grow's 256 entries
 		// (tens of kilobytes), which a small trace never fills. These
 		// estimates only set the first capacity: a table that outgrows
-		// one goes to 256 and doubles as before, and a large trace gets
-		// exactly the 256 it always started with.
+		// one goes to 256 and doubles as before.
 		PBs:     make([]trace.Piggyback, 0, sideCap(nsend+n+8)),
 		VTs:     make([]trace.VT, 0, sideCap(len(tr.Events)+n+8)),
 		Bodies:  make([]trace.ControlBody, 0, sideCap(2*nfail*n+8)),
@@ -307,8 +306,16 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 }
 
 // sideCap is the first capacity of a run side table expected to hold about
-// want entries: at most the 256 that trace.grow starts a table with.
-func sideCap(want int) int { return min(want, 256) }
+// want entries. From 256 up it is 0, which allocates nothing: trace.grow
+// then starts the table at 256 on first use, as it did before seeding, so
+// a large run allocates exactly what it used to (and nothing for a table
+// its algorithm never fills).
+func sideCap(want int) int {
+	if want >= 256 {
+		return 0
+	}
+	return want
+}
 
 // gap returns gap_k of op k of p.
 func (e *engine) gap(p int32, k int32) trace.Time {
