@@ -65,6 +65,17 @@ func (t *msgTable) insert(msgs []string, id []byte, idx int32, slot int) {
 	t.n++
 }
 
+// reserve sizes the empty table for about n ids without rehashing. The
+// table's pages are touched only as ids arrive, so an overestimate costs
+// address space, not memory.
+func (t *msgTable) reserve(n int) {
+	size := minSlots
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]uint64, size)
+}
+
 // rehash doubles the table (or creates it) and reinserts every index.
 func (t *msgTable) rehash(msgs []string) {
 	n := 2 * len(t.slots)
