@@ -53,7 +53,8 @@ type assembler struct {
 	known bool
 	// firstUse[i] is the first event naming provisional process i.
 	firstUse []int32
-	msgIdx   map[string]int32
+	// msgs interns message ids into tr.Msgs.
+	msgs msgTable
 	// pendingLine remembers the line of a receive whose send has not
 	// been seen yet, to report it if the send comes later.
 	pendingLine map[int32]int
@@ -65,7 +66,7 @@ func newAssembler(name string) *assembler {
 	return &assembler{
 		tr:          &Trace{Name: name},
 		procIdx:     make(map[string]int32),
-		msgIdx:      make(map[string]int32),
+		msgs:        newMsgTable(),
 		pendingLine: make(map[int32]int),
 	}
 }
@@ -140,15 +141,26 @@ func (a *assembler) proc(name []byte, i, line int) (int32, error) {
 
 // message interns a message id.
 func (a *assembler) message(id []byte) int32 {
-	if idx, ok := a.msgIdx[string(id)]; ok {
+	idx, slot := a.msgs.find(a.tr.Msgs, id)
+	if idx != None {
 		return idx
 	}
-	idx := int32(len(a.tr.Msgs))
-	s := string(id)
-	a.tr.Msgs = append(grow(a.tr.Msgs), s)
+	idx = int32(len(a.tr.Msgs))
+	a.tr.Msgs = append(grow(a.tr.Msgs), a.msgs.str(id))
 	a.tr.Messages = append(grow(a.tr.Messages), Message{Send: None, Recv: None})
-	a.msgIdx[s] = idx
+	a.msgs.insert(a.tr.Msgs, id, idx, slot)
 	return idx
+}
+
+// reserve allocates room for n events (an upper bound from the input
+// size), and for n/4 messages: a message takes a send and a receive,
+// and ckpt's traces average about 53 bytes an event against the
+// bound's 36, so n/4 leaves a margin. Beyond, the tables double.
+func (a *assembler) reserve(n int) {
+	a.tr.Events = make([]Event, 0, n)
+	a.tr.Msgs = make([]string, 0, n/4)
+	a.tr.Messages = make([]Message, 0, n/4)
+	a.msgs.reserve(n / 8)
 }
 
 // setParam checks and installs one of the header's params; ok and v
@@ -316,6 +328,10 @@ func (a *assembler) finish() (*Trace, error) {
 		m := tr.Messages[first]
 		return nil, a.errAt(int(m.Recv), a.pendingLine[int32(first)], "recv of unknown message %q (no event sends it)", tr.Msgs[first])
 	}
+	if len(tr.Msgs) == 0 {
+		// As without reserve: a trace without messages has nil tables.
+		tr.Msgs, tr.Messages = nil, nil
+	}
 	return tr, nil
 }
 
@@ -348,12 +364,12 @@ func Validate(tr *Trace) error {
 			return a.headerErr("params.%s must be a finite number > 0, got %s", f.key, f.v)
 		}
 	}
-	a.msgIdx = make(map[string]int32, len(tr.Msgs))
+	msgIdx := make(map[string]int32, len(tr.Msgs))
 	for i, m := range tr.Msgs {
-		if _, dup := a.msgIdx[m]; dup {
+		if _, dup := msgIdx[m]; dup {
 			return a.headerErr("message id %q appears twice in Msgs", m)
 		}
-		a.msgIdx[m] = int32(i)
+		msgIdx[m] = int32(i)
 	}
 	tr.Messages = make([]Message, len(tr.Msgs))
 	for i := range tr.Messages {

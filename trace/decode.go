@@ -47,7 +47,7 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 	}
 	d := &traceDecoder{s: newScanner(in), a: newAssembler(name)}
 	if n := eventsHint(r, in); n > 0 {
-		d.a.tr.Events = make([]Event, 0, n)
+		d.a.reserve(n)
 	}
 	return d.decode()
 }
@@ -56,35 +56,84 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 // ({"t":1,"p":"P0","kind":"flush"} plus a separator).
 const minEventBytes = 36
 
+// maxHint bounds the events reserved up front (3 GiB of Events); beyond,
+// the slices grow as usual.
+const maxHint = 1 << 26
+
+// maxDeflateRatio bounds how much a deflate stream can expand (RFC 1951
+// streams expand at most 1032:1).
+const maxDeflateRatio = 1032
+
 // eventsHint estimates an upper bound on the number of events from the
-// input's size when the input is uncompressed and its size is known
-// (files, in-memory readers), so that the events slice is allocated once
-// instead of growing through a dozen copies. The bound is at most the
-// input size divided by minEventBytes, so memory stays linear in the
-// input; 0 means no estimate.
+// input's size when it is known (files, in-memory readers), so that the
+// big slices are allocated once instead of growing through a dozen
+// copies. For gzip input the uncompressed size is read from the ISIZE
+// trailer (the size mod 2^32, completed to at least the compressed size).
+// The bound is at most the (uncompressed) input size divided by
+// minEventBytes, so memory stays linear in the input; 0 means no
+// estimate.
 func eventsHint(r, in io.Reader) int {
-	if _, plain := in.(*bufio.Reader); !plain {
-		return 0
-	}
+	_, plain := in.(*bufio.Reader)
 	var size int64
+	var ra io.ReaderAt
 	switch v := r.(type) {
-	case interface{ Len() int }:
-		size = int64(v.Len())
 	case *os.File:
 		st, err := v.Stat()
 		if err != nil || !st.Mode().IsRegular() {
 			return 0
 		}
-		size = st.Size()
-		if off, err := v.Seek(0, io.SeekCurrent); err == nil {
-			size -= off
+		size, ra = st.Size(), v
+		if plain {
+			if off, err := v.Seek(0, io.SeekCurrent); err == nil {
+				size -= off
+			}
 		}
+	case interface {
+		io.ReaderAt
+		Size() int64
+	}:
+		size, ra = v.Size(), v
+		if l, ok := r.(interface{ Len() int }); ok && plain {
+			size = int64(l.Len())
+		}
+	case interface{ Len() int }:
+		if !plain {
+			return 0
+		}
+		size = int64(v.Len())
 	}
-	const maxHint = 1 << 24 // beyond, the slice grows as usual
-	if n := size / minEventBytes; n > 0 && n < maxHint {
-		return int(n)
+	if !plain {
+		size = gzipSize(ra, size)
 	}
-	return 0
+	n := size / minEventBytes
+	if n > maxHint {
+		n = maxHint
+	}
+	return int(n)
+}
+
+// gzipSize returns the uncompressed size of a gzip stream of csize bytes
+// read through ra from offset 0, from its ISIZE trailer, or 0 if unknown.
+// ISIZE is the size mod 2^32; the estimate is the smallest size with that
+// residue not below csize (text never shrinks under compression). For a
+// multi-member file only the last member's size is known: the estimate is
+// then low, and the slices grow as usual.
+func gzipSize(ra io.ReaderAt, csize int64) int64 {
+	if ra == nil || csize < 18 {
+		return 0
+	}
+	var b [4]byte
+	if _, err := ra.ReadAt(b[:], csize-4); err != nil {
+		return 0
+	}
+	u := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	for u < csize {
+		u += 1 << 32
+	}
+	if u/maxDeflateRatio > csize {
+		return 0
+	}
+	return u
 }
 
 // ReadTraceFile reads the trace in the named file.
