@@ -601,23 +601,37 @@ func (e *engine) boxRemove(c CopyID) {
 	cr.next, cr.prev = NoCopy, NoCopy
 }
 
+// execLocal executes op k of p when it is a send or an internal op: the
+// ops that need nothing from the network, run alike in normal execution
+// and in a restart's instant replay. A send transmits a new copy.
+func (e *engine) execLocal(p, k int32, tev *trace.Event) error {
+	if tev.Kind == trace.Send {
+		if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
+			return err
+		}
+		pr := &e.procs[p]
+		pr.live = append(pr.live, CopyID(len(e.copies)-1))
+		return nil
+	}
+	r := e.ev(trace.Internal, p)
+	r.Op, r.Label = k, e.out.AddString(tev.Label)
+	e.emit(r)
+	pr := &e.procs[p]
+	pr.live = append(pr.live, NoCopy)
+	return nil
+}
+
 // execOp executes p's next op, which is ready now.
 func (e *engine) execOp(p int32) error {
 	pr := &e.procs[p]
 	k := pr.pos()
 	tev := &e.tr.Events[pr.prog[k]]
 	switch tev.Kind {
-	case trace.Send:
-		if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
+	case trace.Send, trace.Internal:
+		if err := e.execLocal(p, k, tev); err != nil {
 			return err
 		}
 		pr = &e.procs[p]
-		pr.live = append(pr.live, CopyID(len(e.copies)-1))
-	case trace.Internal:
-		r := e.ev(trace.Internal, p)
-		r.Op, r.Label = k, e.out.AddString(tev.Label)
-		e.emit(r)
-		pr.live = append(pr.live, NoCopy)
 	case trace.Recv:
 		pr.blocked = true
 		return e.tryRecv(p)
@@ -964,17 +978,11 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 				continue
 			}
 			switch tev.Kind {
-			case trace.Send:
-				if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
+			case trace.Send, trace.Internal:
+				if err := e.execLocal(p, k, tev); err != nil {
 					return err
 				}
 				pr = &e.procs[p]
-				pr.live = append(pr.live, CopyID(len(e.copies)-1))
-			case trace.Internal:
-				r := e.ev(trace.Internal, p)
-				r.Op, r.Label = k, e.out.AddString(tev.Label)
-				e.emit(r)
-				pr.live = append(pr.live, NoCopy)
 			case trace.Recv:
 				c := NoCopy
 				for _, lc := range pr.replay {
