@@ -226,19 +226,12 @@ func (d *traceDecoder) header() error {
 	s := d.s
 	s.pos++
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return d.wrap(err, -1)
 		}
 		if !more {
 			return nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, -1)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return d.wrap(err, -1)
 		}
 		switch string(d.key) {
 		case "format":
@@ -380,19 +373,12 @@ func (d *traceDecoder) event() error {
 	}
 	s.pos++
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return d.wrap(err, i)
 		}
 		if !more {
 			break
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, i)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return d.wrap(err, i)
 		}
 		var dst *[]byte
 		var has, numOK *bool

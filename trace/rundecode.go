@@ -168,19 +168,12 @@ func (d *runDecoder) header() error {
 	s := d.s
 	s.pos++
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return d.wrap(err, -1)
 		}
 		if !more {
 			return nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, -1)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return d.wrap(err, -1)
 		}
 		switch string(d.key) {
 		case "format":
@@ -291,19 +284,12 @@ func (d *runDecoder) options(c byte) error {
 	}
 	s.pos++
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return d.wrap(err, -1)
 		}
 		if !more {
 			return nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, -1)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return d.wrap(err, -1)
 		}
 		var dst *Time
 		switch k := string(d.key); k {
@@ -458,19 +444,12 @@ func (d *runDecoder) event() error {
 	var peerKey string
 	peer := d.peer[:0]
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return d.wrap(err, d.cur)
 		}
 		if !more {
 			break
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, d.cur)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return d.wrap(err, d.cur)
 		}
 		var v uint8
 		switch string(d.key) {
@@ -696,19 +675,12 @@ func (d *runDecoder) piggyback() (*Piggyback, error) {
 	s.pos++
 	pb := NewPiggyback()
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return nil, d.wrap(err, d.cur)
 		}
 		if !more {
 			return &pb, nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return nil, d.wrap(err, d.cur)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return nil, d.wrap(err, d.cur)
 		}
 		switch string(d.key) {
 		case "sn":
@@ -771,19 +743,12 @@ func (d *runDecoder) body() (*ControlBody, error) {
 	s.pos++
 	b := NewControlBody()
 	for first := true; ; first = false {
-		more, err := s.more('}', first)
+		more, c, err := s.member(first, &d.key)
 		if err != nil {
 			return nil, d.wrap(err, d.cur)
 		}
 		if !more {
 			return &b, nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return nil, d.wrap(err, d.cur)
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return nil, d.wrap(err, d.cur)
 		}
 		switch string(d.key) {
 		case "origin":

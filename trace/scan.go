@@ -189,6 +189,23 @@ func (s *scanner) more(closing byte, first bool) (bool, error) {
 	return true, nil
 }
 
+// member advances to the next member of an object whose '{' has been
+// consumed: it reads the member's key into *key and peeks at the type of
+// its value. more is false at the closing '}'. Every object the decoders
+// read walks its members this way.
+func (s *scanner) member(first bool, key *[]byte) (more bool, c byte, err error) {
+	if more, err = s.more('}', first); err != nil || !more {
+		return false, 0, err
+	}
+	if *key, err = s.key(*key); err != nil {
+		return false, 0, err
+	}
+	if c, err = s.peekType(); err != nil {
+		return false, 0, err
+	}
+	return true, c, nil
+}
+
 // key reads an object key and its colon into dst.
 func (s *scanner) key(dst []byte) ([]byte, error) {
 	c, ok := s.next()
