@@ -10,8 +10,8 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// wrapWidth is where text paragraphs and list details wrap; tables are as
-// wide as their content needs.
+// wrapWidth is where text paragraphs and list details wrap, and the width
+// tables are fitted to (fitTable).
 const wrapWidth = 100
 
 // ANSI colours of the tones; plain text gets none.
@@ -56,8 +56,17 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 		case paraBlock:
 			writeWrapped(&sb, b.text, "", "")
 		case tableBlock:
-			if err := writeTextTable(tb, b.table, opts.Color); err != nil {
-				return err
+			parts, notes := fitTable(b.table, wrapWidth)
+			for j, part := range parts {
+				if j > 0 {
+					sb.WriteByte('\n')
+				}
+				if err := writeTextTable(tb, part, opts.Color); err != nil {
+					return err
+				}
+			}
+			if len(notes) > 0 {
+				writeTextList(&sb, block{kind: listBlock, items: notes}, opts.Color)
 			}
 		case listBlock:
 			writeTextList(&sb, b, opts.Color)
