@@ -13,7 +13,6 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/diagram"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // diagramFlags are the flags of `ckpt diagram`.
@@ -107,21 +106,18 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	var (
-		tr  *trace.Trace
-		run *trace.Run
-	)
-	if path == "-" {
-		tr, run, err = trace.ReadAny("-", ios.In)
-	} else {
-		tr, run, err = trace.ReadAnyFile(path)
-	}
+	tr, run, err := readAny(ios, path)
 	if err != nil {
 		return invalid(err)
 	}
 	var rep report.Report
 	if run != nil {
-		rep = consistency.Check(run, reportSource(run, path))
+		src, note := reportSource(run, path)
+		rep = consistency.Check(run, src)
+		if note != "" {
+			noteSource(&rep, note)
+			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s: %s: equivalence is unknown\n", path, note)
+		}
 	} else {
 		alg, err := algorithms.New(f.Algo, f.Variant, tr)
 		if err != nil {
@@ -129,7 +125,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		}
 		run, err = replay.Run(tr, alg, replay.Options{Params: params, Variant: f.Variant})
 		if err != nil {
-			return invalidf("%s: replaying through %s: %w", path, f.Algo, err)
+			return invalidf("%s: replaying through %s: %s", path, f.Algo, describe(labelled(err, traceDoc)))
 		}
 		rep = consistency.Check(run, tr)
 	}

@@ -71,12 +71,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	var tr *trace.Trace
-	if o.File == "-" {
-		tr, err = trace.ReadTrace("-", ios.In)
-	} else {
-		tr, err = trace.ReadTraceFile(o.File)
-	}
+	tr, err := readTrace(ios, o.File)
 	if err != nil {
 		return invalid(err)
 	}
@@ -86,7 +81,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	}
 	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: o.Variant})
 	if err != nil {
-		return invalid(err)
+		return invalid(labelled(err, traceDoc))
 	}
 	name := strings.TrimSuffix(o.Output, ".gz")
 	wo := trace.WriteOptions{JSONL: strings.HasSuffix(name, ".jsonl"), Gzip: strings.HasSuffix(o.Output, ".gz")}

@@ -33,6 +33,8 @@ type reportFlags struct {
 	restartSet, controlSet bool
 	// Variant is the MS variant ("" or "textbook").
 	Variant string
+	// Strict makes a report with an unknown property unknown (exit 1).
+	Strict bool
 }
 
 // addReportFlags registers the shared flags on cmd, writing into f.
@@ -41,6 +43,7 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 	fl.StringVar(&f.Format, "format", string(report.Text), "output format: text, json, markdown or junit")
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
 	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
 	addDelayFlags(fl, f)
 	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
@@ -112,7 +115,7 @@ func (f *reportFlags) params() (trace.Params, error) {
 
 // renderOptions returns the report.Options the flags ask for.
 func (f *reportFlags) renderOptions(full bool) report.Options {
-	return report.Options{Quiet: f.Quiet, Full: full}
+	return report.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
 }
 
 // String describes the flags for error messages and debugging.
