@@ -142,13 +142,9 @@ func runGen(ios *IO, opts *genOptions) error {
 	if err := opts.Config.Validate(); err != nil {
 		return invalidf("gen: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	w := trace.WriteOptions{JSONL: opts.JSONL, Gzip: opts.Gzip}
-	name := strings.TrimSuffix(opts.Output, ".gz")
-	if name != opts.Output {
-		w.Gzip = true
-	}
-	if strings.HasSuffix(name, ".jsonl") {
-		w.JSONL = true
+	w, err := traceWriteOptions(opts.Output, opts.JSONL, opts.Gzip)
+	if err != nil {
+		return err
 	}
 	return writeOutput(opts.Output, ios.Out, func(out io.Writer) error {
 		_, err := gen.Write(out, opts.Config, w)

@@ -152,12 +152,14 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	if err != nil {
 		return err
 	}
-	var r io.Reader = ios.In
+	var r io.Reader
 	name := file
-	if file != "-" {
+	if file == "-" {
+		r = openStdin(ios)
+	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return invalid(err)
+			return invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
 		}
 		defer f.Close()
 		r = f
@@ -166,23 +168,37 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	if err != nil {
 		return invalid(err)
 	}
-	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
 	if o.Delimiter == "" {
-		ex := log.Executions[0]
-		tr, st, err := ex.Trace(name, opts)
-		if err != nil {
-			return invalid(err)
-		}
-		o.summary(ios, name, ex, st)
-		return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, tr, wopts)
-		})
+		return o.writeOne(ios, name, log.Executions[0], opts)
 	}
+	return o.writeEach(ios, file, name, log, opts)
+}
+
+// writeOne converts the log's only execution and writes its trace.
+func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Execution, opts shiviz.ImportOptions) error {
+	wopts, err := traceWriteOptions(o.Output, o.JSONL, o.Gzip)
+	if err != nil {
+		return err
+	}
+	tr, st, err := ex.Trace(name, opts)
+	if err != nil {
+		return invalid(err)
+	}
+	if err := o.checkMatched(name, st.Matched); err != nil {
+		return err
+	}
+	o.summary(ios, name, ex, st)
+	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+		return trace.WriteTrace(w, tr, wopts)
+	})
+}
+
+// writeEach converts every execution of the log and writes one trace
+// per execution into the -o directory; nothing is written unless every
+// execution converts.
+func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
 	if o.Output == "" || o.Output == "-" {
 		return invalidf("import shiviz --delimiter writes one trace per execution: give -o DIR")
-	}
-	if err := os.MkdirAll(o.Output, 0o755); err != nil {
-		return invalid(err)
 	}
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	if file == "-" {
@@ -196,18 +212,41 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 		ext += ".gz"
 	}
 	width := len(fmt.Sprint(len(log.Executions)))
+	traces := make([]*trace.Trace, len(log.Executions))
+	stats := make([]shiviz.Stats, len(log.Executions))
+	matched := 0
 	for i, ex := range log.Executions {
-		tr, st, err := ex.Trace(name, opts)
-		if err != nil {
+		var err error
+		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
 			return invalid(err)
 		}
+		matched += stats[i].Matched
+	}
+	if err := o.checkMatched(name, matched); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Output, 0o755); err != nil {
+		return invalidf("-o %s: cannot create the directory: %s", o.Output, osErrorText(unwrapPath(err)))
+	}
+	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
+	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
-		o.summary(ios, out, ex, st)
+		o.summary(ios, out, ex, stats[i])
 		if err := writeOutput(out, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, tr, wopts)
+			return trace.WriteTrace(w, traces[i], wopts)
 		}); err != nil {
-			return err
+			return invalid(err)
 		}
+	}
+	return nil
+}
+
+// checkMatched rejects a --fail-match pattern that matched no event: the
+// user asked for failures and would otherwise get a trace without any,
+// which verifies valid without exercising recovery.
+func (o *importShivizOptions) checkMatched(name string, matched int) error {
+	if o.FailMatch != "" && matched == 0 {
+		return invalidf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, o.FailMatch)
 	}
 	return nil
 }
@@ -220,10 +259,13 @@ func (o *importShivizOptions) summary(ios *IO, name string, ex *shiviz.Execution
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %d processes, %d events, %d messages, %d ticks, %d flushes, %d failures; %d unmatched lines skipped",
-		name, label, st.Processes, st.Events, st.Messages, st.Ticks, st.Flushes, st.Fails, ex.Skipped)
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s; %s skipped", name, label,
+		plural(st.Processes, "process", "processes"), plural(st.Events, "event", "events"),
+		plural(st.Messages, "message", "messages"), plural(st.Ticks, "tick", "ticks"),
+		plural(st.Flushes, "flush", "flushes")+", "+plural(st.Fails, "failure", "failures"),
+		plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	if st.Clamped > 0 {
-		fmt.Fprintf(ios.ErrOut, "; %d timestamps raised to keep causal order", st.Clamped)
+		fmt.Fprintf(ios.ErrOut, "; %s raised to keep causal order", plural(st.Clamped, "timestamp", "timestamps"))
 	}
 	fmt.Fprintln(ios.ErrOut)
 }
