@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type importShivizOptions struct {
 	JSONL, Gzip      bool
 	Quiet            bool
 
-	Step       string
+	Step       trace.Time
 	TimeGroup  string
 	TimeLayout string
 	TickEvery  int
@@ -30,9 +31,9 @@ type importShivizOptions struct {
 	FlushEvery int
 	FailAt     []string
 	FailMatch  string
-	Down       string
+	Down       trace.Time
 
-	RestartDelay, ControlDelay string
+	RestartDelay, ControlDelay trace.Time
 }
 
 // newImportCmd builds `ckpt import`, a parent for one subcommand per
@@ -76,59 +77,31 @@ that receives one trace per execution, NAME-1.json, NAME-2.json, ...`,
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
-	fl.StringVar(&o.Step, "step", "1", "seconds between consecutive ops when times come from positions")
+	o.Step = shiviz.DefaultStep
+	fl.Var(secondsFlag{t: &o.Step, positive: true}, "step", "seconds between consecutive ops when times come from positions")
 	fl.StringVar(&o.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
 	fl.StringVar(&o.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
-	fl.IntVar(&o.TickEvery, "tick-every", 0, "add a checkpoint tick after every K events of each process")
+	fl.Var(intFlag{&o.TickEvery, 0}, "tick-every", "add a checkpoint tick after every K events of each process")
 	fl.StringVar(&o.TickPeriod, "tick-period", "", "add checkpoint ticks every P seconds (P, or P0,P1,... per process)")
-	fl.IntVar(&o.FlushEvery, "flush-every", 0, "add a log flush after every K events of each process")
+	fl.Var(intFlag{&o.FlushEvery, 0}, "flush-every", "add a log flush after every K events of each process")
 	fl.StringArrayVar(&o.FailAt, "fail-at", nil, "inject a failure after the N-th event of HOST (HOST:N, repeatable)")
 	fl.StringVar(&o.FailMatch, "fail-match", "", "inject a failure after every event whose text matches this regex (e.g. Crashing)")
-	fl.StringVar(&o.Down, "down", "", "seconds an injected failure keeps its process down (default: restart_delay)")
-	fl.StringVar(&o.RestartDelay, "restart-delay", "", "params.restart_delay written into the trace, in seconds")
-	fl.StringVar(&o.ControlDelay, "control-delay", "", "params.control_delay written into the trace, in seconds")
+	fl.Var(secondsFlag{t: &o.Down, positive: true}, "down", "seconds an injected failure keeps its process down (default: restart_delay)")
+	fl.Var(secondsFlag{t: &o.RestartDelay, positive: true}, "restart-delay", "params.restart_delay written into the trace, in seconds")
+	fl.Var(secondsFlag{t: &o.ControlDelay, positive: true}, "control-delay", "params.control_delay written into the trace, in seconds")
 	return c
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are
 // usage errors.
 func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
-	var opt shiviz.ImportOptions
-	positive := func(flag, s string) (trace.Time, error) {
-		if s == "" {
-			return 0, nil
-		}
-		t, err := gen.ParseSeconds(s)
-		if err != nil || t <= 0 {
-			return 0, invalidf("--%s %q: want a number of seconds > 0", flag, s)
-		}
-		return t, nil
-	}
+	opt := shiviz.ImportOptions{Step: o.Step, Down: o.Down, TickEvery: o.TickEvery, FlushEvery: o.FlushEvery}
+	opt.Params.RestartDelay, opt.Params.ControlDelay = o.RestartDelay, o.ControlDelay
 	var err error
-	if opt.Step, err = positive("step", o.Step); err != nil {
-		return opt, err
-	}
-	if opt.Down, err = positive("down", o.Down); err != nil {
-		return opt, err
-	}
-	if opt.Params.RestartDelay, err = positive("restart-delay", o.RestartDelay); err != nil {
-		return opt, err
-	}
-	if opt.Params.ControlDelay, err = positive("control-delay", o.ControlDelay); err != nil {
-		return opt, err
-	}
-	if o.TickEvery < 0 || o.FlushEvery < 0 {
-		return opt, invalidf("--tick-every and --flush-every must be >= 0")
-	}
-	opt.TickEvery, opt.FlushEvery = o.TickEvery, o.FlushEvery
 	if o.TickPeriod != "" {
-		if opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod); err != nil {
-			return opt, invalidf("--tick-period: %v", err)
-		}
-		for _, p := range opt.TickPeriod {
-			if p <= 0 {
-				return opt, invalidf("--tick-period %q: periods must be > 0", o.TickPeriod)
-			}
+		opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod)
+		if err != nil || slices.Contains(opt.TickPeriod, 0) {
+			return opt, invalidf("--tick-period %s: want a number of seconds > 0, or a comma list of them (one per process)", o.TickPeriod)
 		}
 	}
 	for _, f := range o.FailAt {
@@ -140,7 +113,7 @@ func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
 	}
 	if o.FailMatch != "" {
 		if opt.FailMatch, err = regexp.Compile(o.FailMatch); err != nil {
-			return opt, invalidf("--fail-match: %v", err)
+			return opt, invalidf("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
 		}
 	}
 	opt.TimeGroup, opt.TimeLayout = o.TimeGroup, o.TimeLayout
