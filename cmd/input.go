@@ -37,17 +37,37 @@ const (
 // stdinHint is printed on stderr when a command reads a terminal.
 const stdinHint = "ckpt: reading from standard input (the terminal); paste the JSON and end with Ctrl-D, or give a FILE"
 
-// openStdin returns ios.In with a BOM skipped, after the terminal hint.
+// openStdin returns ios.In past a BOM (inside gzip too), after the
+// terminal hint.
 func openStdin(ios *IO) io.Reader {
 	if f, ok := ios.In.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(ios.ErrOut, stdinHint)
 	}
 	br := bufio.NewReaderSize(ios.In, 1<<16)
-	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+	head, _ := br.Peek(len(utf8BOM))
+	switch {
+	case bytes.Equal(head, utf8BOM):
 		_, _ = br.Discard(len(utf8BOM))
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		// Decompress here to look inside; the decoder then reads plain
+		// JSON. A bad gzip header is reported as the decoder would.
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return &errReader{err}
+		}
+		zbr := bufio.NewReaderSize(zr, 1<<16)
+		if b, _ := zbr.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+			_, _ = zbr.Discard(len(utf8BOM))
+		}
+		return zbr
 	}
 	return br
 }
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r *errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // openBOM returns a reader of the file at path past its byte order mark,
 // or nil (and no error) when the file has none: the caller then reads
