@@ -18,13 +18,15 @@ func newCheckCmd(ios *IO) *cobra.Command {
 		Short: "Check recorded runs (ckpt/run@1) as they are, replaying nothing",
 		Long: `check reads runs (ckpt/run@1) — written by ckpt replay or recorded by
 another implementation — and judges every property of the consistency
-checker on them as they are. "-" reads stdin; a directory means every file
-in it, in name order. When a run's header names a source trace that can be
-read (as written, or next to the run), equivalence is judged against it;
-otherwise it is unknown.
+checker on them as they are. "-" reads stdin; a directory means every run
+in it, in name order (what else it holds is skipped, saying so on
+stderr). When a run's header names a source trace that can be read
+(relative to the run file, or as written), equivalence is judged against
+it; otherwise it is unknown, and stderr says why.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 a file is invalid (every other file is still reported), or usage.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(ios, f, args)

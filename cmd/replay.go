@@ -32,7 +32,9 @@ func newReplayCmd(ios *IO) *cobra.Command {
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
 resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
-.jsonl, gzip-compressed when it ends in .gz.`,
+.jsonl, gzip-compressed when it ends in .gz. The run names its source
+trace relative to OUT's directory (as given, on stdout), so that ckpt
+check finds it from wherever it runs.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]

@@ -33,8 +33,10 @@ A trace is replayed through --algo (default both) and checked; a run is
 checked as it is (--algo and the delay flags do not apply), with the source
 trace its header names when that file can be read.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage — whatever the --format.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 invalid input (reported in the output too) or usage — whatever the
+--format.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(ios, f, args[0])

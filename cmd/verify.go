@@ -27,11 +27,14 @@ func newVerifyCmd(ios *IO) *cobra.Command {
 or both (the default) and runs the consistency checker on every run: are
 the recovery lines orphan-free, is nothing lost or delivered twice, do the
 logging and replay rules hold, is there no domino effect, ... "-" reads
-stdin; a directory means every file in it, in name order. Files are
-verified in parallel; reports keep the order of the arguments.
+stdin; a directory means every trace in it, in name order (what else it
+holds is skipped, saying so on stderr). Files are verified in parallel;
+reports keep the order of the arguments. A file that cannot be read is
+reported as an error in the output, beside the others, and on stderr.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 a file is invalid (every other file is still reported), or usage.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(ios, f, args)
