@@ -9,13 +9,14 @@ import "unicode/utf8"
 // wide, its columns are split over several tables, each repeating the key
 // columns. Markdown keeps one table: a browser scrolls it.
 
-// fitTable returns the tables to print for t, and the notes moved out of
-// it. A single column wider than width on its own (a very long file name)
-// cannot be fitted and is printed as it is.
-func fitTable(t *table, width int) ([]*table, []item) {
+// fitTable returns the tables to print for t, as the columns of t each
+// shows, and the notes moved out of it. A single column wider than width
+// on its own (a very long file name) cannot be fitted and is printed as
+// it is.
+func fitTable(t *table, width int) ([][]int, []item) {
 	w := columnWidths(t)
-	if tableWidth(w, allColumns(len(w))) <= width {
-		return []*table{t}, nil
+	if all := allColumns(len(w)); tableWidth(w, all) <= width {
+		return [][]int{all}, nil
 	}
 	var notes []item
 	cols := allColumns(len(w))
@@ -24,7 +25,7 @@ func fitTable(t *table, width int) ([]*table, []item) {
 		cols = append(cols[:t.notes:t.notes], cols[t.notes+1:]...)
 	}
 	keys := max(t.keys, 1)
-	var parts []*table
+	var parts [][]int
 	for start := keys; start < len(cols) || len(parts) == 0; {
 		part := append([]int(nil), cols[:keys]...)
 		for start < len(cols) {
@@ -35,7 +36,7 @@ func fitTable(t *table, width int) ([]*table, []item) {
 			part = next
 			start++
 		}
-		parts = append(parts, project(t, part))
+		parts = append(parts, part)
 	}
 	return parts, notes
 }
@@ -74,25 +75,6 @@ func tableWidth(w []int, cols []int) int {
 		n += w[c] + 3
 	}
 	return n
-}
-
-// project returns the table of t's columns cols, in that order.
-func project(t *table, cols []int) *table {
-	p := &table{keys: t.keys}
-	for _, c := range cols {
-		p.header = append(p.header, t.header[c])
-		p.right = append(p.right, t.right[c])
-	}
-	for _, r := range t.rows {
-		row := make([]cell, len(cols))
-		for j, c := range cols {
-			if c < len(r) {
-				row[j] = r[c]
-			}
-		}
-		p.rows = append(p.rows, row)
-	}
-	return p
 }
 
 // noteItems lists the non-empty cells of t's notes column, each after
