@@ -92,10 +92,12 @@ func noteItems(t *table) []item {
 		}
 		key := ""
 		for k := 0; k < keys && k < len(r); k++ {
-			if k > 0 {
-				key += " · "
+			if t := r[k].text; t != "" && t != "-" { // no algorithm: a file that could not be read
+				if key != "" {
+					key += " · "
+				}
+				key += t
 			}
-			key += r[k].text
 		}
 		items = append(items, item{head: key + ": " + oneLine(note)})
 	}

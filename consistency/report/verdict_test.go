@@ -166,7 +166,7 @@ func TestErrorReports(t *testing.T) {
 		"bad.json · ERROR — not checked\n", "trace event 1: recv of \"m9\" before its send\n",
 		"t.json · pk · ERROR — not checked", "Summary: 1 of 3 reports valid, 2 errors",
 		"│ bad.json                    │ -         │ ERROR   │        - │",
-		"  - bad.json · -: trace event 1: recv of \"m9\" before its send\n",
+		"  - bad.json: trace event 1: recv of \"m9\" before its send\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
@@ -252,7 +252,7 @@ func TestTextFits(t *testing.T) {
 		if strings.Contains(out, "stats.checkpoints.useless") {
 			t.Errorf("full=%v: text points to a JSON path", full)
 		}
-		if !strings.Contains(out, "  - some/rather/long/directory/name/of/traces/broken-one.json · -: trace event 12345") {
+		if !strings.Contains(out, "  - some/rather/long/directory/name/of/traces/broken-one.json: trace event 12345") {
 			t.Errorf("full=%v: the error detail is not listed under the summary:\n%s", full, out)
 		}
 	}
