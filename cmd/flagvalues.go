@@ -91,6 +91,27 @@ func (v intFlag) Set(s string) error {
 	return nil
 }
 
+// fractionFlag is a number in [0, 1] (a probability).
+type fractionFlag struct{ f *float64 }
+
+func (v fractionFlag) String() string {
+	if v.f == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*v.f, 'g', -1, 64)
+}
+
+func (v fractionFlag) Type() string { return "float" }
+
+func (v fractionFlag) Set(s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return errors.New("want a number in [0, 1]")
+	}
+	*v.f = f
+	return nil
+}
+
 // flagValueError rewrites pflag's "invalid argument "-1" for "--seed"
 // flag: strconv.ParseUint: parsing "-1": invalid syntax" as
 // "--seed -1: want a whole number >= 0": the flag, the value, what is

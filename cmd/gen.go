@@ -94,7 +94,7 @@ OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 	f.Var(intFlag{&c.Procs, 1}, "procs", "number of processes")
 	f.Var(intFlag{&c.Events, 0}, "events", "number of program operations (send, recv, internal)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
-	f.Float64Var(&c.SendRatio, "send-ratio", c.SendRatio, "probability that an op a process starts itself is a send, not an internal op")
+	f.Var(fractionFlag{&c.SendRatio}, "send-ratio", "probability that an op a process starts itself is a send, not an internal op")
 	f.Var(topologyValue{&c.Topology}, "topology", "who sends to whom: complete, ring, star or random")
 	f.Var(distValue{&c.Delay}, "delay", "message delay distribution")
 	f.Var(distValue{&c.OpGap}, "op-gap", "distribution of the time between a process's own ops")

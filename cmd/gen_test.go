@@ -30,7 +30,7 @@ func TestGenCommand(t *testing.T) {
 		{"jsonl gz", []string{"gen", "--events", "30", "-o", filepath.Join(dir, "t.jsonl.gz")}, ExitOK, "", "t.jsonl.gz"},
 		{"gzip flag", []string{"gen", "--events", "30", "--gzip", "-o", filepath.Join(dir, "t.bin")}, ExitOK, "", "t.bin"},
 		{"bad delay", []string{"gen", "--delay", "exp:0"}, ExitInvalid, "mean must be > 0", ""},
-		{"bad ratio", []string{"gen", "--send-ratio", "2"}, ExitInvalid, "send ratio", ""},
+		{"bad ratio", []string{"gen", "--send-ratio", "2"}, ExitInvalid, "ckpt: --send-ratio 2: want a number in [0, 1]\n", ""},
 		// One message shape for every numeric flag (issue 15): the flag,
 		// the value, what is wanted; 0 and -1 alike for a delay.
 		{"bad down", []string{"gen", "--down", "0"}, ExitInvalid, "ckpt: --down 0: want a number of seconds > 0\n", ""},
