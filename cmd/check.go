@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	"io"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -18,13 +18,15 @@ func newCheckCmd(ios *IO) *cobra.Command {
 		Short: "Check recorded runs (ckpt/run@1) as they are, replaying nothing",
 		Long: `check reads runs (ckpt/run@1) — written by ckpt replay or recorded by
 another implementation — and judges every property of the consistency
-checker on them as they are. "-" reads stdin; a directory means every file
-in it, in name order. When a run's header names a source trace that can be
-read (as written, or next to the run), equivalence is judged against it;
-otherwise it is unknown.
+checker on them as they are. "-" reads stdin; a directory means every run
+in it, in name order (what else it holds is skipped, saying so on
+stderr). When a run's header names a source trace that can be read
+(relative to the run file, or as written), equivalence is judged against
+it; otherwise it is unknown, and stderr says why.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 a file is invalid (every other file is still reported), or usage.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(ios, f, args)
@@ -42,46 +44,31 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	paths, err := expandInputs(args, trace.RunFormat)
+	inputs, err := expandInputs(ios.ErrOut, args, trace.RunFormat)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
-	reports, err := parallelReports(paths, func(path string) ([]report.Report, error) {
-		var run *trace.Run
-		var err error
-		if path == "-" {
-			run, err = trace.ReadRun("-", ios.In)
-		} else {
-			run, err = trace.ReadRunFile(path)
-		}
+	reports, lines := checkFiles(inputs, nil, func(path string) fileResult {
+		run, err := readRun(ios, path)
 		if err != nil {
-			return nil, err
+			return fileResult{err: err}
 		}
-		r := consistency.Check(run, reportSource(run, path))
-		r.File = path
-		return []report.Report{r}, nil
+		return checkRun(run, path)
 	})
-	if err != nil {
-		return invalid(err)
-	}
-	return renderReports(ios, f, reports)
+	return finishReports(ios, f, reports, lines, false)
 }
 
-// renderReports writes the reports as the flags ask and turns their
-// verdict into the exit status.
-func renderReports(ios *IO, f *reportFlags, reports []report.Report) error {
-	opts := f.renderOptions(false)
-	opts.Color = reportColor(f, ios.Out)
-	err := writeOutput(f.Output, ios.Out, func(w io.Writer) error {
-		return report.Render(w, report.Format(f.Format), reports, opts)
-	})
-	if err != nil {
-		return invalid(err)
+// checkRun checks run as it is, against the source trace its header
+// names when that can be read; when it cannot, a note says so on stderr
+// and in the report, whose equivalence is then unknown.
+func checkRun(run *trace.Run, path string) fileResult {
+	src, note := reportSource(run, path)
+	r := consistency.Check(run, src)
+	r.File = path
+	res := fileResult{reports: []report.Report{r}}
+	if note != "" {
+		noteSource(&res.reports[0], note)
+		res.notes = append(res.notes, fmt.Sprintf("ckpt: note: %s: %s: equivalence is unknown", path, note))
 	}
-	for _, r := range reports {
-		if !r.Valid {
-			return &ExitError{Code: ExitFailed}
-		}
-	}
-	return nil
+	return res
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/diagram"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // diagramFlags are the flags of `ckpt diagram`.
@@ -46,8 +45,9 @@ drawn as it is, checked against the source trace its header names when
 that file can be read.
 
 The format follows the -o extension: .html gives one self-contained page
-(hover details, zoom and pan, a clickable violation list), anything else
-an SVG; --format overrides it. Without -o an SVG goes to stdout. Runs
+(hover details, zoom and pan, a clickable violation list), .svg (or no
+extension) an SVG; another extension is an error unless --format says
+which to write. Without -o an SVG goes to stdout. Runs
 longer than --max-events are windowed: the start and the events around
 each failure, and the page says so.
 
@@ -64,7 +64,8 @@ invalid input or usage.`,
 	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: ms or pk")
 	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
 	addDelayFlags(fl, &f.delays)
-	fl.IntVar(&f.MaxEvents, "max-events", diagram.DefaultMaxEvents, "window runs with more events than this")
+	f.MaxEvents = diagram.DefaultMaxEvents
+	fl.Var(intFlag{&f.MaxEvents, 1}, "max-events", "window runs with more events than this")
 	return c
 }
 
@@ -77,11 +78,16 @@ func diagramFormat(f *diagramFlags) (string, error) {
 	default:
 		return "", invalidf("--format %q: want svg or html", f.Format)
 	}
-	switch strings.ToLower(filepath.Ext(f.Output)) {
+	switch ext := strings.ToLower(filepath.Ext(f.Output)); ext {
 	case ".html", ".htm":
 		return "html", nil
+	case ".svg", "":
+		return "svg", nil
+	default:
+		// Writing SVG under a .png name would give a file its viewer
+		// cannot open: ask instead (--format svg says it is meant).
+		return "", invalidf("-o %s: diagram writes SVG (.svg) or HTML (.html), not %s; give --format svg to write SVG under this name anyway", f.Output, ext)
 	}
-	return "svg", nil
 }
 
 func runDiagram(ios *IO, f *diagramFlags, path string) error {
@@ -100,28 +106,22 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if f.Variant != "" && f.Algo != "ms" {
 		return invalidf("--variant applies to --algo ms only")
 	}
-	if f.MaxEvents < 1 {
-		return invalidf("--max-events %d: want at least 1", f.MaxEvents)
-	}
 	params, err := f.delays.params()
 	if err != nil {
 		return err
 	}
-	var (
-		tr  *trace.Trace
-		run *trace.Run
-	)
-	if path == "-" {
-		tr, run, err = trace.ReadAny("-", ios.In)
-	} else {
-		tr, run, err = trace.ReadAnyFile(path)
-	}
+	tr, run, err := readAny(ios, path)
 	if err != nil {
 		return invalid(err)
 	}
 	var rep report.Report
 	if run != nil {
-		rep = consistency.Check(run, reportSource(run, path))
+		src, note := reportSource(run, path)
+		rep = consistency.Check(run, src)
+		if note != "" {
+			noteSource(&rep, note)
+			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s: %s: equivalence is unknown\n", path, note)
+		}
 	} else {
 		alg, err := algorithms.New(f.Algo, f.Variant, tr)
 		if err != nil {
@@ -129,7 +129,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		}
 		run, err = replay.Run(tr, alg, replay.Options{Params: params, Variant: f.Variant})
 		if err != nil {
-			return invalidf("%s: replaying through %s: %w", path, f.Algo, err)
+			return invalidf("%s: replaying through %s: %s", path, f.Algo, describe(labelled(err, traceDoc)))
 		}
 		rep = consistency.Check(run, tr)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
@@ -53,13 +52,7 @@ local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
 }
 
 func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
-	var run *trace.Run
-	var err error
-	if file == "-" {
-		run, err = trace.ReadRun("-", ios.In)
-	} else {
-		run, err = trace.ReadRunFile(file)
-	}
+	run, err := readRun(ios, file)
 	if err != nil {
 		return invalid(err)
 	}
@@ -73,9 +66,10 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 		return invalid(err)
 	}
 	if !o.Quiet {
-		fmt.Fprintf(ios.ErrOut, "%s: %d events written", file, st.Events)
+		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, plural(st.Events, "event", "events"))
 		if st.Hidden > 0 {
-			fmt.Fprintf(ios.ErrOut, "; %d receives cannot show in vector clocks (the receiver already knew the send) and appear as local events", st.Hidden)
+			fmt.Fprintf(ios.ErrOut, "; %s cannot show in vector clocks (the receiver already knew the send) and appear as local events",
+				plural(st.Hidden, "receive", "receives"))
 		}
 		fmt.Fprintln(ios.ErrOut)
 	}

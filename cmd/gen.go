@@ -66,30 +66,6 @@ func (v ticksValue) Set(s string) error {
 	return nil
 }
 
-// secondsValue is a duration in seconds; positive requires > 0.
-type secondsValue struct {
-	t        *trace.Time
-	positive bool
-}
-
-func (v secondsValue) String() string { return v.t.String() }
-func (v secondsValue) Type() string   { return "seconds" }
-func (v secondsValue) Set(s string) error {
-	t, err := gen.ParseSeconds(s)
-	if err != nil {
-		return err
-	}
-	if v.positive && t == 0 {
-		return errorString("must be > 0")
-	}
-	*v.t = t
-	return nil
-}
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
-
 func newGenCmd(ios *IO) *cobra.Command {
 	opts := &genOptions{Config: gen.DefaultConfig()}
 	c := &opts.Config
@@ -115,23 +91,23 @@ OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&c.Procs, "procs", c.Procs, "number of processes")
-	f.IntVar(&c.Events, "events", c.Events, "number of program operations (send, recv, internal)")
+	f.Var(intFlag{&c.Procs, 1}, "procs", "number of processes")
+	f.Var(intFlag{&c.Events, 0}, "events", "number of program operations (send, recv, internal)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
-	f.Float64Var(&c.SendRatio, "send-ratio", c.SendRatio, "probability that an op a process starts itself is a send, not an internal op")
+	f.Var(fractionFlag{&c.SendRatio}, "send-ratio", "probability that an op a process starts itself is a send, not an internal op")
 	f.Var(topologyValue{&c.Topology}, "topology", "who sends to whom: complete, ring, star or random")
 	f.Var(distValue{&c.Delay}, "delay", "message delay distribution")
 	f.Var(distValue{&c.OpGap}, "op-gap", "distribution of the time between a process's own ops")
 	f.Var(ticksValue{&c.Ticks}, "tick", "checkpoint timer period(s), one or a comma list (0: none)")
-	f.Var(secondsValue{t: &c.FlushEvery}, "flush-every", "log flush period per process (0: never)")
-	f.IntVar(&c.Failures, "failures", c.Failures, "number of failures")
+	f.Var(secondsFlag{t: &c.FlushEvery}, "flush-every", "log flush period per process (0: never)")
+	f.Var(intFlag{&c.Failures, 0}, "failures", "number of failures")
 	f.BoolVar(&c.Concurrent, "concurrent", c.Concurrent, "let failures fall inside another failure's recovery window")
-	f.IntVar(&c.InTransit, "in-transit", c.InTransit, "messages sent and never received")
-	f.Var(secondsValue{t: &c.Down, positive: true}, "down", "down time of every failure (default: the restart delay)")
-	f.Var(secondsValue{t: &c.Params.RestartDelay, positive: true}, "restart-delay", "params.restart_delay to write")
-	f.Var(secondsValue{t: &c.Params.ControlDelay, positive: true}, "control-delay", "params.control_delay to write")
-	f.Var(secondsValue{t: &c.Params.DefaultDelay, positive: true}, "default-delay", "params.default_delay to write")
-	f.Var(secondsValue{t: &c.Resolution, positive: true}, "resolution", "quantum of random durations")
+	f.Var(intFlag{&c.InTransit, 0}, "in-transit", "messages sent and never received")
+	f.Var(secondsFlag{t: &c.Down, positive: true}, "down", "down time of every failure (default: the restart delay)")
+	f.Var(secondsFlag{t: &c.Params.RestartDelay, positive: true}, "restart-delay", "params.restart_delay to write")
+	f.Var(secondsFlag{t: &c.Params.ControlDelay, positive: true}, "control-delay", "params.control_delay to write")
+	f.Var(secondsFlag{t: &c.Params.DefaultDelay, positive: true}, "default-delay", "params.default_delay to write")
+	f.Var(secondsFlag{t: &c.Resolution, positive: true}, "resolution", "quantum of random durations")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "write JSON Lines")
 	f.BoolVar(&opts.Gzip, "gzip", false, "gzip the output")
 	f.StringVarP(&opts.Output, "output", "o", "", "output file (default stdout), written atomically")
@@ -142,13 +118,9 @@ func runGen(ios *IO, opts *genOptions) error {
 	if err := opts.Config.Validate(); err != nil {
 		return invalidf("gen: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	w := trace.WriteOptions{JSONL: opts.JSONL, Gzip: opts.Gzip}
-	name := strings.TrimSuffix(opts.Output, ".gz")
-	if name != opts.Output {
-		w.Gzip = true
-	}
-	if strings.HasSuffix(name, ".jsonl") {
-		w.JSONL = true
+	w, err := traceWriteOptions(opts.Output, opts.JSONL, opts.Gzip)
+	if err != nil {
+		return err
 	}
 	return writeOutput(opts.Output, ios.Out, func(out io.Writer) error {
 		_, err := gen.Write(out, opts.Config, w)

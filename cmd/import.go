@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,7 +23,7 @@ type importShivizOptions struct {
 	JSONL, Gzip      bool
 	Quiet            bool
 
-	Step       string
+	Step       trace.Time
 	TimeGroup  string
 	TimeLayout string
 	TickEvery  int
@@ -30,9 +31,9 @@ type importShivizOptions struct {
 	FlushEvery int
 	FailAt     []string
 	FailMatch  string
-	Down       string
+	Down       trace.Time
 
-	RestartDelay, ControlDelay string
+	RestartDelay, ControlDelay trace.Time
 }
 
 // newImportCmd builds `ckpt import`, a parent for one subcommand per
@@ -76,59 +77,31 @@ that receives one trace per execution, NAME-1.json, NAME-2.json, ...`,
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
-	fl.StringVar(&o.Step, "step", "1", "seconds between consecutive ops when times come from positions")
+	o.Step = shiviz.DefaultStep
+	fl.Var(secondsFlag{t: &o.Step, positive: true}, "step", "seconds between consecutive ops when times come from positions")
 	fl.StringVar(&o.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
 	fl.StringVar(&o.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
-	fl.IntVar(&o.TickEvery, "tick-every", 0, "add a checkpoint tick after every K events of each process")
+	fl.Var(intFlag{&o.TickEvery, 0}, "tick-every", "add a checkpoint tick after every K events of each process")
 	fl.StringVar(&o.TickPeriod, "tick-period", "", "add checkpoint ticks every P seconds (P, or P0,P1,... per process)")
-	fl.IntVar(&o.FlushEvery, "flush-every", 0, "add a log flush after every K events of each process")
+	fl.Var(intFlag{&o.FlushEvery, 0}, "flush-every", "add a log flush after every K events of each process")
 	fl.StringArrayVar(&o.FailAt, "fail-at", nil, "inject a failure after the N-th event of HOST (HOST:N, repeatable)")
 	fl.StringVar(&o.FailMatch, "fail-match", "", "inject a failure after every event whose text matches this regex (e.g. Crashing)")
-	fl.StringVar(&o.Down, "down", "", "seconds an injected failure keeps its process down (default: restart_delay)")
-	fl.StringVar(&o.RestartDelay, "restart-delay", "", "params.restart_delay written into the trace, in seconds")
-	fl.StringVar(&o.ControlDelay, "control-delay", "", "params.control_delay written into the trace, in seconds")
+	fl.Var(secondsFlag{t: &o.Down, positive: true}, "down", "seconds an injected failure keeps its process down (default: restart_delay)")
+	fl.Var(secondsFlag{t: &o.RestartDelay, positive: true}, "restart-delay", "params.restart_delay written into the trace, in seconds")
+	fl.Var(secondsFlag{t: &o.ControlDelay, positive: true}, "control-delay", "params.control_delay written into the trace, in seconds")
 	return c
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are
 // usage errors.
 func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
-	var opt shiviz.ImportOptions
-	positive := func(flag, s string) (trace.Time, error) {
-		if s == "" {
-			return 0, nil
-		}
-		t, err := gen.ParseSeconds(s)
-		if err != nil || t <= 0 {
-			return 0, invalidf("--%s %q: want a number of seconds > 0", flag, s)
-		}
-		return t, nil
-	}
+	opt := shiviz.ImportOptions{Step: o.Step, Down: o.Down, TickEvery: o.TickEvery, FlushEvery: o.FlushEvery}
+	opt.Params.RestartDelay, opt.Params.ControlDelay = o.RestartDelay, o.ControlDelay
 	var err error
-	if opt.Step, err = positive("step", o.Step); err != nil {
-		return opt, err
-	}
-	if opt.Down, err = positive("down", o.Down); err != nil {
-		return opt, err
-	}
-	if opt.Params.RestartDelay, err = positive("restart-delay", o.RestartDelay); err != nil {
-		return opt, err
-	}
-	if opt.Params.ControlDelay, err = positive("control-delay", o.ControlDelay); err != nil {
-		return opt, err
-	}
-	if o.TickEvery < 0 || o.FlushEvery < 0 {
-		return opt, invalidf("--tick-every and --flush-every must be >= 0")
-	}
-	opt.TickEvery, opt.FlushEvery = o.TickEvery, o.FlushEvery
 	if o.TickPeriod != "" {
-		if opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod); err != nil {
-			return opt, invalidf("--tick-period: %v", err)
-		}
-		for _, p := range opt.TickPeriod {
-			if p <= 0 {
-				return opt, invalidf("--tick-period %q: periods must be > 0", o.TickPeriod)
-			}
+		opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod)
+		if err != nil || slices.Contains(opt.TickPeriod, 0) {
+			return opt, invalidf("--tick-period %s: want a number of seconds > 0, or a comma list of them (one per process)", o.TickPeriod)
 		}
 	}
 	for _, f := range o.FailAt {
@@ -140,7 +113,7 @@ func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
 	}
 	if o.FailMatch != "" {
 		if opt.FailMatch, err = regexp.Compile(o.FailMatch); err != nil {
-			return opt, invalidf("--fail-match: %v", err)
+			return opt, invalidf("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
 		}
 	}
 	opt.TimeGroup, opt.TimeLayout = o.TimeGroup, o.TimeLayout
@@ -152,12 +125,14 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	if err != nil {
 		return err
 	}
-	var r io.Reader = ios.In
+	var r io.Reader
 	name := file
-	if file != "-" {
+	if file == "-" {
+		r = openStdin(ios)
+	} else {
 		f, err := os.Open(file)
 		if err != nil {
-			return invalid(err)
+			return invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
 		}
 		defer f.Close()
 		r = f
@@ -166,23 +141,37 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	if err != nil {
 		return invalid(err)
 	}
-	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
 	if o.Delimiter == "" {
-		ex := log.Executions[0]
-		tr, st, err := ex.Trace(name, opts)
-		if err != nil {
-			return invalid(err)
-		}
-		o.summary(ios, name, ex, st)
-		return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, tr, wopts)
-		})
+		return o.writeOne(ios, name, log.Executions[0], opts)
 	}
+	return o.writeEach(ios, file, name, log, opts)
+}
+
+// writeOne converts the log's only execution and writes its trace.
+func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Execution, opts shiviz.ImportOptions) error {
+	wopts, err := traceWriteOptions(o.Output, o.JSONL, o.Gzip)
+	if err != nil {
+		return err
+	}
+	tr, st, err := ex.Trace(name, opts)
+	if err != nil {
+		return invalid(err)
+	}
+	if err := o.checkMatched(name, st.Matched); err != nil {
+		return err
+	}
+	o.summary(ios, name, ex, st)
+	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+		return trace.WriteTrace(w, tr, wopts)
+	})
+}
+
+// writeEach converts every execution of the log and writes one trace
+// per execution into the -o directory; nothing is written unless every
+// execution converts.
+func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
 	if o.Output == "" || o.Output == "-" {
 		return invalidf("import shiviz --delimiter writes one trace per execution: give -o DIR")
-	}
-	if err := os.MkdirAll(o.Output, 0o755); err != nil {
-		return invalid(err)
 	}
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	if file == "-" {
@@ -196,18 +185,41 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 		ext += ".gz"
 	}
 	width := len(fmt.Sprint(len(log.Executions)))
+	traces := make([]*trace.Trace, len(log.Executions))
+	stats := make([]shiviz.Stats, len(log.Executions))
+	matched := 0
 	for i, ex := range log.Executions {
-		tr, st, err := ex.Trace(name, opts)
-		if err != nil {
+		var err error
+		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
 			return invalid(err)
 		}
+		matched += stats[i].Matched
+	}
+	if err := o.checkMatched(name, matched); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Output, 0o755); err != nil {
+		return invalidf("-o %s: cannot create the directory: %s", o.Output, osErrorText(unwrapPath(err)))
+	}
+	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
+	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
-		o.summary(ios, out, ex, st)
+		o.summary(ios, out, ex, stats[i])
 		if err := writeOutput(out, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, tr, wopts)
+			return trace.WriteTrace(w, traces[i], wopts)
 		}); err != nil {
-			return err
+			return invalid(err)
 		}
+	}
+	return nil
+}
+
+// checkMatched rejects a --fail-match pattern that matched no event: the
+// user asked for failures and would otherwise get a trace without any,
+// which verifies valid without exercising recovery.
+func (o *importShivizOptions) checkMatched(name string, matched int) error {
+	if o.FailMatch != "" && matched == 0 {
+		return invalidf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, o.FailMatch)
 	}
 	return nil
 }
@@ -220,10 +232,13 @@ func (o *importShivizOptions) summary(ios *IO, name string, ex *shiviz.Execution
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %d processes, %d events, %d messages, %d ticks, %d flushes, %d failures; %d unmatched lines skipped",
-		name, label, st.Processes, st.Events, st.Messages, st.Ticks, st.Flushes, st.Fails, ex.Skipped)
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s; %s skipped", name, label,
+		plural(st.Processes, "process", "processes"), plural(st.Events, "event", "events"),
+		plural(st.Messages, "message", "messages"), plural(st.Ticks, "tick", "ticks"),
+		plural(st.Flushes, "flush", "flushes")+", "+plural(st.Fails, "failure", "failures"),
+		plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	if st.Clamped > 0 {
-		fmt.Fprintf(ios.ErrOut, "; %d timestamps raised to keep causal order", st.Clamped)
+		fmt.Fprintf(ios.ErrOut, "; %s raised to keep causal order", plural(st.Clamped, "timestamp", "timestamps"))
 	}
 	fmt.Fprintln(ios.ErrOut)
 }

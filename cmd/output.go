@@ -2,10 +2,14 @@ package cmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // writeOutput writes what fill produces to path, or to w when path is ""
@@ -20,10 +24,13 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		}
 		return bw.Flush()
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("writing %s: it is a directory; give a file name", path)
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %s", path, dirProblem(dir, err))
 	}
 	ok := false
 	defer func() {
@@ -49,8 +56,59 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %s", path, osErrorText(linkError(err)))
 	}
 	ok = true
 	return nil
+}
+
+// dirProblem says why a file cannot be created in dir, in place of the
+// raw error that names ckpt's temporary file.
+func dirProblem(dir string, err error) string {
+	st, serr := os.Stat(dir)
+	switch {
+	case serr != nil && errors.Is(serr, os.ErrNotExist):
+		return "the directory " + dir + " does not exist"
+	case serr == nil && !st.IsDir():
+		return dir + " is not a directory"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied in the directory " + dir
+	}
+	return osErrorText(unwrapPath(err))
+}
+
+// linkError returns the error inside a *os.LinkError (rename), or err.
+func linkError(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// traceWriteOptions decides how a trace or run is written to out: JSON
+// Lines when out ends in .jsonl(.gz) or jsonl is set, gzip when it ends
+// in .gz or gz is set. A flag that contradicts out's name is an error
+// rather than a file whose name lies about its content (ckpt would read
+// it, by content, but other tools would not): --gzip -o plain.json,
+// --jsonl -o doc.json. Other names (t.bin) follow the flags.
+func traceWriteOptions(out string, jsonl, gz bool) (trace.WriteOptions, error) {
+	w := trace.WriteOptions{JSONL: jsonl, Gzip: gz}
+	if out == "" || out == "-" {
+		return w, nil
+	}
+	base := strings.TrimSuffix(out, ".gz")
+	switch {
+	case base != out:
+		w.Gzip = true
+	case gz && (strings.HasSuffix(out, ".json") || strings.HasSuffix(out, ".jsonl")):
+		return w, invalidf("--gzip writes gzip, but -o %s names a plain JSON file: name it %s.gz (or drop --gzip)", out, out)
+	}
+	switch {
+	case strings.HasSuffix(base, ".jsonl"):
+		w.JSONL = true
+	case jsonl && strings.HasSuffix(base, ".json"):
+		return w, invalidf("--jsonl writes JSON Lines, but -o %s ends in .json: name it %sl (or drop --jsonl)", out, base)
+	}
+	return w, nil
 }

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"io"
-	"strings"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -32,7 +32,9 @@ func newReplayCmd(ios *IO) *cobra.Command {
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
 resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
-.jsonl, gzip-compressed when it ends in .gz.`,
+.jsonl, gzip-compressed when it ends in .gz. The run names its source
+trace relative to OUT's directory (as given, on stdout), so that ckpt
+check finds it from wherever it runs.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
@@ -71,12 +73,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	var tr *trace.Trace
-	if o.File == "-" {
-		tr, err = trace.ReadTrace("-", ios.In)
-	} else {
-		tr, err = trace.ReadTraceFile(o.File)
-	}
+	tr, err := readTrace(ios, o.File)
 	if err != nil {
 		return invalid(err)
 	}
@@ -86,11 +83,39 @@ func runReplay(ios *IO, o *replayOptions) error {
 	}
 	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: o.Variant})
 	if err != nil {
-		return invalid(err)
+		return invalid(labelled(err, traceDoc))
 	}
-	name := strings.TrimSuffix(o.Output, ".gz")
-	wo := trace.WriteOptions{JSONL: strings.HasSuffix(name, ".jsonl"), Gzip: strings.HasSuffix(o.Output, ".gz")}
+	run.Source = sourceFor(o.File, o.Output)
+	wo, err := traceWriteOptions(o.Output, false, false)
+	if err != nil {
+		return err
+	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
 		return trace.WriteRun(w, run, wo)
 	})
+}
+
+// sourceFor is the source trace's name as a run written to out records
+// it: relative to the run file's directory, so that check finds it from
+// wherever it runs and a run moved together with its trace keeps
+// finding it. A run written to stdout (whose place is unknown) keeps the
+// path as given, and stdin stays "-".
+func sourceFor(file, out string) string {
+	if file == "-" || out == "" || out == "-" {
+		return file
+	}
+	dir := filepath.Dir(out)
+	if filepath.IsAbs(file) != filepath.IsAbs(dir) {
+		absFile, err1 := filepath.Abs(file)
+		absDir, err2 := filepath.Abs(dir)
+		if err1 != nil || err2 != nil {
+			return file
+		}
+		file, dir = absFile, absDir
+	}
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }

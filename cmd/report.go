@@ -1,14 +1,15 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -32,8 +33,10 @@ A trace is replayed through --algo (default both) and checked; a run is
 checked as it is (--algo and the delay flags do not apply), with the source
 trace its header names when that file can be read.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage — whatever the --format.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 invalid input (reported in the output too) or usage — whatever the
+--format.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(ios, f, args[0])
@@ -47,75 +50,69 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	reports, err := reportsFor(ios, f, path)
-	if err != nil {
-		return invalid(err)
-	}
-	opts := f.renderOptions(true)
-	opts.Color = reportColor(f, ios.Out)
-	err = writeOutput(f.Output, ios.Out, func(w io.Writer) error {
-		return report.Render(w, report.Format(f.Format), reports, opts)
-	})
-	if err != nil {
-		return invalid(err)
-	}
-	if !report.AllValid(reports) {
-		return &ExitError{Code: ExitFailed}
-	}
-	return nil
-}
-
-// reportsFor reads path (a trace or a run) and returns its reports: one
-// per algorithm for a trace, one for a run.
-func reportsFor(ios *IO, f *reportFlags, path string) ([]report.Report, error) {
-	var (
-		tr  *trace.Trace
-		run *trace.Run
-		err error
-	)
-	if path == "-" {
-		tr, run, err = trace.ReadAny("-", ios.In)
-	} else {
-		tr, run, err = trace.ReadAnyFile(path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if run != nil {
-		r := consistency.Check(run, reportSource(run, path))
-		r.File = path
-		return []report.Report{r}, nil
-	}
 	params, err := f.params()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return verifyTrace(tr, path, f, params)
+	in := []input{{path: path}}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		in[0].err = fmt.Errorf("is a directory: ckpt report takes one trace or run (verify and check take directories)")
+	}
+	reports, lines := checkFiles(in, nil, func(path string) fileResult {
+		tr, run, err := readAny(ios, path)
+		switch {
+		case err != nil:
+			return fileResult{err: err}
+		case run != nil:
+			return checkRun(run, path)
+		}
+		return fileResult{reports: verifyTrace(tr, path, f, params)}
+	})
+	return finishReports(ios, f, reports, lines, true)
 }
 
-// reportSource reads the trace a run's header names, if it can: as
-// written, else relative to the run's directory (a run and its trace are
-// usually moved together). A source that is missing, invalid or of other
-// processes is not used: the checker then reports equivalence unknown
-// rather than judging the run against the wrong program.
-func reportSource(run *trace.Run, runPath string) *trace.Trace {
+// reportSource reads the trace a run's header names, if it can. The name
+// is relative to the run file's directory (ckpt replay -o writes it so);
+// a run written to stdout, or by an older ckpt, names it relative to the
+// directory replay ran in, which is tried second. A source that is
+// missing, invalid or of other processes is not used — the checker then
+// reports equivalence unknown rather than judging the run against the
+// wrong program — and note says why ("" when the run names none).
+func reportSource(run *trace.Run, runPath string) (*trace.Trace, string) {
 	if run.Source == "" || run.Source == "-" {
-		return nil
+		return nil, ""
 	}
-	candidates := []string{run.Source}
+	var candidates []string
 	if !filepath.IsAbs(run.Source) && runPath != "-" {
 		candidates = append(candidates, filepath.Join(filepath.Dir(runPath), run.Source))
 	}
+	if len(candidates) == 0 || filepath.Clean(run.Source) != candidates[0] {
+		candidates = append(candidates, run.Source)
+	}
+	var why []string
 	for _, p := range candidates {
 		tr, err := trace.ReadTraceFile(p)
-		if err != nil {
-			continue
-		}
-		if slices.Equal(tr.Processes, run.Processes) {
-			return tr
+		switch {
+		case err != nil:
+			why = append(why, p+": "+describe(labelled(err, traceDoc)))
+		case !slices.Equal(tr.Processes, run.Processes):
+			why = append(why, p+": its processes are not the run's")
+		default:
+			return tr, ""
 		}
 	}
-	return nil
+	return nil, fmt.Sprintf("the source trace %q the run names cannot be used (%s)", run.Source, strings.Join(why, "; "))
+}
+
+// noteSource says in r's equivalence note why the source trace is
+// missing, where the checker could only say that there is none.
+func noteSource(r *report.Report, note string) {
+	for i := range r.Properties {
+		p := &r.Properties[i]
+		if p.Name == report.Equivalence && p.Status == report.Unknown {
+			p.Note = note
+		}
+	}
 }
 
 // reportColor allows colour only for text written to a terminal, and

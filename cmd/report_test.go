@@ -84,10 +84,16 @@ func TestReportExitCodes(t *testing.T) {
 				if !quiet && !strings.Contains(out, "no-duplicates") {
 					t.Errorf("output does not name the failed property:\n%s", out)
 				}
+				// Bad input: exit 2, one error on stderr naming the file, and
+				// the file reported as an error in the output too (issue 15:
+				// a CI reporter must see it).
 				for _, f := range []string{bad, trunc, filepath.Join(dir, "missing.json")} {
 					code, out, errOut := reportMain(args(f)...)
-					if code != ExitInvalid || out != "" || !strings.Contains(errOut, f) || strings.Count(errOut, "ckpt: ") != 1 {
-						t.Errorf("%s: exit %d, stdout %q, stderr %q: want 2, nothing, one error naming the file", f, code, out, errOut)
+					if code != ExitInvalid || !strings.Contains(errOut, f) || strings.Count(errOut, "ckpt: ") != 1 {
+						t.Errorf("%s: exit %d, stderr %q: want 2, one error naming the file", f, code, errOut)
+					}
+					if !strings.Contains(out, f) || !strings.Contains(strings.ToLower(out), "error") {
+						t.Errorf("%s: stdout %q does not report the file as an error", f, out)
 					}
 					if strings.Contains(errOut, "Usage:") {
 						t.Errorf("%s: usage dump for an input error", f)

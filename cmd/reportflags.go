@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -23,16 +22,14 @@ type reportFlags struct {
 	Output string
 	// Algo is ms, pk or both (verify and report on traces).
 	Algo string
-	// RestartDelay and ControlDelay are in seconds; 0 means "not given",
-	// so the trace's params (then the defaults) apply.
-	RestartDelay float64
-	ControlDelay float64
-	// restartSet and controlSet record that the flag was given, so that
-	// an explicit 0 is rejected (SPEC §2: delays are finite and > 0)
-	// instead of silently meaning "not given".
-	restartSet, controlSet bool
+	// RestartDelay and ControlDelay override the trace's params; 0 means
+	// "not given" (a given value is > 0, checked when the flag is parsed).
+	RestartDelay trace.Time
+	ControlDelay trace.Time
 	// Variant is the MS variant ("" or "textbook").
 	Variant string
+	// Strict makes a report with an unknown property unknown (exit 1).
+	Strict bool
 }
 
 // addReportFlags registers the shared flags on cmd, writing into f.
@@ -41,17 +38,18 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 	fl.StringVar(&f.Format, "format", string(report.Text), "output format: text, json, markdown or junit")
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
 	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
 	addDelayFlags(fl, f)
 	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
 }
 
 // addDelayFlags registers --restart-delay and --control-delay, writing
-// into f. Every command that replays uses it, so that an explicit 0 or a
-// negative delay is rejected the same way everywhere (f.params).
+// into f. Every command that replays uses it; the values are seconds, as
+// every duration flag of ckpt (flagvalues.go), and must be > 0 (SPEC §2).
 func addDelayFlags(fl *pflag.FlagSet, f *reportFlags) {
-	fl.Var(&delayFlag{v: &f.RestartDelay, set: &f.restartSet}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Var(&delayFlag{v: &f.ControlDelay, set: &f.controlSet}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
+	fl.Var(secondsFlag{t: &f.RestartDelay, positive: true}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
+	fl.Var(secondsFlag{t: &f.ControlDelay, positive: true}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
 }
 
 // validate checks the flag values; errors are usage errors (exit 2).
@@ -88,58 +86,15 @@ func (f *reportFlags) algorithms() []string {
 // params converts the delay flags into replay params that override a
 // trace's: a flag not given sets nothing.
 func (f *reportFlags) params() (trace.Params, error) {
-	var p trace.Params
-	for _, d := range []struct {
-		name string
-		v    float64
-		dst  *trace.Time
-		set  bool
-	}{
-		{"--restart-delay", f.RestartDelay, &p.RestartDelay, f.restartSet},
-		{"--control-delay", f.ControlDelay, &p.ControlDelay, f.controlSet},
-	} {
-		if d.v == 0 && !d.set {
-			continue
-		}
-		t, ok := trace.FromSeconds(d.v)
-		if !ok || t <= 0 {
-			return p, invalidf("%s %v: want a finite number of seconds > 0", d.name, d.v)
-		}
-		*d.dst = t
-	}
-	return p, nil
+	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}, nil
 }
 
 // renderOptions returns the report.Options the flags ask for.
 func (f *reportFlags) renderOptions(full bool) report.Options {
-	return report.Options{Quiet: f.Quiet, Full: full}
+	return report.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
 }
 
 // String describes the flags for error messages and debugging.
 func (f *reportFlags) String() string {
 	return fmt.Sprintf("format=%s quiet=%v output=%q algo=%s variant=%q", f.Format, f.Quiet, f.Output, f.Algo, f.Variant)
 }
-
-// delayFlag is a float64 flag that remembers whether it was given.
-type delayFlag struct {
-	v   *float64
-	set *bool
-}
-
-func (d *delayFlag) String() string {
-	if d.v == nil {
-		return "0"
-	}
-	return strconv.FormatFloat(*d.v, 'g', -1, 64)
-}
-
-func (d *delayFlag) Set(s string) error {
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a number of seconds", s)
-	}
-	*d.v, *d.set = x, true
-	return nil
-}
-
-func (d *delayFlag) Type() string { return "float" }

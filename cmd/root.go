@@ -84,7 +84,7 @@ and that there is no domino effect.`,
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return flagError{err}
+		return flagError{flagValueError(err)}
 	})
 	root.AddCommand(
 		newValidateCmd(ios),

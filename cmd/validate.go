@@ -1,15 +1,9 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -29,13 +23,16 @@ trace format — format, processes, times, kinds, message causality — and runs
 Each FILE may be a trace or run in JSON or JSON Lines, optionally gzip-
 compressed, "-" for standard input, or a directory, meaning every *.json,
 *.jsonl, *.json.gz and *.jsonl.gz file in it (not recursively), in name
-order. One line is printed per file:
+order; what else the directory holds is skipped, saying so on standard
+error. One line is printed per file:
 
   FILE<TAB>ok<TAB>N processes, M events, K messages
   FILE<TAB>error<TAB>what is wrong, naming the event
 
-and each invalid file's error is also written once to standard error as
-"ckpt: FILE: event N: what is wrong". The exit status is 2 if any file is invalid.`,
+(a count of 1 in the singular: "1 process"), and each invalid file's
+error is also written once to standard error as "ckpt: FILE: trace event
+N: what is wrong" ("run event N" in a run: the event with seq N). The
+exit status is 2 if any file is invalid.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runValidate(ios, o, args)
@@ -45,70 +42,30 @@ and each invalid file's error is also written once to standard error as
 	return cmd
 }
 
-// validateExpand turns the arguments into the list of inputs: a directory
-// stands for the traces in it, sorted by name so output is stable.
-func validateExpand(args []string) ([]string, error) {
-	var files []string
-	for _, a := range args {
-		if a == "-" {
-			files = append(files, a)
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil || !st.IsDir() {
-			// A missing file is reported on its own line.
-			files = append(files, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, err
-		}
-		var in []string
-		for _, e := range entries {
-			if !e.IsDir() && isTraceFileName(e.Name()) {
-				in = append(in, filepath.Join(a, e.Name()))
-			}
-		}
-		if len(in) == 0 {
-			return nil, fmt.Errorf("%s: no *.json, *.jsonl, *.json.gz or *.jsonl.gz files in the directory", a)
-		}
-		sort.Strings(in)
-		files = append(files, in...)
-	}
-	return files, nil
-}
-
-// isTraceFileName reports whether a directory entry is taken as a trace.
-func isTraceFileName(name string) bool {
-	for _, ext := range []string{".json", ".jsonl", ".json.gz", ".jsonl.gz"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
-	}
-	return false
-}
-
 func runValidate(ios *IO, o *validateOptions, args []string) error {
-	files, err := validateExpand(args)
+	inputs, err := expandInputs(ios.ErrOut, args, "")
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	bad := 0
-	for _, f := range files {
-		summary, err := validateOne(ios.In, f)
+	for _, in := range inputs {
+		err := in.err
+		var line string
+		if err == nil {
+			line, err = validateOne(ios, in.path)
+		}
 		if err != nil {
 			bad++
-			msg := oneLine(validateMessage(err))
-			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", f, msg)
+			msg := describe(err)
+			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", in.path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
-			// on stderr as "FILE: event N: what"; the stdout line is the
-			// per-file summary scripts parse.
-			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", f, msg)
+			// on stderr as "FILE: trace event N: what"; the stdout line is
+			// the per-file summary scripts parse.
+			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", in.path, msg)
 			continue
 		}
 		if !o.quiet {
-			fmt.Fprintf(ios.Out, "%s\tok\t%s\n", f, summary)
+			fmt.Fprintf(ios.Out, "%s\tok\t%s\n", in.path, line)
 		}
 	}
 	if bad > 0 {
@@ -118,43 +75,21 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 }
 
 // validateOne reads one trace or run and summarizes it.
-func validateOne(stdin io.Reader, path string) (string, error) {
-	var (
-		tr  *trace.Trace
-		run *trace.Run
-		err error
-	)
-	if path == "-" {
-		tr, run, err = trace.ReadAny("-", stdin)
-	} else {
-		tr, run, err = trace.ReadAnyFile(path)
-	}
+func validateOne(ios *IO, path string) (string, error) {
+	tr, run, err := readAny(ios, path)
 	if err != nil {
 		return "", err
 	}
 	if run != nil {
-		return fmt.Sprintf("%d processes, %d events, %d messages (run, algorithm %q)",
-			len(run.Processes), len(run.Events), len(run.Msgs), run.Algorithm), nil
+		return fmt.Sprintf("%s (run, algorithm %q)", counts(len(run.Processes), len(run.Events), len(run.Msgs)), run.Algorithm), nil
 	}
-	// The counts always take the plural, as in the documented line
-	// format, so that scripts can parse them with one pattern.
-	return fmt.Sprintf("%d processes, %d events, %d messages", len(tr.Processes), len(tr.Events), len(tr.Msgs)), nil
+	return counts(len(tr.Processes), len(tr.Events), len(tr.Msgs)), nil
 }
 
-// validateMessage drops the file name an InputError starts with: the
-// line already begins with it.
-func validateMessage(err error) string {
-	var ie *trace.InputError
-	if errors.As(err, &ie) {
-		c := *ie
-		c.File = ""
-		return c.Error()
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+// counts is "N processes, M events, K messages", each in the singular
+// when it is 1.
+func counts(procs, events, msgs int) string {
+	return plural(procs, "process", "processes") + ", " + plural(events, "event", "events") + ", " + plural(msgs, "message", "messages")
 }
 
 // oneLine keeps the output one line per file whatever the message holds.

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -29,11 +27,14 @@ func newVerifyCmd(ios *IO) *cobra.Command {
 or both (the default) and runs the consistency checker on every run: are
 the recovery lines orphan-free, is nothing lost or delivered twice, do the
 logging and replay rules hold, is there no domino effect, ... "-" reads
-stdin; a directory means every file in it, in name order. Files are
-verified in parallel; reports keep the order of the arguments.
+stdin; a directory means every trace in it, in name order (what else it
+holds is skipped, saying so on stderr). Files are verified in parallel;
+reports keep the order of the arguments. A file that cannot be read is
+reported as an error in the output, beside the others, and on stderr.
 
-Exit status: 0 every property holds, 1 a property fails, 2 invalid input
-or usage.`,
+Exit status: 0 every property holds; 1 a property fails, or nothing
+could be checked (verdict unknown; with --strict, any unknown property);
+2 a file is invalid (every other file is still reported), or usage.`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(ios, f, args)
@@ -51,33 +52,25 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	paths, err := expandInputs(args, trace.TraceFormat)
+	inputs, err := expandInputs(ios.ErrOut, args, trace.TraceFormat)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
-	prog := newProgress(ios.ErrOut, len(paths))
-	reports, err := parallelReportsProgress(paths, prog, func(path string) ([]report.Report, error) {
-		var tr *trace.Trace
-		var err error
-		if path == "-" {
-			tr, err = trace.ReadTrace("-", ios.In)
-		} else {
-			tr, err = trace.ReadTraceFile(path)
-		}
+	prog := newProgress(ios.ErrOut, len(inputs))
+	reports, lines := checkFiles(inputs, prog, func(path string) fileResult {
+		tr, err := readTrace(ios, path)
 		if err != nil {
-			return nil, err
+			return fileResult{err: err}
 		}
-		return verifyTrace(tr, path, f, params)
+		return fileResult{reports: verifyTrace(tr, path, f, params)}
 	})
-	if err != nil {
-		return invalid(err)
-	}
-	return renderReports(ios, f, reports)
+	return finishReports(ios, f, reports, lines, false)
 }
 
 // verifyTrace replays tr through every algorithm the flags select and
-// checks each run against tr.
-func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Params) ([]report.Report, error) {
+// checks each run against tr. An algorithm whose replay cannot run gets
+// an error entry; the others are reported as usual.
+func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Params) []report.Report {
 	var out []report.Report
 	names := f.algorithms()
 	for i, name := range names {
@@ -86,17 +79,7 @@ func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Para
 		if name == "ms" {
 			variant = f.Variant
 		}
-		alg, err := algorithms.New(name, variant, tr)
-		if err != nil {
-			return nil, err
-		}
-		run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
-		if err != nil {
-			return nil, fmt.Errorf("%s: replaying through %s: %w", path, name, err)
-		}
-		r := consistency.Check(run, tr)
-		r.File = path
-		out = append(out, r)
+		out = append(out, verifyOne(tr, path, name, variant, params))
 		if len(tr.Events) >= bigTrace && i+1 < len(names) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets
@@ -105,126 +88,27 @@ func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Para
 			runtime.GC()
 		}
 	}
-	return out, nil
+	return out
+}
+
+// verifyOne replays tr through one algorithm and checks the run.
+func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params) report.Report {
+	alg, err := algorithms.New(name, variant, tr)
+	if err != nil {
+		return report.ErrorReport(path, name, describe(err))
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
+	if err != nil {
+		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
+	}
+	r := consistency.Check(run, tr)
+	r.File = path
+	return r
 }
 
 // bigTrace is the size from which verify collects garbage between runs:
 // below it a run is small and the collection not worth its cost.
 const bigTrace = 1 << 17
-
-// expandInputs replaces every directory argument by the regular files in
-// it, in name order (hidden files skipped); "-" and files stay as given.
-func expandInputs(args []string, want string) ([]string, error) {
-	var out []string
-	stdin := 0
-	for _, a := range args {
-		if a == "-" {
-			if stdin++; stdin > 1 {
-				return nil, fmt.Errorf("-: stdin can be read only once")
-			}
-			out = append(out, a)
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		entries, err := os.ReadDir(a)
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, e := range entries {
-			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") && isInputName(e.Name()) {
-				name := filepath.Join(a, e.Name())
-				if otherFormat(name, want) {
-					continue
-				}
-				names = append(names, name)
-			}
-		}
-		sort.Strings(names)
-		if len(names) == 0 {
-			return nil, fmt.Errorf("%s: no %s files (.json, .jsonl or .gz) in the directory", a, want)
-		}
-		out = append(out, names...)
-	}
-	return out, nil
-}
-
-// otherFormat reports whether the file at path is a ckpt document of a
-// format other than want (a run in a directory of traces given to verify,
-// or the reverse for check): "every trace in it" (SPEC §8) skips those.
-// Files whose format cannot be told are kept, so that bad input is still
-// reported.
-func otherFormat(path, want string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	got, _, err := trace.Detect(f)
-	if err != nil {
-		return false
-	}
-	return (got == trace.TraceFormat || got == trace.RunFormat) && got != want
-}
-
-// isInputName tells trace and run files from READMEs and the like in a
-// directory argument.
-func isInputName(name string) bool {
-	name = strings.TrimSuffix(name, ".gz")
-	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl")
-}
-
-// parallelReports runs one per file on a pool of runtime.NumCPU()
-// workers and returns the reports in argument order. The first error in
-// argument order wins, so the message does not depend on scheduling.
-func parallelReports(paths []string, one func(path string) ([]report.Report, error)) ([]report.Report, error) {
-	return parallelReportsProgress(paths, nil, one)
-}
-
-// parallelReportsProgress is parallelReports counting finished files on
-// prog (which may be nil).
-func parallelReportsProgress(paths []string, prog *progress, one func(path string) ([]report.Report, error)) ([]report.Report, error) {
-	type result struct {
-		reports []report.Report
-		err     error
-	}
-	results := make([]result, len(paths))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	workers := min(runtime.NumCPU(), len(paths))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				rs, err := one(paths[i])
-				results[i] = result{rs, err}
-				prog.done()
-			}
-		}()
-	}
-	for i := range paths {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	prog.finish()
-	var out []report.Report
-	for _, r := range results {
-		if r.err != nil {
-			return nil, r.err
-		}
-		out = append(out, r.reports...)
-	}
-	return out, nil
-}
 
 // progress is the "verified k/n files" line verify keeps on stderr while
 // it works through several files. It is drawn only on a terminal: on a

@@ -13,11 +13,19 @@ import (
 // problems of the header or of the document as a whole, and Line is 0
 // when unknown or not meaningful: lines are given for JSON Lines input,
 // where a line is an event, and for syntax errors outside any event.
+//
+// Doc names the numbering Event is in, "trace" or "run", and then prints
+// before it: "bad.json: trace event 17: …", "x.run.json: run event 3: …"
+// (event 3 of a run is the one with seq 3). A trace's event index and a
+// run's seq are different numberings of different files, so the command
+// line always sets Doc; the decoders leave it empty (a caller knows what
+// it asked to read), which prints the bare "event N".
 type InputError struct {
 	File  string
 	Event int
 	Line  int
 	Msg   string
+	Doc   string
 }
 
 func (e *InputError) Error() string {
@@ -25,6 +33,10 @@ func (e *InputError) Error() string {
 	if e.File != "" {
 		b = append(b, e.File...)
 		b = append(b, ": "...)
+	}
+	if e.Event >= 0 && e.Doc != "" {
+		b = append(b, e.Doc...)
+		b = append(b, ' ')
 	}
 	switch {
 	case e.Event >= 0 && e.Line > 0:

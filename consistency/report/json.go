@@ -13,9 +13,18 @@ import (
 // in schema order, indented two spaces, with a trailing newline. Empty
 // lists are written [] (a consumer iterating them needs no nil check) and
 // absent values null where the schema shows null.
+//
+// A file that could not be checked is an entry with the same keys in the
+// same order, "valid": false, "verdict": "error" and "error" saying why;
+// nothing was measured, so "properties" and "recoveries" are [] and
+// "baseline" and "stats" null (docs/reports.md).
 func renderJSON(w io.Writer, reports []Report) error {
-	out := make([]Report, len(reports))
+	out := make([]any, len(reports))
 	for i := range reports {
+		if reports[i].Verdict == VerdictError {
+			out[i] = newErrorEntry(&reports[i])
+			continue
+		}
 		out[i] = normalized(reports[i])
 	}
 	enc := json.NewEncoder(w)
@@ -24,6 +33,30 @@ func renderJSON(w io.Writer, reports []Report) error {
 	// would only make the report harder to read.
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// errorEntry is the JSON of a report whose file could not be checked.
+type errorEntry struct {
+	File string `json:"file"`
+	// Algorithm is null when the file could not be read at all.
+	Algorithm         *string    `json:"algorithm"`
+	Valid             bool       `json:"valid"`
+	Properties        []Property `json:"properties"`
+	Recoveries        []Recovery `json:"recoveries"`
+	Baseline          *Baseline  `json:"baseline"`
+	Stats             *Stats     `json:"stats"`
+	Verdict           Verdict    `json:"verdict"`
+	FailuresExercised int        `json:"failures_exercised"`
+	Error             string     `json:"error"`
+}
+
+func newErrorEntry(r *Report) errorEntry {
+	e := errorEntry{File: r.File, Properties: []Property{}, Recoveries: []Recovery{}, Verdict: VerdictError, Error: r.Error}
+	if r.Algorithm != "" {
+		algo := r.Algorithm
+		e.Algorithm = &algo
+	}
+	return e
 }
 
 // normalized returns a copy of r whose nil lists are empty lists. It

@@ -18,7 +18,8 @@ var mdEscaper = strings.NewReplacer(
 
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
-// mdHeading sets the file name of a heading as code (when it can be: a
+// mdHeading sets the file name of a heading (or the command of a
+// paragraph) as code (when it can be: a
 // code span cannot hold a backtick) and escapes the rest.
 func mdHeading(b block) string {
 	if b.code == "" || strings.Contains(b.code, "`") || strings.ContainsAny(b.code, "\r\n") {
@@ -65,6 +66,8 @@ func renderMarkdown(w io.Writer, reports []Report, opts Options) error {
 					sb.WriteString("✅ ")
 				case bad:
 					sb.WriteString("❌ ")
+				case warn:
+					sb.WriteString("⚠️ ")
 				}
 			} else {
 				sb.WriteString("### ")
@@ -72,7 +75,7 @@ func renderMarkdown(w io.Writer, reports []Report, opts Options) error {
 			sb.WriteString(mdHeading(b))
 			sb.WriteByte('\n')
 		case paraBlock:
-			sb.WriteString(mdEscape(b.text))
+			sb.WriteString(mdHeading(b))
 			sb.WriteByte('\n')
 		case tableBlock:
 			writeMarkdownTable(&sb, b.table)

@@ -44,6 +44,12 @@ type table struct {
 	header []string
 	right  []bool
 	rows   [][]cell
+	// notes is the index of a column of free text that a narrow
+	// rendering may move under the table (0: none, column 0 being a key).
+	notes int
+	// keys is how many leading columns identify a row (0 means 1): a
+	// table split for width repeats them, and moved notes name them.
+	keys int
 }
 
 // item is one entry of a list: a first line and indented detail lines.
@@ -61,8 +67,8 @@ type block struct {
 	table    *table
 	items    []item
 	numbered bool
-	// code marks the words of a heading that are a file name, so that
-	// markdown can set them as code.
+	// code marks the words of a heading or paragraph that are a file
+	// name or a command, so that markdown can set them as code.
 	code string
 	// fold marks a level-1 section a CI summary may fold away: a valid
 	// report among several, so that the failures stand out.
@@ -72,16 +78,21 @@ type block struct {
 // document builds the blocks of reports. Reports of one file stay
 // together (in the order the files first appear) so that a comparison of
 // the algorithms can follow them.
+// The reports must be judged (Render does it).
 func document(reports []Report, full bool) []block {
 	var doc []block
 	for _, g := range groupByFile(reports) {
+		var checked []int
 		for _, i := range g {
 			rb := reportBlocks(&reports[i], full)
-			rb[0].fold = reports[i].Valid && len(reports) > 1
+			rb[0].fold = reports[i].Verdict == VerdictValid && len(reports) > 1
 			doc = append(doc, rb...)
+			if reports[i].Verdict != VerdictError {
+				checked = append(checked, i)
+			}
 		}
-		if full && len(g) > 1 {
-			doc = append(doc, comparisonBlocks(reports, g)...)
+		if full && len(checked) > 1 {
+			doc = append(doc, comparisonBlocks(reports, checked)...)
 		}
 	}
 	if len(reports) > 1 {
@@ -107,13 +118,6 @@ func groupByFile(reports []Report) [][]int {
 	return groups
 }
 
-func verdictWord(valid bool) (string, tone) {
-	if valid {
-		return "VALID", good
-	}
-	return "INVALID", bad
-}
-
 func statusTone(s Status) tone {
 	switch s {
 	case Pass:
@@ -125,39 +129,25 @@ func statusTone(s Status) tone {
 	}
 }
 
-// countStatus counts the properties with status s.
-func countStatus(r *Report, s Status) int {
-	n := 0
-	for _, p := range r.Properties {
-		if p.Status == s {
-			n++
-		}
+// reportHeading is "FILE · ALGORITHM · VERDICT — summary" (no algorithm
+// part for a file that could not be read).
+func reportHeading(r *Report) block {
+	word, t := verdictWord(r.Verdict)
+	name := r.File
+	if r.Algorithm != "" {
+		name += " · " + r.Algorithm
 	}
-	return n
-}
-
-// verdictSummary is the short explanation after VALID/INVALID.
-func verdictSummary(r *Report) string {
-	fail, unknown := countStatus(r, Fail), countStatus(r, Unknown)
-	var parts []string
-	if fail > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d properties fail", fail, len(r.Properties)))
-	} else {
-		parts = append(parts, fmt.Sprintf("%d of %d properties pass", countStatus(r, Pass), len(r.Properties)))
+	return block{
+		kind: headingBlock, level: 1, code: r.File, tone: t,
+		text: fmt.Sprintf("%s · %s — %s", name, word, verdictSummary(r, r.Verdict)),
 	}
-	if unknown > 0 {
-		parts = append(parts, fmt.Sprintf("%d unknown", unknown))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func reportBlocks(r *Report, full bool) []block {
-	word, t := verdictWord(r.Valid)
-	doc := []block{{
-		kind: headingBlock, level: 1, code: r.File,
-		text: fmt.Sprintf("%s · %s · %s — %s", r.File, r.Algorithm, word, verdictSummary(r)),
-		tone: t,
-	}}
+	doc := append([]block{reportHeading(r)}, verdictBlocks(r)...)
+	if r.Verdict == VerdictError {
+		return doc
+	}
 	doc = append(doc, block{kind: tableBlock, table: verdictTable(r)})
 	if items := violationItems(r); len(items) > 0 {
 		doc = append(doc,
@@ -171,9 +161,7 @@ func reportBlocks(r *Report, full bool) []block {
 	for i := range r.Recoveries {
 		doc = append(doc, recoveryBlocks(r, i, used)...)
 	}
-	if len(r.Recoveries) == 0 {
-		doc = append(doc, block{kind: paraBlock, text: "No failure: nothing rolled back."})
-	} else {
+	if len(r.Recoveries) > 0 {
 		doc = append(doc, block{kind: paraBlock, text: legend})
 	}
 	doc = append(doc, baselineBlocks(r, used)...)
@@ -192,11 +180,13 @@ func verdictTable(r *Report) *table {
 	if hasNote {
 		tb.header = append(tb.header, "note")
 		tb.right = append(tb.right, false)
+		tb.notes = 3
 	}
-	for _, p := range r.Properties {
+	for i := range r.Properties {
+		p := &r.Properties[i]
 		row := []cell{{text: p.Name}, {text: string(p.Status), tone: statusTone(p.Status)}, {text: strconv.Itoa(len(p.Violations))}}
 		if hasNote {
-			row = append(row, cell{text: p.Note})
+			row = append(row, cell{text: displayNote(r, p)})
 		}
 		tb.rows = append(tb.rows, row)
 	}
@@ -221,7 +211,7 @@ func violationItem(prop string, v Violation) item {
 	}
 	it := item{strong: prop, head: v.Message}
 	if len(v.Seqs) > 0 {
-		it.detail = append(it.detail, "events (seq): "+joinSeqs(v.Seqs))
+		it.detail = append(it.detail, seqsLabel(v.Seqs)+joinSeqs(v.Seqs))
 	}
 	if b := becauseText(v.Because); b != "" {
 		it.detail = append(it.detail, b)
@@ -237,6 +227,15 @@ func becauseText(s string) string {
 		return s
 	}
 	return "because " + s
+}
+
+// seqsLabel names what the numbers of a witness are: seqs of the run (a
+// trace's event indexes are another numbering, "trace event N").
+func seqsLabel(seqs []int32) string {
+	if len(seqs) == 1 {
+		return "run seq "
+	}
+	return "run seqs "
 }
 
 func joinSeqs(seqs []int32) string {
@@ -303,7 +302,7 @@ func matchBaseline(r *Report, f FailureRef, used []bool) *UncoordinatedFailure {
 func recoveryBlocks(r *Report, i int, used []bool) []block {
 	rec := &r.Recoveries[i]
 	f := rec.Failure
-	title := fmt.Sprintf("Failure %d of %d: %s failed at t=%s (event %d)", i+1, len(r.Recoveries), f.P, f.T, f.Seq)
+	title := fmt.Sprintf("Failure %d of %d: %s failed at t=%s (run seq %d)", i+1, len(r.Recoveries), f.P, f.T, f.Seq)
 	switch {
 	case rec.RecLine != nil:
 		title += fmt.Sprintf(" — recovery line r=%d", *rec.RecLine)
@@ -632,7 +631,7 @@ func comparisonBlocks(reports []Report, g []int) []block {
 		tb.rows = append(tb.rows, cells)
 	}
 	row("verdict", func(r *Report) cell {
-		w, t := verdictWord(r.Valid)
+		w, t := verdictWord(r.Verdict)
 		return cell{text: w, tone: t}
 	})
 	for _, name := range PropertyNames {
@@ -671,29 +670,64 @@ func comparisonBlocks(reports []Report, g []int) []block {
 	}
 }
 
+// summaryBlocks closes a rendering of several reports: one row per
+// report, errors included, so that no file goes unmentioned.
 func summaryBlocks(reports []Report) []block {
-	tb := &table{header: []string{"file", "algorithm", "verdict", "failing properties"}, right: []bool{false, false, false, false}}
-	valid := 0
+	tb := &table{
+		header: []string{"file", "algorithm", "verdict", "failures", "details"},
+		right:  []bool{false, false, false, true, false},
+		notes:  4, keys: 2,
+	}
+	count := map[Verdict]int{}
 	for i := range reports {
 		r := &reports[i]
-		w, t := verdictWord(r.Valid)
-		if r.Valid {
-			valid++
+		count[r.Verdict]++
+		w, t := verdictWord(r.Verdict)
+		algo, failures := r.Algorithm, strconv.Itoa(len(r.Recoveries))
+		if algo == "" {
+			algo = "-"
 		}
-		var failing []string
-		for _, p := range r.Properties {
-			if p.Status == Fail {
-				failing = append(failing, p.Name)
-			}
+		if r.Verdict == VerdictError {
+			failures = "-"
 		}
-		f := strings.Join(failing, ", ")
-		if f == "" {
-			f = "-"
+		tb.rows = append(tb.rows, []cell{{text: r.File}, {text: algo}, {text: w, tone: t}, {text: failures}, {text: summaryDetails(r)}})
+	}
+	head := fmt.Sprintf("Summary: %d of %d reports valid", count[VerdictValid], len(reports))
+	for _, v := range []Verdict{VerdictInvalid, VerdictUnknown} {
+		if n := count[v]; n > 0 {
+			head += fmt.Sprintf(", %d %s", n, v)
 		}
-		tb.rows = append(tb.rows, []cell{{text: r.File}, {text: r.Algorithm}, {text: w, tone: t}, {text: f}})
+	}
+	if n := count[VerdictError]; n > 0 {
+		head += ", " + plural(n, "error", "errors")
 	}
 	return []block{
-		{kind: headingBlock, level: 1, text: fmt.Sprintf("Summary: %d of %d reports valid", valid, len(reports))},
+		{kind: headingBlock, level: 1, text: head},
 		{kind: tableBlock, table: tb},
 	}
+}
+
+// summaryDetails is the last cell of a summary row: the failing
+// properties, what is unknown, or the error.
+func summaryDetails(r *Report) string {
+	switch r.Verdict {
+	case VerdictError:
+		return r.Error
+	case VerdictUnknown:
+		c := countStatuses(r)
+		if c.pass == 0 {
+			return "nothing checked: " + strconv.Itoa(c.unknown) + " unknown"
+		}
+		return strconv.Itoa(c.unknown) + " unknown (--strict)"
+	}
+	var failing []string
+	for _, p := range r.Properties {
+		if p.Status == Fail {
+			failing = append(failing, p.Name)
+		}
+	}
+	if len(failing) == 0 {
+		return "-"
+	}
+	return strings.Join(failing, ", ")
 }

@@ -31,8 +31,9 @@ func ParseFormat(s string) (Format, error) {
 
 // Options tune a rendering.
 type Options struct {
-	// Quiet prints only one "FILE\tALGORITHM\tvalid|invalid" line per
-	// report.
+	// Quiet prints only one "FILE\tALGORITHM\tVERDICT" line per report:
+	// valid, invalid, unknown, or error (ALGORITHM "-" when the file could
+	// not be read).
 	Quiet bool
 	// Color allows ANSI colour (only when writing to a terminal).
 	Color bool
@@ -40,11 +41,14 @@ type Options struct {
 	// line, baseline, statistics); otherwise the verdict tables and
 	// violations only.
 	Full bool
+	// Strict makes a report with an unknown property unknown rather than
+	// valid (Judge), in every format.
+	Strict bool
 }
 
-// AllValid reports whether every report is valid: the exit status of
-// SPEC §8 is 0 when it is, 1 otherwise (unknown never makes a run
-// invalid).
+// AllValid reports whether no report is invalid in SPEC §9's sense (no
+// property fails, the file could be checked). The exit status follows
+// Worst, which also counts reports in which nothing passed.
 func AllValid(reports []Report) bool {
 	for i := range reports {
 		if !reports[i].Valid {
@@ -64,6 +68,11 @@ func Render(w io.Writer, f Format, reports []Report, opts Options) error {
 	if _, err := ParseFormat(string(f)); err != nil {
 		return err
 	}
+	judgedReports := make([]Report, len(reports))
+	for i := range reports {
+		judgedReports[i] = judged(reports[i], opts.Strict)
+	}
+	reports = judgedReports
 	if opts.Quiet {
 		return renderQuiet(w, reports)
 	}
@@ -73,7 +82,7 @@ func Render(w io.Writer, f Format, reports []Report, opts Options) error {
 	case Markdown:
 		return renderMarkdown(w, reports, opts)
 	case JUnit:
-		return renderJUnit(w, reports)
+		return renderJUnit(w, reports, opts.Strict)
 	default:
 		return renderText(w, reports, opts)
 	}
@@ -83,15 +92,15 @@ func renderQuiet(w io.Writer, reports []Report) error {
 	var b []byte
 	for i := range reports {
 		r := &reports[i]
-		v := "valid"
-		if !r.Valid {
-			v = "invalid"
+		algo := r.Algorithm
+		if algo == "" {
+			algo = "-"
 		}
 		b = append(b, r.File...)
 		b = append(b, '\t')
-		b = append(b, r.Algorithm...)
+		b = append(b, algo...)
 		b = append(b, '\t')
-		b = append(b, v...)
+		b = append(b, r.Verdict...)
 		b = append(b, '\n')
 	}
 	_, err := w.Write(b)

@@ -47,6 +47,20 @@ type Report struct {
 	Recoveries []Recovery `json:"recoveries"`
 	Baseline   Baseline   `json:"baseline"`
 	Stats      Stats      `json:"stats"`
+	// Verdict refines Valid for CI (verdict.go): "valid", "invalid",
+	// "unknown" (nothing failed, but nothing applicable passed either, or
+	// --strict and some property is unknown) or "error" (the input could
+	// not be read or replayed). Valid keeps SPEC §9's meaning, "no
+	// property fails". Renderers fill it from the properties (Judge), so
+	// the checker need not set it.
+	Verdict Verdict `json:"verdict"`
+	// FailuresExercised counts the failures whose recovery the run shows
+	// (len(Recoveries)): 0 means only failure-free behaviour was checked.
+	FailuresExercised int `json:"failures_exercised"`
+	// Error is why the file has no analysis (invalid input, a replay that
+	// could not run), without the file name; empty for every checked
+	// report. See ErrorReport.
+	Error string `json:"error,omitempty"`
 }
 
 // Property is one property's verdict with its witnesses.

@@ -10,8 +10,8 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// wrapWidth is where text paragraphs and list details wrap; tables are as
-// wide as their content needs.
+// wrapWidth is where text paragraphs and list details wrap, and the width
+// tables are fitted to (fitTable).
 const wrapWidth = 100
 
 // ANSI colours of the tones; plain text gets none.
@@ -56,8 +56,17 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 		case paraBlock:
 			writeWrapped(&sb, b.text, "", "")
 		case tableBlock:
-			if err := writeTextTable(tb, b.table, opts.Color); err != nil {
-				return err
+			parts, notes := fitTable(b.table, wrapWidth)
+			for j, part := range parts {
+				if j > 0 {
+					sb.WriteByte('\n')
+				}
+				if err := writeTextTable(tb, b.table, part, opts.Color); err != nil {
+					return err
+				}
+			}
+			if len(notes) > 0 {
+				writeTextList(&sb, block{kind: listBlock, items: notes}, opts.Color)
 			}
 		case listBlock:
 			writeTextList(&sb, b, opts.Color)
@@ -67,25 +76,28 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 	return err
 }
 
-func writeTextTable(tb *tablewriter.Table, t *table, color bool) error {
-	align := make(tw.Alignment, len(t.header))
-	for i := range align {
-		align[i] = tw.AlignLeft
-		if t.right[i] {
-			align[i] = tw.AlignRight
+// writeTextTable draws the columns cols of t.
+func writeTextTable(tb *tablewriter.Table, t *table, cols []int, color bool) error {
+	align := make(tw.Alignment, len(cols))
+	header := make([]any, len(cols))
+	for j, c := range cols {
+		align[j] = tw.AlignLeft
+		if t.right[c] {
+			align[j] = tw.AlignRight
 		}
+		header[j] = t.header[c]
 	}
 	tb.Reset()
 	tb.Options(tablewriter.WithAlignment(align))
-	tb.Header(anySlice(t.header)...)
+	tb.Header(header...)
 	for _, r := range t.rows {
 		// A fresh slice per row: the table keeps what Append is given.
-		row := make([]string, len(t.header))
-		for i := range row {
-			if i < len(r) {
+		row := make([]string, len(cols))
+		for j, c := range cols {
+			if c < len(r) {
 				// A cell never spans lines: the table's grid is what lets a
 				// reader scan a column.
-				row[i] = paint(oneLine(r[i].text), r[i].tone, color)
+				row[j] = paint(oneLine(r[c].text), r[c].tone, color)
 			}
 		}
 		if err := tb.Append(row); err != nil {
@@ -93,14 +105,6 @@ func writeTextTable(tb *tablewriter.Table, t *table, color bool) error {
 		}
 	}
 	return tb.Render()
-}
-
-func anySlice(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
 }
 
 func oneLine(s string) string {

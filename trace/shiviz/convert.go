@@ -80,6 +80,9 @@ var TimeLayouts = []string{
 type Stats struct {
 	Processes, Events, Messages int
 	Ops, Ticks, Flushes, Fails  int
+	// Matched counts the events whose text FailMatch matched (each got a
+	// failure), so that a pattern matching nothing can be reported.
+	Matched int
 	// Clamped counts events whose timestamp went back in causal order and
 	// was raised to the previous time.
 	Clamped int
@@ -249,7 +252,11 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 			env(trace.Flush, "")
 			st.Flushes++
 		}
-		if failAt[[2]int{int(h), n}] || (opts.FailMatch != nil && opts.FailMatch.MatchString(ev.Text)) {
+		matched := opts.FailMatch != nil && opts.FailMatch.MatchString(ev.Text)
+		if matched {
+			st.Matched++
+		}
+		if failAt[[2]int{int(h), n}] || matched {
 			env(trace.Fail, fmt.Sprintf("injected after %s:%d", ex.Hosts[h], ev.Own))
 			st.Fails++
 		}

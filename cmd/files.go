@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+)
+
+// fileResult is what a command made of one input: its reports (error
+// entries included, e.g. an algorithm whose replay could not run), notes
+// for stderr, or err when the file could not be read at all.
+type fileResult struct {
+	reports []report.Report
+	notes   []string
+	err     error
+}
+
+// checkFiles runs one for every input on a pool of runtime.NumCPU()
+// workers. One bad file hides nothing: it becomes an error entry in its
+// place, and the others are reported as usual. The reports come back in
+// argument order, with the lines to say on stderr (notes, then one
+// "ckpt: FILE: what" per error entry), in the same order, so that output
+// never depends on scheduling.
+func checkFiles(inputs []input, prog *progress, one func(path string) fileResult) ([]report.Report, []string) {
+	results := make([]fileResult, len(inputs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.NumCPU(), len(inputs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				if inputs[i].err != nil {
+					results[i] = fileResult{err: inputs[i].err}
+				} else {
+					results[i] = one(inputs[i].path)
+				}
+				prog.done()
+			}
+		}()
+	}
+	for i := range inputs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	prog.finish()
+	var reports []report.Report
+	var lines []string
+	for i, res := range results {
+		if res.err != nil {
+			res.reports = []report.Report{report.ErrorReport(inputs[i].path, "", describe(res.err))}
+		}
+		lines = append(lines, res.notes...)
+		for _, r := range res.reports {
+			if r.Error != "" {
+				lines = append(lines, fmt.Sprintf("ckpt: %s: %s", r.File, r.Error))
+			}
+		}
+		reports = append(reports, res.reports...)
+	}
+	return reports, lines
+}
+
+// finishReports writes the reports as the flags ask (-o atomically, even
+// when some file could not be checked), then says on stderr what needs
+// saying, and turns the worst verdict into the exit status: 2 if a file
+// could not be checked, 1 if a report is invalid or unknown, else 0.
+func finishReports(ios *IO, f *reportFlags, reports []report.Report, lines []string, full bool) error {
+	opts := f.renderOptions(full)
+	opts.Color = reportColor(f, ios.Out)
+	werr := writeOutput(f.Output, ios.Out, func(w io.Writer) error {
+		return report.Render(w, report.Format(f.Format), reports, opts)
+	})
+	for _, l := range lines {
+		fmt.Fprintln(ios.ErrOut, l)
+	}
+	if werr != nil {
+		return invalid(werr)
+	}
+	switch report.Worst(reports, f.Strict) {
+	case report.VerdictError:
+		return &ExitError{Code: ExitInvalid}
+	case report.VerdictInvalid, report.VerdictUnknown:
+		return &ExitError{Code: ExitFailed}
+	}
+	return nil
+}

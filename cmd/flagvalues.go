@@ -1,0 +1,141 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Numeric flags share their types and messages across commands, so that
+// a delay is given the same way to verify, replay, gen and import
+// (seconds, a plain number) and a bad value reads the same everywhere:
+//
+//	--down 0: want a number of seconds > 0
+//	--events -5: want a whole number >= 0
+//
+// Values are checked when the flag is parsed: a bad one is a flag error
+// (exit 2, with the usage).
+
+// secondsFlag is a duration in seconds, read into a trace.Time exactly as
+// trace times are (rounded once to the nanosecond).
+type secondsFlag struct {
+	t *trace.Time
+	// positive requires > 0 (delays, periods); otherwise 0 is allowed.
+	positive bool
+}
+
+func (v secondsFlag) String() string {
+	if v.t == nil {
+		return "0"
+	}
+	return v.t.String()
+}
+
+func (v secondsFlag) Type() string { return "seconds" }
+
+func (v secondsFlag) Set(s string) error {
+	t, err := parseSeconds(s, v.positive)
+	if err != nil {
+		return err
+	}
+	*v.t = t
+	return nil
+}
+
+// parseSeconds reads a number of seconds, > 0 if positive, else >= 0.
+func parseSeconds(s string, positive bool) (trace.Time, error) {
+	want := "want a number of seconds >= 0"
+	if positive {
+		want = "want a number of seconds > 0"
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, errors.New(want)
+	}
+	t, ok := trace.FromSeconds(f)
+	switch {
+	case ok && (t > 0 || !positive):
+		return t, nil
+	case f > 0 && !ok: // finite but beyond the time range, or +Inf
+		return 0, fmt.Errorf("%s, at most %d (about %d years)", want, int64(trace.MaxTime/trace.Second), int64(trace.MaxTime/trace.Second)/(365*24*3600))
+	}
+	return 0, errors.New(want)
+}
+
+// intFlag is a whole number of at least min.
+type intFlag struct {
+	n   *int
+	min int
+}
+
+func (v intFlag) String() string {
+	if v.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v intFlag) Type() string { return "int" }
+
+func (v intFlag) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < v.min {
+		return fmt.Errorf("want a whole number >= %d", v.min)
+	}
+	*v.n = n
+	return nil
+}
+
+// fractionFlag is a number in [0, 1] (a probability).
+type fractionFlag struct{ f *float64 }
+
+func (v fractionFlag) String() string {
+	if v.f == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*v.f, 'g', -1, 64)
+}
+
+func (v fractionFlag) Type() string { return "float" }
+
+func (v fractionFlag) Set(s string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return errors.New("want a number in [0, 1]")
+	}
+	*v.f = f
+	return nil
+}
+
+// flagValueError rewrites pflag's "invalid argument "-1" for "--seed"
+// flag: strconv.ParseUint: parsing "-1": invalid syntax" as
+// "--seed -1: want a whole number >= 0": the flag, the value, what is
+// wanted. Other flag errors (unknown flags, missing values) pass as they
+// are.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	fl := ive.GetFlag()
+	cause := errors.Unwrap(ive)
+	var ne *strconv.NumError
+	if errors.As(cause, &ne) {
+		switch fl.Value.Type() {
+		case "uint64", "uint", "uint32":
+			cause = errors.New("want a whole number >= 0")
+		case "int", "int64", "int32":
+			cause = errors.New("want a whole number")
+		case "float64", "float32":
+			cause = errors.New("want a number")
+		case "bool":
+			cause = errors.New("want true or false")
+		}
+	}
+	return fmt.Errorf("--%s %s: %v", fl.Name, ive.GetValue(), cause)
+}
