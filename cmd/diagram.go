@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -61,8 +62,8 @@ invalid input or usage.`,
 	fl := c.Flags()
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
-	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: ms or pk")
-	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(false)))
+	fl.StringVar(&f.Variant, "variant", "", variantHelp())
 	addDelayFlags(fl, &f.delays)
 	fl.IntVar(&f.MaxEvents, "max-events", diagram.DefaultMaxEvents, "window runs with more events than this")
 	return c
@@ -89,16 +90,11 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	switch f.Algo {
-	case "ms", "pk":
-	default:
-		return invalidf("--algo %q: want ms or pk", f.Algo)
+	if !slices.Contains(algorithms.Names, f.Algo) {
+		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(false)))
 	}
-	if f.Variant != "" && f.Variant != "textbook" {
-		return invalidf("--variant %q: want textbook", f.Variant)
-	}
-	if f.Variant != "" && f.Algo != "ms" {
-		return invalidf("--variant applies to --algo ms only")
+	if err := checkVariant(f.Variant, f.Algo); err != nil {
+		return invalid(err)
 	}
 	if f.MaxEvents < 1 {
 		return invalidf("--max-events %d: want at least 1", f.MaxEvents)

@@ -81,11 +81,7 @@ func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Para
 	var out []report.Report
 	names := f.algorithms()
 	for i, name := range names {
-		// --variant names an MS variant: with --algo both, pk runs as is.
-		variant := ""
-		if name == "ms" {
-			variant = f.Variant
-		}
+		variant := f.variantFor(name)
 		alg, err := algorithms.New(name, variant, tr)
 		if err != nil {
 			return nil, err

@@ -6,29 +6,24 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
+// apply applies the effects fx of input in, in order. j collects the
+// judgement of an InRecv. It never calls the algorithm: everything an
+// effect needs is in the effect.
 func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
-	p := in.P
-	e.depth++
-	defer func() { e.depth-- }()
+	p := int32(in.P)
 	retry := false
 	for i := range fx {
 		f := &fx[i]
-		pr := &e.procs[p]
+		var err error
 		switch f.Kind {
 		case EffCheckpoint:
-			if n := len(pr.ckpts); f.Ckpt <= 0 || (n > 0 && f.Ckpt <= pr.ckpts[n-1].id) {
-				return fmt.Errorf("replay: algorithm %s: checkpoint id %d of %s not increasing", e.alg.Name(), f.Ckpt, e.tr.Processes[p])
-			}
-			pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
-			r := e.ev(trace.Checkpoint, p)
-			r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), f.Sn, e.out.AddVT(f.VT), f.Failure
-			e.emit(r)
+			err = e.checkpoint(p, f)
 		case EffSkip:
 			r := e.ev(trace.CheckpointSkipped, p)
-			r.Next, r.Sn, r.Reason = f.Next, f.Sn, f.Reason
+			r.Next, r.Sn, r.Reason = orNone(f.Next), orNone(f.Sn), f.Reason
 			e.emit(r)
 		case EffLog:
-			if f.Copy < 0 || int(f.Copy) >= len(e.copies) {
+			if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
 				return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
 			}
 			cr := &e.copies[f.Copy]
@@ -39,75 +34,91 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			if in.Kind != InRecv || j == nil || j.res != resNone {
 				return fmt.Errorf("replay: algorithm %s: judgement outside a receive", e.alg.Name())
 			}
-			if err := e.judged(in, f, j); err != nil {
-				return err
-			}
+			e.judged(in, f, j)
 		case EffControl:
-			if f.To < 0 || int(f.To) >= len(e.procs) || f.To == p {
-				return fmt.Errorf("replay: algorithm %s: control message to bad process %d", e.alg.Name(), f.To)
-			}
-			r := e.ev(trace.ControlSend, p)
-			r.Peer, r.Control, r.Body, r.Failure = f.To, f.Control, e.out.AddBody(f.Body), f.Failure
-			e.emit(r)
-			e.ctrls = append(e.ctrls, ctrlRec{from: p, to: f.To, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
-			e.txSeq++
-			e.q.push(item{t: e.now + e.params.ControlDelay, class: classArrival, kind: itemControl,
-				key: e.txSeq, p: f.To, ref: int32(len(e.ctrls) - 1)})
+			err = e.sendControl(p, f)
 		case EffRestart:
 			if in.Kind != InRestart || i != 0 {
 				return fmt.Errorf("replay: algorithm %s: EffRestart outside a restart", e.alg.Name())
 			}
-			if err := e.restore(p, f, true); err != nil {
-				return err
-			}
+			err = e.restore(p, f, true)
 		case EffRollback:
 			if in.Kind == InRestart && i == 0 {
 				return fmt.Errorf("replay: algorithm %s: restart must begin with EffRestart", e.alg.Name())
 			}
-			if err := e.restore(p, f, false); err != nil {
-				return err
-			}
+			err = e.restore(p, f, false)
 		case EffHoldProcess:
+			pr := &e.procs[p]
 			pr.heldProc = true
-			pr.gen++
+			pr.stale()
 			pr.blocked = false
 		case EffResume:
-			if pr.heldProc {
-				pr.heldProc = false
-				e.emit(e.ev(trace.Resume, p))
-				if pr.exec < e.now {
-					pr.exec = e.now
-				}
-				pr.gen++
-				e.schedule(p)
-			}
+			e.resume(p)
 		case EffResend:
-			if f.Copy < 0 || int(f.Copy) >= len(e.copies) || e.copies[f.Copy].from != p {
-				return fmt.Errorf("replay: algorithm %s: resend of unknown copy %d", e.alg.Name(), f.Copy)
-			}
-			cr := e.copies[f.Copy]
-			if _, err := e.transmit(p, cr.op, cr.msg, cr.to, cr.pb, f.Copy, f.Failure, ""); err != nil {
-				return err
-			}
+			err = e.resend(p, f)
 		case EffRetry:
 			retry = true
 		case EffPiggyback:
 			return fmt.Errorf("replay: algorithm %s: piggyback outside a send", e.alg.Name())
 		default:
-			return fmt.Errorf("replay: algorithm %s: unknown effect %d", e.alg.Name(), f.Kind)
+			return fmt.Errorf("replay: algorithm %s: unknown effect %v", e.alg.Name(), f.Kind)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	// Inside a receive's judgement the receive is being tried already; a
-	// retry there could only recurse.
+	// A receive's judgement is the try itself.
 	if retry && in.Kind != InRecv {
-		return e.retry(p)
+		e.retry(p)
 	}
 	return nil
 }
 
+// checkpoint applies EffCheckpoint.
+func (e *engine) checkpoint(p int32, f *Effect) error {
+	pr := &e.procs[p]
+	if n := len(pr.ckpts); f.Ckpt <= 0 || (n > 0 && f.Ckpt <= pr.ckpts[n-1].id) {
+		return fmt.Errorf("replay: algorithm %s: checkpoint id %d of %s not increasing", e.alg.Name(), f.Ckpt, e.name(p))
+	}
+	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
+	r := e.ev(trace.Checkpoint, p)
+	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.out.AddVT(f.VT), f.Failure.Run()
+	e.emit(r)
+	return nil
+}
+
+// resume applies EffResume: p's next op becomes ready gap after now (or
+// after its last op, if that is later).
+func (e *engine) resume(p int32) {
+	pr := &e.procs[p]
+	if !pr.heldProc {
+		return
+	}
+	pr.heldProc = false
+	e.emit(e.ev(trace.Resume, p))
+	if pr.exec < e.now {
+		pr.exec = e.now
+	}
+	pr.stale()
+	e.schedule(p)
+}
+
+// resend applies EffResend: the live send at op f.Op of p transmits a new
+// copy that repeats the one it sent.
+func (e *engine) resend(p int32, f *Effect) error {
+	pr := &e.procs[p]
+	if f.Op < 0 || f.Op >= pr.pos() || pr.live[f.Op] == NoCopy {
+		return fmt.Errorf("replay: algorithm %s: %s resends op %d, which is not a live send", e.alg.Name(), e.name(p), f.Op)
+	}
+	of := pr.live[f.Op]
+	cr := e.copies[of]
+	e.transmit(p, cr.op, cr.msg, cr.to, cr.pb, of, f.Failure, "")
+	return nil
+}
+
 // judged applies a receive's judgement.
-func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
-	p := in.P
+func (e *engine) judged(in *Input, f *Effect, j *judgement) {
+	p := int32(in.P)
 	pr := &e.procs[p]
 	c := in.Copy
 	cr := &e.copies[c]
@@ -115,7 +126,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
 		pr.heldRecv = false
 		r := e.ev(trace.Unhold, p)
 		r.Msg = cr.msg
-		r.Failure = f.Failure
+		r.Failure = f.Failure.Run()
 		e.emit(r)
 	}
 	switch f.Kind {
@@ -140,7 +151,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
 			cr.state = copyDiscarded
 		}
 		r := e.ev(trace.Discard, p)
-		r.Msg, r.Copy, r.Reason, r.Failure = cr.msg, cr.no, f.Reason, f.Failure
+		r.Msg, r.Copy, r.Reason, r.Failure = cr.msg, cr.no, f.Reason, f.Failure.Run()
 		e.emit(r)
 	case EffHold:
 		j.res = resHold
@@ -149,11 +160,8 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) error {
 			pr.heldRecv = true
 			pr.holdMsg = cr.msg
 			r := e.ev(trace.Hold, p)
-			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure
+			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure.Run()
 			e.emit(r)
 		}
 	}
-	return nil
 }
-
-// restore applies EffRestart (restart) or EffRollback.

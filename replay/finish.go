@@ -6,6 +6,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
+// finish records every process's end and the copies left in mailboxes.
 func (e *engine) finish() {
 	for p := range e.procs {
 		pr := &e.procs[p]
@@ -29,7 +30,7 @@ func (e *engine) finish() {
 		e.emit(r)
 	}
 	var left []CopyID
-	for c := range e.copies {
+	for c := 1; c < len(e.copies); c++ {
 		if e.copies[c].state == copyBox {
 			left = append(left, CopyID(c))
 		}

@@ -6,21 +6,25 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-func (e *engine) execLocal(p, k int32, tev *trace.Event) error {
+// Program operations (SPEC §3 "Time"): a send or internal op executes
+// when ready; a receive when a copy of its message is in the mailbox or
+// the replay log and the algorithm accepts one.
+
+// execLocal executes op k of p when it is a send or an internal op: the
+// ops that need nothing from the network, run alike in normal execution
+// and in a restart's instant replay. A send transmits a new copy with the
+// piggyback at index pb of the run's PBs.
+func (e *engine) execLocal(p, k int32, tev *trace.Event, pb int32) {
+	var c CopyID
 	if tev.Kind == trace.Send {
-		if _, err := e.transmit(p, k, tev.Msg, tev.To, trace.None, NoCopy, trace.None, tev.Label); err != nil {
-			return err
-		}
-		pr := &e.procs[p]
-		pr.live = append(pr.live, CopyID(len(e.copies)-1))
-		return nil
+		c = e.transmit(p, k, tev.Msg, tev.To, pb, NoCopy, 0, tev.Label)
+	} else {
+		r := e.ev(trace.Internal, p)
+		r.Op, r.Label = k, e.out.AddString(tev.Label)
+		e.emit(r)
 	}
-	r := e.ev(trace.Internal, p)
-	r.Op, r.Label = k, e.out.AddString(tev.Label)
-	e.emit(r)
 	pr := &e.procs[p]
-	pr.live = append(pr.live, NoCopy)
-	return nil
+	pr.live = append(pr.live, c)
 }
 
 // execOp executes p's next op, which is ready now.
@@ -29,24 +33,25 @@ func (e *engine) execOp(p int32) error {
 	k := pr.pos()
 	tev := &e.tr.Events[pr.prog[k]]
 	switch tev.Kind {
-	case trace.Send, trace.Internal:
-		if err := e.execLocal(p, k, tev); err != nil {
+	case trace.Send:
+		pb, err := e.askPB(p, k, tev.Msg, tev.To)
+		if err != nil {
 			return err
 		}
-		pr = &e.procs[p]
+		e.execLocal(p, k, tev, pb)
+	case trace.Internal:
+		e.execLocal(p, k, tev, trace.None)
 	case trace.Recv:
 		pr.blocked = true
 		return e.tryRecv(p)
 	}
+	pr = &e.procs[p]
 	pr.exec = e.now
 	e.schedule(p)
 	return nil
 }
 
-// transmit sends a new copy of msg from p to `to`. A None pb asks the
-// algorithm (InSend); a resend passes the piggyback (its index in the
-// run's PBs, shared with the original) and number of the copy it repeats.
-
+// tryRecv offers p's waiting receive its candidates: the replay log's copy
 // first, then the mailbox's copies of the message in arrival order.
 func (e *engine) tryRecv(p int32) error {
 	pr := &e.procs[p]
@@ -92,13 +97,13 @@ type judgement struct {
 	res int
 }
 
+// judge offers copy c, from via, to receive op k of p.
 func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	cr := &e.copies[c]
 	in := &e.in
-	// in.PB points into the run's PBs. A send during this step may grow
-	// that table; the algorithm then still reads the old array, whose
-	// entries are never written after they are stored.
-	*in = Input{Kind: InRecv, T: e.now, P: p, Pos: k, Op: k, Msg: cr.msg, Peer: cr.from,
+	// in.PB points into the run's PBs, whose entries are never written
+	// after they are stored.
+	*in = Input{Kind: InRecv, T: e.now, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
 		Copy: c, CopyNo: cr.no, Via: via, PB: &e.out.PBs[cr.pb]}
 	j := judgement{}
 	gen := e.procs[p].gen
@@ -113,6 +118,3 @@ func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	}
 	return j.res, nil
 }
-
-// apply applies the effects fx of input in, in order. j collects the
-// judgement of an InRecv.

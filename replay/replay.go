@@ -57,45 +57,57 @@ type ckptRec struct{ id, pos int32 }
 
 // proc is the engine's view of one process.
 type proc struct {
-	prog     []int32  // trace indexes of its ops
-	live     []CopyID // per live op: the copy it sent or received, or NoCopy
-	ckpts    []ckptRec
-	replay   []LogCopy // replay log, sorted by op
-	rcur     int       // first replay entry not behind pos
-	pending  []ControlMsg
-	exec     trace.Time
+	prog    []int32  // trace indexes of its ops
+	live    []CopyID // per live op: the copy it sent or received, or NoCopy
+	ckpts   []ckptRec
+	replay  []LogCopy // replay log, sorted by op
+	rcur    int       // first replay entry not behind pos
+	pending []ControlMsg
+	exec    trace.Time
+	// gen is bumped whenever queued op items of the process become
+	// stale: a failure, a restore, a hold.
 	gen      uint32
 	down     bool
 	heldProc bool
 	heldRecv bool
 	blocked  bool // its receive waits for a copy
-	holdMsg  int32
+	// woken is set while an item re-trying its waiting receive is queued
+	// (after a copy arrived or a held receive may be released), so that
+	// several causes at one instant queue it once.
+	woken   bool
+	holdMsg int32
+}
+
+// stale makes the queued op items of the process stale.
+func (pr *proc) stale() {
+	pr.gen++
+	pr.woken = false
 }
 
 type engine struct {
-	tr      *trace.Trace
-	alg     Algorithm
-	params  trace.Params
-	out     *trace.Run
-	procs   []proc
-	q       queue
-	copies  []copyRec
-	ctrls   []ctrlRec
-	head    []CopyID // per message: first copy in its receiver's mailbox
-	tail    []CopyID
-	ncopy   []int32 // per message: copies transmitted so far
-	now     trace.Time
-	txSeq   int64
-	arrSeq  int64
-	lastPB  []int32 // per process: index in e.out.PBs of its last piggyback, or None
-	fxStack [][]Effect
-	depth   int
-	// in and inSend are reused inputs: the algorithm gets a pointer, and
-	// a value passed through an interface would escape to the heap on
-	// every event. A send can be asked for while another input's effects
-	// are applied (a restart), hence two.
-	in     Input
-	inSend Input
+	tr     *trace.Trace
+	alg    Algorithm
+	params trace.Params
+	out    *trace.Run
+	procs  []proc
+	q      queue
+	copies []copyRec // indexed by CopyID; copies[0] is unused (NoCopy)
+	ctrls  []ctrlRec
+	head   []CopyID // per message: first copy in its receiver's mailbox
+	tail   []CopyID
+	ncopy  []int32 // per message: copies transmitted so far
+	now    trace.Time
+	txSeq  int64
+	arrSeq int64
+	lastPB []int32 // per process: index in e.out.PBs of its last piggyback, or None
+	// in and fx are the one input and effects buffer: Step is never
+	// re-entered, so one of each suffices. in is a field because the
+	// algorithm gets a pointer, and a value passed through an interface
+	// would escape to the heap on every event.
+	in Input
+	fx []Effect
+	// err is the first time-limit error (see after); it stops the run.
+	err error
 }
 
 func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
@@ -119,15 +131,15 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	for i := range e.lastPB {
 		e.lastPB[i] = trace.None
 	}
-	for i := range e.head {
-		e.head[i], e.tail[i] = NoCopy, NoCopy
-	}
 	counts := make([]int32, n)
 	nsend, nrecv, nfail := 0, 0, 0
+	if err := checkParams(tr.Name, e.params); err != nil {
+		return nil, err
+	}
 	var prev trace.Time
 	for i := range tr.Events {
 		ev := &tr.Events[i]
-		if ev.P < 0 || int(ev.P) >= n || ev.T < prev || !ev.Kind.IsTraceKind() {
+		if ev.P < 0 || int(ev.P) >= n || ev.T < prev || ev.T > trace.MaxTime || ev.Down < 0 || ev.Down > trace.MaxTime || !ev.Kind.IsTraceKind() {
 			return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "invalid event (trace not validated)"}
 		}
 		prev = ev.T
@@ -171,7 +183,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	}
 	// Recovery re-sends: a little slack keeps the one growth of this
 	// large array (a copy of all of it) out of runs with few failures.
-	e.copies = make([]copyRec, 0, nsend+nsend/16+16)
+	e.copies = make([]copyRec, 1, nsend+nsend/16+17)
 	e.out = &trace.Run{
 		Name:      "",
 		Algorithm: alg.Name(),
@@ -234,11 +246,29 @@ func (e *engine) schedule(p int32) {
 		return
 	}
 	k := pr.pos()
-	e.q.push(item{t: pr.exec + e.gap(p, k), class: classIndexed, kind: itemOp,
-		key: int64(pr.prog[k]), p: p, gen: pr.gen, ref: k})
+	i := pr.prog[k]
+	if t, ok := e.after(pr.exec, e.gap(p, k), int(i), "op %d of %s would be ready at %s", k, e.name(p)); ok {
+		e.q.push(item{t: t, class: classIndexed, kind: itemOp, key: int64(i), p: p, gen: pr.gen, ref: k})
+	}
+}
+
+// wake queues p's waiting receive as an op that is ready now: SPEC §3
+// orders it among the trace-indexed items at this time by its trace
+// index, after every arrival at this time, not inside the arrival that
+// woke it.
+func (e *engine) wake(p int32) {
+	pr := &e.procs[p]
+	if pr.woken || pr.down || pr.heldProc || int(pr.pos()) >= len(pr.prog) {
+		return
+	}
+	pr.woken = true
+	k := pr.pos()
+	e.q.push(item{t: e.now, class: classIndexed, kind: itemOp, key: int64(pr.prog[k]), p: p, gen: pr.gen, ref: k})
 }
 
 func (pr *proc) pos() int32 { return int32(len(pr.live)) }
+
+func (e *engine) name(p int32) string { return e.tr.Processes[p] }
 
 func (e *engine) emit(ev trace.RunEvent) int32 {
 	ev.Seq = int32(len(e.out.Events))
@@ -250,16 +280,11 @@ func (e *engine) ev(kind trace.Kind, p int32) trace.RunEvent {
 	return trace.NewRunEvent(kind, e.now, p)
 }
 
-// buf returns the effects buffer for the current nesting depth, so that an
-// algorithm called while the effects of another call are being applied
-// (InSend during a restart) does not overwrite them.
+// step hands in to the algorithm. The effects it returns live in e.fx
+// until the next step, which comes only after they are applied.
 func (e *engine) step(in *Input) []Effect {
-	for len(e.fxStack) <= e.depth {
-		e.fxStack = append(e.fxStack, make([]Effect, 0, 8))
-	}
-	fx := e.alg.Step(in, e.fxStack[e.depth][:0])
-	e.fxStack[e.depth] = fx
-	return fx
+	e.fx = e.alg.Step(in, e.fx[:0])
+	return e.fx
 }
 
 func (e *engine) run() error {
@@ -298,18 +323,22 @@ func (e *engine) run() error {
 				if pr := &e.procs[it.p]; it.gen != pr.gen || pr.down || pr.heldProc || it.ref != pr.pos() {
 					continue // stale: the process was restored, failed, held or moved on since
 				}
+				e.procs[it.p].woken = false
 			}
 			e.now = it.t
 			switch it.kind {
 			case itemRestart:
 				err = e.restart(it.p, it.ref)
 			case itemData:
-				err = e.arriveData(CopyID(it.ref))
+				e.arriveData(CopyID(it.ref))
 			case itemControl:
 				err = e.arriveControl(it.ref)
 			case itemOp:
 				err = e.execOp(it.p)
 			}
+		}
+		if err == nil {
+			err = e.err
 		}
 		if err != nil {
 			return err

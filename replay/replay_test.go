@@ -166,9 +166,7 @@ func (badAlg) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		return fx // no judgement
 	}
 	if in.Kind == replay.InSend {
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = trace.NewPiggyback()
-		return append(fx, e)
+		return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
 	}
 	return fx
 }
