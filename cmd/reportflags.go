@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,6 +150,9 @@ func (f *reportFlags) params() (trace.Params, error) {
 			continue
 		}
 		t, ok := trace.FromSeconds(d.v)
+		if !ok && d.v > 0 && !math.IsInf(d.v, 1) {
+			return p, invalidf("%s %v: want at most %s", d.name, d.v, trace.MaxTimeText)
+		}
 		if !ok || t <= 0 {
 			return p, invalidf("%s %v: want a finite number of seconds > 0", d.name, d.v)
 		}

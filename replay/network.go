@@ -22,7 +22,7 @@ const (
 type copyRec struct {
 	msg, no    int32
 	from, to   int32
-	op         int32 // the sender's op
+	op         int32  // the sender's op
 	arrSeq     int64  // arrival order, for mailbox order and requeue
 	pb         int32  // index into the run's PBs
 	next, prev CopyID // mailbox list of copies of msg, in arrival order
