@@ -81,8 +81,10 @@ func (e *engine) fail(i int) error {
 	if d == 0 {
 		d = e.params.RestartDelay
 	}
-	if t, ok := e.after(e.now, d, i, "%s's restart would be at %s", e.name(p)); ok {
+	if t, ok := later(e.now, d); ok {
 		e.q.push(item{t: t, class: classRestart, kind: itemRestart, key: int64(i), p: p, ref: seq})
+	} else {
+		e.tooLate(t, i, "%s's restart would be at %s", e.name(p))
 	}
 	in := &e.in
 	*in = Input{Kind: InFail, T: e.now, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(seq)}
@@ -120,10 +122,13 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 	r.Peer, r.Control, r.Body, r.Failure = to, f.Control, e.out.AddBody(f.Body), f.Failure.Run()
 	e.emit(r)
 	e.ctrls = append(e.ctrls, ctrlRec{from: p, to: to, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
-	if t, ok := e.after(e.now, e.params.ControlDelay, -1, "%s's %s message to %s would arrive at %s", e.name(p), f.Control, e.name(to)); ok {
-		e.txSeq++
-		e.q.push(item{t: t, class: classArrival, kind: itemControl, key: e.txSeq, p: to, ref: int32(len(e.ctrls) - 1)})
+	t, ok := later(e.now, e.params.ControlDelay)
+	if !ok {
+		e.tooLate(t, -1, "%s's %s message to %s would arrive at %s", e.name(p), f.Control, e.name(to))
+		return nil
 	}
+	e.txSeq++
+	e.q.push(item{t: t, class: classArrival, kind: itemControl, key: e.txSeq, p: to, ref: int32(len(e.ctrls) - 1)})
 	return nil
 }
 

@@ -52,11 +52,13 @@ func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure Seq
 		r.Resend, r.Of, r.Failure = true, e.copies[of].no, failure.Run()
 	}
 	e.emit(r)
-	send := int(e.tr.Messages[msg].Send)
-	if t, ok := e.after(e.now, e.delay(msg), send, "copy %d of %s would arrive at %s", no, e.tr.Msgs[msg]); ok {
-		e.txSeq++
-		e.q.push(item{t: t, class: classArrival, kind: itemData, key: e.txSeq, p: to, ref: int32(c)})
+	t, ok := later(e.now, e.delay(msg))
+	if !ok {
+		e.tooLate(t, int(e.tr.Messages[msg].Send), "copy %d of %s would arrive at %s", no, e.tr.Msgs[msg])
+		return c
 	}
+	e.txSeq++
+	e.q.push(item{t: t, class: classArrival, kind: itemData, key: e.txSeq, p: to, ref: int32(c)})
 	return c
 }
 

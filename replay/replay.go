@@ -106,7 +106,7 @@ type engine struct {
 	// would escape to the heap on every event.
 	in Input
 	fx []Effect
-	// err is the first time-limit error (see after); it stops the run.
+	// err is the first time-limit error (tooLate); it stops the run.
 	err error
 }
 
@@ -247,9 +247,12 @@ func (e *engine) schedule(p int32) {
 	}
 	k := pr.pos()
 	i := pr.prog[k]
-	if t, ok := e.after(pr.exec, e.gap(p, k), int(i), "op %d of %s would be ready at %s", k, e.name(p)); ok {
-		e.q.push(item{t: t, class: classIndexed, kind: itemOp, key: int64(i), p: p, gen: pr.gen, ref: k})
+	t, ok := later(pr.exec, e.gap(p, k))
+	if !ok {
+		e.tooLate(t, int(i), "op %d of %s would be ready at %s", k, e.name(p))
+		return
 	}
+	e.q.push(item{t: t, class: classIndexed, kind: itemOp, key: int64(i), p: p, gen: pr.gen, ref: k})
 }
 
 // wake queues p's waiting receive as an op that is ready now: SPEC §3
