@@ -150,3 +150,47 @@ func TestRequeueHoldResume(t *testing.T) {
 		"t=3.3 P1 internal op=1",
 		"P1 end state=done")
 }
+
+// TestRestartContract: the piggybacks of a restart's first-time sends
+// come with EffRestart, one per such send; a missing or extra one, or a
+// resend of an op that is no live send, is the algorithm's error, never a
+// nested Step or a panic.
+func TestRestartContract(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Send(0.1, "P0", "P1", "a").
+		Fail(0.5, "P0").
+		Send(0.6, "P0", "P1", "b").
+		Internal(0.7, "P0").
+		Recv(0.9, "P1", "b").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := trace.NewPiggyback()
+	for _, c := range []struct {
+		name string
+		fx   []replay.Effect
+		want string
+	}{
+		{"missing piggyback", []replay.Effect{{Kind: replay.EffRestart, Pos: 3}}, "runs send op 1 for the first time without its piggyback"},
+		{"extra piggyback", []replay.Effect{{Kind: replay.EffRestart, Pos: 3,
+			Sends: []replay.SendPB{{Op: 1, PB: pb}, {Op: 2, PB: pb}}}}, "gives a piggyback for op 2"},
+		{"piggyback for a live send", []replay.Effect{{Kind: replay.EffRestart, Pos: 1,
+			Sends: []replay.SendPB{{Op: 0, PB: pb}}}}, "gives a piggyback for op 0"},
+		{"resend of no live send", []replay.Effect{{Kind: replay.EffRestart, Pos: 1}, {Kind: replay.EffResend, Op: 1}}, "resends op 1, which is not a live send"},
+		{"restart not first", []replay.Effect{{Kind: replay.EffHoldProcess}, {Kind: replay.EffRestart}}, "did not answer a restart with EffRestart"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+				if in.Kind != replay.InRestart {
+					return fx, false
+				}
+				return append(fx, c.fx...), true
+			})
+			_, err := replay.Run(tr, alg, replay.Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}

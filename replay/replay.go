@@ -131,43 +131,14 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	for i := range e.lastPB {
 		e.lastPB[i] = trace.None
 	}
-	counts := make([]int32, n)
-	nsend, nrecv, nfail := 0, 0, 0
 	if err := checkParams(tr.Name, e.params); err != nil {
 		return nil, err
 	}
-	var prev trace.Time
-	for i := range tr.Events {
-		ev := &tr.Events[i]
-		if ev.P < 0 || int(ev.P) >= n || ev.T < prev || ev.T > trace.MaxTime || ev.Down < 0 || ev.Down > trace.MaxTime || !ev.Kind.IsTraceKind() {
-			return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "invalid event (trace not validated)"}
-		}
-		prev = ev.T
-		if ev.Kind == trace.Fail {
-			nfail++
-		}
-		if ev.Kind == trace.Send || ev.Kind == trace.Recv {
-			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
-				return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "message index out of range"}
-			}
-			m := tr.Messages[ev.Msg]
-			if ev.Kind == trace.Send && (m.Send != int32(i) || ev.To < 0 || int(ev.To) >= n || ev.To == ev.P) {
-				return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "inconsistent send (trace not validated)"}
-			}
-			if ev.Kind == trace.Recv && (m.Recv != int32(i) || m.Send < 0 || m.Send >= int32(i) || tr.Events[m.Send].To != ev.P) {
-				return nil, &trace.InputError{File: tr.Name, Event: i, Msg: "inconsistent recv (trace not validated)"}
-			}
-		}
-		if ev.Kind.IsOp() {
-			counts[ev.P]++
-			switch ev.Kind {
-			case trace.Send:
-				nsend++
-			case trace.Recv:
-				nrecv++
-			}
-		}
+	sz, err := checkTrace(tr)
+	if err != nil {
+		return nil, err
 	}
+	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
 	all := make([]int32, 0, len(tr.Events))
 	for p := range e.procs {
 		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
@@ -206,6 +177,55 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		Strings: make([]string, 0, sideCap(len(tr.Events)+8)),
 	}
 	return e, nil
+}
+
+// sizes are what checkTrace counts.
+type sizes struct {
+	ops                 []int32 // per process
+	sends, recvs, fails int
+}
+
+// checkTrace checks the indexes and times the engine relies on (a
+// validated trace has them right; a hand-made one may not) and counts
+// ops per process, sends, receives and failures.
+func checkTrace(tr *trace.Trace) (sizes, error) {
+	n := len(tr.Processes)
+	sz := sizes{ops: make([]int32, n)}
+	bad := func(i int, msg string) (sizes, error) {
+		return sizes{}, &trace.InputError{File: tr.Name, Event: i, Msg: msg}
+	}
+	var prev trace.Time
+	for i := range tr.Events {
+		ev := &tr.Events[i]
+		if ev.P < 0 || int(ev.P) >= n || ev.T < prev || ev.T > trace.MaxTime || ev.Down < 0 || ev.Down > trace.MaxTime || !ev.Kind.IsTraceKind() {
+			return bad(i, "invalid event (trace not validated)")
+		}
+		prev = ev.T
+		switch ev.Kind {
+		case trace.Fail:
+			sz.fails++
+		case trace.Send, trace.Recv:
+			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
+				return bad(i, "message index out of range")
+			}
+			m := tr.Messages[ev.Msg]
+			if ev.Kind == trace.Send && (m.Send != int32(i) || ev.To < 0 || int(ev.To) >= n || ev.To == ev.P) {
+				return bad(i, "inconsistent send (trace not validated)")
+			}
+			if ev.Kind == trace.Recv && (m.Recv != int32(i) || m.Send < 0 || m.Send >= int32(i) || tr.Events[m.Send].To != ev.P) {
+				return bad(i, "inconsistent recv (trace not validated)")
+			}
+			if ev.Kind == trace.Send {
+				sz.sends++
+			} else {
+				sz.recvs++
+			}
+		}
+		if ev.Kind.IsOp() {
+			sz.ops[ev.P]++
+		}
+	}
+	return sz, nil
 }
 
 // sideCap is the first capacity of a run side table expected to hold about
