@@ -33,7 +33,7 @@ type diagramFlags struct {
 func newDiagramCmd(ios *IO) *cobra.Command {
 	f := &diagramFlags{}
 	c := &cobra.Command{
-		Use:   "diagram FILE [--algo ms|pk] [-o OUT.svg|OUT.html]",
+		Use:   "diagram FILE [--algo " + strings.Join(algorithms.Names, "|") + "] [-o OUT.svg|OUT.html]",
 		Short: "Space-time diagram of a trace (replayed) or run, as SVG or HTML",
 		Long: `diagram draws a space-time diagram of FILE ("-" for stdin): one lane per
 process, time to the right, messages as arrows, checkpoints (basic, forced,
