@@ -1,9 +1,13 @@
-// Package algorithms maps algorithm names to their state machines, so that
-// commands can choose one by name without knowing the packages.
+// Package algorithms is the table of the algorithms ckpt can replay a
+// trace through (All): their names, variants, one-line descriptions and
+// constructors. The command line's --algo and --variant flags, their
+// validation and their help, and New all read it, so adding an algorithm
+// is adding an entry.
 package algorithms
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/algorithms/pk"
@@ -11,18 +15,169 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Names are the algorithms `--algo` accepts, besides "both".
-var Names = []string{"ms", "pk"}
+// Algorithm describes one algorithm.
+type Algorithm struct {
+	// Name is what --algo takes, and the run header's "algorithm" for the
+	// default variant.
+	Name string
+	// Doc is a one-line description, for help.
+	Doc string
+	// Recovery reports whether the algorithm recovers from failures
+	// (restart, rollback, message logging or replay) rather than only
+	// taking checkpoints.
+	Recovery bool
+	// Variants are its real variants besides the default ("").
+	Variants []Variant
+	// New returns a fresh state machine for the trace tr with the given
+	// variant ("" or one of Variants).
+	New func(variant string, tr *trace.Trace) (replay.Algorithm, error)
+}
 
-// New returns a fresh state machine for algorithm name ("ms" or "pk") and
-// variant ("" or, for ms, "textbook"; the test-only mutants of docs/ms.md
-// and docs/pk.md are accepted too) for the trace tr.
-func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
-	switch name {
-	case "ms":
-		return ms.New(variant, tr)
-	case "pk":
-		return pk.New(variant, tr)
+// Variant is one real variant of an algorithm (test-only mutants are not
+// variants: they live in algorithms/mutants).
+type Variant struct {
+	Name string
+	Doc  string
+}
+
+// All is the table, in the order reports list the algorithms.
+var All = []Algorithm{
+	{
+		Name:     "ms",
+		Doc:      "Manivannan–Singhal quasi-synchronous checkpointing and recovery (SPEC §4)",
+		Recovery: true,
+		Variants: []Variant{{Name: ms.Textbook, Doc: "the seed's scalar inc/rec_line rules, literally"}},
+		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return ms.New(v, tr) },
+	},
+	{
+		Name:     "pk",
+		Doc:      "Peterson–Kearns rollback recovery based on vector time (SPEC §5)",
+		Recovery: true,
+		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
+	},
+}
+
+// Lookup returns the entry of algorithm name.
+func Lookup(name string) (*Algorithm, bool) {
+	for i := range All {
+		if All[i].Name == name {
+			return &All[i], true
+		}
 	}
-	return nil, fmt.Errorf("unknown algorithm %q (want ms or pk)", name)
+	return nil, false
+}
+
+// Names are the names of All, in table order.
+var Names = names()
+
+func names() []string {
+	out := make([]string, len(All))
+	for i := range All {
+		out[i] = All[i].Name
+	}
+	return out
+}
+
+// HasVariant reports whether v is the default ("") or one of a's
+// variants.
+func (a *Algorithm) HasVariant(v string) bool {
+	if v == "" {
+		return true
+	}
+	for _, x := range a.Variants {
+		if x.Name == v {
+			return true
+		}
+	}
+	return false
+}
+
+// VariantNames returns every variant name of the table, each once, in
+// table order.
+func VariantNames() []string {
+	var out []string
+	for _, a := range All {
+		for _, v := range a.Variants {
+			if !contains(out, v.Name) {
+				out = append(out, v.Name)
+			}
+		}
+	}
+	return out
+}
+
+// VariantsOf returns the names of the algorithms that have variant v.
+func VariantsOf(v string) []string {
+	var out []string
+	for i := range All {
+		if v != "" && All[i].HasVariant(v) {
+			out = append(out, All[i].Name)
+		}
+	}
+	return out
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// New returns a fresh state machine for algorithm name and variant ("" for
+// the default) for the trace tr.
+func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
+	a, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(Names))
+	}
+	if !a.HasVariant(variant) {
+		return nil, fmt.Errorf("%s: unknown variant %q (%s)", name, variant, a.VariantChoice())
+	}
+	return a.New(variant, tr)
+}
+
+// VariantChoice says which variants a has, for messages: "want textbook"
+// or "ms has none".
+func (a *Algorithm) VariantChoice() string {
+	if len(a.Variants) == 0 {
+		return a.Name + " has none"
+	}
+	names := make([]string, len(a.Variants))
+	for i, v := range a.Variants {
+		names[i] = v.Name
+	}
+	return "want " + Choice(names)
+}
+
+// Choice joins names for messages and help: "ms", "ms or pk", "ms, pk or
+// both".
+func Choice(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Help describes the table for a command's long help: one line per
+// algorithm and per variant.
+func Help() string {
+	var b strings.Builder
+	b.WriteString("Algorithms (--algo):\n")
+	for _, a := range All {
+		fmt.Fprintf(&b, "  %-10s %s", a.Name, a.Doc)
+		if !a.Recovery {
+			b.WriteString(" (checkpointing only)")
+		}
+		b.WriteString("\n")
+		for _, v := range a.Variants {
+			fmt.Fprintf(&b, "    --variant %s: %s\n", v.Name, v.Doc)
+		}
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -16,9 +17,7 @@ func TestNew(t *testing.T) {
 	}{
 		{"ms", "", "ms"},
 		{"ms", "textbook", "ms-textbook"},
-		{"ms", "no-forced", "ms"},
-		{"ms", "no-log", "ms"},
-		{"ms", "replay-all", "ms"},
+		{"pk", "", "pk"},
 	} {
 		a, err := New(c.name, c.variant, tr)
 		if err != nil {
@@ -29,9 +28,79 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%q, %q).Name() = %q, want %q", c.name, c.variant, a.Name(), c.want)
 		}
 	}
-	for _, c := range [][2]string{{"ms", "nope"}, {"xx", ""}, {"", ""}} {
-		if _, err := New(c[0], c[1], tr); err == nil {
-			t.Errorf("New(%q, %q) accepted", c[0], c[1])
+	// The test-only mutants are not variants: package mutants has them.
+	for _, c := range []struct{ name, variant, want string }{
+		{"ms", "nope", `ms: unknown variant "nope" (want textbook)`},
+		{"ms", "no-forced", `ms: unknown variant "no-forced" (want textbook)`},
+		{"ms", "no-log", "unknown variant"},
+		{"ms", "replay-all", "unknown variant"},
+		{"pk", "no-token", `pk: unknown variant "no-token" (pk has none)`},
+		{"pk", "textbook", "unknown variant"},
+		{"xx", "", `unknown algorithm "xx" (want ms or pk)`},
+		{"", "", "unknown algorithm"},
+	} {
+		_, err := New(c.name, c.variant, tr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%q, %q) = %v, want an error with %q", c.name, c.variant, err, c.want)
+		}
+	}
+}
+
+// TestTable: every entry is complete, names are unique, and every
+// variant the table lists is one its constructor accepts, and no other.
+func TestTable(t *testing.T) {
+	tr, err := trace.NewBuilder("P0").Internal(0.1, "P0").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i := range All {
+		a := &All[i]
+		if a.Name == "" || a.Doc == "" || a.New == nil || seen[a.Name] || a.Name == "both" {
+			t.Errorf("entry %d (%q): incomplete or duplicate", i, a.Name)
+		}
+		seen[a.Name] = true
+		for _, v := range append([]Variant{{Name: ""}}, a.Variants...) {
+			if v.Name != "" && v.Doc == "" {
+				t.Errorf("%s/%s: no description", a.Name, v.Name)
+			}
+			if _, err := a.New(v.Name, tr); err != nil {
+				t.Errorf("%s/%s listed but rejected: %v", a.Name, v.Name, err)
+			}
+		}
+		if _, err := a.New("surely-not-a-variant", tr); err == nil {
+			t.Errorf("%s accepts any variant", a.Name)
+		}
+	}
+	if got := strings.Join(Names, " "); got != "ms pk" {
+		t.Errorf("Names = %q", got)
+	}
+	if got := strings.Join(VariantNames(), " "); got != "textbook" {
+		t.Errorf("VariantNames = %q", got)
+	}
+	if got := strings.Join(VariantsOf("textbook"), " "); got != "ms" {
+		t.Errorf("VariantsOf(textbook) = %q", got)
+	}
+	if got := VariantsOf(""); len(got) != 0 {
+		t.Errorf("VariantsOf(\"\") = %q", got)
+	}
+	h := Help()
+	for _, want := range []string{"ms ", "Manivannan", "pk ", "Peterson", "--variant textbook"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("Help lacks %q:\n%s", want, h)
+		}
+	}
+}
+
+func TestChoice(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, ""}, {[]string{"ms"}, "ms"}, {[]string{"ms", "pk"}, "ms or pk"}, {[]string{"ms", "pk", "both"}, "ms, pk or both"},
+	} {
+		if got := Choice(c.in); got != c.want {
+			t.Errorf("Choice(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
+	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -71,11 +71,16 @@ var sound = [][2]string{{"ms", ""}, {"pk", ""}}
 // variants returns every variant, sound ones first, then the mutants.
 func variants() [][2]string { return append(append([][2]string{}, sound...), mutants...) }
 
-// mutants are the deliberately broken variants the checker must catch.
-var mutants = [][2]string{
-	{"ms", "textbook"}, {"ms", "no-forced"}, {"ms", "no-log"}, {"ms", "replay-all"},
-	{"pk", "no-token"}, {"pk", "no-resend"}, {"pk", "no-requeue"},
-}
+// mutants are the deliberately broken variants the checker must catch:
+// the textbook variant (broken under concurrent failures) and every
+// test-only mutant of package mutants.
+var mutants = func() [][2]string {
+	out := [][2]string{{"ms", "textbook"}}
+	for _, m := range broken.All {
+		out = append(out, [2]string{m.Algo, m.Name})
+	}
+	return out
+}()
 
 // replayWith replays tr through algorithm name, variant.
 func replayWith(t tb, tr *trace.Trace, name, variant string) *trace.Run {
@@ -87,7 +92,7 @@ func replayWith(t tb, tr *trace.Trace, name, variant string) *trace.Run {
 // command-line flags do.
 func replayOpts(t tb, tr *trace.Trace, name, variant string, params trace.Params) *trace.Run {
 	t.Helper()
-	alg, err := algorithms.New(name, variant, tr)
+	alg, err := broken.New(name, variant, tr)
 	if err != nil {
 		t.Fatalf("%s/%s: %v", name, variant, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,7 +32,7 @@ type diagramFlags struct {
 func newDiagramCmd(ios *IO) *cobra.Command {
 	f := &diagramFlags{}
 	c := &cobra.Command{
-		Use:   "diagram FILE [--algo ms|pk] [-o OUT.svg|OUT.html]",
+		Use:   "diagram FILE [--algo " + strings.Join(algorithms.Names, "|") + "] [-o OUT.svg|OUT.html]",
 		Short: "Space-time diagram of a trace (replayed) or run, as SVG or HTML",
 		Long: `diagram draws a space-time diagram of FILE ("-" for stdin): one lane per
 process, time to the right, messages as arrows, checkpoints (basic, forced,
@@ -61,8 +62,8 @@ invalid input or usage.`,
 	fl := c.Flags()
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
-	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: ms or pk")
-	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(false)))
+	fl.StringVar(&f.Variant, "variant", "", variantHelp())
 	addDelayFlags(fl, &f.delays)
 	f.MaxEvents = diagram.DefaultMaxEvents
 	fl.Var(intFlag{&f.MaxEvents, 1}, "max-events", "window runs with more events than this")
@@ -95,16 +96,11 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	switch f.Algo {
-	case "ms", "pk":
-	default:
-		return invalidf("--algo %q: want ms or pk", f.Algo)
+	if !slices.Contains(algorithms.Names, f.Algo) {
+		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(false)))
 	}
-	if f.Variant != "" && f.Variant != "textbook" {
-		return invalidf("--variant %q: want textbook", f.Variant)
-	}
-	if f.Variant != "" && f.Algo != "ms" {
-		return invalidf("--variant applies to --algo ms only")
+	if err := checkVariant(f.Variant, f.Algo); err != nil {
+		return invalid(err)
 	}
 	params, err := f.delays.params()
 	if err != nil {

@@ -62,7 +62,7 @@ func parseSeconds(s string, positive bool) (trace.Time, error) {
 	case ok && (t > 0 || !positive):
 		return t, nil
 	case f > 0 && !ok: // finite but beyond the time range, or +Inf
-		return 0, fmt.Errorf("%s, at most %d (about %d years)", want, int64(trace.MaxTime/trace.Second), int64(trace.MaxTime/trace.Second)/(365*24*3600))
+		return 0, fmt.Errorf("%s, at most %s", want, trace.MaxTimeText)
 	}
 	return 0, errors.New(want)
 }

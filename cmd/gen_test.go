@@ -35,7 +35,7 @@ func TestGenCommand(t *testing.T) {
 		// the value, what is wanted; 0 and -1 alike for a delay.
 		{"bad down", []string{"gen", "--down", "0"}, ExitInvalid, "ckpt: --down 0: want a number of seconds > 0\n", ""},
 		{"negative down", []string{"gen", "--down", "-1"}, ExitInvalid, "ckpt: --down -1: want a number of seconds > 0\n", ""},
-		{"huge down", []string{"gen", "--down", "1e12"}, ExitInvalid, "ckpt: --down 1e12: want a number of seconds > 0, at most 2305843009 (about 73 years)\n", ""},
+		{"huge down", []string{"gen", "--down", "1e12"}, ExitInvalid, "ckpt: --down 1e12: want a number of seconds > 0, at most 2305843009.213693951 s (about 73 years)\n", ""},
 		{"bad events", []string{"gen", "--events", "x"}, ExitInvalid, "ckpt: --events x: want a whole number >= 0\n", ""},
 		{"negative events", []string{"gen", "--events", "-5"}, ExitInvalid, "ckpt: --events -5: want a whole number >= 0\n", ""},
 		{"negative seed", []string{"gen", "--seed", "-1"}, ExitInvalid, "ckpt: --seed -1: want a whole number >= 0\n", ""},

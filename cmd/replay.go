@@ -3,6 +3,8 @@ package cmd
 import (
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,14 +29,16 @@ type replayOptions struct {
 func newReplayCmd(ios *IO) *cobra.Command {
 	o := &replayOptions{}
 	c := &cobra.Command{
-		Use:   "replay --algo ms|pk FILE [-o OUT]",
+		Use:   "replay --algo " + strings.Join(algorithms.Names, "|") + " FILE [-o OUT]",
 		Short: "Replay a trace through one algorithm and write the run",
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
 resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
 .jsonl, gzip-compressed when it ends in .gz. The run names its source
 trace relative to OUT's directory (as given, on stdout), so that ckpt
-check finds it from wherever it runs.`,
+check finds it from wherever it runs.
+
+` + algorithms.Help(),
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
@@ -42,32 +46,26 @@ check finds it from wherever it runs.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Algo, "algo", "", "algorithm: ms or pk (required)")
+	fl.StringVar(&o.Algo, "algo", "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
 	addDelayFlags(fl, &o.delays)
-	fl.StringVar(&o.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+	fl.StringVar(&o.Variant, "variant", "", variantHelp())
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
 	return c
 }
 
-// replayVariants are the --variant values replay accepts. Besides the
-// documented "textbook", the test-only MS mutants of docs/ms.md are
-// accepted (and not advertised) so that broken runs can be produced for
-// checker tests from the command line.
-var replayVariants = map[string]bool{"": true, "textbook": true, "no-forced": true, "no-log": true, "replay-all": true}
-
 func runReplay(ios *IO, o *replayOptions) error {
-	switch o.Algo {
-	case "ms", "pk":
-	case "":
-		return invalidf("replay: --algo is required (ms or pk)")
-	default:
-		return invalidf("replay: --algo %q: want ms or pk", o.Algo)
+	choice := algorithms.Choice(algoNames(false))
+	switch {
+	case o.Algo == "":
+		return invalidf("replay: --algo is required (%s)", choice)
+	case !slices.Contains(algorithms.Names, o.Algo):
+		return invalidf("replay: --algo %q: want %s", o.Algo, choice)
 	}
-	if !replayVariants[o.Variant] || (o.Variant != "" && o.Algo != "ms") {
-		return invalidf("replay: --variant %q: want textbook (ms only)", o.Variant)
+	if err := checkVariant(o.Variant, o.Algo); err != nil {
+		return invalidf("replay: %v", err)
 	}
 	params, err := o.delays.params()
 	if err != nil {

@@ -2,10 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -26,7 +29,8 @@ type reportFlags struct {
 	// "not given" (a given value is > 0, checked when the flag is parsed).
 	RestartDelay trace.Time
 	ControlDelay trace.Time
-	// Variant is the MS variant ("" or "textbook").
+	// Variant is a variant of the algorithm table ("" or "textbook"); it
+	// applies to the selected algorithms that have it.
 	Variant string
 	// Strict makes a report with an unknown property unknown (exit 1).
 	Strict bool
@@ -39,9 +43,46 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
-	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: ms, pk or both")
+	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: "+algorithms.Choice(algoNames(true)))
 	addDelayFlags(fl, f)
-	fl.StringVar(&f.Variant, "variant", "", "MS variant: textbook (the seed's rules)")
+	fl.StringVar(&f.Variant, "variant", "", variantHelp())
+}
+
+// The --algo and --variant flags of every command read the algorithm
+// table (algorithms.All): its names, its variants and their help.
+
+// algoNames are the values --algo takes: the table's algorithms, and
+// "both" (all of them) where a command can replay every one.
+func algoNames(withBoth bool) []string {
+	names := slices.Clone(algorithms.Names)
+	if withBoth {
+		names = append(names, "both")
+	}
+	return names
+}
+
+// variantHelp is --variant's help: every variant of the table, with its
+// algorithm and description.
+func variantHelp() string {
+	var parts []string
+	for _, a := range algorithms.All {
+		for _, v := range a.Variants {
+			parts = append(parts, fmt.Sprintf("%s (%s: %s)", v.Name, a.Name, v.Doc))
+		}
+	}
+	return "algorithm variant: " + strings.Join(parts, "; ")
+}
+
+// checkVariant checks that v ("" for the default) is a variant of
+// algorithm algo, which the caller has validated.
+func checkVariant(v, algo string) error {
+	if a, ok := algorithms.Lookup(algo); ok && a.HasVariant(v) {
+		return nil
+	}
+	if !slices.Contains(algorithms.VariantNames(), v) {
+		return fmt.Errorf("--variant %q: want %s", v, algorithms.Choice(algorithms.VariantNames()))
+	}
+	return fmt.Errorf("--variant %s: the variant applies to --algo %s only", v, algorithms.Choice(algorithms.VariantsOf(v)))
 }
 
 // addDelayFlags registers --restart-delay and --control-delay, writing
@@ -59,15 +100,11 @@ func (f *reportFlags) validate() error {
 	default:
 		return invalidf("--format %q: want text, json, markdown or junit", f.Format)
 	}
-	switch f.Algo {
-	case "ms", "pk", "both":
-	default:
-		return invalidf("--algo %q: want ms, pk or both", f.Algo)
+	if !slices.Contains(algoNames(true), f.Algo) {
+		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(true)))
 	}
-	switch f.Variant {
-	case "", "textbook":
-	default:
-		return invalidf("--variant %q: want textbook", f.Variant)
+	if f.Variant != "" && !slices.Contains(algorithms.VariantNames(), f.Variant) {
+		return invalidf("--variant %q: want %s", f.Variant, algorithms.Choice(algorithms.VariantNames()))
 	}
 	if _, err := f.params(); err != nil {
 		return err
@@ -78,9 +115,19 @@ func (f *reportFlags) validate() error {
 // algorithms returns the algorithm names --algo selects, in report order.
 func (f *reportFlags) algorithms() []string {
 	if f.Algo == "both" || f.Algo == "" {
-		return []string{"ms", "pk"}
+		return algorithms.Names
 	}
 	return []string{f.Algo}
+}
+
+// variantFor returns the variant to replay algorithm name with: --variant
+// if name has it, else the default (so with --algo both, --variant
+// textbook applies to ms and pk runs as it is).
+func (f *reportFlags) variantFor(name string) string {
+	if a, ok := algorithms.Lookup(name); ok && a.HasVariant(f.Variant) {
+		return f.Variant
+	}
+	return ""
 }
 
 // params converts the delay flags into replay params that override a

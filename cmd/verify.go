@@ -74,12 +74,7 @@ func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Para
 	var out []report.Report
 	names := f.algorithms()
 	for i, name := range names {
-		// --variant names an MS variant: with --algo both, pk runs as is.
-		variant := ""
-		if name == "ms" {
-			variant = f.Variant
-		}
-		out = append(out, verifyOne(tr, path, name, variant, params))
+		out = append(out, verifyOne(tr, path, name, f.variantFor(name), params))
 		if len(tr.Events) >= bigTrace && i+1 < len(names) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets

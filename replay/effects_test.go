@@ -78,9 +78,10 @@ func TestInstantReplayRestart(t *testing.T) {
 		if in.Kind != replay.InRestart {
 			return fx, false
 		}
-		e := replay.NewEffect(replay.EffRestart)
-		e.Ckpt, e.Pos, e.Resend, e.Inc, e.Failure = 1, 3, true, 1, in.Failure
-		return append(fx, e), true
+		// Op 2 (send b) runs for the first time: its piggyback comes
+		// with the restart.
+		return append(fx, replay.Effect{Kind: replay.EffRestart, Ckpt: 1, Pos: 3, Resend: true, Inc: 1, Failure: in.Failure,
+			Sends: []replay.SendPB{{Op: 2, PB: trace.NewPiggyback()}}}), true
 	})
 	run, err := replay.Run(tr, alg, replay.Options{})
 	if err != nil {
@@ -115,27 +116,20 @@ func TestRequeueHoldResume(t *testing.T) {
 	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
 		switch {
 		case in.Kind == replay.InTick && in.P == 0:
-			c := replay.NewEffect(replay.EffControl)
-			c.To, c.Control = 1, trace.ControlToken
-			return append(fx, c), true
+			return append(fx, replay.Effect{Kind: replay.EffControl, To: 1, Control: trace.ControlToken}), true
 		case in.Kind == replay.InControl && in.P == 1:
-			r := replay.NewEffect(replay.EffRollback)
-			r.Ckpt, r.Pos, r.Cause = 0, 0, trace.CauseToken
-			r.Requeue = []replay.CopyID{s.got[1][0]}
 			s.state["rolled"] = 1
-			return append(fx, r), true
+			return append(fx, replay.Effect{Kind: replay.EffRollback, Cause: trace.CauseToken, Requeue: []replay.CopyID{s.got[1][0]}}), true
 		case in.Kind == replay.InRecv && s.state["rolled"] == 1 && s.state["retried"] == 0:
-			h := replay.NewEffect(replay.EffHold)
-			h.Until = "tick"
-			return append(fx, h), true
+			return append(fx, replay.Effect{Kind: replay.EffHold, Until: "tick"}), true
 		case in.Kind == replay.InTick && in.P == 1 && in.T == 2*trace.Second:
 			s.state["retried"] = 1
-			return append(fx, replay.NewEffect(replay.EffHoldProcess), replay.NewEffect(replay.EffRetry)), true
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}, replay.Effect{Kind: replay.EffRetry}), true
 		case in.Kind == replay.InTick && in.P == 1 && in.T == 3*trace.Second:
 			if !in.Held {
 				panic("tick of a held process must say Held")
 			}
-			return append(fx, replay.NewEffect(replay.EffResume)), true
+			return append(fx, replay.Effect{Kind: replay.EffResume}), true
 		case in.Kind == replay.InTick && in.P == 1:
 			return fx, true
 		}
@@ -155,4 +149,48 @@ func TestRequeueHoldResume(t *testing.T) {
 		"t=3.2 P1 recv msg=a peer=P0 op=0 copy=1 via=net",
 		"t=3.3 P1 internal op=1",
 		"P1 end state=done")
+}
+
+// TestRestartContract: the piggybacks of a restart's first-time sends
+// come with EffRestart, one per such send; a missing or extra one, or a
+// resend of an op that is no live send, is the algorithm's error, never a
+// nested Step or a panic.
+func TestRestartContract(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Send(0.1, "P0", "P1", "a").
+		Fail(0.5, "P0").
+		Send(0.6, "P0", "P1", "b").
+		Internal(0.7, "P0").
+		Recv(0.9, "P1", "b").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := trace.NewPiggyback()
+	for _, c := range []struct {
+		name string
+		fx   []replay.Effect
+		want string
+	}{
+		{"missing piggyback", []replay.Effect{{Kind: replay.EffRestart, Pos: 3}}, "runs send op 1 for the first time without its piggyback"},
+		{"extra piggyback", []replay.Effect{{Kind: replay.EffRestart, Pos: 3,
+			Sends: []replay.SendPB{{Op: 1, PB: pb}, {Op: 2, PB: pb}}}}, "gives a piggyback for op 2"},
+		{"piggyback for a live send", []replay.Effect{{Kind: replay.EffRestart, Pos: 1,
+			Sends: []replay.SendPB{{Op: 0, PB: pb}}}}, "gives a piggyback for op 0"},
+		{"resend of no live send", []replay.Effect{{Kind: replay.EffRestart, Pos: 1}, {Kind: replay.EffResend, Op: 1}}, "resends op 1, which is not a live send"},
+		{"restart not first", []replay.Effect{{Kind: replay.EffHoldProcess}, {Kind: replay.EffRestart}}, "did not answer a restart with EffRestart"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+				if in.Kind != replay.InRestart {
+					return fx, false
+				}
+				return append(fx, c.fx...), true
+			})
+			_, err := replay.Run(tr, alg, replay.Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
 }

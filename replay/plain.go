@@ -31,20 +31,14 @@ func (a *Plain) Step(in *Input, fx []Effect) []Effect {
 			return fx
 		}
 		a.next[p]++
-		e := NewEffect(EffCheckpoint)
-		e.Ckpt, e.CkptType = a.next[p], trace.CkptBasic
-		a.last[p], a.pos[p] = e.Ckpt, in.Pos
-		fx = append(fx, e)
+		a.last[p], a.pos[p] = a.next[p], in.Pos
+		fx = append(fx, Effect{Kind: EffCheckpoint, Ckpt: a.next[p], CkptType: trace.CkptBasic})
 	case InSend:
-		e := NewEffect(EffPiggyback)
-		e.PB = trace.NewPiggyback()
-		fx = append(fx, e)
+		fx = append(fx, Effect{Kind: EffPiggyback, PB: trace.NewPiggyback()})
 	case InRecv:
-		fx = append(fx, NewEffect(EffDeliver))
+		fx = append(fx, Effect{Kind: EffDeliver})
 	case InRestart:
-		e := NewEffect(EffRestart)
-		e.Ckpt, e.Pos, e.Failure = a.last[p], a.pos[p], in.Failure
-		fx = append(fx, e)
+		fx = append(fx, Effect{Kind: EffRestart, Ckpt: a.last[p], Pos: a.pos[p], Failure: in.Failure})
 	}
 	return fx
 }

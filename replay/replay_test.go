@@ -166,9 +166,7 @@ func (badAlg) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		return fx // no judgement
 	}
 	if in.Kind == replay.InSend {
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = trace.NewPiggyback()
-		return append(fx, e)
+		return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
 	}
 	return fx
 }
@@ -185,5 +183,21 @@ func TestContractErrors(t *testing.T) {
 	bad.Messages = nil
 	if _, err := replay.Run(&bad, replay.NewPlain(2), replay.Options{}); err == nil {
 		t.Error("unvalidated trace accepted")
+	}
+	// Times and durations beyond trace.MaxTime could overflow the
+	// engine's sums: a trace or options that bypassed validation with one
+	// are refused, never replayed.
+	late := *tr
+	late.Events = append([]trace.Event(nil), tr.Events...)
+	late.Events[1].T = trace.MaxTime + 1
+	if _, err := replay.Run(&late, replay.NewPlain(2), replay.Options{}); err == nil || !strings.Contains(err.Error(), "event 1: invalid event") {
+		t.Errorf("time beyond the limit: err = %v", err)
+	}
+	long := trace.Params{ControlDelay: trace.MaxTime + 1}
+	if _, err := replay.Run(tr, replay.NewPlain(2), replay.Options{Params: long}); err == nil || !strings.Contains(err.Error(), "control_delay") {
+		t.Errorf("delay beyond the limit: err = %v", err)
+	}
+	if _, err := replay.Run(tr, replay.NewPlain(2), replay.Options{Params: trace.Params{RestartDelay: -1}}); err == nil {
+		t.Error("negative restart delay accepted")
 	}
 }

@@ -102,7 +102,7 @@ func (b *Builder) Build() (*Trace, error) {
 			v   Time
 		}{{"restart_delay", p.RestartDelay}, {"control_delay", p.ControlDelay}, {"default_delay", p.DefaultDelay}} {
 			if f.v < 0 || f.v > MaxTime {
-				return nil, a.headerErr("params.%s must be a finite number > 0, got %s", f.key, f.v)
+				return nil, a.headerErr("%s", badTime("params."+f.key, f.v, true))
 			}
 		}
 		a.tr.Params = p

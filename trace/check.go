@@ -167,7 +167,7 @@ func (a *assembler) reserve(n int) {
 // are as scanner.seconds returns them.
 func (a *assembler) setParam(key string, t Time, ok bool, v float64) error {
 	if !ok || t <= 0 {
-		return a.headerErr("params.%s must be a finite number > 0, got %s", key, fmtFloat(v))
+		return a.headerErr("%s", badSeconds("params."+key, v, true))
 	}
 	switch key {
 	case "restart_delay":
@@ -191,7 +191,7 @@ func (a *assembler) add(r *rawEvent) error {
 	}
 	t := r.t
 	if !r.tOK {
-		return a.errAt(i, line, `"t" must be a finite number >= 0, got %s`, fmtFloat(r.tf))
+		return a.errAt(i, line, "%s", badSeconds(`"t"`, r.tf, false))
 	}
 	if !r.hasKind {
 		return a.errAt(i, line, `missing "kind"`)
@@ -228,7 +228,7 @@ func (a *assembler) add(r *rawEvent) error {
 	case Fail:
 		if r.hasDown {
 			if !r.downOK || r.down <= 0 {
-				return a.errAt(i, line, `"down" must be a finite number > 0, got %s`, fmtFloat(r.downf))
+				return a.errAt(i, line, "%s", badSeconds(`"down"`, r.downf, true))
 			}
 			ev.Down = r.down
 		}
@@ -361,7 +361,7 @@ func Validate(tr *Trace) error {
 		v   Time
 	}{{"restart_delay", tr.Params.RestartDelay}, {"control_delay", tr.Params.ControlDelay}, {"default_delay", tr.Params.DefaultDelay}} {
 		if f.v < 0 || f.v > MaxTime {
-			return a.headerErr("params.%s must be a finite number > 0, got %s", f.key, f.v)
+			return a.headerErr("%s", badTime("params."+f.key, f.v, true))
 		}
 	}
 	msgIdx := make(map[string]int32, len(tr.Msgs))
@@ -385,7 +385,7 @@ func Validate(tr *Trace) error {
 			return a.errAt(i, 0, "unknown process index %d", ev.P)
 		}
 		if ev.T < 0 || ev.T > MaxTime {
-			return a.errAt(i, 0, `"t" must be a finite number >= 0, got %s`, ev.T)
+			return a.errAt(i, 0, "%s", badTime(`"t"`, ev.T, false))
 		}
 		if ev.Kind != Send {
 			ev.To = None
@@ -400,7 +400,7 @@ func Validate(tr *Trace) error {
 		if ev.Kind != Fail {
 			ev.Down = 0
 		} else if ev.Down < 0 || ev.Down > MaxTime {
-			return a.errAt(i, 0, `"down" must be a finite number > 0, got %s`, ev.Down)
+			return a.errAt(i, 0, "%s", badTime(`"down"`, ev.Down, true))
 		}
 		if e := a.check(i, 0); e != nil {
 			return e

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -14,9 +15,18 @@ type Time int64
 // Second is one second of simulated time.
 const Second Time = 1_000_000_000
 
-// MaxTime bounds accepted times (about 292 years): past it int64
-// nanoseconds could overflow when delays are added.
+// MaxTime bounds every time and duration ckpt reads, and every time a
+// replay computes: 2^61 − 1 ns, 2305843009.213693951 s, about 73 years.
+// Two of them add without overflowing int64, which is what lets the
+// replay engine check each sum against MaxTime exactly (replay/time.go).
 const MaxTime Time = math.MaxInt64 / 4
+
+// MaxTimeText states MaxTime for messages.
+const MaxTimeText = "2305843009.213693951 s (about 73 years)"
+
+// EpochHint is the advice given with a time beyond MaxTime: such times
+// are nearly always absolute timestamps.
+const EpochHint = "make epoch timestamps relative to the trace's start"
 
 // FromSeconds converts a number of seconds read from JSON into a Time,
 // rounding to the nearest nanosecond. ok is false for NaN, infinities,
@@ -26,10 +36,41 @@ func FromSeconds(s float64) (t Time, ok bool) {
 		return 0, false
 	}
 	ns := math.Round(s * 1e9)
-	if ns > float64(MaxTime) {
+	// float64(MaxTime) rounds up to 2^61, so the float comparison alone
+	// would let 2^61 through: compare the integer too.
+	if ns > float64(MaxTime) || Time(ns) > MaxTime {
 		return 0, false
 	}
 	return Time(ns), true
+}
+
+// badSeconds describes a number v read for a time or duration (field
+// names it, as `"t"`) that FromSeconds (or, for a duration, > 0) rejects.
+// A finite v > 0 is beyond MaxTime: the message states the limit, and for
+// a point in time (a trace's "t") adds EpochHint, since such a number is
+// nearly always an absolute timestamp.
+func badSeconds(field string, v float64, duration bool) string {
+	if v > 0 && !math.IsInf(v, 1) {
+		if duration {
+			return fmt.Sprintf("%s must be at most %s, got %s", field, MaxTimeText, fmtFloat(v))
+		}
+		return fmt.Sprintf("%s must be at most %s, got %s; %s", field, MaxTimeText, fmtFloat(v), EpochHint)
+	}
+	if duration {
+		return field + " must be a finite number > 0, got " + fmtFloat(v)
+	}
+	return field + " must be a finite number >= 0, got " + fmtFloat(v)
+}
+
+// badTime is badSeconds for a Time of a trace built in memory.
+func badTime(field string, t Time, duration bool) string {
+	if t > MaxTime {
+		return badSeconds(field, t.Seconds(), duration)
+	}
+	if duration {
+		return field + " must be a finite number > 0, got " + t.String()
+	}
+	return field + " must be a finite number >= 0, got " + t.String()
 }
 
 // Seconds returns t as floating-point seconds, for display only.

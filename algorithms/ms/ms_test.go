@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms/ms"
+	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -21,7 +21,7 @@ func sec(s float64) trace.Time { t, _ := trace.FromSeconds(s); return t }
 
 func mustRun(t *testing.T, tr *trace.Trace, variant string) *trace.Run {
 	t.Helper()
-	a, err := ms.New(variant, tr)
+	a, err := mutants.New("ms", variant, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

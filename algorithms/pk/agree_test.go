@@ -58,34 +58,6 @@ func TestCheckerAgrees(t *testing.T) {
 	}
 }
 
-// TestMutantsCaught: each deliberately broken variant makes the checker
-// fail a property on some trace, so the agreement above means something.
-func TestMutantsCaught(t *testing.T) {
-	for _, variant := range []string{NoToken, NoResend, NoRequeue} {
-		t.Run(variant, func(t *testing.T) {
-			var traces []*trace.Trace
-			for _, tc := range goldenCases {
-				tr, err := tc.trace.Build()
-				if err != nil {
-					t.Fatal(err)
-				}
-				tr.Name = tc.name
-				traces = append(traces, tr)
-			}
-			for seed := uint64(1); seed <= 100; seed++ {
-				traces = append(traces, genTrace(t, randomConfig(seed)))
-			}
-			for _, tr := range traces {
-				if f := failing(replayVariant(t, tr, variant), tr); len(f) > 0 {
-					t.Logf("caught on %s: %s", tr.Name, f[0])
-					return
-				}
-			}
-			t.Errorf("mutant %s passes every trace", variant)
-		})
-	}
-}
-
 // TestBundledTraces replays the repository's example traces through PK
 // and the checker, as `ckpt verify --algo pk` would.
 func TestBundledTraces(t *testing.T) {

@@ -14,7 +14,7 @@ type harness struct {
 	t    *testing.T
 	a    *PK
 	pos  []int32
-	copy replay.CopyID
+	copy replay.CopyID // the next copy
 	// pb[c] is the piggyback vector of copy c.
 	pb map[replay.CopyID]trace.VT
 }
@@ -29,7 +29,7 @@ func newHarness(t *testing.T, b *trace.Builder) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, a: a, pos: make([]int32, len(tr.Processes)), pb: map[replay.CopyID]trace.VT{}}
+	return &harness{t: t, a: a, pos: make([]int32, len(tr.Processes)), copy: 1, pb: map[replay.CopyID]trace.VT{}}
 }
 
 func (h *harness) step(in replay.Input) []replay.Effect {
@@ -41,7 +41,7 @@ func (h *harness) step(in replay.Input) []replay.Effect {
 }
 
 // send runs p's next op as a send of msg to `to` and returns the copy.
-func (h *harness) send(p, to, msg int32) replay.CopyID {
+func (h *harness) send(p, to replay.Proc, msg replay.Msg) replay.CopyID {
 	h.t.Helper()
 	fx := h.step(replay.Input{Kind: replay.InSend, P: p, Op: h.pos[p], Msg: msg, Peer: to, Copy: h.copy})
 	if len(fx) != 1 || fx[0].Kind != replay.EffPiggyback {
@@ -54,11 +54,11 @@ func (h *harness) send(p, to, msg int32) replay.CopyID {
 	return c
 }
 
-func (h *harness) internal(p int32) { h.pos[p]++ }
+func (h *harness) internal(p replay.Proc) { h.pos[p]++ }
 
 // recv offers copy c (sent by from) to p's next op and returns the
 // judgement; a delivery completes the op.
-func (h *harness) recv(p, from, msg int32, c replay.CopyID) replay.Effect {
+func (h *harness) recv(p, from replay.Proc, msg replay.Msg, c replay.CopyID) replay.Effect {
 	h.t.Helper()
 	pb := trace.NewPiggyback()
 	pb.VT = h.pb[c]
@@ -72,19 +72,19 @@ func (h *harness) recv(p, from, msg int32, c replay.CopyID) replay.Effect {
 	return fx[0]
 }
 
-func (h *harness) tick(p int32) []replay.Effect {
+func (h *harness) tick(p replay.Proc) []replay.Effect {
 	return h.step(replay.Input{Kind: replay.InTick, P: p})
 }
 
-func (h *harness) flush(p int32) []replay.Effect {
+func (h *harness) flush(p replay.Proc) []replay.Effect {
 	return h.step(replay.Input{Kind: replay.InFlush, P: p})
 }
 
-func (h *harness) fail(p int32, seq int32) {
+func (h *harness) fail(p replay.Proc, seq replay.Seq) {
 	h.a.Step(&replay.Input{Kind: replay.InFail, P: p, Pos: h.pos[p], Failure: seq}, nil)
 }
 
-func (h *harness) restart(p int32, seq int32, pending ...replay.ControlMsg) []replay.Effect {
+func (h *harness) restart(p replay.Proc, seq replay.Seq, pending ...replay.ControlMsg) []replay.Effect {
 	fx := h.a.Step(&replay.Input{Kind: replay.InRestart, P: p, Pos: h.pos[p], Failure: seq, Pending: pending}, nil)
 	if len(fx) == 0 || fx[0].Kind != replay.EffRestart {
 		h.t.Fatalf("restart: effects %v", fx)
@@ -93,7 +93,7 @@ func (h *harness) restart(p int32, seq int32, pending ...replay.ControlMsg) []re
 	return fx
 }
 
-func (h *harness) control(p, from int32, body *trace.ControlBody, seq int32) []replay.Effect {
+func (h *harness) control(p, from replay.Proc, body *trace.ControlBody, seq replay.Seq) []replay.Effect {
 	fx := h.step(replay.Input{Kind: replay.InControl, P: p, Peer: from, Control: trace.ControlToken, Body: body, Failure: seq})
 	for _, e := range fx {
 		if e.Kind == replay.EffRollback {
@@ -194,7 +194,7 @@ func TestClassicDecisions(t *testing.T) {
 	if got := kinds(fx); !reflect.DeepEqual(got, []replay.EffectKind{replay.EffRollback, replay.EffResend, replay.EffControl}) {
 		t.Fatalf("P2: %v", got)
 	}
-	if fx[0].Pos != 1 || fx[1].Copy != c2 || fx[2].To != 0 {
+	if fx[0].Pos != 1 || fx[1].Op != 0 || fx[2].To != 0 {
 		t.Fatalf("P2: %+v", fx)
 	}
 	// Back at P0: resume.
@@ -274,7 +274,7 @@ func TestRestartStoppingPoint(t *testing.T) {
 			for _, a := range tc.known {
 				body := trace.NewControlBody()
 				body.Origin, body.Inc, body.K = a.P, a.Inc, a.K
-				pending = append(pending, replay.ControlMsg{From: a.P, Control: trace.ControlToken, Body: &body, Failure: 3})
+				pending = append(pending, replay.ControlMsg{From: replay.Proc(a.P), Control: trace.ControlToken, Body: &body, Failure: 3})
 			}
 			h.fail(1, 7)
 			fx := h.restart(1, 8, pending...)
@@ -362,7 +362,7 @@ func TestRollbackRequeuesNonOrphans(t *testing.T) {
 	}
 	tok := find(fx, replay.EffControl).Body
 	fx = h.control(1, 0, tok, 6)
-	if got := kinds(fx); !reflect.DeepEqual(got, []replay.EffectKind{replay.EffResend, replay.EffControl}) || fx[0].Copy != cw {
+	if got := kinds(fx); !reflect.DeepEqual(got, []replay.EffectKind{replay.EffResend, replay.EffControl}) || fx[0].Op != 0 {
 		t.Fatalf("P1: %+v", fx)
 	}
 	fx = h.control(2, 1, tok, 6)

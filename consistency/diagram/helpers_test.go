@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -29,7 +29,7 @@ const examples = "../../testdata/traces"
 func replayed(t testing.TB, tr *trace.Trace, alg string) (*trace.Run, *report.Report) {
 	t.Helper()
 	name, variant, _ := strings.Cut(alg, ":")
-	a, err := algorithms.New(name, variant, tr)
+	a, err := mutants.New(name, variant, tr)
 	if err != nil {
 		t.Fatal(err)
 	}

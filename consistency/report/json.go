@@ -62,6 +62,11 @@ func newErrorEntry(r *Report) errorEntry {
 // normalized returns a copy of r whose nil lists are empty lists. It
 // copies rather than writes into the caller's report.
 func normalized(r Report) Report {
+	// "valid" is true exactly when the verdict is (docs/reports.md): an
+	// unknown verdict was not shown to hold.
+	if r.Verdict == VerdictUnknown {
+		r.Valid = false
+	}
 	r.Properties = nonNil(r.Properties)
 	for i := range r.Properties {
 		p := &r.Properties[i]

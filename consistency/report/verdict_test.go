@@ -91,7 +91,7 @@ func TestUnknownEveryFormat(t *testing.T) {
 	if err := json.Unmarshal([]byte(render(t, JSON, in, Options{})), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc[0]["verdict"] != "unknown" || doc[0]["valid"] != true || doc[0]["failures_exercised"] != float64(0) {
+	if doc[0]["verdict"] != "unknown" || doc[0]["valid"] != false || doc[0]["failures_exercised"] != float64(0) {
 		t.Errorf("json: verdict %v valid %v failures_exercised %v", doc[0]["verdict"], doc[0]["valid"], doc[0]["failures_exercised"])
 	}
 	var ju junitDoc

@@ -20,11 +20,15 @@ import (
 //	want        one regexp per line; each must match a run line after the
 //	            line the previous one matched (so the order is asserted);
 //	            a line starting with "!" must match no run line at all
-//	variant     optional MS variant ("textbook")
+//	variant     optional variant ("textbook", or a test-only mutant of
+//	            algorithms/mutants where newAlg accepts one)
+//	error       instead of want: a regexp the replay's error must match
+//	            (the trace is valid, the replay must refuse it)
 type specCase struct {
 	trace   []byte
 	want    []string
 	variant string
+	err     string
 }
 
 func parseSpecCase(t *testing.T, path string) specCase {
@@ -48,6 +52,8 @@ func parseSpecCase(t *testing.T, path string) specCase {
 			}
 		case "variant":
 			c.variant = strings.TrimSpace(buf.String())
+		case "error":
+			c.err = strings.TrimSpace(buf.String())
 		}
 		buf.Reset()
 	}
@@ -60,8 +66,8 @@ func parseSpecCase(t *testing.T, path string) specCase {
 		buf.WriteString(l)
 	}
 	flush()
-	if c.trace == nil || len(c.want) == 0 {
-		t.Fatalf("%s: needs a trace.json and a want section", path)
+	if c.trace == nil || (len(c.want) == 0) == (c.err == "") {
+		t.Fatalf("%s: needs a trace.json and either a want or an error section", path)
 	}
 	return c
 }
@@ -121,6 +127,12 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 				t.Fatal(err)
 			}
 			run, err := replay.Run(tr, alg, replay.Options{Variant: c.variant})
+			if c.err != "" {
+				if err == nil || !regexp.MustCompile(c.err).MatchString(err.Error()) {
+					t.Fatalf("replay error %v, want one matching %q", err, c.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

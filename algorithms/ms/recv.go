@@ -1,0 +1,80 @@
+package ms
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Receipt of a copy (SPEC §4.2 "Receipt of a copy M by P_j"), default
+// variant.
+
+// recv judges copy in.Copy for receive op in.Op: hold a message from the
+// future (case 1), discard a stale one (case 2), else deliver.
+func (a *MS) recv(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	p := in.P
+	pr := &a.procs[p]
+	pb := in.PB
+	// Case 1: a message from the future waits for the Rollback requests.
+	for _, e := range pb.F {
+		if have := fget(pr.f, e.P); e.Count > have {
+			return append(fx, replay.Effect{Kind: replay.EffHold,
+				Until:   fmt.Sprintf("rollback(%s,%d)", a.names[e.P], have+1),
+				Failure: a.recs[e.P][have].failure})
+		}
+	}
+	// Case 2: a delayed message is valid iff sent before every line.
+	if bad, failure := a.stale(p, pb); bad && !(a.defect.TrustLog && in.Via == trace.ViaLog) {
+		return a.discardStale(in, failure, fx)
+	}
+	return a.deliver(in, fx)
+}
+
+// discardStale discards the candidate as stale; a replayed copy's log
+// entry goes with it.
+func (a *MS) discardStale(in *replay.Input, failure replay.Seq, fx []replay.Effect) []replay.Effect {
+	if in.Via == trace.ViaLog {
+		a.dropLog(in.P, in.Op)
+	}
+	return append(fx, replay.Effect{Kind: replay.EffDiscard, Reason: trace.ReasonStale, Failure: failure})
+}
+
+// stale reports whether a message with piggyback pb is invalid for the
+// recoveries p has applied: p applied some (o, c, r) its sender had not
+// and pb.Sn ≥ r. It returns that recovery's failure.
+func (a *MS) stale(p replay.Proc, pb *trace.Piggyback) (bool, replay.Seq) {
+	if a.textbook {
+		return a.staleTextbook(p, pb)
+	}
+	for _, e := range a.procs[p].f {
+		m := fget(pb.F, e.P)
+		for c := m + 1; c <= e.Count; c++ {
+			if rec := a.recs[e.P][c-1]; pb.Sn >= rec.r {
+				return true, rec.failure
+			}
+		}
+	}
+	return false, 0
+}
+
+// deliver applies the checkpoint and logging rules to a valid message:
+// a forced checkpoint first if M.sn > sn, a log entry first if M.sn < sn.
+func (a *MS) deliver(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	p := in.P
+	pr := &a.procs[p]
+	pb := in.PB
+	switch {
+	case pb.Sn > pr.sn:
+		if !a.defect.NoForced {
+			fx = a.checkpoint(p, in.Pos, pb.Sn, trace.CkptForced, 0, fx)
+		}
+	case pb.Sn < pr.sn:
+		// A replayed receipt's entry is already in the log.
+		if in.Via == trace.ViaNet {
+			a.addLog(p, logEntry{op: in.Op, copy: in.Copy, pb: *pb})
+			fx = append(fx, replay.Effect{Kind: replay.EffLog, Copy: in.Copy, Op: in.Op})
+		}
+	}
+	return append(fx, replay.Effect{Kind: replay.EffDeliver})
+}

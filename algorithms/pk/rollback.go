@@ -1,0 +1,50 @@
+package pk
+
+import (
+	"sort"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// rollback undoes exactly p's orphan suffix (process j): it restores the
+// latest checkpoint that is not an orphan and replays silently up to the
+// first receipt of an orphan message. The copy behind every undone
+// receipt that is not an orphan goes back to the mailbox.
+func (a *PK) rollback(j int32, p *proc, failure replay.Seq, fx []replay.Effect) []replay.Effect {
+	ci := latestClean(p)
+	c := p.ckpts[ci]
+	li := sort.Search(len(p.receipts), func(k int) bool { return p.receipts[k].op >= c.pos })
+	first := li
+	for first < len(p.receipts) && !p.known.Orphan(p.receipts[first].pb) {
+		first++
+	}
+	if first == len(p.receipts) {
+		// The state is an orphan although no receipt since the latest
+		// clean checkpoint is: impossible while receipts are judged as
+		// SPEC §5 says. Keep the state rather than undo innocent events.
+		return fx
+	}
+	copy(p.vt, c.vt)
+	for k := li; k < first; k++ {
+		Merge(p.vt, p.receipts[k].pb)
+	}
+	pos := p.receipts[first].op
+	p.vt[j] = trace.VTEntry{Inc: p.inc, Count: pos}
+	p.ckpts = p.ckpts[:ci+1]
+
+	e := replay.Effect{Kind: replay.EffRollback, Ckpt: c.id, Pos: pos, Cause: trace.CauseToken, Failure: failure}
+	for k := first; k < len(p.receipts); k++ {
+		r := &p.receipts[k]
+		a.unlive(r)
+		if !p.known.Orphan(r.pb) {
+			e.Requeue = append(e.Requeue, r.copy)
+		}
+	}
+	p.receipts = p.receipts[:first]
+	if p.stable > first {
+		p.stable = first
+	}
+	p.sends = truncSends(p.sends, pos)
+	return append(fx, e)
+}

@@ -1,0 +1,167 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// apply applies the effects fx of input in, in order. j collects the
+// judgement of an InRecv. It never calls the algorithm: everything an
+// effect needs is in the effect.
+func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
+	p := int32(in.P)
+	retry := false
+	for i := range fx {
+		f := &fx[i]
+		var err error
+		switch f.Kind {
+		case EffCheckpoint:
+			err = e.checkpoint(p, f)
+		case EffSkip:
+			r := e.ev(trace.CheckpointSkipped, p)
+			r.Next, r.Sn, r.Reason = orNone(f.Next), orNone(f.Sn), f.Reason
+			e.emit(r)
+		case EffLog:
+			if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
+				return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
+			}
+			cr := &e.copies[f.Copy]
+			r := e.ev(trace.Log, p)
+			r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
+			e.emit(r)
+		case EffDeliver, EffDiscard, EffHold:
+			if in.Kind != InRecv || j == nil || j.res != resNone {
+				return fmt.Errorf("replay: algorithm %s: judgement outside a receive", e.alg.Name())
+			}
+			e.judged(in, f, j)
+		case EffControl:
+			err = e.sendControl(p, f)
+		case EffRestart:
+			if in.Kind != InRestart || i != 0 {
+				return fmt.Errorf("replay: algorithm %s: EffRestart outside a restart", e.alg.Name())
+			}
+			err = e.restore(p, f, true)
+		case EffRollback:
+			if in.Kind == InRestart && i == 0 {
+				return fmt.Errorf("replay: algorithm %s: restart must begin with EffRestart", e.alg.Name())
+			}
+			err = e.restore(p, f, false)
+		case EffHoldProcess:
+			pr := &e.procs[p]
+			pr.heldProc = true
+			pr.stale()
+			pr.blocked = false
+		case EffResume:
+			e.resume(p)
+		case EffResend:
+			err = e.resend(p, f)
+		case EffRetry:
+			retry = true
+		case EffPiggyback:
+			return fmt.Errorf("replay: algorithm %s: piggyback outside a send", e.alg.Name())
+		default:
+			return fmt.Errorf("replay: algorithm %s: unknown effect %v", e.alg.Name(), f.Kind)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// A receive's judgement is the try itself.
+	if retry && in.Kind != InRecv {
+		e.retry(p)
+	}
+	return nil
+}
+
+// checkpoint applies EffCheckpoint.
+func (e *engine) checkpoint(p int32, f *Effect) error {
+	pr := &e.procs[p]
+	if n := len(pr.ckpts); f.Ckpt <= 0 || (n > 0 && f.Ckpt <= pr.ckpts[n-1].id) {
+		return fmt.Errorf("replay: algorithm %s: checkpoint id %d of %s not increasing", e.alg.Name(), f.Ckpt, e.name(p))
+	}
+	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
+	r := e.ev(trace.Checkpoint, p)
+	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.out.AddVT(f.VT), f.Failure.Run()
+	e.emit(r)
+	return nil
+}
+
+// resume applies EffResume: p's next op becomes ready gap after now (or
+// after its last op, if that is later).
+func (e *engine) resume(p int32) {
+	pr := &e.procs[p]
+	if !pr.heldProc {
+		return
+	}
+	pr.heldProc = false
+	e.emit(e.ev(trace.Resume, p))
+	if pr.exec < e.now {
+		pr.exec = e.now
+	}
+	pr.stale()
+	e.schedule(p)
+}
+
+// resend applies EffResend: the live send at op f.Op of p transmits a new
+// copy that repeats the one it sent.
+func (e *engine) resend(p int32, f *Effect) error {
+	pr := &e.procs[p]
+	if f.Op < 0 || f.Op >= pr.pos() || pr.live[f.Op] == NoCopy {
+		return fmt.Errorf("replay: algorithm %s: %s resends op %d, which is not a live send", e.alg.Name(), e.name(p), f.Op)
+	}
+	of := pr.live[f.Op]
+	cr := e.copies[of]
+	e.transmit(p, cr.op, cr.msg, cr.to, cr.pb, of, f.Failure, "")
+	return nil
+}
+
+// judged applies a receive's judgement.
+func (e *engine) judged(in *Input, f *Effect, j *judgement) {
+	p := int32(in.P)
+	pr := &e.procs[p]
+	c := in.Copy
+	cr := &e.copies[c]
+	if f.Kind != EffHold && pr.heldRecv {
+		pr.heldRecv = false
+		r := e.ev(trace.Unhold, p)
+		r.Msg = cr.msg
+		r.Failure = f.Failure.Run()
+		e.emit(r)
+	}
+	switch f.Kind {
+	case EffDeliver:
+		j.res = resDeliver
+		if in.Via == trace.ViaNet {
+			e.boxRemove(c)
+			cr.state = copyTaken
+		}
+		r := e.ev(trace.Recv, p)
+		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
+		r.Label = e.out.AddString(e.tr.Events[pr.prog[in.Op]].Label)
+		e.emit(r)
+		pr.live = append(pr.live, c)
+		pr.blocked = false
+		pr.exec = e.now
+		e.schedule(p)
+	case EffDiscard:
+		j.res = resDiscard
+		if in.Via == trace.ViaNet {
+			e.boxRemove(c)
+			cr.state = copyDiscarded
+		}
+		r := e.ev(trace.Discard, p)
+		r.Msg, r.Copy, r.Reason, r.Failure = cr.msg, cr.no, f.Reason, f.Failure.Run()
+		e.emit(r)
+	case EffHold:
+		j.res = resHold
+		pr.blocked = false
+		if !pr.heldRecv {
+			pr.heldRecv = true
+			pr.holdMsg = cr.msg
+			r := e.ev(trace.Hold, p)
+			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure.Run()
+			e.emit(r)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package replay
+
+import (
+	"sort"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// finish records every process's end and the copies left in mailboxes.
+func (e *engine) finish() {
+	for p := range e.procs {
+		pr := &e.procs[p]
+		r := e.ev(trace.End, int32(p))
+		switch {
+		case pr.down:
+			r.State = trace.StateDown
+		case int(pr.pos()) >= len(pr.prog):
+			r.State = trace.StateDone
+		case pr.heldProc || pr.heldRecv:
+			r.State = trace.StateHeld
+		default:
+			r.State = trace.StateBlocked
+		}
+		if r.State != trace.StateDone && int(pr.pos()) < len(pr.prog) {
+			r.Op = pr.pos()
+			if tev := &e.tr.Events[pr.prog[pr.pos()]]; tev.Kind == trace.Recv {
+				r.Msg = tev.Msg
+			}
+		}
+		e.emit(r)
+	}
+	var left []CopyID
+	for c := 1; c < len(e.copies); c++ {
+		if e.copies[c].state == copyBox {
+			left = append(left, CopyID(c))
+		}
+	}
+	sort.Slice(left, func(a, b int) bool {
+		ca, cb := &e.copies[left[a]], &e.copies[left[b]]
+		if ca.to != cb.to {
+			return ca.to < cb.to
+		}
+		return ca.arrSeq < cb.arrSeq
+	})
+	for _, c := range left {
+		cr := &e.copies[c]
+		r := e.ev(trace.Unconsumed, cr.to)
+		r.Msg, r.Copy = cr.msg, cr.no
+		e.emit(r)
+	}
+}
