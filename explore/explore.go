@@ -126,6 +126,20 @@ func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
 
 // Run explores tr (a validated trace) within the scope o states.
 func Run(tr *trace.Trace, o Options) (*Result, error) {
+	x, err := newExplorer(tr, o)
+	if err != nil {
+		return nil, err
+	}
+	t, err := x.explore()
+	if err != nil {
+		return nil, err
+	}
+	return x.result(t), nil
+}
+
+// newExplorer prepares an exploration: the trace, the engines and the
+// plan (space size, exhaustive or sampled).
+func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
 	if err := o.normalize(); err != nil {
 		return nil, err
 	}
@@ -152,11 +166,7 @@ func Run(tr *trace.Trace, o Options) (*Result, error) {
 	if err := x.plan(); err != nil {
 		return nil, err
 	}
-	t, err := x.explore()
-	if err != nil {
-		return nil, err
-	}
-	return x.result(t), nil
+	return x, nil
 }
 
 // explore runs the schedules the plan chose and returns their tally.

@@ -201,3 +201,50 @@ func TestNaiveReductionUnsound(t *testing.T) {
 		t.Errorf("pinned restarts: %s", msg)
 	}
 }
+
+// TestReductionStats: the figures a reduced exploration reports over the
+// whole space — failing schedules per property, ops undone per failure
+// (mean, max), the uncoordinated baseline, the most ops undone and
+// processes rolled back — equal those of running every schedule. (Extra
+// rollback is measured at each class's representative: docs/explore.md.)
+func TestReductionStats(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := smallTraces().Draw(rt, "trace")
+		o := Options{
+			Algorithms:    []string{"ms", "pk"},
+			Variant:       rapid.SampledFrom([]string{"", "textbook", "no-log", "no-forced"}).Draw(rt, "variant"),
+			Failures:      rapid.IntRange(1, 2).Draw(rt, "k"),
+			StripFailures: rapid.Bool().Draw(rt, "strip"),
+			Workers:       1,
+		}
+		reduced, err := Run(tr, o)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		o.NoReduce = true
+		full, err := Run(tr, o)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if reduced.Scope.Covered.Cmp(full.Scope.Covered) != 0 || full.Scope.Run != full.Scope.Covered.Int64() {
+			rt.Fatalf("covered: reduced %s, full %s (run %d)", reduced.Scope.Covered, full.Scope.Covered, full.Scope.Run)
+		}
+		if reduced.Baseline != full.Baseline {
+			rt.Fatalf("baseline: reduced %+v, full %+v", reduced.Baseline, full.Baseline)
+		}
+		for a := range full.Algorithms {
+			ra, fa := &reduced.Algorithms[a], &full.Algorithms[a]
+			for i := range fa.Properties {
+				if ra.Properties[i].Failing != fa.Properties[i].Failing {
+					rt.Fatalf("%s %s: reduced %d failing, full %d", fa.Algorithm, fa.Properties[i].Name, ra.Properties[i].Failing, fa.Properties[i].Failing)
+				}
+			}
+			if ra.PerFailure != fa.PerFailure {
+				rt.Fatalf("%s per failure: reduced %+v, full %+v", fa.Algorithm, ra.PerFailure, fa.PerFailure)
+			}
+			if ra.Worst.Undone.Value != fa.Worst.Undone.Value || ra.Worst.Processes.Value != fa.Worst.Processes.Value {
+				rt.Fatalf("%s worst: reduced %d/%d, full %d/%d", fa.Algorithm, ra.Worst.Undone.Value, ra.Worst.Processes.Value, fa.Worst.Undone.Value, fa.Worst.Processes.Value)
+			}
+		}
+	})
+}
