@@ -24,7 +24,10 @@ var Properties = report.PropertyNames
 // recovery the checker reports for it.
 type verdict struct {
 	fails uint16
-	recs  []recStat
+	// na and unknown mark the properties the checker could not judge
+	// (report.NA, report.Unknown) in this run.
+	na, unknown uint16
+	recs        []recStat
 }
 
 // recStat sums one recovery line (report.Recovery).
@@ -60,10 +63,16 @@ func (e engine) run(tr *trace.Trace, v *verdict) error {
 	if err != nil {
 		return err
 	}
-	v.fails = 0
+	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
-		if rep.Properties[i].Status == report.Fail {
-			v.fails |= 1 << propIndex(rep.Properties[i].Name)
+		bit := uint16(1) << propIndex(rep.Properties[i].Name)
+		switch rep.Properties[i].Status {
+		case report.Fail:
+			v.fails |= bit
+		case report.NA:
+			v.na |= bit
+		case report.Unknown:
+			v.unknown |= bit
 		}
 	}
 	v.recs = v.recs[:0]

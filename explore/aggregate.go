@@ -83,10 +83,13 @@ func (p *perFail) result() PerFailure {
 // algTally is one algorithm's tally.
 type algTally struct {
 	failing, classes [16]int64
-	first            [16]ref
-	undone, rolled   extreme
-	extra            extreme
-	pf               perFail
+	// na and unknown count the runs in which the checker reported a
+	// property n/a or unknown.
+	na, unknown    [16]int64
+	first          [16]ref
+	undone, rolled extreme
+	extra          extreme
+	pf             perFail
 }
 
 // tally is one worker's (or, merged, the whole run's) tally.
@@ -117,6 +120,12 @@ func newTally(nalg int) *tally {
 func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 	at := &t.algs[a]
 	for i := range Properties {
+		if v.na&(1<<i) != 0 {
+			at.na[i]++
+		}
+		if v.unknown&(1<<i) != 0 {
+			at.unknown[i]++
+		}
 		if v.fails&(1<<i) == 0 {
 			continue
 		}
@@ -173,6 +182,8 @@ func (t *tally) merge(o *tally) {
 		for i := range at.failing {
 			at.failing[i] += ot.failing[i]
 			at.classes[i] += ot.classes[i]
+			at.na[i] += ot.na[i]
+			at.unknown[i] += ot.unknown[i]
 			if at.first[i].earlier(&ot.first[i]) {
 				at.first[i] = ot.first[i]
 			}

@@ -3,6 +3,8 @@ package explore
 import (
 	"math/big"
 
+	"github.com/ckpt-dev/ckpt/consistency/report"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -70,6 +72,11 @@ type AlgorithmResult struct {
 // PropertyResult counts the schedules failing one property.
 type PropertyResult struct {
 	Name string `json:"name"`
+	// Status sums the runs up: fail if any schedule fails; else unknown
+	// if the checker could not judge it in some run (unknown never lets
+	// a broken run pass); else n/a if it does not apply in any run (e.g.
+	// minimal-rollback for MS); else pass.
+	Status report.Status `json:"status"`
 	// Failing counts schedules of the space (classes weighted by their
 	// size); FailingClasses the schedules actually replayed.
 	Failing        int64 `json:"failing"`

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"sync"
 
+	"github.com/ckpt-dev/ckpt/consistency/report"
+
 	"github.com/ckpt-dev/ckpt/explore/shrink"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -27,7 +29,7 @@ func (x *explorer) result(t *tally) *Result {
 		ar.Properties = make([]PropertyResult, len(Properties))
 		for i, name := range Properties {
 			pr := &ar.Properties[i]
-			*pr = PropertyResult{Name: name, Failing: at.failing[i], FailingClasses: at.classes[i]}
+			*pr = PropertyResult{Name: name, Status: status(at, i, t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
 			if first := &at.first[i]; first.ordinal >= 0 {
 				ar.Valid = false
 				pr.Witness = &Witness{Schedule: x.info(first)}
@@ -104,4 +106,17 @@ func (x *explorer) extreme(e *extreme) Extreme {
 	}
 	info := x.info(&e.at)
 	return Extreme{Value: e.value, Schedule: &info}
+}
+
+// status sums property i's verdicts over the run schedules.
+func status(at *algTally, i int, run int64) report.Status {
+	switch {
+	case at.failing[i] > 0:
+		return report.Fail
+	case at.unknown[i] > 0:
+		return report.Unknown
+	case run > 0 && at.na[i] == run:
+		return report.NA
+	}
+	return report.Pass
 }

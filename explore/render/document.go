@@ -109,21 +109,16 @@ func scopeText(s *explore.Scope) string {
 }
 
 func verdictTable(r *explore.Result) *table {
-	t := &table{header: []string{"algorithm", "property", "failing schedules", "replayed", "witness"}, right: []bool{false, false, true, true, false}}
+	t := &table{header: []string{"algorithm", "property", "status", "failing schedules", "of them replayed", "witness"},
+		right: []bool{false, false, false, true, true, false}}
 	for _, a := range r.Algorithms {
-		if a.Valid {
-			t.rows = append(t.rows, []string{a.Algorithm, "every property", "0", "0", ""})
-			continue
-		}
 		for _, p := range a.Properties {
-			if p.Failing == 0 {
-				continue
-			}
 			path := ""
 			if p.Witness != nil {
 				path = p.Witness.Path
 			}
-			t.rows = append(t.rows, []string{a.Algorithm, p.Name, strconv.FormatInt(p.Failing, 10), strconv.FormatInt(p.FailingClasses, 10), path})
+			t.rows = append(t.rows, []string{a.Algorithm, p.Name, string(p.Status),
+				strconv.FormatInt(p.Failing, 10), strconv.FormatInt(p.FailingClasses, 10), path})
 		}
 	}
 	return t
@@ -141,8 +136,8 @@ func witnessItems(r *explore.Result) []item {
 			if w.Path != "" {
 				it.detail = append(it.detail, "witness: "+w.Path)
 			}
-			it.detail = append(it.detail, fmt.Sprintf("shrunk from %d events, %d processes, %d messages to %d, %d, %d (%d replays)",
-				w.OriginalEvents, w.OriginalProcesses, w.OriginalMessages, w.Events, w.Processes, w.Messages, w.Tests))
+			it.detail = append(it.detail, fmt.Sprintf("shrunk in %s: events %d → %d, processes %d → %d, messages %d → %d",
+				plural(w.Tests, "replay", "replays"), w.OriginalEvents, w.Events, w.OriginalProcesses, w.Processes, w.OriginalMessages, w.Messages))
 			items = append(items, it)
 		}
 	}
@@ -165,14 +160,22 @@ func scheduleText(s *explore.ScheduleInfo) string {
 }
 
 func worstTable(r *explore.Result) *table {
-	t := &table{header: []string{"algorithm", "most ops undone", "most processes rolled back", "most extra rollback", "first reached by"}, right: []bool{false, true, true, true, false}}
+	t := &table{header: []string{"algorithm", "worst case", "value", "first reached by"}, right: []bool{false, false, true, false}}
 	for _, a := range r.Algorithms {
-		w := &a.Worst
-		where := ""
-		if w.Undone.Schedule != nil {
-			where = scheduleText(w.Undone.Schedule)
+		for _, x := range []struct {
+			what string
+			e    explore.Extreme
+		}{
+			{"ops undone", a.Worst.Undone},
+			{"processes rolled back", a.Worst.Processes},
+			{"extra rollback beyond the max. consistent line", a.Worst.Extra},
+		} {
+			where := ""
+			if x.e.Schedule != nil {
+				where = scheduleText(x.e.Schedule)
+			}
+			t.rows = append(t.rows, []string{a.Algorithm, x.what, strconv.Itoa(x.e.Value), where})
 		}
-		t.rows = append(t.rows, []string{a.Algorithm, strconv.Itoa(w.Undone.Value), strconv.Itoa(w.Processes.Value), strconv.Itoa(w.Extra.Value), where})
 	}
 	return t
 }

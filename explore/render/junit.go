@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/explore"
 )
 
@@ -15,6 +16,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
@@ -22,6 +24,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
 
@@ -29,6 +32,11 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
 }
 
 type junitFailure struct {
@@ -46,15 +54,19 @@ func writeJUnit(w io.Writer, r *explore.Result) error {
 	for _, a := range r.Algorithms {
 		for _, p := range a.Properties {
 			c := junitCase{Name: xmlSafe(a.Algorithm + "/" + p.Name), Classname: xmlSafe(r.File)}
-			if p.Failing > 0 {
+			switch p.Status {
+			case report.Fail:
 				c.Failure = junitFailureOf(&r.Scope, &p)
 				s.Failures++
+			case report.NA, report.Unknown:
+				c.Skipped = &junitSkipped{Message: string(p.Status)}
+				s.Skipped++
 			}
 			s.Cases = append(s.Cases, c)
 		}
 	}
 	s.Tests = len(s.Cases)
-	doc := junitSuites{Name: "ckpt explore", Tests: s.Tests, Failures: s.Failures, Suites: []junitSuite{s}}
+	doc := junitSuites{Name: "ckpt explore", Tests: s.Tests, Failures: s.Failures, Skipped: s.Skipped, Suites: []junitSuite{s}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
