@@ -303,13 +303,7 @@ func TestSpaceCount(t *testing.T) {
 	for _, path := range paths {
 		tr := readTrace(t, path)
 		for _, strip := range []bool{false, true} {
-			o := Options{StripFailures: strip}
-			o.normalize()
-			prep, err := prepare(tr, &o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := newBase(prep, 0, nil)
+			b := newBase(prepared(t, tr, strip), 0, nil)
 			for k := 0; k <= 3; k++ {
 				full, classes := b.spaceSize(k, true)
 				var n, cover int64

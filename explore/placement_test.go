@@ -17,12 +17,7 @@ import (
 func TestFailurePlacement(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		tr := smallTraces().Draw(rt, "trace")
-		o := Options{StripFailures: true}
-		o.normalize()
-		prep, err := prepare(tr, &o)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		prep := prepared(rt, tr, true)
 		b := newBase(prep, 0, nil)
 		for g := range b.points {
 			pt := &b.points[g]
@@ -87,12 +82,7 @@ func TestRetime(t *testing.T) {
 	delayed := 0
 	rapid.Check(t, func(rt *rapid.T) {
 		tr := smallTraces().Draw(rt, "trace")
-		o := Options{StripFailures: true}
-		o.normalize()
-		prep, err := prepare(tr, &o)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		prep := prepared(rt, tr, true)
 		choices := delayChoices(prep)
 		digits := make([]int32, len(choices))
 		for m := range digits {

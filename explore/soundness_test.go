@@ -32,14 +32,7 @@ type bruteForce struct {
 }
 
 func newBruteForce(t fataler, tr *trace.Trace, strip bool, unpinned bool) *bruteForce {
-	o := Options{StripFailures: strip}
-	if err := o.normalize(); err != nil {
-		t.Fatal(err)
-	}
-	prep, err := prepare(tr, &o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prep := prepared(t, tr, strip)
 	bf := &bruteForce{b: newBase(prep, 0, nil), verdicts: map[string][]uint16{}, recs: map[string][][]recStat{}}
 	if unpinned {
 		for i := range bf.b.points {
@@ -60,6 +53,20 @@ func newBruteForce(t fataler, tr *trace.Trace, strip bool, unpinned bool) *brute
 type fataler interface {
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
+}
+
+// prepared returns tr as explore starts from it (params explicit, its
+// fails stripped if asked).
+func prepared(t fataler, tr *trace.Trace, strip bool) *trace.Trace {
+	o := Options{StripFailures: strip}
+	if err := o.normalize(); err != nil {
+		t.Fatal(err)
+	}
+	prep, err := prepare(tr, &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prep
 }
 
 func key(pts []int32) string { return fmt.Sprint(pts) }
