@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -316,4 +318,39 @@ func TestSpaceCount(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDefaultAlgorithmsClean: on random small traces, with or without
+// their own failures, no placement of one or two injected failures breaks
+// the default MS or PK. A failure here is a bug in an algorithm, the
+// engine or the checker: keep its shrunk witness (docs/explore.md).
+func TestDefaultAlgorithmsClean(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := smallTraces().Draw(rt, "trace")
+		o := Options{Failures: rapid.IntRange(1, 2).Draw(rt, "k"), StripFailures: rapid.Bool().Draw(rt, "strip"), Workers: 1}
+		r, err := Run(tr, o)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !r.Valid {
+			rt.Fatalf("%s fail; first witness:\n%s", failing(r), witnessJSON(rt, r))
+		}
+	})
+}
+
+// witnessJSON writes the first witness of r as a trace file, for a
+// failure message.
+func witnessJSON(t fataler, r *Result) string {
+	for _, a := range r.Algorithms {
+		for _, p := range a.Properties {
+			if p.Witness != nil {
+				var b bytes.Buffer
+				if err := trace.WriteTrace(&b, p.Witness.Trace, trace.WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				return a.Algorithm + " " + p.Name + ":\n" + b.String()
+			}
+		}
+	}
+	return ""
 }
