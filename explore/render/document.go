@@ -6,6 +6,7 @@ package render
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -89,13 +90,13 @@ func scopeText(s *explore.Scope) string {
 		b.WriteString(" (the trace's own failures stripped)")
 	}
 	if s.Delays {
-		fmt.Fprintf(&b, ", %s delay vectors", s.DelayVectors)
+		fmt.Fprintf(&b, ", %s", pluralBig(s.DelayVectors, "delay vector", "delay vectors"))
 	} else {
 		b.WriteString(", recorded message delays")
 	}
-	fmt.Fprintf(&b, ": %s schedules", s.Schedules)
+	fmt.Fprintf(&b, ": %s", pluralBig(s.Schedules, "schedule", "schedules"))
 	if s.Classes != nil && s.Reduced {
-		fmt.Fprintf(&b, " in %s classes (%s merged)", s.Classes, s.Merged)
+		fmt.Fprintf(&b, " in %s (%s merged)", pluralBig(s.Classes, "class", "classes"), s.Merged)
 	}
 	fmt.Fprintf(&b, ". %s: %s run", s.Mode, plural64(s.Run, "schedule", "schedules"))
 	if s.Mode == explore.Sampled {
@@ -104,7 +105,7 @@ func scopeText(s *explore.Scope) string {
 	if s.Shard != "1/1" {
 		fmt.Fprintf(&b, " in shard %s", s.Shard)
 	}
-	fmt.Fprintf(&b, ", covering %s schedules (%s).", s.Covered, percent(s.Coverage))
+	fmt.Fprintf(&b, ", covering %s (%s).", pluralBig(s.Covered, "schedule", "schedules"), percent(s.Coverage))
 	return b.String()
 }
 
@@ -199,6 +200,16 @@ func plural64(n int64, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.FormatInt(n, 10) + " " + many
+}
+
+func pluralBig(n *big.Int, one, many string) string {
+	if n == nil {
+		return "? " + many
+	}
+	if n.IsInt64() && n.Int64() == 1 {
+		return "1 " + one
+	}
+	return n.String() + " " + many
 }
 
 // percent writes a coverage fraction; anything short of complete never
