@@ -31,7 +31,9 @@ type Options struct {
 	// Variant is the MS variant ("" or "textbook"; tests also use the
 	// test-only mutants algorithms.New accepts). PK always runs as is.
 	Variant string
-	// Failures is K, the most failures injected into one schedule.
+	// Failures is K, the most failures injected into one schedule (0
+	// runs the trace alone; the CLI's default is 1). The trace's own
+	// failures come on top.
 	Failures int
 	// Delays also perturbs message arrivals (delays.go).
 	Delays bool
