@@ -13,9 +13,8 @@ import (
 // without locks; a schedule is just a few point indexes into it.
 type base struct {
 	tr *trace.Trace
-	// vec is the delay vector's ordinal (0: the recorded delays) and
-	// extra the extra delay each message got (nil when none did).
-	vec   int64
+	// extra is the extra delay each message got (nil: the recorded
+	// delays).
 	extra []trace.Time
 	// points in global order; byID maps a point's ID to its index.
 	points []Point
@@ -36,8 +35,8 @@ type base struct {
 
 // newBase prepares tr (validated, its Params the effective ones) for
 // exploration.
-func newBase(tr *trace.Trace, vec int64, extra []trace.Time) *base {
-	b := &base{tr: tr, vec: vec, extra: extra, firstFail: int32(len(tr.Events))}
+func newBase(tr *trace.Trace, extra []trace.Time) *base {
+	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
 	b.points, b.byID, b.ids = findPoints(tr, tr.Params.RestartDelay)
 	b.opIndex = make([]int32, len(tr.Events))
 	ops := make([]int32, len(tr.Processes))

@@ -161,7 +161,7 @@ func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
 		}
 		x.engines = append(x.engines, e)
 	}
-	x.base0 = newBase(prep, 0, nil)
+	x.base0 = newBase(prep, nil)
 	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
 		Reduced: !o.NoReduce, Budget: o.Budget, Seed: o.Seed, Shard: o.Shard.String(),
 		Points: len(x.base0.points)}

@@ -305,7 +305,7 @@ func TestSpaceCount(t *testing.T) {
 	for _, path := range paths {
 		tr := readTrace(t, path)
 		for _, strip := range []bool{false, true} {
-			b := newBase(prepared(t, tr, strip), 0, nil)
+			b := newBase(prepared(t, tr, strip), nil)
 			for k := 0; k <= 3; k++ {
 				full, classes := b.spaceSize(k, true)
 				var n, cover int64

@@ -18,7 +18,7 @@ func TestFailurePlacement(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		tr := smallTraces().Draw(rt, "trace")
 		prep := prepared(rt, tr, true)
-		b := newBase(prep, 0, nil)
+		b := newBase(prep, nil)
 		for g := range b.points {
 			pt := &b.points[g]
 			var buf traceBuf

@@ -73,13 +73,13 @@ func (x *explorer) eachBase(f func(b *base) bool) error {
 		return nil
 	}
 	digits := make([]int32, len(x.choices))
-	for v := int64(1); nextVector(digits, x.choices); v++ {
+	for nextVector(digits, x.choices) {
 		extra := extraOf(digits, x.choices)
 		rt, err := retime(x.tr, extra)
 		if err != nil {
 			return err
 		}
-		if !f(newBase(rt, v, extra)) {
+		if !f(newBase(rt, extra)) {
 			return nil
 		}
 	}

@@ -99,7 +99,7 @@ func (x *explorer) sampledBase(seed uint64) (*base, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newBase(rt, -1, extra), nil
+	return newBase(rt, extra), nil
 }
 
 // sizeWeights returns the cumulative share of schedules with 0..k

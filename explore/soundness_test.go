@@ -28,12 +28,11 @@ type bruteForce struct {
 	b        *base
 	engines  []engine
 	verdicts map[string][]uint16
-	recs     map[string][][]recStat
 }
 
 func newBruteForce(t fataler, tr *trace.Trace, strip bool, unpinned bool) *bruteForce {
 	prep := prepared(t, tr, strip)
-	bf := &bruteForce{b: newBase(prep, 0, nil), verdicts: map[string][]uint16{}, recs: map[string][][]recStat{}}
+	bf := &bruteForce{b: newBase(prep, nil), verdicts: map[string][]uint16{}}
 	if unpinned {
 		for i := range bf.b.points {
 			bf.b.points[i].Down = prep.Params.RestartDelay
@@ -80,19 +79,14 @@ func (bf *bruteForce) verdict(t fataler, pts []int32) []uint16 {
 	var buf traceBuf
 	tr := bf.b.build(pts, &buf, false)
 	out := make([]uint16, len(bf.engines))
-	recs := make([][]recStat, len(bf.engines))
 	for i, e := range bf.engines {
 		var v verdict
 		if err := e.run(tr, &v); err != nil {
 			t.Fatalf("schedule %v: %v", pts, err)
 		}
 		out[i] = v.fails
-		for _, j := range buf.inj {
-			recs[i] = append(recs[i], v.recs[j])
-		}
 	}
 	bf.verdicts[k] = out
-	bf.recs[k] = recs
 	return out
 }
 
