@@ -96,6 +96,7 @@ and that there is no domino effect.`,
 		newImportCmd(ios),
 		newExportCmd(ios),
 		newDiagramCmd(ios),
+		newExploreCmd(ios),
 	)
 	return root
 }

@@ -1,0 +1,183 @@
+package explore
+
+// This file is explore's only contact with the engine, the algorithms and
+// the checker: their public entry points, adapted to what explore keeps
+// of a run. Other packages' internals may change freely behind them.
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/baseline"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Properties are the checker's properties, in report order; bit i of a
+// verdict's fails is Properties[i].
+var Properties = report.PropertyNames
+
+// verdict is what explore keeps of one replay and check: which properties
+// fail, and per fail event of the schedule's trace (in trace order) the
+// recovery the checker reports for it.
+type verdict struct {
+	fails uint16
+	// na and unknown mark the properties the checker could not judge
+	// (report.NA, report.Unknown) in this run.
+	na, unknown uint16
+	recs        []recStat
+}
+
+// recStat sums one recovery line (report.Recovery).
+type recStat struct {
+	found bool
+	// undone is the ops every process undid for the failure; failed is
+	// the failed process's share, maxFailed what the maximum consistent
+	// line of checkpoints would undo at it.
+	undone, failed, maxFailed int
+	// rolled counts the processes that restored a checkpoint.
+	rolled int
+	// extra sums the line's extra rollback (report.LineEntry.Extra).
+	extra int
+}
+
+// engine replays and checks one algorithm (name, MS variant).
+type engine struct {
+	name, variant string
+}
+
+// newEngine checks that the algorithm exists.
+func newEngine(name, variant string, tr *trace.Trace) (engine, error) {
+	if _, err := algorithms.New(name, variant, tr); err != nil {
+		return engine{}, err
+	}
+	return engine{name: name, variant: variant}, nil
+}
+
+// run replays tr through the engine's algorithm, checks the run against
+// tr and fills v.
+func (e engine) run(tr *trace.Trace, v *verdict) error {
+	rep, fails, err := e.report(tr)
+	if err != nil {
+		return err
+	}
+	v.fails, v.na, v.unknown = 0, 0, 0
+	for i := range rep.Properties {
+		bit := uint16(1) << propIndex(rep.Properties[i].Name)
+		switch rep.Properties[i].Status {
+		case report.Fail:
+			v.fails |= bit
+		case report.NA:
+			v.na |= bit
+		case report.Unknown:
+			v.unknown |= bit
+		}
+	}
+	v.recs = v.recs[:0]
+	for range fails {
+		v.recs = append(v.recs, recStat{})
+	}
+	for i := range rep.Recoveries {
+		rec := &rep.Recoveries[i]
+		k, ok := fails[rec.Failure.Seq]
+		if !ok {
+			continue
+		}
+		v.recs[k] = sumRecovery(rec)
+	}
+	return nil
+}
+
+// report replays and checks tr, and maps the run's fail events (by seq)
+// to their ordinal among the trace's fail events: the engine records
+// every fail, ignored or not, in trace order.
+func (e engine) report(tr *trace.Trace) (report.Report, map[int32]int, error) {
+	alg, err := algorithms.New(e.name, e.variant, tr)
+	if err != nil {
+		return report.Report{}, nil, err
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Variant: e.variant})
+	if err != nil {
+		return report.Report{}, nil, fmt.Errorf("replaying through %s: %w", e.name, err)
+	}
+	fails := map[int32]int{}
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Fail {
+			fails[int32(i)] = len(fails)
+		}
+	}
+	return consistency.Check(run, tr), fails, nil
+}
+
+// failsProperty reports whether tr, replayed and checked, fails the
+// property with index prop (the shrinker's test).
+func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
+	rep, _, err := e.report(tr)
+	if err != nil {
+		return false
+	}
+	for i := range rep.Properties {
+		if rep.Properties[i].Name == Properties[prop] {
+			return rep.Properties[i].Status == report.Fail
+		}
+	}
+	return false
+}
+
+// algName is the name runs and reports give the engine's algorithm
+// ("ms", "ms-textbook", "pk").
+func (e engine) algName(tr *trace.Trace) string {
+	alg, err := algorithms.New(e.name, e.variant, tr)
+	if err != nil {
+		return e.name
+	}
+	return alg.Name()
+}
+
+func sumRecovery(rec *report.Recovery) recStat {
+	s := recStat{found: true}
+	for i := range rec.Line {
+		le := &rec.Line[i]
+		s.undone += le.Undone
+		s.extra += le.Extra
+		if le.Restore != nil {
+			s.rolled++
+		}
+		if le.P == rec.Failure.P {
+			s.failed = le.Undone
+		}
+	}
+	for i := range rec.MaxLine {
+		if rec.MaxLine[i].P == rec.Failure.P {
+			s.maxFailed = rec.MaxLine[i].Undone
+		}
+	}
+	return s
+}
+
+func propIndex(name string) int {
+	for i, p := range Properties {
+		if p == name {
+			return i
+		}
+	}
+	return 15
+}
+
+// baselineUndone returns, per fail event of tr in trace order, the ops
+// uncoordinated checkpointing would undo for it on its own (SPEC §7).
+func baselineUndone(tr *trace.Trace) ([]int, error) {
+	u, err := baseline.Uncoordinated(tr)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(u.Line))
+	for k := range u.Line {
+		for _, e := range u.Line[k].Line {
+			out[k] += e.Undone
+		}
+	}
+	return out, nil
+}

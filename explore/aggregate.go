@@ -1,0 +1,202 @@
+package explore
+
+// What explore keeps of the schedules it runs. Every figure is a sum, a
+// maximum or a minimum with the schedule ordinal as tie-break, so workers
+// accumulate on their own and merging their tallies in any order gives
+// the same result: the output does not depend on the number of cores.
+
+// ref names a schedule that reached some figure.
+type ref struct {
+	ordinal int64 // -1: none yet
+	b       *base
+	pts     []int32
+	size    int64
+}
+
+func (r *ref) set(s *sched) {
+	*r = ref{ordinal: s.ordinal, b: s.b, pts: s.pts, size: s.size}
+}
+
+// earlier reports whether o should replace r as "the first".
+func (r *ref) earlier(o *ref) bool {
+	return o.ordinal >= 0 && (r.ordinal < 0 || o.ordinal < r.ordinal)
+}
+
+// extreme is a maximum and the first schedule reaching it.
+type extreme struct {
+	value int
+	at    ref
+}
+
+func (x *extreme) offer(v int, s *sched) {
+	if x.at.ordinal < 0 || v > x.value || (v == x.value && s.ordinal < x.at.ordinal) {
+		x.value = v
+		x.at.set(s)
+	}
+}
+
+func (x *extreme) merge(o *extreme) {
+	if o.at.ordinal < 0 {
+		return
+	}
+	if x.at.ordinal < 0 || o.value > x.value || (o.value == x.value && o.at.ordinal < x.at.ordinal) {
+		*x = *o
+	}
+}
+
+// perFail sums ops undone per failure.
+type perFail struct {
+	n, total int64
+	max      int
+}
+
+func (p *perFail) add(undone int, times int64) {
+	if times <= 0 {
+		return
+	}
+	if p.n == 0 || undone > p.max {
+		p.max = undone
+	}
+	p.n += times
+	p.total += int64(undone) * times
+}
+
+func (p *perFail) merge(o *perFail) {
+	if o.n == 0 {
+		return
+	}
+	if p.n == 0 || o.max > p.max {
+		p.max = o.max
+	}
+	p.n += o.n
+	p.total += o.total
+}
+
+func (p *perFail) result() PerFailure {
+	r := PerFailure{Failures: p.n, Total: p.total, Max: p.max}
+	if p.n > 0 {
+		r.Mean = float64(p.total) / float64(p.n)
+	}
+	return r
+}
+
+// algTally is one algorithm's tally.
+type algTally struct {
+	failing, classes [16]int64
+	// na and unknown count the runs in which the checker reported a
+	// property n/a or unknown.
+	na, unknown    [16]int64
+	first          [16]ref
+	undone, rolled extreme
+	extra          extreme
+	pf             perFail
+}
+
+// tally is one worker's (or, merged, the whole run's) tally.
+type tally struct {
+	algs     []algTally
+	baseline perFail
+	run      int64
+	covered  int64
+	// err is the error of the earliest failing schedule, if any.
+	err    error
+	errOrd int64
+}
+
+func newTally(nalg int) *tally {
+	t := &tally{algs: make([]algTally, nalg), errOrd: -1}
+	for a := range t.algs {
+		at := &t.algs[a]
+		for i := range at.first {
+			at.first[i].ordinal = -1
+		}
+		at.undone.at.ordinal, at.rolled.at.ordinal, at.extra.at.ordinal = -1, -1, -1
+	}
+	return t
+}
+
+// addVerdict counts algorithm a's verdict on schedule s. inj maps s's
+// injected failures to their fail ordinals in the schedule's trace.
+func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
+	at := &t.algs[a]
+	for i := range Properties {
+		if v.na&(1<<i) != 0 {
+			at.na[i]++
+		}
+		if v.unknown&(1<<i) != 0 {
+			at.unknown[i]++
+		}
+		if v.fails&(1<<i) == 0 {
+			continue
+		}
+		at.failing[i] += s.size
+		at.classes[i]++
+		if at.first[i].ordinal < 0 || s.ordinal < at.first[i].ordinal {
+			at.first[i].set(s)
+		}
+	}
+	for j, k := range inj {
+		r := &v.recs[k]
+		if !r.found {
+			continue
+		}
+		at.undone.offer(r.undone, s)
+		at.rolled.offer(r.rolled, s)
+		at.extra.offer(r.extra, s)
+		if j > 0 || s.size == 1 {
+			at.pf.add(r.undone, s.size)
+			continue
+		}
+		// The class's other members crashed d internal ops earlier: the
+		// failed process lost d ops less (never below nothing), the rest
+		// of the recovery is the same (reduce.go).
+		for d := int64(0); d < s.size; d++ {
+			failed := max(0, r.failed-int(d))
+			at.pf.add(r.undone-r.failed+failed, 1)
+		}
+	}
+}
+
+// addBaseline counts the uncoordinated baseline of s's effective injected
+// failures.
+func (t *tally) addBaseline(s *sched, eff []bool, members []int32) {
+	bu := s.b.baselines()
+	for j, g := range s.pts {
+		if !eff[j] {
+			continue
+		}
+		if j > 0 || s.size == 1 {
+			t.baseline.add(bu[g], s.size)
+			continue
+		}
+		for _, m := range s.b.members(g, members) {
+			t.baseline.add(bu[m], 1)
+		}
+	}
+}
+
+// merge adds o into t.
+func (t *tally) merge(o *tally) {
+	for a := range t.algs {
+		at, ot := &t.algs[a], &o.algs[a]
+		for i := range at.failing {
+			at.failing[i] += ot.failing[i]
+			at.classes[i] += ot.classes[i]
+			at.na[i] += ot.na[i]
+			at.unknown[i] += ot.unknown[i]
+			if at.first[i].earlier(&ot.first[i]) {
+				at.first[i] = ot.first[i]
+			}
+		}
+		at.undone.merge(&ot.undone)
+		at.rolled.merge(&ot.rolled)
+		at.extra.merge(&ot.extra)
+		at.pf.merge(&ot.pf)
+	}
+	t.baseline.merge(&o.baseline)
+	t.run += o.run
+	t.covered += o.covered
+	if o.err != nil && (t.err == nil || o.errOrd < t.errOrd) {
+		t.err, t.errOrd = o.err, o.errOrd
+	}
+}

@@ -1,0 +1,150 @@
+package explore
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// base is the trace the schedules of one delay choice share — the input
+// trace itself, or a re-timed copy of it under --delays — with its
+// failure points. It is immutable once built, so every worker reads it
+// without locks; a schedule is just a few point indexes into it.
+type base struct {
+	tr *trace.Trace
+	// extra is the extra delay each message got (nil: the recorded
+	// delays).
+	extra []trace.Time
+	// points in global order; byID maps a point's ID to its index.
+	points []Point
+	byID   []int32
+	ids    []int32
+	// opIndex is each event's op index in its process's program, or
+	// trace.None for environment events.
+	opIndex []int32
+	// firstFail is the index of the trace's first own `fail` event, or
+	// len(Events): a quiet stretch ending at or after it cannot be merged
+	// (reduce.go).
+	firstFail int32
+	// baseline is, per point, the ops uncoordinated checkpointing would
+	// undo for a failure there (computed once, on first use).
+	baselineOnce sync.Once
+	baseline     []int
+}
+
+// newBase prepares tr (validated, its Params the effective ones) for
+// exploration.
+func newBase(tr *trace.Trace, extra []trace.Time) *base {
+	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
+	b.points, b.byID, b.ids = findPoints(tr, tr.Params.RestartDelay)
+	b.opIndex = make([]int32, len(tr.Events))
+	ops := make([]int32, len(tr.Processes))
+	for i := range tr.Events {
+		ev := &tr.Events[i]
+		b.opIndex[i] = trace.None
+		if ev.Kind.IsOp() {
+			b.opIndex[i] = ops[ev.P]
+			ops[ev.P]++
+		}
+		if ev.Kind == trace.Fail && int32(i) < b.firstFail {
+			b.firstFail = int32(i)
+		}
+	}
+	return b
+}
+
+// traceBuf holds the slices a worker reuses to build schedule traces: a
+// schedule's trace lives only while it is replayed and checked.
+type traceBuf struct {
+	tr trace.Trace
+	// inj holds, per injected point of the last build, its ordinal among
+	// the trace's fail events.
+	inj []int32
+}
+
+// build returns the trace of the schedule that injects a failure at each
+// of the points pts (global indexes, ascending), reusing buf's storage.
+// With labels, every injected fail says where it is (for witnesses).
+func (b *base) build(pts []int32, buf *traceBuf, labels bool) *trace.Trace {
+	src := b.tr
+	t := &buf.tr
+	t.Name, t.Processes, t.Params, t.Msgs = src.Name, src.Processes, src.Params, src.Msgs
+	evs := t.Events[:0]
+	buf.inj = buf.inj[:0]
+	j, fails := 0, int32(0)
+	for i := 0; i <= len(src.Events); i++ {
+		for j < len(pts) && b.points[pts[j]].Gap == int32(i) {
+			evs = append(evs, b.failEvent(pts[j], labels))
+			buf.inj = append(buf.inj, fails)
+			fails++
+			j++
+		}
+		if i == len(src.Events) {
+			break
+		}
+		if src.Events[i].Kind == trace.Fail {
+			fails++
+		}
+		evs = append(evs, src.Events[i])
+	}
+	t.Events = evs
+	msgs := append(t.Messages[:0], src.Messages...)
+	if len(pts) > 0 {
+		for m := range msgs {
+			msgs[m].Send = b.shift(msgs[m].Send, pts)
+			msgs[m].Recv = b.shift(msgs[m].Recv, pts)
+		}
+	}
+	t.Messages = msgs
+	return t
+}
+
+// shift maps a base-trace index to its index once the fails at pts are
+// inserted.
+func (b *base) shift(i int32, pts []int32) int32 {
+	if i == trace.None {
+		return i
+	}
+	n := int32(0)
+	for _, g := range pts {
+		if b.points[g].Gap <= i {
+			n++
+		}
+	}
+	return i + n
+}
+
+// failEvent is the injected fail of point g.
+func (b *base) failEvent(g int32, labels bool) trace.Event {
+	pt := &b.points[g]
+	ev := trace.Event{T: pt.T, Kind: trace.Fail, P: pt.P, To: trace.None, Msg: trace.None, Down: pt.Down}
+	if labels {
+		ev.Label = fmt.Sprintf("explore: injected, %s; down %ss", b.describe(pt), pt.Down)
+	}
+	return ev
+}
+
+// baselines returns, per global point, the ops uncoordinated
+// checkpointing undoes for a failure there on its own (SPEC §7). The
+// baseline takes every fail event on its own, so one trace with a fail at
+// every point gives them all at once.
+func (b *base) baselines() []int {
+	b.baselineOnce.Do(func() {
+		all := make([]int32, len(b.points))
+		for i := range all {
+			all[i] = int32(i)
+		}
+		var buf traceBuf
+		tr := b.build(all, &buf, false)
+		per, err := baselineUndone(tr)
+		b.baseline = make([]int, len(b.points))
+		if err != nil {
+			return // the base trace is valid: cannot happen
+		}
+		for g, k := range buf.inj {
+			b.baseline[g] = per[k]
+		}
+	})
+	return b.baseline
+}

@@ -1,0 +1,207 @@
+// Package explore answers "does the recovery protocol really recover?"
+// within a stated scope: it replays a trace under every placement of up
+// to K injected failures (and, with Delays, perturbed message arrivals),
+// through MS and/or PK, checks every run, and reports per algorithm and
+// property how many schedules fail, a shrunk witness trace for each, the
+// worst rollback, and how the algorithms compare with uncoordinated
+// checkpointing over the whole failure space.
+//
+// The space, the failure placement, the equivalence reduction and its
+// soundness argument are documented in docs/explore.md. Run is a library
+// call: `ckpt explore` renders its Result, and other commands can reuse
+// it (e.g. per-protocol statistics for one failure).
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// DefaultBudget is the number of schedules explored exhaustively; larger
+// spaces are sampled.
+const DefaultBudget = 100_000
+
+// Options choose the scope of an exploration.
+type Options struct {
+	// Algorithms to run, in report order: "ms", "pk" (default both).
+	Algorithms []string
+	// Variant is the MS variant ("" or "textbook"; tests also use the
+	// test-only mutants algorithms.New accepts). PK always runs as is.
+	Variant string
+	// Failures is K, the most failures injected into one schedule (0
+	// runs the trace alone; the CLI's default is 1). The trace's own
+	// failures come on top.
+	Failures int
+	// Delays also perturbs message arrivals (delays.go).
+	Delays bool
+	// Budget bounds the schedules run: a space of at most Budget
+	// schedules (after the reduction) is explored exhaustively, a larger
+	// one by Budget seeded random samples. 0 means DefaultBudget.
+	Budget int64
+	// Seed seeds the sampling.
+	Seed uint64
+	// Shard restricts the run to one part of the schedules.
+	Shard Shard
+	// StripFailures drops the trace's own fail events first.
+	StripFailures bool
+	// NoReduce runs every schedule instead of one per class.
+	NoReduce bool
+	// Params override the trace's params (command-line delays).
+	Params trace.Params
+	// Workers replay in parallel; 0 means GOMAXPROCS. The result does not
+	// depend on it.
+	Workers int
+	// Progress, if set, is called as schedules finish (from one
+	// goroutine at a time) with the count done and the count to do.
+	Progress func(done, total int64)
+	// ShrinkTests bounds the replays one witness's shrinking may spend;
+	// 0 means DefaultShrinkTests.
+	ShrinkTests int
+}
+
+// Shard is one of Count disjoint parts of the schedules: part Index
+// (0-based) holds the schedules whose ordinal is Index modulo Count. The
+// zero Shard is the whole space.
+type Shard struct{ Index, Count int }
+
+// String writes the shard the way --shard takes it, 1-based: "2/4".
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return "1/1"
+	}
+	return fmt.Sprintf("%d/%d", s.Index+1, s.Count)
+}
+
+func (s Shard) has(ordinal int64) bool {
+	return s.Count <= 1 || ordinal%int64(s.Count) == int64(s.Index)
+}
+
+// ErrOptions wraps errors in the options (as opposed to the trace).
+var ErrOptions = errors.New("explore")
+
+func (o *Options) normalize() error {
+	if len(o.Algorithms) == 0 {
+		o.Algorithms = []string{"ms", "pk"}
+	}
+	if o.Failures < 0 {
+		return fmt.Errorf("%w: --failures %d: want 0 or more", ErrOptions, o.Failures)
+	}
+	if o.Budget == 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Budget < 0 {
+		return fmt.Errorf("%w: --budget %d: want 1 or more", ErrOptions, o.Budget)
+	}
+	if o.Shard.Count < 0 || (o.Shard.Count > 0 && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count)) {
+		return fmt.Errorf("%w: shard %d/%d: want I/N with 1 <= I <= N", ErrOptions, o.Shard.Index+1, o.Shard.Count)
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.ShrinkTests <= 0 {
+		o.ShrinkTests = DefaultShrinkTests
+	}
+	return nil
+}
+
+// prepare returns the trace explore starts from: tr's events (without
+// its fails when strip), its params overridden and defaulted so that
+// every schedule and witness carries them explicitly, validated.
+func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs}
+	out.Params = tr.Params.Override(o.Params).WithDefaults()
+	out.Events = make([]trace.Event, 0, len(tr.Events))
+	for _, ev := range tr.Events {
+		if o.StripFailures && ev.Kind == trace.Fail {
+			continue
+		}
+		out.Events = append(out.Events, ev)
+	}
+	if err := trace.Validate(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Run explores tr (a validated trace) within the scope o states.
+func Run(tr *trace.Trace, o Options) (*Result, error) {
+	x, err := newExplorer(tr, o)
+	if err != nil {
+		return nil, err
+	}
+	t, err := x.explore()
+	if err != nil {
+		return nil, err
+	}
+	return x.result(t), nil
+}
+
+// newExplorer prepares an exploration: the trace, the engines and the
+// plan (space size, exhaustive or sampled).
+func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
+	if err := o.normalize(); err != nil {
+		return nil, err
+	}
+	prep, err := prepare(tr, &o)
+	if err != nil {
+		return nil, err
+	}
+	x := &explorer{o: o, tr: prep}
+	for _, name := range o.Algorithms {
+		variant := ""
+		if name == "ms" {
+			variant = o.Variant
+		}
+		e, err := newEngine(name, variant, prep)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrOptions, err)
+		}
+		x.engines = append(x.engines, e)
+	}
+	x.base0 = newBase(prep, nil)
+	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
+		Reduced: !o.NoReduce, Budget: o.Budget, Seed: o.Seed, Shard: o.Shard.String(),
+		Points: len(x.base0.points)}
+	if err := x.plan(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// explore runs the schedules the plan chose and returns their tally.
+func (x *explorer) explore() (*tally, error) {
+	var genErr error
+	var t *tally
+	if x.scope.Mode == Exhaustive {
+		total := shardCount(x.o.Shard, x.scope.Classes.Int64())
+		t = x.runAll(func(emit func(sched) bool) { genErr = x.exhaustive(emit) }, total)
+	} else {
+		list, _, err := x.sample()
+		if err != nil {
+			return nil, err
+		}
+		var mine []sched
+		for _, s := range list {
+			if x.o.Shard.has(s.ordinal) {
+				mine = append(mine, s)
+			}
+		}
+		t = x.runAll(func(emit func(sched) bool) {
+			for _, s := range mine {
+				if !emit(s) {
+					return
+				}
+			}
+		}, int64(len(mine)))
+	}
+	if genErr != nil {
+		return nil, genErr
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	return t, nil
+}

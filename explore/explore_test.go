@@ -1,0 +1,356 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+func readTrace(t testing.TB, path string) *trace.Trace {
+	t.Helper()
+	tr, err := trace.ReadTraceFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func bundled(t testing.TB) []string {
+	t.Helper()
+	paths, err := filepath.Glob("../testdata/traces/*.json")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no bundled traces: %v", err)
+	}
+	return paths
+}
+
+func mustRun(t testing.TB, tr *trace.Trace, o Options) *Result {
+	t.Helper()
+	r, err := Run(tr, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestBundledTracesClean: the default MS and PK recover from every
+// placement of one or two failures (and, with one, every delay choice)
+// on the bundled traces, with and without their own failures.
+func TestBundledTracesClean(t *testing.T) {
+	for _, path := range bundled(t) {
+		tr := readTrace(t, path)
+		for _, o := range []Options{
+			{Failures: 1}, {Failures: 2}, {Failures: 2, StripFailures: true}, {Failures: 1, Delays: true},
+		} {
+			r := mustRun(t, tr, o)
+			if !r.Valid {
+				t.Errorf("%s %+v: %s", path, o, failing(r))
+			}
+			if r.Scope.Mode != Exhaustive || r.Scope.Coverage != 1 {
+				t.Errorf("%s %+v: mode %s coverage %v, want exhaustive 1", path, o, r.Scope.Mode, r.Scope.Coverage)
+			}
+		}
+	}
+}
+
+func failing(r *Result) []string {
+	var out []string
+	for _, a := range r.Algorithms {
+		for _, p := range a.Properties {
+			if p.Failing > 0 {
+				out = append(out, a.Algorithm+"/"+p.Name)
+			}
+		}
+	}
+	return out
+}
+
+// TestTextbookConcurrentFailures: from a failure-free trace, two
+// concurrent failures with equal incarnations (SPEC §4.2) break the
+// textbook rules — P1 delivers m1, whose send P0's recovery undid — while
+// the default MS and PK survive the same space.
+func TestTextbookConcurrentFailures(t *testing.T) {
+	tr := readTrace(t, "testdata/textbook-concurrent.json")
+	r := mustRun(t, tr, Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2})
+	if r.Valid {
+		t.Fatal("textbook MS survives two failures")
+	}
+	of := property(t, &r.Algorithms[0], "orphan-free")
+	if of.Witness == nil {
+		t.Fatal("no orphan-free witness")
+	}
+	procs := map[string]bool{}
+	for _, f := range of.Witness.Schedule.Failures {
+		procs[f.P] = true
+	}
+	if len(procs) != 2 {
+		t.Errorf("witness schedule %+v: want two different processes failing", of.Witness.Schedule)
+	}
+	if clean := mustRun(t, tr, Options{Failures: 2}); !clean.Valid {
+		t.Errorf("default MS/PK: %s", failing(clean))
+	}
+}
+
+func property(t testing.TB, a *AlgorithmResult, name string) *PropertyResult {
+	t.Helper()
+	for i := range a.Properties {
+		if a.Properties[i].Name == name {
+			return &a.Properties[i]
+		}
+	}
+	t.Fatalf("%s: no property %s", a.Algorithm, name)
+	return nil
+}
+
+// TestWitnessShrunk: every witness still fails its property through the
+// same algorithm, and is no larger than the schedule it comes from —
+// strictly smaller on a trace with events irrelevant to the failure.
+func TestWitnessShrunk(t *testing.T) {
+	for _, path := range []string{"testdata/small.json", "../testdata/traces/failure-free.json"} {
+		tr := readTrace(t, path)
+		r := mustRun(t, tr, Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2})
+		if r.Valid {
+			t.Fatalf("%s: textbook survives", path)
+		}
+		e, _ := newEngine("ms", "textbook", tr)
+		for i, p := range r.Algorithms[0].Properties {
+			w := p.Witness
+			if w == nil {
+				continue
+			}
+			if err := trace.Validate(cloneTrace(w.Trace)); err != nil {
+				t.Errorf("%s %s: witness invalid: %v", path, p.Name, err)
+			}
+			if !e.failsProperty(w.Trace, i) {
+				t.Errorf("%s %s: witness does not fail it", path, p.Name)
+			}
+			if w.Events >= w.OriginalEvents {
+				t.Errorf("%s %s: witness has %d events, its schedule %d", path, p.Name, w.Events, w.OriginalEvents)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same options give byte-identical results
+// whatever the number of workers and of cores.
+func TestDeterministic(t *testing.T) {
+	tr := readTrace(t, "../testdata/traces/failure-free.json")
+	for _, o := range []Options{
+		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2},
+		{Failures: 2, Delays: true, Budget: 300, Seed: 7},
+	} {
+		var outs [][]byte
+		for _, procs := range []int{1, 2} {
+			for _, workers := range []int{0, 1, 3} {
+				old := runtime.GOMAXPROCS(procs)
+				o.Workers = workers
+				b, err := json.Marshal(mustRun(t, tr, o))
+				runtime.GOMAXPROCS(old)
+				if err != nil {
+					t.Fatal(err)
+				}
+				outs = append(outs, b)
+			}
+		}
+		for i := 1; i < len(outs); i++ {
+			if !bytes.Equal(outs[0], outs[i]) {
+				t.Errorf("%+v: result %d differs from result 0:\n%s\n%s", o, i, outs[0], outs[i])
+			}
+		}
+	}
+}
+
+// TestShards: the shards of a space run disjoint sets of schedules whose
+// union is the whole, and their figures add up to the whole run's.
+func TestShards(t *testing.T) {
+	tr := readTrace(t, "../testdata/traces/failure-free.json")
+	for _, o := range []Options{
+		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2},
+		{Failures: 1, Delays: true, Budget: 100, Seed: 3},
+	} {
+		whole := scheduleKeys(t, tr, o)
+		wr := mustRun(t, tr, o)
+		for n := 1; n <= 4; n++ {
+			seen := map[string]int{}
+			var run, covered int64
+			failingSum := map[string]int64{}
+			for i := 0; i < n; i++ {
+				so := o
+				so.Shard = Shard{Index: i, Count: n}
+				for _, k := range scheduleKeys(t, tr, so) {
+					seen[k]++
+				}
+				r := mustRun(t, tr, so)
+				run += r.Scope.Run
+				covered += r.Scope.Covered.Int64()
+				for _, a := range r.Algorithms {
+					for _, p := range a.Properties {
+						failingSum[a.Algorithm+"/"+p.Name] += p.Failing
+					}
+				}
+			}
+			for _, k := range whole {
+				if seen[k] != 1 {
+					t.Errorf("%+v n=%d: schedule %s run by %d shards", o, n, k, seen[k])
+				}
+			}
+			if len(seen) != len(whole) {
+				t.Errorf("%+v n=%d: shards ran %d schedules, the whole %d", o, n, len(seen), len(whole))
+			}
+			if run != wr.Scope.Run || covered != wr.Scope.Covered.Int64() {
+				t.Errorf("%+v n=%d: shards run %d covering %d, whole %d covering %s", o, n, run, covered, wr.Scope.Run, wr.Scope.Covered)
+			}
+			for _, a := range wr.Algorithms {
+				for _, p := range a.Properties {
+					if got := failingSum[a.Algorithm+"/"+p.Name]; got != p.Failing {
+						t.Errorf("%+v n=%d: %s/%s shards fail %d, whole %d", o, n, a.Algorithm, p.Name, got, p.Failing)
+					}
+				}
+			}
+		}
+	}
+}
+
+// scheduleKeys lists the schedules an exploration runs, in order, as
+// "vector/points" keys.
+func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
+	t.Helper()
+	x, err := newExplorer(tr, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	add := func(s sched) bool {
+		b := s.b
+		if b == nil {
+			if b, err = x.sampledBase(s.vecSeed); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []int32
+		for _, g := range s.pts {
+			ids = append(ids, b.points[g].ID)
+		}
+		keys = append(keys, string(mustJSON(t, []any{b.extra, ids})))
+		return true
+	}
+	if x.scope.Mode == Exhaustive {
+		if err := x.exhaustive(add); err != nil {
+			t.Fatal(err)
+		}
+		return keys
+	}
+	list, _, err := x.sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range list {
+		if x.o.Shard.has(s.ordinal) {
+			add(s)
+		}
+	}
+	return keys
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSampling: beyond the budget the space is sampled — exactly Budget
+// distinct schedules, the recorded trace first, the same for the same
+// seed and different for another.
+func TestSampling(t *testing.T) {
+	tr := readTrace(t, "testdata/small.json")
+	o := Options{Algorithms: []string{"pk"}, Failures: 2, Budget: 50, Seed: 1}
+	a := scheduleKeys(t, tr, o)
+	if len(a) != 50 {
+		t.Fatalf("sampled %d schedules, want 50", len(a))
+	}
+	if a[0] != `[null,null]` {
+		t.Errorf("first sampled schedule %s, want the recorded trace", a[0])
+	}
+	sorted := slices.Clone(a)
+	slices.Sort(sorted)
+	if len(slices.Compact(sorted)) != len(a) {
+		t.Error("sample repeats a schedule")
+	}
+	if b := scheduleKeys(t, tr, o); !slices.Equal(a, b) {
+		t.Error("same seed, different sample")
+	}
+	o.Seed = 2
+	if b := scheduleKeys(t, tr, o); slices.Equal(a, b) {
+		t.Error("different seeds, same sample")
+	}
+	r := mustRun(t, tr, o)
+	if r.Scope.Mode != Sampled || r.Scope.Run != 50 || r.Scope.Coverage >= 1 || r.Scope.Coverage <= 0 {
+		t.Errorf("scope %+v: want sampled, 50 run, partial coverage", r.Scope)
+	}
+}
+
+// TestSpaceCount: the closed-form counts of a failure space agree with
+// the schedules the enumeration yields, reduced or not.
+func TestSpaceCount(t *testing.T) {
+	paths := append(bundled(t), "testdata/small.json")
+	for _, path := range paths {
+		tr := readTrace(t, path)
+		for _, strip := range []bool{false, true} {
+			b := newBase(prepared(t, tr, strip), nil)
+			for k := 0; k <= 3; k++ {
+				full, classes := b.spaceSize(k, true)
+				var n, cover int64
+				b.each(k, true, func(_ []int32, size int64) bool { n++; cover += size; return true })
+				var all int64
+				b.each(k, false, func([]int32, int64) bool { all++; return true })
+				if classes.Int64() != n || full.Int64() != all || cover != all {
+					t.Errorf("%s strip=%v k=%d: counted %s/%s, enumerated %d classes covering %d of %d", path, strip, k, classes, full, n, cover, all)
+				}
+			}
+		}
+	}
+}
+
+// TestDefaultAlgorithmsClean: on random small traces, with or without
+// their own failures, no placement of one or two injected failures breaks
+// the default MS or PK. A failure here is a bug in an algorithm, the
+// engine or the checker: keep its shrunk witness (docs/explore.md).
+func TestDefaultAlgorithmsClean(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := smallTraces().Draw(rt, "trace")
+		o := Options{Failures: rapid.IntRange(1, 2).Draw(rt, "k"), StripFailures: rapid.Bool().Draw(rt, "strip"), Workers: 1}
+		r, err := Run(tr, o)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !r.Valid {
+			rt.Fatalf("%s fail; first witness:\n%s", failing(r), witnessJSON(rt, r))
+		}
+	})
+}
+
+// witnessJSON writes the first witness of r as a trace file, for a
+// failure message.
+func witnessJSON(t fataler, r *Result) string {
+	for _, a := range r.Algorithms {
+		for _, p := range a.Properties {
+			if p.Witness != nil {
+				var b bytes.Buffer
+				if err := trace.WriteTrace(&b, p.Witness.Trace, trace.WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				return a.Algorithm + " " + p.Name + ":\n" + b.String()
+			}
+		}
+	}
+	return ""
+}

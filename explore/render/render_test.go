@@ -1,0 +1,141 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// cases are the explorations the goldens show: a clean one through both
+// algorithms, the textbook weakness with its witness, and a sampled run
+// with delays in a shard.
+var cases = []struct {
+	name, trace string
+	opts        explore.Options
+}{
+	{"clean", "../../testdata/traces/forced.json", explore.Options{Failures: 1}},
+	{"textbook", "../testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2}},
+	{"sampled", "../../testdata/traces/failure-free.json", explore.Options{Failures: 2, Delays: true, Budget: 40, Seed: 5, Shard: explore.Shard{Index: 1, Count: 2}}},
+}
+
+func results(t *testing.T) map[string]*explore.Result {
+	t.Helper()
+	out := map[string]*explore.Result{}
+	for _, c := range cases {
+		tr, err := trace.ReadTraceFile(c.trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Name = filepath.Base(c.trace)
+		r, err := explore.Run(tr, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := range r.Algorithms {
+			alg := &r.Algorithms[a]
+			for p := range alg.Properties {
+				if w := alg.Properties[p].Witness; w != nil {
+					w.Path = "witnesses/" + alg.Algorithm + "-" + alg.Properties[p].Name + ".json"
+				}
+			}
+		}
+		out[c.name] = r
+	}
+	return out
+}
+
+// TestGolden renders every case in every format (and quiet) and compares
+// with testdata/NAME.FORMAT.golden; -update rewrites them.
+func TestGolden(t *testing.T) {
+	rs := results(t)
+	for _, c := range cases {
+		for _, f := range append(report.Formats, "quiet") {
+			var buf bytes.Buffer
+			opts := Options{Quiet: f == "quiet"}
+			format := f
+			if f == "quiet" {
+				format = report.Text
+			}
+			if err := Render(&buf, format, rs[c.name], opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", c.name+"."+string(f)+".golden"), buf.Bytes())
+		}
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./explore/render -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test ./explore/render -update to accept):\n%s", path, got)
+	}
+}
+
+// TestWellFormed: the JSON is one object that decodes to the same
+// result, and the JUnit is XML with one failing testcase per failing
+// (algorithm, property).
+func TestWellFormed(t *testing.T) {
+	for name, r := range results(t) {
+		var buf bytes.Buffer
+		if err := Render(&buf, report.JSON, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		var back explore.Result
+		if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+			t.Fatalf("%s: json: %v", name, err)
+		}
+		if back.Valid != r.Valid || back.Scope.Schedules.Cmp(r.Scope.Schedules) != 0 || len(back.Algorithms) != len(r.Algorithms) {
+			t.Errorf("%s: json round trip lost data", name)
+		}
+		buf.Reset()
+		if err := Render(&buf, report.JUnit, r, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		var doc junitSuites
+		if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+			t.Fatalf("%s: junit: %v", name, err)
+		}
+		want := 0
+		for _, a := range r.Algorithms {
+			for _, p := range a.Properties {
+				if p.Failing > 0 {
+					want++
+				}
+			}
+		}
+		if doc.Failures != want || strings.Count(buf.String(), "<failure ") != want {
+			t.Errorf("%s: junit has %d failures, want %d", name, doc.Failures, want)
+		}
+	}
+}
+
+// TestBadFormat: an unknown format is an error, not a silent default.
+func TestBadFormat(t *testing.T) {
+	if err := Render(&bytes.Buffer{}, "yaml", &explore.Result{}, Options{}); err == nil {
+		t.Error("format yaml accepted")
+	}
+}

@@ -1,0 +1,121 @@
+package explore
+
+import "math/big"
+
+// The failure space of one base trace: every set of at most K failure
+// points, ordered by size and then lexicographically by global point
+// index (so the earliest failures come first). The recorded trace itself
+// is the empty set, schedule 0.
+
+// spaceSize returns how many schedules the failure space of b holds
+// (full) and how many classes the reduction leaves of them. Without
+// reduce, classes equals full.
+func (b *base) spaceSize(k int, reduce bool) (full, classes *big.Int) {
+	n := int64(len(b.points))
+	full = new(big.Int)
+	for i := 0; i <= k; i++ {
+		full.Add(full, binomial(n, int64(i)))
+	}
+	classes = new(big.Int).Set(full)
+	if !reduce || k == 0 {
+		return full, classes
+	}
+	// A schedule is merged when its first failure is a point of a
+	// stretch other than its end and every other failure comes after
+	// that end: (Size-1) first points times every way to choose the
+	// others among the points after the end.
+	merged := new(big.Int)
+	for e := range b.points {
+		pt := &b.points[e]
+		if pt.Dist != 0 || pt.Size < 2 || b.firstFail < pt.Gap {
+			continue
+		}
+		after := n - 1 - int64(e)
+		ways := new(big.Int)
+		for i := 0; i < k; i++ {
+			ways.Add(ways, binomial(after, int64(i)))
+		}
+		merged.Add(merged, ways.Mul(ways, big.NewInt(int64(pt.Size-1))))
+	}
+	return full, classes.Sub(classes, merged)
+}
+
+// binomial returns C(n, r) (0 when r > n).
+func binomial(n, r int64) *big.Int {
+	if r < 0 || r > n {
+		return new(big.Int)
+	}
+	return new(big.Int).Binomial(n, r)
+}
+
+// each calls yield for every schedule of b's failure space, in order,
+// that the exploration runs: with reduce, only canonical ones (with their
+// class sizes). It stops early when yield returns false, and reports
+// whether it ran to the end.
+func (b *base) each(k int, reduce bool, yield func(pts []int32, size int64) bool) bool {
+	if !yield(nil, 1) {
+		return false
+	}
+	n := int32(len(b.points))
+	c := make([]int32, k)
+	for size := 1; size <= k && int32(size) <= n; size++ {
+		s := c[:size]
+		for i := range s {
+			s[i] = int32(i)
+		}
+		for {
+			ok, cls := true, int64(1)
+			if reduce {
+				ok, cls = b.canonical(s)
+			}
+			if ok {
+				if !yield(s, cls) {
+					return false
+				}
+			} else if size > 1 {
+				// Every later schedule with this first failure keeps its
+				// others after the stretch: skip to the next first one.
+				if !nextFirst(s, n) {
+					break
+				}
+				continue
+			}
+			if !nextComb(s, n) {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// nextComb advances s to the next combination of len(s) of 0..n-1 in
+// lexicographic order, or reports that s was the last.
+func nextComb(s []int32, n int32) bool {
+	k := int32(len(s))
+	i := k - 1
+	for i >= 0 && s[i] == n-k+i {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	s[i]++
+	for j := i + 1; j < k; j++ {
+		s[j] = s[j-1] + 1
+	}
+	return true
+}
+
+// nextFirst advances s to the first combination whose first element is
+// s[0]+1, or reports that there is none.
+func nextFirst(s []int32, n int32) bool {
+	k := int32(len(s))
+	if s[0]+1 > n-k {
+		return false
+	}
+	s[0]++
+	for j := int32(1); j < k; j++ {
+		s[j] = s[0] + j
+	}
+	return true
+}

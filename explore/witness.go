@@ -1,0 +1,122 @@
+package explore
+
+import (
+	"math/big"
+	"sync"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+
+	"github.com/ckpt-dev/ckpt/explore/shrink"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// DefaultShrinkTests bounds the replays shrinking one witness may spend.
+const DefaultShrinkTests = 5000
+
+// result turns the tally into the Result, shrinking one witness per
+// failing (algorithm, property).
+func (x *explorer) result(t *tally) *Result {
+	r := &Result{File: x.tr.Name, Valid: true, Scope: x.scope}
+	r.Scope.Run = t.run
+	r.Scope.Covered = big.NewInt(t.covered)
+	if x.scope.Schedules.Sign() > 0 {
+		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, x.scope.Schedules).Float64()
+	}
+	var jobs []func()
+	for a, e := range x.engines {
+		at := &t.algs[a]
+		ar := AlgorithmResult{Algorithm: e.algName(x.tr), Valid: true}
+		ar.Properties = make([]PropertyResult, len(Properties))
+		for i, name := range Properties {
+			pr := &ar.Properties[i]
+			*pr = PropertyResult{Name: name, Status: status(at, i, t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
+			if first := &at.first[i]; first.ordinal >= 0 {
+				ar.Valid = false
+				pr.Witness = &Witness{Schedule: x.info(first)}
+				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness) })
+			}
+		}
+		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
+		ar.PerFailure = at.pf.result()
+		r.Valid = r.Valid && ar.Valid
+		r.Algorithms = append(r.Algorithms, ar)
+	}
+	r.Baseline = t.baseline.result()
+	runJobs(jobs, x.o.Workers)
+	return r
+}
+
+// runJobs runs independent jobs on up to n goroutines.
+func runJobs(jobs []func(), n int) {
+	ch := make(chan func())
+	var wg sync.WaitGroup
+	for range min(n, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				j()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+}
+
+// shrinkWitness rebuilds the schedule's trace (with labels on the
+// injected fails) and shrinks it while property prop still fails.
+func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness) {
+	var buf traceBuf
+	tr := cloneTrace(r.b.build(r.pts, &buf, true))
+	res := shrink.Trace(tr, func(c *trace.Trace) bool { return e.failsProperty(c, prop) }, x.o.ShrinkTests)
+	w.Trace, w.Tests = res.Trace, res.Tests
+	w.Events, w.Processes, w.Messages = len(res.Trace.Events), len(res.Trace.Processes), len(res.Trace.Msgs)
+	w.OriginalEvents, w.OriginalProcesses, w.OriginalMessages = len(tr.Events), len(tr.Processes), len(tr.Msgs)
+}
+
+// cloneTrace copies the slices a traceBuf reuses.
+func cloneTrace(t *trace.Trace) *trace.Trace {
+	c := *t
+	c.Events = append([]trace.Event(nil), t.Events...)
+	c.Messages = append([]trace.Message(nil), t.Messages...)
+	return &c
+}
+
+// info describes the schedule r names.
+func (x *explorer) info(r *ref) ScheduleInfo {
+	s := ScheduleInfo{Ordinal: r.ordinal, Class: r.size, Failures: []FailureInfo{}, Delays: []DelayInfo{}}
+	for _, g := range r.pts {
+		pt := &r.b.points[g]
+		s.Failures = append(s.Failures, FailureInfo{P: r.b.tr.Processes[pt.P], T: pt.T, Down: pt.Down, Where: r.b.describe(pt)})
+	}
+	for m, d := range r.b.extra {
+		if d != 0 {
+			s.Delays = append(s.Delays, DelayInfo{Msg: r.b.tr.Msgs[m], Extra: d})
+		}
+	}
+	return s
+}
+
+func (x *explorer) extreme(e *extreme) Extreme {
+	if e.at.ordinal < 0 {
+		return Extreme{}
+	}
+	info := x.info(&e.at)
+	return Extreme{Value: e.value, Schedule: &info}
+}
+
+// status sums property i's verdicts over the run schedules.
+func status(at *algTally, i int, run int64) report.Status {
+	switch {
+	case at.failing[i] > 0:
+		return report.Fail
+	case at.unknown[i] > 0:
+		return report.Unknown
+	case run > 0 && at.na[i] == run:
+		return report.NA
+	}
+	return report.Pass
+}
