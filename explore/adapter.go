@@ -43,17 +43,32 @@ type recStat struct {
 	extra int
 }
 
-// engine replays and checks one algorithm (name, MS variant).
+// Constructor builds the state machine of algorithm name in variant for
+// a trace (algorithms.New's signature).
+type Constructor func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
+
+// engine replays and checks one algorithm (name, variant).
 type engine struct {
 	name, variant string
+	mk            Constructor
 }
 
-// newEngine checks that the algorithm exists.
-func newEngine(name, variant string, tr *trace.Trace) (engine, error) {
-	if _, err := algorithms.New(name, variant, tr); err != nil {
+// newEngine checks that the algorithm exists. variant applies if the
+// algorithm has it; otherwise the algorithm runs as is (--algo both
+// --variant textbook: pk has no textbook variant).
+func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, error) {
+	if mk == nil {
+		mk = algorithms.New
+	}
+	if variant != "" {
+		if _, err := mk(name, variant, tr); err == nil {
+			return engine{name: name, variant: variant, mk: mk}, nil
+		}
+	}
+	if _, err := mk(name, "", tr); err != nil {
 		return engine{}, err
 	}
-	return engine{name: name, variant: variant}, nil
+	return engine{name: name, mk: mk}, nil
 }
 
 // run replays tr through the engine's algorithm, checks the run against
@@ -94,7 +109,7 @@ func (e engine) run(tr *trace.Trace, v *verdict) error {
 // to their ordinal among the trace's fail events: the engine records
 // every fail, ignored or not, in trace order.
 func (e engine) report(tr *trace.Trace) (report.Report, map[int32]int, error) {
-	alg, err := algorithms.New(e.name, e.variant, tr)
+	alg, err := e.mk(e.name, e.variant, tr)
 	if err != nil {
 		return report.Report{}, nil, err
 	}
@@ -129,7 +144,7 @@ func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 // algName is the name runs and reports give the engine's algorithm
 // ("ms", "ms-textbook", "pk").
 func (e engine) algName(tr *trace.Trace) string {
-	alg, err := algorithms.New(e.name, e.variant, tr)
+	alg, err := e.mk(e.name, e.variant, tr)
 	if err != nil {
 		return e.name
 	}

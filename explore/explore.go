@@ -28,9 +28,12 @@ const DefaultBudget = 100_000
 type Options struct {
 	// Algorithms to run, in report order: "ms", "pk" (default both).
 	Algorithms []string
-	// Variant is the MS variant ("" or "textbook"; tests also use the
-	// test-only mutants algorithms.New accepts). PK always runs as is.
+	// Variant is an algorithm variant ("" or "textbook"); it applies to
+	// the algorithms that have it (New accepts it), the others run as is.
 	Variant string
+	// New builds an algorithm's state machine; nil means algorithms.New.
+	// Tests pass the test-only mutants' constructor here.
+	New Constructor
 	// Failures is K, the most failures injected into one schedule (0
 	// runs the trace alone; the CLI's default is 1). The trace's own
 	// failures come on top.
@@ -151,11 +154,7 @@ func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
 	}
 	x := &explorer{o: o, tr: prep}
 	for _, name := range o.Algorithms {
-		variant := ""
-		if name == "ms" {
-			variant = o.Variant
-		}
-		e, err := newEngine(name, variant, prep)
+		e, err := newEngine(o.New, name, o.Variant, prep)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrOptions, err)
 		}

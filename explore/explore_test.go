@@ -119,7 +119,7 @@ func TestWitnessShrunk(t *testing.T) {
 		if r.Valid {
 			t.Fatalf("%s: textbook survives", path)
 		}
-		e, _ := newEngine("ms", "textbook", tr)
+		e, _ := newEngine(nil, "ms", "textbook", tr)
 		for i, p := range r.Algorithms[0].Properties {
 			w := p.Witness
 			if w == nil {

@@ -6,6 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -39,7 +40,7 @@ func newBruteForce(t fataler, tr *trace.Trace, strip bool, unpinned bool) *brute
 		}
 	}
 	for _, av := range algVariants {
-		e, err := newEngine(av.name, av.variant, prep)
+		e, err := newEngine(mutants.New, av.name, av.variant, prep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,6 +218,7 @@ func TestReductionStats(t *testing.T) {
 			Failures:      rapid.IntRange(1, 2).Draw(rt, "k"),
 			StripFailures: rapid.Bool().Draw(rt, "strip"),
 			Workers:       1,
+			New:           mutants.New,
 		}
 		reduced, err := Run(tr, o)
 		if err != nil {
