@@ -50,12 +50,12 @@ type pageViolation struct {
 // violation list, which highlights a violation's events when clicked. It
 // loads nothing from the network. rep may be nil.
 func HTML(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	m, err := build(run, rep, opts)
+	m, err := build(run, rep, opts, DefaultPageMaxEvents)
 	if err != nil {
 		return err
 	}
 	var x xw
-	m.svg(&x)
+	svgDoc(&x, []*model{m}, m.title())
 	d := pageData{
 		Title:   m.title(),
 		Summary: m.summary(),
