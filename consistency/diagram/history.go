@@ -83,13 +83,20 @@ func (m *model) noteLog(idx int32, lastRecv map[uint64]int32) {
 }
 
 // orphanReceipt reports whether receipt r of a copy sent by s received
-// an orphan: the send was undone while the receipt was still live (the
-// receiver rolled back later, or never).
+// an orphan: the send was undone (SPEC §7: its send is in U_f) while the
+// receipt was live, or the receipt was undone for the same failure (the
+// order in which two processes roll back for one failure is chance).
+// A receipt undone for an earlier failure, before its send was undone,
+// received no orphan.
 func (m *model) orphanReceipt(s, r int32) bool {
 	us := m.undoneBy[s]
 	if us == trace.None {
 		return false
 	}
 	ur := m.undoneBy[r]
-	return ur == trace.None || ur > us
+	if ur == trace.None || ur > us {
+		return true
+	}
+	f := m.run.Events[us].Failure
+	return f >= 0 && m.run.Events[ur].Failure == f
 }

@@ -175,6 +175,10 @@ type model struct {
 	failures  int
 	failShown int
 
+	// notes are the comparison's differences: a line added to some
+	// events' details, and an outline on their marks.
+	notes map[int32]string
+
 	geo geometry
 }
 

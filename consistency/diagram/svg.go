@@ -23,6 +23,17 @@ func SVG(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
 	return writeSVG(w, []*model{m}, m.title())
 }
 
+// SVGPanels writes one run, or two runs of one trace (MS and PK) one
+// above the other, as a standalone SVG; with two, the ops they ran a
+// different number of times are outlined.
+func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
+	ms, err := buildPanels(panels, opts, DefaultMaxEvents)
+	if err != nil {
+		return err
+	}
+	return writeSVG(w, ms, pageTitle(ms))
+}
+
 func writeSVG(w io.Writer, panels []*model, title string) error {
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")

@@ -397,6 +397,17 @@ func (m *model) rings(x *xw) {
 			x.raw("</title></circle>")
 		}
 	}
+	for i := range m.run.Events {
+		if n, ok := m.notes[int32(i)]; ok {
+			x.raw(`<circle class="diff"`)
+			x.int("data-seq", i)
+			x.num("cx", m.x[i])
+			x.num("cy", m.laneY(m.run.Events[i].P))
+			x.raw(` r="8"><title>`)
+			x.esc(n)
+			x.raw("</title></circle>")
+		}
+	}
 	x.raw("</g>\n")
 }
 

@@ -1,0 +1,216 @@
+// selftest.js — with #selftest in the URL the page drives itself as a
+// reader would and records what it finds in #ckpt-selftest, so a
+// headless browser's --dump-dom shows whether the page is readable:
+// lane names whole, distinct and uncovered, before and after a pan; no
+// two labels overlapping; no text under 12 px; the overview strip with
+// every failure; a deep link landing on its event; search finding a
+// message; hover, violations, zoom, fit, the axis switch, collapsing and
+// hiding lanes. Each result is "ok" or "broken: why".
+
+function rectOK(r) { return r.width > 0 && r.height > 0; }
+function overlap(a, b) { return a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5; }
+
+// laneCheck: every lane name is shown whole (or cut in the middle with
+// the whole name as its tooltip), the shown names are distinct, and the
+// topmost element at the name's left, middle and right is the name.
+function laneCheck(full) {
+  var problems = [];
+  views.forEach(function (V) {
+    var shown = {}, heads = V.heads.querySelectorAll(".lane-head");
+    var visible = V.lanes.getBoundingClientRect();
+    if (heads.length !== V.L.lanes) { problems.push(heads.length + " heads for " + V.L.lanes + " lanes"); }
+    heads.forEach(function (h) {
+      var name = h.getAttribute("data-p"), text = h.querySelector(".name").textContent;
+      if (h.title !== name) { problems.push("tooltip of " + name + " is " + h.title); }
+      if (full && text !== name) { problems.push(name + " shown as " + text); }
+      if (text !== name && text.indexOf("…") < 0) { problems.push(name + " cut without an ellipsis: " + text); }
+      if (shown[text]) { problems.push("two lanes read " + text); }
+      shown[text] = true;
+      var r = h.querySelector(".name").getBoundingClientRect();
+      if (r.bottom < visible.top || r.top > visible.bottom) { return; } // scrolled out of view
+      if (r.right > V.heads.getBoundingClientRect().right + 0.5) { problems.push(name + " overflows its column"); }
+      [r.left + 2, (r.left + r.right) / 2, r.right - 2].forEach(function (x) {
+        var top = document.elementFromPoint(x, (r.top + r.bottom) / 2);
+        if (!top || !h.contains(top)) { problems.push(name + " covered at x=" + Math.round(x) + " by " + (top ? top.tagName + "." + (top.getAttribute("class") || "") : "nothing")); }
+      });
+    });
+  });
+  return problems.length ? "broken: " + problems.slice(0, 4).join("; ") : "ok";
+}
+
+// texts are every text a reader sees: lane names, axis, labels.
+function texts() {
+  var out = [];
+  views.forEach(function (V) {
+    V.heads.querySelectorAll(".lane-head .name").forEach(function (e) { out.push(e); });
+    V.axisSvg.querySelectorAll("text").forEach(function (e) { out.push(e); });
+    V.layer.querySelectorAll("text").forEach(function (e) { out.push(e); });
+  });
+  return out;
+}
+
+function overlapCheck() {
+  var ts = texts(), boxes = [], bad = [];
+  ts.forEach(function (e) { var r = e.getBoundingClientRect(); if (rectOK(r)) { boxes.push([r, e]); } });
+  boxes.sort(function (a, b) { return a[0].left - b[0].left; });
+  for (var i = 0; i < boxes.length; i++) {
+    for (var j = i + 1; j < boxes.length && boxes[j][0].left < boxes[i][0].right; j++) {
+      if (overlap(boxes[i][0], boxes[j][0])) { bad.push(JSON.stringify(boxes[i][1].textContent) + " × " + JSON.stringify(boxes[j][1].textContent)); }
+    }
+  }
+  return { n: boxes.length, result: bad.length ? "broken: " + bad.length + " overlaps, e.g. " + bad.slice(0, 3).join("; ") : "ok" };
+}
+
+function fontCheck() {
+  var small = [];
+  texts().forEach(function (e) {
+    var fs = parseFloat(getComputedStyle(e).fontSize);
+    if (fs < 12) { small.push(e.textContent + " " + fs + "px"); }
+  });
+  return small.length ? "broken: " + small.slice(0, 3).join("; ") : "ok";
+}
+
+// inPlot: the element is drawn within the visible part of its plot.
+function inPlot(V, e) {
+  if (!e) { return false; }
+  var r = e.getBoundingClientRect(), p = V.lanes.getBoundingClientRect(), q = V.plot.getBoundingClientRect();
+  return r.left >= q.left - 1 && r.right <= p.right + 1 && r.top >= p.top - 1 && r.bottom <= p.bottom + 1;
+}
+
+function selftest(h) {
+  var out = el("div", "", document.body);
+  out.id = "ckpt-selftest";
+  out.hidden = true;
+  function rec(name, fn) {
+    var r;
+    try { r = fn(); } catch (e) { r = "broken: " + (e && e.message ? e.message : String(e)); }
+    out.setAttribute("data-" + name, r);
+  }
+  var V = views[0];
+  if (h.seq !== undefined) {
+    rec("deeplink", function () {
+      var s = V.layer.querySelector(".sel[data-seq=\"" + h.seq + "\"]"), m = V.layer.querySelector(".hl[data-seq=\"" + h.seq + "\"]");
+      if (!s || !m) { return "broken: no highlighted mark for #" + h.seq; }
+      if (!inPlot(views[S.sel.v], m)) { return "broken: #" + h.seq + " is not in view"; }
+      return detailsEl.textContent.indexOf("#" + h.seq + " ") === 0 ? "ok" : "broken: details show " + detailsEl.textContent.slice(0, 40);
+    });
+  }
+  rec("first-view", function () {
+    if (!UI.firstFail || h.seq !== undefined) { return "ok"; }
+    var f = UI.firstFail, W = views[f.v], x = px(W, f.i);
+    return x >= 0 && x <= W.plotW ? "ok" : "broken: first failure at x=" + Math.round(x);
+  });
+  rec("lanes", function () { return laneCheck(h.full !== undefined); });
+  var ov = overlapCheck();
+  out.setAttribute("data-labels", String(ov.n));
+  rec("no-overlap", function () { return ov.result; });
+  rec("font", fontCheck);
+  rec("overview", function () {
+    var c = OV.canvas, marks = OV.svg.querySelectorAll(".ov-fail").length, want = 0;
+    views.forEach(function (W) { want += W.P.fails.length; });
+    if (!c || c.width < 50 || c.height < 5) { return "broken: no overview canvas"; }
+    if (!OV.svg.querySelector("#overview-view")) { return "broken: no view box"; }
+    out.setAttribute("data-overview-failures", String(marks));
+    return marks === want ? "ok" : "broken: " + marks + " failure marks for " + want + " failures";
+  });
+  rec("hover", function () {
+    var m = V.layer.querySelector("[data-h^=\"e:\"]"), before = detailsEl.textContent;
+    if (!m) { return "broken: no mark to hover"; }
+    m.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    return detailsEl.textContent !== before && detailsEl.textContent.charAt(0) === "#" ? "ok" : "broken";
+  });
+  // Pan to the end: the lane names must stay in view and uncovered.
+  rec("pan", function () {
+    var x0 = S.x0;
+    S.x0 = V.L.maxB;
+    clampX();
+    S.x0 -= (plotW() * 0.7) / S.scale;
+    redraw();
+    if (S.x0 === x0) { return "broken: the view did not move"; }
+    var r = laneCheck(false);
+    var o = overlapCheck().result;
+    return r !== "ok" ? r : o !== "ok" ? "after the pan " + o : "ok";
+  });
+  rec("overview-jump", function () {
+    var r = OV.box.getBoundingClientRect(), x0 = S.x0;
+    OV.box.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, clientX: r.left + r.width * 0.1, clientY: r.top + 3 }));
+    window.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+    return S.x0 !== x0 ? "ok" : "broken: clicking the overview did not move the view";
+  });
+  rec("zoom", function () {
+    var s = S.scale;
+    document.getElementById("zoom-in").click();
+    return S.scale > s ? "ok" : "broken";
+  });
+  rec("labels-zoomed", function () {
+    start();
+    zoomAt(3);
+    redraw();
+    var n = V.layer.querySelectorAll(".msg-label").length, arrows = V.P.ar.length;
+    out.setAttribute("data-msg-labels", String(n));
+    var o = overlapCheck().result;
+    if (o !== "ok") { return "zoomed in: " + o; }
+    return arrows === 0 || n > 0 ? "ok" : "broken: no message names when zoomed in";
+  });
+  rec("fit", function () {
+    document.getElementById("fit").click();
+    var n = V.layer.querySelectorAll("[data-h^=\"e:\"]").length;
+    out.setAttribute("data-fit-marks", String(n));
+    if (S.scale < unit() * FIT_MIN - 1e-9) { return "broken: fit shrank below the readable floor"; }
+    return fontCheck();
+  });
+  rec("axis", function () {
+    document.getElementById("axis-time").click();
+    var t = V.axisSvg.querySelectorAll("text.tick").length, c = V.corner.textContent;
+    document.getElementById("axis-logical").click();
+    var l = V.corner.textContent;
+    return t > 0 && /time/.test(c) && /logical/.test(l) ? "ok" : "broken: ticks " + t + ", captions " + c + " / " + l;
+  });
+  rec("collapse", function () {
+    var count = function () { return V.layer.querySelectorAll(".ev-internal").length; };
+    start();
+    redraw();
+    var before = count();
+    UI.collapse.click();
+    var after = count();
+    var grouped = V.layer.querySelectorAll(".collapsed").length;
+    UI.collapse.click();
+    return before === 0 || after < before || grouped > 0 ? "ok" : "broken: " + before + " internal marks before, " + after + " after";
+  });
+  rec("hide-lane", function () {
+    var n = V.heads.querySelectorAll(".lane-head").length;
+    if (n < 2) { return "ok"; }
+    V.heads.querySelector(".hide-lane").click();
+    var m = V.heads.querySelectorAll(".lane-head").length;
+    setHidden({});
+    var back = V.heads.querySelectorAll(".lane-head").length;
+    return m === n - 1 && back === n ? "ok" : "broken: " + n + " → " + m + " → " + back;
+  });
+  rec("failure-nav", function () {
+    var f = allFailures(), btn = document.getElementById("fail-next");
+    if (!f.length) { return btn ? "broken: failure navigation without failures" : "ok"; }
+    btn.click();
+    var W = views[S.sel.v], m = W.layer.querySelector(".sel");
+    return inPlot(W, m) && /fail/.test(detailsEl.textContent) ? "ok" : "broken: the failure is not in view";
+  });
+  var items = document.querySelectorAll("#violations li.violation");
+  if (items.length > 0) {
+    items[0].click();
+    out.setAttribute("data-highlighted", String(document.querySelectorAll(".layer .hl").length));
+    items[0].click();
+    out.setAttribute("data-unhighlighted", String(document.querySelectorAll(".layer .hl:not(.sel)").length - (S.sel ? 1 : 0)));
+  }
+  if (h.search) {
+    rec("search", function () {
+      UI.search.value = h.search;
+      UI.search.dispatchEvent(new Event("input"));
+      UI.search.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+      var m = S.matches[S.match];
+      if (!m) { return "broken: no match for " + h.search; }
+      var W = views[m.v], ring = W.layer.querySelector(".sel");
+      out.setAttribute("data-search-matches", String(S.matches.length));
+      return inPlot(W, ring) ? "ok" : "broken: the match is not in view";
+    });
+  }
+  document.body.appendChild(out);
+}
