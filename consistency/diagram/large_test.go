@@ -68,7 +68,7 @@ func TestWindow(t *testing.T) {
 			if err := HTML(&h, run, rep, opts); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(h.String(), `id="page-window-note"`) {
+			if !strings.Contains(h.String(), `class="window-note page-window-note"`) {
 				t.Error("HTML page does not say the run is windowed")
 			}
 		})
