@@ -52,7 +52,8 @@ function sizes() {
   var avail = window.innerHeight - document.getElementById("panels").getBoundingClientRect().top - 12;
   views.forEach(function (V) {
     var L = V.L, titled = views.length > 1 ? 52 : 32;
-    var maxH = Math.max(views.length > 1 ? 170 : 240, avail / views.length - titled);
+    // A few lanes are always shown whole; more scroll.
+    var maxH = Math.max(Math.min(L.height, 300), avail / views.length - titled);
     V.lanes.style.maxHeight = Math.round(maxH) + "px";
     V.inner.style.height = L.height + "px";
     V.heads.style.width = headW + "px";
@@ -175,8 +176,8 @@ function goTo(v, i) {
     S.hidden = h;
     relayout();
   }
-  var L = V.L, hd = L.head[i];
-  centreOn(L.base[hd], 0.4);
+  var L = V.L, hd = L.head[i], x = px(V, hd);
+  if (x < V.plotW * 0.1 || x > V.plotW * 0.9) { centreOn(L.base[hd], 0.4); }
   var y = L.y[V.P.p[i]], box = V.lanes;
   if (y < box.scrollTop + 30 || y > box.scrollTop + box.clientHeight - 30) { box.scrollTop = Math.max(y - box.clientHeight / 2, 0); }
   S.sel = { v: v, i: i };
