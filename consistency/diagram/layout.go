@@ -138,6 +138,7 @@ func (m *model) layoutTime() {
 		lastT[p] = -1
 	}
 	var shift float64 // seconds removed by left-out stretches
+	right := g.left   // the rightmost x so far
 	gi := 0
 	for i := range m.run.Events {
 		if !m.drawn[i] {
@@ -146,10 +147,12 @@ func (m *model) layoutTime() {
 		e := &m.run.Events[i]
 		t := e.T.Seconds()
 		if gi < len(m.gaps) && m.gaps[gi].before == int32(i) {
+			// The band starts right of everything drawn so far and the
+			// time after it resumes bandW further on.
 			gp := &m.gaps[gi]
-			from := g.left + (gp.t0.Seconds()-shift)*g.scale
-			shift += max(t-gp.t0.Seconds()-bandW/g.scale, 0)
-			gp.x0, gp.x1, gp.shift = from+6, g.left+(t-shift)*g.scale-6, shift
+			from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
+			shift = t - (from+bandW-g.left)/g.scale
+			gp.x0, gp.x1, gp.shift = from+6, from+bandW-6, shift
 			gi++
 		}
 		p := e.P
@@ -162,10 +165,11 @@ func (m *model) layoutTime() {
 			slot[p]++
 		}
 		m.x[i] = g.left + (t-shift)*g.scale + float64(rank)*tieGap
+		right = max(right, m.x[i])
 	}
 	if gi < len(m.gaps) {
 		gp := &m.gaps[gi]
-		from := g.left + (gp.t0.Seconds()-shift)*g.scale
+		from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
 		gp.x0, gp.x1 = from+6, from+bandW-6
 	}
 }

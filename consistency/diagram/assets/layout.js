@@ -109,16 +109,18 @@ function layoutTime(P, L) {
   var unit = timeUnit(P);
   var lastT = new Float64Array(np), slot = new Int32Array(np), open = new Int32Array(np);
   for (q = 0; q < np; q++) { lastT[q] = -1; open[q] = -1; }
-  var shift = 0, gi = 0, gaps = P.gaps, band = 70 / unit;
+  var shift = 0, gi = 0, gaps = P.gaps, band = 70 / unit, right = 0;
   L.segs.push({ b0: 0, shift: 0 });
   for (i = 0; i < n; i++) {
     L.head[i] = i;
     var t = P.t[i];
     if (gi < gaps.length && gaps[gi] === i) {
-      var from = gaps[gi + 2] - shift;
-      shift += Math.max(t - gaps[gi + 2] - band, 0);
-      L.bands.push({ b0: from + 0.1 * band, b1: t - shift - 0.1 * band, omitted: gaps[gi + 1], t0: gaps[gi + 2], t1: gaps[gi + 3] });
-      L.segs.push({ b0: t - shift, shift: shift });
+      // The band starts right of everything drawn so far; time resumes
+      // a band's width further on (the SVG writer's rule).
+      var from = Math.max(gaps[gi + 2] - shift, right + 0.5 * band);
+      shift = t - (from + band);
+      L.bands.push({ b0: from + 0.1 * band, b1: from + 0.9 * band, omitted: gaps[gi + 1], t0: gaps[gi + 2], t1: gaps[gi + 3] });
+      L.segs.push({ b0: from + band, shift: shift });
       gi += 4;
     }
     var p = P.p[i];
@@ -129,9 +131,10 @@ function layoutTime(P, L) {
     if (slotted(P.k[i])) { r = slot[p]; slot[p]++; }
     L.base[i] = t - shift;
     L.slot[i] = r;
+    if (L.base[i] > right) { right = L.base[i]; }
   }
   if (gi < gaps.length) {
-    var f = gaps[gi + 2] - shift;
+    var f = Math.max(gaps[gi + 2] - shift, right + 0.5 * band);
     L.bands.push({ b0: f + 0.1 * band, b1: f + 0.9 * band, omitted: gaps[gi + 1], t0: gaps[gi + 2], t1: gaps[gi + 3] });
   }
   L.unit = unit;

@@ -362,7 +362,12 @@ function followLink() {
 // start would not: the first view of a large run shows what matters.
 function firstView(zoom) {
   start();
-  S.scale = unit() * zoom;
+  // A short run is spread over the width (up to twice zoom 1): room for
+  // message names.
+  var hi = 0;
+  views.forEach(function (V) { hi = Math.max(hi, V.L.maxB); });
+  var fill = (plotW() - PADL - 60) / Math.max(hi, 1e-9) / unit();
+  S.scale = unit() * (zoom !== 1 ? zoom : Math.min(Math.max(fill, 1), 2));
   var f = allFailures();
   if (!f.length) { return; }
   var V = views[f[0].v], i = f[0].i;
