@@ -3,6 +3,8 @@ package diagram
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // jw builds the page's JSON data in a byte slice. The data goes inside a
@@ -47,44 +49,60 @@ func (w *jw) string(s string) {
 	w.str(s)
 }
 
+// bytes writes b as a JSON string, without copying it to a string first.
+func (w *jw) bytes(b []byte) {
+	w.sep()
+	w.b = appendJSONString(w.b, b, utf8.DecodeRune)
+}
+
+// time writes a time as seconds, exactly.
+func (w *jw) time(t trace.Time) {
+	w.sep()
+	w.b = t.AppendJSON(w.b)
+}
+
 // raw appends a JSON value written elsewhere.
 func (w *jw) raw(v []byte) {
 	w.sep()
 	w.b = append(w.b, v...)
 }
 
-func (w *jw) str(s string) {
+func (w *jw) str(s string) { w.b = appendJSONString(w.b, s, utf8.DecodeRuneInString) }
+
+// appendJSONString appends s quoted; decode is utf8's decoder for T, so
+// neither kind of text is copied to the other.
+func appendJSONString[T string | []byte](b []byte, s T, decode func(T) (rune, int)) []byte {
 	const hex = "0123456789abcdef"
-	w.b = append(w.b, '"')
+	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
 			case c == '"' || c == '\\':
-				w.b = append(w.b, '\\', c)
+				b = append(b, '\\', c)
 			case c == '\n':
-				w.b = append(w.b, '\\', 'n')
+				b = append(b, '\\', 'n')
 			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				w.b = append(w.b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			default:
-				w.b = append(w.b, c)
+				b = append(b, c)
 			}
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := decode(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			w.b = append(w.b, "\\ufffd"...)
+			b = append(b, "\\ufffd"...)
 		case r == '\u2028' || r == '\u2029':
-			w.b = append(w.b, "\\u202"...)
-			w.b = append(w.b, hex[r&0xf])
+			b = append(b, "\\u202"...)
+			b = append(b, hex[r&0xf])
 		default:
-			w.b = append(w.b, s[i:i+size]...)
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
-	w.b = append(w.b, '"')
+	return append(b, '"')
 }
 
 // ints writes a member holding an array of integers.

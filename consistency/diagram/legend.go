@@ -45,28 +45,37 @@ var legend = []legendItem{
 // used lists the legend entries this diagram draws.
 func (m *model) used() []legendItem {
 	have := map[string]bool{"ckpt-initial": true}
+	var kinds [256]bool
+	var ckpts [256]bool
 	for i := range m.run.Events {
 		if !m.drawn[i] {
 			continue
 		}
 		e := &m.run.Events[i]
-		if m.undone[i] {
-			have["undone"] = true
+		have["undone"] = have["undone"] || m.undone[i]
+		have["thrown"] = have["thrown"] || m.discarded[i]
+		kinds[e.Kind] = true
+		if e.Kind == trace.Checkpoint && e.Ckpt != 0 {
+			ckpts[e.CkptType] = true
 		}
-		if m.discarded[i] {
-			have["thrown"] = true
+	}
+	for k, ok := range kinds {
+		if !ok {
+			continue
 		}
-		switch e.Kind {
+		switch kd := trace.Kind(k); kd {
 		case trace.Checkpoint:
-			if e.Ckpt != 0 {
-				have["ckpt-"+ckptType(e)] = true
-			}
 		case trace.CheckpointSkipped:
 			have["ev-skipped"] = true
 		case trace.Hold:
 			have["held"] = true
 		default:
-			have["ev-"+e.Kind.String()] = true
+			have["ev-"+kd.String()] = true
+		}
+	}
+	for t, ok := range ckpts {
+		if ok {
+			have["ckpt-"+ckptType(&trace.RunEvent{Kind: trace.Checkpoint, Ckpt: 1, CkptType: trace.CkptType(t)})] = true
 		}
 	}
 	for _, a := range m.arrows {

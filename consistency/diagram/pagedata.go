@@ -68,7 +68,7 @@ func (m *model) eventColumns(w *jw, order []int32, ref func(int32) int32) {
 	w.key("t")
 	w.open('[')
 	for _, i := range order {
-		w.raw(ev[i].T.AppendJSON(nil))
+		w.time(ev[i].T)
 	}
 	w.close(']')
 	col("k", func(e *trace.RunEvent, _ int32) int32 { return int32(e.Kind) })
@@ -104,7 +104,7 @@ func (m *model) eventColumns(w *jw, order []int32, ref func(int32) int32) {
 	var b []byte
 	for _, i := range order {
 		b = m.describe(b[:0], i)
-		w.string(string(b))
+		w.bytes(b)
 	}
 	w.close(']')
 	var diff []int32
@@ -120,11 +120,15 @@ func (m *model) eventColumns(w *jw, order []int32, ref func(int32) int32) {
 // violations, failures and left-out stretches.
 func (m *model) connections(w *jw, ref func(int32) int32) {
 	ev := m.run.Events
-	flat := func(k string, n int, f func(i int) []int32) {
+	var row []int32
+	// flat writes n rows, each the values f appends to row, as one flat
+	// array of integers.
+	flat := func(k string, n int, f func(i int, row []int32) []int32) {
 		w.key(k)
 		w.open('[')
 		for i := 0; i < n; i++ {
-			for _, v := range f(i) {
+			row = f(i, row[:0])
+			for _, v := range row {
 				w.int(int(v))
 			}
 		}
@@ -135,25 +139,25 @@ func (m *model) connections(w *jw, ref func(int32) int32) {
 		styles[s] = int32(i)
 	}
 	w.strs("styles", arrowStyles)
-	arrowRow := func(a arrow) []int32 {
+	arrowRow := func(row []int32, a arrow) []int32 {
 		u := int32(0)
 		if a.undone {
 			u = 1
 		}
-		return []int32{ref(a.from), ref(a.to), styles[a.style], u, a.msg}
+		return append(row, ref(a.from), ref(a.to), styles[a.style], u, a.msg)
 	}
-	flat("ar", len(m.arrows), func(i int) []int32 { return arrowRow(m.arrows[i]) })
-	flat("lost", len(m.lost), func(i int) []int32 { return arrowRow(m.lost[i]) })
-	flat("ctl", len(m.ctl), func(i int) []int32 { return []int32{ref(m.ctl[i].from), ref(m.ctl[i].to)} })
+	flat("ar", len(m.arrows), func(i int, row []int32) []int32 { return arrowRow(row, m.arrows[i]) })
+	flat("lost", len(m.lost), func(i int, row []int32) []int32 { return arrowRow(row, m.lost[i]) })
+	flat("ctl", len(m.ctl), func(i int, row []int32) []int32 { return append(row, ref(m.ctl[i].from), ref(m.ctl[i].to)) })
 	w.key("ctlc")
 	w.open('[')
 	for _, c := range m.ctl {
 		w.string("ctl ctl-" + ev[c.from].Control.String())
 	}
 	w.close(']')
-	flat("down", len(m.down), func(i int) []int32 { d := m.down[i]; return []int32{d.p, ref(d.from), ref(d.to)} })
-	flat("held", len(m.holds), func(i int) []int32 { h := m.holds[i]; return []int32{h.p, ref(h.from), ref(h.to)} })
-	flat("jumps", len(m.jumps), func(i int) []int32 { return []int32{ref(m.jumps[i].ev), ref(m.jumps[i].ckpt)} })
+	flat("down", len(m.down), func(i int, row []int32) []int32 { d := m.down[i]; return append(row, d.p, ref(d.from), ref(d.to)) })
+	flat("held", len(m.holds), func(i int, row []int32) []int32 { h := m.holds[i]; return append(row, h.p, ref(h.from), ref(h.to)) })
+	flat("jumps", len(m.jumps), func(i int, row []int32) []int32 { return append(row, ref(m.jumps[i].ev), ref(m.jumps[i].ckpt)) })
 	w.key("jt")
 	w.open('[')
 	for _, j := range m.jumps {
@@ -196,8 +200,8 @@ func (m *model) connections(w *jw, ref func(int32) int32) {
 	for _, g := range m.gaps {
 		w.int(int(ref(g.before)))
 		w.int(g.omitted)
-		w.raw(g.t0.AppendJSON(nil))
-		w.raw(g.t1.AppendJSON(nil))
+		w.time(g.t0)
+		w.time(g.t1)
 	}
 	w.close(']')
 }
