@@ -109,10 +109,6 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 	for _, it := range usedUnion(ms) {
 		d.Legend = append(d.Legend, pageLegend{Key: it.key, Label: it.label, Sample: template.HTML(it.sample)})
 	}
-	if len(ms) == 2 {
-		d.Legend = append(d.Legend, pageLegend{Key: "diff", Label: "ran a different number of times under the other algorithm",
-			Sample: `<circle class="ev ev-send" cx="15" cy="0" r="4.5"/><circle class="diff" cx="15" cy="0" r="8"/>`})
-	}
 	var x xw
 	defs(&x)
 	d.Defs = template.HTML(x.b)

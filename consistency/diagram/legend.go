@@ -40,6 +40,7 @@ var legend = []legendItem{
 	{"lost-mark", "receive blocked forever", `<path class="lost-mark" d="M9 -6 L21 6 M9 6 L21 -6"/>`},
 	{"ev-end", "end of process", `<path class="ev ev-end" d="M15 -7 V7"/>`},
 	{"viol", "violation witness", `<circle class="viol" cx="15" cy="0" r="8"/>`},
+	{"diff", "ran a different number of times under the other algorithm", `<circle class="ev ev-send" cx="15" cy="0" r="4.5"/><circle class="diff" cx="15" cy="0" r="8"/>`},
 }
 
 // used lists the legend entries this diagram draws.
@@ -89,6 +90,7 @@ func (m *model) used() []legendItem {
 	have["rline"] = len(m.lines) > 0
 	have["held"] = have["held"] || len(m.holds) > 0
 	have["viol"] = len(m.violOf) > 0
+	have["diff"] = len(m.notes) > 0
 	var out []legendItem
 	for _, it := range legend {
 		if have[it.key] {

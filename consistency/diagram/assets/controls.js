@@ -73,7 +73,11 @@ function updateControls() {
   UI.status.textContent = S.status;
   if (UI.failPos) {
     var f = allFailures();
-    UI.failPos.textContent = UI.failAt >= 0 ? "failure " + (UI.failAt + 1) + "/" + f.length : f.length === 1 ? "1 failure" : f.length + " failures";
+    // Compared runs replay the same failures: count them once.
+    var each = views.length > 1 && views.every(function (V) { return V.P.fails.length === views[0].P.fails.length; });
+    var n = each ? views[0].P.fails.length : f.length;
+    UI.failPos.textContent = UI.failAt >= 0 ? "failure " + (UI.failAt + 1) + "/" + f.length :
+      (n === 1 ? "1 failure" : n + " failures") + (each ? " in each run" : "");
   }
 }
 

@@ -21,6 +21,8 @@ function makeView(P, parent, titled) {
   var idx = new Int32Array(P.n).fill(-1);
   for (var i = 0; i < P.seq.length; i++) { idx[P.seq[i]] = i; }
   V.idxOf = function (seq) { return seq >= 0 && seq < idx.length ? idx[seq] : -1; };
+  V.jumpOf = {};
+  for (var j = 0; j < P.jumps.length; j += 2) { V.jumpOf[P.jumps[j]] = j / 2; }
   return V;
 }
 
@@ -197,6 +199,8 @@ function detailsText(V, h) {
   var P = V.P, a = h.split(":"), k = +a[1], f, t;
   switch (a[0]) {
     case "e":
+      // A rollback's jump explains more than its mark.
+      if (V.jumpOf[k] !== undefined) { return detailsText(V, "j:" + V.jumpOf[k]); }
       var s = P.d[k];
       if (V.L.grp[k] > 1) { s += "\n\n(" + (V.L.grp[k] - 1) + " more local events collapsed into this mark)"; }
       return s;

@@ -99,7 +99,7 @@ function selftest(h) {
         var W = views[S.sel ? S.sel.v : 0], s = W.layer.querySelector(".sel[data-seq=\"" + h.seq + "\"]");
       if (!s) { return "broken: no ring around #" + h.seq; }
       if (!inPlot(W, s)) { return "broken: #" + h.seq + " is not in view"; }
-      return detailsEl.textContent.indexOf("#" + h.seq + " ") === 0 ? "ok" : "broken: details show " + detailsEl.textContent.slice(0, 40);
+      return detailsEl.textContent.indexOf("#" + h.seq + " ") >= 0 ? "ok" : "broken: details show " + detailsEl.textContent.slice(0, 40);
     });
   }
   rec("first-view", function () {
