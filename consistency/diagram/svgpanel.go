@@ -328,7 +328,15 @@ func (m *model) fate(a arrow) string {
 	case a.style == styleOrphan && m.run.Events[a.to].Kind == trace.Recv:
 		return "orphan: received, then its send was undone"
 	}
-	return a.style
+	return fates[a.style]
+}
+
+// fates says in words what each message style means (the page's
+// script has the same table).
+var fates = map[string]string{
+	styleNormal: "delivered", styleReplayed: "delivered again from the message log", styleResent: "a resend, delivered",
+	styleDiscarded: "discarded (stale or duplicate)", styleLost: "lost: never received (left in the mailbox)",
+	styleOrphan: "orphan: discarded as an orphan",
 }
 
 func (m *model) ctlText(c ctlArrow) []byte {

@@ -225,11 +225,13 @@ function detailsText(V, h) {
   return "";
 }
 
+var FATES = {
+  normal: "delivered", replayed: "delivered again from the message log", resent: "a resend, delivered",
+  discarded: "discarded (stale or duplicate)", lost: "lost: never received (left in the mailbox)"
+};
 function fate(P, style, to) {
-  if (style === "orphan" && P.k[to] === K.recv) { return "orphan: received, then its send was undone"; }
-  if (style === "orphan") { return "orphan: discarded as an orphan"; }
-  if (style === "lost") { return "lost: never received (left in the mailbox)"; }
-  return style;
+  if (style === "orphan") { return P.k[to] === K.recv ? "orphan: received, then its send was undone" : "orphan: discarded as an orphan"; }
+  return FATES[style] || style;
 }
 
 // wire connects a panel's mouse handling: wheel zooms (shift+wheel
