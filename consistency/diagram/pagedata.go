@@ -164,6 +164,27 @@ func (m *model) connections(w *jw, ref func(int32) int32) {
 		w.string(string(m.jumpHead(nil, j)))
 	}
 	w.close(']')
+	m.lineData(w, ref)
+	var fails []int32
+	for i := range ev {
+		if m.drawn[i] && ev[i].Kind == trace.Fail {
+			fails = append(fails, ref(int32(i)))
+		}
+	}
+	w.ints("fails", fails)
+	m.violationData(w, ref)
+	w.key("gaps")
+	w.open('[')
+	for _, g := range m.gaps {
+		w.int(int(ref(g.before)))
+		w.int(g.omitted)
+		w.time(g.t0)
+		w.time(g.t1)
+	}
+	w.close(']')
+}
+
+func (m *model) lineData(w *jw, ref func(int32) int32) {
 	w.key("lines")
 	w.open('[')
 	for _, l := range m.lines {
@@ -185,23 +206,6 @@ func (m *model) connections(w *jw, ref func(int32) int32) {
 		w.key("d")
 		w.string(m.lineText(l))
 		w.close('}')
-	}
-	w.close(']')
-	var fails []int32
-	for i := range ev {
-		if m.drawn[i] && ev[i].Kind == trace.Fail {
-			fails = append(fails, ref(int32(i)))
-		}
-	}
-	w.ints("fails", fails)
-	m.violationData(w, ref)
-	w.key("gaps")
-	w.open('[')
-	for _, g := range m.gaps {
-		w.int(int(ref(g.before)))
-		w.int(g.omitted)
-		w.time(g.t0)
-		w.time(g.t1)
 	}
 	w.close(']')
 }

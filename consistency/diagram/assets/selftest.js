@@ -94,6 +94,15 @@ function selftest(h) {
     out.setAttribute("data-" + name, r);
   }
   var V = views[0];
+  readingChecks(h, V, out, rec);
+  movingChecks(V, out, rec);
+  controlChecks(V, out, rec);
+  linkChecks(h, out, rec);
+  document.body.appendChild(out);
+}
+
+// readingChecks: what a reader sees first.
+function readingChecks(h, V, out, rec) {
   if (h.seq !== undefined) {
     rec("deeplink", function () {
         var W = views[S.sel ? S.sel.v : 0], s = W.layer.querySelector(".sel[data-seq=\"" + h.seq + "\"]");
@@ -120,6 +129,10 @@ function selftest(h) {
     out.setAttribute("data-overview-failures", String(marks));
     return marks === want ? "ok" : "broken: " + marks + " failure marks for " + want + " failures";
   });
+}
+
+// movingChecks: hover, and the names staying put while the view moves.
+function movingChecks(V, out, rec) {
   rec("hover", function () {
     var m = V.layer.querySelector("[data-h^=\"e:\"]"), before = detailsEl.textContent;
     if (!m) { return "broken: no mark to hover"; }
@@ -144,6 +157,10 @@ function selftest(h) {
     window.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
     return S.x0 !== x0 ? "ok" : "broken: clicking the overview did not move the view";
   });
+}
+
+// controlChecks: the toolbar's buttons do what they say.
+function controlChecks(V, out, rec) {
   rec("zoom", function () {
     var s = S.scale;
     document.getElementById("zoom-in").click();
@@ -207,6 +224,10 @@ function selftest(h) {
     var W = views[S.sel.v], m = W.layer.querySelector(".sel");
     return inPlot(W, m) && /fail/.test(detailsEl.textContent) ? "ok" : "broken: the failure is not in view";
   });
+}
+
+// linkChecks: violations light up and clear; search finds its match.
+function linkChecks(h, out, rec) {
   var items = document.querySelectorAll("#violations li.violation");
   if (items.length > 0) {
     S.sel = null;
@@ -227,5 +248,4 @@ function selftest(h) {
       return inPlot(W, ring) ? "ok" : "broken: the match is not in view";
     });
   }
-  document.body.appendChild(out);
 }
