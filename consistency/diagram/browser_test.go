@@ -89,15 +89,7 @@ func elementAttrs(dom, id string) map[string]string {
 // results that must be there.
 func selftest(t *testing.T, bin, url, hash string, want ...string) (map[string]string, string) {
 	t.Helper()
-	dom := string(headless(t, bin, url+"#"+hash, "--dump-dom"))
-	if strings.Contains(dom, `id="ckpt-error"`) {
-		m := regexp.MustCompile(`id="ckpt-error"[^>]*>([^<]*)`).FindStringSubmatch(dom)
-		t.Fatalf("the page's script failed: %v", m)
-	}
-	res := elementAttrs(dom, "ckpt-selftest")
-	if res == nil || elementAttrs(dom, "ckpt-ready") == nil {
-		t.Fatalf("the page did not get ready or did not test itself (%.300s)", dom)
-	}
+	res, dom := loadSelftest(t, bin, url, hash)
 	for k, v := range res {
 		if strings.HasPrefix(v, "broken") {
 			t.Errorf("%s: %s", k, v)
@@ -107,6 +99,22 @@ func selftest(t *testing.T, bin, url, hash string, want ...string) (map[string]s
 		if res[k] != "ok" {
 			t.Errorf("self-test %s: %q, want ok", k, res[k])
 		}
+	}
+	return res, dom
+}
+
+// loadSelftest loads url#hash and returns the self-test's results and
+// the DOM, whatever the results.
+func loadSelftest(t *testing.T, bin, url, hash string) (map[string]string, string) {
+	t.Helper()
+	dom := string(headless(t, bin, url+"#"+hash, "--dump-dom"))
+	if strings.Contains(dom, `id="ckpt-error"`) {
+		m := regexp.MustCompile(`id="ckpt-error"[^>]*>([^<]*)`).FindStringSubmatch(dom)
+		t.Fatalf("the page's script failed: %v", m)
+	}
+	res := elementAttrs(dom, "ckpt-selftest")
+	if res == nil || elementAttrs(dom, "ckpt-ready") == nil {
+		t.Fatalf("the page did not get ready or did not test itself (%.300s)", dom)
 	}
 	return res, dom
 }
@@ -185,6 +193,40 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 	t.Run("large", func(t *testing.T) { browseLarge(t, bin) })
+	t.Run("mutant", func(t *testing.T) { browseMutant(t, bin) })
+}
+
+// browseMutant breaks a page on purpose — the plot drawn over the lane
+// names, checkpoint numbers at 10 px — and requires the self-test to
+// say so: a check that cannot fail is worthless.
+func browseMutant(t *testing.T, bin string) {
+	run, rep := replayed(t, readExample(t, "forced.json"), "ms")
+	var b bytes.Buffer
+	if err := HTML(&b, run, rep, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, r := range [][2]string{
+		{`V.plot.style.left = headW + "px";`, `V.plot.style.left = "0px";`},
+		{"background: #fff; z-index: 5;", "background: #fff;"},
+		{".sn { font-size: 12px;", ".sn { font-size: 10px;"},
+	} {
+		if !strings.Contains(page, r[0]) {
+			t.Fatalf("the mutant cannot find %q in the page", r[0])
+		}
+		page = strings.ReplaceAll(page, r[0], r[1])
+	}
+	path := filepath.Join(t.TempDir(), "mutant.html")
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := loadSelftest(t, bin, "file://"+path, "selftest")
+	for _, k := range []string{"lanes", "font"} {
+		if !strings.HasPrefix(res[k], "broken") {
+			t.Errorf("the self-test's %s check passed a page broken on purpose: %q", k, res[k])
+		}
+		t.Logf("%s: %.120s", k, res[k])
+	}
 }
 
 func browseChordLike(t *testing.T, bin string) {
