@@ -53,6 +53,7 @@ const (
 	axisH      = 78.0 // axis caption and ticks above the first lane
 	violLineH  = 17.0
 	minDocW    = 900.0
+	legendMaxW = 1200.0
 )
 
 // defs writes the arrow heads and the hatch of left-out stretches, which
@@ -82,7 +83,9 @@ func svgDoc(x *xw, panels []*model, title string) {
 		}
 	}
 	items := usedUnion(panels)
-	rows := legendRows(items, W-20)
+	// The legend flows within a screen's width, so a wide diagram's
+	// legend is read without scrolling.
+	rows := legendRows(items, min(W, legendMaxW)-20)
 	y := titleY + float64(len(lines))*summaryH + 14
 	legendTop := y
 	y += float64(len(rows))*legendRowH + 8
