@@ -61,12 +61,6 @@ func (w *jw) time(t trace.Time) {
 	w.b = t.AppendJSON(w.b)
 }
 
-// raw appends a JSON value written elsewhere.
-func (w *jw) raw(v []byte) {
-	w.sep()
-	w.b = append(w.b, v...)
-}
-
 func (w *jw) str(s string) { w.b = appendJSONString(w.b, s, utf8.DecodeRuneInString) }
 
 // appendJSONString appends s quoted; decode is utf8's decoder for T, so
