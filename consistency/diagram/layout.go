@@ -17,6 +17,10 @@ const (
 	plotPad   = 24.0 // from the lane names to column 0
 	rightPad  = 60.0
 	minPPS    = 1e-6 // px per second, so that x stays finite
+	// maxTimeW bounds the time axis: a run whose median gap is a
+	// nanosecond but which lasts minutes would otherwise be kilometres
+	// wide (and have as many ticks).
+	maxTimeW = 200_000.0
 )
 
 // geometry is where the panel's parts go: lane names in a column of
@@ -197,5 +201,9 @@ func (m *model) timeScale() float64 {
 		return colTarget
 	}
 	slices.Sort(gaps)
-	return max(colTarget/gaps[len(gaps)/2], minPPS)
+	scale := max(colTarget/gaps[len(gaps)/2], minPPS)
+	if span := m.run.Events[m.n-1].T.Seconds(); span > 0 {
+		scale = min(scale, maxTimeW/span)
+	}
+	return scale
 }
