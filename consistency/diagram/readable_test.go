@@ -365,3 +365,25 @@ func mustBuild(t *testing.T, run *trace.Run, rep *report.Report) *model {
 	}
 	return m
 }
+
+// TestTimeAxisBounded: a run whose median gap is a nanosecond but which
+// lasts 1000 s gets a time axis of bounded width and ticks.
+func TestTimeAxisBounded(t *testing.T) {
+	run := &trace.Run{Name: "ns", Algorithm: "x", Processes: []string{"A"}}
+	for i, tt := range []trace.Time{0, 1, 2, 3, 4, 1000 * trace.Second} {
+		e := trace.NewRunEvent(trace.Internal, tt, 0)
+		e.Seq, e.Op = int32(i), int32(i)
+		run.Events = append(run.Events, e)
+	}
+	nodes := parseSVG(t, renderSVG(t, run, nil, Options{Axis: AxisTime}))
+	w, _ := strconv.ParseFloat(nodes[0].attrs["width"], 64)
+	ticks := 0
+	for _, n := range nodes {
+		if n.has("tick") {
+			ticks++
+		}
+	}
+	if w > maxTimeW+1000 || ticks > 3000 {
+		t.Errorf("width %g px, %d ticks", w, ticks)
+	}
+}
