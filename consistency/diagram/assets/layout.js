@@ -101,6 +101,9 @@ function timeUnit(P) {
   }
   gaps.sort(function (a, b) { return a - b; });
   P._pps = gaps.length ? COL / gaps[gaps.length >> 1] : COL;
+  // At most 200,000 px for the whole run at zoom 1 (layout.go's maxTimeW).
+  var span = P.t.length ? P.t[P.t.length - 1] : 0;
+  if (span > 0) { P._pps = Math.min(P._pps, 200000 / span); }
   return P._pps;
 }
 
