@@ -92,7 +92,7 @@ function laneNames() {
 
 function toggleLaneMenu() {
   if (UI.menu) { UI.menu.remove(); UI.menu = null; return; }
-  var m = el("div", "lane-menu", document.body);
+  var m = UI.menu = el("div", "lane-menu", document.body);
   m.id = "lane-menu";
   var r = UI.lanesBtn.getBoundingClientRect();
   m.style.left = (r.left + window.scrollX) + "px";
@@ -113,6 +113,11 @@ function toggleLaneMenu() {
     l.appendChild(document.createTextNode(" " + name));
   });
 }
+
+// A click outside the lane menu closes it.
+document.addEventListener("mousedown", function (ev) {
+  if (UI.menu && !UI.menu.contains(ev.target) && ev.target !== UI.lanesBtn) { toggleLaneMenu(); }
+});
 
 function setHidden(h) {
   var names = laneNames(), any = false;

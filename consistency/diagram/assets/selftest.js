@@ -215,7 +215,16 @@ function controlChecks(V, out, rec) {
     var m = V.heads.querySelectorAll(".lane-head").length;
     setHidden({});
     var back = V.heads.querySelectorAll(".lane-head").length;
-    return m === n - 1 && back === n ? "ok" : "broken: " + n + " → " + m + " → " + back;
+    if (m !== n - 1 || back !== n) { return "broken: " + n + " → " + m + " → " + back; }
+    // The lanes menu: untick the last lane, then click outside.
+    UI.lanesBtn.click();
+    var boxes = document.querySelectorAll("#lane-menu input[type=checkbox]");
+    boxes[boxes.length - 1].click();
+    var viaMenu = V.heads.querySelectorAll(".lane-head").length;
+    document.body.dispatchEvent(new MouseEvent("mousedown", { bubbles: true }));
+    var open = document.querySelectorAll("#lane-menu").length;
+    setHidden({});
+    return viaMenu === n - 1 && open === 0 ? "ok" : "broken: the lanes menu left " + viaMenu + " of " + n + " lanes, " + open + " menus open";
   });
   rec("failure-nav", function () {
     var f = allFailures(), btn = document.getElementById("fail-next");
