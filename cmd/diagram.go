@@ -12,8 +12,8 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/diagram"
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // diagramFlags are the flags of `ckpt diagram`.
@@ -22,17 +22,21 @@ type diagramFlags struct {
 	Format    string
 	Algo      string
 	Variant   string
+	Axis      string
 	MaxEvents int
+	// maxSet is whether --max-events was given: its default (0) means
+	// the writer's own window, an explicit 0 is an error.
+	maxSet bool
 	// delays holds --restart-delay and --control-delay, shared with the
 	// report commands so they are validated alike.
 	delays reportFlags
 }
 
-// newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk] [-o OUT.svg|OUT.html]`.
+// newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk|both] [-o OUT.svg|OUT.html]`.
 func newDiagramCmd(ios *IO) *cobra.Command {
 	f := &diagramFlags{}
 	c := &cobra.Command{
-		Use:   "diagram FILE [--algo " + strings.Join(algorithms.Names, "|") + "] [-o OUT.svg|OUT.html]",
+		Use:   "diagram FILE [--algo " + strings.Join(algoNames(true), "|") + "] [-o OUT.svg|OUT.html]",
 		Short: "Space-time diagram of a trace (replayed) or run, as SVG or HTML",
 		Long: `diagram draws a space-time diagram of FILE ("-" for stdin): one lane per
 process, time to the right, messages as arrows, checkpoints (basic, forced,
@@ -43,30 +47,41 @@ and the checker's violations circled with their witness text.
 
 A trace is replayed through --algo (default ms) and checked first; a run is
 drawn as it is, checked against the source trace its header names when
-that file can be read.
+that file can be read. --algo both replays a trace through MS and PK and
+draws the two runs one above the other on a shared x axis, with a table
+comparing them and the ops one ran a different number of times than the
+other outlined (a run file holds one algorithm: both needs a trace).
+
+x is logical order by default (happened-before, as ShiViz draws it; not
+a time scale) or, with --axis time, real time to scale; the page can
+switch between them.
 
 The format follows the -o extension: .html gives one self-contained page
-(hover details, zoom and pan, a clickable violation list), .svg (or no
-extension) an SVG; another extension is an error unless --format says
-which to write. Without -o an SVG goes to stdout. Runs
-longer than --max-events are windowed: the start and the events around
-each failure, and the page says so.
+(lane names and legend that stay in view, zoom and pan, an overview strip
+of the whole run, search, lane filters, deep links #seq=N, hover details,
+a clickable violation list), .svg (or no extension) an SVG; another
+extension is an error unless --format says which to write.
+Without -o an SVG goes to stdout. Runs longer than --max-events (default
+3000 for an SVG, 250000 for a page, which draws only what is in view) are
+windowed: the start and the events around each failure, and the diagram
+says so.
 
 Exit status: 0 when the diagram is written (whatever the verdict), 2 for
 invalid input or usage.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.maxSet = cmd.Flags().Changed("max-events")
 			return runDiagram(ios, f, args[0])
 		},
 	}
 	fl := c.Flags()
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
-	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(false)))
+	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
 	fl.StringVar(&f.Variant, "variant", "", variantHelp())
 	addDelayFlags(fl, &f.delays)
-	f.MaxEvents = diagram.DefaultMaxEvents
-	fl.Var(intFlag{&f.MaxEvents, 1}, "max-events", "window runs with more events than this")
+	fl.StringVar(&f.Axis, "axis", diagram.AxisLogical, "x axis: logical (happened-before order) or time (real time, to scale)")
+	fl.IntVar(&f.MaxEvents, "max-events", 0, "window runs with more events than this (default 3000 for svg, 250000 for html)")
 	return c
 }
 
@@ -96,11 +111,8 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(algorithms.Names, f.Algo) {
-		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(false)))
-	}
-	if err := checkVariant(f.Variant, f.Algo); err != nil {
-		return invalid(err)
+	if err := checkDiagramFlags(f); err != nil {
+		return err
 	}
 	params, err := f.delays.params()
 	if err != nil {
@@ -110,36 +122,82 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return invalid(err)
 	}
-	var rep report.Report
-	if run != nil {
+	var panels []diagram.Panel
+	switch {
+	case run != nil && f.Algo == "both":
+		return invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
+	case run != nil:
 		src, note := reportSource(run, path)
-		rep = consistency.Check(run, src)
+		rep := consistency.Check(run, src)
 		if note != "" {
 			noteSource(&rep, note)
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s: %s: equivalence is unknown\n", path, note)
 		}
-	} else {
-		alg, err := algorithms.New(f.Algo, f.Variant, tr)
-		if err != nil {
-			return invalid(err)
+		panels = append(panels, diagram.Panel{Run: run, Report: &rep})
+	default:
+		algos := []string{f.Algo}
+		if f.Algo == "both" {
+			algos = algorithms.Names
 		}
-		run, err = replay.Run(tr, alg, replay.Options{Params: params, Variant: f.Variant})
-		if err != nil {
-			return invalidf("%s: replaying through %s: %s", path, f.Algo, describe(labelled(err, traceDoc)))
+		for _, a := range algos {
+			p, err := replayPanel(tr, path, a, f.Variant, params)
+			if err != nil {
+				return err
+			}
+			panels = append(panels, p)
 		}
-		rep = consistency.Check(run, tr)
 	}
-	// The diagram names the file the user gave, as reports do.
-	run.Name, rep.File = path, path
-	opts := diagram.Options{MaxEvents: f.MaxEvents}
+	for _, p := range panels {
+		// The diagram names the file the user gave, as reports do.
+		p.Run.Name, p.Report.File = path, path
+	}
+	opts := diagram.Options{MaxEvents: f.MaxEvents, Axis: f.Axis}
 	err = writeOutput(f.Output, ios.Out, func(w io.Writer) error {
 		if format == "html" {
-			return diagram.HTML(w, run, &rep, opts)
+			return diagram.HTMLPanels(w, panels, opts)
 		}
-		return diagram.SVG(w, run, &rep, opts)
+		return diagram.SVGPanels(w, panels, opts)
 	})
 	if err != nil {
 		return invalid(fmt.Errorf("diagram: %w", err))
 	}
 	return nil
+}
+
+func checkDiagramFlags(f *diagramFlags) error {
+	if !slices.Contains(algoNames(true), f.Algo) {
+		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(true)))
+	}
+	if f.Algo != "both" {
+		if err := checkVariant(f.Variant, f.Algo); err != nil {
+			return invalid(err)
+		}
+	} else if f.Variant != "" && !slices.Contains(algorithms.VariantNames(), f.Variant) {
+		return invalidf("--variant %q: want %s", f.Variant, algorithms.Choice(algorithms.VariantNames()))
+	}
+	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
+		return invalidf("--axis %q: want logical or time", f.Axis)
+	}
+	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
+		return invalidf("--max-events %d: want a whole number >= 1", f.MaxEvents)
+	}
+	return nil
+}
+
+// replayPanel replays tr through algo (with variant if algo has it) and
+// checks it.
+func replayPanel(tr *trace.Trace, path, algo, variant string, params trace.Params) (diagram.Panel, error) {
+	if a, ok := algorithms.Lookup(algo); !ok || !a.HasVariant(variant) {
+		variant = ""
+	}
+	alg, err := algorithms.New(algo, variant, tr)
+	if err != nil {
+		return diagram.Panel{}, invalid(err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
+	if err != nil {
+		return diagram.Panel{}, invalidf("%s: replaying through %s: %s", path, algo, describe(labelled(err, traceDoc)))
+	}
+	rep := consistency.Check(run, tr)
+	return diagram.Panel{Run: run, Report: &rep}, nil
 }

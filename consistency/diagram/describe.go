@@ -123,6 +123,10 @@ func (m *model) describe(b []byte, i int32) []byte {
 	if m.discarded[i] {
 		b = append(trimSpace(b), "\nthrown away by a later restore"...)
 	}
+	if n, ok := m.notes[i]; ok {
+		b = append(trimSpace(b), '\n')
+		b = append(b, n...)
+	}
 	return trimSpace(b)
 }
 

@@ -86,6 +86,7 @@ type node struct {
 	classes []string
 	attrs   map[string]string
 	title   string
+	text    string // character data directly inside the element
 }
 
 func (n *node) has(class string) bool {
@@ -140,6 +141,8 @@ func parseSVG(t testing.TB, doc []byte) []*node {
 		case xml.CharData:
 			if len(stack) >= 2 && stack[len(stack)-1].name == "title" {
 				stack[len(stack)-2].title += string(tk)
+			} else if len(stack) >= 1 {
+				stack[len(stack)-1].text += string(tk)
 			}
 		}
 	}

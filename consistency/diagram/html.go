@@ -1,9 +1,10 @@
 package diagram
 
 import (
-	_ "embed"
+	"embed"
 	"html/template"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -16,25 +17,60 @@ var (
 	pageHTML string
 	//go:embed assets/page.css
 	pageCSS string
-	//go:embed assets/diagram.js
-	diagramJS string
+	//go:embed assets/*.js
+	jsFS embed.FS
 
 	pageTmpl = template.Must(template.New("page").Parse(pageHTML))
 )
 
+// scripts are the page's script files, in the order they are joined into
+// one function scope (each uses what the ones before it define).
+var scripts = []string{"core.js", "layout.js", "render.js", "overview.js", "controls.js", "page.js", "selftest.js"}
+
+// pageJS is the page's script: the files of scripts in one IIFE.
+func pageJS() string {
+	var b strings.Builder
+	b.WriteString("(function () {\n\"use strict\";\n")
+	for _, f := range scripts {
+		s, err := jsFS.ReadFile("assets/" + f)
+		if err != nil {
+			panic("diagram: missing embedded script " + f) // a build defect, caught by every test
+		}
+		b.Write(s)
+	}
+	b.WriteString("})();\n")
+	return b.String()
+}
+
 // pageData feeds assets/page.html.
 type pageData struct {
 	Title      string
-	Summary    string
-	Window     string
-	Properties []report.Property
+	Heads      []pageHead
+	Legend     []pageLegend
+	Compare    *compareTable
 	Violations []pageViolation
-	SVG        template.HTML
+	Checked    bool
+	Defs       template.HTML
+	Data       template.JS
 	CSS        template.CSS
 	JS         template.JS
 }
 
+type pageHead struct {
+	Name       string
+	Summary    string
+	Window     string
+	Properties []report.Property
+}
+
+type pageLegend struct {
+	Key, Label string
+	Sample     template.HTML
+}
+
 type pageViolation struct {
+	Panel    int
+	Algo     string
 	Index    int
 	Property string
 	Message  string
@@ -45,38 +81,122 @@ type pageViolation struct {
 	Missing int
 }
 
-// HTML writes run as one self-contained HTML page: the SVG diagram
-// inline, hover details for every event, zoom and pan, and the
-// violation list, which highlights a violation's events when clicked. It
-// loads nothing from the network. rep may be nil.
+// HTML writes run as one self-contained HTML page: the diagram drawn in
+// the browser from embedded data, with lane names and legend that stay
+// in view, semantic zoom, an overview strip, search, lane filters, deep
+// links (#seq=N), hover details and the violation list. It loads nothing
+// from the network. rep may be nil.
 func HTML(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	m, err := build(run, rep, opts)
+	return HTMLPanels(w, []Panel{{Run: run, Report: rep}}, opts)
+}
+
+// HTMLPanels writes a page of one run, or of two runs of one trace (MS
+// and PK) one above the other on a shared x axis, with a table comparing
+// them and the ops they ran a different number of times outlined.
+func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
+	ms, err := buildPanels(panels, opts, DefaultPageMaxEvents)
 	if err != nil {
 		return err
 	}
-	var x xw
-	m.svg(&x)
 	d := pageData{
-		Title:   m.title(),
-		Summary: m.summary(),
-		Window:  m.windowNote(),
-		// The SVG is built by xw, which escapes every piece of input text.
-		SVG: template.HTML(x.b),
-		CSS: template.CSS(pageCSS),
-		JS:  template.JS(diagramJS),
+		Title: pageTitle(ms),
+		CSS:   template.CSS(pageCSS + diagramCSS),
+		JS:    template.JS(pageJS()),
 	}
-	if rep != nil {
-		d.Properties = rep.Properties
+	if len(ms) == 2 {
+		d.Compare = newCompareTable(ms, []int{len(ms[0].notes), len(ms[1].notes)})
 	}
+	for _, it := range usedUnion(ms) {
+		d.Legend = append(d.Legend, pageLegend{Key: it.key, Label: it.label, Sample: template.HTML(it.sample)})
+	}
+	var x xw
+	defs(&x)
+	d.Defs = template.HTML(x.b)
+	var j jw
+	j.open('{')
+	j.key("axis")
+	j.string(ms[0].opts.Axis)
+	j.key("kinds")
+	j.open('[')
+	for k := trace.Kind(0); k.String() != trace.Kind(255).String(); k++ {
+		j.string(k.String())
+	}
+	j.close(']')
+	j.key("panels")
+	j.open('[')
+	for i, m := range ms {
+		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
+		if m.rep != nil {
+			d.Heads[i].Properties = m.rep.Properties
+			d.Checked = true
+		}
+		m.pageData(&j, panelID(ms, i))
+		d.Violations = append(d.Violations, m.pageViolations(i)...)
+	}
+	j.close(']')
+	j.close('}')
+	// jw escapes <, > and & in every string, so the data cannot end its
+	// <script> element.
+	d.Data = template.JS(j.b)
+	return pageTmpl.Execute(w, d)
+}
+
+// buildPanels builds each panel's model; with two, the names in the
+// title come from the first.
+func buildPanels(panels []Panel, opts Options, maxEvents int) ([]*model, error) {
+	if len(panels) == 0 || len(panels) > 2 {
+		return nil, errPanels
+	}
+	var ms []*model
+	for _, p := range panels {
+		m, err := build(p.Run, p.Report, opts, maxEvents)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	if len(ms) == 2 {
+		ms[0].notes, ms[1].notes = diffNotes(ms[0], ms[1])
+	}
+	return ms, nil
+}
+
+// panelID names a panel in deep links (#pk:seq=N): its algorithm, or
+// its position when both panels run the same one.
+func panelID(ms []*model, i int) string {
+	id := ms[i].run.Algorithm
+	for k, m := range ms {
+		if k != i && m.run.Algorithm == id {
+			return strconv.Itoa(i)
+		}
+	}
+	return id
+}
+
+func pageTitle(ms []*model) string {
+	if len(ms) == 1 {
+		return ms[0].title()
+	}
+	var algs []string
+	for _, m := range ms {
+		algs = append(algs, m.run.Algorithm)
+	}
+	return "ckpt diagram: " + ms[0].name() + " (" + strings.Join(algs, " vs ") + ")"
+}
+
+func (m *model) pageViolations(panel int) []pageViolation {
+	var out []pageViolation
 	for i, v := range m.violOf {
 		seqs := make([]string, len(m.violSeqs[i]))
 		for k, s := range m.violSeqs[i] {
 			seqs[k] = strconv.Itoa(int(s))
 		}
-		d.Violations = append(d.Violations, pageViolation{
-			Index: i, Property: v.Property, Message: v.Message, Because: v.Because,
+		out = append(out, pageViolation{
+			Panel: panel, Algo: algoShort(m.run.Algorithm), Index: i,
+			Property: v.Property, Message: v.Message, Because: v.Because,
 			Seqs: strings.Join(seqs, " "), Missing: len(v.Seqs) - len(m.violSeqs[i]),
 		})
 	}
-	return pageTmpl.Execute(w, d)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Panel < out[b].Panel })
+	return out
 }

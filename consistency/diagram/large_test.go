@@ -68,7 +68,7 @@ func TestWindow(t *testing.T) {
 			if err := HTML(&h, run, rep, opts); err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(h.String(), `id="page-window-note"`) {
+			if !strings.Contains(h.String(), `class="window-note page-window-note"`) {
 				t.Error("HTML page does not say the run is windowed")
 			}
 		})
@@ -97,6 +97,34 @@ func BenchmarkSVG(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(run.Events)), "events")
 }
+
+// BenchmarkHTMLLarge writes the page of a run of more than 10^5 events,
+// all of them (the browser draws only what is in view).
+func BenchmarkHTMLLarge(b *testing.B) {
+	cfg := gen.DefaultConfig()
+	cfg.Procs, cfg.Events, cfg.Failures, cfg.Seed = 8, 95_000, 20, 3
+	tr, err := gen.Trace(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, rep := replayed(b, tr, "ms")
+	var size int
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		var w countWriter
+		if err := HTML(&w, run, rep, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		size = int(w)
+	}
+	b.ReportMetric(float64(len(run.Events)), "events")
+	b.ReportMetric(float64(size)/1e6, "MB")
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
 
 // BenchmarkHTMLSmall draws a whole 2000-op run as a page.
 func BenchmarkHTMLSmall(b *testing.B) {

@@ -1,0 +1,257 @@
+package diagram
+
+import (
+	"sort"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// connector holds connect's bookkeeping while it walks the run once.
+type connector struct {
+	m        *model
+	ckptOf   map[uint64]int32
+	sends    map[uint64]int32 // (msg, copy) -> send
+	lastSend map[int32]int32  // msg -> its latest send, for lost receives
+	ctlQ     map[ctlKey][]int32
+	downFrom []int32
+	holdFrom []int32
+	// restartAt is a PK restart waiting for its token to come back.
+	restartAt []int32
+	lineOf    map[int32]int // fail event -> index in m.lines
+}
+
+type ctlKey struct {
+	from, to, fail int32
+	c              trace.Control
+}
+
+// connect pairs sends with what became of each copy, control sends with
+// their receipts, fails with restarts, rollbacks with restored
+// checkpoints, blocked receives with the message they wait for, and
+// builds each failure's recovery line. It records each pair's cross-lane
+// order in m.dep for the logical layout.
+func (m *model) connect(ckptOf map[uint64]int32) {
+	np := len(m.run.Processes)
+	c := &connector{
+		m: m, ckptOf: ckptOf,
+		sends: make(map[uint64]int32), lastSend: make(map[int32]int32),
+		ctlQ:     make(map[ctlKey][]int32),
+		downFrom: fill(np, trace.None), holdFrom: fill(np, trace.None), restartAt: fill(np, trace.None),
+		lineOf: make(map[int32]int),
+	}
+	for i := range m.run.Events {
+		c.event(int32(i))
+	}
+	// Intervals whose ends are not both drawn are dropped.
+	m.down = keepDrawn(m.down, m.drawn)
+	m.holds = keepDrawn(m.holds, m.drawn)
+	for li := range m.lines {
+		pts := m.lines[li].points
+		sort.SliceStable(pts, func(a, b int) bool { return pts[a].p < pts[b].p })
+		kept := pts[:0]
+		for _, q := range pts {
+			if q.ev == trace.None || m.drawn[q.ev] {
+				kept = append(kept, q)
+			}
+		}
+		m.lines[li].points = kept
+	}
+}
+
+func (c *connector) event(idx int32) {
+	m := c.m
+	e := &m.run.Events[idx]
+	switch e.Kind {
+	case trace.Send:
+		if e.Msg >= 0 && e.Copy > 0 {
+			c.sends[copyKey(e.Msg, e.Copy)] = idx
+		}
+		if e.Msg >= 0 {
+			c.lastSend[e.Msg] = idx
+		}
+	case trace.Recv, trace.Discard, trace.Unconsumed:
+		c.message(idx, e)
+	case trace.ControlSend:
+		if e.Peer >= 0 && int(e.Peer) < len(m.run.Processes) {
+			k := ctlKey{e.P, e.Peer, e.Failure, e.Control}
+			c.ctlQ[k] = append(c.ctlQ[k], idx)
+		}
+	case trace.ControlRecv:
+		k := ctlKey{e.Peer, e.P, e.Failure, e.Control}
+		if q := c.ctlQ[k]; len(q) > 0 {
+			c.ctlQ[k] = q[1:]
+			if m.drawn[q[0]] && m.drawn[idx] {
+				m.ctl = append(m.ctl, ctlArrow{from: q[0], to: idx})
+				m.dep[idx] = q[0]
+			}
+		}
+		if e.Failure >= 0 {
+			c.addPoint(e.Failure, linePoint{p: e.P, ev: idx, kept: true})
+		}
+	case trace.Fail:
+		if c.downFrom[e.P] == trace.None {
+			c.downFrom[e.P] = idx
+		}
+	case trace.Restart, trace.Rollback:
+		c.restore(idx, e)
+	case trace.Checkpoint:
+		if e.CkptType == trace.CkptRecovery && e.Failure >= 0 {
+			c.replacePoint(e.Failure, linePoint{p: e.P, ev: idx})
+		}
+	case trace.Resume:
+		if c.restartAt[e.P] != trace.None {
+			m.holds = append(m.holds, interval{p: e.P, from: c.restartAt[e.P], to: idx})
+			c.restartAt[e.P] = trace.None
+		}
+	case trace.Hold:
+		if c.holdFrom[e.P] == trace.None {
+			c.holdFrom[e.P] = idx
+		}
+	case trace.Unhold:
+		c.closeHold(e.P, idx)
+	case trace.End:
+		c.end(idx, e)
+	}
+}
+
+// message draws the copy that recv, discard or unconsumed event idx
+// consumed, in the style of its fate.
+func (c *connector) message(idx int32, e *trace.RunEvent) {
+	m := c.m
+	ev := m.run.Events
+	s, ok := c.sends[copyKey(e.Msg, e.Copy)]
+	if !ok {
+		return
+	}
+	a := arrow{from: s, to: idx, style: styleNormal, undone: m.undone[s] || m.undone[idx], msg: e.Msg}
+	switch {
+	case e.Kind == trace.Discard && e.Reason == trace.ReasonOrphan:
+		a.style = styleOrphan
+	case e.Kind == trace.Discard:
+		a.style = styleDiscarded
+	case e.Kind == trace.Unconsumed:
+		a.style = styleLost
+	case m.orphanReceipt(s, idx):
+		// Received, then its send was undone: an orphan, whether the
+		// receiver rolled it back (faded) or not (a violation).
+		a.style = styleOrphan
+	case e.Via == trace.ViaLog:
+		a.style = styleReplayed
+	case ev[s].Resend:
+		a.style = styleResent
+	}
+	if !m.drawn[s] || !m.drawn[idx] {
+		if m.drawn[s] || m.drawn[idx] {
+			m.hidden++
+		}
+		return
+	}
+	m.arrows = append(m.arrows, a)
+	m.dep[idx] = s
+}
+
+// restore handles a restart or rollback: down time, the jump back to the
+// restored checkpoint, and the process's point on the recovery line.
+func (c *connector) restore(idx int32, e *trace.RunEvent) {
+	m := c.m
+	if e.Kind == trace.Restart {
+		// PK holds a restarted process until its token returns.
+		c.restartAt[e.P] = idx
+		if c.downFrom[e.P] != trace.None {
+			m.down = append(m.down, interval{p: e.P, from: c.downFrom[e.P], to: idx, fail: c.downFrom[e.P]})
+			c.downFrom[e.P] = trace.None
+		}
+	}
+	ck := int32(trace.None)
+	if e.Restore > 0 {
+		if ci, ok := c.ckptOf[ckptKey(e.P, e.Restore)]; ok {
+			ck = ci
+		}
+	}
+	if e.Restore != 0 && ck == trace.None {
+		return
+	}
+	if m.drawn[idx] {
+		m.jumps = append(m.jumps, jump{ev: idx, ckpt: ck})
+	}
+	if e.Failure >= 0 {
+		// A restart is the failed process's own point: it replaces the
+		// kept point a control receipt recorded just before.
+		c.replacePoint(e.Failure, linePoint{p: e.P, ev: ck})
+	}
+}
+
+// end closes open intervals and records a receive blocked forever as a
+// lost message, drawn from the latest send of its message if any.
+func (c *connector) end(idx int32, e *trace.RunEvent) {
+	m := c.m
+	if c.downFrom[e.P] != trace.None {
+		m.down = append(m.down, interval{p: e.P, from: c.downFrom[e.P], to: idx, fail: c.downFrom[e.P]})
+		c.downFrom[e.P] = trace.None
+	}
+	c.closeHold(e.P, idx)
+	if e.State != trace.StateBlocked || !m.drawn[idx] {
+		return
+	}
+	a := arrow{from: trace.None, to: idx, style: styleLost, msg: e.Msg}
+	if s, ok := c.lastSend[e.Msg]; ok && e.Msg >= 0 && m.drawn[s] {
+		a.from, a.undone = s, m.undone[s]
+		m.dep[idx] = s
+	}
+	m.lost = append(m.lost, a)
+}
+
+func (c *connector) closeHold(p, idx int32) {
+	if c.holdFrom[p] != trace.None {
+		c.m.holds = append(c.m.holds, interval{p: p, from: c.holdFrom[p], to: idx})
+		c.holdFrom[p] = trace.None
+	}
+}
+
+func (c *connector) addPoint(fail int32, pt linePoint) {
+	m := c.m
+	li, ok := c.lineOf[fail]
+	if !ok {
+		if fail < 0 || int(fail) >= m.n || m.run.Events[fail].Kind != trace.Fail {
+			return
+		}
+		li = len(m.lines)
+		c.lineOf[fail] = li
+		m.lines = append(m.lines, rline{fail: fail})
+	}
+	l := &m.lines[li]
+	for _, q := range l.points {
+		if q.p == pt.p {
+			return
+		}
+	}
+	l.points = append(l.points, pt)
+}
+
+// replacePoint records a rollback's or recovery checkpoint's point on a
+// failure's line, replacing the "kept" point a control receipt at the same
+// process recorded just before it.
+func (c *connector) replacePoint(fail int32, pt linePoint) {
+	if li, ok := c.lineOf[fail]; ok {
+		pts := c.m.lines[li].points
+		for j := range pts {
+			if pts[j].p == pt.p {
+				if pts[j].kept {
+					pts[j] = pt
+				}
+				return
+			}
+		}
+	}
+	c.addPoint(fail, pt)
+}
+
+func keepDrawn(in []interval, drawn []bool) []interval {
+	out := in[:0]
+	for _, iv := range in {
+		if drawn[iv.from] && drawn[iv.to] {
+			out = append(out, iv)
+		}
+	}
+	return out
+}

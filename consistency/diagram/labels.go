@@ -1,0 +1,111 @@
+package diagram
+
+import "unicode/utf8"
+
+// Type sizes (px). Nothing in a diagram is smaller than 12 px at zoom 1:
+// issue 18 found 8-px text unreadable.
+const (
+	laneFont  = 13.0 // lane names, bold
+	textFont  = 12.0 // everything else
+	maxLabelW = 260.0
+)
+
+// textWidth estimates the rendered width of s in DejaVu Sans (the
+// stylesheet's first choice; Helvetica and Arial are narrower, so the
+// estimate errs wide). The browser measures exactly; the SVG has only
+// this estimate to keep names out of their lanes.
+func textWidth(s string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, r := range s {
+		w += runeEm(r)
+	}
+	if bold {
+		w *= 1.1
+	}
+	return w * size
+}
+
+// runeEm is an approximate advance width in em of DejaVu Sans.
+func runeEm(r rune) float64 {
+	switch {
+	case r == ' ' || r == '.' || r == ',' || r == ':' || r == ';' || r == '\'' || r == '|' || r == '!':
+		return 0.32
+	case r == 'i' || r == 'l' || r == 'j' || r == 'f' || r == 't' || r == 'r' || r == '-' || r == '(' || r == ')' || r == '[' || r == ']':
+		return 0.4
+	case r >= 'A' && r <= 'Z', r == 'm' || r == 'w' || r == '@' || r == '%':
+		return 0.75
+	case r < utf8.RuneSelf:
+		return 0.62
+	default:
+		return 0.9
+	}
+}
+
+// fitText shortens s to at most width px by cutting its middle: process
+// names like kv-node-10 and kv-node-30 differ at the end, and a cut tail
+// would make them read alike. It returns s itself when it fits.
+func fitText(s string, size float64, bold bool, width float64) string {
+	if textWidth(s, size, bold) <= width {
+		return s
+	}
+	r := []rune(s)
+	ell := textWidth("…", size, bold)
+	lo, hi := 0, len(r)
+	// Keep the longest head+tail (head gets the extra rune) that fits.
+	for lo < hi {
+		k := (lo + hi + 1) / 2
+		h, t := (k+1)/2, k/2
+		if ell+textWidth(string(r[:h]), size, bold)+textWidth(string(r[len(r)-t:]), size, bold) <= width {
+			lo = k
+		} else {
+			hi = k - 1
+		}
+	}
+	h, t := (lo+1)/2, lo/2
+	return string(r[:h]) + "…" + string(r[len(r)-t:])
+}
+
+// box is a label's extent, for keeping labels apart.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool {
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+// placer hands out room for labels first come, first served: a label
+// that would overlap one already placed is left out (its text is still
+// in its element's hover details). Boxes are kept sorted by x0 so a
+// check looks only at the neighbours that can reach it.
+type placer struct {
+	boxes []box
+	maxW  float64
+}
+
+func (pl *placer) place(b box) bool {
+	// Find the first box whose x0 could overlap: x0 > b.x0 - maxW.
+	lo, hi := 0, len(pl.boxes)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if pl.boxes[mid].x0 <= b.x0-pl.maxW {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	i := lo
+	for ; i < len(pl.boxes) && pl.boxes[i].x0 < b.x1; i++ {
+		if pl.boxes[i].overlaps(b) {
+			return false
+		}
+	}
+	// Insert keeping the order by x0.
+	at := lo
+	for at < len(pl.boxes) && pl.boxes[at].x0 < b.x0 {
+		at++
+	}
+	pl.boxes = append(pl.boxes, box{})
+	copy(pl.boxes[at+1:], pl.boxes[at:])
+	pl.boxes[at] = b
+	pl.maxW = max(pl.maxW, b.x1-b.x0)
+	return true
+}

@@ -1,0 +1,389 @@
+package diagram
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
+)
+
+// TestLayoutOrder: on the logical axis every message and control arrow
+// points right and each lane's marks go strictly right in seq order (the
+// axis is happened-before order); on the time axis each lane's marks
+// never go left, and x grows with time across lanes.
+func TestLayoutOrder(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := gentest.Trace().Draw(rt, "trace")
+		alg := rapid.SampledFrom([]string{"ms", "pk"}).Draw(rt, "alg")
+		a, err := algorithms.New(alg, "", tr)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		run, err := replay.Run(tr, a, replay.Options{})
+		if err != nil {
+			rt.Skip("replay error")
+		}
+		for _, axis := range []string{AxisLogical, AxisTime} {
+			m, err := build(run, nil, Options{Axis: axis, MaxEvents: rapid.IntRange(5, 400).Draw(rt, "max")}, DefaultMaxEvents)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			checkOrder(rt, m, axis)
+		}
+	})
+}
+
+func checkOrder(t *rapid.T, m *model, axis string) {
+	// last is the x of a lane's previous mark; on the time axis, first is
+	// the x of the lane's first mark at the previous instant (marks at
+	// one instant are spread right of it; a later instant is not left of
+	// it: x is time, to scale).
+	last, first := map[int32]float64{}, map[int32]float64{}
+	lastT := map[int32]trace.Time{}
+	for i := range m.run.Events {
+		e := &m.run.Events[i]
+		if !m.drawn[i] || !slotted(e.Kind) {
+			continue
+		}
+		x, ok := last[e.P]
+		switch {
+		case !ok:
+		case axis == AxisLogical || e.T == lastT[e.P]:
+			if m.x[i] <= x {
+				t.Fatalf("%s axis: event %d of %s at x=%g, not right of the lane's previous mark at %g", axis, i, m.run.Processes[e.P], m.x[i], x)
+			}
+		case m.x[i] < first[e.P]:
+			t.Fatalf("time axis: event %d of %s at t=%s, x=%g, left of the lane's previous instant at %g", i, m.run.Processes[e.P], e.T, m.x[i], first[e.P])
+		}
+		if !ok || e.T != lastT[e.P] {
+			first[e.P], lastT[e.P] = m.x[i], e.T
+		}
+		last[e.P] = m.x[i]
+		if m.x[i] < m.geo.left {
+			t.Fatalf("%s axis: event %d at x=%g, inside the lane-name column (< %g)", axis, i, m.x[i], m.geo.left)
+		}
+	}
+	if axis != AxisLogical {
+		return
+	}
+	for _, a := range m.arrows {
+		if m.x[a.to] <= m.x[a.from] {
+			t.Fatalf("message arrow %d -> %d points left or up: x %g -> %g", a.from, a.to, m.x[a.from], m.x[a.to])
+		}
+	}
+	for _, c := range m.ctl {
+		if m.x[c.to] <= m.x[c.from] {
+			t.Fatalf("control arrow %d -> %d points left or up: x %g -> %g", c.from, c.to, m.x[c.from], m.x[c.to])
+		}
+	}
+}
+
+// TestLaneNames: names sit in their own column, cut in the middle when
+// too long so that names differing at the end stay distinct, and the
+// initial checkpoints are right of the column.
+func TestLaneNames(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"kv-node-10", "kv-node-10"},
+		{"42795@jvoldemortThread[main,5,main]-with-a-much-longer-tail", "42795@jvoldemortThre…h-a-much-longer-tail"},
+	} {
+		got := fitText(tc.in, laneFont, true, 170)
+		if got != tc.want && !(tc.in != tc.want && strings.Contains(got, "…")) {
+			t.Errorf("fitText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if textWidth(got, laneFont, true) > 170 {
+			t.Errorf("fitText(%q) = %q is wider than 170 px", tc.in, got)
+		}
+	}
+	a := fitText("a-very-long-process-name-kv-node-10", laneFont, true, 120)
+	b := fitText("a-very-long-process-name-kv-node-30", laneFont, true, 120)
+	if a == b || !strings.HasSuffix(a, "10") || !strings.HasSuffix(b, "30") {
+		t.Errorf("names differing at the end read alike when cut: %q, %q", a, b)
+	}
+	run, rep := replayed(t, chordLike(t), "ms")
+	nodes := parseSVG(t, renderSVG(t, run, rep, Options{}))
+	seen := map[string]bool{}
+	for _, n := range nodes {
+		switch {
+		case n.has("lane-label"):
+			name := n.attrs["data-p"]
+			if n.title != name {
+				t.Errorf("lane label of %s has tooltip %q", name, n.title)
+			}
+			seen[name] = true
+		case n.has("ckpt-initial") && n.attrs["data-p"] != "":
+			x, _ := strconv.ParseFloat(n.attrs["x"], 64)
+			w := textWidth("client-testGetEveryNSeconds", laneFont, true)
+			if x < 8+w {
+				t.Errorf("initial checkpoint of %s at x=%g covers the lane names (which end at %g)", n.attrs["data-p"], x, 8+w)
+			}
+		}
+	}
+	for _, p := range chordNames {
+		if !seen[p] {
+			t.Errorf("no lane label for %s", p)
+		}
+	}
+	// The full names fit: the text is the name.
+	if bytes.Contains(renderSVG(t, run, rep, Options{}), []byte("…")) {
+		t.Error("a chord name was cut though the column fits it")
+	}
+}
+
+// TestLabelsApart: the SVG's labels (checkpoint numbers, message names,
+// lost receives) never overlap, by the writer's own width estimate.
+func TestLabelsApart(t *testing.T) {
+	for _, axis := range []string{AxisLogical, AxisTime} {
+		run, rep := replayed(t, chordLike(t), "pk")
+		nodes := parseSVG(t, renderSVG(t, run, rep, Options{Axis: axis}))
+		var boxes []box
+		for _, n := range nodes {
+			if n.name != "text" || !(n.has("sn") || n.has("msg-label") || n.has("lost-label")) {
+				continue
+			}
+			x, _ := strconv.ParseFloat(n.attrs["x"], 64)
+			y, _ := strconv.ParseFloat(n.attrs["y"], 64)
+			w := textWidth(n.text, textFont, false)
+			b := box{x, y - textFont, x + w, y + 3}
+			if !n.has("lost-label") {
+				b.x0, b.x1 = x-w/2, x+w/2
+			}
+			boxes = append(boxes, b)
+		}
+		if len(boxes) < 20 {
+			t.Fatalf("%s axis: only %d labels", axis, len(boxes))
+		}
+		for i := range boxes {
+			for j := i + 1; j < len(boxes); j++ {
+				if boxes[i].overlaps(boxes[j]) {
+					t.Fatalf("%s axis: labels overlap: %v and %v", axis, boxes[i], boxes[j])
+				}
+			}
+		}
+	}
+}
+
+// TestLegendUsed: the legend lists what the diagram draws, and only that.
+func TestLegendUsed(t *testing.T) {
+	keys := func(name, alg string) map[string]bool {
+		run, rep := replayed(t, readExample(t, name), alg)
+		out := map[string]bool{}
+		for _, n := range parseSVG(t, renderSVG(t, run, rep, Options{})) {
+			if n.has("legend-item") {
+				out[n.attrs["data-item"]] = true
+			}
+		}
+		return out
+	}
+	free := keys("failure-free.json", "ms")
+	for _, k := range []string{"ev-fail", "jump", "rline", "msg-orphan", "ctl", "undone", "viol", "ckpt-recovery"} {
+		if free[k] {
+			t.Errorf("failure-free legend lists %s, which it does not draw", k)
+		}
+	}
+	for _, k := range []string{"ev-send", "ev-recv", "ckpt-initial", "msg-normal", "msg-lost"} {
+		if !free[k] {
+			t.Errorf("failure-free legend lacks %s", k)
+		}
+	}
+	orphan := keys("orphan.json", "pk")
+	for _, k := range []string{"msg-orphan", "msg-resent", "ctl", "jump", "rline", "held", "ev-resume", "undone"} {
+		if !orphan[k] {
+			t.Errorf("orphan.json (PK) legend lacks %s", k)
+		}
+	}
+}
+
+// TestOrphanAndLost: a receipt whose send was undone is drawn as an
+// orphan (not a faded normal arrow), and a receive blocked forever as a
+// lost arrow from the message's last send, labelled.
+func TestOrphanAndLost(t *testing.T) {
+	run, rep := replayed(t, readExample(t, "orphan.json"), "ms")
+	nodes := parseSVG(t, renderSVG(t, run, rep, Options{}))
+	found := false
+	for _, n := range drawn(nodes) {
+		if n.has("msg-orphan") && strings.Contains(n.title, "orphan: received, then its send was undone") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("orphan.json under MS: no orphan receipt drawn in the orphan style")
+	}
+	run, rep = replayed(t, readExample(t, "orphan.json"), "pk:no-resend")
+	nodes = parseSVG(t, renderSVG(t, run, rep, Options{}))
+	arrows, labels := 0, 0
+	for _, n := range nodes {
+		if n.has("lost-receive") && n.attrs["data-seq"] != "" {
+			arrows++
+		}
+		if n.has("lost-label") && strings.HasSuffix(n.text, " lost") {
+			labels++
+		}
+	}
+	if arrows == 0 || labels != arrows {
+		t.Errorf("PK without resends: %d lost arrows from a send, %d labels", arrows, labels)
+	}
+	// A message never sent gets an arrow from nowhere.
+	nodes = parseSVG(t, renderSVG(t, styleRun(), nil, Options{}))
+	stub := false
+	for _, n := range nodes {
+		if n.has("lost-receive") && n.attrs["data-seq"] == "" && strings.Contains(n.title, "no copy was ever sent") {
+			stub = true
+		}
+	}
+	if !stub {
+		t.Error("a receive blocked on a message never sent is not drawn")
+	}
+}
+
+// TestWording: a valid run says "no violations" (never "Violations: 1.
+// none"), and the axis says what x is.
+func TestWording(t *testing.T) {
+	run, rep := replayed(t, readExample(t, "forced.json"), "ms")
+	svg := string(renderSVG(t, run, rep, Options{}))
+	if !strings.Contains(svg, "verdict: valid, no violations") || strings.Contains(svg, ">Violations<") {
+		t.Error("a valid run's SVG does not say no violations, or lists violations")
+	}
+	if !strings.Contains(svg, "not a time scale") {
+		t.Error("the logical axis does not say it is not a time scale")
+	}
+	ts := string(renderSVG(t, run, rep, Options{Axis: AxisTime}))
+	if !strings.Contains(ts, "x: real time, to scale") || !strings.Contains(ts, `class="tick"`) {
+		t.Error("the time axis has no scale or ticks")
+	}
+	var h bytes.Buffer
+	if err := HTML(&h, run, rep, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "No violations") || strings.Contains(h.String(), ">none<") {
+		t.Error(`the page of a valid run does not say "No violations"`)
+	}
+	h.Reset()
+	if err := HTML(&h, run, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "Not checked") {
+		t.Error("an unchecked run's page does not say so")
+	}
+}
+
+// TestPageData: the embedded data is valid JSON that cannot end its
+// <script> element, whatever the run's text.
+func TestPageData(t *testing.T) {
+	var w jw
+	w.open('{')
+	w.key("s")
+	w.string("</script><!-- \u2028\u2029 \xff \x01 \"q\" \\")
+	w.close('}')
+	if bytes.Contains(w.b, []byte("</")) || bytes.Contains(w.b, []byte("<!")) || bytes.ContainsRune(w.b, '\u2028') {
+		t.Errorf("data can break out of its script element: %s", w.b)
+	}
+	var v map[string]string
+	if err := json.Unmarshal(w.b, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, w.b)
+	}
+	if v["s"] != "</script><!-- \u2028\u2029 \uFFFD \x01 \"q\" \\" {
+		t.Errorf("round trip gave %q", v["s"])
+	}
+	run := styleRun()
+	run.Processes[0] = "</script><script>alert(1)</script>"
+	var h bytes.Buffer
+	if err := HTML(&h, run, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h.String(), "<script>alert") {
+		t.Error("a process name broke out of the data")
+	}
+	start := strings.Index(h.String(), `id="ckpt-data">`) + len(`id="ckpt-data">`)
+	end := strings.Index(h.String()[start:], "</script>")
+	var data map[string]any
+	if err := json.Unmarshal([]byte(h.String()[start:start+end]), &data); err != nil {
+		t.Fatalf("page data is not JSON: %v", err)
+	}
+}
+
+// TestCompare: MS and PK on one trace — two panels, a table, and the ops
+// one ran a different number of times than the other outlined.
+func TestCompare(t *testing.T) {
+	// domino.json: MS rolls P1 back and re-runs its ops; PK keeps P1.
+	tr := readExample(t, "domino.json")
+	ms, msRep := replayed(t, tr, "ms")
+	pk, pkRep := replayed(t, tr, "pk")
+	panels := []Panel{{ms, msRep}, {pk, pkRep}}
+	var b bytes.Buffer
+	if err := SVGPanels(&b, panels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	nodes := parseSVG(t, b.Bytes())
+	var algs []string
+	diffs := 0
+	for _, n := range nodes {
+		if n.has("panel") {
+			algs = append(algs, n.attrs["data-algorithm"])
+		}
+		if n.has("diff") && n.attrs["data-seq"] != "" {
+			diffs++
+			if !strings.Contains(n.title, "differs: this op ran") {
+				t.Errorf("difference without its explanation: %q", n.title)
+			}
+		}
+	}
+	if strings.Join(algs, ",") != "ms,pk" {
+		t.Errorf("panels %v, want ms,pk", algs)
+	}
+	na, nb := diffNotes(mustBuild(t, ms, msRep), mustBuild(t, pk, pkRep))
+	if diffs == 0 || diffs != len(na)+len(nb) {
+		t.Errorf("%d outlines for %d+%d differences", diffs, len(na), len(nb))
+	}
+	b.Reset()
+	if err := HTMLPanels(&b, panels, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="compare"`, "checkpoints basic / forced / recovery", "failure 1: P0 at t=2.3s", "back to ckpt 2", "kept its state", "ran a different number of times"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("comparison lacks %q", want)
+		}
+	}
+	if err := HTMLPanels(&b, nil, Options{}); err == nil {
+		t.Error("no panels: no error")
+	}
+}
+
+func mustBuild(t *testing.T, run *trace.Run, rep *report.Report) *model {
+	t.Helper()
+	m, err := build(run, rep, Options{}, DefaultMaxEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestTimeAxisBounded: a run whose median gap is a nanosecond but which
+// lasts 1000 s gets a time axis of bounded width and ticks.
+func TestTimeAxisBounded(t *testing.T) {
+	run := &trace.Run{Name: "ns", Algorithm: "x", Processes: []string{"A"}}
+	for i, tt := range []trace.Time{0, 1, 2, 3, 4, 1000 * trace.Second} {
+		e := trace.NewRunEvent(trace.Internal, tt, 0)
+		e.Seq, e.Op = int32(i), int32(i)
+		run.Events = append(run.Events, e)
+	}
+	nodes := parseSVG(t, renderSVG(t, run, nil, Options{Axis: AxisTime}))
+	w, _ := strconv.ParseFloat(nodes[0].attrs["width"], 64)
+	ticks := 0
+	for _, n := range nodes {
+		if n.has("tick") {
+			ticks++
+		}
+	}
+	if w > maxTimeW+1000 || ticks > 3000 {
+		t.Errorf("width %g px, %d ticks", w, ticks)
+	}
+}
