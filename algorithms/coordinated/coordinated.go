@@ -45,6 +45,9 @@ type Coordinated struct {
 	// it is held.
 	busy   []bool
 	nextID []int32
+	// bodies[r-1] is the body every control message of round r carries,
+	// made once per round: control messages are the hot path.
+	bodies []*trace.ControlBody
 }
 
 // New returns the state machine for tr, or an input error if tr has a
@@ -132,7 +135,7 @@ func (a *Coordinated) participate(p, round int32, fx []replay.Effect) []replay.E
 	a.busy[p] = true
 	fx = a.checkpoint(p, round, fx)
 	fx = append(fx, replay.NewEffect(replay.EffHoldProcess))
-	return append(fx, control(Initiator, round))
+	return append(fx, a.control(Initiator, round))
 }
 
 // broadcast sends the current round's request or commit from the
@@ -140,7 +143,7 @@ func (a *Coordinated) participate(p, round int32, fx []replay.Effect) []replay.E
 func (a *Coordinated) broadcast(fx []replay.Effect) []replay.Effect {
 	for q := range a.busy {
 		if int32(q) != Initiator {
-			fx = append(fx, control(int32(q), a.round))
+			fx = append(fx, a.control(int32(q), a.round))
 		}
 	}
 	return fx
@@ -151,11 +154,17 @@ func (a *Coordinated) broadcast(fx []replay.Effect) []replay.Effect {
 // (docs/protocols.md): the kind is left out and the body names the round
 // (origin: the initiator, count: the round); which phase a message is
 // follows from its direction and order.
-func control(to, r int32) replay.Effect {
-	b := trace.NewControlBody()
-	b.Origin, b.Count = Initiator, r
+func (a *Coordinated) control(to, r int32) replay.Effect {
+	for int32(len(a.bodies)) < r {
+		b := trace.NewControlBody()
+		b.Origin, b.Count = Initiator, int32(len(a.bodies))+1
+		a.bodies = append(a.bodies, &b)
+	}
 	e := replay.NewEffect(replay.EffControl)
-	e.To, e.Body = to, &b
+	e.To = to
+	if r >= 1 {
+		e.Body = a.bodies[r-1]
+	}
 	return e
 }
 

@@ -19,7 +19,7 @@ func pb(entries ...int32) trace.Piggyback {
 	return p
 }
 
-func mustNew(t testing.TB, tr *trace.Trace) *FDAS {
+func mustNew(t protocoltest.T, tr *trace.Trace) *FDAS {
 	t.Helper()
 	a, err := New(tr)
 	if err != nil {

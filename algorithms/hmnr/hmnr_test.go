@@ -30,7 +30,7 @@ func pb(lc int32, es ...ent) trace.Piggyback {
 	return p
 }
 
-func mustNew(t testing.TB, tr *trace.Trace) *HMNR {
+func mustNew(t protocoltest.T, tr *trace.Trace) *HMNR {
 	t.Helper()
 	a, err := New(tr)
 	if err != nil {

@@ -1,10 +1,6 @@
 package rdt
 
-import (
-	"cmp"
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // change records that entry a of the dependency vector closed by
 // checkpoint y of a process is v: interval v of process a causally
@@ -16,33 +12,52 @@ type change struct {
 	at, m   int32
 }
 
-// entry is a change stripped for lookups.
-type entry struct {
-	a, y, v int32
+// deps holds the dependency vectors of every checkpoint as changes:
+// byY[p] in the order p's checkpoints closed them; for lookups, per
+// process c the changes sorted by (a, y) as two columns ys and vs, entry
+// a's being [off[c][a], off[c][a+1]).
+type deps struct {
+	byY    [][]change
+	off    [][]int32
+	ys, vs [][]int32
 }
 
-// deps holds the dependency vectors of every checkpoint as changes:
-// byY[p] in the order p's checkpoints closed them, byA[p] sorted by
-// (a, y) for lookups.
-type deps struct {
-	byY [][]change
-	byA [][]entry
+// index builds the lookup columns of process c from its changes.
+func (d *deps) index(c, n int) {
+	off := make([]int32, n+1)
+	for _, ch := range d.byY[c] {
+		off[ch.a+1]++
+	}
+	for a := 0; a < n; a++ {
+		off[a+1] += off[a]
+	}
+	ys, vs := make([]int32, len(d.byY[c])), make([]int32, len(d.byY[c]))
+	fill := append([]int32(nil), off[:n]...)
+	for _, ch := range d.byY[c] { // in y order: a stable counting sort by a
+		ys[fill[ch.a]], vs[fill[ch.a]] = ch.y, ch.v
+		fill[ch.a]++
+	}
+	d.off[c], d.ys[c], d.vs[c] = off, ys, vs
 }
 
 // known returns entry a of the dependency vector of C(c,y), a ≠ c: the
 // latest interval of a that causally precedes it, or None.
 func (d *deps) known(c, a, y int32) int32 {
-	es := d.byA[c]
-	i, _ := slices.BinarySearchFunc(es, entry{a: a, y: y + 1}, func(e, t entry) int {
-		if e.a != t.a {
-			return cmp.Compare(e.a, t.a)
+	first, lo, hi := d.off[c][a], d.off[c][a], d.off[c][a+1]
+	ys := d.ys[c]
+	// The last change of entry a at a checkpoint ≤ y.
+	for lo < hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if ys[mid] <= y {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
-		return cmp.Compare(e.y, t.y)
-	})
-	if i == 0 || es[i-1].a != a {
+	}
+	if lo == first {
 		return None
 	}
-	return es[i-1].v
+	return d.vs[c][lo-1]
 }
 
 // vecPool holds dependency vectors shared copy-on-write between a process
@@ -117,18 +132,13 @@ func (pt *pattern) dependencies() (*deps, error) {
 		p := stack[len(stack)-1]
 		stack = w.advance(p, stack[:len(stack)-1])
 	}
-	d := &deps{byY: w.out, byA: make([][]entry, n)}
+	d := &deps{byY: w.out, off: make([][]int32, n), ys: make([][]int32, n), vs: make([][]int32, n)}
 	for p := range n {
 		if w.cursor[p] < len(pt.ops[p]) {
 			o := pt.ops[p][w.cursor[p]]
 			return nil, fmt.Errorf("rdt: process %d: op %d receives message %d, whose send depends on that receipt (causal cycle)", p, o.op, o.msg)
 		}
-		es := make([]entry, len(w.out[p]))
-		for i, c := range w.out[p] {
-			es[i] = entry{a: c.a, y: c.y, v: c.v}
-		}
-		slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.a, b.a) })
-		d.byA[p] = es
+		d.index(p, n)
 	}
 	return d, nil
 }
