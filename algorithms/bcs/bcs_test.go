@@ -13,23 +13,11 @@ func pb(lc int32) trace.Piggyback {
 	return p
 }
 
-func threeProcs(t *testing.T) *trace.Trace {
-	t.Helper()
-	tr, err := trace.NewBuilder("P0", "P1", "P2").Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
 // TestStep: the rules of the package comment, input by input.
 func TestStep(t *testing.T) {
 	tick, send, recv := protocoltest.Tick, protocoltest.Send, protocoltest.Recv
-	tests := []struct {
-		name  string
-		steps []protocoltest.Step
-	}{
-		{"basic checkpoints count up from 1", []protocoltest.Step{
+	protocoltest.CheckSteps(t, newBCS, []protocoltest.StepCase{
+		{Name: "basic checkpoints count up from 1", Steps: []protocoltest.Step{
 			{In: send(0, 1), Want: []string{"piggyback sn=0"}},
 			{In: tick(0), Want: []string{"checkpoint 1 basic sn=1"}},
 			{In: tick(0), Want: []string{"checkpoint 2 basic sn=2"}},
@@ -38,31 +26,20 @@ func TestStep(t *testing.T) {
 		}},
 		// The forced checkpoint takes the message's number, not lc+1:
 		// the S_n lines of the theorem need it (TestForcedNumber).
-		{"forced before delivery, numbered m.lc", []protocoltest.Step{
+		{Name: "forced before delivery, numbered m.lc", Steps: []protocoltest.Step{
 			{In: recv(1, 0, pb(3)), Want: []string{"checkpoint 1 forced sn=3", "deliver"}},
 			{In: send(1, 2), Want: []string{"piggyback sn=3"}},
 			{In: tick(1), Want: []string{"checkpoint 2 basic sn=4"}},
 		}},
-		{"no forced checkpoint for an equal or lower lc", []protocoltest.Step{
+		{Name: "no forced checkpoint for an equal or lower lc", Steps: []protocoltest.Step{
 			{In: tick(1), Want: []string{"checkpoint 1 basic sn=1"}},
 			{In: recv(1, 0, pb(1)), Want: []string{"deliver"}},
 			{In: recv(1, 0, pb(0)), Want: []string{"deliver"}},
 			{In: send(1, 2), Want: []string{"piggyback sn=1"}},
 		}},
-		{"a tick of a down process takes nothing", []protocoltest.Step{
+		{Name: "a tick of a down process takes nothing", Steps: []protocoltest.Step{
 			{In: protocoltest.Down(tick(2)), Want: nil},
 			{In: tick(2), Want: []string{"checkpoint 1 basic sn=1"}},
 		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := New(threeProcs(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := protocoltest.Steps(a, tc.steps); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	})
 }

@@ -1,7 +1,6 @@
 package coordinated
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms/protocoltest"
@@ -16,15 +15,6 @@ func mustNew(t protocoltest.T, tr *trace.Trace) *Coordinated {
 		t.Fatal(err)
 	}
 	return a
-}
-
-func procs(t *testing.T, names ...string) *trace.Trace {
-	t.Helper()
-	tr, err := trace.NewBuilder(names...).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
 }
 
 // ctl is a control message of round r from `from` arriving at p.
@@ -53,7 +43,7 @@ func TestStep(t *testing.T) {
 		{In: tick(0), Want: []string{"checkpoint 2 basic sn=2", "hold", "control to=1 origin=0 count=2", "control to=2 origin=0 count=2"}},
 		{In: protocoltest.Down(tick(1)), Want: nil},
 	}
-	if err := protocoltest.Steps(mustNew(t, procs(t, "P0", "P1", "P2")), steps); err != nil {
+	if err := protocoltest.Steps(mustNew(t, protocoltest.Procs(t, "P0", "P1", "P2")), steps); err != nil {
 		t.Fatal(err)
 	}
 	// Alone, the initiator has nobody to wait for.
@@ -61,18 +51,9 @@ func TestStep(t *testing.T) {
 		{In: tick(0), Want: []string{"checkpoint 1 basic sn=1"}},
 		{In: tick(0), Want: []string{"checkpoint 2 basic sn=2"}},
 	}
-	if err := protocoltest.Steps(mustNew(t, procs(t, "P0")), alone); err != nil {
+	if err := protocoltest.Steps(mustNew(t, protocoltest.Procs(t, "P0")), alone); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestRefusesFailures(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").Fail(0.2, "P1").Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ie *trace.InputError
-	if _, err := New(tr); !errors.As(err, &ie) || ie.Event != 0 {
-		t.Fatalf("err = %v, want an input error at event 0", err)
-	}
-}
+func TestRefusesFailures(t *testing.T) { protocoltest.CheckRefusesFailures(t, newCoordinated) }

@@ -10,11 +10,7 @@ import (
 // TestGolden replays small traces; testdata/NAME.run.jsonl holds each
 // run (rewrite with -update).
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		b    *trace.Builder
-		want protocoltest.Counts
-	}{
+	protocoltest.CheckGolden(t, newCoordinated, []protocoltest.GoldenCase{
 		// One round at 1.0 with control_delay 0.5: P0 held [1.0, 2.0],
 		// P1 and P2 [1.5, 2.5]. The request reaches P1 just before its
 		// internal op at 1.5 (arrivals first). SPEC §3 makes an op
@@ -23,34 +19,19 @@ func TestGolden(t *testing.T) {
 		// blocking 1 s delays P1 by 2 s (docs/protocols.md). P1's and
 		// P2's ticks are skipped, and so is P0's at 1.8, inside the
 		// round.
-		{"round", trace.NewBuilder("P0", "P1", "P2").
+		{Name: "round", Trace: trace.NewBuilder("P0", "P1", "P2").
 			Send(0.5, "P1", "P2", "m0").Recv(0.7, "P2", "m0").
 			Checkpoint(1.0, "P0").
 			Internal(1.5, "P1").
 			Send(1.6, "P1", "P2", "m1").Recv(1.8, "P2", "m1").
 			Checkpoint(1.8, "P0").Checkpoint(1.9, "P1").Checkpoint(2.0, "P2"),
-			protocoltest.Counts{Basic: 3, Skipped: 3, Control: 6, Blocked: 3 * trace.Second}},
+			Want: protocoltest.Counts{Basic: 3, Skipped: 3, Control: 6, Blocked: 3 * trace.Second}},
 		// Two rounds back to back: P0's tick at 2.0 meets the last
 		// acknowledgement of round 1, which arrives first; round 2
 		// starts at once.
-		{"back-to-back", trace.NewBuilder("P0", "P1").
+		{Name: "back-to-back", Trace: trace.NewBuilder("P0", "P1").
 			Checkpoint(1.0, "P0").Checkpoint(2.0, "P0").
 			Send(3.0, "P1", "P0", "m").Recv(3.5, "P0", "m"),
-			protocoltest.Counts{Basic: 4, Control: 6, Blocked: 4 * trace.Second}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			tr, err := tc.b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			run := protocoltest.Replay(t, tr, mustNew(t, tr))
-			protocoltest.Golden(t, tc.name+".run.jsonl", protocoltest.Encode(t, run))
-			c := protocoltest.CountsOf(run)
-			c.PBBytes = 0
-			if c != tc.want {
-				t.Errorf("counts %+v, want %+v", c, tc.want)
-			}
-		})
-	}
+			Want: protocoltest.Counts{Basic: 4, Control: 6, Blocked: 4 * trace.Second}},
+	})
 }

@@ -1,7 +1,6 @@
 package fdas
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms/protocoltest"
@@ -19,84 +18,47 @@ func pb(entries ...int32) trace.Piggyback {
 	return p
 }
 
-func mustNew(t protocoltest.T, tr *trace.Trace) *FDAS {
-	t.Helper()
-	a, err := New(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
-func threeProcs(t *testing.T) *trace.Trace {
-	t.Helper()
-	tr, err := trace.NewBuilder("P0", "P1", "P2").Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
 // TestStep: the rules of the package comment, input by input. D entries
 // are one more than intervals (checkpoint 0 applies the checkpoint rule).
 func TestStep(t *testing.T) {
 	tick, send, recv := protocoltest.Tick, protocoltest.Send, protocoltest.Recv
-	tests := []struct {
-		name  string
-		steps []protocoltest.Step
-	}{
-		{"piggyback D, own entry counting checkpoints", []protocoltest.Step{
+	protocoltest.CheckSteps(t, newFDAS, []protocoltest.StepCase{
+		{Name: "piggyback D, own entry counting checkpoints", Steps: []protocoltest.Step{
 			{In: send(0, 1), Want: []string{"piggyback f0=1"}},
 			{In: tick(0), Want: []string{"checkpoint 1 basic"}},
 			{In: send(0, 2), Want: []string{"piggyback f0=2"}},
 		}},
-		{"no send in the interval: a new dependency forces nothing", []protocoltest.Step{
+		{Name: "no send in the interval: a new dependency forces nothing", Steps: []protocoltest.Step{
 			{In: recv(1, 0, pb(0, 3)), Want: []string{"deliver"}},
 			{In: send(1, 2), Want: []string{"piggyback f0=3 f1=1"}},
 		}},
-		{"after a send, a new dependency forces a checkpoint first", []protocoltest.Step{
+		{Name: "after a send, a new dependency forces a checkpoint first", Steps: []protocoltest.Step{
 			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
 			{In: recv(1, 0, pb(0, 1)), Want: []string{"checkpoint 1 forced", "deliver"}},
 			{In: send(1, 2), Want: []string{"piggyback f0=1 f1=2"}},
 		}},
 		// Interval 0 of P0 is a dependency P1 did not have: the offset
 		// makes it one (TestIntervalZeroIsADependency).
-		{"first news of a process is new", []protocoltest.Step{
+		{Name: "first news of a process is new", Steps: []protocoltest.Step{
 			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
 			{In: recv(1, 2, pb(2, 1)), Want: []string{"checkpoint 1 forced", "deliver"}},
 		}},
-		{"after a send, known dependencies force nothing", []protocoltest.Step{
+		{Name: "after a send, known dependencies force nothing", Steps: []protocoltest.Step{
 			{In: recv(1, 0, pb(0, 2)), Want: []string{"deliver"}},
 			{In: send(1, 2), Want: []string{"piggyback f0=2 f1=1"}},
 			{In: recv(1, 0, pb(0, 2)), Want: []string{"deliver"}},
 			{In: recv(1, 0, pb(0, 1, 1, 1)), Want: []string{"deliver"}},
 		}},
-		{"a checkpoint clears sent", []protocoltest.Step{
+		{Name: "a checkpoint clears sent", Steps: []protocoltest.Step{
 			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
 			{In: tick(1), Want: []string{"checkpoint 1 basic"}},
 			{In: recv(1, 0, pb(0, 4)), Want: []string{"deliver"}},
 			{In: protocoltest.Down(tick(1)), Want: nil},
 		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if err := protocoltest.Steps(mustNew(t, threeProcs(t)), tc.steps); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	})
 }
 
-func TestRefusesFailures(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").Fail(0.2, "P1").Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ie *trace.InputError
-	if _, err := New(tr); !errors.As(err, &ie) || ie.Event != 0 {
-		t.Fatalf("err = %v, want an input error at event 0", err)
-	}
-}
+func TestRefusesFailures(t *testing.T) { protocoltest.CheckRefusesFailures(t, newFDAS) }
 
 // reference is FDAS from its meaning: a receipt is preceded by a forced
 // checkpoint iff its receiver has sent in its current interval and the

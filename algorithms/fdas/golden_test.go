@@ -10,46 +10,28 @@ import (
 // TestGolden replays small traces; testdata/NAME.run.jsonl holds each
 // run (rewrite with -update).
 func TestGolden(t *testing.T) {
-	cases := []struct {
-		name  string
-		b     *trace.Builder
-		basic int
-		force int
-	}{
+	protocoltest.CheckGolden(t, newFDAS, []protocoltest.GoldenCase{
 		// P1 sends m1 to P2, then m0 brings P1 its first dependency on
 		// P0: forced checkpoint, or the Z-path [m0 m1] would go
 		// untracked.
-		{"after-send", trace.NewBuilder("P0", "P1", "P2").
+		{Name: "after-send", Trace: trace.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P1", "P2", "m1").
 			Send(0.2, "P0", "P1", "m0").
-			Recv(0.3, "P1", "m0").Recv(0.4, "P2", "m1"), 0, 1},
+			Recv(0.3, "P1", "m0").Recv(0.4, "P2", "m1"), Want: protocoltest.Counts{Basic: 0, Forced: 1}},
 		// The same receipt before any send of P1's interval: nothing.
-		{"before-send", trace.NewBuilder("P0", "P1", "P2").
+		{Name: "before-send", Trace: trace.NewBuilder("P0", "P1", "P2").
 			Send(0.2, "P0", "P1", "m0").
 			Recv(0.3, "P1", "m0").
-			Send(0.35, "P1", "P2", "m1").Recv(0.4, "P2", "m1"), 0, 0},
+			Send(0.35, "P1", "P2", "m1").Recv(0.4, "P2", "m1"), Want: protocoltest.Counts{Basic: 0, Forced: 0}},
 		// A dependency P1 already has (m2's) forces nothing, even after
 		// a send; P0's tick makes m3's new. P0, having sent m3, then
 		// gets its first news of P1 with m1: forced too.
-		{"known-then-new", trace.NewBuilder("P0", "P1").
+		{Name: "known-then-new", Trace: trace.NewBuilder("P0", "P1").
 			Send(0.1, "P0", "P1", "m0").Recv(0.2, "P1", "m0").
 			Send(0.3, "P1", "P0", "m1").
 			Send(0.35, "P0", "P1", "m2").Recv(0.4, "P1", "m2").
 			Checkpoint(0.45, "P0").
 			Send(0.5, "P0", "P1", "m3").Recv(0.6, "P1", "m3").
-			Recv(0.7, "P0", "m1"), 1, 2},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			tr, err := tc.b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			run := protocoltest.Replay(t, tr, mustNew(t, tr))
-			protocoltest.Golden(t, tc.name+".run.jsonl", protocoltest.Encode(t, run))
-			if c := protocoltest.CountsOf(run); c.Basic != tc.basic || c.Forced != tc.force {
-				t.Errorf("basic %d forced %d, want %d and %d", c.Basic, c.Forced, tc.basic, tc.force)
-			}
-		})
-	}
+			Recv(0.7, "P0", "m1"), Want: protocoltest.Counts{Basic: 1, Forced: 2}},
+	})
 }

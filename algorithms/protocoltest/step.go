@@ -3,6 +3,7 @@ package protocoltest
 import (
 	"fmt"
 	"strings"
+	"testing"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -98,4 +99,22 @@ func Recv(p, from int32, pb trace.Piggyback) replay.Input {
 func Down(in replay.Input) replay.Input {
 	in.Down = true
 	return in
+}
+
+// StepCase is one table-driven Step test: inputs fed in order to a fresh
+// state machine of three processes P0, P1, P2.
+type StepCase struct {
+	Name  string
+	Steps []Step
+}
+
+// CheckSteps runs every case on a fresh state machine from mk.
+func CheckSteps(t *testing.T, mk New, cases []StepCase) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			if err := Steps(mustNew(t, mk, Procs(t, "P0", "P1", "P2")), tc.Steps); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }

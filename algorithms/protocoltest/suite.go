@@ -1,6 +1,7 @@
 package protocoltest
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -128,4 +129,57 @@ func CheckMutantBreaks(t *testing.T, mk New, mutant func(replay.Algorithm) repla
 		}
 	}
 	t.Fatal("the mutant keeps the promise on 100 workloads")
+}
+
+// GoldenCase is a small trace whose run is a golden file,
+// testdata/Name.run.jsonl, with the counts it must have (PBBytes
+// ignored).
+type GoldenCase struct {
+	Name  string
+	Trace *trace.Builder
+	Want  Counts
+}
+
+// CheckGolden replays every case through a fresh state machine and
+// compares its run with the golden file (rewrite with -update).
+func CheckGolden(t *testing.T, mk New, cases []GoldenCase) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			tr, err := tc.Trace.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := Replay(t, tr, mustNew(t, mk, tr))
+			Golden(t, tc.Name+".run.jsonl", Encode(t, run))
+			c := CountsOf(run)
+			c.PBBytes = 0
+			if c != tc.Want {
+				t.Errorf("counts %+v, want %+v", c, tc.Want)
+			}
+		})
+	}
+}
+
+// CheckRefusesFailures: a trace with a failure is an input error naming
+// the fail event (package failfree).
+func CheckRefusesFailures(t *testing.T, mk New) {
+	tr := Procs(t, "P0", "P1")
+	tr.Events = []trace.Event{
+		{Kind: trace.Internal, P: 0, To: trace.None, Msg: trace.None},
+		{T: trace.Second, Kind: trace.Fail, P: 1, To: trace.None, Msg: trace.None},
+	}
+	var ie *trace.InputError
+	if _, err := mk(tr); !errors.As(err, &ie) || ie.Event != 1 {
+		t.Fatalf("err = %v, want an input error at event 1", err)
+	}
+}
+
+// Procs returns an empty trace of the named processes, for Step tests.
+func Procs(t T, names ...string) *trace.Trace {
+	t.Helper()
+	tr, err := trace.NewBuilder(names...).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
