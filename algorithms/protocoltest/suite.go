@@ -1,6 +1,7 @@
 package protocoltest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -101,11 +102,15 @@ func CheckAgainstReference(t *testing.T, mk New, ref Rules) {
 }
 
 // CheckPromise: on random failure-free traces the protocol keeps every
-// promise.
+// promise, and two fresh instances write byte-identical runs.
 func CheckPromise(t *testing.T, mk New, promises ...Promise) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := Traces().Draw(t, "trace")
-		pt := mustPattern(t, Replay(t, tr, mustNew(t, mk, tr)))
+		run := Replay(t, tr, mustNew(t, mk, tr))
+		if !bytes.Equal(Encode(t, run), Encode(t, Replay(t, tr, mustNew(t, mk, tr)))) {
+			t.Fatal("two replays differ")
+		}
+		pt := mustPattern(t, run)
 		for _, pr := range promises {
 			if err := pr(pt); err != nil {
 				t.Fatal(err)
