@@ -55,24 +55,22 @@ func (a *BCS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 			fx = a.checkpoint(p, a.lc[p]+1, trace.CkptBasic, fx)
 		}
 	case replay.InSend:
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = trace.NewPiggyback()
-		e.PB.Sn = a.lc[p]
-		fx = append(fx, e)
+		pb := trace.NewPiggyback()
+		pb.Sn = a.lc[p]
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 	case replay.InRecv:
 		if m := in.PB.Sn; m > a.lc[p] {
 			fx = a.checkpoint(p, m, trace.CkptForced, fx)
 		}
-		fx = append(fx, replay.NewEffect(replay.EffDeliver))
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
 	}
 	return fx
 }
 
 // checkpoint takes p's next checkpoint, numbered lc.
-func (a *BCS) checkpoint(p, lc int32, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
+func (a *BCS) checkpoint(p replay.Proc, lc int32, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
 	a.lc[p] = lc
-	e := replay.NewEffect(replay.EffCheckpoint)
-	e.Ckpt, e.CkptType, e.Sn = a.nextID[p], typ, lc
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: a.nextID[p], CkptType: typ, Sn: lc})
 	a.nextID[p]++
-	return append(fx, e)
+	return fx
 }

@@ -34,7 +34,7 @@ import (
 const Name = "coordinated"
 
 // Initiator is the process whose ticks start rounds.
-const Initiator int32 = 0
+const Initiator replay.Proc = 0
 
 // Coordinated is the state machine for every process of a trace.
 type Coordinated struct {
@@ -77,16 +77,12 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 		case p == Initiator && !a.busy[p]:
 			fx = a.start(fx)
 		default:
-			e := replay.NewEffect(replay.EffSkip)
-			e.Sn = a.joined[p]
-			fx = append(fx, e)
+			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p]})
 		}
 	case replay.InSend:
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = trace.NewPiggyback()
-		fx = append(fx, e)
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
 	case replay.InRecv:
-		fx = append(fx, replay.NewEffect(replay.EffDeliver))
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
 	case replay.InControl:
 		if in.Body == nil {
 			break
@@ -108,7 +104,7 @@ func (a *Coordinated) start(fx []replay.Effect) []replay.Effect {
 		return fx // nobody to wait for
 	}
 	a.busy[Initiator], a.acks = true, 0
-	fx = append(fx, replay.NewEffect(replay.EffHoldProcess))
+	fx = append(fx, replay.Effect{Kind: replay.EffHoldProcess})
 	return a.broadcast(fx)
 }
 
@@ -123,18 +119,18 @@ func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
 	}
 	a.busy[Initiator] = false
 	fx = a.broadcast(fx)
-	return append(fx, replay.NewEffect(replay.EffResume))
+	return append(fx, replay.Effect{Kind: replay.EffResume})
 }
 
 // participate handles the initiator's request (p not busy) or commit.
-func (a *Coordinated) participate(p, round int32, fx []replay.Effect) []replay.Effect {
+func (a *Coordinated) participate(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
 	if a.busy[p] {
 		a.busy[p] = false
-		return append(fx, replay.NewEffect(replay.EffResume))
+		return append(fx, replay.Effect{Kind: replay.EffResume})
 	}
 	a.busy[p] = true
 	fx = a.checkpoint(p, round, fx)
-	fx = append(fx, replay.NewEffect(replay.EffHoldProcess))
+	fx = append(fx, replay.Effect{Kind: replay.EffHoldProcess})
 	return append(fx, a.control(Initiator, round))
 }
 
@@ -142,8 +138,8 @@ func (a *Coordinated) participate(p, round int32, fx []replay.Effect) []replay.E
 // initiator to every other process.
 func (a *Coordinated) broadcast(fx []replay.Effect) []replay.Effect {
 	for q := range a.busy {
-		if int32(q) != Initiator {
-			fx = append(fx, a.control(int32(q), a.round))
+		if replay.Proc(q) != Initiator {
+			fx = append(fx, a.control(replay.Proc(q), a.round))
 		}
 	}
 	return fx
@@ -154,14 +150,13 @@ func (a *Coordinated) broadcast(fx []replay.Effect) []replay.Effect {
 // (docs/protocols.md): the kind is left out and the body names the round
 // (origin: the initiator, count: the round); which phase a message is
 // follows from its direction and order.
-func (a *Coordinated) control(to, r int32) replay.Effect {
+func (a *Coordinated) control(to replay.Proc, r int32) replay.Effect {
 	for int32(len(a.bodies)) < r {
 		b := trace.NewControlBody()
-		b.Origin, b.Count = Initiator, int32(len(a.bodies))+1
+		b.Origin, b.Count = int32(Initiator), int32(len(a.bodies))+1
 		a.bodies = append(a.bodies, &b)
 	}
-	e := replay.NewEffect(replay.EffControl)
-	e.To = to
+	e := replay.Effect{Kind: replay.EffControl, To: to}
 	if r >= 1 {
 		e.Body = a.bodies[r-1]
 	}
@@ -169,10 +164,9 @@ func (a *Coordinated) control(to, r int32) replay.Effect {
 }
 
 // checkpoint takes p's checkpoint of round r.
-func (a *Coordinated) checkpoint(p, r int32, fx []replay.Effect) []replay.Effect {
+func (a *Coordinated) checkpoint(p replay.Proc, r int32, fx []replay.Effect) []replay.Effect {
 	a.joined[p] = r
-	e := replay.NewEffect(replay.EffCheckpoint)
-	e.Ckpt, e.CkptType, e.Sn = a.nextID[p], trace.CkptBasic, r
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: a.nextID[p], CkptType: trace.CkptBasic, Sn: r})
 	a.nextID[p]++
-	return append(fx, e)
+	return fx
 }

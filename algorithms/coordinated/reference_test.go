@@ -30,7 +30,7 @@ func reference(tr *trace.Trace) protocoltest.Counts {
 			continue
 		}
 		ticks++
-		if e.P != Initiator || (rounds > 0 && e.T < free) {
+		if replay.Proc(e.P) != Initiator || (rounds > 0 && e.T < free) {
 			continue
 		}
 		rounds++

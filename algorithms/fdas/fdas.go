@@ -72,26 +72,23 @@ func (a *FDAS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		}
 	case replay.InSend:
 		pr.sent = true
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = pr.piggyback()
-		fx = append(fx, e)
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback()})
 	case replay.InRecv:
 		if pr.sent && pr.newer(in.PB) {
 			fx = a.checkpoint(in.P, trace.CkptForced, fx)
 		}
 		pr.merge(in.PB)
-		fx = append(fx, replay.NewEffect(replay.EffDeliver))
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
 	}
 	return fx
 }
 
 // checkpoint takes p's next checkpoint: a new interval, nothing sent in it.
-func (a *FDAS) checkpoint(p int32, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
+func (a *FDAS) checkpoint(p replay.Proc, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
 	pr := &a.procs[p]
 	pr.d[p]++
 	pr.sent, pr.pb = false, nil
-	e := replay.NewEffect(replay.EffCheckpoint)
-	e.Ckpt, e.CkptType = pr.nextID, typ
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: pr.nextID, CkptType: typ})
 	pr.nextID++
-	return append(fx, e)
+	return fx
 }

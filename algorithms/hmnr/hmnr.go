@@ -85,28 +85,25 @@ func (a *HMNR) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		if in.Peer >= 0 && int(in.Peer) < len(pr.sentTo) {
 			pr.sentTo[in.Peer] = true
 		}
-		e := replay.NewEffect(replay.EffPiggyback)
-		e.PB = pr.piggyback()
-		fx = append(fx, e)
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback()})
 	case replay.InRecv:
 		m := decode(in.PB, len(pr.ckpt))
-		if pr.forced(p, &m) {
+		if pr.forced(int32(p), &m) {
 			fx = a.checkpoint(p, trace.CkptForced, fx)
 		}
-		pr.merge(p, &m)
-		fx = append(fx, replay.NewEffect(replay.EffDeliver))
+		pr.merge(int32(p), &m)
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
 	}
 	return fx
 }
 
 // checkpoint takes p's next checkpoint, numbered with its lc.
-func (a *HMNR) checkpoint(p int32, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
+func (a *HMNR) checkpoint(p replay.Proc, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
 	pr := &a.procs[p]
-	pr.procedure(p)
-	e := replay.NewEffect(replay.EffCheckpoint)
-	e.Ckpt, e.CkptType, e.Sn = pr.nextID, typ, pr.lc
+	pr.procedure(int32(p))
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: pr.nextID, CkptType: typ, Sn: pr.lc})
 	pr.nextID++
-	return append(fx, e)
+	return fx
 }
 
 // procedure is what every checkpoint of process i does to its variables.

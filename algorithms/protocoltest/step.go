@@ -28,10 +28,16 @@ func Effect(e *replay.Effect) string {
 			fmt.Fprintf(&b, " %s=%d", k, v)
 		}
 	}
+	// An effect's optional numbers are absent when zero (replay.Effect).
+	opt := func(k string, v int32) {
+		if v != 0 {
+			fmt.Fprintf(&b, " %s=%d", k, v)
+		}
+	}
 	switch e.Kind {
 	case replay.EffCheckpoint:
 		fmt.Fprintf(&b, "checkpoint %d %s", e.Ckpt, e.CkptType)
-		num("sn", e.Sn)
+		opt("sn", e.Sn)
 	case replay.EffPiggyback:
 		b.WriteString("piggyback")
 		num("sn", e.PB.Sn)
@@ -55,8 +61,8 @@ func Effect(e *replay.Effect) string {
 		b.WriteString("resume")
 	case replay.EffSkip:
 		b.WriteString("skip")
-		num("sn", e.Sn)
-		num("next", e.Next)
+		opt("sn", e.Sn)
+		opt("next", e.Next)
 	default:
 		fmt.Fprintf(&b, "effect(%d)", e.Kind)
 	}
@@ -83,15 +89,15 @@ func Steps(alg replay.Algorithm, steps []Step) error {
 }
 
 // Tick, Send and Recv build inputs for Steps. Recv's piggyback is pb.
-func Tick(p int32) replay.Input { return replay.Input{Kind: replay.InTick, P: p} }
+func Tick(p replay.Proc) replay.Input { return replay.Input{Kind: replay.InTick, P: p} }
 
 // Send is op's send from p to `to`.
-func Send(p, to int32) replay.Input {
+func Send(p, to replay.Proc) replay.Input {
 	return replay.Input{Kind: replay.InSend, P: p, Peer: to, Copy: replay.NoCopy}
 }
 
 // Recv is p's receipt of a copy from `from` carrying pb.
-func Recv(p, from int32, pb trace.Piggyback) replay.Input {
+func Recv(p, from replay.Proc, pb trace.Piggyback) replay.Input {
 	return replay.Input{Kind: replay.InRecv, P: p, Peer: from, PB: &pb, Copy: replay.NoCopy, Via: trace.ViaNet}
 }
 
