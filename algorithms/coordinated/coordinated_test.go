@@ -31,7 +31,7 @@ func TestStep(t *testing.T) {
 	steps := []protocoltest.Step{
 		{In: tick(0), Want: []string{"checkpoint 1 basic sn=1", "hold", req(1), req(2)}},
 		{In: tick(0), Want: []string{"skip sn=1"}}, // a round is in progress
-		{In: tick(2), Want: []string{"skip"}}, // not the initiator, before any round (sn 0 is absent)
+		{In: tick(2), Want: []string{"skip"}},      // not the initiator, before any round (sn 0 is absent)
 		{In: ctl(1, 0, 1), Want: []string{"checkpoint 1 basic sn=1", "hold", "control to=0 origin=0 count=1"}},
 		{In: ctl(0, 1, 1), Want: nil}, // one acknowledgement of two
 		{In: ctl(0, 1, 7), Want: nil}, // not this round's
