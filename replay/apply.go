@@ -48,10 +48,7 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			}
 			err = e.restore(p, f, false)
 		case EffHoldProcess:
-			pr := &e.procs[p]
-			pr.heldProc = true
-			pr.stale()
-			pr.blocked = false
+			e.holdProcess(p, f)
 		case EffResume:
 			e.resume(p)
 		case EffResend:
@@ -85,6 +82,21 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.out.AddVT(f.VT), f.Failure.Run()
 	e.emit(r)
 	return nil
+}
+
+// holdProcess applies EffHoldProcess: p runs no op until EffResume. A
+// hold that says what it waits for is recorded as a `block` event; a
+// process already held is not blocked twice.
+func (e *engine) holdProcess(p int32, f *Effect) {
+	pr := &e.procs[p]
+	if f.Until != "" && !pr.heldProc {
+		r := e.ev(trace.Block, p)
+		r.Until, r.Failure = e.out.AddString(f.Until), f.Failure.Run()
+		e.emit(r)
+	}
+	pr.heldProc = true
+	pr.stale()
+	pr.blocked = false
 }
 
 // resume applies EffResume: p's next op becomes ready gap after now (or

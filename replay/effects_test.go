@@ -194,3 +194,99 @@ func TestRestartContract(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockRecorded: a process hold that says what it waits for is
+// written as a `block` event (once, however often the algorithm holds
+// again before resuming), and a hold without Until writes nothing (PK's
+// hold after a restart); the blocked time is block → resume.
+func TestBlockRecorded(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(1.0, "P0").
+		Checkpoint(1.0, "P1").
+		Checkpoint(1.5, "P0").
+		Checkpoint(2.0, "P0").
+		Checkpoint(2.5, "P1").
+		Internal(3.0, "P0").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		if in.Kind != replay.InTick {
+			return fx, false
+		}
+		switch {
+		case in.P == 0 && in.T < 2*trace.Second:
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
+		case in.P == 1 && in.T == trace.Second:
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}), true
+		}
+		return append(fx, replay.Effect{Kind: replay.EffResume}), true
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SPEC §3: the op becomes ready its whole gap (3 s) after the resume.
+	has(t, run, "t=1 P0 block until=commit", "t=2 P0 resume", "t=2.5 P1 resume", "t=5 P0 internal op=0")
+	blocks := 0
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Block {
+			blocks++
+		}
+	}
+	if blocks != 1 {
+		t.Errorf("%d block events, want 1 (P0's second hold and P1's hold without Until write none):\n%s", blocks, replaytest.Dump(run))
+	}
+}
+
+// cicSender sends with FDAS-like piggybacks: one CIC vector shared until
+// a tick replaces it.
+type cicSender struct {
+	*replay.Plain
+	cic *trace.CIC
+}
+
+func (a *cicSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	switch in.Kind {
+	case replay.InTick:
+		a.cic = &trace.CIC{LC: trace.None, DV: []int32{int32(in.T / trace.Second), 0}}
+	case replay.InSend:
+		pb := trace.NewPiggyback()
+		pb.CIC = a.cic
+		return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
+	}
+	return a.Plain.Step(in, fx)
+}
+
+// TestPiggybackTableSharesCIC: consecutive sends that carry the same CIC
+// vectors share one piggyback entry; a new vector makes a new entry, even
+// if equal in value (identity is what the protocols guarantee).
+func TestPiggybackTableSharesCIC(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(1, "P0").
+		Send(1.1, "P0", "P1", "a").
+		Send(1.2, "P0", "P1", "b").
+		Checkpoint(2, "P0").
+		Send(2.1, "P0", "P1", "c").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, &cicSender{Plain: replay.NewPlain(2)}, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pbs []int32
+	for i := range run.Events {
+		if e := &run.Events[i]; e.Kind == trace.Send {
+			pbs = append(pbs, e.PB)
+			if got := run.PB(e).CIC.DV[0]; got != int32(e.T/trace.Second) {
+				t.Errorf("%s carries dv[0] = %d", run.Msgs[e.Msg], got)
+			}
+		}
+	}
+	if len(pbs) != 3 || pbs[0] != pbs[1] || pbs[1] == pbs[2] {
+		t.Errorf("piggyback indexes %v, want a, b sharing and c apart", pbs)
+	}
+}

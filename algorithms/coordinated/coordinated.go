@@ -13,7 +13,8 @@
 // request to every other process; each one, on the request, checkpoints,
 // stops and acknowledges; when every acknowledgement is in, the
 // initiator sends a commit to every other process and resumes; each one
-// resumes on the commit. Control messages take control_delay. Every
+// resumes on the commit. Control messages (kinds request, ack, commit)
+// take control_delay; the holds are written as `block` events. Every
 // round checkpoint is numbered r and typed basic: a round is the
 // protocol's basic checkpoint, and it forces none. The other ticks are
 // skipped. A message sent after its sender resumed is received after the
@@ -76,8 +77,10 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 		case in.Down:
 		case p == Initiator && !a.busy[p]:
 			fx = a.start(fx)
+		case p == Initiator:
+			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonInRound})
 		default:
-			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p]})
+			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonNotInitiator})
 		}
 	case replay.InSend:
 		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
@@ -87,10 +90,15 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 		if in.Body == nil {
 			break
 		}
-		if p == Initiator {
-			fx = a.ack(in.Body.Count, fx)
-		} else {
-			fx = a.participate(p, in.Body.Count, fx)
+		switch in.Control {
+		case trace.ControlRequest:
+			fx = a.join(p, in.Body.Count, fx)
+		case trace.ControlAck:
+			if p == Initiator {
+				fx = a.ack(in.Body.Count, fx)
+			}
+		case trace.ControlCommit:
+			fx = a.commit(p, in.Body.Count, fx)
 		}
 	}
 	return fx
@@ -104,9 +112,13 @@ func (a *Coordinated) start(fx []replay.Effect) []replay.Effect {
 		return fx // nobody to wait for
 	}
 	a.busy[Initiator], a.acks = true, 0
-	fx = append(fx, replay.Effect{Kind: replay.EffHoldProcess})
-	return a.broadcast(fx)
+	fx = append(fx, hold)
+	return a.broadcast(trace.ControlRequest, fx)
 }
+
+// hold stops a process from its round checkpoint to the commit; the run
+// records it as a `block` event, so blocked time is read from the run.
+var hold = replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}
 
 // ack counts an acknowledgement at the initiator; the last one commits.
 func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
@@ -118,45 +130,53 @@ func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
 		return fx
 	}
 	a.busy[Initiator] = false
-	fx = a.broadcast(fx)
+	fx = a.broadcast(trace.ControlCommit, fx)
 	return append(fx, replay.Effect{Kind: replay.EffResume})
 }
 
-// participate handles the initiator's request (p not busy) or commit.
-func (a *Coordinated) participate(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
-	if a.busy[p] {
-		a.busy[p] = false
-		return append(fx, replay.Effect{Kind: replay.EffResume})
+// join handles the initiator's request at p: the round's checkpoint, the
+// hold, the acknowledgement. A request p has answered already (or one
+// reaching the initiator) changes nothing.
+func (a *Coordinated) join(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
+	if p == Initiator || a.busy[p] || round <= a.joined[p] {
+		return fx
 	}
 	a.busy[p] = true
 	fx = a.checkpoint(p, round, fx)
-	fx = append(fx, replay.Effect{Kind: replay.EffHoldProcess})
-	return append(fx, a.control(Initiator, round))
+	fx = append(fx, hold)
+	return append(fx, a.control(trace.ControlAck, Initiator, round))
+}
+
+// commit ends p's part in the round: it resumes.
+func (a *Coordinated) commit(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
+	if p == Initiator || !a.busy[p] || round != a.joined[p] {
+		return fx
+	}
+	a.busy[p] = false
+	return append(fx, replay.Effect{Kind: replay.EffResume})
 }
 
 // broadcast sends the current round's request or commit from the
 // initiator to every other process.
-func (a *Coordinated) broadcast(fx []replay.Effect) []replay.Effect {
+func (a *Coordinated) broadcast(kind trace.Control, fx []replay.Effect) []replay.Effect {
 	for q := range a.busy {
 		if replay.Proc(q) != Initiator {
-			fx = append(fx, a.control(replay.Proc(q), a.round))
+			fx = append(fx, a.control(kind, replay.Proc(q), a.round))
 		}
 	}
 	return fx
 }
 
-// control is a control message of round r to `to`. The run
-// format has no control kinds for coordinated checkpointing yet
-// (docs/protocols.md): the kind is left out and the body names the round
-// (origin: the initiator, count: the round); which phase a message is
-// follows from its direction and order.
-func (a *Coordinated) control(to replay.Proc, r int32) replay.Effect {
+// control is a control message of the given kind (request, ack or
+// commit) of round r to `to`; its body names the round (origin: the
+// initiator, count: the round).
+func (a *Coordinated) control(kind trace.Control, to replay.Proc, r int32) replay.Effect {
 	for int32(len(a.bodies)) < r {
 		b := trace.NewControlBody()
 		b.Origin, b.Count = int32(Initiator), int32(len(a.bodies))+1
 		a.bodies = append(a.bodies, &b)
 	}
-	e := replay.Effect{Kind: replay.EffControl, To: to}
+	e := replay.Effect{Kind: replay.EffControl, Control: kind, To: to}
 	if r >= 1 {
 		e.Body = a.bodies[r-1]
 	}

@@ -32,7 +32,7 @@ type proc struct {
 	sent bool
 	// pb is d as a piggyback, shared by sends until d changes; nil when
 	// stale.
-	pb     []trace.FEntry
+	pb     *trace.CIC
 	nextID int32
 }
 

@@ -8,12 +8,13 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// pb builds a piggyback D from (process, value) pairs.
+// pb builds a piggyback D of three processes from (process, value)
+// pairs, the other entries 0.
 func pb(entries ...int32) trace.Piggyback {
 	p := trace.NewPiggyback()
-	p.F = []trace.FEntry{}
+	p.CIC = &trace.CIC{LC: trace.None, DV: make([]int32, 3)}
 	for i := 0; i+1 < len(entries); i += 2 {
-		p.F = append(p.F, trace.FEntry{P: entries[i], Count: entries[i+1]})
+		p.CIC.DV[entries[i]] = entries[i+1]
 	}
 	return p
 }
@@ -24,33 +25,33 @@ func TestStep(t *testing.T) {
 	tick, send, recv := protocoltest.Tick, protocoltest.Send, protocoltest.Recv
 	protocoltest.CheckSteps(t, newFDAS, []protocoltest.StepCase{
 		{Name: "piggyback D, own entry counting checkpoints", Steps: []protocoltest.Step{
-			{In: send(0, 1), Want: []string{"piggyback f0=1"}},
+			{In: send(0, 1), Want: []string{"piggyback dv=1,0,0"}},
 			{In: tick(0), Want: []string{"checkpoint 1 basic"}},
-			{In: send(0, 2), Want: []string{"piggyback f0=2"}},
+			{In: send(0, 2), Want: []string{"piggyback dv=2,0,0"}},
 		}},
 		{Name: "no send in the interval: a new dependency forces nothing", Steps: []protocoltest.Step{
 			{In: recv(1, 0, pb(0, 3)), Want: []string{"deliver"}},
-			{In: send(1, 2), Want: []string{"piggyback f0=3 f1=1"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=3,1,0"}},
 		}},
 		{Name: "after a send, a new dependency forces a checkpoint first", Steps: []protocoltest.Step{
-			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=0,1,0"}},
 			{In: recv(1, 0, pb(0, 1)), Want: []string{"checkpoint 1 forced", "deliver"}},
-			{In: send(1, 2), Want: []string{"piggyback f0=1 f1=2"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=1,2,0"}},
 		}},
 		// Interval 0 of P0 is a dependency P1 did not have: the offset
 		// makes it one (TestIntervalZeroIsADependency).
 		{Name: "first news of a process is new", Steps: []protocoltest.Step{
-			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=0,1,0"}},
 			{In: recv(1, 2, pb(2, 1)), Want: []string{"checkpoint 1 forced", "deliver"}},
 		}},
 		{Name: "after a send, known dependencies force nothing", Steps: []protocoltest.Step{
 			{In: recv(1, 0, pb(0, 2)), Want: []string{"deliver"}},
-			{In: send(1, 2), Want: []string{"piggyback f0=2 f1=1"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=2,1,0"}},
 			{In: recv(1, 0, pb(0, 2)), Want: []string{"deliver"}},
 			{In: recv(1, 0, pb(0, 1, 1, 1)), Want: []string{"deliver"}},
 		}},
 		{Name: "a checkpoint clears sent", Steps: []protocoltest.Step{
-			{In: send(1, 2), Want: []string{"piggyback f1=1"}},
+			{In: send(1, 2), Want: []string{"piggyback dv=0,1,0"}},
 			{In: tick(1), Want: []string{"checkpoint 1 basic"}},
 			{In: recv(1, 0, pb(0, 4)), Want: []string{"deliver"}},
 			{In: protocoltest.Down(tick(1)), Want: nil},

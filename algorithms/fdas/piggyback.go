@@ -2,32 +2,33 @@ package fdas
 
 import "github.com/ckpt-dev/ckpt/trace"
 
-// The run format (SPEC §6) has no field for a dependency vector yet, so
-// FDAS writes D in the piggyback's sparse per-process vector, "f" (MS's
-// failure counts), which has the right shape: {"P0": 3, "P2": 1}, zero
-// entries left out. docs/protocols.md proposes a dedicated field; only
-// this file changes when it lands.
+// FDAS piggybacks its dependency vector D whole, one entry per process:
+// the run format's "dv" (trace.CIC.DV, docs/formats.md), 4 bytes an
+// entry.
 
-// piggyback returns D as a piggyback, building it only when D changed.
+// piggyback returns D as a piggyback, copying it only when D changed
+// since the last send: sends of one state share the vector.
 func (pr *proc) piggyback() trace.Piggyback {
 	if pr.pb == nil {
-		f := make([]trace.FEntry, 0, len(pr.d))
-		for k, v := range pr.d {
-			if v != 0 {
-				f = append(f, trace.FEntry{P: int32(k), Count: v})
-			}
-		}
-		pr.pb = f
+		pr.pb = &trace.CIC{LC: trace.None, DV: append([]int32(nil), pr.d...)}
 	}
 	pb := trace.NewPiggyback()
-	pb.F = pr.pb
+	pb.CIC = pr.pb
 	return pb
+}
+
+// dv returns m's dependency vector, or nil if it carries none.
+func dv(m *trace.Piggyback) []int32 {
+	if m == nil || m.CIC == nil {
+		return nil
+	}
+	return m.CIC.DV
 }
 
 // newer reports whether m's D has some entry above pr's.
 func (pr *proc) newer(m *trace.Piggyback) bool {
-	for _, e := range m.F {
-		if e.P >= 0 && int(e.P) < len(pr.d) && e.Count > pr.d[e.P] {
+	for k, v := range dv(m) {
+		if k < len(pr.d) && v > pr.d[k] {
 			return true
 		}
 	}
@@ -36,9 +37,9 @@ func (pr *proc) newer(m *trace.Piggyback) bool {
 
 // merge sets D := max(D, m.D).
 func (pr *proc) merge(m *trace.Piggyback) {
-	for _, e := range m.F {
-		if e.P >= 0 && int(e.P) < len(pr.d) && e.Count > pr.d[e.P] {
-			pr.d[e.P] = e.Count
+	for k, v := range dv(m) {
+		if k < len(pr.d) && v > pr.d[k] {
+			pr.d[k] = v
 			pr.pb = nil
 		}
 	}

@@ -38,7 +38,7 @@ type proc struct {
 	taken, greater, sentTo []bool
 	// pb is the piggyback's vector part, shared by sends until the
 	// state changes; nil when stale.
-	pb     trace.VT
+	pb     *trace.CIC
 	nextID int32
 }
 
@@ -87,7 +87,7 @@ func (a *HMNR) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		}
 		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback()})
 	case replay.InRecv:
-		m := decode(in.PB, len(pr.ckpt))
+		m := decode(in.PB)
 		if pr.forced(int32(p), &m) {
 			fx = a.checkpoint(p, trace.CkptForced, fx)
 		}

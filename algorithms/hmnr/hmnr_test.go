@@ -15,17 +15,13 @@ type ent struct {
 
 func pb(lc int32, es ...ent) trace.Piggyback {
 	p := trace.NewPiggyback()
-	p.Sn = lc
+	c := &trace.CIC{LC: lc, Ckpt: []int32{}, Taken: []bool{}, Greater: []bool{}}
 	for _, e := range es {
-		var f int32
-		if e.taken {
-			f |= flagTaken
-		}
-		if e.greater {
-			f |= flagGreater
-		}
-		p.VT = append(p.VT, trace.VTEntry{Inc: f, Count: e.ckpt})
+		c.Ckpt = append(c.Ckpt, e.ckpt)
+		c.Taken = append(c.Taken, e.taken)
+		c.Greater = append(c.Greater, e.greater)
 	}
+	p.CIC = c
 	return p
 }
 
@@ -38,8 +34,9 @@ func mustNew(t protocoltest.T, tr *trace.Trace) *HMNR {
 	return a
 }
 
-// TestStep: the rules of the package comment, input by input. Piggyback
-// vectors render as vt<k>=<flags>:<ckpt>, flags taken 1 | greater 2.
+// TestStep: the rules of the package comment, input by input. Piggybacks
+// render as lc, the ckpt vector, and taken and greater as one bit per
+// process.
 func TestStep(t *testing.T) {
 	tick, send, recv := protocoltest.Tick, protocoltest.Send, protocoltest.Recv
 	none := ent{}
@@ -47,9 +44,9 @@ func TestStep(t *testing.T) {
 		// Checkpoint 0 went through the procedure: taken and greater
 		// set for the others, ckpt[i] = 1, lc = 0.
 		{Name: "initial state and a basic checkpoint", Steps: []protocoltest.Step{
-			{In: send(1, 0), Want: []string{"piggyback sn=0 vt0=3:0 vt1=0:1 vt2=3:0"}},
+			{In: send(1, 0), Want: []string{"piggyback lc=0 ckpt=0,1,0 taken=101 greater=101"}},
 			{In: tick(1), Want: []string{"checkpoint 1 basic sn=1"}},
-			{In: send(1, 0), Want: []string{"piggyback sn=1 vt0=3:0 vt1=0:2 vt2=3:0"}},
+			{In: send(1, 0), Want: []string{"piggyback lc=1 ckpt=0,2,0 taken=101 greater=101"}},
 		}},
 		// Condition 1: m knows P0's current checkpoint (ckpt 1) through
 		// a checkpoint (taken): a Z-cycle would close.
@@ -62,17 +59,17 @@ func TestStep(t *testing.T) {
 		// Condition 2: a higher lc, and P0 sent in this interval to P2,
 		// whose clock the sender knows to be lower.
 		{Name: "condition 2 forces", Steps: []protocoltest.Step{
-			{In: send(0, 2), Want: []string{"piggyback sn=0 vt0=0:1 vt1=3:0 vt2=3:0"}},
+			{In: send(0, 2), Want: []string{"piggyback lc=0 ckpt=1,0,0 taken=011 greater=011"}},
 			{In: recv(0, 1, pb(1, none, none, ent{false, true, 0})), Want: []string{"checkpoint 1 forced sn=1", "deliver"}},
 			// lc stays 1 (= m.lc after the forced one), so greater
 			// merges with &&: P1's drops (the sender's own), P2's stays.
-			{In: send(0, 2), Want: []string{"piggyback sn=1 vt0=0:2 vt1=1:0 vt2=3:0"}},
+			{In: send(0, 2), Want: []string{"piggyback lc=1 ckpt=2,0,0 taken=011 greater=001"}},
 		}},
 		{Name: "condition 2 needs greater of a destination", Steps: []protocoltest.Step{
-			{In: send(0, 2), Want: []string{"piggyback sn=0 vt0=0:1 vt1=3:0 vt2=3:0"}},
+			{In: send(0, 2), Want: []string{"piggyback lc=0 ckpt=1,0,0 taken=011 greater=011"}},
 			{In: recv(0, 1, pb(1, ent{false, true, 0}, ent{}, ent{false, false, 0})), Want: []string{"deliver"}},
 			// lc := m.lc, greater := m.greater (own false).
-			{In: send(0, 2), Want: []string{"piggyback sn=1 vt0=0:1 vt1=1:0 vt2=1:0"}},
+			{In: send(0, 2), Want: []string{"piggyback lc=1 ckpt=1,0,0 taken=011 greater=000"}},
 		}},
 		{Name: "condition 2 needs a send in the interval", Steps: []protocoltest.Step{
 			{In: recv(0, 1, pb(1, none, none, ent{false, true, 0})), Want: []string{"deliver"}},
@@ -80,9 +77,9 @@ func TestStep(t *testing.T) {
 		// ckpt and taken: newer values replace, equal ones or-merge.
 		{Name: "ckpt and taken merge", Steps: []protocoltest.Step{
 			{In: recv(0, 1, pb(0, none, ent{false, false, 2}, ent{true, false, 0})), Want: []string{"deliver"}},
-			{In: send(0, 1), Want: []string{"piggyback sn=0 vt0=0:1 vt1=0:2 vt2=1:0"}},
+			{In: send(0, 1), Want: []string{"piggyback lc=0 ckpt=1,2,0 taken=001 greater=000"}},
 			{In: recv(0, 1, pb(0, none, ent{true, false, 2}, ent{false, false, 0})), Want: []string{"deliver"}},
-			{In: send(0, 1), Want: []string{"piggyback sn=0 vt0=0:1 vt1=1:2 vt2=1:0"}},
+			{In: send(0, 1), Want: []string{"piggyback lc=0 ckpt=1,2,0 taken=011 greater=000"}},
 			{In: protocoltest.Down(tick(0)), Want: nil},
 		}},
 	})

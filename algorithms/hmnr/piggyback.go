@@ -2,61 +2,52 @@ package hmnr
 
 import "github.com/ckpt-dev/ckpt/trace"
 
-// The run format (SPEC §6) has no fields for HMNR's piggyback yet, so it
-// is written in the existing ones: "sn" is lc, and "vt" has one pair per
-// process k, [flags, ckpt[k]], flags being taken[k] (1) | greater[k] (2).
-// docs/protocols.md proposes dedicated fields; only this file changes
-// when they land.
+// HMNR piggybacks (lc, greater, taken, ckpt): the run format's "lc",
+// "greater", "taken" and "ckpt" (trace.CIC, docs/formats.md), 4 bytes
+// for lc and each ckpt entry and one bit each flag.
 
-const (
-	flagTaken   = 1
-	flagGreater = 2
-)
-
-// piggyback returns (lc, greater, taken, ckpt) as a piggyback, building
-// the vector only when the state changed.
+// piggyback returns (lc, greater, taken, ckpt) as a piggyback, copying
+// the vectors only when the state changed since the last send: sends of
+// one state share them.
 func (pr *proc) piggyback() trace.Piggyback {
 	if pr.pb == nil {
-		vt := make(trace.VT, len(pr.ckpt))
-		for k := range vt {
-			var f int32
-			if pr.taken[k] {
-				f |= flagTaken
-			}
-			if pr.greater[k] {
-				f |= flagGreater
-			}
-			vt[k] = trace.VTEntry{Inc: f, Count: pr.ckpt[k]}
-		}
-		pr.pb = vt
+		n := len(pr.ckpt)
+		flags := make([]bool, 2*n)
+		copy(flags, pr.taken)
+		copy(flags[n:], pr.greater)
+		pr.pb = &trace.CIC{LC: pr.lc, Ckpt: append([]int32(nil), pr.ckpt...),
+			Taken: flags[:n:n], Greater: flags[n:]}
 	}
 	pb := trace.NewPiggyback()
-	pb.Sn, pb.VT = pr.lc, pr.pb
+	pb.CIC = pr.pb
 	return pb
 }
 
-// message is a received piggyback, read in place.
+// message is a received piggyback, read in place; a vector shorter than
+// the processes reads as zero and false beyond its end, and a piggyback
+// without HMNR's fields as lc −1 (lower than any clock: it forces
+// nothing and changes nothing).
 type message struct {
 	lc int32
-	vt trace.VT
+	c  *trace.CIC
 }
 
-// decode reads pb; entries beyond its vector read as zero and false.
-func decode(pb *trace.Piggyback, n int) message {
-	m := message{lc: pb.Sn, vt: pb.VT}
-	if len(m.vt) > n {
-		m.vt = m.vt[:n]
+var noCIC trace.CIC
+
+// decode reads pb.
+func decode(pb *trace.Piggyback) message {
+	if pb == nil || pb.CIC == nil || pb.CIC.LC == trace.None {
+		return message{lc: -1, c: &noCIC}
 	}
-	return m
+	return message{lc: pb.CIC.LC, c: pb.CIC}
 }
 
-func (m *message) entry(k int32) trace.VTEntry {
-	if k < 0 || int(k) >= len(m.vt) {
-		return trace.VTEntry{}
+func (m *message) ckpt(k int32) int32 {
+	if int(k) < len(m.c.Ckpt) {
+		return m.c.Ckpt[k]
 	}
-	return m.vt[k]
+	return 0
 }
 
-func (m *message) ckpt(k int32) int32   { return m.entry(k).Count }
-func (m *message) taken(k int32) bool   { return m.entry(k).Inc&flagTaken != 0 }
-func (m *message) greater(k int32) bool { return m.entry(k).Inc&flagGreater != 0 }
+func (m *message) taken(k int32) bool   { return int(k) < len(m.c.Taken) && m.c.Taken[k] }
+func (m *message) greater(k int32) bool { return int(k) < len(m.c.Greater) && m.c.Greater[k] }

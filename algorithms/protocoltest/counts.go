@@ -9,23 +9,21 @@ type Counts struct {
 	// Control is the number of control messages sent.
 	Control int
 	// Blocked is the time processes spent held, summed over processes:
-	// from the checkpoint a hold starts with to the `resume` that ends it
-	// (the run records no event for the start of a process hold).
+	// from each `block` to the `resume` that ends it.
 	Blocked trace.Time
-	// PBBytes is the piggyback size summed over sends, counted as the
-	// checker counts it: 4 bytes a number, 8 an F or VT entry.
+	// PBBytes is the piggyback size summed over sends
+	// (trace.Piggyback.Bytes).
 	PBBytes int64
 }
 
 // CountsOf counts run's events.
 func CountsOf(run *trace.Run) Counts {
 	var c Counts
-	lastCkpt := make([]trace.Time, len(run.Processes))
+	blocked := make([]trace.Time, len(run.Processes))
 	for i := range run.Events {
 		e := &run.Events[i]
 		switch e.Kind {
 		case trace.Checkpoint:
-			lastCkpt[e.P] = e.T
 			switch e.CkptType {
 			case trace.CkptBasic:
 				c.Basic++
@@ -36,24 +34,13 @@ func CountsOf(run *trace.Run) Counts {
 			c.Skipped++
 		case trace.ControlSend:
 			c.Control++
+		case trace.Block:
+			blocked[e.P] = e.T
 		case trace.Resume:
-			c.Blocked += e.T - lastCkpt[e.P]
+			c.Blocked += e.T - blocked[e.P]
 		case trace.Send:
-			c.PBBytes += pbBytes(run.PB(e))
+			c.PBBytes += run.PB(e).Bytes()
 		}
 	}
 	return c
-}
-
-func pbBytes(pb *trace.Piggyback) int64 {
-	if pb == nil {
-		return 0
-	}
-	var n int64
-	for _, v := range []int32{pb.Sn, pb.Inc, pb.RecLine} {
-		if v != trace.None {
-			n += 4
-		}
-	}
-	return n + 8*int64(len(pb.F)+len(pb.VT))
 }

@@ -11,7 +11,9 @@ import (
 
 // Effects renders effects compactly for table-driven Step tests, one
 // string per effect: "checkpoint 1 basic sn=1", "piggyback sn=0",
-// "deliver", "control to=1 origin=0 count=1", "hold", "resume", "skip sn=2".
+// "piggyback dv=1,0,0", "piggyback lc=0 ckpt=1,0,0 taken=011 greater=011",
+// "deliver", "control request to=1 origin=0 count=1", "hold until=commit",
+// "resume", "skip sn=2 reason=in-round".
 func Effects(fx []replay.Effect) []string {
 	out := make([]string, 0, len(fx))
 	for i := range fx {
@@ -26,6 +28,19 @@ func Effect(e *replay.Effect) string {
 	num := func(k string, v int32) {
 		if v != trace.None {
 			fmt.Fprintf(&b, " %s=%d", k, v)
+		}
+	}
+	vec := func(k string, v []int32) {
+		if v != nil {
+			fmt.Fprintf(&b, " %s=%s", k, strings.Trim(strings.Join(strings.Fields(fmt.Sprint(v)), ","), "[]"))
+		}
+	}
+	bits := func(k string, v []bool) {
+		if v != nil {
+			fmt.Fprintf(&b, " %s=", k)
+			for _, x := range v {
+				b.WriteByte("01"[btoi(x)])
+			}
 		}
 	}
 	// An effect's optional numbers are absent when zero (replay.Effect).
@@ -47,26 +62,46 @@ func Effect(e *replay.Effect) string {
 		for k, v := range e.PB.VT {
 			fmt.Fprintf(&b, " vt%d=%d:%d", k, v.Inc, v.Count)
 		}
+		if c := e.PB.CIC; c != nil {
+			num("lc", c.LC)
+			vec("dv", c.DV)
+			vec("ckpt", c.Ckpt)
+			bits("taken", c.Taken)
+			bits("greater", c.Greater)
+		}
 	case replay.EffDeliver:
 		b.WriteString("deliver")
 	case replay.EffControl:
-		fmt.Fprintf(&b, "control to=%d", e.To)
+		fmt.Fprintf(&b, "control %s to=%d", e.Control, e.To)
 		if e.Body != nil {
 			num("origin", e.Body.Origin)
 			num("count", e.Body.Count)
 		}
 	case replay.EffHoldProcess:
 		b.WriteString("hold")
+		if e.Until != "" {
+			fmt.Fprintf(&b, " until=%s", e.Until)
+		}
 	case replay.EffResume:
 		b.WriteString("resume")
 	case replay.EffSkip:
 		b.WriteString("skip")
 		opt("sn", e.Sn)
 		opt("next", e.Next)
+		if e.Reason != trace.ReasonNone {
+			fmt.Fprintf(&b, " reason=%s", e.Reason)
+		}
 	default:
 		fmt.Fprintf(&b, "effect(%d)", e.Kind)
 	}
 	return b.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Step is one input of a table-driven Step test and the effects it must
