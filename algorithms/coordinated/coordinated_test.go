@@ -38,9 +38,9 @@ func TestStep(t *testing.T) {
 		{In: tick(0), Want: []string{"skip sn=1 reason=in-round"}},
 		{In: tick(2), Want: []string{"skip reason=not-initiator"}}, // before any round: sn 0 is absent
 		{In: ctl(req, 1, 0, 1), Want: []string{"checkpoint 1 basic sn=1", "hold until=commit", out(ack, 0, 1)}},
-		{In: ctl(req, 1, 0, 1), Want: nil}, // answered already
-		{In: ctl(ack, 0, 1, 1), Want: nil}, // one acknowledgement of two
-		{In: ctl(ack, 0, 1, 7), Want: nil}, // not this round's
+		{In: ctl(req, 1, 0, 1), Want: nil},    // answered already
+		{In: ctl(ack, 0, 1, 1), Want: nil},    // one acknowledgement of two
+		{In: ctl(ack, 0, 1, 7), Want: nil},    // not this round's
 		{In: ctl(commit, 2, 0, 1), Want: nil}, // P2 has not joined
 		{In: ctl(req, 2, 0, 1), Want: []string{"checkpoint 1 basic sn=1", "hold until=commit", out(ack, 0, 1)}},
 		{In: ctl(ack, 0, 2, 1), Want: []string{out(commit, 1, 1), out(commit, 2, 1), "resume"}},
