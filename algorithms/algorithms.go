@@ -9,6 +9,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/algorithms/bcs"
+	"github.com/ckpt-dev/ckpt/algorithms/coordinated"
+	"github.com/ckpt-dev/ckpt/algorithms/fdas"
+	"github.com/ckpt-dev/ckpt/algorithms/hmnr"
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -55,6 +59,53 @@ var All = []Algorithm{
 		Recovery: true,
 		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
 	},
+	// The checkpoint-placement protocols (docs/protocols.md): no
+	// recovery, so a trace with a failure is an input error naming it.
+	{
+		Name: bcs.Name,
+		Doc:  "Briatico–Ciuffoletti–Simoncini index-based checkpointing (BCS 1984)",
+		New:  placement(bcs.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }),
+	},
+	{
+		Name: fdas.Name,
+		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
+		New:  placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
+	},
+	{
+		Name: hmnr.Name,
+		Doc:  "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
+		New:  placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
+	},
+	{
+		Name: coordinated.Name,
+		Doc:  "blocking two-phase coordinated checkpointing (Koo–Toueg rounds)",
+		New:  placement(coordinated.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }),
+	},
+}
+
+// placement adapts the constructor of a checkpoint-placement protocol,
+// which has no variants, to the table's.
+func placement(name string, mk func(*trace.Trace) (replay.Algorithm, error)) func(string, *trace.Trace) (replay.Algorithm, error) {
+	return func(v string, tr *trace.Trace) (replay.Algorithm, error) {
+		if v != "" {
+			return nil, fmt.Errorf("%s: unknown variant %q (%s has none)", name, v, name)
+		}
+		return mk(tr)
+	}
+}
+
+// Recovering are the names of the algorithms that recover from failures
+// (Recovery), in table order: what --algo both selects.
+var Recovering = recovering()
+
+func recovering() []string {
+	var out []string
+	for i := range All {
+		if All[i].Recovery {
+			out = append(out, All[i].Name)
+		}
+	}
+	return out
 }
 
 // Lookup returns the entry of algorithm name.

@@ -18,7 +18,7 @@ import (
 func Check(tr *trace.Trace, algo string) error {
 	for i := range tr.Events {
 		if tr.Events[i].Kind == trace.Fail {
-			return &trace.InputError{File: tr.Name, Event: i,
+			return &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
 				Msg: fmt.Sprintf("fail: %s places checkpoints in failure-free executions only and has no recovery (replay failures with ms or pk)", algo)}
 		}
 	}

@@ -20,7 +20,7 @@ func TestCheck(t *testing.T) {
 	}
 	bad.Name = "x.json"
 	err = Check(bad, "bcs")
-	want := "x.json: event 1: fail: bcs places checkpoints in failure-free executions only and has no recovery (replay failures with ms or pk)"
+	want := "x.json: trace event 1: fail: bcs places checkpoints in failure-free executions only and has no recovery (replay failures with ms or pk)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
