@@ -33,14 +33,16 @@ func ZCycleFree(pt *Pattern) error {
 	return nil
 }
 
-// Trackable is the promise of fdas: rollback-dependency trackability.
+// Trackable is the promise of fdas: rollback-dependency trackability,
+// judged through rdt.Judge, the checker's entry point (its first
+// finding's explanation says why not).
 func Trackable(pt *Pattern) error {
-	v, err := pt.RDT()
+	f, err := pt.Judge()
 	if err != nil {
 		return err
 	}
-	if len(v) > 0 {
-		return fmt.Errorf("RDT violations %v", v)
+	if len(f) > 0 {
+		return fmt.Errorf("%d RDT violations, first %v: %s because %s", len(f), f[0].Violation, f[0].Message, f[0].Because)
 	}
 	return nil
 }
