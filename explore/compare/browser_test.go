@@ -142,5 +142,3 @@ func TestChartInBrowser(t *testing.T) {
 		}
 	}
 }
-
-
