@@ -2,7 +2,7 @@ package explore
 
 import (
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -14,23 +14,28 @@ import (
 // Run answers for MS and PK with --failures 1: how many ops would one
 // failure undo? There is no recovery to replay, so it is measured on the
 // checkpoints the protocol places (docs/explore.md, "Protocols without
-// recovery"): at every failure point of tr (the points Run injects
-// failures at), the protocol runs failure-free until the failure; then
-// the maximum consistent recovery line of checkpoints is computed (Wang
-// 1997, consistency/rline) — the failed process at its latest
-// checkpoint, every other process at its state at the failure instant,
-// rollbacks propagated over the messages received by then — and its
-// ops undone, summed over the processes, are the failure's cost. This is
-// SPEC §7's uncoordinated baseline with the protocol's checkpoints in
-// place of the timer ticks: for uncoordinated checkpointing it is that
-// baseline exactly.
+// recovery"): the protocol runs the trace failure-free once, and for a
+// crash at every failure point of tr (the points Run injects failures
+// at) the maximum consistent recovery line of checkpoints is computed
+// (Wang 1997, consistency/rline) — the failed process at its latest
+// checkpoint, every other process at its state at the crash, rollbacks
+// propagated over the messages received by then — and its ops undone,
+// summed over the processes, are the crash's cost. For uncoordinated
+// checkpointing this is SPEC §7's baseline exactly.
+//
+// A crash "before op k of p" happens when p is about to run op k in the
+// protocol's own run, and one before a tick or flush at its time (cuts
+// in lines.go). For a protocol that does not delay the computation this
+// is where Run injects the failure; coordinated checkpointing blocks, so
+// its run is slower than the trace, and a crash at a trace time would
+// find it with less work done and charge it less: it is charged for the
+// same crash in the program instead.
 //
 // mk builds the protocol's state machine for the failure-free trace. The
 // trace's own failures must be stripped (o.StripFailures) or absent;
-// o.Params, o.Workers and o.Progress apply, the rest of o does not. Every
-// point counts once, so the figures are those of Run's per-failure
-// statistics over the same space. Cost: one replay of the trace up to
-// each point, O(points × events).
+// o.Params applies, the rest of o does not. Every point counts once, so
+// the figures are over the same space as Run's per-failure statistics.
+// Cost: one replay, then per point the propagation only.
 func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o Options) (PerFailure, error) {
 	per, err := LinesPerPoint(tr, mk, o)
 	if err != nil {
@@ -59,165 +64,83 @@ func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, err
 				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
 		}
 	}
-	if _, err := mk(prep); err != nil {
+	lines, err := newBase(prep, nil).lines(mk)
+	if err != nil {
 		return nil, err
 	}
-	b := newBase(prep, nil)
-	out := make([]int, len(b.points))
-	errs := make([]error, len(b.points))
-	next := make(chan int32)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := int64(0)
-	for range o.Workers {
-		wg.Go(func() {
-			for g := range next {
-				out[g], errs[g] = b.lineAt(g, mk)
-				if o.Progress != nil {
-					mu.Lock()
-					done++
-					o.Progress(done, int64(len(out)))
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for g := range b.points {
-		next <- int32(g)
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	out := make([]int, len(lines))
+	for g, pl := range lines {
+		for _, e := range pl.line {
+			out[g] += int(e.Undone)
 		}
 	}
 	return out, nil
 }
 
-// lineAt replays the base trace up to a failure at point g and returns
-// the ops the maximum consistent recovery line undoes.
-func (b *base) lineAt(g int32, mk func(*trace.Trace) (replay.Algorithm, error)) (int, error) {
-	line, _, err := b.recoveryLine(g, mk)
-	undone := 0
-	for _, e := range line {
-		undone += int(e.Undone)
-	}
-	return undone, err
+// pointLine is the recovery line of a crash at one failure point, and
+// the position of the failed process's latest checkpoint then.
+type pointLine struct {
+	line   []rline.Entry
+	latest int32
 }
 
-// recoveryLine replays the base trace up to a failure at point g and
-// returns the maximum consistent recovery line and each process's
-// checkpoint positions (the initial one first) at the failure.
-func (b *base) recoveryLine(g int32, mk func(*trace.Trace) (replay.Algorithm, error)) ([]rline.Entry, [][]int32, error) {
+// lines replays the base trace once through the protocol and returns the
+// recovery line of a crash at every failure point.
+func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([]pointLine, error) {
 	alg, err := mk(b.tr)
-	if err != nil {
-		return nil, nil, err
-	}
-	run, err := replay.Run(b.cut(g), &untilFail{Algorithm: alg}, replay.Options{})
-	if err != nil {
-		return nil, nil, fmt.Errorf("replaying through %s up to a failure of %s: %w", alg.Name(), b.describe(&b.points[g]), err)
-	}
-	return lineOf(run)
-}
-
-// cut returns the base trace up to point g, with the failure there and
-// nothing after it: what comes later cannot change the state at the
-// failure (SPEC §3 runs later trace items after it), and a replay of
-// the prefix costs only the prefix.
-func (b *base) cut(g int32) *trace.Trace {
-	src := b.tr
-	gap := b.points[g].Gap
-	evs := make([]trace.Event, gap+1)
-	copy(evs, src.Events[:gap])
-	evs[gap] = b.failEvent(g, false)
-	msgs := make([]trace.Message, len(src.Messages))
-	for m, x := range src.Messages {
-		if x.Send >= gap {
-			x.Send = trace.None
-		}
-		if x.Recv >= gap {
-			x.Recv = trace.None
-		}
-		msgs[m] = x
-	}
-	return &trace.Trace{Name: src.Name, Processes: src.Processes, Params: src.Params, Msgs: src.Msgs, Messages: msgs, Events: evs}
-}
-
-// untilFail runs a protocol until the failure, and then keeps the engine
-// going without it (the run after the failure is not looked at): every
-// copy delivered, empty piggybacks, a restart from the initial
-// checkpoint. The protocols without recovery never see a failure.
-type untilFail struct {
-	replay.Algorithm
-	failed bool
-}
-
-// Step implements replay.Algorithm.
-func (a *untilFail) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
-	if in.Kind == replay.InFail {
-		a.failed = true
-		return fx
-	}
-	if !a.failed {
-		return a.Algorithm.Step(in, fx)
-	}
-	switch in.Kind {
-	case replay.InSend:
-		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
-	case replay.InRecv:
-		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
-	case replay.InRestart:
-		fx = append(fx, replay.Effect{Kind: replay.EffRestart, Failure: in.Failure})
-	}
-	return fx
-}
-
-// lineOf reads the failure-free prefix of run up to its fail event —
-// each process's ops and checkpoint positions, the messages received —
-// and returns the maximum consistent recovery line of checkpoints from
-// the failure, and the checkpoint positions.
-func lineOf(run *trace.Run) ([]rline.Entry, [][]int32, error) {
-	n := len(run.Processes)
-	ops := make([]int32, n)
-	ckpts := make([][]int32, n)
-	for p := range ckpts {
-		ckpts[p] = []int32{0}
-	}
-	sent := make([]rline.Msg, len(run.Msgs))
-	var msgs []rline.Msg
-	for i := range run.Events {
-		e := &run.Events[i]
-		switch e.Kind {
-		case trace.Fail:
-			line, err := lineFrom(e.P, ops, ckpts, msgs)
-			return line, ckpts, err
-		case trace.Checkpoint:
-			ckpts[e.P] = append(ckpts[e.P], e.Pos)
-		case trace.Send:
-			sent[e.Msg] = rline.Msg{From: e.P, SendOp: e.Op}
-			ops[e.P]++
-		case trace.Recv:
-			m := sent[e.Msg]
-			m.To, m.RecvOp = e.P, e.Op
-			msgs = append(msgs, m)
-			ops[e.P]++
-		case trace.Internal:
-			ops[e.P]++
-		}
-	}
-	return nil, nil, fmt.Errorf("the run has no failure")
-}
-
-// lineFrom propagates rollbacks from a failure of f: f from its latest
-// checkpoint, everyone else from its current state.
-func lineFrom(f int32, ops []int32, ckpts [][]int32, msgs []rline.Msg) ([]rline.Entry, error) {
-	g, err := rline.New(ckpts, msgs)
 	if err != nil {
 		return nil, err
 	}
-	start := make([]int32, len(ops))
-	copy(start, ops)
-	start[f] = ckpts[f][len(ckpts[f])-1]
-	return g.Line(start, ops)
+	run, err := replay.Run(tickLabelled(b.tr), alg, replay.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("replaying through %s: %w", alg.Name(), err)
+	}
+	h, err := newHistory(run, b.tr)
+	if err != nil {
+		return nil, err
+	}
+	cuts := make([]int32, len(b.points))
+	for g := range b.points {
+		cuts[g] = h.cut(&b.points[g])
+	}
+	return h.linesAt(b.points, cuts)
+}
+
+// linesAt walks the run once, keeping every process's ops and latest
+// checkpoint, and at each cut (a crash before that run event) propagates
+// rollbacks from the crashed process's latest checkpoint.
+func (h *history) linesAt(points []Point, cuts []int32) ([]pointLine, error) {
+	order := make([]int, len(points))
+	for g := range order {
+		order[g] = g
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
+	n := len(h.ckpts)
+	ops, latest := make([]int32, n), make([]int32, n)
+	out := make([]pointLine, len(points))
+	next := 0
+	for i := 0; i <= len(h.run.Events); i++ {
+		for ; next < len(order) && cuts[order[next]] == int32(i); next++ {
+			g := order[next]
+			f := points[g].P
+			start := slices.Clone(ops)
+			start[f] = latest[f]
+			line, err := h.g.Line(start, ops)
+			if err != nil {
+				return nil, err
+			}
+			out[g] = pointLine{line: line, latest: latest[f]}
+		}
+		if i == len(h.run.Events) {
+			break
+		}
+		e := &h.run.Events[i]
+		switch {
+		case e.Kind == trace.Checkpoint:
+			latest[e.P] = e.Pos
+		case e.Kind.IsOp():
+			ops[e.P]++
+		}
+	}
+	return out, nil
 }

@@ -56,13 +56,12 @@ func TestLinesKeepBCSAtItsLatestCheckpoint(t *testing.T) {
 	tr := prepared(t, mustGen(t, 4, 120, 7), true)
 	b := newBase(tr, nil)
 	check := func(mk func(*trace.Trace) (replay.Algorithm, error)) (beyond int) {
-		for g := range b.points {
-			line, ckpts, err := b.recoveryLine(int32(g), mk)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := b.points[g].P
-			if line[f].Pos < ckpts[f][len(ckpts[f])-1] {
+		lines, err := b.lines(mk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g, pl := range lines {
+			if f := b.points[g].P; pl.line[f].Pos < pl.latest {
 				beyond++
 			}
 		}
@@ -142,4 +141,79 @@ func genTrace(t fataler, procs, ops int, seed uint64, failures int) *trace.Trace
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// TestLinesCrashWhereExploreInjects: a crash is placed where Run's
+// injected failure falls. For the protocols that do not delay the
+// computation every process has then run exactly its ops listed before
+// the point in the trace, on traces with flushes and equal times; for
+// coordinated checkpointing, which blocks, the crashed process has run
+// exactly its ops before the point when that is an op, others wherever
+// the run had them.
+func TestLinesCrashWhereExploreInjects(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := gentest.Config().Draw(t, "config")
+		cfg.Failures, cfg.Events = 0, rapid.IntRange(5, 60).Draw(t, "events")
+		raw, err := gen.Trace(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := prepared(t, raw, true)
+		b := newBase(tr, nil)
+		for _, name := range []string{"", "bcs", "hmnr", "coordinated"} {
+			mk := plain
+			if name != "" {
+				mk = protocol(name)
+			}
+			alg, _ := mk(tr)
+			run, err := replay.Run(tickLabelled(tr), alg, replay.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := newHistory(run, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g := range b.points {
+				pt := &b.points[g]
+				got := opsBefore(run, h.cut(pt), len(tr.Processes))
+				want := traceOpsBefore(tr, pt.Gap)
+				if name == "coordinated" {
+					// Ticks and flushes happen at their time: only a
+					// crash before an op is placed in p's program.
+					if pt.Before != trace.None && tr.Events[pt.Before].Kind.IsOp() && got[pt.P] != want[pt.P] {
+						t.Fatalf("coordinated, %s: the crashed process ran %d ops, want %d", b.describe(pt), got[pt.P], want[pt.P])
+					}
+					continue
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("%q, %s: ops %v at the crash, want %v", name, b.describe(pt), got, want)
+				}
+			}
+		}
+	})
+}
+
+// opsBefore counts each process's app events among the first cut events
+// of run.
+func opsBefore(run *trace.Run, cut int32, n int) []int32 {
+	ops := make([]int32, n)
+	for i := int32(0); run != nil && i < cut; i++ {
+		if e := &run.Events[i]; e.Kind.IsOp() {
+			ops[e.P]++
+		}
+	}
+	return ops
+}
+
+// traceOpsBefore counts each process's ops among the first gap events of
+// tr.
+func traceOpsBefore(tr *trace.Trace, gap int32) []int32 {
+	ops := make([]int32, len(tr.Processes))
+	for i := int32(0); i < gap; i++ {
+		if e := &tr.Events[i]; e.Kind.IsOp() {
+			ops[e.P]++
+		}
+	}
+	return ops
 }

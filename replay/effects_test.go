@@ -227,8 +227,8 @@ func TestBlockRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// SPEC §3: the op becomes ready its whole gap (3 s) after the resume.
-	has(t, run, "t=1 P0 block until=commit", "t=2 P0 resume", "t=2.5 P1 resume", "t=5 P0 internal op=0")
+	// The block paused P0 for 1 s: its op, due at 3, runs at 4.
+	has(t, run, "t=1 P0 block until=commit", "t=2 P0 resume", "t=2.5 P1 resume", "t=4 P0 internal op=0")
 	blocks := 0
 	for i := range run.Events {
 		if run.Events[i].Kind == trace.Block {
@@ -288,5 +288,83 @@ func TestPiggybackTableSharesCIC(t *testing.T) {
 	}
 	if len(pbs) != 3 || pbs[0] != pbs[1] || pbs[1] == pbs[2] {
 		t.Errorf("piggyback indexes %v, want a, b sharing and c apart", pbs)
+	}
+}
+
+// TestBlockPauses: a block pauses the process's computation. P0's only
+// op is due 5 s into the run, and P0 is blocked for half of every second
+// from t=1 to t=10.5: it has computed 5 s at t=9, and runs its op then.
+// Under SPEC §3's rule for holds (the gap restarts in full at each
+// resume) it would wait for 5 s without a block, i.e. until the blocks
+// end, at 15.5: a process whose gap is longer than the time between two
+// blocks starves while they go on (coordinated checkpointing's rounds).
+// A hold without Until keeps that rule (PK).
+func TestBlockPauses(t *testing.T) {
+	b := trace.NewBuilder("P0")
+	for k := 1; k <= 10; k++ {
+		if k == 5 {
+			b.Internal(5, "P0")
+		}
+		b.Checkpoint(float64(k), "P0").Checkpoint(float64(k)+0.5, "P0")
+	}
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		until, want string
+	}{{"commit", "t=9 P0 internal op=0"}, {"", "t=15.5 P0 internal op=0"}} {
+		alg := newScripted(1, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+			if in.Kind != replay.InTick {
+				return fx, false
+			}
+			if in.Held {
+				return append(fx, replay.Effect{Kind: replay.EffResume}), true
+			}
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: c.until}), true
+		})
+		run, err := replay.Run(tr, alg, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has(t, run, c.want)
+	}
+}
+
+// TestBlockOfAWaitingReceive: P1's receive is ready at 0.3 and waits for
+// m, which P0's block delays; P1 is blocked from 0.5 to 2. The receive,
+// ready before the block began, is ready again at the resume — not
+// 1.5 s after its first ready time, which is in the past — and the run
+// stays in time order.
+func TestBlockOfAWaitingReceive(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(0.05, "P0").
+		Send(0.1, "P0", "P1", "m").
+		Recv(0.3, "P1", "m").
+		Checkpoint(0.5, "P1").
+		Checkpoint(1.0, "P0").
+		Checkpoint(2.0, "P1").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		if in.Kind != replay.InTick {
+			return fx, false
+		}
+		if in.Held {
+			return append(fx, replay.Effect{Kind: replay.EffResume}), true
+		}
+		return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has(t, run, "t=1 P0 resume", "t=1.05 P0 send msg=m", "t=2 P1 resume", "t=2 P1 recv msg=m")
+	for i := 1; i < len(run.Events); i++ {
+		if run.Events[i].T < run.Events[i-1].T {
+			t.Fatalf("event %d goes back in time:\n%s", i, replaytest.Dump(run))
+		}
 	}
 }

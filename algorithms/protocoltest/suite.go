@@ -104,13 +104,19 @@ func CheckAgainstReference(t *testing.T, mk New, ref Rules) {
 }
 
 // CheckPromise: on random failure-free traces the protocol keeps every
-// promise, and two fresh instances write byte-identical runs.
+// promise, its run is in time order, and two fresh instances write
+// byte-identical runs.
 func CheckPromise(t *testing.T, mk New, promises ...Promise) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := Traces().Draw(t, "trace")
 		run := Replay(t, tr, mustNew(t, mk, tr))
 		if !bytes.Equal(Encode(t, run), Encode(t, Replay(t, tr, mustNew(t, mk, tr)))) {
 			t.Fatal("two replays differ")
+		}
+		for i := 1; i < len(run.Events); i++ {
+			if run.Events[i].T < run.Events[i-1].T {
+				t.Fatalf("run event %d at t=%s, before event %d at t=%s", i, run.Events[i].T, i-1, run.Events[i-1].T)
+			}
 		}
 		pt := mustPattern(t, run)
 		for _, pr := range promises {
