@@ -217,3 +217,14 @@ func traceOpsBefore(tr *trace.Trace, gap int32) []int32 {
 	}
 	return ops
 }
+
+// BenchmarkLines: every failure point of a 6-process, 1,000-op trace
+// (about 1,200 points) through BCS.
+func BenchmarkLines(b *testing.B) {
+	tr := prepared(b, genTrace(b, 6, 1000, 4, 0), true)
+	for b.Loop() {
+		if _, err := Lines(tr, protocol("bcs"), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -123,3 +123,34 @@ func TestPiggybackBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCICSlab: vectors from a slab are zeroed, sized exactly (an append
+// cannot run into the next one) and distinct; a CIC's lc starts absent.
+func TestCICSlab(t *testing.T) {
+	var s CICSlab
+	a, b := s.Ints(3), s.Ints(3)
+	a[0], b[0] = 7, 8
+	if cap(a) != 3 || a[0] != 7 || b[0] != 8 || a[1] != 0 {
+		t.Errorf("ints %v %v (cap %d)", a, b, cap(a))
+	}
+	a = append(a, 9)
+	if b[0] != 8 {
+		t.Error("an append to one vector wrote into the next")
+	}
+	f, g := s.Bools(2), s.Bools(2)
+	f[1] = true
+	if g[1] || cap(f) != 2 {
+		t.Errorf("bools %v %v", f, g)
+	}
+	c, d := s.CIC(), s.CIC()
+	if c == d || c.LC != None || c.DV != nil {
+		t.Errorf("CICs %+v %+v", c, d)
+	}
+	big := s.Ints(5000)
+	if len(big) != 5000 {
+		t.Errorf("a vector longer than a chunk: %d", len(big))
+	}
+	for i := 0; i < 3000; i++ {
+		s.CIC().LC = int32(i)
+	}
+}

@@ -34,6 +34,8 @@ type proc struct {
 	// stale.
 	pb     *trace.CIC
 	nextID int32
+	// slab holds the piggyback vectors (shared by the processes).
+	slab *trace.CICSlab
 }
 
 // FDAS is the state machine for every process of a trace.
@@ -50,8 +52,10 @@ func New(tr *trace.Trace) (*FDAS, error) {
 	n := len(tr.Processes)
 	a := &FDAS{procs: make([]proc, n)}
 	d := make([]int32, n*n)
+	slab := &trace.CICSlab{}
 	for p := range a.procs {
 		pr := &a.procs[p]
+		pr.slab = slab
 		pr.d = d[p*n : (p+1)*n : (p+1)*n]
 		pr.d[p] = 1 // checkpoint 0
 		pr.nextID = 1

@@ -10,7 +10,9 @@ import "github.com/ckpt-dev/ckpt/trace"
 // since the last send: sends of one state share the vector.
 func (pr *proc) piggyback() trace.Piggyback {
 	if pr.pb == nil {
-		pr.pb = &trace.CIC{LC: trace.None, DV: append([]int32(nil), pr.d...)}
+		pr.pb = pr.slab.CIC()
+		pr.pb.DV = pr.slab.Ints(len(pr.d))
+		copy(pr.pb.DV, pr.d)
 	}
 	pb := trace.NewPiggyback()
 	pb.CIC = pr.pb

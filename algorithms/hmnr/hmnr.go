@@ -40,6 +40,8 @@ type proc struct {
 	// state changes; nil when stale.
 	pb     *trace.CIC
 	nextID int32
+	// slab holds the piggyback vectors (shared by the processes).
+	slab *trace.CICSlab
 }
 
 // HMNR is the state machine for every process of a trace.
@@ -55,8 +57,10 @@ func New(tr *trace.Trace) (*HMNR, error) {
 	}
 	n := len(tr.Processes)
 	a := &HMNR{procs: make([]proc, n)}
+	slab := &trace.CICSlab{}
 	for p := range a.procs {
 		pr := &a.procs[p]
+		pr.slab = slab
 		pr.ckpt = make([]int32, n)
 		pr.taken, pr.greater, pr.sentTo = make([]bool, n), make([]bool, n), make([]bool, n)
 		// Checkpoint 0 goes through the checkpoint procedure like any

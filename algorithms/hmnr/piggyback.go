@@ -12,11 +12,12 @@ import "github.com/ckpt-dev/ckpt/trace"
 func (pr *proc) piggyback() trace.Piggyback {
 	if pr.pb == nil {
 		n := len(pr.ckpt)
-		flags := make([]bool, 2*n)
-		copy(flags, pr.taken)
-		copy(flags[n:], pr.greater)
-		pr.pb = &trace.CIC{LC: pr.lc, Ckpt: append([]int32(nil), pr.ckpt...),
-			Taken: flags[:n:n], Greater: flags[n:]}
+		c := pr.slab.CIC()
+		c.LC, c.Ckpt, c.Taken, c.Greater = pr.lc, pr.slab.Ints(n), pr.slab.Bools(n), pr.slab.Bools(n)
+		copy(c.Ckpt, pr.ckpt)
+		copy(c.Taken, pr.taken)
+		copy(c.Greater, pr.greater)
+		pr.pb = c
 	}
 	pb := trace.NewPiggyback()
 	pb.CIC = pr.pb

@@ -78,13 +78,15 @@ func mustPattern(t T, run *trace.Run) *Pattern {
 	return pt
 }
 
-// CheckAgainstReference: on random failure-free traces the run takes
-// exactly the checkpoints (positions and types) of the reference rules,
-// and its app events are the trace's (failure-free identity).
+// CheckAgainstReference: on random failure-free traces, and on twenty
+// generated workloads where forced checkpoints abound (a rapid run may
+// draw none that forces one), the run takes exactly the checkpoints
+// (positions and types) of the reference rules, and its app events are
+// the trace's (failure-free identity).
 func CheckAgainstReference(t *testing.T, mk New, ref Rules) {
 	forced := 0
-	rapid.Check(t, func(t *rapid.T) {
-		tr := Traces().Draw(t, "trace")
+	same := func(t T, tr *trace.Trace) {
+		t.Helper()
 		run := Replay(t, tr, mustNew(t, mk, tr))
 		if want, got := replaytest.AppEvents(tr, run); !reflect.DeepEqual(want, got) {
 			t.Fatalf("app events differ from the trace:\n got %v\nwant %v", got, want)
@@ -97,9 +99,13 @@ func CheckAgainstReference(t *testing.T, mk New, ref Rules) {
 			t.Fatal(diff)
 		}
 		forced += CountsOf(run).Forced
-	})
+	}
+	rapid.Check(t, func(t *rapid.T) { same(t, Traces().Draw(t, "trace")) })
+	for seed := uint64(1); seed <= 20; seed++ {
+		same(t, Workload(t, 4+int(seed%3), 40+int(seed%3)*20, [][]float64{{2, 3.5, 6}, {1.5, 4}, {3, 2.5, 5, 7}}[seed%3], seed))
+	}
 	if forced == 0 {
-		t.Fatal("no random trace forced a checkpoint: the comparison proves little")
+		t.Fatal("no trace forced a checkpoint: the comparison proves little")
 	}
 }
 
