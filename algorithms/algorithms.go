@@ -94,20 +94,6 @@ func placement(name string, mk func(*trace.Trace) (replay.Algorithm, error)) fun
 	}
 }
 
-// Recovering are the names of the algorithms that recover from failures
-// (Recovery), in table order: what --algo both selects.
-var Recovering = recovering()
-
-func recovering() []string {
-	var out []string
-	for i := range All {
-		if All[i].Recovery {
-			out = append(out, All[i].Name)
-		}
-	}
-	return out
-}
-
 // Lookup returns the entry of algorithm name.
 func Lookup(name string) (*Algorithm, bool) {
 	for i := range All {
@@ -118,13 +104,22 @@ func Lookup(name string) (*Algorithm, bool) {
 	return nil, false
 }
 
-// Names are the names of All, in table order.
-var Names = names()
+// AllNames are the names of All, in table order: what --algo takes.
+var AllNames = names(func(*Algorithm) bool { return true })
 
-func names() []string {
-	out := make([]string, len(All))
+// Names are the names of the algorithms that recover from failures
+// (Recovery: ms, pk), in table order — what --algo both selects, and
+// what the consistency checker judges end to end (its tests replay each
+// of them on traces with failures). The checkpoint-placement protocols
+// are in AllNames only.
+var Names = names(func(a *Algorithm) bool { return a.Recovery })
+
+func names(keep func(*Algorithm) bool) []string {
+	var out []string
 	for i := range All {
-		out[i] = All[i].Name
+		if keep(&All[i]) {
+			out = append(out, All[i].Name)
+		}
 	}
 	return out
 }
@@ -182,7 +177,7 @@ func contains(s []string, x string) bool {
 func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	a, ok := Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(Names))
+		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(AllNames))
 	}
 	if !a.HasVariant(variant) {
 		return nil, fmt.Errorf("%s: unknown variant %q (%s)", name, variant, a.VariantChoice())

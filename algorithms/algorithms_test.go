@@ -77,11 +77,11 @@ func TestTable(t *testing.T) {
 			t.Errorf("%s accepts any variant", a.Name)
 		}
 	}
-	if got := strings.Join(Names, " "); got != "ms pk bcs fdas hmnr coordinated" {
-		t.Errorf("Names = %q", got)
+	if got := strings.Join(AllNames, " "); got != "ms pk bcs fdas hmnr coordinated" {
+		t.Errorf("AllNames = %q", got)
 	}
-	if got := strings.Join(Recovering, " "); got != "ms pk" {
-		t.Errorf("Recovering = %q (what --algo both means)", got)
+	if got := strings.Join(Names, " "); got != "ms pk" {
+		t.Errorf("Names = %q (the recovery algorithms: what --algo both means)", got)
 	}
 	if got := strings.Join(VariantNames(), " "); got != "textbook" {
 		t.Errorf("VariantNames = %q", got)

@@ -32,7 +32,7 @@ type diagramFlags struct {
 func newDiagramCmd(ios *IO) *cobra.Command {
 	f := &diagramFlags{}
 	c := &cobra.Command{
-		Use:   "diagram FILE [--algo " + strings.Join(algorithms.Names, "|") + "] [-o OUT.svg|OUT.html]",
+		Use:   "diagram FILE [--algo " + strings.Join(algorithms.AllNames, "|") + "] [-o OUT.svg|OUT.html]",
 		Short: "Space-time diagram of a trace (replayed) or run, as SVG or HTML",
 		Long: `diagram draws a space-time diagram of FILE ("-" for stdin): one lane per
 process, time to the right, messages as arrows, checkpoints (basic, forced,
@@ -96,7 +96,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(algorithms.Names, f.Algo) {
+	if !slices.Contains(algorithms.AllNames, f.Algo) {
 		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(false)))
 	}
 	if err := checkVariant(f.Variant, f.Algo); err != nil {

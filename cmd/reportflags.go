@@ -53,10 +53,10 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 // table (algorithms.All): its names, its variants and their help.
 
 // algoNames are the values --algo takes: the table's algorithms, and
-// "both" (ms and pk, algorithms.Recovering) where a command can replay
+// "both" (ms and pk, algorithms.Names) where a command can replay
 // several.
 func algoNames(withBoth bool) []string {
-	names := slices.Clone(algorithms.Names)
+	names := slices.Clone(algorithms.AllNames)
 	if withBoth {
 		names = append(names, "both")
 	}
@@ -119,7 +119,7 @@ func (f *reportFlags) validate() error {
 // recovery are chosen by name).
 func (f *reportFlags) algorithms() []string {
 	if f.Algo == "both" || f.Algo == "" {
-		return algorithms.Recovering
+		return algorithms.Names
 	}
 	return []string{f.Algo}
 }

@@ -133,8 +133,7 @@ func TestCICSlab(t *testing.T) {
 	if cap(a) != 3 || a[0] != 7 || b[0] != 8 || a[1] != 0 {
 		t.Errorf("ints %v %v (cap %d)", a, b, cap(a))
 	}
-	a = append(a, 9)
-	if b[0] != 8 {
+	if a4 := append(a, 9); b[0] != 8 || len(a4) != 4 {
 		t.Error("an append to one vector wrote into the next")
 	}
 	f, g := s.Bools(2), s.Bools(2)

@@ -40,7 +40,7 @@ func protocols() []string {
 			out = append(out, a.Name)
 		}
 	}
-	return append(out, algorithms.Recovering...)
+	return append(out, algorithms.Names...)
 }
 
 // Options choose what Run measures.
@@ -121,9 +121,9 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	}
 	t.Rows = make([]Row, len(o.Protocols))
 	for i, name := range o.Protocols {
-		run, err := replay.Run(ff, mustNew(name, ff), replay.Options{})
+		run, err := replayed(name, ff)
 		if err != nil {
-			return t, fmt.Errorf("%s: replaying through %s: %w", tr.Name, name, err)
+			return t, err
 		}
 		t.Rows[i] = countRow(run)
 		t.Rows[i].File, t.Rows[i].Protocol, t.Rows[i].Stripped = tr.Name, name, stripped
@@ -165,14 +165,17 @@ func mk(name string) func(*trace.Trace) (replay.Algorithm, error) {
 	return func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(name, "", tr) }
 }
 
-// mustNew builds protocol name for the failure-free trace tr, which every
-// protocol accepts.
-func mustNew(name string, tr *trace.Trace) replay.Algorithm {
+// replayed replays the failure-free trace tr through protocol name.
+func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
 	a, err := mk(name)(tr)
 	if err != nil {
-		panic(fmt.Sprintf("compare: %s refuses a failure-free trace: %v", name, err))
+		return nil, err
 	}
-	return a
+	run, err := replay.Run(tr, a, replay.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("replaying through %s: %w", name, err)
+	}
+	return run, nil
 }
 
 // uncoordinated is replay.Plain under the protocol's name.

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -152,9 +151,9 @@ func (o *SweepOptions) cell(ratio float64, seed uint64) ([]Row, error) {
 	tr.Params = tr.Params.WithDefaults()
 	rows := make([]Row, len(o.Protocols))
 	for i, name := range o.Protocols {
-		run, err := replay.Run(tr, mustNew(name, tr), replay.Options{})
+		run, err := replayed(name, tr)
 		if err != nil {
-			return nil, fmt.Errorf("sweep: ICT/MTT %g, seed %d, %s: %w", ratio, seed, name, err)
+			return nil, fmt.Errorf("sweep: ICT/MTT %g, seed %d: %w", ratio, seed, err)
 		}
 		rows[i] = countRow(run)
 	}

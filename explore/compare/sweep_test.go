@@ -204,3 +204,17 @@ func TestChartScales(t *testing.T) {
 		})
 	}
 }
+
+// TestDocsChart: docs/sweep.svg is the chart of the default sweep (run
+// with -update after a change to the chart or the workload).
+func TestDocsChart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the default sweep takes a few seconds")
+	}
+	o := DefaultSweep()
+	var b bytes.Buffer
+	if err := Chart(&b, o, runSweep(t, o)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "../../../docs/sweep.svg", b.Bytes())
+}
