@@ -9,6 +9,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/algorithms/bcs"
+	"github.com/ckpt-dev/ckpt/algorithms/coordinated"
+	"github.com/ckpt-dev/ckpt/algorithms/fdas"
+	"github.com/ckpt-dev/ckpt/algorithms/hmnr"
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -55,6 +59,39 @@ var All = []Algorithm{
 		Recovery: true,
 		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
 	},
+	// The checkpoint-placement protocols (docs/protocols.md): no
+	// recovery, so a trace with a failure is an input error naming it.
+	{
+		Name: bcs.Name,
+		Doc:  "Briatico–Ciuffoletti–Simoncini index-based checkpointing (BCS 1984)",
+		New:  placement(bcs.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }),
+	},
+	{
+		Name: fdas.Name,
+		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
+		New:  placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
+	},
+	{
+		Name: hmnr.Name,
+		Doc:  "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
+		New:  placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
+	},
+	{
+		Name: coordinated.Name,
+		Doc:  "blocking two-phase coordinated checkpointing (Koo–Toueg rounds)",
+		New:  placement(coordinated.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }),
+	},
+}
+
+// placement adapts the constructor of a checkpoint-placement protocol,
+// which has no variants, to the table's.
+func placement(name string, mk func(*trace.Trace) (replay.Algorithm, error)) func(string, *trace.Trace) (replay.Algorithm, error) {
+	return func(v string, tr *trace.Trace) (replay.Algorithm, error) {
+		if v != "" {
+			return nil, fmt.Errorf("%s: unknown variant %q (%s has none)", name, v, name)
+		}
+		return mk(tr)
+	}
 }
 
 // Lookup returns the entry of algorithm name.
@@ -67,13 +104,22 @@ func Lookup(name string) (*Algorithm, bool) {
 	return nil, false
 }
 
-// Names are the names of All, in table order.
-var Names = names()
+// AllNames are the names of All, in table order: what --algo takes.
+var AllNames = names(func(*Algorithm) bool { return true })
 
-func names() []string {
-	out := make([]string, len(All))
+// Names are the names of the algorithms that recover from failures
+// (Recovery: ms, pk), in table order — what --algo both selects, and
+// what the consistency checker judges end to end (its tests replay each
+// of them on traces with failures). The checkpoint-placement protocols
+// are in AllNames only.
+var Names = names(func(a *Algorithm) bool { return a.Recovery })
+
+func names(keep func(*Algorithm) bool) []string {
+	var out []string
 	for i := range All {
-		out[i] = All[i].Name
+		if keep(&All[i]) {
+			out = append(out, All[i].Name)
+		}
 	}
 	return out
 }
@@ -131,7 +177,7 @@ func contains(s []string, x string) bool {
 func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	a, ok := Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(Names))
+		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(AllNames))
 	}
 	if !a.HasVariant(variant) {
 		return nil, fmt.Errorf("%s: unknown variant %q (%s)", name, variant, a.VariantChoice())

@@ -18,6 +18,10 @@ func TestNew(t *testing.T) {
 		{"ms", "", "ms"},
 		{"ms", "textbook", "ms-textbook"},
 		{"pk", "", "pk"},
+		{"bcs", "", "bcs"},
+		{"fdas", "", "fdas"},
+		{"hmnr", "", "hmnr"},
+		{"coordinated", "", "coordinated"},
 	} {
 		a, err := New(c.name, c.variant, tr)
 		if err != nil {
@@ -36,7 +40,8 @@ func TestNew(t *testing.T) {
 		{"ms", "replay-all", "unknown variant"},
 		{"pk", "no-token", `pk: unknown variant "no-token" (pk has none)`},
 		{"pk", "textbook", "unknown variant"},
-		{"xx", "", `unknown algorithm "xx" (want ms or pk)`},
+		{"xx", "", `unknown algorithm "xx" (want ms, pk, bcs, fdas, hmnr or coordinated)`},
+		{"bcs", "textbook", `bcs: unknown variant "textbook" (bcs has none)`},
 		{"", "", "unknown algorithm"},
 	} {
 		_, err := New(c.name, c.variant, tr)
@@ -72,8 +77,11 @@ func TestTable(t *testing.T) {
 			t.Errorf("%s accepts any variant", a.Name)
 		}
 	}
+	if got := strings.Join(AllNames, " "); got != "ms pk bcs fdas hmnr coordinated" {
+		t.Errorf("AllNames = %q", got)
+	}
 	if got := strings.Join(Names, " "); got != "ms pk" {
-		t.Errorf("Names = %q", got)
+		t.Errorf("Names = %q (the recovery algorithms: what --algo both means)", got)
 	}
 	if got := strings.Join(VariantNames(), " "); got != "textbook" {
 		t.Errorf("VariantNames = %q", got)

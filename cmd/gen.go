@@ -99,6 +99,7 @@ OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 	f.Var(distValue{&c.Delay}, "delay", "message delay distribution")
 	f.Var(distValue{&c.OpGap}, "op-gap", "distribution of the time between a process's own ops")
 	f.Var(ticksValue{&c.Ticks}, "tick", "checkpoint timer period(s), one or a comma list (0: none)")
+	f.Var(distValue{&c.TickInterval}, "tick-interval", "draw every interval between a process's ticks from this distribution instead of --tick (the classic workload: uniform:0.5·ICT:1.5·ICT)")
 	f.Var(secondsFlag{t: &c.FlushEvery}, "flush-every", "log flush period per process (0: never)")
 	f.Var(intFlag{&c.Failures, 0}, "failures", "number of failures")
 	f.BoolVar(&c.Concurrent, "concurrent", c.Concurrent, "let failures fall inside another failure's recovery window")

@@ -29,7 +29,7 @@ type replayOptions struct {
 func newReplayCmd(ios *IO) *cobra.Command {
 	o := &replayOptions{}
 	c := &cobra.Command{
-		Use:   "replay --algo " + strings.Join(algorithms.Names, "|") + " FILE [-o OUT]",
+		Use:   "replay --algo " + strings.Join(algorithms.AllNames, "|") + " FILE [-o OUT]",
 		Short: "Replay a trace through one algorithm and write the run",
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
@@ -61,7 +61,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	switch {
 	case o.Algo == "":
 		return invalidf("replay: --algo is required (%s)", choice)
-	case !slices.Contains(algorithms.Names, o.Algo):
+	case !slices.Contains(algorithms.AllNames, o.Algo):
 		return invalidf("replay: --algo %q: want %s", o.Algo, choice)
 	}
 	if err := checkVariant(o.Variant, o.Algo); err != nil {

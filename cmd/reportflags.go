@@ -23,7 +23,8 @@ type reportFlags struct {
 	Quiet bool
 	// Output is the file to write ("" or "-" for stdout).
 	Output string
-	// Algo is ms, pk or both (verify and report on traces).
+	// Algo is an algorithm of the table, or both (ms and pk), for
+	// verify and report on traces.
 	Algo string
 	// RestartDelay and ControlDelay override the trace's params; 0 means
 	// "not given" (a given value is > 0, checked when the flag is parsed).
@@ -52,9 +53,10 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 // table (algorithms.All): its names, its variants and their help.
 
 // algoNames are the values --algo takes: the table's algorithms, and
-// "both" (all of them) where a command can replay every one.
+// "both" (ms and pk, algorithms.Names) where a command can replay
+// several.
 func algoNames(withBoth bool) []string {
-	names := slices.Clone(algorithms.Names)
+	names := slices.Clone(algorithms.AllNames)
 	if withBoth {
 		names = append(names, "both")
 	}
@@ -112,7 +114,9 @@ func (f *reportFlags) validate() error {
 	return nil
 }
 
-// algorithms returns the algorithm names --algo selects, in report order.
+// algorithms returns the algorithm names --algo selects, in report order:
+// "both" is the two recovery algorithms, ms and pk (the protocols without
+// recovery are chosen by name).
 func (f *reportFlags) algorithms() []string {
 	if f.Algo == "both" || f.Algo == "" {
 		return algorithms.Names

@@ -97,6 +97,7 @@ and that there is no domino effect.`,
 		newExportCmd(ios),
 		newDiagramCmd(ios),
 		newExploreCmd(ios),
+		newCompareCmd(ios),
 	)
 	return root
 }

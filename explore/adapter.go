@@ -60,6 +60,9 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 	if mk == nil {
 		mk = algorithms.New
 	}
+	if a, ok := algorithms.Lookup(name); ok && !a.Recovery {
+		return engine{}, fmt.Errorf("%s has no recovery to explore (failures are injected); ckpt compare measures how far a failure would roll it back", name)
+	}
 	if variant != "" {
 		if _, err := mk(name, variant, tr); err == nil {
 			return engine{name: name, variant: variant, mk: mk}, nil

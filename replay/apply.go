@@ -48,10 +48,7 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			}
 			err = e.restore(p, f, false)
 		case EffHoldProcess:
-			pr := &e.procs[p]
-			pr.heldProc = true
-			pr.stale()
-			pr.blocked = false
+			e.holdProcess(p, f)
 		case EffResume:
 			e.resume(p)
 		case EffResend:
@@ -87,8 +84,36 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	return nil
 }
 
-// resume applies EffResume: p's next op becomes ready gap after now (or
-// after its last op, if that is later).
+// holdProcess applies EffHoldProcess: p runs no op until EffResume. A
+// hold that says what it waits for is a block: recorded as a `block`
+// event, and it pauses p's computation (resume). A process already held
+// is not held twice.
+func (e *engine) holdProcess(p int32, f *Effect) {
+	pr := &e.procs[p]
+	if pr.heldProc {
+		return
+	}
+	if f.Until != "" {
+		r := e.ev(trace.Block, p)
+		r.Until, r.Failure = e.out.AddString(f.Until), f.Failure.Run()
+		e.emit(r)
+		pr.paused, pr.pausedAt = true, e.now
+	}
+	pr.heldProc = true
+	pr.stale()
+	pr.blocked = false
+}
+
+// resume applies EffResume. After a block, p's computation resumes where
+// it stopped: its next op becomes ready as late as the block lasted (the
+// gap it had already waited is kept). After another hold (PK's, until
+// its token returns), SPEC §3's rule: the next op is ready a whole gap
+// after now (or after p's last op, if that is later).
+//
+// A block pauses rather than restarts the gap because, under the
+// restart rule, a process whose next op is further away than the time
+// between two blocks would never run it while blocks go on: coordinated
+// checkpointing's rounds starved it (docs/replay.md, TestBlockPauses).
 func (e *engine) resume(p int32) {
 	pr := &e.procs[p]
 	if !pr.heldProc {
@@ -96,7 +121,11 @@ func (e *engine) resume(p int32) {
 	}
 	pr.heldProc = false
 	e.emit(e.ev(trace.Resume, p))
-	if pr.exec < e.now {
+	switch {
+	case pr.paused:
+		pr.exec += e.now - pr.pausedAt
+		pr.paused = false
+	case pr.exec < e.now:
 		pr.exec = e.now
 	}
 	pr.stale()

@@ -61,7 +61,10 @@ const (
 	// EffHoldProcess holds P: it executes no op until EffResume. Ticks
 	// still reach the algorithm (with Held set). A failure of P ends the
 	// hold (and a held receive) silently; hold again at the restart if
-	// needed.
+	// needed. With Until set the hold is recorded as a `block` run event
+	// saying what P waits for (coordinated checkpointing's rounds), so
+	// that blocked time can be read from the run; without it nothing is
+	// recorded (PK's hold after a restart, implied by the restart).
 	EffHoldProcess
 	// EffResume ends EffHoldProcess (records `resume`); P's next op
 	// becomes ready gap after now.
@@ -122,7 +125,8 @@ type Effect struct {
 	// Copy qualifies EffLog; Op EffLog and EffResend.
 	Copy CopyID
 	Op   int32
-	// Reason qualifies EffDiscard; Until EffHold.
+	// Reason qualifies EffDiscard and EffSkip; Until EffHold and
+	// EffHoldProcess.
 	Reason trace.Reason
 	Until  string
 	// To, Control and Body describe EffControl.

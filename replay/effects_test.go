@@ -194,3 +194,177 @@ func TestRestartContract(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockRecorded: a process hold that says what it waits for is
+// written as a `block` event (once, however often the algorithm holds
+// again before resuming), and a hold without Until writes nothing (PK's
+// hold after a restart); the blocked time is block → resume.
+func TestBlockRecorded(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(1.0, "P0").
+		Checkpoint(1.0, "P1").
+		Checkpoint(1.5, "P0").
+		Checkpoint(2.0, "P0").
+		Checkpoint(2.5, "P1").
+		Internal(3.0, "P0").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		if in.Kind != replay.InTick {
+			return fx, false
+		}
+		switch {
+		case in.P == 0 && in.T < 2*trace.Second:
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
+		case in.P == 1 && in.T == trace.Second:
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}), true
+		}
+		return append(fx, replay.Effect{Kind: replay.EffResume}), true
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The block paused P0 for 1 s: its op, due at 3, runs at 4.
+	has(t, run, "t=1 P0 block until=commit", "t=2 P0 resume", "t=2.5 P1 resume", "t=4 P0 internal op=0")
+	blocks := 0
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Block {
+			blocks++
+		}
+	}
+	if blocks != 1 {
+		t.Errorf("%d block events, want 1 (P0's second hold and P1's hold without Until write none):\n%s", blocks, replaytest.Dump(run))
+	}
+}
+
+// cicSender sends with FDAS-like piggybacks: one CIC vector shared until
+// a tick replaces it.
+type cicSender struct {
+	*replay.Plain
+	cic *trace.CIC
+}
+
+func (a *cicSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	switch in.Kind {
+	case replay.InTick:
+		a.cic = &trace.CIC{LC: trace.None, DV: []int32{int32(in.T / trace.Second), 0}}
+	case replay.InSend:
+		pb := trace.NewPiggyback()
+		pb.CIC = a.cic
+		return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
+	}
+	return a.Plain.Step(in, fx)
+}
+
+// TestPiggybackTableSharesCIC: consecutive sends that carry the same CIC
+// vectors share one piggyback entry; a new vector makes a new entry, even
+// if equal in value (identity is what the protocols guarantee).
+func TestPiggybackTableSharesCIC(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(1, "P0").
+		Send(1.1, "P0", "P1", "a").
+		Send(1.2, "P0", "P1", "b").
+		Checkpoint(2, "P0").
+		Send(2.1, "P0", "P1", "c").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, &cicSender{Plain: replay.NewPlain(2)}, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pbs []int32
+	for i := range run.Events {
+		if e := &run.Events[i]; e.Kind == trace.Send {
+			pbs = append(pbs, e.PB)
+			if got := run.PB(e).CIC.DV[0]; got != int32(e.T/trace.Second) {
+				t.Errorf("%s carries dv[0] = %d", run.Msgs[e.Msg], got)
+			}
+		}
+	}
+	if len(pbs) != 3 || pbs[0] != pbs[1] || pbs[1] == pbs[2] {
+		t.Errorf("piggyback indexes %v, want a, b sharing and c apart", pbs)
+	}
+}
+
+// TestBlockPauses: a block pauses the process's computation. P0's only
+// op is due 5 s into the run, and P0 is blocked for half of every second
+// from t=1 to t=10.5: it has computed 5 s at t=9, and runs its op then.
+// Under SPEC §3's rule for holds (the gap restarts in full at each
+// resume) it would wait for 5 s without a block, i.e. until the blocks
+// end, at 15.5: a process whose gap is longer than the time between two
+// blocks starves while they go on (coordinated checkpointing's rounds).
+// A hold without Until keeps that rule (PK).
+func TestBlockPauses(t *testing.T) {
+	b := trace.NewBuilder("P0")
+	for k := 1; k <= 10; k++ {
+		if k == 5 {
+			b.Internal(5, "P0")
+		}
+		b.Checkpoint(float64(k), "P0").Checkpoint(float64(k)+0.5, "P0")
+	}
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		until, want string
+	}{{"commit", "t=9 P0 internal op=0"}, {"", "t=15.5 P0 internal op=0"}} {
+		alg := newScripted(1, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+			if in.Kind != replay.InTick {
+				return fx, false
+			}
+			if in.Held {
+				return append(fx, replay.Effect{Kind: replay.EffResume}), true
+			}
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: c.until}), true
+		})
+		run, err := replay.Run(tr, alg, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has(t, run, c.want)
+	}
+}
+
+// TestBlockOfAWaitingReceive: P1's receive is ready at 0.3 and waits for
+// m, which P0's block delays; P1 is blocked from 0.5 to 2. The receive,
+// ready before the block began, is ready again at the resume — not
+// 1.5 s after its first ready time, which is in the past — and the run
+// stays in time order.
+func TestBlockOfAWaitingReceive(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Checkpoint(0.05, "P0").
+		Send(0.1, "P0", "P1", "m").
+		Recv(0.3, "P1", "m").
+		Checkpoint(0.5, "P1").
+		Checkpoint(1.0, "P0").
+		Checkpoint(2.0, "P1").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg := newScripted(2, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+		if in.Kind != replay.InTick {
+			return fx, false
+		}
+		if in.Held {
+			return append(fx, replay.Effect{Kind: replay.EffResume}), true
+		}
+		return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
+	})
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	has(t, run, "t=1 P0 resume", "t=1.05 P0 send msg=m", "t=2 P1 resume", "t=2 P1 recv msg=m")
+	for i := 1; i < len(run.Events); i++ {
+		if run.Events[i].T < run.Events[i-1].T {
+			t.Fatalf("event %d goes back in time:\n%s", i, replaytest.Dump(run))
+		}
+	}
+}

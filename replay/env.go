@@ -76,7 +76,7 @@ func (e *engine) fail(i int) error {
 	}
 	pr.down = true
 	pr.stale()
-	pr.blocked, pr.heldRecv, pr.heldProc = false, false, false
+	pr.blocked, pr.heldRecv, pr.heldProc, pr.paused = false, false, false, false
 	d := ev.Down
 	if d == 0 {
 		d = e.params.RestartDelay

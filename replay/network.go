@@ -87,8 +87,11 @@ func (e *engine) storePB(p int32, pb *trace.Piggyback) int32 {
 	return i
 }
 
+// samePB reports whether a and b are equal piggybacks. CIC vectors are
+// compared by identity: FDAS and HMNR share one until their state
+// changes, so that is exactly when consecutive sends can share an entry.
 func samePB(a, b *trace.Piggyback) bool {
-	if a.Sn != b.Sn || a.Inc != b.Inc || a.RecLine != b.RecLine || a.VT != nil || b.VT != nil || len(a.F) != len(b.F) {
+	if a.Sn != b.Sn || a.Inc != b.Inc || a.RecLine != b.RecLine || a.VT != nil || b.VT != nil || len(a.F) != len(b.F) || a.CIC != b.CIC {
 		return false
 	}
 	for i := range a.F {

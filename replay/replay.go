@@ -69,6 +69,10 @@ type proc struct {
 	gen      uint32
 	down     bool
 	heldProc bool
+	// paused is set while the process is blocked (a hold with Until)
+	// since pausedAt: its computation is paused, not restarted.
+	paused   bool
+	pausedAt trace.Time
 	heldRecv bool
 	blocked  bool // its receive waits for a copy
 	// woken is set while an item re-trying its waiting receive is queued
@@ -258,7 +262,9 @@ func (e *engine) delay(msg int32) trace.Time {
 	return e.tr.Events[m.Recv].T - e.tr.Events[m.Send].T
 }
 
-// schedule queues p's next op, ready gap after its exec time.
+// schedule queues p's next op, ready gap after its exec time, and not
+// before now: after a block the op may have been ready before the block
+// began (a receive waiting for its message), and is ready again at once.
 func (e *engine) schedule(p int32) {
 	pr := &e.procs[p]
 	pr.blocked = false
@@ -268,6 +274,7 @@ func (e *engine) schedule(p int32) {
 	k := pr.pos()
 	i := pr.prog[k]
 	t, ok := later(pr.exec, e.gap(p, k))
+	t = max(t, e.now)
 	if !ok {
 		e.tooLate(t, int(i), "op %d of %s would be ready at %s", k, e.name(p))
 		return

@@ -32,6 +32,9 @@ const (
 	ReasonOrphan           // "orphan": PK, it depends on lost events
 	ReasonDuplicate        // "duplicate": the live history already received it
 	ReasonDown             // "down": a tick of a down process (checkpoint_skipped)
+	// Coordinated checkpointing's skipped ticks (checkpoint_skipped):
+	ReasonNotInitiator // "not-initiator": only the initiator's ticks start rounds
+	ReasonInRound      // "in-round": the initiator's tick while its round runs
 )
 
 // Cause is a rollback's "cause".
@@ -53,6 +56,10 @@ const (
 	ControlNone     Control = iota
 	ControlRollback         // "rollback": MS Rollback(R) request
 	ControlToken            // "token": PK token
+	// Coordinated checkpointing's two phases (docs/protocols.md):
+	ControlRequest // "request": the initiator asks for a round's checkpoint
+	ControlAck     // "ack": a process has taken it and waits for the commit
+	ControlCommit  // "commit": every process has; the round is over
 )
 
 // EndState is the "state" of an end event.
@@ -70,9 +77,9 @@ const (
 var (
 	viaNames      = []string{"", "net", "log"}
 	ckptTypeNames = []string{"", "initial", "basic", "forced", "recovery"}
-	reasonNames   = []string{"", "stale", "orphan", "duplicate", "down"}
+	reasonNames   = []string{"", "stale", "orphan", "duplicate", "down", "not-initiator", "in-round"}
 	causeNames    = []string{"", "request", "message", "token"}
-	controlNames  = []string{"", "rollback", "token"}
+	controlNames  = []string{"", "rollback", "token", "request", "ack", "commit"}
 	stateNames    = []string{"", "done", "blocked", "held", "down"}
 )
 
@@ -141,17 +148,69 @@ type FEntry struct {
 }
 
 // Piggyback is what a message carries (SPEC §6 `pb`): MS {sn, f}, MS
-// textbook {sn, inc, rec_line}, PK {vt}. Absent numbers are None.
+// textbook {sn, inc, rec_line}, PK {vt}, and for the checkpoint-placement
+// protocols (docs/protocols.md) BCS {sn}, FDAS {dv}, HMNR {lc, ckpt,
+// taken, greater}. Absent numbers are None.
 type Piggyback struct {
 	Sn      int32
-	F       []FEntry // sparse, sorted by P; nil and empty both encode as {}
 	Inc     int32
 	RecLine int32
+	F       []FEntry // sparse, sorted by P; nil and empty both encode as {}
 	VT      VT
+	// CIC holds the vectors of the communication-induced protocols FDAS
+	// and HMNR, nil for every other algorithm: a pointer keeps the
+	// piggyback table of MS and PK runs (one entry per send) as small as
+	// before.
+	CIC *CIC
+}
+
+// CIC is the vector part of an FDAS or HMNR piggyback, one entry per
+// process in process order (docs/formats.md). A piggyback's CIC is
+// immutable once sent: senders share it until their state changes.
+type CIC struct {
+	// LC is HMNR's logical clock lc, None for FDAS. It is not written as
+	// sn: a receipt may raise it without a checkpoint, so it is no BCS
+	// index.
+	LC int32
+	// DV is FDAS's transitive dependency vector: DV[k] is one more than
+	// the latest checkpoint interval of process k in the sender's causal
+	// past, 0 for none.
+	DV []int32
+	// Ckpt, Taken and Greater are HMNR's ckpt[k], taken[k] and
+	// greater[k].
+	Ckpt           []int32
+	Taken, Greater []bool
 }
 
 // NewPiggyback returns a piggyback with every number absent.
 func NewPiggyback() Piggyback { return Piggyback{Sn: None, Inc: None, RecLine: None} }
+
+// Bytes is the size of pb in a compact binary encoding, so that
+// algorithms are compared on what they carry rather than on JSON
+// spelling: 4 bytes a number (sn, inc, rec_line, lc) and a dense vector
+// entry (dv, ckpt), 8 an entry of a sparse vector (f: process and
+// count) or a vector-time pair (vt), one bit a flag (taken, greater),
+// rounded up to whole bytes. A nil pb is 0.
+func (pb *Piggyback) Bytes() int64 {
+	if pb == nil {
+		return 0
+	}
+	var n int64
+	for _, v := range [...]int32{pb.Sn, pb.Inc, pb.RecLine} {
+		if v != None {
+			n += 4
+		}
+	}
+	n += 8 * int64(len(pb.F)+len(pb.VT))
+	if c := pb.CIC; c != nil {
+		if c.LC != None {
+			n += 4
+		}
+		n += 4 * int64(len(c.DV)+len(c.Ckpt))
+		n += (int64(len(c.Taken)+len(c.Greater)) + 7) / 8
+	}
+	return n
+}
 
 // Identity names one transmission lineage of a message for PK: the message
 // id and the sender's incarnation when it sent it.

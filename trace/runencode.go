@@ -222,16 +222,17 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	return append(b, '}')
 }
 
-// piggyback writes pb as {sn, f, inc, rec_line, vt}. "f" is written when
-// the piggyback has one, and also for the plain MS shape (sn alone),
-// where an empty vector is {} rather than absent.
+// piggyback writes pb as {sn, f, inc, rec_line, vt, lc, dv, ckpt, taken,
+// greater}. "f" is written when the piggyback has one, and also for the
+// plain MS shape (sn alone), where an empty vector is {} rather than
+// absent.
 func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
 	b = append(b, `,"pb":{`...)
 	n := len(b)
 	if pb.Sn != None {
 		b = appendInt(b, "sn", pb.Sn)
 	}
-	if pb.F != nil || (pb.Sn != None && pb.Inc == None && pb.RecLine == None && pb.VT == nil) {
+	if pb.F != nil || (pb.Sn != None && pb.Inc == None && pb.RecLine == None && pb.VT == nil && pb.CIC == nil) {
 		b = appendKey(b, "f")
 		b = append(b, '{')
 		for i, f := range pb.F {
@@ -249,6 +250,9 @@ func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
 	if pb.VT != nil {
 		b = appendKey(b, "vt")
 		b = appendVT(b, pb.VT)
+	}
+	if pb.CIC != nil {
+		b = appendCIC(b, pb.CIC)
 	}
 	if len(b) > n {
 		// Drop the comma the first field put after the brace.
@@ -290,4 +294,48 @@ func (e *runEncoder) body(b []byte, c *ControlBody) []byte {
 		b = b[:len(b)-1]
 	}
 	return append(b, '}')
+}
+
+// appendCIC writes the fields of FDAS's and HMNR's vectors: "lc" a
+// number, "dv" and "ckpt" arrays of numbers in process order, "taken"
+// and "greater" strings of one '0' or '1' per process (docs/formats.md).
+// Nil vectors are left out.
+func appendCIC(b []byte, c *CIC) []byte {
+	b = appendOptInt(b, "lc", c.LC)
+	for _, v := range [...]struct {
+		key string
+		v   []int32
+	}{{"dv", c.DV}, {"ckpt", c.Ckpt}} {
+		if v.v == nil {
+			continue
+		}
+		b = appendKey(b, v.key)
+		b = append(b, '[')
+		for i, x := range v.v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(x), 10)
+		}
+		b = append(b, ']')
+	}
+	for _, v := range [...]struct {
+		key string
+		v   []bool
+	}{{"taken", c.Taken}, {"greater", c.Greater}} {
+		if v.v == nil {
+			continue
+		}
+		b = appendKey(b, v.key)
+		b = append(b, '"')
+		for _, x := range v.v {
+			if x {
+				b = append(b, '1')
+			} else {
+				b = append(b, '0')
+			}
+		}
+		b = append(b, '"')
+	}
+	return b
 }

@@ -43,6 +43,11 @@ const (
 	Resume
 	End
 	Unconsumed
+	// Block: the algorithm holds the whole process (it executes no op)
+	// from here to its next `resume`; `until` says what for. Written for
+	// coordinated checkpointing's rounds (docs/formats.md); PK's hold
+	// after a restart is implied by the restart and not written.
+	Block
 	numKinds
 )
 
@@ -66,6 +71,7 @@ var kindNames = [numKinds]string{
 	Resume:            "resume",
 	End:               "end",
 	Unconsumed:        "unconsumed",
+	Block:             "block",
 }
 
 // String returns the kind's name as written in files.

@@ -190,6 +190,15 @@ type Config struct {
 	// (P_i gets Ticks[i mod len]); ticks fall at multiples of the period.
 	// A period of 0, or an empty list, means no timer.
 	Ticks []trace.Time
+	// TickInterval, when set, replaces Ticks: every process's timer
+	// waits a fresh sample between consecutive ticks (the first one a
+	// sample after 0), so basic checkpoint intervals vary — the classic
+	// workload of the checkpointing literature draws them uniformly from
+	// [0.5·ICT, 1.5·ICT] (uniform:A:B). Samples come from their own
+	// random stream: the execution (ops, messages, delays) is the same as
+	// with any other ticks. A sample quantized to 0 counts as one
+	// Resolution.
+	TickInterval Dist
 	// FlushEvery is the period of each process's log flush; P_i flushes
 	// at k·FlushEvery + i·FlushEvery/Procs for k ≥ 1. 0 means never.
 	FlushEvery trace.Time
@@ -274,11 +283,14 @@ func (c Config) normalized() (Config, error) {
 	for _, d := range []struct {
 		name string
 		d    Dist
-	}{{"delay", c.Delay}, {"op gap", c.OpGap}} {
+	}{{"delay", c.Delay}, {"op gap", c.OpGap}, {"tick interval", c.TickInterval}} {
 		if d.d.Kind > Fixed || d.d.A < 0 || d.d.B < 0 || d.d.A > trace.MaxTime/16 || d.d.B > trace.MaxTime/16 ||
 			(d.d.Kind == Uniform && d.d.A > d.d.B) || (d.d.Kind == Exp && d.d.A == 0) {
 			bad("bad %s distribution %q", d.name, d.d)
 		}
+	}
+	if c.TickInterval.Kind != DistNone && c.TickInterval.high() == 0 {
+		bad("tick interval %q is always 0", c.TickInterval)
 	}
 	if len(c.Ticks) > c.Procs && c.Procs >= 1 {
 		bad("%d tick periods for %d processes", len(c.Ticks), c.Procs)
@@ -346,6 +358,9 @@ func (c Config) recoveryWindow() trace.Time {
 	for _, t := range c.Ticks {
 		tick = max(tick, t)
 	}
+	if c.TickInterval.Kind != DistNone {
+		tick = c.TickInterval.high()
+	}
 	return down + trace.Time(c.Procs+1)*p.ControlDelay + 2*c.Delay.high() + tick
 }
 
@@ -362,4 +377,23 @@ func MsgName(i int32) string {
 // AppendMsgName appends MsgName(i) to b without allocating.
 func AppendMsgName(b []byte, i int32) []byte {
 	return strconv.AppendInt(append(b, 'm'), int64(i)+1, 10)
+}
+
+// Classic returns the configuration of the classic workload of the
+// communication-induced checkpointing literature (the comparisons of
+// Baldoni, Hélary, Raynal and others; ckpt compare --sweep): procs
+// processes on a complete graph, every op a process starts a send
+// (receives come on arrival), inter-send times exponential with mean
+// mtt, message delays exponential with mean mtt/10, basic checkpoint
+// intervals uniform on [ict/2, 3·ict/2], no flushes, no failures. The
+// ratio ict/mtt is the number of sends a process makes per basic
+// checkpoint interval, the workload's one shape parameter.
+func Classic(procs, ops int, ict, mtt trace.Time, seed uint64) Config {
+	cfg := DefaultConfig()
+	cfg.Procs, cfg.Events, cfg.Seed = procs, ops, seed
+	cfg.SendRatio, cfg.FlushEvery, cfg.Ticks = 1, 0, nil
+	cfg.OpGap = Dist{Kind: Exp, A: mtt}
+	cfg.Delay = Dist{Kind: Exp, A: mtt / 10}
+	cfg.TickInterval = Dist{Kind: Uniform, A: ict / 2, B: ict * 3 / 2}
+	return cfg
 }

@@ -46,6 +46,7 @@ type Stats struct {
 const (
 	streamRun   = 0x636b70742d72756e // "ckpt-run"
 	streamGraph = 0x636b70742d677270 // "ckpt-grp"
+	streamTick  = 0x636b70742d74636b // "ckpt-tck"
 )
 
 type itemKind uint8
@@ -82,6 +83,9 @@ type generator struct {
 	adj    []int32
 	// per process
 	tick []trace.Time
+	// rt draws tick intervals (Config.TickInterval), apart from r so
+	// that the ticks leave the execution unchanged.
+	rt *rand.Rand
 	// queue
 	q      []item
 	seq    uint64
@@ -166,7 +170,9 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		g.adjOff, g.adj = randomGraph(cfg.Procs, cfg.Seed)
 	}
 	g.tick = make([]trace.Time, g.n)
-	if len(cfg.Ticks) > 0 {
+	if cfg.TickInterval.Kind != DistNone {
+		g.rt = rand.New(rand.NewPCG(cfg.Seed, streamTick))
+	} else if len(cfg.Ticks) > 0 {
 		for i := range g.tick {
 			g.tick[i] = cfg.Ticks[i%len(cfg.Ticks)]
 		}
@@ -311,11 +317,14 @@ func (g *generator) receiver(p int32) int32 {
 
 // sample draws a duration from d, quantized to the resolution (fixed
 // values are kept exact; uniform samples stay inside [A, B]).
-func (g *generator) sample(d Dist) trace.Time {
+func (g *generator) sample(d Dist) trace.Time { return g.sampleWith(g.r, d) }
+
+// sampleWith is sample drawing from r.
+func (g *generator) sampleWith(r *rand.Rand, d Dist) trace.Time {
 	res := g.cfg.Resolution
 	switch d.Kind {
 	case Exp:
-		v := g.r.ExpFloat64() * float64(d.A)
+		v := r.ExpFloat64() * float64(d.A)
 		if v > float64(trace.MaxTime/16) {
 			v = float64(trace.MaxTime / 16)
 		}
@@ -326,13 +335,13 @@ func (g *generator) sample(d Dist) trace.Time {
 		return t
 	case Uniform:
 		if res <= 1 {
-			return d.A + trace.Time(g.r.Int64N(int64(d.B-d.A)+1))
+			return d.A + trace.Time(r.Int64N(int64(d.B-d.A)+1))
 		}
 		lo, hi := (d.A+res-1)/res, d.B/res
 		if lo > hi {
 			return d.A
 		}
-		return (lo + trace.Time(g.r.Int64N(int64(hi-lo)+1))) * res
+		return (lo + trace.Time(r.Int64N(int64(hi-lo)+1))) * res
 	}
 	return d.A
 }
@@ -422,8 +431,8 @@ func (g *generator) run() error {
 				return err
 			}
 		}
-		if g.tick[p] > 0 {
-			if err := g.push(item{t: g.tick[p], kind: itemTick, p: p}); err != nil {
+		if next := g.nextTick(p); next > 0 {
+			if err := g.push(item{t: next, kind: itemTick, p: p}); err != nil {
 				return err
 			}
 		}
@@ -460,7 +469,7 @@ func (g *generator) run() error {
 		case itemTick:
 			err = g.emit(trace.Checkpoint, it.p, trace.None, trace.None, "", 0)
 			if err == nil {
-				err = g.push(item{t: it.t + g.tick[it.p], kind: itemTick, p: it.p})
+				err = g.push(item{t: it.t + g.nextTick(it.p), kind: itemTick, p: it.p})
 			}
 		case itemFlush:
 			err = g.emit(trace.Flush, it.p, trace.None, trace.None, "", 0)
@@ -473,6 +482,16 @@ func (g *generator) run() error {
 		}
 	}
 	return nil
+}
+
+// nextTick returns the time from p's latest tick (or from 0) to its
+// next one, 0 for a process without a timer: its period, or a fresh
+// sample of TickInterval, at least one resolution.
+func (g *generator) nextTick(p int32) trace.Time {
+	if g.rt == nil {
+		return g.tick[p]
+	}
+	return max(g.sampleWith(g.rt, g.cfg.TickInterval), g.cfg.Resolution, 1)
 }
 
 // goesOn reports whether an app event or a failure is still to come.

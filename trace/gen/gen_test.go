@@ -106,6 +106,9 @@ func TestConfigValidate(t *testing.T) {
 		{"exp mean 0", func(c *Config) { c.OpGap = Dist{Kind: Exp} }, "bad op gap distribution"},
 		{"too many ticks", func(c *Config) { c.Procs = 2; c.Ticks = []trace.Time{1, 2, 3} }, "3 tick periods for 2 processes"},
 		{"negative tick", func(c *Config) { c.Ticks = []trace.Time{-1} }, "bad tick period"},
+		{"tick interval", func(c *Config) { c.TickInterval = Dist{Kind: Uniform, A: 5 * sec, B: 15 * sec} }, ""},
+		{"tick interval always 0", func(c *Config) { c.TickInterval = Dist{Kind: Fixed} }, "tick interval \"fixed:0\" is always 0"},
+		{"bad tick interval", func(c *Config) { c.TickInterval = Dist{Kind: Uniform, A: 2, B: 1} }, "bad tick interval distribution"},
 		{"negative flush", func(c *Config) { c.FlushEvery = -1 }, "bad flush period"},
 		{"negative failures", func(c *Config) { c.Failures = -1 }, "failures must be"},
 		{"in transit > events", func(c *Config) { c.Events = 3; c.InTransit = 4 }, "in-transit"},
@@ -321,6 +324,55 @@ func TestTicksAndFlushes(t *testing.T) {
 		if !slices.Equal(flushes[p], want) {
 			t.Errorf("P%d flushes %v, want %v", p, flushes[p], want)
 		}
+	}
+}
+
+// TestTickInterval: with TickInterval every interval between a
+// process's consecutive ticks (and the first from 0) is a sample within
+// its bounds, the intervals vary, and the execution — every event but
+// the ticks — is exactly the one the same seed gives with periodic
+// ticks or none.
+func TestTickInterval(t *testing.T) {
+	c := DefaultConfig()
+	c.Procs, c.Events, c.FlushEvery, c.SendRatio = 4, 3000, 0, 1
+	c.TickInterval = Dist{Kind: Uniform, A: 5 * sec, B: 15 * sec}
+	tr := mustTrace(t, c)
+	last := make([]trace.Time, c.Procs)
+	seen := map[trace.Time]bool{}
+	for i, e := range tr.Events {
+		if e.Kind != trace.Checkpoint {
+			continue
+		}
+		d := e.T - last[e.P]
+		if d < 5*sec || d > 15*sec {
+			t.Fatalf("event %d: P%d's tick %v after its previous one, outside [5, 15] s", i, e.P, d)
+		}
+		seen[d] = true
+		last[e.P] = e.T
+	}
+	if len(seen) < 20 {
+		t.Fatalf("only %d distinct tick intervals", len(seen))
+	}
+	withoutTicks := func(tr *trace.Trace) []trace.Event {
+		var out []trace.Event
+		for _, e := range tr.Events {
+			if e.Kind != trace.Checkpoint {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	c.TickInterval = Dist{}
+	for _, ticks := range [][]trace.Time{nil, {3 * sec}} {
+		c.Ticks = ticks
+		if !slices.Equal(withoutTicks(tr), withoutTicks(mustTrace(t, c))) {
+			t.Errorf("ticks %v: the execution differs from the one with drawn ticks", ticks)
+		}
+	}
+	// A sample quantized to 0 waits one resolution: the timer advances.
+	c.TickInterval, c.Events = Dist{Kind: Uniform, A: 0, B: sec / 1000}, 200
+	if tr := mustTrace(t, c); len(tr.Events) < 200 {
+		t.Fatalf("%d events", len(tr.Events))
 	}
 }
 

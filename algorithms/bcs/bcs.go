@@ -1,0 +1,76 @@
+// Package bcs implements the checkpoint-placement protocol of Briatico,
+// Ciuffoletti and Simoncini (1984) as a pure state machine driven by the
+// replay engine (replay.Algorithm): the index-based protocol that
+// Manivannan–Singhal's quasi-synchronous checkpointing extends with
+// skipped ticks and recovery.
+//
+// Each process keeps an integer clock lc, 0 at checkpoint 0. A basic
+// checkpoint (a timer tick) sets lc := lc+1 and is numbered lc. Every
+// message piggybacks lc. A receipt of m with m.lc > lc takes a forced
+// checkpoint numbered m.lc before the delivery, and lc := m.lc. Hence
+// the checkpoints numbered ≥ n that come first on each process form a
+// consistent global checkpoint for every n, and no checkpoint is useless
+// (lies on a Z-cycle). Recovery is not implemented (package failfree).
+// docs/protocols.md gives the sources and the decisions.
+package bcs
+
+import (
+	"github.com/ckpt-dev/ckpt/algorithms/failfree"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Name is the algorithm's name in runs.
+const Name = "bcs"
+
+// BCS is the state machine for every process of a trace.
+type BCS struct {
+	lc     []int32 // per process: its clock
+	nextID []int32 // per process: the id of its next checkpoint
+}
+
+// New returns the state machine for tr, or an input error if tr has a
+// failure.
+func New(tr *trace.Trace) (*BCS, error) {
+	if err := failfree.Check(tr, Name); err != nil {
+		return nil, err
+	}
+	n := len(tr.Processes)
+	a := &BCS{lc: make([]int32, n), nextID: make([]int32, n)}
+	for p := range a.nextID {
+		a.nextID[p] = 1
+	}
+	return a, nil
+}
+
+// Name implements replay.Algorithm.
+func (a *BCS) Name() string { return Name }
+
+// Step implements replay.Algorithm.
+func (a *BCS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	p := in.P
+	switch in.Kind {
+	case replay.InTick:
+		if !in.Down {
+			fx = a.checkpoint(p, a.lc[p]+1, trace.CkptBasic, fx)
+		}
+	case replay.InSend:
+		pb := trace.NewPiggyback()
+		pb.Sn = a.lc[p]
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
+	case replay.InRecv:
+		if m := in.PB.Sn; m > a.lc[p] {
+			fx = a.checkpoint(p, m, trace.CkptForced, fx)
+		}
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
+	}
+	return fx
+}
+
+// checkpoint takes p's next checkpoint, numbered lc.
+func (a *BCS) checkpoint(p replay.Proc, lc int32, typ trace.CkptType, fx []replay.Effect) []replay.Effect {
+	a.lc[p] = lc
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: a.nextID[p], CkptType: typ, Sn: lc})
+	a.nextID[p]++
+	return fx
+}

@@ -1,0 +1,192 @@
+// Package coordinated implements blocking two-phase coordinated
+// checkpointing as a pure state machine driven by the replay engine
+// (replay.Algorithm): the baseline against which communication-induced
+// protocols are judged. The two phases are Koo and Toueg's ("Checkpointing
+// and rollback-recovery for distributed systems", IEEE TSE 13(1), 1987),
+// with every process taking part in every round; blocking stops each
+// process's computation from its checkpoint until the round commits, as
+// in the blocking protocol of Elnozahy, Alvisi, Wang and Johnson's survey
+// (ACM CSUR 34(3), 2002, §4.2).
+//
+// The initiator is the first process of the trace. Its tick starts round
+// r when no round is in progress: it checkpoints, stops, and sends a
+// request to every other process; each one, on the request, checkpoints,
+// stops and acknowledges; when every acknowledgement is in, the
+// initiator sends a commit to every other process and resumes; each one
+// resumes on the commit. Control messages (kinds request, ack, commit)
+// take control_delay; the holds are written as `block` events. Every
+// round checkpoint is numbered r and typed basic: a round is the
+// protocol's basic checkpoint, and it forces none. The other ticks are
+// skipped. A message sent after its sender resumed is received after the
+// receiver's round checkpoint (whose acknowledgement preceded the
+// commit), so every round's checkpoints form a consistent global
+// checkpoint. The cost is 3(n−1) control messages and 2·control_delay of
+// blocked time per process and round. Recovery is not implemented
+// (package failfree). docs/protocols.md gives the decisions.
+package coordinated
+
+import (
+	"github.com/ckpt-dev/ckpt/algorithms/failfree"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Name is the algorithm's name in runs.
+const Name = "coordinated"
+
+// Initiator is the process whose ticks start rounds.
+const Initiator replay.Proc = 0
+
+// Coordinated is the state machine for every process of a trace.
+type Coordinated struct {
+	round  int32   // rounds started so far
+	acks   int     // acknowledgements of the current round
+	joined []int32 // per process: the round of its latest checkpoint
+	// busy[p]: p checkpointed in a round that has not committed for it;
+	// it is held.
+	busy   []bool
+	nextID []int32
+	// bodies[r-1] is the body every control message of round r carries,
+	// made once per round: control messages are the hot path.
+	bodies []*trace.ControlBody
+}
+
+// New returns the state machine for tr, or an input error if tr has a
+// failure.
+func New(tr *trace.Trace) (*Coordinated, error) {
+	if err := failfree.Check(tr, Name); err != nil {
+		return nil, err
+	}
+	n := len(tr.Processes)
+	a := &Coordinated{joined: make([]int32, n), busy: make([]bool, n), nextID: make([]int32, n)}
+	for p := range a.nextID {
+		a.nextID[p] = 1
+	}
+	return a, nil
+}
+
+// Name implements replay.Algorithm.
+func (a *Coordinated) Name() string { return Name }
+
+// Step implements replay.Algorithm.
+func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	p := in.P
+	switch in.Kind {
+	case replay.InTick:
+		switch {
+		case in.Down:
+		case p == Initiator && !a.busy[p]:
+			fx = a.start(fx)
+		case p == Initiator:
+			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonInRound})
+		default:
+			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonNotInitiator})
+		}
+	case replay.InSend:
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: trace.NewPiggyback()})
+	case replay.InRecv:
+		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
+	case replay.InControl:
+		if in.Body == nil {
+			break
+		}
+		switch in.Control {
+		case trace.ControlRequest:
+			fx = a.join(p, in.Body.Count, fx)
+		case trace.ControlAck:
+			if p == Initiator {
+				fx = a.ack(in.Body.Count, fx)
+			}
+		case trace.ControlCommit:
+			fx = a.commit(p, in.Body.Count, fx)
+		}
+	}
+	return fx
+}
+
+// start begins a new round at the initiator.
+func (a *Coordinated) start(fx []replay.Effect) []replay.Effect {
+	a.round++
+	fx = a.checkpoint(Initiator, a.round, fx)
+	if len(a.busy) == 1 {
+		return fx // nobody to wait for
+	}
+	a.busy[Initiator], a.acks = true, 0
+	fx = append(fx, hold)
+	return a.broadcast(trace.ControlRequest, fx)
+}
+
+// hold stops a process from its round checkpoint to the commit; the run
+// records it as a `block` event, so blocked time is read from the run.
+var hold = replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}
+
+// ack counts an acknowledgement at the initiator; the last one commits.
+func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
+	if round != a.round || !a.busy[Initiator] {
+		return fx
+	}
+	a.acks++
+	if a.acks < len(a.busy)-1 {
+		return fx
+	}
+	a.busy[Initiator] = false
+	fx = a.broadcast(trace.ControlCommit, fx)
+	return append(fx, replay.Effect{Kind: replay.EffResume})
+}
+
+// join handles the initiator's request at p: the round's checkpoint, the
+// hold, the acknowledgement. A request p has answered already (or one
+// reaching the initiator) changes nothing.
+func (a *Coordinated) join(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
+	if p == Initiator || a.busy[p] || round <= a.joined[p] {
+		return fx
+	}
+	a.busy[p] = true
+	fx = a.checkpoint(p, round, fx)
+	fx = append(fx, hold)
+	return append(fx, a.control(trace.ControlAck, Initiator, round))
+}
+
+// commit ends p's part in the round: it resumes.
+func (a *Coordinated) commit(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
+	if p == Initiator || !a.busy[p] || round != a.joined[p] {
+		return fx
+	}
+	a.busy[p] = false
+	return append(fx, replay.Effect{Kind: replay.EffResume})
+}
+
+// broadcast sends the current round's request or commit from the
+// initiator to every other process.
+func (a *Coordinated) broadcast(kind trace.Control, fx []replay.Effect) []replay.Effect {
+	for q := range a.busy {
+		if replay.Proc(q) != Initiator {
+			fx = append(fx, a.control(kind, replay.Proc(q), a.round))
+		}
+	}
+	return fx
+}
+
+// control is a control message of the given kind (request, ack or
+// commit) of round r to `to`; its body names the round (origin: the
+// initiator, count: the round).
+func (a *Coordinated) control(kind trace.Control, to replay.Proc, r int32) replay.Effect {
+	for int32(len(a.bodies)) < r {
+		b := trace.NewControlBody()
+		b.Origin, b.Count = int32(Initiator), int32(len(a.bodies))+1
+		a.bodies = append(a.bodies, &b)
+	}
+	e := replay.Effect{Kind: replay.EffControl, Control: kind, To: to}
+	if r >= 1 {
+		e.Body = a.bodies[r-1]
+	}
+	return e
+}
+
+// checkpoint takes p's checkpoint of round r.
+func (a *Coordinated) checkpoint(p replay.Proc, r int32, fx []replay.Effect) []replay.Effect {
+	a.joined[p] = r
+	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: a.nextID[p], CkptType: trace.CkptBasic, Sn: r})
+	a.nextID[p]++
+	return fx
+}

@@ -1,0 +1,112 @@
+package protocoltest
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/rdt"
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Pattern is the checkpoint and communication pattern of a failure-free
+// run: per process the positions, types and numbers of its checkpoints
+// after the initial one, and the received messages with their ops.
+type Pattern struct {
+	Ckpts [][]int32
+	Types [][]trace.CkptType
+	// Sn[p][x] is the number (sn) of checkpoint x of p, 0 for the
+	// initial one, None where the run records none.
+	Sn   [][]int32
+	Msgs []rdt.Msg
+}
+
+// PatternOf extracts the pattern of run, which must have no restart or
+// rollback: the protocols under test place checkpoints failure-free.
+func PatternOf(run *trace.Run) (*Pattern, error) {
+	n := len(run.Processes)
+	pt := &Pattern{Ckpts: make([][]int32, n), Types: make([][]trace.CkptType, n), Sn: make([][]int32, n)}
+	for p := range pt.Sn {
+		pt.Sn[p] = []int32{0}
+	}
+	sendOp := map[[2]int32][2]int32{} // (msg, copy) → (sender, op)
+	for i := range run.Events {
+		e := &run.Events[i]
+		switch e.Kind {
+		case trace.Restart, trace.Rollback:
+			return nil, fmt.Errorf("event %d: %s in a run of a failure-free protocol", e.Seq, e.Kind)
+		case trace.Checkpoint:
+			pt.Ckpts[e.P] = append(pt.Ckpts[e.P], e.Pos)
+			pt.Types[e.P] = append(pt.Types[e.P], e.CkptType)
+			pt.Sn[e.P] = append(pt.Sn[e.P], e.Sn)
+		case trace.Send:
+			sendOp[[2]int32{e.Msg, e.Copy}] = [2]int32{e.P, e.Op}
+		case trace.Recv:
+			s, ok := sendOp[[2]int32{e.Msg, e.Copy}]
+			if !ok {
+				return nil, fmt.Errorf("event %d: receipt of a copy never sent", e.Seq)
+			}
+			pt.Msgs = append(pt.Msgs, rdt.Msg{From: s[0], Send: s[1], To: e.P, Recv: e.Op})
+		}
+	}
+	return pt, nil
+}
+
+// interval returns the interval of op k of p.
+func (pt *Pattern) interval(p, k int32) int32 {
+	x := int32(0)
+	for x < int32(len(pt.Ckpts[p])) && pt.Ckpts[p][x] <= k {
+		x++
+	}
+	return x
+}
+
+// ZGraph returns the pattern's checkpoint graph (package zgraph).
+func (pt *Pattern) ZGraph() (*zgraph.Graph, error) {
+	return zgraph.New(pt.counts(), pt.ZMsgs())
+}
+
+func (pt *Pattern) counts() []int32 {
+	counts := make([]int32, len(pt.Ckpts))
+	for p := range counts {
+		counts[p] = int32(len(pt.Ckpts[p]) + 1)
+	}
+	return counts
+}
+
+// ZMsgs returns the messages with their intervals, as zgraph wants them.
+func (pt *Pattern) ZMsgs() []zgraph.Msg {
+	out := make([]zgraph.Msg, len(pt.Msgs))
+	for i, m := range pt.Msgs {
+		out[i] = zgraph.Msg{From: m.From, FromInterval: pt.interval(m.From, m.Send),
+			To: m.To, ToInterval: pt.interval(m.To, m.Recv)}
+	}
+	return out
+}
+
+// Useless returns the checkpoints on a Z-cycle.
+func (pt *Pattern) Useless() ([]zgraph.Checkpoint, error) {
+	g, err := pt.ZGraph()
+	if err != nil {
+		return nil, err
+	}
+	return g.UselessList(), nil
+}
+
+// RDT returns the pattern's RDT violations (package rdt).
+func (pt *Pattern) RDT() ([]rdt.Violation, error) { return rdt.Check(pt.Ckpts, pt.Msgs) }
+
+// Judge returns the pattern's RDT findings as the checker gets them
+// (rdt.Judge: live checkpoints with the initial one).
+func (pt *Pattern) Judge() ([]rdt.Finding, error) {
+	live := make([][]int32, len(pt.Ckpts))
+	for p, cs := range pt.Ckpts {
+		live[p] = append([]int32{0}, cs...)
+	}
+	return rdt.Judge(live, pt.Msgs, rdt.Names{})
+}
+
+// SnOrphans returns the messages that make some S_n inconsistent (SPEC
+// §4.1's theorem, package zgraph), judged from the checkpoints' numbers.
+func (pt *Pattern) SnOrphans() ([]zgraph.SnOrphan, error) {
+	return zgraph.SnLines(pt.Sn, pt.ZMsgs())
+}

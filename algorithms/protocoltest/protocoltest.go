@@ -1,0 +1,72 @@
+// Package protocoltest holds the test helpers shared by the tests of the
+// checkpoint-placement protocols (algorithms/bcs, fdas, hmnr,
+// coordinated): replaying and golden runs, the failure-free checkpoint
+// and communication pattern of a run and its promises (Z-cycles, RDT,
+// consistent S_n lines), counts, random failure-free traces, a
+// brute-force model of executions for reference implementations, and
+// test-only mutants built by filtering a protocol's effects. It is
+// imported by tests only.
+package protocoltest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// T is what the helpers need of a test: *testing.T, *testing.B and
+// *rapid.T all have it.
+type T interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// Replay runs tr through alg, failing the test on an error.
+func Replay(t T, tr *trace.Trace, alg replay.Algorithm) *trace.Run {
+	t.Helper()
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// Encode returns run in the run format's JSON Lines form.
+func Encode(t T, run *trace.Run) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := trace.WriteRun(&b, run, trace.WriteOptions{JSONL: true}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// Golden compares got with testdata/name (rewritten under -update).
+func Golden(t testing.TB, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,175 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/explore/compare"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// compareFlags are `ckpt compare`'s flags.
+type compareFlags struct {
+	protocols    string
+	format       string
+	output       string
+	noFailures   bool
+	restartDelay trace.Time
+	controlDelay trace.Time
+	sweep        bool
+	sw           compare.SweepOptions
+	ratios       string
+}
+
+// Files `ckpt compare --sweep` writes into its directory.
+const (
+	sweepCSV   = "sweep.csv"
+	sweepChart = "forced-per-basic.svg"
+)
+
+// newCompareCmd builds `ckpt compare [flags] FILE...` and `ckpt compare
+// --sweep [flags] -o DIR`.
+func newCompareCmd(ios *IO) *cobra.Command {
+	f := &compareFlags{sw: compare.DefaultSweep()}
+	c := &cobra.Command{
+		Use:   "compare [--protocols LIST] [--format text|json|markdown] [-o OUT] FILE... | compare --sweep [flags] -o DIR",
+		Short: "Compare checkpointing protocols on the same executions",
+		Long: `compare replays each trace's failure-free execution (its own fail events
+left out) through every protocol — uncoordinated checkpointing (the timer
+ticks alone), bcs, fdas, hmnr, coordinated, ms and pk — and prints, per
+trace, one row per protocol: basic and forced checkpoints, forced per
+basic, useless checkpoints (on a Z-cycle), piggyback bytes per message,
+control messages, blocked time, and the mean and largest number of ops one
+failure undoes over every failure point (ms and pk: explore --failures 1
+replays each failure; the others: Wang's maximum consistent recovery line
+over the checkpoints they placed before it). "-" reads stdin; a directory
+means every trace in it. --no-failures skips the per-failure columns,
+which cost one replay per failure point.
+
+--sweep runs the classic workload of the checkpointing literature instead
+(complete graph, exponential sends with mean --mtt, basic checkpoint
+intervals uniform on [ICT/2, 3·ICT/2]) for every ICT/MTT of --ratios and
+--seeds seeds, prints forced checkpoints per basic checkpoint, and writes
+DIR/` + sweepCSV + ` (every count) and DIR/` + sweepChart + ` (the chart).
+See docs/protocols.md.
+
+Exit status: 0 done; 2 invalid input or usage.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCompare(ios, f, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.protocols, "protocols", strings.Join(compare.Protocols, ","), "protocols to compare, comma-separated, in row order (all: every one)")
+	fl.StringVar(&f.format, "format", string(compare.Text), "output format: text, json or markdown")
+	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+sweepCSV+" and "+sweepChart)
+	fl.BoolVar(&f.noFailures, "no-failures", false, "skip the ops-undone-per-failure columns")
+	fl.Var(secondsFlag{t: &f.restartDelay, positive: true}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
+	fl.Var(secondsFlag{t: &f.controlDelay, positive: true}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
+	fl.BoolVar(&f.sweep, "sweep", false, "run the classic workload over a grid of ICT/MTT instead of reading traces")
+	fl.Var(intFlag{&f.sw.Procs, 2}, "procs", "--sweep: processes")
+	fl.Var(intFlag{&f.sw.Intervals, 1}, "intervals", "--sweep: mean basic checkpoint intervals per process in a trace")
+	fl.Var(intFlag{&f.sw.Seeds, 1}, "seeds", "--sweep: traces (seeds 1…N) per grid point")
+	fl.Var(secondsFlag{t: &f.sw.MTT, positive: true}, "mtt", "--sweep: mean time between a process's sends, in seconds")
+	fl.StringVar(&f.ratios, "ratios", "1,2,5,10,20,50,100", "--sweep: the ICT/MTT values, comma-separated")
+	return c
+}
+
+func runCompare(ios *IO, f *compareFlags, args []string) error {
+	format, err := compare.ParseFormat(f.format)
+	if err != nil {
+		return invalid(err)
+	}
+	protocols, err := compare.ParseProtocols(f.protocols)
+	if err != nil {
+		return invalidf("--protocols %q: %v", f.protocols, err)
+	}
+	params := trace.Params{RestartDelay: f.restartDelay, ControlDelay: f.controlDelay}
+	if f.sweep {
+		if len(args) > 0 {
+			return argsError{fmt.Errorf("compare --sweep generates its traces: it takes no FILE (got %d)", len(args))}
+		}
+		f.sw.Protocols, f.sw.Params = protocols, params
+		return runSweep(ios, f, format)
+	}
+	if len(args) == 0 {
+		return argsError{fmt.Errorf("compare needs at least 1 FILE (or --sweep)")}
+	}
+	inputs, err := expandInputs(ios.ErrOut, args, trace.TraceFormat)
+	if err != nil {
+		return err
+	}
+	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures, Params: params}
+	tables := make([]compare.Table, 0, len(inputs))
+	for _, in := range inputs {
+		if in.err != nil {
+			return invalid(in.err)
+		}
+		tr, err := readTrace(ios, in.path)
+		if err != nil {
+			return invalid(err)
+		}
+		t, err := compare.Run(tr, o)
+		if err != nil {
+			return invalid(err)
+		}
+		tables = append(tables, t)
+	}
+	return writeOutput(f.output, ios.Out, func(w io.Writer) error {
+		return compare.Render(w, format, tables)
+	})
+}
+
+// runSweep runs the grid and writes its CSV and chart into the -o
+// directory (created if needed), each atomically, and its table to
+// stdout.
+func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
+	if f.output == "" || f.output == "-" {
+		return invalidf("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
+	}
+	ratios, err := parseRatios(f.ratios)
+	if err != nil {
+		return err
+	}
+	f.sw.Ratios = ratios
+	rows, err := compare.Sweep(f.sw)
+	if err != nil {
+		return invalid(err)
+	}
+	if err := os.MkdirAll(f.output, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %s", f.output, osErrorText(unwrapPath(err)))
+	}
+	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
+	if err := writeOutput(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {
+		return err
+	}
+	if err := writeOutput(svgPath, nil, func(w io.Writer) error { return compare.Chart(w, f.sw, rows) }); err != nil {
+		return err
+	}
+	if err := writeOutput("", ios.Out, func(w io.Writer) error { return compare.RenderSweep(w, format, f.sw, rows) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(ios.ErrOut, "ckpt: wrote %s and %s\n", csvPath, svgPath)
+	return nil
+}
+
+// parseRatios reads --ratios: positive numbers, increasing.
+func parseRatios(s string) ([]float64, error) {
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v > 0) || v > 1e6 {
+			return nil, invalidf("--ratios %q: %q is not a number in (0, 1e6]", s, strings.TrimSpace(p))
+		}
+		if len(out) > 0 && v <= out[len(out)-1] {
+			return nil, invalidf("--ratios %q: want increasing values", s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

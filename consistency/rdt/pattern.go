@@ -1,0 +1,88 @@
+package rdt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// opRef is one send or receipt of a process: op position and message.
+type opRef struct {
+	op   int32
+	msg  int32
+	recv bool
+}
+
+// pattern is the validated input: per process its sends and receipts in
+// program order, and every message's send and receive interval.
+type pattern struct {
+	n     int
+	ckpts [][]int32
+	msgs  []Msg
+	ops   [][]opRef
+	// sendIv[m] and recvIv[m] are m's intervals at its sender and
+	// receiver.
+	sendIv, recvIv []int32
+}
+
+func newPattern(ckpts [][]int32, msgs []Msg) (*pattern, error) {
+	n := len(ckpts)
+	for p, cs := range ckpts {
+		for x, pos := range cs {
+			if pos < 0 || (x > 0 && pos < cs[x-1]) {
+				return nil, fmt.Errorf("rdt: process %d: checkpoint %d at position %d: positions must be ≥ 0 and non-decreasing", p, x+1, pos)
+			}
+		}
+	}
+	count := make([]int32, n)
+	for i, m := range msgs {
+		if m.From < 0 || int(m.From) >= n || m.To < 0 || int(m.To) >= n {
+			return nil, fmt.Errorf("rdt: message %d: process out of range", i)
+		}
+		if m.From == m.To {
+			return nil, fmt.Errorf("rdt: message %d: sent by process %d to itself", i, m.From)
+		}
+		if m.Send < 0 || m.Recv < 0 {
+			return nil, fmt.Errorf("rdt: message %d: negative op position", i)
+		}
+		count[m.From]++
+		count[m.To]++
+	}
+	pt := &pattern{n: n, ckpts: ckpts, msgs: msgs, ops: make([][]opRef, n),
+		sendIv: make([]int32, len(msgs)), recvIv: make([]int32, len(msgs))}
+	for p := range pt.ops {
+		pt.ops[p] = make([]opRef, 0, count[p])
+	}
+	for i, m := range msgs {
+		pt.ops[m.From] = append(pt.ops[m.From], opRef{op: m.Send, msg: int32(i)})
+		pt.ops[m.To] = append(pt.ops[m.To], opRef{op: m.Recv, msg: int32(i), recv: true})
+	}
+	for p, ops := range pt.ops {
+		slices.SortFunc(ops, func(a, b opRef) int { return cmp.Compare(a.op, b.op) })
+		for k := 1; k < len(ops); k++ {
+			if ops[k].op == ops[k-1].op {
+				return nil, fmt.Errorf("rdt: process %d: op %d is claimed by messages %d and %d", p, ops[k].op, ops[k-1].msg, ops[k].msg)
+			}
+		}
+		pt.intervals(int32(p))
+	}
+	return pt, nil
+}
+
+// intervals fills the send and receive intervals of p's messages: the
+// interval of op k is the number of checkpoints after the initial one
+// taken at a position ≤ k.
+func (pt *pattern) intervals(p int32) {
+	cs := pt.ckpts[p]
+	x := 0
+	for _, o := range pt.ops[p] {
+		for x < len(cs) && cs[x] <= o.op {
+			x++
+		}
+		if o.recv {
+			pt.recvIv[o.msg] = int32(x)
+		} else {
+			pt.sendIv[o.msg] = int32(x)
+		}
+	}
+}

@@ -1,0 +1,242 @@
+// Package compare puts checkpointing protocols side by side on the same
+// execution (`ckpt compare`, docs/protocols.md): per trace, one Row per
+// protocol with what the literature compares — basic and forced
+// checkpoints, useless checkpoints, piggyback size, control messages,
+// blocked time — and, reusing explore, how many ops one failure undoes.
+// Sweep runs the classic workload over a grid (sweep.go) and Chart draws
+// it (chart.go).
+//
+// The protocols are uncoordinated checkpointing (the timer ticks alone,
+// SPEC §7's baseline) and every algorithm of the table
+// (algorithms.All). Everything is measured on the trace's failure-free
+// execution: its own fail events are stripped (Row.Stripped says how
+// many), because the protocols without recovery refuse them and the
+// classic comparisons measure failure-free placement.
+package compare
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Uncoordinated is the name of uncoordinated checkpointing: a basic
+// checkpoint at every tick, nothing else.
+const Uncoordinated = "uncoordinated"
+
+// Protocols are the names Options.Protocols takes, in the default order:
+// the baseline, the placement protocols, then the recovery algorithms.
+var Protocols = protocols()
+
+func protocols() []string {
+	out := []string{Uncoordinated}
+	for _, a := range algorithms.All {
+		if !a.Recovery {
+			out = append(out, a.Name)
+		}
+	}
+	return append(out, algorithms.Names...)
+}
+
+// Options choose what Run measures.
+type Options struct {
+	// Protocols to compare, in row order; nil means Protocols.
+	Protocols []string
+	// NoFailures skips the per-failure figures (they cost one replay per
+	// failure point and protocol).
+	NoFailures bool
+	// Params override the trace's (command-line delays): control_delay
+	// is coordinated checkpointing's round time, restart_delay MS's and
+	// PK's recovery.
+	Params trace.Params
+	// Workers replay in parallel; 0 means GOMAXPROCS. Results do not
+	// depend on it.
+	Workers int
+}
+
+// Check reports whether every name of o.Protocols is known, naming the
+// first that is not.
+func (o *Options) Check() error {
+	for _, p := range o.Protocols {
+		if !slices.Contains(Protocols, p) {
+			return fmt.Errorf("unknown protocol %q (want %s)", p, algorithms.Choice(Protocols))
+		}
+	}
+	return nil
+}
+
+// Row is one protocol's figures on one trace. JSON names are a contract:
+// add fields freely, never rename.
+type Row struct {
+	File     string `json:"file"`
+	Protocol string `json:"protocol"`
+	// Basic and Forced count checkpoints by type (coordinated's round
+	// checkpoints are basic: it forces none).
+	Basic  int `json:"basic"`
+	Forced int `json:"forced"`
+	// ForcedPerBasic is Forced/Basic, null without basic checkpoints.
+	ForcedPerBasic *float64 `json:"forced_per_basic"`
+	// Useless counts checkpoints on a Z-cycle (Netzer–Xu) in the run.
+	Useless int `json:"useless"`
+	// Messages counts the application's sends.
+	Messages int `json:"messages"`
+	// PiggybackBytes sums trace.Piggyback.Bytes over the sends;
+	// PiggybackPerMessage is its mean, null without messages.
+	PiggybackBytes      int64    `json:"piggyback_bytes"`
+	PiggybackPerMessage *float64 `json:"piggyback_bytes_per_message"`
+	// ControlMessages counts control messages sent.
+	ControlMessages int `json:"control_messages"`
+	// Blocked sums the time processes were held (`block` to `resume`).
+	Blocked trace.Time `json:"blocked"`
+	// PerFailure is ops undone per single failure over every failure
+	// point (null with NoFailures); UndoneBy says how they are counted:
+	// "recovery" (MS, PK: explore replays each failure and the checker
+	// reads the recovery) or "recovery-line" (the others: Wang's maximum
+	// consistent recovery line over the checkpoints placed before the
+	// failure, explore.Lines).
+	PerFailure *explore.PerFailure `json:"per_failure"`
+	UndoneBy   string              `json:"undone_by,omitempty"`
+	// Stripped counts the trace's own fail events left out.
+	Stripped int `json:"stripped_failures"`
+}
+
+// Run measures every protocol of o on tr (a validated trace) and returns
+// its table: one row per protocol, in o.Protocols order.
+func Run(tr *trace.Trace, o Options) (Table, error) {
+	t := Table{File: tr.Name, Processes: len(tr.Processes), Events: len(tr.Events)}
+	if o.Protocols == nil {
+		o.Protocols = Protocols
+	}
+	if err := o.Check(); err != nil {
+		return t, err
+	}
+	ff, stripped, err := failureFree(tr, o.Params)
+	if err != nil {
+		return t, err
+	}
+	t.Rows = make([]Row, len(o.Protocols))
+	for i, name := range o.Protocols {
+		run, err := replayed(name, ff)
+		if err != nil {
+			return t, err
+		}
+		t.Rows[i] = countRow(run)
+		t.Rows[i].File, t.Rows[i].Protocol, t.Rows[i].Stripped = tr.Name, name, stripped
+	}
+	if o.NoFailures || len(t.Rows) == 0 {
+		return t, nil
+	}
+	if err := perFailure(ff, o, t.Rows); err != nil {
+		return t, err
+	}
+	t.Points = int(t.Rows[0].PerFailure.Failures)
+	return t, nil
+}
+
+// failureFree returns tr without its fail events, with params overridden
+// and defaulted, validated, and how many fails it dropped.
+func failureFree(tr *trace.Trace, params trace.Params) (*trace.Trace, int, error) {
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs,
+		Params: tr.Params.Override(params).WithDefaults()}
+	out.Events = make([]trace.Event, 0, len(tr.Events))
+	for _, ev := range tr.Events {
+		if ev.Kind != trace.Fail {
+			out.Events = append(out.Events, ev)
+		}
+	}
+	if err := trace.Validate(out); err != nil {
+		return nil, 0, err
+	}
+	return out, len(tr.Events) - len(out.Events), nil
+}
+
+// mk returns the constructor of protocol name for failure-free traces.
+func mk(name string) func(*trace.Trace) (replay.Algorithm, error) {
+	if name == Uncoordinated {
+		return func(tr *trace.Trace) (replay.Algorithm, error) {
+			return &uncoordinated{replay.NewPlain(len(tr.Processes))}, nil
+		}
+	}
+	return func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(name, "", tr) }
+}
+
+// replayed replays the failure-free trace tr through protocol name.
+func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
+	a, err := mk(name)(tr)
+	if err != nil {
+		return nil, err
+	}
+	run, err := replay.Run(tr, a, replay.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("replaying through %s: %w", name, err)
+	}
+	return run, nil
+}
+
+// uncoordinated is replay.Plain under the protocol's name.
+type uncoordinated struct{ *replay.Plain }
+
+func (uncoordinated) Name() string { return Uncoordinated }
+
+// perFailure fills every row's PerFailure: MS and PK through one
+// exploration of single failures (explore.Run), the others through
+// explore.Lines over the same failure points.
+func perFailure(ff *trace.Trace, o Options, rows []Row) error {
+	var recovering []string
+	for _, r := range rows {
+		if a, ok := algorithms.Lookup(r.Protocol); ok && a.Recovery {
+			recovering = append(recovering, r.Protocol)
+		}
+	}
+	var res *explore.Result
+	if len(recovering) > 0 {
+		var err error
+		res, err = explore.Run(ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers})
+		if err != nil {
+			return fmt.Errorf("%s: %w", ff.Name, err)
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		if k := slices.Index(recovering, r.Protocol); k >= 0 {
+			pf := res.Algorithms[k].PerFailure
+			r.PerFailure, r.UndoneBy = &pf, "recovery"
+			continue
+		}
+		pf, err := explore.Lines(ff, mk(r.Protocol), explore.Options{Workers: o.Workers})
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", ff.Name, r.Protocol, err)
+		}
+		r.PerFailure, r.UndoneBy = &pf, "recovery-line"
+	}
+	return nil
+}
+
+// ParseProtocols reads a comma-separated list of protocol names ("all"
+// for every one), checking each.
+func ParseProtocols(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "all" {
+		return Protocols, nil
+	}
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if slices.Contains(out, p) {
+			return nil, fmt.Errorf("protocol %q listed twice", p)
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no protocol listed (want some of %s)", strings.Join(Protocols, ","))
+	}
+	o := Options{Protocols: out}
+	return out, o.Check()
+}

@@ -1,0 +1,181 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/consistency/baseline"
+	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// golden compares got with testdata/name (rewritten under -update).
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs from golden (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// examples are the bundled traces the golden tables show: MS's forced
+// checkpoint (its failure left out), the domino zigzag, and a trace
+// without failures.
+var examples = []string{"forced.json", "domino.json", "failure-free.json"}
+
+func exampleTables(t *testing.T, o Options) []Table {
+	t.Helper()
+	var out []Table
+	for _, name := range examples {
+		tr, err := trace.ReadTraceFile(filepath.Join("../../testdata/traces", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Name = name
+		tab, err := Run(tr, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tab)
+	}
+	return out
+}
+
+// TestGolden: the tables of the bundled examples in every format.
+func TestGolden(t *testing.T) {
+	tables := exampleTables(t, Options{Workers: 2})
+	for _, f := range []Format{Text, Markdown, JSON} {
+		var b bytes.Buffer
+		if err := Render(&b, f, tables); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "examples."+string(f), b.Bytes())
+	}
+}
+
+// TestJSONShape: --format json is one array of objects, each with at
+// least the fields the issue names, one per trace and protocol.
+func TestJSONShape(t *testing.T) {
+	tables := exampleTables(t, Options{NoFailures: true, Protocols: []string{"bcs", "ms"}})
+	var b bytes.Buffer
+	if err := Render(&b, JSON, tables); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(b.Bytes(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2*len(examples) {
+		t.Fatalf("%d rows, want %d", len(rows), 2*len(examples))
+	}
+	for i, r := range rows {
+		for _, k := range []string{"file", "protocol", "basic", "forced", "useless", "piggyback_bytes"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("row %d lacks %q: %v", i, k, r)
+			}
+		}
+		if r["per_failure"] != nil {
+			t.Errorf("row %d: per_failure measured with NoFailures", i)
+		}
+	}
+	if rows[0]["protocol"] != "bcs" || rows[1]["protocol"] != "ms" || rows[0]["file"] != "forced.json" {
+		t.Errorf("rows out of order: %v, %v", rows[0], rows[1])
+	}
+}
+
+// TestAgainstIndependentFigures: on random traces, uncoordinated
+// checkpointing's useless checkpoints and ops undone per failure are
+// those of SPEC §7's baseline (consistency/baseline and explore's
+// baseline, computed from the trace alone); the protocols that promise
+// no useless checkpoint have none; forced per basic and bytes per
+// message are the quotients of their counts.
+func TestAgainstIndependentFigures(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := gentest.Trace().Draw(t, "trace")
+		tab, err := Run(tr, Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ff, _, err := failureFree(tr, trace.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := baseline.Uncoordinated(ff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := explore.Run(ff, explore.Options{Algorithms: []string{"ms"}, Failures: 1, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range tab.Rows {
+			switch r.Protocol {
+			case Uncoordinated:
+				if r.Useless != base.Useless {
+					t.Fatalf("uncoordinated: %d useless, baseline %d", r.Useless, base.Useless)
+				}
+				if *r.PerFailure != res.Baseline {
+					t.Fatalf("uncoordinated per failure %+v, explore's baseline %+v", *r.PerFailure, res.Baseline)
+				}
+			case "bcs", "hmnr", "fdas", "ms", "coordinated":
+				if r.Useless != 0 {
+					t.Fatalf("%s: %d useless checkpoints", r.Protocol, r.Useless)
+				}
+			}
+			if (r.Basic == 0) != (r.ForcedPerBasic == nil) || (r.Basic > 0 && *r.ForcedPerBasic != float64(r.Forced)/float64(r.Basic)) {
+				t.Fatalf("%s: forced per basic %v for %d/%d", r.Protocol, r.ForcedPerBasic, r.Forced, r.Basic)
+			}
+			if r.PerFailure.Failures != int64(tab.Points) {
+				t.Fatalf("%s: %d failures, %d points", r.Protocol, r.PerFailure.Failures, tab.Points)
+			}
+		}
+	})
+}
+
+// TestOptions: unknown protocols and lists are refused; the default list
+// is every protocol, in the documented order.
+func TestOptions(t *testing.T) {
+	if want := []string{"uncoordinated", "bcs", "fdas", "hmnr", "coordinated", "ms", "pk"}; !slices.Equal(Protocols, want) {
+		t.Errorf("Protocols = %v, want %v", Protocols, want)
+	}
+	for _, c := range []struct {
+		in, err string
+	}{
+		{"bcs,nope", `unknown protocol "nope" (want uncoordinated, bcs, fdas, hmnr, coordinated, ms or pk)`},
+		{"bcs,bcs", `protocol "bcs" listed twice`},
+		{",", "no protocol listed"},
+	} {
+		if _, err := ParseProtocols(c.in); err == nil || err.Error() != c.err && !bytes.Contains([]byte(err.Error()), []byte(c.err)) {
+			t.Errorf("ParseProtocols(%q) = %v, want %q", c.in, err, c.err)
+		}
+	}
+	if got, err := ParseProtocols(" fdas , ms"); err != nil || !slices.Equal(got, []string{"fdas", "ms"}) {
+		t.Errorf("ParseProtocols = %v, %v", got, err)
+	}
+	if got, err := ParseProtocols("all"); err != nil || !slices.Equal(got, Protocols) {
+		t.Errorf("ParseProtocols(all) = %v, %v", got, err)
+	}
+}

@@ -1,0 +1,113 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// sweepJSON is one sweep row in `--format json`.
+type sweepJSON struct {
+	Ratio               float64    `json:"ict_per_mtt"`
+	ICT                 trace.Time `json:"ict"`
+	Protocol            string     `json:"protocol"`
+	Basic               int        `json:"basic"`
+	Forced              int        `json:"forced"`
+	ForcedPerBasic      *float64   `json:"forced_per_basic"`
+	Useless             int        `json:"useless"`
+	Messages            int        `json:"messages"`
+	PiggybackBytes      int64      `json:"piggyback_bytes"`
+	PiggybackPerMessage *float64   `json:"piggyback_bytes_per_message"`
+	ControlMessages     int        `json:"control_messages"`
+	Blocked             trace.Time `json:"blocked"`
+}
+
+// RenderSweep writes the sweep's forced checkpoints per basic checkpoint
+// as a table of ratios by protocols (text, markdown), or every row with
+// its counts (json).
+func RenderSweep(w io.Writer, f Format, o SweepOptions, rows []SweepRow) error {
+	if o.Protocols == nil {
+		o.Protocols = Protocols
+	}
+	if f == JSON {
+		out := make([]sweepJSON, len(rows))
+		for i, sr := range rows {
+			r := &sr.Row
+			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, r.Basic, r.Forced, r.ForcedPerBasic, r.Useless,
+				r.Messages, r.PiggybackBytes, r.PiggybackPerMessage, r.ControlMessages, r.Blocked}
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	header := append([]string{"ICT/MTT"}, o.Protocols...)
+	var table [][]string
+	for i, sr := range rows {
+		if i%len(o.Protocols) == 0 {
+			table = append(table, []string{label(sr.Ratio)})
+		}
+		v := "–"
+		if p := sr.Row.ForcedPerBasic; p != nil {
+			v = strconv.FormatFloat(*p, 'f', 2, 64)
+		}
+		last := &table[len(table)-1]
+		*last = append(*last, v)
+	}
+	title := "Forced checkpoints per basic checkpoint. " + (&chart{o: o}).workload()
+	var sb strings.Builder
+	if f == Markdown {
+		sb.WriteString("### " + mdEscaper.Replace(title) + "\n\n| " + strings.Join(header, " | ") + " |\n|")
+		sb.WriteString(strings.Repeat("---:|", len(header)) + "\n")
+		for _, r := range table {
+			sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
+		}
+	} else {
+		wrap(&sb, title, 100)
+		if err := textTable(&sb, header, table); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// textTable writes a tablewriter table, first column left-aligned, the
+// others right.
+func textTable(sb *strings.Builder, header []string, rows [][]string) error {
+	align := make(tw.Alignment, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+	}
+	align[0] = tw.AlignLeft
+	tb := tablewriter.NewTable(sb,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithAlignment(align),
+	)
+	h := make([]any, len(header))
+	for k, c := range header {
+		h[k] = c
+	}
+	tb.Header(h...)
+	for _, r := range rows {
+		if err := tb.Append(r); err != nil {
+			return err
+		}
+	}
+	return tb.Render()
+}

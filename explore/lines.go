@@ -1,0 +1,146 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/consistency/rline"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Lines answers, for a checkpointing protocol without recovery (bcs,
+// fdas, hmnr, coordinated, or uncoordinated checkpointing), the question
+// Run answers for MS and PK with --failures 1: how many ops would one
+// failure undo? There is no recovery to replay, so it is measured on the
+// checkpoints the protocol places (docs/explore.md, "Protocols without
+// recovery"): the protocol runs the trace failure-free once, and for a
+// crash at every failure point of tr (the points Run injects failures
+// at) the maximum consistent recovery line of checkpoints is computed
+// (Wang 1997, consistency/rline) — the failed process at its latest
+// checkpoint, every other process at its state at the crash, rollbacks
+// propagated over the messages received by then — and its ops undone,
+// summed over the processes, are the crash's cost. For uncoordinated
+// checkpointing this is SPEC §7's baseline exactly.
+//
+// A crash "before op k of p" happens when p is about to run op k in the
+// protocol's own run, and one before a tick or flush at its time (cuts
+// in lines.go). For a protocol that does not delay the computation this
+// is where Run injects the failure; coordinated checkpointing blocks, so
+// its run is slower than the trace, and a crash at a trace time would
+// find it with less work done and charge it less: it is charged for the
+// same crash in the program instead.
+//
+// mk builds the protocol's state machine for the failure-free trace. The
+// trace's own failures must be stripped (o.StripFailures) or absent;
+// o.Params applies, the rest of o does not. Every point counts once, so
+// the figures are over the same space as Run's per-failure statistics.
+// Cost: one replay, then per point the propagation only.
+func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o Options) (PerFailure, error) {
+	per, err := LinesPerPoint(tr, mk, o)
+	if err != nil {
+		return PerFailure{}, err
+	}
+	var pf perFail
+	for _, u := range per {
+		pf.add(u, 1)
+	}
+	return pf.result(), nil
+}
+
+// LinesPerPoint is Lines' figure at each failure point, in the global
+// order of points (by trace position).
+func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o Options) ([]int, error) {
+	if err := o.normalize(); err != nil {
+		return nil, err
+	}
+	prep, err := prepare(tr, &o)
+	if err != nil {
+		return nil, err
+	}
+	for i := range prep.Events {
+		if prep.Events[i].Kind == trace.Fail {
+			return nil, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
+				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
+		}
+	}
+	lines, err := newBase(prep, nil).lines(mk)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(lines))
+	for g, pl := range lines {
+		for _, e := range pl.line {
+			out[g] += int(e.Undone)
+		}
+	}
+	return out, nil
+}
+
+// pointLine is the recovery line of a crash at one failure point, and
+// the position of the failed process's latest checkpoint then.
+type pointLine struct {
+	line   []rline.Entry
+	latest int32
+}
+
+// lines replays the base trace once through the protocol and returns the
+// recovery line of a crash at every failure point.
+func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([]pointLine, error) {
+	alg, err := mk(b.tr)
+	if err != nil {
+		return nil, err
+	}
+	run, err := replay.Run(tickLabelled(b.tr), alg, replay.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("replaying through %s: %w", alg.Name(), err)
+	}
+	h, err := newHistory(run, b.tr)
+	if err != nil {
+		return nil, err
+	}
+	cuts := make([]int32, len(b.points))
+	for g := range b.points {
+		cuts[g] = h.cut(&b.points[g])
+	}
+	return h.linesAt(b.points, cuts)
+}
+
+// linesAt walks the run once, keeping every process's ops and latest
+// checkpoint, and at each cut (a crash before that run event) propagates
+// rollbacks from the crashed process's latest checkpoint.
+func (h *history) linesAt(points []Point, cuts []int32) ([]pointLine, error) {
+	order := make([]int, len(points))
+	for g := range order {
+		order[g] = g
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
+	n := len(h.ckpts)
+	ops, latest := make([]int32, n), make([]int32, n)
+	out := make([]pointLine, len(points))
+	next := 0
+	for i := 0; i <= len(h.run.Events); i++ {
+		for ; next < len(order) && cuts[order[next]] == int32(i); next++ {
+			g := order[next]
+			f := points[g].P
+			start := slices.Clone(ops)
+			start[f] = latest[f]
+			line, err := h.g.Line(start, ops)
+			if err != nil {
+				return nil, err
+			}
+			out[g] = pointLine{line: line, latest: latest[f]}
+		}
+		if i == len(h.run.Events) {
+			break
+		}
+		e := &h.run.Events[i]
+		switch {
+		case e.Kind == trace.Checkpoint:
+			latest[e.P] = e.Pos
+		case e.Kind.IsOp():
+			ops[e.P]++
+		}
+	}
+	return out, nil
+}
