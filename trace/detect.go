@@ -2,8 +2,11 @@ package trace
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+
+	json "github.com/goccy/go-json"
 )
 
 // Detect tells a trace from a run by the "format" field of the header. It
@@ -17,48 +20,67 @@ func Detect(r io.Reader) (format string, rest io.Reader, err error) {
 		return "", nil, err
 	}
 	var seen bytes.Buffer
-	s := newScanner(io.TeeReader(in, &seen))
-	format = detectFormat(s, false)
-	// What the scanner read is in seen; the rest is still in in.
+	format = detectFormat(io.TeeReader(in, &seen), false)
+	// What the decoder read is in seen; the rest is still in in.
 	return format, io.MultiReader(&seen, in), nil
 }
 
 // detectFormat reads the header up to "format" and returns its value,
 // giving up ("") at "events" unless full is set, in which case it skips
-// the events too (for files, which can be read twice without buffering).
-func detectFormat(s *scanner, full bool) string {
-	if c, ok := s.next(); !ok || c != '{' {
+// the events too, one at a time (for files, which can be read twice
+// without buffering).
+func detectFormat(r io.Reader, full bool) string {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return ""
 	}
-	s.pos++
-	var key []byte
-	for first := true; ; first = false {
-		more, err := s.more('}', first)
-		if err != nil || !more {
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
 			return ""
 		}
-		if key, err = s.key(key); err != nil {
-			return ""
-		}
-		switch string(key) {
+		switch tok {
 		case "format":
-			if c, ok := s.next(); !ok || c != '"' {
+			var v json.RawMessage
+			if dec.Decode(&v) != nil || v[0] != '"' {
 				return ""
 			}
-			v, err := s.str(nil)
-			if err != nil {
-				return ""
-			}
-			return string(v)
+			var buf []byte
+			return string(text(v, &buf))
 		case "events":
-			if !full {
+			if !full || !skipEvents(dec) {
 				return ""
 			}
+			continue
 		}
-		if s.skip(0) != nil {
+		var none struct{}
+		var te *json.UnmarshalTypeError
+		if err := dec.Decode(&none); err != nil && !errors.As(err, &te) {
 			return ""
 		}
 	}
+	return ""
+}
+
+// skipEvents reads past the value of "events" an element at a time, so
+// that an array of millions is never held whole.
+func skipEvents(dec *json.Decoder) bool {
+	tok, err := dec.Token()
+	if err != nil || tok == json.Delim('{') {
+		return false
+	}
+	if tok != json.Delim('[') {
+		return true
+	}
+	for dec.More() {
+		var none struct{}
+		var te *json.UnmarshalTypeError
+		if err := dec.Decode(&none); err != nil && !errors.As(err, &te) {
+			return false
+		}
+	}
+	_, err = dec.Token()
+	return err == nil
 }
 
 // ReadAny reads a trace or a run, whichever r holds: exactly one of the
@@ -93,7 +115,7 @@ func ReadAnyFile(path string) (*Trace, *Run, error) {
 	if format == "" {
 		if _, err := f.Seek(0, io.SeekStart); err == nil {
 			if in, err := openInput(f); err == nil {
-				format = detectFormat(newScanner(in), true)
+				format = detectFormat(in, true)
 			}
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
 				return nil, nil, err

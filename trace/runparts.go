@@ -1,0 +1,292 @@
+package trace
+
+import (
+	"bytes"
+	"math"
+
+	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
+)
+
+// The nested parts of a run event: vector times, piggybacks and control
+// bodies, each split by goccy/go-json like the event itself.
+
+// pbWire is a piggyback as read (twins as in traceWire).
+type pbWire struct {
+	SnFold      json.RawMessage `json:"SN"`
+	Sn          json.RawMessage `json:"sn"`
+	IncFold     json.RawMessage `json:"INC"`
+	Inc         json.RawMessage `json:"inc"`
+	RecLineFold json.RawMessage `json:"REC_LINE"`
+	RecLine     json.RawMessage `json:"rec_line"`
+	VTFold      json.RawMessage `json:"VT"`
+	VT          json.RawMessage `json:"vt"`
+	FFold       json.RawMessage `json:"F"`
+	F           json.RawMessage `json:"f"`
+}
+
+// bodyWire is a control body as read.
+type bodyWire struct {
+	OriginFold   json.RawMessage `json:"ORIGIN"`
+	Origin       json.RawMessage `json:"origin"`
+	CountFold    json.RawMessage `json:"COUNT"`
+	Count        json.RawMessage `json:"count"`
+	RFold        json.RawMessage `json:"R"`
+	R            json.RawMessage `json:"r"`
+	IncFold      json.RawMessage `json:"INC"`
+	Inc          json.RawMessage `json:"inc"`
+	KFold        json.RawMessage `json:"K"`
+	K            json.RawMessage `json:"k"`
+	ReceivedFold json.RawMessage `json:"RECEIVED"`
+	Received     json.RawMessage `json:"received"`
+}
+
+// objectOpts read pb.f as the decoders read everything: a name given
+// twice reaches the check that reports it, invalid UTF-8 becomes U+FFFD.
+var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// want returns the error of a field of the wrong JSON type.
+func want(f *frame, key string, v json.RawMessage, open byte) error {
+	if v[0] == open {
+		return nil
+	}
+	what := "an array"
+	if open == '{' {
+		what = "an object"
+	}
+	return f.eventErr("%q must be %s, not %s", key, what, kindOf(v[0]))
+}
+
+// parts reads vt, pb and body.
+func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
+	w := &d.w
+	if len(w.VT) > 0 {
+		if err := want(f, "vt", w.VT, '['); err != nil {
+			return err
+		}
+		vt, err := d.vt(f, "vt", w.VT)
+		if err != nil {
+			return err
+		}
+		ev.VT = d.run.AddVT(vt)
+	}
+	if len(w.PB) > 0 {
+		if err := want(f, "pb", w.PB, '{'); err != nil {
+			return err
+		}
+		pb, err := d.piggyback(f, w.PB)
+		if err != nil {
+			return err
+		}
+		ev.PB = d.run.AddPB(pb)
+	}
+	if len(w.Body) > 0 {
+		if err := want(f, "body", w.Body, '{'); err != nil {
+			return err
+		}
+		b, err := d.body(f, w.Body)
+		if err != nil {
+			return err
+		}
+		ev.Body = d.run.AddBody(b)
+	}
+	return nil
+}
+
+// vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
+// array of number pairs, where no null or string can hide, is decoded
+// straight to integers; anything else is read element by element for
+// the message.
+func (d *runDecoder) vt(f *frame, key string, v json.RawMessage) (VT, error) {
+	if bytes.IndexAny(v, `n"`) < 0 && json.Unmarshal(v, &d.ints) == nil {
+		vt := make(VT, 0, len(d.ints))
+		for _, p := range d.ints {
+			if len(p) != 2 || p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
+				return d.vtExact(f, key, v)
+			}
+			vt = append(vt, VTEntry{Inc: int32(p[0]), Count: int32(p[1])})
+		}
+		return vt, nil
+	}
+	return d.vtExact(f, key, v)
+}
+
+func (d *runDecoder) vtExact(f *frame, key string, v json.RawMessage) (VT, error) {
+	var rows []json.RawMessage
+	if err := json.Unmarshal(v, &rows); err != nil {
+		return nil, f.malformed(err)
+	}
+	vt := make(VT, 0, len(rows))
+	for _, row := range rows {
+		if row[0] != '[' {
+			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindOf(row[0]))
+		}
+		var pair []json.RawMessage
+		if err := json.Unmarshal(row, &pair); err != nil {
+			return nil, f.malformed(err)
+		}
+		var e [2]int32
+		for n, x := range pair {
+			if n == 2 {
+				return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
+			}
+			var err error
+			if e[n], err = intField(f, key, x, 0); err != nil {
+				return nil, err
+			}
+		}
+		if len(pair) != 2 {
+			return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
+		}
+		vt = append(vt, VTEntry{Inc: e[0], Count: e[1]})
+	}
+	return vt, nil
+}
+
+// piggyback reads a pb object.
+func (d *runDecoder) piggyback(f *frame, v json.RawMessage) (*Piggyback, error) {
+	w := &d.pb
+	*w = pbWire{Sn: w.Sn[:0], Inc: w.Inc[:0], RecLine: w.RecLine[:0], VT: w.VT[:0], F: w.F[:0]}
+	if err := json.Unmarshal(v, w); err != nil {
+		return nil, f.malformed(err)
+	}
+	pb := NewPiggyback()
+	if err := ints(f, []intDst{{"pb.sn", w.Sn, &pb.Sn}, {"pb.inc", w.Inc, &pb.Inc}, {"pb.rec_line", w.RecLine, &pb.RecLine}}); err != nil {
+		return nil, err
+	}
+	var err error
+	if len(w.VT) > 0 {
+		if err := want(f, "pb.vt", w.VT, '['); err != nil {
+			return nil, err
+		}
+		if pb.VT, err = d.vt(f, "pb.vt", w.VT); err != nil {
+			return nil, err
+		}
+	}
+	if len(w.F) > 0 {
+		if err := want(f, "pb.f", w.F, '{'); err != nil {
+			return nil, err
+		}
+		if pb.F, err = d.fvec(f, w.F); err != nil {
+			return nil, err
+		}
+	}
+	return &pb, nil
+}
+
+// intDst is an integer field >= 0 and where it goes.
+type intDst struct {
+	key string
+	v   json.RawMessage
+	dst *int32
+}
+
+func ints(f *frame, fields []intDst) error {
+	for _, n := range fields {
+		if len(n.v) == 0 {
+			continue
+		}
+		v, err := intField(f, n.key, n.v, 0)
+		if err != nil {
+			return err
+		}
+		*n.dst = v
+	}
+	return nil
+}
+
+// fvec reads {"P0": 2, ...}, walking the members in order so that a
+// process named twice reaches the check in finish.
+func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
+	fe := []FEntry{}
+	d.br.Reset(v)
+	d.obj.Reset(&d.br, objectOpts...)
+	if _, err := d.obj.ReadToken(); err != nil {
+		return nil, f.malformed(err)
+	}
+	for d.obj.PeekKind() == '"' {
+		k, err := d.obj.ReadValue()
+		if err != nil {
+			return nil, f.malformed(err)
+		}
+		p, err := d.proc(f, text(json.RawMessage(k), &d.buf), "pb.f")
+		if err != nil {
+			return nil, err
+		}
+		n, err := d.obj.ReadValue()
+		if err != nil {
+			return nil, f.malformed(err)
+		}
+		count, err := intField(f, "pb.f", json.RawMessage(n), 0)
+		if err != nil {
+			return nil, err
+		}
+		fe = append(fe, FEntry{P: p, Count: count})
+	}
+	return fe, nil
+}
+
+// body reads a control message body.
+func (d *runDecoder) body(f *frame, v json.RawMessage) (*ControlBody, error) {
+	w := &d.bd
+	*w = bodyWire{Origin: w.Origin[:0], Count: w.Count[:0], R: w.R[:0], Inc: w.Inc[:0], K: w.K[:0], Received: w.Received[:0]}
+	if err := json.Unmarshal(v, w); err != nil {
+		return nil, f.malformed(err)
+	}
+	b := NewControlBody()
+	var name []byte
+	if err := stringField(f, "body.origin", w.Origin, &d.buf, &name, nil); err != nil {
+		return nil, err
+	}
+	var err error
+	if len(w.Origin) > 0 {
+		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
+			return nil, err
+		}
+	}
+	if err := ints(f, []intDst{{"body.count", w.Count, &b.Count}, {"body.r", w.R, &b.R}, {"body.inc", w.Inc, &b.Inc}, {"body.k", w.K, &b.K}}); err != nil {
+		return nil, err
+	}
+	if len(w.Received) > 0 {
+		if err := want(f, "body.received", w.Received, '['); err != nil {
+			return nil, err
+		}
+		if b.Received, err = d.received(f, w.Received); err != nil {
+			return nil, err
+		}
+	}
+	return &b, nil
+}
+
+// received reads [["m1", inc], ...].
+func (d *runDecoder) received(f *frame, v json.RawMessage) ([]Identity, error) {
+	const what = `"body.received" must be an array of ["msg", inc] pairs`
+	var rows []json.RawMessage
+	if err := json.Unmarshal(v, &rows); err != nil {
+		return nil, f.malformed(err)
+	}
+	ids := []Identity{}
+	for _, row := range rows {
+		var pair []json.RawMessage
+		if row[0] != '[' || json.Unmarshal(row, &pair) != nil || len(pair) == 0 {
+			return nil, f.eventErr(what)
+		}
+		var msg []byte
+		if err := stringField(f, "body.received", pair[0], &d.buf, &msg, nil); err != nil {
+			return nil, err
+		}
+		id := Identity{Msg: d.message(msg)}
+		if len(pair) < 2 {
+			return nil, f.eventErr(what)
+		}
+		var err error
+		if id.Inc, err = intField(f, "body.received", pair[1], 0); err != nil {
+			return nil, err
+		}
+		if len(pair) > 2 {
+			return nil, f.eventErr(what)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
