@@ -38,11 +38,11 @@ type runDecoder struct {
 	from    []byte
 	toBuf   []byte
 	fromBuf []byte
-	rows  [][]json.RawMessage
-	ints  [][]int64
-	elems []json.RawMessage
-	br    bytes.Reader
-	obj   jsontext.Decoder
+	rows    [][]json.RawMessage
+	ints    [][]int64
+	elems   []json.RawMessage
+	br      bytes.Reader
+	obj     jsontext.Decoder
 }
 
 // runWire is a run event as goccy/go-json splits it, each field with its
