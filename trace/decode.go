@@ -196,15 +196,20 @@ func (d *traceDecoder) event(f *frame) error {
 	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
 		return err
 	}
-	for i, s := range [...]struct {
-		key string
-		v   json.RawMessage
-		dst *[]byte
-		has *bool
-	}{{"kind", w.Kind, &r.kind, &r.hasKind}, {"p", w.P, &r.p, &r.hasP}, {"to", w.To, &r.to, &r.hasTo}, {"msg", w.Msg, &r.msg, &r.hasMsg}, {"label", w.Label, &r.label, nil}} {
-		if err := stringField(f, s.key, s.v, &d.buf[i], s.dst, s.has); err != nil {
-			return err
-		}
+	if err := stringField(f, "kind", w.Kind, &d.buf[0], &r.kind, &r.hasKind); err != nil {
+		return err
+	}
+	if err := stringField(f, "p", w.P, &d.buf[1], &r.p, &r.hasP); err != nil {
+		return err
+	}
+	if err := stringField(f, "to", w.To, &d.buf[2], &r.to, &r.hasTo); err != nil {
+		return err
+	}
+	if err := stringField(f, "msg", w.Msg, &d.buf[3], &r.msg, &r.hasMsg); err != nil {
+		return err
+	}
+	if err := stringField(f, "label", w.Label, &d.buf[4], &r.label, nil); err != nil {
+		return err
 	}
 	return d.a.add(r)
 }

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 )
 
@@ -23,7 +22,7 @@ func (f *frame) lines() error {
 		if err != nil && err != io.EOF {
 			return &InputError{File: f.name, Event: f.n, Msg: readError(err)}
 		}
-		if len(bytes.TrimLeft(text, " \t\r\n")) > 0 {
+		if !blank(text) {
 			f.text, f.line, f.last = text, line, err == io.EOF
 			if err := f.c.event(f); err != nil {
 				return err
@@ -34,6 +33,15 @@ func (f *frame) lines() error {
 			return nil
 		}
 	}
+}
+
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // readLine returns the next line, with its newline, valid until the next

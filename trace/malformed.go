@@ -29,7 +29,7 @@ func (f *frame) malformed(err error) error {
 	if msg := readError(f.tap.rerr); msg != "" && werr == errTruncated {
 		return &InputError{File: f.name, Event: at.event, Msg: msg}
 	}
-	if werr == nil || (werr == errTruncated && !f.tap.eof) {
+	if werr == nil || (werr == errTruncated && !f.tap.drained()) {
 		// The walker finds no fault, or the text was not kept (a value
 		// past maxKeep): the library words it.
 		werr = libraryError(err)

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"errors"
 	"strconv"
 	"unicode/utf8"
@@ -47,12 +46,24 @@ func isNumber(v json.RawMessage) bool {
 // unchanged.
 func text(v json.RawMessage, scratch *[]byte) []byte {
 	s := v[1 : len(v)-1]
-	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+	if plain(s) {
 		return s
 	}
 	// The error only says that something was replaced.
 	*scratch, _ = jsontext.AppendUnquote((*scratch)[:0], v)
 	return *scratch
+}
+
+// plain reports whether s is printable ASCII without escapes, as names
+// and ids nearly always are: its text is then itself. (Strings are short:
+// a loop beats the calls of bytes.IndexByte and utf8.Valid.)
+func plain(s []byte) bool {
+	for _, c := range s {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // seconds reads a number of seconds as a Time. A plain decimal with at
