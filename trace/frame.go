@@ -45,9 +45,12 @@ type frame struct {
 	n         int
 	hasFormat bool
 	hasEvents bool
-	// JSON Lines: text is the event's line, numbered line; last says it
-	// is the end of the input.
+	// jsonl says the input is JSON Lines; lined that the event being
+	// read is the text of a line (JSON Lines, or a document's event laid
+	// out on a line of its own, see eventLines); line numbers it for JSON
+	// Lines, and last says it ends the input.
 	jsonl bool
+	lined bool
 	text  []byte
 	line  int
 	last  bool
@@ -240,7 +243,11 @@ func (f *frame) events() error {
 		return f.headerErr(`"events" given twice`)
 	}
 	f.hasEvents = true
-	for first := true; ; first = false {
+	first, err := f.eventLines()
+	if err != nil {
+		return err
+	}
+	for ; ; first = false {
 		f.resumeAt("{[", first, f.n)
 		if !f.dec.More() {
 			break
@@ -257,16 +264,19 @@ func (f *frame) events() error {
 }
 
 // next decodes the event being read into w, a struct of json.RawMessage
-// fields: from the document's stream, or from the line of JSON Lines.
+// fields: from its line, or from the document's stream.
 func (f *frame) next(w any) error {
 	var err error
-	if f.jsonl {
+	if f.lined {
 		err = json.Unmarshal(f.text, w)
 	} else {
 		err = f.dec.Decode(w)
 	}
-	if err == nil {
+	switch {
+	case err == nil:
 		return nil
+	case f.lined && !f.jsonl:
+		return errRelayout
 	}
 	if oerr := f.object(); oerr != nil {
 		return oerr
@@ -288,10 +298,10 @@ func (f *frame) object() error {
 // is known), after white space and the comma before an element.
 func (f *frame) firstByte() byte {
 	b := f.text
-	if !f.jsonl {
+	if !f.lined {
 		b, _ = f.tap.from(f.at.off)
 	}
-	comma := !f.jsonl && f.at.stack == "{[" && !f.at.first
+	comma := !f.lined && f.at.stack == "{[" && !f.at.first
 	for _, c := range b {
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':

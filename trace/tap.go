@@ -15,9 +15,6 @@ import (
 // one of reading rather than of JSON.
 type tap struct {
 	r io.Reader
-	// buf[next:] has been read from r and not handed on yet.
-	buf  []byte
-	next int
 	// win is the input from offset winOff to what has been read; nl
 	// counts the newlines before winOff.
 	win    []byte
@@ -45,48 +42,18 @@ const (
 
 func newTap(r io.Reader) *tap { return &tap{r: r, keep: true} }
 
-// Read hands the decoder the input, cut after the last newline that fits
-// in p: goccy/go-json decodes a value its buffer holds whole from the
-// buffer, and one cut by the end of a read element by element, which
-// costs twice as much; events one to a line then never are.
 func (t *tap) Read(p []byte) (int, error) {
-	if t.next == len(t.buf) && t.rerr == nil && !t.eof {
-		t.fill()
-	}
-	n := copy(p, t.buf[t.next:])
-	if n < len(t.buf)-t.next {
-		if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-			n = i + 1
-		}
-	}
-	t.next += n
+	n, err := t.r.Read(p)
 	if n > 0 && t.keep {
 		t.add(p[:n])
 	}
-	switch {
-	case n > 0:
-		return n, nil
-	case t.rerr != nil:
-		return 0, t.rerr
-	case t.eof:
-		return 0, io.EOF
-	}
-	return 0, nil
-}
-
-// fill reads the next chunk of input.
-func (t *tap) fill() {
-	if t.buf == nil {
-		t.buf = make([]byte, 0, 64<<10)
-	}
-	n, err := t.r.Read(t.buf[:cap(t.buf)])
-	t.buf, t.next = t.buf[:n], 0
 	switch {
 	case err == io.EOF:
 		t.eof = true
 	case err != nil:
 		t.rerr = err
 	}
+	return n, err
 }
 
 // add appends b to the window, first dropping what lies before the mark.
@@ -139,11 +106,9 @@ func (t *tap) more() bool {
 	return n > 0 || !t.drained()
 }
 
-// drained reports whether the input has been handed on up to its end
-// or to the reader's error.
-func (t *tap) drained() bool {
-	return t.next == len(t.buf) && (t.eof || t.rerr != nil)
-}
+// drained reports whether the input has been read to its end or to the
+// reader's error.
+func (t *tap) drained() bool { return t.eof || t.rerr != nil }
 
 // readError words a failure of the reader (I/O, corrupt or cut gzip), or
 // returns "" for none.
