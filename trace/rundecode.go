@@ -111,16 +111,14 @@ type runWire struct {
 }
 
 // reset empties the fields an event fills; a field absent from the next
-// event must not keep this one's value.
+// event must not keep this one's value. (The twins are never read.)
 func (w *runWire) reset() {
-	*w = runWire{
-		Seq: w.Seq[:0], T: w.T[:0], P: w.P[:0], Kind: w.Kind[:0], To: w.To[:0], From: w.From[:0],
-		Msg: w.Msg[:0], Op: w.Op[:0], Copy: w.Copy[:0], Of: w.Of[:0], Ckpt: w.Ckpt[:0], Pos: w.Pos[:0],
-		Sn: w.Sn[:0], Next: w.Next[:0], Restore: w.Restore[:0], Undone: w.Undone[:0], Inc: w.Inc[:0],
-		Failure: w.Failure[:0], Resend: w.Resend[:0], Via: w.Via[:0], Type: w.Type[:0], Reason: w.Reason[:0],
-		Cause: w.Cause[:0], Control: w.Control[:0], State: w.State[:0], Until: w.Until[:0], Label: w.Label[:0],
-		VT: w.VT[:0], PB: w.PB[:0], Body: w.Body[:0],
-	}
+	w.Seq, w.T, w.P, w.Kind, w.To, w.From = w.Seq[:0], w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.From[:0]
+	w.Msg, w.Op, w.Copy, w.Of, w.Ckpt, w.Pos = w.Msg[:0], w.Op[:0], w.Copy[:0], w.Of[:0], w.Ckpt[:0], w.Pos[:0]
+	w.Sn, w.Next, w.Restore, w.Undone, w.Inc = w.Sn[:0], w.Next[:0], w.Restore[:0], w.Undone[:0], w.Inc[:0]
+	w.Failure, w.Resend, w.Via, w.Type, w.Reason = w.Failure[:0], w.Resend[:0], w.Via[:0], w.Type[:0], w.Reason[:0]
+	w.Cause, w.Control, w.State, w.Until, w.Label = w.Cause[:0], w.Control[:0], w.State[:0], w.Until[:0], w.Label[:0]
+	w.VT, w.PB, w.Body = w.VT[:0], w.PB[:0], w.Body[:0]
 }
 
 // ReadRun decodes a run (ckpt/run@1) from r: a JSON document or JSON

@@ -14,10 +14,8 @@ func (d *runDecoder) event(f *frame) error {
 		return err
 	}
 	ev := NewRunEvent(KindInvalid, 0, None)
-	for _, read := range [...]func(*frame, *RunEvent) error{d.head, d.numbers, d.enums, d.parts} {
-		if err := read(f, &ev); err != nil {
-			return err
-		}
+	if err := d.fields(f, &ev); err != nil {
+		return err
 	}
 	switch {
 	case len(w.T) == 0:
@@ -39,6 +37,20 @@ func (d *runDecoder) event(f *frame) error {
 	}
 	d.run.Events = append(grow(d.run.Events), ev)
 	return nil
+}
+
+// fields reads every field of the event as read.
+func (d *runDecoder) fields(f *frame, ev *RunEvent) error {
+	if err := d.head(f, ev); err != nil {
+		return err
+	}
+	if err := d.numbers(f, ev); err != nil {
+		return err
+	}
+	if err := d.enums(f, ev); err != nil {
+		return err
+	}
+	return d.parts(f, ev)
 }
 
 // head reads seq, t, p, kind, msg, to and from.
@@ -93,25 +105,14 @@ func (d *runDecoder) head(f *frame, ev *RunEvent) error {
 // numbers reads the integer fields and resend.
 func (d *runDecoder) numbers(f *frame, ev *RunEvent) error {
 	w := &d.w
-	for _, n := range [...]struct {
-		key string
-		v   json.RawMessage
-		dst *int32
-		min int64
-	}{
-		{"op", w.Op, &ev.Op, 0}, {"copy", w.Copy, &ev.Copy, 1}, {"of", w.Of, &ev.Of, 1},
-		{"ckpt", w.Ckpt, &ev.Ckpt, 0}, {"pos", w.Pos, &ev.Pos, 0}, {"sn", w.Sn, &ev.Sn, 0},
-		{"next", w.Next, &ev.Next, 0}, {"restore", w.Restore, &ev.Restore, 0}, {"undone", w.Undone, &ev.Undone, 0},
-		{"inc", w.Inc, &ev.Inc, 0}, {"failure", w.Failure, &ev.Failure, 0},
-	} {
-		if len(n.v) == 0 {
-			continue
-		}
-		v, err := intField(f, n.key, n.v, n.min)
-		if err != nil {
-			return err
-		}
-		*n.dst = v
+	if err := firstErr(
+		optInt(f, "op", w.Op, 0, &ev.Op), optInt(f, "copy", w.Copy, 1, &ev.Copy), optInt(f, "of", w.Of, 1, &ev.Of),
+		optInt(f, "ckpt", w.Ckpt, 0, &ev.Ckpt), optInt(f, "pos", w.Pos, 0, &ev.Pos), optInt(f, "sn", w.Sn, 0, &ev.Sn),
+		optInt(f, "next", w.Next, 0, &ev.Next), optInt(f, "restore", w.Restore, 0, &ev.Restore),
+		optInt(f, "undone", w.Undone, 0, &ev.Undone), optInt(f, "inc", w.Inc, 0, &ev.Inc),
+		optInt(f, "failure", w.Failure, 0, &ev.Failure),
+	); err != nil {
+		return err
 	}
 	if len(w.Resend) > 0 {
 		if c := w.Resend[0]; c != 't' && c != 'f' {
@@ -120,6 +121,18 @@ func (d *runDecoder) numbers(f *frame, ev *RunEvent) error {
 		ev.Resend = w.Resend[0] == 't'
 	}
 	return nil
+}
+
+// optInt reads an integer field >= min into *dst if it is present.
+func optInt(f *frame, key string, v json.RawMessage, min int64, dst *int32) error {
+	if len(v) == 0 {
+		return nil
+	}
+	n, err := intField(f, key, v, min)
+	if err == nil {
+		*dst = n
+	}
+	return err
 }
 
 // intField reads an integer >= min that fits in int32.
@@ -140,24 +153,24 @@ func (d *runDecoder) enums(f *frame, ev *RunEvent) error {
 	for _, e := range [...]struct {
 		key   string
 		v     json.RawMessage
-		parse func(string) uint8
+		names []string
 		dst   *uint8
 	}{
-		{"via", w.Via, func(s string) uint8 { return uint8(ParseVia(s)) }, (*uint8)(&ev.Via)},
-		{"type", w.Type, func(s string) uint8 { return uint8(ParseCkptType(s)) }, (*uint8)(&ev.CkptType)},
-		{"reason", w.Reason, func(s string) uint8 { return uint8(ParseReason(s)) }, (*uint8)(&ev.Reason)},
-		{"cause", w.Cause, func(s string) uint8 { return uint8(ParseCause(s)) }, (*uint8)(&ev.Cause)},
-		{"control", w.Control, func(s string) uint8 { return uint8(ParseControl(s)) }, (*uint8)(&ev.Control)},
-		{"state", w.State, func(s string) uint8 { return uint8(ParseEndState(s)) }, (*uint8)(&ev.State)},
+		{"via", w.Via, viaNames, (*uint8)(&ev.Via)},
+		{"type", w.Type, ckptTypeNames, (*uint8)(&ev.CkptType)},
+		{"reason", w.Reason, reasonNames, (*uint8)(&ev.Reason)},
+		{"cause", w.Cause, causeNames, (*uint8)(&ev.Cause)},
+		{"control", w.Control, controlNames, (*uint8)(&ev.Control)},
+		{"state", w.State, stateNames, (*uint8)(&ev.State)},
 	} {
-		var b []byte
 		if len(e.v) == 0 {
 			continue
 		}
+		var b []byte
 		if err := stringField(f, e.key, e.v, &d.buf, &b, nil); err != nil {
 			return err
 		}
-		if *e.dst = e.parse(string(b)); *e.dst == 0 {
+		if *e.dst = parseBytes(e.names, b); *e.dst == 0 {
 			return f.eventErr("unknown %s %q", e.key, b)
 		}
 	}
@@ -175,6 +188,16 @@ func (d *runDecoder) enums(f *frame, ev *RunEvent) error {
 		}
 	}
 	return nil
+}
+
+// parseBytes is parse (run.go) without making a string of b.
+func parseBytes(names []string, b []byte) uint8 {
+	for i := 1; i < len(names); i++ {
+		if names[i] == string(b) {
+			return uint8(i)
+		}
+	}
+	return 0
 }
 
 // peerOf resolves "to" (send, control_send) or "from" (recv,

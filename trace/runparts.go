@@ -74,21 +74,21 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 		if err := want(f, "pb", w.PB, '{'); err != nil {
 			return err
 		}
-		pb, err := d.piggyback(f, w.PB)
-		if err != nil {
+		pb := NewPiggyback()
+		if err := d.piggyback(f, w.PB, &pb); err != nil {
 			return err
 		}
-		ev.PB = d.run.AddPB(pb)
+		ev.PB = d.run.AddPB(&pb)
 	}
 	if len(w.Body) > 0 {
 		if err := want(f, "body", w.Body, '{'); err != nil {
 			return err
 		}
-		b, err := d.body(f, w.Body)
-		if err != nil {
+		b := NewControlBody()
+		if err := d.body(f, w.Body, &b); err != nil {
 			return err
 		}
-		ev.Body = d.run.AddBody(b)
+		ev.Body = d.run.AddBody(&b)
 	}
 	return nil
 }
@@ -143,54 +143,43 @@ func (d *runDecoder) vtExact(f *frame, key string, v json.RawMessage) (VT, error
 	return vt, nil
 }
 
-// piggyback reads a pb object.
-func (d *runDecoder) piggyback(f *frame, v json.RawMessage) (*Piggyback, error) {
+// piggyback reads a pb object into pb.
+func (d *runDecoder) piggyback(f *frame, v json.RawMessage, pb *Piggyback) error {
 	w := &d.pb
-	*w = pbWire{Sn: w.Sn[:0], Inc: w.Inc[:0], RecLine: w.RecLine[:0], VT: w.VT[:0], F: w.F[:0]}
+	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
 	if err := json.Unmarshal(v, w); err != nil {
-		return nil, f.malformed(err)
+		return f.malformed(err)
 	}
-	pb := NewPiggyback()
-	if err := ints(f, []intDst{{"pb.sn", w.Sn, &pb.Sn}, {"pb.inc", w.Inc, &pb.Inc}, {"pb.rec_line", w.RecLine, &pb.RecLine}}); err != nil {
-		return nil, err
+	if err := firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine)); err != nil {
+		return err
 	}
 	var err error
 	if len(w.VT) > 0 {
 		if err := want(f, "pb.vt", w.VT, '['); err != nil {
-			return nil, err
+			return err
 		}
 		if pb.VT, err = d.vt(f, "pb.vt", w.VT); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if len(w.F) > 0 {
 		if err := want(f, "pb.f", w.F, '{'); err != nil {
-			return nil, err
+			return err
 		}
 		if pb.F, err = d.fvec(f, w.F); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return &pb, nil
+	return nil
 }
 
-// intDst is an integer field >= 0 and where it goes.
-type intDst struct {
-	key string
-	v   json.RawMessage
-	dst *int32
-}
-
-func ints(f *frame, fields []intDst) error {
-	for _, n := range fields {
-		if len(n.v) == 0 {
-			continue
-		}
-		v, err := intField(f, n.key, n.v, 0)
+// firstErr returns the first of errs that is not nil: the fields were
+// read in that order.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
 		if err != nil {
 			return err
 		}
-		*n.dst = v
 	}
 	return nil
 }
@@ -199,6 +188,9 @@ func ints(f *frame, fields []intDst) error {
 // process named twice reaches the check in finish.
 func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
 	fe := []FEntry{}
+	if len(v) == 2 {
+		return fe, nil // {}
+	}
 	d.br.Reset(v)
 	d.obj.Reset(&d.br, objectOpts...)
 	if _, err := d.obj.ReadToken(); err != nil {
@@ -226,36 +218,36 @@ func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
 	return fe, nil
 }
 
-// body reads a control message body.
-func (d *runDecoder) body(f *frame, v json.RawMessage) (*ControlBody, error) {
+// body reads a control message body into b.
+func (d *runDecoder) body(f *frame, v json.RawMessage, b *ControlBody) error {
 	w := &d.bd
-	*w = bodyWire{Origin: w.Origin[:0], Count: w.Count[:0], R: w.R[:0], Inc: w.Inc[:0], K: w.K[:0], Received: w.Received[:0]}
+	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0]
 	if err := json.Unmarshal(v, w); err != nil {
-		return nil, f.malformed(err)
+		return f.malformed(err)
 	}
-	b := NewControlBody()
 	var name []byte
 	if err := stringField(f, "body.origin", w.Origin, &d.buf, &name, nil); err != nil {
-		return nil, err
+		return err
 	}
 	var err error
 	if len(w.Origin) > 0 {
 		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := ints(f, []intDst{{"body.count", w.Count, &b.Count}, {"body.r", w.R, &b.R}, {"body.inc", w.Inc, &b.Inc}, {"body.k", w.K, &b.K}}); err != nil {
-		return nil, err
+	if err := firstErr(optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
+		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K)); err != nil {
+		return err
 	}
 	if len(w.Received) > 0 {
 		if err := want(f, "body.received", w.Received, '['); err != nil {
-			return nil, err
+			return err
 		}
 		if b.Received, err = d.received(f, w.Received); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return &b, nil
+	return nil
 }
 
 // received reads [["m1", inc], ...].
