@@ -2,10 +2,7 @@ package trace
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"io"
-	"strings"
 
 	json "github.com/goccy/go-json"
 )
@@ -23,7 +20,14 @@ func (f *frame) lines() error {
 	f.tap.keep, f.tap.win = false, nil
 	br := bufio.NewReaderSize(io.MultiReader(f.dec.Buffered(), f.tap), 64<<10)
 	for ; ; line++ {
-		text, err := f.readLine(br)
+		text, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if err := f.longLine(text, br, line); err != nil {
+				return err
+			}
+			f.n++
+			continue
+		}
 		if err != nil && err != io.EOF {
 			return &InputError{File: f.name, Event: f.n, Msg: readError(err)}
 		}
@@ -40,93 +44,65 @@ func (f *frame) lines() error {
 	}
 }
 
-// errRelayout is what next returns for a document's event line that the
-// library rejects: eventLines then hands it to the stream decoder, which
-// reads it as part of the document and words what is wrong.
-var errRelayout = errors.New("event not alone on its line")
-
-// eventLines reads a document's events laid out one to a line, as
-// writers lay them out, like the events of JSON Lines: each line by
-// json.Unmarshal, which costs the library less than its stream decoder,
-// with the commas between events checked here. At the first line laid
-// out otherwise — the end of the array, an event spread over lines or
-// sharing one, anything the library rejects — it hands the rest of the
-// document to a new stream decoder (resume), which reads and reports it
-// as if it had read the whole document. It returns whether no event has
-// been read.
-func (f *frame) eventLines() (first bool, err error) {
-	line := f.tap.lineAt(f.dec.InputOffset())
-	f.tap.keep, f.tap.win = false, nil
-	br := bufio.NewReaderSize(io.MultiReader(f.dec.Buffered(), f.tap), 64<<10)
-	first, comma := true, false
-	f.lined = true
-	defer func() { f.lined = false }()
-	for ; ; line++ {
-		text, rerr := f.readLine(br)
-		if rerr != nil && rerr != io.EOF {
-			return first, &InputError{File: f.name, Event: f.n, Msg: readError(rerr)}
-		}
-		ev, lead, trail := splitLine(text)
-		if len(ev) == 0 && !lead && !trail && rerr == nil {
-			continue
-		}
-		if len(ev) == 0 || ev[0] != '{' || lead == (first || comma) || rerr == io.EOF {
-			return first, f.resume(first, comma, text, br, line)
-		}
-		f.text = ev
-		switch err := f.c.event(f); {
-		case err == errRelayout:
-			return first, f.resume(first, comma, text, br, line)
-		case err != nil:
-			return first, err
-		}
-		f.n++
-		first, comma = false, trail
-	}
-}
-
-// splitLine cuts a line of events into the event and the commas before
-// and after it.
-func splitLine(b []byte) (ev []byte, lead, trail bool) {
-	ev = bytes.TrimSpace(b)
-	if lead = len(ev) > 0 && ev[0] == ','; lead {
-		ev = bytes.TrimSpace(ev[1:])
-	}
-	if trail = len(ev) > 0 && ev[len(ev)-1] == ','; trail {
-		ev = bytes.TrimSpace(ev[:len(ev)-1])
-	}
-	return ev, lead, trail
-}
-
-// resume hands the rest of a document — text, the line being read, then
-// br — to a new stream decoder, primed by a prefix that reopens the
-// header object and its events array, with a stand-in for the events
-// read, so that the grammar goes on as in the document; a comma already
-// read is put back before text.
-func (f *frame) resume(first, comma bool, text []byte, br io.Reader, line int) error {
-	prefix := `{"":[`
-	if !first {
-		prefix += "0"
-	}
-	if comma {
-		prefix += ","
-	}
-	t := newTap(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(bytes.Clone(text)), br))
+// longLine reads an event whose line outgrew the reader's buffer (a
+// hostile value: a string of a gigabyte, nesting a million deep) with a
+// stream decoder over the rest of the line, so that it costs what it
+// would in a document instead of being held whole, twice.
+func (f *frame) longLine(head []byte, br *bufio.Reader, line int) error {
+	lr := &lineReader{head: head, br: br}
+	t := newTap(lr)
 	t.nl = line - 1
-	f.tap, f.dec = t, json.NewDecoder(t)
-	for range 3 {
-		if _, err := f.dec.Token(); err != nil {
-			return f.malformed(err)
+	f.tap, f.dec, f.lined, f.line, f.long = t, json.NewDecoder(t), false, line, lr
+	defer func() { f.lined, f.long = true, nil }()
+	f.resumeAt("", true, f.n)
+	if err := f.c.event(f); err != nil {
+		return err
+	}
+	t.keep, t.win = false, nil
+	rest := io.MultiReader(f.dec.Buffered(), t)
+	var buf [512]byte
+	for {
+		n, err := rest.Read(buf[:])
+		if !blank(buf[:n]) {
+			return f.eventErr("malformed JSON: unexpected data after the event (JSON Lines: one event per line)")
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &InputError{File: f.name, Event: f.n, Msg: readError(err)}
 		}
 	}
-	if !first {
-		var none struct{}
-		var te *json.UnmarshalTypeError
-		if err := f.dec.Decode(&none); err != nil && !errors.As(err, &te) {
-			return f.malformed(err)
+}
+
+// lineReader reads head, then br up to the end of the line.
+type lineReader struct {
+	head []byte
+	br   *bufio.Reader
+	// done is set at the end of the line; last if it was the end of the
+	// input too.
+	done, last bool
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	if len(l.head) == 0 && !l.done {
+		var err error
+		l.head, err = l.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			l.done = true
+		case err == io.EOF:
+			l.done, l.last = true, true
+		case err != bufio.ErrBufferFull:
+			return 0, err
 		}
 	}
-	return nil
+	if len(l.head) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, l.head)
+	l.head = l.head[n:]
+	return n, nil
 }
 
 func blank(b []byte) bool {
@@ -136,22 +112,6 @@ func blank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// readLine returns the next line, with its newline, valid until the next
-// call; io.EOF comes with the last one (maybe empty). A line longer than
-// the reader's buffer is assembled in f.long.
-func (f *frame) readLine(br *bufio.Reader) ([]byte, error) {
-	b, err := br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
-		return b, err
-	}
-	f.long = append(f.long[:0], b...)
-	for err == bufio.ErrBufferFull {
-		b, err = br.ReadSlice('\n')
-		f.long = append(f.long, b...)
-	}
-	return f.long, err
 }
 
 // end checks that only white space follows a document.

@@ -174,3 +174,39 @@ func TestKeysMatchExactly(t *testing.T) {
 		t.Errorf("%+v", ev)
 	}
 }
+
+// TestLongLines: a JSON Lines event longer than the line reader's buffer
+// is read by a stream decoder over its line, and a document's by the
+// stream decoder of the document; both read and report as short ones.
+func TestLongLines(t *testing.T) {
+	head := `{"format":"ckpt/trace@1","processes":["P0"]}` + "\n"
+	long := strings.Repeat("x", 100<<10)
+	ok := `{"t":1,"p":"P0","kind":"internal","label":"` + long + `"}`
+	tr, err := ReadTrace("x", strings.NewReader(head+ok+"\n"+`{"t":2,"p":"P0","kind":"internal"}`+"\n"))
+	if err != nil || len(tr.Events) != 2 || tr.Events[0].Label != long {
+		t.Fatalf("long JSON Lines event: %v", err)
+	}
+	tr, err = ReadTrace("x", strings.NewReader(doc(ok, `{"t":2,"p":"P0","kind":"internal"}`)))
+	if err != nil || len(tr.Events) != 2 || tr.Events[0].Label != long {
+		t.Fatalf("long document event: %v", err)
+	}
+	deep := strings.Repeat("[", 20000)
+	tests := []struct{ name, in, want string }{
+		{"bad kind", head + strings.Replace(ok, "internal", "nope", 1) + "\n", `x: event 0 (line 2): unknown kind "nope"`},
+		{"syntax", head + "\n" + strings.Replace(ok, `"p":`, `"p" `, 1) + "\n", `x: event 0 (line 3): malformed JSON: expected ':', found '"'`},
+		{"cut at the line's end", head + ok[:len(ok)-1] + "\n" + ok + "\n", `x: event 0 (line 2): malformed JSON: unexpected end of line (JSON Lines: one event per line)`},
+		{"cut at the input's end", head + ok[:len(ok)-2], `x: event 0 (line 2): malformed JSON: unexpected end of input (truncated JSON?)`},
+		{"two on the line", head + ok + " {}\n", `x: event 0 (line 2): malformed JSON: unexpected data after the event (JSON Lines: one event per line)`},
+		{"deep", head + `{"t":1,"x":` + deep + "\n", `x: event 0 (line 2): malformed JSON: JSON nested too deeply`},
+		{"deep document", doc(`{"t":1,"x":` + deep), `x: event 0: malformed JSON: JSON nested too deeply`},
+		{"cut document", hdr + "\n" + ok[:len(ok)-2], `x: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadTrace("x", strings.NewReader(tt.in))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got  %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}

@@ -11,7 +11,7 @@ import (
 // first syntax error the walker finds from f.at, at its line outside
 // events and in JSON Lines.
 func (f *frame) malformed(err error) error {
-	if f.jsonl {
+	if f.lined {
 		return f.malformedLine(err)
 	}
 	at := f.at
@@ -29,13 +29,19 @@ func (f *frame) malformed(err error) error {
 	if msg := readError(f.tap.rerr); msg != "" && werr == errTruncated {
 		return &InputError{File: f.name, Event: at.event, Msg: msg}
 	}
-	if werr == nil || (werr == errTruncated && !f.tap.drained()) {
+	switch {
+	case werr == nil || (werr == errTruncated && !f.tap.drained()):
 		// The walker finds no fault, or the text was not kept (a value
 		// past maxKeep): the library words it.
 		werr = libraryError(err)
+	case werr == errTruncated && f.long != nil && !f.long.last:
+		werr = errCutLine
 	}
 	line := 0
-	if at.event < 0 {
+	switch {
+	case f.jsonl:
+		line = f.line
+	case at.event < 0:
 		line = f.tap.lineAt(at.off + int64(w.pos))
 	}
 	return &InputError{File: f.name, Event: at.event, Line: line, Msg: "malformed JSON: " + werr.Error()}
@@ -53,12 +59,14 @@ func (f *frame) malformedLine(err error) error {
 	}
 	switch {
 	case werr == errTruncated && !f.last:
-		werr = errors.New("unexpected end of line (JSON Lines: one event per line)")
+		werr = errCutLine
 	case werr == nil:
 		werr = libraryError(err)
 	}
 	return f.eventErr("malformed JSON: %s", werr)
 }
+
+var errCutLine = errors.New("unexpected end of line (JSON Lines: one event per line)")
 
 func libraryError(err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
