@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
 )
 
 // traceDecoder reads a trace's header fields and events, as the frame
@@ -20,26 +20,15 @@ type traceDecoder struct {
 }
 
 // traceWire is an event as goccy/go-json splits it: the raw text of each
-// field, empty when absent. Each field has an upper-case twin declared
-// before it: encoding/json's rules, which the library keeps, match a key
-// that no field has exactly to the first field whose key is the same
-// but for case, and SPEC §2 ignores unknown fields, so "T" or "Kind"
-// must go to the twin, never be read as "t" or "kind".
+// field, empty when absent.
 type traceWire struct {
-	TFold     json.RawMessage `json:"T"`
-	T         json.RawMessage `json:"t"`
-	PFold     json.RawMessage `json:"P"`
-	P         json.RawMessage `json:"p"`
-	KindFold  json.RawMessage `json:"KIND"`
-	Kind      json.RawMessage `json:"kind"`
-	ToFold    json.RawMessage `json:"TO"`
-	To        json.RawMessage `json:"to"`
-	MsgFold   json.RawMessage `json:"MSG"`
-	Msg       json.RawMessage `json:"msg"`
-	DownFold  json.RawMessage `json:"DOWN"`
-	Down      json.RawMessage `json:"down"`
-	LabelFold json.RawMessage `json:"LABEL"`
-	Label     json.RawMessage `json:"label"`
+	T     jsontext.Value `json:"t"`
+	P     jsontext.Value `json:"p"`
+	Kind  jsontext.Value `json:"kind"`
+	To    jsontext.Value `json:"to"`
+	Msg   jsontext.Value `json:"msg"`
+	Down  jsontext.Value `json:"down"`
+	Label jsontext.Value `json:"label"`
 }
 
 // ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
@@ -187,11 +176,6 @@ func (d *traceDecoder) event(f *frame) error {
 	var err error
 	if r.hasT, err = timeField(f, "t", w.T, &r.t, &r.tOK, &r.tf); err != nil {
 		return err
-	}
-	if !r.hasT {
-		if err := f.object(); err != nil {
-			return err
-		}
 	}
 	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
 		return err

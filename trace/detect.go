@@ -2,11 +2,10 @@ package trace
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 
-	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
 )
 
 // Detect tells a trace from a run by the "format" field of the header. It
@@ -27,60 +26,36 @@ func Detect(r io.Reader) (format string, rest io.Reader, err error) {
 
 // detectFormat reads the header up to "format" and returns its value,
 // giving up ("") at "events" unless full is set, in which case it skips
-// the events too, one at a time (for files, which can be read twice
+// the events too, a token at a time (for files, which can be read twice
 // without buffering).
 func detectFormat(r io.Reader, full bool) string {
-	dec := json.NewDecoder(r)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	dec := jsontext.NewDecoder(r, jsonOpts)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return ""
 	}
-	for dec.More() {
-		tok, err := dec.Token()
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
 		if err != nil {
 			return ""
 		}
-		switch tok {
+		switch name.String() {
 		case "format":
-			var v json.RawMessage
-			if dec.Decode(&v) != nil || v[0] != '"' {
+			v, err := dec.ReadValue()
+			if err != nil || v[0] != '"' {
 				return ""
 			}
 			var buf []byte
 			return string(text(v, &buf))
 		case "events":
-			if !full || !skipEvents(dec) {
+			if !full {
 				return ""
 			}
-			continue
 		}
-		var none struct{}
-		var te *json.UnmarshalTypeError
-		if err := dec.Decode(&none); err != nil && !errors.As(err, &te) {
+		if dec.SkipValue() != nil {
 			return ""
 		}
 	}
 	return ""
-}
-
-// skipEvents reads past the value of "events" an element at a time, so
-// that an array of millions is never held whole.
-func skipEvents(dec *json.Decoder) bool {
-	tok, err := dec.Token()
-	if err != nil || tok == json.Delim('{') {
-		return false
-	}
-	if tok != json.Delim('[') {
-		return true
-	}
-	for dec.More() {
-		var none struct{}
-		var te *json.UnmarshalTypeError
-		if err := dec.Decode(&none); err != nil && !errors.As(err, &te) {
-			return false
-		}
-	}
-	_, err = dec.Token()
-	return err == nil
 }
 
 // ReadAny reads a trace or a run, whichever r holds: exactly one of the

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"io"
 	"strings"
-
-	json "github.com/goccy/go-json"
 )
 
 // errRelayout is what next returns for a document's event line that the
@@ -27,7 +25,7 @@ var errRelayout = errors.New("event not alone on its line")
 func (f *frame) eventLines() (first bool, err error) {
 	line := f.tap.lineAt(f.dec.InputOffset())
 	f.tap.keep, f.tap.win = false, nil
-	br := bufio.NewReaderSize(io.MultiReader(f.dec.Buffered(), f.tap), 64<<10)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
 	first, comma := true, false
 	f.lined = true
 	defer func() { f.lined = false }()
@@ -88,16 +86,14 @@ func (f *frame) resume(first, comma bool, text []byte, br io.Reader, line int) e
 	}
 	t := newTap(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(bytes.Clone(text)), br))
 	t.nl = line - 1
-	f.tap, f.dec = t, json.NewDecoder(t)
+	f.stream(t)
 	for range 3 {
-		if _, err := f.dec.Token(); err != nil {
+		if _, err := f.dec.ReadToken(); err != nil {
 			return f.malformed(err)
 		}
 	}
 	if !first {
-		var none struct{}
-		var te *json.UnmarshalTypeError
-		if err := f.dec.Decode(&none); err != nil && !errors.As(err, &te) {
+		if err := f.dec.SkipValue(); err != nil {
 			return f.malformed(err)
 		}
 	}

@@ -1,7 +1,7 @@
 package trace
 
 import (
-	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
 )
 
 // Readers of the fields both formats share. A field is the raw text of
@@ -10,7 +10,7 @@ import (
 
 // timeField reads a field of seconds into *t; has says it was present,
 // ok and fv are as seconds returns them.
-func timeField(f *frame, key string, v json.RawMessage, t *Time, ok *bool, fv *float64) (has bool, err error) {
+func timeField(f *frame, key string, v []byte, t *Time, ok *bool, fv *float64) (has bool, err error) {
 	if len(v) == 0 {
 		return false, nil
 	}
@@ -23,7 +23,7 @@ func timeField(f *frame, key string, v json.RawMessage, t *Time, ok *bool, fv *f
 
 // stringField reads a string field into *dst, unescaped into *scratch if
 // need be, and sets *has (if given) when it is present.
-func stringField(f *frame, key string, v json.RawMessage, scratch, dst *[]byte, has *bool) error {
+func stringField(f *frame, key string, v []byte, scratch, dst *[]byte, has *bool) error {
 	if len(v) == 0 {
 		return nil
 	}
@@ -46,8 +46,8 @@ func (f *frame) names() ([]string, error) {
 	if v[0] != '[' {
 		return nil, f.headerErr(`"processes" must be an array of strings, not %s`, kindOf(v[0]))
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(v, &elems); err != nil {
+	var elems []jsontext.Value
+	if err := unmarshal(v, &elems); err != nil {
 		return nil, f.malformed(err)
 	}
 	names := make([]string, 0, len(elems))
@@ -62,16 +62,12 @@ func (f *frame) names() ([]string, error) {
 }
 
 // delaysWire is the header object of replay defaults: a trace's "params",
-// a run's "options" (which add "variant"). The twins are traceWire's.
+// a run's "options" (which add "variant").
 type delaysWire struct {
-	RestartFold json.RawMessage `json:"RESTART_DELAY"`
-	Restart     json.RawMessage `json:"restart_delay"`
-	ControlFold json.RawMessage `json:"CONTROL_DELAY"`
-	Control     json.RawMessage `json:"control_delay"`
-	DefaultFold json.RawMessage `json:"DEFAULT_DELAY"`
-	Default     json.RawMessage `json:"default_delay"`
-	VariantFold json.RawMessage `json:"VARIANT"`
-	Variant     json.RawMessage `json:"variant"`
+	Restart jsontext.Value `json:"restart_delay"`
+	Control jsontext.Value `json:"control_delay"`
+	Default jsontext.Value `json:"default_delay"`
+	Variant jsontext.Value `json:"variant"`
 }
 
 // delays reads the header object of replay defaults named what and
@@ -86,12 +82,12 @@ func (f *frame) delays(what string, set func(key string, t Time, ok bool, v floa
 		return nil, f.headerErr("%q must be an object, not %s", what, kindOf(v[0]))
 	}
 	var w delaysWire
-	if err := json.Unmarshal(v, &w); err != nil {
+	if err := unmarshal(v, &w); err != nil {
 		return nil, f.malformed(err)
 	}
 	for _, d := range [...]struct {
 		key string
-		v   json.RawMessage
+		v   []byte
 	}{{"restart_delay", w.Restart}, {"control_delay", w.Control}, {"default_delay", w.Default}} {
 		if len(d.v) == 0 {
 			continue

@@ -3,12 +3,11 @@ package trace
 import (
 	"bufio"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
+	jsonv2 "github.com/goccy/go-json/v2"
 )
 
 // container is what the decoder of one format (trace or run) gives the
@@ -27,20 +26,21 @@ type container interface {
 
 // frame reads the container shared by traces and runs (see
 // docs/formats.md): gzip or not, a JSON document (the header object with
-// its "events" array, read as a stream by goccy/go-json's Decoder) or
-// JSON Lines (a header object without "events", then one event per
-// line), told apart by content. It counts events and lines and turns
-// every syntax or read problem into an *InputError naming the file, the
-// event and, for JSON Lines and outside events, the line.
+// its "events" array) or JSON Lines (a header object without "events",
+// then one event per line), told apart by content. goccy/go-json reads
+// the JSON: its streaming jsontext.Decoder the structure, json/v2's
+// Unmarshal each event into a struct of raw fields. frame counts events
+// and lines and turns every syntax or read problem into an *InputError
+// naming the file, the event and, for JSON Lines and outside events, the
+// line.
 type frame struct {
 	name   string
 	format string // the wanted "format"
 	c      container
 	tap    *tap
-	dec    *json.Decoder
+	dec    *jsontext.Decoder
 	// at is where the text read next starts, for the walker if it fails.
-	at  position
-	raw json.RawMessage
+	at position
 	// n counts the events read: the index of the one being read.
 	n         int
 	hasFormat bool
@@ -56,7 +56,7 @@ type frame struct {
 	line  int
 	last  bool
 	long  *lineReader
-	fmt   []byte
+	buf   []byte
 }
 
 // position is a place in a document where the walker can resume: the
@@ -69,6 +69,15 @@ type position struct {
 	first bool
 	event int
 }
+
+// jsonOpts read JSON as the decoders always have: a name given twice is
+// no error (the last one counts), invalid UTF-8 is read as U+FFFD.
+var jsonOpts = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+
+// unmarshal decodes the raw text of one JSON object into w, a struct of
+// jsontext.Value fields: keys match exactly (json/v2's rule, where
+// encoding/json's would read "T" as "t"), unknown ones are ignored.
+func unmarshal(v []byte, w any) error { return jsonv2.Unmarshal(v, w, jsonOpts) }
 
 // openInput returns r decompressed when it starts with the gzip magic
 // bytes; compression is detected from content, never from the name.
@@ -86,8 +95,14 @@ func openInput(r io.Reader) (io.Reader, error) {
 }
 
 func newFrame(name, format string, in io.Reader) *frame {
-	t := newTap(in)
-	return &frame{name: name, format: format, tap: t, dec: json.NewDecoder(t)}
+	f := &frame{name: name, format: format}
+	f.stream(newTap(in))
+	return f
+}
+
+// stream makes t the input of a new stream decoder.
+func (f *frame) stream(t *tap) {
+	f.tap, f.dec = t, jsontext.NewDecoder(t, jsonOpts)
 }
 
 // read reads the whole input into c.
@@ -129,40 +144,39 @@ func (f *frame) resumeAt(stack string, first bool, event int) {
 	f.tap.mark = off
 }
 
+// peek returns the kind of the next value, or the error of reading it.
+func (f *frame) peek() (jsontext.Kind, error) {
+	if k := f.dec.PeekKind(); k != 0 {
+		return k, nil
+	}
+	_, err := f.dec.ReadToken()
+	return 0, err
+}
+
+// kindName names the JSON type of a value of kind k, for messages.
+func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
+
 // open reads the opening brace of the header.
 func (f *frame) open() error {
 	f.resumeAt("", true, -1)
-	tok, err := f.dec.Token()
-	if err == io.EOF && f.tap.rerr == nil {
+	k, err := f.peek()
+	switch {
+	case err == io.EOF && f.tap.rerr == nil:
 		return f.headerErr("empty input: expected a %s JSON object", f.format)
-	}
-	if err != nil {
-		// Text that starts like a JSON value is of the wrong type, even
-		// if it does not go on as one.
-		if c := f.firstByte(); strings.IndexByte(`{["-0123456789`, c) >= 0 {
-			return f.headerErr("expected a JSON object, found %s", kindOf(c))
-		}
+	case err != nil:
 		return f.malformed(err)
+	case k == 't' || k == 'f' || k == 'n':
+		// Only its first byte has been looked at: text that is not JSON
+		// at all is malformed, not of the wrong type.
+		if w, ok := f.walkerAt(f.at.off); ok && w.value(0) != nil {
+			return f.malformed(nil)
+		}
 	}
-	if tok != json.Delim('{') {
-		return f.headerErr("expected a JSON object, found %s", tokenKind(tok))
+	if k != '{' {
+		return f.headerErr("expected a JSON object, found %s", kindName(k))
 	}
-	return nil
-}
-
-// tokenKind names the JSON type of a token, for messages.
-func tokenKind(tok json.Token) string {
-	switch tok := tok.(type) {
-	case json.Delim:
-		return kindOf(byte(tok))
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "a number"
+	_, err = f.dec.ReadToken()
+	return err
 }
 
 // header reads the members of the header object; a document's events
@@ -170,14 +184,19 @@ func tokenKind(tok json.Token) string {
 func (f *frame) header() error {
 	for first := true; ; first = false {
 		f.resumeAt("{", first, -1)
-		if !f.dec.More() {
-			break
-		}
-		tok, err := f.dec.Token()
+		k, err := f.peek()
 		if err != nil {
 			return f.malformed(err)
 		}
-		switch key, _ := tok.(string); key {
+		if k == '}' {
+			_, err = f.dec.ReadToken()
+			return err
+		}
+		tok, err := f.dec.ReadToken()
+		if err != nil {
+			return f.malformed(err)
+		}
+		switch key := tok.String(); key {
 		case "format":
 			err = f.formatField()
 		case "events":
@@ -189,28 +208,22 @@ func (f *frame) header() error {
 			return err
 		}
 	}
-	if _, err := f.dec.Token(); err != nil {
-		return f.malformed(err)
-	}
-	return nil
 }
 
 // value reads the value of the current header member as raw text, valid
 // until the next read.
-func (f *frame) value() (json.RawMessage, error) {
-	f.raw = f.raw[:0]
-	if err := f.dec.Decode(&f.raw); err != nil {
+func (f *frame) value() ([]byte, error) {
+	v, err := f.dec.ReadValue()
+	if err != nil {
 		return nil, f.malformed(err)
 	}
-	return f.raw, nil
+	return v, nil
 }
 
-// skip reads past the value of the current header member.
+// skip reads past the value of the current header member, an array or
+// object a token at a time.
 func (f *frame) skip() error {
-	var none struct{}
-	err := f.dec.Decode(&none)
-	var te *json.UnmarshalTypeError
-	if err != nil && !errors.As(err, &te) {
+	if err := f.dec.SkipValue(); err != nil {
 		return f.malformed(err)
 	}
 	return nil
@@ -225,7 +238,7 @@ func (f *frame) formatField() error {
 		return f.headerErr(`"format" must be a string, not %s`, kindOf(v[0]))
 	}
 	f.hasFormat = true
-	if s := text(v, &f.fmt); string(s) != f.format {
+	if s := text(v, &f.buf); string(s) != f.format {
 		return f.headerErr(`"format" is %q, want %q`, s, f.format)
 	}
 	return nil
@@ -233,84 +246,84 @@ func (f *frame) formatField() error {
 
 // events reads a document's "events" array, one event at a time.
 func (f *frame) events() error {
-	tok, err := f.dec.Token()
+	k, err := f.peek()
 	if err != nil {
 		return f.malformed(err)
 	}
-	if tok != json.Delim('[') {
-		return f.headerErr(`"events" must be an array, not %s`, tokenKind(tok))
+	if k != '[' {
+		return f.headerErr(`"events" must be an array, not %s`, kindName(k))
 	}
 	if f.hasEvents {
 		return f.headerErr(`"events" given twice`)
 	}
 	f.hasEvents = true
+	if _, err := f.dec.ReadToken(); err != nil {
+		return err
+	}
 	first, err := f.eventLines()
 	if err != nil {
 		return err
 	}
 	for ; ; first = false {
 		f.resumeAt("{[", first, f.n)
-		if !f.dec.More() {
-			break
+		k, err := f.peek()
+		if err != nil {
+			return f.malformed(err)
+		}
+		if k == ']' {
+			_, err = f.dec.ReadToken()
+			return err
 		}
 		if err := f.c.event(f); err != nil {
 			return err
 		}
 		f.n++
 	}
-	if _, err := f.dec.Token(); err != nil {
-		return f.malformed(err)
-	}
-	return nil
 }
 
-// next decodes the event being read into w, a struct of json.RawMessage
+// next decodes the event being read into w, a struct of jsontext.Value
 // fields: from its line, or from the document's stream.
 func (f *frame) next(w any) error {
-	var err error
-	if f.lined {
-		err = json.Unmarshal(f.text, w)
-	} else {
-		err = f.dec.Decode(w)
+	if !f.lined {
+		if k := f.dec.PeekKind(); k != '{' && k != 0 {
+			return f.eventErr("an event must be a JSON object, not %s", kindName(k))
+		}
+		if err := jsonv2.UnmarshalDecode(f.dec, w); err != nil {
+			return f.malformed(err)
+		}
+		return nil
 	}
+	if c := firstByte(f.text); c != '{' && isValueStart(c) {
+		if !f.jsonl {
+			return errRelayout // the stream decoder checks the syntax first
+		}
+		return f.eventErr("an event must be a JSON object, not %s", kindOf(c))
+	}
+	err := unmarshal(f.text, w)
 	switch {
 	case err == nil:
 		return nil
-	case f.lined && !f.jsonl:
+	case !f.jsonl:
 		return errRelayout
-	}
-	if oerr := f.object(); oerr != nil {
-		return oerr
 	}
 	return f.malformed(err)
 }
 
-// object returns the error of an event that is not a JSON object: w is
-// left empty by null, which is no error for encoding/json, so a decoder
-// asks before reporting a missing field.
-func (f *frame) object() error {
-	if c := f.firstByte(); c != '{' && c != 0 && strings.IndexByte(`["tfn-0123456789`, c) >= 0 {
-		return f.eventErr("an event must be a JSON object, not %s", kindOf(c))
-	}
-	return nil
-}
-
-// firstByte returns the first byte of the value being read (0 if none
-// is known), after white space and the comma before an element.
-func (f *frame) firstByte() byte {
-	b := f.text
-	if !f.lined {
-		b, _ = f.tap.from(f.at.off)
-	}
-	comma := !f.lined && f.at.stack == "{[" && !f.at.first
+// firstByte returns the first byte of b after white space, or 0.
+func firstByte(b []byte) byte {
 	for _, c := range b {
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-		case c == ',' && comma:
-			comma = false
-		default:
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			return c
 		}
 	}
 	return 0
+}
+
+// isValueStart reports whether a JSON value can start with c.
+func isValueStart(c byte) bool {
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	}
+	return c == 't' || c == 'f' || c == 'n'
 }

@@ -2,9 +2,8 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
 	"io"
-
-	json "github.com/goccy/go-json"
 )
 
 // lines reads the events of JSON Lines, one per line, after the header
@@ -18,7 +17,7 @@ func (f *frame) lines() error {
 	f.jsonl, f.lined = true, true
 	line := f.tap.lineAt(f.dec.InputOffset())
 	f.tap.keep, f.tap.win = false, nil
-	br := bufio.NewReaderSize(io.MultiReader(f.dec.Buffered(), f.tap), 64<<10)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
 	for ; ; line++ {
 		text, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -52,14 +51,15 @@ func (f *frame) longLine(head []byte, br *bufio.Reader, line int) error {
 	lr := &lineReader{head: head, br: br}
 	t := newTap(lr)
 	t.nl = line - 1
-	f.tap, f.dec, f.lined, f.line, f.long = t, json.NewDecoder(t), false, line, lr
+	f.stream(t)
+	f.lined, f.line, f.long = false, line, lr
 	defer func() { f.lined, f.long = true, nil }()
 	f.resumeAt("", true, f.n)
 	if err := f.c.event(f); err != nil {
 		return err
 	}
 	t.keep, t.win = false, nil
-	rest := io.MultiReader(f.dec.Buffered(), t)
+	rest := io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), t)
 	var buf [512]byte
 	for {
 		n, err := rest.Read(buf[:])
@@ -118,7 +118,7 @@ func blank(b []byte) bool {
 func (f *frame) end() error {
 	line := f.tap.lineAt(f.dec.InputOffset())
 	f.tap.keep, f.tap.win = false, nil
-	rest := io.MultiReader(f.dec.Buffered(), f.tap)
+	rest := io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap)
 	var buf [4096]byte
 	for {
 		n, err := rest.Read(buf[:])

@@ -15,13 +15,7 @@ func (f *frame) malformed(err error) error {
 		return f.malformedLine(err)
 	}
 	at := f.at
-	b, ok := f.tap.from(at.off)
-	w := walker{b: b, refill: func() ([]byte, bool) {
-		if !f.tap.more() {
-			return nil, false
-		}
-		return f.tap.from(at.off)
-	}}
+	w, ok := f.walkerAt(at.off)
 	werr := errTruncated
 	if ok {
 		werr = w.walk(at.stack, at.first)
@@ -47,6 +41,18 @@ func (f *frame) malformed(err error) error {
 	return &InputError{File: f.name, Event: at.event, Line: line, Msg: "malformed JSON: " + werr.Error()}
 }
 
+// walkerAt returns a walker over the text kept from offset off on; ok is
+// false if it was not kept.
+func (f *frame) walkerAt(off int64) (w walker, ok bool) {
+	b, ok := f.tap.from(off)
+	return walker{b: b, refill: func() ([]byte, bool) {
+		if !f.tap.more() {
+			return nil, false
+		}
+		return f.tap.from(off)
+	}}, ok
+}
+
 // malformedLine words the syntax error of a JSON Lines event: its line
 // holds exactly one value.
 func (f *frame) malformedLine(err error) error {
@@ -68,8 +74,14 @@ func (f *frame) malformedLine(err error) error {
 
 var errCutLine = errors.New("unexpected end of line (JSON Lines: one event per line)")
 
+// libraryError words a fault the walker does not find (nil: none known)
+// in the library's terms.
 func libraryError(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+	if err == nil {
+		return errors.New("invalid JSON")
+	}
+	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
+	return errors.New(msg)
 }
 
 // walker re-reads text that goccy/go-json rejected and words its first

@@ -7,7 +7,6 @@ import (
 	"os"
 	"slices"
 
-	json "github.com/goccy/go-json"
 	"github.com/goccy/go-json/jsontext"
 )
 
@@ -31,87 +30,55 @@ type runDecoder struct {
 	pb  pbWire
 	bd  bodyWire
 	// buf, to and from hold unescaped strings (to and from stay until
-	// the event's kind is known); rows, ints and elems split vector
-	// times and received lists; obj walks pb.f.
+	// the event's kind is known); ints splits vector times; obj walks
+	// pb.f.
 	buf     []byte
 	to      []byte
 	from    []byte
 	toBuf   []byte
 	fromBuf []byte
-	rows    [][]json.RawMessage
 	ints    [][]int64
-	elems   []json.RawMessage
 	br      bytes.Reader
 	obj     jsontext.Decoder
 }
 
-// runWire is a run event as goccy/go-json splits it, each field with its
-// upper-case twin (see traceWire).
+// runWire is a run event as goccy/go-json splits it: the raw text of
+// each field, empty when absent.
 type runWire struct {
-	SeqFold     json.RawMessage `json:"SEQ"`
-	Seq         json.RawMessage `json:"seq"`
-	TFold       json.RawMessage `json:"T"`
-	T           json.RawMessage `json:"t"`
-	PFold       json.RawMessage `json:"P"`
-	P           json.RawMessage `json:"p"`
-	KindFold    json.RawMessage `json:"KIND"`
-	Kind        json.RawMessage `json:"kind"`
-	ToFold      json.RawMessage `json:"TO"`
-	To          json.RawMessage `json:"to"`
-	FromFold    json.RawMessage `json:"FROM"`
-	From        json.RawMessage `json:"from"`
-	MsgFold     json.RawMessage `json:"MSG"`
-	Msg         json.RawMessage `json:"msg"`
-	OpFold      json.RawMessage `json:"OP"`
-	Op          json.RawMessage `json:"op"`
-	CopyFold    json.RawMessage `json:"COPY"`
-	Copy        json.RawMessage `json:"copy"`
-	OfFold      json.RawMessage `json:"OF"`
-	Of          json.RawMessage `json:"of"`
-	CkptFold    json.RawMessage `json:"CKPT"`
-	Ckpt        json.RawMessage `json:"ckpt"`
-	PosFold     json.RawMessage `json:"POS"`
-	Pos         json.RawMessage `json:"pos"`
-	SnFold      json.RawMessage `json:"SN"`
-	Sn          json.RawMessage `json:"sn"`
-	NextFold    json.RawMessage `json:"NEXT"`
-	Next        json.RawMessage `json:"next"`
-	RestoreFold json.RawMessage `json:"RESTORE"`
-	Restore     json.RawMessage `json:"restore"`
-	UndoneFold  json.RawMessage `json:"UNDONE"`
-	Undone      json.RawMessage `json:"undone"`
-	IncFold     json.RawMessage `json:"INC"`
-	Inc         json.RawMessage `json:"inc"`
-	FailureFold json.RawMessage `json:"FAILURE"`
-	Failure     json.RawMessage `json:"failure"`
-	ResendFold  json.RawMessage `json:"RESEND"`
-	Resend      json.RawMessage `json:"resend"`
-	ViaFold     json.RawMessage `json:"VIA"`
-	Via         json.RawMessage `json:"via"`
-	TypeFold    json.RawMessage `json:"TYPE"`
-	Type        json.RawMessage `json:"type"`
-	ReasonFold  json.RawMessage `json:"REASON"`
-	Reason      json.RawMessage `json:"reason"`
-	CauseFold   json.RawMessage `json:"CAUSE"`
-	Cause       json.RawMessage `json:"cause"`
-	ControlFold json.RawMessage `json:"CONTROL"`
-	Control     json.RawMessage `json:"control"`
-	StateFold   json.RawMessage `json:"STATE"`
-	State       json.RawMessage `json:"state"`
-	UntilFold   json.RawMessage `json:"UNTIL"`
-	Until       json.RawMessage `json:"until"`
-	LabelFold   json.RawMessage `json:"LABEL"`
-	Label       json.RawMessage `json:"label"`
-	VTFold      json.RawMessage `json:"VT"`
-	VT          json.RawMessage `json:"vt"`
-	PBFold      json.RawMessage `json:"PB"`
-	PB          json.RawMessage `json:"pb"`
-	BodyFold    json.RawMessage `json:"BODY"`
-	Body        json.RawMessage `json:"body"`
+	Seq     jsontext.Value `json:"seq"`
+	T       jsontext.Value `json:"t"`
+	P       jsontext.Value `json:"p"`
+	Kind    jsontext.Value `json:"kind"`
+	To      jsontext.Value `json:"to"`
+	From    jsontext.Value `json:"from"`
+	Msg     jsontext.Value `json:"msg"`
+	Op      jsontext.Value `json:"op"`
+	Copy    jsontext.Value `json:"copy"`
+	Of      jsontext.Value `json:"of"`
+	Ckpt    jsontext.Value `json:"ckpt"`
+	Pos     jsontext.Value `json:"pos"`
+	Sn      jsontext.Value `json:"sn"`
+	Next    jsontext.Value `json:"next"`
+	Restore jsontext.Value `json:"restore"`
+	Undone  jsontext.Value `json:"undone"`
+	Inc     jsontext.Value `json:"inc"`
+	Failure jsontext.Value `json:"failure"`
+	Resend  jsontext.Value `json:"resend"`
+	Via     jsontext.Value `json:"via"`
+	Type    jsontext.Value `json:"type"`
+	Reason  jsontext.Value `json:"reason"`
+	Cause   jsontext.Value `json:"cause"`
+	Control jsontext.Value `json:"control"`
+	State   jsontext.Value `json:"state"`
+	Until   jsontext.Value `json:"until"`
+	Label   jsontext.Value `json:"label"`
+	VT      jsontext.Value `json:"vt"`
+	PB      jsontext.Value `json:"pb"`
+	Body    jsontext.Value `json:"body"`
 }
 
 // reset empties the fields an event fills; a field absent from the next
-// event must not keep this one's value. (The twins are never read.)
+// event must not keep this one's value.
 func (w *runWire) reset() {
 	w.Seq, w.T, w.P, w.Kind, w.To, w.From = w.Seq[:0], w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.From[:0]
 	w.Msg, w.Op, w.Copy, w.Of, w.Ckpt, w.Pos = w.Msg[:0], w.Op[:0], w.Copy[:0], w.Of[:0], w.Ckpt[:0], w.Pos[:0]
@@ -188,7 +155,7 @@ func (d *runDecoder) headerString(f *frame, key string) (string, error) {
 	return d.optString(key, v)
 }
 
-func (d *runDecoder) optString(key string, v json.RawMessage) (string, error) {
+func (d *runDecoder) optString(key string, v []byte) (string, error) {
 	if v[0] != '"' {
 		return "", d.headerErr("%q must be a string, not %s", key, kindOf(v[0]))
 	}

@@ -1,9 +1,5 @@
 package trace
 
-import (
-	json "github.com/goccy/go-json"
-)
-
 // event reads one run event: first every field as read, checking its
 // type and range, then what the event as a whole needs.
 func (d *runDecoder) event(f *frame) error {
@@ -19,9 +15,6 @@ func (d *runDecoder) event(f *frame) error {
 	}
 	switch {
 	case len(w.T) == 0:
-		if err := f.object(); err != nil {
-			return err
-		}
 		return f.eventErr(`missing "t"`)
 	case len(w.Kind) == 0:
 		return f.eventErr(`missing "kind"`)
@@ -124,7 +117,7 @@ func (d *runDecoder) numbers(f *frame, ev *RunEvent) error {
 }
 
 // optInt reads an integer field >= min into *dst if it is present.
-func optInt(f *frame, key string, v json.RawMessage, min int64, dst *int32) error {
+func optInt(f *frame, key string, v []byte, min int64, dst *int32) error {
 	if len(v) == 0 {
 		return nil
 	}
@@ -136,7 +129,7 @@ func optInt(f *frame, key string, v json.RawMessage, min int64, dst *int32) erro
 }
 
 // intField reads an integer >= min that fits in int32.
-func intField(f *frame, key string, v json.RawMessage, min int64) (int32, error) {
+func intField(f *frame, key string, v []byte, min int64) (int32, error) {
 	if !isNumber(v) {
 		return 0, f.eventErr("%q must be an integer, not %s", key, kindOf(v[0]))
 	}
@@ -152,7 +145,7 @@ func (d *runDecoder) enums(f *frame, ev *RunEvent) error {
 	w := &d.w
 	for _, e := range [...]struct {
 		key   string
-		v     json.RawMessage
+		v     []byte
 		names []string
 		dst   *uint8
 	}{
@@ -176,7 +169,7 @@ func (d *runDecoder) enums(f *frame, ev *RunEvent) error {
 	}
 	for _, s := range [...]struct {
 		key string
-		v   json.RawMessage
+		v   []byte
 		dst *int32
 	}{{"until", w.Until, &ev.Until}, {"label", w.Label, &ev.Label}} {
 		var b []byte

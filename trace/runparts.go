@@ -4,41 +4,29 @@ import (
 	"bytes"
 	"math"
 
-	json "github.com/goccy/go-json"
 	"github.com/goccy/go-json/jsontext"
 )
 
 // The nested parts of a run event: vector times, piggybacks and control
 // bodies, each split by goccy/go-json like the event itself.
 
-// pbWire is a piggyback as read (twins as in traceWire).
+// pbWire is a piggyback as read.
 type pbWire struct {
-	SnFold      json.RawMessage `json:"SN"`
-	Sn          json.RawMessage `json:"sn"`
-	IncFold     json.RawMessage `json:"INC"`
-	Inc         json.RawMessage `json:"inc"`
-	RecLineFold json.RawMessage `json:"REC_LINE"`
-	RecLine     json.RawMessage `json:"rec_line"`
-	VTFold      json.RawMessage `json:"VT"`
-	VT          json.RawMessage `json:"vt"`
-	FFold       json.RawMessage `json:"F"`
-	F           json.RawMessage `json:"f"`
+	Sn      jsontext.Value `json:"sn"`
+	Inc     jsontext.Value `json:"inc"`
+	RecLine jsontext.Value `json:"rec_line"`
+	VT      jsontext.Value `json:"vt"`
+	F       jsontext.Value `json:"f"`
 }
 
 // bodyWire is a control body as read.
 type bodyWire struct {
-	OriginFold   json.RawMessage `json:"ORIGIN"`
-	Origin       json.RawMessage `json:"origin"`
-	CountFold    json.RawMessage `json:"COUNT"`
-	Count        json.RawMessage `json:"count"`
-	RFold        json.RawMessage `json:"R"`
-	R            json.RawMessage `json:"r"`
-	IncFold      json.RawMessage `json:"INC"`
-	Inc          json.RawMessage `json:"inc"`
-	KFold        json.RawMessage `json:"K"`
-	K            json.RawMessage `json:"k"`
-	ReceivedFold json.RawMessage `json:"RECEIVED"`
-	Received     json.RawMessage `json:"received"`
+	Origin   jsontext.Value `json:"origin"`
+	Count    jsontext.Value `json:"count"`
+	R        jsontext.Value `json:"r"`
+	Inc      jsontext.Value `json:"inc"`
+	K        jsontext.Value `json:"k"`
+	Received jsontext.Value `json:"received"`
 }
 
 // objectOpts read pb.f as the decoders read everything: a name given
@@ -46,7 +34,7 @@ type bodyWire struct {
 var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // want returns the error of a field of the wrong JSON type.
-func want(f *frame, key string, v json.RawMessage, open byte) error {
+func want(f *frame, key string, v []byte, open byte) error {
 	if v[0] == open {
 		return nil
 	}
@@ -97,8 +85,8 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 // array of number pairs, where no null or string can hide, is decoded
 // straight to integers; anything else is read element by element for
 // the message.
-func (d *runDecoder) vt(f *frame, key string, v json.RawMessage) (VT, error) {
-	if bytes.IndexAny(v, `n"`) < 0 && json.Unmarshal(v, &d.ints) == nil {
+func (d *runDecoder) vt(f *frame, key string, v []byte) (VT, error) {
+	if bytes.IndexAny(v, `n"`) < 0 && unmarshal(v, &d.ints) == nil {
 		vt := make(VT, 0, len(d.ints))
 		for _, p := range d.ints {
 			if len(p) != 2 || p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
@@ -111,9 +99,9 @@ func (d *runDecoder) vt(f *frame, key string, v json.RawMessage) (VT, error) {
 	return d.vtExact(f, key, v)
 }
 
-func (d *runDecoder) vtExact(f *frame, key string, v json.RawMessage) (VT, error) {
-	var rows []json.RawMessage
-	if err := json.Unmarshal(v, &rows); err != nil {
+func (d *runDecoder) vtExact(f *frame, key string, v []byte) (VT, error) {
+	var rows []jsontext.Value
+	if err := unmarshal(v, &rows); err != nil {
 		return nil, f.malformed(err)
 	}
 	vt := make(VT, 0, len(rows))
@@ -121,8 +109,8 @@ func (d *runDecoder) vtExact(f *frame, key string, v json.RawMessage) (VT, error
 		if row[0] != '[' {
 			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindOf(row[0]))
 		}
-		var pair []json.RawMessage
-		if err := json.Unmarshal(row, &pair); err != nil {
+		var pair []jsontext.Value
+		if err := unmarshal(row, &pair); err != nil {
 			return nil, f.malformed(err)
 		}
 		var e [2]int32
@@ -144,10 +132,10 @@ func (d *runDecoder) vtExact(f *frame, key string, v json.RawMessage) (VT, error
 }
 
 // piggyback reads a pb object into pb.
-func (d *runDecoder) piggyback(f *frame, v json.RawMessage, pb *Piggyback) error {
+func (d *runDecoder) piggyback(f *frame, v []byte, pb *Piggyback) error {
 	w := &d.pb
 	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
-	if err := json.Unmarshal(v, w); err != nil {
+	if err := unmarshal(v, w); err != nil {
 		return f.malformed(err)
 	}
 	if err := firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine)); err != nil {
@@ -186,7 +174,7 @@ func firstErr(errs ...error) error {
 
 // fvec reads {"P0": 2, ...}, walking the members in order so that a
 // process named twice reaches the check in finish.
-func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
+func (d *runDecoder) fvec(f *frame, v []byte) ([]FEntry, error) {
 	fe := []FEntry{}
 	if len(v) == 2 {
 		return fe, nil // {}
@@ -201,7 +189,7 @@ func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
 		if err != nil {
 			return nil, f.malformed(err)
 		}
-		p, err := d.proc(f, text(json.RawMessage(k), &d.buf), "pb.f")
+		p, err := d.proc(f, text(k, &d.buf), "pb.f")
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +197,7 @@ func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
 		if err != nil {
 			return nil, f.malformed(err)
 		}
-		count, err := intField(f, "pb.f", json.RawMessage(n), 0)
+		count, err := intField(f, "pb.f", n, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -219,10 +207,10 @@ func (d *runDecoder) fvec(f *frame, v json.RawMessage) ([]FEntry, error) {
 }
 
 // body reads a control message body into b.
-func (d *runDecoder) body(f *frame, v json.RawMessage, b *ControlBody) error {
+func (d *runDecoder) body(f *frame, v []byte, b *ControlBody) error {
 	w := &d.bd
 	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0]
-	if err := json.Unmarshal(v, w); err != nil {
+	if err := unmarshal(v, w); err != nil {
 		return f.malformed(err)
 	}
 	var name []byte
@@ -251,16 +239,16 @@ func (d *runDecoder) body(f *frame, v json.RawMessage, b *ControlBody) error {
 }
 
 // received reads [["m1", inc], ...].
-func (d *runDecoder) received(f *frame, v json.RawMessage) ([]Identity, error) {
+func (d *runDecoder) received(f *frame, v []byte) ([]Identity, error) {
 	const what = `"body.received" must be an array of ["msg", inc] pairs`
-	var rows []json.RawMessage
-	if err := json.Unmarshal(v, &rows); err != nil {
+	var rows []jsontext.Value
+	if err := unmarshal(v, &rows); err != nil {
 		return nil, f.malformed(err)
 	}
 	ids := []Identity{}
 	for _, row := range rows {
-		var pair []json.RawMessage
-		if row[0] != '[' || json.Unmarshal(row, &pair) != nil || len(pair) == 0 {
+		var pair []jsontext.Value
+		if row[0] != '[' || unmarshal(row, &pair) != nil || len(pair) == 0 {
 			return nil, f.eventErr(what)
 		}
 		var msg []byte

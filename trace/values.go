@@ -5,12 +5,11 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	json "github.com/goccy/go-json"
 	"github.com/goccy/go-json/jsontext"
 )
 
 // The decoders let goccy/go-json check the syntax and split objects into
-// their fields as json.RawMessage — the raw text of one value, or empty
+// their fields as jsontext.Value — the raw text of one value, or empty
 // when the field is absent — and read the values themselves: the first
 // byte names the JSON type for messages, which a Go type would hide
 // (null into a string is no error for encoding/json, "1" into a number
@@ -35,7 +34,7 @@ func kindOf(c byte) string {
 	return "invalid JSON"
 }
 
-func isNumber(v json.RawMessage) bool {
+func isNumber(v []byte) bool {
 	return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))
 }
 
@@ -44,7 +43,7 @@ func isNumber(v json.RawMessage) bool {
 // text in *scratch, invalid UTF-8 and lone surrogates replaced by
 // U+FFFD as encoding/json does, so that everything decoded encodes back
 // unchanged.
-func text(v json.RawMessage, scratch *[]byte) []byte {
+func text(v []byte, scratch *[]byte) []byte {
 	s := v[1 : len(v)-1]
 	if plain(s) {
 		return s
@@ -72,7 +71,7 @@ func plain(s []byte) bool {
 // anything else (exponents, more digits) goes through float64 and is
 // rounded once. ok is false for values FromSeconds rejects; f is the
 // value for messages.
-func seconds(v json.RawMessage) (t Time, ok bool, f float64) {
+func seconds(v []byte) (t Time, ok bool, f float64) {
 	if t, ok := exactSeconds(v); ok {
 		return t, true, 0
 	}
@@ -125,7 +124,7 @@ func exactSeconds(b []byte) (Time, bool) {
 
 // int32Of reads a number that must be an integer fitting in int32; ok is
 // false when it is not such an integer.
-func int32Of(v json.RawMessage) (int32, bool) {
+func int32Of(v []byte) (int32, bool) {
 	n, err := strconv.ParseInt(string(v), 10, 32)
 	return int32(n), err == nil
 }
