@@ -153,6 +153,24 @@ func (f *frame) peek() (jsontext.Kind, error) {
 	return 0, err
 }
 
+// more starts the next member or element of the innermost container in
+// stack (see position): false, after reading its closing bracket, at its
+// end.
+func (f *frame) more(stack string, first bool, event int) (bool, error) {
+	f.resumeAt(stack, first, event)
+	k, err := f.peek()
+	if err == nil && (k == '}' || k == ']') {
+		_, err = f.dec.ReadToken()
+		if err == nil {
+			return false, nil
+		}
+	}
+	if err != nil {
+		return false, f.malformed(err)
+	}
+	return true, nil
+}
+
 // kindName names the JSON type of a value of kind k, for messages.
 func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
 
@@ -175,21 +193,17 @@ func (f *frame) open() error {
 	if k != '{' {
 		return f.headerErr("expected a JSON object, found %s", kindName(k))
 	}
-	_, err = f.dec.ReadToken()
-	return err
+	if _, err = f.dec.ReadToken(); err != nil {
+		return f.malformed(err)
+	}
+	return nil
 }
 
 // header reads the members of the header object; a document's events
 // are read in place, as they come.
 func (f *frame) header() error {
 	for first := true; ; first = false {
-		f.resumeAt("{", first, -1)
-		k, err := f.peek()
-		if err != nil {
-			return f.malformed(err)
-		}
-		if k == '}' {
-			_, err = f.dec.ReadToken()
+		if more, err := f.more("{", first, -1); !more {
 			return err
 		}
 		tok, err := f.dec.ReadToken()
@@ -258,20 +272,14 @@ func (f *frame) events() error {
 	}
 	f.hasEvents = true
 	if _, err := f.dec.ReadToken(); err != nil {
-		return err
+		return f.malformed(err)
 	}
 	first, err := f.eventLines()
 	if err != nil {
 		return err
 	}
 	for ; ; first = false {
-		f.resumeAt("{[", first, f.n)
-		k, err := f.peek()
-		if err != nil {
-			return f.malformed(err)
-		}
-		if k == ']' {
-			_, err = f.dec.ReadToken()
+		if more, err := f.more("{[", first, f.n); !more {
 			return err
 		}
 		if err := f.c.event(f); err != nil {

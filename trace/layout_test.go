@@ -112,6 +112,9 @@ func TestLayoutErrors(t *testing.T) {
 		{"truncated in the array", head + e0 + ",\n" + e1 + ",\n", `x: event 2: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"truncated event", head + e0 + ",\n" + e1[:20], `x: event 1: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"bad key in an event", head + e0 + ",\n" + `{"t":2,3:1}` + "\n]}", `x: event 1: malformed JSON: expected a string key, found '3'`},
+		{"array closed by a brace", head + "}", `x: event 0: malformed JSON: invalid character '}' (not a JSON value)`},
+		{"array closed twice", head + e0 + "\n]]", `x: line 3: malformed JSON: expected ',' or '}', found ']'`},
+		{"header closed by a bracket", `{"format":"ckpt/trace@1","processes":["P0"]]`, `x: line 1: malformed JSON: expected ',' or '}', found ']'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
