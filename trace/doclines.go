@@ -87,6 +87,9 @@ func (f *frame) resume(first, comma bool, text []byte, br io.Reader, line int) e
 	t := newTap(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(bytes.Clone(text)), br))
 	t.nl = line - 1
 	f.stream(t)
+	// The prefix reopens the containers, so a fault found while priming
+	// is worded from the start.
+	f.resumeAt("", true, f.n)
 	for range 3 {
 		if _, err := f.dec.ReadToken(); err != nil {
 			return f.malformed(err)

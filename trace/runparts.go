@@ -86,7 +86,7 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 // straight to integers; anything else is read element by element for
 // the message.
 func (d *runDecoder) vt(f *frame, key string, v []byte) (VT, error) {
-	if bytes.IndexAny(v, `n"`) < 0 && unmarshal(v, &d.ints) == nil {
+	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
 		vt := make(VT, 0, len(d.ints))
 		for _, p := range d.ints {
 			if len(p) != 2 || p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
