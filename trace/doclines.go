@@ -30,10 +30,10 @@ func (f *frame) eventLines() (first bool, err error) {
 	f.lined = true
 	defer func() { f.lined = false }()
 	for ; ; line++ {
-		// A line longer than the reader's buffer (a hostile value) is left
-		// to the stream decoder, which holds it once.
-		text, rerr := br.ReadSlice('\n')
-		if rerr == bufio.ErrBufferFull {
+		// A line longer than maxLine (a hostile value) is left to the
+		// stream decoder, which holds it once.
+		text, long, rerr := f.readLine(br)
+		if long {
 			return first, f.resume(first, comma, text, br, line)
 		}
 		if rerr != nil && rerr != io.EOF {

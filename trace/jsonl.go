@@ -19,8 +19,8 @@ func (f *frame) lines() error {
 	f.tap.keep, f.tap.win = false, nil
 	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
 	for ; ; line++ {
-		text, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
+		text, long, err := f.readLine(br)
+		if long {
 			if err := f.longLine(text, br, line); err != nil {
 				return err
 			}
@@ -43,10 +43,34 @@ func (f *frame) lines() error {
 	}
 }
 
-// longLine reads an event whose line outgrew the reader's buffer (a
-// hostile value: a string of a gigabyte, nesting a million deep) with a
-// stream decoder over the rest of the line, so that it costs what it
-// would in a document instead of being held whole, twice.
+// maxLine bounds the lines read whole. PK tokens make lines of hundreds
+// of kilobytes; a longer line is a hostile value (a string of a
+// gigabyte, nesting a million deep), read by a stream decoder instead.
+// (A variable for the tests of that path.)
+var maxLine = 8 << 20
+
+// readLine returns the next line, with its newline, valid until the next
+// call; io.EOF comes with the last one (maybe empty). long says the line
+// outgrew maxLine: text is its start, the rest is still in br.
+func (f *frame) readLine(br *bufio.Reader) (text []byte, long bool, err error) {
+	b, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return b, false, err
+	}
+	f.whole = append(f.whole[:0], b...)
+	for err == bufio.ErrBufferFull {
+		if len(f.whole) >= maxLine {
+			return f.whole, true, nil
+		}
+		b, err = br.ReadSlice('\n')
+		f.whole = append(f.whole, b...)
+	}
+	return f.whole, false, err
+}
+
+// longLine reads an event whose line outgrew maxLine with a stream
+// decoder over the rest of the line, so that it costs what it would in
+// a document instead of being held whole, twice.
 func (f *frame) longLine(head []byte, br *bufio.Reader, line int) error {
 	lr := &lineReader{head: head, br: br}
 	t := newTap(lr)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -178,10 +179,20 @@ func TestKeysMatchExactly(t *testing.T) {
 	}
 }
 
-// TestLongLines: a JSON Lines event longer than the line reader's buffer
-// is read by a stream decoder over its line, and a document's by the
-// stream decoder of the document; both read and report as short ones.
+// TestLongLines: an event on a line longer than maxLine is read by a
+// stream decoder over its line (JSON Lines) or by the document's, and
+// read and reported as one on a short line.
 func TestLongLines(t *testing.T) {
+	for _, max := range []int{maxLine, 4 << 10} {
+		t.Run(fmt.Sprint(max), func(t *testing.T) {
+			defer func(old int) { maxLine = old }(maxLine)
+			maxLine = max
+			testLongLines(t)
+		})
+	}
+}
+
+func testLongLines(t *testing.T) {
 	head := `{"format":"ckpt/trace@1","processes":["P0"]}` + "\n"
 	long := strings.Repeat("x", 100<<10)
 	ok := `{"t":1,"p":"P0","kind":"internal","label":"` + long + `"}`

@@ -37,7 +37,7 @@ type runDecoder struct {
 	from    []byte
 	toBuf   []byte
 	fromBuf []byte
-	ints    [][]int64
+	ints    [][2]int64
 	br      bytes.Reader
 	obj     jsontext.Decoder
 }

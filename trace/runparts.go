@@ -83,13 +83,13 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 
 // vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
 // array of number pairs, where no null or string can hide, is decoded
-// straight to integers; anything else is read element by element for
-// the message.
+// straight to integers (json/v2 holds a Go array to the JSON array's
+// length); anything else is read element by element for the message.
 func (d *runDecoder) vt(f *frame, key string, v []byte) (VT, error) {
 	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
 		vt := make(VT, 0, len(d.ints))
 		for _, p := range d.ints {
-			if len(p) != 2 || p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
+			if p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
 				return d.vtExact(f, key, v)
 			}
 			vt = append(vt, VTEntry{Inc: int32(p[0]), Count: int32(p[1])})
@@ -179,13 +179,12 @@ func (d *runDecoder) fvec(f *frame, v []byte) ([]FEntry, error) {
 	if len(v) == 2 {
 		return fe, nil // {}
 	}
-	d.br.Reset(v)
-	d.obj.Reset(&d.br, objectOpts...)
-	if _, err := d.obj.ReadToken(); err != nil {
+	dec := d.walk(v)
+	if _, err := dec.ReadToken(); err != nil {
 		return nil, f.malformed(err)
 	}
-	for d.obj.PeekKind() == '"' {
-		k, err := d.obj.ReadValue()
+	for dec.PeekKind() == '"' {
+		k, err := dec.ReadValue()
 		if err != nil {
 			return nil, f.malformed(err)
 		}
@@ -193,7 +192,7 @@ func (d *runDecoder) fvec(f *frame, v []byte) ([]FEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		n, err := d.obj.ReadValue()
+		n, err := dec.ReadValue()
 		if err != nil {
 			return nil, f.malformed(err)
 		}
@@ -238,14 +237,55 @@ func (d *runDecoder) body(f *frame, v []byte, b *ControlBody) error {
 	return nil
 }
 
-// received reads [["m1", inc], ...].
+// walk starts reading v, a JSON value, a token at a time with the
+// decoder the run decoder reuses.
+func (d *runDecoder) walk(v []byte) *jsontext.Decoder {
+	d.br.Reset(v)
+	d.obj.Reset(&d.br, objectOpts...)
+	return &d.obj
+}
+
+// received reads [["m1", inc], ...]. A PK token lists every receipt of
+// the announcer's recovered state (thousands), so the pairs are walked a
+// token at a time; anything but well-formed pairs is read element by
+// element for the message (receivedExact).
 func (d *runDecoder) received(f *frame, v []byte) ([]Identity, error) {
+	ids := []Identity{}
+	dec := d.walk(v)
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, f.malformed(err)
+	}
+	for dec.PeekKind() == '[' {
+		dec.ReadToken()
+		// A value read is valid until the next read.
+		m, err := dec.ReadValue()
+		if err != nil || m[0] != '"' {
+			return d.receivedExact(f, v)
+		}
+		id := Identity{Msg: d.message(text(m, &d.buf))}
+		n, err := dec.ReadValue()
+		var ok bool
+		if err == nil && isNumber(n) {
+			id.Inc, ok = int32Of(n)
+		}
+		if !ok || id.Inc < 0 || dec.PeekKind() != ']' {
+			return d.receivedExact(f, v)
+		}
+		dec.ReadToken()
+		ids = append(ids, id)
+	}
+	if dec.PeekKind() != ']' {
+		return d.receivedExact(f, v)
+	}
+	return ids, nil
+}
+
+func (d *runDecoder) receivedExact(f *frame, v []byte) ([]Identity, error) {
 	const what = `"body.received" must be an array of ["msg", inc] pairs`
 	var rows []jsontext.Value
 	if err := unmarshal(v, &rows); err != nil {
 		return nil, f.malformed(err)
 	}
-	ids := []Identity{}
 	for _, row := range rows {
 		var pair []jsontext.Value
 		if row[0] != '[' || unmarshal(row, &pair) != nil || len(pair) == 0 {
@@ -255,18 +295,15 @@ func (d *runDecoder) received(f *frame, v []byte) ([]Identity, error) {
 		if err := stringField(f, "body.received", pair[0], &d.buf, &msg, nil); err != nil {
 			return nil, err
 		}
-		id := Identity{Msg: d.message(msg)}
 		if len(pair) < 2 {
 			return nil, f.eventErr(what)
 		}
-		var err error
-		if id.Inc, err = intField(f, "body.received", pair[1], 0); err != nil {
+		if _, err := intField(f, "body.received", pair[1], 0); err != nil {
 			return nil, err
 		}
 		if len(pair) > 2 {
 			return nil, f.eventErr(what)
 		}
-		ids = append(ids, id)
 	}
-	return ids, nil
+	return nil, f.eventErr(what) // unreachable: the walk found a fault
 }
