@@ -3,6 +3,7 @@ module github.com/ckpt-dev/ckpt
 go 1.26.8
 
 require (
+	github.com/goccy/go-json v0.12.0
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2

@@ -141,3 +141,84 @@ func TestDecodeAllocations(t *testing.T) {
 		t.Errorf("%.0f allocations to decode 30,000 events, want at most 12,000", allocs)
 	}
 }
+
+// syntheticRun writes a run of n events over 8 processes shaped like an
+// MS run (sends with {sn, f}, receives, checkpoints with sn) every other
+// thousand events and like a PK run (sends and checkpoints with vector
+// times) in between, so both piggyback forms are decoded.
+func syntheticRun(tb testing.TB, n int, opts WriteOptions) []byte {
+	const procs = 8
+	run := &Run{Name: "bench", Algorithm: "ms", Options: RunOptions{Params: Params{RestartDelay: Second}}}
+	for i := 0; i < procs; i++ {
+		run.Processes = append(run.Processes, "P"+strconv.Itoa(i))
+	}
+	t, op := Time(0), make([]int32, procs)
+	vt := func(p int32) VT {
+		v := make(VT, procs)
+		v[p] = VTEntry{Inc: 0, Count: op[p]}
+		return v
+	}
+	for i := 0; i < n; i++ {
+		t += Second / 1000
+		p := int32(i % procs)
+		ms := (i/1000)%2 == 0
+		ev := NewRunEvent(Internal, t, p)
+		switch i % 4 {
+		case 0, 1:
+			ev.Kind, ev.Msg, ev.Copy, ev.Op = Send, int32(len(run.Msgs)), 1, op[p]
+			ev.Peer = (p + 1) % procs
+			if i%4 == 1 {
+				ev.Kind, ev.Msg, ev.Peer, ev.Via = Recv, ev.Msg-1, (p+procs-1)%procs, ViaNet
+			} else {
+				run.Msgs = append(run.Msgs, "m"+strconv.Itoa(i))
+				pb := NewPiggyback()
+				if ms {
+					pb.Sn, pb.F = int32(i/100), []FEntry{{P: 1, Count: 1}}
+				} else {
+					pb.VT = vt(p)
+				}
+				ev.PB = run.AddPB(&pb)
+			}
+			op[p]++
+		case 2:
+			ev.Kind, ev.Ckpt, ev.CkptType, ev.Pos = Checkpoint, int32(i/8), CkptBasic, op[p]
+			if ms {
+				ev.Sn = int32(i / 100)
+			} else {
+				ev.VT = run.AddVT(vt(p))
+			}
+		default:
+			ev.Op = op[p]
+			op[p]++
+		}
+		run.Events = append(run.Events, ev)
+	}
+	var buf bytes.Buffer
+	if err := WriteRun(&buf, run, opts); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var (
+	benchRunOnce  sync.Once
+	benchRunJSONL []byte
+)
+
+// BenchmarkReadRunJSONL decodes a 1,000,000-event run in JSON Lines.
+func BenchmarkReadRunJSONL(b *testing.B) {
+	benchRunOnce.Do(func() { benchRunJSONL = syntheticRun(b, benchEvents, WriteOptions{JSONL: true}) })
+	b.SetBytes(int64(len(benchRunJSONL)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run, err := ReadRun("bench", bytes.NewReader(benchRunJSONL))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(run.Events) != benchEvents {
+			b.Fatalf("%d events", len(run.Events))
+		}
+	}
+	b.ReportMetric(float64(benchEvents)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

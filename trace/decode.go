@@ -2,38 +2,33 @@ package trace
 
 import (
 	"bufio"
-	"compress/gzip"
-	"errors"
-	"fmt"
 	"io"
 	"os"
+
+	"github.com/goccy/go-json/jsontext"
 )
 
-// openInput returns r decompressed when it starts with the gzip magic
-// bytes; compression is detected from content, never from the name.
-func openInput(r io.Reader) (io.Reader, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
-		}
-		return zr, nil
-	}
-	return br, nil
+// traceDecoder reads a trace's header fields and events, as the frame
+// hands them over, into an assembler.
+type traceDecoder struct {
+	a *assembler
+	w traceWire
+	// ev is the event as read; its names point into w or, when they had
+	// escapes, into buf.
+	ev  rawEvent
+	buf [5][]byte
 }
 
-// traceDecoder reads one trace through a scanner into an assembler.
-type traceDecoder struct {
-	s         *scanner
-	a         *assembler
-	key       []byte
-	val       []byte
-	ev        rawEvent
-	format    []byte
-	hasFormat bool
-	hasEvents bool
+// traceWire is an event as goccy/go-json splits it: the raw text of each
+// field, empty when absent.
+type traceWire struct {
+	T     jsontext.Value `json:"t"`
+	P     jsontext.Value `json:"p"`
+	Kind  jsontext.Value `json:"kind"`
+	To    jsontext.Value `json:"to"`
+	Msg   jsontext.Value `json:"msg"`
+	Down  jsontext.Value `json:"down"`
+	Label jsontext.Value `json:"label"`
 }
 
 // ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
@@ -45,11 +40,14 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 	if err != nil {
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
 	}
-	d := &traceDecoder{s: newScanner(in), a: newAssembler(name)}
+	d := &traceDecoder{a: newAssembler(name)}
 	if n := eventsHint(r, in); n > 0 {
 		d.a.reserve(n)
 	}
-	return d.decode()
+	if err := newFrame(name, TraceFormat, in).read(d); err != nil {
+		return nil, err
+	}
+	return d.a.finish()
 }
 
 // minEventBytes is about the shortest event line ckpt writes
@@ -146,283 +144,56 @@ func ReadTraceFile(path string) (*Trace, error) {
 	return ReadTrace(path, f)
 }
 
-// wrap turns a scanner error into an InputError at event i (-1: the
-// header).
-func (d *traceDecoder) wrap(err error, i int) error {
-	var se *syntaxError
-	if !errors.As(err, &se) {
+func (d *traceDecoder) listed() bool { return d.a.hasProcs }
+
+// field reads a header field: "processes" and "params"; other keys are
+// ignored.
+func (d *traceDecoder) field(f *frame, key string) error {
+	switch key {
+	case "processes":
+		procs, err := f.names()
+		if err != nil {
+			return err
+		}
+		return d.a.setProcesses(procs)
+	case "params":
+		_, err := f.delays("params", d.a.setParam)
 		return err
 	}
-	line := se.line
-	if (i >= 0 && !d.a.jsonl) || se.read {
-		line = 0
-	}
-	return &InputError{File: d.a.tr.Name, Event: i, Line: line, Msg: se.describe()}
+	return f.skip()
 }
 
-func (d *traceDecoder) decode() (*Trace, error) {
-	s := d.s
-	c, ok := s.next()
-	if !ok {
-		if err := s.eofError(); s.rerr != io.EOF {
-			return nil, d.wrap(err, -1)
-		}
-		return nil, d.a.headerErr("empty input: expected a %s JSON object", TraceFormat)
+// event reads one event and hands it to the assembler.
+func (d *traceDecoder) event(f *frame) error {
+	w := &d.w
+	w.T, w.P, w.Kind, w.To, w.Msg, w.Down, w.Label = w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.Msg[:0], w.Down[:0], w.Label[:0]
+	if err := f.next(w); err != nil {
+		return err
 	}
-	if c != '{' {
-		if err := s.checkValueStart(); err != nil {
-			return nil, d.wrap(err, -1)
-		}
-		return nil, d.a.headerErr("expected a JSON object, found %s", kindOf(c))
-	}
-	if err := d.header(); err != nil {
-		return nil, err
-	}
-	if err := d.checkFormat(); err != nil {
-		return nil, err
-	}
-	if d.hasEvents {
-		end, err := s.atEOF()
-		if err != nil {
-			return nil, d.wrap(err, -1)
-		}
-		if !end {
-			return nil, &InputError{File: d.a.tr.Name, Event: -1, Line: s.line, Msg: "unexpected data after the JSON document"}
-		}
-		return d.a.finish()
-	}
-	// JSON Lines: the header had no events; every further value is one.
-	d.a.jsonl = true
-	if !d.a.hasProcs {
-		return nil, d.a.headerErr(`missing "processes"`)
-	}
-	for {
-		end, err := s.atEOF()
-		if err != nil {
-			return nil, d.wrap(err, len(d.a.tr.Events))
-		}
-		if end {
-			return d.a.finish()
-		}
-		if err := d.event(); err != nil {
-			return nil, err
-		}
-	}
-}
-
-func (d *traceDecoder) checkFormat() error {
-	if !d.hasFormat {
-		return d.a.headerErr(`missing "format" (want %q)`, TraceFormat)
-	}
-	if string(d.format) != TraceFormat {
-		return d.a.headerErr(`"format" is %q, want %q`, d.format, TraceFormat)
-	}
-	return nil
-}
-
-// header reads the top-level object; a JSON document's events are read
-// in place, as they come.
-func (d *traceDecoder) header() error {
-	s := d.s
-	s.pos++
-	for first := true; ; first = false {
-		more, c, err := s.member(first, &d.key)
-		if err != nil {
-			return d.wrap(err, -1)
-		}
-		if !more {
-			return nil
-		}
-		switch string(d.key) {
-		case "format":
-			if c != '"' {
-				return d.a.headerErr(`"format" must be a string, not %s`, kindOf(c))
-			}
-			if d.format, err = s.str(d.format[:0]); err != nil {
-				return d.wrap(err, -1)
-			}
-			d.hasFormat = true
-			if string(d.format) != TraceFormat {
-				return d.checkFormat()
-			}
-		case "processes":
-			procs, err := d.readNames(c)
-			if err != nil {
-				return err
-			}
-			if err := d.a.setProcesses(procs); err != nil {
-				return err
-			}
-		case "params":
-			if err := d.params(c); err != nil {
-				return err
-			}
-		case "events":
-			if c != '[' {
-				return d.a.headerErr(`"events" must be an array, not %s`, kindOf(c))
-			}
-			if d.hasEvents {
-				return d.a.headerErr(`"events" given twice`)
-			}
-			d.hasEvents = true
-			s.pos++
-			for first := true; ; first = false {
-				more, err := s.more(']', first)
-				if err != nil {
-					return d.wrap(err, len(d.a.tr.Events))
-				}
-				if !more {
-					break
-				}
-				if err := d.event(); err != nil {
-					return err
-				}
-			}
-		default:
-			if err := s.skip(0); err != nil {
-				return d.wrap(err, -1)
-			}
-		}
-	}
-}
-
-// readNames reads an array of strings.
-func (d *traceDecoder) readNames(c byte) ([]string, error) {
-	s := d.s
-	if c != '[' {
-		return nil, d.a.headerErr(`"processes" must be an array of strings, not %s`, kindOf(c))
-	}
-	s.pos++
-	var names []string
-	for first := true; ; first = false {
-		more, err := s.more(']', first)
-		if err != nil {
-			return nil, d.wrap(err, -1)
-		}
-		if !more {
-			return names, nil
-		}
-		c, err := s.peekType()
-		if err != nil {
-			return nil, d.wrap(err, -1)
-		}
-		if c != '"' {
-			return nil, d.a.headerErr(`"processes" must be an array of strings, found %s`, kindOf(c))
-		}
-		if d.val, err = s.str(d.val[:0]); err != nil {
-			return nil, d.wrap(err, -1)
-		}
-		names = append(names, string(d.val))
-	}
-}
-
-func (d *traceDecoder) params(c byte) error {
-	s := d.s
-	if c != '{' {
-		return d.a.headerErr(`"params" must be an object, not %s`, kindOf(c))
-	}
-	s.pos++
-	for first := true; ; first = false {
-		more, err := s.more('}', first)
-		if err != nil {
-			return d.wrap(err, -1)
-		}
-		if !more {
-			return nil
-		}
-		if d.key, err = s.key(d.key); err != nil {
-			return d.wrap(err, -1)
-		}
-		switch k := string(d.key); k {
-		case "restart_delay", "control_delay", "default_delay":
-			c, err := s.peekType()
-			if err != nil {
-				return d.wrap(err, -1)
-			}
-			if c != '-' && (c < '0' || c > '9') {
-				return d.a.headerErr("params.%s must be a finite number > 0, not %s", k, kindOf(c))
-			}
-			t, ok, v, err := s.seconds()
-			if err != nil {
-				return d.wrap(err, -1)
-			}
-			if err := d.a.setParam(k, t, ok, v); err != nil {
-				return err
-			}
-		default:
-			if err := s.skip(0); err != nil {
-				return d.wrap(err, -1)
-			}
-		}
-	}
-}
-
-// event reads one event object and hands it to the assembler.
-func (d *traceDecoder) event() error {
-	s := d.s
-	i := len(d.a.tr.Events)
 	r := &d.ev
-	r.reset()
-	c, err := s.peekType()
-	if err != nil {
-		return d.wrap(err, i)
+	*r = rawEvent{line: f.line}
+	d.a.jsonl = f.jsonl
+	var err error
+	if r.hasT, err = timeField(f, "t", w.T, &r.t, &r.tOK, &r.tf); err != nil {
+		return err
 	}
-	r.line = s.line
-	if c != '{' {
-		return d.a.errAt(i, r.line, "an event must be a JSON object, not %s", kindOf(c))
+	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
+		return err
 	}
-	s.pos++
-	for first := true; ; first = false {
-		more, c, err := s.member(first, &d.key)
-		if err != nil {
-			return d.wrap(err, i)
-		}
-		if !more {
-			break
-		}
-		var dst *[]byte
-		var has, numOK *bool
-		var num *Time
-		var numf *float64
-		switch string(d.key) {
-		case "t":
-			num, numf, numOK, has = &r.t, &r.tf, &r.tOK, &r.hasT
-		case "down":
-			num, numf, numOK, has = &r.down, &r.downf, &r.downOK, &r.hasDown
-		case "kind":
-			dst, has = &r.kind, &r.hasKind
-		case "p":
-			dst, has = &r.p, &r.hasP
-		case "to":
-			dst, has = &r.to, &r.hasTo
-		case "msg":
-			dst, has = &r.msg, &r.hasMsg
-		case "label":
-			dst = &r.label
-		default:
-			if err := s.skip(0); err != nil {
-				return d.wrap(err, i)
-			}
-			continue
-		}
-		if num != nil {
-			if c != '-' && (c < '0' || c > '9') {
-				return d.a.errAt(i, r.line, "%q must be a number, not %s", d.key, kindOf(c))
-			}
-			if *num, *numOK, *numf, err = s.seconds(); err != nil {
-				return d.wrap(err, i)
-			}
-		} else {
-			if c != '"' {
-				return d.a.errAt(i, r.line, "%q must be a string, not %s", d.key, kindOf(c))
-			}
-			if *dst, err = s.str((*dst)[:0]); err != nil {
-				return d.wrap(err, i)
-			}
-		}
-		if has != nil {
-			*has = true
-		}
+	if err := stringField(f, "kind", w.Kind, &d.buf[0], &r.kind, &r.hasKind); err != nil {
+		return err
+	}
+	if err := stringField(f, "p", w.P, &d.buf[1], &r.p, &r.hasP); err != nil {
+		return err
+	}
+	if err := stringField(f, "to", w.To, &d.buf[2], &r.to, &r.hasTo); err != nil {
+		return err
+	}
+	if err := stringField(f, "msg", w.Msg, &d.buf[3], &r.msg, &r.hasMsg); err != nil {
+		return err
+	}
+	if err := stringField(f, "label", w.Label, &d.buf[4], &r.label, nil); err != nil {
+		return err
 	}
 	return d.a.add(r)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+
+	"github.com/goccy/go-json/jsontext"
 )
 
 // Detect tells a trace from a run by the "format" field of the header. It
@@ -17,48 +19,43 @@ func Detect(r io.Reader) (format string, rest io.Reader, err error) {
 		return "", nil, err
 	}
 	var seen bytes.Buffer
-	s := newScanner(io.TeeReader(in, &seen))
-	format = detectFormat(s, false)
-	// What the scanner read is in seen; the rest is still in in.
+	format = detectFormat(io.TeeReader(in, &seen), false)
+	// What the decoder read is in seen; the rest is still in in.
 	return format, io.MultiReader(&seen, in), nil
 }
 
 // detectFormat reads the header up to "format" and returns its value,
 // giving up ("") at "events" unless full is set, in which case it skips
-// the events too (for files, which can be read twice without buffering).
-func detectFormat(s *scanner, full bool) string {
-	if c, ok := s.next(); !ok || c != '{' {
+// the events too, a token at a time (for files, which can be read twice
+// without buffering).
+func detectFormat(r io.Reader, full bool) string {
+	dec := jsontext.NewDecoder(r, jsonOpts)
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return ""
 	}
-	s.pos++
-	var key []byte
-	for first := true; ; first = false {
-		more, err := s.more('}', first)
-		if err != nil || !more {
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
 			return ""
 		}
-		if key, err = s.key(key); err != nil {
-			return ""
-		}
-		switch string(key) {
+		switch name.String() {
 		case "format":
-			if c, ok := s.next(); !ok || c != '"' {
+			v, err := dec.ReadValue()
+			if err != nil || v[0] != '"' {
 				return ""
 			}
-			v, err := s.str(nil)
-			if err != nil {
-				return ""
-			}
-			return string(v)
+			var buf []byte
+			return string(text(v, &buf))
 		case "events":
 			if !full {
 				return ""
 			}
 		}
-		if s.skip(0) != nil {
+		if dec.SkipValue() != nil {
 			return ""
 		}
 	}
+	return ""
 }
 
 // ReadAny reads a trace or a run, whichever r holds: exactly one of the
@@ -93,7 +90,7 @@ func ReadAnyFile(path string) (*Trace, *Run, error) {
 	if format == "" {
 		if _, err := f.Seek(0, io.SeekStart); err == nil {
 			if in, err := openInput(f); err == nil {
-				format = detectFormat(newScanner(in), true)
+				format = detectFormat(in, true)
 			}
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
 				return nil, nil, err

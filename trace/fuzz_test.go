@@ -28,6 +28,9 @@ func addSeeds(f *testing.F, patterns ...string) {
 func FuzzReadTrace(f *testing.F) {
 	addSeeds(f, "../testdata/traces/*", "../testdata/bad/*", "testdata/canonical/*")
 	f.Add([]byte(`{"events":[{"t":1,"p":"B","kind":"send","to":"A","msg":"m"},{"t":2,"p":"A","kind":"recv","msg":"m"}],"format":"ckpt/trace@1","processes":["A","B"]}`))
+	// The line path of documents and its hand-over to the stream decoder.
+	f.Add([]byte("{\"format\":\"ckpt/trace@1\",\"processes\":[\"A\",\"B\"],\"events\":[\n{\"t\":1,\"p\":\"B\",\"kind\":\"send\",\"to\":\"A\",\"msg\":\"m\"}\n, {\"t\":2,\"p\":\"A\",\n\"kind\":\"recv\",\"msg\":\"m\"}]}\n"))
+	f.Add([]byte("{\"format\":\"ckpt/trace@1\",\"processes\":[\"A\"]}\n{\"t\":1,\"p\":\"A\",\"kind\":\"fail\",\"down\":2}\n\n{\"t\":3,\"p\":\"A\",\"kind\":\"internal\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ReadTrace("fuzz", bytes.NewReader(data))
 		if err != nil {
