@@ -137,7 +137,7 @@ func TestViolations(t *testing.T) {
 		{"rollback too far", msFailureRun(msOpts{rollbackInit: true}), true,
 			map[string]report.Status{report.DominoFree: fail}, "earliest checkpoint numbered ≥ 1, checkpoint 1"},
 		{"restart not from latest", msFailureRun(msOpts{restartInit: true}), true,
-			map[string]report.Status{report.DominoFree: fail}, "latest checkpoint"},
+			map[string]report.Status{report.DominoFree: fail, report.LogReplayRules: fail}, "latest checkpoint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var src *trace.Trace
@@ -216,7 +216,7 @@ func TestMoreViolations(t *testing.T) {
 			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
 			b.done("P0", "P1")
 			return b.run
-		}, map[string]report.Status{report.SnLines: fail}, "every S_n with 1 ≤ n ≤ 1"},
+		}, map[string]report.Status{report.SnLines: fail, report.LogReplayRules: fail}, "every S_n with 1 ≤ n ≤ 1"},
 		{"z-cycle", func() *trace.Run {
 			b := newRun("ms", "P0", "P1")
 			b.send("P1", "P0", "m2", 0, 1, msPB(0))
@@ -226,7 +226,7 @@ func TestMoreViolations(t *testing.T) {
 			b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
 			b.done("P0", "P1")
 			return b.run
-		}, map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail}, "checkpoint 1 is useless"},
+		}, map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail, report.LogReplayRules: fail}, "checkpoint 1 is useless"},
 		{"broken op continuity", func() *trace.Run {
 			b := newRun("acme", "P0", "P1")
 			b.internal("P0", 0)

@@ -1,0 +1,162 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Builder builds a Model from a run's events, fed one at a time in seq
+// order. It reads the run's header (processes, message ids, side tables)
+// as events arrive, and earlier events by seq, so a producer that appends
+// each event to run.Events before calling Add can stream a run into it.
+type Builder struct {
+	m     *Model
+	procs []procBuild
+	box   mailbox
+	n     int32 // events added so far
+	// sizeHint is the expected number of events: it bounds the op
+	// numbers a broken run can make the builder pad up to.
+	sizeHint int32
+
+	// candidates are control_recv handling points, by (process, failure):
+	// a process that answered a failure only by receiving its control
+	// message handled it at that arrival.
+	candidates map[[2]int32]Handling
+	candOrder  [][2]int32
+	// downPending lists, per process, the failures whose control message
+	// arrived while it was down: it handles them at its restart.
+	downPending [][]int32
+	handled     map[[2]int32]bool
+
+	snapshotUsed int
+	nAnomalies   int
+}
+
+// procBuild is one process's state while the run is read.
+type procBuild struct {
+	live  []int32
+	ckpts []Ckpt // held, in the order taken
+	taken []Ckpt // every checkpoint taken
+	byID  map[int32]Ckpt
+	down  bool
+	// lastFail is the seq of the latest effective fail; lastRestore of
+	// the latest restart or rollback.
+	lastFail, lastRestore int32
+	// posless: the latest restart or rollback named no pos, so the next
+	// app event's op says how many ops stayed live.
+	posless bool
+	end     int32
+	// progKind and progMsg are the program as the run shows it: kind and
+	// message of each op index in any execution.
+	progKind []trace.Kind
+	progMsg  []int32
+	restarts int32
+	// attributed counts the restarts attributed to a failure whose
+	// restored checkpoint is known: MS's failure count c.
+	attributed int32
+	// known are the PK announcements recorded (append only, so prefixes
+	// handed out stay valid); bodyMissing: a token came without a body.
+	known       []Announcement
+	bodyMissing bool
+}
+
+// NewBuilder starts the model of run (its header set; its events are fed
+// with Add) judged under alg, with src the source trace or nil.
+// sizeHint is the expected number of events, 0 if unknown.
+func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
+	np := len(run.Processes)
+	m := &Model{Run: run, Src: src, Alg: alg, FailIdx: map[int32]int32{}, RestoreAt: map[int32]int32{}, FirstVTMissing: None}
+	m.Pred = make([]int32, 0, sizeHint)
+	m.SendOf = make([]int32, 0, sizeHint)
+	m.UndoneBy = make([]int32, 0, sizeHint)
+	m.FailOf = make([]int32, 0, sizeHint)
+	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)),
+		candidates: map[[2]int32]Handling{}, downPending: make([][]int32, np), handled: map[[2]int32]bool{}}
+	m.Copies.reserve(len(run.Msgs))
+	b.box.reserve(len(run.Msgs))
+	for p := range b.procs {
+		ps := &b.procs[p]
+		ps.byID = map[int32]Ckpt{}
+		// Room for an even share of the ops avoids regrowing the live
+		// histories of a large run.
+		share := sizeHint/max(np, 1) + 16
+		ps.live = make([]int32, 0, share)
+		ps.progKind = make([]trace.Kind, 0, share)
+		ps.progMsg = make([]int32, 0, share)
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial}
+		if alg == PK {
+			init.VT = make(trace.VT, np)
+		}
+		ps.ckpts = []Ckpt{init}
+		ps.taken = []Ckpt{init}
+		ps.byID[0] = init
+		ps.lastFail, ps.lastRestore, ps.end = None, None, None
+	}
+	return b
+}
+
+// Build builds the model of a whole run.
+func Build(run *trace.Run, src *trace.Trace, alg Alg) *Model {
+	b := NewBuilder(run, src, alg, len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	return b.Finish()
+}
+
+// Add feeds the next event, whose seq is the number of events fed so
+// far.
+func (b *Builder) Add(e *trace.RunEvent) {
+	seq := b.n
+	b.n++
+	m := b.m
+	m.Pred = append(m.Pred, None)
+	m.SendOf = append(m.SendOf, None)
+	m.UndoneBy = append(m.UndoneBy, None)
+	m.FailOf = append(m.FailOf, None)
+	if e.Seq != None && e.Seq != seq {
+		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
+	}
+	if e.P < 0 || int(e.P) >= len(b.procs) {
+		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))
+		return
+	}
+	ps := &b.procs[e.P]
+	switch e.Kind {
+	case trace.Send, trace.Recv, trace.Internal:
+		if e.Kind == trace.Send && e.Resend {
+			b.resend(seq, e, ps)
+			return
+		}
+		b.op(seq, e, ps)
+	case trace.Checkpoint:
+		b.checkpoint(seq, e, ps)
+	case trace.Fail:
+		b.fail(seq, e, ps)
+	case trace.Restart:
+		b.restart(seq, e, ps)
+	case trace.Rollback:
+		b.rollback(seq, e, ps)
+	case trace.Discard:
+		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && m.Copies.Send[ci] != None && ci < int32(len(b.box.inBox)) {
+			b.take(seq, e, ci)
+		}
+	case trace.ControlSend:
+		if fi, ok := m.FailIdx[e.Failure]; ok {
+			m.Failures[fi].Controls++
+		}
+	case trace.ControlRecv:
+		b.controlRecv(seq, e, ps)
+	case trace.Unconsumed:
+		b.unconsumed(seq, e)
+	case trace.End:
+		ps.end = seq
+	}
+}
+
+// malformed records an anomaly whose because-chain only says the run
+// breaks its own format.
+func (b *Builder) malformed(k Kind, seq int32, msg string) {
+	b.anomaly(k, seq, func() (string, string) { return msg, wellFormedBecause(msg) })
+}

@@ -1,0 +1,163 @@
+package consistency
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// noLostMessages judges SPEC §7 no-lost-messages: every process that did
+// not finish is stuck at some op; a receive it still has to make whose
+// send is live is a lost message, and a receive blocked on a message
+// whose sender is itself stuck is charged to that sender (the root).
+func noLostMessages(m *history.Model) result {
+	r := newResult(report.NoLostMessages)
+	if m.Missing.Ops {
+		r.cannotJudge(finalOpsWhy)
+		return r
+	}
+	st := newStuck(m)
+	for p := range m.Procs {
+		lostAt(m, st, int32(p), &r)
+	}
+	return r
+}
+
+// stuck says, per process, on which message a process blocked on a
+// message whose send is not live waits, whom it waits for, and who is
+// stuck behind a root.
+type stuck struct {
+	sender    []int32 // per message, the process that sends it
+	blockedOn []int32 // per process: the message with no live send, or None
+	behind    [][]int32
+}
+
+func newStuck(m *history.Model) *stuck {
+	np := len(m.Procs)
+	st := &stuck{sender: make([]int32, len(m.Run.Msgs)), blockedOn: make([]int32, np), behind: make([][]int32, np)}
+	for i := range st.sender {
+		st.sender[i] = m.Copies.Sender(int32(i), m.Run)
+		if st.sender[i] == history.None {
+			st.sender[i] = m.SrcSender(int32(i))
+		}
+	}
+	waits := make([]int32, np)
+	for p := range waits {
+		waits[p], st.blockedOn[p] = history.None, history.None
+		end := m.Procs[p].End
+		if end == history.None {
+			continue
+		}
+		e := m.Event(end)
+		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
+			st.blockedOn[p] = e.Msg
+			if s := st.sender[e.Msg]; s != history.None && s != int32(p) {
+				waits[p] = s
+			}
+		}
+	}
+	// Roots: follow waits (bounded, cycles stop) to the process nobody
+	// explains.
+	for p := range waits {
+		if st.blockedOn[p] == history.None {
+			continue
+		}
+		q := int32(p)
+		for steps := 0; steps < np && waits[q] != history.None && st.blockedOn[waits[q]] != history.None; steps++ {
+			q = waits[q]
+		}
+		root := waits[q]
+		if root == history.None {
+			root = q
+		}
+		st.behind[root] = append(st.behind[root], int32(p))
+	}
+	return st
+}
+
+// lostAt judges process p: a blocked process charged to its root, or the
+// first receive still ahead in its program whose message has a live
+// send and no live receipt.
+func lostAt(m *history.Model, st *stuck, p int32, r *result) {
+	ps := &m.Procs[p]
+	live := len(ps.Live)
+	var pr []history.ProgOp
+	if int(p) < len(m.Program) {
+		pr = m.Program[p]
+	}
+	state := "has no end event"
+	var end *trace.RunEvent
+	if ps.End != history.None {
+		end = m.Event(ps.End)
+		state = "ended " + end.State.String()
+	}
+	if end != nil && end.State == trace.StateDone && live >= len(pr) {
+		return
+	}
+	if st.blockedOn[p] != history.None {
+		blockedOnUnsent(m, st, p, r)
+		return
+	}
+	if end != nil && end.State == trace.StateBlocked {
+		// Blocked on a message whose send is live: lost, whatever the
+		// program says beyond.
+		if msg := end.Msg; msg >= 0 && int(msg) < len(m.LiveSend) && m.LiveSend[msg] != history.None && m.LiveRecv[msg] == history.None {
+			if live >= len(pr) || pr[live].Kind != trace.Recv || pr[live].Msg != msg {
+				// Only the op at live is read below.
+				pr = make([]history.ProgOp, live+1)
+				pr[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
+			}
+		}
+	}
+	for k := live; k < len(pr); k++ {
+		msg := pr[k].Msg
+		if pr[k].Kind != trace.Recv || msg < 0 || int(msg) >= len(m.LiveSend) {
+			continue
+		}
+		snd := m.LiveSend[msg]
+		if snd == history.None || m.LiveRecv[msg] != history.None {
+			continue
+		}
+		seqs := []int32{snd}
+		if end != nil {
+			seqs = append(seqs, ps.End)
+		}
+		var b strings.Builder
+		if end != nil && end.State == trace.StateBlocked && end.Msg == msg {
+			fmt.Fprintf(&b, "%s ended blocked at op %d on %s, whose send (%s) is live, yet no copy of it was delivered: the message was lost",
+				m.ProcName(p), k, m.MsgName(msg), m.Describe(snd))
+		} else {
+			fmt.Fprintf(&b, "%s %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+				m.ProcName(p), state, live, m.MsgName(msg), k, m.Describe(snd))
+		}
+		if len(st.behind[p]) > 0 {
+			var names []string
+			for _, q := range st.behind[p] {
+				names = append(names, fmt.Sprintf("%s (blocked on %s)", m.ProcName(q), m.MsgName(st.blockedOn[q])))
+				seqs = append(seqs, m.Procs[q].End)
+			}
+			fmt.Fprintf(&b, "; stuck behind it: %s", strings.Join(names, ", "))
+		}
+		r.fail(fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, b.String())
+		return
+	}
+}
+
+// blockedOnUnsent judges a process blocked on a message whose send is not
+// live: charged to its root, unless nothing explains it.
+func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
+	msg := st.blockedOn[p]
+	s := st.sender[msg]
+	switch {
+	case s == history.None:
+		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))
+	case s == p || (m.Procs[s].End != history.None && m.Event(m.Procs[s].End).State == trace.StateDone):
+		end := m.Procs[p].End
+		r.fail(fmt.Sprintf("%s is blocked on %s, which is never sent live", m.ProcName(p), m.MsgName(msg)), []int32{end},
+			fmt.Sprintf("%s ended blocked at op %d on %s, but the final live history holds no send of it and its sender %s finished without sending it",
+				m.ProcName(p), m.Event(end).Op, m.MsgName(msg), m.ProcName(s)))
+	}
+}
