@@ -61,8 +61,8 @@ func msFailureRun(o msOpts) *trace.Run {
 	b.internal("P0", 1)
 	switch {
 	case o.noRollback:
-		b.add(trace.Unconsumed, "P1", func(e *trace.RunEvent) { e.Msg, e.Copy = b.m("m1"), 2 })
 		b.done("P0", "P1")
+		b.add(trace.Unconsumed, "P1", func(e *trace.RunEvent) { e.Msg, e.Copy = b.m("m1"), 2 })
 	case o.discardResent:
 		b.discard("P1", "m1", 2, trace.ReasonStale, f)
 		b.done("P0")
@@ -131,7 +131,7 @@ func TestViolations(t *testing.T) {
 		witness string
 	}{
 		{"orphan kept", msFailureRun(msOpts{noRollback: true}), true,
-			map[string]report.Status{report.OrphanFree: fail}, "m1 is an orphan of failure seq 6"},
+			map[string]report.Status{report.OrphanFree: fail, report.LogReplayRules: fail}, "m1 is an orphan of failure seq 6"},
 		{"lost resend", msFailureRun(msOpts{discardResent: true}), true,
 			map[string]report.Status{report.NoLostMessages: fail, report.Equivalence: fail}, "ended blocked at op 1 on m1"},
 		{"rollback too far", msFailureRun(msOpts{rollbackInit: true}), true,

@@ -19,6 +19,10 @@ var wellFormedness = []history.Kind{
 	history.UnconsumedNotInMailbox, history.RestartNotDown,
 	history.FailureNotFail, history.HandledBeforeRestart,
 	history.RollbackWhileDown, history.RestartInc, history.CkptIDReused,
+	history.TimeOrder, history.AfterEnd, history.EndTwice, history.EndMissing,
+	history.ControlUnsent, history.ControlUnreceived, history.EnvironmentMismatch,
+	history.OpWhileDown, history.CkptWhileDown,
+	history.Unprompted,
 }
 
 // equivalence judges SPEC §7 equivalence: each process's final live

@@ -37,6 +37,8 @@ func msStateRules(m *history.Model, r *result) {
 			msForced(l, seq, e, r)
 		case trace.Checkpoint:
 			msNumber(l, seq, e, r)
+		case trace.Log:
+			msLogThenDeliver(m, seq, e, r)
 		}
 		l.step(seq, e)
 	}
@@ -105,6 +107,26 @@ func msNumber(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	r.fail(fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d", m.ProcName(p), e.CkptType, e.Ckpt, seq, e.Sn), []int32{seq}, want)
 }
 
+// msLogThenDeliver checks that an MS log event is followed by the
+// delivery it logs: MS writes M to its log and then delivers it (SPEC
+// §4.2), so the process's next event (but for the end of a hold) is the
+// receive of that copy.
+func msLogThenDeliver(m *history.Model, seq int32, e *trace.RunEvent, r *result) {
+	for j := seq + 1; int(j) < len(m.Run.Events); j++ {
+		n := m.Event(j)
+		if n.P != e.P || n.Kind == trace.Unhold {
+			continue // the receive the log is for may end a hold
+		}
+		if n.Kind == trace.Recv && n.Via != trace.ViaLog && n.Msg == e.Msg && n.Copy == e.Copy && n.Op == e.Op {
+			return
+		}
+		break
+	}
+	r.fail(fmt.Sprintf("%s logs %s at seq %d but does not deliver it next", m.ProcName(e.P), m.MsgName(e.Msg), seq), []int32{seq},
+		fmt.Sprintf("MS logs a message right before delivering it, so %s's next event after seq %d is the receive of copy %d of %s as op %d, and it is not",
+			m.ProcName(e.P), seq, e.Copy, m.MsgName(e.Msg), e.Op))
+}
+
 // sameF reports whether two failure-count vectors hold the same non-zero
 // entries.
 func sameF(a, b []trace.FEntry) bool {
@@ -133,4 +155,36 @@ func fString(m *history.Model, f []trace.FEntry) string {
 		parts = append(parts, fmt.Sprintf("%s: %d", m.ProcName(x.P), x.Count))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// msAppliesRecoveries judges that every MS process applies every
+// recovery it is told of (SPEC §4.2): one that receives a Rollback
+// request for a failure it has not applied rolls back or takes a
+// recovery checkpoint for it — at the arrival, or at its restart if it
+// was down. (The textbook variant ignores a request with an incarnation
+// it has passed.)
+func msAppliesRecoveries(m *history.Model, r *result) {
+	if m.Alg != history.MS || m.Missing.Failure {
+		return // unattributed rollbacks may be the ones that apply it
+	}
+	handled := map[[2]int32]bool{}
+	for fi := range m.Failures {
+		for _, h := range m.Failures[fi].Handlers {
+			handled[[2]int32{m.Event(h).P, int32(fi)}] = true
+		}
+	}
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		fi, ok := m.FailIdx[e.Failure]
+		if e.Kind != trace.ControlRecv || e.Control != trace.ControlRollback || !ok || e.P < 0 || int(e.P) >= len(m.Procs) {
+			continue
+		}
+		if end := m.Procs[e.P].End; handled[[2]int32{e.P, fi}] || end != history.None && m.Event(end).State == trace.StateDown {
+			continue
+		}
+		handled[[2]int32{e.P, fi}] = true // one witness per process and failure
+		r.fail(fmt.Sprintf("%s never applies the recovery of failure seq %d", m.ProcName(e.P), m.Failures[fi].Seq), []int32{int32(i)},
+			fmt.Sprintf("%s received the Rollback request for %s at seq %d; a process applies every recovery it has not applied yet, by a rollback or a recovery checkpoint attributed to it, but %s shows neither",
+				m.ProcName(e.P), m.FailName(fi), i, m.ProcName(e.P)))
+	}
 }

@@ -87,3 +87,19 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 				want.ID, want.Pos, why, pos, e.Pos))
 	}
 }
+
+// pkFlushRule judges that taking a PK checkpoint first flushes the
+// volatile message log (SPEC §5): every live receipt is stable — a log
+// event made it so — when a checkpoint is taken.
+func pkFlushRule(m *history.Model, r *result) {
+	for p := range m.Procs {
+		for _, c := range m.Procs[p].Taken {
+			if c.Seq == history.None || c.Unstable == 0 {
+				continue
+			}
+			r.fail(fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable), []int32{c.Seq},
+				fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+					m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable))
+		}
+	}
+}

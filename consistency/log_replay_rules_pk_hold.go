@@ -39,6 +39,11 @@ func pkHoldRules(m *history.Model, r *result) {
 			} else if e.Control == trace.ControlToken && b == nil {
 				back[p] = true // cannot tell: give the benefit of the doubt
 			}
+		case trace.End:
+			if held[p] != history.None && e.State != trace.StateHeld && e.State != trace.StateDown {
+				r.fail(fmt.Sprintf("%s ends %s at seq %d while it waits for its token", m.ProcName(p), e.State, seq), []int32{held[p], seq},
+					fmt.Sprintf("%s restarted at seq %d and holds until the token with its announcement returns; no resume shows that it did, so the run should end it held", m.ProcName(p), held[p]))
+			}
 		case trace.Resume:
 			pkResume(m, seq, e, held[p], back[p], r)
 			held[p] = history.None

@@ -31,6 +31,19 @@ const (
 	RollbackWhileDown                  // a rollback of a process that is down
 	RestartInc                         // a restart whose inc is not the process's restart count
 	CkptIDReused                       // a checkpoint id its process used before
+	TimeOrder                          // an event earlier than the one before it
+	AfterEnd                           // an event other than unconsumed after the run's end
+	EndTwice                           // a second end event of a process
+	EndMissing                         // a process with no end event
+	ControlUnsent                      // a control message received that was never sent
+	ControlUnreceived                  // a control message sent that never arrives
+	EnvironmentMismatch                // a tick or fail that is not the source trace's
+	MailboxUnlisted                    // a copy left in a mailbox no unconsumed record lists
+	OpWhileDown                        // an app op of a process that is down
+	CkptWhileDown                      // a checkpoint of a down process, or a skip "down" of an up one
+	Unprompted                         // a rollback or control message for a failure its process had not heard of
+	LogUnmatched                       // a PK log event of no live receipt still volatile
+	DiscardNotInMailbox                // a discard of a copy taken before, but not from MS's replay log
 	numKinds
 )
 

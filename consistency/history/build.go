@@ -31,6 +31,7 @@ type Builder struct {
 
 	snapshotUsed int
 	nAnomalies   int
+	wf           wellFormed
 }
 
 // procBuild is one process's state while the run is read.
@@ -59,6 +60,15 @@ type procBuild struct {
 	// handed out stay valid); bodyMissing: a token came without a body.
 	known       []Announcement
 	bodyMissing bool
+	// downOps are the app ops executed since the latest fail while down.
+	downOps []int32
+	// heard are the failures the process has received a control message
+	// for, or (its own) restarted from.
+	heard map[int32]bool
+	// stable[k] says a log event made the receipt at live op k stable;
+	// unstable counts the live receipts that are not.
+	stable   []bool
+	unstable int32
 }
 
 // NewBuilder starts the model of run (its header set; its events are fed
@@ -72,12 +82,14 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	m.UndoneBy = make([]int32, 0, sizeHint)
 	m.FailOf = make([]int32, 0, sizeHint)
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)),
-		candidates: map[[2]int32]Handling{}, downPending: make([][]int32, np), handled: map[[2]int32]bool{}}
+		candidates: map[[2]int32]Handling{}, downPending: make([][]int32, np), handled: map[[2]int32]bool{},
+		wf: newWellFormed(run, src)}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
 	for p := range b.procs {
 		ps := &b.procs[p]
 		ps.byID = map[int32]Ckpt{}
+		ps.heard = map[int32]bool{}
 		// Room for an even share of the ops avoids regrowing the live
 		// histories of a large run.
 		share := sizeHint/max(np, 1) + 16
@@ -118,6 +130,7 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	if e.Seq != None && e.Seq != seq {
 		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
 	}
+	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {
 		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))
 		return
@@ -131,27 +144,44 @@ func (b *Builder) Add(e *trace.RunEvent) {
 		}
 		b.op(seq, e, ps)
 	case trace.Checkpoint:
+		if e.CkptType == trace.CkptBasic {
+			b.environment(seq, e)
+		}
+		b.downTick(seq, e, ps)
 		b.checkpoint(seq, e, ps)
+	case trace.CheckpointSkipped:
+		b.environment(seq, e)
+		b.downTick(seq, e, ps)
 	case trace.Fail:
+		b.environment(seq, e)
 		b.fail(seq, e, ps)
 	case trace.Restart:
 		b.restart(seq, e, ps)
 	case trace.Rollback:
+		b.prompted(seq, e, ps)
 		b.rollback(seq, e, ps)
+	case trace.Log:
+		b.logged(seq, e, ps)
 	case trace.Discard:
 		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && m.Copies.Send[ci] != None && ci < int32(len(b.box.inBox)) {
 			b.take(seq, e, ci)
 		}
 	case trace.ControlSend:
+		b.prompted(seq, e, ps)
+		b.controlSent(seq, e)
 		if fi, ok := m.FailIdx[e.Failure]; ok {
 			m.Failures[fi].Controls++
 		}
 	case trace.ControlRecv:
+		b.controlArrived(seq, e)
 		b.controlRecv(seq, e, ps)
 	case trace.Unconsumed:
+		if ps.end == None {
+			b.malformed(AfterEnd, seq, fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, m.ProcName(e.P)))
+		}
 		b.unconsumed(seq, e)
 	case trace.End:
-		ps.end = seq
+		b.end(seq, e, ps)
 	}
 }
 

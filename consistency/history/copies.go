@@ -100,16 +100,22 @@ func (c *Copies) add(m int32) int32 {
 type mailbox struct {
 	inBox []bool
 	taker []int32 // seq of the latest receive or discard that took it, or None
+	// unsure marks a copy an undone receipt may or may not have put back
+	// (a foreign algorithm, or a PK copy whose vector is unknown): the
+	// model then judges nobody who takes or lists it.
+	unsure []bool
 }
 
 func (x *mailbox) reserve(n int) {
 	x.inBox = make([]bool, 0, n)
 	x.taker = make([]int32, 0, n)
+	x.unsure = make([]bool, 0, n)
 }
 
 func (x *mailbox) add() {
 	x.inBox = append(x.inBox, false)
 	x.taker = append(x.taker, None)
+	x.unsure = append(x.unsure, false)
 }
 
 // transmit registers the copy a send or resend event transmits and
@@ -165,27 +171,48 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 	}
 	box := &b.box
 	switch {
-	case box.inBox[ci]:
-		box.inBox[ci] = false
+	case box.inBox[ci] || box.unsure[ci]:
+		box.inBox[ci], box.unsure[ci] = false, false
 	case e.Kind == trace.Discard:
-		if box.taker[ci] == None {
-			b.anomaly(DiscardNeverHeld, seq, func() (string, string) {
-				return fmt.Sprintf("%s discards copy %d of %s it never had", b.m.ProcName(e.P), e.Copy, b.m.MsgName(e.Msg)),
-					fmt.Sprintf("a discard judges a copy from the mailbox or the message log, but copy %d of %s is in neither at seq %d: it was sent at seq %d and nobody took it before",
-						e.Copy, b.m.MsgName(e.Msg), seq, b.m.Copies.Send[ci])
-			})
-		}
-		return // from the message log: the copy was taken before
+		b.discardTaken(seq, e, ci)
 	default:
 		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: box.taker[ci], Second: seq, Ambiguous: e.Via == trace.ViaNone})
 	}
 	box.taker[ci] = seq
 }
 
+// discardTaken judges a discard of a copy that is not in the mailbox. A
+// copy nobody took is in no message log either (a malformed run); one
+// taken before can come only from MS's replay log, as a receipt logged
+// earlier, and MS drops the entry when it discards it: anything else
+// breaks the algorithm's rules.
+func (b *Builder) discardTaken(seq int32, e *trace.RunEvent, ci int32) {
+	m := b.m
+	t := b.box.taker[ci]
+	if t == None {
+		b.anomaly(DiscardNeverHeld, seq, func() (string, string) {
+			return fmt.Sprintf("%s discards copy %d of %s it never had", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg)),
+				fmt.Sprintf("a discard judges a copy from the mailbox or the message log, but copy %d of %s is in neither at seq %d: it was sent at seq %d and nobody took it before",
+					e.Copy, m.MsgName(e.Msg), seq, m.Copies.Send[ci])
+		})
+		return
+	}
+	if m.Alg == PK || m.Run.Events[t].Kind != trace.Recv {
+		b.anomaly(DiscardNotInMailbox, seq, func() (string, string) {
+			return fmt.Sprintf("%s discards copy %d of %s at seq %d, which its mailbox no longer holds", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), seq),
+				fmt.Sprintf("the %s at seq %d took copy %d of %s and nothing put it back; only MS's replay log offers a copy again, once, as a receipt it logged", m.Event(t).Kind, t, e.Copy, m.MsgName(e.Msg))
+		})
+	}
+}
+
 // requeue puts the copy an undone receipt took back in its receiver's
-// mailbox.
-func (b *Builder) requeue(ci int32) {
-	b.box.inBox[ci] = true
+// mailbox, or marks it unsure when whether it went back is unknown.
+func (b *Builder) requeue(ci int32, sure bool) {
+	if sure {
+		b.box.inBox[ci] = true
+	} else {
+		b.box.unsure[ci] = true
+	}
 }
 
 // unconsumed checks an `unconsumed` record: the copy it names must still
@@ -202,8 +229,8 @@ func (b *Builder) unconsumed(seq int32, e *trace.RunEvent) {
 		})
 		return
 	}
-	if b.box.inBox[ci] && b.m.Copies.To[ci] == e.P {
-		b.box.inBox[ci] = false
+	if (b.box.inBox[ci] || b.box.unsure[ci]) && b.m.Copies.To[ci] == e.P {
+		b.box.inBox[ci], b.box.unsure[ci] = false, false
 		b.box.taker[ci] = seq
 		return
 	}

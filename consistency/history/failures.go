@@ -31,6 +31,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if fi == None {
 		m.Missing.Failure = true
 	}
+	b.opsWhileDown(ps, seq)
 	ps.down = false
 	keep := requeueNone
 	if m.Alg == Foreign {
@@ -52,6 +53,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		ps.known = append(ps.known, *ann)
 	}
 	if fi != None {
+		ps.heard[m.Failures[fi].Seq] = true
 		f := &m.Failures[fi]
 		f.Restart, f.Ann = seq, ann
 		if ck, ok := ps.byID[e.Restore]; ok {
@@ -100,6 +102,7 @@ func (b *Builder) restartOf(seq int32, e *trace.RunEvent, ps *procBuild) int32 {
 // announcement.
 func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
+	ps.heard[e.Failure] = true
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
 			ps.known = append(ps.known, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
@@ -199,4 +202,45 @@ func ordinal(n int32) string {
 		return fmt.Sprintf("%drd", n)
 	}
 	return fmt.Sprintf("%dth", n)
+}
+
+// prompted checks that a rollback answering a request or token, or a
+// control message, comes after its process heard of the failure: a
+// failure's control messages start at its process's restart and travel
+// from there (SPEC §4.2, §5).
+func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
+	if e.Failure == None || ps.heard[e.Failure] {
+		return
+	}
+	if e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
+		return // a rollback for a message from a later recovery (MS)
+	}
+	m := b.m
+	b.anomaly(Unprompted, seq, func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d answers failure seq %d, of which it has not heard", m.ProcName(e.P), e.Kind, seq, e.Failure),
+			fmt.Sprintf("a failure's control messages start at its process's restart and reach the others as control_recv events; %s has no restart or control_recv for failure seq %d before its %s at seq %d",
+				m.ProcName(e.P), e.Failure, e.Kind, seq)
+	})
+}
+
+// downTick checks a timer tick against the process being up or down: a
+// down process takes no checkpoint and records the tick as skipped with
+// reason "down"; an up one never does (SPEC §3).
+func (b *Builder) downTick(seq int32, e *trace.RunEvent, ps *procBuild) {
+	down := e.Kind == trace.CheckpointSkipped && e.Reason == trace.ReasonDown
+	if e.Kind == trace.Checkpoint && e.CkptType == trace.CkptInitial || down == ps.down {
+		return
+	}
+	if e.Kind == trace.CheckpointSkipped && !down && !ps.down {
+		return
+	}
+	m := b.m
+	b.anomaly(CkptWhileDown, seq, func() (string, string) {
+		state := "up"
+		if ps.down {
+			state = "down"
+		}
+		return fmt.Sprintf("%s's %s at seq %d does not fit it being %s", m.ProcName(e.P), e.Kind, seq, state),
+			fmt.Sprintf("a tick of a down process takes no checkpoint and is recorded as skipped with reason down, and only then; %s is %s at seq %d", m.ProcName(e.P), state, seq)
+	})
 }

@@ -13,6 +13,7 @@ import (
 // builder must not be used afterwards.
 func (b *Builder) Finish() *Model {
 	m := b.m
+	b.finishWellFormed()
 	// A process that answered a failure only by receiving its control
 	// message (nothing to roll back) handled it at that arrival. With
 	// unattributed rollbacks, an arrival may be followed by the

@@ -79,8 +79,11 @@ type Ckpt struct {
 	// one): the checkpoints a process holds at any moment are a chain of
 	// parents.
 	Index, Parent int32
-	Type          trace.CkptType
-	VT            trace.VT
+	// Unstable counts the live receipts no log event had made stable
+	// when the checkpoint was taken.
+	Unstable int32
+	Type     trace.CkptType
+	VT       trace.VT
 }
 
 // Proc is one process's final state.

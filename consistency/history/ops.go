@@ -38,12 +38,20 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		}
 		for int32(len(ps.live)) < e.Op {
 			ps.live = append(ps.live, None)
+			ps.stable = append(ps.stable, false)
 		}
 	}
 	if len(ps.live) > 0 {
 		m.Pred[seq] = ps.live[len(ps.live)-1]
 	}
+	if ps.down {
+		ps.downOps = append(ps.downOps, seq)
+	}
 	ps.live = append(ps.live, seq)
+	ps.stable = append(ps.stable, false)
+	if e.Kind == trace.Recv {
+		ps.unstable++
+	}
 	b.learnOp(seq, e, ps)
 	switch e.Kind {
 	case trace.Send:
@@ -130,4 +138,28 @@ func (b *Builder) learnOp(seq int32, e *trace.RunEvent, ps *procBuild) {
 					k, m.ProcName(e.P), was, e.Kind, m.MsgOpt(e.Msg), seq)
 		})
 	}
+}
+
+// logged records that a log event made a live receipt stable. A PK log
+// event writes a volatile entry to stable storage at a flush (SPEC §6),
+// so it must name a live receipt that is not stable yet; an MS one comes
+// before the receipt it logs.
+func (b *Builder) logged(seq int32, e *trace.RunEvent, ps *procBuild) {
+	k := e.Op
+	if k >= 0 && int(k) < len(ps.live) && ps.live[k] != None && !ps.stable[k] {
+		if r := &b.m.Run.Events[ps.live[k]]; r.Kind == trace.Recv && r.Msg == e.Msg && r.Copy == e.Copy {
+			ps.stable[k] = true
+			ps.unstable--
+			return
+		}
+	}
+	if b.m.Alg != PK {
+		return
+	}
+	m := b.m
+	b.anomaly(LogUnmatched, seq, func() (string, string) {
+		return fmt.Sprintf("%s logs copy %d of %s for op %d at seq %d, which is no volatile receipt", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), k, seq),
+			fmt.Sprintf("a PK log event makes an entry of the volatile message log stable, so it names a live receipt not yet stable, but op %d of %s is no such receipt of copy %d of %s at seq %d",
+				k, m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), seq)
+	})
 }

@@ -11,7 +11,7 @@ import (
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
-		Index: int32(len(ps.taken)), Parent: ps.ckpts[len(ps.ckpts)-1].Index}
+		Index: int32(len(ps.taken)), Parent: ps.ckpts[len(ps.ckpts)-1].Index, Unstable: ps.unstable}
 	if e.Pos == None {
 		ck.Pos = int32(len(ps.live))
 	} else if e.Pos != int32(len(ps.live)) {
@@ -129,18 +129,18 @@ func (b *Builder) rollback(seq int32, e *trace.RunEvent, ps *procBuild) {
 	}
 }
 
-// requeue says which copies an undone receipt puts back in the mailbox.
-type requeue uint8
+// requeueMode says which copies an undone receipt puts back in the mailbox.
+type requeueMode uint8
 
 const (
-	requeueNone      requeue = iota // MS, and every restart: none (SPEC §4.2, §5)
-	requeueNonOrphan                // a PK rollback: those that are no orphan of a known announcement
-	requeueAll                      // a foreign algorithm, or an undo without a restore: unknown, so all
+	requeueNone      requeueMode = iota // MS, and every restart: none (SPEC §4.2, §5)
+	requeueNonOrphan                    // a PK rollback: those that are no orphan of a known announcement
+	requeueAll                          // a foreign algorithm, or an undo without a restore: unknown
 )
 
 // restore applies a restart or rollback: the restored checkpoint's later
 // checkpoints are dropped and every live op from pos on is undone.
-func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeue) {
+func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
 	m := b.m
 	ps.lastRestore = seq
 	m.RestoreAt[seq] = int32(len(m.Restores))
@@ -226,7 +226,7 @@ func (b *Builder) replayed(ps *procBuild, restore, pos int32) []int32 {
 // undone by event by (ImplicitUndo for a broken continuity), puts back
 // in the mailbox the copies of undone receipts that keep says, and
 // returns how many live ops it dropped.
-func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
+func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int {
 	m := b.m
 	n := 0
 	for k := len(ps.live) - 1; k >= int(pos); k-- {
@@ -236,6 +236,9 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 		}
 		m.UndoneBy[s] = by
 		n++
+		if m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+			ps.unstable--
+		}
 		if keep == requeueNone {
 			continue
 		}
@@ -247,15 +250,16 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 		if ci < 0 || m.Copies.Send[ci] == None {
 			continue
 		}
-		if keep == requeueNonOrphan {
-			if pb := m.PB(ci); pb != nil && pb.VT != nil {
-				if o, _ := Orphan(pb.VT, ps.known); o {
-					continue
-				}
+		switch pb := m.PB(ci); {
+		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
+			b.requeue(ci, false)
+		default:
+			if o, _ := Orphan(pb.VT, ps.known); !o {
+				b.requeue(ci, true)
 			}
 		}
-		b.requeue(ci)
 	}
 	ps.live = ps.live[:pos]
+	ps.stable = ps.stable[:pos]
 	return n
 }
