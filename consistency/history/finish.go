@@ -14,6 +14,13 @@ import (
 func (b *Builder) Finish() *Model {
 	m := b.m
 	b.finishWellFormed()
+	if m.Missing.Ops {
+		// Without op numbers the live counts are unknown: what was
+		// compared with them says nothing.
+		for _, k := range []Kind{BrokenContinuity, CkptPos, PosBeyondLive, UndoneCount, OpWhileDown} {
+			m.anomalies[k] = anomalyList{}
+		}
+	}
 	// A process that answered a failure only by receiving its control
 	// message (nothing to roll back) handled it at that arrival. With
 	// unattributed rollbacks, an arrival may be followed by the

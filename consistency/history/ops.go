@@ -12,7 +12,10 @@ import (
 func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	if e.Op == None {
+		// No live history without op numbers, but the copy is still
+		// sent or taken.
 		m.Missing.Ops = true
+		b.copyOf(seq, e)
 		return
 	}
 	if e.Op < 0 || e.Op > max(b.sizeHint, seq) {
@@ -53,12 +56,18 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		ps.unstable++
 	}
 	b.learnOp(seq, e, ps)
+	b.copyOf(seq, e)
+}
+
+// copyOf registers the copy a send transmits, or has a receive take its
+// copy.
+func (b *Builder) copyOf(seq int32, e *trace.RunEvent) {
 	switch e.Kind {
 	case trace.Send:
 		if ci := b.transmit(seq, e); ci >= 0 {
-			m.Copies.Orig[ci] = seq
+			b.m.Copies.Orig[ci] = seq
 		} else {
-			m.Missing.Copy = true
+			b.m.Missing.Copy = true
 		}
 	case trace.Recv:
 		b.recv(seq, e)
@@ -106,6 +115,12 @@ func (b *Builder) resend(seq int32, e *trace.RunEvent, ps *procBuild) {
 		// sender's state no longer holds: link it to the copy it repeats.
 		if oi := m.Copies.Index(e.Msg, e.Of); oi >= 0 {
 			orig = m.Copies.Orig[oi]
+		}
+		if e.Op == None {
+			m.Missing.Ops = true // which send it repeats cannot be told
+			m.Copies.Orig[ci] = orig
+			m.SendOf[seq] = orig
+			return
 		}
 		b.anomaly(ResendNotLive, seq, func() (string, string) {
 			return fmt.Sprintf("%s resends %s at seq %d but its send is not live", m.ProcName(e.P), m.MsgName(e.Msg), seq),
