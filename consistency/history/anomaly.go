@@ -47,6 +47,15 @@ const (
 	numKinds
 )
 
+// AllKinds lists every anomaly kind.
+func AllKinds() []Kind {
+	out := make([]Kind, numKinds)
+	for k := range out {
+		out[k] = Kind(k)
+	}
+	return out
+}
+
 // Anomaly is one witness of a Kind: the event that shows it, a one-line
 // message and a because-chain.
 type Anomaly struct {
