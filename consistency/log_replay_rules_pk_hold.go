@@ -14,46 +14,54 @@ func pkHoldRules(m *history.Model, r *result) {
 	if len(m.Procs) < 2 {
 		return // alone on the ring there is no token to wait for
 	}
-	np := len(m.Procs)
-	held := make([]int32, np) // seq of the restart a held process waits since, or None
-	back := make([]bool, np)  // its token came back
-	inc := make([]int32, np)
-	for p := range held {
-		held[p] = history.None
+	h := holds{m: m, r: r, since: make([]int32, len(m.Procs)), back: make([]bool, len(m.Procs)), inc: make([]int32, len(m.Procs))}
+	for p := range h.since {
+		h.since[p] = history.None
 	}
 	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if e.P < 0 || int(e.P) >= np {
-			continue
+		if e := &m.Run.Events[i]; e.P >= 0 && int(e.P) < len(m.Procs) {
+			h.event(int32(i), e)
 		}
-		seq, p := int32(i), e.P
-		switch e.Kind {
-		case trace.Restart:
-			inc[p]++
-			held[p], back[p] = seq, false
-		case trace.Fail:
-			held[p] = history.None // a crash ends the hold
-		case trace.ControlRecv:
-			if b := m.Run.Body(e); e.Control == trace.ControlToken && b != nil && b.Origin == p && b.Inc == inc[p]-1 {
-				back[p] = true
-			} else if e.Control == trace.ControlToken && b == nil {
-				back[p] = true // cannot tell: give the benefit of the doubt
-			}
-		case trace.End:
-			if held[p] != history.None && e.State != trace.StateHeld && e.State != trace.StateDown {
-				r.fail(fmt.Sprintf("%s ends %s at seq %d while it waits for its token", m.ProcName(p), e.State, seq), []int32{held[p], seq},
-					fmt.Sprintf("%s restarted at seq %d and holds until the token with its announcement returns; no resume shows that it did, so the run should end it held", m.ProcName(p), held[p]))
-			}
-		case trace.Resume:
-			pkResume(m, seq, e, held[p], back[p], r)
-			held[p] = history.None
-		case trace.Send, trace.Recv, trace.Internal:
-			if held[p] != history.None && !(e.Kind == trace.Send && e.Resend) {
-				r.fail(fmt.Sprintf("%s executes op %d at seq %d while it waits for its token", m.ProcName(p), e.Op, seq), []int32{held[p], seq},
-					fmt.Sprintf("%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
-						m.ProcName(p), held[p], m.Describe(seq)))
-				held[p] = history.None // one witness per hold
-			}
+	}
+}
+
+// holds is pkHoldRules' state per process: the restart a held process
+// waits since (None if it is not held), whether its token came back, and
+// its incarnation.
+type holds struct {
+	m     *history.Model
+	r     *result
+	since []int32
+	back  []bool
+	inc   []int32
+}
+
+func (h *holds) event(seq int32, e *trace.RunEvent) {
+	m, p := h.m, e.P
+	switch e.Kind {
+	case trace.Restart:
+		h.inc[p]++
+		h.since[p], h.back[p] = seq, false
+	case trace.Fail:
+		h.since[p] = history.None // a crash ends the hold
+	case trace.ControlRecv:
+		b := m.Run.Body(e)
+		// A token without a body cannot be told: the benefit of the doubt.
+		h.back[p] = h.back[p] || e.Control == trace.ControlToken && (b == nil || b.Origin == p && b.Inc == h.inc[p]-1)
+	case trace.End:
+		if h.since[p] != history.None && e.State != trace.StateHeld && e.State != trace.StateDown {
+			h.r.fail(fmt.Sprintf("%s ends %s at seq %d while it waits for its token", m.ProcName(p), e.State, seq), []int32{h.since[p], seq},
+				fmt.Sprintf("%s restarted at seq %d and holds until the token with its announcement returns; no resume shows that it did, so the run should end it held", m.ProcName(p), h.since[p]))
+		}
+	case trace.Resume:
+		pkResume(m, seq, e, h.since[p], h.back[p], h.r)
+		h.since[p] = history.None
+	case trace.Send, trace.Recv, trace.Internal:
+		if h.since[p] != history.None && !(e.Kind == trace.Send && e.Resend) {
+			h.r.fail(fmt.Sprintf("%s executes op %d at seq %d while it waits for its token", m.ProcName(p), e.Op, seq), []int32{h.since[p], seq},
+				fmt.Sprintf("%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
+					m.ProcName(p), h.since[p], m.Describe(seq)))
+			h.since[p] = history.None // one witness per hold
 		}
 	}
 }

@@ -83,67 +83,88 @@ func newStuck(m *history.Model) *stuck {
 // send and no live receipt.
 func lostAt(m *history.Model, st *stuck, p int32, r *result) {
 	ps := &m.Procs[p]
-	live := len(ps.Live)
 	var pr []history.ProgOp
 	if int(p) < len(m.Program) {
 		pr = m.Program[p]
 	}
-	state := "has no end event"
 	var end *trace.RunEvent
 	if ps.End != history.None {
 		end = m.Event(ps.End)
-		state = "ended " + end.State.String()
 	}
-	if end != nil && end.State == trace.StateDone && live >= len(pr) {
+	switch {
+	case end != nil && end.State == trace.StateDone && len(ps.Live) >= len(pr):
 		return
-	}
-	if st.blockedOn[p] != history.None {
+	case st.blockedOn[p] != history.None:
 		blockedOnUnsent(m, st, p, r)
 		return
 	}
-	if end != nil && end.State == trace.StateBlocked {
-		// Blocked on a message whose send is live: lost, whatever the
-		// program says beyond.
-		if msg := end.Msg; msg >= 0 && int(msg) < len(m.LiveSend) && m.LiveSend[msg] != history.None && m.LiveRecv[msg] == history.None {
-			if live >= len(pr) || pr[live].Kind != trace.Recv || pr[live].Msg != msg {
-				// Only the op at live is read below.
-				pr = make([]history.ProgOp, live+1)
-				pr[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
-			}
+	ahead := aheadOf(m, ps, pr, end)
+	for k := len(ps.Live); k < len(ahead); k++ {
+		if lostReceive(m, st, p, k, ahead[k], r) {
+			return
 		}
 	}
-	for k := live; k < len(pr); k++ {
-		msg := pr[k].Msg
-		if pr[k].Kind != trace.Recv || msg < 0 || int(msg) >= len(m.LiveSend) {
-			continue
-		}
-		snd := m.LiveSend[msg]
-		if snd == history.None || m.LiveRecv[msg] != history.None {
-			continue
-		}
-		seqs := []int32{snd}
-		if end != nil {
-			seqs = append(seqs, ps.End)
-		}
-		var b strings.Builder
-		if end != nil && end.State == trace.StateBlocked && end.Msg == msg {
-			fmt.Fprintf(&b, "%s ended blocked at op %d on %s, whose send (%s) is live, yet no copy of it was delivered: the message was lost",
-				m.ProcName(p), k, m.MsgName(msg), m.Describe(snd))
-		} else {
-			fmt.Fprintf(&b, "%s %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
-				m.ProcName(p), state, live, m.MsgName(msg), k, m.Describe(snd))
-		}
-		if len(st.behind[p]) > 0 {
-			var names []string
-			for _, q := range st.behind[p] {
-				names = append(names, fmt.Sprintf("%s (blocked on %s)", m.ProcName(q), m.MsgName(st.blockedOn[q])))
-				seqs = append(seqs, m.Procs[q].End)
-			}
-			fmt.Fprintf(&b, "; stuck behind it: %s", strings.Join(names, ", "))
-		}
-		r.fail(fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, b.String())
-		return
+}
+
+// aheadOf returns the program a stuck process has still to run from its
+// live count on: its program, or — when it ended blocked on a message
+// whose send is live — that receive, whatever the program says beyond.
+func aheadOf(m *history.Model, ps *history.Proc, pr []history.ProgOp, end *trace.RunEvent) []history.ProgOp {
+	live := len(ps.Live)
+	if end == nil || end.State != trace.StateBlocked {
+		return pr
 	}
+	msg := end.Msg
+	if msg < 0 || int(msg) >= len(m.LiveSend) || m.LiveSend[msg] == history.None || m.LiveRecv[msg] != history.None {
+		return pr
+	}
+	if live < len(pr) && pr[live].Kind == trace.Recv && pr[live].Msg == msg {
+		return pr
+	}
+	// Only the op at live is read.
+	out := make([]history.ProgOp, live+1)
+	out[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
+	return out
+}
+
+// lostReceive reports whether op k of p's program, still ahead, is a
+// receive of a message whose send is live and never received: then it
+// fails the property, naming who is stuck behind p.
+func lostReceive(m *history.Model, st *stuck, p int32, k int, op history.ProgOp, r *result) bool {
+	msg := op.Msg
+	if op.Kind != trace.Recv || msg < 0 || int(msg) >= len(m.LiveSend) {
+		return false
+	}
+	snd := m.LiveSend[msg]
+	if snd == history.None || m.LiveRecv[msg] != history.None {
+		return false
+	}
+	ps := &m.Procs[p]
+	seqs := []int32{snd}
+	var b strings.Builder
+	switch {
+	case ps.End == history.None:
+		fmt.Fprintf(&b, "%s has no end event after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+			m.ProcName(p), len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
+	case m.Event(ps.End).State == trace.StateBlocked && m.Event(ps.End).Msg == msg:
+		seqs = append(seqs, ps.End)
+		fmt.Fprintf(&b, "%s ended blocked at op %d on %s, whose send (%s) is live, yet no copy of it was delivered: the message was lost",
+			m.ProcName(p), k, m.MsgName(msg), m.Describe(snd))
+	default:
+		seqs = append(seqs, ps.End)
+		fmt.Fprintf(&b, "%s ended %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+			m.ProcName(p), m.Event(ps.End).State, len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
+	}
+	if len(st.behind[p]) > 0 {
+		var names []string
+		for _, q := range st.behind[p] {
+			names = append(names, fmt.Sprintf("%s (blocked on %s)", m.ProcName(q), m.MsgName(st.blockedOn[q])))
+			seqs = append(seqs, m.Procs[q].End)
+		}
+		fmt.Fprintf(&b, "; stuck behind it: %s", strings.Join(names, ", "))
+	}
+	r.fail(fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, b.String())
+	return true
 }
 
 // blockedOnUnsent judges a process blocked on a message whose send is not

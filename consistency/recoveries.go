@@ -82,67 +82,73 @@ func lineEntry(m *history.Model, f *history.Failure, p int32, a lineAgg) report.
 // writes its resends before the restart event itself).
 func aggregate(m *history.Model) [][]lineAgg {
 	np := len(m.Procs)
-	per := make([][]lineAgg, len(m.Failures))
-	for fi := range per {
-		per[fi] = make([]lineAgg, np)
-		for p := range per[fi] {
-			per[fi][p] = lineAgg{restore: history.None, sn: history.None, pos: history.None, cause: "none"}
+	a := aggregator{m: m, per: make([][]lineAgg, len(m.Failures)), lastF: make([]int32, np)}
+	for fi := range a.per {
+		a.per[fi] = make([]lineAgg, np)
+		for p := range a.per[fi] {
+			a.per[fi][p] = lineAgg{restore: history.None, sn: history.None, pos: history.None, cause: "none"}
 		}
 	}
-	lastF := make([]int32, np)
-	for p := range lastF {
-		lastF[p] = history.None
+	for p := range a.lastF {
+		a.lastF[p] = history.None
 	}
 	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if e.P < 0 || int(e.P) >= np {
-			continue
-		}
-		fi := m.FailOf[i]
-		if f, ok := m.FailIdx[e.Failure]; ok && fi == history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
-			fi = f
-		}
-		switch e.Kind {
-		case trace.Restart, trace.Rollback:
-			if fi != history.None {
-				restoreAgg(m, int32(i), e, &per[fi][e.P])
-				lastF[e.P] = fi
-			}
-		case trace.Checkpoint:
-			if fi != history.None {
-				a := &per[fi][e.P]
-				if a.pos == history.None {
-					a.pos = e.Pos
-				}
-				if a.cause == "none" {
-					a.cause = "recovery"
-				}
-				lastF[e.P] = fi
-			}
-		case trace.ControlRecv:
-			if fi != history.None {
-				lastF[e.P] = fi
-			}
-		case trace.Discard:
-			if fi != history.None {
-				per[fi][e.P].discarded++
-			}
-		case trace.Recv:
-			if e.Via == trace.ViaLog && lastF[e.P] != history.None {
-				per[lastF[e.P]][e.P].replayed++
-			}
-		case trace.Send:
-			if !e.Resend {
-				break
-			}
-			if f, ok := m.FailIdx[e.Failure]; ok {
-				per[f][e.P].resent++
-			} else if lastF[e.P] != history.None {
-				per[lastF[e.P]][e.P].resent++
-			}
+		if e := &m.Run.Events[i]; e.P >= 0 && int(e.P) < np {
+			a.event(int32(i), e)
 		}
 	}
-	return per
+	return a.per
+}
+
+// aggregator is aggregate's state: the sums so far and, per process,
+// the failure it last handled.
+type aggregator struct {
+	m     *history.Model
+	per   [][]lineAgg
+	lastF []int32
+}
+
+func (a *aggregator) event(seq int32, e *trace.RunEvent) {
+	fi := a.m.FailOf[seq]
+	if f, ok := a.m.FailIdx[e.Failure]; ok && fi == history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
+		fi = f
+	}
+	switch e.Kind {
+	case trace.Restart, trace.Rollback, trace.Checkpoint, trace.ControlRecv:
+		if fi == history.None {
+			return
+		}
+		a.lastF[e.P] = fi
+		if e.Kind == trace.Checkpoint {
+			a.recoveryCheckpoint(e, &a.per[fi][e.P])
+		} else if e.Kind != trace.ControlRecv {
+			restoreAgg(a.m, seq, e, &a.per[fi][e.P])
+		}
+	case trace.Discard:
+		if fi != history.None {
+			a.per[fi][e.P].discarded++
+		}
+	case trace.Recv:
+		if e.Via == trace.ViaLog && a.lastF[e.P] != history.None {
+			a.per[a.lastF[e.P]][e.P].replayed++
+		}
+	case trace.Send:
+		if f, ok := a.m.FailIdx[e.Failure]; e.Resend && ok {
+			a.per[f][e.P].resent++
+		} else if e.Resend && a.lastF[e.P] != history.None {
+			a.per[a.lastF[e.P]][e.P].resent++
+		}
+	}
+}
+
+// recoveryCheckpoint adds a recovery checkpoint to a process's entry.
+func (a *aggregator) recoveryCheckpoint(e *trace.RunEvent, la *lineAgg) {
+	if la.pos == history.None {
+		la.pos = e.Pos
+	}
+	if la.cause == "none" {
+		la.cause = "recovery"
+	}
 }
 
 // restoreAgg adds a restart or rollback to a process's line entry.

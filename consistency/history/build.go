@@ -135,54 +135,68 @@ func (b *Builder) Add(e *trace.RunEvent) {
 		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))
 		return
 	}
-	ps := &b.procs[e.P]
-	switch e.Kind {
-	case trace.Send, trace.Recv, trace.Internal:
-		if e.Kind == trace.Send && e.Resend {
+	if int(e.Kind) < len(handlers) && handlers[e.Kind] != nil {
+		handlers[e.Kind](b, seq, e, &b.procs[e.P])
+	}
+}
+
+// handler applies one kind of event to the model.
+type handler func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild)
+
+// handlers maps each event kind to what it does to the model; kinds
+// without one (hold, unhold, resume, …) change no history.
+var handlers [32]handler
+
+func init() {
+	handlers[trace.Send] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		if e.Resend {
 			b.resend(seq, e, ps)
 			return
 		}
 		b.op(seq, e, ps)
-	case trace.Checkpoint:
+	}
+	handlers[trace.Recv] = (*Builder).op
+	handlers[trace.Internal] = (*Builder).op
+	handlers[trace.Checkpoint] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		if e.CkptType == trace.CkptBasic {
 			b.environment(seq, e)
 		}
 		b.downTick(seq, e, ps)
 		b.checkpoint(seq, e, ps)
-	case trace.CheckpointSkipped:
+	}
+	handlers[trace.CheckpointSkipped] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.environment(seq, e)
 		b.downTick(seq, e, ps)
-	case trace.Fail:
+	}
+	handlers[trace.Fail] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.environment(seq, e)
 		b.fail(seq, e, ps)
-	case trace.Restart:
-		b.restart(seq, e, ps)
-	case trace.Rollback:
+	}
+	handlers[trace.Restart] = (*Builder).restart
+	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
 		b.rollback(seq, e, ps)
-	case trace.Log:
-		b.logged(seq, e, ps)
-	case trace.Discard:
-		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && m.Copies.Send[ci] != None && ci < int32(len(b.box.inBox)) {
-			b.take(seq, e, ci)
-		}
-	case trace.ControlSend:
+	}
+	handlers[trace.Log] = (*Builder).logged
+	handlers[trace.Discard] = (*Builder).discard
+	handlers[trace.ControlSend] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
 		b.controlSent(seq, e)
-		if fi, ok := m.FailIdx[e.Failure]; ok {
-			m.Failures[fi].Controls++
+		if fi, ok := b.m.FailIdx[e.Failure]; ok {
+			b.m.Failures[fi].Controls++
 		}
-	case trace.ControlRecv:
+	}
+	handlers[trace.ControlRecv] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.controlArrived(seq, e)
 		b.controlRecv(seq, e, ps)
-	case trace.Unconsumed:
+	}
+	handlers[trace.Unconsumed] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		if ps.end == None {
-			b.malformed(AfterEnd, seq, fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, m.ProcName(e.P)))
+			b.malformed(AfterEnd, seq, fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, b.m.ProcName(e.P)))
 		}
 		b.unconsumed(seq, e)
-	case trace.End:
-		b.end(seq, e, ps)
 	}
+	handlers[trace.End] = (*Builder).end
 }
 
 // malformed records an anomaly whose because-chain only says the run

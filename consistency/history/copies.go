@@ -181,6 +181,13 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 	box.taker[ci] = seq
 }
 
+// discard takes the copy a discard judged.
+func (b *Builder) discard(seq int32, e *trace.RunEvent, _ *procBuild) {
+	if ci := b.m.Copies.Index(e.Msg, e.Copy); ci >= 0 && b.m.Copies.Send[ci] != None {
+		b.take(seq, e, ci)
+	}
+}
+
 // discardTaken judges a discard of a copy that is not in the mailbox. A
 // copy nobody took is in no message log either (a malformed run); one
 // taken before can come only from MS's replay log, as a receipt logged
