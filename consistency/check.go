@@ -48,6 +48,7 @@ func Judge(m *history.Model) report.Report {
 		Recoveries: recoveries(m),
 		Stats:      statistics(m),
 		Valid:      true,
+		Properties: make([]report.Property, 0, len(rules)),
 	}
 	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}
 	if m.Src != nil {

@@ -41,8 +41,8 @@ func msDomino(m *history.Model, r *result) {
 	for i := range m.Restores {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
-		fi := m.FailOf[rs.Seq]
-		ck, ok := m.Procs[e.P].ByID[e.Restore]
+		fi := m.FailOf(rs.Seq)
+		ck, ok := m.Procs[e.P].Checkpoint(e.Restore)
 		if !ok || fi == history.None {
 			continue
 		}
@@ -119,7 +119,7 @@ func pkDomino(m *history.Model, r *result) {
 	for i := range m.Restores {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
-		fi := m.FailOf[rs.Seq]
+		fi := m.FailOf(rs.Seq)
 		if e.Kind == trace.Rollback {
 			if fi != history.None {
 				rolledTwice(m, rolled, rs.Seq, fi, "a process handles each token once", r)

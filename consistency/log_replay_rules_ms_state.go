@@ -97,7 +97,7 @@ func msNumber(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 			want = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", l.sn[p])
 		}
 	case trace.CkptRecovery:
-		if fi := m.FailOf[seq]; fi != history.None && m.Failures[fi].R != history.None && (e.Sn != m.Failures[fi].R || e.Sn <= l.sn[p]) {
+		if fi := m.FailOf(seq); fi != history.None && m.Failures[fi].R != history.None && (e.Sn != m.Failures[fi].R || e.Sn <= l.sn[p]) {
 			want = fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it", m.Failures[fi].R, l.sn[p])
 		}
 	}
@@ -175,8 +175,11 @@ func msAppliesRecoveries(m *history.Model, r *result) {
 	}
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
+		if e.Kind != trace.ControlRecv || e.Control != trace.ControlRollback || e.P < 0 || int(e.P) >= len(m.Procs) {
+			continue
+		}
 		fi, ok := m.FailIdx[e.Failure]
-		if e.Kind != trace.ControlRecv || e.Control != trace.ControlRollback || !ok || e.P < 0 || int(e.P) >= len(m.Procs) {
+		if !ok {
 			continue
 		}
 		if end := m.Procs[e.P].End; handled[[2]int32{e.P, fi}] || end != history.None && m.Event(end).State == trace.StateDown {

@@ -50,7 +50,7 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 		r.cannotJudge(why)
 		return
 	}
-	fi := m.FailOf[rs.Seq]
+	fi := m.FailOf(rs.Seq)
 	if fi == history.None {
 		return
 	}

@@ -75,7 +75,7 @@ func overRollbacks(m *history.Model, d *history.Dependence) []overRollback {
 		if by < 0 || m.Event(by).Kind != trace.Rollback || reported[by] {
 			continue
 		}
-		fi := m.FailOf[by]
+		fi := m.FailOf(by)
 		bit := d.Bit(fi)
 		if bit == 0 || d.L[i]&bit != 0 {
 			continue

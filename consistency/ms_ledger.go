@@ -31,16 +31,19 @@ type msLedger struct {
 
 func newMSLedger(m *history.Model) *msLedger {
 	np := len(m.Procs)
+	ints := make([]int32, 5*np) // one allocation for the per-process numbers
 	l := &msLedger{m: m, textbook: m.Alg == history.Textbook,
-		sn: make([]int32, np), F: make([][]trace.FEntry, np), lastRestore: make([]int32, np),
-		rs: make([][]int32, np), next: make([]int32, np),
-		down: make([]bool, np), pending: make([][]trace.ControlBody, np), tbInc: make([]int32, np), tbLine: make([]int32, np)}
+		sn: ints[:np:np], lastRestore: ints[np : 2*np : 2*np], next: ints[2*np : 3*np : 3*np],
+		tbInc: ints[3*np : 4*np : 4*np], tbLine: ints[4*np:], F: make([][]trace.FEntry, np), down: make([]bool, np)}
 	for p := range l.lastRestore {
 		l.lastRestore[p] = history.None
 	}
 	for _, f := range m.Failures {
 		if f.Count == history.None {
 			continue
+		}
+		if l.rs == nil {
+			l.rs = make([][]int32, np)
 		}
 		for int32(len(l.rs[f.P])) < f.Count {
 			l.rs[f.P] = append(l.rs[f.P], history.None)
@@ -62,7 +65,7 @@ func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 		if e.CkptType == trace.CkptBasic {
 			l.next[p]++
 		}
-		if fi := l.m.FailOf[seq]; e.CkptType == trace.CkptRecovery && fi != history.None {
+		if fi := l.m.FailOf(seq); e.CkptType == trace.CkptRecovery && fi != history.None {
 			l.apply(p, fi)
 		}
 	case trace.CheckpointSkipped:
@@ -76,6 +79,9 @@ func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 			if l.down[p] {
 				// A down process handles requests at its restart, after
 				// raising its own incarnation.
+				if l.pending == nil {
+					l.pending = make([][]trace.ControlBody, len(l.m.Procs))
+				}
 				l.pending[p] = append(l.pending[p], *body)
 			} else {
 				l.adopt(p, body.Count, body.R)
@@ -88,11 +94,11 @@ func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 // process took; any other leaves the ledger as it was).
 func (l *msLedger) restore(seq int32, e *trace.RunEvent) {
 	p := e.P
-	ck, ok := l.m.Procs[p].ByID[e.Restore]
+	ck, ok := l.m.Procs[p].Checkpoint(e.Restore)
 	if !ok {
 		return
 	}
-	if fi := l.m.FailOf[seq]; fi != history.None {
+	if fi := l.m.FailOf(seq); fi != history.None {
 		l.apply(p, fi)
 	}
 	l.sn[p] = ck.Sn
@@ -104,10 +110,12 @@ func (l *msLedger) restore(seq int32, e *trace.RunEvent) {
 	if l.textbook {
 		l.tbInc[p]++
 		l.tbLine[p] = ck.Sn
-		for _, b := range l.pending[p] {
-			l.adopt(p, b.Count, b.R)
+		if l.pending != nil {
+			for _, b := range l.pending[p] {
+				l.adopt(p, b.Count, b.R)
+			}
+			l.pending[p] = l.pending[p][:0]
 		}
-		l.pending[p] = l.pending[p][:0]
 	}
 }
 

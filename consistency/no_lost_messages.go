@@ -30,20 +30,22 @@ func noLostMessages(m *history.Model) result {
 // message whose send is not live waits, whom it waits for, and who is
 // stuck behind a root.
 type stuck struct {
-	sender    []int32 // per message, the process that sends it
 	blockedOn []int32 // per process: the message with no live send, or None
 	behind    [][]int32
 }
 
+// sender returns the process that sends message msg: from the run's
+// sends, else from the source trace, else None.
+func sender(m *history.Model, msg int32) int32 {
+	if s := m.Copies.Sender(msg, m.Run); s != history.None {
+		return s
+	}
+	return m.SrcSender(msg)
+}
+
 func newStuck(m *history.Model) *stuck {
 	np := len(m.Procs)
-	st := &stuck{sender: make([]int32, len(m.Run.Msgs)), blockedOn: make([]int32, np), behind: make([][]int32, np)}
-	for i := range st.sender {
-		st.sender[i] = m.Copies.Sender(int32(i), m.Run)
-		if st.sender[i] == history.None {
-			st.sender[i] = m.SrcSender(int32(i))
-		}
-	}
+	st := &stuck{blockedOn: make([]int32, np), behind: make([][]int32, np)}
 	waits := make([]int32, np)
 	for p := range waits {
 		waits[p], st.blockedOn[p] = history.None, history.None
@@ -54,7 +56,7 @@ func newStuck(m *history.Model) *stuck {
 		e := m.Event(end)
 		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
 			st.blockedOn[p] = e.Msg
-			if s := st.sender[e.Msg]; s != history.None && s != int32(p) {
+			if s := sender(m, e.Msg); s != history.None && s != int32(p) {
 				waits[p] = s
 			}
 		}
@@ -171,7 +173,7 @@ func lostReceive(m *history.Model, st *stuck, p int32, k int, op history.ProgOp,
 // live: charged to its root, unless nothing explains it.
 func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 	msg := st.blockedOn[p]
-	s := st.sender[msg]
+	s := sender(m, msg)
 	switch {
 	case s == history.None:
 		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))

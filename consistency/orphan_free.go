@@ -48,27 +48,16 @@ func handledOrphans(m *history.Model, d *history.Dependence, r *result) {
 // liveOrphans is the end part: a live receipt whose copy's send was
 // undone (the roots; anything that depends on them is explained by them).
 func liveOrphans(m *history.Model, r *result) {
-	for p := range m.Procs {
-		for _, s := range m.Procs[p].Live {
-			if s == history.None {
-				continue
-			}
-			e := m.Event(s)
-			if e.Kind != trace.Recv {
-				continue
-			}
-			snd := m.SendOf[s]
-			if snd == history.None || m.UndoneBy[snd] == history.None {
-				continue
-			}
-			by := m.UndoneBy[snd]
-			because := fmt.Sprintf("%s stays live at the end, but the copy it consumed comes from %s", m.Describe(s), m.Describe(snd))
-			if by >= 0 {
-				because += fmt.Sprintf(", which the %s at seq %d undid", m.Event(by).Kind, by)
-			}
-			r.fail(fmt.Sprintf("%s's live receipt of %s consumes a copy whose send was undone", m.ProcName(e.P), m.MsgName(e.Msg)),
-				[]int32{s, snd}, because+": the final state is not consistent")
+	for _, s := range m.Stale {
+		e := m.Event(s)
+		snd := m.SendOf[s]
+		by := m.UndoneBy[snd]
+		because := fmt.Sprintf("%s stays live at the end, but the copy it consumed comes from %s", m.Describe(s), m.Describe(snd))
+		if by >= 0 {
+			because += fmt.Sprintf(", which the %s at seq %d undid", m.Event(by).Kind, by)
 		}
+		r.fail(fmt.Sprintf("%s's live receipt of %s consumes a copy whose send was undone", m.ProcName(e.P), m.MsgName(e.Msg)),
+			[]int32{s, snd}, because+": the final state is not consistent")
 	}
 }
 

@@ -109,9 +109,15 @@ type aggregator struct {
 }
 
 func (a *aggregator) event(seq int32, e *trace.RunEvent) {
-	fi := a.m.FailOf[seq]
-	if f, ok := a.m.FailIdx[e.Failure]; ok && fi == history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
-		fi = f
+	fi := history.None
+	switch e.Kind {
+	case trace.Restart, trace.Rollback, trace.Checkpoint:
+		fi = a.m.FailOf(seq)
+	}
+	if fi == history.None && e.Failure != history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
+		if f, ok := a.m.FailIdx[e.Failure]; ok {
+			fi = f
+		}
 	}
 	switch e.Kind {
 	case trace.Restart, trace.Rollback, trace.Checkpoint, trace.ControlRecv:
@@ -133,9 +139,12 @@ func (a *aggregator) event(seq int32, e *trace.RunEvent) {
 			a.per[a.lastF[e.P]][e.P].replayed++
 		}
 	case trace.Send:
-		if f, ok := a.m.FailIdx[e.Failure]; e.Resend && ok {
+		if !e.Resend {
+			return
+		}
+		if f, ok := a.m.FailIdx[e.Failure]; ok {
 			a.per[f][e.P].resent++
-		} else if e.Resend && a.lastF[e.P] != history.None {
+		} else if a.lastF[e.P] != history.None {
 			a.per[a.lastF[e.P]][e.P].resent++
 		}
 	}
@@ -154,7 +163,7 @@ func (a *aggregator) recoveryCheckpoint(e *trace.RunEvent, la *lineAgg) {
 // restoreAgg adds a restart or rollback to a process's line entry.
 func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	a.restore, a.pos = e.Restore, e.Pos
-	if ck, ok := m.Procs[e.P].ByID[e.Restore]; ok {
+	if ck, ok := m.Procs[e.P].Checkpoint(e.Restore); ok {
 		a.sn, a.vt = ck.Sn, ck.VT
 	}
 	rs := &m.Restores[m.RestoreAt[seq]]

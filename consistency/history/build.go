@@ -26,8 +26,11 @@ type Builder struct {
 	candOrder  [][2]int32
 	// downPending lists, per process, the failures whose control message
 	// arrived while it was down: it handles them at its restart.
-	downPending [][]int32
+	downPending map[int32][]int32
 	handled     map[[2]int32]bool
+	// heard says which failures a process has received a control
+	// message for, or (its own) restarted from, by (process, fail seq).
+	heard map[[2]int32]bool
 
 	snapshotUsed int
 	nAnomalies   int
@@ -37,9 +40,9 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
-	ckpts []Ckpt // held, in the order taken
-	taken []Ckpt // every checkpoint taken
-	byID  map[int32]Ckpt
+	ckpts []Ckpt          // held, in the order taken
+	taken []Ckpt          // every checkpoint taken
+	byID  map[int32]int32 // see Proc.byID
 	down  bool
 	// lastFail is the seq of the latest effective fail; lastRestore of
 	// the latest restart or rollback.
@@ -62,9 +65,6 @@ type procBuild struct {
 	bodyMissing bool
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32
-	// heard are the failures the process has received a control message
-	// for, or (its own) restarted from.
-	heard map[int32]bool
 	// stable[k] says a log event made the receipt at live op k stable;
 	// unstable counts the live receipts that are not.
 	stable   []bool
@@ -76,33 +76,41 @@ type procBuild struct {
 // sizeHint is the expected number of events, 0 if unknown.
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
-	m := &Model{Run: run, Src: src, Alg: alg, FailIdx: map[int32]int32{}, RestoreAt: map[int32]int32{}, FirstVTMissing: None}
-	m.Pred = make([]int32, 0, sizeHint)
-	m.SendOf = make([]int32, 0, sizeHint)
-	m.UndoneBy = make([]int32, 0, sizeHint)
-	m.FailOf = make([]int32, 0, sizeHint)
-	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)),
-		candidates: map[[2]int32]Handling{}, downPending: make([][]int32, np), handled: map[[2]int32]bool{},
-		wf: newWellFormed(run, src)}
+	m := &Model{Run: run, Src: src, Alg: alg, FirstVTMissing: None}
+	// One allocation for the per-event tables (each is capped, so a run
+	// longer than the hint regrows only its own).
+	perEvent := make([]int32, 3*sizeHint)
+	m.Pred = perEvent[0:0:sizeHint]
+	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
+	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
+	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
+	// Room for an even share of the ops avoids regrowing the live
+	// histories of a large run; the processes share backing arrays.
+	share := sizeHint/max(np, 1) + 8
+	ops := make([]int32, 2*np*share)
+	kinds := make([]trace.Kind, np*share)
+	stable := make([]bool, np*share)
+	const ck = 4
+	ckpts := make([]Ckpt, 2*np*ck)
+	var vts []trace.VTEntry
+	if alg == PK {
+		vts = make([]trace.VTEntry, np*np)
+	}
 	for p := range b.procs {
 		ps := &b.procs[p]
-		ps.byID = map[int32]Ckpt{}
-		ps.heard = map[int32]bool{}
-		// Room for an even share of the ops avoids regrowing the live
-		// histories of a large run.
-		share := sizeHint/max(np, 1) + 16
-		ps.live = make([]int32, 0, share)
-		ps.progKind = make([]trace.Kind, 0, share)
-		ps.progMsg = make([]int32, 0, share)
+		lo, hi := p*share, (p+1)*share
+		ps.live = ops[lo:lo:hi]
+		ps.progMsg = ops[np*share+lo : np*share+lo : np*share+hi]
+		ps.progKind = kinds[lo:lo:hi]
+		ps.stable = stable[lo:lo:hi]
 		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial}
 		if alg == PK {
-			init.VT = make(trace.VT, np)
+			init.VT = vts[p*np : (p+1)*np : (p+1)*np]
 		}
-		ps.ckpts = []Ckpt{init}
-		ps.taken = []Ckpt{init}
-		ps.byID[0] = init
+		ps.ckpts = append(ckpts[2*p*ck:2*p*ck:(2*p+1)*ck], init)
+		ps.taken = append(ckpts[(2*p+1)*ck:(2*p+1)*ck:(2*p+2)*ck], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
 	}
 	return b
@@ -126,7 +134,6 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	m.Pred = append(m.Pred, None)
 	m.SendOf = append(m.SendOf, None)
 	m.UndoneBy = append(m.UndoneBy, None)
-	m.FailOf = append(m.FailOf, None)
 	if e.Seq != None && e.Seq != seq {
 		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
 	}
@@ -203,4 +210,13 @@ func init() {
 // breaks its own format.
 func (b *Builder) malformed(k Kind, seq int32, msg string) {
 	b.anomaly(k, seq, func() (string, string) { return msg, wellFormedBecause(msg) })
+}
+
+// put sets k to v in *mp, making the map on first use: most runs never
+// need most of the builder's maps.
+func put[K comparable, V any](mp *map[K]V, k K, v V) {
+	if *mp == nil {
+		*mp = map[K]V{}
+	}
+	(*mp)[k] = v
 }

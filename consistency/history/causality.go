@@ -78,10 +78,14 @@ func (m *Model) dependence(base int32) *Dependence {
 // that was the failed process's restart.
 func (m *Model) Own(d *Dependence, s int32) (u, l uint64) {
 	by := m.UndoneBy[s]
-	if by < 0 || m.FailOf[by] < 0 {
+	if by < 0 {
 		return 0, 0
 	}
-	b := d.Bit(m.FailOf[by])
+	fi := m.FailOf(by)
+	if fi < 0 {
+		return 0, 0
+	}
+	b := d.Bit(fi)
 	if m.Run.Events[by].Kind == trace.Restart {
 		return b, b
 	}

@@ -8,8 +8,9 @@ import (
 
 // Copies is the table of transmitted copies. Copy c of message m (copies
 // number the transmissions of a message id 1, 2, …) has index Index(m, c);
-// the copies of one message are chained, so the table grows one copy at a
-// time as sends arrive, without knowing the run's size.
+// the table grows one copy at a time as sends arrive, without knowing the
+// run's size. Most messages are sent once, so copy 1 is found by message
+// and the others through a map.
 type Copies struct {
 	// Send is the send or resend event that transmitted the copy; None
 	// for a number the run skipped.
@@ -17,14 +18,13 @@ type Copies struct {
 	// Orig is the op-level send the copy carries: the send itself, or
 	// the live send a resend repeats.
 	Orig []int32
-	// To is the process the copy was sent to, or None.
-	To []int32
 
-	first []int32 // per message: index of copy 1, or None
-	last  []int32 // per message: index of its highest copy, or None
-	next  []int32 // per copy: index of the next copy of its message, or None
-	count []int32 // per message: copies numbered so far
+	first []int32          // per message: index of copy 1, or None
+	count []int32          // per message: copies numbered so far
+	later map[uint64]int32 // (message, copy ≥ 2) → index
 }
+
+func laterKey(m, cp int32) uint64 { return uint64(uint32(m))<<32 | uint64(uint32(cp)) }
 
 // Index returns the index of copy cp of message m, or -1 when the run
 // has no such copy.
@@ -32,11 +32,10 @@ func (c *Copies) Index(m, cp int32) int32 {
 	if m < 0 || int(m) >= len(c.first) || cp <= 0 || cp > c.count[m] {
 		return -1
 	}
-	i := c.first[m]
-	for k := int32(1); k < cp; k++ {
-		i = c.next[i]
+	if cp == 1 {
+		return c.first[m]
 	}
-	return i
+	return c.later[laterKey(m, cp)]
 }
 
 // Len returns the number of copies.
@@ -47,10 +46,18 @@ func (c *Copies) Sender(m int32, run *trace.Run) int32 {
 	if m < 0 || int(m) >= len(c.first) {
 		return None
 	}
-	for i := c.first[m]; i != None; i = c.next[i] {
-		if s := c.Send[i]; s != None {
+	for cp := int32(1); cp <= c.count[m]; cp++ {
+		if s := c.Send[c.Index(m, cp)]; s != None {
 			return run.Events[s].P
 		}
+	}
+	return None
+}
+
+// CopyTo returns the process copy ci was sent to, or None.
+func (m *Model) CopyTo(ci int32) int32 {
+	if s := m.Copies.Send[ci]; s != None {
+		return m.Run.Events[s].Peer
 	}
 	return None
 }
@@ -58,22 +65,18 @@ func (c *Copies) Sender(m int32, run *trace.Run) int32 {
 // reserve sizes the tables for n messages and about as many copies.
 func (c *Copies) reserve(n int) {
 	c.first = make([]int32, n)
-	c.last = make([]int32, n)
 	c.count = make([]int32, n)
 	for i := range c.first {
-		c.first[i], c.last[i] = None, None
+		c.first[i] = None
 	}
 	c.Send = make([]int32, 0, n)
 	c.Orig = make([]int32, 0, n)
-	c.To = make([]int32, 0, n)
-	c.next = make([]int32, 0, n)
 }
 
 // grow makes room for message index m.
 func (c *Copies) grow(m int32) {
 	for int32(len(c.first)) <= m {
 		c.first = append(c.first, None)
-		c.last = append(c.last, None)
 		c.count = append(c.count, 0)
 	}
 }
@@ -83,39 +86,43 @@ func (c *Copies) add(m int32) int32 {
 	i := int32(len(c.Send))
 	c.Send = append(c.Send, None)
 	c.Orig = append(c.Orig, None)
-	c.To = append(c.To, None)
-	c.next = append(c.next, None)
-	if c.first[m] == None {
+	c.count[m]++
+	if c.count[m] == 1 {
 		c.first[m] = i
 	} else {
-		c.next[c.last[m]] = i
+		put(&c.later, laterKey(m, c.count[m]), i)
 	}
-	c.last[m] = i
-	c.count[m]++
 	return i
 }
 
-// mailbox is the builder's view of where each copy is: in its
-// receiver's mailbox, or taken (by a receive or a discard) and when.
+// mailbox is the builder's view of where each copy is, one int32 per
+// copy: in its receiver's mailbox (inBox), maybe there (unsure: an undone
+// receipt may or may not have put it back — a foreign algorithm, or a PK
+// copy whose vector is unknown — and the model judges nobody who takes
+// or lists it), or taken by the receive or discard at that seq (or never
+// sent: None).
 type mailbox struct {
-	inBox []bool
-	taker []int32 // seq of the latest receive or discard that took it, or None
-	// unsure marks a copy an undone receipt may or may not have put back
-	// (a foreign algorithm, or a PK copy whose vector is unknown): the
-	// model then judges nobody who takes or lists it.
-	unsure []bool
+	state []int32
 }
 
-func (x *mailbox) reserve(n int) {
-	x.inBox = make([]bool, 0, n)
-	x.taker = make([]int32, 0, n)
-	x.unsure = make([]bool, 0, n)
-}
+const (
+	inBox  int32 = -3
+	unsure int32 = -4
+)
 
-func (x *mailbox) add() {
-	x.inBox = append(x.inBox, false)
-	x.taker = append(x.taker, None)
-	x.unsure = append(x.unsure, false)
+func (x *mailbox) reserve(n int) { x.state = make([]int32, 0, n) }
+func (x *mailbox) add()          { x.state = append(x.state, None) }
+
+// held reports whether copy ci is (or may be) in its mailbox.
+func (x *mailbox) held(ci int32) bool { return x.state[ci] == inBox || x.state[ci] == unsure }
+
+// taker returns the seq of the receive or discard that took copy ci
+// last, or None.
+func (x *mailbox) taker(ci int32) int32 {
+	if t := x.state[ci]; t >= 0 {
+		return t
+	}
+	return None
 }
 
 // transmit registers the copy a send or resend event transmits and
@@ -151,8 +158,7 @@ func (b *Builder) transmit(seq int32, e *trace.RunEvent) int32 {
 	}
 	i := c.Index(m, cp)
 	c.Send[i] = seq
-	c.To[i] = e.Peer
-	b.box.inBox[i] = true
+	b.box.state[i] = inBox
 	return i
 }
 
@@ -160,7 +166,7 @@ func (b *Builder) transmit(seq int32, e *trace.RunEvent) int32 {
 // copy ci. A net receive of a copy no longer in p's mailbox takes it a
 // second time; a discard of one may have come from p's message log.
 func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
-	to := b.m.Copies.To[ci]
+	to := b.m.CopyTo(ci)
 	if to != None && to != e.P {
 		b.anomaly(WrongReceiver, seq, func() (string, string) {
 			return fmt.Sprintf("%s takes copy %d of %s, which was sent to %s", b.m.ProcName(e.P), e.Copy, b.m.MsgName(e.Msg), b.m.ProcName(to)),
@@ -171,14 +177,13 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 	}
 	box := &b.box
 	switch {
-	case box.inBox[ci] || box.unsure[ci]:
-		box.inBox[ci], box.unsure[ci] = false, false
+	case box.held(ci):
 	case e.Kind == trace.Discard:
 		b.discardTaken(seq, e, ci)
 	default:
-		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: box.taker[ci], Second: seq, Ambiguous: e.Via == trace.ViaNone})
+		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: box.taker(ci), Second: seq, Ambiguous: e.Via == trace.ViaNone})
 	}
-	box.taker[ci] = seq
+	box.state[ci] = seq
 }
 
 // discard takes the copy a discard judged.
@@ -195,7 +200,7 @@ func (b *Builder) discard(seq int32, e *trace.RunEvent, _ *procBuild) {
 // breaks the algorithm's rules.
 func (b *Builder) discardTaken(seq int32, e *trace.RunEvent, ci int32) {
 	m := b.m
-	t := b.box.taker[ci]
+	t := b.box.taker(ci)
 	if t == None {
 		b.anomaly(DiscardNeverHeld, seq, func() (string, string) {
 			return fmt.Sprintf("%s discards copy %d of %s it never had", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg)),
@@ -216,9 +221,9 @@ func (b *Builder) discardTaken(seq int32, e *trace.RunEvent, ci int32) {
 // mailbox, or marks it unsure when whether it went back is unknown.
 func (b *Builder) requeue(ci int32, sure bool) {
 	if sure {
-		b.box.inBox[ci] = true
+		b.box.state[ci] = inBox
 	} else {
-		b.box.unsure[ci] = true
+		b.box.state[ci] = unsure
 	}
 }
 
@@ -236,18 +241,17 @@ func (b *Builder) unconsumed(seq int32, e *trace.RunEvent) {
 		})
 		return
 	}
-	if (b.box.inBox[ci] || b.box.unsure[ci]) && b.m.Copies.To[ci] == e.P {
-		b.box.inBox[ci], b.box.unsure[ci] = false, false
-		b.box.taker[ci] = seq
+	if b.box.held(ci) && b.m.CopyTo(ci) == e.P {
+		b.box.state[ci] = seq
 		return
 	}
 	b.anomaly(UnconsumedNotInMailbox, seq, func() (string, string) {
-		where := fmt.Sprintf("it was taken at seq %d and not put back", b.box.taker[ci])
-		switch t := b.box.taker[ci]; {
+		where := fmt.Sprintf("it was taken at seq %d and not put back", b.box.taker(ci))
+		switch t := b.box.taker(ci); {
 		case b.m.Copies.Send[ci] == None:
 			where = "it was never sent"
-		case b.m.Copies.To[ci] != e.P:
-			where = fmt.Sprintf("it was sent to %s", b.m.ProcName(b.m.Copies.To[ci]))
+		case b.m.CopyTo(ci) != e.P:
+			where = fmt.Sprintf("it was sent to %s", b.m.ProcName(b.m.CopyTo(ci)))
 		case t != None && b.m.Run.Events[t].Kind == trace.Unconsumed:
 			where = fmt.Sprintf("the record at seq %d listed it already", t)
 		}

@@ -18,7 +18,7 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	ps.lastFail = seq
 	f := Failure{Seq: seq, P: e.P, Restart: None, Count: None, R: None}
 	b.snapshot(&f)
-	m.FailIdx[seq] = int32(len(m.Failures))
+	put(&m.FailIdx, seq, int32(len(m.Failures)))
 	m.Failures = append(m.Failures, f)
 }
 
@@ -53,10 +53,10 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		ps.known = append(ps.known, *ann)
 	}
 	if fi != None {
-		ps.heard[m.Failures[fi].Seq] = true
+		put(&b.heard, [2]int32{e.P, m.Failures[fi].Seq}, true)
 		f := &m.Failures[fi]
 		f.Restart, f.Ann = seq, ann
-		if ck, ok := ps.byID[e.Restore]; ok {
+		if ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore); ok {
 			ps.attributed++
 			f.Count, f.R = ps.attributed, ck.Sn
 		}
@@ -65,7 +65,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	for _, fj := range b.downPending[e.P] {
 		b.candidate(Handling{F: fj, P: e.P, Seq: seq, Top: Top(ps.live)})
 	}
-	b.downPending[e.P] = b.downPending[e.P][:0]
+	delete(b.downPending, e.P)
 }
 
 // restartOf returns the failure a restart answers: the process's
@@ -102,7 +102,7 @@ func (b *Builder) restartOf(seq int32, e *trace.RunEvent, ps *procBuild) int32 {
 // announcement.
 func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	ps.heard[e.Failure] = true
+	put(&b.heard, [2]int32{e.P, e.Failure}, true)
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
 			ps.known = append(ps.known, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
@@ -121,7 +121,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	if ps.down {
-		b.downPending[e.P] = append(b.downPending[e.P], fi)
+		put(&b.downPending, e.P, append(b.downPending[e.P], fi))
 		return
 	}
 	b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
@@ -132,7 +132,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 func (b *Builder) candidate(h Handling) {
 	k := [2]int32{h.P, h.F}
 	if _, seen := b.candidates[k]; !seen {
-		b.candidates[k] = h
+		put(&b.candidates, k, h)
 		b.candOrder = append(b.candOrder, k)
 	}
 }
@@ -209,7 +209,7 @@ func ordinal(n int32) string {
 // failure's control messages start at its process's restart and travel
 // from there (SPEC §4.2, §5).
 func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
-	if e.Failure == None || ps.heard[e.Failure] {
+	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}] {
 		return
 	}
 	if e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {

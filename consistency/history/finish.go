@@ -1,6 +1,8 @@
 package history
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
@@ -33,23 +35,19 @@ func (b *Builder) Finish() *Model {
 			}
 		}
 	}
-	sort.SliceStable(m.Handlings, func(i, j int) bool {
-		hi, hj := m.Handlings[i], m.Handlings[j]
-		return hi.Seq < hj.Seq || hi.Seq == hj.Seq && hi.F < hj.F
+	slices.SortStableFunc(m.Handlings, func(a, b Handling) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.F, b.F))
 	})
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, ByID: ps.byID, Taken: ps.taken, End: ps.end}
+		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end}
 	}
 	m.srcMsg = b.srcMsgs()
 	m.Program = b.program()
-	m.liveEnds()
-	if !m.Missing.Ops && !m.Missing.Copy {
-		m.Final = m.finalGraph()
-		if n := len(m.Failures); n > 0 && n <= BatchSize {
-			m.dep = m.dependence(0)
-		}
+	m.finalState()
+	if n := len(m.Failures); n > 0 && n <= BatchSize && !m.Missing.Ops && !m.Missing.Copy {
+		m.dep = m.dependence(0)
 	}
 	b.m = nil
 	return m
@@ -138,14 +136,19 @@ func (m *Model) SrcSender(msg int32) int32 {
 	return m.srcSender[msg]
 }
 
-// liveEnds finds, per message, its live send and first live receive at
-// the end, and the live receipts of a message received before.
-func (m *Model) liveEnds() {
+// finalState walks the final live histories once: per message its live
+// send and first live receipt, the repeated and stale live receipts, and
+// (with op and copy numbers) the final checkpoint and message graph.
+func (m *Model) finalState() {
 	nm := len(m.Run.Msgs)
 	m.LiveSend = make([]int32, nm)
 	m.LiveRecv = make([]int32, nm)
 	for i := range m.LiveSend {
 		m.LiveSend[i], m.LiveRecv[i] = None, None
+	}
+	var g *FinalGraph
+	if !m.Missing.Ops && !m.Missing.Copy {
+		g = m.newFinalGraph()
 	}
 	for p := range m.Procs {
 		for _, s := range m.Procs[p].Live {
@@ -160,72 +163,79 @@ func (m *Model) liveEnds() {
 			case trace.Send:
 				m.LiveSend[e.Msg] = s
 			case trace.Recv:
-				if m.LiveRecv[e.Msg] == None {
-					m.LiveRecv[e.Msg] = s
-				} else {
-					m.Repeats = append(m.Repeats, s)
-				}
+				m.liveReceipt(g, s, e)
 			}
 		}
 	}
-	if m.srcMsg != nil {
-		m.srcSender = make([]int32, nm)
-		for i := range m.srcSender {
-			m.srcSender[i] = None
-		}
-		for sm, msg := range m.Src.Messages {
-			rm := m.srcMsg[sm]
-			if rm != None && int(rm) < nm && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
-				m.srcSender[rm] = m.Src.Events[msg.Send].P
-			}
+	if g != nil {
+		g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
+		m.Final = g
+	}
+	m.srcSenders()
+}
+
+// liveReceipt files a receipt that is live at the end.
+func (m *Model) liveReceipt(g *FinalGraph, s int32, e *trace.RunEvent) {
+	if m.LiveRecv[e.Msg] == None {
+		m.LiveRecv[e.Msg] = s
+	} else {
+		m.Repeats = append(m.Repeats, s)
+	}
+	snd := m.SendOf[s]
+	switch {
+	case snd == None:
+	case m.UndoneBy[snd] != None:
+		m.Stale = append(m.Stale, s)
+	case g != nil:
+		se := &m.Run.Events[snd]
+		g.Msgs = append(g.Msgs, zgraph.Msg{From: se.P, FromInterval: g.interval(se.P, se.Op), To: e.P, ToInterval: g.interval(e.P, e.Op)})
+		g.Recvs = append(g.Recvs, s)
+	}
+}
+
+// srcSenders maps each run message to its sender in the source trace.
+func (m *Model) srcSenders() {
+	if m.srcMsg == nil {
+		return
+	}
+	nm := len(m.Run.Msgs)
+	m.srcSender = make([]int32, nm)
+	for i := range m.srcSender {
+		m.srcSender[i] = None
+	}
+	for sm, msg := range m.Src.Messages {
+		rm := m.srcMsg[sm]
+		if rm != None && int(rm) < nm && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
+			m.srcSender[rm] = m.Src.Events[msg.Send].P
 		}
 	}
 }
 
-// finalGraph builds the checkpoint and message graph of the final live
-// history: held checkpoints per process, and the messages with both ends
-// live, each placed in the checkpoint interval of its send and receive.
-func (m *Model) finalGraph() *FinalGraph {
+// newFinalGraph starts the final graph with the held checkpoints: per
+// process their count, numbers and positions.
+func (m *Model) newFinalGraph() *FinalGraph {
 	np := len(m.Procs)
-	g := &FinalGraph{Counts: make([]int32, np), Numbers: make([][]int32, np)}
-	pos := make([][]int32, np)
-	nr := 0
+	g := &FinalGraph{Counts: make([]int32, np), Numbers: make([][]int32, np), pos: make([][]int32, np),
+		Msgs: make([]zgraph.Msg, 0, len(m.Run.Msgs)), Recvs: make([]int32, 0, len(m.Run.Msgs))}
+	total := 0
+	for p := range m.Procs {
+		total += len(m.Procs[p].Ckpts)
+	}
+	all := make([]int32, 2*total)
 	for p := range m.Procs {
 		ck := m.Procs[p].Ckpts
 		g.Counts[p] = int32(len(ck))
-		g.Numbers[p] = make([]int32, len(ck))
-		pos[p] = make([]int32, len(ck))
+		g.Numbers[p], g.pos[p], all = all[:len(ck):len(ck)], all[len(ck):2*len(ck):2*len(ck)], all[2*len(ck):]
 		for k := range ck {
-			g.Numbers[p][k], pos[p][k] = ck[k].Sn, ck[k].Pos
-		}
-		for _, s := range m.Procs[p].Live {
-			if s != None && m.Run.Events[s].Kind == trace.Recv {
-				nr++
-			}
+			g.Numbers[p][k], g.pos[p][k] = ck[k].Sn, ck[k].Pos
 		}
 	}
-	// interval is the last checkpoint taken at or before op (checkpoint
-	// at pos x precedes op x).
-	interval := func(p, op int32) int32 {
-		ps := pos[p]
-		return int32(sort.Search(len(ps), func(i int) bool { return ps[i] > op }) - 1)
-	}
-	g.Msgs = make([]zgraph.Msg, 0, nr)
-	g.Recvs = make([]int32, 0, nr)
-	for p := range m.Procs {
-		for _, s := range m.Procs[p].Live {
-			if s == None || m.Run.Events[s].Kind != trace.Recv {
-				continue
-			}
-			snd := m.SendOf[s]
-			if snd == None || m.UndoneBy[snd] != None {
-				continue
-			}
-			se, re := &m.Run.Events[snd], &m.Run.Events[s]
-			g.Msgs = append(g.Msgs, zgraph.Msg{From: se.P, FromInterval: interval(se.P, se.Op), To: re.P, ToInterval: interval(re.P, re.Op)})
-			g.Recvs = append(g.Recvs, s)
-		}
-	}
-	g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
 	return g
+}
+
+// interval is the index of p's last held checkpoint taken at or before op
+// (checkpoint at pos x precedes op x).
+func (g *FinalGraph) interval(p, op int32) int32 {
+	ps := g.pos[p]
+	return int32(sort.Search(len(ps), func(i int) bool { return ps[i] > op }) - 1)
 }

@@ -93,14 +93,30 @@ type Proc struct {
 	Live []int32
 	// Ckpts are the checkpoints held at the end, in the order taken.
 	Ckpts []Ckpt
-	// ByID maps checkpoint ids to every checkpoint the process ever took
-	// (the latest one with that id).
-	ByID map[int32]Ckpt
 	// Taken lists every checkpoint the process took, the initial one
 	// first, in seq order.
 	Taken []Ckpt
+	// byID maps the ids of the checkpoints taken after the initial one to
+	// their index in Taken (the latest one with that id); nil if none.
+	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
+}
+
+// Checkpoint returns the checkpoint the process took with id (the
+// latest one, if the run reuses ids; 0 is the initial one).
+func (p *Proc) Checkpoint(id int32) (Ckpt, bool) {
+	return checkpointByID(p.Taken, p.byID, id)
+}
+
+func checkpointByID(taken []Ckpt, byID map[int32]int32, id int32) (Ckpt, bool) {
+	if k, ok := byID[id]; ok {
+		return taken[k], true
+	}
+	if id == 0 {
+		return taken[0], true
+	}
+	return Ckpt{}, false
 }
 
 // Announcement is a PK failure announcement (origin, inc, k): incarnation
@@ -217,7 +233,10 @@ type Model struct {
 	Pred     []int32 // app op: the live op before it in its process, or None
 	SendOf   []int32 // recv: the op-level send of its copy; resend: the live send it repeats; or None
 	UndoneBy []int32 // app op: the restart or rollback that undid it, ImplicitUndo, or None
-	FailOf   []int32 // restart, rollback or recovery checkpoint: index of the failure it answers, or None
+
+	// failOf maps a restart, rollback or recovery checkpoint to the
+	// index of the failure it answers (FailOf).
+	failOf map[int32]int32
 
 	Procs    []Proc
 	Failures []Failure
@@ -246,8 +265,9 @@ type Model struct {
 	// live receive at the end (by process, then op), or None.
 	LiveSend, LiveRecv []int32
 	// Repeats are the live receipts, at the end, of a message whose
-	// LiveRecv is another receipt.
-	Repeats []int32
+	// LiveRecv is another receipt; Stale the live receipts of a copy
+	// whose send was undone. Both in process, then op order.
+	Repeats, Stale []int32
 	// Final is the checkpoint and message graph of the final live
 	// history, or nil when copies are missing.
 	Final *FinalGraph
@@ -276,6 +296,16 @@ type FinalGraph struct {
 	Recvs   []int32
 	Graph   *zgraph.Graph // nil when Err is set
 	Err     error
+	pos     [][]int32 // per process, the held checkpoints' positions
+}
+
+// FailOf returns the index of the failure the restart, rollback or
+// recovery checkpoint at seq answers, or None.
+func (m *Model) FailOf(seq int32) int32 {
+	if fi, ok := m.failOf[seq]; ok {
+		return fi
+	}
+	return None
 }
 
 // Event returns the event at seq.

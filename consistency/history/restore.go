@@ -33,7 +33,6 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		}
 		ps.ckpts[0] = ck
 		ps.taken[0] = ck
-		ps.byID[0] = ck
 		return
 	}
 	if ck.VT == nil && m.FirstVTMissing == None {
@@ -43,14 +42,17 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Ckpt == None {
 		m.Missing.CkptID = true
 	} else {
-		if old, ok := ps.byID[e.Ckpt]; ok {
+		if old, ok := checkpointByID(ps.taken, ps.byID, e.Ckpt); ok {
 			b.anomaly(CkptIDReused, seq, func() (string, string) {
 				return fmt.Sprintf("%s reuses checkpoint id %d at seq %d", m.ProcName(e.P), e.Ckpt, seq),
 					fmt.Sprintf("checkpoint ids are unique per process (0 is the initial checkpoint), but %s's checkpoint at seq %d has id %d, which %s",
 						m.ProcName(e.P), seq, e.Ckpt, ckptWas(old))
 			})
 		}
-		ps.byID[e.Ckpt] = ck
+		if ps.byID == nil {
+			ps.byID = map[int32]int32{}
+		}
+		ps.byID[e.Ckpt] = ck.Index
 	}
 	ps.ckpts = append(ps.ckpts, ck)
 	if e.CkptType == trace.CkptRecovery && e.Failure != None {
@@ -96,9 +98,9 @@ func (b *Builder) attributed(seq int32, e *trace.RunEvent) (int32, bool) {
 // handle records that process p handled failure fi at event seq.
 func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
 	m := b.m
-	m.FailOf[seq] = fi
+	put(&m.failOf, seq, fi)
 	m.Failures[fi].Handlers = append(m.Failures[fi].Handlers, seq)
-	b.handled[[2]int32{p, fi}] = true
+	put(&b.handled, [2]int32{p, fi}, true)
 	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.live)})
 }
 
@@ -143,7 +145,7 @@ const (
 func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
 	m := b.m
 	ps.lastRestore = seq
-	m.RestoreAt[seq] = int32(len(m.Restores))
+	put(&m.RestoreAt, seq, int32(len(m.Restores)))
 	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.ckpts[len(ps.ckpts)-1].Index})
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
@@ -209,7 +211,7 @@ func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
 // checkpoint's position and pos. The run shows only the outcome of that
 // replay (SPEC §6).
 func (b *Builder) replayed(ps *procBuild, restore, pos int32) []int32 {
-	ck, ok := ps.byID[restore]
+	ck, ok := checkpointByID(ps.taken, ps.byID, restore)
 	if !ok || ck.Pos < 0 {
 		return nil
 	}

@@ -29,25 +29,38 @@ type ctlKey struct {
 }
 
 func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
-	w := wellFormed{ended: None, inFlight: map[ctlKey][]int32{}}
+	w := wellFormed{ended: None}
 	if src == nil || len(src.Processes) != len(run.Processes) {
 		return w
 	}
-	w.ticks = make([][]trace.Time, len(run.Processes))
-	w.fails = make([][]trace.Time, len(run.Processes))
+	w.ticks = envTimes(src, len(run.Processes), trace.Checkpoint)
+	w.fails = envTimes(src, len(run.Processes), trace.Fail)
+	return w
+}
+
+// envTimes returns, per process, the times of the trace's events of one
+// kind, all in one backing array.
+func envTimes(src *trace.Trace, np int, kind trace.Kind) [][]trace.Time {
+	counts := make([]int, np+1)
 	for i := range src.Events {
-		te := &src.Events[i]
-		if te.P < 0 || int(te.P) >= len(run.Processes) {
-			continue
-		}
-		switch te.Kind {
-		case trace.Checkpoint:
-			w.ticks[te.P] = append(w.ticks[te.P], te.T)
-		case trace.Fail:
-			w.fails[te.P] = append(w.fails[te.P], te.T)
+		if te := &src.Events[i]; te.Kind == kind && te.P >= 0 && int(te.P) < np {
+			counts[te.P+1]++
 		}
 	}
-	return w
+	for p := 1; p <= np; p++ {
+		counts[p] += counts[p-1]
+	}
+	all := make([]trace.Time, counts[np])
+	out := make([][]trace.Time, np)
+	for p := range out {
+		out[p] = all[counts[p]:counts[p]:counts[p+1]]
+	}
+	for i := range src.Events {
+		if te := &src.Events[i]; te.Kind == kind && te.P >= 0 && int(te.P) < np {
+			out[te.P] = append(out[te.P], te.T)
+		}
+	}
+	return out
 }
 
 // order checks that events come in time order and, but for `unconsumed`
@@ -100,7 +113,7 @@ func (b *Builder) controlSent(seq int32, e *trace.RunEvent) {
 	if _, ok := w.inFlight[k]; !ok {
 		w.ctlOrder = append(w.ctlOrder, k)
 	}
-	w.inFlight[k] = append(w.inFlight[k], seq)
+	put(&w.inFlight, k, append(w.inFlight[k], seq))
 }
 
 // controlArrived takes a control message out of flight: the network
@@ -202,16 +215,16 @@ func (b *Builder) finishMailboxes() {
 	if m.Alg == Foreign || b.wf.ended == None {
 		return
 	}
-	for ci, in := range b.box.inBox {
-		if !in || b.box.unsure[ci] || m.Copies.Send[ci] == None || m.Copies.To[ci] == None {
+	for ci, state := range b.box.state {
+		if state != inBox || m.CopyTo(int32(ci)) == None {
 			continue
 		}
-		send := m.Copies.Send[ci]
+		send, to := m.Copies.Send[ci], m.CopyTo(int32(ci))
 		b.anomaly(MailboxUnlisted, send, func() (string, string) {
 			e := m.Event(send)
-			return fmt.Sprintf("copy %d of %s is left in %s's mailbox, but no unconsumed record lists it", e.Copy, m.MsgName(e.Msg), m.ProcName(m.Copies.To[ci])),
+			return fmt.Sprintf("copy %d of %s is left in %s's mailbox, but no unconsumed record lists it", e.Copy, m.MsgName(e.Msg), m.ProcName(to)),
 				fmt.Sprintf("copy %d of %s was sent at seq %d and no receive or discard took it (or a rollback put it back), so it is still in %s's mailbox at the end, where the run must list it as unconsumed",
-					e.Copy, m.MsgName(e.Msg), send, m.ProcName(m.Copies.To[ci]))
+					e.Copy, m.MsgName(e.Msg), send, m.ProcName(to))
 		})
 	}
 }
