@@ -255,16 +255,17 @@ func scoreMutants(t *testing.T) mutationScore {
 			if r := consistency.Check(mu.run, b.tr); !r.Valid {
 				s.killed[class]++
 			} else {
-				s.survivors = append(s.survivors, b.name+": "+mu.what)
+				s.survivors = append(s.survivors, b.name+": "+mu.class+": "+mu.what)
 			}
 		}
 	}
 	return s
 }
 
-// mutationFloor is the score this checker reaches, per algorithm and
-// overall (kills out of mutants); the test fails below it.
-var mutationFloor = map[string]int{}
+// mutationFloor is the share of mutants (per mille) this checker kills,
+// per algorithm and overall, rounded down; the test fails below it.
+// docs/testing.md has the counts.
+var mutationFloor = map[string]int{"ms": 970, "pk": 910, "all": 940}
 
 func TestRunMutationScore(t *testing.T) {
 	if testing.Short() {
@@ -294,8 +295,8 @@ func TestRunMutationScore(t *testing.T) {
 		t.Logf("survivors:\n  %s", strings.Join(s.survivors, "\n  "))
 	}
 	for a, floor := range mutationFloor {
-		if per[a][0] < floor {
-			t.Errorf("%s: %d run mutants killed, below the floor of %d", a, per[a][0], floor)
+		if per[a][0]*1000 < floor*per[a][1] {
+			t.Errorf("%s: %d of %d run mutants killed, below the floor of %d‰", a, per[a][0], per[a][1], floor)
 		}
 	}
 }

@@ -41,7 +41,7 @@ const (
 	MailboxUnlisted                    // a copy left in a mailbox no unconsumed record lists
 	OpWhileDown                        // an app op of a process that is down
 	CkptWhileDown                      // a checkpoint of a down process, or a skip "down" of an up one
-	Unprompted                         // a rollback or control message for a failure its process had not heard of
+	Unprompted                         // a rollback, control message or resend for a failure its process had not heard of
 	LogUnmatched                       // a PK log event of no live receipt still volatile
 	DiscardNotInMailbox                // a discard of a copy taken before, but not from MS's replay log
 	numKinds

@@ -157,6 +157,9 @@ var handlers [32]handler
 func init() {
 	handlers[trace.Send] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		if e.Resend {
+			if !ps.down || e.Failure != ps.lastFail {
+				b.prompted(seq, e, ps) // a restart's own resends precede it
+			}
 			b.resend(seq, e, ps)
 			return
 		}

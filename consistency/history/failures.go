@@ -204,10 +204,10 @@ func ordinal(n int32) string {
 	return fmt.Sprintf("%dth", n)
 }
 
-// prompted checks that a rollback answering a request or token, or a
-// control message, comes after its process heard of the failure: a
-// failure's control messages start at its process's restart and travel
-// from there (SPEC §4.2, §5).
+// prompted checks that a rollback answering a request or token, a
+// control message or a resend comes after its process heard of the
+// failure it answers: a failure's control messages start at its
+// process's restart and travel from there (SPEC §4.2, §5).
 func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}] {
 		return
