@@ -209,24 +209,10 @@ func TestMoreViolations(t *testing.T) {
 			b.done("P0", "P1")
 			return b.run
 		}, map[string]report.Status{report.LogReplayRules: fail}, "the replay rule demands it"},
-		{"missing forced checkpoint", func() *trace.Run {
-			b := newRun("ms", "P0", "P1")
-			b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
-			b.send("P0", "P1", "m1", 0, 1, msPB(1))
-			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
-			b.done("P0", "P1")
-			return b.run
-		}, map[string]report.Status{report.SnLines: fail, report.LogReplayRules: fail}, "every S_n with 1 ≤ n ≤ 1"},
-		{"z-cycle", func() *trace.Run {
-			b := newRun("ms", "P0", "P1")
-			b.send("P1", "P0", "m2", 0, 1, msPB(0))
-			b.recv("P0", "P1", "m2", 0, 1, trace.ViaNet)
-			b.ckpt("P0", 1, trace.CkptBasic, 1, 1, trace.None)
-			b.send("P0", "P1", "m1", 1, 1, msPB(1))
-			b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
-			b.done("P0", "P1")
-			return b.run
-		}, map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail, report.LogReplayRules: fail}, "checkpoint 1 is useless"},
+		{"missing forced checkpoint", msUnforced,
+			map[string]report.Status{report.SnLines: fail, report.LogReplayRules: fail}, "every S_n with 1 ≤ n ≤ 1"},
+		{"z-cycle", msZCycle,
+			map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail, report.LogReplayRules: fail}, "checkpoint 1 is useless"},
 		{"broken op continuity", func() *trace.Run {
 			b := newRun("acme", "P0", "P1")
 			b.internal("P0", 0)

@@ -37,12 +37,7 @@ func msLogReplay(m *history.Model, r *result) {
 		return
 	}
 	x := &msLogs{msLedger: newMSLedger(m), logs: make([][]logEntry, len(m.Procs)), consumed: make([]int32, m.Copies.Len())}
-	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if e.P < 0 || int(e.P) >= len(m.Procs) {
-			continue
-		}
-		seq := int32(i)
+	x.sweep(func(seq int32, e *trace.RunEvent) {
 		switch e.Kind {
 		case trace.Log:
 			x.log(seq, e, r)
@@ -51,8 +46,7 @@ func msLogReplay(m *history.Model, r *result) {
 		case trace.Recv:
 			x.recv(seq, e, r)
 		}
-		x.step(seq, e)
-	}
+	})
 }
 
 // entry returns p's log entry for op k.

@@ -22,12 +22,7 @@ func msStateRules(m *history.Model, r *result) {
 		return // msLogReplay said why
 	}
 	l := newMSLedger(m)
-	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if e.P < 0 || int(e.P) >= len(m.Procs) {
-			continue
-		}
-		seq := int32(i)
+	l.sweep(func(seq int32, e *trace.RunEvent) {
 		switch e.Kind {
 		case trace.Send:
 			if !e.Resend {
@@ -40,8 +35,7 @@ func msStateRules(m *history.Model, r *result) {
 		case trace.Log:
 			msLogThenDeliver(m, seq, e, r)
 		}
-		l.step(seq, e)
-	}
+	})
 }
 
 // msPiggyback checks a send's piggyback against the sender's state.

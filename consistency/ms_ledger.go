@@ -53,6 +53,19 @@ func newMSLedger(m *history.Model) *msLedger {
 	return l
 }
 
+// sweep calls visit for every event of a process the header names, in
+// seq order, each before the ledger steps past it.
+func (l *msLedger) sweep(visit func(seq int32, e *trace.RunEvent)) {
+	for i := range l.m.Run.Events {
+		e := &l.m.Run.Events[i]
+		if e.P < 0 || int(e.P) >= len(l.m.Procs) {
+			continue
+		}
+		visit(int32(i), e)
+		l.step(int32(i), e)
+	}
+}
+
 // step applies event seq's effect on the bookkeeping.
 func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 	p := e.P

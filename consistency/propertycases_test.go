@@ -147,12 +147,17 @@ func pkForgedVT() *trace.Run {
 // msUnforced: P1 receives m1, sent after P0's checkpoint 1, with no
 // forced checkpoint first; the receipt stays live.
 func msUnforced() *trace.Run {
+	b := msUnforcedReceipt()
+	b.done("P0", "P1")
+	return b.run
+}
+
+func msUnforcedReceipt() *rb {
 	b := newRun("ms", "P0", "P1")
 	b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
 	b.send("P0", "P1", "m1", 0, 1, msPB(1))
 	b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
-	b.done("P0", "P1")
-	return b.run
+	return b
 }
 
 // msUnforcedUndone: the same receipt without a forced checkpoint, undone
@@ -160,10 +165,7 @@ func msUnforced() *trace.Run {
 // numbered 0): the S_n lines of the final history are fine, the receipt
 // rule was broken all the same.
 func msUnforcedUndone() *trace.Run {
-	b := newRun("ms", "P0", "P1")
-	b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
-	b.send("P0", "P1", "m1", 0, 1, msPB(1))
-	b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
+	b := msUnforcedReceipt()
 	f := b.fail("P1")
 	b.restart("P1", 0, 0, 1, f)
 	b.control("P1", "P0", trace.ControlRollback, f, nil)

@@ -13,13 +13,8 @@ import (
 // final state — is a consistent cut. PK numbers no checkpoints.
 func snLines(m *history.Model) result {
 	r := newResult(report.SnLines)
-	switch {
-	case m.Alg == history.PK:
-		r.notApplicable("the S_n lines are MS's promise (PK numbers no checkpoints)")
-	case !m.Alg.IsMS():
-		r.cannotJudge(fmt.Sprintf("foreign algorithm %q numbers no S_n lines the checker can rely on", m.Run.Algorithm))
-	}
-	g, ok := finalGraph(m, &r)
+	g, ok := msFinalGraph(m, &r, "the S_n lines are MS's promise (PK numbers no checkpoints)",
+		fmt.Sprintf("foreign algorithm %q numbers no S_n lines the checker can rely on", m.Run.Algorithm))
 	if !ok || !m.Alg.IsMS() {
 		return r
 	}

@@ -14,13 +14,8 @@ import (
 // one). PK does not promise it.
 func zCycleFree(m *history.Model) result {
 	r := newResult(report.ZCycleFree)
-	switch {
-	case m.Alg == history.PK:
-		r.notApplicable("PK checkpoints are uncoordinated and may be useless; see stats.checkpoints.useless")
-	case !m.Alg.IsMS():
-		r.cannotJudge(fmt.Sprintf("foreign algorithm %q: whether it promises no useless checkpoints is unknown; see stats.checkpoints.useless", m.Run.Algorithm))
-	}
-	g, ok := finalGraph(m, &r)
+	g, ok := msFinalGraph(m, &r, "PK checkpoints are uncoordinated and may be useless; see stats.checkpoints.useless",
+		fmt.Sprintf("foreign algorithm %q: whether it promises no useless checkpoints is unknown; see stats.checkpoints.useless", m.Run.Algorithm))
 	if !ok {
 		return r
 	}
@@ -55,9 +50,17 @@ func zCycleFree(m *history.Model) result {
 	return r
 }
 
-// finalGraph returns the model's final checkpoint and message graph, or
-// marks r unknown when the run lacks the op or copy numbers it needs.
-func finalGraph(m *history.Model, r *result) (*history.FinalGraph, bool) {
+// msFinalGraph returns the model's final checkpoint and message graph
+// for one of MS's promises about it: n/a for PK (with note pkNA),
+// unknown for a foreign algorithm (foreign) or when the run lacks the op
+// or copy numbers the graph needs.
+func msFinalGraph(m *history.Model, r *result, pkNA, foreign string) (*history.FinalGraph, bool) {
+	switch {
+	case m.Alg == history.PK:
+		r.notApplicable(pkNA)
+	case !m.Alg.IsMS():
+		r.cannotJudge(foreign)
+	}
 	switch {
 	case m.Missing.Ops:
 		r.cannotJudge(finalOpsWhy)
