@@ -32,6 +32,7 @@ type Builder struct {
 	// message for, or (its own) restarted from, by (process, fail seq).
 	heard map[[2]int32]bool
 
+	sawOp        bool // an app event carried an op number
 	snapshotUsed int
 	nAnomalies   int
 	wf           wellFormed

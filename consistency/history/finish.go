@@ -16,9 +16,10 @@ import (
 func (b *Builder) Finish() *Model {
 	m := b.m
 	b.finishWellFormed()
-	if m.Missing.Ops {
-		// Without op numbers the live counts are unknown: what was
-		// compared with them says nothing.
+	if m.Missing.Ops && !b.sawOp {
+		// A run without op numbers has no live counts: what was
+		// compared with them says nothing. (A run with some is judged
+		// on them: leaving one out must not hide the rest.)
 		for _, k := range []Kind{BrokenContinuity, CkptPos, PosBeyondLive, UndoneCount, OpWhileDown} {
 			m.anomalies[k] = anomalyList{}
 		}

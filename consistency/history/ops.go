@@ -18,6 +18,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.copyOf(seq, e)
 		return
 	}
+	b.sawOp = true
 	if e.Op < 0 || e.Op > max(b.sizeHint, seq) {
 		// No process can have more ops than the run has events.
 		b.malformed(OpOutOfRange, seq, fmt.Sprintf("event %d: op %d out of range", seq, e.Op))
