@@ -172,7 +172,7 @@ func msAppliesRecoveries(m *history.Model, r *result) {
 		if e.Kind != trace.ControlRecv || e.Control != trace.ControlRollback || e.P < 0 || int(e.P) >= len(m.Procs) {
 			continue
 		}
-		fi, ok := m.FailIdx[e.Failure]
+		fi, ok := m.FailureAt(e.Failure)
 		if !ok {
 			continue
 		}

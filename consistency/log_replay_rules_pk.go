@@ -33,7 +33,7 @@ func pkLogReplay(m *history.Model, r *result) {
 				stable[p][e.Op] = ci + 1
 			}
 		case trace.Restart, trace.Rollback:
-			rs := &m.Restores[m.RestoreAt[int32(i)]]
+			rs := m.RestoreOf(int32(i))
 			if e.Kind == trace.Restart {
 				pkRestartPos(m, rs, stable[p], r)
 			}

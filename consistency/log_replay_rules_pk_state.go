@@ -19,17 +19,34 @@ type pkClocks struct {
 	inc   []int32      // restarts so far
 	ckpts [][]trace.VT // per process, the rebuilt vector of each checkpoint taken, by index in Taken
 	lost  []bool       // the process restored a checkpoint whose vector is unknown
+	slab  []trace.VTEntry
 }
 
 func newPKClocks(m *history.Model) *pkClocks {
 	np := len(m.Procs)
 	c := &pkClocks{m: m, cur: make([]trace.VT, np), inc: make([]int32, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
+	// One slab holds every vector: the current ones, then per process one
+	// per checkpoint it took (the initial one's all zero).
+	taken := 0
+	for p := range m.Procs {
+		taken += len(m.Procs[p].Taken)
+	}
+	c.slab = make([]trace.VTEntry, (np+taken)*np)
+	vts := make([]trace.VT, taken)
 	for p := range c.cur {
-		c.cur[p] = make(trace.VT, np)
-		c.ckpts[p] = make([]trace.VT, 1, len(m.Procs[p].Taken))
-		c.ckpts[p][0] = make(trace.VT, np)
+		c.cur[p] = c.vector()
+		c.ckpts[p], vts = vts[:1:len(m.Procs[p].Taken)], vts[len(m.Procs[p].Taken):]
+		c.ckpts[p][0] = c.vector()
 	}
 	return c
+}
+
+// vector hands out the next vector of the slab.
+func (c *pkClocks) vector() trace.VT {
+	n := len(c.cur)
+	v := c.slab[:n:n]
+	c.slab = c.slab[n:]
+	return v
 }
 
 // at returns p's rebuilt vector with its own entry at count.
@@ -98,7 +115,7 @@ func pkStateRules(m *history.Model, r *result) {
 		case trace.Checkpoint:
 			c.checkpoint(seq, e, r)
 		case trace.Restart, trace.Rollback:
-			c.restore(&m.Restores[m.RestoreAt[seq]], e)
+			c.restore(m.RestoreOf(seq), e)
 			if e.Kind == trace.Restart {
 				c.inc[e.P]++
 			}
@@ -118,7 +135,9 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	if vt := c.m.Run.VTOf(e); vt != nil {
 		c.judge(seq, e, fmt.Sprintf("checkpoint %d", e.Ckpt), pos, vt, r)
 	}
-	c.ckpts[p] = append(c.ckpts[p], append(trace.VT(nil), c.at(p, pos)...))
+	v := c.vector()
+	copy(v, c.at(p, pos))
+	c.ckpts[p] = append(c.ckpts[p], v)
 }
 
 // judge compares a vector the run shows with the rebuilt one.

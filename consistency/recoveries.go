@@ -115,7 +115,7 @@ func (a *aggregator) event(seq int32, e *trace.RunEvent) {
 		fi = a.m.FailOf(seq)
 	}
 	if fi == history.None && e.Failure != history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
-		if f, ok := a.m.FailIdx[e.Failure]; ok {
+		if f, ok := a.m.FailureAt(e.Failure); ok {
 			fi = f
 		}
 	}
@@ -142,7 +142,7 @@ func (a *aggregator) event(seq int32, e *trace.RunEvent) {
 		if !e.Resend {
 			return
 		}
-		if f, ok := a.m.FailIdx[e.Failure]; ok {
+		if f, ok := a.m.FailureAt(e.Failure); ok {
 			a.per[f][e.P].resent++
 		} else if a.lastF[e.P] != history.None {
 			a.per[a.lastF[e.P]][e.P].resent++
@@ -166,7 +166,7 @@ func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	if ck, ok := m.Procs[e.P].Checkpoint(e.Restore); ok {
 		a.sn, a.vt = ck.Sn, ck.VT
 	}
-	rs := &m.Restores[m.RestoreAt[seq]]
+	rs := m.RestoreOf(seq)
 	a.undone += int(rs.Undone)
 	a.replayed += len(rs.Replayed)
 	switch {

@@ -193,7 +193,7 @@ func init() {
 	handlers[trace.ControlSend] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
 		b.controlSent(seq, e)
-		if fi, ok := b.m.FailIdx[e.Failure]; ok {
+		if fi, ok := b.m.FailureAt(e.Failure); ok {
 			b.m.Failures[fi].Controls++
 		}
 	}

@@ -18,7 +18,6 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	ps.lastFail = seq
 	f := Failure{Seq: seq, P: e.P, Restart: None, Count: None, R: None}
 	b.snapshot(&f)
-	put(&m.FailIdx, seq, int32(len(m.Failures)))
 	m.Failures = append(m.Failures, f)
 }
 
@@ -89,7 +88,7 @@ func (b *Builder) restartOf(seq int32, e *trace.RunEvent, ps *procBuild) int32 {
 		})
 		return None
 	}
-	fi, ok := m.FailIdx[ps.lastFail]
+	fi, ok := m.FailureAt(ps.lastFail)
 	if !ok || m.Failures[fi].Restart != None {
 		return None
 	}
@@ -110,7 +109,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 			ps.bodyMissing = true
 		}
 	}
-	fi, ok := m.FailIdx[e.Failure]
+	fi, ok := m.FailureAt(e.Failure)
 	if !ok {
 		if e.Failure != None {
 			b.anomaly(FailureNotFail, seq, func() (string, string) {

@@ -45,7 +45,8 @@ func (b *Builder) Finish() *Model {
 		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end}
 	}
 	m.srcMsg = b.srcMsgs()
-	m.Program = b.program()
+	hasSrc := m.srcMsg != nil || m.sameMsgs
+	m.Program = b.program(hasSrc)
 	m.finalState()
 	if n := len(m.Failures); n > 0 && n <= BatchSize && !m.Missing.Ops && !m.Missing.Copy {
 		m.dep = m.dependence(0)
@@ -63,13 +64,11 @@ func (b *Builder) srcMsgs() []int32 {
 		return nil
 	}
 	r, s := m.Run.Msgs, m.Src.Msgs
-	out := make([]int32, len(s))
 	if len(r) == len(s) && (len(r) == 0 || &r[0] == &s[0]) {
-		for i := range out {
-			out[i] = int32(i)
-		}
-		return out
+		m.sameMsgs = true
+		return nil
 	}
+	out := make([]int32, len(s))
 	index := make(map[string]int32, len(r))
 	for i, id := range r {
 		index[id] = int32(i)
@@ -86,11 +85,11 @@ func (b *Builder) srcMsgs() []int32 {
 // program returns every process's program: from the source trace when
 // there is one, else as the run shows it (SPEC §7). All processes share
 // one backing array sized by a first counting pass.
-func (b *Builder) program() [][]ProgOp {
+func (b *Builder) program(hasSrc bool) [][]ProgOp {
 	m := b.m
 	np := len(b.procs)
 	out := make([][]ProgOp, np)
-	if m.srcMsg == nil {
+	if !hasSrc {
 		for p := range out {
 			ps := &b.procs[p]
 			ops := make([]ProgOp, len(ps.progKind))
@@ -118,14 +117,22 @@ func (b *Builder) program() [][]ProgOp {
 	for i := range m.Src.Events {
 		te := &m.Src.Events[i]
 		if te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-			msg := None
-			if te.Msg >= 0 && int(te.Msg) < len(m.srcMsg) {
-				msg = m.srcMsg[te.Msg]
-			}
+			msg := m.runMsg(te.Msg)
 			out[te.P] = append(out[te.P], ProgOp{Kind: te.Kind, Msg: msg})
 		}
 	}
 	return out
+}
+
+// runMsg maps a source trace message index to the run's, or None.
+func (m *Model) runMsg(i int32) int32 {
+	switch {
+	case m.sameMsgs && i >= 0 && int(i) < len(m.Run.Msgs):
+		return i
+	case i >= 0 && int(i) < len(m.srcMsg):
+		return m.srcMsg[i]
+	}
+	return None
 }
 
 // SrcSender returns the process that sends message m in the source
@@ -196,7 +203,7 @@ func (m *Model) liveReceipt(g *FinalGraph, s int32, e *trace.RunEvent) {
 
 // srcSenders maps each run message to its sender in the source trace.
 func (m *Model) srcSenders() {
-	if m.srcMsg == nil {
+	if m.srcMsg == nil && !m.sameMsgs {
 		return
 	}
 	nm := len(m.Run.Msgs)
@@ -205,7 +212,7 @@ func (m *Model) srcSenders() {
 		m.srcSender[i] = None
 	}
 	for sm, msg := range m.Src.Messages {
-		rm := m.srcMsg[sm]
+		rm := m.runMsg(int32(sm))
 		if rm != None && int(rm) < nm && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
 			m.srcSender[rm] = m.Src.Events[msg.Send].P
 		}

@@ -19,7 +19,9 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
@@ -234,19 +236,16 @@ type Model struct {
 	SendOf   []int32 // recv: the op-level send of its copy; resend: the live send it repeats; or None
 	UndoneBy []int32 // app op: the restart or rollback that undid it, ImplicitUndo, or None
 
-	// failOf maps a restart, rollback or recovery checkpoint to the
-	// index of the failure it answers (FailOf).
-	failOf map[int32]int32
+	// answers lists, in seq order, the restarts, rollbacks and recovery
+	// checkpoints attributed to a failure (FailOf).
+	answers []answer
 
 	Procs    []Proc
 	Failures []Failure
-	// FailIdx maps a fail event's seq to its index in Failures.
-	FailIdx   map[int32]int32
+
 	Handlings []Handling // sorted by seq
-	// Restores lists every restart and rollback, in seq order;
-	// RestoreAt maps a restart or rollback seq to its index there.
-	Restores  []Restore
-	RestoreAt map[int32]int32
+	// Restores lists every restart and rollback, in seq order.
+	Restores []Restore
 	// FirstVTMissing is the seq of the first non-initial checkpoint with
 	// no vector time, or None.
 	FirstVTMissing int32
@@ -275,8 +274,10 @@ type Model struct {
 	anomalies [numKinds]anomalyList
 	dep       *Dependence // of the first batch of failures, or nil
 	// srcMsg maps the source trace's message indexes to the run's (None
-	// for an id the run lacks); nil without a comparable source trace.
+	// for an id the run lacks); nil with no comparable source trace, or
+	// when the two share one table (sameMsgs: a run fresh from replay).
 	srcMsg    []int32
+	sameMsgs  bool
 	srcSender []int32 // per run message, its sender in the source trace
 }
 
@@ -299,13 +300,33 @@ type FinalGraph struct {
 	pos     [][]int32 // per process, the held checkpoints' positions
 }
 
+// answer is an event attributed to a failure.
+type answer struct{ seq, f int32 }
+
 // FailOf returns the index of the failure the restart, rollback or
 // recovery checkpoint at seq answers, or None.
 func (m *Model) FailOf(seq int32) int32 {
-	if fi, ok := m.failOf[seq]; ok {
-		return fi
+	i, ok := slices.BinarySearchFunc(m.answers, seq, func(a answer, s int32) int { return cmp.Compare(a.seq, s) })
+	if !ok {
+		return None
 	}
-	return None
+	return m.answers[i].f
+}
+
+// FailureAt returns the index in Failures of the effective fail event at
+// seq.
+func (m *Model) FailureAt(seq int32) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(m.Failures, seq, func(f Failure, s int32) int { return cmp.Compare(f.Seq, s) })
+	return int32(i), ok
+}
+
+// RestoreOf returns the restart or rollback at seq, or nil.
+func (m *Model) RestoreOf(seq int32) *Restore {
+	i, ok := slices.BinarySearchFunc(m.Restores, seq, func(r Restore, s int32) int { return cmp.Compare(r.Seq, s) })
+	if !ok {
+		return nil
+	}
+	return &m.Restores[i]
 }
 
 // Event returns the event at seq.

@@ -75,7 +75,7 @@ func ckptWas(c Ckpt) string {
 // failure has not restarted yet (its recovery cannot be known).
 func (b *Builder) attributed(seq int32, e *trace.RunEvent) (int32, bool) {
 	m := b.m
-	fi, ok := m.FailIdx[e.Failure]
+	fi, ok := m.FailureAt(e.Failure)
 	if !ok {
 		if e.Failure != None {
 			b.anomaly(FailureNotFail, seq, func() (string, string) {
@@ -98,7 +98,7 @@ func (b *Builder) attributed(seq int32, e *trace.RunEvent) (int32, bool) {
 // handle records that process p handled failure fi at event seq.
 func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
 	m := b.m
-	put(&m.failOf, seq, fi)
+	m.answers = append(m.answers, answer{seq, fi})
 	m.Failures[fi].Handlers = append(m.Failures[fi].Handlers, seq)
 	put(&b.handled, [2]int32{p, fi}, true)
 	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.live)})
@@ -145,7 +145,6 @@ const (
 func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
 	m := b.m
 	ps.lastRestore = seq
-	put(&m.RestoreAt, seq, int32(len(m.Restores)))
 	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.ckpts[len(ps.ckpts)-1].Index})
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {

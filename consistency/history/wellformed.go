@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -11,10 +12,11 @@ import (
 // after everything else, control messages that arrive once each, and —
 // against the source trace — the environment events at their times.
 type wellFormed struct {
-	lastT    trace.Time
-	ended    int32 // seq of the first end event, or None
-	inFlight map[ctlKey][]int32
-	ctlOrder []ctlKey
+	lastT trace.Time
+	ended int32 // seq of the first end event, or None
+	// inFlight are the control messages sent and not yet received, in
+	// send order: few at a time, so a list beats a map.
+	inFlight []inFlight
 	// ticks and fails are, per process, the trace's timer ticks and
 	// fails still to come; nil without a comparable source trace.
 	ticks, fails [][]trace.Time
@@ -28,39 +30,54 @@ type ctlKey struct {
 	failure  int32
 }
 
+type inFlight struct {
+	key ctlKey
+	seq int32 // of its control_send
+}
+
 func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
 	w := wellFormed{ended: None}
 	if src == nil || len(src.Processes) != len(run.Processes) {
 		return w
 	}
-	w.ticks = envTimes(src, len(run.Processes), trace.Checkpoint)
-	w.fails = envTimes(src, len(run.Processes), trace.Fail)
+	w.ticks, w.fails = envTimes(src, len(run.Processes))
 	return w
 }
 
-// envTimes returns, per process, the times of the trace's events of one
-// kind, all in one backing array.
-func envTimes(src *trace.Trace, np int, kind trace.Kind) [][]trace.Time {
-	counts := make([]int, np+1)
+// envTimes returns, per process, the times of the trace's ticks and of
+// its fails, all in one backing array.
+func envTimes(src *trace.Trace, np int) (ticks, fails [][]trace.Time) {
+	slot := func(te *trace.Event) int {
+		switch {
+		case te.P < 0 || int(te.P) >= np:
+			return -1
+		case te.Kind == trace.Checkpoint:
+			return int(te.P)
+		case te.Kind == trace.Fail:
+			return np + int(te.P)
+		}
+		return -1
+	}
+	counts := make([]int, 2*np+1)
 	for i := range src.Events {
-		if te := &src.Events[i]; te.Kind == kind && te.P >= 0 && int(te.P) < np {
-			counts[te.P+1]++
+		if s := slot(&src.Events[i]); s >= 0 {
+			counts[s+1]++
 		}
 	}
-	for p := 1; p <= np; p++ {
-		counts[p] += counts[p-1]
+	for s := 1; s <= 2*np; s++ {
+		counts[s] += counts[s-1]
 	}
-	all := make([]trace.Time, counts[np])
-	out := make([][]trace.Time, np)
-	for p := range out {
-		out[p] = all[counts[p]:counts[p]:counts[p+1]]
+	all := make([]trace.Time, counts[2*np])
+	out := make([][]trace.Time, 2*np)
+	for s := range out {
+		out[s] = all[counts[s]:counts[s]:counts[s+1]]
 	}
 	for i := range src.Events {
-		if te := &src.Events[i]; te.Kind == kind && te.P >= 0 && int(te.P) < np {
-			out[te.P] = append(out[te.P], te.T)
+		if s := slot(&src.Events[i]); s >= 0 {
+			out[s] = append(out[s], src.Events[i].T)
 		}
 	}
-	return out
+	return out[:np:np], out[np:]
 }
 
 // order checks that events come in time order and, but for `unconsumed`
@@ -108,12 +125,7 @@ func ctlKeyOf(e *trace.RunEvent, from, to int32) ctlKey {
 
 // controlSent puts a control message in flight.
 func (b *Builder) controlSent(seq int32, e *trace.RunEvent) {
-	k := ctlKeyOf(e, e.P, e.Peer)
-	w := &b.wf
-	if _, ok := w.inFlight[k]; !ok {
-		w.ctlOrder = append(w.ctlOrder, k)
-	}
-	put(&w.inFlight, k, append(w.inFlight[k], seq))
+	b.wf.inFlight = append(b.wf.inFlight, inFlight{ctlKeyOf(e, e.P, e.Peer), seq})
 }
 
 // controlArrived takes a control message out of flight: the network
@@ -121,9 +133,11 @@ func (b *Builder) controlSent(seq int32, e *trace.RunEvent) {
 func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
 	k := ctlKeyOf(e, e.Peer, e.P)
 	w := &b.wf
-	if q := w.inFlight[k]; len(q) > 0 {
-		w.inFlight[k] = q[1:]
-		return
+	for i := range w.inFlight {
+		if w.inFlight[i].key == k {
+			w.inFlight = slices.Delete(w.inFlight, i, i+1)
+			return
+		}
 	}
 	b.anomaly(ControlUnsent, seq, func() (string, string) {
 		msg := fmt.Sprintf("%s receives a %s control message at seq %d that %s never sent", b.m.ProcName(e.P), e.Control, seq, b.m.ProcName(e.Peer))
@@ -171,13 +185,11 @@ func (b *Builder) finishWellFormed() {
 			})
 		}
 	}
-	for _, k := range b.wf.ctlOrder {
-		for _, s := range b.wf.inFlight[k] {
-			b.anomaly(ControlUnreceived, s, func() (string, string) {
-				msg := fmt.Sprintf("the %s control message %s sends at seq %d never arrives", k.control, m.ProcName(k.from), s)
-				return msg, wellFormedBecause(msg + ": the network delivers every control message, and a run ends only when none is pending")
-			})
-		}
+	for _, c := range b.wf.inFlight {
+		b.anomaly(ControlUnreceived, c.seq, func() (string, string) {
+			msg := fmt.Sprintf("the %s control message %s sends at seq %d never arrives", c.key.control, m.ProcName(c.key.from), c.seq)
+			return msg, wellFormedBecause(msg + ": the network delivers every control message, and a run ends only when none is pending")
+		})
 	}
 	b.finishEnvironment()
 	b.finishMailboxes()
