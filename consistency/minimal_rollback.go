@@ -1,7 +1,9 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
@@ -69,19 +71,24 @@ func (o overRollback) because(m *history.Model) string {
 // minimal-rollback and domino-free).
 func overRollbacks(m *history.Model, d *history.Dependence) []overRollback {
 	var out []overRollback
-	reported := map[int32]bool{}
-	for i := range m.Run.Events {
-		by := m.UndoneBy[i]
-		if by < 0 || m.Event(by).Kind != trace.Rollback || reported[by] {
+	for i := range m.Restores {
+		rs := &m.Restores[i]
+		if m.Event(rs.Seq).Kind != trace.Rollback {
 			continue
 		}
-		fi := m.FailOf(by)
+		fi := m.FailOf(rs.Seq)
 		bit := d.Bit(fi)
-		if bit == 0 || d.L[i]&bit != 0 {
+		if bit == 0 {
 			continue
 		}
-		reported[by] = true
-		out = append(out, overRollback{by: by, op: int32(i), f: fi})
+		for _, s := range rs.Undid {
+			if d.L[s]&bit == 0 {
+				out = append(out, overRollback{by: rs.Seq, op: s, f: fi})
+				break
+			}
+		}
 	}
+	// In the order of the ops, as a walk over the run meets them.
+	slices.SortFunc(out, func(a, b overRollback) int { return cmp.Compare(a.op, b.op) })
 	return out
 }

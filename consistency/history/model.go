@@ -190,8 +190,9 @@ type Restore struct {
 	// Latest is the index in Taken of the latest checkpoint the process
 	// held just before the restore: the head of its held chain.
 	Latest int32
-	// Undone counts the live ops it undid.
+	// Undone counts the live ops it undid; Undid lists them, in seq order.
 	Undone int32
+	Undid  []int32
 	// Replayed lists the live receipts between the restored checkpoint's
 	// position and pos: what the process replays silently from its log
 	// (PK; MS writes its replays as recv events and restores to pos).

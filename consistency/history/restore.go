@@ -177,6 +177,11 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	if m.Alg == PK && e.Restore != None {
 		r.Replayed = b.replayed(ps, e.Restore, pos)
 	}
+	for _, s := range ps.live[pos:] {
+		if s != None {
+			r.Undid = append(r.Undid, s)
+		}
+	}
 	n := b.undo(ps, pos, seq, keep)
 	r.Undone = int32(n)
 	if e.Undone != None && int(e.Undone) != n {
