@@ -255,8 +255,7 @@ type Model struct {
 	// Takes lists copies taken from a mailbox that no longer held them.
 	Takes []Take
 
-	Missing         Missing
-	ExplicitInitial bool
+	Missing Missing
 
 	// Program is every process's program: from the source trace when
 	// there is one, else as the run shows it (SPEC §7).

@@ -26,7 +26,6 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		m.Missing.Sn = true
 	}
 	if e.CkptType == trace.CkptInitial {
-		m.ExplicitInitial = true
 		ck.Pos, ck.ID, ck.Index, ck.Parent = 0, 0, 0, None
 		if ck.Sn == None {
 			ck.Sn = 0
@@ -203,6 +202,12 @@ func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	m := b.m
+	if m.Missing.CkptID {
+		// Checkpoints without ids cannot be told apart: the restore is
+		// as unknown as one that names none.
+		m.Missing.Restore = true
+		return
+	}
 	b.anomaly(UnheldRestore, seq, func() (string, string) {
 		return fmt.Sprintf("%s restores checkpoint %d it does not hold", m.ProcName(e.P), e.Restore),
 			fmt.Sprintf("at seq %d %s restores checkpoint %d, but no checkpoint with that id is among the checkpoints it holds (it took it never, or a rollback discarded it)",
