@@ -108,7 +108,7 @@ func pkStateRules(m *history.Model, r *result) {
 		switch e.Kind {
 		case trace.Send:
 			if !e.Resend {
-				c.judge(seq, e, "the send of "+m.MsgName(e.Msg), e.Op+1, vtOrNil(m.Run.PB(e)), r)
+				c.judge(seq, e, e.Op+1, vtOrNil(m.Run.PB(e)), r)
 			}
 		case trace.Recv:
 			c.merge(e.P, c.vtOf(seq))
@@ -133,18 +133,19 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	}
 	pos := taken[k].Pos
 	if vt := c.m.Run.VTOf(e); vt != nil {
-		c.judge(seq, e, fmt.Sprintf("checkpoint %d", e.Ckpt), pos, vt, r)
+		c.judge(seq, e, pos, vt, r)
 	}
 	v := c.vector()
 	copy(v, c.at(p, pos))
 	c.ckpts[p] = append(c.ckpts[p], v)
 }
 
-// judge compares a vector the run shows with the rebuilt one.
-func (c *pkClocks) judge(seq int32, e *trace.RunEvent, what string, count int32, got trace.VT, r *result) {
+// judge compares the vector a send or checkpoint shows with the rebuilt
+// one.
+func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT, r *result) {
 	m, p := c.m, e.P
 	if got == nil {
-		r.cannotJudge(fmt.Sprintf("%s at seq %d carries no vector time", what, seq))
+		r.cannotJudge(fmt.Sprintf("%s at seq %d carries no vector time", vtHolder(m, e), seq))
 		return
 	}
 	want := c.at(p, count)
@@ -152,9 +153,17 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, what string, count int32,
 	if j < 0 {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), what, seq, vtString(got), vtString(want)), []int32{seq},
+	r.fail(fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)), []int32{seq},
 		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
 			m.ProcName(p), seq, c.inc[p], count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+}
+
+// vtHolder names the send or checkpoint a vector belongs to.
+func vtHolder(m *history.Model, e *trace.RunEvent) string {
+	if e.Kind == trace.Checkpoint {
+		return fmt.Sprintf("checkpoint %d", e.Ckpt)
+	}
+	return "the send of " + m.MsgName(e.Msg)
 }
 
 // vtDiff returns the first entry where two vectors differ (an entry one
