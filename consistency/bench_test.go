@@ -44,17 +44,17 @@ func syntheticMS(n, np, every int) *trace.Run {
 				nfail++
 				fail := int32(len(run.Events))
 				add(trace.NewRunEvent(trace.Fail, t, 0))
-				e := trace.NewRunEvent(trace.Restart, t+1, 0)
+				e := trace.NewRunEvent(trace.Restart, t, 0)
 				e.Restore, e.Pos, e.Undone, e.Failure = ids[0], ops[0], 0, fail
 				add(e)
 				for p := 1; p < np; p++ {
-					cs := trace.NewRunEvent(trace.ControlSend, t+1, 0)
+					cs := trace.NewRunEvent(trace.ControlSend, t, 0)
 					cs.Peer, cs.Control, cs.Failure = int32(p), trace.ControlRollback, fail
 					add(cs)
-					cr := trace.NewRunEvent(trace.ControlRecv, t+2, int32(p))
+					cr := trace.NewRunEvent(trace.ControlRecv, t, int32(p))
 					cr.Peer, cr.Control, cr.Failure = 0, trace.ControlRollback, fail
 					add(cr)
-					rb := trace.NewRunEvent(trace.Rollback, t+2, int32(p))
+					rb := trace.NewRunEvent(trace.Rollback, t, int32(p))
 					rb.Restore, rb.Pos, rb.Undone, rb.Failure, rb.Cause = ids[p], ops[p], 0, fail, trace.CauseRequest
 					add(rb)
 				}

@@ -61,8 +61,8 @@ func msFailureRun(o msOpts) *trace.Run {
 	b.internal("P0", 1)
 	switch {
 	case o.noRollback:
-		b.add(trace.Unconsumed, "P1", func(e *trace.RunEvent) { e.Msg, e.Copy = b.m("m1"), 2 })
 		b.done("P0", "P1")
+		b.add(trace.Unconsumed, "P1", func(e *trace.RunEvent) { e.Msg, e.Copy = b.m("m1"), 2 })
 	case o.discardResent:
 		b.discard("P1", "m1", 2, trace.ReasonStale, f)
 		b.done("P0")
@@ -131,13 +131,13 @@ func TestViolations(t *testing.T) {
 		witness string
 	}{
 		{"orphan kept", msFailureRun(msOpts{noRollback: true}), true,
-			map[string]report.Status{report.OrphanFree: fail}, "m1 is an orphan of failure seq 6"},
+			map[string]report.Status{report.OrphanFree: fail, report.LogReplayRules: fail}, "m1 is an orphan of failure seq 6"},
 		{"lost resend", msFailureRun(msOpts{discardResent: true}), true,
 			map[string]report.Status{report.NoLostMessages: fail, report.Equivalence: fail}, "ended blocked at op 1 on m1"},
 		{"rollback too far", msFailureRun(msOpts{rollbackInit: true}), true,
 			map[string]report.Status{report.DominoFree: fail}, "earliest checkpoint numbered ≥ 1, checkpoint 1"},
 		{"restart not from latest", msFailureRun(msOpts{restartInit: true}), true,
-			map[string]report.Status{report.DominoFree: fail}, "latest checkpoint"},
+			map[string]report.Status{report.DominoFree: fail, report.LogReplayRules: fail}, "latest checkpoint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var src *trace.Trace
@@ -209,24 +209,10 @@ func TestMoreViolations(t *testing.T) {
 			b.done("P0", "P1")
 			return b.run
 		}, map[string]report.Status{report.LogReplayRules: fail}, "the replay rule demands it"},
-		{"missing forced checkpoint", func() *trace.Run {
-			b := newRun("ms", "P0", "P1")
-			b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
-			b.send("P0", "P1", "m1", 0, 1, msPB(1))
-			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
-			b.done("P0", "P1")
-			return b.run
-		}, map[string]report.Status{report.SnLines: fail}, "every S_n with 1 ≤ n ≤ 1"},
-		{"z-cycle", func() *trace.Run {
-			b := newRun("ms", "P0", "P1")
-			b.send("P1", "P0", "m2", 0, 1, msPB(0))
-			b.recv("P0", "P1", "m2", 0, 1, trace.ViaNet)
-			b.ckpt("P0", 1, trace.CkptBasic, 1, 1, trace.None)
-			b.send("P0", "P1", "m1", 1, 1, msPB(1))
-			b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
-			b.done("P0", "P1")
-			return b.run
-		}, map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail}, "checkpoint 1 is useless"},
+		{"missing forced checkpoint", msUnforced,
+			map[string]report.Status{report.SnLines: fail, report.LogReplayRules: fail}, "every S_n with 1 ≤ n ≤ 1"},
+		{"z-cycle", msZCycle,
+			map[string]report.Status{report.ZCycleFree: fail, report.SnLines: fail, report.LogReplayRules: fail}, "checkpoint 1 is useless"},
 		{"broken op continuity", func() *trace.Run {
 			b := newRun("acme", "P0", "P1")
 			b.internal("P0", 0)

@@ -26,13 +26,16 @@ func pkRun(o pkOpts) *trace.Run {
 	b.send("P0", "P1", "m1", 1, 1, pkPB([2]int32{0, 2}, [2]int32{0, 0}, [2]int32{0, 1}))
 	b.internal("P1", 0)
 	b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
+	// The optional events come at t=0.5, so that the fail stays at its
+	// trace time, 0.6.
 	if o.flushed {
-		b.log("P0", "m0", 0, 1)
+		b.run.Events[b.log("P0", "m0", 0, 1)].T = trace.Second / 2
 	}
 	if o.ckptLost {
-		b.pkCkpt("P0", 1, 2, [2]int32{0, 2}, [2]int32{0, 0}, [2]int32{0, 1})
+		b.run.Events[b.pkCkpt("P0", 1, 2, [2]int32{0, 2}, [2]int32{0, 0}, [2]int32{0, 1})].T = trace.Second / 2
 	}
 	f := b.fail("P0")
+	b.run.Events[f].T = 6 * trace.Second / 10
 	b.restart("P0", 0, 0, 2, f)
 	b.control("P0", "P1", trace.ControlToken, f, token(0, 0, 0))
 	switch {
@@ -58,16 +61,18 @@ func pkRun(o pkOpts) *trace.Run {
 	return b.run
 }
 
-func pkSource(t *testing.T) *trace.Trace {
+func pkSource(t *testing.T, o ...pkOpts) *trace.Trace {
 	t.Helper()
-	tr, err := trace.NewBuilder("P0", "P1", "P2").
+	tb := trace.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P2", "P0", "m0").
 		Recv(0.2, "P0", "m0").
 		Send(0.3, "P0", "P1", "m1").
 		Internal(0.35, "P1").
-		Recv(0.5, "P1", "m1").
-		Fail(0.6, "P0").
-		Build()
+		Recv(0.5, "P1", "m1")
+	if len(o) > 0 && o[0].ckptLost {
+		tb.Checkpoint(0.5, "P0")
+	}
+	tr, err := tb.Fail(0.6, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +118,7 @@ func TestPKViolations(t *testing.T) {
 			map[string]report.Status{report.DominoFree: fail, report.LogReplayRules: fail}, "latest non-orphan checkpoint 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Check(pkRun(tc.o), pkSource(t))
+			r := Check(pkRun(tc.o), pkSource(t, tc.o))
 			expect(t, r, tc.want)
 			if !strings.Contains(dump(r), tc.witness) {
 				t.Errorf("no witness %q in\n%s", tc.witness, dump(r))

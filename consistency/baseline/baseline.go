@@ -43,141 +43,196 @@ import (
 // log) and the messages sent in the rolled-back regions.
 func Uncoordinated(tr *trace.Trace) (report.Uncoordinated, error) {
 	res := report.Uncoordinated{Line: []report.UncoordinatedFailure{}}
-	np := int32(len(tr.Processes))
-	nm := int32(len(tr.Msgs))
-	bad := func(i int, format string, args ...any) error {
-		return &trace.InputError{File: tr.Name, Event: i, Msg: fmt.Sprintf(format, args...)}
-	}
-
-	ops := make([]int32, np)
-	ticks := make([]int32, np)
-	ckpts := make([][]int32, np)
-	for p := range ckpts {
-		ckpts[p] = []int32{0}
-	}
-	// Per message: both ends for rline, both intervals for zgraph.
-	rm := make([]rline.Msg, nm)
-	zm := make([]zgraph.Msg, nm)
-	for i := range rm {
-		rm[i] = rline.Msg{From: trace.None, SendOp: trace.None, To: trace.None, RecvOp: trace.None}
-	}
-	// Per fail event: where it is and every process's ops and ticks just
-	// before it. F × P, the size of the output.
-	type fail struct {
-		ev         int
-		ops, ticks []int32
-	}
-	var fails []fail
-
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		p := e.P
-		if p < 0 || p >= np {
-			return res, bad(i, "unknown process index %d", p)
-		}
-		switch e.Kind {
-		case trace.Send, trace.Recv:
-			if e.Msg < 0 || e.Msg >= nm {
-				return res, bad(i, "unknown message index %d", e.Msg)
-			}
-			if e.Kind == trace.Send {
-				if e.To < 0 || e.To >= np || e.To == p {
-					return res, bad(i, "send of %q to a bad receiver", tr.Msgs[e.Msg])
-				}
-				if rm[e.Msg].From != trace.None {
-					return res, bad(i, "duplicate message id %q", tr.Msgs[e.Msg])
-				}
-				rm[e.Msg].From, rm[e.Msg].SendOp, rm[e.Msg].To = p, ops[p], e.To
-				zm[e.Msg].From, zm[e.Msg].FromInterval, zm[e.Msg].To = p, ticks[p], e.To
-			} else {
-				m := &rm[e.Msg]
-				switch {
-				case m.From == trace.None:
-					return res, bad(i, "recv of %q before its send", tr.Msgs[e.Msg])
-				case m.To != p:
-					return res, bad(i, "recv of %q by %s, but it is sent to %s", tr.Msgs[e.Msg], tr.Processes[p], tr.Processes[m.To])
-				case m.RecvOp != trace.None:
-					return res, bad(i, "second recv of %q", tr.Msgs[e.Msg])
-				}
-				m.RecvOp = ops[p]
-				zm[e.Msg].ToInterval = ticks[p]
-			}
-			ops[p]++
-		case trace.Internal:
-			ops[p]++
-		case trace.Checkpoint:
-			ticks[p]++
-			ckpts[p] = append(ckpts[p], ops[p])
-		case trace.Fail:
-			fails = append(fails, fail{ev: i, ops: append([]int32(nil), ops...), ticks: append([]int32(nil), ticks...)})
-		case trace.Flush:
-		default:
-			return res, bad(i, "unexpected event kind %q in a trace", e.Kind)
-		}
-	}
-
-	// Useless ticks: Z-cycles over the messages both sent and received.
-	counts := make([]int32, np)
-	for p := range counts {
-		counts[p] = ticks[p] + 1
-	}
-	recvd := make([]zgraph.Msg, 0, nm)
-	for i := range rm {
-		if rm[i].RecvOp != trace.None {
-			recvd = append(recvd, zm[i])
-		}
-	}
-	zg, err := zgraph.New(counts, recvd)
+	sc, err := scanTrace(tr)
 	if err != nil {
-		return res, err // unreachable: the intervals come from the pass above
+		return res, err
 	}
-	res.Useless = zg.UselessCount()
-
-	if len(fails) == 0 {
+	if res.Useless, err = sc.useless(); err != nil {
+		return res, err // unreachable: the intervals come from the scan
+	}
+	if len(sc.fails) == 0 {
 		return res, nil
 	}
 	// Messages never received are dropped by rline; a message received
 	// after a failure plays no part in it because its receive op is past
 	// the receiver's state then, so one graph serves every failure.
-	g, err := rline.New(ckpts, rm)
+	g, err := rline.New(sc.ckpts, sc.rm)
 	if err != nil {
 		return res, err
 	}
-	start := make([]int32, np)
-	for _, f := range fails {
-		e := &tr.Events[f.ev]
-		o := e.P
-		copy(start, f.ops)
-		start[o] = ckpts[o][f.ticks[o]]
-		line, err := g.Line(start, f.ops)
+	for _, f := range sc.fails {
+		uf, err := sc.line(tr, g, f)
 		if err != nil {
 			return res, err
 		}
-		uf := report.UncoordinatedFailure{
-			Failure: report.FailureRef{P: tr.Processes[o], T: e.T, Seq: int32(f.ev)},
-			Line:    make([]report.UncoordinatedEntry, np),
-		}
-		for q := int32(0); q < np; q++ {
-			l := line[q]
-			latest := f.ticks[q] // index of q's latest checkpoint before the failure
-			ck := l.Ckpt
-			if !l.Moved {
-				// rline may name a tick taken after the failure at the
-				// same position; the baseline knows only earlier ones.
-				ck = trace.None
-				if q == o || ckpts[q][latest] == l.Pos {
-					ck = latest
-				}
-			}
-			domino := l.Pos < ckpts[q][latest]
-			uf.Line[q] = report.UncoordinatedEntry{
-				P: tr.Processes[q], Ckpt: ck, Pos: l.Pos, Undone: int(l.Undone), Domino: domino,
-			}
-			uf.Domino = uf.Domino || domino
-			res.Undone += int(l.Undone)
+		for _, l := range uf.Line {
+			res.Undone += l.Undone
 		}
 		res.Domino = res.Domino || uf.Domino
 		res.Line = append(res.Line, uf)
 	}
 	return res, nil
+}
+
+// scan is what one pass over a trace gathers for the baseline.
+type scan struct {
+	np    int32
+	ops   []int32   // per process, ops so far
+	ticks []int32   // per process, ticks so far
+	ckpts [][]int32 // per process, the positions of its checkpoints
+	// Per message: both ends for rline, both intervals for zgraph.
+	rm []rline.Msg
+	zm []zgraph.Msg
+	// Per fail event: where it is and every process's ops and ticks
+	// just before it. F × P, the size of the output.
+	fails []fail
+}
+
+type fail struct {
+	ev         int
+	ops, ticks []int32
+}
+
+// scanTrace makes the pass over tr, rejecting what a valid trace cannot
+// hold.
+func scanTrace(tr *trace.Trace) (*scan, error) {
+	np, nm := int32(len(tr.Processes)), int32(len(tr.Msgs))
+	sc := &scan{np: np, ops: make([]int32, np), ticks: make([]int32, np), ckpts: make([][]int32, np),
+		rm: make([]rline.Msg, nm), zm: make([]zgraph.Msg, nm)}
+	for p := range sc.ckpts {
+		sc.ckpts[p] = []int32{0}
+	}
+	for i := range sc.rm {
+		sc.rm[i] = rline.Msg{From: trace.None, SendOp: trace.None, To: trace.None, RecvOp: trace.None}
+	}
+	for i := range tr.Events {
+		if err := sc.event(tr, i); err != nil {
+			return nil, err
+		}
+	}
+	return sc, nil
+}
+
+func bad(tr *trace.Trace, i int, format string, args ...any) error {
+	return &trace.InputError{File: tr.Name, Event: i, Msg: fmt.Sprintf(format, args...)}
+}
+
+// event scans trace event i.
+func (sc *scan) event(tr *trace.Trace, i int) error {
+	e := &tr.Events[i]
+	p := e.P
+	if p < 0 || p >= sc.np {
+		return bad(tr, i, "unknown process index %d", p)
+	}
+	switch e.Kind {
+	case trace.Send, trace.Recv:
+		if e.Msg < 0 || e.Msg >= int32(len(sc.rm)) {
+			return bad(tr, i, "unknown message index %d", e.Msg)
+		}
+		var err error
+		if e.Kind == trace.Send {
+			err = sc.send(tr, i, e)
+		} else {
+			err = sc.recv(tr, i, e)
+		}
+		if err != nil {
+			return err
+		}
+		sc.ops[p]++
+	case trace.Internal:
+		sc.ops[p]++
+	case trace.Checkpoint:
+		sc.ticks[p]++
+		sc.ckpts[p] = append(sc.ckpts[p], sc.ops[p])
+	case trace.Fail:
+		sc.fails = append(sc.fails, fail{ev: i, ops: append([]int32(nil), sc.ops...), ticks: append([]int32(nil), sc.ticks...)})
+	case trace.Flush:
+	default:
+		return bad(tr, i, "unexpected event kind %q in a trace", e.Kind)
+	}
+	return nil
+}
+
+func (sc *scan) send(tr *trace.Trace, i int, e *trace.Event) error {
+	p := e.P
+	if e.To < 0 || e.To >= sc.np || e.To == p {
+		return bad(tr, i, "send of %q to a bad receiver", tr.Msgs[e.Msg])
+	}
+	if sc.rm[e.Msg].From != trace.None {
+		return bad(tr, i, "duplicate message id %q", tr.Msgs[e.Msg])
+	}
+	sc.rm[e.Msg].From, sc.rm[e.Msg].SendOp, sc.rm[e.Msg].To = p, sc.ops[p], e.To
+	sc.zm[e.Msg].From, sc.zm[e.Msg].FromInterval, sc.zm[e.Msg].To = p, sc.ticks[p], e.To
+	return nil
+}
+
+func (sc *scan) recv(tr *trace.Trace, i int, e *trace.Event) error {
+	p := e.P
+	m := &sc.rm[e.Msg]
+	switch {
+	case m.From == trace.None:
+		return bad(tr, i, "recv of %q before its send", tr.Msgs[e.Msg])
+	case m.To != p:
+		return bad(tr, i, "recv of %q by %s, but it is sent to %s", tr.Msgs[e.Msg], tr.Processes[p], tr.Processes[m.To])
+	case m.RecvOp != trace.None:
+		return bad(tr, i, "second recv of %q", tr.Msgs[e.Msg])
+	}
+	m.RecvOp = sc.ops[p]
+	sc.zm[e.Msg].ToInterval = sc.ticks[p]
+	return nil
+}
+
+// useless counts the ticks on a Z-cycle over the messages both sent and
+// received.
+func (sc *scan) useless() (int, error) {
+	counts := make([]int32, sc.np)
+	for p := range counts {
+		counts[p] = sc.ticks[p] + 1
+	}
+	recvd := make([]zgraph.Msg, 0, len(sc.rm))
+	for i := range sc.rm {
+		if sc.rm[i].RecvOp != trace.None {
+			recvd = append(recvd, sc.zm[i])
+		}
+	}
+	zg, err := zgraph.New(counts, recvd)
+	if err != nil {
+		return 0, err
+	}
+	return zg.UselessCount(), nil
+}
+
+// line is the baseline's line for one fail event.
+func (sc *scan) line(tr *trace.Trace, g *rline.Graph, f fail) (report.UncoordinatedFailure, error) {
+	e := &tr.Events[f.ev]
+	o := e.P
+	start := append([]int32(nil), f.ops...)
+	start[o] = sc.ckpts[o][f.ticks[o]]
+	uf := report.UncoordinatedFailure{
+		Failure: report.FailureRef{P: tr.Processes[o], T: e.T, Seq: int32(f.ev)},
+		Line:    make([]report.UncoordinatedEntry, sc.np),
+	}
+	line, err := g.Line(start, f.ops)
+	if err != nil {
+		return uf, err
+	}
+	for q := int32(0); q < sc.np; q++ {
+		l := line[q]
+		latest := f.ticks[q] // index of q's latest checkpoint before the failure
+		ck := l.Ckpt
+		if !l.Moved {
+			// rline may name a tick taken after the failure at the
+			// same position; the baseline knows only earlier ones.
+			ck = trace.None
+			if q == o || sc.ckpts[q][latest] == l.Pos {
+				ck = latest
+			}
+		}
+		domino := l.Pos < sc.ckpts[q][latest]
+		uf.Line[q] = report.UncoordinatedEntry{
+			P: tr.Processes[q], Ckpt: ck, Pos: l.Pos, Undone: int(l.Undone), Domino: domino,
+		}
+		uf.Domino = uf.Domino || domino
+	}
+	return uf, nil
 }

@@ -1,0 +1,91 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// wellFormedness are the anomalies that make a run contradict its own
+// format (SPEC §6): its histories are then not the program executed in
+// order, so they break equivalence, also without a source trace.
+var wellFormedness = []history.Kind{
+	history.SeqMismatch, history.ProcOutOfRange, history.OpOutOfRange,
+	history.BrokenContinuity, history.CkptPos, history.NegativePos,
+	history.PosBeyondLive, history.UndoneCount, history.ProgramMismatch,
+	history.CopyRenumbered, history.WrongReceiver, history.DiscardNeverHeld,
+	history.UnconsumedNotInMailbox, history.RestartNotDown,
+	history.FailureNotFail, history.HandledBeforeRestart,
+	history.RollbackWhileDown, history.RestartInc, history.CkptIDReused,
+	history.TimeOrder, history.AfterEnd, history.EndTwice, history.EndMissing,
+	history.ControlUnsent, history.ControlUnreceived, history.EnvironmentMismatch,
+	history.OpWhileDown, history.CkptWhileDown,
+	history.Unprompted,
+}
+
+// equivalence judges SPEC §7 equivalence: each process's final live
+// history is its whole program, in order, every receive getting the same
+// message id. A run that breaks its own format fails it too.
+func equivalence(m *history.Model) result {
+	r := newResult(report.Equivalence)
+	r.failWith(m, wellFormedness...)
+	if m.Missing.Ops {
+		r.cannotJudge(finalOpsWhy)
+		return r
+	}
+	if m.Src == nil {
+		r.cannotJudge("no source trace: the processes' programs are unknown")
+		return r
+	}
+	if len(m.Src.Processes) != len(m.Run.Processes) {
+		r.fail("the run and its source trace have different processes", []int32{},
+			fmt.Sprintf("the source trace has %d processes, the run %d", len(m.Src.Processes), len(m.Run.Processes)))
+		return r
+	}
+	for p := range m.Procs {
+		programAt(m, int32(p), &r)
+	}
+	return r
+}
+
+// programAt compares process p's final live history with its program.
+func programAt(m *history.Model, p int32, r *result) {
+	live := m.Procs[p].Live
+	pr := m.Program[p]
+	k := 0
+	for ; k < len(live) && k < len(pr); k++ {
+		s := live[k]
+		if s == history.None {
+			break
+		}
+		e := m.Event(s)
+		if e.Kind != pr[k].Kind || (e.Kind != trace.Internal && e.Msg != pr[k].Msg) {
+			break
+		}
+	}
+	if k == len(live) && k == len(pr) {
+		return
+	}
+	var because string
+	seqs := []int32{}
+	switch {
+	case k < len(live) && k < len(pr):
+		s := live[k]
+		got := "a gap"
+		if s != history.None {
+			got = m.Describe(s)
+			seqs = append(seqs, s)
+		}
+		because = fmt.Sprintf("op %d of %s's program is %s %s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got)
+	case k < len(pr):
+		because = fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s %s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg))
+		if e := m.Procs[p].End; e != history.None {
+			seqs = append(seqs, e)
+		}
+	default:
+		because = fmt.Sprintf("%s's program has %d ops, but its final live history has %d", m.ProcName(p), len(pr), len(live))
+	}
+	r.fail(fmt.Sprintf("%s's final live history is not its program", m.ProcName(p)), seqs, because)
+}

@@ -1,0 +1,226 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Builder builds a Model from a run's events, fed one at a time in seq
+// order. It reads the run's header (processes, message ids, side tables)
+// as events arrive, and earlier events by seq, so a producer that appends
+// each event to run.Events before calling Add can stream a run into it.
+type Builder struct {
+	m     *Model
+	procs []procBuild
+	box   mailbox
+	n     int32 // events added so far
+	// sizeHint is the expected number of events: it bounds the op
+	// numbers a broken run can make the builder pad up to.
+	sizeHint int32
+
+	// candidates are control_recv handling points, by (process, failure):
+	// a process that answered a failure only by receiving its control
+	// message handled it at that arrival.
+	candidates map[[2]int32]Handling
+	candOrder  [][2]int32
+	// downPending lists, per process, the failures whose control message
+	// arrived while it was down: it handles them at its restart.
+	downPending map[int32][]int32
+	handled     map[[2]int32]bool
+	// heard says which failures a process has received a control
+	// message for, or (its own) restarted from, by (process, fail seq).
+	heard map[[2]int32]bool
+
+	sawOp        bool // an app event carried an op number
+	snapshotUsed int
+	nAnomalies   int
+	wf           wellFormed
+}
+
+// procBuild is one process's state while the run is read.
+type procBuild struct {
+	live  []int32
+	ckpts []Ckpt          // held, in the order taken
+	taken []Ckpt          // every checkpoint taken
+	byID  map[int32]int32 // see Proc.byID
+	down  bool
+	// lastFail is the seq of the latest effective fail; lastRestore of
+	// the latest restart or rollback.
+	lastFail, lastRestore int32
+	// posless: the latest restart or rollback named no pos, so the next
+	// app event's op says how many ops stayed live.
+	posless bool
+	end     int32
+	// progKind and progMsg are the program as the run shows it: kind and
+	// message of each op index in any execution.
+	progKind []trace.Kind
+	progMsg  []int32
+	restarts int32
+	// attributed counts the restarts attributed to a failure whose
+	// restored checkpoint is known: MS's failure count c.
+	attributed int32
+	// known are the PK announcements recorded (append only, so prefixes
+	// handed out stay valid); bodyMissing: a token came without a body.
+	known       []Announcement
+	bodyMissing bool
+	// downOps are the app ops executed since the latest fail while down.
+	downOps []int32
+	// stable[k] says a log event made the receipt at live op k stable;
+	// unstable counts the live receipts that are not.
+	stable   []bool
+	unstable int32
+}
+
+// NewBuilder starts the model of run (its header set; its events are fed
+// with Add) judged under alg, with src the source trace or nil.
+// sizeHint is the expected number of events, 0 if unknown.
+func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
+	np := len(run.Processes)
+	m := &Model{Run: run, Src: src, Alg: alg, FirstVTMissing: None}
+	// One allocation for the per-event tables (each is capped, so a run
+	// longer than the hint regrows only its own).
+	perEvent := make([]int32, 3*sizeHint)
+	m.Pred = perEvent[0:0:sizeHint]
+	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
+	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
+	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
+	m.Copies.reserve(len(run.Msgs))
+	b.box.reserve(len(run.Msgs))
+	// Room for an even share of the ops avoids regrowing the live
+	// histories of a large run; the processes share backing arrays.
+	share := sizeHint/max(np, 1) + 8
+	ops := make([]int32, 2*np*share)
+	kinds := make([]trace.Kind, np*share)
+	stable := make([]bool, np*share)
+	const ck = 4
+	ckpts := make([]Ckpt, 2*np*ck)
+	var vts []trace.VTEntry
+	if alg == PK {
+		vts = make([]trace.VTEntry, np*np)
+	}
+	for p := range b.procs {
+		ps := &b.procs[p]
+		lo, hi := p*share, (p+1)*share
+		ps.live = ops[lo:lo:hi]
+		ps.progMsg = ops[np*share+lo : np*share+lo : np*share+hi]
+		ps.progKind = kinds[lo:lo:hi]
+		ps.stable = stable[lo:lo:hi]
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial}
+		if alg == PK {
+			init.VT = vts[p*np : (p+1)*np : (p+1)*np]
+		}
+		ps.ckpts = append(ckpts[2*p*ck:2*p*ck:(2*p+1)*ck], init)
+		ps.taken = append(ckpts[(2*p+1)*ck:(2*p+1)*ck:(2*p+2)*ck], init)
+		ps.lastFail, ps.lastRestore, ps.end = None, None, None
+	}
+	return b
+}
+
+// Build builds the model of a whole run.
+func Build(run *trace.Run, src *trace.Trace, alg Alg) *Model {
+	b := NewBuilder(run, src, alg, len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	return b.Finish()
+}
+
+// Add feeds the next event, whose seq is the number of events fed so
+// far.
+func (b *Builder) Add(e *trace.RunEvent) {
+	seq := b.n
+	b.n++
+	m := b.m
+	m.Pred = append(m.Pred, None)
+	m.SendOf = append(m.SendOf, None)
+	m.UndoneBy = append(m.UndoneBy, None)
+	if e.Seq != None && e.Seq != seq {
+		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
+	}
+	b.order(seq, e)
+	if e.P < 0 || int(e.P) >= len(b.procs) {
+		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))
+		return
+	}
+	if int(e.Kind) < len(handlers) && handlers[e.Kind] != nil {
+		handlers[e.Kind](b, seq, e, &b.procs[e.P])
+	}
+}
+
+// handler applies one kind of event to the model.
+type handler func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild)
+
+// handlers maps each event kind to what it does to the model; kinds
+// without one (hold, unhold, resume, …) change no history.
+var handlers [32]handler
+
+func init() {
+	handlers[trace.Send] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		if e.Resend {
+			if !ps.down || e.Failure != ps.lastFail {
+				b.prompted(seq, e, ps) // a restart's own resends precede it
+			}
+			b.resend(seq, e, ps)
+			return
+		}
+		b.op(seq, e, ps)
+	}
+	handlers[trace.Recv] = (*Builder).op
+	handlers[trace.Internal] = (*Builder).op
+	handlers[trace.Checkpoint] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		if e.CkptType == trace.CkptBasic {
+			b.environment(seq, e)
+		}
+		b.downTick(seq, e, ps)
+		b.checkpoint(seq, e, ps)
+	}
+	handlers[trace.CheckpointSkipped] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		b.environment(seq, e)
+		b.downTick(seq, e, ps)
+	}
+	handlers[trace.Fail] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		b.environment(seq, e)
+		b.fail(seq, e, ps)
+	}
+	handlers[trace.Restart] = (*Builder).restart
+	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		b.prompted(seq, e, ps)
+		b.rollback(seq, e, ps)
+	}
+	handlers[trace.Log] = (*Builder).logged
+	handlers[trace.Discard] = (*Builder).discard
+	handlers[trace.ControlSend] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		b.prompted(seq, e, ps)
+		b.controlSent(seq, e)
+		if fi, ok := b.m.FailureAt(e.Failure); ok {
+			b.m.Failures[fi].Controls++
+		}
+	}
+	handlers[trace.ControlRecv] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		b.controlArrived(seq, e)
+		b.controlRecv(seq, e, ps)
+	}
+	handlers[trace.Unconsumed] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+		if ps.end == None {
+			b.malformed(AfterEnd, seq, fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, b.m.ProcName(e.P)))
+		}
+		b.unconsumed(seq, e)
+	}
+	handlers[trace.End] = (*Builder).end
+}
+
+// malformed records an anomaly whose because-chain only says the run
+// breaks its own format.
+func (b *Builder) malformed(k Kind, seq int32, msg string) {
+	b.anomaly(k, seq, func() (string, string) { return msg, wellFormedBecause(msg) })
+}
+
+// put sets k to v in *mp, making the map on first use: most runs never
+// need most of the builder's maps.
+func put[K comparable, V any](mp *map[K]V, k K, v V) {
+	if *mp == nil {
+		*mp = map[K]V{}
+	}
+	(*mp)[k] = v
+}

@@ -1,0 +1,249 @@
+package history
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Finish freezes the model: it completes the handling points, and
+// derives the final-state facts (processes' final state, programs, live
+// sends and receives, the final checkpoint and message graph). The
+// builder must not be used afterwards.
+func (b *Builder) Finish() *Model {
+	m := b.m
+	b.finishWellFormed()
+	if m.Missing.Ops && !b.sawOp {
+		// A run without op numbers has no live counts: what was
+		// compared with them says nothing. (A run with some is judged
+		// on them: leaving one out must not hide the rest.)
+		for _, k := range []Kind{BrokenContinuity, CkptPos, PosBeyondLive, UndoneCount, OpWhileDown} {
+			m.anomalies[k] = anomalyList{}
+		}
+	}
+	// A process that answered a failure only by receiving its control
+	// message (nothing to roll back) handled it at that arrival. With
+	// unattributed rollbacks, an arrival may be followed by the
+	// (unnamed) rollback that handles it: only the explicitly
+	// attributed handling points are judged then.
+	if !m.Missing.Failure {
+		for _, k := range b.candOrder {
+			if !b.handled[k] {
+				m.Handlings = append(m.Handlings, b.candidates[k])
+			}
+		}
+	}
+	slices.SortStableFunc(m.Handlings, func(a, b Handling) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.F, b.F))
+	})
+	m.Procs = make([]Proc, len(b.procs))
+	for p := range b.procs {
+		ps := &b.procs[p]
+		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end}
+	}
+	m.srcMsg = b.srcMsgs()
+	hasSrc := m.srcMsg != nil || m.sameMsgs
+	m.Program = b.program(hasSrc)
+	m.finalState()
+	if n := len(m.Failures); n > 0 && n <= BatchSize && !m.Missing.Ops && !m.Missing.Copy {
+		m.dep = m.dependence(0)
+	}
+	b.m = nil
+	return m
+}
+
+// srcMsgs maps the source trace's message indexes to the run's: the
+// identity for a run fresh from replay (it shares the trace's table),
+// else by id; nil without a comparable source.
+func (b *Builder) srcMsgs() []int32 {
+	m := b.m
+	if m.Src == nil || len(m.Src.Processes) != len(m.Run.Processes) {
+		return nil
+	}
+	r, s := m.Run.Msgs, m.Src.Msgs
+	if len(r) == len(s) && (len(r) == 0 || &r[0] == &s[0]) {
+		m.sameMsgs = true
+		return nil
+	}
+	out := make([]int32, len(s))
+	index := make(map[string]int32, len(r))
+	for i, id := range r {
+		index[id] = int32(i)
+	}
+	for i, id := range s {
+		out[i] = None
+		if j, ok := index[id]; ok {
+			out[i] = j
+		}
+	}
+	return out
+}
+
+// program returns every process's program: from the source trace when
+// there is one, else as the run shows it (SPEC §7). All processes share
+// one backing array sized by a first counting pass.
+func (b *Builder) program(hasSrc bool) [][]ProgOp {
+	m := b.m
+	np := len(b.procs)
+	out := make([][]ProgOp, np)
+	if !hasSrc {
+		for p := range out {
+			ps := &b.procs[p]
+			ops := make([]ProgOp, len(ps.progKind))
+			for k := range ops {
+				ops[k] = ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}
+			}
+			out[p] = ops
+		}
+		return out
+	}
+	counts := make([]int, np)
+	total := 0
+	for i := range m.Src.Events {
+		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+			counts[te.P]++
+			total++
+		}
+	}
+	all := make([]ProgOp, total)
+	off := 0
+	for p := range out {
+		out[p] = all[off : off : off+counts[p]]
+		off += counts[p]
+	}
+	for i := range m.Src.Events {
+		te := &m.Src.Events[i]
+		if te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+			msg := m.runMsg(te.Msg)
+			out[te.P] = append(out[te.P], ProgOp{Kind: te.Kind, Msg: msg})
+		}
+	}
+	return out
+}
+
+// runMsg maps a source trace message index to the run's, or None.
+func (m *Model) runMsg(i int32) int32 {
+	switch {
+	case m.sameMsgs && i >= 0 && int(i) < len(m.Run.Msgs):
+		return i
+	case i >= 0 && int(i) < len(m.srcMsg):
+		return m.srcMsg[i]
+	}
+	return None
+}
+
+// SrcSender returns the process that sends message m in the source
+// trace, or None.
+func (m *Model) SrcSender(msg int32) int32 {
+	if msg < 0 || int(msg) >= len(m.srcSender) {
+		return None
+	}
+	return m.srcSender[msg]
+}
+
+// finalState walks the final live histories once: per message its live
+// send and first live receipt, the repeated and stale live receipts, and
+// (with op and copy numbers) the final checkpoint and message graph.
+func (m *Model) finalState() {
+	nm := len(m.Run.Msgs)
+	m.LiveSend = make([]int32, nm)
+	m.LiveRecv = make([]int32, nm)
+	for i := range m.LiveSend {
+		m.LiveSend[i], m.LiveRecv[i] = None, None
+	}
+	var g *FinalGraph
+	if !m.Missing.Ops && !m.Missing.Copy {
+		g = m.newFinalGraph()
+	}
+	for p := range m.Procs {
+		for _, s := range m.Procs[p].Live {
+			if s == None {
+				continue
+			}
+			e := &m.Run.Events[s]
+			if e.Msg < 0 || int(e.Msg) >= nm {
+				continue
+			}
+			switch e.Kind {
+			case trace.Send:
+				m.LiveSend[e.Msg] = s
+			case trace.Recv:
+				m.liveReceipt(g, s, e)
+			}
+		}
+	}
+	if g != nil {
+		g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
+		m.Final = g
+	}
+	m.srcSenders()
+}
+
+// liveReceipt files a receipt that is live at the end.
+func (m *Model) liveReceipt(g *FinalGraph, s int32, e *trace.RunEvent) {
+	if m.LiveRecv[e.Msg] == None {
+		m.LiveRecv[e.Msg] = s
+	} else {
+		m.Repeats = append(m.Repeats, s)
+	}
+	snd := m.SendOf[s]
+	switch {
+	case snd == None:
+	case m.UndoneBy[snd] != None:
+		m.Stale = append(m.Stale, s)
+	case g != nil:
+		se := &m.Run.Events[snd]
+		g.Msgs = append(g.Msgs, zgraph.Msg{From: se.P, FromInterval: g.interval(se.P, se.Op), To: e.P, ToInterval: g.interval(e.P, e.Op)})
+		g.Recvs = append(g.Recvs, s)
+	}
+}
+
+// srcSenders maps each run message to its sender in the source trace.
+func (m *Model) srcSenders() {
+	if m.srcMsg == nil && !m.sameMsgs {
+		return
+	}
+	nm := len(m.Run.Msgs)
+	m.srcSender = make([]int32, nm)
+	for i := range m.srcSender {
+		m.srcSender[i] = None
+	}
+	for sm, msg := range m.Src.Messages {
+		rm := m.runMsg(int32(sm))
+		if rm != None && int(rm) < nm && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
+			m.srcSender[rm] = m.Src.Events[msg.Send].P
+		}
+	}
+}
+
+// newFinalGraph starts the final graph with the held checkpoints: per
+// process their count, numbers and positions.
+func (m *Model) newFinalGraph() *FinalGraph {
+	np := len(m.Procs)
+	g := &FinalGraph{Counts: make([]int32, np), Numbers: make([][]int32, np), pos: make([][]int32, np),
+		Msgs: make([]zgraph.Msg, 0, len(m.Run.Msgs)), Recvs: make([]int32, 0, len(m.Run.Msgs))}
+	total := 0
+	for p := range m.Procs {
+		total += len(m.Procs[p].Ckpts)
+	}
+	all := make([]int32, 2*total)
+	for p := range m.Procs {
+		ck := m.Procs[p].Ckpts
+		g.Counts[p] = int32(len(ck))
+		g.Numbers[p], g.pos[p], all = all[:len(ck):len(ck)], all[len(ck):2*len(ck):2*len(ck)], all[2*len(ck):]
+		for k := range ck {
+			g.Numbers[p][k], g.pos[p][k] = ck[k].Sn, ck[k].Pos
+		}
+	}
+	return g
+}
+
+// interval is the index of p's last held checkpoint taken at or before op
+// (checkpoint at pos x precedes op x).
+func (g *FinalGraph) interval(p, op int32) int32 {
+	ps := g.pos[p]
+	return int32(sort.Search(len(ps), func(i int) bool { return ps[i] > op }) - 1)
+}

@@ -1,0 +1,411 @@
+// Package history builds the consistency checker's model of a run: one
+// pass over the run's events, in seq order, rebuilds what happened — the
+// live history of every process (what restarts and rollbacks undid), the
+// checkpoints each process held, every transmitted copy with who sent it
+// and who took it from which mailbox, every failure with the events that
+// answered it, and the happened-before edges between app events — and
+// freezes it into a Model that the checker's property rules read and
+// never write.
+//
+// The model records facts, not verdicts: where the run contradicts
+// itself (an op number that breaks continuity, a copy taken twice from a
+// mailbox, a restart of a process that never failed) it keeps an
+// Anomaly of a typed Kind, and each property rule decides which kinds
+// break it.
+//
+// A Builder takes events one at a time (Add) and never looks ahead, so a
+// run can be fed to it as it is produced; Finish derives the final-state
+// facts. Cost: linear in events + copies + checkpoints.
+package history
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/consistency/rline"
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// None marks an absent seq, index or number (trace.None).
+const None int32 = trace.None
+
+// ImplicitUndo is UndoneBy's value for an op dropped by a broken op
+// continuity rather than by a restart or rollback.
+const ImplicitUndo int32 = -2
+
+// MaxKept bounds the anomalies of one kind whose text is kept: a broken
+// run can have millions, and the first few explain the rest. The checker
+// shows at most this many witnesses per property.
+const MaxKept = 20
+
+// Alg is the algorithm whose rules a run claims to follow.
+type Alg uint8
+
+// The algorithms the checker knows the rules of; any other is Foreign.
+const (
+	Foreign  Alg = iota
+	MS           // Manivannan–Singhal, the default generalisation (SPEC §4.2)
+	Textbook     // MS with the seed's scalar inc and rec_line
+	PK           // Peterson–Kearns
+)
+
+// AlgOf returns the algorithm a run's header names.
+func AlgOf(run *trace.Run) Alg {
+	switch run.Algorithm {
+	case "ms":
+		if run.Options.Variant == "textbook" {
+			return Textbook
+		}
+		return MS
+	case "ms-textbook":
+		return Textbook
+	case "pk":
+		return PK
+	}
+	return Foreign
+}
+
+// IsMS reports whether a follows MS's numbering and logging rules.
+func (a Alg) IsMS() bool { return a == MS || a == Textbook }
+
+// Ckpt is one checkpoint a process took, or the implicit initial one.
+type Ckpt struct {
+	ID  int32
+	Pos int32
+	Sn  int32
+	Seq int32 // None for the implicit initial checkpoint
+	// Index is its index in its process's Taken; Parent the index of the
+	// checkpoint held just before it was taken (None for the initial
+	// one): the checkpoints a process holds at any moment are a chain of
+	// parents.
+	Index, Parent int32
+	// Unstable counts the live receipts no log event had made stable
+	// when the checkpoint was taken.
+	Unstable int32
+	Type     trace.CkptType
+	VT       trace.VT
+}
+
+// Proc is one process's final state.
+type Proc struct {
+	// Live[k] is the seq of the app event live at op k at the end (None
+	// for a gap a broken continuity left).
+	Live []int32
+	// Ckpts are the checkpoints held at the end, in the order taken.
+	Ckpts []Ckpt
+	// Taken lists every checkpoint the process took, the initial one
+	// first, in seq order.
+	Taken []Ckpt
+	// byID maps the ids of the checkpoints taken after the initial one to
+	// their index in Taken (the latest one with that id); nil if none.
+	byID map[int32]int32
+	// End is the seq of the process's end event, or None.
+	End int32
+}
+
+// Checkpoint returns the checkpoint the process took with id (the
+// latest one, if the run reuses ids; 0 is the initial one).
+func (p *Proc) Checkpoint(id int32) (Ckpt, bool) {
+	return checkpointByID(p.Taken, p.byID, id)
+}
+
+func checkpointByID(taken []Ckpt, byID map[int32]int32, id int32) (Ckpt, bool) {
+	if k, ok := byID[id]; ok {
+		return taken[k], true
+	}
+	if id == 0 {
+		return taken[0], true
+	}
+	return Ckpt{}, false
+}
+
+// Announcement is a PK failure announcement (origin, inc, k): incarnation
+// inc of origin ended at position k.
+type Announcement struct {
+	Origin, Inc, K int32
+}
+
+// Orphan reports whether vector time vt is an orphan of one of anns, and
+// of which (SPEC §5).
+func Orphan(vt trace.VT, anns []Announcement) (bool, Announcement) {
+	for _, a := range anns {
+		if a.Origin >= 0 && int(a.Origin) < len(vt) {
+			x := vt[a.Origin]
+			if x.Inc <= a.Inc && x.Count > a.K {
+				return true, a
+			}
+		}
+	}
+	return false, Announcement{}
+}
+
+// Failure is one effective fail event and what answered it.
+type Failure struct {
+	Seq     int32
+	P       int32
+	Restart int32 // seq of its restart, None if the run shows none
+	// Handlers lists the restart, rollback and recovery-checkpoint
+	// events of every process attributed to it, in seq order.
+	Handlers []int32
+	// Controls counts the control messages sent for it.
+	Controls int
+	// Count is the origin's failure count c of MS's recovery (o, c, r):
+	// this is its Count-th attributed restart. None before the restart.
+	Count int32
+	// R is MS's recovery line number, the number of the checkpoint the
+	// restart restored (None when unknown).
+	R int32
+	// Ann is the PK announcement its restart made, or nil.
+	Ann *Announcement
+	// Snapshot of the whole system at the fail instant, for the maximum
+	// consistent recovery line; nil checkpoint tables when the snapshot
+	// budget ran out.
+	Snap Snapshot
+}
+
+// Snapshot is the system's state at a fail instant: per process its live
+// op count and held checkpoints, and every live receipt whose send is
+// live too.
+type Snapshot struct {
+	LiveAt    []int32
+	CkptsAt   [][]int32 // positions of the held checkpoints; nil: no snapshot
+	CkptIDsAt [][]int32
+	RecvsAt   []rline.Msg
+}
+
+// Handling is a point where a process has handled a failure: the state
+// right after event Seq, whose last live op is Top (or None).
+type Handling struct {
+	F   int32 // index into Model.Failures
+	P   int32
+	Seq int32
+	Top int32
+}
+
+// Restore describes one restart or rollback.
+type Restore struct {
+	Seq int32
+	// Latest is the index in Taken of the latest checkpoint the process
+	// held just before the restore: the head of its held chain.
+	Latest int32
+	// Undone counts the live ops it undid; Undid lists them, in seq order.
+	Undone int32
+	Undid  []int32
+	// Replayed lists the live receipts between the restored checkpoint's
+	// position and pos: what the process replays silently from its log
+	// (PK; MS writes its replays as recv events and restores to pos).
+	Replayed []int32
+	// Known are the PK announcements the process had recorded when it
+	// restored (a restart's own announcement not yet among them).
+	Known []Announcement
+	// BodyMissing: a token the process recorded before carried no body,
+	// so Known is incomplete.
+	BodyMissing bool
+}
+
+// Take records a copy taken from a mailbox that did not hold it: it had
+// been taken before by First and not put back since.
+type Take struct {
+	Copy   int32
+	First  int32 // seq of the earlier receive or discard that took it
+	Second int32 // seq of the receive that took it again
+	// Ambiguous: the second receive names no via, so it may have come
+	// from a message log rather than the mailbox.
+	Ambiguous bool
+}
+
+// Missing says which fields the run omits; properties that need them are
+// unknown.
+type Missing struct {
+	Ops, Copy, Sn, Restore, CkptID bool
+	// Failure: a restart or rollback the model cannot attribute to a fail
+	// event, so per-failure judgements are incomplete.
+	Failure bool
+}
+
+// Model is the frozen history of a run. Every slice and map in it is
+// read-only: the property rules share one model.
+type Model struct {
+	Run *trace.Run
+	Src *trace.Trace // the source trace, or nil
+	Alg Alg
+
+	// Per event, indexed by seq.
+	Pred     []int32 // app op: the live op before it in its process, or None
+	SendOf   []int32 // recv: the op-level send of its copy; resend: the live send it repeats; or None
+	UndoneBy []int32 // app op: the restart or rollback that undid it, ImplicitUndo, or None
+
+	// answers lists, in seq order, the restarts, rollbacks and recovery
+	// checkpoints attributed to a failure (FailOf).
+	answers []answer
+
+	Procs    []Proc
+	Failures []Failure
+
+	Handlings []Handling // sorted by seq
+	// Restores lists every restart and rollback, in seq order.
+	Restores []Restore
+	// FirstVTMissing is the seq of the first non-initial checkpoint with
+	// no vector time, or None.
+	FirstVTMissing int32
+
+	Copies Copies
+	// Takes lists copies taken from a mailbox that no longer held them.
+	Takes []Take
+
+	Missing Missing
+
+	// Program is every process's program: from the source trace when
+	// there is one, else as the run shows it (SPEC §7).
+	Program [][]ProgOp
+	// LiveSend and LiveRecv are, per message, its live send and its first
+	// live receive at the end (by process, then op), or None.
+	LiveSend, LiveRecv []int32
+	// Repeats are the live receipts, at the end, of a message whose
+	// LiveRecv is another receipt; Stale the live receipts of a copy
+	// whose send was undone. Both in process, then op order.
+	Repeats, Stale []int32
+	// Final is the checkpoint and message graph of the final live
+	// history, or nil when copies are missing.
+	Final *FinalGraph
+
+	anomalies [numKinds]anomalyList
+	dep       *Dependence // of the first batch of failures, or nil
+	// srcMsg maps the source trace's message indexes to the run's (None
+	// for an id the run lacks); nil with no comparable source trace, or
+	// when the two share one table (sameMsgs: a run fresh from replay).
+	srcMsg    []int32
+	sameMsgs  bool
+	srcSender []int32 // per run message, its sender in the source trace
+}
+
+// ProgOp is one op of a process's program.
+type ProgOp struct {
+	Kind trace.Kind
+	Msg  int32
+}
+
+// FinalGraph is the final live history as zgraph sees it: per process the
+// held checkpoints' counts and numbers, the messages with both ends live
+// (and the seq of each one's receive), and the Z-graph over them.
+type FinalGraph struct {
+	Counts  []int32
+	Numbers [][]int32
+	Msgs    []zgraph.Msg
+	Recvs   []int32
+	Graph   *zgraph.Graph // nil when Err is set
+	Err     error
+	pos     [][]int32 // per process, the held checkpoints' positions
+}
+
+// answer is an event attributed to a failure.
+type answer struct{ seq, f int32 }
+
+// FailOf returns the index of the failure the restart, rollback or
+// recovery checkpoint at seq answers, or None.
+func (m *Model) FailOf(seq int32) int32 {
+	i, ok := slices.BinarySearchFunc(m.answers, seq, func(a answer, s int32) int { return cmp.Compare(a.seq, s) })
+	if !ok {
+		return None
+	}
+	return m.answers[i].f
+}
+
+// FailureAt returns the index in Failures of the effective fail event at
+// seq.
+func (m *Model) FailureAt(seq int32) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(m.Failures, seq, func(f Failure, s int32) int { return cmp.Compare(f.Seq, s) })
+	return int32(i), ok
+}
+
+// RestoreOf returns the restart or rollback at seq, or nil.
+func (m *Model) RestoreOf(seq int32) *Restore {
+	i, ok := slices.BinarySearchFunc(m.Restores, seq, func(r Restore, s int32) int { return cmp.Compare(r.Seq, s) })
+	if !ok {
+		return nil
+	}
+	return &m.Restores[i]
+}
+
+// Event returns the event at seq.
+func (m *Model) Event(seq int32) *trace.RunEvent { return &m.Run.Events[seq] }
+
+// ProcName names process p, also an out-of-range one.
+func (m *Model) ProcName(p int32) string {
+	if p >= 0 && int(p) < len(m.Run.Processes) {
+		return m.Run.Processes[p]
+	}
+	return fmt.Sprintf("process #%d", p)
+}
+
+// MsgName names message index i, also an out-of-range one.
+func (m *Model) MsgName(i int32) string {
+	if i >= 0 && int(i) < len(m.Run.Msgs) {
+		return m.Run.Msgs[i]
+	}
+	return fmt.Sprintf("message #%d", i)
+}
+
+// MsgOpt names message i, or "" for None.
+func (m *Model) MsgOpt(i int32) string {
+	if i == None {
+		return ""
+	}
+	return m.MsgName(i)
+}
+
+// FailName describes failure fi for because-chains.
+func (m *Model) FailName(fi int32) string {
+	f := &m.Failures[fi]
+	return fmt.Sprintf("failure seq %d (%s at t=%s)", f.Seq, m.ProcName(f.P), m.Run.Events[f.Seq].T)
+}
+
+// Describe names an event for because-chains: "P0's send of m3 (op 2) at
+// seq 37".
+func (m *Model) Describe(s int32) string {
+	e := &m.Run.Events[s]
+	switch e.Kind {
+	case trace.Send:
+		return fmt.Sprintf("%s's send of %s (op %d) at seq %d", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, s)
+	case trace.Recv:
+		return fmt.Sprintf("%s's receive of %s (op %d) at seq %d", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, s)
+	default:
+		return fmt.Sprintf("%s's %s op %d at seq %d", m.ProcName(e.P), e.Kind, e.Op, s)
+	}
+}
+
+// PB returns the piggyback of copy ci, taken from the event that
+// transmitted it, or nil.
+func (m *Model) PB(ci int32) *trace.Piggyback {
+	if ci < 0 {
+		return nil
+	}
+	s := m.Copies.Send[ci]
+	if s == None {
+		return nil
+	}
+	return m.Run.PB(&m.Run.Events[s])
+}
+
+// Held returns the checkpoints process p held just before restore r,
+// latest first: the chain of parents from r.Latest.
+func (m *Model) Held(p int32, r *Restore, visit func(c *Ckpt) bool) {
+	t := m.Procs[p].Taken
+	for i := r.Latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
+		if !visit(&t[i]) {
+			return
+		}
+	}
+}
+
+// Top returns the seq of the last live op of a live history, or None.
+func Top(live []int32) int32 {
+	for k := len(live) - 1; k >= 0; k-- {
+		if live[k] != None {
+			return live[k]
+		}
+	}
+	return None
+}

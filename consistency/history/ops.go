@@ -1,0 +1,181 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// op adds an executed app op (send, recv, internal; not a resend) to its
+// process's live history, checking op continuity, and links it to its
+// program-order predecessor and, for a receive, to the send of its copy.
+func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
+	m := b.m
+	if e.Op == None {
+		// No live history without op numbers, but the copy is still
+		// sent or taken.
+		m.Missing.Ops = true
+		b.copyOf(seq, e)
+		return
+	}
+	b.sawOp = true
+	if e.Op < 0 || e.Op > max(b.sizeHint, seq) {
+		// No process can have more ops than the run has events.
+		b.malformed(OpOutOfRange, seq, fmt.Sprintf("event %d: op %d out of range", seq, e.Op))
+		return
+	}
+	if ps.posless && e.Op < int32(len(ps.live)) {
+		// A foreign restart or rollback without pos: its undo shows only
+		// here, and is no broken continuity.
+		b.undo(ps, e.Op, ps.lastRestore, requeueAll)
+	}
+	ps.posless = false
+	if e.Op != int32(len(ps.live)) {
+		live := len(ps.live)
+		b.anomaly(BrokenContinuity, seq, func() (string, string) {
+			return fmt.Sprintf("broken op continuity at seq %d", seq),
+				fmt.Sprintf("%s had %d live ops before seq %d, so its next op should be op %d, but the run says op %d",
+					m.ProcName(e.P), live, seq, live, e.Op)
+		})
+		if e.Op < int32(len(ps.live)) {
+			b.undo(ps, e.Op, ImplicitUndo, requeueAll)
+		}
+		for int32(len(ps.live)) < e.Op {
+			ps.live = append(ps.live, None)
+			ps.stable = append(ps.stable, false)
+		}
+	}
+	if len(ps.live) > 0 {
+		m.Pred[seq] = ps.live[len(ps.live)-1]
+	}
+	if ps.down {
+		ps.downOps = append(ps.downOps, seq)
+	}
+	ps.live = append(ps.live, seq)
+	ps.stable = append(ps.stable, false)
+	if e.Kind == trace.Recv {
+		ps.unstable++
+	}
+	b.learnOp(seq, e, ps)
+	b.copyOf(seq, e)
+}
+
+// copyOf registers the copy a send transmits, or has a receive take its
+// copy.
+func (b *Builder) copyOf(seq int32, e *trace.RunEvent) {
+	switch e.Kind {
+	case trace.Send:
+		if ci := b.transmit(seq, e); ci >= 0 {
+			b.m.Copies.Orig[ci] = seq
+		} else {
+			b.m.Missing.Copy = true
+		}
+	case trace.Recv:
+		b.recv(seq, e)
+	}
+}
+
+// recv links a receive to the send of the copy it consumed and, for a
+// receive from the network, takes the copy from the mailbox.
+func (b *Builder) recv(seq int32, e *trace.RunEvent) {
+	m := b.m
+	ci := m.Copies.Index(e.Msg, e.Copy)
+	if ci < 0 || m.Copies.Orig[ci] == None {
+		if e.Copy <= 0 {
+			m.Missing.Copy = true
+			return
+		}
+		b.anomaly(CopyNeverSent, seq, func() (string, string) {
+			return fmt.Sprintf("%s received copy %d of %s that was never sent", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg)),
+				fmt.Sprintf("the run shows no send of copy %d of %s before seq %d", e.Copy, m.MsgName(e.Msg), seq)
+		})
+		return
+	}
+	m.SendOf[seq] = m.Copies.Orig[ci]
+	if e.Via != trace.ViaLog {
+		b.take(seq, e, ci)
+	}
+}
+
+// resend links a re-transmission to the live send it repeats.
+func (b *Builder) resend(seq int32, e *trace.RunEvent, ps *procBuild) {
+	m := b.m
+	ci := b.transmit(seq, e)
+	if ci < 0 {
+		m.Missing.Copy = true
+		return
+	}
+	orig := None
+	if e.Op >= 0 && int(e.Op) < len(ps.live) {
+		if s := ps.live[e.Op]; s != None && m.Run.Events[s].Kind == trace.Send && m.Run.Events[s].Msg == e.Msg {
+			orig = s
+		}
+	}
+	if orig == None {
+		// A resend of a send that is not live repeats a message the
+		// sender's state no longer holds: link it to the copy it repeats.
+		if oi := m.Copies.Index(e.Msg, e.Of); oi >= 0 {
+			orig = m.Copies.Orig[oi]
+		}
+		if e.Op == None {
+			m.Missing.Ops = true // which send it repeats cannot be told
+			m.Copies.Orig[ci] = orig
+			m.SendOf[seq] = orig
+			return
+		}
+		b.anomaly(ResendNotLive, seq, func() (string, string) {
+			return fmt.Sprintf("%s resends %s at seq %d but its send is not live", m.ProcName(e.P), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("a resend repeats a send of the live history, but at seq %d op %d of %s is not a live send of %s", seq, e.Op, m.ProcName(e.P), m.MsgName(e.Msg))
+		})
+	}
+	m.Copies.Orig[ci] = orig
+	m.SendOf[seq] = orig
+}
+
+// learnOp adds an executed op to the inferred program of its process, and
+// notes when two executions disagree on what op k is.
+func (b *Builder) learnOp(seq int32, e *trace.RunEvent, ps *procBuild) {
+	k := int(e.Op)
+	for len(ps.progKind) <= k {
+		ps.progKind = append(ps.progKind, trace.KindInvalid)
+		ps.progMsg = append(ps.progMsg, None)
+	}
+	if ps.progKind[k] == trace.KindInvalid {
+		ps.progKind[k] = e.Kind
+		ps.progMsg[k] = e.Msg
+		return
+	}
+	if ps.progKind[k] != e.Kind || (e.Kind != trace.Internal && ps.progMsg[k] != e.Msg) {
+		m := b.m
+		was := ps.progKind[k]
+		b.anomaly(ProgramMismatch, seq, func() (string, string) {
+			return fmt.Sprintf("%s op %d differs between executions", m.ProcName(e.P), k),
+				fmt.Sprintf("a piecewise-deterministic program re-executes the same op at the same index, but op %d of %s was %s earlier and is %s %s at seq %d",
+					k, m.ProcName(e.P), was, e.Kind, m.MsgOpt(e.Msg), seq)
+		})
+	}
+}
+
+// logged records that a log event made a live receipt stable. A PK log
+// event writes a volatile entry to stable storage at a flush (SPEC §6),
+// so it must name a live receipt that is not stable yet; an MS one comes
+// before the receipt it logs.
+func (b *Builder) logged(seq int32, e *trace.RunEvent, ps *procBuild) {
+	k := e.Op
+	if k >= 0 && int(k) < len(ps.live) && ps.live[k] != None && !ps.stable[k] {
+		if r := &b.m.Run.Events[ps.live[k]]; r.Kind == trace.Recv && r.Msg == e.Msg && r.Copy == e.Copy {
+			ps.stable[k] = true
+			ps.unstable--
+			return
+		}
+	}
+	if b.m.Alg != PK {
+		return
+	}
+	m := b.m
+	b.anomaly(LogUnmatched, seq, func() (string, string) {
+		return fmt.Sprintf("%s logs copy %d of %s for op %d at seq %d, which is no volatile receipt", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), k, seq),
+			fmt.Sprintf("a PK log event makes an entry of the volatile message log stable, so it names a live receipt not yet stable, but op %d of %s is no such receipt of copy %d of %s at seq %d",
+				k, m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), seq)
+	})
+}

@@ -1,0 +1,276 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// checkpoint adds a checkpoint the process took, or the explicit initial
+// one a foreign run may write.
+func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
+	m := b.m
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
+		Index: int32(len(ps.taken)), Parent: ps.ckpts[len(ps.ckpts)-1].Index, Unstable: ps.unstable}
+	if e.Pos == None {
+		ck.Pos = int32(len(ps.live))
+	} else if e.Pos != int32(len(ps.live)) {
+		live := len(ps.live)
+		b.anomaly(CkptPos, seq, func() (string, string) {
+			return fmt.Sprintf("checkpoint at seq %d has pos %d", seq, e.Pos),
+				fmt.Sprintf("%s had %d live ops when it took checkpoint %d at seq %d, but the checkpoint says pos %d",
+					m.ProcName(e.P), live, e.Ckpt, seq, e.Pos)
+		})
+	}
+	if e.Sn == None {
+		m.Missing.Sn = true
+	}
+	if e.CkptType == trace.CkptInitial {
+		ck.Pos, ck.ID, ck.Index, ck.Parent = 0, 0, 0, None
+		if ck.Sn == None {
+			ck.Sn = 0
+		}
+		ps.ckpts[0] = ck
+		ps.taken[0] = ck
+		return
+	}
+	if ck.VT == nil && m.FirstVTMissing == None {
+		m.FirstVTMissing = seq
+	}
+	ps.taken = append(ps.taken, ck)
+	if e.Ckpt == None {
+		m.Missing.CkptID = true
+	} else {
+		if old, ok := checkpointByID(ps.taken, ps.byID, e.Ckpt); ok {
+			b.anomaly(CkptIDReused, seq, func() (string, string) {
+				return fmt.Sprintf("%s reuses checkpoint id %d at seq %d", m.ProcName(e.P), e.Ckpt, seq),
+					fmt.Sprintf("checkpoint ids are unique per process (0 is the initial checkpoint), but %s's checkpoint at seq %d has id %d, which %s",
+						m.ProcName(e.P), seq, e.Ckpt, ckptWas(old))
+			})
+		}
+		if ps.byID == nil {
+			ps.byID = map[int32]int32{}
+		}
+		ps.byID[e.Ckpt] = ck.Index
+	}
+	ps.ckpts = append(ps.ckpts, ck)
+	if e.CkptType == trace.CkptRecovery && e.Failure != None {
+		if fi, ok := b.attributed(seq, e); ok {
+			b.handle(fi, e.P, seq, ps)
+		}
+	}
+}
+
+// ckptWas says which checkpoint an id named before.
+func ckptWas(c Ckpt) string {
+	if c.Seq == None {
+		return "is the initial checkpoint's"
+	}
+	return fmt.Sprintf("the checkpoint at seq %d has already", c.Seq)
+}
+
+// attributed returns the failure a rollback or recovery checkpoint names,
+// recording an anomaly when the name is no effective fail event or the
+// failure has not restarted yet (its recovery cannot be known).
+func (b *Builder) attributed(seq int32, e *trace.RunEvent) (int32, bool) {
+	m := b.m
+	fi, ok := m.FailureAt(e.Failure)
+	if !ok {
+		if e.Failure != None {
+			b.anomaly(FailureNotFail, seq, func() (string, string) {
+				return fmt.Sprintf("%s at seq %d answers failure seq %d, which is no fail event", e.Kind, seq, e.Failure),
+					fmt.Sprintf("the %s of %s at seq %d names failure seq %d, but the run has no effective fail event there", e.Kind, m.ProcName(e.P), seq, e.Failure)
+			})
+		}
+		return None, false
+	}
+	if m.Failures[fi].Restart == None {
+		b.anomaly(HandledBeforeRestart, seq, func() (string, string) {
+			return fmt.Sprintf("%s at seq %d answers %s before its restart", e.Kind, seq, m.FailName(fi)),
+				fmt.Sprintf("a failure is announced at its process's restart, but the %s of %s at seq %d answers %s, whose process has not restarted yet",
+					e.Kind, m.ProcName(e.P), seq, m.FailName(fi))
+		})
+	}
+	return fi, true
+}
+
+// handle records that process p handled failure fi at event seq.
+func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
+	m := b.m
+	m.answers = append(m.answers, answer{seq, fi})
+	m.Failures[fi].Handlers = append(m.Failures[fi].Handlers, seq)
+	put(&b.handled, [2]int32{p, fi}, true)
+	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.live)})
+}
+
+// rollback applies a rollback event.
+func (b *Builder) rollback(seq int32, e *trace.RunEvent, ps *procBuild) {
+	m := b.m
+	if ps.down {
+		b.anomaly(RollbackWhileDown, seq, func() (string, string) {
+			return fmt.Sprintf("%s rolls back at seq %d while it is down", m.ProcName(e.P), seq),
+				fmt.Sprintf("%s failed at seq %d and has not restarted, so it executes nothing, but the run shows it rolling back at seq %d",
+					m.ProcName(e.P), ps.lastFail, seq)
+		})
+	}
+	fi, ok := b.attributed(seq, e)
+	if !ok {
+		m.Missing.Failure = true
+	}
+	keep := requeueAll
+	switch m.Alg {
+	case MS, Textbook:
+		keep = requeueNone
+	case PK:
+		keep = requeueNonOrphan
+	}
+	b.restore(seq, e, ps, keep)
+	if ok {
+		b.handle(fi, e.P, seq, ps)
+	}
+}
+
+// requeueMode says which copies an undone receipt puts back in the mailbox.
+type requeueMode uint8
+
+const (
+	requeueNone      requeueMode = iota // MS, and every restart: none (SPEC §4.2, §5)
+	requeueNonOrphan                    // a PK rollback: those that are no orphan of a known announcement
+	requeueAll                          // a foreign algorithm, or an undo without a restore: unknown
+)
+
+// restore applies a restart or rollback: the restored checkpoint's later
+// checkpoints are dropped and every live op from pos on is undone.
+func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
+	m := b.m
+	ps.lastRestore = seq
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.ckpts[len(ps.ckpts)-1].Index})
+	r := &m.Restores[len(m.Restores)-1]
+	if m.Alg == PK {
+		r.Known = ps.known[:len(ps.known):len(ps.known)]
+		r.BodyMissing = ps.bodyMissing
+	}
+	if e.Restore != None {
+		b.dropAfter(seq, e, ps)
+	} else {
+		m.Missing.Restore = true
+	}
+	pos := e.Pos
+	if pos == None {
+		m.Missing.Ops = true
+		ps.posless = true
+		return
+	}
+	if pos < 0 {
+		b.malformed(NegativePos, seq, fmt.Sprintf("event %d: negative pos %d", seq, pos))
+		return
+	}
+	if pos > int32(len(ps.live)) {
+		live := len(ps.live)
+		b.anomaly(PosBeyondLive, seq, func() (string, string) {
+			return fmt.Sprintf("%s at seq %d keeps %d ops but has only %d", e.Kind, seq, pos, live),
+				fmt.Sprintf("%s had %d live ops at seq %d, so a %s cannot keep the first %d", m.ProcName(e.P), live, seq, e.Kind, pos)
+		})
+		pos = int32(len(ps.live))
+	}
+	if m.Alg == PK && e.Restore != None {
+		r.Replayed = b.replayed(ps, e.Restore, pos)
+	}
+	for _, s := range ps.live[pos:] {
+		if s != None {
+			r.Undid = append(r.Undid, s)
+		}
+	}
+	n := b.undo(ps, pos, seq, keep)
+	r.Undone = int32(n)
+	if e.Undone != None && int(e.Undone) != n {
+		b.anomaly(UndoneCount, seq, func() (string, string) {
+			return fmt.Sprintf("%s at seq %d claims %d ops undone, the checker counts %d", e.Kind, seq, e.Undone, n),
+				fmt.Sprintf("%s had %d live ops before seq %d and kept %d, so %d were undone", m.ProcName(e.P), int(pos)+n, seq, pos, n)
+		})
+	}
+}
+
+// dropAfter drops the checkpoints taken after the one a restore names.
+func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
+	k := len(ps.ckpts) - 1
+	for k >= 0 && ps.ckpts[k].ID != e.Restore {
+		k--
+	}
+	if k >= 0 {
+		ps.ckpts = ps.ckpts[:k+1]
+		return
+	}
+	m := b.m
+	if m.Missing.CkptID {
+		// Checkpoints without ids cannot be told apart: the restore is
+		// as unknown as one that names none.
+		m.Missing.Restore = true
+		return
+	}
+	b.anomaly(UnheldRestore, seq, func() (string, string) {
+		return fmt.Sprintf("%s restores checkpoint %d it does not hold", m.ProcName(e.P), e.Restore),
+			fmt.Sprintf("at seq %d %s restores checkpoint %d, but no checkpoint with that id is among the checkpoints it holds (it took it never, or a rollback discarded it)",
+				seq, m.ProcName(e.P), e.Restore)
+	})
+}
+
+// replayed returns the live receipts a PK restart or rollback replays
+// silently from the message log: those between the restored
+// checkpoint's position and pos. The run shows only the outcome of that
+// replay (SPEC §6).
+func (b *Builder) replayed(ps *procBuild, restore, pos int32) []int32 {
+	ck, ok := checkpointByID(ps.taken, ps.byID, restore)
+	if !ok || ck.Pos < 0 {
+		return nil
+	}
+	var out []int32
+	for k := int(ck.Pos); k < min(int(pos), len(ps.live)); k++ {
+		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// undo truncates ps's live history to pos, marking the dropped ops as
+// undone by event by (ImplicitUndo for a broken continuity), puts back
+// in the mailbox the copies of undone receipts that keep says, and
+// returns how many live ops it dropped.
+func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int {
+	m := b.m
+	n := 0
+	for k := len(ps.live) - 1; k >= int(pos); k-- {
+		s := ps.live[k]
+		if s == None {
+			continue
+		}
+		m.UndoneBy[s] = by
+		n++
+		if m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+			ps.unstable--
+		}
+		if keep == requeueNone {
+			continue
+		}
+		e := &m.Run.Events[s]
+		if e.Kind != trace.Recv || e.Via == trace.ViaLog {
+			continue
+		}
+		ci := m.Copies.Index(e.Msg, e.Copy)
+		if ci < 0 || m.Copies.Send[ci] == None {
+			continue
+		}
+		switch pb := m.PB(ci); {
+		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
+			b.requeue(ci, false)
+		default:
+			if o, _ := Orphan(pb.VT, ps.known); !o {
+				b.requeue(ci, true)
+			}
+		}
+	}
+	ps.live = ps.live[:pos]
+	ps.stable = ps.stable[:pos]
+	return n
+}

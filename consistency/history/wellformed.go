@@ -1,0 +1,264 @@
+package history
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// wellFormed holds what the builder needs to check that a run keeps the
+// run format's bookkeeping (SPEC §3, §6): time order, one end per process
+// after everything else, control messages that arrive once each, and —
+// against the source trace — the environment events at their times.
+type wellFormed struct {
+	lastT trace.Time
+	ended int32 // seq of the first end event, or None
+	// inFlight are the control messages sent and not yet received, in
+	// send order: few at a time, so a list beats a map.
+	inFlight []inFlight
+	// ticks and fails are, per process, the trace's timer ticks and
+	// fails still to come; nil without a comparable source trace.
+	ticks, fails [][]trace.Time
+}
+
+// ctlKey identifies a control message in flight (bodies are left out: a
+// foreign run may omit them on one end).
+type ctlKey struct {
+	from, to int32
+	control  trace.Control
+	failure  int32
+}
+
+type inFlight struct {
+	key ctlKey
+	seq int32 // of its control_send
+}
+
+func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
+	w := wellFormed{ended: None}
+	if src == nil || len(src.Processes) != len(run.Processes) {
+		return w
+	}
+	w.ticks, w.fails = envTimes(src, len(run.Processes))
+	return w
+}
+
+// envTimes returns, per process, the times of the trace's ticks and of
+// its fails, all in one backing array.
+func envTimes(src *trace.Trace, np int) (ticks, fails [][]trace.Time) {
+	slot := func(te *trace.Event) int {
+		switch {
+		case te.P < 0 || int(te.P) >= np:
+			return -1
+		case te.Kind == trace.Checkpoint:
+			return int(te.P)
+		case te.Kind == trace.Fail:
+			return np + int(te.P)
+		}
+		return -1
+	}
+	counts := make([]int, 2*np+1)
+	for i := range src.Events {
+		if s := slot(&src.Events[i]); s >= 0 {
+			counts[s+1]++
+		}
+	}
+	for s := 1; s <= 2*np; s++ {
+		counts[s] += counts[s-1]
+	}
+	all := make([]trace.Time, counts[2*np])
+	out := make([][]trace.Time, 2*np)
+	for s := range out {
+		out[s] = all[counts[s]:counts[s]:counts[s+1]]
+	}
+	for i := range src.Events {
+		if s := slot(&src.Events[i]); s >= 0 {
+			out[s] = append(out[s], src.Events[i].T)
+		}
+	}
+	return out[:np:np], out[np:]
+}
+
+// order checks that events come in time order and, but for `unconsumed`
+// records, none after the run's end.
+func (b *Builder) order(seq int32, e *trace.RunEvent) {
+	w := &b.wf
+	if seq > 0 && e.T < w.lastT {
+		t := w.lastT
+		b.anomaly(TimeOrder, seq, func() (string, string) {
+			msg := fmt.Sprintf("event %d at t=%s comes after one at t=%s", seq, e.T, t)
+			return msg, wellFormedBecause(msg + ": a run lists its events in simulated time order")
+		})
+	}
+	w.lastT = max(w.lastT, e.T)
+	switch {
+	case e.Kind == trace.End:
+		if w.ended == None {
+			w.ended = seq
+		}
+	case e.Kind != trace.Unconsumed && w.ended != None:
+		end := w.ended
+		b.anomaly(AfterEnd, seq, func() (string, string) {
+			msg := fmt.Sprintf("%s at seq %d comes after the run's end at seq %d", e.Kind, seq, end)
+			return msg, wellFormedBecause(msg + ": a run ends when no event is pending, and then records only end and unconsumed events")
+		})
+	}
+}
+
+// end records a process's end event: one per process.
+func (b *Builder) end(seq int32, e *trace.RunEvent, ps *procBuild) {
+	if ps.end != None {
+		first := ps.end
+		b.anomaly(EndTwice, seq, func() (string, string) {
+			msg := fmt.Sprintf("%s ends twice, at seq %d and %d", b.m.ProcName(e.P), first, seq)
+			return msg, wellFormedBecause(msg)
+		})
+		return
+	}
+	ps.end = seq
+}
+
+func ctlKeyOf(e *trace.RunEvent, from, to int32) ctlKey {
+	return ctlKey{from: from, to: to, control: e.Control, failure: e.Failure}
+}
+
+// controlSent puts a control message in flight.
+func (b *Builder) controlSent(seq int32, e *trace.RunEvent) {
+	b.wf.inFlight = append(b.wf.inFlight, inFlight{ctlKeyOf(e, e.P, e.Peer), seq})
+}
+
+// controlArrived takes a control message out of flight: the network
+// delivers each control message once (SPEC §3).
+func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
+	k := ctlKeyOf(e, e.Peer, e.P)
+	w := &b.wf
+	for i := range w.inFlight {
+		if w.inFlight[i].key == k {
+			w.inFlight = slices.Delete(w.inFlight, i, i+1)
+			return
+		}
+	}
+	b.anomaly(ControlUnsent, seq, func() (string, string) {
+		msg := fmt.Sprintf("%s receives a %s control message at seq %d that %s never sent", b.m.ProcName(e.P), e.Control, seq, b.m.ProcName(e.Peer))
+		return msg, wellFormedBecause(msg + " (or not for that failure, or it arrived already)")
+	})
+}
+
+// environment checks a basic checkpoint, a skipped tick or a fail against
+// the source trace: environment events happen at their trace time
+// (SPEC §3), one run event per trace event.
+func (b *Builder) environment(seq int32, e *trace.RunEvent) {
+	w := &b.wf
+	if w.ticks == nil {
+		return
+	}
+	q, what := &w.ticks[e.P], "timer tick"
+	if e.Kind == trace.Fail {
+		q, what = &w.fails[e.P], "fail"
+	}
+	if len(*q) > 0 && (*q)[0] == e.T {
+		*q = (*q)[1:]
+		return
+	}
+	next := "none is left"
+	if len(*q) > 0 {
+		next = fmt.Sprintf("the next is at t=%s", (*q)[0])
+	}
+	b.anomaly(EnvironmentMismatch, seq, func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace", b.m.ProcName(e.P), e.Kind, seq, e.T, what),
+			fmt.Sprintf("environment events happen at their trace time, one run event for each, but of %s's %ss in the trace %s", b.m.ProcName(e.P), what, next)
+	})
+}
+
+// finishWellFormed reports what the end of the run leaves open: processes
+// with no end, control messages never received, environment events of
+// the trace the run does not show, copies in a mailbox the run does not
+// list, ops executed by a process that never restarted.
+func (b *Builder) finishWellFormed() {
+	m := b.m
+	for p := range b.procs {
+		if b.procs[p].end == None {
+			b.anomaly(EndMissing, None, func() (string, string) {
+				msg := fmt.Sprintf("%s has no end event", m.ProcName(int32(p)))
+				return msg, wellFormedBecause(msg + ": a run records per process how it ended")
+			})
+		}
+	}
+	for _, c := range b.wf.inFlight {
+		b.anomaly(ControlUnreceived, c.seq, func() (string, string) {
+			msg := fmt.Sprintf("the %s control message %s sends at seq %d never arrives", c.key.control, m.ProcName(c.key.from), c.seq)
+			return msg, wellFormedBecause(msg + ": the network delivers every control message, and a run ends only when none is pending")
+		})
+	}
+	b.finishEnvironment()
+	b.finishMailboxes()
+	for p := range b.procs {
+		if ps := &b.procs[p]; ps.down {
+			b.opsWhileDown(ps, None)
+		}
+	}
+}
+
+// finishEnvironment reports the trace's environment events the run does
+// not show.
+func (b *Builder) finishEnvironment() {
+	w := &b.wf
+	for p := range w.ticks {
+		b.missingEnvironment(int32(p), "timer tick", w.ticks[p])
+		b.missingEnvironment(int32(p), "fail", w.fails[p])
+	}
+}
+
+func (b *Builder) missingEnvironment(p int32, what string, left []trace.Time) {
+	for _, t := range left {
+		b.anomaly(EnvironmentMismatch, None, func() (string, string) {
+			return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run", what, b.m.ProcName(p), t),
+				"environment events happen at their trace time, one run event for each, and a run ends only when none is pending"
+		})
+	}
+}
+
+// finishMailboxes reports copies still in a mailbox that no `unconsumed`
+// record lists (SPEC §3), for the algorithms whose mailbox the model
+// knows exactly: MS and PK.
+func (b *Builder) finishMailboxes() {
+	m := b.m
+	if m.Alg == Foreign || b.wf.ended == None {
+		return
+	}
+	for ci, state := range b.box.state {
+		if state != inBox || m.CopyTo(int32(ci)) == None {
+			continue
+		}
+		send, to := m.Copies.Send[ci], m.CopyTo(int32(ci))
+		b.anomaly(MailboxUnlisted, send, func() (string, string) {
+			e := m.Event(send)
+			return fmt.Sprintf("copy %d of %s is left in %s's mailbox, but no unconsumed record lists it", e.Copy, m.MsgName(e.Msg), m.ProcName(to)),
+				fmt.Sprintf("copy %d of %s was sent at seq %d and no receive or discard took it (or a rollback put it back), so it is still in %s's mailbox at the end, where the run must list it as unconsumed",
+					e.Copy, m.MsgName(e.Msg), send, m.ProcName(to))
+		})
+	}
+}
+
+// opsWhileDown reports the app ops a process executed while down, other
+// than the ones a PK restart at seq restart re-executes at its own time.
+func (b *Builder) opsWhileDown(ps *procBuild, restart int32) {
+	m := b.m
+	if m.Alg == Foreign {
+		ps.downOps = ps.downOps[:0]
+		return
+	}
+	for _, s := range ps.downOps {
+		if restart != None && m.Alg == PK && m.Event(s).T == m.Event(restart).T {
+			continue
+		}
+		b.anomaly(OpWhileDown, s, func() (string, string) {
+			e := m.Event(s)
+			return fmt.Sprintf("%s executes op %d at seq %d while it is down", m.ProcName(e.P), e.Op, s),
+				fmt.Sprintf("%s failed at seq %d and executes nothing until it restarts (a PK restart re-executes ops at its own time), but %s comes before that",
+					m.ProcName(e.P), ps.lastFail, m.Describe(s))
+		})
+	}
+	ps.downOps = ps.downOps[:0]
+}

@@ -1,0 +1,49 @@
+package consistency
+
+import (
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+)
+
+// logReplayRules judges SPEC §7 log-replay-rules: the algorithm's
+// logging and replay rules (log_replay_rules_ms.go, _pk.go), and what
+// the checker rebuilds of the algorithm's state to judge them — the
+// piggybacks, checkpoint numbers and forced checkpoints of MS
+// (_ms_state.go), the vector times and the hold of PK (_pk_state.go,
+// _pk_hold.go), resends (_resend.go) — and, for every algorithm, that no
+// process delivers an orphan of a failure it has handled (_handled.go).
+func logReplayRules(m *history.Model) result {
+	r := newResult(report.LogReplayRules)
+	switch {
+	case m.Alg.IsMS():
+		if m.Missing.Failure {
+			r.cannotJudge(failureWhy)
+		}
+		msLogReplay(m, &r)
+	case m.Alg == history.PK:
+		pkLogReplay(m, &r)
+	default:
+		r.cannotJudge(foreignWhy(m))
+	}
+	// What the checker rebuilds beyond the logging and replay rules
+	// proper comes after their witnesses, which keep their order.
+	more := newResult(report.LogReplayRules)
+	switch {
+	case m.Alg.IsMS():
+		msStateRules(m, &more)
+		msAppliesRecoveries(m, &more)
+	case m.Alg == history.PK:
+		pkStateRules(m, &more)
+		pkHoldRules(m, &more)
+		pkFlushRule(m, &more)
+	}
+	if m.Alg != history.Foreign {
+		resendRules(m, &more)
+		// Which copies a rollback puts back is the algorithm's rule:
+		// the model follows MS's and PK's.
+		more.failWith(m, history.MailboxUnlisted, history.DiscardNotInMailbox, history.LogUnmatched)
+	}
+	handledOrphanDeliveries(m, &more)
+	r.then(more)
+	return r
+}

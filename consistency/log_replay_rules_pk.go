@@ -1,0 +1,105 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// pkLogReplay judges PK's replay rule at every restart (SPEC §7): its
+// pos is exactly where replay from the latest checkpoint that is not an
+// orphan of the announcements recorded by then stops — at the first
+// receive with no stable entry at the crash, or whose entry is such an
+// orphan.
+func pkLogReplay(m *history.Model, r *result) {
+	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+		r.cannotJudge(pkFieldsWhy)
+		return
+	}
+	stable := make([][]int32, len(m.Procs)) // stable[p][op] = copy index + 1
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		if e.P < 0 || int(e.P) >= len(m.Procs) {
+			continue
+		}
+		p := e.P
+		switch e.Kind {
+		case trace.Log:
+			if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && e.Op >= 0 && int(e.Op) <= len(m.Run.Events) {
+				for int32(len(stable[p])) <= e.Op {
+					stable[p] = append(stable[p], 0)
+				}
+				stable[p][e.Op] = ci + 1
+			}
+		case trace.Restart, trace.Rollback:
+			rs := m.RestoreOf(int32(i))
+			if e.Kind == trace.Restart {
+				pkRestartPos(m, rs, stable[p], r)
+			}
+			if e.Pos >= 0 && int(e.Pos) < len(stable[p]) {
+				stable[p] = stable[p][:e.Pos]
+			}
+		}
+	}
+}
+
+// pkRestartPos checks where one PK restart's replay stops.
+func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *result) {
+	if why := pkRestartUnknown(m, rs); why != "" {
+		r.cannotJudge(why)
+		return
+	}
+	fi := m.FailOf(rs.Seq)
+	if fi == history.None {
+		return
+	}
+	e := m.Event(rs.Seq)
+	want := pkRestoreTarget(m, rs)
+	prog := m.Program[e.P]
+	pos := want.Pos
+	why := "the end of its program"
+	for ; int(pos) < len(prog); pos++ {
+		if prog[pos].Kind != trace.Recv {
+			continue
+		}
+		if int(pos) >= len(stable) || stable[pos] == 0 {
+			why = fmt.Sprintf("op %d, a receive of %s with no stable log entry at the crash", pos, m.MsgName(prog[pos].Msg))
+			break
+		}
+		pb := m.PB(stable[pos] - 1)
+		if (pb == nil || pb.VT == nil) && len(rs.Known) > 0 {
+			// Without the copy's vector its orphan status under the
+			// recorded announcements cannot be told, nor where replay stops.
+			r.cannotJudge("a logged receipt's copy carries no vector time, so whether replay stops before it cannot be told")
+			return
+		}
+		if pb != nil {
+			if o, a := history.Orphan(pb.VT, rs.Known); o {
+				why = fmt.Sprintf("op %d, whose logged %s is an orphan of announcement (%s, inc %d, k %d)", pos, m.MsgName(prog[pos].Msg), m.ProcName(a.Origin), a.Inc, a.K)
+				break
+			}
+		}
+	}
+	if e.Pos != pos {
+		r.fail(fmt.Sprintf("%s's restart at seq %d stops at pos %d, the replay rule says %d", m.ProcName(e.P), rs.Seq, e.Pos, pos), []int32{rs.Seq},
+			fmt.Sprintf("replaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
+				want.ID, want.Pos, why, pos, e.Pos))
+	}
+}
+
+// pkFlushRule judges that taking a PK checkpoint first flushes the
+// volatile message log (SPEC §5): every live receipt is stable — a log
+// event made it so — when a checkpoint is taken.
+func pkFlushRule(m *history.Model, r *result) {
+	for p := range m.Procs {
+		for _, c := range m.Procs[p].Taken {
+			if c.Seq == history.None || c.Unstable == 0 {
+				continue
+			}
+			r.fail(fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable), []int32{c.Seq},
+				fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+					m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable))
+		}
+	}
+}

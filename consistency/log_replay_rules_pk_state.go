@@ -1,0 +1,207 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// pkClocks rebuilds every PK process's vector time from the run (SPEC
+// §5): its own entry is (inc, pos) — inc its restart count, pos its live
+// op count — and every other entry the maximum of that entry over the
+// copies its live receipts took. A restore starts again from the
+// rebuilt vector of the restored checkpoint, merged with the receipts
+// the restore replays silently.
+type pkClocks struct {
+	m     *history.Model
+	cur   []trace.VT   // per process, the merge of its live receipts' vectors
+	inc   []int32      // restarts so far
+	ckpts [][]trace.VT // per process, the rebuilt vector of each checkpoint taken, by index in Taken
+	lost  []bool       // the process restored a checkpoint whose vector is unknown
+	slab  []trace.VTEntry
+}
+
+func newPKClocks(m *history.Model) *pkClocks {
+	np := len(m.Procs)
+	c := &pkClocks{m: m, cur: make([]trace.VT, np), inc: make([]int32, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
+	// One slab holds every vector: the current ones, then per process one
+	// per checkpoint it took (the initial one's all zero).
+	taken := 0
+	for p := range m.Procs {
+		taken += len(m.Procs[p].Taken)
+	}
+	c.slab = make([]trace.VTEntry, (np+taken)*np)
+	vts := make([]trace.VT, taken)
+	for p := range c.cur {
+		c.cur[p] = c.vector()
+		c.ckpts[p], vts = vts[:1:len(m.Procs[p].Taken)], vts[len(m.Procs[p].Taken):]
+		c.ckpts[p][0] = c.vector()
+	}
+	return c
+}
+
+// vector hands out the next vector of the slab.
+func (c *pkClocks) vector() trace.VT {
+	n := len(c.cur)
+	v := c.slab[:n:n]
+	c.slab = c.slab[n:]
+	return v
+}
+
+// at returns p's rebuilt vector with its own entry at count.
+func (c *pkClocks) at(p, count int32) trace.VT {
+	vt := c.cur[p]
+	vt[p] = trace.VTEntry{Inc: c.inc[p], Count: count}
+	return vt
+}
+
+// merge takes the entry-wise maximum with a receipt's vector.
+func (c *pkClocks) merge(p int32, vt trace.VT) {
+	cur := c.cur[p]
+	for j := range min(len(cur), len(vt)) {
+		if cur[j].Less(vt[j]) {
+			cur[j] = vt[j]
+		}
+	}
+}
+
+// restore restarts p's vector from a restored checkpoint.
+func (c *pkClocks) restore(rs *history.Restore, e *trace.RunEvent) {
+	p := e.P
+	ck, ok := c.m.Procs[p].Checkpoint(e.Restore)
+	if !ok || int(ck.Index) >= len(c.ckpts[p]) || c.ckpts[p][ck.Index] == nil {
+		c.lost[p] = true
+		return
+	}
+	copy(c.cur[p], c.ckpts[p][ck.Index])
+	for _, s := range rs.Replayed {
+		c.merge(p, c.vtOf(s))
+	}
+}
+
+// vtOf returns the vector the copy a receive took carries, or nil.
+func (c *pkClocks) vtOf(s int32) trace.VT {
+	e := c.m.Event(s)
+	if pb := c.m.PB(c.m.Copies.Index(e.Msg, e.Copy)); pb != nil {
+		return pb.VT
+	}
+	return nil
+}
+
+// pkStateRules judges the vectors a PK run shows against the ones
+// rebuilt from it: each send's piggyback and each checkpoint's vector
+// must be the process's vector time at that moment (a vector entry the
+// sender's history cannot produce, or one it lacks, breaks the orphan
+// tests of every receiver).
+func pkStateRules(m *history.Model, r *result) {
+	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+		return // pkLogReplay said why
+	}
+	c := newPKClocks(m)
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		if e.P < 0 || int(e.P) >= len(m.Procs) || c.lost[e.P] {
+			continue
+		}
+		seq := int32(i)
+		switch e.Kind {
+		case trace.Send:
+			if !e.Resend {
+				c.judge(seq, e, e.Op+1, vtOrNil(m.Run.PB(e)), r)
+			}
+		case trace.Recv:
+			c.merge(e.P, c.vtOf(seq))
+		case trace.Checkpoint:
+			c.checkpoint(seq, e, r)
+		case trace.Restart, trace.Rollback:
+			c.restore(m.RestoreOf(seq), e)
+			if e.Kind == trace.Restart {
+				c.inc[e.P]++
+			}
+		}
+	}
+}
+
+// checkpoint judges a checkpoint's vector and keeps the rebuilt one.
+func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
+	p := e.P
+	taken := c.m.Procs[p].Taken
+	k := len(c.ckpts[p])
+	if e.CkptType == trace.CkptInitial || k >= len(taken) {
+		return
+	}
+	pos := taken[k].Pos
+	if vt := c.m.Run.VTOf(e); vt != nil {
+		c.judge(seq, e, pos, vt, r)
+	}
+	v := c.vector()
+	copy(v, c.at(p, pos))
+	c.ckpts[p] = append(c.ckpts[p], v)
+}
+
+// judge compares the vector a send or checkpoint shows with the rebuilt
+// one.
+func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT, r *result) {
+	m, p := c.m, e.P
+	if got == nil {
+		r.cannotJudge(fmt.Sprintf("%s at seq %d carries no vector time", vtHolder(m, e), seq))
+		return
+	}
+	want := c.at(p, count)
+	j := vtDiff(got, want)
+	if j < 0 {
+		return
+	}
+	r.fail(fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)), []int32{seq},
+		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+			m.ProcName(p), seq, c.inc[p], count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+}
+
+// vtHolder names the send or checkpoint a vector belongs to.
+func vtHolder(m *history.Model, e *trace.RunEvent) string {
+	if e.Kind == trace.Checkpoint {
+		return fmt.Sprintf("checkpoint %d", e.Ckpt)
+	}
+	return "the send of " + m.MsgName(e.Msg)
+}
+
+// vtDiff returns the first entry where two vectors differ (an entry one
+// has and the other lacks counts), or -1.
+func vtDiff(got, want trace.VT) int {
+	n := min(len(got), len(want))
+	for j := range n {
+		if got[j] != want[j] {
+			return j
+		}
+	}
+	if len(got) != len(want) {
+		return n
+	}
+	return -1
+}
+
+func vtEntry(vt trace.VT, j int) string {
+	if j >= len(vt) {
+		return "no entry"
+	}
+	return fmt.Sprintf("(%d, %d)", vt[j].Inc, vt[j].Count)
+}
+
+func vtString(vt trace.VT) string {
+	s := "["
+	for j, x := range vt {
+		if j > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("(%d,%d)", x.Inc, x.Count)
+	}
+	return s + "]"
+}
+
+func vtOrNil(pb *trace.Piggyback) trace.VT {
+	if pb == nil {
+		return nil
+	}
+	return pb.VT
+}

@@ -1,0 +1,186 @@
+package consistency
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// noLostMessages judges SPEC §7 no-lost-messages: every process that did
+// not finish is stuck at some op; a receive it still has to make whose
+// send is live is a lost message, and a receive blocked on a message
+// whose sender is itself stuck is charged to that sender (the root).
+func noLostMessages(m *history.Model) result {
+	r := newResult(report.NoLostMessages)
+	if m.Missing.Ops {
+		r.cannotJudge(finalOpsWhy)
+		return r
+	}
+	st := newStuck(m)
+	for p := range m.Procs {
+		lostAt(m, st, int32(p), &r)
+	}
+	return r
+}
+
+// stuck says, per process, on which message a process blocked on a
+// message whose send is not live waits, whom it waits for, and who is
+// stuck behind a root.
+type stuck struct {
+	blockedOn []int32 // per process: the message with no live send, or None
+	behind    [][]int32
+}
+
+// sender returns the process that sends message msg: from the run's
+// sends, else from the source trace, else None.
+func sender(m *history.Model, msg int32) int32 {
+	if s := m.Copies.Sender(msg, m.Run); s != history.None {
+		return s
+	}
+	return m.SrcSender(msg)
+}
+
+func newStuck(m *history.Model) *stuck {
+	np := len(m.Procs)
+	st := &stuck{blockedOn: make([]int32, np), behind: make([][]int32, np)}
+	waits := make([]int32, np)
+	for p := range waits {
+		waits[p], st.blockedOn[p] = history.None, history.None
+		end := m.Procs[p].End
+		if end == history.None {
+			continue
+		}
+		e := m.Event(end)
+		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
+			st.blockedOn[p] = e.Msg
+			if s := sender(m, e.Msg); s != history.None && s != int32(p) {
+				waits[p] = s
+			}
+		}
+	}
+	// Roots: follow waits (bounded, cycles stop) to the process nobody
+	// explains.
+	for p := range waits {
+		if st.blockedOn[p] == history.None {
+			continue
+		}
+		q := int32(p)
+		for steps := 0; steps < np && waits[q] != history.None && st.blockedOn[waits[q]] != history.None; steps++ {
+			q = waits[q]
+		}
+		root := waits[q]
+		if root == history.None {
+			root = q
+		}
+		st.behind[root] = append(st.behind[root], int32(p))
+	}
+	return st
+}
+
+// lostAt judges process p: a blocked process charged to its root, or the
+// first receive still ahead in its program whose message has a live
+// send and no live receipt.
+func lostAt(m *history.Model, st *stuck, p int32, r *result) {
+	ps := &m.Procs[p]
+	var pr []history.ProgOp
+	if int(p) < len(m.Program) {
+		pr = m.Program[p]
+	}
+	var end *trace.RunEvent
+	if ps.End != history.None {
+		end = m.Event(ps.End)
+	}
+	switch {
+	case end != nil && end.State == trace.StateDone && len(ps.Live) >= len(pr):
+		return
+	case st.blockedOn[p] != history.None:
+		blockedOnUnsent(m, st, p, r)
+		return
+	}
+	ahead := aheadOf(m, ps, pr, end)
+	for k := len(ps.Live); k < len(ahead); k++ {
+		if lostReceive(m, st, p, k, ahead[k], r) {
+			return
+		}
+	}
+}
+
+// aheadOf returns the program a stuck process has still to run from its
+// live count on: its program, or — when it ended blocked on a message
+// whose send is live — that receive, whatever the program says beyond.
+func aheadOf(m *history.Model, ps *history.Proc, pr []history.ProgOp, end *trace.RunEvent) []history.ProgOp {
+	live := len(ps.Live)
+	if end == nil || end.State != trace.StateBlocked {
+		return pr
+	}
+	msg := end.Msg
+	if msg < 0 || int(msg) >= len(m.LiveSend) || m.LiveSend[msg] == history.None || m.LiveRecv[msg] != history.None {
+		return pr
+	}
+	if live < len(pr) && pr[live].Kind == trace.Recv && pr[live].Msg == msg {
+		return pr
+	}
+	// Only the op at live is read.
+	out := make([]history.ProgOp, live+1)
+	out[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
+	return out
+}
+
+// lostReceive reports whether op k of p's program, still ahead, is a
+// receive of a message whose send is live and never received: then it
+// fails the property, naming who is stuck behind p.
+func lostReceive(m *history.Model, st *stuck, p int32, k int, op history.ProgOp, r *result) bool {
+	msg := op.Msg
+	if op.Kind != trace.Recv || msg < 0 || int(msg) >= len(m.LiveSend) {
+		return false
+	}
+	snd := m.LiveSend[msg]
+	if snd == history.None || m.LiveRecv[msg] != history.None {
+		return false
+	}
+	ps := &m.Procs[p]
+	seqs := []int32{snd}
+	var b strings.Builder
+	switch {
+	case ps.End == history.None:
+		fmt.Fprintf(&b, "%s has no end event after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+			m.ProcName(p), len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
+	case m.Event(ps.End).State == trace.StateBlocked && m.Event(ps.End).Msg == msg:
+		seqs = append(seqs, ps.End)
+		fmt.Fprintf(&b, "%s ended blocked at op %d on %s, whose send (%s) is live, yet no copy of it was delivered: the message was lost",
+			m.ProcName(p), k, m.MsgName(msg), m.Describe(snd))
+	default:
+		seqs = append(seqs, ps.End)
+		fmt.Fprintf(&b, "%s ended %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+			m.ProcName(p), m.Event(ps.End).State, len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
+	}
+	if len(st.behind[p]) > 0 {
+		var names []string
+		for _, q := range st.behind[p] {
+			names = append(names, fmt.Sprintf("%s (blocked on %s)", m.ProcName(q), m.MsgName(st.blockedOn[q])))
+			seqs = append(seqs, m.Procs[q].End)
+		}
+		fmt.Fprintf(&b, "; stuck behind it: %s", strings.Join(names, ", "))
+	}
+	r.fail(fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, b.String())
+	return true
+}
+
+// blockedOnUnsent judges a process blocked on a message whose send is not
+// live: charged to its root, unless nothing explains it.
+func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
+	msg := st.blockedOn[p]
+	s := sender(m, msg)
+	switch {
+	case s == history.None:
+		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))
+	case s == p || (m.Procs[s].End != history.None && m.Event(m.Procs[s].End).State == trace.StateDone):
+		end := m.Procs[p].End
+		r.fail(fmt.Sprintf("%s is blocked on %s, which is never sent live", m.ProcName(p), m.MsgName(msg)), []int32{end},
+			fmt.Sprintf("%s ended blocked at op %d on %s, but the final live history holds no send of it and its sender %s finished without sending it",
+				m.ProcName(p), m.Event(end).Op, m.MsgName(msg), m.ProcName(s)))
+	}
+}

@@ -1,0 +1,127 @@
+package consistency
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// orphanFree judges SPEC §7 orphan-free: for every failure f, no
+// process's state right after it handled f holds a receipt of an orphan
+// of f (a message whose send is undone for f or depends on such an
+// event); and at the end no live receipt consumes a copy whose send was
+// undone. A receive of a copy never sent, or a resend of a send that is
+// not live, consumes or makes a copy with no live send: it fails too.
+func orphanFree(m *history.Model) result {
+	r := newResult(report.OrphanFree)
+	if m.Missing.Failure {
+		r.cannotJudge(failureWhy)
+	}
+	r.failWith(m, history.CopyNeverSent, history.ResendNotLive)
+	if m.Missing.Ops || m.Missing.Copy {
+		r.cannotJudge(causalWhy)
+	} else {
+		for base := 0; base < len(m.Failures); base += history.BatchSize {
+			handledOrphans(m, m.Dependence(base), &r)
+		}
+	}
+	if !m.Missing.Ops {
+		liveOrphans(m, &r)
+	}
+	return r
+}
+
+// handledOrphans checks the handling points of the failures d covers.
+func handledOrphans(m *history.Model, d *history.Dependence, r *result) {
+	for _, h := range m.Handlings {
+		bit := d.Bit(h.F)
+		if bit == 0 || h.Top == history.None || d.Orph[h.Top]&bit == 0 {
+			continue
+		}
+		orphanWitness(m, d, h, bit, r)
+	}
+}
+
+// liveOrphans is the end part: a live receipt whose copy's send was
+// undone (the roots; anything that depends on them is explained by them).
+func liveOrphans(m *history.Model, r *result) {
+	for _, s := range m.Stale {
+		e := m.Event(s)
+		snd := m.SendOf[s]
+		by := m.UndoneBy[snd]
+		because := fmt.Sprintf("%s stays live at the end, but the copy it consumed comes from %s", m.Describe(s), m.Describe(snd))
+		if by >= 0 {
+			because += fmt.Sprintf(", which the %s at seq %d undid", m.Event(by).Kind, by)
+		}
+		r.fail(fmt.Sprintf("%s's live receipt of %s consumes a copy whose send was undone", m.ProcName(e.P), m.MsgName(e.Msg)),
+			[]int32{s, snd}, because+": the final state is not consistent")
+	}
+}
+
+// orphanWitness explains why the state after handling point h holds a
+// receipt of an orphan: it finds the receipt on the process's live
+// history and follows the dependency back to an undone event.
+func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, bit uint64, r *result) {
+	x := h.Top
+	for x != history.None {
+		if m.Event(x).Kind == trace.Recv {
+			if s := m.SendOf[x]; s != history.None && d.U[s]&bit != 0 {
+				break
+			}
+		}
+		x = m.Pred[x]
+	}
+	if x == history.None {
+		return
+	}
+	e := m.Event(x)
+	s := m.SendOf[x]
+	seqs := []int32{x, s, h.Seq}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
+		m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind)
+	seqs = orphanChain(m, d, &b, s, bit, seqs)
+	r.fail(fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, b.String())
+}
+
+// orphanChain writes why event s depends on an event undone for the
+// failure whose bit is given: a sequence of "sent after … received …
+// undone by" steps, at most a few hops long. It returns seqs with the
+// events it names appended.
+func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s int32, bit uint64, seqs []int32) []int32 {
+	for hop := 0; hop < 6 && s != history.None; hop++ {
+		x := s
+		for x != history.None {
+			if u, _ := m.Own(d, x); u&bit != 0 {
+				by := m.UndoneBy[x]
+				if x == s {
+					fmt.Fprintf(b, "%s was undone by the %s at seq %d", m.Describe(s), m.Event(by).Kind, by)
+				} else {
+					fmt.Fprintf(b, "%s comes after %s, which the %s at seq %d undid", m.Describe(s), m.Describe(x), m.Event(by).Kind, by)
+				}
+				return append(seqs, x, by)
+			}
+			if m.Event(x).Kind == trace.Recv {
+				if y := m.SendOf[x]; y != history.None && d.U[y]&bit != 0 {
+					if x == s {
+						fmt.Fprintf(b, "%s got %s, and ", m.Describe(x), m.MsgName(m.Event(x).Msg))
+					} else {
+						fmt.Fprintf(b, "%s comes after %s, and ", m.Describe(s), m.Describe(x))
+					}
+					seqs = append(seqs, x)
+					s = y
+					break
+				}
+			}
+			x = m.Pred[x]
+		}
+		if x == history.None {
+			break
+		}
+	}
+	b.WriteString("… (chain truncated)")
+	return seqs
+}

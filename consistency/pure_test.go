@@ -1,0 +1,39 @@
+package consistency
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// The property rules are pure: judging a model changes neither it nor
+// the run it was built from, so that every rule sees the same history
+// whatever order they run in.
+func TestRulesArePure(t *testing.T) {
+	for _, c := range propCases() {
+		run := c.run()
+		var before bytes.Buffer
+		if err := trace.WriteRun(&before, run, trace.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		judged := history.Build(run, nil, history.AlgOf(run))
+		Judge(judged)
+		for _, rule := range rules {
+			rule(judged)
+		}
+		fresh := history.Build(run, nil, history.AlgOf(run))
+		if !reflect.DeepEqual(judged, fresh) {
+			t.Errorf("%s/%s: judging changed the model", c.property, c.name)
+		}
+		var after bytes.Buffer
+		if err := trace.WriteRun(&after, run, trace.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(before.Bytes(), after.Bytes()) {
+			t.Errorf("%s/%s: judging changed the run", c.property, c.name)
+		}
+	}
+}

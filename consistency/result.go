@@ -1,0 +1,144 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+)
+
+// maxWitnesses bounds the violations kept per property: a broken run can
+// have millions, and the first few explain the rest.
+const maxWitnesses = history.MaxKept
+
+// standing says whether a property was judged, and if not why not. A
+// violation makes a property fail whatever its standing.
+type standing uint8
+
+const (
+	judged      standing = iota // pass unless a violation is found
+	notPromised                 // n/a: the algorithm does not promise it
+	unjudgeable                 // unknown: the run cannot show it
+)
+
+// result is one property's verdict as a rule builds it: its standing
+// (with the note that explains it) and its violations.
+type result struct {
+	name       string
+	standing   standing
+	note       string
+	violations []report.Violation
+	count      int
+}
+
+func newResult(name string) result { return result{name: name} }
+
+// fail records a witness of the property failing.
+func (r *result) fail(msg string, seqs []int32, because string) {
+	r.count++
+	if len(r.violations) >= maxWitnesses {
+		return
+	}
+	r.violations = append(r.violations, report.Violation{Property: r.name, Message: msg, Seqs: dedupe(seqs), Because: because})
+}
+
+// failWith records the anomalies of the given kinds, in the order the
+// model met them, as witnesses.
+func (r *result) failWith(m *history.Model, kinds ...history.Kind) {
+	as, total := m.Anomalies(kinds...)
+	for _, a := range as {
+		r.fail(a.Message, a.Seqs, a.Because)
+	}
+	r.count += total - len(as)
+}
+
+// notApplicable marks the property n/a: a property the algorithm does
+// not promise stays n/a whatever fields the run omits.
+func (r *result) notApplicable(why string) {
+	if r.standing != notPromised {
+		r.standing, r.note = notPromised, why
+	}
+}
+
+// cannotJudge marks the property unknown unless a reason is already
+// recorded: the first reason explains it.
+func (r *result) cannotJudge(why string) {
+	if r.standing == judged && why != "" {
+		r.standing, r.note = unjudgeable, why
+	}
+}
+
+// then appends the violations of a later, separate judgement of the same
+// property (kept apart so that earlier witnesses keep their order).
+func (r *result) then(o result) {
+	for _, v := range o.violations {
+		r.fail(v.Message, v.Seqs, v.Because)
+	}
+	r.count += o.count - len(o.violations)
+	if o.standing == notPromised {
+		r.notApplicable(o.note)
+	} else if o.standing == unjudgeable {
+		r.cannotJudge(o.note)
+	}
+}
+
+// property returns the report's form of the verdict.
+func (r *result) property() report.Property {
+	p := report.Property{Name: r.name, Violations: r.violations}
+	switch {
+	case len(r.violations) > 0:
+		p.Status = report.Fail
+		if r.count > len(r.violations) {
+			p.Note = fmt.Sprintf("%d violations, the first %d shown", r.count, len(r.violations))
+		}
+	case r.standing == notPromised:
+		p.Status, p.Note = report.NA, r.note
+	case r.standing == unjudgeable:
+		p.Status, p.Note = report.Unknown, r.note
+	default:
+		p.Status = report.Pass
+	}
+	if p.Violations == nil {
+		p.Violations = []report.Violation{}
+	}
+	return p
+}
+
+// dedupe drops repeated seqs and absent ones, keeping first occurrences
+// in order.
+func dedupe(seqs []int32) []int32 {
+	out := make([]int32, 0, len(seqs))
+	for _, s := range seqs {
+		if s < 0 {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Reasons shared by several rules.
+const (
+	failureWhy  = "a restart or rollback names no fail event it answers (no usable `failure` field), so per-failure judgements are incomplete"
+	causalWhy   = "the run lacks op or copy numbers, so live histories and causality cannot be rebuilt"
+	finalOpsWhy = "the run lacks op numbers, so the final live history cannot be rebuilt"
+	copiesWhy   = "the run lacks copy numbers, so messages cannot be matched to receipts"
+)
+
+// foreignWhy says why an algorithm-specific rule is unknown for a run of
+// an algorithm the checker does not know.
+func foreignWhy(m *history.Model) string {
+	return fmt.Sprintf("foreign algorithm %q: its logging, replay and rollback rules are unknown", m.Run.Algorithm)
+}
+
+// Property names the package's tests use, local aliases of report's.
+const (
+	orphanFreeName      = report.OrphanFree
+	minimalRollbackName = report.MinimalRollback
+)

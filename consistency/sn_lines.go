@@ -1,0 +1,44 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+)
+
+// snLines judges SPEC §7 sn-lines for MS: over the final live history,
+// every S_n — each process's earliest checkpoint numbered ≥ n, or its
+// final state — is a consistent cut. PK numbers no checkpoints.
+func snLines(m *history.Model) result {
+	r := newResult(report.SnLines)
+	g, ok := msFinalGraph(m, &r, "the S_n lines are MS's promise (PK numbers no checkpoints)",
+		fmt.Sprintf("foreign algorithm %q numbers no S_n lines the checker can rely on", m.Run.Algorithm))
+	if !ok || !m.Alg.IsMS() {
+		return r
+	}
+	if m.Missing.Sn {
+		r.cannotJudge("checkpoints carry no sn")
+		return r
+	}
+	orphans, err := zgraph.SnLines(g.Numbers, g.Msgs)
+	if err != nil {
+		r.cannotJudge("sn-lines: " + err.Error())
+		return r
+	}
+	for _, o := range orphans {
+		rc := g.Recvs[o.Msg]
+		s := m.SendOf[rc]
+		msg := g.Msgs[o.Msg]
+		rng := fmt.Sprintf("S_%d", o.Lo)
+		if o.Hi > o.Lo {
+			rng = fmt.Sprintf("S_%d … S_%d", o.Lo, o.Hi)
+		}
+		id := m.MsgName(m.Event(rc).Msg)
+		r.fail(fmt.Sprintf("%s is an orphan of %s", id, rng), []int32{s, rc},
+			fmt.Sprintf("%s sent %s at seq %d after a checkpoint numbered %d, and %s received it at seq %d before any checkpoint numbered above %d (interval %d), so every S_n with %d ≤ n ≤ %d holds the receipt but not the send",
+				m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi))
+	}
+	return r
+}

@@ -1,0 +1,132 @@
+package consistency
+
+import (
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// statistics fills the report's stats (SPEC §9). Piggyback bytes count a
+// compact binary encoding (4 bytes per number, 8 per F or VT entry), so
+// algorithms are compared on what they carry, not on JSON spelling.
+func statistics(m *history.Model) report.Stats {
+	s := report.Stats{Events: len(m.Run.Events)}
+	s.Checkpoints.Initial = len(m.Procs)
+	seen := make([]bool, len(m.Run.Msgs))
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		switch e.Kind {
+		case trace.Send:
+			if e.Msg >= 0 && int(e.Msg) < len(seen) && !seen[e.Msg] {
+				seen[e.Msg] = true
+				s.Messages++
+			}
+			s.PiggybackBytes += pbBytes(m.Run.PB(e))
+		case trace.Recv:
+			if e.Via == trace.ViaLog {
+				s.Replayed++
+			}
+		}
+		if e.P >= 0 && int(e.P) < len(m.Procs) {
+			countEvent(&s, e)
+		}
+	}
+	for i := range m.Restores {
+		s.Undone += int(m.Restores[i].Undone)
+		s.Replayed += len(m.Restores[i].Replayed)
+	}
+	if m.Final != nil && m.Final.Err == nil {
+		s.Checkpoints.Useless = m.Final.Graph.UselessCount()
+	}
+	if m.Alg.IsMS() && !m.Missing.Ops {
+		s.Checkpoints.Collectable = collectable(m)
+	}
+	return s
+}
+
+// countEvent counts an event of a process named in the header.
+func countEvent(s *report.Stats, e *trace.RunEvent) {
+	switch e.Kind {
+	case trace.Send:
+		if e.Resend {
+			s.Resent++
+		}
+	case trace.Checkpoint:
+		switch e.CkptType {
+		case trace.CkptBasic:
+			s.Checkpoints.Basic++
+		case trace.CkptForced:
+			s.Checkpoints.Forced++
+		case trace.CkptRecovery:
+			s.Checkpoints.Recovery++
+		}
+	case trace.CheckpointSkipped:
+		s.Checkpoints.Skipped++
+	case trace.Rollback:
+		s.Rollbacks++
+	case trace.Log:
+		s.Logged++
+	case trace.Discard:
+		s.Discarded++
+		if s.DiscardedBy == nil {
+			s.DiscardedBy = map[string]int{}
+		}
+		s.DiscardedBy[e.Reason.String()]++
+	case trace.Hold:
+		s.Holds++
+	case trace.ControlSend:
+		s.ControlMessages++
+		if e.Control == trace.ControlToken {
+			s.TokenHops++
+		}
+	}
+}
+
+// pbBytes is the compact size of a piggyback.
+func pbBytes(pb *trace.Piggyback) int64 {
+	if pb == nil {
+		return 0
+	}
+	var n int64
+	for _, x := range []int32{pb.Sn, pb.Inc, pb.RecLine} {
+		if x != history.None {
+			n += 4
+		}
+	}
+	return n + 8*int64(len(pb.F)) + 8*int64(len(pb.VT))
+}
+
+// collectable counts the MS checkpoints SPEC §4.2's garbage collection
+// may drop at the end: with every recovery applied everywhere, those
+// before S_n for the largest n every process has reached.
+func collectable(m *history.Model) int {
+	np := len(m.Procs)
+	for fi := range m.Failures {
+		seen := make([]bool, np)
+		for _, h := range m.Failures[fi].Handlers {
+			seen[m.Event(h).P] = true
+		}
+		for _, s := range seen {
+			if !s {
+				return 0
+			}
+		}
+	}
+	n := int32(-1)
+	for p := range m.Procs {
+		ck := m.Procs[p].Ckpts
+		if top := ck[len(ck)-1].Sn; n == -1 || top < n {
+			n = top
+		}
+	}
+	count := 0
+	for p := range m.Procs {
+		for _, ck := range m.Procs[p].Ckpts {
+			if ck.Sn >= n {
+				break
+			}
+			count++
+		}
+	}
+	return count
+}
