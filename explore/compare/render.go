@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
 )
 
 // Format is an output format of Render.
@@ -92,15 +92,7 @@ func writeJSON(w io.Writer, tables []Table) error {
 	for _, t := range tables {
 		rows = append(rows, t.Rows...)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rows); err != nil {
-		return err
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return report.WriteJSON(w, rows)
 }
 
 func writeText(w io.Writer, tables []Table) error {

@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -43,15 +42,7 @@ func RenderSweep(w io.Writer, f Format, o SweepOptions, rows []SweepRow) error {
 			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, r.Basic, r.Forced, r.ForcedPerBasic, r.Useless,
 				r.Messages, r.PiggybackBytes, r.PiggybackPerMessage, r.ControlMessages, r.Blocked}
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-		_, err := w.Write(b.Bytes())
-		return err
+		return report.WriteJSON(w, out)
 	}
 	header := append([]string{"ICT/MTT"}, o.Protocols...)
 	var table [][]string
