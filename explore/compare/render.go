@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 )
 
 // Format is an output format of Render.
@@ -102,7 +103,7 @@ func writeText(w io.Writer, tables []Table) error {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(t.title() + "\n")
+		texttable.Wrap(&sb, t.title(), "", "", texttable.Width)
 		rows := make([][]string, len(t.Rows))
 		for k := range t.Rows {
 			rows[k] = cells(&t.Rows[k])
@@ -111,7 +112,7 @@ func writeText(w io.Writer, tables []Table) error {
 			return err
 		}
 		if n := t.note(); n != "" {
-			wrap(&sb, n, 100)
+			texttable.Wrap(&sb, n, "", "", texttable.Width)
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -148,24 +149,6 @@ func writeMarkdown(w io.Writer, tables []Table) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
-}
-
-// wrap writes s word-wrapped at width.
-func wrap(sb *strings.Builder, s string, width int) {
-	col := 0
-	for _, word := range strings.Fields(s) {
-		if col > 0 && col+1+len([]rune(word)) > width {
-			sb.WriteByte('\n')
-			col = 0
-		}
-		if col > 0 {
-			sb.WriteByte(' ')
-			col++
-		}
-		sb.WriteString(word)
-		col += len([]rune(word))
-	}
-	sb.WriteByte('\n')
 }
 
 func plural(n int, one, many string) string {
