@@ -102,67 +102,34 @@ func openBOM(path string) (io.Reader, io.Closer, error) {
 
 // readTrace reads the trace at path ("-": stdin).
 func readTrace(ios *IO, path string) (*trace.Trace, error) {
-	if path == "-" {
-		tr, err := trace.ReadTrace("-", openStdin(ios))
-		return tr, labelled(err, traceDoc)
-	}
-	r, c, err := openBOM(path)
-	if err != nil {
-		return nil, err
-	}
-	if r == nil {
-		tr, err := trace.ReadTraceFile(path)
-		return tr, labelled(err, traceDoc)
-	}
-	defer c.Close()
-	tr, err := trace.ReadTrace(path, r)
-	return tr, labelled(err, traceDoc)
+	return readDoc(ios, path, traceDoc, trace.ReadTrace, trace.ReadTraceFile)
 }
 
 // readRun reads the run at path ("-": stdin).
 func readRun(ios *IO, path string) (*trace.Run, error) {
+	return readDoc(ios, path, runDoc, trace.ReadRun, trace.ReadRunFile)
+}
+
+// readDoc reads the document at path ("-": stdin) with read, or by name
+// with readFile when the file has no byte order mark, and labels its
+// errors as doc's.
+func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, error), readFile func(string) (T, error)) (T, error) {
 	if path == "-" {
-		return decodedRun(trace.ReadRun("-", openStdin(ios)))
+		v, err := read("-", openStdin(ios))
+		return v, labelled(err, doc)
 	}
 	r, c, err := openBOM(path)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	if r == nil {
-		return decodedRun(trace.ReadRunFile(path))
+		v, err := readFile(path)
+		return v, labelled(err, doc)
 	}
 	defer c.Close()
-	return decodedRun(trace.ReadRun(path, r))
-}
-
-// undecodedPB names, per algorithm, the piggyback fields of its runs
-// that the run decoder does not read yet (docs/formats.md, "Decoding"):
-// it would skip them silently, and the run would lose what its messages
-// carried. Such runs are refused until it does.
-var undecodedPB = map[string]string{
-	"fdas": "dv",
-	"hmnr": "lc, ckpt, taken and greater",
-}
-
-// decodedRun labels a decoding error, and refuses a run whose
-// piggybacks the decoder would misread (undecodedPB), naming its first
-// send.
-func decodedRun(run *trace.Run, err error) (*trace.Run, error) {
-	if err != nil {
-		return run, labelled(err, runDoc)
-	}
-	fields, ok := undecodedPB[run.Algorithm]
-	if !ok {
-		return run, nil
-	}
-	for i := range run.Events {
-		if run.Events[i].Kind == trace.Send {
-			return nil, &trace.InputError{File: run.Name, Event: i, Doc: runDoc,
-				Msg: fmt.Sprintf("send: this ckpt cannot read %s piggybacks yet (%s); replay and check its trace with `ckpt verify --algo %s` instead",
-					run.Algorithm, fields, run.Algorithm)}
-		}
-	}
-	return run, nil
+	v, err := read(path, r)
+	return v, labelled(err, doc)
 }
 
 // readAny reads a trace or a run, whichever path holds ("-": stdin).
@@ -177,9 +144,6 @@ func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 		}
 		if br == nil {
 			tr, run, err := trace.ReadAnyFile(path)
-			if err == nil && run != nil {
-				run, err = decodedRun(run, nil)
-			}
 			return tr, run, labelled(err, docOfFile(path))
 		}
 		defer c.Close()
@@ -190,8 +154,8 @@ func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 		return nil, nil, &trace.InputError{File: path, Event: -1, Msg: err.Error()}
 	}
 	if format == trace.RunFormat {
-		run, err := decodedRun(trace.ReadRun(path, rest))
-		return nil, run, err
+		run, err := trace.ReadRun(path, rest)
+		return nil, run, labelled(err, runDoc)
 	}
 	tr, err := trace.ReadTrace(path, rest)
 	return tr, nil, labelled(err, traceDoc)

@@ -61,6 +61,18 @@ func FuzzReadTrace(f *testing.F) {
 // FuzzReadRun checks the run decoder the same way.
 func FuzzReadRun(f *testing.F) {
 	addSeeds(f, "testdata/runs/*")
+	// Every protocol's piggyback: the runs of the protocols' golden
+	// tests, and FDAS's and HMNR's vectors with a wrong length, type or
+	// flag.
+	addSeeds(f, "../algorithms/*/testdata/*.run.jsonl")
+	const head = `{"format":"ckpt/run@1","algorithm":"hmnr","processes":["P0","P1"]}` + "\n"
+	for _, pb := range []string{
+		`{"dv":[1,0]}`, `{"dv":[1]}`, `{"dv":[1,"0"]}`, `{"dv":[1,-1]}`, `{"dv":[]}`,
+		`{"lc":2,"ckpt":[1,0],"taken":"01","greater":"10"}`, `{"lc":2,"ckpt":[1,0],"taken":"0x","greater":"1"}`,
+		`{"lc":"2","ckpt":[1,0,3],"taken":[0,1]}`, `{"taken":"\u0030\u0031","greater":""}`,
+	} {
+		f.Add([]byte(head + `{"t":0,"p":"P0","kind":"send","to":"P1","msg":"m","op":0,"copy":1,"pb":` + pb + "}\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, err := ReadRun("fuzz", bytes.NewReader(data))
 		if err != nil {

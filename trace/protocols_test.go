@@ -2,6 +2,8 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -71,25 +73,60 @@ func TestProtocolShapesEncode(t *testing.T) {
 	}
 }
 
-// TestProtocolKindsDecode: the kinds and enum values the protocols add
-// come back from the run decoder (the piggyback vectors do not yet:
-// docs/formats.md, "Decoding").
-func TestProtocolKindsDecode(t *testing.T) {
-	var b bytes.Buffer
+// TestProtocolShapesDecode: the kinds, enum values and piggybacks the
+// protocols add come back from the run decoder as they were built, in
+// every container: FDAS's and HMNR's vectors included, each one entry per
+// process, LC absent for FDAS.
+func TestProtocolShapesDecode(t *testing.T) {
 	run := protocolRun()
-	if err := WriteRun(&b, run, WriteOptions{JSONL: true}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadRun("x", &b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range run.Events {
-		w, g := &run.Events[i], &got.Events[i]
-		if w.Kind != g.Kind || w.Control != g.Control || w.Reason != g.Reason || run.Until(w) != got.Until(g) {
-			t.Errorf("event %d: got %v %v %v %q, want %v %v %v %q", i, g.Kind, g.Control, g.Reason, got.Until(g), w.Kind, w.Control, w.Reason, run.Until(w))
+	for _, opts := range allWriteOptions {
+		var b bytes.Buffer
+		if err := WriteRun(&b, run, opts); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRun("x", &b)
+		if err != nil {
+			t.Fatalf("%+v: %v", opts, err)
+		}
+		for i := range run.Events {
+			w, g := &run.Events[i], &got.Events[i]
+			if w.Kind != g.Kind || w.Control != g.Control || w.Reason != g.Reason || run.Until(w) != got.Until(g) {
+				t.Errorf("%+v: event %d: got %v %v %v %q, want %v %v %v %q", opts, i, g.Kind, g.Control, g.Reason, got.Until(g), w.Kind, w.Control, w.Reason, run.Until(w))
+			}
+			if !samePB(got.PB(g), run.PB(w)) {
+				t.Errorf("%+v: event %d: piggyback %s, want %s", opts, i, pbString(got.PB(g)), pbString(run.PB(w)))
+			}
 		}
 	}
+}
+
+// SamePiggyback and PiggybackText serve the external tests
+// (engineform_test.go).
+var SamePiggyback, PiggybackText = samePB, pbString
+
+// samePB compares piggybacks, an empty f equal to a nil one: "f": {}
+// decodes to an empty vector (docs/formats.md), and BCS writes its
+// absent one so.
+func samePB(a, b *Piggyback) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	if len(x.F) == 0 && len(y.F) == 0 {
+		x.F, y.F = nil, nil
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// pbString shows a piggyback with its CIC, which %+v prints as a pointer.
+func pbString(pb *Piggyback) string {
+	if pb == nil {
+		return "<nil>"
+	}
+	if pb.CIC == nil {
+		return fmt.Sprintf("%+v", *pb)
+	}
+	return fmt.Sprintf("%+v CIC %+v", *pb, *pb.CIC)
 }
 
 // TestPiggybackBytes: the compact size of every shape.

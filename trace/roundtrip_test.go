@@ -119,7 +119,8 @@ func normTrace(tr *Trace) Trace {
 	return c
 }
 
-// genRun draws a structurally valid run with every field exercised.
+// genRun draws a structurally valid run with every field exercised,
+// every algorithm's piggyback shape among them.
 func genRun(t *rapid.T) *Run {
 	n := rapid.IntRange(1, 4).Draw(t, "procs")
 	run := &Run{Name: "gen", Algorithm: rapid.SampledFrom([]string{"ms", "ms-textbook", "pk", "", "foreign \"x\""}).Draw(t, "alg")}
@@ -146,6 +147,20 @@ func genRun(t *rapid.T) *Run {
 		}
 		return vt
 	}
+	drawInts := func(label string) []int32 {
+		v := make([]int32, n)
+		for i := range v {
+			v[i] = int32(rapid.IntRange(0, 1<<31-1).Draw(t, label))
+		}
+		return v
+	}
+	drawBits := func(label string) []bool {
+		v := make([]bool, n)
+		for i := range v {
+			v[i] = rapid.Bool().Draw(t, label)
+		}
+		return v
+	}
 	kinds := []Kind{Send, Recv, Internal, Checkpoint, Fail, CheckpointSkipped, Log, Discard, Hold, Unhold, Restart, Rollback, ControlSend, ControlRecv, Resume, End, Unconsumed}
 	now := Time(0)
 	for e, ne := 0, rapid.IntRange(0, 30).Draw(t, "events"); e < ne; e++ {
@@ -169,7 +184,7 @@ func genRun(t *rapid.T) *Run {
 		if rapid.IntRange(0, 2).Draw(t, "hasPB") == 0 {
 			pb := NewPiggyback()
 			pb.Sn = optInt("sn")
-			switch rapid.IntRange(0, 3).Draw(t, "pbShape") {
+			switch rapid.IntRange(0, 5).Draw(t, "pbShape") {
 			case 0: // MS
 				for p := 0; p < n; p++ {
 					if rapid.Bool().Draw(t, "f?") {
@@ -183,6 +198,20 @@ func genRun(t *rapid.T) *Run {
 				pb.Inc, pb.RecLine = optInt("pbinc"), optInt("recline")
 			case 2: // PK
 				pb.VT = drawVT("pbvt")
+			case 4: // FDAS
+				pb.Sn, pb.CIC = None, &CIC{LC: None, DV: drawInts("dv")}
+			case 5: // HMNR, or a foreign run's subset of its fields
+				c := &CIC{LC: optInt("lc")}
+				if rapid.IntRange(0, 3).Draw(t, "ckpt?") > 0 {
+					c.Ckpt = drawInts("ckpt")
+				}
+				if rapid.IntRange(0, 3).Draw(t, "taken?") > 0 {
+					c.Taken = drawBits("taken")
+				}
+				if rapid.IntRange(0, 3).Draw(t, "greater?") > 0 {
+					c.Greater = drawBits("greater")
+				}
+				pb.Sn, pb.CIC = None, c
 			}
 			ev.PB = run.AddPB(&pb)
 		}

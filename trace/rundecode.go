@@ -30,14 +30,16 @@ type runDecoder struct {
 	pb  pbWire
 	bd  bodyWire
 	// buf, to and from hold unescaped strings (to and from stay until
-	// the event's kind is known); ints splits vector times; obj walks
-	// pb.f.
+	// the event's kind is known); ints splits vector times, flat the
+	// vectors of FDAS and HMNR, which slab holds; obj walks pb.f.
 	buf     []byte
 	to      []byte
 	from    []byte
 	toBuf   []byte
 	fromBuf []byte
 	ints    [][2]int64
+	flat    []int64
+	slab    CICSlab
 	br      bytes.Reader
 	obj     jsontext.Decoder
 }
@@ -283,6 +285,11 @@ func (d *runDecoder) finish() (*Run, error) {
 				}
 			}
 			bad = bad || (pb.VT != nil && len(pb.VT) != n)
+			if c := pb.CIC; c != nil {
+				if msg := cicLengthErr(c, n); msg != "" {
+					return nil, &InputError{File: run.Name, Event: i, Msg: msg}
+				}
+			}
 		}
 		if b := run.Body(ev); b != nil {
 			b.Origin = re(b.Origin)

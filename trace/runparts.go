@@ -17,6 +17,12 @@ type pbWire struct {
 	RecLine jsontext.Value `json:"rec_line"`
 	VT      jsontext.Value `json:"vt"`
 	F       jsontext.Value `json:"f"`
+	// The vectors of FDAS and HMNR (runcic.go).
+	LC      jsontext.Value `json:"lc"`
+	DV      jsontext.Value `json:"dv"`
+	Ckpt    jsontext.Value `json:"ckpt"`
+	Taken   jsontext.Value `json:"taken"`
+	Greater jsontext.Value `json:"greater"`
 }
 
 // bodyWire is a control body as read.
@@ -135,6 +141,7 @@ func (d *runDecoder) vtExact(f *frame, key string, v []byte) (VT, error) {
 func (d *runDecoder) piggyback(f *frame, v []byte, pb *Piggyback) error {
 	w := &d.pb
 	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
+	w.LC, w.DV, w.Ckpt, w.Taken, w.Greater = w.LC[:0], w.DV[:0], w.Ckpt[:0], w.Taken[:0], w.Greater[:0]
 	if err := unmarshal(v, w); err != nil {
 		return f.malformed(err)
 	}
@@ -155,6 +162,11 @@ func (d *runDecoder) piggyback(f *frame, v []byte, pb *Piggyback) error {
 			return err
 		}
 		if pb.F, err = d.fvec(f, w.F); err != nil {
+			return err
+		}
+	}
+	if w.hasCIC() {
+		if pb.CIC, err = d.cic(f); err != nil {
 			return err
 		}
 	}

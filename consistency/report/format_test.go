@@ -350,24 +350,6 @@ func TestTextAligned(t *testing.T) {
 	}
 }
 
-func TestWrap(t *testing.T) {
-	tests := []struct {
-		in, want string
-	}{
-		{"short", "> short\n"},
-		{"a\nb", "> a\n  b\n"},
-		{strings.Repeat("word ", 30), "> " + strings.TrimSpace(strings.Repeat("word ", 19)) + "\n  " + strings.TrimSpace(strings.Repeat("word ", 11)) + "\n"},
-		{strings.Repeat("x", 120), "> " + strings.Repeat("x", 120) + "\n"},
-	}
-	for _, tc := range tests {
-		var sb strings.Builder
-		writeWrapped(&sb, tc.in, "> ", "  ")
-		if sb.String() != tc.want {
-			t.Errorf("wrap(%q):\n%q\nwant\n%q", tc.in, sb.String(), tc.want)
-		}
-	}
-}
-
 func TestFormatVT(t *testing.T) {
 	tests := []struct {
 		in   []int32

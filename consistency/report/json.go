@@ -2,9 +2,10 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -21,18 +22,36 @@ import (
 func renderJSON(w io.Writer, reports []Report) error {
 	out := make([]any, len(reports))
 	for i := range reports {
-		if reports[i].Verdict == VerdictError {
-			out[i] = newErrorEntry(&reports[i])
-			continue
-		}
-		out[i] = normalized(reports[i])
+		out[i] = jsonEntry(&reports[i])
 	}
-	enc := json.NewEncoder(w)
+	return WriteJSON(w, out)
+}
+
+// jsonEntry is what the JSON array holds for r.
+func jsonEntry(r *Report) any {
+	if r.Verdict == VerdictError {
+		return newErrorEntry(r)
+	}
+	return normalized(*r)
+}
+
+// WriteJSON writes v as ckpt writes every JSON report (verify's,
+// explore's, compare's): with github.com/goccy/go-json, indented two
+// spaces, with a trailing newline, and without HTML escaping — messages
+// quote trace text such as "a < b", and \u003c would only make them
+// harder to read. Its output is byte for byte encoding/json's with the
+// same settings (TestWriteJSONIsEncodingJSON). Nothing is written if v
+// cannot be encoded.
+func WriteJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	// Messages quote trace text such as "a < b"; escaping it as \u003c
-	// would only make the report harder to read.
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // errorEntry is the JSON of a report whose file could not be checked.

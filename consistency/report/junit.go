@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 )
 
 // The JUnit XML that CI test reporters read (the de-facto schema of Ant's
@@ -111,7 +113,7 @@ func junitReport(s *junitSuite, r *Report, strict bool) {
 	}
 	if r.Verdict == VerdictError {
 		c := newCase("input")
-		msg := xmlSafe(oneLine(r.Error))
+		msg := xmlSafe(texttable.OneLine(r.Error))
 		c.Error = &junitFailure{Message: msg, Type: "error", Text: msg + "\n"}
 		s.Cases = append(s.Cases, c)
 		s.Errors++
@@ -193,7 +195,7 @@ func junitFailureOf(p Property) *junitFailure {
 	if sb.Len() == 0 {
 		sb.WriteString(f.Message + "\n")
 	}
-	f.Message = xmlSafe(oneLine(f.Message))
+	f.Message = xmlSafe(texttable.OneLine(f.Message))
 	f.Text = xmlSafe(sb.String())
 	return f
 }

@@ -270,25 +270,3 @@ func TestTextFits(t *testing.T) {
 		t.Error("JSON must keep the checker's note as it is")
 	}
 }
-
-func TestFitTable(t *testing.T) {
-	tb := &table{header: []string{"k", "a", "b", "c"}, right: []bool{false, true, true, true},
-		rows: [][]cell{{{text: "x"}, {text: strings.Repeat("1", 10)}, {text: strings.Repeat("2", 10)}, {text: strings.Repeat("3", 10)}}}}
-	// Widths 1, 10, 10, 10: the whole table is 1+4+13*3 = 44 wide.
-	if parts, _ := fitTable(tb, 44); len(parts) != 1 || fmt.Sprint(parts[0]) != "[0 1 2 3]" {
-		t.Errorf("a table that fits is split: %v", parts)
-	}
-	parts, notes := fitTable(tb, 31)
-	if fmt.Sprint(parts) != "[[0 1 2] [0 3]]" || len(notes) != 0 {
-		t.Fatalf("parts %v, %d notes, want [[0 1 2] [0 3]] and none", parts, len(notes))
-	}
-	// A column too wide on its own still gets a part of its own.
-	if parts, _ := fitTable(tb, 5); fmt.Sprint(parts) != "[[0 1] [0 2] [0 3]]" {
-		t.Errorf("%d parts at width 5, want one per non-key column", len(parts))
-	}
-	tb.notes = 3
-	parts, notes = fitTable(tb, 31)
-	if fmt.Sprint(parts) != "[[0 1 2]]" || len(notes) != 1 || notes[0].head != "x: "+strings.Repeat("3", 10) {
-		t.Errorf("notes column not moved out: %d parts, notes %+v", len(parts), notes)
-	}
-}

@@ -1,12 +1,13 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 )
 
 // Format is an output format of Render.
@@ -92,15 +93,7 @@ func writeJSON(w io.Writer, tables []Table) error {
 	for _, t := range tables {
 		rows = append(rows, t.Rows...)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rows); err != nil {
-		return err
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return report.WriteJSON(w, rows)
 }
 
 func writeText(w io.Writer, tables []Table) error {
@@ -110,7 +103,7 @@ func writeText(w io.Writer, tables []Table) error {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(t.title() + "\n")
+		texttable.Wrap(&sb, t.title(), "", "", texttable.Width)
 		rows := make([][]string, len(t.Rows))
 		for k := range t.Rows {
 			rows[k] = cells(&t.Rows[k])
@@ -119,7 +112,7 @@ func writeText(w io.Writer, tables []Table) error {
 			return err
 		}
 		if n := t.note(); n != "" {
-			wrap(&sb, n, 100)
+			texttable.Wrap(&sb, n, "", "", texttable.Width)
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -156,24 +149,6 @@ func writeMarkdown(w io.Writer, tables []Table) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
-}
-
-// wrap writes s word-wrapped at width.
-func wrap(sb *strings.Builder, s string, width int) {
-	col := 0
-	for _, word := range strings.Fields(s) {
-		if col > 0 && col+1+len([]rune(word)) > width {
-			sb.WriteByte('\n')
-			col = 0
-		}
-		if col > 0 {
-			sb.WriteByte(' ')
-			col++
-		}
-		sb.WriteString(word)
-		col += len([]rune(word))
-	}
-	sb.WriteByte('\n')
 }
 
 func plural(n int, one, many string) string {

@@ -1,15 +1,12 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -43,15 +40,7 @@ func RenderSweep(w io.Writer, f Format, o SweepOptions, rows []SweepRow) error {
 			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, r.Basic, r.Forced, r.ForcedPerBasic, r.Useless,
 				r.Messages, r.PiggybackBytes, r.PiggybackPerMessage, r.ControlMessages, r.Blocked}
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-		_, err := w.Write(b.Bytes())
-		return err
+		return report.WriteJSON(w, out)
 	}
 	header := append([]string{"ICT/MTT"}, o.Protocols...)
 	var table [][]string
@@ -75,7 +64,7 @@ func RenderSweep(w io.Writer, f Format, o SweepOptions, rows []SweepRow) error {
 			sb.WriteString("| " + strings.Join(r, " | ") + " |\n")
 		}
 	} else {
-		wrap(&sb, title, 100)
+		texttable.Wrap(&sb, title, "", "", texttable.Width)
 		if err := textTable(&sb, header, table); err != nil {
 			return err
 		}
@@ -84,30 +73,14 @@ func RenderSweep(w io.Writer, f Format, o SweepOptions, rows []SweepRow) error {
 	return err
 }
 
-// textTable writes a tablewriter table, first column left-aligned, the
-// others right.
+// textTable writes a table fitted to the terminal (package table), its
+// first column left-aligned and the key of every part a split makes, the
+// others right-aligned.
 func textTable(sb *strings.Builder, header []string, rows [][]string) error {
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
+	right := make([]bool, len(header))
+	for i := 1; i < len(right); i++ {
+		right[i] = true
 	}
-	align[0] = tw.AlignLeft
-	tb := tablewriter.NewTable(sb,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithAlignment(align),
-	)
-	h := make([]any, len(header))
-	for k, c := range header {
-		h[k] = c
-	}
-	tb.Header(h...)
-	for _, r := range rows {
-		if err := tb.Append(r); err != nil {
-			return err
-		}
-	}
-	return tb.Render()
+	_, err := texttable.NewWriter(sb).Write(&texttable.Table{Header: header, Right: right, Rows: texttable.Plain(rows)}, texttable.Width, false)
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 	"github.com/ckpt-dev/ckpt/explore"
 )
 
@@ -31,11 +32,9 @@ type block struct {
 	items []item
 }
 
-type table struct {
-	header []string
-	right  []bool
-	rows   [][]string
-}
+// table is a table of package table: text fits it to the terminal,
+// markdown keeps it whole.
+type table = texttable.Table
 
 // item is a list entry: a head line and indented details.
 type item struct {
@@ -110,16 +109,18 @@ func scopeText(s *explore.Scope) string {
 }
 
 func verdictTable(r *explore.Result) *table {
-	t := &table{header: []string{"algorithm", "property", "status", "failing schedules", "of them replayed", "witness"},
-		right: []bool{false, false, false, true, true, false}}
+	// Too wide for a terminal (a long witness path), text lists the
+	// witness under the table, keyed by algorithm and property.
+	t := &table{Header: []string{"algorithm", "property", "status", "failing schedules", "of them replayed", "witness"},
+		Right: []bool{false, false, false, true, true, false}, Keys: 2, Notes: 5}
 	for _, a := range r.Algorithms {
 		for _, p := range a.Properties {
 			path := ""
 			if p.Witness != nil {
 				path = p.Witness.Path
 			}
-			t.rows = append(t.rows, []string{a.Algorithm, p.Name, string(p.Status),
-				strconv.FormatInt(p.Failing, 10), strconv.FormatInt(p.FailingClasses, 10), path})
+			t.Rows = append(t.Rows, texttable.Row(a.Algorithm, p.Name, string(p.Status),
+				strconv.FormatInt(p.Failing, 10), strconv.FormatInt(p.FailingClasses, 10), path))
 		}
 	}
 	return t
@@ -161,7 +162,10 @@ func scheduleText(s *explore.ScheduleInfo) string {
 }
 
 func worstTable(r *explore.Result) *table {
-	t := &table{header: []string{"algorithm", "worst case", "value", "first reached by"}, right: []bool{false, false, true, false}}
+	// The schedules are sentences: text wraps them (and the longest
+	// measure's name) to the terminal.
+	t := &table{Header: []string{"algorithm", "worst case", "value", "first reached by"}, Right: []bool{false, false, true, false},
+		Wrap: []bool{false, true, false, true}}
 	for _, a := range r.Algorithms {
 		for _, x := range []struct {
 			what string
@@ -175,16 +179,16 @@ func worstTable(r *explore.Result) *table {
 			if x.e.Schedule != nil {
 				where = scheduleText(x.e.Schedule)
 			}
-			t.rows = append(t.rows, []string{a.Algorithm, x.what, strconv.Itoa(x.e.Value), where})
+			t.Rows = append(t.Rows, texttable.Row(a.Algorithm, x.what, strconv.Itoa(x.e.Value), where))
 		}
 	}
 	return t
 }
 
 func perFailureTable(r *explore.Result) *table {
-	t := &table{header: []string{"checkpointing", "failures", "mean ops undone", "max ops undone"}, right: []bool{false, true, true, true}}
+	t := &table{Header: []string{"checkpointing", "failures", "mean ops undone", "max ops undone"}, Right: []bool{false, true, true, true}}
 	row := func(name string, p explore.PerFailure) {
-		t.rows = append(t.rows, []string{name, strconv.FormatInt(p.Failures, 10), strconv.FormatFloat(p.Mean, 'f', 2, 64), strconv.Itoa(p.Max)})
+		t.Rows = append(t.Rows, texttable.Row(name, strconv.FormatInt(p.Failures, 10), strconv.FormatFloat(p.Mean, 'f', 2, 64), strconv.Itoa(p.Max)))
 	}
 	for _, a := range r.Algorithms {
 		row(a.Algorithm, a.PerFailure)

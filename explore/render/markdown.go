@@ -50,11 +50,11 @@ func writeMarkdown(w io.Writer, doc []block) error {
 
 func mdTable(sb *strings.Builder, t *table) {
 	sb.WriteByte('|')
-	for _, h := range t.header {
+	for _, h := range t.Header {
 		sb.WriteString(" " + mdEscaper.Replace(h) + " |")
 	}
 	sb.WriteString("\n|")
-	for _, r := range t.right {
+	for _, r := range t.Right {
 		if r {
 			sb.WriteString(" ---: |")
 		} else {
@@ -62,10 +62,10 @@ func mdTable(sb *strings.Builder, t *table) {
 		}
 	}
 	sb.WriteByte('\n')
-	for _, row := range t.rows {
+	for _, row := range t.Rows {
 		sb.WriteByte('|')
 		for _, c := range row {
-			sb.WriteString(" " + mdEscaper.Replace(c) + " |")
+			sb.WriteString(" " + mdEscaper.Replace(c.Text) + " |")
 		}
 		sb.WriteByte('\n')
 	}

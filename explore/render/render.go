@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -58,8 +57,5 @@ func quiet(w io.Writer, r *explore.Result) error {
 // writeJSON writes r as one indented object with a trailing newline;
 // message ids and labels are not HTML-escaped.
 func writeJSON(w io.Writer, r *explore.Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return report.WriteJSON(w, r)
 }

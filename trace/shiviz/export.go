@@ -2,11 +2,12 @@ package shiviz
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )

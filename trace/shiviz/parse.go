@@ -10,7 +10,6 @@
 package shiviz
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -18,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )

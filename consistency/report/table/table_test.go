@@ -1,0 +1,130 @@
+package table
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"short", "> short\n"},
+		{"a\nb", "> a\n  b\n"},
+		{strings.Repeat("word ", 30), "> " + strings.TrimSpace(strings.Repeat("word ", 19)) + "\n  " + strings.TrimSpace(strings.Repeat("word ", 11)) + "\n"},
+		{strings.Repeat("x", 120), "> " + strings.Repeat("x", 120) + "\n"},
+	}
+	for _, tc := range tests {
+		var sb strings.Builder
+		Wrap(&sb, tc.in, "> ", "  ", Width)
+		if sb.String() != tc.want {
+			t.Errorf("wrap(%q):\n%q\nwant\n%q", tc.in, sb.String(), tc.want)
+		}
+	}
+	if got := Lines("one two three four", 9); fmt.Sprint(got) != "[one two three four]" {
+		t.Errorf("Lines at 9: %q", got)
+	}
+	if got := Lines("one two three four", 8); len(got) != 3 || got[0] != "one two" || got[2] != "four" {
+		t.Errorf("Lines at 8: %q", got)
+	}
+}
+
+func partCols(l Layout) string {
+	var s []string
+	for _, p := range l.Parts {
+		s = append(s, fmt.Sprint(p.Cols))
+	}
+	return strings.Join(s, " ")
+}
+
+func TestFit(t *testing.T) {
+	tb := &Table{Header: []string{"k", "a", "b", "c"}, Right: []bool{false, true, true, true},
+		Rows: Plain([][]string{{"x", strings.Repeat("1", 10), strings.Repeat("2", 10), strings.Repeat("3", 10)}})}
+	// Widths 1, 10, 10, 10: the whole table is 1+4+13*3 = 44 wide.
+	if l := Fit(tb, 44); partCols(l) != "[0 1 2 3]" || fmt.Sprint(l.Parts[0].Wraps) != "[0 0 0 0]" {
+		t.Errorf("a table that fits is changed: %+v", l)
+	}
+	l := Fit(tb, 31)
+	if partCols(l) != "[0 1 2] [0 3]" || len(l.Notes) != 0 {
+		t.Fatalf("parts %s, %d notes, want [0 1 2] [0 3] and none", partCols(l), len(l.Notes))
+	}
+	// A column too wide on its own still gets a part of its own.
+	if l := Fit(tb, 5); partCols(l) != "[0 1] [0 2] [0 3]" {
+		t.Errorf("parts %s at width 5, want one per non-key column", partCols(l))
+	}
+	tb.Notes = 3
+	l = Fit(tb, 31)
+	if partCols(l) != "[0 1 2]" || len(l.Notes) != 1 || l.Notes[0] != "x: "+strings.Repeat("3", 10) {
+		t.Errorf("notes column not moved out: %s, notes %q", partCols(l), l.Notes)
+	}
+}
+
+func TestFitWraps(t *testing.T) {
+	tb := &Table{Header: []string{"k", "n", "why"}, Right: []bool{false, true, false}, Wrap: []bool{false, false, true},
+		Rows: Plain([][]string{{"ms", "12", "because a long explanation of twelve words that cannot fit on one line"}})}
+	// k 2, n 2, why 70: 1 + 5 + 5 + 73 = 84 wide.
+	l := Fit(tb, 50)
+	if partCols(l) != "[0 1 2]" || fmt.Sprint(l.Parts[0].Wraps) != "[0 0 36]" {
+		t.Errorf("the free-text column does not wrap to the room left: %+v", l)
+	}
+	// Never narrower than its longest word ("explanation", 11): below
+	// that, the table is split instead.
+	l = Fit(tb, 20)
+	if partCols(l) != "[0 1] [0 2]" || fmt.Sprint(l.Parts[1].Wraps) != "[0 11]" {
+		t.Errorf("at width 20: %+v", l)
+	}
+	// Two wrapping columns shrink widest first, so they end up even:
+	// 50 = 1 + (19+3) + (2+3) + (19+3).
+	tb.Rows[0][0].Text = strings.Repeat("word ", 12)
+	tb.Wrap[0] = true
+	l = Fit(tb, 50)
+	if w := l.Parts[0].Wraps; len(l.Parts) != 1 || fmt.Sprint(w) != "[19 0 19]" {
+		t.Errorf("two wrapping columns: %+v", l)
+	}
+}
+
+// TestWriteWrapped: a wrapped row spans lines, rows are ruled apart, no
+// line is wider than the width, and colour is set on every line of a
+// cell (and reset before its border).
+func TestWriteWrapped(t *testing.T) {
+	tb := &Table{Header: []string{"algorithm", "first reached by"}, Wrap: []bool{false, true},
+		Rows: [][]Cell{
+			{{Text: "ms"}, {Text: "schedule 1: crash P1 after its last event (its checkpoint tick at t=2) (t=2, down 1s); crash P2 before its checkpoint tick at t=2 (t=2, down 1s)", Color: "\x1b[31m"}},
+			{{Text: "pk"}, {Text: "schedule 2"}},
+		}}
+	var sb strings.Builder
+	if _, err := NewWriter(&sb).Write(tb, 60, false); err != nil {
+		t.Fatal(err)
+	}
+	out := sb.String()
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := utf8.RuneCountInString(line); n > 60 {
+			t.Errorf("line %d wide: %s", n, line)
+		}
+	}
+	if strings.Count(out, "├") != 2 || !strings.Contains(out, "│ ms        │ schedule 1: crash P1 after its last event    │\n│           │ (its checkpoint tick at t=2) (t=2, down 1s); │\n") {
+		t.Errorf("wrapped rows:\n%s", out)
+	}
+	sb.Reset()
+	if _, err := NewWriter(&sb).Write(tb, 60, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), "│           │ \x1b[31m(its checkpoint tick at t=2) (t=2, down 1s);\x1b[0m │\n") {
+		t.Errorf("colour per line:\n%q", sb.String())
+	}
+	// A table that fits is drawn without rules between its rows, even by
+	// a writer that has just ruled one.
+	w := NewWriter(&sb)
+	if _, err := w.Write(tb, 60, false); err != nil {
+		t.Fatal(err)
+	}
+	sb.Reset()
+	if _, err := w.Write(&Table{Header: []string{"a"}, Rows: Plain([][]string{{"1"}, {"2"}})}, 60, false); err != nil {
+		t.Fatal(err)
+	}
+	if sb.String() != "┌───┐\n│ a │\n├───┤\n│ 1 │\n│ 2 │\n└───┘\n" {
+		t.Errorf("unwrapped table after a wrapped one:\n%s", sb.String())
+	}
+}
