@@ -20,6 +20,10 @@ type wellFormed struct {
 	// ticks and fails are, per process, the trace's timer ticks and
 	// fails still to come; nil without a comparable source trace.
 	ticks, fails [][]trace.Time
+	// request is, per process, the seq of the coordinated round request
+	// it received and has not answered with a checkpoint, or None; nil
+	// before the first request (rounds.go).
+	request []int32
 }
 
 // ctlKey identifies a control message in flight (bodies are left out: a
@@ -224,7 +228,7 @@ func (b *Builder) missingEnvironment(p int32, what string, left []trace.Time) {
 // knows exactly: MS and PK.
 func (b *Builder) finishMailboxes() {
 	m := b.m
-	if m.Alg == Foreign || b.wf.ended == None {
+	if !m.Alg.Recovers() || b.wf.ended == None {
 		return
 	}
 	for ci, state := range b.box.state {
@@ -245,7 +249,7 @@ func (b *Builder) finishMailboxes() {
 // than the ones a PK restart at seq restart re-executes at its own time.
 func (b *Builder) opsWhileDown(ps *procBuild, restart int32) {
 	m := b.m
-	if m.Alg == Foreign {
+	if !m.Alg.Recovers() {
 		ps.downOps = ps.downOps[:0]
 		return
 	}
