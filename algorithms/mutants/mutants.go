@@ -40,6 +40,12 @@ var All = []Mutant{
 	{Algo: "pk", Name: "no-token", Doc: "a restart tells nobody and does not wait", new: editPK(noToken)},
 	{Algo: "pk", Name: "no-resend", Doc: "tokens trigger no resends", new: editPK(noResend)},
 	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", new: editPK(noRequeue)},
+	// The checkpoint-placement protocols (docs/protocols.md), each
+	// without what keeps its promise.
+	{Algo: "bcs", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("bcs", noForced)},
+	{Algo: "fdas", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("fdas", noForced)},
+	{Algo: "hmnr", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("hmnr", noForced)},
+	{Algo: "coordinated", Name: "non-blocking", Doc: "computes on between its round checkpoint and the commit", new: editProtocol("coordinated", noBlocking)},
 }
 
 // New returns the state machine of algorithm algo in variant: a mutant's
@@ -81,6 +87,16 @@ func editMS(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm
 func editPK(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
 	return func(tr *trace.Trace) (replay.Algorithm, error) {
 		a, err := pk.New(pk.Default, tr)
+		if err != nil {
+			return nil, err
+		}
+		return &edited{Algorithm: a, keep: fn}, nil
+	}
+}
+
+func editProtocol(name string, fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
+	return func(tr *trace.Trace) (replay.Algorithm, error) {
+		a, err := algorithms.New(name, "", tr)
 		if err != nil {
 			return nil, err
 		}
@@ -136,4 +152,15 @@ func noRequeue(f *replay.Effect) bool {
 		f.Requeue = nil
 	}
 	return true
+}
+
+// noForced: no forced checkpoint is taken (the machine believes it was).
+func noForced(f *replay.Effect) bool {
+	return !(f.Kind == replay.EffCheckpoint && f.CkptType == trace.CkptForced)
+}
+
+// noBlocking: a process is not held between its round checkpoint and
+// the commit.
+func noBlocking(f *replay.Effect) bool {
+	return f.Kind != replay.EffHoldProcess && f.Kind != replay.EffResume
 }

@@ -169,8 +169,12 @@ func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	if len(*q) > 0 {
 		next = fmt.Sprintf("the next is at t=%s", (*q)[0])
 	}
+	nor := ""
+	if b.m.Alg == Coordinated && e.Kind == trace.Checkpoint {
+		nor = " and answers no round request at its instant"
+	}
 	b.anomaly(EnvironmentMismatch, seq, func() (string, string) {
-		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace", b.m.ProcName(e.P), e.Kind, seq, e.T, what),
+		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace%s", b.m.ProcName(e.P), e.Kind, seq, e.T, what, nor),
 			fmt.Sprintf("environment events happen at their trace time, one run event for each, but of %s's %ss in the trace %s", b.m.ProcName(e.P), what, next)
 	})
 }
