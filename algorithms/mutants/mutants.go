@@ -40,8 +40,14 @@ var All = []Mutant{
 	{Algo: "pk", Name: "no-token", Doc: "a restart tells nobody and does not wait", new: editPK(noToken)},
 	{Algo: "pk", Name: "no-resend", Doc: "tokens trigger no resends", new: editPK(noResend)},
 	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", new: editPK(noRequeue)},
-	// The checkpoint-placement protocols (docs/protocols.md), each
-	// without what keeps its promise.
+}
+
+// Placement lists the mutants of the checkpoint-placement protocols
+// (docs/protocols.md), each without what keeps its promise. They replay
+// failure-free traces only, as their protocols do, so they are kept
+// apart from All, whose mutants the recovery tests replay on traces with
+// failures.
+var Placement = []Mutant{
 	{Algo: "bcs", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("bcs", noForced)},
 	{Algo: "fdas", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("fdas", noForced)},
 	{Algo: "hmnr", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("hmnr", noForced)},
@@ -51,7 +57,7 @@ var All = []Mutant{
 // New returns the state machine of algorithm algo in variant: a mutant's
 // name, or a real variant (then it is algorithms.New's).
 func New(algo, variant string, tr *trace.Trace) (replay.Algorithm, error) {
-	for _, m := range All {
+	for _, m := range append(All[:len(All):len(All)], Placement...) {
 		if m.Algo == algo && m.Name == variant {
 			return m.new(tr)
 		}
