@@ -22,36 +22,17 @@ import (
 // next checkpoint or its final state — and a causal path must too.
 func (o *oracle) rdt() []string {
 	msgs := o.liveMessages()
-	sendI := make([]int, len(msgs))
-	recvI := make([]int, len(msgs))
-	for i, m := range msgs {
-		sendI[i], recvI[i] = o.interval(m.from, m.sendOp), o.interval(m.to, m.recvOp)
-	}
+	_, recvI := o.intervals(msgs)
 	var out []string
 	for a := range o.ckpts {
 		for i := 0; i <= len(o.ckpts[a]); i++ {
-			seen := make([]bool, len(msgs))
-			var queue []int
-			for k, m := range msgs {
-				if m.from == int32(a) && sendI[k] >= i {
-					seen[k] = true
-					queue = append(queue, k)
-				}
-			}
-			for len(queue) > 0 {
-				k := queue[0]
-				queue = queue[1:]
+			o.zPaths(msgs, int32(a), i, func(k int) bool {
 				if b := msgs[k].to; !o.doubled(int32(a), i, b, recvI[k]) {
 					out = append(out, fmt.Sprintf("Z-path from %s's checkpoint #%d to %s's #%d (last message received at op %d) not causally doubled",
 						o.run.Processes[a], i, o.run.Processes[b], recvI[k]+1, msgs[k].recvOp))
 				}
-				for j, m := range msgs {
-					if !seen[j] && m.from == msgs[k].to && sendI[j] >= recvI[k] {
-						seen[j] = true
-						queue = append(queue, j)
-					}
-				}
-			}
+				return true
+			})
 		}
 	}
 	return out
