@@ -340,38 +340,16 @@ func (o *oracle) interval(p, op int32) int {
 // that receipt or later, the last received by p before C(p,x)).
 func (o *oracle) useless() (int, []string) {
 	msgs := o.liveMessages()
-	sendI := make([]int, len(msgs))
-	recvI := make([]int, len(msgs))
-	for i, m := range msgs {
-		sendI[i], recvI[i] = o.interval(m.from, m.sendOp), o.interval(m.to, m.recvOp)
-	}
+	_, recvI := o.intervals(msgs)
 	count := 0
 	var which []string
 	for p := range o.ckpts {
 		for x := 1; x <= len(o.ckpts[p]); x++ {
-			seen := make([]bool, len(msgs))
-			var queue []int
-			for i, m := range msgs {
-				if m.from == int32(p) && sendI[i] >= x {
-					seen[i] = true
-					queue = append(queue, i)
-				}
-			}
 			cycle := false
-			for len(queue) > 0 && !cycle {
-				i := queue[0]
-				queue = queue[1:]
-				if msgs[i].to == int32(p) && recvI[i] < x {
-					cycle = true
-					break
-				}
-				for j, m := range msgs {
-					if !seen[j] && m.from == msgs[i].to && sendI[j] >= recvI[i] {
-						seen[j] = true
-						queue = append(queue, j)
-					}
-				}
-			}
+			o.zPaths(msgs, int32(p), x, func(i int) bool {
+				cycle = msgs[i].to == int32(p) && recvI[i] < x
+				return !cycle
+			})
 			if cycle {
 				count++
 				which = append(which, fmt.Sprintf("%s checkpoint #%d (seq %d)", o.run.Processes[p], x, o.ckpts[p][x-1]))
@@ -379,6 +357,45 @@ func (o *oracle) useless() (int, []string) {
 		}
 	}
 	return count, which
+}
+
+// intervals returns the checkpoint intervals of each message's send and
+// receipt.
+func (o *oracle) intervals(msgs []liveMsg) (sendI, recvI []int) {
+	sendI, recvI = make([]int, len(msgs)), make([]int, len(msgs))
+	for i, m := range msgs {
+		sendI[i], recvI[i] = o.interval(m.from, m.sendOp), o.interval(m.to, m.recvOp)
+	}
+	return sendI, recvI
+}
+
+// zPaths visits, breadth first, every message that ends a Z-path from
+// C(p,x) — the first sent by p in interval x or later, each next one sent
+// by the previous one's receiver in the interval of that receipt or
+// later — until visit returns false.
+func (o *oracle) zPaths(msgs []liveMsg, p int32, x int, visit func(i int) bool) {
+	sendI, recvI := o.intervals(msgs)
+	seen := make([]bool, len(msgs))
+	var queue []int
+	for i, m := range msgs {
+		if m.from == p && sendI[i] >= x {
+			seen[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		if !visit(i) {
+			return
+		}
+		for j, m := range msgs {
+			if !seen[j] && m.from == msgs[i].to && sendI[j] >= recvI[i] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
 }
 
 // snLines checks every S_n, n from 0 to the largest live checkpoint

@@ -27,7 +27,7 @@ import (
 // rules are the property rules in report order (report.PropertyNames).
 var rules = []func(m *history.Model) result{
 	orphanFree, noLostMessages, noDuplicates, logReplayRules, dominoFree,
-	zCycleFree, snLines, minimalRollback, equivalence,
+	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
 // Check judges run against SPEC §7 and returns its report. src is the

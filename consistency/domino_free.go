@@ -25,6 +25,8 @@ func dominoFree(m *history.Model) result {
 		msDomino(m, &r)
 	case m.Alg == history.PK:
 		pkDomino(m, &r)
+	case m.Alg.Places():
+		placementRecovery(m, &r)
 	default:
 		r.cannotJudge(foreignWhy(m))
 	}

@@ -22,6 +22,8 @@ func logReplayRules(m *history.Model) result {
 		msLogReplay(m, &r)
 	case m.Alg == history.PK:
 		pkLogReplay(m, &r)
+	case m.Alg.Places():
+		placementRecovery(m, &r)
 	default:
 		r.cannotJudge(foreignWhy(m))
 	}
@@ -37,7 +39,7 @@ func logReplayRules(m *history.Model) result {
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
 	}
-	if m.Alg != history.Foreign {
+	if m.Alg.Recovers() {
 		resendRules(m, &more)
 		// Which copies a rollback puts back is the algorithm's rule:
 		// the model follows MS's and PK's.

@@ -33,6 +33,8 @@ func minimalRollback(m *history.Model) result {
 	switch {
 	case m.Alg.IsMS():
 		r.notApplicable("minimal rollback is PK's promise, not MS's")
+	case m.Alg.Places():
+		placementRecovery(m, &r)
 	case m.Alg != history.PK:
 		r.cannotJudge(foreignWhy(m))
 	}

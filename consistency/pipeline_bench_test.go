@@ -120,6 +120,38 @@ func BenchmarkPipelineCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkPlacementCheck checks the runs of the checkpoint-placement
+// protocols on the generated trace without its failures (which they
+// refuse): FDAS's check judges rdt, the others' do not, so fdas against
+// bcs is what rdt costs.
+func BenchmarkPlacementCheck(b *testing.B) {
+	for _, alg := range []string{"bcs", "fdas", "hmnr", "coordinated"} {
+		for _, n := range pipelineSizes {
+			b.Run(fmt.Sprintf("%s/%d", alg, n), func(b *testing.B) {
+				g := generated(b, n)
+				ff := &trace.Trace{Name: g.tr.Name, Processes: g.tr.Processes, Params: g.tr.Params, Msgs: g.tr.Msgs}
+				for _, e := range g.tr.Events {
+					if e.Kind != trace.Fail {
+						ff.Events = append(ff.Events, e)
+					}
+				}
+				if err := trace.Validate(ff); err != nil {
+					b.Fatal(err)
+				}
+				run := replayOnce(b, ff, alg)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if r := consistency.Check(run, ff); !r.Valid {
+						b.Fatalf("%s run of the generated trace is invalid", alg)
+					}
+				}
+				perEvent(b, len(run.Events))
+			})
+		}
+	}
+}
+
 // BenchmarkSmallTrace replays and checks a ten-event trace, as the
 // property tests and a verify of many small traces do: what it measures is
 // the fixed cost of a replay and a check, which should not depend on the

@@ -26,6 +26,17 @@ type propCase struct {
 	witness string
 	run     func() *trace.Run
 	src     func(t *testing.T) *trace.Trace // nil: no source trace
+	// replayed builds the run instead of run, for a run replayed through
+	// an algorithm or a test-only mutant of it (protocolcases_test.go).
+	replayed func(t *testing.T) *trace.Run
+}
+
+// build returns the case's run.
+func (c propCase) build(t *testing.T) *trace.Run {
+	if c.replayed != nil {
+		return c.replayed(t)
+	}
+	return c.run()
 }
 
 // propCases pin each rule of SPEC §7 — and each case of issue 14's
@@ -94,6 +105,9 @@ func propCases() []propCase {
 			run: msClean, src: func(t *testing.T) *trace.Trace { return msSource(t, true) }},
 	}
 }
+
+// allCases are the hand-written cases and the protocols' replayed ones.
+func allCases() []propCase { return append(propCases(), protocolCases()...) }
 
 // pkCopyTakenTwice is pkRun with P2's resend deleted: the restarted P0
 // takes copy 1 of m0 again, which its undone receipt took before the
@@ -287,11 +301,11 @@ func renumber(run *trace.Run) *trace.Run {
 // fail run fails it.
 func TestPropertyCases(t *testing.T) {
 	want := map[string]propCase{}
-	for _, c := range propCases() {
+	for _, c := range allCases() {
 		dir := filepath.Join("testdata", c.property, map[bool]string{false: "pass", true: "fail"}[c.fail])
 		path := filepath.Join(dir, c.name+".run.json")
 		want[path] = c
-		run := c.run()
+		run := c.build(t)
 		if c.src != nil {
 			run.Source = c.name + ".trace.json"
 		}

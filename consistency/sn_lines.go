@@ -8,14 +8,16 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 )
 
-// snLines judges SPEC §7 sn-lines for MS: over the final live history,
-// every S_n — each process's earliest checkpoint numbered ≥ n, or its
-// final state — is a consistent cut. PK numbers no checkpoints.
+// snLines judges SPEC §7 sn-lines: over the final live history, every
+// S_n — each process's earliest checkpoint numbered ≥ n, or its final
+// state — is a consistent cut. MS and BCS promise it of their indexes,
+// coordinated checkpointing of its rounds (round r's checkpoints are
+// numbered r); PK and FDAS number no checkpoints, HMNR's numbers are no
+// BCS index (promises.go).
 func snLines(m *history.Model) result {
 	r := newResult(report.SnLines)
-	g, ok := msFinalGraph(m, &r, "the S_n lines are MS's promise (PK numbers no checkpoints)",
-		fmt.Sprintf("foreign algorithm %q numbers no S_n lines the checker can rely on", m.Run.Algorithm))
-	if !ok || !m.Alg.IsMS() {
+	g, judge := finalGraph(m, &r, snConsistent)
+	if g == nil || !judge {
 		return r
 	}
 	if m.Missing.Sn {

@@ -7,8 +7,10 @@ import (
 )
 
 // statistics fills the report's stats (SPEC §9). Piggyback bytes count a
-// compact binary encoding (4 bytes per number, 8 per F or VT entry), so
-// algorithms are compared on what they carry, not on JSON spelling.
+// compact binary encoding (trace.Piggyback.Bytes: 4 bytes per number, 8
+// per F or VT entry, a bit per HMNR flag), so algorithms are compared on
+// what they carry, not on JSON spelling — by the same definition as
+// ckpt compare.
 func statistics(m *history.Model) report.Stats {
 	s := report.Stats{Events: len(m.Run.Events)}
 	s.Checkpoints.Initial = len(m.Procs)
@@ -21,7 +23,7 @@ func statistics(m *history.Model) report.Stats {
 				seen[e.Msg] = true
 				s.Messages++
 			}
-			s.PiggybackBytes += pbBytes(m.Run.PB(e))
+			s.PiggybackBytes += m.Run.PB(e).Bytes()
 		case trace.Recv:
 			if e.Via == trace.ViaLog {
 				s.Replayed++
@@ -80,20 +82,6 @@ func countEvent(s *report.Stats, e *trace.RunEvent) {
 			s.TokenHops++
 		}
 	}
-}
-
-// pbBytes is the compact size of a piggyback.
-func pbBytes(pb *trace.Piggyback) int64 {
-	if pb == nil {
-		return 0
-	}
-	var n int64
-	for _, x := range []int32{pb.Sn, pb.Inc, pb.RecLine} {
-		if x != history.None {
-			n += 4
-		}
-	}
-	return n + 8*int64(len(pb.F)) + 8*int64(len(pb.VT))
 }
 
 // collectable counts the MS checkpoints SPEC §4.2's garbage collection

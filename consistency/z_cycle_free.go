@@ -8,22 +8,22 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/report"
 )
 
-// zCycleFree judges SPEC §7 z-cycle-free for MS: over the final live
-// history (live checkpoints, messages with both ends live), no checkpoint
-// lies on a Z-cycle (Netzer–Xu: a checkpoint is useless iff it is on
-// one). PK does not promise it.
+// zCycleFree judges SPEC §7 z-cycle-free: over the final live history
+// (live checkpoints, messages with both ends live), no checkpoint lies on
+// a Z-cycle (Netzer–Xu: a checkpoint is useless iff it is on one). MS,
+// BCS, HMNR, FDAS (through RDT) and coordinated checkpointing (through
+// its consistent rounds) promise it; PK does not (promises.go).
 func zCycleFree(m *history.Model) result {
 	r := newResult(report.ZCycleFree)
-	g, ok := msFinalGraph(m, &r, "PK checkpoints are uncoordinated and may be useless; see stats.checkpoints.useless",
-		fmt.Sprintf("foreign algorithm %q: whether it promises no useless checkpoints is unknown; see stats.checkpoints.useless", m.Run.Algorithm))
-	if !ok {
+	g, judge := finalGraph(m, &r, noUseless)
+	if g == nil {
 		return r
 	}
 	if g.Err != nil {
 		r.cannotJudge("z-graph: " + g.Err.Error())
 		return r
 	}
-	if !m.Alg.IsMS() {
+	if !judge {
 		return r
 	}
 	for _, u := range g.Graph.UselessList() {
@@ -44,23 +44,28 @@ func zCycleFree(m *history.Model) result {
 				m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], msg.FromInterval, rc, msg.ToInterval))
 		}
 		r.fail(fmt.Sprintf("%s's checkpoint %d is useless (on a Z-cycle)", m.ProcName(u.P), ck.ID), seqs,
-			fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d (sn %d) and ends before it, so no consistent global checkpoint contains it; MS promises none",
-				strings.Join(hops, ", then "), m.ProcName(u.P), ck.ID, ck.Sn))
+			fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d%s and ends before it, so no consistent global checkpoint contains it; %s promises none",
+				strings.Join(hops, ", then "), m.ProcName(u.P), ck.ID, snNote(ck), algName(m)))
 	}
 	return r
 }
 
-// msFinalGraph returns the model's final checkpoint and message graph
-// for one of MS's promises about it: n/a for PK (with note pkNA),
-// unknown for a foreign algorithm (foreign) or when the run lacks the op
-// or copy numbers the graph needs.
-func msFinalGraph(m *history.Model, r *result, pkNA, foreign string) (*history.FinalGraph, bool) {
-	switch {
-	case m.Alg == history.PK:
-		r.notApplicable(pkNA)
-	case !m.Alg.IsMS():
-		r.cannotJudge(foreign)
+// snNote gives a checkpoint's number in a because-chain, for the
+// algorithms that number theirs.
+func snNote(ck history.Ckpt) string {
+	if ck.Sn == history.None {
+		return ""
 	}
+	return fmt.Sprintf(" (sn %d)", ck.Sn)
+}
+
+// finalGraph returns the model's final checkpoint and message graph for
+// a rule judging promise p, having set r's standing (promised): judge
+// says whether the run's algorithm makes the promise. The graph is nil,
+// and the property unknown, when the run lacks the op or copy numbers
+// it needs.
+func finalGraph(m *history.Model, r *result, p promise) (g *history.FinalGraph, judge bool) {
+	judge = promised(m, r, p)
 	switch {
 	case m.Missing.Ops:
 		r.cannotJudge(finalOpsWhy)
@@ -69,5 +74,5 @@ func msFinalGraph(m *history.Model, r *result, pkNA, foreign string) (*history.F
 		r.cannotJudge(copiesWhy)
 		return nil, false
 	}
-	return m.Final, true
+	return m.Final, judge
 }

@@ -42,10 +42,22 @@ var All = []Mutant{
 	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", new: editPK(noRequeue)},
 }
 
+// Placement lists the mutants of the checkpoint-placement protocols
+// (docs/protocols.md), each without what keeps its promise. They replay
+// failure-free traces only, as their protocols do, so they are kept
+// apart from All, whose mutants the recovery tests replay on traces with
+// failures.
+var Placement = []Mutant{
+	{Algo: "bcs", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("bcs", noForced)},
+	{Algo: "fdas", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("fdas", noForced)},
+	{Algo: "hmnr", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("hmnr", noForced)},
+	{Algo: "coordinated", Name: "non-blocking", Doc: "computes on between its round checkpoint and the commit", new: editProtocol("coordinated", noBlocking)},
+}
+
 // New returns the state machine of algorithm algo in variant: a mutant's
 // name, or a real variant (then it is algorithms.New's).
 func New(algo, variant string, tr *trace.Trace) (replay.Algorithm, error) {
-	for _, m := range All {
+	for _, m := range append(All[:len(All):len(All)], Placement...) {
 		if m.Algo == algo && m.Name == variant {
 			return m.new(tr)
 		}
@@ -81,6 +93,16 @@ func editMS(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm
 func editPK(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
 	return func(tr *trace.Trace) (replay.Algorithm, error) {
 		a, err := pk.New(pk.Default, tr)
+		if err != nil {
+			return nil, err
+		}
+		return &edited{Algorithm: a, keep: fn}, nil
+	}
+}
+
+func editProtocol(name string, fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
+	return func(tr *trace.Trace) (replay.Algorithm, error) {
+		a, err := algorithms.New(name, "", tr)
 		if err != nil {
 			return nil, err
 		}
@@ -136,4 +158,15 @@ func noRequeue(f *replay.Effect) bool {
 		f.Requeue = nil
 	}
 	return true
+}
+
+// noForced: no forced checkpoint is taken (the machine believes it was).
+func noForced(f *replay.Effect) bool {
+	return !(f.Kind == replay.EffCheckpoint && f.CkptType == trace.CkptForced)
+}
+
+// noBlocking: a process is not held between its round checkpoint and
+// the commit.
+func noBlocking(f *replay.Effect) bool {
+	return f.Kind != replay.EffHoldProcess && f.Kind != replay.EffResume
 }

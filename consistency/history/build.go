@@ -169,7 +169,7 @@ func init() {
 	handlers[trace.Recv] = (*Builder).op
 	handlers[trace.Internal] = (*Builder).op
 	handlers[trace.Checkpoint] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		if e.CkptType == trace.CkptBasic {
+		if e.CkptType == trace.CkptBasic && !b.answersRound(e) {
 			b.environment(seq, e)
 		}
 		b.downTick(seq, e, ps)
@@ -199,6 +199,7 @@ func init() {
 	}
 	handlers[trace.ControlRecv] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.controlArrived(seq, e)
+		b.roundRequested(seq, e)
 		b.controlRecv(seq, e, ps)
 	}
 	handlers[trace.Unconsumed] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {

@@ -33,7 +33,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.opsWhileDown(ps, seq)
 	ps.down = false
 	keep := requeueNone
-	if m.Alg == Foreign {
+	if !m.Alg.Recovers() {
 		keep = requeueAll
 	}
 	b.restore(seq, e, ps, keep)

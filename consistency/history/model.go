@@ -49,6 +49,13 @@ const (
 	MS           // Manivannan–Singhal, the default generalisation (SPEC §4.2)
 	Textbook     // MS with the seed's scalar inc and rec_line
 	PK           // Peterson–Kearns
+	// The checkpoint-placement protocols (docs/protocols.md): no
+	// recovery, so the model treats their restarts and rollbacks, which a
+	// run of theirs should not have, as a foreign algorithm's.
+	BCS         // Briatico–Ciuffoletti–Simoncini
+	FDAS        // Wang's Fixed-Dependency-After-Send
+	HMNR        // Hélary–Mostefaoui–Netzer–Raynal
+	Coordinated // blocking two-phase coordinated checkpointing
 )
 
 // AlgOf returns the algorithm a run's header names.
@@ -63,12 +70,28 @@ func AlgOf(run *trace.Run) Alg {
 		return Textbook
 	case "pk":
 		return PK
+	case "bcs":
+		return BCS
+	case "fdas":
+		return FDAS
+	case "hmnr":
+		return HMNR
+	case "coordinated":
+		return Coordinated
 	}
 	return Foreign
 }
 
 // IsMS reports whether a follows MS's numbering and logging rules.
 func (a Alg) IsMS() bool { return a == MS || a == Textbook }
+
+// Recovers reports whether the checker knows a's recovery rules (MS and
+// PK): which copies a restore puts back, what a down process may do.
+func (a Alg) Recovers() bool { return a.IsMS() || a == PK }
+
+// Places reports whether a is a checkpoint-placement protocol without
+// recovery (bcs, fdas, hmnr, coordinated).
+func (a Alg) Places() bool { return a >= BCS && a <= Coordinated }
 
 // Ckpt is one checkpoint a process took, or the implicit initial one.
 type Ckpt struct {

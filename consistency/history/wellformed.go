@@ -20,6 +20,10 @@ type wellFormed struct {
 	// ticks and fails are, per process, the trace's timer ticks and
 	// fails still to come; nil without a comparable source trace.
 	ticks, fails [][]trace.Time
+	// request is, per process, the seq of the coordinated round request
+	// it received and has not answered with a checkpoint, or None; nil
+	// before the first request (rounds.go).
+	request []int32
 }
 
 // ctlKey identifies a control message in flight (bodies are left out: a
@@ -165,8 +169,12 @@ func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	if len(*q) > 0 {
 		next = fmt.Sprintf("the next is at t=%s", (*q)[0])
 	}
+	nor := ""
+	if b.m.Alg == Coordinated && e.Kind == trace.Checkpoint {
+		nor = " and answers no round request at its instant"
+	}
 	b.anomaly(EnvironmentMismatch, seq, func() (string, string) {
-		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace", b.m.ProcName(e.P), e.Kind, seq, e.T, what),
+		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace%s", b.m.ProcName(e.P), e.Kind, seq, e.T, what, nor),
 			fmt.Sprintf("environment events happen at their trace time, one run event for each, but of %s's %ss in the trace %s", b.m.ProcName(e.P), what, next)
 	})
 }
@@ -224,7 +232,7 @@ func (b *Builder) missingEnvironment(p int32, what string, left []trace.Time) {
 // knows exactly: MS and PK.
 func (b *Builder) finishMailboxes() {
 	m := b.m
-	if m.Alg == Foreign || b.wf.ended == None {
+	if !m.Alg.Recovers() || b.wf.ended == None {
 		return
 	}
 	for ci, state := range b.box.state {
@@ -245,7 +253,7 @@ func (b *Builder) finishMailboxes() {
 // than the ones a PK restart at seq restart re-executes at its own time.
 func (b *Builder) opsWhileDown(ps *procBuild, restart int32) {
 	m := b.m
-	if m.Alg == Foreign {
+	if !m.Alg.Recovers() {
 		ps.downOps = ps.downOps[:0]
 		return
 	}

@@ -184,10 +184,11 @@ func TestJUnitParse(t *testing.T) {
 	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not valid XML: %v\n%s", err, out)
 	}
-	// 4 reports × 9 properties; clean: 2 n/a; violating: 3 fails (one
-	// property with 2 witnesses counts once), 3 n/a + 1 unknown.
-	if doc.Tests != 36 || doc.Failures != 3 || doc.Skipped != 6 {
-		t.Errorf("testsuites: tests=%d failures=%d skipped=%d, want 36 3 6", doc.Tests, doc.Failures, doc.Skipped)
+	// 4 reports × 10 properties; clean: 2 n/a; violating: 3 fails (one
+	// property with 2 witnesses counts once), 3 n/a + 1 unknown; and rdt
+	// n/a in each of the 4.
+	if doc.Tests != 40 || doc.Failures != 3 || doc.Skipped != 10 {
+		t.Errorf("testsuites: tests=%d failures=%d skipped=%d, want 40 3 10", doc.Tests, doc.Failures, doc.Skipped)
 	}
 	if len(doc.Suites) != 2 {
 		t.Fatalf("%d testsuites, want one per file (2)", len(doc.Suites))

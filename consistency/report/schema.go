@@ -18,7 +18,8 @@ const (
 	Unknown Status = "unknown"
 )
 
-// Property names of SPEC §7, in report order.
+// Property names of SPEC §7, in report order, with rdt for the
+// checkpoint-placement protocols (docs/protocols.md).
 const (
 	OrphanFree      = "orphan-free"
 	NoLostMessages  = "no-lost-messages"
@@ -26,6 +27,7 @@ const (
 	LogReplayRules  = "log-replay-rules"
 	DominoFree      = "domino-free"
 	ZCycleFree      = "z-cycle-free"
+	RDT             = "rdt" // rollback-dependency trackability, FDAS's promise (docs/checker.md)
 	SnLines         = "sn-lines"
 	MinimalRollback = "minimal-rollback"
 	Equivalence     = "equivalence"
@@ -34,7 +36,7 @@ const (
 // PropertyNames lists every property in the order reports show them.
 var PropertyNames = []string{
 	OrphanFree, NoLostMessages, NoDuplicates, LogReplayRules, DominoFree,
-	ZCycleFree, SnLines, MinimalRollback, Equivalence,
+	ZCycleFree, RDT, SnLines, MinimalRollback, Equivalence,
 }
 
 // Report is the verdict on one (file, algorithm) pair. A JSON report is an

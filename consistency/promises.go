@@ -1,0 +1,119 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+)
+
+// What each algorithm promises of its checkpoints, and so which of the
+// properties about the final checkpoint pattern its runs are judged on
+// (docs/checker.md, "What each algorithm promises"). A property an
+// algorithm does not promise is n/a; for a foreign algorithm, whose
+// promises the checker cannot know, it is unknown.
+
+// promise is a property of the final checkpoint and message pattern.
+type promise uint8
+
+const (
+	// noUseless: no checkpoint on a Z-cycle (z-cycle-free).
+	noUseless promise = 1 << iota
+	// trackable: every Z-path causally doubled (rdt). It implies
+	// noUseless (a Z-cycle is a Z-path no causal path can double).
+	trackable
+	// snConsistent: every S_n line consistent (sn-lines).
+	snConsistent
+)
+
+// promises are the algorithms' promises, by history.Alg. Coordinated
+// checkpointing promises that every round is a consistent global
+// checkpoint: its round-r checkpoints are numbered r (S_r is the round)
+// and, every checkpoint being in a round, none is useless.
+var promises = [...]promise{
+	history.Foreign:     0,
+	history.MS:          noUseless | snConsistent,
+	history.Textbook:    noUseless | snConsistent,
+	history.PK:          0,
+	history.BCS:         noUseless | snConsistent,
+	history.FDAS:        noUseless | trackable,
+	history.HMNR:        noUseless,
+	history.Coordinated: noUseless | snConsistent,
+}
+
+// algName names an algorithm in because-chains and notes.
+func algName(m *history.Model) string {
+	switch m.Alg {
+	case history.MS, history.Textbook:
+		return "MS"
+	case history.PK:
+		return "PK"
+	case history.BCS:
+		return "BCS"
+	case history.FDAS:
+		return "FDAS"
+	case history.HMNR:
+		return "HMNR"
+	case history.Coordinated:
+		return "coordinated checkpointing"
+	}
+	return fmt.Sprintf("%q", m.Run.Algorithm)
+}
+
+// promised sets r's standing for promise p and reports whether the run's
+// algorithm makes it: n/a (with why) if a known algorithm does not,
+// unknown if the algorithm is foreign.
+func promised(m *history.Model, r *result, p promise) bool {
+	switch {
+	case m.Alg == history.Foreign:
+		r.cannotJudge(foreignPromiseWhy(m, p))
+		return false
+	case int(m.Alg) >= len(promises) || promises[m.Alg]&p == 0:
+		r.notApplicable(unpromisedWhy(m, p))
+		return false
+	}
+	return true
+}
+
+// foreignPromiseWhy says why promise p is unknown for a foreign run.
+func foreignPromiseWhy(m *history.Model, p promise) string {
+	switch p {
+	case noUseless:
+		return fmt.Sprintf("foreign algorithm %q: whether it promises no useless checkpoints is unknown; see stats.checkpoints.useless", m.Run.Algorithm)
+	case trackable:
+		return fmt.Sprintf("foreign algorithm %q: whether it promises rollback-dependency trackability is unknown", m.Run.Algorithm)
+	}
+	return fmt.Sprintf("foreign algorithm %q numbers no S_n lines the checker can rely on", m.Run.Algorithm)
+}
+
+// unpromisedWhy says why a known algorithm does not promise p.
+func unpromisedWhy(m *history.Model, p promise) string {
+	switch {
+	case m.Alg == history.PK && p == noUseless:
+		return "PK checkpoints are uncoordinated and may be useless; see stats.checkpoints.useless"
+	case m.Alg == history.PK && p == snConsistent:
+		return "the S_n lines are MS's promise (PK numbers no checkpoints)"
+	case m.Alg == history.PK:
+		return "PK checkpoints are uncoordinated: they may be useless, so their dependencies need not be trackable"
+	case m.Alg == history.FDAS:
+		return "FDAS numbers no checkpoints (it tracks dependency vectors): it has no S_n lines"
+	case m.Alg == history.HMNR && p == snConsistent:
+		return "HMNR's lc is no BCS index (a receipt may raise it without a checkpoint), so its S_n lines need not be consistent; HMNR promises no useless checkpoint"
+	case m.Alg == history.Coordinated:
+		return "coordinated checkpointing promises consistent rounds, not trackable dependencies: a Z-path between rounds may have no causal double"
+	}
+	return fmt.Sprintf("%s promises no useless checkpoint, not trackable dependencies: a Z-path may have no causal double (FDAS promises rdt)", algName(m))
+}
+
+// placementRecovery sets the standing of a recovery property
+// (log-replay-rules, domino-free, minimal-rollback) for a
+// checkpoint-placement protocol: n/a on a failure-free run, where there
+// is nothing to judge; unknown on a run with failures, which the
+// protocol cannot handle (replay refuses them), so that whatever
+// recovered it follows rules the checker does not know.
+func placementRecovery(m *history.Model, r *result) {
+	if len(m.Failures) == 0 && len(m.Restores) == 0 {
+		r.notApplicable(fmt.Sprintf("%s places checkpoints and has no recovery: its runs are failure-free (replay refuses traces with fail events), so there is no logging, replay or rollback to judge", algName(m)))
+		return
+	}
+	r.cannotJudge(fmt.Sprintf("%s has no recovery, yet the run shows failures: whatever recovered them follows rules the checker does not know", algName(m)))
+}
