@@ -65,24 +65,38 @@ const maxShown = 4 << 10
 // diff says where got first departs from want, line by line, and quotes
 // got whole when it is short enough to read.
 func diff(got, want []byte) string {
-	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	g, w := lines(got), lines(want)
 	i := 0
 	for i < len(g) && i < len(w) && g[i] == w[i] {
 		i++
 	}
-	gl, wl := "(end of file)", "(end of file)"
-	if i < len(g) && i < len(w) {
-		gl, wl = around(g[i], w[i])
-	} else if i < len(g) {
-		gl, _ = around(g[i], "")
-	} else if i < len(w) {
-		_, wl = around("", w[i])
+	var s string
+	switch {
+	case i == len(g) && i == len(w):
+		s = "the same lines; only the final newline differs"
+	default:
+		gl, wl := "(end of file)", "(end of file)"
+		if i < len(g) && i < len(w) {
+			gl, wl = around(g[i], w[i])
+		} else if i < len(g) {
+			gl, _ = around(g[i], "")
+		} else {
+			_, wl = around("", w[i])
+		}
+		s = fmt.Sprintf("first difference at line %d (%d lines, golden %d):\n  got  %s\n  want %s", i+1, len(g), len(w), gl, wl)
 	}
-	s := fmt.Sprintf("first difference at line %d (%d lines, golden %d):\n  got  %s\n  want %s", i+1, len(g), len(w), gl, wl)
 	if len(got) <= maxShown {
 		s += "\n--- got\n" + string(got)
 	}
 	return s
+}
+
+// lines splits b into its lines, without their newlines.
+func lines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 // around quotes two differing lines from a little before their first

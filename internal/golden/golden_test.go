@@ -38,14 +38,17 @@ func TestCheck(t *testing.T) {
 		name, got, want string // want: "" passes, else a part of the report
 	}{
 		{"x.golden", "a\nb\nc\n", ""},
-		{"x.golden", "a\nB\nc\n", `line 2 (4 lines, golden 4):
+		{"x.golden", "a\nB\nc\n", `line 2 (3 lines, golden 3):
   got  "B"
   want "b"`},
-		{"x.golden", "a\nb\nc\nd\n", `line 4 (5 lines, golden 4):
+		{"x.golden", "a\nb\nc\nd\n", `line 4 (4 lines, golden 3):
   got  "d"
-  want ""`},
-		{"x.golden", "a\nb\n", "line 3 (3 lines, golden 4)"},
-		{"x.golden", "a\nb\nc", "line 3 (3 lines, golden 4)"},
+  want (end of file)`},
+		{"x.golden", "a\nb\n", `line 3 (2 lines, golden 3):
+  got  (end of file)
+  want "c"`},
+		{"x.golden", "a\nb\nc", "only the final newline differs"},
+		{"x.golden", "", "line 1 (0 lines, golden 3)"},
 		{"missing.golden", "a\n", "missing.golden: no such file"},
 	} {
 		r := &recorder{}
@@ -58,9 +61,12 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	long := strings.Repeat("x", 300)
+	if err := os.WriteFile(filepath.Join("testdata", "long.golden"), []byte(long+"z"+long), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := &recorder{}
-	Check(r, "x.golden", []byte("a\n"+long+"y"+long+"\nc\n"))
-	if s := r.said(); !strings.Contains(s, `…"`+strings.Repeat("x", 40)+`y`) || strings.Contains(s, long) {
+	Check(r, "long.golden", []byte(long+"y"+long))
+	if s := r.said(); !strings.Contains(s, `…"`+strings.Repeat("x", 40)+`y`) || !strings.Contains(s, `…"`+strings.Repeat("x", 40)+`z`) || strings.Contains(strings.Split(s, "--- got")[0], long) {
 		t.Errorf("a long line is not quoted around its difference:\n%s", s)
 	}
 
