@@ -1,19 +1,15 @@
 package replay_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func runPlain(t *testing.T, tr *trace.Trace) *trace.Run {
 	t.Helper()
@@ -106,14 +102,7 @@ func TestEngine(t *testing.T) {
 			}
 			run := runPlain(t, tr)
 			got := replaytest.Dump(run)
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if want, err := os.ReadFile(path); err != nil || string(want) != got {
-				t.Errorf("differs from %s (err %v):\n%s", path, err, got)
-			}
+			golden.Check(t, c.name+".golden", []byte(got))
 			ls := lines(run)
 			for _, m := range c.must {
 				found := false

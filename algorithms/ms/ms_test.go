@@ -2,20 +2,17 @@ package ms_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func sec(s float64) trace.Time { t, _ := trace.FromSeconds(s); return t }
 
@@ -30,25 +27,6 @@ func mustRun(t *testing.T, tr *trace.Trace, variant string) *trace.Run {
 		t.Fatal(err)
 	}
 	return run
-}
-
-// golden compares got with testdata/name.golden.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 // find returns the dumped lines of run that contain every fragment.
@@ -242,7 +220,7 @@ func TestGolden(t *testing.T) {
 			}
 			tr.Name = c.name
 			run := mustRun(t, tr, "")
-			golden(t, c.name, replaytest.Dump(run))
+			golden.Check(t, c.name+".golden", []byte(replaytest.Dump(run)))
 			for _, m := range c.must {
 				if len(find(run, m)) == 0 {
 					t.Errorf("run lacks %q", m)
@@ -291,14 +269,14 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 	if tb.Algorithm != "ms-textbook" {
 		t.Errorf("algorithm %q", tb.Algorithm)
 	}
-	golden(t, "textbook-orphan", replaytest.Dump(tb))
+	golden.Check(t, "textbook-orphan.golden", []byte(replaytest.Dump(tb)))
 	if u := replaytest.NewHistory(tb).UndoneReceipts(); len(u) == 0 {
 		t.Error("textbook variant: expected a live receipt of an undone send (m1), found none")
 	} else if e := tb.Events[u[0]]; tb.Msgs[e.Msg] != "m1" {
 		t.Errorf("textbook orphan is %s, want m1", tb.Msgs[e.Msg])
 	}
 	def := mustRun(t, tr, "")
-	golden(t, "default-no-orphan", replaytest.Dump(def))
+	golden.Check(t, "default-no-orphan.golden", []byte(replaytest.Dump(def)))
 	if u := replaytest.NewHistory(def).UndoneReceipts(); len(u) != 0 {
 		t.Errorf("default variant keeps orphans: %v", u)
 	}
