@@ -9,6 +9,7 @@ import (
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
 func runPlain(t *testing.T, tr *trace.Trace) *trace.Run {
@@ -132,8 +133,8 @@ func TestEngine(t *testing.T) {
 }
 
 func TestFailureFreeIdentityPlain(t *testing.T) {
-	for seed := int64(1); seed <= 30; seed++ {
-		tr := replaytest.RandomTrace(seed, 1+int(seed%6), 50, 0)
+	for seed := uint64(1); seed <= 30; seed++ {
+		tr := gentest.Seeded(seed, 1+int(seed%6), 50, 0)
 		run := runPlain(t, tr)
 		want, got := replaytest.AppEvents(tr, run)
 		if !reflect.DeepEqual(want, got) {

@@ -12,6 +12,7 @@ import (
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
 func sec(s float64) trace.Time { t, _ := trace.FromSeconds(s); return t }
@@ -284,8 +285,8 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 
 func randomTraces() []*trace.Trace {
 	var out []*trace.Trace
-	for seed := int64(1); seed <= 40; seed++ {
-		out = append(out, replaytest.RandomTrace(seed, 2+int(seed%5), 30+int(seed)*5, 0))
+	for seed := uint64(1); seed <= 40; seed++ {
+		out = append(out, gentest.Seeded(seed, 2+int(seed%5), 30+int(seed)*5, 0))
 	}
 	return out
 }
@@ -338,8 +339,8 @@ func TestRandomFailures(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	for seed := int64(1); seed <= int64(n); seed++ {
-		tr := replaytest.RandomTrace(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		tr := gentest.Seeded(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
 		run := mustRun(t, tr, "")
 		again := mustRun(t, tr, "")
 		var a, b bytes.Buffer

@@ -27,6 +27,8 @@ func (r *recorder) said() string { return strings.Join(append(r.errors, r.fatals
 // or shorter output fail, naming the file and the first differing line;
 // -update writes the file (creating its directory) and then passes.
 func TestCheck(t *testing.T) {
+	defer func(was bool) { *update = was }(*update)
+	*update = false
 	t.Chdir(t.TempDir())
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
@@ -71,7 +73,6 @@ func TestCheck(t *testing.T) {
 	}
 
 	*update = true
-	defer func() { *update = false }()
 	r = &recorder{}
 	Check(r, filepath.Join("new", "y.golden"), []byte("fresh\n"))
 	if b, err := os.ReadFile(filepath.Join("testdata", "new", "y.golden")); r.failed() || err != nil || string(b) != "fresh\n" {
