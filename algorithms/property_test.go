@@ -40,9 +40,9 @@ func TestMain(m *testing.M) {
 
 // traces draws the traces of the properties: gentest.Mixed, half small
 // step-structured traces that shrink to a handful of events, half
-// generated executions of 20–200 ops, where overlapping recoveries and
-// the violations they cause live.
-func traces() *rapid.Generator[*trace.Trace] { return gentest.Mixed(20, 200) }
+// generated executions raised to at least 20–100 ops, where overlapping
+// recoveries and the violations they cause live.
+func traces() *rapid.Generator[*trace.Trace] { return gentest.Mixed(20, 100) }
 
 // tb is what the helpers need of *testing.T and *rapid.T alike.
 type tb interface {

@@ -8,9 +8,9 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
-// Traces draws failure-free traces: gentest.Mixed with 20–120 ops in
-// its generated half, where forced checkpoints and Z-paths abound,
-// without the fail events.
+// Traces draws failure-free traces: gentest.Mixed, its generated half
+// raised to at least 20–120 ops, where forced checkpoints and Z-paths
+// abound, without the fail events.
 func Traces() *rapid.Generator[*trace.Trace] {
 	return gentest.FailureFree(gentest.Mixed(20, 120))
 }

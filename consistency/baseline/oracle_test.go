@@ -1,17 +1,58 @@
 package baseline
 
 import (
+	"fmt"
 	"testing"
 
-	"pgregory.net/rapid"
-
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
+	"pgregory.net/rapid"
 )
 
-// small are the oracle's traces: few processes and steps, as it
-// enumerates every cut, and as many failures as steps.
-var small = gentest.Limits{MinProcs: 1, MaxProcs: 3, MaxSteps: 28, MaxFailures: 28}
+// genTrace draws a small valid trace with ticks and failures.
+func genTrace(t *rapid.T) *trace.Trace {
+	np := rapid.IntRange(1, 3).Draw(t, "procs")
+	procs := make([]string, np)
+	for p := range procs {
+		procs[p] = fmt.Sprintf("P%d", p)
+	}
+	b := trace.NewBuilder(procs...)
+	type msg struct{ id, to string }
+	var pending []msg
+	steps := rapid.IntRange(0, 28).Draw(t, "steps")
+	for i := 0; i < steps; i++ {
+		tm := float64(i)
+		p := rapid.IntRange(0, np-1).Draw(t, "p")
+		switch rapid.IntRange(0, 5).Draw(t, "kind") {
+		case 0:
+			b.Internal(tm, procs[p])
+		case 1, 2:
+			b.Checkpoint(tm, procs[p])
+		case 3:
+			if np > 1 {
+				q := rapid.IntRange(0, np-2).Draw(t, "to")
+				if q >= p {
+					q++
+				}
+				id := fmt.Sprintf("m%d", i)
+				b.Send(tm, procs[p], procs[q], id)
+				pending = append(pending, msg{id, procs[q]})
+			}
+		case 4:
+			if len(pending) > 0 {
+				j := rapid.IntRange(0, len(pending)-1).Draw(t, "recv")
+				b.Recv(tm, pending[j].to, pending[j].id)
+				pending = append(pending[:j], pending[j+1:]...)
+			}
+		case 5:
+			b.Fail(tm, procs[p])
+		}
+	}
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
 
 // ev is one event of a process as the oracle sees it.
 type oev struct {
@@ -100,7 +141,7 @@ func oracleFailure(tr *trace.Trace, f int) []int {
 // consistent cut found by enumeration over the raw trace.
 func TestUncoordinatedOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tr := small.Trace().Draw(t, "trace")
+		tr := genTrace(t)
 		got, err := Uncoordinated(tr)
 		if err != nil {
 			t.Fatal(err)

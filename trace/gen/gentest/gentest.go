@@ -9,8 +9,8 @@
 // step by step: deleting a step, or lowering one of its numbers, always
 // leaves a valid trace, and the smallest values mean the simplest
 // events (an internal op, the first process, no gap). Mixed adds the
-// long executions of package gen, where violations live; Seeded is the
-// same distribution of gen's knobs, drawn from a seed.
+// long executions of package gen, where violations live; Seeded draws a
+// recovery-dense regime of its own from a seed.
 package gentest
 
 import (
@@ -50,27 +50,13 @@ type failure struct {
 	down int // 0: the restart delay; else down·0.25 s
 }
 
-// Limits bound the traces a step generator draws.
-type Limits struct {
-	MinProcs, MaxProcs       int // at least 1
-	MinSteps, MaxSteps       int // ops, ticks and flushes
-	MinFailures, MaxFailures int
-}
-
-// Small are Trace's limits.
-var Small = Limits{MinProcs: MinProcs, MaxProcs: MaxProcs, MaxSteps: MaxSteps, MaxFailures: MaxFailures}
-
 // Trace draws a small valid trace: 2–6 processes, up to 60 steps (sends,
 // receives, internal ops, checkpoint ticks, flushes), 0–3 failures that
 // are often concurrent, sometimes messages left unreceived, and varied
 // params.
-func Trace() *rapid.Generator[*trace.Trace] { return Small.Trace() }
-
-// Trace draws traces as the package's Trace does, within l (a single
-// process sends nothing: its send steps are internal ops).
-func (l Limits) Trace() *rapid.Generator[*trace.Trace] {
+func Trace() *rapid.Generator[*trace.Trace] {
 	return rapid.Custom(func(t *rapid.T) *trace.Trace {
-		n := rapid.IntRange(l.MinProcs, l.MaxProcs).Draw(t, "procs")
+		n := rapid.IntRange(MinProcs, MaxProcs).Draw(t, "procs")
 		steps := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) step {
 			return step{
 				kind: rapid.IntRange(0, kindMax).Draw(t, "kind"),
@@ -78,14 +64,14 @@ func (l Limits) Trace() *rapid.Generator[*trace.Trace] {
 				arg:  rapid.IntRange(0, 2*MaxSteps).Draw(t, "arg"),
 				gap:  rapid.IntRange(0, maxGap).Draw(t, "gap"),
 			}
-		}), l.MinSteps, l.MaxSteps).Draw(t, "steps")
+		}), 0, MaxSteps).Draw(t, "steps")
 		fails := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) failure {
 			return failure{
 				at:   rapid.IntRange(0, len(steps)).Draw(t, "at"),
 				p:    rapid.IntRange(0, n-1).Draw(t, "p"),
 				down: rapid.IntRange(0, 4).Draw(t, "down"),
 			}
-		}), l.MinFailures, l.MaxFailures).Draw(t, "failures")
+		}), 0, MaxFailures).Draw(t, "failures")
 		drain := rapid.Bool().Draw(t, "drain")
 		params := trace.Params{
 			RestartDelay: rapid.SampledFrom([]trace.Time{0, trace.Second / 2, 2 * trace.Second}).Draw(t, "restart_delay"),
@@ -130,7 +116,7 @@ func build(n int, steps []step, fails []failure, drain bool, params trace.Params
 		now += trace.Time(s.gap) * Unit
 		p := int32(s.p)
 		switch {
-		case s.kind >= 2 && s.kind <= 4 && n > 1:
+		case s.kind >= 2 && s.kind <= 4:
 			to := int32(s.arg % (n - 1))
 			if to >= p {
 				to++

@@ -20,7 +20,7 @@ func ops(tr *trace.Trace) int {
 }
 
 // TestMixedDrawsBothHalves: Mixed(50, 50) draws both Trace's small
-// traces and generated ones of exactly 50 ops, all valid.
+// traces and generated ones of at least 50 ops, all valid.
 func TestMixedDrawsBothHalves(t *testing.T) {
 	small, long := 0, 0
 	rapid.Check(t, func(t *rapid.T) {
@@ -29,7 +29,7 @@ func TestMixedDrawsBothHalves(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case ops(tr) == 50:
+		case ops(tr) >= 50:
 			long++
 		case len(tr.Events) < 20:
 			small++
