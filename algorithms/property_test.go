@@ -18,7 +18,6 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
@@ -39,24 +38,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// traces draws the traces of the properties: half of them from
-// gentest.Trace, whose step structure shrinks a failure to a handful of
-// events but which rapid keeps mostly small (three in four have fewer
-// than ten events), and half from the project's generator with a
-// gentest.Config (every knob) raised to at least 20–100 ops, which
-// reaches the longer executions and overlapping recoveries where
-// violations live.
-func traces() *rapid.Generator[*trace.Trace] {
-	return rapid.OneOf(gentest.Trace(), rapid.Custom(func(t *rapid.T) *trace.Trace {
-		cfg := gentest.Config().Draw(t, "config")
-		cfg.Events = max(cfg.Events, rapid.IntRange(20, 100).Draw(t, "min_events"))
-		tr, err := gen.Trace(cfg)
-		if err != nil {
-			t.Fatalf("gen.Trace(%+v): %v", cfg, err)
-		}
-		return tr
-	}))
-}
+// traces draws the traces of the properties: gentest.Mixed, half small
+// step-structured traces that shrink to a handful of events, half
+// generated executions raised to at least 20–100 ops, where overlapping
+// recoveries and the violations they cause live.
+func traces() *rapid.Generator[*trace.Trace] { return gentest.Mixed(20, 100) }
 
 // tb is what the helpers need of *testing.T and *rapid.T alike.
 type tb interface {
@@ -176,21 +162,6 @@ func assertClean(t tb, tr *trace.Trace, run *trace.Run, name string, r report.Re
 	}
 }
 
-// stripFails returns tr without its fail events.
-func stripFails(t tb, tr *trace.Trace) *trace.Trace {
-	t.Helper()
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs}
-	for _, e := range tr.Events {
-		if e.Kind != trace.Fail {
-			out.Events = append(out.Events, e)
-		}
-	}
-	if err := trace.Validate(out); err != nil {
-		t.Fatalf("trace without its failures is invalid: %v", err)
-	}
-	return out
-}
-
 // appEvent is an op as the identity compares it.
 type appEvent struct {
 	T    trace.Time
@@ -207,7 +178,7 @@ func TestPropertyFailureFreeIdentity(t *testing.T) {
 	for _, a := range sound {
 		t.Run(a[0], func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				tr := stripFails(t, traces().Draw(t, "trace"))
+				tr := gentest.FailureFree(traces()).Draw(t, "trace")
 				run := replayWith(t, tr, a[0], a[1])
 				n := len(tr.Processes)
 				want, got := make([][]appEvent, n), make([][]appEvent, n)

@@ -12,11 +12,10 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // regressionDir holds traces that once failed a property test, shrunk by
 // rapid. kill-ALG-VARIANT.json files are rapid's minimal traces on which
@@ -26,10 +25,11 @@ const regressionDir = "testdata/regressions"
 
 // TestRegressions replays every saved trace: both real algorithms must
 // verify it clean, and a kill-ALG-VARIANT trace must still make that
-// mutant fail its target property. With -update, the kill files are
-// searched for anew by rapid and rewritten (shrunk to a minimum).
+// mutant fail its target property. With -update, a kill file that is
+// missing or no longer kills its mutant is searched for anew by rapid and
+// rewritten (shrunk to a minimum); one that still kills is kept.
 func TestRegressions(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		writeKills(t)
 	}
 	files, err := filepath.Glob(filepath.Join(regressionDir, "*.json"))
@@ -74,33 +74,35 @@ func killedMutant(base string) ([2]string, bool) {
 	return [2]string{}, false
 }
 
-// writeKills lets rapid find and shrink, for each mutant, a trace on
-// which its target property fails, and saves it.
+// writeKills lets rapid find and shrink, for each mutant whose kill file
+// is missing or no longer kills it, a trace on which its target property
+// fails, and saves it. A kill file that still kills is kept, so that
+// -update on a clean tree changes nothing; the search is seeded (unless
+// -rapid.seed says otherwise), so that it is reproducible.
 func writeKills(t *testing.T) {
-	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
-		t.Fatal(err)
-	}
+	restore := setRapidFlags(t)
+	defer restore()
 	if err := os.MkdirAll(regressionDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range mutants {
 		p := targets[m[0]+"/"+m[1]][0]
+		name := filepath.Join(regressionDir, "kill-"+m[0]+"-"+m[1]+".json")
+		if tr, err := trace.ReadTraceFile(name); err == nil && kills(t, tr, m, p) {
+			continue
+		}
 		var minimal *trace.Trace
 		// gentest's step structure shrinks to the fewest events; the
-		// generator's configs are the fallback for rarer defects.
+		// mixed generator's long traces are the fallback for rarer
+		// defects.
 		for _, g := range []*rapid.Generator[*trace.Trace]{gentest.Trace(), traces()} {
 			if minimal != nil {
 				break
 			}
 			rapid.Check(&recorder{}, func(rt *rapid.T) {
-				tr := g.Draw(rt, "trace")
-				r := consistency.Check(replayWith(rt, tr, m[0], m[1]), tr)
-				if status(r, p) == report.Fail {
-					run := replayWith(rt, tr, m[0], "")
-					if consistency.Check(run, tr).Valid {
-						minimal = tr // rapid runs the minimal case last
-						rt.Fatalf("killed")
-					}
+				if tr := g.Draw(rt, "trace"); kills(rt, tr, m, p) {
+					minimal = tr // rapid runs the minimal case last
+					rt.Fatalf("killed")
 				}
 			})
 		}
@@ -112,11 +114,42 @@ func writeKills(t *testing.T) {
 		if err := trace.WriteTrace(&b, minimal, trace.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		name := filepath.Join(regressionDir, "kill-"+m[0]+"-"+m[1]+".json")
 		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d events", name, len(minimal.Events))
+	}
+}
+
+// kills reports whether tr makes mutant m fail property p while the
+// real algorithm m[0] verifies it clean.
+func kills(t tb, tr *trace.Trace, m [2]string, p string) bool {
+	if status(consistency.Check(replayWith(t, tr, m[0], m[1]), tr), p) != report.Fail {
+		return false
+	}
+	return consistency.Check(replayWith(t, tr, m[0], ""), tr).Valid
+}
+
+// setRapidFlags makes rapid keep no fail files and, unless the command
+// line chose a seed, draw from a fixed one; restore undoes both.
+func setRapidFlags(t *testing.T) (restore func()) {
+	seeded := false
+	flag.Visit(func(f *flag.Flag) { seeded = seeded || f.Name == "rapid.seed" })
+	old := map[string]string{}
+	set := map[string]string{"rapid.nofailfile": "true"}
+	if !seeded {
+		set["rapid.seed"] = "1"
+	}
+	for name, v := range set {
+		old[name] = flag.Lookup(name).Value.String()
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func() {
+		for name, v := range old {
+			_ = flag.Set(name, v)
+		}
 	}
 }
 

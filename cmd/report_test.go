@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -201,28 +201,6 @@ func TestReportTrace(t *testing.T) {
 	}
 }
 
-// The -update flag may be registered by another test file of package cmd
-// too: register it only if nobody has (package variables initialise before
-// init functions run), and read it by name.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func reportUpdating() bool {
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	g, ok := f.Value.(flag.Getter)
-	if !ok {
-		return false
-	}
-	b, _ := g.Get().(bool)
-	return b
-}
-
 // TestReportGolden renders worked examples end to end — a bundled trace
 // through MS and PK (clean) and a hand-written run that fails — in every
 // format, against testdata/report/*.golden (go test -update rewrites
@@ -250,23 +228,7 @@ func TestReportGolden(t *testing.T) {
 				if code != tc.code || errOut != "" {
 					t.Fatalf("exit %d (want %d), stderr %q", code, tc.code, errOut)
 				}
-				path := filepath.Join("testdata", "report", name)
-				if reportUpdating() {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test -run TestReportGolden -update creates it)", err)
-				}
-				if out != string(want) {
-					t.Errorf("%s differs from its golden file (go test -update rewrites it):\n%s", name, out)
-				}
+				golden.Check(t, filepath.Join("report", name), []byte(out))
 			})
 		}
 	}

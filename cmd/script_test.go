@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ckpt-dev/ckpt/internal/golden"
 )
 
 // TestMain lets testscript run ckpt in-process: `exec ckpt ...` in a
@@ -33,6 +35,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+		// -update rewrites the files a script compares with cmp, as it
+		// rewrites every other golden file.
+		UpdateScripts: golden.Update(),
 	})
 }
 

@@ -2,8 +2,6 @@ package consistency_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,31 +9,10 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking the change)\ngot:\n%s", path, got)
-	}
-}
 
 // Every example trace verifies clean under every algorithm that is
 // available, and its JSON report is pinned.
@@ -74,7 +51,7 @@ func TestExamplesVerifyClean(t *testing.T) {
 				if err := report.Render(&buf, report.JSON, []report.Report{r}, report.Options{}); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, filepath.Join("testdata", "golden", base+"."+name+".json"), buf.Bytes())
+				golden.Check(t, filepath.Join("golden", base+"."+name+".json"), buf.Bytes())
 			})
 		}
 	}

@@ -2,17 +2,14 @@ package consistency
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var updateCases = flag.Bool("update-cases", false, "rewrite testdata/PROPERTY/{pass,fail} from the hand-written runs")
 
 // propCase is one hand-written run that a property must pass or fail.
 // Each is kept as testdata/PROPERTY/pass/NAME.run.json or
@@ -302,19 +299,14 @@ func renumber(run *trace.Run) *trace.Run {
 func TestPropertyCases(t *testing.T) {
 	want := map[string]propCase{}
 	for _, c := range allCases() {
-		dir := filepath.Join("testdata", c.property, map[bool]string{false: "pass", true: "fail"}[c.fail])
-		path := filepath.Join(dir, c.name+".run.json")
-		want[path] = c
+		dir := filepath.Join(c.property, map[bool]string{false: "pass", true: "fail"}[c.fail])
+		want[filepath.Join("testdata", dir, c.name+".run.json")] = c
 		run := c.build(t)
 		if c.src != nil {
 			run.Source = c.name + ".trace.json"
+			golden.Check(t, filepath.Join(dir, c.name+".trace.json"), encodeTrace(t, c.src(t)))
 		}
-		if *updateCases {
-			writeCase(t, dir, c, run)
-		}
-		if got := encodeRun(t, run); !bytes.Equal(got, readFile(t, path)) {
-			t.Errorf("%s is not what its builder writes (run with -update-cases)", path)
-		}
+		golden.Check(t, filepath.Join(dir, c.name+".run.json"), encodeRun(t, run))
 	}
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*", "*", "*.run.json"))
 	for _, path := range paths {
@@ -372,26 +364,6 @@ func checkCase(t *testing.T, path, prop string, c propCase) {
 	}
 }
 
-func writeCase(t *testing.T, dir string, c propCase, run *trace.Run) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, c.name+".run.json"), encodeRun(t, run), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if c.src == nil {
-		return
-	}
-	var buf bytes.Buffer
-	if err := trace.WriteTrace(&buf, c.src(t), trace.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, c.name+".trace.json"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func encodeRun(t *testing.T, run *trace.Run) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -401,11 +373,11 @@ func encodeRun(t *testing.T, run *trace.Run) []byte {
 	return buf.Bytes()
 }
 
-func readFile(t *testing.T, path string) []byte {
+func encodeTrace(t *testing.T, tr *trace.Trace) []byte {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-cases to create it)", err)
+	var buf bytes.Buffer
+	if err := trace.WriteTrace(&buf, tr, trace.WriteOptions{}); err != nil {
+		t.Fatal(err)
 	}
-	return b
+	return buf.Bytes()
 }

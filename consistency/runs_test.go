@@ -1,16 +1,12 @@
 package consistency
 
 import (
-	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var updateRuns = flag.Bool("update-runs", false, "rewrite testdata/runs from the hand-written runs")
 
 // The hand-written runs are also kept as files under testdata/runs, so
 // `ckpt check` can be tested end to end on them; this test keeps the
@@ -26,19 +22,8 @@ func TestRunFiles(t *testing.T) {
 		"pk-over-rollback": pkRun(pkOpts{overRollback: true}),
 	} {
 		t.Run(name, func(t *testing.T) {
+			golden.Check(t, filepath.Join("runs", name+".json"), encodeRun(t, run))
 			path := filepath.Join("testdata", "runs", name+".json")
-			var buf bytes.Buffer
-			if err := trace.WriteRun(&buf, run, trace.WriteOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			if *updateRuns || updateAll() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			back, err := trace.ReadRunFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -52,11 +37,4 @@ func TestRunFiles(t *testing.T) {
 			}
 		})
 	}
-}
-
-// updateAll reports whether -update (registered by the golden tests) is
-// set: it rewrites these files too.
-func updateAll() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
 }

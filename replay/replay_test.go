@@ -1,19 +1,16 @@
 package replay_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func runPlain(t *testing.T, tr *trace.Trace) *trace.Run {
 	t.Helper()
@@ -106,14 +103,7 @@ func TestEngine(t *testing.T) {
 			}
 			run := runPlain(t, tr)
 			got := replaytest.Dump(run)
-			path := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			} else if want, err := os.ReadFile(path); err != nil || string(want) != got {
-				t.Errorf("differs from %s (err %v):\n%s", path, err, got)
-			}
+			golden.Check(t, c.name+".golden", []byte(got))
 			ls := lines(run)
 			for _, m := range c.must {
 				found := false
@@ -143,8 +133,8 @@ func TestEngine(t *testing.T) {
 }
 
 func TestFailureFreeIdentityPlain(t *testing.T) {
-	for seed := int64(1); seed <= 30; seed++ {
-		tr := replaytest.RandomTrace(seed, 1+int(seed%6), 50, 0)
+	for seed := uint64(1); seed <= 30; seed++ {
+		tr := gentest.Seeded(seed, 1+int(seed%6), 50, 0)
 		run := runPlain(t, tr)
 		want, got := replaytest.AppEvents(tr, run)
 		if !reflect.DeepEqual(want, got) {

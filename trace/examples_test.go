@@ -2,43 +2,20 @@ package trace
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-dev/ckpt/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
 
 // TestExamples reads every bundled example, checks that its variants
 // (.jsonl, .json.gz) hold the same trace, and pins the canonical
 // encoding in golden files.
 func TestExamples(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "traces")
-	if *update {
+	if golden.Update() {
 		// The variants are generated from their JSON originals.
 		for _, v := range []struct {
 			from, to string
@@ -70,7 +47,7 @@ func TestExamples(t *testing.T) {
 			if err := WriteTrace(&b, tr, WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("canonical", name+".json"), b.Bytes())
+			golden.Check(t, filepath.Join("canonical", name+".json"), b.Bytes())
 			for _, variant := range []string{name + ".jsonl", name + ".json.gz"} {
 				vt, err := ReadTraceFile(filepath.Join(dir, variant))
 				if os.IsNotExist(err) {
@@ -107,5 +84,5 @@ func TestBadExamples(t *testing.T) {
 		}
 		out.WriteString(filepath.ToSlash(err.Error()) + "\n")
 	}
-	golden(t, "bad.golden", []byte(out.String()))
+	golden.Check(t, "bad.golden", []byte(out.String()))
 }

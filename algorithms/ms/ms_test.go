@@ -2,20 +2,18 @@ package ms_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func sec(s float64) trace.Time { t, _ := trace.FromSeconds(s); return t }
 
@@ -30,25 +28,6 @@ func mustRun(t *testing.T, tr *trace.Trace, variant string) *trace.Run {
 		t.Fatal(err)
 	}
 	return run
-}
-
-// golden compares got with testdata/name.golden.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 // find returns the dumped lines of run that contain every fragment.
@@ -242,7 +221,7 @@ func TestGolden(t *testing.T) {
 			}
 			tr.Name = c.name
 			run := mustRun(t, tr, "")
-			golden(t, c.name, replaytest.Dump(run))
+			golden.Check(t, c.name+".golden", []byte(replaytest.Dump(run)))
 			for _, m := range c.must {
 				if len(find(run, m)) == 0 {
 					t.Errorf("run lacks %q", m)
@@ -291,14 +270,14 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 	if tb.Algorithm != "ms-textbook" {
 		t.Errorf("algorithm %q", tb.Algorithm)
 	}
-	golden(t, "textbook-orphan", replaytest.Dump(tb))
+	golden.Check(t, "textbook-orphan.golden", []byte(replaytest.Dump(tb)))
 	if u := replaytest.NewHistory(tb).UndoneReceipts(); len(u) == 0 {
 		t.Error("textbook variant: expected a live receipt of an undone send (m1), found none")
 	} else if e := tb.Events[u[0]]; tb.Msgs[e.Msg] != "m1" {
 		t.Errorf("textbook orphan is %s, want m1", tb.Msgs[e.Msg])
 	}
 	def := mustRun(t, tr, "")
-	golden(t, "default-no-orphan", replaytest.Dump(def))
+	golden.Check(t, "default-no-orphan.golden", []byte(replaytest.Dump(def)))
 	if u := replaytest.NewHistory(def).UndoneReceipts(); len(u) != 0 {
 		t.Errorf("default variant keeps orphans: %v", u)
 	}
@@ -306,8 +285,8 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 
 func randomTraces() []*trace.Trace {
 	var out []*trace.Trace
-	for seed := int64(1); seed <= 40; seed++ {
-		out = append(out, replaytest.RandomTrace(seed, 2+int(seed%5), 30+int(seed)*5, 0))
+	for seed := uint64(1); seed <= 40; seed++ {
+		out = append(out, gentest.Seeded(seed, 2+int(seed%5), 30+int(seed)*5, 0))
 	}
 	return out
 }
@@ -360,8 +339,8 @@ func TestRandomFailures(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	for seed := int64(1); seed <= int64(n); seed++ {
-		tr := replaytest.RandomTrace(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		tr := gentest.Seeded(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
 		run := mustRun(t, tr, "")
 		again := mustRun(t, tr, "")
 		var a, b bytes.Buffer

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
 // TestMutantsAreBroken: each test-only mutant must produce, on some random
@@ -13,8 +14,8 @@ import (
 func TestMutantsAreBroken(t *testing.T) {
 	for _, v := range []string{"no-forced", "no-log"} {
 		caught := false
-		for seed := int64(1); seed <= 200 && !caught; seed++ {
-			tr := replaytest.RandomTrace(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
+		for seed := uint64(1); seed <= 200 && !caught; seed++ {
+			tr := gentest.Seeded(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
 			run := mustRun(t, tr, v)
 			h := replaytest.NewHistory(run)
 			if len(h.UndoneReceipts()) > 0 || h.SnLines() != nil {

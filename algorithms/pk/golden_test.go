@@ -2,16 +2,12 @@ package pk
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // replayPK replays tr through PK.
 func replayPK(t *testing.T, tr *trace.Trace) *trace.Run {
@@ -373,23 +369,7 @@ func TestGolden(t *testing.T) {
 			if err := trace.WriteRun(&buf, run, trace.WriteOptions{JSONL: true}); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", tc.name+".run.jsonl")
-			if *update {
-				if err := os.MkdirAll("testdata", 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("run differs from %s (run with -update after checking):\n%s", path, buf.String())
-			}
+			golden.Check(t, tc.name+".run.jsonl", buf.Bytes())
 		})
 	}
 }

@@ -10,10 +10,6 @@ package protocoltest
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -26,8 +22,6 @@ type T interface {
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
 }
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // Replay runs tr through alg, failing the test on an error.
 func Replay(t T, tr *trace.Trace, alg replay.Algorithm) *trace.Run {
@@ -47,26 +41,4 @@ func Encode(t T, run *trace.Run) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// Golden compares got with testdata/name (rewritten under -update).
-func Golden(t testing.TB, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -169,7 +170,7 @@ func CheckGolden(t *testing.T, mk New, cases []GoldenCase) {
 				t.Fatal(err)
 			}
 			run := Replay(t, tr, mustNew(t, mk, tr))
-			Golden(t, tc.Name+".run.jsonl", Encode(t, run))
+			golden.Check(t, tc.Name+".run.jsonl", Encode(t, run))
 			c := CountsOf(run)
 			c.PBBytes = 0
 			if c != tc.Want {

@@ -8,41 +8,11 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
-// FailureFree returns tr without its fail events, revalidated (which
-// rebuilds its message table).
-func FailureFree(tr *trace.Trace) (*trace.Trace, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs}
-	for i := range tr.Events {
-		if tr.Events[i].Kind != trace.Fail {
-			out.Events = append(out.Events, tr.Events[i])
-		}
-	}
-	return out, trace.Validate(out)
-}
-
-// Traces draws failure-free traces: half from gentest.Trace (small,
-// shrinks well), half from the generator on a gentest config raised to
-// 20–120 ops, where forced checkpoints and Z-paths abound.
+// Traces draws failure-free traces: gentest.Mixed, its generated half
+// raised to at least 20–120 ops, where forced checkpoints and Z-paths
+// abound, without the fail events.
 func Traces() *rapid.Generator[*trace.Trace] {
-	return rapid.Custom(func(t *rapid.T) *trace.Trace {
-		var tr *trace.Trace
-		if rapid.Bool().Draw(t, "small") {
-			tr = gentest.Trace().Draw(t, "steps")
-		} else {
-			cfg := gentest.Config().Draw(t, "config")
-			cfg.Events = rapid.IntRange(20, 120).Draw(t, "events")
-			cfg.Failures = 0
-			var err error
-			if tr, err = gen.Trace(cfg); err != nil {
-				t.Fatal(err)
-			}
-		}
-		tr, err := FailureFree(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	})
+	return gentest.FailureFree(gentest.Mixed(20, 120))
 }
 
 // Workload returns a failure-free generated trace: procs processes on a

@@ -3,18 +3,14 @@ package baseline
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // zigzag is the domino pattern: in each round P1 ticks and sends x_k to
 // P0, which receives it, ticks and answers y_k. Then P0 fails, and later
@@ -147,33 +143,12 @@ func TestUncoordinated(t *testing.T) {
 					t.Fatalf("failure %d: domino %v, entries say %v", i, f.Domino, dom)
 				}
 			}
-			golden(t, filepath.Join("testdata", tc.name+".golden.json"), got)
+			b, err := json.MarshalIndent(got, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, tc.name+".golden.json", append(b, '\n'))
 		})
-	}
-}
-
-func golden(t *testing.T, path string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs:\n%s", path, got)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -19,7 +20,7 @@ func TestExamples(t *testing.T) {
 			t.Run(name+"/"+alg, func(t *testing.T) {
 				run, rep := replayed(t, tr, alg)
 				doc := renderSVG(t, run, rep, Options{})
-				golden(t, strings.TrimSuffix(name, ".json")+"-"+alg+".golden", []byte(summarize(doc)(t)))
+				golden.Check(t, strings.TrimSuffix(name, ".json")+"-"+alg+".golden", []byte(summarize(doc)(t)))
 				if again := renderSVG(t, run, rep, Options{}); !bytes.Equal(doc, again) {
 					t.Error("two renderings of the same run differ")
 				}
@@ -312,5 +313,5 @@ func TestHoverDetails(t *testing.T) {
 // in the drawing is seen in review (-update rewrites it).
 func TestGoldenSVG(t *testing.T) {
 	run, rep := replayed(t, readExample(t, "forced.json"), "ms")
-	golden(t, "forced-ms.svg", renderSVG(t, run, rep, Options{}))
+	golden.Check(t, "forced-ms.svg", renderSVG(t, run, rep, Options{}))
 }

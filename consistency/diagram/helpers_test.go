@@ -3,10 +3,8 @@ package diagram
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,8 +16,6 @@ import (
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // examples is the worked examples' directory (SPEC's testdata/traces).
 const examples = "../../testdata/traces"
@@ -59,25 +55,6 @@ func renderSVG(t testing.TB, run *trace.Run, rep *report.Report, opts Options) [
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
 }
 
 // node is one parsed SVG element with what the tests look at.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
@@ -133,32 +132,15 @@ func fromTrace(tr *trace.Trace) ([][]int32, []Msg) {
 	return ckpts, msgs
 }
 
-// patterns draws traces whose failure-free patterns are the checker's
-// input: half from gentest.Trace (small, shrinks well), half from the
-// generator on a gentest config raised to 20–80 ops, where non-trackable
-// dependencies are common.
-func patterns() *rapid.Generator[*trace.Trace] {
-	return rapid.Custom(func(t *rapid.T) *trace.Trace {
-		if rapid.Bool().Draw(t, "small") {
-			return gentest.Trace().Draw(t, "steps")
-		}
-		cfg := gentest.Config().Draw(t, "config")
-		cfg.Events = rapid.IntRange(20, 80).Draw(t, "events")
-		tr, err := gen.Trace(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	})
-}
-
 // TestCheckAgreesWithBruteForce: on random patterns the verdict is the
 // oracle's, every reported violation is a Z-path the oracle finds and
 // cannot double, and a useless checkpoint (zgraph) always breaks RDT.
 func TestCheckAgreesWithBruteForce(t *testing.T) {
 	var holds, breaks int
 	rapid.Check(t, func(t *rapid.T) {
-		ckpts, msgs := fromTrace(patterns().Draw(t, "trace"))
+		// At least 20–80 ops in the generated half: non-trackable
+		// dependencies are common there.
+		ckpts, msgs := fromTrace(gentest.Mixed(20, 80).Draw(t, "trace"))
 		got, err := Check(ckpts, msgs)
 		if err != nil {
 			t.Fatal(err)

@@ -2,14 +2,11 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/ckpt-dev/ckpt/internal/golden"
+)
 
 func render(t *testing.T, f Format, reports []Report, opts Options) string {
 	t.Helper()
@@ -18,27 +15,6 @@ func render(t *testing.T, f Format, reports []Report, opts Options) string {
 		t.Fatalf("Render(%s): %v", f, err)
 	}
 	return buf.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s", name, got)
-	}
 }
 
 func TestGolden(t *testing.T) {
@@ -66,7 +42,7 @@ func TestGolden(t *testing.T) {
 			name := fx.name + "." + f.ext
 			t.Run(name, func(t *testing.T) {
 				got := render(t, f.f, fx.reports, Options{Full: f.full})
-				golden(t, name, got)
+				golden.Check(t, name, []byte(got))
 				if again := render(t, f.f, fx.reports, Options{Full: f.full}); again != got {
 					t.Error("two renderings of the same reports differ")
 				}

@@ -3,8 +3,6 @@ package compare
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -13,33 +11,10 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name (rewritten under -update).
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s differs from golden (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // examples are the bundled traces the golden tables show: MS's forced
 // checkpoint (its failure left out), the domino zigzag, and a trace
@@ -72,7 +47,7 @@ func TestGolden(t *testing.T) {
 		if err := Render(&b, f, tables); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "examples."+string(f), b.Bytes())
+		golden.Check(t, "examples."+string(f), b.Bytes())
 	}
 }
 

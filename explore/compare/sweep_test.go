@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -50,9 +51,9 @@ func TestSweepGolden(t *testing.T) {
 	if !bytes.Equal(c1, c4) || !bytes.Equal(s1, s4) || !bytes.Equal(x1, x4) {
 		t.Error("output depends on the number of workers")
 	}
-	golden(t, "sweep.csv", c1)
-	golden(t, "sweep.svg", s1)
-	golden(t, "sweep.text", x1)
+	golden.Check(t, "sweep.csv", c1)
+	golden.Check(t, "sweep.svg", s1)
+	golden.Check(t, "sweep.text", x1)
 	var md, js bytes.Buffer
 	rows := runSweep(t, o)
 	if err := RenderSweep(&md, Markdown, o, rows); err != nil {
@@ -61,8 +62,8 @@ func TestSweepGolden(t *testing.T) {
 	if err := RenderSweep(&js, JSON, o, rows); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sweep.markdown", md.Bytes())
-	golden(t, "sweep.json", js.Bytes())
+	golden.Check(t, "sweep.markdown", md.Bytes())
+	golden.Check(t, "sweep.json", js.Bytes())
 }
 
 // TestSweepShape: the literature's shape on the classic workload — HMNR
@@ -216,5 +217,5 @@ func TestDocsChart(t *testing.T) {
 	if err := Chart(&b, o, runSweep(t, o)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "../../../docs/sweep.svg", b.Bytes())
+	golden.Check(t, "../../../docs/sweep.svg", b.Bytes())
 }

@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // cases are the explorations the goldens show: a clean one through both
 // algorithms, the textbook weakness with its witness, and a sampled run
@@ -70,28 +67,8 @@ func TestGolden(t *testing.T) {
 			if err := Render(&buf, format, rs[c.name], opts); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", c.name+"."+string(f)+".golden"), buf.Bytes())
+			golden.Check(t, c.name+"."+string(f)+".golden", buf.Bytes())
 		}
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./explore/render -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test ./explore/render -update to accept):\n%s", path, got)
 	}
 }
 

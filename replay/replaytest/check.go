@@ -2,7 +2,6 @@ package replaytest
 
 import (
 	"fmt"
-	"math/rand"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -164,95 +163,4 @@ func AppEvents(tr *trace.Trace, r *trace.Run) (want, got [][]string) {
 		}
 	}
 	return want, got
-}
-
-// RandomTrace makes a seeded random valid trace: procs processes doing ops
-// program operations in total (sends to random peers with random delays,
-// some never received, internal ops), timer ticks at independent rates,
-// a few flushes and failures failures (which may overlap). Times are whole
-// milliseconds.
-func RandomTrace(seed int64, procs, ops, failures int) *trace.Trace {
-	rng := rand.New(rand.NewSource(seed))
-	type ev struct {
-		t    int64
-		ord  int
-		kind trace.Kind
-		p    int
-		to   int
-		msg  string
-		down int64
-	}
-	var evs []ev
-	clock := make([]int64, procs)
-	for i := 0; i < ops; i++ {
-		p := rng.Intn(procs)
-		clock[p] += 1 + int64(rng.Intn(40))
-		if procs > 1 && rng.Intn(3) != 0 {
-			to := rng.Intn(procs - 1)
-			if to >= p {
-				to++
-			}
-			msg := fmt.Sprintf("m%d", i)
-			evs = append(evs, ev{t: clock[p], kind: trace.Send, p: p, to: to, msg: msg})
-			if rng.Intn(10) != 0 {
-				evs = append(evs, ev{t: clock[p] + 1 + int64(rng.Intn(80)), kind: trace.Recv, p: to, msg: msg})
-			}
-		} else {
-			evs = append(evs, ev{t: clock[p], kind: trace.Internal, p: p})
-		}
-	}
-	end := int64(1)
-	for _, e := range evs {
-		if e.t > end {
-			end = e.t
-		}
-	}
-	for p := 0; p < procs; p++ {
-		period := 20 + int64(rng.Intn(100))
-		for t := period; t < end; t += period {
-			evs = append(evs, ev{t: t, kind: trace.Checkpoint, p: p})
-		}
-		if rng.Intn(2) == 0 {
-			evs = append(evs, ev{t: 1 + rng.Int63n(end), kind: trace.Flush, p: p})
-		}
-	}
-	for i := 0; i < failures; i++ {
-		evs = append(evs, ev{t: 1 + rng.Int63n(end), kind: trace.Fail, p: rng.Intn(procs), down: 10 + rng.Int63n(200)})
-	}
-	for i := range evs {
-		evs[i].ord = i
-	}
-	// A receive must follow its send in file order; its time is strictly
-	// later, and a process's ops keep the order of their times because
-	// its receives are inserted at their own times.
-	sort.SliceStable(evs, func(a, b int) bool { return evs[a].t < evs[b].t })
-	// Receives of one process must not go back in time relative to its
-	// other ops: the sort by time already guarantees it.
-	names := make([]string, procs)
-	for p := range names {
-		names[p] = fmt.Sprintf("P%d", p)
-	}
-	b := trace.NewBuilder(names...).Params(trace.Params{RestartDelay: 50 * trace.Second / 1000, ControlDelay: 20 * trace.Second / 1000, DefaultDelay: 60 * trace.Second / 1000})
-	for _, e := range evs {
-		t := float64(e.t) / 1000
-		switch e.kind {
-		case trace.Send:
-			b.Send(t, names[e.p], names[e.to], e.msg)
-		case trace.Recv:
-			b.Recv(t, names[e.p], e.msg)
-		case trace.Internal:
-			b.Internal(t, names[e.p])
-		case trace.Checkpoint:
-			b.Checkpoint(t, names[e.p])
-		case trace.Flush:
-			b.Flush(t, names[e.p])
-		case trace.Fail:
-			b.FailDown(t, names[e.p], float64(e.down)/1000)
-		}
-	}
-	tr, err := b.Build()
-	if err != nil {
-		panic(fmt.Sprintf("replaytest: random trace %d invalid: %v", seed, err))
-	}
-	return tr
 }

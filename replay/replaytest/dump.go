@@ -1,6 +1,7 @@
 // Package replaytest holds test helpers shared by the replay engine's and
-// the algorithms' tests: a readable dump of a run for golden files, a small
-// seeded random trace maker, and causality checks computed from a run.
+// the algorithms' tests: a readable dump of a run for golden files,
+// causality checks computed from a run, and the SPEC-conformance case
+// harness. Random traces come from trace/gen/gentest.
 package replaytest
 
 import (

@@ -2,11 +2,12 @@ package replaytest
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -14,12 +15,13 @@ import (
 
 // specCase is one SPEC-conformance regression case (see SpecDir): a
 // trace and assertions on the JSON Lines run replayed from it. The file is
-// a comment naming the rule, then sections introduced by "-- NAME --":
+// a txtar archive: a comment naming the rule, then the files
 //
 //	trace.json  the trace
 //	want        one regexp per line; each must match a run line after the
 //	            line the previous one matched (so the order is asserted);
-//	            a line starting with "!" must match no run line at all
+//	            a line starting with "!" must match no run line at all;
+//	            blank lines and lines starting with "#" are left out
 //	variant     optional variant ("textbook", or a test-only mutant of
 //	            algorithms/mutants where newAlg accepts one)
 //	error       instead of want: a regexp the replay's error must match
@@ -33,41 +35,31 @@ type specCase struct {
 
 func parseSpecCase(t *testing.T, path string) specCase {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var c specCase
-	sec := ""
-	var buf bytes.Buffer
-	flush := func() {
-		switch sec {
+	for _, f := range ar.Files {
+		switch f.Name {
 		case "trace.json":
-			c.trace = append([]byte(nil), buf.Bytes()...)
+			c.trace = f.Data
 		case "want":
-			for _, l := range strings.Split(buf.String(), "\n") {
+			for _, l := range strings.Split(string(f.Data), "\n") {
 				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 					c.want = append(c.want, l)
 				}
 			}
 		case "variant":
-			c.variant = strings.TrimSpace(buf.String())
+			c.variant = strings.TrimSpace(string(f.Data))
 		case "error":
-			c.err = strings.TrimSpace(buf.String())
+			c.err = strings.TrimSpace(string(f.Data))
+		default:
+			t.Fatalf("%s: unknown file %q (trace.json, want, variant, error)", path, f.Name)
 		}
-		buf.Reset()
 	}
-	for _, l := range strings.SplitAfter(string(data), "\n") {
-		if s := strings.TrimSpace(l); strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") {
-			flush()
-			sec = strings.TrimSuffix(strings.TrimPrefix(s, "-- "), " --")
-			continue
-		}
-		buf.WriteString(l)
-	}
-	flush()
 	if c.trace == nil || (len(c.want) == 0) == (c.err == "") {
-		t.Fatalf("%s: needs a trace.json and either a want or an error section", path)
+		t.Fatalf("%s: needs a trace.json and either a want or an error file", path)
 	}
 	return c
 }

@@ -3,18 +3,14 @@ package gen
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const sec = trace.Second
 
@@ -581,19 +577,7 @@ func TestGolden(t *testing.T) {
 			c := DefaultConfig()
 			tt.mod(&c)
 			got := write(t, c, trace.WriteOptions{JSONL: strings.HasSuffix(tt.file, ".jsonl")})
-			path := filepath.Join("testdata", tt.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output differs from %s (run with -update if intended):\n%s", path, got)
-			}
+			golden.Check(t, tt.file, got)
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -245,7 +246,7 @@ func TestExportGolden(t *testing.T) {
 	if st.Events != 11 || st.Hidden != 1 {
 		t.Errorf("stats %+v, want 11 events, 1 hidden (the replayed receive)", st)
 	}
-	golden(t, "export.golden", buf.String())
+	golden.Check(t, "export.golden", buf.Bytes())
 	if _, err := Parse("export.golden", &buf, ParseOptions{}); err != nil {
 		t.Errorf("the export does not re-import: %v", err)
 	}

@@ -2,7 +2,6 @@ package shiviz
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // repoTestdata is the repository's testdata/shiviz directory.
 const repoTestdata = "../../testdata/shiviz"
@@ -40,24 +38,6 @@ func dumpTrace(tr *trace.Trace) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file; got:\n%s\nwant:\n%s", name, got, want)
-	}
 }
 
 func parseFile(t testing.TB, path string, opts ParseOptions) *Log {
@@ -101,7 +81,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name+".golden", dumpTrace(tr))
+			golden.Check(t, tt.name+".golden", []byte(dumpTrace(tr)))
 		})
 	}
 }

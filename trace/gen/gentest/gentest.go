@@ -1,12 +1,16 @@
-// Package gentest provides pgregory.net/rapid generators of execution
-// traces and generator configurations for property-based tests.
+// Package gentest is the one source of random execution traces for the
+// project's tests: pgregory.net/rapid generators of traces and of
+// configurations of package gen, and seeded traces for reproducible
+// sweeps.
 //
 // Trace draws the structure of a trace — a list of steps, each an op or
 // an environment event of a chosen process after a chosen gap — rather
 // than a seed for package gen, so that rapid can shrink a failing trace
 // step by step: deleting a step, or lowering one of its numbers, always
 // leaves a valid trace, and the smallest values mean the simplest
-// events (an internal op, the first process, no gap).
+// events (an internal op, the first process, no gap). Mixed adds the
+// long executions of package gen, where violations live; Seeded draws a
+// recovery-dense regime of its own from a seed.
 package gentest
 
 import (
