@@ -61,6 +61,8 @@ func parseSeconds(s string, positive bool) (trace.Time, error) {
 	switch {
 	case ok && (t > 0 || !positive):
 		return t, nil
+	case positive && trace.RoundsToZero(f):
+		return 0, fmt.Errorf("%s; %s %s", want, s, trace.ZeroRoundingText)
 	case f > 0 && !ok: // finite but beyond the time range, or +Inf
 		return 0, fmt.Errorf("%s, at most %s", want, trace.MaxTimeText)
 	}

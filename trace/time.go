@@ -50,6 +50,9 @@ func FromSeconds(s float64) (t Time, ok bool) {
 // a point in time (a trace's "t") adds EpochHint, since such a number is
 // nearly always an absolute timestamp.
 func badSeconds(field string, v float64, duration bool) string {
+	if duration && RoundsToZero(v) {
+		return fmt.Sprintf("%s must be a finite number > 0, got %s, which %s", field, fmtFloat(v), ZeroRoundingText)
+	}
 	if v > 0 && !math.IsInf(v, 1) {
 		if duration {
 			return fmt.Sprintf("%s must be at most %s, got %s", field, MaxTimeText, fmtFloat(v))
@@ -71,6 +74,17 @@ func badTime(field string, t Time, duration bool) string {
 		return field + " must be a finite number > 0, got " + t.String()
 	}
 	return field + " must be a finite number >= 0, got " + t.String()
+}
+
+// ZeroRoundingText says why a positive duration shorter than half a
+// nanosecond is refused: it is not too large, it is below the resolution.
+const ZeroRoundingText = "rounds to 0 ns; the resolution is 1 ns"
+
+// RoundsToZero reports whether s is a positive number of seconds that
+// FromSeconds rounds to 0 ns: a duration the user meant to be > 0 that
+// ckpt cannot represent.
+func RoundsToZero(s float64) bool {
+	return s > 0 && math.Round(s*1e9) == 0
 }
 
 // Seconds returns t as floating-point seconds, for display only.
