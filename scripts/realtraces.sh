@@ -12,7 +12,42 @@
 # ALGO=ms or ALGO=pk restricts the run to one algorithm (default both).
 # Needs go and jq. Exit status 0 when every trace imported and verified
 # (whatever the verdicts), 2 when something could not run.
+#
+# scripts/realtraces.sh --parse-summary FILE reads import summary lines
+# from FILE and prints, per line, the processes, events, messages and
+# failures the table takes from it (cmd/testdata/script/realtraces.txtar
+# runs it on what `ckpt import` prints).
 set -euo pipefail
+
+# count NOUN SUMMARY: the number import's summary line gives before NOUN,
+# an extended regex naming its singular and plural ("5 processes",
+# "1 process", "1 failure", "2 failures"); empty when the summary has
+# none. Only the part after the last ": " is searched, so neither the
+# file's path nor an execution's label can match.
+count() {
+	local noun=$1 summary=${2##*: }
+	grep -oE "(^|[ ,;])[0-9]+ (${noun})([,;]|\$)" <<<"$summary" | grep -oE '[0-9]+' | head -1 || true
+}
+
+# counts SUMMARY: "PROCS EVENTS MSGS FAILURES", or nothing when one is missing.
+counts() {
+	local p e m f
+	p=$(count 'process|processes' "$1")
+	e=$(count 'events?' "$1")
+	m=$(count 'messages?' "$1")
+	f=$(count 'failures?' "$1")
+	if [ -n "$p" ] && [ -n "$e" ] && [ -n "$m" ] && [ -n "$f" ]; then
+		echo "$p $e $m $f"
+	fi
+}
+
+if [ "${1:-}" = --parse-summary ]; then
+	while IFS= read -r line; do
+		c=$(counts "$line")
+		echo "${c:-unreadable}"
+	done <"$2"
+	exit 0
+fi
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-}
@@ -73,11 +108,16 @@ status=0
 # row LOG EXECUTION FAILDESC SUMMARY TRACE: verify TRACE and print its rows.
 row() {
 	local log=$1 exe=$2 fails=$3 summary=$4 trace=$5
-	local procs events msgs rc=0
-	procs=$(sed -E 's/.*: ([0-9]+) processes, .*/\1/' <<<"$summary")
-	events=$(sed -E 's/.* ([0-9]+) events, .*/\1/' <<<"$summary")
-	msgs=$(sed -E 's/.* ([0-9]+) messages, .*/\1/' <<<"$summary")
-	fails="$(sed -E 's/.* ([0-9]+) failures;.*/\1/' <<<"$summary") ($fails)"
+	local procs events msgs nfail rc=0 c
+	c=$(counts "$summary")
+	if [ -z "$c" ]; then
+		echo "realtraces.sh: $log: cannot read import's summary: $summary" >&2
+		echo "| $log | $exe | | | | $fails | — | **error**: unreadable import summary | | | | | | | |"
+		status=2
+		return
+	fi
+	read -r procs events msgs nfail <<<"$c"
+	fails="$nfail ($fails)"
 	"$ckpt" verify --algo "$algo" --format json "$trace" >"$trace.report" 2>"$trace.err" || rc=$?
 	if [ "$rc" -ge 2 ]; then
 		echo "| $log | $exe | $procs | $events | $msgs | $fails | — | **error**: $(head -1 "$trace.err" | sed 's/|/\\|/g') | | | | | | | |"
