@@ -163,6 +163,63 @@ func VariantsOf(v string) []string {
 	return out
 }
 
+// Both is the --algo value that selects every recovery algorithm
+// (Names).
+const Both = "both"
+
+// Select returns the algorithms an --algo value chooses: Both the
+// recovery algorithms (Names), any other value itself.
+func Select(algo string) []string {
+	if algo == Both || algo == "" {
+		return Names
+	}
+	return []string{algo}
+}
+
+// VariantRule is the one rule every command applies to --variant, as
+// help states it.
+const VariantRule = "a variant applies to the selected algorithms that have it (with --algo both, the others run as is); a variant that none of them has is a usage error"
+
+// CheckVariant applies VariantRule: variant ("" for the default) must
+// be a variant of at least one of the selected algorithms (names of the
+// table).
+func CheckVariant(variant string, selected []string) error {
+	if variant == "" {
+		return nil
+	}
+	if !contains(VariantNames(), variant) {
+		return fmt.Errorf("--variant %q: want %s", variant, Choice(VariantNames()))
+	}
+	for _, name := range selected {
+		if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+			return nil
+		}
+	}
+	verb := "has"
+	if len(selected) > 1 {
+		verb = "have"
+	}
+	return fmt.Errorf("--variant %s: %s %s no %s variant (it applies to --algo %s)",
+		variant, andList(selected), verb, variant, Choice(VariantsOf(variant)))
+}
+
+// VariantFor returns the variant to replay algorithm name with under
+// VariantRule: variant if name has it, else the default.
+func VariantFor(name, variant string) string {
+	if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+		return variant
+	}
+	return ""
+}
+
+// andList joins names as "ms", "ms and pk", "ms, pk and bcs".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 func contains(s []string, x string) bool {
 	for _, y := range s {
 		if y == x {

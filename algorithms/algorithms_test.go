@@ -112,3 +112,31 @@ func TestChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckVariant: one rule for every command — a variant that none
+// of the selected algorithms has is refused; with both, it applies to
+// the ones that have it.
+func TestCheckVariant(t *testing.T) {
+	for _, tc := range []struct {
+		variant, algo, want string
+	}{
+		{"", "pk", ""},
+		{"textbook", "ms", ""},
+		{"textbook", "both", ""},
+		{"textbook", "pk", "--variant textbook: pk has no textbook variant (it applies to --algo ms)"},
+		{"textbook", "bcs", "--variant textbook: bcs has no textbook variant (it applies to --algo ms)"},
+		{"no-forced", "ms", `--variant "no-forced": want textbook`},
+	} {
+		err := CheckVariant(tc.variant, Select(tc.algo))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("CheckVariant(%q, %s) = %q, want %q", tc.variant, tc.algo, got, tc.want)
+		}
+	}
+	if VariantFor("pk", "textbook") != "" || VariantFor("ms", "textbook") != "textbook" {
+		t.Error("VariantFor does not apply a variant only where the algorithm has it")
+	}
+}

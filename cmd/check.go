@@ -32,7 +32,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 			return runCheck(ios, f, args)
 		},
 	}
-	addReportFlags(c, f)
+	addReportFlags(c, f, algoNames(true))
 	// check replays nothing: the replay flags do not apply.
 	for _, name := range []string{"algo", "restart-delay", "control-delay", "variant"} {
 		_ = c.Flags().MarkHidden(name)

@@ -19,6 +19,7 @@ type compareFlags struct {
 	protocols    string
 	format       string
 	output       string
+	quiet        bool
 	noFailures   bool
 	restartDelay trace.Time
 	controlDelay trace.Time
@@ -68,6 +69,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 	fl.StringVar(&f.protocols, "protocols", strings.Join(compare.Protocols, ","), "protocols to compare, comma-separated, in row order (all: every one)")
 	fl.StringVar(&f.format, "format", string(compare.Text), "output format: text, json or markdown")
 	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+sweepCSV+" and "+sweepChart)
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print one line per trace and protocol: FILE, protocol, basic, forced, useless, piggyback bytes, control messages (tab-separated); with --sweep, only the files")
 	fl.BoolVar(&f.noFailures, "no-failures", false, "skip the ops-undone-per-failure columns")
 	fl.Var(secondsFlag{t: &f.restartDelay, positive: true}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
 	fl.Var(secondsFlag{t: &f.controlDelay, positive: true}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
@@ -83,11 +85,11 @@ Exit status: 0 done; 2 invalid input or usage.`,
 func runCompare(ios *IO, f *compareFlags, args []string) error {
 	format, err := compare.ParseFormat(f.format)
 	if err != nil {
-		return invalid(err)
+		return usageError(err)
 	}
 	protocols, err := compare.ParseProtocols(f.protocols)
 	if err != nil {
-		return invalidf("--protocols %q: %v", f.protocols, err)
+		return usagef("--protocols %q: %v", f.protocols, err)
 	}
 	params := trace.Params{RestartDelay: f.restartDelay, ControlDelay: f.controlDelay}
 	if f.sweep {
@@ -121,6 +123,9 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 		tables = append(tables, t)
 	}
 	return writeOutput(f.output, ios.Out, func(w io.Writer) error {
+		if f.quiet {
+			return compare.Quiet(w, tables)
+		}
 		return compare.Render(w, format, tables)
 	})
 }
@@ -130,7 +135,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 // stdout.
 func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 	if f.output == "" || f.output == "-" {
-		return invalidf("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
+		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
 	}
 	ratios, err := parseRatios(f.ratios)
 	if err != nil {
@@ -151,8 +156,10 @@ func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 	if err := writeOutput(svgPath, nil, func(w io.Writer) error { return compare.Chart(w, f.sw, rows) }); err != nil {
 		return err
 	}
-	if err := writeOutput("", ios.Out, func(w io.Writer) error { return compare.RenderSweep(w, format, f.sw, rows) }); err != nil {
-		return err
+	if !f.quiet {
+		if err := writeOutput("", ios.Out, func(w io.Writer) error { return compare.RenderSweep(w, format, f.sw, rows) }); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(ios.ErrOut, "ckpt: wrote %s and %s\n", csvPath, svgPath)
 	return nil
@@ -164,10 +171,10 @@ func parseRatios(s string) ([]float64, error) {
 	for _, p := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || !(v > 0) || v > 1e6 {
-			return nil, invalidf("--ratios %q: %q is not a number in (0, 1e6]", s, strings.TrimSpace(p))
+			return nil, usagef("--ratios %q: %q is not a number in (0, 1e6]", s, strings.TrimSpace(p))
 		}
 		if len(out) > 0 && v <= out[len(out)-1] {
-			return nil, invalidf("--ratios %q: want increasing values", s)
+			return nil, usagef("--ratios %q: want increasing values", s)
 		}
 		out = append(out, v)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -78,7 +77,7 @@ invalid input or usage.`,
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
 	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
-	fl.StringVar(&f.Variant, "variant", "", variantHelp())
+	fl.StringVar(&f.Variant, "variant", "", variantHelp(algoNames(true)))
 	addDelayFlags(fl, &f.delays)
 	fl.StringVar(&f.Axis, "axis", diagram.AxisLogical, "x axis: logical (happened-before order) or time (real time, to scale)")
 	fl.IntVar(&f.MaxEvents, "max-events", 0, "window runs with more events than this (default 3000 for svg, 250000 for html)")
@@ -92,7 +91,7 @@ func diagramFormat(f *diagramFlags) (string, error) {
 		return strings.ToLower(f.Format), nil
 	case "":
 	default:
-		return "", invalidf("--format %q: want svg or html", f.Format)
+		return "", usagef("--format %q: want svg or html", f.Format)
 	}
 	switch ext := strings.ToLower(filepath.Ext(f.Output)); ext {
 	case ".html", ".htm":
@@ -102,7 +101,7 @@ func diagramFormat(f *diagramFlags) (string, error) {
 	default:
 		// Writing SVG under a .png name would give a file its viewer
 		// cannot open: ask instead (--format svg says it is meant).
-		return "", invalidf("-o %s: diagram writes SVG (.svg) or HTML (.html), not %s; give --format svg to write SVG under this name anyway", f.Output, ext)
+		return "", usagef("-o %s: diagram writes SVG (.svg) or HTML (.html), not %s; give --format svg to write SVG under this name anyway", f.Output, ext)
 	}
 }
 
@@ -118,10 +117,11 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	tr, run, err := readAny(ios, path)
+	doc, err := readOne(ios, "ckpt diagram", "trace or run", path, readEither)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
+	tr, run := doc.tr, doc.run
 	var panels []diagram.Panel
 	switch {
 	case run != nil && f.Algo == "both":
@@ -135,11 +135,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		}
 		panels = append(panels, diagram.Panel{Run: run, Report: &rep})
 	default:
-		algos := []string{f.Algo}
-		if f.Algo == "both" {
-			algos = algorithms.Names
-		}
-		for _, a := range algos {
+		for _, a := range algorithms.Select(f.Algo) {
 			p, err := replayPanel(tr, path, a, f.Variant, params)
 			if err != nil {
 				return err
@@ -165,21 +161,14 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 }
 
 func checkDiagramFlags(f *diagramFlags) error {
-	if !slices.Contains(algoNames(true), f.Algo) {
-		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(true)))
-	}
-	if f.Algo != "both" {
-		if err := checkVariant(f.Variant, f.Algo); err != nil {
-			return invalid(err)
-		}
-	} else if f.Variant != "" && !slices.Contains(algorithms.VariantNames(), f.Variant) {
-		return invalidf("--variant %q: want %s", f.Variant, algorithms.Choice(algorithms.VariantNames()))
+	if err := checkAlgo(f.Algo, f.Variant, algoNames(true)); err != nil {
+		return err
 	}
 	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
-		return invalidf("--axis %q: want logical or time", f.Axis)
+		return usagef("--axis %q: want logical or time", f.Axis)
 	}
 	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
-		return invalidf("--max-events %d: want a whole number >= 1", f.MaxEvents)
+		return usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
 	}
 	return nil
 }
@@ -187,9 +176,7 @@ func checkDiagramFlags(f *diagramFlags) error {
 // replayPanel replays tr through algo (with variant if algo has it) and
 // checks it.
 func replayPanel(tr *trace.Trace, path, algo, variant string, params trace.Params) (diagram.Panel, error) {
-	if a, ok := algorithms.Lookup(algo); !ok || !a.HasVariant(variant) {
-		variant = ""
-	}
+	variant = algorithms.VariantFor(algo, variant)
 	alg, err := algorithms.New(algo, variant, tr)
 	if err != nil {
 		return diagram.Panel{}, invalid(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/explore/render"
@@ -41,9 +42,10 @@ func newExploreCmd(ios *IO) *cobra.Command {
 scope. It replays the trace with up to --failures injected crashes at every
 point of every process (before each of its ops, ticks and flushes, and after
 its last event), with --delays also under perturbed message arrivals,
-through --algo ms, pk or both, and checks every run. Schedules that differ
-only by where a crash falls in a stretch of internal ops are explored once
-(see docs/explore.md). Spaces within --budget are explored exhaustively,
+through --algo ` + algorithms.Choice(recoveryNames()) + ` (the algorithms that recover:
+the checkpoint-placement protocols have none to explore), and checks
+every run. Schedules that differ only by where a crash falls in a
+stretch of internal ops are explored once (see docs/explore.md). Spaces within --budget are explored exhaustively,
 larger ones by seeded random sampling; --shard I/N splits the schedules
 between CI jobs.
 
@@ -59,7 +61,7 @@ invalid input or usage.`,
 			return runExplore(ios, f, args[0])
 		},
 	}
-	addReportFlags(c, &f.report)
+	addReportFlags(c, &f.report, recoveryNames())
 	fl := c.Flags()
 	fl.IntVar(&f.failures, "failures", 1, "most failures injected into one schedule (K)")
 	fl.BoolVar(&f.delays, "delays", false, "also perturb message arrival orders")
@@ -77,14 +79,9 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	var tr *trace.Trace
-	if path == "-" {
-		tr, err = trace.ReadTrace("-", ios.In)
-	} else {
-		tr, err = trace.ReadTraceFile(path)
-	}
+	tr, err := readExploreTrace(ios, path)
 	if err != nil {
-		return invalid(err)
+		return exploreError(ios, f, path, err)
 	}
 	prog := newExploreProgress(ios.ErrOut)
 	if prog != nil {
@@ -92,8 +89,11 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	}
 	res, err := explore.Run(tr, opts)
 	prog.finish()
+	if errors.Is(err, explore.ErrOptions) {
+		return usageError(err)
+	}
 	if err != nil {
-		return invalid(err)
+		return exploreError(ios, f, path, err)
 	}
 	if !res.Valid {
 		dir, err := writeWitnesses(res, f.out, path)
@@ -115,10 +115,39 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	return nil
 }
 
+// readExploreTrace reads the one trace explore takes; a directory is
+// refused as report refuses one.
+func readExploreTrace(ios *IO, path string) (*trace.Trace, error) {
+	if isDir(path) {
+		return nil, dirError("ckpt explore", traceDoc)
+	}
+	return readTrace(ios, path)
+}
+
+// exploreError reports a trace that could not be read or explored as
+// verify reports a bad file: an error entry in the output, in every
+// format (-o written atomically all the same), and one line on stderr;
+// exit status 2.
+func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
+	msg := describe(err)
+	rf := &f.report
+	werr := writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
+		return render.RenderError(w, report.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+	})
+	if werr != nil {
+		return invalid(werr)
+	}
+	return invalidf("%s: %s", path, msg)
+}
+
 // options checks the flags (usage errors exit 2) and turns them into
 // explore.Options.
 func (f *exploreFlags) options() (explore.Options, error) {
 	rf := &f.report
+	if a, ok := algorithms.Lookup(rf.Algo); ok && !a.Recovery {
+		return explore.Options{}, usagef("--algo %s: %s has no recovery to explore (failures are injected): want %s; ckpt compare measures how far a failure would roll it back",
+			a.Name, a.Name, algorithms.Choice(recoveryNames()))
+	}
 	if err := rf.validate(); err != nil {
 		return explore.Options{}, err
 	}
@@ -127,10 +156,10 @@ func (f *exploreFlags) options() (explore.Options, error) {
 		return explore.Options{}, err
 	}
 	if f.failures < 0 {
-		return explore.Options{}, invalidf("--failures %d: want 0 or more", f.failures)
+		return explore.Options{}, usagef("--failures %d: want 0 or more", f.failures)
 	}
 	if f.budget < 1 {
-		return explore.Options{}, invalidf("--budget %d: want 1 or more", f.budget)
+		return explore.Options{}, usagef("--budget %d: want 1 or more", f.budget)
 	}
 	shard, err := parseShard(f.shard)
 	if err != nil {
@@ -149,7 +178,7 @@ func parseShard(s string) (explore.Shard, error) {
 	a, err1 := strconv.Atoi(i)
 	b, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
-		return explore.Shard{}, invalidf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+		return explore.Shard{}, usagef("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
 	}
 	return explore.Shard{Index: a - 1, Count: b}, nil
 }

@@ -52,9 +52,9 @@ local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
 }
 
 func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
-	run, err := readRun(ios, file)
+	run, err := readOne(ios, "ckpt export shiviz", runDoc, file, readRun)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	var st shiviz.ExportStats
 	err = writeOutput(o.Output, ios.Out, func(w io.Writer) error {

@@ -117,7 +117,7 @@ OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 
 func runGen(ios *IO, opts *genOptions) error {
 	if err := opts.Config.Validate(); err != nil {
-		return invalidf("gen: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
+		return usagef("gen: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	w, err := traceWriteOptions(opts.Output, opts.JSONL, opts.Gzip)
 	if err != nil {

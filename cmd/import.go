@@ -101,19 +101,19 @@ func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
 	if o.TickPeriod != "" {
 		opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod)
 		if err != nil || slices.Contains(opt.TickPeriod, 0) {
-			return opt, invalidf("--tick-period %s: want a number of seconds > 0, or a comma list of them (one per process)", o.TickPeriod)
+			return opt, usagef("--tick-period %s: want a number of seconds > 0, or a comma list of them (one per process)", o.TickPeriod)
 		}
 	}
 	for _, f := range o.FailAt {
 		fp, err := shiviz.ParseFailPoint(f)
 		if err != nil {
-			return opt, invalid(err)
+			return opt, usageError(err)
 		}
 		opt.FailAt = append(opt.FailAt, fp)
 	}
 	if o.FailMatch != "" {
 		if opt.FailMatch, err = regexp.Compile(o.FailMatch); err != nil {
-			return opt, invalidf("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
+			return opt, usagef("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
 		}
 	}
 	opt.TimeGroup, opt.TimeLayout = o.TimeGroup, o.TimeLayout
@@ -130,6 +130,9 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	if file == "-" {
 		r = openStdin(ios)
 	} else {
+		if isDir(file) {
+			return invalidf("%s: %s", file, dirError("ckpt import shiviz", "ShiViz log").Error())
+		}
 		f, err := os.Open(file)
 		if err != nil {
 			return invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
@@ -171,7 +174,7 @@ func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Executio
 // execution converts.
 func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
 	if o.Output == "" || o.Output == "-" {
-		return invalidf("import shiviz --delimiter writes one trace per execution: give -o DIR")
+		return usagef("import shiviz --delimiter writes one trace per execution: give -o DIR")
 	}
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	if file == "-" {

@@ -92,6 +92,9 @@ func TestStdinHint(t *testing.T) {
 		t.Skip(err)
 	}
 	defer tty.Close()
+	if st, err := tty.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skipf("%s is not a character device here", os.DevNull)
+	}
 	var out, errOut bytes.Buffer
 	code := Main([]string{"verify", "-"}, tty, &out, &errOut)
 	if code != ExitInvalid || !strings.HasPrefix(errOut.String(), stdinHint+"\n") {

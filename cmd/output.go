@@ -102,13 +102,13 @@ func traceWriteOptions(out string, jsonl, gz bool) (trace.WriteOptions, error) {
 	case base != out:
 		w.Gzip = true
 	case gz && (strings.HasSuffix(out, ".json") || strings.HasSuffix(out, ".jsonl")):
-		return w, invalidf("--gzip writes gzip, but -o %s names a plain JSON file: name it %s.gz (or drop --gzip)", out, out)
+		return w, usagef("--gzip writes gzip, but -o %s names a plain JSON file: name it %s.gz (or drop --gzip)", out, out)
 	}
 	switch {
 	case strings.HasSuffix(base, ".jsonl"):
 		w.JSONL = true
 	case jsonl && strings.HasSuffix(base, ".json"):
-		return w, invalidf("--jsonl writes JSON Lines, but -o %s ends in .json: name it %sl (or drop --jsonl)", out, base)
+		return w, usagef("--jsonl writes JSON Lines, but -o %s ends in .json: name it %sl (or drop --jsonl)", out, base)
 	}
 	return w, nil
 }

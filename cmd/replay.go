@@ -3,7 +3,6 @@ package cmd
 import (
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,7 +48,7 @@ check finds it from wherever it runs.
 	fl.StringVar(&o.Algo, "algo", "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
 	addDelayFlags(fl, &o.delays)
-	fl.StringVar(&o.Variant, "variant", "", variantHelp())
+	fl.StringVar(&o.Variant, "variant", "", variantHelp(algoNames(false)))
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
@@ -57,23 +56,19 @@ check finds it from wherever it runs.
 }
 
 func runReplay(ios *IO, o *replayOptions) error {
-	choice := algorithms.Choice(algoNames(false))
-	switch {
-	case o.Algo == "":
-		return invalidf("replay: --algo is required (%s)", choice)
-	case !slices.Contains(algorithms.AllNames, o.Algo):
-		return invalidf("replay: --algo %q: want %s", o.Algo, choice)
+	if o.Algo == "" {
+		return usagef("--algo is required (%s)", algorithms.Choice(algoNames(false)))
 	}
-	if err := checkVariant(o.Variant, o.Algo); err != nil {
-		return invalidf("replay: %v", err)
+	if err := checkAlgo(o.Algo, o.Variant, algoNames(false)); err != nil {
+		return err
 	}
 	params, err := o.delays.params()
 	if err != nil {
 		return err
 	}
-	tr, err := readTrace(ios, o.File)
+	tr, err := readOne(ios, "ckpt replay", traceDoc, o.File, readTrace)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	alg, err := algorithms.New(o.Algo, o.Variant, tr)
 	if err != nil {

@@ -42,7 +42,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 			return runReport(ios, f, args[0])
 		},
 	}
-	addReportFlags(c, f)
+	addReportFlags(c, f, algoNames(true))
 	return c
 }
 
@@ -55,8 +55,8 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		return err
 	}
 	in := []input{{path: path}}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		in[0].err = fmt.Errorf("is a directory: ckpt report takes one trace or run (verify and check take directories)")
+	if isDir(path) {
+		in[0].err = dirError("ckpt report", "trace or run")
 	}
 	reports, lines := checkFiles(in, nil, func(path string) fileResult {
 		tr, run, err := readAny(ios, path)

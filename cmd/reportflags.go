@@ -35,18 +35,23 @@ type reportFlags struct {
 	Variant string
 	// Strict makes a report with an unknown property unknown (exit 1).
 	Strict bool
+	// choices are the --algo values the command takes (nil: every
+	// algorithm of the table, and both).
+	choices []string
 }
 
-// addReportFlags registers the shared flags on cmd, writing into f.
-func addReportFlags(cmd *cobra.Command, f *reportFlags) {
+// addReportFlags registers the shared flags on cmd, writing into f;
+// --algo takes one of choices (e.g. algoNames(true)).
+func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
+	f.choices = choices
 	fl := cmd.Flags()
 	fl.StringVar(&f.Format, "format", string(report.Text), "output format: text, json, markdown or junit")
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
-	fl.StringVar(&f.Algo, "algo", "both", "algorithm to replay: "+algorithms.Choice(algoNames(true)))
+	fl.StringVar(&f.Algo, "algo", algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
 	addDelayFlags(fl, f)
-	fl.StringVar(&f.Variant, "variant", "", variantHelp())
+	fl.StringVar(&f.Variant, "variant", "", variantHelp(choices))
 }
 
 // The --algo and --variant flags of every command read the algorithm
@@ -58,33 +63,43 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags) {
 func algoNames(withBoth bool) []string {
 	names := slices.Clone(algorithms.AllNames)
 	if withBoth {
-		names = append(names, "both")
+		names = append(names, algorithms.Both)
 	}
 	return names
 }
 
-// variantHelp is --variant's help: every variant of the table, with its
-// algorithm and description.
-func variantHelp() string {
+// recoveryNames are the values explore's --algo takes: the algorithms
+// that recover (failures are injected), and both.
+func recoveryNames() []string {
+	return append(slices.Clone(algorithms.Names), algorithms.Both)
+}
+
+// variantHelp is --variant's help: every variant of the algorithms
+// among choices, with its algorithm and description, and the rule.
+func variantHelp(choices []string) string {
 	var parts []string
 	for _, a := range algorithms.All {
+		if !slices.Contains(choices, a.Name) {
+			continue
+		}
 		for _, v := range a.Variants {
 			parts = append(parts, fmt.Sprintf("%s (%s: %s)", v.Name, a.Name, v.Doc))
 		}
 	}
-	return "algorithm variant: " + strings.Join(parts, "; ")
+	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + algorithms.VariantRule
 }
 
-// checkVariant checks that v ("" for the default) is a variant of
-// algorithm algo, which the caller has validated.
-func checkVariant(v, algo string) error {
-	if a, ok := algorithms.Lookup(algo); ok && a.HasVariant(v) {
-		return nil
+// checkAlgo checks --algo against the values the command takes
+// (choices) and --variant against the algorithms it selects, by one
+// rule for every command (algorithms.VariantRule); both are usage errors.
+func checkAlgo(algo, variant string, choices []string) error {
+	if !slices.Contains(choices, algo) {
+		return usagef("--algo %q: want %s", algo, algorithms.Choice(choices))
 	}
-	if !slices.Contains(algorithms.VariantNames(), v) {
-		return fmt.Errorf("--variant %q: want %s", v, algorithms.Choice(algorithms.VariantNames()))
+	if err := algorithms.CheckVariant(variant, algorithms.Select(algo)); err != nil {
+		return usageError(err)
 	}
-	return fmt.Errorf("--variant %s: the variant applies to --algo %s only", v, algorithms.Choice(algorithms.VariantsOf(v)))
+	return nil
 }
 
 // addDelayFlags registers --restart-delay and --control-delay, writing
@@ -100,39 +115,24 @@ func (f *reportFlags) validate() error {
 	switch report.Format(f.Format) {
 	case report.Text, report.JSON, report.Markdown, report.JUnit:
 	default:
-		return invalidf("--format %q: want text, json, markdown or junit", f.Format)
+		return usagef("--format %q: want text, json, markdown or junit", f.Format)
 	}
-	if !slices.Contains(algoNames(true), f.Algo) {
-		return invalidf("--algo %q: want %s", f.Algo, algorithms.Choice(algoNames(true)))
+	choices := f.choices
+	if choices == nil {
+		choices = algoNames(true)
 	}
-	if f.Variant != "" && !slices.Contains(algorithms.VariantNames(), f.Variant) {
-		return invalidf("--variant %q: want %s", f.Variant, algorithms.Choice(algorithms.VariantNames()))
-	}
-	if _, err := f.params(); err != nil {
-		return err
-	}
-	return nil
+	return checkAlgo(f.Algo, f.Variant, choices)
 }
 
 // algorithms returns the algorithm names --algo selects, in report order:
 // "both" is the two recovery algorithms, ms and pk (the protocols without
 // recovery are chosen by name).
-func (f *reportFlags) algorithms() []string {
-	if f.Algo == "both" || f.Algo == "" {
-		return algorithms.Names
-	}
-	return []string{f.Algo}
-}
+func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
 
 // variantFor returns the variant to replay algorithm name with: --variant
 // if name has it, else the default (so with --algo both, --variant
 // textbook applies to ms and pk runs as it is).
-func (f *reportFlags) variantFor(name string) string {
-	if a, ok := algorithms.Lookup(name); ok && a.HasVariant(f.Variant) {
-		return f.Variant
-	}
-	return ""
-}
+func (f *reportFlags) variantFor(name string) string { return algorithms.VariantFor(name, f.Variant) }
 
 // params converts the delay flags into replay params that override a
 // trace's: a flag not given sets nothing.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -63,7 +64,20 @@ type IO struct {
 	ErrOut io.Writer
 }
 
+// flagError is a wrong flag: unknown, without its value, or with a value
+// the flag does not take. Every command says what is wrong and prints
+// its usage after it (SPEC §8: no usage dump unless the flags were
+// wrong), exit status 2 — whether cobra found the error while parsing or
+// the command while checking the values against each other.
 type flagError struct{ error }
+
+// usagef returns a flagError: a flag value the command cannot use.
+func usagef(format string, args ...any) error {
+	return flagError{fmt.Errorf(format, args...)}
+}
+
+// usageError wraps err as a flagError.
+func usageError(err error) error { return flagError{err} }
 
 // NewRootCmd builds the ckpt command tree.
 func NewRootCmd(ios *IO) *cobra.Command {
@@ -141,22 +155,50 @@ func isArgsError(err error) bool {
 	return errors.As(err, &ae) || (err != nil && len(err.Error()) > 8 && (err.Error()[:8] == "unknown " || err.Error()[:8] == "accepts "))
 }
 
-// exactArgs is cobra.ExactArgs with errors that earn a usage dump.
+// exactArgs is cobra.ExactArgs with errors that earn a usage dump:
+// "ckpt report takes 1 argument (FILE), got 2".
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return argsError{fmt.Errorf("%s takes %d argument(s), got %d", cmd.CommandPath(), n, len(args))}
+			return argsError{fmt.Errorf("%s takes %s%s, got %d", cmd.CommandPath(), plural(n, "argument", "arguments"), argNames(cmd), len(args))}
 		}
 		return nil
 	}
 }
 
-// minArgs is cobra.MinimumNArgs with errors that earn a usage dump.
+// minArgs is cobra.MinimumNArgs with errors that earn a usage dump:
+// "ckpt verify needs at least 1 argument (FILE...)".
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return argsError{fmt.Errorf("%s needs at least %d argument(s)", cmd.CommandPath(), n)}
+			return argsError{fmt.Errorf("%s needs at least %s%s", cmd.CommandPath(), plural(n, "argument", "arguments"), argNames(cmd))}
 		}
 		return nil
 	}
+}
+
+// argNames names cmd's positional arguments as its Use line does
+// (" (FILE)", " (FILE...)"), or "" when it names none: the upper-case
+// words of Use outside brackets and not a flag's value.
+func argNames(cmd *cobra.Command) string {
+	var names []string
+	depth, flagValue := 0, false
+	for _, w := range strings.Fields(cmd.Use)[1:] {
+		opens, closes := strings.Count(w, "["), strings.Count(w, "]")
+		word := strings.Trim(w, "[]")
+		switch {
+		case depth > 0 || opens > 0:
+		case flagValue:
+			flagValue = false
+		case strings.HasPrefix(word, "-"):
+			flagValue = true
+		case word != "" && word == strings.ToUpper(word):
+			names = append(names, word)
+		}
+		depth += opens - closes
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, " ") + ")"
 }

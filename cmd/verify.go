@@ -40,7 +40,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 			return runVerify(ios, f, args)
 		},
 	}
-	addReportFlags(c, f)
+	addReportFlags(c, f, algoNames(true))
 	return c
 }
 

@@ -157,3 +157,19 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// Quiet writes one line per trace and protocol, for scripts (`ckpt
+// compare -q`): FILE, protocol, basic, forced, useless, piggyback bytes
+// and control messages, tab-separated — the figures of the JSON's
+// "file", "protocol", "basic", "forced", "useless", "piggyback_bytes"
+// and "control_messages".
+func Quiet(w io.Writer, tables []Table) error {
+	var sb strings.Builder
+	for _, t := range tables {
+		for _, r := range t.Rows {
+			fmt.Fprintf(&sb, "%s\t%s\t%d\t%d\t%d\t%d\t%d\n", r.File, r.Protocol, r.Basic, r.Forced, r.Useless, r.PiggybackBytes, r.ControlMessages)
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

@@ -16,6 +16,7 @@ type junitSuites struct {
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
 	Skipped  int          `xml:"skipped,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -24,6 +25,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
 	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -32,6 +34,7 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 }
 
@@ -66,7 +69,11 @@ func writeJUnit(w io.Writer, r *explore.Result) error {
 		}
 	}
 	s.Tests = len(s.Cases)
-	doc := junitSuites{Name: "ckpt explore", Tests: s.Tests, Failures: s.Failures, Skipped: s.Skipped, Suites: []junitSuite{s}}
+	return encodeJUnit(w, junitSuites{Name: "ckpt explore", Tests: s.Tests, Failures: s.Failures, Skipped: s.Skipped, Suites: []junitSuite{s}})
+}
+
+// encodeJUnit writes doc, indented, after the XML header.
+func encodeJUnit(w io.Writer, doc junitSuites) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

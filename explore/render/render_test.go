@@ -116,3 +116,36 @@ func TestBadFormat(t *testing.T) {
 		t.Error("format yaml accepted")
 	}
 }
+
+// TestErrorGolden: a file explore could not read is reported in every
+// format (and quiet), as verify reports one; the JSON decodes, and the
+// JUnit counts one error.
+func TestErrorGolden(t *testing.T) {
+	const msg = "trace event 1: recv of unknown message \"m9\" (no event sends it)"
+	for _, f := range append(report.Formats, "quiet") {
+		var buf bytes.Buffer
+		format := f
+		if f == "quiet" {
+			format = report.Text
+		}
+		if err := RenderError(&buf, format, "bad.json", msg, Options{Quiet: f == "quiet"}); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, "error."+string(f)+".golden", buf.Bytes())
+		switch f {
+		case report.JSON:
+			var e errorEntry
+			if err := json.Unmarshal(buf.Bytes(), &e); err != nil || e.Verdict != "error" || e.Error != msg || e.Valid {
+				t.Errorf("json error entry %+v (%v)", e, err)
+			}
+		case report.JUnit:
+			var doc junitSuites
+			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil || doc.Errors != 1 || !strings.Contains(buf.String(), "<error ") {
+				t.Errorf("junit error entry: %v\n%s", err, buf.String())
+			}
+		}
+		if !strings.Contains(buf.String(), "bad.json") {
+			t.Errorf("%s: the file is not named:\n%s", f, buf.String())
+		}
+	}
+}
