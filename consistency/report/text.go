@@ -4,7 +4,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 )
@@ -43,10 +42,7 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 			if b.level > 1 {
 				rule = "-"
 			}
-			sb.WriteString(paint(b.text, b.tone, opts.Color))
-			sb.WriteByte('\n')
-			sb.WriteString(strings.Repeat(rule, utf8.RuneCountInString(b.text)))
-			sb.WriteByte('\n')
+			texttable.Heading(&sb, b.text, rule, wrapWidth, func(s string) string { return paint(s, b.tone, opts.Color) })
 		case paraBlock:
 			texttable.Wrap(&sb, b.text, "", "", wrapWidth)
 		case tableBlock:
@@ -88,7 +84,7 @@ func writeTextList(sb *strings.Builder, b block, color bool) {
 		if b.numbered {
 			marker = "  " + strconv.Itoa(i+1) + ". "
 		}
-		indent := strings.Repeat(" ", utf8.RuneCountInString(marker))
+		indent := strings.Repeat(" ", texttable.DisplayWidth(marker))
 		head := it.head
 		if it.strong != "" {
 			head = paint("["+it.strong+"]", bad, color) + " " + head

@@ -3,7 +3,6 @@ package render
 import (
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 )
@@ -33,15 +32,15 @@ func writeText(w io.Writer, doc []block, color bool) error {
 			if b.level > 1 {
 				rule = "-"
 			}
-			text := b.text
+			var paint func(string) string
 			if color && b.level == 1 {
 				c := green
 				if b.bad {
 					c = red
 				}
-				text = c + text + reset
+				paint = func(s string) string { return c + s + reset }
 			}
-			sb.WriteString(text + "\n" + strings.Repeat(rule, utf8.RuneCountInString(b.text)) + "\n")
+			texttable.Heading(&sb, b.text, rule, wrapWidth, paint)
 		case para:
 			texttable.Wrap(&sb, b.text, "", "", wrapWidth)
 		case tableBlock:

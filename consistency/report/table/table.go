@@ -21,7 +21,6 @@ package table
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // Width is the width of the terminal text output is fitted to.
@@ -151,17 +150,17 @@ func allColumns(n int) []int {
 	return cols
 }
 
-// columnWidths is each column's width in runes, as the table draws its
+// columnWidths is each column's display width, as the table draws its
 // cells on one line.
 func columnWidths(t *Table) []int {
 	w := make([]int, len(t.Header))
 	for i, h := range t.Header {
-		w[i] = utf8.RuneCountInString(h)
+		w[i] = DisplayWidth(h)
 	}
 	for _, r := range t.Rows {
 		for i := range w {
 			if i < len(r) {
-				w[i] = max(w[i], utf8.RuneCountInString(OneLine(r[i].Text)))
+				w[i] = max(w[i], DisplayWidth(OneLine(r[i].Text)))
 			}
 		}
 	}
@@ -177,11 +176,11 @@ func floors(t *Table, w []int) []int {
 		if c >= len(t.Wrap) || !t.Wrap[c] {
 			continue
 		}
-		f[c] = utf8.RuneCountInString(t.Header[c])
+		f[c] = DisplayWidth(t.Header[c])
 		for _, r := range t.Rows {
 			if c < len(r) {
 				for _, word := range strings.Fields(r[c].Text) {
-					f[c] = max(f[c], utf8.RuneCountInString(word))
+					f[c] = max(f[c], DisplayWidth(word))
 				}
 			}
 		}

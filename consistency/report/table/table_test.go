@@ -128,3 +128,58 @@ func TestWriteWrapped(t *testing.T) {
 		t.Errorf("unwrapped table after a wrapped one:\n%s", sb.String())
 	}
 }
+
+// TestDisplayWidth: widths are terminal columns, not characters: a CJK
+// character takes two, so a paragraph of CJK words wraps at half the
+// characters, and a table column of CJK names is as wide as it looks.
+func TestDisplayWidth(t *testing.T) {
+	if w := DisplayWidth("节点一号"); w != 8 {
+		t.Errorf("DisplayWidth(节点一号) = %d, want 8", w)
+	}
+	if w := DisplayWidth("a · b — c…"); w != 10 {
+		t.Errorf("ambiguous-width characters are not narrow: %d", w)
+	}
+	for _, l := range Lines(strings.Repeat("节点一号 ", 30), 40) {
+		if DisplayWidth(l) > 40 {
+			t.Errorf("line %q is %d columns wide, want <= 40", l, DisplayWidth(l))
+		}
+	}
+	tb := &Table{Header: []string{"process", "n"}, Rows: [][]Cell{Row("节点一号服务器", "1"), Row("p", "2")}}
+	var sb strings.Builder
+	if _, err := NewWriter(&sb).Write(tb, Width, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(sb.String()), "\n")
+	for _, l := range lines {
+		if DisplayWidth(l) != DisplayWidth(lines[0]) {
+			t.Errorf("table rows of unequal width:\n%s", sb.String())
+			break
+		}
+	}
+}
+
+// TestHeading: a heading wider than the line wraps, first at its " — ",
+// and its underline spans its longest line; one that fits stays whole.
+func TestHeading(t *testing.T) {
+	var sb strings.Builder
+	Heading(&sb, "short — fits", "=", 40, nil)
+	if sb.String() != "short — fits\n============\n" {
+		t.Errorf("short heading:\n%s", sb.String())
+	}
+	sb.Reset()
+	Heading(&sb, "a/rather/long/file/name.json · ms · INVALID — 1 of 8 applicable properties fail", "-", 50, nil)
+	want := "a/rather/long/file/name.json · ms · INVALID\n— 1 of 8 applicable properties fail\n" + strings.Repeat("-", 43) + "\n"
+	if sb.String() != want {
+		t.Errorf("long heading:\n%s\nwant\n%s", sb.String(), want)
+	}
+	sb.Reset()
+	Heading(&sb, "节点一号服务器进程 failed at t=4 (run seq 39) — recovery line r=3", "-", 30, func(s string) string { return "<" + s + ">" })
+	for _, l := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
+		if DisplayWidth(strings.Trim(l, "<>")) > 30 {
+			t.Errorf("line %q wider than 30 columns", l)
+		}
+		if !strings.HasPrefix(l, "<") && !strings.HasPrefix(l, "-") {
+			t.Errorf("line %q not painted", l)
+		}
+	}
+}

@@ -2,25 +2,41 @@ package table
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
-// Wrap writes s word-wrapped at width: the first line after first, later
-// lines after rest. Newlines in s start new lines (a "because" chain may
-// be written one step per line). A word longer than the line is not
-// broken.
+func init() {
+	// tablewriter measures cells with twwidth, whose East Asian mode
+	// follows the locale (LANG=zh_CN… counts "·", "—" and "…" two columns
+	// wide). Output must not depend on the environment, so ambiguous-width
+	// characters are narrow, as modern terminals draw them, everywhere:
+	// in tablewriter's padding and in Width alike.
+	twwidth.SetOptions(twwidth.Options{})
+}
+
+// DisplayWidth is the display width of s in terminal columns: a CJK or other
+// wide character takes two, a combining mark none, ANSI colour
+// sequences none — what tablewriter pads cells by, so that everything
+// this package lays out is measured alike.
+func DisplayWidth(s string) int { return twwidth.Width(s) }
+
+// Wrap writes s word-wrapped at width display columns: the first line
+// after first, later lines after rest. Newlines in s start new lines (a
+// "because" chain may be written one step per line). A word longer than
+// the line is not broken.
 func Wrap(sb *strings.Builder, s, first, rest string, width int) {
 	prefix := first
 	for _, para := range strings.Split(s, "\n") {
 		sb.WriteString(prefix)
-		col := utf8.RuneCountInString(prefix)
+		col := DisplayWidth(prefix)
 		start := col
 		for _, w := range strings.Fields(para) {
-			n := utf8.RuneCountInString(w)
+			n := DisplayWidth(w)
 			if col > start && col+1+n > width {
 				sb.WriteByte('\n')
 				sb.WriteString(rest)
-				col = utf8.RuneCountInString(rest)
+				col = DisplayWidth(rest)
 				start = col
 			}
 			if col > start {
@@ -40,4 +56,28 @@ func Lines(s string, width int) []string {
 	var sb strings.Builder
 	Wrap(&sb, s, "", "", width)
 	return strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+}
+
+// Heading writes text as a heading of at most width columns, underlined
+// with rule ("=" or "-"): a heading too long for one line (a long file
+// or process name) wraps — first at its " — ", which parts what the
+// heading is about from what it says of it, then at words — and the
+// underline spans its longest line. paint, if not nil, colours each line
+// of the text.
+func Heading(sb *strings.Builder, text, rule string, width int, paint func(string) string) {
+	lines := Lines(text, width)
+	if subject, rest, ok := strings.Cut(text, " — "); ok && len(lines) > 1 {
+		lines = append(Lines(subject, width), Lines("— "+rest, width)...)
+	}
+	longest := 0
+	for _, l := range lines {
+		longest = max(longest, DisplayWidth(l))
+		if paint != nil {
+			l = paint(l)
+		}
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(strings.Repeat(rule, longest))
+	sb.WriteByte('\n')
 }
