@@ -130,14 +130,20 @@ var chordNames = []string{"client-testGetEveryNSeconds", "0001", "front-end", "k
 // chordLike is a generated 8-process run with two failures under chord's
 // process names.
 func chordLike(t testing.TB) *trace.Trace {
+	return namedTrace(t, "chord-like.json", chordNames, 1300, 2, 7)
+}
+
+// namedTrace is a generated trace of events ops and failures failures
+// whose processes are called names.
+func namedTrace(t testing.TB, file string, names []string, events, failures int, seed uint64) *trace.Trace {
 	cfg := gen.DefaultConfig()
-	cfg.Procs, cfg.Events, cfg.Failures, cfg.Seed = 8, 1300, 2, 7
+	cfg.Procs, cfg.Events, cfg.Failures, cfg.Seed = len(names), events, failures, seed
 	tr, err := gen.Trace(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.Name = "chord-like.json"
-	tr.Processes = append([]string(nil), chordNames...)
+	tr.Name = file
+	tr.Processes = append([]string(nil), names...)
 	return tr
 }
 
@@ -157,6 +163,7 @@ func TestBrowser(t *testing.T) {
 		t.Skip("real-browser test skipped in -short mode")
 	}
 	t.Run("chord-like", func(t *testing.T) { browseChordLike(t, bin) })
+	t.Run("long-names", func(t *testing.T) { browseLongNames(t, bin) })
 	t.Run("violations", func(t *testing.T) {
 		run, rep := replayed(t, readExample(t, "forced.json"), "ms:no-log")
 		if rep.Valid {
@@ -268,6 +275,60 @@ func browseChordLike(t *testing.T, bin string) {
 		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// longNames are four hosts whose names differ only in their number,
+// which a cut in the middle takes out (issue 18).
+var longNames = []string{
+	"a-very-long-process-name-number-01-of-the-cluster.example.org",
+	"a-very-long-process-name-number-02-of-the-cluster.example.org",
+	"a-very-long-process-name-number-03-of-the-cluster.example.org",
+	"a-very-long-process-name-number-04-of-the-cluster.example.org",
+}
+
+// browseLongNames: lanes whose names are too long for the column are
+// shortened around what tells them apart: every visible lane label is
+// different from every other, shows its host's number, and has the full
+// name as its tooltip.
+func browseLongNames(t *testing.T, bin string) {
+	run, rep := replayed(t, namedTrace(t, "long-names.json", longNames, 200, 1, 5), "ms")
+	url := writePage(t, []Panel{{run, rep}})
+	_, dom := selftest(t, bin, url, "selftest", append(readingChecks, "lanes-distinct")...)
+	heads := regexp.MustCompile(`<div class="lane-head" data-p="([^"]*)" title="[^"]*"[^>]*><span class="name">([^<]*)</span>`).FindAllStringSubmatch(dom, -1)
+	if len(heads) != len(longNames) {
+		t.Fatalf("%d lane heads in the page, want %d", len(heads), len(longNames))
+	}
+	seen := map[string]bool{}
+	for i, h := range heads {
+		name, shown := h[1], h[2]
+		if seen[shown] {
+			t.Errorf("two lanes read %q", shown)
+		}
+		seen[shown] = true
+		if num := fmt.Sprintf("%02d", i+1); name != longNames[i] || !strings.Contains(shown, num) {
+			t.Errorf("lane %s shown as %q, without its number %s", name, shown, num)
+		}
+		t.Logf("%s: %s", name, shown)
+	}
+	// The same page with the names cut in the middle, as they were:
+	// the self-test must see that the lanes read alike.
+	page, err := os.ReadFile(strings.TrimPrefix(url, "file://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fit = "var labels = fitLanes(P.procs, HEAD_FONT, headW - 16);"
+	if !bytes.Contains(page, []byte(fit)) {
+		t.Fatalf("the mutant cannot find %q in the page", fit)
+	}
+	page = bytes.ReplaceAll(page, []byte(fit), []byte("var labels = P.procs.map(function (s) { return fitMiddle(s, HEAD_FONT, headW - 16); });"))
+	path := filepath.Join(t.TempDir(), "middle-cut.html")
+	if err := os.WriteFile(path, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := loadSelftest(t, bin, "file://"+path, "selftest")
+	if !strings.HasPrefix(res["lanes-distinct"], "broken") {
+		t.Errorf("the self-test passed lanes cut in the middle, which read alike: %q", res["lanes-distinct"])
 	}
 }
 

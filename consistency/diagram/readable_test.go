@@ -3,6 +3,7 @@ package diagram
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -385,5 +386,50 @@ func TestTimeAxisBounded(t *testing.T) {
 	}
 	if w > maxTimeW+1000 || ticks > 3000 {
 		t.Errorf("width %g px, %d ticks", w, ticks)
+	}
+}
+
+// TestLaneLabelsDistinct: names too long for the column are shortened
+// around what tells them apart — four cluster hosts that differ only in
+// their number read as four different labels, each with its number —
+// and never wider than the column.
+func TestLaneLabelsDistinct(t *testing.T) {
+	long := func(n int) string {
+		return fmt.Sprintf("a-very-long-process-name-number-%02d-of-the-cluster.example.org", n)
+	}
+	for _, tc := range []struct {
+		names []string
+		keep  []string // what each label must show
+		width float64
+	}{
+		{[]string{long(1), long(2), long(3), long(4)}, []string{"01", "02", "03", "04"}, maxLabelW - 12},
+		{[]string{long(1), long(2), long(3), long(4)}, []string{"01", "02", "03", "04"}, 120},
+		{[]string{"a-very-long-process-name-kv-node-10", "a-very-long-process-name-kv-node-30", "kv-node-1"}, []string{"10", "30", "kv-node-1"}, 120},
+		{[]string{"replica-alpha.datacenter-one.example.org", "replica-beta.datacenter-one.example.org", "replica-alpha.datacenter-two.example.org"},
+			[]string{"alpha…one", "beta", "two"}, 140},
+		{[]string{"节点一号服务器进程甲乙丙丁戊己庚辛", "节点二号服务器进程甲乙丙丁戊己庚辛"}, []string{"一", "二"}, 120},
+	} {
+		labels := laneLabels(tc.names, laneFont, true, tc.width)
+		seen := map[string]bool{}
+		for i, l := range labels {
+			if seen[l] {
+				t.Errorf("two lanes read %q: %q", l, labels)
+			}
+			seen[l] = true
+			if !strings.Contains(l, tc.keep[i]) {
+				t.Errorf("%q shown as %q, which lacks %q", tc.names[i], l, tc.keep[i])
+			}
+			if w := textWidth(l, laneFont, true); w > tc.width {
+				t.Errorf("%q shown as %q, %.0f px wide in a %.0f px column", tc.names[i], l, w, tc.width)
+			}
+			if l != tc.names[i] && !strings.Contains(l, "…") {
+				t.Errorf("%q cut without an ellipsis: %q", tc.names[i], l)
+			}
+		}
+		t.Logf("%.0f px: %q", tc.width, labels)
+	}
+	// The middle cut this replaces would have made the hosts read alike.
+	if fitText(long(1), laneFont, true, maxLabelW-12) != fitText(long(2), laneFont, true, maxLabelW-12) {
+		t.Log("note: the middle cut keeps the hosts apart at this width")
 	}
 }

@@ -78,11 +78,13 @@ func niceStep(s float64) float64 {
 }
 
 // lanes writes each lane's line and name. The name sits in its own
-// column left of column 0, shortened in the middle if it is too long
-// (the full name is its tooltip), so no mark ever covers it.
+// column left of column 0, shortened around what tells it from the
+// other lanes if it is too long (laneLabels; the full name is its
+// tooltip), so no mark ever covers it.
 func (m *model) lanes(x *xw) {
 	x.raw(`<g class="lanes">`)
 	right := m.geo.width - 40
+	labels := laneLabels(m.run.Processes, laneFont, true, m.geo.labelW-12)
 	for p, name := range m.run.Processes {
 		y := m.laneY(int32(p))
 		x.raw(`<line class="lane"`)
@@ -98,7 +100,7 @@ func (m *model) lanes(x *xw) {
 		x.raw("><title>")
 		x.esc(name)
 		x.raw("</title>")
-		x.esc(fitText(name, laneFont, true, m.geo.labelW-12))
+		x.esc(labels[p])
 		x.raw("</text>")
 	}
 	x.raw("</g>\n")

@@ -90,6 +90,105 @@ function fitMiddle(s, font, width) {
   return s.slice(0, hh) + "…" + s.slice(s.length - tt);
 }
 
+// fitLanes shortens lane names too long for width px around what tells
+// each from the others (lanelabels.go does the same for the SVG, where
+// it explains why): the part after the longest prefix and before the
+// longest suffix it shares with another name, widened to whole words,
+// is kept; the name's head and tail fill the rest, turn about, with "…"
+// where text is left out. Labels that still read alike are cut in the
+// middle instead.
+function fitLanes(names, font, width) {
+  var fits = function (s) { return textW(s, font) <= width; };
+  var pre = sharedPrefix(names), rev = names.map(function (s) { return Array.from(s).reverse().join(""); });
+  var suf = sharedPrefix(rev), out = [], seen = {};
+  names.forEach(function (s, i) {
+    out[i] = fitAround(Array.from(s), pre[i], suf[i], fits);
+    if (out[i] === null) { out[i] = fitMiddle(s, font, width); }
+    seen[out[i]] = (seen[out[i]] || 0) + 1;
+  });
+  names.forEach(function (s, i) { if (seen[out[i]] > 1) { out[i] = fitMiddle(s, font, width); } });
+  return out;
+}
+
+// sharedPrefix gives each name the length (in code points) of the
+// longest prefix it shares with another: in sorted order, a neighbour's.
+function sharedPrefix(names) {
+  var cps = names.map(function (s) { return Array.from(s); });
+  var idx = names.map(function (_, i) { return i; }), best = names.map(function () { return 0; });
+  var cmp = function (a, b) {
+    var x = cps[a], y = cps[b];
+    for (var k = 0; k < x.length && k < y.length; k++) {
+      if (x[k] !== y[k]) { return x[k].codePointAt(0) - y[k].codePointAt(0); }
+    }
+    return x.length - y.length;
+  };
+  idx.sort(cmp);
+  for (var k = 1; k < idx.length; k++) {
+    var a = cps[idx[k - 1]], b = cps[idx[k]], n = 0;
+    while (n < a.length && n < b.length && a[n] === b[n]) { n++; }
+    best[idx[k - 1]] = Math.max(best[idx[k - 1]], n);
+    best[idx[k]] = Math.max(best[idx[k]], n);
+  }
+  return best;
+}
+
+// fitAround: the name r (code points) kept around its distinguishing
+// spans, widened to words if that fits, else as they are; null if even
+// they do not fit.
+function fitAround(r, pre, suf, fits) {
+  if (fits(r.join(""))) { return r.join(""); }
+  var narrow = distinctSpans(r, pre, suf);
+  var wide = mergeSpans(narrow.map(function (sp) { return wordSpan(r, sp); }));
+  var l = fillAround(r, wide, fits);
+  return l !== null ? l : fillAround(r, narrow, fits);
+}
+
+function distinctSpans(r, pre, suf) {
+  var a = Math.min(pre, r.length), b = Math.max(r.length - suf, 0), last = r.length - 1;
+  if (a < b) { return [[a, b]]; }
+  var d1 = Math.max(Math.min(b - 1, last), 0), d2 = Math.max(Math.min(a, last), 0);
+  return d1 >= d2 ? [[d2, d1 + 1]] : [[d1, d1 + 1], [d2, d2 + 1]];
+}
+
+function wordSpan(r, sp) {
+  var w = function (c) { return /[\p{L}\p{N}]/u.test(c); }, a = sp[0], b = sp[1];
+  while (a > 0 && w(r[a - 1]) && w(r[a])) { a--; }
+  while (b < r.length && w(r[b]) && w(r[b - 1])) { b++; }
+  return [a, b];
+}
+
+function mergeSpans(spans) {
+  var out = [spans[0].slice()];
+  for (var i = 1; i < spans.length; i++) {
+    var last = out[out.length - 1];
+    if (spans[i][0] <= last[1]) { last[1] = Math.max(last[1], spans[i][1]); } else { out.push(spans[i].slice()); }
+  }
+  return out;
+}
+
+function fillAround(r, spans, fits) {
+  var first = spans[0][0], last = spans[spans.length - 1][1];
+  var label = function (h, t) {
+    var s = r.slice(0, h).join(""), end = h;
+    spans.forEach(function (sp) {
+      if (sp[0] > end) { s += "…"; }
+      s += r.slice(sp[0], sp[1]).join("");
+      end = sp[1];
+    });
+    if (t < r.length - last) { s += "…"; }
+    return s + r.slice(r.length - t).join("");
+  };
+  var h = 0, t = 0;
+  if (!fits(label(0, 0))) { return null; }
+  for (;;) {
+    var gh = h < first && fits(label(h + 1, t));
+    if (gh) { h++; }
+    var gt = t < r.length - last && fits(label(h, t + 1));
+    if (gt) { t++; }
+    if (!gh && !gt) { return label(h, t); }
+  }
+}
+
 function niceStep(s) {
   if (!(s > 0) || !isFinite(s)) { return 1; }
   var p = Math.pow(10, Math.floor(Math.log(s) / Math.LN10));

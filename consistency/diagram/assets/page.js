@@ -26,13 +26,15 @@ function makeView(P, parent, titled) {
   return V;
 }
 
-// placeHeads writes the lane names: each cut in the middle to fit the
-// column (the full name is its tooltip), with a button to hide the lane.
+// placeHeads writes the lane names: each shortened, if too long for the
+// column, around what tells it from the other lanes (fitLanes; the full
+// name is its tooltip), with a button to hide the lane.
 function placeHeads(V) {
   var P = V.P, L = V.L, out = [];
+  var labels = fitLanes(P.procs, HEAD_FONT, headW - 16);
   for (var p = 0; p < P.procs.length; p++) {
     if (L.rank[p] < 0) { continue; }
-    var name = P.procs[p], shown = fitMiddle(name, HEAD_FONT, headW - 16);
+    var name = P.procs[p], shown = labels[p];
     out.push('<div class="lane-head" data-p="' + esc(name) + '" title="' + esc(name) + '" style="top:' + L.y[p] + 'px">' +
       '<span class="name">' + esc(shown) + '</span><button type="button" class="hide-lane" title="hide this lane">×</button></div>');
   }

@@ -10,8 +10,9 @@
 function rectOK(r) { return r.width > 0 && r.height > 0; }
 function overlap(a, b) { return a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5; }
 
-// laneCheck: every lane name is shown whole (or cut in the middle with
-// the whole name as its tooltip), the shown names are distinct, and the
+// laneCheck: every lane name is shown whole (or shortened, with an
+// ellipsis, the whole name as its tooltip), the shown names are
+// distinct, and the
 // topmost element at the name's left, middle and right is the name.
 function laneCheck(full) {
   var problems = [];
@@ -36,6 +37,24 @@ function laneCheck(full) {
     });
   });
   return problems.length ? "broken: " + problems.slice(0, 4).join("; ") : "ok";
+}
+
+// distinctCheck: the lane labels a reader sees at once — those in view,
+// in every panel — read pairwise differently, so that no two lanes can
+// be taken for each other (issue 18: hosts whose names differed only in
+// a number all read "a-very-long-proce…uster.example.org").
+function distinctCheck() {
+  var problems = [];
+  views.forEach(function (V) {
+    var seen = {}, visible = V.lanes.getBoundingClientRect();
+    V.heads.querySelectorAll(".lane-head").forEach(function (h) {
+      var r = h.getBoundingClientRect(), text = h.querySelector(".name").textContent;
+      if (r.bottom < visible.top || r.top > visible.bottom || r.height === 0) { return; }
+      if (seen[text] !== undefined) { problems.push(seen[text] + " and " + h.getAttribute("data-p") + " both read " + text); }
+      seen[text] = h.getAttribute("data-p");
+    });
+  });
+  return problems.length ? "broken: " + problems.slice(0, 3).join("; ") : "ok";
 }
 
 // texts are every text a reader sees — lane names, axis, labels — each
@@ -117,6 +136,7 @@ function readingChecks(h, V, out, rec) {
     return x >= 0 && x <= W.plotW ? "ok" : "broken: first failure at x=" + Math.round(x);
   });
   rec("lanes", function () { return laneCheck(h.full !== undefined); });
+  rec("lanes-distinct", distinctCheck);
   var ov = overlapCheck();
   out.setAttribute("data-labels", String(ov.n));
   rec("no-overlap", function () { return ov.result; });
