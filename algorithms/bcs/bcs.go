@@ -7,7 +7,9 @@
 // Each process keeps an integer clock lc, 0 at checkpoint 0. A basic
 // checkpoint (a timer tick) sets lc := lc+1 and is numbered lc. Every
 // message piggybacks lc. A receipt of m with m.lc > lc takes a forced
-// checkpoint numbered m.lc before the delivery, and lc := m.lc. Hence
+// checkpoint numbered m.lc before the delivery, and lc := m.lc. In runs
+// the piggyback is {"lc": N} (trace.CIC's LC, as HMNR writes its clock),
+// not MS's {"sn", "f"}: a BCS run must not read as an MS one. Hence
 // the checkpoints numbered ≥ n that come first on each process form a
 // consistent global checkpoint for every n, and no checkpoint is useless
 // (lies on a Z-cycle). Recovery is not implemented (package failfree).
@@ -27,6 +29,11 @@ const Name = "bcs"
 type BCS struct {
 	lc     []int32 // per process: its clock
 	nextID []int32 // per process: the id of its next checkpoint
+	// pb is each process's current piggyback, shared by its sends until
+	// lc changes (a sent CIC is immutable), so that a send allocates
+	// nothing.
+	pb   []*trace.CIC
+	slab trace.CICSlab
 }
 
 // New returns the state machine for tr, or an input error if tr has a
@@ -36,7 +43,7 @@ func New(tr *trace.Trace) (*BCS, error) {
 		return nil, err
 	}
 	n := len(tr.Processes)
-	a := &BCS{lc: make([]int32, n), nextID: make([]int32, n)}
+	a := &BCS{lc: make([]int32, n), nextID: make([]int32, n), pb: make([]*trace.CIC, n)}
 	for p := range a.nextID {
 		a.nextID[p] = 1
 	}
@@ -56,15 +63,34 @@ func (a *BCS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		}
 	case replay.InSend:
 		pb := trace.NewPiggyback()
-		pb.Sn = a.lc[p]
+		pb.CIC = a.piggyback(p)
 		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 	case replay.InRecv:
-		if m := in.PB.Sn; m > a.lc[p] {
+		if m := LC(in.PB); m > a.lc[p] {
 			fx = a.checkpoint(p, m, trace.CkptForced, fx)
 		}
 		fx = append(fx, replay.Effect{Kind: replay.EffDeliver})
 	}
 	return fx
+}
+
+// piggyback returns p's {"lc": lc}, made anew only when lc has changed.
+func (a *BCS) piggyback(p replay.Proc) *trace.CIC {
+	if c := a.pb[p]; c != nil && c.LC == a.lc[p] {
+		return c
+	}
+	c := a.slab.CIC()
+	c.LC = a.lc[p]
+	a.pb[p] = c
+	return c
+}
+
+// LC is the clock a BCS piggyback carries, 0 when it has none.
+func LC(pb *trace.Piggyback) int32 {
+	if pb == nil || pb.CIC == nil || pb.CIC.LC == trace.None {
+		return 0
+	}
+	return pb.CIC.LC
 }
 
 // checkpoint takes p's next checkpoint, numbered lc.
