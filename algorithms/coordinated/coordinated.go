@@ -8,8 +8,10 @@
 // in the blocking protocol of Elnozahy, Alvisi, Wang and Johnson's survey
 // (ACM CSUR 34(3), 2002, §4.2).
 //
-// The initiator is the first process of the trace. Its tick starts round
-// r when no round is in progress: it checkpoints, stops, and sends a
+// The initiator is the process with the most ticks in the trace (the
+// first in process order among equals; Initiator): a real log may give
+// its first process no timer at all, and a coordinator without ticks
+// starts no round. Its tick starts round r when no round is in progress: it checkpoints, stops, and sends a
 // request to every other process; each one, on the request, checkpoints,
 // stops and acknowledges; when every acknowledgement is in, the
 // initiator sends a commit to every other process and resumes; each one
@@ -34,14 +36,34 @@ import (
 // Name is the algorithm's name in runs.
 const Name = "coordinated"
 
-// Initiator is the process whose ticks start rounds.
-const Initiator replay.Proc = 0
+// Initiator returns the process whose ticks start rounds: the one with
+// the most ticks (checkpoint events) in tr, the first in process order
+// among equals, and the first process when none has any. Rounds then
+// come as often as the busiest checkpoint timer of the trace asks for
+// them; the first process, the obvious choice, has no timer at all in
+// real logs such as ShiViz's chord (docs/protocols.md).
+func Initiator(tr *trace.Trace) replay.Proc {
+	ticks := make([]int, len(tr.Processes))
+	for i := range tr.Events {
+		if tr.Events[i].Kind == trace.Checkpoint {
+			ticks[tr.Events[i].P]++
+		}
+	}
+	best := 0
+	for p, n := range ticks {
+		if n > ticks[best] {
+			best = p
+		}
+	}
+	return replay.Proc(best)
+}
 
 // Coordinated is the state machine for every process of a trace.
 type Coordinated struct {
-	round  int32   // rounds started so far
-	acks   int     // acknowledgements of the current round
-	joined []int32 // per process: the round of its latest checkpoint
+	init   replay.Proc // the initiator
+	round  int32       // rounds started so far
+	acks   int         // acknowledgements of the current round
+	joined []int32     // per process: the round of its latest checkpoint
 	// busy[p]: p checkpointed in a round that has not committed for it;
 	// it is held.
 	busy   []bool
@@ -58,7 +80,7 @@ func New(tr *trace.Trace) (*Coordinated, error) {
 		return nil, err
 	}
 	n := len(tr.Processes)
-	a := &Coordinated{joined: make([]int32, n), busy: make([]bool, n), nextID: make([]int32, n)}
+	a := &Coordinated{init: Initiator(tr), joined: make([]int32, n), busy: make([]bool, n), nextID: make([]int32, n)}
 	for p := range a.nextID {
 		a.nextID[p] = 1
 	}
@@ -75,9 +97,9 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 	case replay.InTick:
 		switch {
 		case in.Down:
-		case p == Initiator && !a.busy[p]:
+		case p == a.init && !a.busy[p]:
 			fx = a.start(fx)
-		case p == Initiator:
+		case p == a.init:
 			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonInRound})
 		default:
 			fx = append(fx, replay.Effect{Kind: replay.EffSkip, Sn: a.joined[p], Reason: trace.ReasonNotInitiator})
@@ -94,7 +116,7 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 		case trace.ControlRequest:
 			fx = a.join(p, in.Body.Count, fx)
 		case trace.ControlAck:
-			if p == Initiator {
+			if p == a.init {
 				fx = a.ack(in.Body.Count, fx)
 			}
 		case trace.ControlCommit:
@@ -107,11 +129,11 @@ func (a *Coordinated) Step(in *replay.Input, fx []replay.Effect) []replay.Effect
 // start begins a new round at the initiator.
 func (a *Coordinated) start(fx []replay.Effect) []replay.Effect {
 	a.round++
-	fx = a.checkpoint(Initiator, a.round, fx)
+	fx = a.checkpoint(a.init, a.round, fx)
 	if len(a.busy) == 1 {
 		return fx // nobody to wait for
 	}
-	a.busy[Initiator], a.acks = true, 0
+	a.busy[a.init], a.acks = true, 0
 	fx = append(fx, hold)
 	return a.broadcast(trace.ControlRequest, fx)
 }
@@ -122,14 +144,14 @@ var hold = replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}
 
 // ack counts an acknowledgement at the initiator; the last one commits.
 func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
-	if round != a.round || !a.busy[Initiator] {
+	if round != a.round || !a.busy[a.init] {
 		return fx
 	}
 	a.acks++
 	if a.acks < len(a.busy)-1 {
 		return fx
 	}
-	a.busy[Initiator] = false
+	a.busy[a.init] = false
 	fx = a.broadcast(trace.ControlCommit, fx)
 	return append(fx, replay.Effect{Kind: replay.EffResume})
 }
@@ -138,18 +160,18 @@ func (a *Coordinated) ack(round int32, fx []replay.Effect) []replay.Effect {
 // hold, the acknowledgement. A request p has answered already (or one
 // reaching the initiator) changes nothing.
 func (a *Coordinated) join(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
-	if p == Initiator || a.busy[p] || round <= a.joined[p] {
+	if p == a.init || a.busy[p] || round <= a.joined[p] {
 		return fx
 	}
 	a.busy[p] = true
 	fx = a.checkpoint(p, round, fx)
 	fx = append(fx, hold)
-	return append(fx, a.control(trace.ControlAck, Initiator, round))
+	return append(fx, a.control(trace.ControlAck, a.init, round))
 }
 
 // commit ends p's part in the round: it resumes.
 func (a *Coordinated) commit(p replay.Proc, round int32, fx []replay.Effect) []replay.Effect {
-	if p == Initiator || !a.busy[p] || round != a.joined[p] {
+	if p == a.init || !a.busy[p] || round != a.joined[p] {
 		return fx
 	}
 	a.busy[p] = false
@@ -160,7 +182,7 @@ func (a *Coordinated) commit(p replay.Proc, round int32, fx []replay.Effect) []r
 // initiator to every other process.
 func (a *Coordinated) broadcast(kind trace.Control, fx []replay.Effect) []replay.Effect {
 	for q := range a.busy {
-		if replay.Proc(q) != Initiator {
+		if replay.Proc(q) != a.init {
 			fx = append(fx, a.control(kind, replay.Proc(q), a.round))
 		}
 	}
@@ -173,7 +195,7 @@ func (a *Coordinated) broadcast(kind trace.Control, fx []replay.Effect) []replay
 func (a *Coordinated) control(kind trace.Control, to replay.Proc, r int32) replay.Effect {
 	for int32(len(a.bodies)) < r {
 		b := trace.NewControlBody()
-		b.Origin, b.Count = int32(Initiator), int32(len(a.bodies))+1
+		b.Origin, b.Count = int32(a.init), int32(len(a.bodies))+1
 		a.bodies = append(a.bodies, &b)
 	}
 	e := replay.Effect{Kind: replay.EffControl, Control: kind, To: to}

@@ -22,7 +22,7 @@ func mustNew(t protocoltest.T, tr *trace.Trace) *Coordinated {
 // arriving at p.
 func ctl(kind trace.Control, p, from replay.Proc, r int32) replay.Input {
 	b := trace.NewControlBody()
-	b.Origin, b.Count = int32(Initiator), r
+	b.Origin, b.Count = 0, r // P0 initiates: no trace here has ticks
 	return replay.Input{Kind: replay.InControl, P: p, Peer: from, Control: kind, Body: &b}
 }
 
@@ -65,3 +65,35 @@ func TestStep(t *testing.T) {
 }
 
 func TestRefusesFailures(t *testing.T) { protocoltest.CheckRefusesFailures(t, newCoordinated) }
+
+// TestInitiatorMostTicks: the initiator is the process with the most
+// ticks, the first among equals — not the first process, which a real
+// log (ShiViz's chord) may give no timer at all, leaving coordinated
+// checkpointing without a single round.
+func TestInitiatorMostTicks(t *testing.T) {
+	b := trace.NewBuilder("P0", "P1", "P2")
+	b.Send(0.1, "P0", "P1", "m1")
+	b.Recv(0.2, "P1", "m1")
+	b.Checkpoint(0.3, "P1")
+	b.Checkpoint(0.4, "P2")
+	b.Checkpoint(1.5, "P2")
+	b.Checkpoint(2.6, "P1")
+	b.Checkpoint(3.7, "P2")
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Initiator(tr); got != 2 {
+		t.Errorf("initiator P%d, want P2 (3 ticks; P1 has 2, P0 none)", got)
+	}
+	run := protocoltest.Replay(t, tr, mustNew(t, tr))
+	if c := protocoltest.CountsOf(run); c.Basic != 3*3 || c.Control != 3*3*2 {
+		t.Errorf("counts %+v: want 3 rounds of 3 checkpoints and 6 control messages", c)
+	}
+	tie := trace.NewBuilder("P0", "P1", "P2")
+	tie.Checkpoint(0.1, "P2")
+	tie.Checkpoint(0.2, "P1")
+	if tr, err := tie.Build(); err != nil || Initiator(tr) != 1 {
+		t.Errorf("tie: initiator P%d (%v), want P1, the first among equals", Initiator(tr), err)
+	}
+}

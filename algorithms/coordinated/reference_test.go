@@ -23,6 +23,7 @@ func reference(tr *trace.Trace) protocoltest.Counts {
 	cd := tr.Params.WithDefaults().ControlDelay
 	var c protocoltest.Counts
 	rounds, ticks := 0, 0
+	init := Initiator(tr)
 	var free trace.Time
 	for i := range tr.Events {
 		e := &tr.Events[i]
@@ -30,7 +31,7 @@ func reference(tr *trace.Trace) protocoltest.Counts {
 			continue
 		}
 		ticks++
-		if replay.Proc(e.P) != Initiator || (rounds > 0 && e.T < free) {
+		if replay.Proc(e.P) != init || (rounds > 0 && e.T < free) {
 			continue
 		}
 		rounds++
