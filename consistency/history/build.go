@@ -106,7 +106,7 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps.progMsg = ops[np*share+lo : np*share+lo : np*share+hi]
 		ps.progKind = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial}
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
 		if alg == PK {
 			init.VT = vts[p*np : (p+1)*np : (p+1)*np]
 		}

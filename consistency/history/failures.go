@@ -136,42 +136,35 @@ func (b *Builder) candidate(h Handling) {
 	}
 }
 
-// snapshotBudget bounds the live ops copied for max-line snapshots, so
-// runs with very many failures stay linear; beyond it max lines are left
-// out.
+// snapshotBudget bounds the live receipts copied for max-line snapshots,
+// counted as the live ops of every process at each fail instant, so runs
+// with very many failures stay linear; beyond it max lines are left out.
 const snapshotBudget = 2_000_000
 
 // snapshot records the whole system's state at a fail instant for the
-// maximum consistent recovery line: live counts, held checkpoints and the
-// messages received in the live histories.
+// maximum consistent recovery line: live counts, the head of each
+// process's chain of held checkpoints (the chain itself never changes,
+// so the head is the whole table) and the messages received in the live
+// histories.
 func (b *Builder) snapshot(f *Failure) {
 	m := b.m
 	np := len(b.procs)
 	s := &f.Snap
 	s.LiveAt = make([]int32, np)
-	s.CkptsAt = make([][]int32, np)
-	s.CkptIDsAt = make([][]int32, np)
 	total := 0
 	for q := range b.procs {
+		s.LiveAt[q] = int32(len(b.procs[q].live))
 		total += len(b.procs[q].live)
 	}
-	ok := b.snapshotUsed+total <= snapshotBudget
-	if ok {
-		b.snapshotUsed += total
-		s.RecvsAt = make([]rline.Msg, 0, total/2+1)
+	if b.snapshotUsed+total > snapshotBudget {
+		return
 	}
+	b.snapshotUsed += total
+	s.heads = make([]int32, np)
+	s.recvs = make([]rline.Msg, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.LiveAt[q] = int32(len(ps.live))
-		pos := make([]int32, len(ps.ckpts))
-		ids := make([]int32, len(ps.ckpts))
-		for k, ck := range ps.ckpts {
-			pos[k], ids[k] = ck.Pos, ck.ID
-		}
-		s.CkptsAt[q], s.CkptIDsAt[q] = pos, ids
-		if !ok {
-			continue
-		}
+		s.heads[q] = ps.ckpts[len(ps.ckpts)-1].Index
 		for _, r := range ps.live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue
@@ -181,11 +174,8 @@ func (b *Builder) snapshot(f *Failure) {
 				continue
 			}
 			se := &m.Run.Events[snd]
-			s.RecvsAt = append(s.RecvsAt, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
+			s.recvs = append(s.recvs, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
 		}
-	}
-	if !ok {
-		s.CkptsAt = nil
 	}
 }
 

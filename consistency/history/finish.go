@@ -48,8 +48,8 @@ func (b *Builder) Finish() *Model {
 	hasSrc := m.srcMsg != nil || m.sameMsgs
 	m.Program = b.program(hasSrc)
 	m.finalState()
-	if n := len(m.Failures); n > 0 && n <= BatchSize && !m.Missing.Ops && !m.Missing.Copy {
-		m.dep = m.dependence(0)
+	if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
+		m.dep = m.dependence()
 	}
 	b.m = nil
 	return m

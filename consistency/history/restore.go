@@ -10,8 +10,9 @@ import (
 // one a foreign run may write.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
+	head := &ps.ckpts[len(ps.ckpts)-1]
 	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
-		Index: int32(len(ps.taken)), Parent: ps.ckpts[len(ps.ckpts)-1].Index, Unstable: ps.unstable}
+		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
 	if e.Pos == None {
 		ck.Pos = int32(len(ps.live))
 	} else if e.Pos != int32(len(ps.live)) {
@@ -25,10 +26,16 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Sn == None {
 		m.Missing.Sn = true
 	}
+	ck.sorted = head.sorted && head.Pos <= ck.Pos
+	ck.snBelow = max(head.snBelow, head.Sn)
 	if e.CkptType == trace.CkptInitial {
-		ck.Pos, ck.ID, ck.Index, ck.Parent = 0, 0, 0, None
+		ck.Pos, ck.ID, ck.Index, ck.Parent, ck.sorted, ck.snBelow = 0, 0, 0, None, true, None
 		if ck.Sn == None {
 			ck.Sn = 0
+		}
+		if len(ps.taken) > 1 && ck.Sn != ps.taken[0].Sn {
+			// The checkpoints taken so far summarised the old number.
+			m.rechain = true
 		}
 		ps.ckpts[0] = ck
 		ps.taken[0] = ck
