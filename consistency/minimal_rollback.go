@@ -107,6 +107,8 @@ func overRollbacks(m *history.Model, d *history.Dependence) []overRollback {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b overRollback) int { return cmp.Or(cmp.Compare(group(a.f), group(b.f)), cmp.Compare(a.op, b.op)) })
+	slices.SortFunc(out, func(a, b overRollback) int {
+		return cmp.Or(cmp.Compare(group(a.f), group(b.f)), cmp.Compare(a.op, b.op))
+	})
 	return out
 }

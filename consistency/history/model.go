@@ -284,7 +284,7 @@ type Model struct {
 	// rechain: an explicit initial checkpoint came after others and
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
-	dep       *Dependence // nil without failures, ops or copies
+	dep     *Dependence // nil without failures, ops or copies
 	// srcMsg maps the source trace's message indexes to the run's (None
 	// for an id the run lacks); nil with no comparable source trace, or
 	// when the two share one table (sameMsgs: a run fresh from replay).
