@@ -138,9 +138,10 @@ func pkDomino(m *history.Model, r *result) {
 // recorded (the initial one at worst).
 func pkRestoreTarget(m *history.Model, rs *history.Restore) history.Ckpt {
 	var want history.Ckpt
-	m.Held(m.Event(rs.Seq).P, rs, func(c *history.Ckpt) bool {
+	p := m.Event(rs.Seq).P
+	m.Held(p, rs, func(c *history.Ckpt) bool {
 		want = *c
-		o, _ := history.Orphan(c.VT, rs.Known)
+		o, _ := m.KnownOrphan(p, rs, c.VT)
 		return o
 	})
 	return want

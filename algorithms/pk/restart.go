@@ -35,7 +35,10 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	p.stable = li
 	// The sends the replay ran for the first time are live sends like
 	// the others: a token recorded while down may have to resend them.
-	p.sends = append(truncSends(p.sends, pos), fresh...)
+	a.truncSends(p, pos)
+	for _, s := range fresh {
+		a.addSend(p, s)
+	}
 
 	// The announcement names the incarnation that ended; recording it
 	// here lets this process judge messages of its new incarnation that
@@ -53,11 +56,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	// control_delay later).
 	body := trace.NewControlBody()
 	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
-	body.Received = make([]trace.Identity, len(p.receipts))
-	for k := range p.receipts {
-		body.Received[k] = trace.Identity{Msg: p.receipts[k].msg, Inc: p.receipts[k].inc()}
-	}
-	sort.Slice(body.Received, func(x, y int) bool { return body.Received[x].Msg < body.Received[y].Msg })
+	body.Receipts = a.log.view(top(p.receipts))
 	fx = append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((i + 1) % a.n), Control: trace.ControlToken,
 		Body: &body, Failure: in.Failure}, replay.Effect{Kind: replay.EffHoldProcess})
 	p.held = true

@@ -63,6 +63,7 @@ type procBuild struct {
 	// known are the PK announcements recorded (append only, so prefixes
 	// handed out stay valid); bodyMissing: a token came without a body.
 	known       []Announcement
+	kidx        knownIndex
 	bodyMissing bool
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32

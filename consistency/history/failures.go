@@ -49,7 +49,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	var ann *Announcement
 	if m.Alg == PK && e.Pos >= 0 {
 		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}
-		ps.known = append(ps.known, *ann)
+		b.recordAnn(ps, *ann)
 	}
 	if fi != None {
 		put(&b.heard, [2]int32{e.P, m.Failures[fi].Seq}, true)
@@ -104,7 +104,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	put(&b.heard, [2]int32{e.P, e.Failure}, true)
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
-			ps.known = append(ps.known, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
+			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
 		} else {
 			ps.bodyMissing = true
 		}
@@ -124,6 +124,13 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
+}
+
+// recordAnn records a PK announcement at a process, in its list and its
+// index.
+func (b *Builder) recordAnn(ps *procBuild, a Announcement) {
+	ps.known = append(ps.known, a)
+	ps.kidx.add(a, max(b.sizeHint, b.n))
 }
 
 // candidate records a control-message handling point, the first one per

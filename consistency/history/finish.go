@@ -42,7 +42,7 @@ func (b *Builder) Finish() *Model {
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end}
+		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
 	hasSrc := m.srcMsg != nil || m.sameMsgs

@@ -110,6 +110,8 @@ type Proc struct {
 	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
+	// known indexes the PK announcements it recorded (KnownOrphan).
+	known knownIndex
 }
 
 // Checkpoint returns the checkpoint the process took with id (the

@@ -272,7 +272,7 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
 			b.requeue(ci, false)
 		default:
-			if o, _ := Orphan(pb.VT, ps.known); !o {
+			if o, _ := ps.kidx.orphan(pb.VT, int32(len(ps.known))); !o {
 				b.requeue(ci, true)
 			}
 		}
