@@ -104,6 +104,10 @@ type engine struct {
 	txSeq  int64
 	arrSeq int64
 	lastPB []int32 // per process: index in e.out.PBs of its last piggyback, or None
+	lastVT []int32 // per process: index in e.out.VTs of its last checkpoint vector, or None
+	// bodies maps a control body to its index in e.out.Bodies: a body
+	// sent again (a PK token going round the ring) is stored once.
+	bodies map[*trace.ControlBody]int32
 	// in and fx are the one input and effects buffer: Step is never
 	// re-entered, so one of each suffices. in is a field because the
 	// algorithm gets a pointer, and a value passed through an interface
@@ -131,9 +135,10 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		tail:   make([]CopyID, len(tr.Msgs)),
 		ncopy:  make([]int32, len(tr.Msgs)),
 		lastPB: make([]int32, n),
+		lastVT: make([]int32, n),
 	}
 	for i := range e.lastPB {
-		e.lastPB[i] = trace.None
+		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
 	}
 	if err := checkParams(tr.Name, e.params); err != nil {
 		return nil, err

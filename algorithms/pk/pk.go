@@ -2,6 +2,7 @@ package pk
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -216,7 +217,13 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	fx = a.flush(p, fx)
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
-	vt := a.slab.clone(p.vt)
+	// Vectors are immutable once taken: a checkpoint whose vector equals
+	// the previous one's (no op since, as a process that only ticks)
+	// shares it, and the run then shares its entry too.
+	vt := p.ckpts[len(p.ckpts)-1].vt
+	if !slices.Equal(vt, p.vt) {
+		vt = a.slab.clone(p.vt)
+	}
 	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++

@@ -31,9 +31,10 @@ func (a *PK) token(j int32, p *proc, b *trace.ControlBody, failure replay.Seq, f
 	for _, op := range a.lacking(j, p, b, ann.P) {
 		fx = append(fx, replay.Effect{Kind: replay.EffResend, Op: op, Failure: failure})
 	}
-	fw := *b
+	// Bodies are immutable: the token goes on with the body it came
+	// with, which lets the engine keep one copy of it in the run.
 	return append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((j + 1) % a.n),
-		Control: trace.ControlToken, Body: &fw, Failure: failure})
+		Control: trace.ControlToken, Body: b, Failure: failure})
 }
 
 // lacking returns, in op order, the ops of j's live sends to the

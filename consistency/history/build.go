@@ -41,7 +41,7 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
-	ckpts []Ckpt          // held, in the order taken
+	held  []int32         // the checkpoints held, as indexes into taken, in order
 	taken []Ckpt          // every checkpoint taken
 	byID  map[int32]int32 // see Proc.byID
 	down  bool
@@ -95,10 +95,13 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	kinds := make([]trace.Kind, np*share)
 	stable := make([]bool, np*share)
 	const ck = 4
-	ckpts := make([]Ckpt, 2*np*ck)
-	var vts []trace.VTEntry
+	ckpts := make([]Ckpt, np*ck)
+	held := make([]int32, np*ck)
+	var zero trace.VT
 	if alg == PK {
-		vts = make([]trace.VTEntry, np*np)
+		// Every initial checkpoint's vector is all zero: one serves all
+		// (it is never written).
+		zero = make(trace.VT, np)
 	}
 	for p := range b.procs {
 		ps := &b.procs[p]
@@ -108,11 +111,9 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps.progKind = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
 		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
-		if alg == PK {
-			init.VT = vts[p*np : (p+1)*np : (p+1)*np]
-		}
-		ps.ckpts = append(ckpts[2*p*ck:2*p*ck:(2*p+1)*ck], init)
-		ps.taken = append(ckpts[(2*p+1)*ck:(2*p+1)*ck:(2*p+2)*ck], init)
+		init.VT = zero
+		ps.held = append(held[p*ck:p*ck:(p+1)*ck], 0)
+		ps.taken = append(ckpts[p*ck:p*ck:(p+1)*ck], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
 	}
 	return b

@@ -171,7 +171,7 @@ func (b *Builder) snapshot(f *Failure) {
 	s.recvs = make([]rline.Msg, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.heads[q] = ps.ckpts[len(ps.ckpts)-1].Index
+		s.heads[q] = ps.held[len(ps.held)-1]
 		for _, r := range ps.live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue

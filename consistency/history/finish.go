@@ -42,7 +42,7 @@ func (b *Builder) Finish() *Model {
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end, known: ps.kidx}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
 	hasSrc := m.srcMsg != nil || m.sameMsgs
@@ -227,15 +227,17 @@ func (m *Model) newFinalGraph() *FinalGraph {
 		Msgs: make([]zgraph.Msg, 0, len(m.Run.Msgs)), Recvs: make([]int32, 0, len(m.Run.Msgs))}
 	total := 0
 	for p := range m.Procs {
-		total += len(m.Procs[p].Ckpts)
+		total += len(m.Procs[p].Held)
 	}
 	all := make([]int32, 2*total)
 	for p := range m.Procs {
-		ck := m.Procs[p].Ckpts
-		g.Counts[p] = int32(len(ck))
-		g.Numbers[p], g.pos[p], all = all[:len(ck):len(ck)], all[len(ck):2*len(ck):2*len(ck)], all[2*len(ck):]
-		for k := range ck {
-			g.Numbers[p][k], g.pos[p][k] = ck[k].Sn, ck[k].Pos
+		pr := &m.Procs[p]
+		n := len(pr.Held)
+		g.Counts[p] = int32(n)
+		g.Numbers[p], g.pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
+		for k := range pr.Held {
+			ck := pr.HeldCkpt(k)
+			g.Numbers[p][k], g.pos[p][k] = ck.Sn, ck.Pos
 		}
 	}
 	return g

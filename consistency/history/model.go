@@ -100,8 +100,9 @@ type Proc struct {
 	// Live[k] is the seq of the app event live at op k at the end (None
 	// for a gap a broken continuity left).
 	Live []int32
-	// Ckpts are the checkpoints held at the end, in the order taken.
-	Ckpts []Ckpt
+	// Held are the checkpoints held at the end, in the order taken, as
+	// indexes into Taken (HeldCkpt).
+	Held []int32
 	// Taken lists every checkpoint the process took, the initial one
 	// first, in seq order.
 	Taken []Ckpt
@@ -113,6 +114,9 @@ type Proc struct {
 	// known indexes the PK announcements it recorded (KnownOrphan).
 	known knownIndex
 }
+
+// HeldCkpt returns the k-th checkpoint held at the end.
+func (p *Proc) HeldCkpt(k int) *Ckpt { return &p.Taken[p.Held[k]] }
 
 // Checkpoint returns the checkpoint the process took with id (the
 // latest one, if the run reuses ids; 0 is the initial one).

@@ -10,7 +10,7 @@ import (
 // one a foreign run may write.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	head := &ps.ckpts[len(ps.ckpts)-1]
+	head := &ps.taken[ps.held[len(ps.held)-1]]
 	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
 		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
 	if e.Pos == None {
@@ -37,7 +37,6 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 			// The checkpoints taken so far summarised the old number.
 			m.rechain = true
 		}
-		ps.ckpts[0] = ck
 		ps.taken[0] = ck
 		return
 	}
@@ -60,7 +59,7 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		}
 		ps.byID[e.Ckpt] = ck.Index
 	}
-	ps.ckpts = append(ps.ckpts, ck)
+	ps.held = append(ps.held, ck.Index)
 	if e.CkptType == trace.CkptRecovery && e.Failure != None {
 		if fi, ok := b.attributed(seq, e); ok {
 			b.handle(fi, e.P, seq, ps)
@@ -151,7 +150,7 @@ const (
 func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
 	m := b.m
 	ps.lastRestore = seq
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.ckpts[len(ps.ckpts)-1].Index})
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1]})
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
 		r.Known = ps.known[:len(ps.known):len(ps.known)]
@@ -200,12 +199,12 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 
 // dropAfter drops the checkpoints taken after the one a restore names.
 func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
-	k := len(ps.ckpts) - 1
-	for k >= 0 && ps.ckpts[k].ID != e.Restore {
+	k := len(ps.held) - 1
+	for k >= 0 && ps.taken[ps.held[k]].ID != e.Restore {
 		k--
 	}
 	if k >= 0 {
-		ps.ckpts = ps.ckpts[:k+1]
+		ps.held = ps.held[:k+1]
 		return
 	}
 	m := b.m
