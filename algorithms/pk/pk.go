@@ -100,6 +100,9 @@ type PK struct {
 	out             outstanding
 	msgFrom, msgTo  []int32
 	scratch         []int32
+	// restarted lists, increasing, the processes that have restarted:
+	// only their vector entries can name an incarnation above 0.
+	restarted []int32
 }
 
 // Default is the only variant: PK has none.
@@ -134,11 +137,13 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		a.liveInc[i] = trace.None
 	}
 	a.carve(tr)
+	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
+	vts := make([]trace.VTEntry, int(n)*int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		p.vt = make(trace.VT, n)
+		p.vt = vts[i*int(n) : (i+1)*int(n) : (i+1)*int(n)]
 		p.known = NewKnown(int(n))
-		p.ckpts = []ckpt{{id: 0, pos: 0, vt: make(trace.VT, n)}}
+		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
 	}
 	return a, nil

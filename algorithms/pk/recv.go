@@ -29,7 +29,7 @@ func (a *PK) recv(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect
 	if msg >= 0 && int(msg) < len(a.liveInc) && a.liveInc[msg] == vt[in.Peer].Inc {
 		return append(fx, replay.Effect{Kind: replay.EffDiscard, Reason: trace.ReasonDuplicate})
 	}
-	if q, inc, ok := p.known.Missing(vt); ok {
+	if q, inc, ok := p.known.MissingAmong(vt, a.restarted); ok {
 		return append(fx, replay.Effect{Kind: replay.EffHold,
 			Until:   fmt.Sprintf("announcement of %s's incarnation %d", a.names[q], inc),
 			Failure: a.failure(q, inc)})

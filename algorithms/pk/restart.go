@@ -1,6 +1,7 @@
 package pk
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -46,6 +47,10 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	ann := Announcement{P: i, Inc: p.inc, K: pos}
 	a.setFailSeq(i, p.inc, in.Failure)
 	p.known.Add(ann)
+	if p.inc == 0 {
+		k, _ := slices.BinarySearch(a.restarted, i)
+		a.restarted = slices.Insert(a.restarted, k, i)
+	}
 	p.inc++
 	p.vt[i] = trace.VTEntry{Inc: p.inc, Count: pos}
 	fx = append(fx, replay.Effect{Kind: replay.EffRestart, Ckpt: c.id, Pos: pos, Inc: p.inc, Resend: true,
