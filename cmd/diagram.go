@@ -127,6 +127,9 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	case run != nil && f.Algo == "both":
 		return invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 	case run != nil:
+		if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+			return invalid(err)
+		}
 		src, note := reportSource(run, path)
 		rep := consistency.Check(run, src)
 		if note != "" {
@@ -138,6 +141,10 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		algos := []string{f.Algo}
 		if f.Algo == "both" {
 			algos = algorithms.Names
+		}
+		// The panels are all kept, so their replays add up.
+		if err := ios.checkReplay(tr, algos, true); err != nil {
+			return invalid(err)
 		}
 		for _, a := range algos {
 			p, err := replayPanel(tr, path, a, f.Variant, params)

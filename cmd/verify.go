@@ -57,25 +57,53 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 		return err
 	}
 	prog := newProgress(ios.ErrOut, len(inputs))
+	spare := len(inputs) < runtime.NumCPU()
 	reports, lines := checkFiles(inputs, prog, func(path string) fileResult {
 		tr, err := readTrace(ios, path)
 		if err != nil {
 			return fileResult{err: err}
 		}
-		return fileResult{reports: verifyTrace(tr, path, f, params)}
+		return fileResult{reports: verifyTrace(ios, tr, path, f, params, spare)}
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
 
 // verifyTrace replays tr through every algorithm the flags select and
-// checks each run against tr. An algorithm whose replay cannot run gets
-// an error entry; the others are reported as usual.
-func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Params) []report.Report {
-	var out []report.Report
+// checks each run against tr. An algorithm whose replay cannot run, or
+// would need more memory than the cap allows, gets an error entry; the
+// others are reported as usual. With spare cores (spare) and memory for
+// all of them at once, the algorithms run in parallel: each replay and
+// check is independent, and the reports keep the flags' order.
+func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params trace.Params, spare bool) []report.Report {
 	names := f.algorithms()
+	out := make([]report.Report, len(names))
+	var run []int // indexes of the algorithms that fit
 	for i, name := range names {
-		out = append(out, verifyOne(tr, path, name, f.variantFor(name), params))
-		if len(tr.Events) >= bigTrace && i+1 < len(names) {
+		if err := ios.checkReplay(tr, []string{name}, true); err != nil {
+			out[i] = report.ErrorReport(path, name, describe(err))
+			continue
+		}
+		run = append(run, i)
+	}
+	fitting := make([]string, len(run))
+	for k, i := range run {
+		fitting[k] = names[i]
+	}
+	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.checkReplay(tr, fitting, true) == nil {
+		var wg sync.WaitGroup
+		for _, i := range run {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+	for k, i := range run {
+		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets
 			// the next grow on top of it (verify --algo both on 10^6
@@ -85,6 +113,11 @@ func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Para
 	}
 	return out
 }
+
+// parallelTrace is the size from which verify runs algorithms in
+// parallel: below it a replay takes milliseconds, less than starting
+// goroutines and sharing the caches costs.
+const parallelTrace = 1 << 14
 
 // verifyOne replays tr through one algorithm and checks the run.
 func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params) report.Report {

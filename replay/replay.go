@@ -148,6 +148,14 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		return nil, err
 	}
 	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
+	// A run has the trace's events but its flushes (PK writes their log
+	// entries, at most one per receive), plus per receive a forced
+	// checkpoint or log entry, per failure its restart and its process's
+	// control messages and rollbacks (three per process), and an end per
+	// process. Reserving that avoids copying a run of hundreds of
+	// megabytes as it grows, and reserving no more keeps untouched
+	// capacity out of the collector's heap goal.
+	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*(3*n+2) + 2*n + 16
 	all := make([]int32, 0, len(tr.Events))
 	for p := range e.procs {
 		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
@@ -171,11 +179,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		Options:   trace.RunOptions{Params: e.params, Variant: opts.Variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
-		// A failure-free run has one event per trace event, except that a
-		// receive may add one (a forced checkpoint or a log entry) and
-		// each process an end: reserving that avoids copying a run of
-		// hundreds of megabytes as it grows.
-		Events: make([]trace.RunEvent, 0, len(tr.Events)+nrecv+2*n+16),
+		Events:    make([]trace.RunEvent, 0, reserve),
 		// The side tables otherwise start at trace.grow's 256 entries
 		// (tens of kilobytes), which a small trace never fills. These
 		// estimates only set the first capacity: a table that outgrows
@@ -190,8 +194,8 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 
 // sizes are what checkTrace counts.
 type sizes struct {
-	ops                 []int32 // per process
-	sends, recvs, fails int
+	ops                          []int32 // per process
+	sends, recvs, fails, flushes int
 }
 
 // checkTrace checks the indexes and times the engine relies on (a
@@ -213,6 +217,8 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 		switch ev.Kind {
 		case trace.Fail:
 			sz.fails++
+		case trace.Flush:
+			sz.flushes++
 		case trace.Send, trace.Recv:
 			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
 				return bad(i, "message index out of range")

@@ -17,25 +17,31 @@ type knownIndex struct {
 	n   int32 // announcements recorded
 }
 
-// originAnns are one origin's announcements, by incarnation.
+// originAnns are one origin's announcements, by incarnation: the first
+// recorded for each (idx None where there is none), and the later ones
+// for an incarnation already recorded (a process records its own
+// announcement at its restart and again when its token returns), chained
+// from it through next.
 type originAnns struct {
-	byInc [][]annAt
+	byInc []annAt
+	again []annAt
 	// minK[y] is the least k recorded for any incarnation ≥ y, or None:
 	// it only ever decreases, so the final value rules out matches for
 	// every earlier prefix too.
 	minK []int32
 }
 
-// annAt is an announcement and its index in the process's list.
+// annAt is an announcement and its index in the process's list; next
+// is the index in again of the next one of the same incarnation, or None.
 type annAt struct {
-	a   Announcement
-	idx int32
+	a         Announcement
+	idx, next int32
 }
 
 // add records the next announcement of the list. maxInc bounds the
 // incarnations kept in buckets.
 func (x *knownIndex) add(a Announcement, maxInc int32) {
-	at := annAt{a: a, idx: x.n}
+	at := annAt{a: a, idx: x.n, next: None}
 	x.n++
 	if a.Inc < 0 || a.Inc > maxInc {
 		x.odd = append(x.odd, at)
@@ -51,10 +57,17 @@ func (x *knownIndex) add(a Announcement, maxInc int32) {
 		x.origins = append(x.origins, a.Origin)
 	}
 	for int32(len(o.byInc)) <= a.Inc {
-		o.byInc = append(o.byInc, nil)
+		o.byInc = append(o.byInc, annAt{idx: None, next: None})
 		o.minK = append(o.minK, None)
 	}
-	o.byInc[a.Inc] = append(o.byInc[a.Inc], at)
+	if first := &o.byInc[a.Inc]; first.idx == None {
+		*first = at
+	} else {
+		// Appended at the head of the chain after the first: order does
+		// not matter, the least index wins.
+		at.next, first.next = first.next, int32(len(o.again))
+		o.again = append(o.again, at)
+	}
 	for y := a.Inc; y >= 0; y-- {
 		if o.minK[y] != None && o.minK[y] <= a.K {
 			break
@@ -85,8 +98,11 @@ func (x *knownIndex) orphan(vt trace.VT, limit int32) (bool, Announcement) {
 			if k := o.minK[y]; k == None || e.Count <= k {
 				break // no announcement of incarnation ≥ y makes e an orphan
 			}
-			for _, at := range o.byInc[y] {
+			if at := o.byInc[y]; at.idx != None {
 				consider(at)
+				for n := at.next; n != None; n = o.again[n].next {
+					consider(o.again[n])
+				}
 			}
 		}
 	}
