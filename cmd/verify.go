@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -71,9 +73,10 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 // verifyTrace replays tr through every algorithm the flags select and
 // checks each run against tr. An algorithm whose replay cannot run, or
 // would need more memory than the cap allows, gets an error entry; the
-// others are reported as usual. With spare cores (spare) and memory for
-// all of them at once, the algorithms run in parallel: each replay and
-// check is independent, and the reports keep the flags' order.
+// others are reported as usual. With spare cores (spare) and memory to
+// spare for all of them at once (fitsParallel), the algorithms run in
+// parallel: each replay and check is independent, and the reports keep
+// the flags' order.
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params trace.Params, spare bool) []report.Report {
 	names := f.algorithms()
 	out := make([]report.Report, len(names))
@@ -89,7 +92,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	for k, i := range run {
 		fitting[k] = names[i]
 	}
-	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.checkReplay(tr, fitting, true) == nil {
+	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.fitsParallel(tr, fitting) {
 		var wg sync.WaitGroup
 		for _, i := range run {
 			wg.Add(1)
@@ -108,7 +111,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 			// collection now, the heap target set while it was live lets
 			// the next grow on top of it (verify --algo both on 10^6
 			// events: 940 MB -> 740 MB peak RSS, docs/performance.md).
-			runtime.GC()
+			debug.FreeOSMemory()
 		}
 	}
 	return out
@@ -125,11 +128,24 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params)
 	if err != nil {
 		return report.ErrorReport(path, name, describe(err))
 	}
-	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
-	if err != nil {
+	// The checker's model is built while the replay runs, each event
+	// taken as soon as it is final (replay.Options.Stream).
+	var b *history.Builder
+	fed := 0
+	stream := func(run *trace.Run, upto int) {
+		if b == nil {
+			b = history.NewBuilder(run, tr, history.AlgOf(run), cap(run.Events))
+		}
+		for ; fed < upto; fed++ {
+			b.Add(&run.Events[fed])
+		}
+	}
+	if _, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant, Stream: stream}); err != nil {
 		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
 	}
-	r := consistency.Check(run, tr)
+	m := b.Finish()
+	b = nil
+	r := consistency.Judge(m)
 	r.File = path
 	return r
 }

@@ -141,7 +141,7 @@ func pkRestoreTarget(m *history.Model, rs *history.Restore) history.Ckpt {
 	p := m.Event(rs.Seq).P
 	m.Held(p, rs, func(c *history.Ckpt) bool {
 		want = *c
-		o, _ := m.KnownOrphan(p, rs, c.VT)
+		o, _ := m.KnownOrphan(p, rs, m.CkptVT(c))
 		return o
 	})
 	return want

@@ -160,7 +160,7 @@ func (a *aggregator) recoveryCheckpoint(e *trace.RunEvent, la *lineAgg) {
 func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	a.restore, a.pos = e.Restore, e.Pos
 	if ck, ok := m.Procs[e.P].Checkpoint(e.Restore); ok {
-		a.sn, a.vt = ck.Sn, ck.VT
+		a.sn, a.vt = ck.Sn, m.CkptVT(&ck)
 	}
 	rs := m.RestoreOf(seq)
 	a.undone += int(rs.Undone)

@@ -22,6 +22,13 @@ type Options struct {
 	Params trace.Params
 	// Variant is recorded in the run header ("textbook" for MS).
 	Variant string
+	// Stream, when set, is handed the run as it grows: first with its
+	// header and no event (upto 0), then whenever events have become
+	// final — run.Events[:upto] never change again — so that a consumer
+	// (the checker's history.Builder) takes each event while it is fresh
+	// instead of walking the whole run afterwards. The run's side tables
+	// grow too; read them through the run, as the events say.
+	Stream func(run *trace.Run, upto int)
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -32,6 +39,10 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	e, err := newEngine(tr, alg, opts)
 	if err != nil {
 		return nil, err
+	}
+	e.stream = opts.Stream
+	if e.stream != nil {
+		e.stream(e.out, 0)
 	}
 	if err := e.run(); err != nil {
 		return nil, err
@@ -116,6 +127,8 @@ type engine struct {
 	fx []Effect
 	// err is the first time-limit error (tooLate); it stops the run.
 	err error
+	// stream is Options.Stream.
+	stream func(run *trace.Run, upto int)
 }
 
 func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
@@ -155,7 +168,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	// process. Reserving that avoids copying a run of hundreds of
 	// megabytes as it grows, and reserving no more keeps untouched
 	// capacity out of the collector's heap goal.
-	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*(3*n+2) + 2*n + 16
+	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*3*n + 2*n + 16
 	all := make([]int32, 0, len(tr.Events))
 	for p := range e.procs {
 		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
@@ -384,7 +397,13 @@ func (e *engine) run() error {
 		if err != nil {
 			return err
 		}
+		if e.stream != nil {
+			e.stream(e.out, len(e.out.Events))
+		}
 	}
 	e.finish()
+	if e.stream != nil {
+		e.stream(e.out, len(e.out.Events))
+	}
 	return nil
 }

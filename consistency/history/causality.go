@@ -33,24 +33,46 @@ const BatchSize = 64
 // empty and the rest tiny, so the pass is linear in events whatever the
 // number of failures (it was one pass per 64 failures).
 type Dependence struct {
-	u, l, orph []int32 // per event: a set id of sets
-	sets       setPool
+	// of holds, per event, an index into triples: its (U, L, Orph) set
+	// ids, interned, so that an event costs 4 bytes (triple 0, three
+	// empty sets, is most events').
+	of      []int32
+	triples []triple
+	index   map[triple]int32 // while building
+	sets    setPool
 }
 
+// triple is an event's U, L and Orph set ids.
+type triple struct{ u, l, orph int32 }
+
 // U reports whether event s depends on an event undone for failure fi.
-func (d *Dependence) U(s, fi int32) bool { return d.sets.has(d.u[s], fi) }
+func (d *Dependence) U(s, fi int32) bool { return d.sets.has(d.triples[d.of[s]].u, fi) }
 
 // L reports whether event s depends on an event failure fi's process
 // lost at its restart.
-func (d *Dependence) L(s, fi int32) bool { return d.sets.has(d.l[s], fi) }
+func (d *Dependence) L(s, fi int32) bool { return d.sets.has(d.triples[d.of[s]].l, fi) }
 
 // Orph reports whether the state right after event s holds a receipt of
 // an orphan of failure fi.
-func (d *Dependence) Orph(s, fi int32) bool { return d.sets.has(d.orph[s], fi) }
+func (d *Dependence) Orph(s, fi int32) bool { return d.sets.has(d.triples[d.of[s]].orph, fi) }
 
 // UFailures returns the failures event s depends on an undone event of,
 // in increasing index order. The slice is the dependence's: read only.
-func (d *Dependence) UFailures(s int32) []int32 { return d.sets.get(d.u[s]) }
+func (d *Dependence) UFailures(s int32) []int32 { return d.sets.get(d.triples[d.of[s]].u) }
+
+// set records event s's triple.
+func (d *Dependence) set(s int32, t triple) {
+	if t == (triple{}) {
+		return
+	}
+	k, ok := d.index[t]
+	if !ok {
+		k = int32(len(d.triples))
+		d.triples = append(d.triples, t)
+		d.index[t] = k
+	}
+	d.of[s] = k
+}
 
 // Dependence returns the happened-before closed over every failure's
 // undone set, computed once at Finish; nil when the run has no failures
@@ -59,8 +81,7 @@ func (m *Model) Dependence() *Dependence { return m.dep }
 
 func (m *Model) dependence() *Dependence {
 	n := len(m.Run.Events)
-	ids := make([]int32, 3*n)
-	d := &Dependence{u: ids[:n:n], l: ids[n : 2*n : 2*n], orph: ids[2*n:]}
+	d := &Dependence{of: make([]int32, n), triples: []triple{{}}, index: map[triple]int32{}}
 	d.sets.init(len(m.Failures))
 	for i := 0; i < n; i++ {
 		e := &m.Run.Events[i]
@@ -75,20 +96,23 @@ func (m *Model) dependence() *Dependence {
 			}
 		}
 		if p := m.Pred[i]; p != None {
-			u = d.sets.union(u, d.u[p])
-			l = d.sets.union(l, d.l[p])
-			o = d.orph[p]
+			t := d.triples[d.of[p]]
+			u = d.sets.union(u, t.u)
+			l = d.sets.union(l, t.l)
+			o = t.orph
 		}
 		if e.Kind == trace.Recv {
 			if s := m.SendOf[i]; s != None {
-				u = d.sets.union(u, d.u[s])
-				l = d.sets.union(l, d.l[s])
-				o = d.sets.union(o, d.u[s])
+				t := d.triples[d.of[s]]
+				u = d.sets.union(u, t.u)
+				l = d.sets.union(l, t.l)
+				o = d.sets.union(o, t.u)
 			}
 		}
-		d.u[i], d.l[i], d.orph[i] = u, l, o
+		d.set(int32(i), triple{u, l, o})
 	}
 	d.sets.done()
+	d.index = nil
 	return d
 }
 

@@ -61,7 +61,9 @@ func (b *Builder) Finish() *Model {
 	if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 		m.dep = m.dependence()
 	}
-	b.m = nil
+	// What only building needed goes now, not when the caller drops the
+	// builder: with many failures its maps are tens of megabytes.
+	*b = Builder{}
 	return m
 }
 

@@ -92,7 +92,22 @@ type Ckpt struct {
 	// initial checkpoint): a walk down the chain for a number stops
 	// where nothing below can match.
 	snBelow int32
-	VT      trace.VT
+	// vt indexes Run.VTs (the checkpoint's vector time), or None: read
+	// it with Model.CkptVT. An index rather than the slice keeps the
+	// checkpoint table at 40 bytes an entry.
+	vt int32
+}
+
+// CkptVT returns checkpoint c's vector time: the run's, or for PK's
+// implicit initial checkpoint the zero vector; nil when it has none.
+func (m *Model) CkptVT(c *Ckpt) trace.VT {
+	switch {
+	case c.vt != None:
+		return m.Run.VTs[c.vt]
+	case c.Seq == None:
+		return m.zeroVT
+	}
+	return nil
 }
 
 // Proc is one process's final state.
@@ -287,6 +302,8 @@ type Model struct {
 	Final *FinalGraph
 
 	anomalies [numKinds]anomalyList
+	// zeroVT is PK's all-zero vector, the implicit initial checkpoints'.
+	zeroVT trace.VT
 	// rechain: an explicit initial checkpoint came after others and
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool

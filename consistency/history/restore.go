@@ -11,7 +11,7 @@ import (
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	head := &ps.taken[ps.held[len(ps.held)-1]]
-	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, vt: e.VT,
 		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
 	if e.Pos == None {
 		ck.Pos = int32(len(ps.live))
@@ -40,7 +40,7 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		ps.taken[0] = ck
 		return
 	}
-	if ck.VT == nil && m.FirstVTMissing == None {
+	if m.Run.VTOf(e) == nil && m.FirstVTMissing == None {
 		m.FirstVTMissing = seq
 	}
 	ps.taken = append(ps.taken, ck)
