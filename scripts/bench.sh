@@ -22,8 +22,8 @@
 #   SIZES     event counts of the scaling sweep (default "100000 1000000 10000000";
 #             10^7 is written and read as JSONL)
 #   PROCS     process counts of the ratios table (default "16 64")
-#   REPEAT    runs of each measurement; the table shows the one with the
-#             least CPU time (default 1)
+#   REPEAT    runs of each measurement; the table shows the least wall time,
+#             CPU time and peak RSS of the runs (default 1)
 #   KEEP=1    keep the temporary directory
 #   CKPT_FLAGS extra flags for every ckpt command measured (e.g. --max-memory 0)
 #   CKPT_BIN  measure this ckpt binary instead of building the checkout (to
@@ -47,9 +47,10 @@ else
   ckpt="$tmp/ckpt"
 fi
 
-# measure ARGS...: runs ckpt ARGS (REPEAT times, keeping the run with the
-# least CPU time) and sets wall, cpu (seconds), rss (MiB) and rc (exit
-# status: 0 valid, 1 a property fails, 2 refused or invalid).
+# measure ARGS...: runs ckpt ARGS (REPEAT times, keeping the least of
+# each figure: on a shared machine the others only add noise) and sets
+# wall, cpu (seconds), rss (MiB) and rc (exit status: 0 valid, 1 a
+# property fails, 2 refused or invalid).
 measure() {
   local log="$tmp/time.log" best="" i w c r code
   for ((i = 0; i < REPEAT; i++)); do
@@ -62,10 +63,13 @@ measure() {
     w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
     c=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
     r=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$log")
-    if [[ -z "$best" ]] || awk -v a="$c" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then
+    if [[ -z "$best" ]]; then
       best=1 wall=$w cpu=$c rss=$r rc=$code
       grep -m1 'memory cap' "$log" >"$tmp/refusal" || : >"$tmp/refusal"
     fi
+    wall=$(awk -v a="$w" -v b="$wall" 'BEGIN { print (a < b) ? a : b }')
+    cpu=$(awk -v a="$c" -v b="$cpu" 'BEGIN { print (a < b) ? a : b }')
+    rss=$(awk -v a="$r" -v b="$rss" 'BEGIN { print (a < b) ? a : b }')
   done
 }
 

@@ -45,10 +45,6 @@ type receipt struct {
 	pb trace.VT
 }
 
-// inc is the identity incarnation of the received copy: its sender's
-// incarnation at send.
-func (r *receipt) inc() int32 { return r.pb[r.from].Inc }
-
 // sent is a live send of a process; resends for tokens repeat it (the
 // engine knows the copy the send at op transmitted).
 type sent struct {

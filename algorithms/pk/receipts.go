@@ -74,16 +74,24 @@ type receiptView struct {
 	log *receiptLog
 	top int32
 	at  int32
+	// ids is the list once made: a run writes each token's body at
+	// every hop. Only writing (or describing) a run makes it, so a
+	// checked run never holds the lists.
+	ids []trace.Identity
 }
 
 // Identities implements trace.ReceiptSet: the chain from the top node,
 // sorted by message (a live history receives each message once).
 func (v *receiptView) Identities() []trace.Identity {
+	if v.ids != nil {
+		return v.ids
+	}
 	ids := []trace.Identity{}
 	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
 		ids = append(ids, trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
 	}
 	slices.SortFunc(ids, func(a, b trace.Identity) int { return int(a.Msg) - int(b.Msg) })
+	v.ids = ids
 	return ids
 }
 
