@@ -302,9 +302,9 @@ func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
 	var vec int64
 	switch name {
 	case "pk":
-		copies := int64(2) // the algorithm's current vectors, and the checker's
+		copies := int64(1) // the algorithm's current vectors
 		if check {
-			copies++
+			copies++ // and the checker's
 		}
 		vec = s.procs * perVTEntry * (s.sends + s.ticks + copies*s.procs)
 	case "fdas", "hmnr":

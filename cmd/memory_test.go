@@ -71,7 +71,7 @@ func TestReplayEstimate(t *testing.T) {
 		times float64 // at least this many times the small MS estimate
 	}{
 		{small, "pk", "run events", 1},
-		{wide, "pk", "4096 processes: a 4096-entry vector", 20},
+		{wide, "pk", "4096 processes: a 4096-entry vector", 10},
 		{wide, "ms", "run events", 1},
 		{failing, "ms", "100000 failures × 4 processes", 20},
 	} {
