@@ -53,6 +53,9 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		if err != nil {
 			return fileResult{err: err}
 		}
+		if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+			return fileResult{err: err}
+		}
 		return checkRun(run, path)
 	})
 	return finishReports(ios, f, reports, lines, false)

@@ -127,6 +127,9 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	case run != nil && f.Algo == "both":
 		return invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 	case run != nil:
+		if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+			return invalid(err)
+		}
 		src, note := reportSource(run, path)
 		rep := consistency.Check(run, src)
 		if note != "" {
@@ -135,7 +138,12 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		}
 		panels = append(panels, diagram.Panel{Run: run, Report: &rep})
 	default:
-		for _, a := range algorithms.Select(f.Algo) {
+		algos := algorithms.Select(f.Algo)
+		// The panels are all kept, so their replays add up.
+		if err := ios.checkReplay(tr, algos, true); err != nil {
+			return invalid(err)
+		}
+		for _, a := range algos {
 			p, err := replayPanel(tr, path, a, f.Variant, params)
 			if err != nil {
 				return err

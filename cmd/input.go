@@ -118,6 +118,10 @@ func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, 
 		v, err := read("-", openStdin(ios))
 		return v, labelled(err, doc)
 	}
+	if err := ios.checkDecode(path); err != nil {
+		var zero T
+		return zero, err
+	}
 	r, c, err := openBOM(path)
 	if err != nil {
 		var zero T
@@ -138,6 +142,9 @@ func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 	if path == "-" {
 		r = openStdin(ios)
 	} else {
+		if err := ios.checkDecode(path); err != nil {
+			return nil, nil, err
+		}
 		br, c, err := openBOM(path)
 		if err != nil {
 			return nil, nil, err
@@ -200,6 +207,10 @@ func describe(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) && error(pe) == err {
 		return oneLine(osErrorText(pe.Err))
+	}
+	var tb *tooBig
+	if errors.As(err, &tb) {
+		return oneLine(tb.msg)
 	}
 	return oneLine(err.Error())
 }

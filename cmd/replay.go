@@ -70,6 +70,9 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := ios.checkReplay(tr, []string{o.Algo}, false); err != nil {
+		return invalid(err)
+	}
 	alg, err := algorithms.New(o.Algo, o.Variant, tr)
 	if err != nil {
 		return invalid(err)

@@ -64,9 +64,12 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		case err != nil:
 			return fileResult{err: err}
 		case run != nil:
+			if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+				return fileResult{err: err}
+			}
 			return checkRun(run, path)
 		}
-		return fileResult{reports: verifyTrace(tr, path, f, params)}
+		return fileResult{reports: verifyTrace(ios, tr, path, f, params, true)}
 	})
 	return finishReports(ios, f, reports, lines, true)
 }

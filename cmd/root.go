@@ -62,6 +62,8 @@ type IO struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+	// mem is --max-memory, set up by NewRootCmd (nil: no cap).
+	mem *memCap
 }
 
 // flagError is a wrong flag: unknown, without its value, or with a value
@@ -94,6 +96,9 @@ and that there is no domino effect.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	ios.mem = &memCap{}
+	root.PersistentFlags().Var(ios.mem, "max-memory", "stop (exit 2) rather than decode, replay or check what would need more memory than this, e.g. 2GiB; 0: no cap (default: 3/4 of the machine's or cgroup's memory)")
+	root.PersistentPreRun = func(*cobra.Command, []string) { ios.mem.resolve() }
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

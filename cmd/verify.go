@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -57,34 +59,68 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 		return err
 	}
 	prog := newProgress(ios.ErrOut, len(inputs))
+	spare := len(inputs) < runtime.NumCPU()
 	reports, lines := checkFiles(inputs, prog, func(path string) fileResult {
 		tr, err := readTrace(ios, path)
 		if err != nil {
 			return fileResult{err: err}
 		}
-		return fileResult{reports: verifyTrace(tr, path, f, params)}
+		return fileResult{reports: verifyTrace(ios, tr, path, f, params, spare)}
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
 
 // verifyTrace replays tr through every algorithm the flags select and
-// checks each run against tr. An algorithm whose replay cannot run gets
-// an error entry; the others are reported as usual.
-func verifyTrace(tr *trace.Trace, path string, f *reportFlags, params trace.Params) []report.Report {
-	var out []report.Report
+// checks each run against tr. An algorithm whose replay cannot run, or
+// would need more memory than the cap allows, gets an error entry; the
+// others are reported as usual. With spare cores (spare) and memory to
+// spare for all of them at once (fitsParallel), the algorithms run in
+// parallel: each replay and check is independent, and the reports keep
+// the flags' order.
+func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params trace.Params, spare bool) []report.Report {
 	names := f.algorithms()
+	out := make([]report.Report, len(names))
+	var run []int // indexes of the algorithms that fit
 	for i, name := range names {
-		out = append(out, verifyOne(tr, path, name, f.variantFor(name), params))
-		if len(tr.Events) >= bigTrace && i+1 < len(names) {
+		if err := ios.checkReplay(tr, []string{name}, true); err != nil {
+			out[i] = report.ErrorReport(path, name, describe(err))
+			continue
+		}
+		run = append(run, i)
+	}
+	fitting := make([]string, len(run))
+	for k, i := range run {
+		fitting[k] = names[i]
+	}
+	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.fitsParallel(tr, fitting) {
+		var wg sync.WaitGroup
+		for _, i := range run {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+	for k, i := range run {
+		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets
 			// the next grow on top of it (verify --algo both on 10^6
 			// events: 940 MB -> 740 MB peak RSS, docs/performance.md).
-			runtime.GC()
+			debug.FreeOSMemory()
 		}
 	}
 	return out
 }
+
+// parallelTrace is the size from which verify runs algorithms in
+// parallel: below it a replay takes milliseconds, less than starting
+// goroutines and sharing the caches costs.
+const parallelTrace = 1 << 14
 
 // verifyOne replays tr through one algorithm and checks the run.
 func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params) report.Report {
@@ -92,11 +128,24 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params)
 	if err != nil {
 		return report.ErrorReport(path, name, describe(err))
 	}
-	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
-	if err != nil {
+	// The checker's model is built while the replay runs, each event
+	// taken as soon as it is final (replay.Options.Stream).
+	var b *history.Builder
+	fed := 0
+	stream := func(run *trace.Run, upto int) {
+		if b == nil {
+			b = history.NewBuilder(run, tr, history.AlgOf(run), cap(run.Events))
+		}
+		for ; fed < upto; fed++ {
+			b.Add(&run.Events[fed])
+		}
+	}
+	if _, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant, Stream: stream}); err != nil {
 		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
 	}
-	r := consistency.Check(run, tr)
+	m := b.Finish()
+	b = nil
+	r := consistency.Judge(m)
 	r.File = path
 	return r
 }

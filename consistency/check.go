@@ -12,9 +12,9 @@
 // each in the file named after it (orphan_free.go, no_lost_messages.go,
 // …), judges the model and returns its verdict and witnesses.
 //
-// Cost: linear in events + checkpoints + copies, plus one pass over the
-// events for every 64 failures (happened-before flags are propagated as
-// 64-bit masks, never as per-event vector clocks).
+// Cost: linear in events + checkpoints + copies + failures × processes
+// (happened-before over every failure's undone set is one forward pass of
+// interned sparse sets, never per-event vector clocks).
 package consistency
 
 import (

@@ -82,13 +82,7 @@ func rolledTwice(m *history.Model, rolled map[[2]int32]int32, seq, fi int32, rul
 // further than the earliest checkpoint numbered ≥ r among those it held.
 func msBound(m *history.Model, rs *history.Restore, f *history.Failure, ck history.Ckpt, r *result) {
 	e := m.Event(rs.Seq)
-	var bound *history.Ckpt
-	m.Held(e.P, rs, func(c *history.Ckpt) bool {
-		if c.Sn >= f.R {
-			bound = c // the chain runs latest first: the last match is the earliest
-		}
-		return true
-	})
+	bound := m.EarliestHeld(e.P, rs, f.R)
 	rec := fmt.Sprintf("(%s, %d, r=%d)", m.ProcName(f.P), f.Count, f.R)
 	if bound == nil {
 		r.fail(fmt.Sprintf("%s rolls back for failure seq %d though it holds no checkpoint numbered ≥ %d", m.ProcName(e.P), f.Seq, f.R), []int32{rs.Seq},
@@ -106,11 +100,9 @@ func msBound(m *history.Model, rs *history.Restore, f *history.Failure, ck histo
 // pkDomino checks PK's rollback bound (shared with minimal-rollback),
 // rollbacks per failure and what each restart restores.
 func pkDomino(m *history.Model, r *result) {
-	if !m.Missing.Ops && !m.Missing.Copy {
-		for base := 0; base < len(m.Failures); base += history.BatchSize {
-			for _, o := range overRollbacks(m, m.Dependence(base)) {
-				r.fail(fmt.Sprintf("%s rolled back past its first orphan event at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.seqs(), o.because(m))
-			}
+	if d := m.Dependence(); d != nil {
+		for _, o := range overRollbacks(m, d) {
+			r.fail(fmt.Sprintf("%s rolled back past its first orphan event at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.seqs(), o.because(m))
 		}
 	}
 	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
@@ -148,9 +140,10 @@ func pkDomino(m *history.Model, r *result) {
 // recorded (the initial one at worst).
 func pkRestoreTarget(m *history.Model, rs *history.Restore) history.Ckpt {
 	var want history.Ckpt
-	m.Held(m.Event(rs.Seq).P, rs, func(c *history.Ckpt) bool {
+	p := m.Event(rs.Seq).P
+	m.Held(p, rs, func(c *history.Ckpt) bool {
 		want = *c
-		o, _ := history.Orphan(c.VT, rs.Known)
+		o, _ := m.KnownOrphan(p, rs, m.CkptVT(c))
 		return o
 	})
 	return want

@@ -1,7 +1,9 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -17,48 +19,54 @@ import (
 // after the handling point and rolled back again, by another failure,
 // before the end.
 func handledOrphanDeliveries(m *history.Model, r *result) {
-	for base := 0; base < len(m.Failures); base += history.BatchSize {
-		if d := m.Dependence(base); d != nil {
-			deliveriesAfterHandling(m, d, r)
-		}
+	d := m.Dependence()
+	if d == nil {
+		return
+	}
+	hits := deliveriesAfterHandling(m, d)
+	slices.SortStableFunc(hits, func(a, b orphanDelivery) int { return cmp.Compare(group(a.fi), group(b.fi)) })
+	for _, h := range hits {
+		deliveredOrphan(m, d, h.seq, h.fi, h.handled, r)
 	}
 }
 
-// deliveriesAfterHandling sweeps the run once for the failures d covers.
-func deliveriesAfterHandling(m *history.Model, d *history.Dependence, r *result) {
-	handled := make([]uint64, len(m.Procs)) // per process, the failures it has handled
-	at := map[[2]int32]int32{}              // (process, failure) → first handling seq
+// orphanDelivery is a receive at seq of an orphan of failure fi, whose
+// process had handled fi at seq handled.
+type orphanDelivery struct{ seq, fi, handled int32 }
+
+// deliveriesAfterHandling sweeps the run once. A receive is reported once
+// per failure group (history.BatchSize) it delivers a handled orphan of,
+// for the lowest such failure of the group.
+func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDelivery {
+	at := map[[2]int32]int32{} // (process, failure) → first handling seq
+	var out []orphanDelivery
 	next := 0
 	for i := range m.Run.Events {
 		seq := int32(i)
 		for ; next < len(m.Handlings) && m.Handlings[next].Seq < seq; next++ {
 			h := m.Handlings[next]
-			if b := d.Bit(h.F); b != 0 && handled[h.P]&b == 0 {
-				handled[h.P] |= b
+			if _, ok := at[[2]int32{h.P, h.F}]; !ok {
 				at[[2]int32{h.P, h.F}] = h.Seq
 			}
 		}
 		e := &m.Run.Events[i]
-		if e.Kind != trace.Recv || e.Op == history.None || e.P < 0 || int(e.P) >= len(handled) {
+		if e.Kind != trace.Recv || e.Op == history.None || e.P < 0 || int(e.P) >= len(m.Procs) {
 			continue
 		}
 		s := m.SendOf[i]
-		if s == history.None || d.U[s]&handled[e.P] == 0 {
+		if s == history.None {
 			continue
 		}
-		fi := firstFailure(d, d.U[s]&handled[e.P])
-		deliveredOrphan(m, d, seq, fi, at[[2]int32{e.P, fi}], r)
-	}
-}
-
-// firstFailure returns the lowest failure index among the bits.
-func firstFailure(d *history.Dependence, bits uint64) int32 {
-	for fi := d.Base; fi < d.Hi; fi++ {
-		if bits&d.Bit(fi) != 0 {
-			return fi
+		last := history.None
+		for _, fi := range d.UFailures(s) {
+			h, ok := at[[2]int32{e.P, fi}]
+			if ok && group(fi) != last {
+				last = group(fi)
+				out = append(out, orphanDelivery{seq: seq, fi: fi, handled: h})
+			}
 		}
 	}
-	return history.None
+	return out
 }
 
 // deliveredOrphan reports the receive at seq of an orphan of failure fi,
@@ -69,7 +77,7 @@ func deliveredOrphan(m *history.Model, d *history.Dependence, seq, fi, h int32, 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s handled %s at seq %d (%s), so it knows which events that failure undid and must discard their orphans, yet it delivers %s at seq %d: ",
 		m.ProcName(e.P), m.FailName(fi), h, m.Event(h).Kind, m.MsgName(e.Msg), seq)
-	seqs := orphanChain(m, d, &b, s, d.Bit(fi), []int32{h, seq, s})
+	seqs := orphanChain(m, d, &b, s, fi, []int32{h, seq, s})
 	if by := m.UndoneBy[seq]; by >= 0 {
 		fmt.Fprintf(&b, "; the %s at seq %d undid the receipt again, but the state in between was an orphan", m.Event(by).Kind, by)
 	}

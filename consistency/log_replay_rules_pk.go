@@ -75,7 +75,7 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 			return
 		}
 		if pb != nil {
-			if o, a := history.Orphan(pb.VT, rs.Known); o {
+			if o, a := m.KnownOrphan(e.P, rs, pb.VT); o {
 				why = fmt.Sprintf("op %d, whose logged %s is an orphan of announcement (%s, inc %d, k %d)", pos, m.MsgName(prog[pos].Msg), m.ProcName(a.Origin), a.Inc, a.K)
 				break
 			}

@@ -14,36 +14,44 @@ import (
 // rebuilt vector of the restored checkpoint, merged with the receipts
 // the restore replays silently.
 type pkClocks struct {
-	m     *history.Model
-	cur   []trace.VT   // per process, the merge of its live receipts' vectors
-	inc   []int32      // restarts so far
-	ckpts [][]trace.VT // per process, the rebuilt vector of each checkpoint taken, by index in Taken
-	lost  []bool       // the process restored a checkpoint whose vector is unknown
+	m   *history.Model
+	cur []trace.VT // per process, the merge of its live receipts' vectors
+	inc []int32    // restarts so far
+	// ckpts are, per process, the rebuilt vector of each checkpoint
+	// taken, by index in Taken. Where the run's vector is the rebuilt
+	// one (in a correct run, everywhere) it is the run's own slice: the
+	// checker keeps no vector per checkpoint of its own.
+	ckpts [][]trace.VT
+	lost  []bool // the process restored a checkpoint whose vector is unknown
 	slab  []trace.VTEntry
 }
 
 func newPKClocks(m *history.Model) *pkClocks {
 	np := len(m.Procs)
 	c := &pkClocks{m: m, cur: make([]trace.VT, np), inc: make([]int32, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
-	// One slab holds every vector: the current ones, then per process one
-	// per checkpoint it took (the initial one's all zero).
 	taken := 0
 	for p := range m.Procs {
 		taken += len(m.Procs[p].Taken)
 	}
-	c.slab = make([]trace.VTEntry, (np+taken)*np)
+	// One slab holds the current vectors and the all-zero initial one;
+	// a checkpoint whose vector differs from the run's gets its own.
+	c.slab = make([]trace.VTEntry, (np+1)*np)
+	zero := c.vector()
 	vts := make([]trace.VT, taken)
 	for p := range c.cur {
 		c.cur[p] = c.vector()
 		c.ckpts[p], vts = vts[:1:len(m.Procs[p].Taken)], vts[len(m.Procs[p].Taken):]
-		c.ckpts[p][0] = c.vector()
+		c.ckpts[p][0] = zero
 	}
 	return c
 }
 
-// vector hands out the next vector of the slab.
+// vector hands out a fresh vector, from the slab while it lasts.
 func (c *pkClocks) vector() trace.VT {
 	n := len(c.cur)
+	if len(c.slab) < n {
+		return make(trace.VT, n)
+	}
 	v := c.slab[:n:n]
 	c.slab = c.slab[n:]
 	return v
@@ -132,12 +140,16 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 		return
 	}
 	pos := taken[k].Pos
-	if vt := c.m.Run.VTOf(e); vt != nil {
+	want := c.at(p, pos)
+	vt := c.m.Run.VTOf(e)
+	if vt != nil {
 		c.judge(seq, e, pos, vt, r)
 	}
-	v := c.vector()
-	copy(v, c.at(p, pos))
-	c.ckpts[p] = append(c.ckpts[p], v)
+	if vtDiff(vt, want) >= 0 {
+		vt = c.vector()
+		copy(vt, want)
+	}
+	c.ckpts[p] = append(c.ckpts[p], vt)
 }
 
 // judge compares the vector a send or checkpoint shows with the rebuilt

@@ -21,11 +21,26 @@ func minimalRollback(m *history.Model) result {
 	}
 	if m.Missing.Ops || m.Missing.Copy {
 		r.cannotJudge(causalWhy)
-	} else if m.Alg == history.PK {
-		for base := 0; base < len(m.Failures); base += history.BatchSize {
-			d := m.Dependence(base)
-			shortRollbacks(m, d, &r)
-			for _, o := range overRollbacks(m, d) {
+	} else if d := m.Dependence(); m.Alg == history.PK && d != nil {
+		// Failure group by failure group: its short rollbacks, then its
+		// long ones.
+		short, over := shortRollbacks(m, d), overRollbacks(m, d)
+		for len(short) > 0 || len(over) > 0 {
+			g := int32(len(m.Failures))
+			if len(short) > 0 {
+				g = group(short[0].F)
+			}
+			if len(over) > 0 {
+				g = min(g, group(over[0].f))
+			}
+			for ; len(short) > 0 && group(short[0].F) == g; short = short[1:] {
+				h := short[0]
+				r.fail(fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq), []int32{h.Seq, h.Top},
+					fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
+						h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F)))
+			}
+			for ; len(over) > 0 && group(over[0].f) == g; over = over[1:] {
+				o := over[0]
 				r.fail(fmt.Sprintf("%s rolled back further than its orphan suffix at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.seqs(), o.because(m))
 			}
 		}
@@ -41,19 +56,23 @@ func minimalRollback(m *history.Model) result {
 	return r
 }
 
-// shortRollbacks reports rollbacks after which the process still holds an
-// op that depends on L_f.
-func shortRollbacks(m *history.Model, d *history.Dependence, r *result) {
+// shortRollbacks returns the rollbacks after which the process still
+// holds an op that depends on L_f, by failure group.
+func shortRollbacks(m *history.Model, d *history.Dependence) []history.Handling {
+	var out []history.Handling
 	for _, h := range m.Handlings {
-		bit := d.Bit(h.F)
-		if bit == 0 || h.Top == history.None || m.Event(h.Seq).Kind != trace.Rollback || d.L[h.Top]&bit == 0 {
+		if h.Top == history.None || m.Event(h.Seq).Kind != trace.Rollback || !d.L(h.Top, h.F) {
 			continue
 		}
-		r.fail(fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq), []int32{h.Seq, h.Top},
-			fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
-				h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F)))
+		out = append(out, h)
 	}
+	slices.SortStableFunc(out, func(a, b history.Handling) int { return cmp.Compare(group(a.F), group(b.F)) })
+	return out
 }
+
+// group is the failure group witnesses are reported by
+// (history.BatchSize).
+func group(fi int32) int32 { return fi / history.BatchSize }
 
 // overRollback is a PK rollback that undid an op which does not depend
 // on L_f: the first such op of each rollback.
@@ -68,9 +87,10 @@ func (o overRollback) because(m *history.Model) string {
 		o.by, m.FailName(o.f), m.Describe(o.op), m.ProcName(m.Failures[o.f].P))
 }
 
-// overRollbacks finds the PK rollbacks for the failures d covers that
-// went past the first orphan event (SPEC §7's PK bound, shared by
-// minimal-rollback and domino-free).
+// overRollbacks finds the PK rollbacks that went past the first orphan
+// event (SPEC §7's PK bound, shared by minimal-rollback and
+// domino-free), by failure group, then in the order of the ops, as a
+// walk over the run meets them.
 func overRollbacks(m *history.Model, d *history.Dependence) []overRollback {
 	var out []overRollback
 	for i := range m.Restores {
@@ -79,18 +99,18 @@ func overRollbacks(m *history.Model, d *history.Dependence) []overRollback {
 			continue
 		}
 		fi := m.FailOf(rs.Seq)
-		bit := d.Bit(fi)
-		if bit == 0 {
+		if fi == history.None {
 			continue
 		}
 		for _, s := range rs.Undid {
-			if d.L[s]&bit == 0 {
+			if !d.L(s, fi) {
 				out = append(out, overRollback{by: rs.Seq, op: s, f: fi})
 				break
 			}
 		}
 	}
-	// In the order of the ops, as a walk over the run meets them.
-	slices.SortFunc(out, func(a, b overRollback) int { return cmp.Compare(a.op, b.op) })
+	slices.SortFunc(out, func(a, b overRollback) int {
+		return cmp.Or(cmp.Compare(group(a.f), group(b.f)), cmp.Compare(a.op, b.op))
+	})
 	return out
 }

@@ -1,7 +1,9 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -23,10 +25,8 @@ func orphanFree(m *history.Model) result {
 	r.failWith(m, history.CopyNeverSent, history.ResendNotLive)
 	if m.Missing.Ops || m.Missing.Copy {
 		r.cannotJudge(causalWhy)
-	} else {
-		for base := 0; base < len(m.Failures); base += history.BatchSize {
-			handledOrphans(m, m.Dependence(base), &r)
-		}
+	} else if d := m.Dependence(); d != nil {
+		handledOrphans(m, d, &r)
 	}
 	if !m.Missing.Ops {
 		liveOrphans(m, &r)
@@ -34,14 +34,18 @@ func orphanFree(m *history.Model) result {
 	return r
 }
 
-// handledOrphans checks the handling points of the failures d covers.
+// handledOrphans checks every handling point, reporting failure group by
+// failure group (history.BatchSize).
 func handledOrphans(m *history.Model, d *history.Dependence, r *result) {
+	var hits []history.Handling
 	for _, h := range m.Handlings {
-		bit := d.Bit(h.F)
-		if bit == 0 || h.Top == history.None || d.Orph[h.Top]&bit == 0 {
-			continue
+		if h.Top != history.None && d.Orph(h.Top, h.F) {
+			hits = append(hits, h)
 		}
-		orphanWitness(m, d, h, bit, r)
+	}
+	slices.SortStableFunc(hits, func(a, b history.Handling) int { return cmp.Compare(a.F/history.BatchSize, b.F/history.BatchSize) })
+	for _, h := range hits {
+		orphanWitness(m, d, h, r)
 	}
 }
 
@@ -64,11 +68,11 @@ func liveOrphans(m *history.Model, r *result) {
 // orphanWitness explains why the state after handling point h holds a
 // receipt of an orphan: it finds the receipt on the process's live
 // history and follows the dependency back to an undone event.
-func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, bit uint64, r *result) {
+func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, r *result) {
 	x := h.Top
 	for x != history.None {
 		if m.Event(x).Kind == trace.Recv {
-			if s := m.SendOf[x]; s != history.None && d.U[s]&bit != 0 {
+			if s := m.SendOf[x]; s != history.None && d.U(s, h.F) {
 				break
 			}
 		}
@@ -83,19 +87,19 @@ func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
 		m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind)
-	seqs = orphanChain(m, d, &b, s, bit, seqs)
+	seqs = orphanChain(m, d, &b, s, h.F, seqs)
 	r.fail(fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, b.String())
 }
 
-// orphanChain writes why event s depends on an event undone for the
-// failure whose bit is given: a sequence of "sent after … received …
+// orphanChain writes why event s depends on an event undone for failure
+// fi: a sequence of "sent after … received …
 // undone by" steps, at most a few hops long. It returns seqs with the
 // events it names appended.
-func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s int32, bit uint64, seqs []int32) []int32 {
+func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s, fi int32, seqs []int32) []int32 {
 	for hop := 0; hop < 6 && s != history.None; hop++ {
 		x := s
 		for x != history.None {
-			if u, _ := m.Own(d, x); u&bit != 0 {
+			if own, _ := m.OwnFailure(x); own == fi {
 				by := m.UndoneBy[x]
 				if x == s {
 					fmt.Fprintf(b, "%s was undone by the %s at seq %d", m.Describe(s), m.Event(by).Kind, by)
@@ -105,7 +109,7 @@ func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s 
 				return append(seqs, x, by)
 			}
 			if m.Event(x).Kind == trace.Recv {
-				if y := m.SendOf[x]; y != history.None && d.U[y]&bit != 0 {
+				if y := m.SendOf[x]; y != history.None && d.U(y, fi) {
 					if x == s {
 						fmt.Fprintf(b, "%s got %s, and ", m.Describe(x), m.MsgName(m.Event(x).Msg))
 					} else {

@@ -39,14 +39,14 @@ func rollbackDependencyTrackable(m *history.Model) result {
 func livePositions(m *history.Model) [][]int32 {
 	total := 0
 	for p := range m.Procs {
-		total += len(m.Procs[p].Ckpts)
+		total += len(m.Procs[p].Held)
 	}
 	all := make([]int32, 0, total)
 	out := make([][]int32, len(m.Procs))
 	for p := range m.Procs {
 		lo := len(all)
-		for _, ck := range m.Procs[p].Ckpts {
-			all = append(all, ck.Pos)
+		for k := range m.Procs[p].Held {
+			all = append(all, m.Procs[p].HeldCkpt(k).Pos)
 		}
 		out[p] = all[lo:len(all):len(all)]
 	}
@@ -70,14 +70,15 @@ func rdtNames(m *history.Model, g *history.FinalGraph) rdt.Names {
 		Proc: m.ProcName,
 		Msg:  func(i int32) string { return m.MsgName(m.Event(g.Recvs[i]).Msg) },
 		Ckpt: func(c rdt.Checkpoint) string {
-			ck := m.Procs[c.P].Ckpts
-			if int(c.X) >= len(ck) {
+			pr := &m.Procs[c.P]
+			if int(c.X) >= len(pr.Held) {
 				return fmt.Sprintf("%s's final state", m.ProcName(c.P))
 			}
-			if ck[c.X].Seq == history.None {
+			ck := pr.HeldCkpt(int(c.X))
+			if ck.Seq == history.None {
 				return fmt.Sprintf("%s's initial checkpoint", m.ProcName(c.P))
 			}
-			return fmt.Sprintf("%s's checkpoint %d (seq %d)", m.ProcName(c.P), ck[c.X].ID, ck[c.X].Seq)
+			return fmt.Sprintf("%s's checkpoint %d (seq %d)", m.ProcName(c.P), ck.ID, ck.Seq)
 		},
 	}
 }
@@ -85,8 +86,8 @@ func rdtNames(m *history.Model, g *history.FinalGraph) rdt.Names {
 // ckptSeq is the seq of a held checkpoint, or None for an implicit
 // initial checkpoint or a final state.
 func ckptSeq(m *history.Model, c rdt.Checkpoint) int32 {
-	if ck := m.Procs[c.P].Ckpts; int(c.X) < len(ck) {
-		return ck[c.X].Seq
+	if pr := &m.Procs[c.P]; int(c.X) < len(pr.Held) {
+		return pr.HeldCkpt(int(c.X)).Seq
 	}
 	return history.None
 }

@@ -3,7 +3,6 @@ package consistency
 import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
-	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -38,16 +37,13 @@ func recoveries(m *history.Model) []report.Recovery {
 		if pkAnns && f.Ann != nil {
 			rec.Announcement = &report.Announcement{Inc: f.Ann.Inc, K: f.Ann.K}
 		}
-		maxLine := maxLine(m, f)
+		maxLine := m.MaxLine(fi)
 		for p := range m.Procs {
 			rec.Line[p] = lineEntry(m, f, int32(p), per[fi][p])
 			if maxLine != nil {
-				rec.Line[p].Extra = per[fi][p].undone - int(maxLine[p].Undone)
-				ck := history.None
-				if ids := f.Snap.CkptIDsAt[p]; maxLine[p].Ckpt >= 0 && int(maxLine[p].Ckpt) < len(ids) {
-					ck = ids[maxLine[p].Ckpt]
-				}
-				rec.MaxLine = append(rec.MaxLine, report.MaxLineEntry{P: m.ProcName(int32(p)), Ckpt: ck, Pos: maxLine[p].Pos, Undone: int(maxLine[p].Undone)})
+				ml := maxLine[p]
+				rec.Line[p].Extra = per[fi][p].undone - int(ml.Undone)
+				rec.MaxLine = append(rec.MaxLine, report.MaxLineEntry{P: m.ProcName(int32(p)), Ckpt: ml.Ckpt, Pos: ml.Pos, Undone: int(ml.Undone)})
 			}
 		}
 		out = append(out, rec)
@@ -164,7 +160,7 @@ func (a *aggregator) recoveryCheckpoint(e *trace.RunEvent, la *lineAgg) {
 func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	a.restore, a.pos = e.Restore, e.Pos
 	if ck, ok := m.Procs[e.P].Checkpoint(e.Restore); ok {
-		a.sn, a.vt = ck.Sn, ck.VT
+		a.sn, a.vt = ck.Sn, m.CkptVT(&ck)
 	}
 	rs := m.RestoreOf(seq)
 	a.undone += int(rs.Undone)
@@ -177,38 +173,4 @@ func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	default:
 		a.cause = "rollback"
 	}
-}
-
-// maxLine computes the maximum consistent recovery line of checkpoints
-// for failure f (Wang 1997): the failed process at its latest checkpoint
-// at or before its restored state, everyone else at its state at the
-// failure instant, then rollback propagation. nil when it cannot be
-// computed (no restart, or the snapshot budget ran out).
-func maxLine(m *history.Model, f *history.Failure) []rline.Entry {
-	s := &f.Snap
-	if s.CkptsAt == nil || f.Restart == history.None {
-		return nil
-	}
-	restored := m.Event(f.Restart).Pos
-	if restored == history.None {
-		return nil
-	}
-	start := make([]int32, len(s.LiveAt))
-	copy(start, s.LiveAt)
-	st := int32(0)
-	for _, x := range s.CkptsAt[f.P] {
-		if x <= restored && x <= s.LiveAt[f.P] {
-			st = x
-		}
-	}
-	start[f.P] = st
-	g, err := rline.New(s.CkptsAt, s.RecvsAt)
-	if err != nil {
-		return nil
-	}
-	line, err := g.Line(start, s.LiveAt)
-	if err != nil {
-		return nil
-	}
-	return line
 }

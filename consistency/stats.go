@@ -102,15 +102,15 @@ func collectable(m *history.Model) int {
 	}
 	n := int32(-1)
 	for p := range m.Procs {
-		ck := m.Procs[p].Ckpts
-		if top := ck[len(ck)-1].Sn; n == -1 || top < n {
+		pr := &m.Procs[p]
+		if top := pr.HeldCkpt(len(pr.Held) - 1).Sn; n == -1 || top < n {
 			n = top
 		}
 	}
 	count := 0
 	for p := range m.Procs {
-		for _, ck := range m.Procs[p].Ckpts {
-			if ck.Sn >= n {
+		for k := range m.Procs[p].Held {
+			if m.Procs[p].HeldCkpt(k).Sn >= n {
 				break
 			}
 			count++

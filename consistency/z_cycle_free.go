@@ -27,7 +27,7 @@ func zCycleFree(m *history.Model) result {
 		return r
 	}
 	for _, u := range g.Graph.UselessList() {
-		ck := m.Procs[u.P].Ckpts[u.X]
+		ck := m.Procs[u.P].HeldCkpt(int(u.X))
 		seqs := []int32{}
 		if ck.Seq != history.None {
 			seqs = append(seqs, ck.Seq)
@@ -52,7 +52,7 @@ func zCycleFree(m *history.Model) result {
 
 // snNote gives a checkpoint's number in a because-chain, for the
 // algorithms that number theirs.
-func snNote(ck history.Ckpt) string {
+func snNote(ck *history.Ckpt) string {
 	if ck.Sn == history.None {
 		return ""
 	}

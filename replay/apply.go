@@ -79,7 +79,7 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	}
 	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
 	r := e.ev(trace.Checkpoint, p)
-	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.out.AddVT(f.VT), f.Failure.Run()
+	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
 	e.emit(r)
 	return nil
 }

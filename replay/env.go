@@ -119,7 +119,7 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 		return fmt.Errorf("replay: algorithm %s: control message to bad process %d", e.alg.Name(), f.To)
 	}
 	r := e.ev(trace.ControlSend, p)
-	r.Peer, r.Control, r.Body, r.Failure = to, f.Control, e.out.AddBody(f.Body), f.Failure.Run()
+	r.Peer, r.Control, r.Body, r.Failure = to, f.Control, e.storeBody(f.Body), f.Failure.Run()
 	e.emit(r)
 	e.ctrls = append(e.ctrls, ctrlRec{from: p, to: to, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
 	t, ok := later(e.now, e.params.ControlDelay)

@@ -87,6 +87,35 @@ func (e *engine) storePB(p int32, pb *trace.Piggyback) int32 {
 	return i
 }
 
+// storeVT keeps a checkpoint vector in the run's VTs table and returns
+// its index; it shares the process's previous one when the algorithm
+// handed the same (immutable) vector again.
+func (e *engine) storeVT(p int32, vt trace.VT) int32 {
+	if last := e.lastVT[p]; last != trace.None && len(vt) > 0 && len(e.out.VTs[last]) == len(vt) && &e.out.VTs[last][0] == &vt[0] {
+		return last
+	}
+	i := e.out.AddVT(vt)
+	e.lastVT[p] = i
+	return i
+}
+
+// storeBody keeps a control body in the run's Bodies table once, however
+// often it is sent.
+func (e *engine) storeBody(b *trace.ControlBody) int32 {
+	if b == nil {
+		return trace.None
+	}
+	if i, ok := e.bodies[b]; ok {
+		return i
+	}
+	i := e.out.AddBody(b)
+	if e.bodies == nil {
+		e.bodies = map[*trace.ControlBody]int32{}
+	}
+	e.bodies[b] = i
+	return i
+}
+
 // samePB reports whether a and b are equal piggybacks. CIC vectors are
 // compared by identity: FDAS and HMNR share one until their state
 // changes, so that is exactly when consecutive sends can share an entry.

@@ -22,6 +22,13 @@ type Options struct {
 	Params trace.Params
 	// Variant is recorded in the run header ("textbook" for MS).
 	Variant string
+	// Stream, when set, is handed the run as it grows: first with its
+	// header and no event (upto 0), then whenever events have become
+	// final — run.Events[:upto] never change again — so that a consumer
+	// (the checker's history.Builder) takes each event while it is fresh
+	// instead of walking the whole run afterwards. The run's side tables
+	// grow too; read them through the run, as the events say.
+	Stream func(run *trace.Run, upto int)
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -32,6 +39,10 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	e, err := newEngine(tr, alg, opts)
 	if err != nil {
 		return nil, err
+	}
+	e.stream = opts.Stream
+	if e.stream != nil {
+		e.stream(e.out, 0)
 	}
 	if err := e.run(); err != nil {
 		return nil, err
@@ -104,6 +115,10 @@ type engine struct {
 	txSeq  int64
 	arrSeq int64
 	lastPB []int32 // per process: index in e.out.PBs of its last piggyback, or None
+	lastVT []int32 // per process: index in e.out.VTs of its last checkpoint vector, or None
+	// bodies maps a control body to its index in e.out.Bodies: a body
+	// sent again (a PK token going round the ring) is stored once.
+	bodies map[*trace.ControlBody]int32
 	// in and fx are the one input and effects buffer: Step is never
 	// re-entered, so one of each suffices. in is a field because the
 	// algorithm gets a pointer, and a value passed through an interface
@@ -112,6 +127,8 @@ type engine struct {
 	fx []Effect
 	// err is the first time-limit error (tooLate); it stops the run.
 	err error
+	// stream is Options.Stream.
+	stream func(run *trace.Run, upto int)
 }
 
 func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
@@ -131,9 +148,10 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		tail:   make([]CopyID, len(tr.Msgs)),
 		ncopy:  make([]int32, len(tr.Msgs)),
 		lastPB: make([]int32, n),
+		lastVT: make([]int32, n),
 	}
 	for i := range e.lastPB {
-		e.lastPB[i] = trace.None
+		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
 	}
 	if err := checkParams(tr.Name, e.params); err != nil {
 		return nil, err
@@ -143,6 +161,14 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		return nil, err
 	}
 	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
+	// A run has the trace's events but its flushes (PK writes their log
+	// entries, at most one per receive), plus per receive a forced
+	// checkpoint or log entry, per failure its restart and its process's
+	// control messages and rollbacks (three per process), and an end per
+	// process. Reserving that avoids copying a run of hundreds of
+	// megabytes as it grows, and reserving no more keeps untouched
+	// capacity out of the collector's heap goal.
+	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*3*n + 2*n + 16
 	all := make([]int32, 0, len(tr.Events))
 	for p := range e.procs {
 		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
@@ -166,11 +192,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		Options:   trace.RunOptions{Params: e.params, Variant: opts.Variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
-		// A failure-free run has one event per trace event, except that a
-		// receive may add one (a forced checkpoint or a log entry) and
-		// each process an end: reserving that avoids copying a run of
-		// hundreds of megabytes as it grows.
-		Events: make([]trace.RunEvent, 0, len(tr.Events)+nrecv+2*n+16),
+		Events:    make([]trace.RunEvent, 0, reserve),
 		// The side tables otherwise start at trace.grow's 256 entries
 		// (tens of kilobytes), which a small trace never fills. These
 		// estimates only set the first capacity: a table that outgrows
@@ -185,8 +207,8 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 
 // sizes are what checkTrace counts.
 type sizes struct {
-	ops                 []int32 // per process
-	sends, recvs, fails int
+	ops                          []int32 // per process
+	sends, recvs, fails, flushes int
 }
 
 // checkTrace checks the indexes and times the engine relies on (a
@@ -208,6 +230,8 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 		switch ev.Kind {
 		case trace.Fail:
 			sz.fails++
+		case trace.Flush:
+			sz.flushes++
 		case trace.Send, trace.Recv:
 			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
 				return bad(i, "message index out of range")
@@ -373,7 +397,13 @@ func (e *engine) run() error {
 		if err != nil {
 			return err
 		}
+		if e.stream != nil {
+			e.stream(e.out, len(e.out.Events))
+		}
 	}
 	e.finish()
+	if e.stream != nil {
+		e.stream(e.out, len(e.out.Events))
+	}
 	return nil
 }

@@ -1,82 +1,186 @@
 #!/usr/bin/env bash
-# bench.sh: the performance table of docs/performance.md.
+# bench.sh: the performance tables of docs/performance.md.
 #
-# Builds ckpt, generates the traces of issue 10 into a temporary directory
-# (removed at exit), times `validate` and `verify` on each with
-# /usr/bin/time -v and prints markdown tables: wall time, CPU time
-# (user+sys), peak RSS, the ratios to validate, and the scaling from one
-# size to the next. The load average is printed before and after, since
-# wall times on a shared machine mean little without it.
+# Builds ckpt, generates traces into a temporary directory (removed at
+# exit), times commands on each with /usr/bin/time -v and prints markdown
+# tables: wall time, CPU time (user+sys), peak RSS, ratios. The load
+# average is printed before and after, since wall times on a shared
+# machine mean little without it. Every section but "small" writes
+# traces of hundreds of megabytes and needs gigabytes of memory.
 #
 # Environment:
-#   SIZES   event counts of the scaling sweep (default "10000 100000 1000000 10000000";
-#           10^7 is written and read as JSONL)
-#   PROCS   process counts of the 10^6-event table (default "16 64")
-#   KEEP=1  keep the temporary directory
+#   SECTIONS  which tables, in order (default "ratios scaling failures procs"):
+#             ratios    10^6 events, PROCS processes, 10 failures: validate and
+#                       verify --algo ms|pk|both, and their ratios to validate
+#             scaling   verify --algo both over SIZES events, 16 processes
+#             failures  4 processes: 100 ops with 1,000/3,000/6,000 failures,
+#                       10^5 ops with 10^5 failures (issue 17, target 1)
+#             procs     10^5 processes × 10^6 events under ms; 4,096 processes
+#                       × 10^6 events under both (issue 17, target 2)
+#             small     a few seconds in all: the sections above at small sizes
+#                       (what CI may run)
+#   SIZES     event counts of the scaling sweep (default "100000 1000000 10000000";
+#             10^7 is written and read as JSONL)
+#   PROCS     process counts of the ratios table (default "16 64")
+#   REPEAT    runs of each measurement; the table shows the least wall time,
+#             CPU time and peak RSS of the runs (default 1)
+#   KEEP=1    keep the temporary directory
+#   CKPT_FLAGS extra flags for every ckpt command measured (e.g. --max-memory 0)
+#   CKPT_BIN  measure this ckpt binary instead of building the checkout (to
+#             compare with another commit: go build -o /tmp/old . there)
 set -euo pipefail
 
-SIZES=${SIZES:-"10000 100000 1000000 10000000"}
+SECTIONS=${SECTIONS:-"ratios scaling failures procs"}
+SIZES=${SIZES:-"100000 1000000 10000000"}
 PROCS=${PROCS:-"16 64"}
+REPEAT=${REPEAT:-1}
+CKPT_FLAGS=${CKPT_FLAGS:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 if [[ "${KEEP:-}" != 1 ]]; then trap 'rm -rf "$tmp"' EXIT; fi
 [[ -x /usr/bin/time ]] || { echo "bench.sh: /usr/bin/time (GNU time) is required" >&2; exit 2; }
 
-(cd "$root" && go build -o "$tmp/ckpt" .)
-ckpt="$tmp/ckpt"
+if [[ -n "${CKPT_BIN:-}" ]]; then
+  ckpt=$CKPT_BIN
+else
+  (cd "$root" && go build -o "$tmp/ckpt" .)
+  ckpt="$tmp/ckpt"
+fi
 
-# measure NAME ARGS...: runs ckpt ARGS and sets wall, cpu (seconds) and rss (MiB).
+# measure ARGS...: runs ckpt ARGS (REPEAT times, keeping the least of
+# each figure: on a shared machine the others only add noise) and sets
+# wall, cpu (seconds), rss (MiB) and rc (exit status: 0 valid, 1 a
+# property fails, 2 refused or invalid).
 measure() {
-  local log="$tmp/time.log" rc=0
-  /usr/bin/time -v "$ckpt" "$@" >/dev/null 2>"$log" || rc=$?
-  if [[ $rc -ne 0 && $rc -ne 1 ]]; then
-    echo "bench.sh: ckpt $* exited $rc" >&2; cat "$log" >&2; exit 1
-  fi
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
-  cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
-  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$log")
+  local log="$tmp/time.log" best="" i w c r code
+  for ((i = 0; i < REPEAT; i++)); do
+    code=0
+    # shellcheck disable=SC2086
+    /usr/bin/time -v "$ckpt" "$@" $CKPT_FLAGS >/dev/null 2>"$log" || code=$?
+    if [[ $code -gt 2 ]]; then
+      echo "bench.sh: ckpt $* exited $code" >&2; cat "$log" >&2; exit 1
+    fi
+    w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
+    c=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
+    r=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$log")
+    if [[ -z "$best" ]]; then
+      best=1 wall=$w cpu=$c rss=$r rc=$code
+      grep -m1 'memory cap' "$log" >"$tmp/refusal" || : >"$tmp/refusal"
+    fi
+    wall=$(awk -v a="$w" -v b="$wall" 'BEGIN { print (a < b) ? a : b }')
+    cpu=$(awk -v a="$c" -v b="$cpu" 'BEGIN { print (a < b) ? a : b }')
+    rss=$(awk -v a="$r" -v b="$rss" 'BEGIN { print (a < b) ? a : b }')
+  done
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "-" }'; }
 
-gen() { # gen FILE PROCS EVENTS
-  "$ckpt" gen --procs "$2" --events "$3" --failures 10 --seed 1 -o "$1"
+# status names a measurement's exit status for the tables.
+status() {
+  case $rc in
+    0) echo "valid" ;;
+    1) echo "invalid" ;;
+    *) if [[ -s "$tmp/refusal" ]]; then echo "refused (memory cap)"; else echo "error"; fi ;;
+  esac
 }
 
-echo "ckpt bench, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(go version | awk '{print $3}')"
+gen() { # gen FILE PROCS EVENTS FAILURES
+  "$ckpt" gen --procs "$2" --events "$3" --failures "$4" --seed 1 -o "$1"
+}
+
+# ratios PROCS EVENTS: the verify/validate table of one trace size.
+ratios() {
+  local events=$1
+  echo "### $events events, 10 failures"
+  echo
+  echo "| trace | command | wall s | CPU s | peak RSS MiB | wall / validate | CPU / validate |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  for p in $PROCS; do
+    f="$tmp/p$p.json"
+    gen "$f" "$p" "$events" 10
+    measure validate "$f"; vw=$wall vc=$cpu
+    echo "| $p procs | validate | $wall | $cpu | $rss | 1.00 | 1.00 |"
+    for algo in ms pk both; do
+      measure verify --algo "$algo" "$f"
+      echo "| $p procs | verify --algo $algo | $wall | $cpu | $rss | $(ratio "$wall" "$vw") | $(ratio "$cpu" "$vc") |"
+    done
+    rm -f "$f"
+  done
+  echo
+}
+
+# scaling SIZES...: verify --algo both, 16 processes, over the sizes.
+scaling() {
+  echo "### Scaling: verify --algo both, 16 processes, 10 failures"
+  echo
+  echo "| events | format | wall s | CPU s | peak RSS MiB | wall × previous | CPU × previous | RSS × previous |"
+  echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+  local pw="" pc="" pr=""
+  for n in "$@"; do
+    ext=json
+    if [[ $n -ge 10000000 ]]; then ext=jsonl; fi
+    f="$tmp/s$n.$ext"
+    gen "$f" 16 "$n" 10
+    measure verify "$f"
+    echo "| $n | $ext | $wall | $cpu | $rss | ${pw:+$(ratio "$wall" "$pw")} | ${pc:+$(ratio "$cpu" "$pc")} | ${pr:+$(ratio "$rss" "$pr")} |"
+    pw=$wall pc=$cpu pr=$rss
+    rm -f "$f"
+  done
+  echo
+}
+
+# failures "OPS:FAILURES ...": verify --algo both of 4-process traces.
+failures() {
+  echo "### Failures: verify --algo both, 4 processes"
+  echo
+  echo "| ops | failures | trace events | wall s | CPU s | peak RSS MiB | verdicts |"
+  echo "|---:|---:|---:|---:|---:|---:|---|"
+  for spec in "$@"; do
+    ops=${spec%:*} nf=${spec#*:}
+    f="$tmp/f$ops-$nf.json"
+    gen "$f" 4 "$ops" "$nf"
+    events=$("$ckpt" validate "$f" | awk -F'\t' '{split($3,a," "); print a[3]}')
+    measure verify "$f"
+    echo "| $ops | $nf | $events | $wall | $cpu | $rss | $(status) |"
+    rm -f "$f"
+  done
+  echo
+}
+
+# procs "PROCS:EVENTS:ALGO ...": verify of wide traces (no failures).
+procs() {
+  echo "### Processes: verify, no failures"
+  echo
+  echo "| processes | events | --algo | wall s | CPU s | peak RSS MiB | verdicts |"
+  echo "|---:|---:|---|---:|---:|---:|---|"
+  for spec in "$@"; do
+    IFS=: read -r np n algo <<<"$spec"
+    f="$tmp/w$np-$n.json"
+    gen "$f" "$np" "$n" 0
+    measure verify --algo "$algo" "$f"
+    echo "| $np | $n | $algo | $wall | $cpu | $rss | $(status) |"
+    if [[ -s "$tmp/refusal" ]]; then echo; sed 's/^/    /' "$tmp/refusal"; echo; fi
+    rm -f "$f"
+  done
+  echo
+}
+
+echo "ckpt bench, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(go version | awk '{print $3}'), REPEAT=$REPEAT"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "### 10^6 events, 10 failures"
-echo
-echo "| trace | command | wall s | CPU s | peak RSS MiB | wall / validate | CPU / validate |"
-echo "|---|---|---:|---:|---:|---:|---:|"
-for p in $PROCS; do
-  f="$tmp/p$p.json"
-  gen "$f" "$p" 1000000
-  measure validate "$f"; vw=$wall vc=$cpu
-  echo "| $p procs | validate | $wall | $cpu | $rss | 1.00 | 1.00 |"
-  for algo in ms pk both; do
-    measure verify --algo "$algo" "$f"
-    echo "| $p procs | verify --algo $algo | $wall | $cpu | $rss | $(ratio "$wall" "$vw") | $(ratio "$cpu" "$vc") |"
-  done
-  rm -f "$f"
+for s in $SECTIONS; do
+  case $s in
+    ratios) ratios 1000000 ;;
+    scaling) # shellcheck disable=SC2086
+      scaling $SIZES ;;
+    failures) failures 100:1000 100:3000 100:6000 100000:100000 ;;
+    procs) procs 100000:1000000:ms 4096:1000000:both ;;
+    small)
+      PROCS="16" ratios 20000
+      scaling 10000 100000
+      failures 100:300 100:3000 10000:10000
+      procs 20000:200000:ms 256:100000:both ;;
+    *) echo "bench.sh: unknown section $s" >&2; exit 2 ;;
+  esac
 done
-
-echo
-echo "### Scaling: verify --algo both, 16 processes, 10 failures"
-echo
-echo "| events | format | wall s | CPU s | peak RSS MiB | CPU × previous | RSS × previous |"
-echo "|---:|---|---:|---:|---:|---:|---:|"
-pc="" pr=""
-for n in $SIZES; do
-  ext=json
-  if [[ $n -ge 10000000 ]]; then ext=jsonl; fi
-  f="$tmp/s$n.$ext"
-  gen "$f" 16 "$n"
-  measure verify "$f"
-  echo "| $n | $ext | $wall | $cpu | $rss | ${pc:+$(ratio "$cpu" "$pc")} | ${pr:+$(ratio "$rss" "$pr")} |"
-  pc=$cpu pr=$rss
-  rm -f "$f"
-done
-echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

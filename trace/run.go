@@ -229,8 +229,30 @@ type ControlBody struct {
 	Inc    int32
 	K      int32
 	// Received lists the identities of every receipt live in the
-	// announcer's recovered state (PK).
+	// announcer's recovered state (PK), sorted by message.
 	Received []Identity
+	// Receipts, when not nil, stands for Received: an algorithm that
+	// keeps its receipt history persistently hands out a view of it
+	// rather than a copy per token (a copy per failure made memory
+	// quadratic in failures), and the list is made only when the body
+	// is written or described. Read both through ReceivedList.
+	Receipts ReceiptSet
+}
+
+// ReceiptSet is a set of PK receipt identities kept elsewhere.
+type ReceiptSet interface {
+	// Identities returns the set sorted by message, non-nil (an empty
+	// set is written "received": []).
+	Identities() []Identity
+}
+
+// ReceivedList returns the token's receipt identities: Received, or the
+// list Receipts stands for.
+func (c *ControlBody) ReceivedList() []Identity {
+	if c.Receipts != nil {
+		return c.Receipts.Identities()
+	}
+	return c.Received
 }
 
 // NewControlBody returns a body with every number absent.

@@ -274,10 +274,10 @@ func (e *runEncoder) body(b []byte, c *ControlBody) []byte {
 	b = appendOptInt(b, "r", c.R)
 	b = appendOptInt(b, "inc", c.Inc)
 	b = appendOptInt(b, "k", c.K)
-	if c.Received != nil {
+	if ids := c.ReceivedList(); ids != nil {
 		b = appendKey(b, "received")
 		b = append(b, '[')
-		for i, id := range c.Received {
+		for i, id := range ids {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -2,6 +2,7 @@ package pk
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -37,14 +38,12 @@ type receipt struct {
 	msg  int32
 	from int32
 	copy replay.CopyID
+	// node is the delivery's node in the receipt log.
+	node int32
 	// pb is the copy's piggyback vector, shared with the engine's copy
 	// (immutable), so a receipt costs no vector allocation.
 	pb trace.VT
 }
-
-// inc is the identity incarnation of the received copy: its sender's
-// incarnation at send.
-func (r *receipt) inc() int32 { return r.pb[r.from].Inc }
 
 // sent is a live send of a process; resends for tokens repeat it (the
 // engine knows the copy the send at op transmitted).
@@ -86,6 +85,20 @@ type PK struct {
 	// used only to attribute discards, holds and rollbacks.
 	failSeq [][]replay.Seq
 	slab    slab
+	// log holds every delivery, so that a token's received set is a
+	// view, not a copy (receipts.go).
+	log receiptLog
+	// sendInc[m] and sendOp[m] are the identity incarnation and op of
+	// message m's live send, sendInc None when it has none; out lists the
+	// messages whose live send has no live receipt of its identity;
+	// msgFrom and msgTo are each message's sender and receiver.
+	sendInc, sendOp []int32
+	out             outstanding
+	msgFrom, msgTo  []int32
+	scratch         []int32
+	// restarted lists, increasing, the processes that have restarted:
+	// only their vector entries can name an incarnation above 0.
+	restarted []int32
 }
 
 // Default is the only variant: PK has none.
@@ -104,6 +117,14 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		prog:    make([][]op, n),
 		liveInc: make([]int32, len(tr.Msgs)),
 		failSeq: make([][]replay.Seq, n),
+		log:     newReceiptLog(len(tr.Msgs)),
+		out:     newOutstanding(len(tr.Msgs)),
+	}
+	per := make([]int32, 4*len(tr.Msgs))
+	nm := len(tr.Msgs)
+	a.sendInc, a.sendOp, a.msgFrom, a.msgTo = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:]
+	for i := range per {
+		per[i] = trace.None
 	}
 	// Most clones are one per trace event (a checkpoint's vector or a
 	// send's piggyback), so the event count sizes the first block.
@@ -112,11 +133,13 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		a.liveInc[i] = trace.None
 	}
 	a.carve(tr)
+	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
+	vts := make([]trace.VTEntry, int(n)*int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		p.vt = make(trace.VT, n)
+		p.vt = vts[i*int(n) : (i+1)*int(n) : (i+1)*int(n)]
 		p.known = NewKnown(int(n))
-		p.ckpts = []ckpt{{id: 0, pos: 0, vt: make(trace.VT, n)}}
+		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
 	}
 	return a, nil
@@ -151,6 +174,9 @@ func (a *PK) carve(tr *trace.Trace) {
 		e := &tr.Events[i]
 		if e.Kind.IsOp() && e.P >= 0 && e.P < n {
 			a.prog[e.P] = append(a.prog[e.P], op{kind: e.Kind, msg: e.Msg, to: e.To})
+			if e.Kind == trace.Send && e.Msg >= 0 && int(e.Msg) < len(a.msgFrom) {
+				a.msgFrom[e.Msg], a.msgTo[e.Msg] = e.P, e.To
+			}
 		}
 	}
 }
@@ -192,7 +218,13 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	fx = a.flush(p, fx)
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
-	vt := a.slab.clone(p.vt)
+	// Vectors are immutable once taken: a checkpoint whose vector equals
+	// the previous one's (no op since, as a process that only ticks)
+	// shares it, and the run then shares its entry too.
+	vt := p.ckpts[len(p.ckpts)-1].vt
+	if !slices.Equal(vt, p.vt) {
+		vt = a.slab.clone(p.vt)
+	}
 	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++
@@ -214,8 +246,36 @@ func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
 	pb.VT = a.slab.clone(p.vt)
-	p.sends = append(p.sends, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
+	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
+}
+
+// addSend records a live send.
+func (a *PK) addSend(p *proc, s sent) {
+	p.sends = append(p.sends, s)
+	if s.msg >= 0 && int(s.msg) < len(a.sendInc) {
+		a.sendInc[s.msg], a.sendOp[s.msg] = s.inc, s.op
+		a.listed(s.msg)
+	}
+}
+
+// truncSends drops the live sends at ops from pos on.
+func (a *PK) truncSends(p *proc, pos int32) {
+	k := len(p.sends)
+	for k > 0 && p.sends[k-1].op >= pos {
+		k--
+		if m := p.sends[k].msg; m >= 0 && int(m) < len(a.sendInc) {
+			a.sendInc[m] = trace.None
+			a.listed(m)
+		}
+	}
+	p.sends = p.sends[:k]
+}
+
+// listed lists message m as outstanding iff its live send has no live
+// receipt of its identity.
+func (a *PK) listed(m int32) {
+	a.out.set(m, a.msgFrom[m], a.msgTo[m], a.sendInc[m] != trace.None && a.liveInc[m] != a.sendInc[m])
 }
 
 // fail drops the volatile state: the unflushed log and the clock. The
@@ -228,10 +288,21 @@ func (a *PK) fail(p *proc) {
 	p.held = false
 }
 
+// unlive drops a receipt from its process's live receipts.
 func (a *PK) unlive(r *receipt) {
+	a.log.pop(r.node)
 	if r.msg >= 0 && int(r.msg) < len(a.liveInc) {
 		a.liveInc[r.msg] = trace.None
+		a.listed(r.msg)
 	}
+}
+
+// top returns the receipt-log node of the latest of receipts, or None.
+func top(receipts []receipt) int32 {
+	if len(receipts) == 0 {
+		return trace.None
+	}
+	return receipts[len(receipts)-1].node
 }
 
 // latestClean returns the index in p.ckpts of the latest checkpoint that is
@@ -259,12 +330,4 @@ func (a *PK) setFailSeq(q, inc int32, seq replay.Seq) {
 		a.failSeq[q] = append(a.failSeq[q], 0)
 	}
 	a.failSeq[q][inc] = seq
-}
-
-func truncSends(s []sent, pos int32) []sent {
-	k := len(s)
-	for k > 0 && s[k-1].op >= pos {
-		k--
-	}
-	return s[:k]
 }

@@ -29,16 +29,18 @@ func (a *PK) recv(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect
 	if msg >= 0 && int(msg) < len(a.liveInc) && a.liveInc[msg] == vt[in.Peer].Inc {
 		return append(fx, replay.Effect{Kind: replay.EffDiscard, Reason: trace.ReasonDuplicate})
 	}
-	if q, inc, ok := p.known.Missing(vt); ok {
+	if q, inc, ok := p.known.MissingAmong(vt, a.restarted); ok {
 		return append(fx, replay.Effect{Kind: replay.EffHold,
 			Until:   fmt.Sprintf("announcement of %s's incarnation %d", a.names[q], inc),
 			Failure: a.failure(q, inc)})
 	}
 	Merge(p.vt, vt)
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
-	p.receipts = append(p.receipts, receipt{op: in.Op, msg: msg, from: int32(in.Peer), copy: in.Copy, pb: vt})
+	node := a.log.push(msg, vt[in.Peer].Inc, top(p.receipts))
+	p.receipts = append(p.receipts, receipt{op: in.Op, msg: msg, from: int32(in.Peer), copy: in.Copy, node: node, pb: vt})
 	if msg >= 0 && int(msg) < len(a.liveInc) {
 		a.liveInc[msg] = vt[in.Peer].Inc
+		a.listed(msg)
 	}
 	return append(fx, replay.Effect{Kind: replay.EffDeliver})
 }

@@ -1,6 +1,7 @@
 package pk
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -35,7 +36,10 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	p.stable = li
 	// The sends the replay ran for the first time are live sends like
 	// the others: a token recorded while down may have to resend them.
-	p.sends = append(truncSends(p.sends, pos), fresh...)
+	a.truncSends(p, pos)
+	for _, s := range fresh {
+		a.addSend(p, s)
+	}
 
 	// The announcement names the incarnation that ended; recording it
 	// here lets this process judge messages of its new incarnation that
@@ -43,6 +47,10 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	ann := Announcement{P: i, Inc: p.inc, K: pos}
 	a.setFailSeq(i, p.inc, in.Failure)
 	p.known.Add(ann)
+	if p.inc == 0 {
+		k, _ := slices.BinarySearch(a.restarted, i)
+		a.restarted = slices.Insert(a.restarted, k, i)
+	}
 	p.inc++
 	p.vt[i] = trace.VTEntry{Inc: p.inc, Count: pos}
 	fx = append(fx, replay.Effect{Kind: replay.EffRestart, Ckpt: c.id, Pos: pos, Inc: p.inc, Resend: true,
@@ -53,11 +61,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	// control_delay later).
 	body := trace.NewControlBody()
 	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
-	body.Received = make([]trace.Identity, len(p.receipts))
-	for k := range p.receipts {
-		body.Received[k] = trace.Identity{Msg: p.receipts[k].msg, Inc: p.receipts[k].inc()}
-	}
-	sort.Slice(body.Received, func(x, y int) bool { return body.Received[x].Msg < body.Received[y].Msg })
+	body.Receipts = a.log.view(top(p.receipts))
 	fx = append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((i + 1) % a.n), Control: trace.ControlToken,
 		Body: &body, Failure: in.Failure}, replay.Effect{Kind: replay.EffHoldProcess})
 	p.held = true

@@ -45,6 +45,6 @@ func (a *PK) rollback(j int32, p *proc, failure replay.Seq, fx []replay.Effect) 
 	if p.stable > first {
 		p.stable = first
 	}
-	p.sends = truncSends(p.sends, pos)
+	a.truncSends(p, pos)
 	return append(fx, e)
 }

@@ -1,6 +1,7 @@
 package pk
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -27,16 +28,47 @@ func (a *PK) token(j int32, p *proc, b *trace.ControlBody, failure replay.Seq, f
 	}
 	// Resend every live send to the announcer that its recovered state
 	// lacks; the engine repeats the send's copy with its piggyback.
-	for k := range p.sends {
-		s := &p.sends[k]
-		if s.to != ann.P || hasIdentity(b.Received, s.msg, s.inc) {
-			continue
-		}
-		fx = append(fx, replay.Effect{Kind: replay.EffResend, Op: s.op, Failure: failure})
+	for _, op := range a.lacking(j, p, b, ann.P) {
+		fx = append(fx, replay.Effect{Kind: replay.EffResend, Op: op, Failure: failure})
 	}
-	fw := *b
+	// Bodies are immutable: the token goes on with the body it came
+	// with, which lets the engine keep one copy of it in the run.
 	return append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((j + 1) % a.n),
-		Control: trace.ControlToken, Body: &fw, Failure: failure})
+		Control: trace.ControlToken, Body: b, Failure: failure})
+}
+
+// lacking returns, in op order, the ops of j's live sends to the
+// announcer i whose identities the token's received set lacks.
+func (a *PK) lacking(j int32, p *proc, b *trace.ControlBody, i int32) []int32 {
+	v, ok := b.Receipts.(*receiptView)
+	if !ok || i < 0 || i >= a.n {
+		var ops []int32
+		for k := range p.sends {
+			if s := &p.sends[k]; s.to == i && !hasIdentity(b.ReceivedList(), s.msg, s.inc) {
+				ops = append(ops, s.op)
+			}
+		}
+		return ops
+	}
+	// A send the set lacks is either unmatched now (outstanding), or
+	// matched by a receipt the announcer made after its restart (on top
+	// of its stack); every other one the set holds.
+	ms := a.out.list(j, i, a.scratch[:0])
+	rs := a.procs[i].receipts
+	for k := len(rs) - 1; k >= 0 && v.after(rs[k].node); k-- {
+		if m := rs[k].msg; rs[k].from == j && m >= 0 && int(m) < len(a.sendInc) && a.sendInc[m] != trace.None {
+			ms = append(ms, m)
+		}
+	}
+	a.scratch = ms
+	var ops []int32
+	for _, m := range ms {
+		if !v.has(m, a.sendInc[m]) {
+			ops = append(ops, a.sendOp[m])
+		}
+	}
+	slices.Sort(ops)
+	return ops
 }
 
 func hasIdentity(ids []trace.Identity, msg, inc int32) bool {

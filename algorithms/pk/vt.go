@@ -8,7 +8,11 @@
 // program's events and applies the effects it returns.
 package pk
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
 
 // Merge sets dst to the entry-wise lexicographic maximum of dst and src.
 // It is the only vector work done at a receipt, O(processes).
@@ -32,26 +36,44 @@ type Announcement struct {
 // storage. Orphan tests are O(1) per vector entry: for each process it
 // keeps, per incarnation y, the least k announced for any incarnation
 // ≥ y, since an entry (y, c) is an orphan iff some known (inc ≥ y, k)
-// has c > k.
+// has c > k. Only the processes it has announcements of take room (and
+// time: a test looks at their entries only), so a process of a large
+// system does not pay for every other one.
 type Known struct {
-	// k[p][inc] is the k announced for incarnation inc of p, or None.
+	n int32
+	// origins are the processes with a known announcement, increasing;
+	// k and min run parallel to it.
+	origins []int32
+	// k[i][inc] is the k announced for incarnation inc of origins[i], or
+	// None.
 	k [][]int32
-	// min[p][y] is the least k[p][x] over x ≥ y, or None if there is none.
+	// min[i][y] is the least k[i][x] over x ≥ y, or None if there is none.
 	min [][]int32
 }
 
 // NewKnown returns an empty set for n processes.
 func NewKnown(n int) *Known {
-	return &Known{k: make([][]int32, n), min: make([][]int32, n)}
+	return &Known{n: int32(n)}
+}
+
+// find returns the index of origin p, or where it would go and false.
+func (s *Known) find(p int32) (int, bool) {
+	return slices.BinarySearch(s.origins, p)
 }
 
 // Add records a, reporting false if it was already known. An incarnation
 // ends once, so a second announcement of the same incarnation is ignored.
 func (s *Known) Add(a Announcement) bool {
-	if a.P < 0 || int(a.P) >= len(s.k) || a.Inc < 0 {
+	if a.P < 0 || a.P >= s.n || a.Inc < 0 {
 		return false
 	}
-	ks := s.k[a.P]
+	i, ok := s.find(a.P)
+	if !ok {
+		s.origins = slices.Insert(s.origins, i, a.P)
+		s.k = slices.Insert(s.k, i, nil)
+		s.min = slices.Insert(s.min, i, nil)
+	}
+	ks := s.k[i]
 	for int32(len(ks)) <= a.Inc {
 		ks = append(ks, trace.None)
 	}
@@ -59,8 +81,8 @@ func (s *Known) Add(a Announcement) bool {
 		return false
 	}
 	ks[a.Inc] = a.K
-	s.k[a.P] = ks
-	mins := s.min[a.P]
+	s.k[i] = ks
+	mins := s.min[i]
 	for len(mins) < len(ks) {
 		mins = append(mins, trace.None)
 	}
@@ -73,22 +95,28 @@ func (s *Known) Add(a Announcement) bool {
 			break
 		}
 	}
-	s.min[a.P] = mins
+	s.min[i] = mins
 	return true
 }
 
 // Knows reports whether the end of incarnation inc of p is known.
 func (s *Known) Knows(p, inc int32) bool {
-	if p < 0 || int(p) >= len(s.k) || inc < 0 || int(inc) >= len(s.k[p]) {
+	i, ok := s.find(p)
+	if !ok || inc < 0 || int(inc) >= len(s.k[i]) {
 		return false
 	}
-	return s.k[p][inc] != trace.None
+	return s.k[i][inc] != trace.None
 }
 
 // OrphanEntry reports whether entry e of process p is an orphan of a
 // known announcement: some (p, inc, k) with e.Inc ≤ inc and e.Count > k.
 func (s *Known) OrphanEntry(p int32, e trace.VTEntry) bool {
-	mins := s.min[p]
+	i, ok := s.find(p)
+	return ok && s.orphanAt(i, e)
+}
+
+func (s *Known) orphanAt(i int, e trace.VTEntry) bool {
+	mins := s.min[i]
 	if e.Inc < 0 || int(e.Inc) >= len(mins) {
 		return false
 	}
@@ -99,8 +127,8 @@ func (s *Known) OrphanEntry(p int32, e trace.VTEntry) bool {
 // Orphan reports whether a state, event or message with vector v is an
 // orphan of a known announcement.
 func (s *Known) Orphan(v trace.VT) bool {
-	for p, e := range v {
-		if p < len(s.min) && s.OrphanEntry(int32(p), e) {
+	for i, p := range s.origins {
+		if int(p) < len(v) && s.orphanAt(i, v[p]) {
 			return true
 		}
 	}
@@ -132,17 +160,32 @@ func (s *Known) Missing(v trace.VT) (p, inc int32, ok bool) {
 	return trace.None, trace.None, false
 }
 
+// MissingAmong is Missing for a vector whose entries can name an
+// incarnation above 0 only for the processes among (increasing): those
+// that have restarted, as every vector time of a run has.
+func (s *Known) MissingAmong(v trace.VT, among []int32) (p, inc int32, ok bool) {
+	for _, q := range among {
+		if int(q) < len(v) {
+			if e := v[q]; e.Inc >= 1 && !s.Knows(q, e.Inc-1) {
+				return q, e.Inc - 1, true
+			}
+		}
+	}
+	return trace.None, trace.None, false
+}
+
 // OrphanWhy is Orphan that also names an announcement making v an orphan:
 // for the first orphan entry, the earliest incarnation whose end explains
 // it. Used to attribute a discard to the failure that caused it.
 func (s *Known) OrphanWhy(v trace.VT) (p, inc int32, ok bool) {
-	for q, e := range v {
-		if q >= len(s.min) || !s.OrphanEntry(int32(q), e) {
+	for i, q := range s.origins {
+		if int(q) >= len(v) || !s.orphanAt(i, v[q]) {
 			continue
 		}
-		for x := int(e.Inc); x < len(s.k[q]); x++ {
-			if k := s.k[q][x]; k != trace.None && e.Count > k {
-				return int32(q), int32(x), true
+		e := v[q]
+		for x := int(e.Inc); x < len(s.k[i]); x++ {
+			if k := s.k[i][x]; k != trace.None && e.Count > k {
+				return q, int32(x), true
 			}
 		}
 	}

@@ -218,9 +218,9 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 			b = strconv.AppendInt(b, int64(f.v), 10)
 		}
 	}
-	if c.Received != nil {
+	if ids := c.ReceivedList(); ids != nil {
 		b = append(b, " received=["...)
-		for i, id := range c.Received {
+		for i, id := range ids {
 			if i > 0 {
 				b = append(b, ' ')
 			}

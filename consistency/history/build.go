@@ -41,7 +41,7 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
-	ckpts []Ckpt          // held, in the order taken
+	held  []int32         // the checkpoints held, as indexes into taken, in order
 	taken []Ckpt          // every checkpoint taken
 	byID  map[int32]int32 // see Proc.byID
 	down  bool
@@ -63,6 +63,7 @@ type procBuild struct {
 	// known are the PK announcements recorded (append only, so prefixes
 	// handed out stay valid); bodyMissing: a token came without a body.
 	known       []Announcement
+	kidx        knownIndex
 	bodyMissing bool
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32
@@ -87,34 +88,74 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
-	// Room for an even share of the ops avoids regrowing the live
-	// histories of a large run; the processes share backing arrays.
-	share := sizeHint/max(np, 1) + 8
-	ops := make([]int32, 2*np*share)
-	kinds := make([]trace.Kind, np*share)
-	stable := make([]bool, np*share)
-	const ck = 4
-	ckpts := make([]Ckpt, 2*np*ck)
-	var vts []trace.VTEntry
+	opRoom, ckRoom := room(src, np, sizeHint)
+	ops := make([]int32, 2*sum(opRoom))
+	kinds := make([]trace.Kind, sum(opRoom))
+	stable := make([]bool, sum(opRoom))
+	ckpts := make([]Ckpt, sum(ckRoom))
+	held := make([]int32, sum(ckRoom))
 	if alg == PK {
-		vts = make([]trace.VTEntry, np*np)
+		// Every initial checkpoint's vector is all zero: one serves all
+		// (it is never written).
+		m.zeroVT = make(trace.VT, np)
 	}
+	nops := len(kinds)
+	lo, clo := 0, 0
 	for p := range b.procs {
 		ps := &b.procs[p]
-		lo, hi := p*share, (p+1)*share
+		hi, chi := lo+opRoom[p], clo+ckRoom[p]
 		ps.live = ops[lo:lo:hi]
-		ps.progMsg = ops[np*share+lo : np*share+lo : np*share+hi]
+		ps.progMsg = ops[nops+lo : nops+lo : nops+hi]
 		ps.progKind = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial}
-		if alg == PK {
-			init.VT = vts[p*np : (p+1)*np : (p+1)*np]
-		}
-		ps.ckpts = append(ckpts[2*p*ck:2*p*ck:(2*p+1)*ck], init)
-		ps.taken = append(ckpts[(2*p+1)*ck:(2*p+1)*ck:(2*p+2)*ck], init)
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None, vt: None}
+		ps.held = append(held[clo:clo:chi], 0)
+		ps.taken = append(ckpts[clo:clo:chi], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
+		lo, clo = hi, chi
 	}
 	return b
+}
+
+// room returns, per process, the room to reserve for its live history and
+// program, and for its checkpoints: from the source trace, its ops and
+// timer ticks (a run re-executes and adds forced checkpoints, which grow
+// the tables as usual); without one, an even share of the events for the
+// ops and a few checkpoints. The processes share backing arrays, and
+// tables that do not regrow are not copied.
+func room(src *trace.Trace, np, sizeHint int) (ops, ckpts []int) {
+	ops, ckpts = make([]int, np), make([]int, np)
+	if src != nil && len(src.Processes) == np {
+		for i := range src.Events {
+			e := &src.Events[i]
+			if e.P < 0 || int(e.P) >= np {
+				continue
+			}
+			switch {
+			case e.Kind.IsOp():
+				ops[e.P]++
+			case e.Kind == trace.Checkpoint:
+				ckpts[e.P]++
+			}
+		}
+		for p := range ops {
+			ops[p] += 8
+			ckpts[p] += 4
+		}
+		return ops, ckpts
+	}
+	for p := range ops {
+		ops[p], ckpts[p] = sizeHint/max(np, 1)+8, 4
+	}
+	return ops, ckpts
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }
 
 // Build builds the model of a whole run.

@@ -49,7 +49,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	var ann *Announcement
 	if m.Alg == PK && e.Pos >= 0 {
 		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}
-		ps.known = append(ps.known, *ann)
+		b.recordAnn(ps, *ann)
 	}
 	if fi != None {
 		put(&b.heard, [2]int32{e.P, m.Failures[fi].Seq}, true)
@@ -104,7 +104,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	put(&b.heard, [2]int32{e.P, e.Failure}, true)
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
-			ps.known = append(ps.known, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
+			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
 		} else {
 			ps.bodyMissing = true
 		}
@@ -126,6 +126,13 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
 }
 
+// recordAnn records a PK announcement at a process, in its list and its
+// index.
+func (b *Builder) recordAnn(ps *procBuild, a Announcement) {
+	ps.known = append(ps.known, a)
+	ps.kidx.add(a, max(b.sizeHint, b.n))
+}
+
 // candidate records a control-message handling point, the first one per
 // (process, failure).
 func (b *Builder) candidate(h Handling) {
@@ -136,42 +143,35 @@ func (b *Builder) candidate(h Handling) {
 	}
 }
 
-// snapshotBudget bounds the live ops copied for max-line snapshots, so
-// runs with very many failures stay linear; beyond it max lines are left
-// out.
+// snapshotBudget bounds the live receipts copied for max-line snapshots,
+// counted as the live ops of every process at each fail instant, so runs
+// with very many failures stay linear; beyond it max lines are left out.
 const snapshotBudget = 2_000_000
 
 // snapshot records the whole system's state at a fail instant for the
-// maximum consistent recovery line: live counts, held checkpoints and the
-// messages received in the live histories.
+// maximum consistent recovery line: live counts, the head of each
+// process's chain of held checkpoints (the chain itself never changes,
+// so the head is the whole table) and the messages received in the live
+// histories.
 func (b *Builder) snapshot(f *Failure) {
 	m := b.m
 	np := len(b.procs)
 	s := &f.Snap
 	s.LiveAt = make([]int32, np)
-	s.CkptsAt = make([][]int32, np)
-	s.CkptIDsAt = make([][]int32, np)
 	total := 0
 	for q := range b.procs {
+		s.LiveAt[q] = int32(len(b.procs[q].live))
 		total += len(b.procs[q].live)
 	}
-	ok := b.snapshotUsed+total <= snapshotBudget
-	if ok {
-		b.snapshotUsed += total
-		s.RecvsAt = make([]rline.Msg, 0, total/2+1)
+	if b.snapshotUsed+total > snapshotBudget {
+		return
 	}
+	b.snapshotUsed += total
+	s.heads = make([]int32, np)
+	s.recvs = make([]rline.Msg, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.LiveAt[q] = int32(len(ps.live))
-		pos := make([]int32, len(ps.ckpts))
-		ids := make([]int32, len(ps.ckpts))
-		for k, ck := range ps.ckpts {
-			pos[k], ids[k] = ck.Pos, ck.ID
-		}
-		s.CkptsAt[q], s.CkptIDsAt[q] = pos, ids
-		if !ok {
-			continue
-		}
+		s.heads[q] = ps.held[len(ps.held)-1]
 		for _, r := range ps.live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue
@@ -181,11 +181,8 @@ func (b *Builder) snapshot(f *Failure) {
 				continue
 			}
 			se := &m.Run.Events[snd]
-			s.RecvsAt = append(s.RecvsAt, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
+			s.recvs = append(s.recvs, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
 		}
-	}
-	if !ok {
-		s.CkptsAt = nil
 	}
 }
 

@@ -39,19 +39,31 @@ func (b *Builder) Finish() *Model {
 	slices.SortStableFunc(m.Handlings, func(a, b Handling) int {
 		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.F, b.F))
 	})
+	// A restore kept a prefix of its process's announcements as they
+	// were then: pointing it into the final list instead lets the
+	// earlier backing arrays go (with 10^5 failures they summed to five
+	// times the final lists).
+	for i := range m.Restores {
+		rs := &m.Restores[i]
+		if p := m.Run.Events[rs.Seq].P; rs.Known != nil && p >= 0 && int(p) < len(b.procs) {
+			rs.Known = b.procs[p].known[:len(rs.Known):len(rs.Known)]
+		}
+	}
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Ckpts: ps.ckpts, byID: ps.byID, Taken: ps.taken, End: ps.end}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
 	hasSrc := m.srcMsg != nil || m.sameMsgs
 	m.Program = b.program(hasSrc)
 	m.finalState()
-	if n := len(m.Failures); n > 0 && n <= BatchSize && !m.Missing.Ops && !m.Missing.Copy {
-		m.dep = m.dependence(0)
+	if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
+		m.dep = m.dependence()
 	}
-	b.m = nil
+	// What only building needed goes now, not when the caller drops the
+	// builder: with many failures its maps are tens of megabytes.
+	*b = Builder{}
 	return m
 }
 
@@ -227,15 +239,17 @@ func (m *Model) newFinalGraph() *FinalGraph {
 		Msgs: make([]zgraph.Msg, 0, len(m.Run.Msgs)), Recvs: make([]int32, 0, len(m.Run.Msgs))}
 	total := 0
 	for p := range m.Procs {
-		total += len(m.Procs[p].Ckpts)
+		total += len(m.Procs[p].Held)
 	}
 	all := make([]int32, 2*total)
 	for p := range m.Procs {
-		ck := m.Procs[p].Ckpts
-		g.Counts[p] = int32(len(ck))
-		g.Numbers[p], g.pos[p], all = all[:len(ck):len(ck)], all[len(ck):2*len(ck):2*len(ck)], all[2*len(ck):]
-		for k := range ck {
-			g.Numbers[p][k], g.pos[p][k] = ck[k].Sn, ck[k].Pos
+		pr := &m.Procs[p]
+		n := len(pr.Held)
+		g.Counts[p] = int32(n)
+		g.Numbers[p], g.pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
+		for k := range pr.Held {
+			ck := pr.HeldCkpt(k)
+			g.Numbers[p][k], g.pos[p][k] = ck.Sn, ck.Pos
 		}
 	}
 	return g

@@ -108,7 +108,29 @@ type Ckpt struct {
 	// when the checkpoint was taken.
 	Unstable int32
 	Type     trace.CkptType
-	VT       trace.VT
+	// sorted: positions never decrease along the chain of parents down
+	// to the initial checkpoint (a run can break that; rline needs it).
+	sorted bool
+	// snBelow is the largest Sn along the chain of parents (None for the
+	// initial checkpoint): a walk down the chain for a number stops
+	// where nothing below can match.
+	snBelow int32
+	// vt indexes Run.VTs (the checkpoint's vector time), or None: read
+	// it with Model.CkptVT. An index rather than the slice keeps the
+	// checkpoint table at 40 bytes an entry.
+	vt int32
+}
+
+// CkptVT returns checkpoint c's vector time: the run's, or for PK's
+// implicit initial checkpoint the zero vector; nil when it has none.
+func (m *Model) CkptVT(c *Ckpt) trace.VT {
+	switch {
+	case c.vt != None:
+		return m.Run.VTs[c.vt]
+	case c.Seq == None:
+		return m.zeroVT
+	}
+	return nil
 }
 
 // Proc is one process's final state.
@@ -116,8 +138,9 @@ type Proc struct {
 	// Live[k] is the seq of the app event live at op k at the end (None
 	// for a gap a broken continuity left).
 	Live []int32
-	// Ckpts are the checkpoints held at the end, in the order taken.
-	Ckpts []Ckpt
+	// Held are the checkpoints held at the end, in the order taken, as
+	// indexes into Taken (HeldCkpt).
+	Held []int32
 	// Taken lists every checkpoint the process took, the initial one
 	// first, in seq order.
 	Taken []Ckpt
@@ -126,7 +149,12 @@ type Proc struct {
 	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
+	// known indexes the PK announcements it recorded (KnownOrphan).
+	known knownIndex
 }
+
+// HeldCkpt returns the k-th checkpoint held at the end.
+func (p *Proc) HeldCkpt(k int) *Ckpt { return &p.Taken[p.Held[k]] }
 
 // Checkpoint returns the checkpoint the process took with id (the
 // latest one, if the run reuses ids; 0 is the initial one).
@@ -192,10 +220,12 @@ type Failure struct {
 // op count and held checkpoints, and every live receipt whose send is
 // live too.
 type Snapshot struct {
-	LiveAt    []int32
-	CkptsAt   [][]int32 // positions of the held checkpoints; nil: no snapshot
-	CkptIDsAt [][]int32
-	RecvsAt   []rline.Msg
+	LiveAt []int32
+	// heads are, per process, the index in Taken of the latest checkpoint
+	// held: the held checkpoints are its chain of parents. nil: no
+	// snapshot (the budget ran out).
+	heads []int32
+	recvs []rline.Msg
 }
 
 // Handling is a point where a process has handled a failure: the state
@@ -295,7 +325,12 @@ type Model struct {
 	Final *FinalGraph
 
 	anomalies [numKinds]anomalyList
-	dep       *Dependence // of the first batch of failures, or nil
+	// zeroVT is PK's all-zero vector, the implicit initial checkpoints'.
+	zeroVT trace.VT
+	// rechain: an explicit initial checkpoint came after others and
+	// changed its number, so the chains' snBelow summaries are stale.
+	rechain bool
+	dep     *Dependence // nil without failures, ops or copies
 	// srcMsg maps the source trace's message indexes to the run's (None
 	// for an id the run lacks); nil with no comparable source trace, or
 	// when the two share one table (sameMsgs: a run fresh from replay).
@@ -421,6 +456,26 @@ func (m *Model) Held(p int32, r *Restore, visit func(c *Ckpt) bool) {
 			return
 		}
 	}
+}
+
+// EarliestHeld returns the earliest checkpoint process p held just before
+// restore r that is numbered ≥ sn, or nil: MS's rollback bound. It walks
+// the held chain from the latest checkpoint only as far down as a
+// checkpoint numbered ≥ sn can be, so a correct run pays for the
+// checkpoints the rollback drops, not for every checkpoint held.
+func (m *Model) EarliestHeld(p int32, r *Restore, sn int32) *Ckpt {
+	t := m.Procs[p].Taken
+	var out *Ckpt
+	for i := r.Latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
+		c := &t[i]
+		if c.Sn >= sn {
+			out = c
+		}
+		if c.snBelow < sn && !m.rechain {
+			break
+		}
+	}
+	return out
 }
 
 // Top returns the seq of the last live op of a live history, or None.

@@ -10,8 +10,9 @@ import (
 // one a foreign run may write.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, VT: m.Run.VTOf(e),
-		Index: int32(len(ps.taken)), Parent: ps.ckpts[len(ps.ckpts)-1].Index, Unstable: ps.unstable}
+	head := &ps.taken[ps.held[len(ps.held)-1]]
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, vt: e.VT,
+		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
 	if e.Pos == None {
 		ck.Pos = int32(len(ps.live))
 	} else if e.Pos != int32(len(ps.live)) {
@@ -25,16 +26,21 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Sn == None {
 		m.Missing.Sn = true
 	}
+	ck.sorted = head.sorted && head.Pos <= ck.Pos
+	ck.snBelow = max(head.snBelow, head.Sn)
 	if e.CkptType == trace.CkptInitial {
-		ck.Pos, ck.ID, ck.Index, ck.Parent = 0, 0, 0, None
+		ck.Pos, ck.ID, ck.Index, ck.Parent, ck.sorted, ck.snBelow = 0, 0, 0, None, true, None
 		if ck.Sn == None {
 			ck.Sn = 0
 		}
-		ps.ckpts[0] = ck
+		if len(ps.taken) > 1 && ck.Sn != ps.taken[0].Sn {
+			// The checkpoints taken so far summarised the old number.
+			m.rechain = true
+		}
 		ps.taken[0] = ck
 		return
 	}
-	if ck.VT == nil && m.FirstVTMissing == None {
+	if m.Run.VTOf(e) == nil && m.FirstVTMissing == None {
 		m.FirstVTMissing = seq
 	}
 	ps.taken = append(ps.taken, ck)
@@ -53,7 +59,7 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		}
 		ps.byID[e.Ckpt] = ck.Index
 	}
-	ps.ckpts = append(ps.ckpts, ck)
+	ps.held = append(ps.held, ck.Index)
 	if e.CkptType == trace.CkptRecovery && e.Failure != None {
 		if fi, ok := b.attributed(seq, e); ok {
 			b.handle(fi, e.P, seq, ps)
@@ -144,7 +150,7 @@ const (
 func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
 	m := b.m
 	ps.lastRestore = seq
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.ckpts[len(ps.ckpts)-1].Index})
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1]})
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
 		r.Known = ps.known[:len(ps.known):len(ps.known)]
@@ -193,12 +199,12 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 
 // dropAfter drops the checkpoints taken after the one a restore names.
 func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
-	k := len(ps.ckpts) - 1
-	for k >= 0 && ps.ckpts[k].ID != e.Restore {
+	k := len(ps.held) - 1
+	for k >= 0 && ps.taken[ps.held[k]].ID != e.Restore {
 		k--
 	}
 	if k >= 0 {
-		ps.ckpts = ps.ckpts[:k+1]
+		ps.held = ps.held[:k+1]
 		return
 	}
 	m := b.m
@@ -265,7 +271,7 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
 			b.requeue(ci, false)
 		default:
-			if o, _ := Orphan(pb.VT, ps.known); !o {
+			if o, _ := ps.kidx.orphan(pb.VT, int32(len(ps.known))); !o {
 				b.requeue(ci, true)
 			}
 		}

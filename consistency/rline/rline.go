@@ -54,7 +54,8 @@ type Entry struct {
 // from different bounds (one per failure), so each query costs only what
 // it rolls back, not the whole history.
 type Graph struct {
-	ckpts [][]int32
+	np    int32
+	ckpts Checkpoints
 	msgs  []Msg
 	// out[off[p]:off[p+1]] are the messages p sent that are received
 	// (indexes into msgs), by increasing send op.
@@ -62,12 +63,42 @@ type Graph struct {
 	out []int32
 }
 
+// Checkpoints gives Line every process's checkpoints. Positions along a
+// process's checkpoints never decrease, and the first (the initial one)
+// is at 0.
+type Checkpoints interface {
+	// Latest returns p's latest checkpoint at position ≤ pos (pos ≥ 0):
+	// a handle, which Line reports as Entry.Ckpt, and its position.
+	// Within one Line, the positions asked of one process only
+	// decrease, so a checkpoint chain can be walked with a cursor.
+	Latest(p, pos int32) (h, at int32)
+}
+
+// Slices are checkpoint positions per process, in order, non-decreasing,
+// the first at 0; a handle is an index into a process's slice.
+type Slices [][]int32
+
+// Latest implements Checkpoints by binary search.
+func (s Slices) Latest(p, pos int32) (h, at int32) {
+	cs := s[p]
+	// First index with position > pos, minus one.
+	i, _ := slices.BinarySearchFunc(cs, pos+1, func(c, t int32) int {
+		if c < t {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return None, None
+	}
+	return int32(i - 1), cs[i-1]
+}
+
 // New indexes the checkpoints — ckpts[p] the positions of process p's
 // checkpoints, non-decreasing, starting with the initial one at 0 — and
 // the messages. The slices are kept, not copied: do not modify them while
 // the Graph is in use. Bad input is an error, never a panic.
 func New(ckpts [][]int32, msgs []Msg) (*Graph, error) {
-	np := int32(len(ckpts))
 	for p, cs := range ckpts {
 		if len(cs) == 0 || cs[0] != 0 {
 			return nil, fmt.Errorf("rline: process %d: the first checkpoint must be the initial one at position 0", p)
@@ -78,6 +109,13 @@ func New(ckpts [][]int32, msgs []Msg) (*Graph, error) {
 			}
 		}
 	}
+	return NewOver(int32(len(ckpts)), Slices(ckpts), msgs)
+}
+
+// NewOver is New over np processes whose checkpoints ck gives: a caller
+// that keeps them in another shape (a chain of held checkpoints) vouches
+// for their order itself.
+func NewOver(np int32, ck Checkpoints, msgs []Msg) (*Graph, error) {
 	off := make([]int32, np+1)
 	n := 0
 	for i, m := range msgs {
@@ -117,32 +155,7 @@ func New(ckpts [][]int32, msgs []Msg) (*Graph, error) {
 			return int(a - b)
 		})
 	}
-	return &Graph{ckpts: ckpts, msgs: msgs, off: off, out: out}, nil
-}
-
-// Pos returns the position of checkpoint x of process p.
-func (g *Graph) Pos(p, x int32) int32 { return g.ckpts[p][x] }
-
-// Latest returns the index of process p's latest checkpoint at position
-// ≤ pos, 0 (the initial checkpoint) at worst: for instance the failed
-// process's starting bound is the position of Latest(o, restored pos).
-// A negative pos also yields 0.
-func (g *Graph) Latest(p, pos int32) int32 {
-	return max(g.latest(p, pos), 0)
-}
-
-// latest returns the index of p's latest checkpoint at position ≤ pos
-// (there is always one when pos ≥ 0: the initial checkpoint is at 0).
-func (g *Graph) latest(p, pos int32) int32 {
-	cs := g.ckpts[p]
-	// First index with position > pos, minus one.
-	i, _ := slices.BinarySearchFunc(cs, pos+1, func(c, t int32) int {
-		if c < t {
-			return -1
-		}
-		return 1
-	})
-	return int32(i - 1)
+	return &Graph{np: np, ckpts: ck, msgs: msgs, off: off, out: out}, nil
 }
 
 // firstSentAt returns the index in p's sorted outgoing list of the first
@@ -174,7 +187,7 @@ func (g *Graph) firstSentAt(p, pos int32) int32 {
 // Cost: O(P log M + messages sent in the rolled-back regions + rollbacks ×
 // log checkpoints).
 func (g *Graph) Line(start, current []int32) ([]Entry, error) {
-	np := int32(len(g.ckpts))
+	np := g.np
 	if int32(len(start)) != np || int32(len(current)) != np {
 		return nil, fmt.Errorf("rline: %d processes, but %d starts and %d current states", np, len(start), len(current))
 	}
@@ -188,8 +201,8 @@ func (g *Graph) Line(start, current []int32) ([]Entry, error) {
 		if start[p] < 0 || start[p] > current[p] {
 			return nil, fmt.Errorf("rline: process %d: start %d outside [0, current %d]", p, start[p], current[p])
 		}
-		c := g.latest(p, start[p])
-		if g.ckpts[p][c] != start[p] {
+		c, at := g.ckpts.Latest(p, start[p])
+		if at != start[p] {
 			c = None
 		}
 		line[p] = Entry{Pos: start[p], Ckpt: c, Cause: None}
@@ -210,8 +223,8 @@ func (g *Graph) Line(start, current []int32) ([]Entry, error) {
 			if m.RecvOp >= line[b].Pos {
 				continue // not received on b's line: no orphan
 			}
-			c := g.latest(b, m.RecvOp)
-			line[b] = Entry{Pos: g.ckpts[b][c], Ckpt: c, Moved: true, Cause: mi}
+			c, at := g.ckpts.Latest(b, m.RecvOp)
+			line[b] = Entry{Pos: at, Ckpt: c, Moved: true, Cause: mi}
 			if !queued[b] {
 				queued[b] = true
 				queue = append(queue, b)

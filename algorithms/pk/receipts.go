@@ -1,0 +1,179 @@
+package pk
+
+import (
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// A token carries the identities of every receipt live in its announcer's
+// recovered state (SPEC §5). Copying them per failure made replay
+// quadratic in failures (10^5 failures of a 10^5-op trace: one list of
+// ~8,000 identities each, sorted and kept in the run), so every delivery
+// is recorded once, as a node of a persistent stack: a process's live
+// receipts at any moment are the chain of parents from its top node, and a
+// token's set is a view — the announcer's top node and the clock — that
+// lists the identities only when the run is written.
+
+// receiptLog records every delivery of every process as a node.
+type receiptLog struct {
+	nodes []rnode
+	// clock counts pushes and pops: a node is live at time t iff
+	// created ≤ t < popped.
+	clock int32
+	// lastOf[m] is the latest node of message m, or None; earlier ones
+	// are linked by prevSame.
+	lastOf []int32
+}
+
+// rnode is one delivery: the identity received and the stack below it.
+type rnode struct {
+	msg, inc        int32
+	parent          int32 // the node below it on its process's stack, or None
+	prevSame        int32 // the previous node of the same message, or None
+	created, popped int32
+}
+
+const never = int32(1<<31 - 1)
+
+func newReceiptLog(msgs int) receiptLog {
+	l := receiptLog{lastOf: make([]int32, msgs)}
+	for i := range l.lastOf {
+		l.lastOf[i] = trace.None
+	}
+	return l
+}
+
+// push records a delivery of identity (msg, inc) on top of node parent.
+func (l *receiptLog) push(msg, inc, parent int32) int32 {
+	l.clock++
+	n := rnode{msg: msg, inc: inc, parent: parent, prevSame: trace.None, created: l.clock, popped: never}
+	if msg >= 0 && int(msg) < len(l.lastOf) {
+		n.prevSame = l.lastOf[msg]
+		l.lastOf[msg] = int32(len(l.nodes))
+	}
+	l.nodes = append(l.nodes, n)
+	return int32(len(l.nodes) - 1)
+}
+
+// pop records that node id left its process's live receipts.
+func (l *receiptLog) pop(id int32) {
+	l.clock++
+	l.nodes[id].popped = l.clock
+}
+
+// view returns the set of receipts of the stack whose top is node top,
+// now.
+func (l *receiptLog) view(top int32) *receiptView {
+	return &receiptView{log: l, top: top, at: l.clock}
+}
+
+// receiptView is a process's live receipts at one moment: a token's
+// received set. It implements trace.ReceiptSet.
+type receiptView struct {
+	log *receiptLog
+	top int32
+	at  int32
+	// ids is the list once made: a run writes each token's body at
+	// every hop. Only writing (or describing) a run makes it, so a
+	// checked run never holds the lists.
+	ids []trace.Identity
+}
+
+// Identities implements trace.ReceiptSet: the chain from the top node,
+// sorted by message (a live history receives each message once).
+func (v *receiptView) Identities() []trace.Identity {
+	if v.ids != nil {
+		return v.ids
+	}
+	ids := []trace.Identity{}
+	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
+		ids = append(ids, trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
+	}
+	slices.SortFunc(ids, func(a, b trace.Identity) int { return int(a.Msg) - int(b.Msg) })
+	v.ids = ids
+	return ids
+}
+
+// has reports whether the set holds identity (msg, inc).
+func (v *receiptView) has(msg, inc int32) bool {
+	if msg < 0 || int(msg) >= len(v.log.lastOf) {
+		return false
+	}
+	for n := v.log.lastOf[msg]; n != trace.None; n = v.log.nodes[n].prevSame {
+		x := &v.log.nodes[n]
+		if x.inc == inc && x.created <= v.at && v.at < x.popped {
+			return true
+		}
+	}
+	return false
+}
+
+// after reports whether node n was pushed after the view was taken.
+func (v *receiptView) after(n int32) bool { return v.log.nodes[n].created > v.at }
+
+// outstanding lists, per (sender, receiver), the messages whose live send
+// is not matched by a live receipt of the same identity: the only sends a
+// token can make its receiver resend (every other one the announcer's
+// recovered state holds, unless it received it after its restart, which
+// the token handler looks up separately). Intrusive doubly linked lists
+// over messages.
+type outstanding struct {
+	next, prev []int32 // per message; prev is notListed when unlisted
+	head       map[[2]int32]int32
+}
+
+const notListed = -2
+
+func newOutstanding(msgs int) outstanding {
+	o := outstanding{next: make([]int32, msgs), prev: make([]int32, msgs), head: map[[2]int32]int32{}}
+	for i := range o.prev {
+		o.prev[i] = notListed
+	}
+	return o
+}
+
+// set lists or unlists message m of channel (from, to).
+func (o *outstanding) set(m, from, to int32, listed bool) {
+	if m < 0 || int(m) >= len(o.prev) || (o.prev[m] != notListed) == listed {
+		return
+	}
+	k := [2]int32{from, to}
+	if listed {
+		h, ok := o.head[k]
+		if !ok {
+			h = trace.None
+		}
+		o.prev[m], o.next[m] = trace.None, h
+		if h != trace.None {
+			o.prev[h] = m
+		}
+		o.head[k] = m
+		return
+	}
+	if o.prev[m] == trace.None {
+		if o.next[m] == trace.None {
+			delete(o.head, k)
+		} else {
+			o.head[k] = o.next[m]
+		}
+	} else {
+		o.next[o.prev[m]] = o.next[m]
+	}
+	if o.next[m] != trace.None {
+		o.prev[o.next[m]] = o.prev[m]
+	}
+	o.prev[m] = notListed
+}
+
+// list appends the messages listed for channel (from, to) to out.
+func (o *outstanding) list(from, to int32, out []int32) []int32 {
+	h, ok := o.head[[2]int32{from, to}]
+	if !ok {
+		return out
+	}
+	for m := h; m != trace.None; m = o.next[m] {
+		out = append(out, m)
+	}
+	return out
+}
