@@ -234,11 +234,17 @@ func gzipSize(path string, size int64) (int64, bool) {
 type traceSizes struct {
 	events, procs, msgs                 int64
 	sends, recvs, ticks, flushes, fails int64
+	busy                                int64 // processes with events of their own
 }
 
 func sizesOf(tr *trace.Trace) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
+	seen := make([]bool, len(tr.Processes))
 	for i := range tr.Events {
+		if p := tr.Events[i].P; p >= 0 && int(p) < len(seen) && !seen[p] {
+			seen[p] = true
+			s.busy++
+		}
 		switch tr.Events[i].Kind {
 		case trace.Send:
 			s.sends++
@@ -306,7 +312,8 @@ func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
 		if check {
 			copies++ // and the checker's
 		}
-		vec = s.procs * perVTEntry * (s.sends + s.ticks + copies*s.procs)
+		// Only processes with events keep a current vector (pk.New).
+		vec = s.procs * perVTEntry * (s.sends + s.ticks + copies*s.busy)
 	case "fdas", "hmnr":
 		vec = s.procs * 4 * (s.sends + s.ticks)
 	}
@@ -373,8 +380,13 @@ func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
 // failure, and PK's rebuilt vectors (one per process and per checkpoint).
 func checkEstimate(run *trace.Run) estimate {
 	np := int64(len(run.Processes))
-	var ckpts, fails int64
+	var ckpts, fails, busy int64
+	seen := make([]bool, np)
 	for i := range run.Events {
+		if p := run.Events[i].P; run.Events[i].Kind.MovesVector() && p >= 0 && int64(p) < np && !seen[p] {
+			seen[p] = true
+			busy++
+		}
 		switch run.Events[i].Kind {
 		case trace.Checkpoint:
 			ckpts++
@@ -387,9 +399,9 @@ func checkEstimate(run *trace.Run) estimate {
 	decoded := ev * 96
 	why := fmt.Sprintf("%d run events", ev)
 	if run.Algorithm == "pk" {
-		vec := np * perVTEntry * (np + ckpts)
+		vec := np * perVTEntry * (busy + ckpts)
 		if vec > b {
-			why = fmt.Sprintf("%d processes: a rebuilt %d-entry vector for each process and each of %d checkpoints", np, np, ckpts)
+			why = fmt.Sprintf("%d processes: a rebuilt %d-entry vector for each of %d busy processes and %d checkpoints", np, np, busy, ckpts)
 		}
 		b += vec
 	}

@@ -60,7 +60,9 @@ func TestMeminfoTotal(t *testing.T) {
 func TestReplayEstimate(t *testing.T) {
 	small := traceSizes{events: 1000, procs: 4, msgs: 300, sends: 300, recvs: 300, ticks: 40, flushes: 20}
 	wide := small
-	wide.procs = 4096
+	wide.procs, wide.busy = 4096, 4096
+	idle := wide // the same processes, only 4 with events (pk.New)
+	idle.busy = 4
 	failing := small
 	failing.fails = 100000
 	base := replayEstimate(small, []string{"ms"}, true).bytes
@@ -73,6 +75,7 @@ func TestReplayEstimate(t *testing.T) {
 		{small, "pk", "run events", 1},
 		{wide, "pk", "4096 processes: a 4096-entry vector", 10},
 		{wide, "ms", "run events", 1},
+		{idle, "pk", "4096 processes: a 4096-entry vector", 1},
 		{failing, "ms", "100000 failures × 4 processes", 20},
 	} {
 		e := replayEstimate(tc.s, []string{tc.alg}, true)
@@ -103,7 +106,14 @@ func TestCheckEstimatePK(t *testing.T) {
 		run.Events = append(run.Events, trace.NewRunEvent(trace.Checkpoint, 0, 0))
 	}
 	e := checkEstimate(run)
-	if !strings.Contains(e.why, "2000 processes: a rebuilt 2000-entry vector") || e.bytes < 2000*8*2100 {
-		t.Fatalf("estimate %s (%s)", formatBytes(e.bytes), e.why)
+	if !strings.Contains(e.why, "2000 processes: a rebuilt 2000-entry vector") || e.bytes > baseBytes+2000*8*1000 {
+		t.Fatalf("idle: estimate %s (%s), want no vector for the 1999 processes without events", formatBytes(e.bytes), e.why)
+	}
+	for i := range run.Events {
+		run.Events[i].P = int32(i * 20)
+	}
+	e = checkEstimate(run)
+	if e.bytes < 2000*8*200 {
+		t.Fatalf("busy: estimate %s (%s), want a vector for each of 100 busy processes and 100 checkpoints", formatBytes(e.bytes), e.why)
 	}
 }

@@ -33,17 +33,46 @@ func newPKClocks(m *history.Model) *pkClocks {
 	for p := range m.Procs {
 		taken += len(m.Procs[p].Taken)
 	}
-	// One slab holds the current vectors and the all-zero initial one;
-	// a checkpoint whose vector differs from the run's gets its own.
-	c.slab = make([]trace.VTEntry, (np+1)*np)
+	// One slab holds the current vectors of the processes with events and
+	// the all-zero initial one; a checkpoint whose vector differs from the
+	// run's gets its own. A process without events keeps a nil current
+	// vector until one is needed (cur): a run of many idle processes
+	// costs the busy ones' vectors, not n² entries.
+	c.slab = make([]trace.VTEntry, (busyProcs(m)+1)*np)
 	zero := c.vector()
 	vts := make([]trace.VT, taken)
 	for p := range c.cur {
-		c.cur[p] = c.vector()
 		c.ckpts[p], vts = vts[:1:len(m.Procs[p].Taken)], vts[len(m.Procs[p].Taken):]
 		c.ckpts[p][0] = zero
 	}
 	return c
+}
+
+// busyProcs counts the processes whose vector can move: those with
+// ops, checkpoints or failures of their own (an end event, or a token
+// passing through, leaves an idle process's vector zero).
+func busyProcs(m *history.Model) int {
+	seen := make([]bool, len(m.Procs))
+	n := 0
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		if !e.Kind.MovesVector() {
+			continue
+		}
+		if p := e.P; p >= 0 && int(p) < len(seen) && !seen[p] {
+			seen[p] = true
+			n++
+		}
+	}
+	return n
+}
+
+// current returns p's current vector, made on first use.
+func (c *pkClocks) current(p int32) trace.VT {
+	if c.cur[p] == nil {
+		c.cur[p] = c.vector()
+	}
+	return c.cur[p]
 }
 
 // vector hands out a fresh vector, from the slab while it lasts.
@@ -59,14 +88,14 @@ func (c *pkClocks) vector() trace.VT {
 
 // at returns p's rebuilt vector with its own entry at count.
 func (c *pkClocks) at(p, count int32) trace.VT {
-	vt := c.cur[p]
+	vt := c.current(p)
 	vt[p] = trace.VTEntry{Inc: c.inc[p], Count: count}
 	return vt
 }
 
 // merge takes the entry-wise maximum with a receipt's vector.
 func (c *pkClocks) merge(p int32, vt trace.VT) {
-	cur := c.cur[p]
+	cur := c.current(p)
 	for j := range min(len(cur), len(vt)) {
 		if cur[j].Less(vt[j]) {
 			cur[j] = vt[j]
@@ -82,7 +111,7 @@ func (c *pkClocks) restore(rs *history.Restore, e *trace.RunEvent) {
 		c.lost[p] = true
 		return
 	}
-	copy(c.cur[p], c.ckpts[p][ck.Index])
+	copy(c.current(p), c.ckpts[p][ck.Index])
 	for _, s := range rs.Replayed {
 		c.merge(p, c.vtOf(s))
 	}

@@ -51,7 +51,7 @@ func generated(b *testing.B, n int) *genTrace {
 	return g
 }
 
-func replayOnce(b *testing.B, tr *trace.Trace, name string) *trace.Run {
+func replayOnce(b testing.TB, tr *trace.Trace, name string) *trace.Run {
 	alg, err := algorithms.New(name, "", tr)
 	if err != nil {
 		b.Fatal(err)

@@ -97,6 +97,14 @@ func ParseKind(s string) Kind {
 // events that happen at absolute times.
 func (k Kind) IsOp() bool { return k == Send || k == Recv || k == Internal }
 
+// MovesVector reports whether an event of kind k can change its process's
+// vector time (an op, a checkpoint, a failure and its restore): a process
+// with none of these keeps the zero vector, which lets PK's algorithm and
+// checker skip vectors for idle processes.
+func (k Kind) MovesVector() bool {
+	return k.IsOp() || k == Checkpoint || k == Fail || k == Restart || k == Rollback
+}
+
 // IsTraceKind reports whether k may appear in an execution trace.
 func (k Kind) IsTraceKind() bool { return k >= Send && k <= Fail }
 

@@ -134,10 +134,17 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	}
 	a.carve(tr)
 	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
-	vts := make([]trace.VTEntry, int(n)*int(n))
+	// Only a process with events of its own ever changes its vector; the
+	// others keep a nil one (the zero vector to Known's tests), so a
+	// trace of many idle processes costs n vectors of the busy ones, not
+	// n² entries.
+	busy := busyProcs(tr, n)
+	vts := make([]trace.VTEntry, busy.count*int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		p.vt = vts[i*int(n) : (i+1)*int(n) : (i+1)*int(n)]
+		if busy.has[i] {
+			p.vt, vts = vts[:n:n], vts[n:]
+		}
 		p.known = NewKnown(int(n))
 		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
