@@ -21,13 +21,18 @@ import (
 func scaleTrace(b testing.TB, procs, ops, failures int) *trace.Trace {
 	c := gen.DefaultConfig()
 	c.Procs, c.Events, c.Failures, c.Seed = procs, ops, failures, 1
+	return decodedTrace(b, c)
+}
+
+// decodedTrace generates and decodes the trace of c, as a user's file would be.
+func decodedTrace(tb testing.TB, c gen.Config) *trace.Trace {
 	var buf bytes.Buffer
 	if _, err := gen.Write(&buf, c, trace.WriteOptions{}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	tr, err := trace.ReadTrace("gen.json", bytes.NewReader(buf.Bytes()))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return tr
 }
@@ -79,15 +84,7 @@ func idleTrace(tb testing.TB, procs int) *trace.Trace {
 	c := gen.DefaultConfig()
 	c.Procs, c.Events, c.Failures, c.Seed = procs, 20, 1, 3
 	c.Ticks, c.FlushEvery = []trace.Time{0}, 0
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, c, trace.WriteOptions{}); err != nil {
-		tb.Fatal(err)
-	}
-	tr, err := trace.ReadTrace("gen.json", bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return tr
+	return decodedTrace(tb, c)
 }
 
 // TestIdleProcessesLinear: replaying and checking a trace of 20,000
