@@ -51,6 +51,8 @@ type noForcedMS struct {
 	pb   trace.Piggyback
 }
 
+// newNoForced wraps a default MS for tr: the real machine, so that
+// every rule but the forced checkpoint is the real one.
 func newNoForced(tr *trace.Trace) (replay.Algorithm, error) {
 	a, err := ms.New(ms.Default, tr)
 	if err != nil {
@@ -136,6 +138,8 @@ type replayAllMS struct {
 	pb  trace.Piggyback
 }
 
+// newReplayAll wraps a default MS for tr: the real machine, so that
+// every rule but the replay rule is the real one.
 func newReplayAll(tr *trace.Trace) (replay.Algorithm, error) {
 	a, err := ms.New(ms.Default, tr)
 	if err != nil {

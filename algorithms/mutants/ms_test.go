@@ -17,6 +17,7 @@ type probing struct {
 	n     int
 }
 
+// Step probes every process, then steps the machine.
 func (w *probing) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	for p := range w.n {
 		w.probe.of(w.Algorithm, replay.Proc(p))
