@@ -45,7 +45,7 @@ func (a *MS) replayLog(p replay.Proc, pos int32) []replay.LogCopy {
 	first := sort.Search(len(pr.log), func(i int) bool { return pr.log[i].op >= pos })
 	kept := pr.log[:first]
 	for _, e := range pr.log[first:] {
-		if bad, _ := a.stale(p, &e.pb); bad && !a.defect.TrustLog {
+		if bad, _ := a.stale(p, &e.pb); bad {
 			continue
 		}
 		out = append(out, replay.LogCopy{Op: e.op, Copy: e.copy})

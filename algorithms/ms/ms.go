@@ -16,7 +16,6 @@ package ms
 import (
 	"fmt"
 
-	"github.com/ckpt-dev/ckpt/algorithms/internal/defect"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -56,8 +55,6 @@ type MS struct {
 	recs       [][]recovery // recs[o][c-1]: o's c-th recovery
 	incFailure map[int32]replay.Seq
 	names      []string
-	// defect is set only by the test-only mutants (see Break).
-	defect defect.MS
 }
 
 // New returns the MS state machine for tr with the given variant.
@@ -81,13 +78,7 @@ func New(variant string, tr *trace.Trace) (*MS, error) {
 	return a, nil
 }
 
-// Break switches off the rules d names. It exists for the test-only
-// mutants of algorithms/mutants: defect is internal to algorithms/, so no
-// other code can name a defect to pass.
-func (a *MS) Break(d defect.MS) { a.defect = d }
-
-// Name implements replay.Algorithm: "ms" or "ms-textbook" (a broken
-// machine reports "ms", standing in for a buggy implementation of it).
+// Name implements replay.Algorithm: "ms" or "ms-textbook".
 func (a *MS) Name() string { return a.name }
 
 // Step implements replay.Algorithm.

@@ -25,7 +25,7 @@ func (a *MS) recv(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		}
 	}
 	// Case 2: a delayed message is valid iff sent before every line.
-	if bad, failure := a.stale(p, pb); bad && !(a.defect.TrustLog && in.Via == trace.ViaLog) {
+	if bad, failure := a.stale(p, pb); bad {
 		return a.discardStale(in, failure, fx)
 	}
 	return a.deliver(in, fx)
@@ -66,9 +66,7 @@ func (a *MS) deliver(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	pb := in.PB
 	switch {
 	case pb.Sn > pr.sn:
-		if !a.defect.NoForced {
-			fx = a.checkpoint(p, in.Pos, pb.Sn, trace.CkptForced, 0, fx)
-		}
+		fx = a.checkpoint(p, in.Pos, pb.Sn, trace.CkptForced, 0, fx)
 	case pb.Sn < pr.sn:
 		// A replayed receipt's entry is already in the log.
 		if in.Via == trace.ViaNet {

@@ -4,17 +4,17 @@
 //
 // It is for tests only: no production package imports it (a test of this
 // package checks that), so the CLI cannot replay a mutant. Each mutant
-// wraps the real machine and edits the effects it returns, except where
-// the machine's own later decisions depend on the broken rule; those
-// (MS no-forced, replay-all) switch the rule off inside the machine
-// through algorithms/internal/defect.
+// wraps the real machine, unchanged, and edits the inputs it is given
+// and the effects it returns; no production package has a hook for a
+// mutant. Where the machine's own later decisions depend on the broken
+// rule (MS no-forced, replay-all: ms.go here), the wrapper edits the
+// input so that the machine decides as a broken one would.
 package mutants
 
 import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/algorithms/internal/defect"
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -34,9 +34,9 @@ type Mutant struct {
 // labelled with its algorithm's name: it stands in for a buggy
 // implementation of it.
 var All = []Mutant{
-	{Algo: "ms", Name: "no-forced", Doc: "never takes forced checkpoints", new: brokenMS(defect.MS{NoForced: true})},
+	{Algo: "ms", Name: "no-forced", Doc: "never takes forced checkpoints", new: newNoForced},
 	{Algo: "ms", Name: "no-log", Doc: "never logs, so a restore replays nothing", new: editMS(noLog)},
-	{Algo: "ms", Name: "replay-all", Doc: "replays every logged entry, ignoring the validity rule", new: brokenMS(defect.MS{TrustLog: true})},
+	{Algo: "ms", Name: "replay-all", Doc: "replays every logged entry, ignoring the validity rule", new: newReplayAll},
 	{Algo: "pk", Name: "no-token", Doc: "a restart tells nobody and does not wait", new: editPK(noToken)},
 	{Algo: "pk", Name: "no-resend", Doc: "tokens trigger no resends", new: editPK(noResend)},
 	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", new: editPK(noRequeue)},
@@ -67,17 +67,6 @@ func New(algo, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 		return nil, fmt.Errorf("%w (nor a mutant)", err)
 	}
 	return a, nil
-}
-
-func brokenMS(d defect.MS) func(*trace.Trace) (replay.Algorithm, error) {
-	return func(tr *trace.Trace) (replay.Algorithm, error) {
-		a, err := ms.New(ms.Default, tr)
-		if err != nil {
-			return nil, err
-		}
-		a.Break(d)
-		return a, nil
-	}
 }
 
 func editMS(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
