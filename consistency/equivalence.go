@@ -22,7 +22,8 @@ var wellFormedness = []history.Kind{
 	history.TimeOrder, history.AfterEnd, history.EndTwice, history.EndMissing,
 	history.ControlUnsent, history.ControlUnreceived, history.EnvironmentMismatch,
 	history.OpWhileDown, history.CkptWhileDown,
-	history.Unprompted,
+	history.Unprompted, history.ControlBodyChanged, history.ResendOf,
+	history.RestoreBelowCkpt,
 }
 
 // equivalence judges SPEC §7 equivalence: each process's final live
