@@ -106,9 +106,13 @@ func forgedCases() []propCase {
 		forged(report.Equivalence, "forged-end-down", "P0's end at seq 22 says down", "ms", forcedMS,
 			at(22, trace.End), func(run *trace.Run, e *trace.RunEvent) { e.State = trace.StateDown }),
 		// 2. a restore whose checkpoint was taken at another position.
-		forged(report.LogReplayRules, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but keeps 1 op", "ms", rb,
+		forged(report.Equivalence, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but says pos 1", "ms", rb,
 			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Rollback && e.P == 1 },
 			func(run *trace.Run, e *trace.RunEvent) { e.Restore = 2 }),
+		forged(report.LogReplayRules, "forged-restore-id-ms", "restores checkpoint 3, not checkpoint 1", "ms", bundled("textbook-orphan"),
+			at(21, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 3 }),
+		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not its latest non-orphan checkpoint 1", "pk", orphanPK,
+			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 0 }),
 		// 3. a resend that names a copy it does not repeat.
 		forged(report.Equivalence, "forged-resend-of-self", "says it repeats copy 2 of m2, but the send it repeats", "pk", orphanPK,
 			at(15, trace.Send), func(run *trace.Run, e *trace.RunEvent) { e.Of = 2 }),

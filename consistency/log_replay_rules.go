@@ -10,7 +10,8 @@ import (
 // the checker rebuilds of the algorithm's state to judge them — the
 // piggybacks, checkpoint numbers and forced checkpoints of MS
 // (_ms_state.go), the vector times and the hold of PK (_pk_state.go,
-// _pk_hold.go), resends (_resend.go) — and, for every algorithm, that no
+// _pk_hold.go), the checkpoints restores name (_restore.go), resends
+// (_resend.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
 func logReplayRules(m *history.Model) result {
 	r := newResult(report.LogReplayRules)
@@ -40,6 +41,7 @@ func logReplayRules(m *history.Model) result {
 		pkFlushRule(m, &more)
 	}
 	if m.Alg.Recovers() {
+		restoreRules(m, &more)
 		resendRules(m, &more)
 		// Which copies a rollback puts back is the algorithm's rule:
 		// the model follows MS's and PK's.

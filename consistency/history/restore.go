@@ -293,7 +293,7 @@ func (b *Builder) belowCkpt(seq int32, e *trace.RunEvent, ps *procBuild, pos int
 	}
 	m := b.m
 	b.anomaly(RestoreBelowCkpt, seq, func() (string, string) {
-		msg := fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but keeps only %d ops", m.ProcName(e.P), e.Kind, seq, e.Restore, ck.Pos, pos)
+		msg := fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, e.Restore, ck.Pos, pos)
 		return msg, wellFormedBecause(msg + ": a restored checkpoint holds the state after its pos ops, and replay only moves forward from it")
 	})
 }
