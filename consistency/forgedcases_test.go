@@ -103,6 +103,12 @@ func forgedCases() []propCase {
 			at(29, trace.End), func(run *trace.Run, e *trace.RunEvent) {
 				e.State, e.Op, e.Msg = trace.StateBlocked, 1, msgID(run, "m4")
 			}),
+		{property: report.Equivalence, name: "forged-end-held", fail: true, witness: "nothing holds P1 at the end",
+			run: func() *trace.Run {
+				run := msFailureRun(msOpts{discardResent: true})
+				run.Events[len(run.Events)-1].State = trace.StateHeld
+				return run
+			}},
 		forged(report.Equivalence, "forged-end-down", "P0's end at seq 22 says down", "ms", forcedMS,
 			at(22, trace.End), func(run *trace.Run, e *trace.RunEvent) { e.State = trace.StateDown }),
 		// 2. a restore whose checkpoint was taken at another position.
@@ -129,6 +135,10 @@ func forgedCases() []propCase {
 				b := *run.Body(e)
 				b.R = 2
 				e.Body = run.AddBody(&b)
+			}),
+		forged(report.LogReplayRules, "forged-control-body-both", "carries {origin P0, count 1, r 2}, not {origin P0, count 1, r 1}", "ms", orphanMS,
+			at(13, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) {
+				run.Bodies[e.Body].R = 2 // the engine's events share the body: every end of it
 			}),
 		// 6. a forced checkpoint relabelled as a recovery checkpoint.
 		forged(report.LogReplayRules, "forged-recovery-checkpoint", "recovery checkpoint 1 at seq 3 applies no failure", "ms", forcedMS,
