@@ -21,16 +21,16 @@ func msDiscard(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	m, p := l.m, e.P
 	ci := m.Copies.Index(e.Msg, e.Copy)
 	pb := m.PB(ci)
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", m.ProcName(p), e.Copy, m.MsgName(e.Msg), seq, e.Reason)
+	what := func() string { return discardWhat(m, seq, e) }
 	if e.Reason != trace.ReasonNone && e.Reason != trace.ReasonStale {
-		r.fail(what, []int32{seq}, fmt.Sprintf("MS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", e.Reason))
+		r.fail(what(), []int32{seq}, fmt.Sprintf("MS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", e.Reason))
 		return
 	}
 	if ci < 0 || pb == nil || pb.Sn == history.None || l.textbook {
 		return
 	}
 	if l.valid(pb, p) {
-		r.fail(what, []int32{m.Copies.Send[ci], seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
+		r.fail(what(), []int32{m.Copies.Send[ci], seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
 			e.Copy, m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, fString(m, pb.F), m.ProcName(p), fString(m, l.F[p])))
 		return
 	}
@@ -38,9 +38,14 @@ func msDiscard(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 		return
 	}
 	if why := msStaleFor(l, p, pb, e.Failure); why != "" {
-		r.fail(what+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{m.Copies.Send[ci], seq},
+		r.fail(what()+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{m.Copies.Send[ci], seq},
 			fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", why, l.staleWhy(pb, p)))
 	}
+}
+
+// discardWhat names a discard for a witness (made only for one).
+func discardWhat(m *history.Model, seq int32, e *trace.RunEvent) string {
+	return fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), seq, e.Reason)
 }
 
 // msStaleFor returns why failure seq fs does not make a copy with
@@ -53,16 +58,16 @@ func msStaleFor(l *msLedger, p int32, pb *trace.Piggyback, fs int32) string {
 		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
 	}
 	f := &m.Failures[fi]
-	rec := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", m.ProcName(f.P), f.Count, f.R, fs)
+	rec := func() string { return fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", m.ProcName(f.P), f.Count, f.R, fs) }
 	switch {
 	case f.Count == history.None || f.R == history.None:
 		return "" // the recovery is unknown: nothing to compare with
 	case fGet(l.F[p], f.P) < f.Count:
-		return fmt.Sprintf("%s has not applied %s", m.ProcName(p), rec)
+		return fmt.Sprintf("%s has not applied %s", m.ProcName(p), rec())
 	case fGet(pb.F, f.P) >= f.Count:
-		return fmt.Sprintf("the copy's sender had applied %s (its f is %s)", rec, fString(m, pb.F))
+		return fmt.Sprintf("the copy's sender had applied %s (its f is %s)", rec(), fString(m, pb.F))
 	case pb.Sn < f.R:
-		return fmt.Sprintf("the copy's sn %d is below the line of %s, so that recovery left its send live", pb.Sn, rec)
+		return fmt.Sprintf("the copy's sn %d is below the line of %s, so that recovery left its send live", pb.Sn, rec())
 	}
 	return ""
 }
@@ -117,7 +122,7 @@ func pkDiscards(m *history.Model, r *result) {
 func pkDiscard(m *history.Model, seq int32, e *trace.RunEvent, n int32, last []int32, r *result) {
 	p := e.P
 	ci := m.Copies.Index(e.Msg, e.Copy)
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", m.ProcName(p), e.Copy, m.MsgName(e.Msg), seq, e.Reason)
+	what := func() string { return discardWhat(m, seq, e) }
 	if ci < 0 || m.Copies.Send[ci] == history.None {
 		return
 	}
@@ -128,23 +133,23 @@ func pkDiscard(m *history.Model, seq int32, e *trace.RunEvent, n int32, last []i
 	}
 	switch e.Reason {
 	case trace.ReasonStale:
-		r.fail(what, []int32{seq}, "PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no stale discards")
+		r.fail(what(), []int32{seq}, "PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no stale discards")
 	case trace.ReasonOrphan:
 		if vt == nil {
 			return // PK drops a copy without a vector as an orphan
 		}
 		if o, _ := m.KnownOrphanAt(p, n, vt); !o {
-			r.fail(what, []int32{send, seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
+			r.fail(what(), []int32{send, seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
 				e.Copy, m.MsgName(e.Msg), send, vtString(vt), n, m.ProcName(p), seq))
 			return
 		}
 		if why := pkOrphanOf(m, vt, e.Failure); why != "" {
-			r.fail(what+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{send, seq},
+			r.fail(what()+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{send, seq},
 				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
 		}
 	case trace.ReasonDuplicate:
 		if why := pkDuplicate(m, seq, e, last); why != "" {
-			r.fail(what, []int32{send, seq}, why)
+			r.fail(what(), []int32{send, seq}, why)
 		}
 	}
 }
