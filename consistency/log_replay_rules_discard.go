@@ -58,7 +58,9 @@ func msStaleFor(l *msLedger, p int32, pb *trace.Piggyback, fs int32) string {
 		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
 	}
 	f := &m.Failures[fi]
-	rec := func() string { return fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", m.ProcName(f.P), f.Count, f.R, fs) }
+	rec := func() string {
+		return fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", m.ProcName(f.P), f.Count, f.R, fs)
+	}
 	switch {
 	case f.Count == history.None || f.R == history.None:
 		return "" // the recovery is unknown: nothing to compare with
