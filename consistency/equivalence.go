@@ -22,15 +22,18 @@ var wellFormedness = []history.Kind{
 	history.TimeOrder, history.AfterEnd, history.EndTwice, history.EndMissing,
 	history.ControlUnsent, history.ControlUnreceived, history.EnvironmentMismatch,
 	history.OpWhileDown, history.CkptWhileDown,
-	history.Unprompted,
+	history.Unprompted, history.ControlBodyChanged, history.ResendOf,
+	history.RestoreBelowCkpt,
 }
 
 // equivalence judges SPEC §7 equivalence: each process's final live
 // history is its whole program, in order, every receive getting the same
-// message id. A run that breaks its own format fails it too.
+// message id. A run that breaks its own format fails it too, and so does
+// an end record that contradicts the rebuilt history (equivalence_end.go).
 func equivalence(m *history.Model) result {
 	r := newResult(report.Equivalence)
 	r.failWith(m, wellFormedness...)
+	endRecords(m, &r)
 	if m.Missing.Ops {
 		r.cannotJudge(finalOpsWhy)
 		return r

@@ -10,7 +10,9 @@ import (
 // the checker rebuilds of the algorithm's state to judge them — the
 // piggybacks, checkpoint numbers and forced checkpoints of MS
 // (_ms_state.go), the vector times and the hold of PK (_pk_state.go,
-// _pk_hold.go), resends (_resend.go) — and, for every algorithm, that no
+// _pk_hold.go), the checkpoints restores name (_restore.go), the types
+// of checkpoints (_ckpt_type.go), control bodies (_control.go), discards
+// (_discard.go), resends (_resend.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
 func logReplayRules(m *history.Model) result {
 	r := newResult(report.LogReplayRules)
@@ -38,8 +40,12 @@ func logReplayRules(m *history.Model) result {
 		pkStateRules(m, &more)
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
+		pkDiscards(m, &more)
 	}
 	if m.Alg.Recovers() {
+		ckptTypeRules(m, &more)
+		controlBodyRules(m, &more)
+		restoreRules(m, &more)
 		resendRules(m, &more)
 		// Which copies a rollback puts back is the algorithm's rule:
 		// the model follows MS's and PK's.

@@ -16,7 +16,9 @@ import (
 //   - a basic checkpoint is numbered by the count of timer ticks and
 //     higher than sn, a forced one higher than sn, a recovery one r;
 //   - every receipt of M follows a checkpoint of its receiver numbered
-//     ≥ M.sn: with M.sn > sn, a forced checkpoint comes first (§4.1).
+//     ≥ M.sn: with M.sn > sn, a forced checkpoint comes first (§4.1);
+//   - a discard is of a stale copy, for a failure that makes it stale
+//     (log_replay_rules_discard.go).
 func msStateRules(m *history.Model, r *result) {
 	if m.Missing.Ops || m.Missing.Copy || m.Missing.Sn || m.Missing.Restore {
 		return // msLogReplay said why
@@ -34,6 +36,8 @@ func msStateRules(m *history.Model, r *result) {
 			msNumber(l, seq, e, r)
 		case trace.Log:
 			msLogThenDeliver(m, seq, e, r)
+		case trace.Discard:
+			msDiscard(l, seq, e, r)
 		}
 	})
 }

@@ -104,7 +104,9 @@ func propCases() []propCase {
 }
 
 // allCases are the hand-written cases and the protocols' replayed ones.
-func allCases() []propCase { return append(propCases(), protocolCases()...) }
+func allCases() []propCase {
+	return append(append(propCases(), protocolCases()...), forgedCases()...)
+}
 
 // pkCopyTakenTwice is pkRun with P2's resend deleted: the restarted P0
 // takes copy 1 of m0 again, which its undone receipt took before the

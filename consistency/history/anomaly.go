@@ -44,6 +44,9 @@ const (
 	Unprompted                         // a rollback, control message or resend for a failure its process had not heard of
 	LogUnmatched                       // a PK log event of no live receipt still volatile
 	DiscardNotInMailbox                // a discard of a copy taken before, but not from MS's replay log
+	ControlBodyChanged                 // a control message received with another body than it was sent with
+	ResendOf                           // a resend whose of names no earlier copy of the send it repeats
+	RestoreBelowCkpt                   // a restart or rollback keeping fewer ops than its checkpoint holds
 	numKinds
 )
 

@@ -121,3 +121,13 @@ func (m *Model) KnownOrphan(p int32, r *Restore, vt trace.VT) (bool, Announcemen
 	}
 	return m.Procs[p].known.orphan(vt, int32(len(r.Known)))
 }
+
+// KnownOrphanAt is Orphan(vt, list[:n]) for the first n announcements
+// process p recorded: for a judgement between restores (a discard), whose
+// caller counts the announcements p had recorded by then.
+func (m *Model) KnownOrphanAt(p, n int32, vt trace.VT) (bool, Announcement) {
+	if p < 0 || int(p) >= len(m.Procs) || n <= 0 {
+		return false, Announcement{}
+	}
+	return m.Procs[p].known.orphan(vt, n)
+}

@@ -130,6 +130,36 @@ func (b *Builder) resend(seq int32, e *trace.RunEvent, ps *procBuild) {
 	}
 	m.Copies.Orig[ci] = orig
 	m.SendOf[seq] = orig
+	b.resendOf(seq, e, ci, orig)
+}
+
+// resendOf checks a resend's of field, when present, against the copy
+// the run shows it repeats: an earlier transmission of the live send it
+// repeats (SPEC §6: "of (the copy it repeats)"). The engine names the
+// live send's own copy; an earlier resend of the same send carries the
+// same message and piggyback, so it is accepted too.
+func (b *Builder) resendOf(seq int32, e *trace.RunEvent, ci, orig int32) {
+	m := b.m
+	if e.Of <= 0 || orig == None {
+		return
+	}
+	oi := m.Copies.Index(e.Msg, e.Of)
+	if e.Of < e.Copy && oi >= 0 && m.Copies.Orig[oi] == orig {
+		return
+	}
+	b.anomalySeqs(ResendOf, []int32{orig, seq}, func() (string, string) {
+		why := fmt.Sprintf("copy %d is another send's", e.Of)
+		switch {
+		case e.Of == e.Copy:
+			why = fmt.Sprintf("copy %d is the resend's own", e.Of)
+		case oi < 0 || e.Of > e.Copy || m.Copies.Send[oi] == None:
+			why = fmt.Sprintf("no copy %d of %s was sent before it", e.Of, m.MsgName(e.Msg))
+		}
+		return fmt.Sprintf("%s's resend of %s at seq %d says it repeats copy %d of %s, but the send it repeats transmitted copy %d",
+				m.ProcName(e.P), m.MsgName(e.Msg), seq, e.Of, m.MsgName(e.Msg), m.Run.Events[orig].Copy),
+			wellFormedBecause(fmt.Sprintf("a resend's of names the copy it repeats, a transmission of the live send it repeats — %s, which transmitted copy %d — but the resend at seq %d says of %d, and %s",
+				m.Describe(orig), m.Run.Events[orig].Copy, seq, e.Of, why))
+	})
 }
 
 // learnOp adds an executed op to the inferred program of its process, and

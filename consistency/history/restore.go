@@ -179,6 +179,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 		})
 		pos = int32(len(ps.live))
 	}
+	b.belowCkpt(seq, e, ps, e.Pos)
 	if m.Alg == PK && e.Restore != None {
 		r.Replayed = b.replayed(ps, e.Restore, pos)
 	}
@@ -279,4 +280,20 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 	ps.live = ps.live[:pos]
 	ps.stable = ps.stable[:pos]
 	return n
+}
+
+// belowCkpt checks that a restore keeps (pos, as the run says it) at
+// least the ops of the checkpoint it restores: the checkpoint holds the
+// state after its pos ops, and replay only moves forward from it, so no
+// algorithm can undo ops the checkpoint it restores holds.
+func (b *Builder) belowCkpt(seq int32, e *trace.RunEvent, ps *procBuild, pos int32) {
+	ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore)
+	if e.Restore == None || !ok || pos >= ck.Pos {
+		return
+	}
+	m := b.m
+	b.anomaly(RestoreBelowCkpt, seq, func() (string, string) {
+		msg := fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, e.Restore, ck.Pos, pos)
+		return msg, wellFormedBecause(msg + ": a restored checkpoint holds the state after its pos ops, and replay only moves forward from it")
+	})
 }

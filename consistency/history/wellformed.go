@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -139,15 +140,25 @@ func (b *Builder) controlSent(seq int32, e *trace.RunEvent) {
 }
 
 // controlArrived takes a control message out of flight: the network
-// delivers each control message once (SPEC §3).
+// delivers each control message once (SPEC §3), and unchanged: the body
+// received is the body sent. Of the messages in flight with its key, it
+// takes the first with its body, else the first one, whose body then
+// differs (a foreign run may leave the body out on one end: no body
+// differs from an absent one).
 func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
 	k := ctlKeyOf(e, e.Peer, e.P)
 	w := &b.wf
 	if q := w.inFlight[k]; len(q) > 0 {
+		// The one sent with this body, else the first: its body changed.
+		i := slices.IndexFunc(q, func(sent int32) bool { return sameBody(b.m.Run, &b.m.Run.Events[sent], e) })
+		if i < 0 {
+			b.bodyChanged(seq, q[0], e)
+			i = 0
+		}
 		if len(q) == 1 {
 			delete(w.inFlight, k)
 		} else {
-			w.inFlight[k] = q[1:]
+			w.inFlight[k] = slices.Delete(q, i, i+1)
 		}
 		return
 	}
@@ -289,4 +300,57 @@ func (b *Builder) opsWhileDown(ps *procBuild, restart int32) {
 		})
 	}
 	ps.downOps = ps.downOps[:0]
+}
+
+// bodyChanged reports a control message received with another body
+// than the one it was sent with at seq sent.
+func (b *Builder) bodyChanged(seq, sent int32, e *trace.RunEvent) {
+	m := b.m
+	b.anomalySeqs(ControlBodyChanged, []int32{sent, seq}, func() (string, string) {
+		msg := fmt.Sprintf("%s receives a %s control message at seq %d whose body differs from the one %s sent at seq %d",
+			m.ProcName(e.P), e.Control, seq, m.ProcName(e.Peer), sent)
+		return msg, wellFormedBecause(fmt.Sprintf("the network delivers a control message unchanged, but %s sent %s at seq %d and %s received %s at seq %d",
+			m.ProcName(e.Peer), DescribeBody(m, m.Run.Body(m.Event(sent))), sent, m.ProcName(e.P), DescribeBody(m, m.Run.Body(e)), seq))
+	})
+}
+
+// sameBody reports whether two control events carry the same body, or
+// one of them none. Bodies the engine shares (one index) are equal
+// without a look; a token's receipt list is compared entry by entry.
+func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
+	if a.Body == b.Body || a.Body == None || b.Body == None {
+		return true
+	}
+	x, y := run.Body(a), run.Body(b)
+	if x.Origin != y.Origin || x.Count != y.Count || x.R != y.R || x.Inc != y.Inc || x.K != y.K {
+		return false
+	}
+	if x.Receipts != nil && x.Receipts == y.Receipts {
+		return true
+	}
+	return slices.Equal(x.ReceivedList(), y.ReceivedList())
+}
+
+// DescribeBody renders a control body for because-chains, its numbers
+// as the run writes them: {origin P0, count 1, r 2}.
+func DescribeBody(m *Model, c *trace.ControlBody) string {
+	if c == nil {
+		return "no body"
+	}
+	var parts []string
+	if c.Origin != None {
+		parts = append(parts, "origin "+m.ProcName(c.Origin))
+	}
+	for _, f := range []struct {
+		name string
+		v    int32
+	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
+		if f.v != None {
+			parts = append(parts, fmt.Sprintf("%s %d", f.name, f.v))
+		}
+	}
+	if l := c.ReceivedList(); c.Receipts != nil || c.Received != nil {
+		parts = append(parts, fmt.Sprintf("%d receipts", len(l)))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -1,0 +1,147 @@
+package consistency
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms/mutants"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Issue 14, "take nothing on trust": runs that the engine wrote
+// correctly, with one field forged, which `ckpt check` passed before
+// the checker rebuilt that field. Each is a replay of a small trace
+// (a bundled example where one shows the field) through ms or pk and
+// one edit of one event; the files under testdata/PROPERTY/fail are
+// their output, so `ckpt check` sees the same forged runs.
+
+// bundled reads one of the bundled example traces.
+func bundled(name string) func(t *testing.T) *trace.Trace {
+	return func(t *testing.T) *trace.Trace {
+		t.Helper()
+		tr, err := trace.ReadTraceFile(filepath.Join("..", "testdata", "traces", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+}
+
+// forged is a case whose run is src replayed through alg with the first
+// event edit selects (by seq, kind and process) changed by edit.
+func forged(property, name, witness, alg string, src func(*testing.T) *trace.Trace, pick func(run *trace.Run, e *trace.RunEvent) bool, edit func(run *trace.Run, e *trace.RunEvent)) propCase {
+	return propCase{property: property, name: name, fail: true, witness: witness, src: src,
+		replayed: func(t *testing.T) *trace.Run {
+			t.Helper()
+			run := replayOf(t, alg, src(t))
+			for i := range run.Events {
+				if e := &run.Events[i]; pick(run, e) {
+					edit(run, e)
+					return run
+				}
+			}
+			t.Fatalf("%s: no event to forge", name)
+			return nil
+		}}
+}
+
+// replayOf replays tr through algorithm alg (ms or pk).
+func replayOf(t *testing.T, alg string, tr *trace.Trace) *trace.Run {
+	t.Helper()
+	a, err := mutants.New(alg, "", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, a, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// at picks the event at seq, checking its kind.
+func at(seq int32, kind trace.Kind) func(run *trace.Run, e *trace.RunEvent) bool {
+	return func(run *trace.Run, e *trace.RunEvent) bool { return e.Seq == seq && e.Kind == kind }
+}
+
+// msgID returns the run's index of message id, or None.
+func msgID(run *trace.Run, id string) int32 {
+	for i, m := range run.Msgs {
+		if m == id {
+			return int32(i)
+		}
+	}
+	return trace.None
+}
+
+// rollbackTrace: P1 holds checkpoint 1 (sn 1, pos 1) and checkpoint 2
+// (sn 2, pos 2) when P0's failure, whose line is r = 1, reaches it: MS
+// restores checkpoint 1 and keeps 1 op.
+func rollbackTrace(t *testing.T) *trace.Trace {
+	return mustBuild(t, trace.NewBuilder("P0", "P1").
+		Internal(0.5, "P1").Checkpoint(1, "P0").Checkpoint(1, "P1").Internal(1.5, "P0").
+		Internal(2, "P1").Checkpoint(3, "P1").Internal(4, "P1").Fail(5, "P0"))
+}
+
+// staleTrace: P0 sends m1 after its checkpoint 1 and crashes before m1
+// arrives; P1 applies the recovery (P0, 1, r=1) first, so MS discards
+// copy 1 of m1 as stale (run seq 7), for failure seq 2.
+func staleTrace(t *testing.T) *trace.Trace {
+	return mustBuild(t, trace.NewBuilder("P0", "P1").
+		Checkpoint(1, "P0").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
+}
+
+func forgedCases() []propCase {
+	orphanPK, forcedMS, orphanMS := bundled("orphan"), bundled("forced"), bundled("orphan")
+	rb := func(t *testing.T) *trace.Trace { return rollbackTrace(t) }
+	stale := func(t *testing.T) *trace.Trace { return staleTrace(t) }
+	return []propCase{
+		// 1. end records.
+		forged(report.Equivalence, "forged-end-blocked-received", "P1's end at seq 29 says blocked at op 1 on m4", "pk", orphanPK,
+			at(29, trace.End), func(run *trace.Run, e *trace.RunEvent) {
+				e.State, e.Op, e.Msg = trace.StateBlocked, 1, msgID(run, "m4")
+			}),
+		{property: report.Equivalence, name: "forged-end-held", fail: true, witness: "nothing holds P1 at the end",
+			run: func() *trace.Run {
+				run := msFailureRun(msOpts{discardResent: true})
+				run.Events[len(run.Events)-1].State = trace.StateHeld
+				return run
+			}},
+		forged(report.Equivalence, "forged-end-down", "P0's end at seq 22 says down", "ms", forcedMS,
+			at(22, trace.End), func(run *trace.Run, e *trace.RunEvent) { e.State = trace.StateDown }),
+		// 2. a restore whose checkpoint was taken at another position.
+		forged(report.Equivalence, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but says pos 1", "ms", rb,
+			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Rollback && e.P == 1 },
+			func(run *trace.Run, e *trace.RunEvent) { e.Restore = 2 }),
+		forged(report.LogReplayRules, "forged-restore-id-ms", "restores checkpoint 3, not checkpoint 1", "ms", bundled("textbook-orphan"),
+			at(21, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 3 }),
+		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not its latest non-orphan checkpoint 1", "pk", orphanPK,
+			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 0 }),
+		// 3. a resend that names a copy it does not repeat.
+		forged(report.Equivalence, "forged-resend-of-self", "says it repeats copy 2 of m2, but the send it repeats", "pk", orphanPK,
+			at(15, trace.Send), func(run *trace.Run, e *trace.RunEvent) { e.Of = 2 }),
+		forged(report.Equivalence, "forged-resend-of-missing", "says it repeats copy 7 of m2, but the send it repeats", "pk", orphanPK,
+			at(15, trace.Send), func(run *trace.Run, e *trace.RunEvent) { e.Of = 7 }),
+		// 4. discards with a forged reason or failure.
+		forged(report.LogReplayRules, "forged-discard-reason", "discards copy 1 of m1 at seq 7 as orphan", "ms", stale,
+			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.Reason = trace.ReasonOrphan }),
+		forged(report.LogReplayRules, "forged-discard-failure", "names failure seq 3", "ms", stale,
+			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.Failure = 3 }),
+		// 5. a control message received with another body than was sent.
+		forged(report.Equivalence, "forged-control-body", "receives a rollback control message at seq 15 whose body differs", "ms", orphanMS,
+			at(15, trace.ControlRecv), func(run *trace.Run, e *trace.RunEvent) {
+				b := *run.Body(e)
+				b.R = 2
+				e.Body = run.AddBody(&b)
+			}),
+		forged(report.LogReplayRules, "forged-control-body-both", "carries {origin P0, count 1, r 2}, not {origin P0, count 1, r 1}", "ms", orphanMS,
+			at(13, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) {
+				run.Bodies[e.Body].R = 2 // the engine's events share the body: every end of it
+			}),
+		// 6. a forced checkpoint relabelled as a recovery checkpoint.
+		forged(report.LogReplayRules, "forged-recovery-checkpoint", "recovery checkpoint 1 at seq 3 applies no failure", "ms", forcedMS,
+			at(3, trace.Checkpoint), func(run *trace.Run, e *trace.RunEvent) { e.CkptType = trace.CkptRecovery }),
+	}
+}
