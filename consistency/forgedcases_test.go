@@ -97,6 +97,7 @@ func forgedCases() []propCase {
 	orphanPK, forcedMS, orphanMS := bundled("orphan"), bundled("forced"), bundled("orphan")
 	rb := func(t *testing.T) *trace.Trace { return rollbackTrace(t) }
 	stale := func(t *testing.T) *trace.Trace { return staleTrace(t) }
+	domino := bundled("domino")
 	return []propCase{
 		// 1. end records.
 		forged(report.Equivalence, "forged-end-blocked-received", "P1's end at seq 29 says blocked at op 1 on m4", "pk", orphanPK,
@@ -143,5 +144,42 @@ func forgedCases() []propCase {
 		// 6. a forced checkpoint relabelled as a recovery checkpoint.
 		forged(report.LogReplayRules, "forged-recovery-checkpoint", "recovery checkpoint 1 at seq 3 applies no failure", "ms", forcedMS,
 			at(3, trace.Checkpoint), func(run *trace.Run, e *trace.RunEvent) { e.CkptType = trace.CkptRecovery }),
+		// 7. a token's received list forged the same way on every hop
+		// (P0's restart at seq 22 keeps its receipts of y0 and y1), and
+		// one forged from the forwarder's hop on.
+		forged(report.LogReplayRules, "forged-token-received-extra", "lists (y2, inc 0), which P0 had not received live at its restart at seq 22", "pk", domino,
+			at(23, trace.ControlSend), forgeReceived(false, "y0", "y1", "y2")),
+		forged(report.LogReplayRules, "forged-token-received-dropped", "lacks (y0, inc 0), which P0 had received live at its restart at seq 22", "pk", domino,
+			at(23, trace.ControlSend), forgeReceived(false, "y1")),
+		forged(report.LogReplayRules, "forged-token-received-forwarded", "sent at seq 26 lacks (y1, inc 0)", "pk", domino,
+			at(26, trace.ControlSend), forgeReceived(true, "y0")),
+	}
+}
+
+// forgeReceived returns an edit that makes a token's received list the
+// identities (msg, inc 0) of msgs. The engine's events share one body
+// per token, so editing it forges every hop; with hop, the control_send
+// gets a body of its own, shared with the control_recv that takes it:
+// only that hop carries the forged list, on both of its ends, which
+// comparing the two ends cannot tell.
+func forgeReceived(hop bool, msgs ...string) func(run *trace.Run, e *trace.RunEvent) {
+	return func(run *trace.Run, e *trace.RunEvent) {
+		ids := []trace.Identity{}
+		for _, m := range msgs {
+			ids = append(ids, trace.Identity{Msg: msgID(run, m), Inc: 0})
+		}
+		b := *run.Body(e)
+		b.Receipts, b.Received = nil, ids
+		if !hop {
+			run.Bodies[e.Body] = b
+			return
+		}
+		e.Body = run.AddBody(&b)
+		for i := e.Seq + 1; int(i) < len(run.Events); i++ {
+			if r := &run.Events[i]; r.Kind == trace.ControlRecv && r.P == e.Peer && r.Peer == e.P {
+				r.Body = e.Body
+				return
+			}
+		}
 	}
 }
