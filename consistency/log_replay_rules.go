@@ -11,8 +11,9 @@ import (
 // piggybacks, checkpoint numbers and forced checkpoints of MS
 // (_ms_state.go), the vector times and the hold of PK (_pk_state.go,
 // _pk_hold.go), the checkpoints restores name (_restore.go), the types
-// of checkpoints (_ckpt_type.go), control bodies (_control.go), discards
-// (_discard.go), resends (_resend.go) — and, for every algorithm, that no
+// of checkpoints (_ckpt_type.go), control bodies (_control.go), PK
+// tokens' received lists (_token.go), discards (_discard.go), resends
+// (_resend.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
 func logReplayRules(m *history.Model) result {
 	r := newResult(report.LogReplayRules)
@@ -41,6 +42,7 @@ func logReplayRules(m *history.Model) result {
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
 		pkDiscards(m, &more)
+		pkTokenReceipts(m, &more)
 	}
 	if m.Alg.Recovers() {
 		ckptTypeRules(m, &more)
