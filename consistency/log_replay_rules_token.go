@@ -61,8 +61,12 @@ type tokenJudge struct {
 	restarts [][]int32
 	head     []int32 // per failure, its first verdict, or None
 	verdicts []tokenVerdict
-	want     []trace.Identity // scratch: the rebuilt list
-	got      []trace.Identity // scratch: the run's list, sorted
+	// stamp[msg] is gen while the rebuilt set being compared holds msg
+	// untaken, with incarnation incOf[msg] (matches).
+	stamp, incOf []int32
+	gen          int32
+	want         []trace.Identity // scratch: the rebuilt list, for a witness
+	got          []trace.Identity // scratch: the run's list, for a witness
 }
 
 // tokenVerdict is one distinct received list of a failure's token.
@@ -102,18 +106,20 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 			return
 		}
 	}
-	want, why := j.rebuild(fi)
+	same, why := j.matches(fi, b)
 	if why != "" {
 		r.cannotJudge(why)
 		return
 	}
 	v := tokenVerdict{fi: fi, body: body, next: j.head[fi]}
-	got := j.sorted(b.ReceivedList())
-	if !slices.Equal(want, got) {
-		f := &j.m.Failures[fi]
-		v.fails, v.seqs = true, []int32{f.Seq, f.Restart, seq}
-		v.diff = j.firstDiff(f.P, f.Restart, want, got)
-		v.wantS, v.gotS = identities(j.m, want), identities(j.m, got)
+	if !same {
+		want, got := j.rebuild(fi), j.listed(b)
+		if !slices.Equal(want, got) {
+			f := &j.m.Failures[fi]
+			v.fails, v.seqs = true, []int32{f.Seq, f.Restart, seq}
+			v.diff = j.firstDiff(f.P, f.Restart, want, got)
+			v.wantS, v.gotS = identities(j.m, want), identities(j.m, got)
+		}
 	}
 	j.head[fi] = int32(len(j.verdicts))
 	j.verdicts = append(j.verdicts, v)
@@ -131,36 +137,77 @@ func sameReceived(a, b *trace.ControlBody) bool {
 	return slices.Equal(a.ReceivedList(), b.ReceivedList())
 }
 
-// rebuild returns, sorted by message then incarnation, the identities of
-// the receipts live in failure fi's process right after its restart —
-// the chain of live ops below the restart's top, which must be ops
-// pos-1 down to 0 — or why they cannot be told.
-func (j *tokenJudge) rebuild(fi int32) ([]trace.Identity, string) {
+// matches reports whether body b lists exactly the receipts live in
+// failure fi's process right after its restart, or why those cannot be
+// told, in time linear in the two sets and without sorting either: the
+// rebuilt identities are stamped per message, and each listed one must
+// find its stamp and take it. A live history holding one message twice
+// (no-duplicates' to report) is left to the sorted comparison (false).
+func (j *tokenJudge) matches(fi int32, b *trace.ControlBody) (bool, string) {
+	if j.stamp == nil {
+		j.stamp, j.incOf = make([]int32, len(j.m.Run.Msgs)), make([]int32, len(j.m.Run.Msgs))
+	}
+	j.gen++
+	n, twice := 0, false
+	why := j.receipts(fi, func(id trace.Identity) {
+		if id.Msg < 0 || int(id.Msg) >= len(j.stamp) || j.stamp[id.Msg] == j.gen {
+			twice = true
+			return
+		}
+		j.stamp[id.Msg], j.incOf[id.Msg] = j.gen, id.Inc
+		n++
+	})
+	if why != "" || twice {
+		return false, why
+	}
+	same := true
+	j.walk(b, func(id trace.Identity) {
+		if id.Msg < 0 || int(id.Msg) >= len(j.stamp) || j.stamp[id.Msg] != j.gen || j.incOf[id.Msg] != id.Inc {
+			same = false
+			return
+		}
+		j.stamp[id.Msg] = 0 // taken: a second listing of it fails
+		n--
+	})
+	return same && n == 0, ""
+}
+
+// receipts calls visit with the identity of every receipt live in
+// failure fi's process right after its restart — the chain of live ops
+// below the restart's top, which must be ops pos-1 down to 0 — or says
+// why they cannot be told.
+func (j *tokenJudge) receipts(fi int32, visit func(trace.Identity)) string {
 	m := j.m
 	f := &m.Failures[fi]
-	want := j.want[:0]
 	n := m.Event(f.Restart).Pos
 	for s := j.restartTop(fi); s != history.None; s = m.Pred[s] {
 		e := m.Event(s)
 		if n--; e.Op != n {
-			return nil, gapsWhy(m, f)
+			return gapsWhy(m, f)
 		}
 		if e.Kind != trace.Recv {
 			continue
 		}
 		snd := m.SendOf[s]
 		if snd == history.None {
-			return nil, fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told",
+			return fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told",
 				m.ProcName(e.P), m.MsgName(e.Msg), s)
 		}
-		want = append(want, trace.Identity{Msg: e.Msg, Inc: j.incAt(m.Event(snd).P, snd)})
+		visit(trace.Identity{Msg: e.Msg, Inc: j.incAt(m.Event(snd).P, snd)})
 	}
 	if n != 0 {
-		return nil, gapsWhy(m, f)
+		return gapsWhy(m, f)
 	}
-	slices.SortFunc(want, compareIdentity)
-	j.want = want
-	return want, ""
+	return ""
+}
+
+// rebuild returns the receipts of failure fi's restart (receipts) sorted
+// by message then incarnation, for the witness.
+func (j *tokenJudge) rebuild(fi int32) []trace.Identity {
+	j.want = j.want[:0]
+	j.receipts(fi, func(id trace.Identity) { j.want = append(j.want, id) })
+	slices.SortFunc(j.want, compareIdentity)
+	return j.want
 }
 
 // gapsWhy says why a restart's live receipts cannot be rebuilt when its
@@ -190,14 +237,25 @@ func (j *tokenJudge) incAt(p, seq int32) int32 {
 	return int32(n)
 }
 
-// sorted returns ids sorted by message then incarnation: the run lists
-// them by message, and an order among one message's incarnations is no
-// part of the set.
-func (j *tokenJudge) sorted(ids []trace.Identity) []trace.Identity {
-	if slices.IsSortedFunc(ids, compareIdentity) {
-		return ids
+// walk calls visit with each identity body b lists. An algorithm's view
+// of its receipts is walked rather than made into a list the run would
+// keep (trace.ReceiptWalker).
+func (j *tokenJudge) walk(b *trace.ControlBody, visit func(trace.Identity)) {
+	if w, ok := b.Receipts.(trace.ReceiptWalker); ok {
+		w.WalkIdentities(visit)
+		return
 	}
-	j.got = append(j.got[:0], ids...)
+	for _, id := range b.ReceivedList() {
+		visit(id)
+	}
+}
+
+// listed returns body b's received list sorted by message then
+// incarnation, for the witness: the run lists them by message, and an
+// order among one message's incarnations is no part of the set.
+func (j *tokenJudge) listed(b *trace.ControlBody) []trace.Identity {
+	j.got = j.got[:0]
+	j.walk(b, func(id trace.Identity) { j.got = append(j.got, id) })
 	slices.SortFunc(j.got, compareIdentity)
 	return j.got
 }

@@ -246,6 +246,15 @@ type ReceiptSet interface {
 	Identities() []Identity
 }
 
+// ReceiptWalker is a ReceiptSet that also hands out its identities one
+// at a time, in no particular order, without making the list: a checker
+// that reads each token's set once then holds no list per token, as a
+// run that is checked but never written holds none.
+type ReceiptWalker interface {
+	ReceiptSet
+	WalkIdentities(yield func(Identity))
+}
+
 // ReceivedList returns the token's receipt identities: Received, or the
 // list Receipts stands for.
 func (c *ControlBody) ReceivedList() []Identity {

@@ -95,6 +95,20 @@ func (v *receiptView) Identities() []trace.Identity {
 	return ids
 }
 
+// WalkIdentities implements trace.ReceiptWalker: the chain from the top
+// node, or the list once made, without making it.
+func (v *receiptView) WalkIdentities(yield func(trace.Identity)) {
+	if v.ids != nil {
+		for _, id := range v.ids {
+			yield(id)
+		}
+		return
+	}
+	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
+		yield(trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
+	}
+}
+
 // has reports whether the set holds identity (msg, inc).
 func (v *receiptView) has(msg, inc int32) bool {
 	if msg < 0 || int(msg) >= len(v.log.lastOf) {
