@@ -106,13 +106,12 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 			return
 		}
 	}
-	same, why := j.matches(fi, b)
-	if why != "" {
-		r.cannotJudge(why)
-		return
-	}
+	// A list that cannot be judged gets a verdict too, so that the
+	// token's other hops do not rebuild the set again.
 	v := tokenVerdict{fi: fi, body: body, next: j.head[fi]}
-	if !same {
+	if same, why := j.matches(fi, b); why != "" {
+		r.cannotJudge(why)
+	} else if !same {
 		want, got := j.rebuild(fi), j.listed(b)
 		if !slices.Equal(want, got) {
 			f := &j.m.Failures[fi]
