@@ -15,7 +15,7 @@ var wellFormedness = []history.Kind{
 	history.SeqMismatch, history.ProcOutOfRange, history.OpOutOfRange,
 	history.BrokenContinuity, history.CkptPos, history.NegativePos,
 	history.PosBeyondLive, history.UndoneCount, history.ProgramMismatch,
-	history.CopyRenumbered, history.WrongReceiver, history.DiscardNeverHeld,
+	history.CopyRenumbered, history.WrongReceiver, history.WrongSender, history.DiscardNeverHeld,
 	history.UnconsumedNotInMailbox, history.RestartNotDown,
 	history.FailureNotFail, history.HandledBeforeRestart,
 	history.RollbackWhileDown, history.RestartInc, history.CkptIDReused,

@@ -112,6 +112,9 @@ func forgedCases() []propCase {
 			}},
 		forged(report.Equivalence, "forged-end-down", "P0's end at seq 22 says down", "ms", forcedMS,
 			at(22, trace.End), func(run *trace.Run, e *trace.RunEvent) { e.State = trace.StateDown }),
+		// A receive naming another sender than its copy's (review round).
+		forged(report.Equivalence, "forged-recv-from", "P2 receives copy 2 of m3 at seq 21 from P1, but P0 sent it", "ms", orphanMS,
+			at(21, trace.Recv), func(run *trace.Run, e *trace.RunEvent) { e.Peer = 1 }),
 		// 2. a restore whose checkpoint was taken at another position.
 		forged(report.Equivalence, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but says pos 1", "ms", rb,
 			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Rollback && e.P == 1 },

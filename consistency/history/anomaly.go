@@ -23,6 +23,7 @@ const (
 	UnheldRestore                      // a restore of a checkpoint the process does not hold
 	CopyRenumbered                     // a copy number used twice, or skipping numbers
 	WrongReceiver                      // a receive or discard of a copy sent to another process
+	WrongSender                        // a receive naming a sender other than the copy's
 	DiscardNeverHeld                   // a discard of a copy neither in the mailbox nor taken before
 	UnconsumedNotInMailbox             // an unconsumed record of a copy not in that mailbox
 	RestartNotDown                     // a restart of a process that is not down

@@ -92,9 +92,28 @@ func (b *Builder) recv(seq int32, e *trace.RunEvent) {
 		return
 	}
 	m.SendOf[seq] = m.Copies.Orig[ci]
+	b.fromSender(seq, e, ci)
 	if e.Via != trace.ViaLog {
 		b.take(seq, e, ci)
 	}
+}
+
+// fromSender checks a receive's from against the process that
+// transmitted its copy: the field names who sent it (witnesses, exports
+// and diagrams show it), and a copy has one sender. A receive without
+// from is not judged for it.
+func (b *Builder) fromSender(seq int32, e *trace.RunEvent, ci int32) {
+	m := b.m
+	sent := m.Copies.Send[ci]
+	if e.Peer == None || sent == None || m.Run.Events[sent].P == e.Peer {
+		return
+	}
+	from := m.Run.Events[sent].P
+	b.anomaly(WrongSender, seq, func() (string, string) {
+		return fmt.Sprintf("%s receives copy %d of %s at seq %d from %s, but %s sent it", m.ProcName(e.P), e.Copy, m.MsgName(e.Msg), seq, m.ProcName(e.Peer), m.ProcName(from)),
+			fmt.Sprintf("copy %d of %s was transmitted by %s at seq %d, so a receive of it names %s as its sender, but the receive at seq %d says from %s",
+				e.Copy, m.MsgName(e.Msg), m.ProcName(from), sent, m.ProcName(from), seq, m.ProcName(e.Peer))
+	})
 }
 
 // resend links a re-transmission to the live send it repeats.
