@@ -47,6 +47,18 @@ func forged(property, name, witness, alg string, src func(*testing.T) *trace.Tra
 		}}
 }
 
+// relabelled is a log-replay-rules case whose run is src replayed
+// through alg with its header naming another algorithm, label.
+func relabelled(name, witness, alg, label string, src func(*testing.T) *trace.Trace) propCase {
+	return propCase{property: report.LogReplayRules, name: name, fail: true, witness: witness, src: src,
+		replayed: func(t *testing.T) *trace.Run {
+			t.Helper()
+			run := replayOf(t, alg, src(t))
+			run.Algorithm, run.Options.Variant = label, ""
+			return run
+		}}
+}
+
 // replayOf replays tr through algorithm alg (ms or pk).
 func replayOf(t *testing.T, alg string, tr *trace.Trace) *trace.Run {
 	t.Helper()
@@ -115,6 +127,9 @@ func forgedCases() []propCase {
 		// A receive naming another sender than its copy's (review round).
 		forged(report.Equivalence, "forged-recv-from", "P2 receives copy 2 of m3 at seq 21 from P1, but P0 sent it", "ms", orphanMS,
 			at(21, trace.Recv), func(run *trace.Run, e *trace.RunEvent) { e.Peer = 1 }),
+		// A run of one algorithm labelled as another (review round).
+		relabelled("forged-label-textbook", "P1's send of m1 at seq 4 piggybacks {sn}, not what MS's textbook variant sends", "ms", "ms-textbook", bundled("textbook-orphan")),
+		relabelled("forged-label-bcs", "P0 sends a rollback control message at seq 13, which BCS does not send", "ms", "bcs", orphanMS),
 		// 2. a restore whose checkpoint was taken at another position.
 		forged(report.Equivalence, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but says pos 1", "ms", rb,
 			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Rollback && e.P == 1 },

@@ -13,7 +13,8 @@ import (
 // _pk_hold.go), the checkpoints restores name (_restore.go), the types
 // of checkpoints (_ckpt_type.go), control bodies (_control.go), PK
 // tokens' received lists (_token.go), discards (_discard.go), resends
-// (_resend.go) — and, for every algorithm, that no
+// (_resend.go), the piggyback fields and control messages the named
+// algorithm sends (_shape.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
 func logReplayRules(m *history.Model) result {
 	r := newResult(report.LogReplayRules)
@@ -54,6 +55,7 @@ func logReplayRules(m *history.Model) result {
 		more.failWith(m, history.MailboxUnlisted, history.DiscardNotInMailbox, history.LogUnmatched)
 	}
 	handledOrphanDeliveries(m, &more)
+	shapeRules(m, &more)
 	r.then(more)
 	return r
 }

@@ -43,8 +43,10 @@ var promises = [...]promise{
 // algName names an algorithm in because-chains and notes.
 func algName(m *history.Model) string {
 	switch m.Alg {
-	case history.MS, history.Textbook:
+	case history.MS:
 		return "MS"
+	case history.Textbook:
+		return "MS's textbook variant"
 	case history.PK:
 		return "PK"
 	case history.BCS:

@@ -1,0 +1,141 @@
+package consistency
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// pbField is one field a piggyback may carry (docs/formats.md).
+type pbField uint16
+
+const (
+	pbSn pbField = 1 << iota
+	pbInc
+	pbRecLine
+	pbF
+	pbVT
+	pbLC
+	pbDV
+	pbCkpt
+	pbTaken
+	pbGreater
+)
+
+var pbFieldNames = []string{"sn", "inc", "rec_line", "f", "vt", "lc", "dv", "ckpt", "taken", "greater"}
+
+// String lists the fields of a set in the format's order.
+func (s pbField) String() string {
+	var out []string
+	for i, n := range pbFieldNames {
+		if s&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return "{" + strings.Join(out, ", ") + "}"
+}
+
+// shape is what an algorithm's runs carry: the piggyback fields it
+// must and may send, and the control messages it exchanges.
+type shape struct {
+	must, may pbField
+	controls  []trace.Control
+}
+
+// shapes are the known algorithms' run shapes (SPEC §6, docs/formats.md).
+// MS's f may be empty, which the format cannot tell from absent.
+var shapes = map[history.Alg]shape{
+	history.MS:          {must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}},
+	history.Textbook:    {must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}},
+	history.PK:          {must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}},
+	history.BCS:         {must: pbLC, may: pbLC},
+	history.FDAS:        {must: pbDV, may: pbDV},
+	history.HMNR:        {must: pbLC | pbCkpt | pbTaken | pbGreater, may: pbLC | pbCkpt | pbTaken | pbGreater},
+	history.Coordinated: {controls: []trace.Control{trace.ControlRequest, trace.ControlAck, trace.ControlCommit}},
+}
+
+// fieldsOf returns the fields pb carries.
+func fieldsOf(pb *trace.Piggyback) pbField {
+	var s pbField
+	set := func(f pbField, ok bool) {
+		if ok {
+			s |= f
+		}
+	}
+	set(pbSn, pb.Sn != trace.None)
+	set(pbInc, pb.Inc != trace.None)
+	set(pbRecLine, pb.RecLine != trace.None)
+	set(pbF, len(pb.F) > 0)
+	set(pbVT, pb.VT != nil)
+	if c := pb.CIC; c != nil {
+		set(pbLC, c.LC != trace.None)
+		set(pbDV, c.DV != nil)
+		set(pbCkpt, c.Ckpt != nil)
+		set(pbTaken, c.Taken != nil)
+		set(pbGreater, c.Greater != nil)
+	}
+	return s
+}
+
+// shapeRules judges that a run carries what the algorithm it names
+// sends: its piggyback fields and its control messages. The rules
+// rebuild each algorithm's state from its own fields and pass over
+// others, so a run of one algorithm relabelled as another (default MS
+// as ms-textbook, MS as bcs) would otherwise be judged on almost
+// nothing and pass. A send without a piggyback is not judged here (a
+// foreign run may omit it; the state rules say what that leaves
+// unknown).
+func shapeRules(m *history.Model, r *result) {
+	sh, ok := shapes[m.Alg]
+	if !ok {
+		return
+	}
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		switch e.Kind {
+		case trace.Send:
+			if pb := m.Run.PB(e); pb != nil {
+				pbShape(m, r, sh, e, pb)
+			}
+		case trace.ControlSend:
+			controlShape(m, r, sh, e)
+		}
+	}
+}
+
+// pbShape judges one send's piggyback against the algorithm's shape.
+func pbShape(m *history.Model, r *result, sh shape, e *trace.RunEvent, pb *trace.Piggyback) {
+	got := fieldsOf(pb)
+	if got == 0 || (got&^sh.may == 0 && got&sh.must == sh.must) {
+		return
+	}
+	r.fail(fmt.Sprintf("%s's send of %s at seq %d piggybacks %s, not what %s sends", m.ProcName(e.P), m.MsgName(e.Msg), e.Seq, got, algName(m)),
+		[]int32{e.Seq},
+		fmt.Sprintf("%s piggybacks %s on every message (docs/formats.md), and the checker rebuilds its state from those fields only, but this send carries %s", algName(m), sh.must|sh.may, got))
+}
+
+// controlShape judges one control message's kind against the
+// algorithm's.
+func controlShape(m *history.Model, r *result, sh shape, e *trace.RunEvent) {
+	for _, c := range sh.controls {
+		if e.Control == c {
+			return
+		}
+	}
+	want := "no control messages"
+	if len(sh.controls) > 0 {
+		names := make([]string, len(sh.controls))
+		for i, c := range sh.controls {
+			names[i] = c.String()
+		}
+		want = "control messages " + strings.Join(names, ", ") + " only"
+	}
+	r.fail(fmt.Sprintf("%s sends a %s control message at seq %d, which %s does not send", m.ProcName(e.P), e.Control, e.Seq, algName(m)),
+		[]int32{e.Seq},
+		fmt.Sprintf("%s sends %s (docs/formats.md), so the run is not one of %s's", algName(m), want, algName(m)))
+}
