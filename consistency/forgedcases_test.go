@@ -130,6 +130,11 @@ func forgedCases() []propCase {
 		// A run of one algorithm labelled as another (review round).
 		relabelled("forged-label-textbook", "P1's send of m1 at seq 4 piggybacks {sn}, not what MS's textbook variant sends", "ms", "ms-textbook", bundled("textbook-orphan")),
 		relabelled("forged-label-bcs", "P0 sends a rollback control message at seq 13, which BCS does not send", "ms", "bcs", orphanMS),
+		// A rollback cause the algorithm never has, or one not received.
+		forged(report.LogReplayRules, "forged-rollback-cause-ms", "P1's rollback at seq 16 says cause token, for which MS never rolls back", "ms", orphanMS,
+			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseToken }),
+		forged(report.LogReplayRules, "forged-rollback-cause-pk", "P2's rollback at seq 18 says cause token, but P2 received no token control message for failure seq 3", "pk", orphanPK,
+			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Failure = 3 }),
 		// 2. a restore whose checkpoint was taken at another position.
 		forged(report.Equivalence, "forged-restore-id", "restores checkpoint 2, taken at pos 2, but says pos 1", "ms", rb,
 			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Rollback && e.P == 1 },

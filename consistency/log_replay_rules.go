@@ -11,7 +11,8 @@ import (
 // piggybacks, checkpoint numbers and forced checkpoints of MS
 // (_ms_state.go), the vector times and the hold of PK (_pk_state.go,
 // _pk_hold.go), the checkpoints restores name (_restore.go), the types
-// of checkpoints (_ckpt_type.go), control bodies (_control.go), PK
+// of checkpoints (_ckpt_type.go), rollback causes (_cause.go), control
+// bodies (_control.go), PK
 // tokens' received lists (_token.go), discards (_discard.go), resends
 // (_resend.go), the piggyback fields and control messages the named
 // algorithm sends (_shape.go) — and, for every algorithm, that no
@@ -49,6 +50,7 @@ func logReplayRules(m *history.Model) result {
 		ckptTypeRules(m, &more)
 		controlBodyRules(m, &more)
 		restoreRules(m, &more)
+		causeRules(m, &more)
 		resendRules(m, &more)
 		// Which copies a rollback puts back is the algorithm's rule:
 		// the model follows MS's and PK's.
