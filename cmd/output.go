@@ -32,8 +32,10 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %s", path, dirProblem(dir, err))
 	}
+	trackTemp(tmp.Name())
 	ok := false
 	defer func() {
+		untrackTemp(tmp.Name())
 		if !ok {
 			tmp.Close()
 			os.Remove(tmp.Name())

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -17,7 +18,10 @@ import (
 // script calls Main, with the real exit status.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ckpt": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"ckpt": func() {
+			CleanupOnSignal() // as main does
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -34,7 +38,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("REPO", root)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "globs": globs},
 		// -update rewrites the files a script compares with cmp, as it
 		// rewrites every other golden file.
 		UpdateScripts: golden.Update(),
@@ -64,4 +68,25 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// globs is the script command "globs N PATTERN": it waits up to ten
+// seconds until PATTERN (relative to $WORK) matches N files, so that a
+// script can act once a background command has written something (an
+// interrupted output's temporary file) and check what is left.
+func globs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: globs N PATTERN")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("globs: bad count %q", args[0])
+	}
+	var got []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got, _ = filepath.Glob(ts.MkAbs(args[1])); len(got) == want {
+			return
+		}
+	}
+	ts.Fatalf("%s matches %d files, want %d: %v", args[1], len(got), want, got)
 }

@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// pending holds the temporary files writeOutput has open, so that an
+// interrupt can remove them: the atomic write keeps the final name whole,
+// but a half-written temporary file of a long run (gigabytes from gen or
+// replay -o) would otherwise stay behind, hidden by its leading dot.
+var pending = struct {
+	sync.Mutex
+	files map[string]struct{}
+}{files: map[string]struct{}{}}
+
+func trackTemp(name string) {
+	pending.Lock()
+	pending.files[name] = struct{}{}
+	pending.Unlock()
+}
+
+func untrackTemp(name string) {
+	pending.Lock()
+	delete(pending.files, name)
+	pending.Unlock()
+}
+
+// removePending removes every temporary file still open for writing.
+func removePending() {
+	pending.Lock()
+	defer pending.Unlock()
+	for name := range pending.files {
+		os.Remove(name)
+		delete(pending.files, name)
+	}
+}
+
+// CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
+// of outputs being written, then exit 130 or 143 (128 + the signal, as
+// shells report it). main installs it; tests that call Main do not.
+func CleanupOnSignal() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-ch
+		removePending()
+		code := 130
+		if s == syscall.SIGTERM {
+			code = 143
+		}
+		fmt.Fprintf(os.Stderr, "ckpt: %s: stopped; unfinished output files removed\n", s)
+		os.Exit(code)
+	}()
+}
