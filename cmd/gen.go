@@ -16,6 +16,8 @@ type genOptions struct {
 	JSONL  bool
 	Gzip   bool
 	Output string
+	// maxEvents is --max-events (0: from --events).
+	maxEvents int
 }
 
 // The flag values below parse at flag-parsing time, so a bad value is a
@@ -109,6 +111,7 @@ OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 	f.Var(secondsFlag{t: &c.Params.ControlDelay, positive: true}, "control-delay", "params.control_delay to write")
 	f.Var(secondsFlag{t: &c.Params.DefaultDelay, positive: true}, "default-delay", "params.default_delay to write")
 	f.Var(secondsFlag{t: &c.Resolution, positive: true}, "resolution", "quantum of random durations")
+	f.Var(intFlag{&opts.maxEvents, 0}, "max-events", "stop (exit 2, no output file) once the trace passes this many events; 0: 10 × --events + 1000000")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "write JSON Lines")
 	f.BoolVar(&opts.Gzip, "gzip", false, "gzip the output")
 	f.StringVarP(&opts.Output, "output", "o", "", "output file (default stdout), written atomically")
@@ -122,6 +125,12 @@ func runGen(ios *IO, opts *genOptions) error {
 	w, err := traceWriteOptions(opts.Output, opts.JSONL, opts.Gzip)
 	if err != nil {
 		return err
+	}
+	opts.Config.MaxEvents = int64(opts.maxEvents)
+	if opts.maxEvents == 0 {
+		// Ticks and flushes add a fraction of the ops at sane settings;
+		// ten times is a runaway (a 10 ns tick over the run).
+		opts.Config.MaxEvents = 10*int64(opts.Config.Events) + 1_000_000
 	}
 	return writeOutput(opts.Output, ios.Out, func(out io.Writer) error {
 		_, err := gen.Write(out, opts.Config, w)

@@ -215,6 +215,11 @@ type Config struct {
 	Down trace.Time
 	// Params are written to the trace header; zero fields are left out.
 	Params trace.Params
+	// MaxEvents, when positive, stops generation with ErrTooManyEvents
+	// once the trace has more events: ticks and flushes fill the whole
+	// span of the run, so a tiny tick period or a huge delay turns a few
+	// ops into billions of events.
+	MaxEvents int64
 	// Resolution is the quantum of sampled durations (delays, gaps,
 	// failure offsets), which keeps times short in JSON.
 	Resolution trace.Time
@@ -284,8 +289,12 @@ func (c Config) normalized() (Config, error) {
 		name string
 		d    Dist
 	}{{"delay", c.Delay}, {"op gap", c.OpGap}, {"tick interval", c.TickInterval}} {
-		if d.d.Kind > Fixed || d.d.A < 0 || d.d.B < 0 || d.d.A > trace.MaxTime/16 || d.d.B > trace.MaxTime/16 ||
-			(d.d.Kind == Uniform && d.d.A > d.d.B) || (d.d.Kind == Exp && d.d.A == 0) {
+		switch {
+		case d.d.A > trace.MaxTime/16 || d.d.B > trace.MaxTime/16:
+			// Sums of many samples must stay below trace.MaxTime.
+			bad("bad %s distribution %q: at most %s s per sample", d.name, d.d, trace.MaxTime/16)
+		case d.d.Kind > Fixed || d.d.A < 0 || d.d.B < 0 ||
+			(d.d.Kind == Uniform && d.d.A > d.d.B) || (d.d.Kind == Exp && d.d.A == 0):
 			bad("bad %s distribution %q", d.name, d.d)
 		}
 	}

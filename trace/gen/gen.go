@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -400,9 +401,16 @@ func (g *generator) pop() item {
 	return top
 }
 
+// ErrTooManyEvents is returned when a trace passes Config.MaxEvents.
+var ErrTooManyEvents = errors.New("--max-events")
+
 func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down trace.Time) error {
 	g.ev = trace.Event{T: g.now, Kind: kind, P: p, To: to, Msg: msg, Down: down}
 	g.st.Events++
+	if g.cfg.MaxEvents > 0 && int64(g.st.Events) > g.cfg.MaxEvents {
+		return fmt.Errorf("gen: the trace passes %d events (%w) at t=%s with %d of its %d ops done (%d checkpoints, %d flushes so far): lengthen --tick or --flush-every, shorten --delay or --op-gap, or raise --max-events",
+			g.cfg.MaxEvents, ErrTooManyEvents, g.now, g.st.Ops, g.cfg.Events, g.st.Checkpoints, g.st.Flushes)
+	}
 	g.st.End = g.now
 	switch kind {
 	case trace.Send:

@@ -3,6 +3,7 @@ package gen
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -613,5 +614,22 @@ func TestLimits(t *testing.T) {
 	}))
 	if !errors.Is(err, boom) || n != 10 {
 		t.Errorf("sink error: err = %v after %d events", err, n)
+	}
+}
+
+// TestMaxEvents: ticks and flushes fill the run's whole span, so a 10 ns
+// tick turns 100 ops into billions of events; MaxEvents stops the
+// generator with ErrTooManyEvents once the trace passes it, and leaves a
+// sane trace alone.
+func TestMaxEvents(t *testing.T) {
+	c := DefaultConfig()
+	c.Procs, c.Events, c.Ticks, c.MaxEvents = 3, 100, []trace.Time{10 * sec}, 1000
+	if _, err := Write(io.Discard, c, trace.WriteOptions{}); err != nil {
+		t.Fatalf("a sane trace: %v", err)
+	}
+	c.Ticks = []trace.Time{10} // 10 ns
+	st, err := Write(io.Discard, c, trace.WriteOptions{})
+	if !errors.Is(err, ErrTooManyEvents) || st.Events != 1001 {
+		t.Fatalf("a 10 ns tick: %d events, err %v; want ErrTooManyEvents at 1001", st.Events, err)
 	}
 }
