@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -43,7 +44,10 @@ type cell struct {
 type table struct {
 	header []string
 	right  []bool
-	rows   [][]cell
+	// wrap marks the columns whose cells may wrap at spaces to fit the
+	// text width (a vector time of many processes); nil: none.
+	wrap []bool
+	rows [][]cell
 	// notes is the index of a column of free text that a narrow
 	// rendering may move under the table (0: none, column 0 being a key).
 	notes int
@@ -252,6 +256,19 @@ func joinSeqs(seqs []int32) string {
 // formatVT writes a PK vector time compactly: each process's count,
 // prefixed "inc:" once that process has restarted (inc ≥ 1), so that the
 // common failure-free entries stay short.
+// vtTooWide reports whether a recovery line's vectors, beside its
+// process names, would not fit the text width even in a table of those
+// two columns alone (a real log of many processes with long names): only
+// then may the vt column wrap, so that short vectors stay on one line.
+func vtTooWide(line []LineEntry) bool {
+	names, vts := 0, 0
+	for i := range line {
+		names = max(names, texttable.DisplayWidth(line[i].P))
+		vts = max(vts, texttable.DisplayWidth(formatVT(line[i].VT)))
+	}
+	return names+vts+7 > texttable.Width // "│ name │ vt │"
+}
+
 func formatVT(vt trace.VT) string {
 	if vt == nil {
 		return "-"
@@ -329,6 +346,10 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 	}
 	if hasVT {
 		col("vt", false)
+		if vtTooWide(rec.Line) {
+			tb.wrap = make([]bool, len(tb.header))
+			tb.wrap[len(tb.header)-1] = true
+		}
 	}
 	for _, c := range []string{"cause", "pos", "undone", "replayed", "discarded", "resent", "max line", "extra"} {
 		col(c, c != "cause" && c != "max line")

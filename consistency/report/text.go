@@ -67,7 +67,9 @@ func renderText(w io.Writer, reports []Report, opts Options) error {
 
 // textTable is t for package table, its tones as colours.
 func textTable(t *table) *texttable.Table {
-	out := &texttable.Table{Header: t.header, Right: t.right, Keys: t.keys, Notes: t.notes,
+	wrap := make([]bool, len(t.header))
+	copy(wrap, t.wrap)
+	out := &texttable.Table{Header: t.header, Right: t.right, Wrap: wrap, Keys: t.keys, Notes: t.notes,
 		Rows: make([][]texttable.Cell, len(t.rows))}
 	for i, r := range t.rows {
 		out.Rows[i] = make([]texttable.Cell, len(r))
