@@ -72,9 +72,9 @@ type position struct {
 	event int
 }
 
-// jsonOpts read JSON as the decoders always have: a name given twice is
-// no error (the last one counts), invalid UTF-8 is read as U+FFFD.
-var jsonOpts = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+// jsonOpts: a name given twice is an error (duplicateName words it),
+// invalid UTF-8 is read as U+FFFD.
+var jsonOpts = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(true))
 
 // unmarshal decodes the raw text of one JSON object into w, a struct of
 // jsontext.Value fields: keys match exactly (json/v2's rule, where

@@ -38,7 +38,23 @@ func (f *frame) malformed(err error) error {
 	case at.event < 0:
 		line = f.tap.lineAt(at.off + int64(w.pos))
 	}
-	return &InputError{File: f.name, Event: at.event, Line: line, Msg: "malformed JSON: " + werr.Error()}
+	return &InputError{File: f.name, Event: at.event, Line: line, Msg: jsonProblem(werr)}
+}
+
+// wellFormedJSON is a problem of JSON that is well formed but not
+// acceptable (a name given twice): its message says so without calling
+// the JSON malformed.
+type wellFormedJSON string
+
+func (e wellFormedJSON) Error() string { return string(e) }
+
+// jsonProblem words err for a message: "malformed JSON: …" but for a
+// wellFormedJSON problem.
+func jsonProblem(err error) string {
+	if _, ok := err.(wellFormedJSON); ok {
+		return err.Error()
+	}
+	return "malformed JSON: " + err.Error()
 }
 
 // walkerAt returns a walker over the text kept from offset off on; ok is
@@ -69,7 +85,7 @@ func (f *frame) malformedLine(err error) error {
 	case werr == nil:
 		werr = libraryError(err)
 	}
-	return f.eventErr("malformed JSON: %s", werr)
+	return f.eventErr("%s", jsonProblem(werr))
 }
 
 var errCutLine = errors.New("unexpected end of line (JSON Lines: one event per line)")
@@ -81,7 +97,39 @@ func libraryError(err error) error {
 		return errors.New("invalid JSON")
 	}
 	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
+	if d := duplicateName(msg); d != "" {
+		return wellFormedJSON(d)
+	}
 	return errors.New(msg)
+}
+
+// duplicateName words the library's duplicate-name error (`duplicate
+// object member name "P1" within "//0/pb/f"`) in the file's terms: a
+// name given twice is refused, since which one counts would be a guess
+// (the last, silently, before). It returns "" for any other message.
+func duplicateName(msg string) string {
+	const head = "duplicate object member name "
+	rest, ok := strings.CutPrefix(msg, head)
+	if !ok {
+		return ""
+	}
+	name, within, _ := strings.Cut(rest, " within ")
+	var parts []string
+	if ptr, err := strconv.Unquote(within); err == nil {
+		for _, p := range strings.Split(ptr, "/") {
+			if _, err := strconv.Atoi(p); p != "" && err != nil {
+				parts = append(parts, p)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return name + " is given twice"
+	}
+	unq, err := strconv.Unquote(name)
+	if err != nil {
+		unq = name
+	}
+	return strings.Join(parts, ".") + " names " + unq + " twice"
 }
 
 // walker re-reads text that goccy/go-json rejected and words its first

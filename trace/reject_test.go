@@ -24,6 +24,9 @@ func TestRejectJSON(t *testing.T) {
 		{"empty input", "", `bad.json: empty input: expected a ckpt/trace@1 JSON object`},
 		{"not an object", `[1]`, `bad.json: expected a JSON object, found an array`},
 		{"malformed header", `{"format" "x"}`, `bad.json: line 1: malformed JSON: expected ':', found '"'`},
+		// A name given twice: which one counts would be a guess.
+		{"field twice", doc(`{"t":1,"p":"P0","kind":"send","to":"P1","msg":"m1","msg":"m2"}`), `bad.json: event 0: "msg" is given twice`},
+		{"header key twice", `{"format":"ckpt/trace@1","format":"ckpt/run@1","processes":["P0"],"events":[]}`, `bad.json: line 1: "format" is given twice`},
 		{"malformed event", doc(`{"t":1,"p":"P0" "kind":"internal"}`), `bad.json: event 0: malformed JSON: expected ',' or '}', found '"'`},
 		{"truncated", doc(send01)[:len(hdr)+30], `bad.json: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"truncated after events", strings.TrimSuffix(doc(send01), "]}\n"), `bad.json: event 1: malformed JSON: unexpected end of input (truncated JSON?)`},
