@@ -1,5 +1,7 @@
 package trace
 
+import "math"
+
 // event reads one run event: first every field as read, checking its
 // type and range, then what the event as a whole needs.
 func (d *runDecoder) event(f *frame) error {
@@ -134,7 +136,10 @@ func intField(f *frame, key string, v []byte, min int64) (int32, error) {
 		return 0, f.eventErr("%q must be an integer, not %s", key, kindOf(v[0]))
 	}
 	n, ok := int32Of(v)
-	if !ok || int64(n) < min {
+	switch {
+	case !ok && isWhole(v) && v[0] != '-':
+		return 0, f.eventErr("%q is %s, too large: at most %d", key, v, math.MaxInt32)
+	case !ok || int64(n) < min:
 		return 0, f.eventErr("%q must be an integer >= %d", key, min)
 	}
 	return n, nil

@@ -32,6 +32,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"vt length", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"checkpoint","vt":[[0,1]]}`), `run.json: event 0: a vector time must have one entry per process (2)`},
 		{"vt shape", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"checkpoint","vt":[[0,1,2],[0,0]]}`), `run.json: event 0: "vt" entries must be [inc, count] pairs`},
 		{"f unknown process", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"sn":1,"f":{"P9":1}}}`), `run.json: event 0: pb.f: unknown process "P9"`},
+		{"op too large", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"internal","op":4611686018427387904}`), `run.json: event 0: "op" is 4611686018427387904, too large: at most 2147483647`},
 		{"f twice", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"sn":1,"f":{"P1":1,"P1":2}}}`), `run.json: event 0: pb.f names P1 twice`},
 		// FDAS's and HMNR's vectors (runcic.go).
 		{"lc wrong type", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"lc":"1"}}`), `run.json: event 0: "pb.lc" must be an integer, not a string`},
@@ -42,7 +43,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"dv nested", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[[1],0]}}`), `run.json: event 0: "pb.dv" must be an array of integers, found an array`},
 		{"dv negative", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[0,-2]}}`), `run.json: event 0: "pb.dv" must be an integer >= 0`},
 		{"dv fraction", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[0,1.5]}}`), `run.json: event 0: "pb.dv" must be an integer >= 0`},
-		{"dv too large", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[0,2147483648]}}`), `run.json: event 0: "pb.dv" must be an integer >= 0`},
+		{"dv too large", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[0,2147483648]}}`), `run.json: event 0: "pb.dv" is 2147483648, too large: at most 2147483647`},
 		{"dv length", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[0,1,2]}}`), `run.json: event 0: "pb.dv" must have one entry per process (2), not 3`},
 		{"dv empty", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"dv":[]}}`), `run.json: event 0: "pb.dv" must have one entry per process (2), not 0`},
 		{"ckpt length", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"lc":0,"ckpt":[1],"taken":"01","greater":"01"}}`), `run.json: event 0: "pb.ckpt" must have one entry per process (2), not 1`},

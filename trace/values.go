@@ -124,6 +124,20 @@ func exactSeconds(b []byte) (Time, bool) {
 
 // int32Of reads a number that must be an integer fitting in int32; ok is
 // false when it is not such an integer.
+// isWhole reports whether v is written as a whole number (digits, an
+// optional leading minus): one int32Of refuses only for its size.
+func isWhole(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(v) > 0
+}
+
 func int32Of(v []byte) (int32, bool) {
 	n, err := strconv.ParseInt(string(v), 10, 32)
 	return int32(n), err == nil
