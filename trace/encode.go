@@ -87,7 +87,11 @@ type output struct {
 func newOutput(w io.Writer, gz bool) *output {
 	o := &output{buf: make([]byte, 0, 512)}
 	if gz {
-		o.gz = gzip.NewWriter(w)
+		// BestSpeed: Go's level 1 is several times faster than the default
+		// level for about a third more bytes; a run of 10^6 events spent
+		// most of `replay -o run.json.gz` compressing (23 s against 4.8 s
+		// uncompressed).
+		o.gz, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
 		w = o.gz
 	}
 	o.bw = bufio.NewWriterSize(w, 1<<16)
