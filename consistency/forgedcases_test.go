@@ -127,6 +127,13 @@ func forgedCases() []propCase {
 		// A receive naming another sender than its copy's (review round).
 		forged(report.Equivalence, "forged-recv-from", "P2 receives copy 2 of m3 at seq 21 from P1, but P0 sent it", "ms", orphanMS,
 			at(21, trace.Recv), func(run *trace.Run, e *trace.RunEvent) { e.Peer = 1 }),
+		// A PK log event left out: the flush at t=3.1 (source trace)
+		// wrote P2's receipt of m3 to stable storage (review round).
+		{property: report.LogReplayRules, name: "forged-flush-unlogged", fail: true, src: orphanPK,
+			witness: "P2's flush at t=3.1 leaves its receipt of m3 at seq 5 off stable storage",
+			replayed: func(t *testing.T) *trace.Run {
+				return dropEvents(replayOf(t, "pk", orphanPK(t)), func(e *trace.RunEvent) bool { return e.Kind == trace.Log && e.P == 2 })
+			}},
 		// A run of one algorithm labelled as another (review round).
 		relabelled("forged-label-textbook", "P1's send of m1 at seq 4 piggybacks {sn}, not what MS's textbook variant sends", "ms", "ms-textbook", bundled("textbook-orphan")),
 		relabelled("forged-label-bcs", "P0 sends a rollback control message at seq 13, which BCS does not send", "ms", "bcs", orphanMS),

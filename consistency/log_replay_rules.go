@@ -43,6 +43,7 @@ func logReplayRules(m *history.Model) result {
 		pkStateRules(m, &more)
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
+		more.failWith(m, history.FlushUnlogged)
 		pkDiscards(m, &more)
 		pkTokenReceipts(m, &more)
 	}

@@ -71,6 +71,8 @@ type procBuild struct {
 	// unstable counts the live receipts that are not.
 	stable   []bool
 	unstable int32
+	// logFrom: every live receipt below it is stable (flushes.go).
+	logFrom int32
 }
 
 // NewBuilder starts the model of run (its header set; its events are fed
@@ -179,6 +181,7 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	if e.Seq != None && e.Seq != seq {
 		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
 	}
+	b.flushesBefore(e.T)
 	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {
 		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))

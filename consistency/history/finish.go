@@ -15,6 +15,7 @@ import (
 // builder must not be used afterwards.
 func (b *Builder) Finish() *Model {
 	m := b.m
+	b.flushesBefore(trace.MaxTime + 1)
 	b.finishWellFormed()
 	if m.Missing.Ops && !b.sawOp {
 		// A run without op numbers has no live counts: what was

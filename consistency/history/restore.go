@@ -247,6 +247,7 @@ func (b *Builder) replayed(ps *procBuild, restore, pos int32) []int32 {
 func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int {
 	m := b.m
 	n := 0
+	ps.logFrom = min(ps.logFrom, pos)
 	for k := len(ps.live) - 1; k >= int(pos); k-- {
 		s := ps.live[k]
 		if s == None {

@@ -23,6 +23,11 @@ type wellFormed struct {
 	// ticks and fails are, per process, the trace's timer ticks and
 	// fails still to come; nil without a comparable source trace.
 	ticks, fails [][]trace.Time
+	// flushes are the source trace's flushes in time order, nextFlush
+	// the first not judged yet (flushes.go); nil without a comparable
+	// source trace.
+	flushes   []envFlush
+	nextFlush int
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
@@ -48,6 +53,7 @@ func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
 		return w
 	}
 	w.ticks, w.fails = envTimes(src, len(run.Processes))
+	w.flushes = flushTimes(src, len(run.Processes))
 	return w
 }
 

@@ -1,0 +1,74 @@
+package history
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// A PK flush writes every volatile log entry to stable storage (SPEC
+// §5), which a run shows as one log event per entry at the flush's time.
+// A run shows no flush itself, so the checker takes the flush times from
+// the source trace: a log event left out where the receipt is later
+// undone changed nothing else the checker sees, and passed.
+
+// envFlush is a flush of the source trace.
+type envFlush struct {
+	t trace.Time
+	p int32
+}
+
+// flushTimes lists the source trace's flushes in time order (the trace's
+// own order).
+func flushTimes(src *trace.Trace, np int) []envFlush {
+	var out []envFlush
+	for i := range src.Events {
+		if e := &src.Events[i]; e.Kind == trace.Flush && e.P >= 0 && int(e.P) < np {
+			out = append(out, envFlush{e.T, e.P})
+		}
+	}
+	return out
+}
+
+// flushesBefore judges the flushes strictly before t: their instants are
+// over once an event at t comes.
+func (b *Builder) flushesBefore(t trace.Time) {
+	w := &b.wf
+	for w.nextFlush < len(w.flushes) && w.flushes[w.nextFlush].t < t {
+		b.flushed(w.flushes[w.nextFlush])
+		w.nextFlush++
+	}
+}
+
+// flushed checks that a flush of an up PK process left none of its live
+// receipts from before the flush's instant without a log event (one at
+// the same instant may follow the flush). Live ops are in time order, so
+// the first receipt without one is the oldest; logFrom skips the stable
+// prefix once, so the checks cost O(ops) in all.
+func (b *Builder) flushed(f envFlush) {
+	ps := &b.procs[f.p]
+	if b.m.Alg != PK || ps.down {
+		return
+	}
+	k := ps.logFrom
+	for ; int(k) < len(ps.live); k++ {
+		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+			break
+		}
+	}
+	ps.logFrom = k
+	if int(k) == len(ps.live) {
+		return
+	}
+	s := ps.live[k]
+	e := &b.m.Run.Events[s]
+	if e.T >= f.t {
+		return
+	}
+	m := b.m
+	b.anomaly(FlushUnlogged, s, func() (string, string) {
+		return fmt.Sprintf("%s's flush at t=%s leaves its receipt of %s at seq %d off stable storage", m.ProcName(f.p), f.t, m.MsgName(e.Msg), s),
+			fmt.Sprintf("a flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %s was up at its flush at t=%s (source trace), but its receipt of %s at seq %d (t=%s), live then, has no log event",
+				m.ProcName(f.p), f.t, m.MsgName(e.Msg), s, e.T)
+	})
+}
