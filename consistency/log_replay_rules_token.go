@@ -67,6 +67,9 @@ type tokenJudge struct {
 	gen          int32
 	want         []trace.Identity // scratch: the rebuilt list, for a witness
 	got          []trace.Identity // scratch: the run's list, for a witness
+	// chains memoizes, per live op, the multiset hash of the receipts on
+	// its chain of predecessors (tokenchain.go).
+	chains chainMemo
 }
 
 // tokenVerdict is one distinct received list of a failure's token.
@@ -143,6 +146,9 @@ func sameReceived(a, b *trace.ControlBody) bool {
 // find its stamp and take it. A live history holding one message twice
 // (no-duplicates' to report) is left to the sorted comparison (false).
 func (j *tokenJudge) matches(fi int32, b *trace.ControlBody) (bool, string) {
+	if j.sameHash(fi, b) {
+		return true, ""
+	}
 	if j.stamp == nil {
 		j.stamp, j.incOf = make([]int32, len(j.m.Run.Msgs)), make([]int32, len(j.m.Run.Msgs))
 	}

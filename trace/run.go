@@ -255,6 +255,28 @@ type ReceiptWalker interface {
 	WalkIdentities(yield func(Identity))
 }
 
+// ReceiptHasher is a ReceiptSet that also gives its multiset hash (the
+// sum of IdentityHash over its identities, mod 2^64) and its size in
+// O(1): a checker comparing every token's set with the one it rebuilds
+// then costs O(1) per token instead of the set's size, which made
+// checking 10^5 failures of a 10^5-op trace quadratic.
+type ReceiptHasher interface {
+	ReceiptSet
+	SetHash() (sum uint64, n int)
+}
+
+// IdentityHash is a receipt identity's term in a ReceiptHasher's sum:
+// splitmix64 of the message and incarnation, so that sets differing in
+// any identity differ in their sums but for a 2^-64 chance (an
+// implementation would have to forge a list on purpose to collide).
+func IdentityHash(id Identity) uint64 {
+	z := uint64(uint32(id.Msg))<<32 | uint64(uint32(id.Inc))
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
 // ReceivedList returns the token's receipt identities: Received, or the
 // list Receipts stands for.
 func (c *ControlBody) ReceivedList() []Identity {

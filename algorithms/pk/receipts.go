@@ -18,6 +18,10 @@ import (
 // receiptLog records every delivery of every process as a node.
 type receiptLog struct {
 	nodes []rnode
+	// sum[n] and size[n] are the multiset hash (trace.IdentityHash) and
+	// the size of the chain from node n down: a view's SetHash in O(1).
+	sum  []uint64
+	size []int32
 	// clock counts pushes and pops: a node is live at time t iff
 	// created ≤ t < popped.
 	clock int32
@@ -52,7 +56,12 @@ func (l *receiptLog) push(msg, inc, parent int32) int32 {
 		n.prevSame = l.lastOf[msg]
 		l.lastOf[msg] = int32(len(l.nodes))
 	}
+	h, k := trace.IdentityHash(trace.Identity{Msg: msg, Inc: inc}), int32(1)
+	if parent != trace.None {
+		h, k = h+l.sum[parent], k+l.size[parent]
+	}
 	l.nodes = append(l.nodes, n)
+	l.sum, l.size = append(l.sum, h), append(l.size, k)
 	return int32(len(l.nodes) - 1)
 }
 
@@ -107,6 +116,15 @@ func (v *receiptView) WalkIdentities(yield func(trace.Identity)) {
 	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
 		yield(trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
 	}
+}
+
+// SetHash implements trace.ReceiptHasher: the chain's sums, kept per
+// node when it was pushed.
+func (v *receiptView) SetHash() (uint64, int) {
+	if v.top == trace.None {
+		return 0, 0
+	}
+	return v.log.sum[v.top], int(v.log.size[v.top])
 }
 
 // has reports whether the set holds identity (msg, inc).

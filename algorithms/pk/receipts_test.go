@@ -10,7 +10,8 @@ import (
 
 // TestWalkIdentities: walking a token's receipt view (what the checker
 // does, so that a checked run keeps no list per token) yields the set
-// Identities lists, whether or not the list has been made.
+// Identities lists, whether or not the list has been made, and its
+// SetHash is that set's.
 func TestWalkIdentities(t *testing.T) {
 	tokens := 0
 	for seed := uint64(1); seed <= 20; seed++ {
@@ -32,6 +33,14 @@ func TestWalkIdentities(t *testing.T) {
 			slices.SortFunc(listed, byID)
 			if !slices.Equal(walked, listed) || !slices.Equal(again, listed) {
 				t.Fatalf("seed %d: walked %v, listed %v, walked after listing %v", seed, walked, listed, again)
+			}
+			// SetHash is the listed set's sum, kept per node.
+			var sum uint64
+			for _, id := range listed {
+				sum += trace.IdentityHash(id)
+			}
+			if h, n := v.SetHash(); h != sum || n != len(listed) {
+				t.Fatalf("seed %d: SetHash %x, %d; the list sums to %x, %d", seed, h, n, sum, len(listed))
 			}
 		}
 	}

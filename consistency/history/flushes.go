@@ -18,25 +18,20 @@ type envFlush struct {
 	p int32
 }
 
-// flushTimes lists the source trace's flushes in time order (the trace's
-// own order).
-func flushTimes(src *trace.Trace, np int) []envFlush {
-	var out []envFlush
-	for i := range src.Events {
-		if e := &src.Events[i]; e.Kind == trace.Flush && e.P >= 0 && int(e.P) < np {
-			out = append(out, envFlush{e.T, e.P})
-		}
-	}
-	return out
-}
-
-// flushesBefore judges the flushes strictly before t: their instants are
-// over once an event at t comes.
+// flushesBefore judges the source trace's flushes strictly before t:
+// their instants are over once an event at t comes. A cursor walks the
+// trace's events (in time order) rather than a list of its flushes,
+// which cost 16 bytes a flush (80 MB for 10^5 ops with flushes every
+// tick).
 func (b *Builder) flushesBefore(t trace.Time) {
 	w := &b.wf
-	for w.nextFlush < len(w.flushes) && w.flushes[w.nextFlush].t < t {
-		b.flushed(w.flushes[w.nextFlush])
-		w.nextFlush++
+	if w.src == nil {
+		return
+	}
+	for ev := w.src.Events; w.nextFlush < len(ev) && ev[w.nextFlush].T < t; w.nextFlush++ {
+		if e := &ev[w.nextFlush]; e.Kind == trace.Flush && e.P >= 0 && int(e.P) < len(b.procs) {
+			b.flushed(envFlush{e.T, e.P})
+		}
 	}
 }
 

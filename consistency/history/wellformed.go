@@ -23,10 +23,9 @@ type wellFormed struct {
 	// ticks and fails are, per process, the trace's timer ticks and
 	// fails still to come; nil without a comparable source trace.
 	ticks, fails [][]trace.Time
-	// flushes are the source trace's flushes in time order, nextFlush
-	// the first not judged yet (flushes.go); nil without a comparable
-	// source trace.
-	flushes   []envFlush
+	// src is the source trace when comparable (nil otherwise), and
+	// nextFlush the index of its first event not passed yet (flushes.go).
+	src       *trace.Trace
 	nextFlush int
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
@@ -53,7 +52,7 @@ func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
 		return w
 	}
 	w.ticks, w.fails = envTimes(src, len(run.Processes))
-	w.flushes = flushTimes(src, len(run.Processes))
+	w.src = src
 	return w
 }
 
