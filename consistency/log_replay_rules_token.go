@@ -61,6 +61,7 @@ type tokenJudge struct {
 	restarts [][]int32
 	head     []int32 // per failure, its first verdict, or None
 	verdicts []tokenVerdict
+	bad      []badList
 	// stamp[msg] is gen while the rebuilt set being compared holds msg
 	// untaken, with incarnation incOf[msg] (matches).
 	stamp, incOf []int32
@@ -72,13 +73,18 @@ type tokenJudge struct {
 	chains chainMemo
 }
 
-// tokenVerdict is one distinct received list of a failure's token.
+// tokenVerdict is one distinct received list of a failure's token: 16
+// bytes, one per failure in a correct run (10^5 failures), the witness
+// kept apart for the lists that fail.
 type tokenVerdict struct {
 	fi, body int32
-	next     int32   // the failure's next verdict, or None
-	seqs     []int32 // the control_sends carrying it, kept when it fails
-	fails    bool
-	// What the witness says of it, made when it fails.
+	next     int32 // the failure's next verdict, or None
+	bad      int32 // index of its witness in tokenJudge.bad, or None
+}
+
+// badList is what the witness of a failing list says.
+type badList struct {
+	seqs              []int32 // the fail, the restart, the control_sends carrying it
 	diff, wantS, gotS string
 }
 
@@ -103,24 +109,24 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 	for v := j.head[fi]; v != history.None; v = j.verdicts[v].next {
 		x := &j.verdicts[v]
 		if x.body == body || sameReceived(&j.m.Run.Bodies[x.body], b) {
-			if x.fails {
-				x.seqs = append(x.seqs, seq)
+			if x.bad != history.None {
+				j.bad[x.bad].seqs = append(j.bad[x.bad].seqs, seq)
 			}
 			return
 		}
 	}
 	// A list that cannot be judged gets a verdict too, so that the
 	// token's other hops do not rebuild the set again.
-	v := tokenVerdict{fi: fi, body: body, next: j.head[fi]}
+	v := tokenVerdict{fi: fi, body: body, next: j.head[fi], bad: history.None}
 	if same, why := j.matches(fi, b); why != "" {
 		r.cannotJudge(why)
 	} else if !same {
 		want, got := j.rebuild(fi), j.listed(b)
 		if !slices.Equal(want, got) {
 			f := &j.m.Failures[fi]
-			v.fails, v.seqs = true, []int32{f.Seq, f.Restart, seq}
-			v.diff = j.firstDiff(f.P, f.Restart, want, got)
-			v.wantS, v.gotS = identities(j.m, want), identities(j.m, got)
+			v.bad = int32(len(j.bad))
+			j.bad = append(j.bad, badList{seqs: []int32{f.Seq, f.Restart, seq},
+				diff: j.firstDiff(f.P, f.Restart, want, got), wantS: identities(j.m, want), gotS: identities(j.m, got)})
 		}
 	}
 	j.head[fi] = int32(len(j.verdicts))
@@ -291,18 +297,19 @@ func (j *tokenJudge) report(r *result) {
 	m := j.m
 	for k := range j.verdicts {
 		v := &j.verdicts[k]
-		if !v.fails {
+		if v.bad == history.None {
 			continue
 		}
+		w := &j.bad[v.bad]
 		f := &m.Failures[v.fi]
-		hops := v.seqs[2:]
+		hops := w.seqs[2:]
 		sent := fmt.Sprintf("seq %d", hops[0])
 		if len(hops) > 1 {
 			sent = "seqs " + seqList(hops)
 		}
-		r.fail(fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, v.diff), v.seqs,
+		r.fail(fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, w.diff), w.seqs,
 			fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
-				m.ProcName(f.P), f.Restart, v.wantS, sent, v.gotS))
+				m.ProcName(f.P), f.Restart, w.wantS, sent, w.gotS))
 	}
 }
 
