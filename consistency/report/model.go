@@ -328,12 +328,39 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 	}
 	title += ", " + plural(rec.ControlMessages, "control message", "control messages")
 	base := matchBaseline(r, f, used)
-
-	hasSn, hasVT := false, false
+	cols := lineColumnsOf(rec)
+	tb := cols.table(rec, base != nil)
+	var story []item
 	for _, e := range rec.Line {
-		hasSn = hasSn || e.Sn != nil
-		hasVT = hasVT || e.VT != nil
+		row := append(cols.lead(e), lineCells(rec, e)...)
+		if base != nil {
+			row = append(row, baselineCell(base, e.P))
+		}
+		tb.rows = append(tb.rows, row)
+		story = append(story, item{head: storyLine(e, cols.sn)})
 	}
+	return []block{
+		{kind: headingBlock, level: 2, text: title},
+		{kind: tableBlock, table: tb},
+		{kind: listBlock, items: story},
+	}
+}
+
+// lineColumns says which optional columns a recovery line's table has:
+// sn for MS, vt for PK.
+type lineColumns struct{ sn, vt bool }
+
+func lineColumnsOf(rec *Recovery) lineColumns {
+	var c lineColumns
+	for _, e := range rec.Line {
+		c.sn = c.sn || e.Sn != nil
+		c.vt = c.vt || e.VT != nil
+	}
+	return c
+}
+
+// table returns the empty table of a recovery line, its header set.
+func (c lineColumns) table(rec *Recovery, baseline bool) *table {
 	tb := &table{}
 	col := func(name string, right bool) {
 		tb.header = append(tb.header, name)
@@ -341,78 +368,77 @@ func recoveryBlocks(r *Report, i int, used []bool) []block {
 	}
 	col("process", false)
 	col("restored", false)
-	if hasSn {
+	if c.sn {
 		col("sn", true)
 	}
-	if hasVT {
+	if c.vt {
 		col("vt", false)
 		if vtTooWide(rec.Line) {
 			tb.wrap = make([]bool, len(tb.header))
 			tb.wrap[len(tb.header)-1] = true
 		}
 	}
-	for _, c := range []string{"cause", "pos", "undone", "replayed", "discarded", "resent", "max line", "extra"} {
-		col(c, c != "cause" && c != "max line")
+	for _, name := range []string{"cause", "pos", "undone", "replayed", "discarded", "resent", "max line", "extra"} {
+		col(name, name != "cause" && name != "max line")
 	}
-	if base != nil {
+	if baseline {
 		col("uncoordinated", false)
 	}
-	var story []item
-	for _, e := range rec.Line {
-		restored := "-"
+	return tb
+}
+
+// lead returns a line entry's process, restored checkpoint and, where
+// the table has them, its sn and vt.
+func (c lineColumns) lead(e LineEntry) []cell {
+	restored := "-"
+	if e.Restore != nil {
+		restored = "ckpt " + strconv.Itoa(int(*e.Restore))
+	}
+	row := []cell{{text: e.P}, {text: restored}}
+	if c.sn {
+		sn := "-"
+		if e.Sn != nil {
+			sn = strconv.Itoa(int(*e.Sn))
+		}
+		row = append(row, cell{text: sn})
+	}
+	if c.vt {
+		row = append(row, cell{text: formatVT(e.VT)})
+	}
+	return row
+}
+
+// lineCells returns a line entry's cause, pos, counts, maximum
+// consistent line and extra rollback.
+func lineCells(rec *Recovery, e LineEntry) []cell {
+	cause := e.Cause
+	if cause == "" {
+		cause = "none"
 		if e.Restore != nil {
-			restored = "ckpt " + strconv.Itoa(int(*e.Restore))
+			cause = "-"
 		}
-		row := []cell{{text: e.P}, {text: restored}}
-		if hasSn {
-			sn := "-"
-			if e.Sn != nil {
-				sn = strconv.Itoa(int(*e.Sn))
-			}
-			row = append(row, cell{text: sn})
-		}
-		if hasVT {
-			row = append(row, cell{text: formatVT(e.VT)})
-		}
-		cause := e.Cause
-		if cause == "" {
-			cause = "none"
-			if e.Restore != nil {
-				cause = "-"
-			}
-		}
-		maxLine := "-"
-		if m := findMax(rec.MaxLine, e.P); m != nil {
-			if m.Ckpt >= 0 {
-				maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
-			} else {
-				// No checkpoint: the line keeps the process's state at the
-				// failure instant.
-				maxLine = fmt.Sprintf("state @ %d", m.Pos)
-			}
-		}
-		extra := cell{text: signed(e.Extra)}
-		if e.Extra > 0 {
-			extra.tone = warn
-		}
-		undone := cell{text: strconv.Itoa(e.Undone)}
-		if e.Undone > 0 {
-			undone.tone = warn
-		}
-		row = append(row, cell{text: cause}, cell{text: strconv.Itoa(int(e.Pos))}, undone,
-			cell{text: strconv.Itoa(e.Replayed)}, cell{text: strconv.Itoa(e.Discarded)},
-			cell{text: strconv.Itoa(e.Resent)}, cell{text: maxLine}, extra)
-		if base != nil {
-			row = append(row, baselineCell(base, e.P))
-		}
-		tb.rows = append(tb.rows, row)
-		story = append(story, item{head: storyLine(e, hasSn)})
 	}
-	return []block{
-		{kind: headingBlock, level: 2, text: title},
-		{kind: tableBlock, table: tb},
-		{kind: listBlock, items: story},
+	maxLine := "-"
+	if m := findMax(rec.MaxLine, e.P); m != nil {
+		if m.Ckpt >= 0 {
+			maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
+		} else {
+			// No checkpoint: the line keeps the process's state at the
+			// failure instant.
+			maxLine = fmt.Sprintf("state @ %d", m.Pos)
+		}
 	}
+	extra := cell{text: signed(e.Extra)}
+	if e.Extra > 0 {
+		extra.tone = warn
+	}
+	undone := cell{text: strconv.Itoa(e.Undone)}
+	if e.Undone > 0 {
+		undone.tone = warn
+	}
+	return []cell{{text: cause}, {text: strconv.Itoa(int(e.Pos))}, undone,
+		{text: strconv.Itoa(e.Replayed)}, {text: strconv.Itoa(e.Discarded)},
+		{text: strconv.Itoa(e.Resent)}, {text: maxLine}, extra}
 }
 
 // legend explains the recovery table's columns once per report.
