@@ -142,93 +142,113 @@ func (g *Graph) last(v int32) bool {
 // tarjan computes strongly connected components iteratively (traces are
 // too big for recursion). scratch is reused as the per-node edge cursor.
 func (g *Graph) tarjan(scratch []int32) []int32 {
-	nv := int32(len(g.off) - 1)
-	index := make([]int32, nv)
-	low := make([]int32, nv)
-	comp := make([]int32, nv)
-	for i := range index {
-		index[i] = None
-		comp[i] = None
+	t := newSCC(g, scratch)
+	for root := int32(0); root < int32(len(t.index)); root++ {
+		if t.index[root] == None {
+			t.visit(root)
+		}
 	}
-	// isLast marks nodes with no program-order successor.
-	isLast := make([]bool, nv)
+	return t.comp
+}
+
+// scc is the state of tarjan's iterative walk: an explicit call stack
+// instead of recursion, which a graph of 10^7 nodes would overflow.
+type scc struct {
+	g                *Graph
+	index, low, comp []int32
+	cursor           []int32 // next edge of v: k < deg message edge off[v]+k, k == deg the program-order edge
+	isLast, onStack  []bool  // isLast: no program-order successor
+	stack, call      []int32
+	counter, ncomp   int32
+}
+
+func newSCC(g *Graph, scratch []int32) *scc {
+	nv := int32(len(g.off) - 1)
+	t := &scc{g: g, index: make([]int32, nv), low: make([]int32, nv), comp: make([]int32, nv),
+		cursor: scratch, isLast: make([]bool, nv), onStack: make([]bool, nv),
+		stack: make([]int32, 0, 64), call: make([]int32, 0, 64)}
+	for i := range t.index {
+		t.index[i], t.comp[i] = None, None
+	}
 	for p := 0; p+1 < len(g.base); p++ {
 		if g.base[p+1] > g.base[p] {
-			isLast[g.base[p+1]-1] = true
+			t.isLast[g.base[p+1]-1] = true
 		}
 	}
-	// cursor[v]: next edge of v to visit; edge k < deg means message edge
-	// off[v]+k, k == deg the program-order edge.
-	cursor := scratch
-	for i := range cursor {
-		cursor[i] = 0
+	for i := range t.cursor {
+		t.cursor[i] = 0
 	}
-	stack := make([]int32, 0, 64)
-	onStack := make([]bool, nv)
-	call := make([]int32, 0, 64)
-	var counter, ncomp int32
-	for root := int32(0); root < nv; root++ {
-		if index[root] != None {
+	return t
+}
+
+// visit walks every node reachable from root not visited yet.
+func (t *scc) visit(root int32) {
+	t.enter(root)
+	for len(t.call) > 0 {
+		v := t.call[len(t.call)-1]
+		if w := t.next(v); w != None {
+			t.enter(w)
 			continue
 		}
-		call = append(call, root)
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			v := call[len(call)-1]
-			deg := g.off[v+1] - g.off[v]
-			var w int32 = None
-			for w == None {
-				k := cursor[v]
-				if k < deg {
-					w = g.adj[g.off[v]+k]
-				} else if k == deg && !isLast[v] {
-					w = v + 1
-				} else {
-					break
-				}
-				cursor[v]++
-				if index[w] == None {
-					break
-				}
-				if onStack[w] && index[w] < low[v] {
-					low[v] = index[w]
-				}
-				w = None
-			}
-			if w != None {
-				index[w], low[w] = counter, counter
-				counter++
-				stack = append(stack, w)
-				onStack[w] = true
-				call = append(call, w)
-				continue
-			}
-			// v is finished.
-			call = call[:len(call)-1]
-			if low[v] == index[v] {
-				for {
-					x := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[x] = false
-					comp[x] = ncomp
-					if x == v {
-						break
-					}
-				}
-				ncomp++
-			}
-			if len(call) > 0 {
-				u := call[len(call)-1]
-				if low[v] < low[u] {
-					low[u] = low[v]
-				}
-			}
+		t.finish(v)
+	}
+}
+
+// enter numbers v and puts it on both stacks.
+func (t *scc) enter(v int32) {
+	t.index[v], t.low[v] = t.counter, t.counter
+	t.counter++
+	t.stack = append(t.stack, v)
+	t.onStack[v] = true
+	t.call = append(t.call, v)
+}
+
+// next returns v's next successor not visited yet, or None when v's edges
+// are done, lowering low[v] for the visited ones on the stack.
+func (t *scc) next(v int32) int32 {
+	g := t.g
+	deg := g.off[v+1] - g.off[v]
+	for {
+		var w int32
+		switch k := t.cursor[v]; {
+		case k < deg:
+			w = g.adj[g.off[v]+k]
+		case k == deg && !t.isLast[v]:
+			w = v + 1
+		default:
+			return None
+		}
+		t.cursor[v]++
+		if t.index[w] == None {
+			return w
+		}
+		if t.onStack[w] && t.index[w] < t.low[v] {
+			t.low[v] = t.index[w]
 		}
 	}
-	return comp
+}
+
+// finish ends v: pops its component if it is a root, and passes its low
+// to its caller.
+func (t *scc) finish(v int32) {
+	t.call = t.call[:len(t.call)-1]
+	if t.low[v] == t.index[v] {
+		for {
+			x := t.stack[len(t.stack)-1]
+			t.stack = t.stack[:len(t.stack)-1]
+			t.onStack[x] = false
+			t.comp[x] = t.ncomp
+			if x == v {
+				break
+			}
+		}
+		t.ncomp++
+	}
+	if len(t.call) > 0 {
+		if u := t.call[len(t.call)-1]; t.low[v] < t.low[u] {
+			t.low[u] = t.low[v]
+		}
+	}
 }
 
 // Processes returns the number of processes.
