@@ -11,6 +11,14 @@ import (
 // the diagram worked out about it. Fields are listed generically so that
 // no kind's detail is ever forgotten.
 func (m *model) describe(b []byte, i int32) []byte {
+	b = m.describeHead(b, i)
+	b = m.describeFields(b, &m.run.Events[i])
+	b = m.describeParts(b, &m.run.Events[i])
+	return trimSpace(m.describeFindings(b, i))
+}
+
+// describeHead appends "#seq t=Ts P kind msg" and a newline.
+func (m *model) describeHead(b []byte, i int32) []byte {
 	run := m.run
 	e := &run.Events[i]
 	b = append(b, '#')
@@ -25,79 +33,91 @@ func (m *model) describe(b []byte, i int32) []byte {
 		b = append(b, ' ')
 		b = append(b, run.Msgs[e.Msg]...)
 	}
-	b = append(b, '\n')
-	field := func(k string) {
-		b = append(b, k...)
-		b = append(b, '=')
+	return append(b, '\n')
+}
+
+// numField appends "k=v " for a present number (v ≥ 0).
+func numField(b []byte, k string, v int32) []byte {
+	if v < 0 {
+		return b
 	}
-	num := func(k string, v int32) {
-		if v >= 0 {
-			field(k)
-			b = strconv.AppendInt(b, int64(v), 10)
-			b = append(b, ' ')
-		}
+	b = append(append(b, k...), '=')
+	b = strconv.AppendInt(b, int64(v), 10)
+	return append(b, ' ')
+}
+
+// strField appends "k=v " for a present string.
+func strField(b []byte, k, v string) []byte {
+	if v == "" {
+		return b
 	}
-	str := func(k, v string) {
-		if v != "" {
-			field(k)
-			b = append(b, v...)
-			b = append(b, ' ')
-		}
-	}
+	b = append(append(b, k...), '=')
+	return append(append(b, v...), ' ')
+}
+
+// describeFields appends the event's scalar fields as "k=v" words.
+func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
+	run := m.run
 	if e.Peer >= 0 && int(e.Peer) < len(run.Processes) {
 		k := "to"
 		if e.Kind == trace.Recv || e.Kind == trace.ControlRecv {
 			k = "from"
 		}
-		str(k, run.Processes[e.Peer])
+		b = strField(b, k, run.Processes[e.Peer])
 	}
-	num("op", e.Op)
+	b = numField(b, "op", e.Op)
 	if e.Copy > 0 {
-		num("copy", e.Copy)
+		b = numField(b, "copy", e.Copy)
 	}
 	if e.Resend {
-		str("resend", "true")
+		b = strField(b, "resend", "true")
 		if e.Of > 0 {
-			num("of", e.Of)
+			b = numField(b, "of", e.Of)
 		}
 	}
 	if e.Via != trace.ViaNone {
-		str("via", e.Via.String())
+		b = strField(b, "via", e.Via.String())
 	}
-	num("ckpt", e.Ckpt)
+	b = numField(b, "ckpt", e.Ckpt)
 	if e.CkptType != trace.CkptNone {
-		str("type", e.CkptType.String())
+		b = strField(b, "type", e.CkptType.String())
 	}
-	num("restore", e.Restore)
-	num("pos", e.Pos)
-	num("undone", e.Undone)
-	num("sn", e.Sn)
-	num("next", e.Next)
-	num("inc", e.Inc)
+	for _, f := range []struct {
+		k string
+		v int32
+	}{{"restore", e.Restore}, {"pos", e.Pos}, {"undone", e.Undone}, {"sn", e.Sn}, {"next", e.Next}, {"inc", e.Inc}} {
+		b = numField(b, f.k, f.v)
+	}
 	if e.Reason != trace.ReasonNone {
-		str("reason", e.Reason.String())
+		b = strField(b, "reason", e.Reason.String())
 	}
 	if e.Cause != trace.CauseNone {
-		str("cause", e.Cause.String())
+		b = strField(b, "cause", e.Cause.String())
 	}
 	if e.Control != trace.ControlNone {
-		str("control", e.Control.String())
+		b = strField(b, "control", e.Control.String())
 	}
 	if e.State != trace.StateNone {
-		str("state", e.State.String())
+		b = strField(b, "state", e.State.String())
 	}
-	str("until", run.Until(e))
+	b = strField(b, "until", run.Until(e))
 	if e.Failure >= 0 {
-		field("failure")
-		b = append(b, '#')
+		b = append(b, "failure=#"...)
 		b = strconv.AppendInt(b, int64(e.Failure), 10)
 		b = append(b, ' ')
 	}
 	if vt := run.VTOf(e); len(vt) > 0 {
-		field("vt")
+		b = append(b, "vt="...)
 		b = appendVT(b, vt)
 		b = append(b, ' ')
 	}
+	return b
+}
+
+// describeParts appends the event's piggyback, control body and label,
+// a line each.
+func (m *model) describeParts(b []byte, e *trace.RunEvent) []byte {
+	run := m.run
 	if pb := run.PB(e); pb != nil {
 		b = append(trimSpace(b), "\npiggyback: "...)
 		b = m.appendPB(b, pb)
@@ -110,11 +130,17 @@ func (m *model) describe(b []byte, i int32) []byte {
 		b = append(trimSpace(b), "\nlabel: "...)
 		b = append(b, label...)
 	}
+	return b
+}
+
+// describeFindings appends what the diagram worked out about event i:
+// where it was logged, whether it was undone or thrown away, its notes.
+func (m *model) describeFindings(b []byte, i int32) []byte {
 	if l := m.logged[i]; l >= 0 {
 		b = append(trimSpace(b), "\nlogged to the stable message log at #"...)
 		b = strconv.AppendInt(b, int64(l), 10)
 		b = append(b, " (t="...)
-		b = run.Events[l].T.AppendJSON(b)
+		b = m.run.Events[l].T.AppendJSON(b)
 		b = append(b, "s)"...)
 	}
 	if m.undone[i] {
@@ -127,7 +153,7 @@ func (m *model) describe(b []byte, i int32) []byte {
 		b = append(trimSpace(b), '\n')
 		b = append(b, n...)
 	}
-	return trimSpace(b)
+	return b
 }
 
 func trimSpace(b []byte) []byte {
