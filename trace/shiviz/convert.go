@@ -95,24 +95,61 @@ type Stats struct {
 // other fields as its label. Message ids are "HOST:CLOCK->HOST".
 func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats, error) {
 	var st Stats
-	nh := len(ex.Hosts)
-	errf := func(format string, args ...any) error {
-		return &trace.InputError{File: name, Event: -1, Msg: fmt.Sprintf(format, args...)}
-	}
 	if opts.Step <= 0 {
 		opts.Step = DefaultStep
 	}
+	if err := ex.checkImportOptions(name, opts); err != nil {
+		return nil, st, err
+	}
+	failAt, err := ex.failPoints(name, opts)
+	if err != nil {
+		return nil, st, err
+	}
+	c := newConverter(ex, name, opts, failAt)
+	if opts.TimeGroup != "" {
+		if c.st.Clamped, err = ex.timestamps(name, opts, c.times); err != nil {
+			return nil, c.st, err
+		}
+	}
+	for k, e := range ex.Order {
+		c.event(k, e)
+	}
+	c.emitTicks(c.now + 1)
+	if err := trace.Validate(c.tr); err != nil {
+		return nil, c.st, err
+	}
+	c.st.Processes, c.st.Events, c.st.Messages = len(ex.Hosts), len(ex.Events), len(c.tr.Msgs)
+	return c.tr, c.st, nil
+}
+
+// importError blames the options rather than a line, since they are
+// checked before any event is converted.
+func importError(name, format string, args ...any) error {
+	return &trace.InputError{File: name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// checkImportOptions rejects tick periods and counts that no trace can
+// carry, before any work is done.
+func (ex *Execution) checkImportOptions(name string, opts ImportOptions) error {
+	nh := len(ex.Hosts)
 	if len(opts.TickPeriod) > 1 && len(opts.TickPeriod) != nh {
-		return nil, st, errf("--tick-period has %d values for %d processes (%s); give one, or one per process", len(opts.TickPeriod), nh, strings.Join(ex.Hosts, ", "))
+		return importError(name, "--tick-period has %d values for %d processes (%s); give one, or one per process", len(opts.TickPeriod), nh, strings.Join(ex.Hosts, ", "))
 	}
 	for _, p := range opts.TickPeriod {
 		if p <= 0 {
-			return nil, st, errf("--tick-period values must be > 0")
+			return importError(name, "--tick-period values must be > 0")
 		}
 	}
 	if opts.TickEvery < 0 || opts.FlushEvery < 0 || opts.Down < 0 {
-		return nil, st, errf("--tick-every, --flush-every and --down must not be negative")
+		return importError(name, "--tick-every, --flush-every and --down must not be negative")
 	}
+	return nil
+}
+
+// failPoints resolves --fail-at host names to indexes, so that a host or
+// event the log lacks is reported instead of silently injecting nothing.
+func (ex *Execution) failPoints(name string, opts ImportOptions) (map[[2]int]bool, error) {
+	nh := len(ex.Hosts)
 	hostIdx := make(map[string]int32, nh)
 	counts := make([]int, nh)
 	for i, h := range ex.Hosts {
@@ -125,148 +162,195 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	for _, f := range opts.FailAt {
 		h, ok := hostIdx[f.Host]
 		if !ok {
-			return nil, st, errf("--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
+			return nil, importError(name, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
 		}
 		if f.N > counts[h] {
-			return nil, st, errf("--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, counts[h])
+			return nil, importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, counts[h])
 		}
 		failAt[[2]int{int(h), f.N}] = true
 	}
+	return failAt, nil
+}
 
-	// Times of events in causal order.
-	times := make([]trace.Time, len(ex.Order))
-	if opts.TimeGroup != "" {
-		var err error
-		if st.Clamped, err = ex.timestamps(name, opts, times); err != nil {
-			return nil, st, err
-		}
+// converter holds what Trace threads through every event: the trace
+// being built, the message ids sent so far, the per-process counts and
+// the pending period ticks.
+type converter struct {
+	ex     *Execution
+	opts   ImportOptions
+	failAt map[[2]int]bool
+	// times are the events' times in causal order (with a time group).
+	times []trace.Time
+	tr    *trace.Trace
+	st    Stats
+	// msgOf maps msgKey(sending event, receiving host) to a message index.
+	msgOf map[int64]int32
+	// seen counts the events converted so far per process.
+	seen []int
+	// nextTick is the next period tick time per process (nil: none).
+	nextTick []trace.Time
+	op       int
+	now      trace.Time
+
+	// The event being converted: its position in causal order, its host,
+	// its label, and whether its first op is still to come.
+	k     int
+	h     int32
+	label strings.Builder
+	first bool
+}
+
+// newConverter starts an empty trace with the first period tick of each
+// process scheduled.
+func newConverter(ex *Execution, name string, opts ImportOptions, failAt map[[2]int]bool) *converter {
+	nh := len(ex.Hosts)
+	c := &converter{
+		ex:     ex,
+		opts:   opts,
+		failAt: failAt,
+		times:  make([]trace.Time, len(ex.Order)),
+		tr:     &trace.Trace{Name: name, Processes: append([]string(nil), ex.Hosts...), Params: opts.Params},
+		msgOf:  make(map[int64]int32, ex.Messages),
+		seen:   make([]int, nh),
 	}
-
-	tr := &trace.Trace{Name: name, Processes: append([]string(nil), ex.Hosts...), Params: opts.Params}
-	tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages)
-	msgOf := make(map[int64]int32, ex.Messages)
-	key := func(sender int32, to int32) int64 { return int64(sender)<<32 | int64(to) }
-	seen := make([]int, nh)
-
-	// Period ticks: the next tick time per process.
-	period := func(h int) trace.Time {
-		if len(opts.TickPeriod) == 1 {
-			return opts.TickPeriod[0]
-		}
-		return opts.TickPeriod[h]
-	}
-	var nextTick []trace.Time
+	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages)
 	if len(opts.TickPeriod) > 0 {
-		nextTick = make([]trace.Time, nh)
-		for h := range nextTick {
-			nextTick[h] = period(h)
+		c.nextTick = make([]trace.Time, nh)
+		for h := range c.nextTick {
+			c.nextTick[h] = c.period(h)
 		}
 	}
-	// emitTicks adds every period tick due strictly before limit, in time
-	// order, ties by process.
-	emitTicks := func(limit trace.Time) {
-		if nextTick == nil {
+	return c
+}
+
+// msgKey identifies a message by its sending event and receiving host,
+// which is how a receive finds the send it matches.
+func msgKey(sender int32, to int32) int64 { return int64(sender)<<32 | int64(to) }
+
+// period is process h's tick period: --tick-period gives one for all or
+// one per process.
+func (c *converter) period(h int) trace.Time {
+	if len(c.opts.TickPeriod) == 1 {
+		return c.opts.TickPeriod[0]
+	}
+	return c.opts.TickPeriod[h]
+}
+
+// emitTicks adds every period tick due strictly before limit, in time
+// order, ties by process.
+func (c *converter) emitTicks(limit trace.Time) {
+	if c.nextTick == nil {
+		return
+	}
+	for {
+		best := -1
+		for h := range c.nextTick {
+			if c.nextTick[h] < limit && (best < 0 || c.nextTick[h] < c.nextTick[best]) {
+				best = h
+			}
+		}
+		if best < 0 {
 			return
 		}
-		for {
-			best := -1
-			for h := range nextTick {
-				if nextTick[h] < limit && (best < 0 || nextTick[h] < nextTick[best]) {
-					best = h
-				}
-			}
-			if best < 0 {
-				return
-			}
-			tr.Events = append(tr.Events, trace.Event{T: nextTick[best], Kind: trace.Checkpoint, P: int32(best), To: trace.None, Msg: trace.None})
-			st.Ticks++
-			nextTick[best] += period(best)
-		}
+		c.tr.Events = append(c.tr.Events, trace.Event{T: c.nextTick[best], Kind: trace.Checkpoint, P: int32(best), To: trace.None, Msg: trace.None})
+		c.st.Ticks++
+		c.nextTick[best] += c.period(best)
 	}
+}
 
-	var label strings.Builder
-	op := 0
-	var now trace.Time
-	for k, e := range ex.Order {
-		ev := &ex.Events[e]
-		h := ev.Host
-		label.Reset()
-		label.WriteString(ev.Text)
-		if len(ev.Fields) > 0 {
-			label.WriteString(" [")
-			for j, f := range ev.Fields {
-				if j > 0 {
-					label.WriteString(", ")
-				}
-				label.WriteString(f.Name)
-				label.WriteByte('=')
-				label.WriteString(f.Value)
-			}
-			label.WriteByte(']')
-		}
-		first := true
-		add := func(x trace.Event) {
-			if opts.TimeGroup == "" {
-				op++
-				now = trace.Time(op) * opts.Step
-			} else {
-				now = times[k]
-			}
-			emitTicks(now)
-			x.T, x.P = now, h
-			if first {
-				x.Label = label.String()
-				first = false
-			}
-			tr.Events = append(tr.Events, x)
-			st.Ops++
-		}
-		for _, q := range ev.Parents {
-			add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: msgOf[key(q, h)]})
-		}
-		for _, c := range ev.Children {
-			to := ex.Events[c].Host
-			id := ex.Hosts[h] + ":" + strconv.Itoa(int(ev.Own)) + "->" + ex.Hosts[to]
-			m := int32(len(tr.Msgs))
-			tr.Msgs = append(tr.Msgs, id)
-			msgOf[key(e, to)] = m
-			add(trace.Event{Kind: trace.Send, To: to, Msg: m})
-		}
-		if first {
-			add(trace.Event{Kind: trace.Internal, To: trace.None, Msg: trace.None})
-		}
-		seen[h]++
-		n := seen[h]
-		env := func(kind trace.Kind, lbl string) {
-			x := trace.Event{T: now, Kind: kind, P: h, To: trace.None, Msg: trace.None, Label: lbl}
-			if kind == trace.Fail {
-				x.Down = opts.Down
-			}
-			tr.Events = append(tr.Events, x)
-		}
-		if opts.TickEvery > 0 && n%opts.TickEvery == 0 {
-			env(trace.Checkpoint, "")
-			st.Ticks++
-		}
-		if opts.FlushEvery > 0 && n%opts.FlushEvery == 0 {
-			env(trace.Flush, "")
-			st.Flushes++
-		}
-		matched := opts.FailMatch != nil && opts.FailMatch.MatchString(ev.Text)
-		if matched {
-			st.Matched++
-		}
-		if failAt[[2]int{int(h), n}] || matched {
-			env(trace.Fail, fmt.Sprintf("injected after %s:%d", ex.Hosts[h], ev.Own))
-			st.Fails++
-		}
+// event converts the k-th event in causal order (index e) into its ops,
+// then adds the environment events that follow it.
+func (c *converter) event(k int, e int32) {
+	ex := c.ex
+	ev := &ex.Events[e]
+	c.k, c.h, c.first = k, ev.Host, true
+	c.writeLabel(ev)
+	for _, q := range ev.Parents {
+		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.msgOf[msgKey(q, c.h)]})
 	}
-	emitTicks(now + 1)
-	if err := trace.Validate(tr); err != nil {
-		return nil, st, err
+	for _, ch := range ev.Children {
+		to := ex.Events[ch].Host
+		id := ex.Hosts[c.h] + ":" + strconv.Itoa(int(ev.Own)) + "->" + ex.Hosts[to]
+		m := int32(len(c.tr.Msgs))
+		c.tr.Msgs = append(c.tr.Msgs, id)
+		c.msgOf[msgKey(e, to)] = m
+		c.add(trace.Event{Kind: trace.Send, To: to, Msg: m})
 	}
-	st.Processes, st.Events, st.Messages = nh, len(ex.Events), len(tr.Msgs)
-	return tr, st, nil
+	if c.first {
+		c.add(trace.Event{Kind: trace.Internal, To: trace.None, Msg: trace.None})
+	}
+	c.seen[c.h]++
+	c.environment(ev, c.seen[c.h])
+}
+
+// writeLabel puts the event's text and other fields into c.label, which
+// the event's first op carries.
+func (c *converter) writeLabel(ev *Event) {
+	c.label.Reset()
+	c.label.WriteString(ev.Text)
+	if len(ev.Fields) == 0 {
+		return
+	}
+	c.label.WriteString(" [")
+	for j, f := range ev.Fields {
+		if j > 0 {
+			c.label.WriteString(", ")
+		}
+		c.label.WriteString(f.Name)
+		c.label.WriteByte('=')
+		c.label.WriteString(f.Value)
+	}
+	c.label.WriteByte(']')
+}
+
+// add appends one op of the current event at its time, after the period
+// ticks due before it; the first op of the event gets the label.
+func (c *converter) add(x trace.Event) {
+	if c.opts.TimeGroup == "" {
+		c.op++
+		c.now = trace.Time(c.op) * c.opts.Step
+	} else {
+		c.now = c.times[c.k]
+	}
+	c.emitTicks(c.now)
+	x.T, x.P = c.now, c.h
+	if c.first {
+		x.Label = c.label.String()
+		c.first = false
+	}
+	c.tr.Events = append(c.tr.Events, x)
+	c.st.Ops++
+}
+
+// environment adds the ticks, flushes and failures asked for after the
+// n-th event of the current host.
+func (c *converter) environment(ev *Event, n int) {
+	if c.opts.TickEvery > 0 && n%c.opts.TickEvery == 0 {
+		c.env(trace.Checkpoint, "")
+		c.st.Ticks++
+	}
+	if c.opts.FlushEvery > 0 && n%c.opts.FlushEvery == 0 {
+		c.env(trace.Flush, "")
+		c.st.Flushes++
+	}
+	matched := c.opts.FailMatch != nil && c.opts.FailMatch.MatchString(ev.Text)
+	if matched {
+		c.st.Matched++
+	}
+	if c.failAt[[2]int{int(c.h), n}] || matched {
+		c.env(trace.Fail, fmt.Sprintf("injected after %s:%d", c.ex.Hosts[c.h], ev.Own))
+		c.st.Fails++
+	}
+}
+
+// env appends an environment event of the current host at the time of
+// its last op; only failures take a down time.
+func (c *converter) env(kind trace.Kind, lbl string) {
+	x := trace.Event{T: c.now, Kind: kind, P: c.h, To: trace.None, Msg: trace.None, Label: lbl}
+	if kind == trace.Fail {
+		x.Down = c.opts.Down
+	}
+	c.tr.Events = append(c.tr.Events, x)
 }
 
 // timestamps fills times (indexed by position in ex.Order) from the

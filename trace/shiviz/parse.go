@@ -130,31 +130,12 @@ func CompileRegex(expr string) (*regexp.Regexp, error) {
 // line. A regex or delimiter that does not compile, or lacks the host,
 // clock or event group, is an error too.
 func Parse(name string, r io.Reader, opts ParseOptions) (*Log, error) {
-	// A strings.Builder holds the log once; reading into a []byte and
-	// converting would hold it twice.
-	var sb strings.Builder
-	if _, err := io.Copy(&sb, io.LimitReader(r, maxLogSize+1)); err != nil {
-		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
-	}
-	if sb.Len() > maxLogSize {
-		return nil, &trace.InputError{File: name, Event: -1, Msg: "log larger than 1 GiB"}
-	}
-	text := sb.String()
-	// Windows line endings would leave \r in every captured group and
-	// defeat $ in multi-line mode.
-	if strings.Contains(text, "\r\n") {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
+	text, err := readLog(name, r)
+	if err != nil {
+		return nil, err
 	}
 	p := &parser{name: name}
-	expr := opts.Regex
-	firstLine := 0
-	if expr == "" {
-		expr = DefaultRegex
-		if first, _, ok := strings.Cut(text, "\n"); ok && looksLikeRegex(first) {
-			expr = first
-			firstLine = len(first) + 1
-		}
-	}
+	expr, firstLine := chooseRegex(text, opts.Regex)
 	re, err := CompileRegex(expr)
 	if err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
@@ -174,32 +155,88 @@ func Parse(name string, r io.Reader, opts ParseOptions) (*Log, error) {
 	if start >= end {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: "empty log"}
 	}
+	chunks, err := splitExecutions(name, text, start, end, opts.Delimiter)
+	if err != nil {
+		return nil, err
+	}
+	if log.Executions, err = p.executions(text, chunks); err != nil {
+		return nil, err
+	}
+	if len(log.Executions) == 0 {
+		return nil, &trace.InputError{File: name, Event: -1, Msg: "no execution with any text"}
+	}
+	return log, nil
+}
 
-	type chunk struct {
-		label string
-		from  int
-		to    int
+// readLog reads the whole log, bounded by maxLogSize, with Windows line
+// endings made Unix ones.
+func readLog(name string, r io.Reader) (string, error) {
+	// A strings.Builder holds the log once; reading into a []byte and
+	// converting would hold it twice.
+	var sb strings.Builder
+	if _, err := io.Copy(&sb, io.LimitReader(r, maxLogSize+1)); err != nil {
+		return "", &trace.InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	if sb.Len() > maxLogSize {
+		return "", &trace.InputError{File: name, Event: -1, Msg: "log larger than 1 GiB"}
+	}
+	text := sb.String()
+	// Windows line endings would leave \r in every captured group and
+	// defeat $ in multi-line mode.
+	if strings.Contains(text, "\r\n") {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	return text, nil
+}
+
+// chooseRegex picks the expression to match events with when none is
+// given: the log's first line if Export wrote it, else ShiViz's default.
+// firstLine is the length of that line (with its newline) to skip.
+func chooseRegex(text, expr string) (_ string, firstLine int) {
+	if expr != "" {
+		return expr, 0
+	}
+	if first, _, ok := strings.Cut(text, "\n"); ok && looksLikeRegex(first) {
+		return first, len(first) + 1
+	}
+	return DefaultRegex, 0
+}
+
+// chunk is the text of one execution, text[from:to], and its label.
+type chunk struct {
+	label string
+	from  int
+	to    int
+}
+
+// splitExecutions cuts text[start:end] at the delimiter's matches, each
+// labelling the execution that follows it; without a delimiter it is one.
+func splitExecutions(name, text string, start, end int, delimiter string) ([]chunk, error) {
+	if delimiter == "" {
+		return []chunk{{"", start, end}}, nil
+	}
+	dre, err := CompileRegex(delimiter)
+	if err != nil {
+		return nil, &trace.InputError{File: name, Event: -1, Msg: "delimiter: " + err.Error()}
 	}
 	var chunks []chunk
-	if opts.Delimiter == "" {
-		chunks = append(chunks, chunk{"", start, end})
-	} else {
-		dre, err := CompileRegex(opts.Delimiter)
-		if err != nil {
-			return nil, &trace.InputError{File: name, Event: -1, Msg: "delimiter: " + err.Error()}
+	ti := dre.SubexpIndex("trace")
+	label, from := "", start
+	for _, m := range dre.FindAllStringSubmatchIndex(text[start:end], -1) {
+		chunks = append(chunks, chunk{label, from, start + m[0]})
+		label = ""
+		if ti > 0 && m[2*ti] >= 0 {
+			label = text[start+m[2*ti] : start+m[2*ti+1]]
 		}
-		ti := dre.SubexpIndex("trace")
-		label, from := "", start
-		for _, m := range dre.FindAllStringSubmatchIndex(text[start:end], -1) {
-			chunks = append(chunks, chunk{label, from, start + m[0]})
-			label = ""
-			if ti > 0 && m[2*ti] >= 0 {
-				label = text[start+m[2*ti] : start+m[2*ti+1]]
-			}
-			from = start + m[1]
-		}
-		chunks = append(chunks, chunk{label, from, end})
+		from = start + m[1]
 	}
+	return append(chunks, chunk{label, from, end}), nil
+}
+
+// executions parses every chunk that has text, keeping file line numbers
+// and rejecting duplicate labels, which would name two outputs alike.
+func (p *parser) executions(text string, chunks []chunk) ([]*Execution, error) {
+	var exs []*Execution
 	labels := map[string]bool{}
 	line := 1
 	pos := 0
@@ -210,7 +247,7 @@ func Parse(name string, r io.Reader, opts ParseOptions) (*Log, error) {
 		line += strings.Count(text[pos:c.from], "\n")
 		pos = c.from
 		if labels[c.label] {
-			return nil, &trace.InputError{File: name, Event: -1, Line: line,
+			return nil, &trace.InputError{File: p.name, Event: -1, Line: line,
 				Msg: fmt.Sprintf("two executions are labelled %q; execution labels must be unique", c.label)}
 		}
 		labels[c.label] = true
@@ -218,12 +255,9 @@ func Parse(name string, r io.Reader, opts ParseOptions) (*Log, error) {
 		if err != nil {
 			return nil, err
 		}
-		log.Executions = append(log.Executions, ex)
+		exs = append(exs, ex)
 	}
-	if len(log.Executions) == 0 {
-		return nil, &trace.InputError{File: name, Event: -1, Msg: "no execution with any text"}
-	}
-	return log, nil
+	return exs, nil
 }
 
 func isSpace(c byte) bool {
@@ -301,6 +335,8 @@ type rawClock struct {
 	values []int32
 }
 
+// execution parses one execution's text, whose first line is line
+// firstLine of the file: events, clocks, message edges and causal order.
 func (p *parser) execution(text string, firstLine int, label string) (*Execution, error) {
 	ex := &Execution{Label: label}
 	matches := p.re.FindAllStringSubmatchIndex(text, -1)
@@ -312,59 +348,110 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 		return nil, p.errf(firstLine, "the regular expression %q matches no event in %s", strings.TrimPrefix(p.re.String(), "(?m)"), what)
 	}
 	hostIdx := map[string]int32{}
+	raws, err := p.matchEvents(ex, text, matches, firstLine, hostIdx)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.resolveClocks(ex, raws, hostIdx); err != nil {
+		return nil, err
+	}
+	perHost, err := p.hostEvents(ex)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.inferEdges(ex, perHost); err != nil {
+		return nil, err
+	}
+	if err := p.order(ex, perHost); err != nil {
+		return nil, err
+	}
+	if err := p.verify(ex, perHost); err != nil {
+		return nil, err
+	}
+	return ex, nil
+}
+
+// matchEvents fills ex.Events and ex.Hosts from the regex matches and
+// counts skipped lines; clocks stay raw until every host is known.
+func (p *parser) matchEvents(ex *Execution, text string, matches [][]int, firstLine int, hostIdx map[string]int32) ([]rawClock, error) {
 	raws := make([]rawClock, len(matches))
 	ex.Events = make([]Event, len(matches))
-	line, pos, covered := firstLine, 0, 0
-	lastCovered := -1
+	line, pos := firstLine, 0
+	cov := coverage{last: -1}
 	for i, m := range matches {
 		line += strings.Count(text[pos:m[0]], "\n")
 		pos = m[0]
-		ev := &ex.Events[i]
-		ev.Line = line
-		host := group(text, m, p.hostG)
-		if host == "" {
-			return nil, p.errf(line, "the host group matched an empty host name")
-		}
-		if !utf8.ValidString(host) {
-			return nil, p.errf(line, "the host name %q is not valid UTF-8", host)
-		}
-		h, ok := hostIdx[host]
-		if !ok {
-			h = int32(len(ex.Hosts))
-			hostIdx[host] = h
-			ex.Hosts = append(ex.Hosts, host)
-		}
-		ev.Host = h
-		ev.Text = group(text, m, p.eventG)
-		for j, g := range p.fieldGroups {
-			ev.Fields = append(ev.Fields, Field{p.fieldNames[j], group(text, m, g)})
-		}
-		ev.ClockLine = line
-		if m[2*p.clockG] >= 0 {
-			ev.ClockLine = line + strings.Count(text[m[0]:m[2*p.clockG]], "\n")
-		}
-		rc, err := parseClock(group(text, m, p.clockG))
+		rc, err := p.matchEvent(ex, &ex.Events[i], text, m, line, hostIdx)
 		if err != nil {
-			return nil, p.errf(ex.Events[i].ClockLine, "cannot parse the vector clock %s of host %q: %v", quoteShort(group(text, m, p.clockG)), host, err)
+			return nil, err
 		}
 		raws[i] = rc
-		// Lines covered by this match, for the skipped-lines count.
-		span := strings.Count(text[m[0]:m[1]], "\n") + 1
-		if line <= lastCovered {
-			span -= lastCovered - line + 1
-		}
-		if span > 0 {
-			covered += span
-			lastCovered = line + strings.Count(text[m[0]:m[1]], "\n")
-		}
+		cov.add(line, text[m[0]:m[1]])
 	}
-	ex.Skipped = countNonBlankLines(text) - covered
+	ex.Skipped = countNonBlankLines(text) - cov.covered
 	if ex.Skipped < 0 {
 		ex.Skipped = 0
 	}
+	return raws, nil
+}
 
-	// Resolve clocks now that every host is known.
-	nh := len(ex.Hosts)
+// matchEvent reads one match, starting at line, into ev, adding its host
+// to ex.Hosts on first sight; it returns the clock as written.
+func (p *parser) matchEvent(ex *Execution, ev *Event, text string, m []int, line int, hostIdx map[string]int32) (rawClock, error) {
+	ev.Line = line
+	host := group(text, m, p.hostG)
+	if host == "" {
+		return rawClock{}, p.errf(line, "the host group matched an empty host name")
+	}
+	if !utf8.ValidString(host) {
+		return rawClock{}, p.errf(line, "the host name %q is not valid UTF-8", host)
+	}
+	h, ok := hostIdx[host]
+	if !ok {
+		h = int32(len(ex.Hosts))
+		hostIdx[host] = h
+		ex.Hosts = append(ex.Hosts, host)
+	}
+	ev.Host = h
+	ev.Text = group(text, m, p.eventG)
+	for j, g := range p.fieldGroups {
+		ev.Fields = append(ev.Fields, Field{p.fieldNames[j], group(text, m, g)})
+	}
+	ev.ClockLine = line
+	if m[2*p.clockG] >= 0 {
+		ev.ClockLine = line + strings.Count(text[m[0]:m[2*p.clockG]], "\n")
+	}
+	rc, err := parseClock(group(text, m, p.clockG))
+	if err != nil {
+		return rawClock{}, p.errf(ev.ClockLine, "cannot parse the vector clock %s of host %q: %v", quoteShort(group(text, m, p.clockG)), host, err)
+	}
+	return rc, nil
+}
+
+// coverage counts the lines that matches cover, once each even where
+// matches share a line, for the skipped-lines count.
+type coverage struct {
+	covered int
+	// last is the last line covered so far (-1: none).
+	last int
+}
+
+// add counts the lines of match, which starts at line.
+func (c *coverage) add(line int, match string) {
+	nl := strings.Count(match, "\n")
+	span := nl + 1
+	if line <= c.last {
+		span -= c.last - line + 1
+	}
+	if span > 0 {
+		c.covered += span
+		c.last = line + nl
+	}
+}
+
+// resolveClocks turns the raw clocks into host-indexed entries now that
+// every host is known, and sets each event's own clock value.
+func (p *parser) resolveClocks(ex *Execution, raws []rawClock, hostIdx map[string]int32) error {
 	for i := range ex.Events {
 		ev := &ex.Events[i]
 		rc := raws[i]
@@ -376,7 +463,7 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 				continue // ShiViz drops zero entries before it looks at hosts
 			}
 			if !ok {
-				return nil, p.errf(ex.Events[i].ClockLine, "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log", ex.Hosts[ev.Host], key, key)
+				return p.errf(ev.ClockLine, "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log", ex.Hosts[ev.Host], key, key)
 			}
 			if h == ev.Host {
 				own = true
@@ -387,12 +474,16 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 			}
 		}
 		if !own {
-			return nil, p.errf(ex.Events[i].ClockLine, "host %q is missing from its own vector clock %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock))
+			return p.errf(ev.ClockLine, "host %q is missing from its own vector clock %s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock))
 		}
 	}
+	return nil
+}
 
-	// Each host's events sorted by their own clock must count 1, 2, 3, …
-	perHost := make([][]int32, nh)
+// hostEvents lists each host's events sorted by their own clock, and
+// checks that they count 1, 2, 3, … as the vector clock algorithm does.
+func (p *parser) hostEvents(ex *Execution) ([][]int32, error) {
+	perHost := make([][]int32, len(ex.Hosts))
 	for i := range ex.Events {
 		h := ex.Events[i].Host
 		perHost[h] = append(perHost[h], int32(i))
@@ -405,26 +496,16 @@ func (p *parser) execution(text string, firstLine int, label string) (*Execution
 				continue
 			}
 			if k == 0 {
-				return nil, p.errf(ex.Events[e].ClockLine, "clock values of host %q must start at 1, but its first event has %q:%d (expected %q:1)", ex.Hosts[h], ex.Hosts[h], ev.Own, ex.Hosts[h])
+				return nil, p.errf(ev.ClockLine, "clock values of host %q must start at 1, but its first event has %q:%d (expected %q:1)", ex.Hosts[h], ex.Hosts[h], ev.Own, ex.Hosts[h])
 			}
 			prev := &ex.Events[evs[k-1]]
 			if prev.Own == ev.Own {
-				return nil, p.errf(ex.Events[e].ClockLine, "host %q has two events with clock value %d (lines %d and %d); each event must increase it by 1", ex.Hosts[h], ev.Own, min(prev.ClockLine, ev.ClockLine), max(prev.ClockLine, ev.ClockLine))
+				return nil, p.errf(ev.ClockLine, "host %q has two events with clock value %d (lines %d and %d); each event must increase it by 1", ex.Hosts[h], ev.Own, min(prev.ClockLine, ev.ClockLine), max(prev.ClockLine, ev.ClockLine))
 			}
-			return nil, p.errf(ex.Events[e].ClockLine, "the clock of host %q goes from %d (line %d) to %d; expected %d: clock values must increase by 1 per event", ex.Hosts[h], prev.Own, prev.ClockLine, ev.Own, prev.Own+1)
+			return nil, p.errf(ev.ClockLine, "the clock of host %q goes from %d (line %d) to %d; expected %d: clock values must increase by 1 per event", ex.Hosts[h], prev.Own, prev.ClockLine, ev.Own, prev.Own+1)
 		}
 	}
-
-	if err := p.inferEdges(ex, perHost); err != nil {
-		return nil, err
-	}
-	if err := p.order(ex, perHost); err != nil {
-		return nil, err
-	}
-	if err := p.verify(ex, perHost); err != nil {
-		return nil, err
-	}
-	return ex, nil
+	return perHost, nil
 }
 
 func countNonBlankLines(s string) int {
@@ -502,6 +583,17 @@ func (p *parser) inferEdges(ex *Execution, perHost [][]int32) error {
 // ready event that comes first in the file, and reports a cycle of
 // happened-before if the clocks admit no order.
 func (p *parser) order(ex *Execution, perHost [][]int32) error {
+	indeg := kahn(ex, perHost)
+	if len(ex.Order) == len(ex.Events) {
+		sortEdges(ex)
+		return nil
+	}
+	return p.cycleError(ex, cyclePath(ex, perHost, indeg))
+}
+
+// kahn sets ex.Order to as many events as happened-before lets it take
+// and returns the in-degrees left, which are non-zero only on a cycle.
+func kahn(ex *Execution, perHost [][]int32) []int32 {
 	n := len(ex.Events)
 	indeg := make([]int32, n)
 	next := make([]int32, n) // next event of the same host, or -1
@@ -538,21 +630,29 @@ func (p *parser) order(ex *Execution, perHost [][]int32) error {
 			}
 		}
 	}
-	if len(ex.Order) == n {
-		pos := make([]int32, n)
-		for k, e := range ex.Order {
-			pos[e] = int32(k)
-		}
-		for i := range ex.Events {
-			ev := &ex.Events[i]
-			sort.Slice(ev.Parents, func(a, b int) bool { return pos[ev.Parents[a]] < pos[ev.Parents[b]] })
-			sort.Slice(ev.Children, func(a, b int) bool { return pos[ev.Children[a]] < pos[ev.Children[b]] })
-		}
-		return nil
+	return indeg
+}
+
+// sortEdges puts every event's parents and children in causal order, as
+// Event documents, so that ops come out in that order.
+func sortEdges(ex *Execution) {
+	pos := make([]int32, len(ex.Events))
+	for k, e := range ex.Order {
+		pos[e] = int32(k)
 	}
+	for i := range ex.Events {
+		ev := &ex.Events[i]
+		sort.Slice(ev.Parents, func(a, b int) bool { return pos[ev.Parents[a]] < pos[ev.Parents[b]] })
+		sort.Slice(ev.Children, func(a, b int) bool { return pos[ev.Children[a]] < pos[ev.Children[b]] })
+	}
+}
+
+// cyclePath finds a cycle among the events Kahn's algorithm left (those
+// with indeg > 0), backwards in time, to show the user.
+func cyclePath(ex *Execution, perHost [][]int32, indeg []int32) []int32 {
 	// Every event left has a predecessor that is left too: walk
 	// predecessors from the first one until an event repeats.
-	prev := make([]int32, n)
+	prev := make([]int32, len(ex.Events))
 	for i := range prev {
 		prev[i] = -1
 	}
@@ -573,8 +673,7 @@ func (p *parser) order(ex *Execution, perHost [][]int32) error {
 	e := start
 	for {
 		if k, ok := visited[e]; ok {
-			path = path[k:]
-			break
+			return path[k:]
 		}
 		visited[e] = len(path)
 		path = append(path, e)
@@ -589,7 +688,11 @@ func (p *parser) order(ex *Execution, perHost [][]int32) error {
 			}
 		}
 	}
-	// path runs backwards in time; print it forwards.
+}
+
+// cycleError reports the cycle path (which runs backwards in time)
+// forwards, naming each event by host, clock value and line.
+func (p *parser) cycleError(ex *Execution, path []int32) error {
 	var b strings.Builder
 	for k := len(path) - 1; k >= 0; k-- {
 		ev := &ex.Events[path[k]]
