@@ -181,6 +181,7 @@ func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
 // uncoordinated is replay.Plain under the protocol's name.
 type uncoordinated struct{ *replay.Plain }
 
+// Name gives the run the protocol's name, not replay.Plain's.
 func (uncoordinated) Name() string { return Uncoordinated }
 
 // perFailure fills every row's PerFailure: MS and PK through one
