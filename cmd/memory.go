@@ -239,12 +239,7 @@ type traceSizes struct {
 
 func sizesOf(tr *trace.Trace) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
-	seen := make([]bool, len(tr.Processes))
 	for i := range tr.Events {
-		if p := tr.Events[i].P; p >= 0 && int(p) < len(seen) && !seen[p] {
-			seen[p] = true
-			s.busy++
-		}
 		switch tr.Events[i].Kind {
 		case trace.Send:
 			s.sends++
@@ -258,6 +253,8 @@ func sizesOf(tr *trace.Trace) traceSizes {
 			s.fails++
 		}
 	}
+	_, n := tr.Busy()
+	s.busy = int64(n)
 	return s
 }
 
@@ -380,13 +377,8 @@ func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
 // failure, and PK's rebuilt vectors (one per process and per checkpoint).
 func checkEstimate(run *trace.Run) estimate {
 	np := int64(len(run.Processes))
-	var ckpts, fails, busy int64
-	seen := make([]bool, np)
+	var ckpts, fails int64
 	for i := range run.Events {
-		if p := run.Events[i].P; run.Events[i].Kind.MovesVector() && p >= 0 && int64(p) < np && !seen[p] {
-			seen[p] = true
-			busy++
-		}
 		switch run.Events[i].Kind {
 		case trace.Checkpoint:
 			ckpts++
@@ -394,7 +386,7 @@ func checkEstimate(run *trace.Run) estimate {
 			fails++
 		}
 	}
-	ev := int64(len(run.Events))
+	ev, busy := int64(len(run.Events)), int64(run.Busy())
 	b := ev*40 + ckpts*perCkpt + fails*(np*perFailProc+perFail)
 	decoded := ev * 96
 	why := fmt.Sprintf("%d run events", ev)

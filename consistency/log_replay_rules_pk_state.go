@@ -38,7 +38,7 @@ func newPKClocks(m *history.Model) *pkClocks {
 	// run's gets its own. A process without events keeps a nil current
 	// vector until one is needed (cur): a run of many idle processes
 	// costs the busy ones' vectors, not n² entries.
-	c.slab = make([]trace.VTEntry, (busyProcs(m)+1)*np)
+	c.slab = make([]trace.VTEntry, (m.Run.Busy()+1)*np)
 	zero := c.vector()
 	vts := make([]trace.VT, taken)
 	for p := range c.cur {
@@ -46,25 +46,6 @@ func newPKClocks(m *history.Model) *pkClocks {
 		c.ckpts[p][0] = zero
 	}
 	return c
-}
-
-// busyProcs counts the processes whose vector can move: those with
-// ops, checkpoints or failures of their own (an end event, or a token
-// passing through, leaves an idle process's vector zero).
-func busyProcs(m *history.Model) int {
-	seen := make([]bool, len(m.Procs))
-	n := 0
-	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if !e.Kind.MovesVector() {
-			continue
-		}
-		if p := e.P; p >= 0 && int(p) < len(seen) && !seen[p] {
-			seen[p] = true
-			n++
-		}
-	}
-	return n
 }
 
 // current returns p's current vector, made on first use.

@@ -97,6 +97,21 @@ func ParseKind(s string) Kind {
 // events that happen at absolute times.
 func (k Kind) IsOp() bool { return k == Send || k == Recv || k == Internal }
 
+// Busy reports which processes have events of their own in t, and how
+// many: only they send, receive, checkpoint, fail or roll back, so only
+// they need a vector time of their own (an idle process's is the zero
+// vector). PK's algorithm and the memory estimates size vectors by it.
+func (t *Trace) Busy() (has []bool, n int) {
+	has = make([]bool, len(t.Processes))
+	for i := range t.Events {
+		if p := t.Events[i].P; p >= 0 && int(p) < len(has) && !has[p] {
+			has[p] = true
+			n++
+		}
+	}
+	return has, n
+}
+
 // MovesVector reports whether an event of kind k can change its process's
 // vector time (an op, a checkpoint, a failure and its restore): a process
 // with none of these keeps the zero vector, which lets PK's algorithm and

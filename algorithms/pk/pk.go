@@ -138,11 +138,11 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	// others keep a nil one (the zero vector to Known's tests), so a
 	// trace of many idle processes costs n vectors of the busy ones, not
 	// n² entries.
-	busy := busyProcs(tr, n)
-	vts := make([]trace.VTEntry, busy.count*int(n))
+	busy, nbusy := tr.Busy()
+	vts := make([]trace.VTEntry, nbusy*int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		if busy.has[i] {
+		if busy[i] {
 			p.vt, vts = vts[:n:n], vts[n:]
 		}
 		p.known = NewKnown(int(n))
