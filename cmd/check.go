@@ -53,7 +53,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		if err != nil {
 			return fileResult{err: err}
 		}
-		if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+		if err := ios.checkRunMemory(path, run); err != nil {
 			return fileResult{err: err}
 		}
 		return checkRun(run, path)

@@ -127,7 +127,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	case run != nil && f.Algo == "both":
 		return invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 	case run != nil:
-		if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+		if err := ios.checkRunMemory(path, run); err != nil {
 			return invalid(err)
 		}
 		src, note := reportSource(run, path)

@@ -263,7 +263,9 @@ func sizesOf(tr *trace.Trace) traceSizes {
 // tables per event, a copy, a checkpoint in the checker, a failure per
 // process in the report and the checker, a PK vector entry.
 const (
-	perRunEvent   = 96 + 40
+	perRunEvent   = 96 // a decoded or replayed run event
+	perModelEvent = 40 // the checker's tables per run event
+	perSendCopy   = 56 // the engine's copy of a send
 	perTraceEvent = 56
 	perMsg        = 64
 	perCkpt       = 80
@@ -292,11 +294,11 @@ func (s traceSizes) runEvents() int64 {
 // trace; why names the term that dominates.
 func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
 	runEv := s.runEvents()
-	run := runEv*96 + s.sends*56 + s.events*engineEventBytes
+	run := runEv*perRunEvent + s.sends*perSendCopy + s.events*engineEventBytes
 	why := fmt.Sprintf("%d run events", runEv)
 	var model, fails int64
 	if check {
-		model = runEv*40 + s.ticks*perCkpt
+		model = runEv*perModelEvent + s.ticks*perCkpt
 		fails = s.fails * (s.procs*perFailProc + perFail)
 		if fails > run+model {
 			why = fmt.Sprintf("%d failures × %d processes of recovery lines", s.fails, s.procs)
@@ -363,6 +365,15 @@ func (ios *IO) fitsParallel(tr *trace.Trace, names []string) bool {
 	return float64(e.bytes)*gcFactor <= float64(ios.mem.bytes)*parallelShare
 }
 
+// checkRunMemory refuses checking run when it would exceed the cap; with
+// no cap it does not estimate (a pass over the run's events).
+func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
+	if ios.mem == nil || ios.mem.bytes <= 0 {
+		return nil
+	}
+	return ios.mem.check(path, checkEstimate(run))
+}
+
 // checkReplay refuses replaying tr through names (in parallel) when it
 // would exceed the cap.
 func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
@@ -387,8 +398,8 @@ func checkEstimate(run *trace.Run) estimate {
 		}
 	}
 	ev, busy := int64(len(run.Events)), int64(run.Busy())
-	b := ev*40 + ckpts*perCkpt + fails*(np*perFailProc+perFail)
-	decoded := ev * 96
+	b := ev*perModelEvent + ckpts*perCkpt + fails*(np*perFailProc+perFail)
+	decoded := ev * perRunEvent
 	why := fmt.Sprintf("%d run events", ev)
 	if run.Algorithm == "pk" {
 		vec := np * perVTEntry * (busy + ckpts)

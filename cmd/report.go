@@ -64,7 +64,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		case err != nil:
 			return fileResult{err: err}
 		case run != nil:
-			if err := ios.mem.check(path, checkEstimate(run)); err != nil {
+			if err := ios.checkRunMemory(path, run); err != nil {
 				return fileResult{err: err}
 			}
 			return checkRun(run, path)

@@ -19,8 +19,11 @@ import (
 func controlBodyRules(m *history.Model, r *result) {
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
+		if e.Kind != trace.ControlSend {
+			continue
+		}
 		b := m.Run.Body(e)
-		if e.Kind != trace.ControlSend || b == nil {
+		if b == nil {
 			continue
 		}
 		fi, ok := m.FailureAt(e.Failure)

@@ -49,7 +49,8 @@ type shape struct {
 
 // shapes are the known algorithms' run shapes (SPEC §6, docs/formats.md).
 // MS's f may be empty, which the format cannot tell from absent.
-var shapes = map[history.Alg]shape{
+var shapes = [...]shape{
+	history.Foreign:     {}, // not judged (shapeRules)
 	history.MS:          {must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}},
 	history.Textbook:    {must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}},
 	history.PK:          {must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}},
@@ -91,10 +92,10 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 // foreign run may omit it; the state rules say what that leaves
 // unknown).
 func shapeRules(m *history.Model, r *result) {
-	sh, ok := shapes[m.Alg]
-	if !ok {
+	if m.Alg == history.Foreign || int(m.Alg) >= len(shapes) {
 		return
 	}
+	sh := shapes[m.Alg]
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		switch e.Kind {

@@ -69,7 +69,7 @@ type tokenJudge struct {
 	want         []trace.Identity // scratch: the rebuilt list, for a witness
 	got          []trace.Identity // scratch: the run's list, for a witness
 	// chains memoizes, per live op, the multiset hash of the receipts on
-	// its chain of predecessors (tokenchain.go).
+	// its chain of predecessors (log_replay_rules_token_hash.go).
 	chains chainMemo
 }
 
@@ -108,7 +108,7 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 	b := &j.m.Run.Bodies[body]
 	for v := j.head[fi]; v != history.None; v = j.verdicts[v].next {
 		x := &j.verdicts[v]
-		if x.body == body || sameReceived(&j.m.Run.Bodies[x.body], b) {
+		if x.body == body || j.m.Run.Bodies[x.body].SameReceived(b) {
 			if x.bad != history.None {
 				j.bad[x.bad].seqs = append(j.bad[x.bad].seqs, seq)
 			}
@@ -131,18 +131,6 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 	}
 	j.head[fi] = int32(len(j.verdicts))
 	j.verdicts = append(j.verdicts, v)
-}
-
-// sameReceived reports whether two bodies carry the same received list:
-// one view of an algorithm's receipts, or equal lists.
-func sameReceived(a, b *trace.ControlBody) bool {
-	if a.Receipts != nil && a.Receipts == b.Receipts {
-		return true
-	}
-	if a.Receipts == nil && b.Receipts == nil {
-		return slices.Equal(a.Received, b.Received)
-	}
-	return slices.Equal(a.ReceivedList(), b.ReceivedList())
 }
 
 // matches reports whether body b lists exactly the receipts live in

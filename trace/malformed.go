@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/goccy/go-json/jsontext"
 )
 
 // malformed turns err, a failure of goccy/go-json reading from f.at, into
@@ -96,40 +98,33 @@ func libraryError(err error) error {
 	if err == nil {
 		return errors.New("invalid JSON")
 	}
-	msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
-	if d := duplicateName(msg); d != "" {
+	if d := duplicateName(err); d != "" {
 		return wellFormedJSON(d)
 	}
-	return errors.New(msg)
+	return errors.New(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: "))
 }
 
-// duplicateName words the library's duplicate-name error (`duplicate
-// object member name "P1" within "//0/pb/f"`) in the file's terms: a
-// name given twice is refused, since which one counts would be a guess
-// (the last, silently, before). It returns "" for any other message.
-func duplicateName(msg string) string {
-	const head = "duplicate object member name "
-	rest, ok := strings.CutPrefix(msg, head)
-	if !ok {
+// duplicateName words the library's duplicate-name error, from its JSON
+// pointer, in the file's terms (`"msg" is given twice`, `pb.f names P1
+// twice`): a name given twice is refused, since which one counts would
+// be a guess (the last, silently, before). It returns "" for any other
+// error.
+func duplicateName(err error) string {
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
 		return ""
 	}
-	name, within, _ := strings.Cut(rest, " within ")
+	name := se.JSONPointer.LastToken()
 	var parts []string
-	if ptr, err := strconv.Unquote(within); err == nil {
-		for _, p := range strings.Split(ptr, "/") {
-			if _, err := strconv.Atoi(p); p != "" && err != nil {
-				parts = append(parts, p)
-			}
+	for tok := range se.JSONPointer.Parent().Tokens() {
+		if _, err := strconv.Atoi(tok); tok != "" && err != nil { // array indexes: the event's place
+			parts = append(parts, tok)
 		}
 	}
 	if len(parts) == 0 {
-		return name + " is given twice"
+		return strconv.Quote(name) + " is given twice"
 	}
-	unq, err := strconv.Unquote(name)
-	if err != nil {
-		unq = name
-	}
-	return strings.Join(parts, ".") + " names " + unq + " twice"
+	return strings.Join(parts, ".") + " names " + name + " twice"
 }
 
 // walker re-reads text that goccy/go-json rejected and words its first

@@ -1,5 +1,7 @@
 package trace
 
+import "slices"
+
 // Via says where a run's recv took its copy from.
 type Via uint8
 
@@ -292,6 +294,15 @@ func IdentityHash(id Identity) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
+}
+
+// SameReceived reports whether c and o list the same receipts: one view
+// of an algorithm's receipts (without making its list), or equal lists.
+func (c *ControlBody) SameReceived(o *ControlBody) bool {
+	if c.Receipts != nil && c.Receipts == o.Receipts {
+		return true
+	}
+	return slices.Equal(c.ReceivedList(), o.ReceivedList())
 }
 
 // ReceivedList returns the token's receipt identities: Received, or the

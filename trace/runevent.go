@@ -137,7 +137,7 @@ func intField(f *frame, key string, v []byte, min int64) (int32, error) {
 	}
 	n, ok := int32Of(v)
 	switch {
-	case !ok && isWhole(v) && v[0] != '-':
+	case !ok && tooLarge(v):
 		return 0, f.eventErr("%q is %s, too large: at most %d", key, v, math.MaxInt32)
 	case !ok || int64(n) < min:
 		return 0, f.eventErr("%q must be an integer >= %d", key, min)

@@ -122,22 +122,15 @@ func exactSeconds(b []byte) (Time, bool) {
 	return t, true
 }
 
-// int32Of reads a number that must be an integer fitting in int32; ok is
-// false when it is not such an integer.
-// isWhole reports whether v is written as a whole number (digits, an
-// optional leading minus): one int32Of refuses only for its size.
-func isWhole(v []byte) bool {
-	if len(v) > 0 && v[0] == '-' {
-		v = v[1:]
-	}
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return len(v) > 0
+// tooLarge reports whether v is a positive integer beyond int32: the one
+// integer int32Of refuses that deserves its own message (the limit).
+func tooLarge(v []byte) bool {
+	n, err := strconv.ParseInt(string(v), 10, 32)
+	return errors.Is(err, strconv.ErrRange) && n > 0
 }
 
+// int32Of reads a number that must be an integer fitting in int32; ok is
+// false when it is not such an integer.
 func int32Of(v []byte) (int32, bool) {
 	n, err := strconv.ParseInt(string(v), 10, 32)
 	return int32(n), err == nil

@@ -11,7 +11,8 @@
 // The initiator is the process with the most ticks in the trace (the
 // first in process order among equals; Initiator): a real log may give
 // its first process no timer at all, and a coordinator without ticks
-// starts no round. Its tick starts round r when no round is in progress: it checkpoints, stops, and sends a
+// starts no round. Its tick starts round r when no round is in
+// progress: it checkpoints, stops, and sends a
 // request to every other process; each one, on the request, checkpoints,
 // stops and acknowledges; when every acknowledgement is in, the
 // initiator sends a commit to every other process and resumes; each one
@@ -45,8 +46,8 @@ const Name = "coordinated"
 func Initiator(tr *trace.Trace) replay.Proc {
 	ticks := make([]int, len(tr.Processes))
 	for i := range tr.Events {
-		if tr.Events[i].Kind == trace.Checkpoint {
-			ticks[tr.Events[i].P]++
+		if e := &tr.Events[i]; e.Kind == trace.Checkpoint && e.P >= 0 && int(e.P) < len(ticks) {
+			ticks[e.P]++
 		}
 	}
 	best := 0

@@ -96,9 +96,7 @@ func (v *receiptView) Identities() []trace.Identity {
 		return v.ids
 	}
 	ids := []trace.Identity{}
-	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
-		ids = append(ids, trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
-	}
+	v.WalkIdentities(func(id trace.Identity) { ids = append(ids, id) })
 	slices.SortFunc(ids, func(a, b trace.Identity) int { return int(a.Msg) - int(b.Msg) })
 	v.ids = ids
 	return ids

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -240,7 +241,7 @@ func (w *wellFormed) pending() []inFlight {
 			out = append(out, inFlight{k, s})
 		}
 	}
-	slices.SortFunc(out, func(a, b inFlight) int { return int(a.seq - b.seq) })
+	slices.SortFunc(out, func(a, b inFlight) int { return cmp.Compare(a.seq, b.seq) })
 	return out
 }
 
@@ -330,10 +331,7 @@ func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
 	if x.Origin != y.Origin || x.Count != y.Count || x.R != y.R || x.Inc != y.Inc || x.K != y.K {
 		return false
 	}
-	if x.Receipts != nil && x.Receipts == y.Receipts {
-		return true
-	}
-	return slices.Equal(x.ReceivedList(), y.ReceivedList())
+	return x.SameReceived(y)
 }
 
 // DescribeBody renders a control body for because-chains, its numbers
