@@ -28,9 +28,10 @@ type Builder struct {
 	// arrived while it was down: it handles them at its restart.
 	downPending map[int32][]int32
 	handled     map[[2]int32]bool
-	// heard says which failures a process has received a control
-	// message for, or (its own) restarted from, by (process, fail seq).
-	heard map[[2]int32]bool
+	// heard says, by (process, fail seq), which kinds of control message
+	// a process has received for a failure (bit 1<<kind), and
+	// heardRestart when it restarted from it (its own).
+	heard map[[2]int32]uint32
 
 	sawOp        bool // an app event carried an op number
 	snapshotUsed int
@@ -230,6 +231,7 @@ func init() {
 	handlers[trace.Restart] = (*Builder).restart
 	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
+		b.causeHeard(seq, e)
 		b.rollback(seq, e, ps)
 	}
 	handlers[trace.Log] = (*Builder).logged

@@ -52,7 +52,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.recordAnn(ps, *ann)
 	}
 	if fi != None {
-		put(&b.heard, [2]int32{e.P, m.Failures[fi].Seq}, true)
+		b.hear(e.P, m.Failures[fi].Seq, heardRestart)
 		f := &m.Failures[fi]
 		f.Restart, f.Ann = seq, ann
 		if ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore); ok {
@@ -101,7 +101,7 @@ func (b *Builder) restartOf(seq int32, e *trace.RunEvent, ps *procBuild) int32 {
 // announcement.
 func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	put(&b.heard, [2]int32{e.P, e.Failure}, true)
+	b.hear(e.P, e.Failure, 1<<e.Control)
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
 			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
@@ -205,7 +205,7 @@ func ordinal(n int32) string {
 // failure it answers: a failure's control messages start at its
 // process's restart and travel from there (SPEC §4.2, §5).
 func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
-	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}] {
+	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}] != 0 {
 		return
 	}
 	if e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
@@ -216,6 +216,41 @@ func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return fmt.Sprintf("%s's %s at seq %d answers failure seq %d, of which it has not heard", m.ProcName(e.P), e.Kind, seq, e.Failure),
 			fmt.Sprintf("a failure's control messages start at its process's restart and reach the others as control_recv events; %s has no restart or control_recv for failure seq %d before its %s at seq %d",
 				m.ProcName(e.P), e.Failure, e.Kind, seq)
+	})
+}
+
+// heardRestart marks in heard a process's restart from its own failure.
+const heardRestart = 1 << 31
+
+// hear records that process p learnt of failure fail by what.
+func (b *Builder) hear(p, fail int32, what uint32) {
+	if b.heard == nil {
+		b.heard = map[[2]int32]uint32{}
+	}
+	b.heard[[2]int32{p, fail}] |= what
+}
+
+// causeHeard checks that a rollback caused by a request or a token
+// answers one its process received for the failure it names (a
+// control_recv of that kind before it): diagrams, recovery reports and
+// witnesses show the cause, so a forged one misleads.
+func (b *Builder) causeHeard(seq int32, e *trace.RunEvent) {
+	var ctl trace.Control
+	switch e.Cause {
+	case trace.CauseRequest:
+		ctl = trace.ControlRollback
+	case trace.CauseToken:
+		ctl = trace.ControlToken
+	default:
+		return
+	}
+	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}]&(1<<ctl) != 0 {
+		return
+	}
+	m := b.m
+	b.anomalySeqs(CauseUnheard, []int32{e.Failure, seq}, func() (string, string) {
+		return fmt.Sprintf("%s's rollback at seq %d says cause %s, but %s received no %s control message for failure seq %d before it", m.ProcName(e.P), seq, e.Cause, m.ProcName(e.P), ctl, e.Failure),
+			fmt.Sprintf("a rollback caused by a %s answers one that reached its process (a control_recv for the failure it names), and %s has none for failure seq %d before seq %d", e.Cause, m.ProcName(e.P), e.Failure, seq)
 	})
 }
 
