@@ -183,6 +183,28 @@ func forgedCases() []propCase {
 			at(23, trace.ControlSend), forgeReceived(false, "y1")),
 		forged(report.LogReplayRules, "forged-token-received-forwarded", "sent at seq 26 lacks (y1, inc 0)", "pk", domino,
 			at(26, trace.ControlSend), forgeReceived(true, "y0")),
+		forged(report.LogReplayRules, "forged-token-received-inc", "(y0, inc 1)", "pk", domino,
+			at(23, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) {
+				forgeReceived(false, "y0", "y1")(run, e)
+				run.Bodies[e.Body].Received[0].Inc = 1
+			}),
+		forged(report.LogReplayRules, "forged-token-received-twice", "lists (y0, inc 0) twice", "pk", domino,
+			at(23, trace.ControlSend), forgeReceived(false, "y0", "y0")),
+		// 8. what an algorithm sends: its piggyback fields and control
+		// kinds (log_replay_rules_shape.go), and the causes it rolls back
+		// for (log_replay_rules_cause.go), on runs of the right label.
+		forged(report.LogReplayRules, "forged-pb-extra-field", "piggybacks {sn, vt}, not what MS sends", "ms", orphanMS,
+			at(2, trace.Send), func(run *trace.Run, e *trace.RunEvent) {
+				pb := *run.PB(e)
+				pb.VT = trace.VT{{}, {}, {}}
+				e.PB = run.AddPB(&pb)
+			}),
+		forged(report.LogReplayRules, "forged-control-kind-ms", "P0 sends a token control message at seq 13, which MS does not send", "ms", orphanMS,
+			at(13, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) { e.Control = trace.ControlToken }),
+		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, for which MS never rolls back", "ms", orphanMS,
+			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
+		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, for which PK never rolls back", "pk", orphanPK,
+			at(14, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseRequest }),
 	}
 }
 
