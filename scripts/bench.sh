@@ -85,7 +85,8 @@ status() {
 }
 
 gen() { # gen FILE PROCS EVENTS FAILURES
-  "$ckpt" gen --procs "$2" --events "$3" --failures "$4" --seed 1 -o "$1"
+  # --max-events: a trace with 10^5 failures has ~3·10^6 events for 10^5 ops
+  "$ckpt" gen --procs "$2" --events "$3" --failures "$4" --seed 1 --max-events 100000000 -o "$1"
 }
 
 # ratios PROCS EVENTS: the verify/validate table of one trace size.

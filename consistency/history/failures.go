@@ -19,6 +19,7 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	f := Failure{Seq: seq, P: e.P, Restart: None, Count: None, R: None}
 	b.snapshot(&f)
 	m.Failures = append(m.Failures, f)
+	m.failSeqs = append(m.failSeqs, seq)
 }
 
 // restart applies a restart: it answers the process's pending failure,

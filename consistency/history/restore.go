@@ -47,17 +47,14 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Ckpt == None {
 		m.Missing.CkptID = true
 	} else {
-		if old, ok := checkpointByID(ps.taken, ps.byID, e.Ckpt); ok {
+		if old, ok := checkpointByID(ps.taken[:ck.Index], ps.byID, e.Ckpt); ok {
 			b.anomaly(CkptIDReused, seq, func() (string, string) {
 				return fmt.Sprintf("%s reuses checkpoint id %d at seq %d", m.ProcName(e.P), e.Ckpt, seq),
 					fmt.Sprintf("checkpoint ids are unique per process (0 is the initial checkpoint), but %s's checkpoint at seq %d has id %d, which %s",
 						m.ProcName(e.P), seq, e.Ckpt, ckptWas(old))
 			})
 		}
-		if ps.byID == nil {
-			ps.byID = map[int32]int32{}
-		}
-		ps.byID[e.Ckpt] = ck.Index
+		ps.indexID(e.Ckpt, ck.Index)
 	}
 	ps.held = append(ps.held, ck.Index)
 	if e.CkptType == trace.CkptRecovery && e.Failure != None {
@@ -65,6 +62,24 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 			b.handle(fi, e.P, seq, ps)
 		}
 	}
+}
+
+// indexID records that checkpoint k has id: nothing while ids are
+// indexes (Proc.byID), else in the map, built from the checkpoints
+// taken so far the first time an id is not its index.
+func (ps *procBuild) indexID(id, k int32) {
+	if ps.byID == nil {
+		if id == k {
+			return
+		}
+		ps.byID = make(map[int32]int32, k)
+		for i, c := range ps.taken[1:k] {
+			if c.ID != None {
+				ps.byID[c.ID] = int32(i) + 1
+			}
+		}
+	}
+	ps.byID[id] = k
 }
 
 // ckptWas says which checkpoint an id named before.

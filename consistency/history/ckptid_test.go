@@ -1,0 +1,107 @@
+package history_test
+
+import (
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Checkpoint ids need not be the checkpoints' indexes: a foreign run may
+// number them sparsely, and a run that reuses one is an anomaly. The
+// builder keeps no id map while ids are indexes (the engine's numbering),
+// so both paths are judged here against the same engine runs.
+func TestCheckpointIDs(t *testing.T) {
+	for name, run := range engineRuns(t) {
+		base := history.Build(run, nil, history.AlgOf(run))
+		if len(base.Restores) == 0 {
+			continue
+		}
+		sparse := renumbered(run, func(id int32) int32 { return 3*id + 100 })
+		m := history.Build(sparse, nil, history.AlgOf(sparse))
+		if as, n := m.Anomalies(history.AllKinds()...); n > 0 {
+			t.Errorf("%s: sparse ids: %d anomalies, first: %s — %s", name, n, as[0].Message, as[0].Because)
+		}
+		for p := range base.Procs {
+			for _, c := range base.Procs[p].Taken[1:] {
+				got, ok := m.Procs[p].Checkpoint(3*c.ID + 100)
+				if !ok || got.Seq != c.Seq {
+					t.Errorf("%s: P%d: id %d (was %d) finds seq %d, %v; want seq %d", name, p, 3*c.ID+100, c.ID, got.Seq, ok, c.Seq)
+				}
+				if _, ok := m.Procs[p].Checkpoint(c.ID); ok && c.ID != 0 && (c.ID-100)%3 != 0 {
+					t.Errorf("%s: P%d: old id %d still found", name, p, c.ID)
+				}
+			}
+		}
+	}
+}
+
+// renumbered copies run with every checkpoint id other than the initial
+// one's, and every restore naming one, mapped by f.
+func renumbered(run *trace.Run, f func(int32) int32) *trace.Run {
+	c := *run
+	c.Events = append([]trace.RunEvent(nil), run.Events...)
+	for i := range c.Events {
+		e := &c.Events[i]
+		if e.Kind == trace.Checkpoint && e.Ckpt > 0 {
+			e.Ckpt = f(e.Ckpt)
+		}
+		if e.Restore > 0 {
+			e.Restore = f(e.Restore)
+		}
+	}
+	return &c
+}
+
+// A checkpoint that takes an id its process used before is reported,
+// whether the ids so far were indexes (no map yet) or not.
+func TestCheckpointIDReused(t *testing.T) {
+	for _, shift := range []int32{0, 100} {
+		for name, run := range engineRuns(t) {
+			r := renumbered(run, func(id int32) int32 { return id + shift })
+			// The second checkpoint of the first process with two takes
+			// the first one's id.
+			first := map[int32]int32{}
+			reused := false
+			for i := range r.Events {
+				e := &r.Events[i]
+				if e.Kind != trace.Checkpoint || e.Ckpt <= 0 {
+					continue
+				}
+				if id, ok := first[e.P]; ok {
+					e.Ckpt, reused = id, true
+					break
+				}
+				first[e.P] = e.Ckpt
+			}
+			if !reused {
+				continue
+			}
+			m := history.Build(r, nil, history.AlgOf(r))
+			if _, n := m.Anomalies(history.CkptIDReused); n == 0 {
+				t.Errorf("%s (ids +%d): a reused checkpoint id is not reported", name, shift)
+			}
+		}
+	}
+}
+
+// A checkpoint written without an id is found by no id, though the ids
+// around it are indexes.
+func TestCheckpointWithoutID(t *testing.T) {
+	for name, run := range engineRuns(t) {
+		r := renumbered(run, func(id int32) int32 { return id })
+		for i := range r.Events {
+			e := &r.Events[i]
+			if e.Kind != trace.Checkpoint || e.Ckpt <= 0 {
+				continue
+			}
+			id, p := e.Ckpt, e.P
+			e.Ckpt = trace.None
+			m := history.Build(r, nil, history.AlgOf(r))
+			if c, ok := m.Procs[p].Checkpoint(id); ok {
+				t.Errorf("%s: P%d: id %d, written without, finds the checkpoint at seq %d", name, p, id, c.Seq)
+			}
+			break
+		}
+	}
+}
