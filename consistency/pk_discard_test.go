@@ -40,6 +40,17 @@ func pkDiscardEarly(t *testing.T) *trace.Run {
 	return insertAt(run, 20, d)
 }
 
+// pkDiscardUnannounced is that run with P1 failing again at the end
+// (seq 28), never to restart, and the discard naming that failure,
+// which announced nothing. The source trace has no such fail: the run
+// is judged without it.
+func pkDiscardUnannounced(t *testing.T) *trace.Run {
+	run := replayOf(t, "pk", pkDiscardTrace(t))
+	run = insertAt(run, 28, trace.NewRunEvent(trace.Fail, run.Events[27].T, 1))
+	forge(t, run, 30, trace.End, func(e *trace.RunEvent) { e.State = trace.StateDown })
+	return forge(t, run, 26, trace.Discard, func(e *trace.RunEvent) { e.Failure = 28 })
+}
+
 // TestPKDiscardReasons: each reason a PK discard may give, given where
 // it does not hold, fails log-replay-rules with the reason's own
 // witness (log_replay_rules_discard.go, pkDiscard and pkOrphanOf).
@@ -59,6 +70,8 @@ func TestPKDiscardReasons(t *testing.T) {
 		{name: "orphan-names-another-failure", src: src, prop: lrr, status: fail,
 			run:     pkDiscardEdited(func(e *trace.RunEvent) { e.Failure = 1 }),
 			witness: "its announcement (P1, inc 0, k 2) does not make it one"},
+		{name: "orphan-names-unannounced-failure", run: pkDiscardUnannounced, prop: lrr, status: fail,
+			witness: "failure seq 28 announced nothing"},
 		{name: "duplicate-of-nothing-live", src: src, prop: lrr, status: fail,
 			run:     pkDiscardEdited(func(e *trace.RunEvent) { e.Reason, e.Failure = trace.ReasonDuplicate, trace.None }),
 			witness: "P2's live history holds no receipt of m3 at seq 26, so the copy is no duplicate"},
