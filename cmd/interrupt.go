@@ -17,10 +17,18 @@ var pending = struct {
 	files map[string]struct{}
 }{files: map[string]struct{}{}}
 
-func trackTemp(name string) {
+// createTracked creates a temporary file as os.CreateTemp does and
+// records it for removePending. Both happen under the lock the signal
+// handler takes, so an interrupt between creating the file and recording
+// it cannot leave it behind.
+func createTracked(dir, pattern string) (*os.File, error) {
 	pending.Lock()
-	pending.files[name] = struct{}{}
-	pending.Unlock()
+	defer pending.Unlock()
+	f, err := os.CreateTemp(dir, pattern)
+	if err == nil {
+		pending.files[f.Name()] = struct{}{}
+	}
+	return f, err
 }
 
 func untrackTemp(name string) {

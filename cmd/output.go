@@ -28,11 +28,10 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: it is a directory; give a file name", path)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTracked(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %s", path, dirProblem(dir, err))
 	}
-	trackTemp(tmp.Name())
 	ok := false
 	defer func() {
 		untrackTemp(tmp.Name())

@@ -100,10 +100,10 @@ func TestEndRecordBranches(t *testing.T) {
 			witness: "P1 has run its whole program (2 ops), so it is done, not blocked"},
 		{name: "stuck-on-wrong-message", src: nil, prop: report.Equivalence, status: fail,
 			run:     msStuckAfterRestart(func(e *trace.RunEvent) { e.State, e.Op, e.Msg = trace.StateBlocked, 1, 0 }),
-			witness: "op 1 of P0's program, where it is stuck, is internal , not a receive of m1"},
+			witness: "op 1 of P0's program, where it is stuck, is internal, not a receive of m1"},
 		{name: "blocked-at-no-receive", src: nil, prop: report.Equivalence, status: fail,
 			run:     msStuckAfterRestart(func(e *trace.RunEvent) { e.State, e.Op = trace.StateBlocked, 1 }),
-			witness: "op 1 of P0's program, where it is stuck, is internal , which waits for no message"},
+			witness: "op 1 of P0's program, where it is stuck, is internal, which waits for no message"},
 		{name: "held-after-resume", prop: report.Equivalence, status: fail,
 			run: func(t *testing.T) *trace.Run {
 				return forge(t, replayOf(t, "pk", bundled("domino")(t)), 31, trace.End, func(e *trace.RunEvent) { e.State = trace.StateHeld })

@@ -81,9 +81,9 @@ func programAt(m *history.Model, p int32, r *result) {
 			got = m.Describe(s)
 			seqs = append(seqs, s)
 		}
-		because = fmt.Sprintf("op %d of %s's program is %s %s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got)
+		because = fmt.Sprintf("op %d of %s's program is %s%s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got)
 	case k < len(pr):
-		because = fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s %s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg))
+		because = fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s%s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg))
 		if e := m.Procs[p].End; e != history.None {
 			seqs = append(seqs, e)
 		}

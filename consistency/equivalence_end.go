@@ -150,9 +150,9 @@ func stuckAt(m *history.Model, e *trace.RunEvent, live int32, prog []history.Pro
 	}
 	switch {
 	case e.Msg != history.None && e.Msg != want:
-		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s %s, not a receive of %s", live, m.ProcName(e.P), op.Kind, m.MsgOpt(op.Msg), m.MsgName(e.Msg))
+		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s%s, not a receive of %s", live, m.ProcName(e.P), op.Kind, m.MsgOpt(op.Msg), m.MsgName(e.Msg))
 	case e.State == trace.StateBlocked && op.Kind != trace.Recv:
-		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s %s, which waits for no message", live, m.ProcName(e.P), op.Kind, m.MsgOpt(op.Msg))
+		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s%s, which waits for no message", live, m.ProcName(e.P), op.Kind, m.MsgOpt(op.Msg))
 	}
 	return ""
 }

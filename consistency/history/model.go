@@ -418,12 +418,13 @@ func (m *Model) MsgName(i int32) string {
 	return fmt.Sprintf("message #%d", i)
 }
 
-// MsgOpt names message i, or "" for None.
+// MsgOpt names message i after a space ("send m1" is written "%s%s"),
+// or is "" for None, so an op without a message reads "internal".
 func (m *Model) MsgOpt(i int32) string {
 	if i == None {
 		return ""
 	}
-	return m.MsgName(i)
+	return " " + m.MsgName(i)
 }
 
 // FailName describes failure fi for because-chains.

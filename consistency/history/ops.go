@@ -199,7 +199,7 @@ func (b *Builder) learnOp(seq int32, e *trace.RunEvent, ps *procBuild) {
 		was := ps.progKind[k]
 		b.anomaly(ProgramMismatch, seq, func() (string, string) {
 			return fmt.Sprintf("%s op %d differs between executions", m.ProcName(e.P), k),
-				fmt.Sprintf("a piecewise-deterministic program re-executes the same op at the same index, but op %d of %s was %s earlier and is %s %s at seq %d",
+				fmt.Sprintf("a piecewise-deterministic program re-executes the same op at the same index, but op %d of %s was %s earlier and is %s%s at seq %d",
 					k, m.ProcName(e.P), was, e.Kind, m.MsgOpt(e.Msg), seq)
 		})
 	}
