@@ -121,15 +121,29 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 	r := e.ev(trace.ControlSend, p)
 	r.Peer, r.Control, r.Body, r.Failure = to, f.Control, e.storeBody(f.Body), f.Failure.Run()
 	e.emit(r)
-	e.ctrls = append(e.ctrls, ctrlRec{from: p, to: to, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
 	t, ok := later(e.now, e.params.ControlDelay)
 	if !ok {
 		e.tooLate(t, -1, "%s's %s message to %s would arrive at %s", e.name(p), f.Control, e.name(to))
 		return nil
 	}
+	ref := e.storeCtrl(ctrlRec{from: p, to: to, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
 	e.txSeq++
-	e.q.push(item{t: t, class: classArrival, kind: itemControl, key: e.txSeq, p: to, ref: int32(len(e.ctrls) - 1)})
+	e.q.push(item{t: t, class: classArrival, kind: itemControl, key: e.txSeq, p: to, ref: ref})
 	return nil
+}
+
+// storeCtrl keeps a control message in flight, in a slot an arrived one
+// freed if there is one: only those in flight take room (10^5 failures
+// sent 10^6 control messages, 120 MB of records kept to the end).
+func (e *engine) storeCtrl(c ctrlRec) int32 {
+	if n := len(e.ctrlFree); n > 0 {
+		ref := e.ctrlFree[n-1]
+		e.ctrlFree = e.ctrlFree[:n-1]
+		e.ctrls[ref] = c
+		return ref
+	}
+	e.ctrls = append(e.ctrls, c)
+	return int32(len(e.ctrls) - 1)
 }
 
 // arriveControl hands control message ref to its receiver, or records it
@@ -137,7 +151,11 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 // receiver may be released by it: it becomes a ready op (wake), tried
 // after every arrival at this time.
 func (e *engine) arriveControl(ref int32) error {
-	c := &e.ctrls[ref]
+	// Copied out and the slot freed at once: the step may send control
+	// messages that reuse it.
+	c := e.ctrls[ref]
+	e.ctrls[ref] = ctrlRec{}
+	e.ctrlFree = append(e.ctrlFree, ref)
 	r := e.ev(trace.ControlRecv, c.to)
 	r.Peer, r.Control, r.Body, r.Failure = c.from, c.control, c.bodyIdx, c.failure.Run()
 	e.emit(r)

@@ -100,22 +100,23 @@ func (pr *proc) stale() {
 }
 
 type engine struct {
-	tr     *trace.Trace
-	alg    Algorithm
-	params trace.Params
-	out    *trace.Run
-	procs  []proc
-	q      queue
-	copies []copyRec // indexed by CopyID; copies[0] is unused (NoCopy)
-	ctrls  []ctrlRec
-	head   []CopyID // per message: first copy in its receiver's mailbox
-	tail   []CopyID
-	ncopy  []int32 // per message: copies transmitted so far
-	now    trace.Time
-	txSeq  int64
-	arrSeq int64
-	lastPB []int32 // per process: index in e.out.PBs of its last piggyback, or None
-	lastVT []int32 // per process: index in e.out.VTs of its last checkpoint vector, or None
+	tr       *trace.Trace
+	alg      Algorithm
+	params   trace.Params
+	out      *trace.Run
+	procs    []proc
+	q        queue
+	copies   []copyRec // indexed by CopyID; copies[0] is unused (NoCopy)
+	ctrls    []ctrlRec // control messages in flight; ctrlFree: free slots
+	ctrlFree []int32
+	head     []CopyID // per message: first copy in its receiver's mailbox
+	tail     []CopyID
+	ncopy    []int32 // per message: copies transmitted so far
+	now      trace.Time
+	txSeq    int64
+	arrSeq   int64
+	lastPB   []int32 // per process: index in e.out.PBs of its last piggyback, or None
+	lastVT   []int32 // per process: index in e.out.VTs of its last checkpoint vector, or None
 	// bodies maps a control body to its index in e.out.Bodies: a body
 	// sent again (a PK token going round the ring) is stored once.
 	bodies map[*trace.ControlBody]int32
