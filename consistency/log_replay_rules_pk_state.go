@@ -175,9 +175,11 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT
 	if j < 0 {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)), []int32{seq},
-		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			m.ProcName(p), seq, c.inc[p], count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)),
+			fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+				m.ProcName(p), seq, c.inc[p], count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
+	})
 }
 
 // vtHolder names the send or checkpoint a vector belongs to.

@@ -82,7 +82,9 @@ type tokenVerdict struct {
 	bad      int32 // index of its witness in tokenJudge.bad, or None
 }
 
-// badList is what the witness of a failing list says.
+// badList is what the witness of a failing list says. Its text is
+// written for the first maxWitnesses lists only, the ones a result can
+// keep.
 type badList struct {
 	seqs              []int32 // the fail, the restart, the control_sends carrying it
 	diff, wantS, gotS string
@@ -125,8 +127,13 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 		if !slices.Equal(want, got) {
 			f := &j.m.Failures[fi]
 			v.bad = int32(len(j.bad))
-			j.bad = append(j.bad, badList{seqs: []int32{f.Seq, f.Restart, seq},
-				diff: j.firstDiff(f.P, f.Restart, want, got), wantS: identities(j.m, want), gotS: identities(j.m, got)})
+			w := badList{seqs: []int32{f.Seq, f.Restart, seq}}
+			if len(j.bad) < maxWitnesses {
+				// report fails the lists in this order, so no later one
+				// is kept; want and got are scratch, so now or never.
+				w.diff, w.wantS, w.gotS = j.firstDiff(f.P, f.Restart, want, got), identities(j.m, want), identities(j.m, got)
+			}
+			j.bad = append(j.bad, w)
 		}
 	}
 	j.head[fi] = int32(len(j.verdicts))
@@ -290,14 +297,16 @@ func (j *tokenJudge) report(r *result) {
 		}
 		w := &j.bad[v.bad]
 		f := &m.Failures[v.fi]
-		hops := w.seqs[2:]
-		sent := fmt.Sprintf("seq %d", hops[0])
-		if len(hops) > 1 {
-			sent = "seqs " + seqList(hops)
-		}
-		r.fail(fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, w.diff), w.seqs,
-			fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
-				m.ProcName(f.P), f.Restart, w.wantS, sent, w.gotS))
+		r.fail(w.seqs, func() (string, string) {
+			hops := w.seqs[2:]
+			sent := fmt.Sprintf("seq %d", hops[0])
+			if len(hops) > 1 {
+				sent = "seqs " + seqList(hops)
+			}
+			return fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, w.diff),
+				fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
+					m.ProcName(f.P), f.Restart, w.wantS, sent, w.gotS)
+		})
 	}
 }
 
