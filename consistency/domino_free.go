@@ -44,7 +44,7 @@ func msDomino(m *history.Model, r *result) {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
 		fi := m.FailOf(rs.Seq)
-		ck, ok := m.Procs[e.P].Checkpoint(e.Restore)
+		ck, ok := m.RestoredCkpt(rs)
 		if !ok || fi == history.None {
 			continue
 		}

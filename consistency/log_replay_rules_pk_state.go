@@ -87,7 +87,7 @@ func (c *pkClocks) merge(p int32, vt trace.VT) {
 // restore restarts p's vector from a restored checkpoint.
 func (c *pkClocks) restore(rs *history.Restore, e *trace.RunEvent) {
 	p := e.P
-	ck, ok := c.m.Procs[p].Checkpoint(e.Restore)
+	ck, ok := c.m.RestoredCkpt(rs)
 	if !ok || int(ck.Index) >= len(c.ckpts[p]) || c.ckpts[p][ck.Index] == nil {
 		c.lost[p] = true
 		return

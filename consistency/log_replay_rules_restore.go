@@ -29,7 +29,7 @@ func restoreRules(m *history.Model, r *result) {
 	for i := range m.Restores {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
-		ck, ok := m.Procs[e.P].Checkpoint(e.Restore)
+		ck, ok := m.RestoredCkpt(rs)
 		if !ok || e.Pos == history.None || e.Pos < ck.Pos {
 			continue
 		}

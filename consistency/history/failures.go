@@ -36,7 +36,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if !m.Alg.Recovers() {
 		keep = requeueAll
 	}
-	b.restore(seq, e, ps, keep)
+	restored := b.restore(seq, e, ps, keep)
 	inc := ps.restarts // the incarnation that ended
 	ps.restarts++
 	if e.Inc != None && (m.Alg == MS || m.Alg == PK) && e.Inc != ps.restarts {
@@ -55,9 +55,9 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.hear(e.P, m.Failures[fi].Seq, heardRestart)
 		f := &m.Failures[fi]
 		f.Restart, f.Ann = seq, ann
-		if ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore); ok {
+		if restored != None {
 			ps.attributed++
-			f.Count, f.R = ps.attributed, ck.Sn
+			f.Count, f.R = ps.attributed, ps.taken[restored].Sn
 		}
 		b.handle(fi, e.P, seq, ps)
 	}

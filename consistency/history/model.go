@@ -157,19 +157,38 @@ type Proc struct {
 func (p *Proc) HeldCkpt(k int) *Ckpt { return &p.Taken[p.Held[k]] }
 
 // Checkpoint returns the checkpoint the process took with id (the
-// latest one, if the run reuses ids; 0 is the initial one).
+// latest one, if the run reuses ids; 0 is the initial one). A restore's
+// checkpoint is Model.RestoredCkpt, resolved when it happened.
 func (p *Proc) Checkpoint(id int32) (Ckpt, bool) {
 	return checkpointByID(p.Taken, p.byID, id)
 }
 
 func checkpointByID(taken []Ckpt, byID map[int32]int32, id int32) (Ckpt, bool) {
-	if k, ok := byID[id]; ok {
+	if k := ckptIndex(byID, id); k != None {
 		return taken[k], true
 	}
-	if id == 0 {
-		return taken[0], true
-	}
 	return Ckpt{}, false
+}
+
+// ckptIndex returns the index in Taken of the checkpoint with id (the
+// latest one with it; 0 is the initial one), or None.
+func ckptIndex(byID map[int32]int32, id int32) int32 {
+	if k, ok := byID[id]; ok {
+		return k
+	}
+	if id == 0 {
+		return 0
+	}
+	return None
+}
+
+// RestoredCkpt returns the checkpoint restore rs restored, or false when
+// it names none its process took.
+func (m *Model) RestoredCkpt(rs *Restore) (Ckpt, bool) {
+	if rs.Restored == None {
+		return Ckpt{}, false
+	}
+	return m.Procs[m.Event(rs.Seq).P].Taken[rs.Restored], true
 }
 
 // Announcement is a PK failure announcement (origin, inc, k): incarnation
@@ -243,6 +262,12 @@ type Restore struct {
 	// Latest is the index in Taken of the latest checkpoint the process
 	// held just before the restore: the head of its held chain.
 	Latest int32
+	// Restored is the index in Taken of the checkpoint it restores, its
+	// id resolved once, at the restore, as Proc.Checkpoint resolves ids
+	// (the latest checkpoint taken with it by then; 0 the initial one),
+	// so that no rule looks the id up again; None if the process took
+	// none with that id (or the restore names none). RestoredCkpt reads it.
+	Restored int32
 	// Undone counts the live ops it undid; Undid lists them, in seq order.
 	Undone int32
 	Undid  []int32
