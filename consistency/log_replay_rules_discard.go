@@ -82,17 +82,15 @@ func msStaleFor(l *msLedger, p int32, pb *trace.Piggyback, fs int32) string {
 	return ""
 }
 
-// pkDiscards judges every PK discard, in one sweep that counts the
-// announcements each process has recorded (as the model does: a token
-// with a body, and its own restart) and the latest receipt of each
-// message.
+// pkDiscards judges every PK discard, in one sweep that keeps the latest
+// receipt of each message, against the announcements its process had
+// recorded by then (history.KnownBefore; none judged once a token came
+// without a body).
 func pkDiscards(m *history.Model, r *result) {
 	if m.Missing.Ops || m.Missing.Copy {
 		return
 	}
 	np := len(m.Procs)
-	known := make([]int32, np)
-	blind := make([]bool, np) // a token without a body: announcements unknown
 	last := make([]int32, len(m.Run.Msgs))
 	for i := range last {
 		last[i] = history.None
@@ -103,25 +101,13 @@ func pkDiscards(m *history.Model, r *result) {
 			continue
 		}
 		switch e.Kind {
-		case trace.ControlRecv:
-			if e.Control == trace.ControlToken {
-				if b := m.Run.Body(e); b != nil && b.Origin != history.None {
-					known[e.P]++
-				} else {
-					blind[e.P] = true
-				}
-			}
-		case trace.Restart:
-			if e.Pos >= 0 {
-				known[e.P]++
-			}
 		case trace.Recv:
 			if e.Msg >= 0 && int(e.Msg) < len(last) {
 				last[e.Msg] = int32(i)
 			}
 		case trace.Discard:
-			if !blind[e.P] {
-				pkDiscard(m, int32(i), e, known[e.P], last, r)
+			if n, ok := m.KnownBefore(e.P, int32(i)); ok {
+				pkDiscard(m, int32(i), e, n, last, r)
 			}
 		}
 	}

@@ -14,7 +14,7 @@ func pkHoldRules(m *history.Model, r *result) {
 	if len(m.Procs) < 2 {
 		return // alone on the ring there is no token to wait for
 	}
-	h := holds{m: m, r: r, since: make([]int32, len(m.Procs)), back: make([]bool, len(m.Procs)), inc: make([]int32, len(m.Procs))}
+	h := holds{m: m, r: r, since: make([]int32, len(m.Procs)), back: make([]bool, len(m.Procs))}
 	for p := range h.since {
 		h.since[p] = history.None
 	}
@@ -26,28 +26,26 @@ func pkHoldRules(m *history.Model, r *result) {
 }
 
 // holds is pkHoldRules' state per process: the restart a held process
-// waits since (None if it is not held), whether its token came back, and
-// its incarnation.
+// waits since (None if it is not held), and whether its token came back.
 type holds struct {
 	m     *history.Model
 	r     *result
 	since []int32
 	back  []bool
-	inc   []int32
 }
 
 func (h *holds) event(seq int32, e *trace.RunEvent) {
 	m, p := h.m, e.P
 	switch e.Kind {
 	case trace.Restart:
-		h.inc[p]++
 		h.since[p], h.back[p] = seq, false
 	case trace.Fail:
 		h.since[p] = history.None // a crash ends the hold
 	case trace.ControlRecv:
 		b := m.Run.Body(e)
 		// A token without a body cannot be told: the benefit of the doubt.
-		h.back[p] = h.back[p] || e.Control == trace.ControlToken && (b == nil || b.Origin == p && b.Inc == h.inc[p]-1)
+		// Its announcement names the incarnation the restart ended.
+		h.back[p] = h.back[p] || e.Control == trace.ControlToken && (b == nil || b.Origin == p && b.Inc == m.Inc(p, seq)-1)
 	case trace.End:
 		if h.since[p] != history.None && e.State != trace.StateHeld && e.State != trace.StateDown {
 			h.r.fail([]int32{h.since[p], seq}, func() (string, string) {

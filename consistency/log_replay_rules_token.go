@@ -55,10 +55,7 @@ func pkTokenReceipts(m *history.Model, r *result) {
 // tokenJudge keeps, per failure, the distinct received lists its token
 // carried and their verdicts.
 type tokenJudge struct {
-	m *history.Model
-	// restarts are, per process, the seqs of its restarts in order: a
-	// send's incarnation is the number of them before it.
-	restarts [][]int32
+	m        *history.Model
 	head     []int32 // per failure, its first verdict, or None
 	verdicts []tokenVerdict
 	bad      []badList
@@ -91,15 +88,9 @@ type badList struct {
 }
 
 func newTokenJudge(m *history.Model) *tokenJudge {
-	j := &tokenJudge{m: m, restarts: make([][]int32, len(m.Procs)), head: make([]int32, len(m.Failures))}
+	j := &tokenJudge{m: m, head: make([]int32, len(m.Failures))}
 	for i := range j.head {
 		j.head[i] = history.None
-	}
-	for k := range m.Restores {
-		s := m.Restores[k].Seq
-		if e := m.Event(s); e.Kind == trace.Restart && e.P >= 0 && int(e.P) < len(j.restarts) {
-			j.restarts[e.P] = append(j.restarts[e.P], s)
-		}
 	}
 	return j
 }
@@ -199,7 +190,7 @@ func (j *tokenJudge) receipts(fi int32, visit func(trace.Identity)) string {
 			return fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told",
 				m.ProcName(e.P), m.MsgName(e.Msg), s)
 		}
-		visit(trace.Identity{Msg: e.Msg, Inc: j.incAt(m.Event(snd).P, snd)})
+		visit(trace.Identity{Msg: e.Msg, Inc: m.Inc(m.Event(snd).P, snd)})
 	}
 	if n != 0 {
 		return gapsWhy(m, f)
@@ -232,15 +223,6 @@ func (j *tokenJudge) restartTop(fi int32) int32 {
 		}
 	}
 	return history.None
-}
-
-// incAt returns process p's incarnation at seq: its restarts before it.
-func (j *tokenJudge) incAt(p, seq int32) int32 {
-	if p < 0 || int(p) >= len(j.restarts) {
-		return history.None
-	}
-	n, _ := slices.BinarySearch(j.restarts[p], seq)
-	return int32(n)
 }
 
 // walk calls visit with each identity body b lists. An algorithm's view

@@ -156,7 +156,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
 		r.Known = ps.known[:len(ps.known):len(ps.known)]
-		r.BodyMissing = ps.bodyMissing
+		r.BodyMissing = ps.kidx.unknown()
 	}
 	if e.Restore != None {
 		b.dropAfter(seq, e, ps)
@@ -273,7 +273,7 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 			continue
 		}
 		switch pb := m.PB(ci); {
-		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
+		case keep == requeueAll || pb == nil || pb.VT == nil || ps.kidx.unknown():
 			b.requeue(ci, false)
 		default:
 			if o, _ := ps.kidx.orphan(pb.VT, int32(len(ps.known))); !o {
