@@ -44,15 +44,17 @@ func msDomino(m *history.Model, r *result) {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
 		fi := m.FailOf(rs.Seq)
-		ck, ok := m.Procs[e.P].Checkpoint(e.Restore)
+		ck, ok := m.RestoredCkpt(rs)
 		if !ok || fi == history.None {
 			continue
 		}
 		if e.Kind == trace.Restart {
 			if latest := m.Procs[e.P].Taken[rs.Latest]; latest.ID != ck.ID {
-				r.fail(fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d", m.ProcName(e.P), ck.ID, latest.ID), []int32{rs.Seq},
-					fmt.Sprintf("MS restores the failed process's latest checkpoint, which for %s at %s was checkpoint %d (sn %d, pos %d), but the restart at seq %d restored checkpoint %d (sn %d, pos %d)",
-						m.ProcName(e.P), m.FailName(fi), latest.ID, latest.Sn, latest.Pos, rs.Seq, ck.ID, ck.Sn, ck.Pos))
+				r.fail([]int32{rs.Seq}, func() (string, string) {
+					return fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d", m.ProcName(e.P), ck.ID, latest.ID),
+						fmt.Sprintf("MS restores the failed process's latest checkpoint, which for %s at %s was checkpoint %d (sn %d, pos %d), but the restart at seq %d restored checkpoint %d (sn %d, pos %d)",
+							m.ProcName(e.P), m.FailName(fi), latest.ID, latest.Sn, latest.Pos, rs.Seq, ck.ID, ck.Sn, ck.Pos)
+				})
 			}
 			continue
 		}
@@ -73,9 +75,11 @@ func rolledTwice(m *history.Model, rolled map[[2]int32]int32, seq, fi int32, rul
 		rolled[k] = seq
 		return
 	}
-	r.fail(fmt.Sprintf("%s rolls back twice for failure seq %d", m.ProcName(p), m.Failures[fi].Seq), []int32{first, seq},
-		fmt.Sprintf("%s, so it rolls back at most once per failure, but %s rolled back for %s at seq %d and again at seq %d",
-			rule, m.ProcName(p), m.FailName(fi), first, seq))
+	r.fail([]int32{first, seq}, func() (string, string) {
+		return fmt.Sprintf("%s rolls back twice for failure seq %d", m.ProcName(p), m.Failures[fi].Seq),
+			fmt.Sprintf("%s, so it rolls back at most once per failure, but %s rolled back for %s at seq %d and again at seq %d",
+				rule, m.ProcName(p), m.FailName(fi), first, seq)
+	})
 }
 
 // msBound checks SPEC §7's MS rollback bound: the process rolls back no
@@ -83,17 +87,21 @@ func rolledTwice(m *history.Model, rolled map[[2]int32]int32, seq, fi int32, rul
 func msBound(m *history.Model, rs *history.Restore, f *history.Failure, ck history.Ckpt, r *result) {
 	e := m.Event(rs.Seq)
 	bound := m.EarliestHeld(e.P, rs, f.R)
-	rec := fmt.Sprintf("(%s, %d, r=%d)", m.ProcName(f.P), f.Count, f.R)
+	rec := func() string { return fmt.Sprintf("(%s, %d, r=%d)", m.ProcName(f.P), f.Count, f.R) }
 	if bound == nil {
-		r.fail(fmt.Sprintf("%s rolls back for failure seq %d though it holds no checkpoint numbered ≥ %d", m.ProcName(e.P), f.Seq, f.R), []int32{rs.Seq},
-			fmt.Sprintf("applying recovery %s at a process whose checkpoints are all numbered below %d takes a recovery checkpoint, but %s rolled back to checkpoint %d at seq %d",
-				rec, f.R, m.ProcName(e.P), ck.ID, rs.Seq))
+		r.fail([]int32{rs.Seq}, func() (string, string) {
+			return fmt.Sprintf("%s rolls back for failure seq %d though it holds no checkpoint numbered ≥ %d", m.ProcName(e.P), f.Seq, f.R),
+				fmt.Sprintf("applying recovery %s at a process whose checkpoints are all numbered below %d takes a recovery checkpoint, but %s rolled back to checkpoint %d at seq %d",
+					rec(), f.R, m.ProcName(e.P), ck.ID, rs.Seq)
+		})
 		return
 	}
 	if ck.Pos < bound.Pos {
-		r.fail(fmt.Sprintf("%s rolls back past checkpoint %d for failure seq %d", m.ProcName(e.P), bound.ID, f.Seq), []int32{rs.Seq},
-			fmt.Sprintf("for recovery %s MS restores the earliest checkpoint numbered ≥ %d, checkpoint %d (sn %d, pos %d), but %s restored checkpoint %d (sn %d, pos %d) at seq %d",
-				rec, f.R, bound.ID, bound.Sn, bound.Pos, m.ProcName(e.P), ck.ID, ck.Sn, ck.Pos, rs.Seq))
+		r.fail([]int32{rs.Seq}, func() (string, string) {
+			return fmt.Sprintf("%s rolls back past checkpoint %d for failure seq %d", m.ProcName(e.P), bound.ID, f.Seq),
+				fmt.Sprintf("for recovery %s MS restores the earliest checkpoint numbered ≥ %d, checkpoint %d (sn %d, pos %d), but %s restored checkpoint %d (sn %d, pos %d) at seq %d",
+					rec(), f.R, bound.ID, bound.Sn, bound.Pos, m.ProcName(e.P), ck.ID, ck.Sn, ck.Pos, rs.Seq)
+		})
 	}
 }
 
@@ -102,7 +110,9 @@ func msBound(m *history.Model, rs *history.Restore, f *history.Failure, ck histo
 func pkDomino(m *history.Model, r *result) {
 	if d := m.Dependence(); d != nil {
 		for _, o := range overRollbacks(m, d) {
-			r.fail(fmt.Sprintf("%s rolled back past its first orphan event at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.seqs(), o.because(m))
+			r.fail(o.seqs(), func() (string, string) {
+				return fmt.Sprintf("%s rolled back past its first orphan event at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.because(m)
+			})
 		}
 	}
 	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
@@ -128,9 +138,11 @@ func pkDomino(m *history.Model, r *result) {
 			continue
 		}
 		if want := pkRestoreTarget(m, rs); want.ID != e.Restore {
-			r.fail(fmt.Sprintf("%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d", m.ProcName(e.P), e.Restore, want.ID), []int32{rs.Seq},
-				fmt.Sprintf("PK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
-					m.ProcName(e.P), m.FailName(fi), want.ID, want.Pos, rs.Seq, e.Restore))
+			r.fail([]int32{rs.Seq}, func() (string, string) {
+				return fmt.Sprintf("%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d", m.ProcName(e.P), e.Restore, want.ID),
+					fmt.Sprintf("PK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
+						m.ProcName(e.P), m.FailName(fi), want.ID, want.Pos, rs.Seq, e.Restore)
+			})
 		}
 	}
 }

@@ -43,8 +43,10 @@ func equivalence(m *history.Model) result {
 		return r
 	}
 	if len(m.Src.Processes) != len(m.Run.Processes) {
-		r.fail("the run and its source trace have different processes", []int32{},
-			fmt.Sprintf("the source trace has %d processes, the run %d", len(m.Src.Processes), len(m.Run.Processes)))
+		r.fail([]int32{}, func() (string, string) {
+			return "the run and its source trace have different processes",
+				fmt.Sprintf("the source trace has %d processes, the run %d", len(m.Src.Processes), len(m.Run.Processes))
+		})
 		return r
 	}
 	for p := range m.Procs {
@@ -71,7 +73,16 @@ func programAt(m *history.Model, p int32, r *result) {
 	if k == len(live) && k == len(pr) {
 		return
 	}
-	var because string
+	r.failChain(func() (string, []int32, string) {
+		because, seqs := programDiff(m, p, k)
+		return fmt.Sprintf("%s's final live history is not its program", m.ProcName(p)), seqs, because
+	})
+}
+
+// programDiff says how process p's final live history departs from its
+// program at op k, the first where they differ, and the seqs that show it.
+func programDiff(m *history.Model, p int32, k int) (string, []int32) {
+	live, pr := m.Procs[p].Live, m.Program[p]
 	seqs := []int32{}
 	switch {
 	case k < len(live) && k < len(pr):
@@ -81,14 +92,12 @@ func programAt(m *history.Model, p int32, r *result) {
 			got = m.Describe(s)
 			seqs = append(seqs, s)
 		}
-		because = fmt.Sprintf("op %d of %s's program is %s%s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got)
+		return fmt.Sprintf("op %d of %s's program is %s%s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got), seqs
 	case k < len(pr):
-		because = fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s%s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg))
 		if e := m.Procs[p].End; e != history.None {
 			seqs = append(seqs, e)
 		}
-	default:
-		because = fmt.Sprintf("%s's program has %d ops, but its final live history has %d", m.ProcName(p), len(pr), len(live))
+		return fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s%s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg)), seqs
 	}
-	r.fail(fmt.Sprintf("%s's final live history is not its program", m.ProcName(p)), seqs, because)
+	return fmt.Sprintf("%s's program has %d ops, but its final live history has %d", m.ProcName(p), len(pr), len(live)), seqs
 }

@@ -76,10 +76,10 @@ func endStates(m *history.Model) []endState {
 // judgeEnd judges process p's end record at seq end.
 func judgeEnd(m *history.Model, p, end int32, s *endState, r *result) {
 	e := m.Event(end)
-	says := endSays(m, e)
 	fail := func(because string) {
-		r.fail(fmt.Sprintf("%s's end at seq %d says %s", m.ProcName(p), end, says), []int32{end},
-			"the run is not well formed: "+because)
+		r.fail([]int32{end}, func() (string, string) {
+			return fmt.Sprintf("%s's end at seq %d says %s", m.ProcName(p), end, endSays(m, e)), "the run is not well formed: " + because
+		})
 	}
 	switch {
 	case s.down && e.State != trace.StateDown:

@@ -32,8 +32,10 @@ func causeRules(m *history.Model, r *result) {
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.Kind == trace.Rollback && e.Cause != trace.CauseNone && !rollsBackFor(m.Alg, e.Cause) {
-			r.fail(fmt.Sprintf("%s's rollback at seq %d says cause %s, for which %s never rolls back", m.ProcName(e.P), e.Seq, e.Cause, algName(m)),
-				[]int32{e.Seq}, fmt.Sprintf("%s rolls back %s only", algName(m), causesOf(m.Alg)))
+			r.fail([]int32{e.Seq}, func() (string, string) {
+				return fmt.Sprintf("%s's rollback at seq %d says cause %s, for which %s never rolls back", m.ProcName(e.P), e.Seq, e.Cause, algName(m)),
+					fmt.Sprintf("%s rolls back %s only", algName(m), causesOf(m.Alg))
+			})
 		}
 	}
 	r.failWith(m, history.CauseUnheard)

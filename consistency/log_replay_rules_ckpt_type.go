@@ -27,14 +27,18 @@ func ckptTypeRules(m *history.Model, r *result) {
 		seq := int32(i)
 		switch {
 		case m.Alg == history.PK && e.CkptType != trace.CkptBasic:
-			r.fail(fmt.Sprintf("%s's %s checkpoint %d at seq %d is no PK checkpoint", m.ProcName(e.P), e.CkptType, e.Ckpt, seq), []int32{seq},
-				fmt.Sprintf("PK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s", seq, e.CkptType))
+			r.fail([]int32{seq}, func() (string, string) {
+				return fmt.Sprintf("%s's %s checkpoint %d at seq %d is no PK checkpoint", m.ProcName(e.P), e.CkptType, e.Ckpt, seq),
+					fmt.Sprintf("PK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s", seq, e.CkptType)
+			})
 		case m.Alg.IsMS() && e.CkptType == trace.CkptRecovery && e.Failure == history.None:
 			switch pendingRecovery(m, seq, e, &budget) {
 			case history.None:
-				r.fail(fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", m.ProcName(e.P), e.Ckpt, seq), []int32{seq},
-					fmt.Sprintf("a recovery checkpoint applies the recovery (o, c, r) of a failure that has restarted, numbered r, at a process that had not applied it; the one at seq %d names no failure, and no failure restarted before it has a recovery numbered %d that %s had not applied",
-						seq, e.Sn, m.ProcName(e.P)))
+				r.fail([]int32{seq}, func() (string, string) {
+					return fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", m.ProcName(e.P), e.Ckpt, seq),
+						fmt.Sprintf("a recovery checkpoint applies the recovery (o, c, r) of a failure that has restarted, numbered r, at a process that had not applied it; the one at seq %d names no failure, and no failure restarted before it has a recovery numbered %d that %s had not applied",
+							seq, e.Sn, m.ProcName(e.P))
+				})
 			default:
 				r.cannotJudge(fmt.Sprintf("the recovery checkpoint at seq %d names no failure, so which recovery it applies cannot be told", seq))
 			}

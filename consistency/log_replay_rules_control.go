@@ -43,10 +43,11 @@ func controlBodyRules(m *history.Model, r *result) {
 		if bodyFits(b, &want) {
 			continue
 		}
-		r.fail(fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", m.ProcName(e.P), e.Control, i, history.DescribeBody(m, b), history.DescribeBody(m, &want)),
-			[]int32{f.Seq, f.Restart, int32(i)},
-			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-				m.FailName(fi), f.Restart, history.DescribeBody(m, &want), i, history.DescribeBody(m, b)))
+		r.fail([]int32{f.Seq, f.Restart, int32(i)}, func() (string, string) {
+			return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", m.ProcName(e.P), e.Control, i, history.DescribeBody(m, b), history.DescribeBody(m, &want)),
+				fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
+					m.FailName(fi), f.Restart, history.DescribeBody(m, &want), i, history.DescribeBody(m, b))
+		})
 	}
 }
 

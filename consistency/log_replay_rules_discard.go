@@ -23,23 +23,31 @@ func msDiscard(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	pb := m.PB(ci)
 	what := func() string { return discardWhat(m, seq, e) }
 	if e.Reason != trace.ReasonNone && e.Reason != trace.ReasonStale {
-		r.fail(what(), []int32{seq}, fmt.Sprintf("MS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", e.Reason))
+		r.fail([]int32{seq}, func() (string, string) {
+			return what(),
+				fmt.Sprintf("MS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", e.Reason)
+		})
 		return
 	}
 	if ci < 0 || pb == nil || pb.Sn == history.None || l.textbook {
 		return
 	}
 	if l.valid(pb, p) {
-		r.fail(what(), []int32{m.Copies.Send[ci], seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
-			e.Copy, m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, fString(m, pb.F), m.ProcName(p), fString(m, l.F[p])))
+		r.fail([]int32{m.Copies.Send[ci], seq}, func() (string, string) {
+			return what(),
+				fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
+					e.Copy, m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, fString(m, pb.F), m.ProcName(p), fString(m, l.F[p]))
+		})
 		return
 	}
 	if e.Failure == history.None {
 		return
 	}
 	if why := msStaleFor(l, p, pb, e.Failure); why != "" {
-		r.fail(what()+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{m.Copies.Send[ci], seq},
-			fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", why, l.staleWhy(pb, p)))
+		r.fail([]int32{m.Copies.Send[ci], seq}, func() (string, string) {
+			return what() + fmt.Sprintf(" and names failure seq %d", e.Failure),
+				fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", why, l.staleWhy(pb, p))
+		})
 	}
 }
 
@@ -74,17 +82,15 @@ func msStaleFor(l *msLedger, p int32, pb *trace.Piggyback, fs int32) string {
 	return ""
 }
 
-// pkDiscards judges every PK discard, in one sweep that counts the
-// announcements each process has recorded (as the model does: a token
-// with a body, and its own restart) and the latest receipt of each
-// message.
+// pkDiscards judges every PK discard, in one sweep that keeps the latest
+// receipt of each message, against the announcements its process had
+// recorded by then (history.KnownBefore; none judged once a token came
+// without a body).
 func pkDiscards(m *history.Model, r *result) {
 	if m.Missing.Ops || m.Missing.Copy {
 		return
 	}
 	np := len(m.Procs)
-	known := make([]int32, np)
-	blind := make([]bool, np) // a token without a body: announcements unknown
 	last := make([]int32, len(m.Run.Msgs))
 	for i := range last {
 		last[i] = history.None
@@ -95,25 +101,13 @@ func pkDiscards(m *history.Model, r *result) {
 			continue
 		}
 		switch e.Kind {
-		case trace.ControlRecv:
-			if e.Control == trace.ControlToken {
-				if b := m.Run.Body(e); b != nil && b.Origin != history.None {
-					known[e.P]++
-				} else {
-					blind[e.P] = true
-				}
-			}
-		case trace.Restart:
-			if e.Pos >= 0 {
-				known[e.P]++
-			}
 		case trace.Recv:
 			if e.Msg >= 0 && int(e.Msg) < len(last) {
 				last[e.Msg] = int32(i)
 			}
 		case trace.Discard:
-			if !blind[e.P] {
-				pkDiscard(m, int32(i), e, known[e.P], last, r)
+			if n, ok := m.KnownBefore(e.P, int32(i)); ok {
+				pkDiscard(m, int32(i), e, n, last, r)
 			}
 		}
 	}
@@ -135,23 +129,32 @@ func pkDiscard(m *history.Model, seq int32, e *trace.RunEvent, n int32, last []i
 	}
 	switch e.Reason {
 	case trace.ReasonStale:
-		r.fail(what(), []int32{seq}, "PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no stale discards")
+		r.fail([]int32{seq}, func() (string, string) {
+			return what(), "PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no stale discards"
+		})
 	case trace.ReasonOrphan:
 		if vt == nil {
 			return // PK drops a copy without a vector as an orphan
 		}
 		if o, _ := m.KnownOrphanAt(p, n, vt); !o {
-			r.fail(what(), []int32{send, seq}, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
-				e.Copy, m.MsgName(e.Msg), send, vtString(vt), n, m.ProcName(p), seq))
+			r.fail([]int32{send, seq}, func() (string, string) {
+				return what(),
+					fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
+						e.Copy, m.MsgName(e.Msg), send, vtString(vt), n, m.ProcName(p), seq)
+			})
 			return
 		}
 		if why := pkOrphanOf(m, vt, e.Failure); why != "" {
-			r.fail(what()+fmt.Sprintf(" and names failure seq %d", e.Failure), []int32{send, seq},
-				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
+			r.fail([]int32{send, seq}, func() (string, string) {
+				return what() + fmt.Sprintf(" and names failure seq %d", e.Failure),
+					fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt))
+			})
 		}
 	case trace.ReasonDuplicate:
 		if why := pkDuplicate(m, seq, e, last); why != "" {
-			r.fail(what(), []int32{send, seq}, why)
+			r.fail([]int32{send, seq}, func() (string, string) {
+				return what(), why
+			})
 		}
 	}
 }

@@ -72,14 +72,16 @@ func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDe
 // deliveredOrphan reports the receive at seq of an orphan of failure fi,
 // which its process had handled at seq h.
 func deliveredOrphan(m *history.Model, d *history.Dependence, seq, fi, h int32, r *result) {
-	e := m.Event(seq)
-	s := m.SendOf[seq]
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s handled %s at seq %d (%s), so it knows which events that failure undid and must discard their orphans, yet it delivers %s at seq %d: ",
-		m.ProcName(e.P), m.FailName(fi), h, m.Event(h).Kind, m.MsgName(e.Msg), seq)
-	seqs := orphanChain(m, d, &b, s, fi, []int32{h, seq, s})
-	if by := m.UndoneBy[seq]; by >= 0 {
-		fmt.Fprintf(&b, "; the %s at seq %d undid the receipt again, but the state in between was an orphan", m.Event(by).Kind, by)
-	}
-	r.fail(fmt.Sprintf("%s delivers orphan %s at seq %d after handling failure seq %d", m.ProcName(e.P), m.MsgName(e.Msg), seq, m.Failures[fi].Seq), seqs, b.String())
+	r.failChain(func() (string, []int32, string) {
+		e := m.Event(seq)
+		s := m.SendOf[seq]
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s handled %s at seq %d (%s), so it knows which events that failure undid and must discard their orphans, yet it delivers %s at seq %d: ",
+			m.ProcName(e.P), m.FailName(fi), h, m.Event(h).Kind, m.MsgName(e.Msg), seq)
+		seqs := orphanChain(m, d, &b, s, fi, []int32{h, seq, s})
+		if by := m.UndoneBy[seq]; by >= 0 {
+			fmt.Fprintf(&b, "; the %s at seq %d undid the receipt again, but the state in between was an orphan", m.Event(by).Kind, by)
+		}
+		return fmt.Sprintf("%s delivers orphan %s at seq %d after handling failure seq %d", m.ProcName(e.P), m.MsgName(e.Msg), seq, m.Failures[fi].Seq), seqs, b.String()
+	})
 }

@@ -72,21 +72,25 @@ func (x *msLogs) log(seq int32, e *trace.RunEvent, r *result) {
 		return
 	}
 	if valid := x.valid(pb, p); !valid || pb.Sn >= x.sn[p] {
-		why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, m.ProcName(p), x.sn[p])
-		if !valid {
-			why = fmt.Sprintf("it is stale: %s", x.staleWhy(pb, p))
-		}
-		r.fail(fmt.Sprintf("%s logs %s at seq %d against the logging rule", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{seq, m.Copies.Send[ci]},
-			fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
-				m.ProcName(p), e.Copy, m.MsgName(e.Msg), m.Copies.Send[ci], seq, why))
+		r.fail([]int32{seq, m.Copies.Send[ci]}, func() (string, string) {
+			why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, m.ProcName(p), x.sn[p])
+			if !valid {
+				why = fmt.Sprintf("it is stale: %s", x.staleWhy(pb, p))
+			}
+			return fmt.Sprintf("%s logs %s at seq %d against the logging rule", m.ProcName(p), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
+					m.ProcName(p), e.Copy, m.MsgName(e.Msg), m.Copies.Send[ci], seq, why)
+		})
 	}
 	if old, ok := x.entry(p, e.Op); ok && old.seq < x.lastRestore[p] && old.ci != ci {
 		// A new entry for an op whose old entry the replay rule still
 		// demands means the replay was skipped.
 		if opb := m.PB(old.ci); opb != nil && x.valid(opb, p) {
-			r.fail(fmt.Sprintf("%s skips the logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{old.seq, seq},
-				fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
-					m.ProcName(p), m.MsgName(m.Event(old.seq).Msg), e.Op, old.seq, x.lastRestore[p], e.Op, seq))
+			r.fail([]int32{old.seq, seq}, func() (string, string) {
+				return fmt.Sprintf("%s skips the logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq),
+					fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
+						m.ProcName(p), m.MsgName(m.Event(old.seq).Msg), e.Op, old.seq, x.lastRestore[p], e.Op, seq)
+			})
 		}
 	}
 	for int32(len(x.logs[p])) <= e.Op {
@@ -108,9 +112,11 @@ func (x *msLogs) discard(seq int32, e *trace.RunEvent, r *result) {
 	pb := m.PB(ci)
 	x.adoptFrom(p, pb)
 	if pb != nil && !x.valid(pb, p) {
-		r.fail(fmt.Sprintf("%s's replay offers the stale logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{first, seq},
-			fmt.Sprintf("%s received copy %d of %s at seq %d; MS puts no undone receipt back in the mailbox, so meeting that copy again at seq %d means the replay log offered it, but the replay rule replays only entries still valid, and this one is stale: %s",
-				m.ProcName(p), e.Copy, m.MsgName(e.Msg), first, seq, x.staleWhy(pb, p)))
+		r.fail([]int32{first, seq}, func() (string, string) {
+			return fmt.Sprintf("%s's replay offers the stale logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("%s received copy %d of %s at seq %d; MS puts no undone receipt back in the mailbox, so meeting that copy again at seq %d means the replay log offered it, but the replay rule replays only entries still valid, and this one is stale: %s",
+					m.ProcName(p), e.Copy, m.MsgName(e.Msg), first, seq, x.staleWhy(pb, p))
+		})
 	}
 }
 
@@ -136,15 +142,19 @@ func (x *msLogs) recv(seq int32, e *trace.RunEvent, r *result) {
 	}
 	if has && ent.seq < x.lastRestore[p] && m.Event(ent.seq).Msg == e.Msg {
 		if epb := m.PB(ent.ci); epb != nil && x.valid(epb, p) {
-			r.fail(fmt.Sprintf("%s skips the logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{ent.seq, seq},
-				fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took a copy from the network at seq %d",
-					m.ProcName(p), m.MsgName(e.Msg), e.Op, ent.seq, x.lastRestore[p], e.Op, seq))
+			r.fail([]int32{ent.seq, seq}, func() (string, string) {
+				return fmt.Sprintf("%s skips the logged %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq),
+					fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took a copy from the network at seq %d",
+						m.ProcName(p), m.MsgName(e.Msg), e.Op, ent.seq, x.lastRestore[p], e.Op, seq)
+			})
 		}
 	}
 	if x.valid(pb, p) && pb.Sn < x.sn[p] && (!has || ent.seq < x.lastRestore[p] || ent.ci != ci) {
-		r.fail(fmt.Sprintf("%s delivers %s at seq %d without logging it", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{m.Copies.Send[ci], seq},
-			fmt.Sprintf("%s was sent at seq %d with sn %d, below %s's current checkpoint number %d when it was delivered at seq %d, so the logging rule demands a log entry first, and there is none",
-				m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), x.sn[p], seq))
+		r.fail([]int32{m.Copies.Send[ci], seq}, func() (string, string) {
+			return fmt.Sprintf("%s delivers %s at seq %d without logging it", m.ProcName(p), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("%s was sent at seq %d with sn %d, below %s's current checkpoint number %d when it was delivered at seq %d, so the logging rule demands a log entry first, and there is none",
+					m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), x.sn[p], seq)
+		})
 	}
 }
 
@@ -154,11 +164,15 @@ func (x *msLogs) replay(seq int32, e *trace.RunEvent, ent logEntry, has bool, pb
 	m, p := x.m, e.P
 	switch {
 	case !has || ent.seq > x.lastRestore[p] || m.Event(ent.seq).Msg != e.Msg:
-		r.fail(fmt.Sprintf("%s replays %s at seq %d without a log entry", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{seq},
-			fmt.Sprintf("a receive via log must take an entry %s logged for op %d before its restore at seq %d, and there is none", m.ProcName(p), e.Op, x.lastRestore[p]))
+		r.fail([]int32{seq}, func() (string, string) {
+			return fmt.Sprintf("%s replays %s at seq %d without a log entry", m.ProcName(p), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("a receive via log must take an entry %s logged for op %d before its restore at seq %d, and there is none", m.ProcName(p), e.Op, x.lastRestore[p])
+		})
 	case !x.valid(pb, p):
-		r.fail(fmt.Sprintf("%s replays stale %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{seq, ent.seq},
-			fmt.Sprintf("the replay rule replays only entries still valid for the recoveries applied, but the entry of %s logged at seq %d is stale: %s",
-				m.MsgName(e.Msg), ent.seq, x.staleWhy(pb, p)))
+		r.fail([]int32{seq, ent.seq}, func() (string, string) {
+			return fmt.Sprintf("%s replays stale %s at seq %d", m.ProcName(p), m.MsgName(e.Msg), seq),
+				fmt.Sprintf("the replay rule replays only entries still valid for the recoveries applied, but the entry of %s logged at seq %d is stale: %s",
+					m.MsgName(e.Msg), ent.seq, x.staleWhy(pb, p))
+		})
 	}
 }

@@ -63,9 +63,11 @@ func msPiggyback(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	if len(diffs) == 0 {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{seq},
-		fmt.Sprintf("a message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries; the send at seq %d carries %s",
-			seq, strings.Join(diffs, ", and ")))
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have", m.ProcName(p), m.MsgName(e.Msg), seq),
+			fmt.Sprintf("a message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries; the send at seq %d carries %s",
+				seq, strings.Join(diffs, ", and "))
+	})
 }
 
 // msForced checks that a receipt follows a checkpoint numbered ≥ M.sn.
@@ -76,33 +78,43 @@ func msForced(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	if ci < 0 || pb == nil || pb.Sn == history.None || pb.Sn <= l.sn[p] {
 		return
 	}
-	r.fail(fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it", m.ProcName(p), m.MsgName(e.Msg), seq), []int32{m.Copies.Send[ci], seq},
-		fmt.Sprintf("%s was sent at seq %d with sn %d, above %s's latest checkpoint number %d when it was received at seq %d; MS takes a forced checkpoint numbered %d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
-			m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), l.sn[p], seq, pb.Sn))
+	r.fail([]int32{m.Copies.Send[ci], seq}, func() (string, string) {
+		return fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it", m.ProcName(p), m.MsgName(e.Msg), seq),
+			fmt.Sprintf("%s was sent at seq %d with sn %d, above %s's latest checkpoint number %d when it was received at seq %d; MS takes a forced checkpoint numbered %d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
+				m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), l.sn[p], seq, pb.Sn)
+	})
 }
 
 // msNumber checks a checkpoint's number.
 func msNumber(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	m, p := l.m, e.P
-	var want string
+	var rule func() string // the numbering rule it breaks, or nil
 	switch e.CkptType {
 	case trace.CkptBasic:
 		if tick := l.next[p] + 1; e.Sn != tick || e.Sn <= l.sn[p] {
-			want = fmt.Sprintf("a basic checkpoint is numbered by its timer tick, this is tick %d, and it is taken only when that number is above sn %d", tick, l.sn[p])
+			rule = func() string {
+				return fmt.Sprintf("a basic checkpoint is numbered by its timer tick, this is tick %d, and it is taken only when that number is above sn %d", tick, l.sn[p])
+			}
 		}
 	case trace.CkptForced:
 		if e.Sn <= l.sn[p] {
-			want = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", l.sn[p])
+			rule = func() string {
+				return fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", l.sn[p])
+			}
 		}
 	case trace.CkptRecovery:
 		if fi := m.FailOf(seq); fi != history.None && m.Failures[fi].R != history.None && (e.Sn != m.Failures[fi].R || e.Sn <= l.sn[p]) {
-			want = fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it", m.Failures[fi].R, l.sn[p])
+			rule = func() string {
+				return fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it", m.Failures[fi].R, l.sn[p])
+			}
 		}
 	}
-	if want == "" {
+	if rule == nil {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d", m.ProcName(p), e.CkptType, e.Ckpt, seq, e.Sn), []int32{seq}, want)
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d", m.ProcName(p), e.CkptType, e.Ckpt, seq, e.Sn), rule()
+	})
 }
 
 // msLogThenDeliver checks that an MS log event is followed by the
@@ -120,9 +132,11 @@ func msLogThenDeliver(m *history.Model, seq int32, e *trace.RunEvent, r *result)
 		}
 		break
 	}
-	r.fail(fmt.Sprintf("%s logs %s at seq %d but does not deliver it next", m.ProcName(e.P), m.MsgName(e.Msg), seq), []int32{seq},
-		fmt.Sprintf("MS logs a message right before delivering it, so %s's next event after seq %d is the receive of copy %d of %s as op %d, and it is not",
-			m.ProcName(e.P), seq, e.Copy, m.MsgName(e.Msg), e.Op))
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s logs %s at seq %d but does not deliver it next", m.ProcName(e.P), m.MsgName(e.Msg), seq),
+			fmt.Sprintf("MS logs a message right before delivering it, so %s's next event after seq %d is the receive of copy %d of %s as op %d, and it is not",
+				m.ProcName(e.P), seq, e.Copy, m.MsgName(e.Msg), e.Op)
+	})
 }
 
 // sameF reports whether two failure-count vectors hold the same non-zero
@@ -184,8 +198,10 @@ func msAppliesRecoveries(m *history.Model, r *result) {
 			continue
 		}
 		handled[[2]int32{e.P, fi}] = true // one witness per process and failure
-		r.fail(fmt.Sprintf("%s never applies the recovery of failure seq %d", m.ProcName(e.P), m.Failures[fi].Seq), []int32{int32(i)},
-			fmt.Sprintf("%s received the Rollback request for %s at seq %d; a process applies every recovery it has not applied yet, by a rollback or a recovery checkpoint attributed to it, but %s shows neither",
-				m.ProcName(e.P), m.FailName(fi), i, m.ProcName(e.P)))
+		r.fail([]int32{int32(i)}, func() (string, string) {
+			return fmt.Sprintf("%s never applies the recovery of failure seq %d", m.ProcName(e.P), m.Failures[fi].Seq),
+				fmt.Sprintf("%s received the Rollback request for %s at seq %d; a process applies every recovery it has not applied yet, by a rollback or a recovery checkpoint attributed to it, but %s shows neither",
+					m.ProcName(e.P), m.FailName(fi), i, m.ProcName(e.P))
+		})
 	}
 }

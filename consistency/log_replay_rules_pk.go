@@ -58,13 +58,12 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 	want := pkRestoreTarget(m, rs)
 	prog := m.Program[e.P]
 	pos := want.Pos
-	why := "the end of its program"
+	orphan, by := false, history.Announcement{} // whose orphan stops the replay
 	for ; int(pos) < len(prog); pos++ {
 		if prog[pos].Kind != trace.Recv {
 			continue
 		}
 		if int(pos) >= len(stable) || stable[pos] == 0 {
-			why = fmt.Sprintf("op %d, a receive of %s with no stable log entry at the crash", pos, m.MsgName(prog[pos].Msg))
 			break
 		}
 		pb := m.PB(stable[pos] - 1)
@@ -75,17 +74,32 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 			return
 		}
 		if pb != nil {
-			if o, a := m.KnownOrphan(e.P, rs, pb.VT); o {
-				why = fmt.Sprintf("op %d, whose logged %s is an orphan of announcement (%s, inc %d, k %d)", pos, m.MsgName(prog[pos].Msg), m.ProcName(a.Origin), a.Inc, a.K)
+			if orphan, by = m.KnownOrphan(e.P, rs, pb.VT); orphan {
 				break
 			}
 		}
 	}
 	if e.Pos != pos {
-		r.fail(fmt.Sprintf("%s's restart at seq %d stops at pos %d, the replay rule says %d", m.ProcName(e.P), rs.Seq, e.Pos, pos), []int32{rs.Seq},
-			fmt.Sprintf("replaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
-				want.ID, want.Pos, why, pos, e.Pos))
+		r.fail([]int32{rs.Seq}, func() (string, string) {
+			return fmt.Sprintf("%s's restart at seq %d stops at pos %d, the replay rule says %d", m.ProcName(e.P), rs.Seq, e.Pos, pos),
+				fmt.Sprintf("replaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
+					want.ID, want.Pos, replayStop(m, prog, pos, orphan, by), pos, e.Pos)
+		})
 	}
+}
+
+// replayStop says what stops a PK restart's replay at op pos of its
+// program prog: the program's end, a receive with no stable log entry
+// at the crash, or (orphan) one whose logged copy is an orphan of
+// announcement a.
+func replayStop(m *history.Model, prog []history.ProgOp, pos int32, orphan bool, a history.Announcement) string {
+	switch {
+	case int(pos) >= len(prog):
+		return "the end of its program"
+	case orphan:
+		return fmt.Sprintf("op %d, whose logged %s is an orphan of announcement (%s, inc %d, k %d)", pos, m.MsgName(prog[pos].Msg), m.ProcName(a.Origin), a.Inc, a.K)
+	}
+	return fmt.Sprintf("op %d, a receive of %s with no stable log entry at the crash", pos, m.MsgName(prog[pos].Msg))
 }
 
 // pkFlushRule judges that taking a PK checkpoint first flushes the
@@ -97,9 +111,11 @@ func pkFlushRule(m *history.Model, r *result) {
 			if c.Seq == history.None || c.Unstable == 0 {
 				continue
 			}
-			r.fail(fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable), []int32{c.Seq},
-				fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
-					m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable))
+			r.fail([]int32{c.Seq}, func() (string, string) {
+				return fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable),
+					fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+						m.ProcName(int32(p)), c.ID, c.Seq, c.Unstable)
+			})
 		}
 	}
 }

@@ -8,15 +8,14 @@ import (
 )
 
 // pkClocks rebuilds every PK process's vector time from the run (SPEC
-// §5): its own entry is (inc, pos) — inc its restart count, pos its live
-// op count — and every other entry the maximum of that entry over the
+// §5): its own entry is (inc, pos) — inc its restart count (Model.Inc),
+// pos its live op count — and every other entry the maximum of that entry over the
 // copies its live receipts took. A restore starts again from the
 // rebuilt vector of the restored checkpoint, merged with the receipts
 // the restore replays silently.
 type pkClocks struct {
 	m   *history.Model
 	cur []trace.VT // per process, the merge of its live receipts' vectors
-	inc []int32    // restarts so far
 	// ckpts are, per process, the rebuilt vector of each checkpoint
 	// taken, by index in Taken. Where the run's vector is the rebuilt
 	// one (in a correct run, everywhere) it is the run's own slice: the
@@ -28,7 +27,7 @@ type pkClocks struct {
 
 func newPKClocks(m *history.Model) *pkClocks {
 	np := len(m.Procs)
-	c := &pkClocks{m: m, cur: make([]trace.VT, np), inc: make([]int32, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
+	c := &pkClocks{m: m, cur: make([]trace.VT, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
 	taken := 0
 	for p := range m.Procs {
 		taken += len(m.Procs[p].Taken)
@@ -67,10 +66,11 @@ func (c *pkClocks) vector() trace.VT {
 	return v
 }
 
-// at returns p's rebuilt vector with its own entry at count.
-func (c *pkClocks) at(p, count int32) trace.VT {
+// at returns p's rebuilt vector at event seq, with its own entry at
+// count.
+func (c *pkClocks) at(p, seq, count int32) trace.VT {
 	vt := c.current(p)
-	vt[p] = trace.VTEntry{Inc: c.inc[p], Count: count}
+	vt[p] = trace.VTEntry{Inc: c.m.Inc(p, seq), Count: count}
 	return vt
 }
 
@@ -87,7 +87,7 @@ func (c *pkClocks) merge(p int32, vt trace.VT) {
 // restore restarts p's vector from a restored checkpoint.
 func (c *pkClocks) restore(rs *history.Restore, e *trace.RunEvent) {
 	p := e.P
-	ck, ok := c.m.Procs[p].Checkpoint(e.Restore)
+	ck, ok := c.m.RestoredCkpt(rs)
 	if !ok || int(ck.Index) >= len(c.ckpts[p]) || c.ckpts[p][ck.Index] == nil {
 		c.lost[p] = true
 		return
@@ -134,9 +134,6 @@ func pkStateRules(m *history.Model, r *result) {
 			c.checkpoint(seq, e, r)
 		case trace.Restart, trace.Rollback:
 			c.restore(m.RestoreOf(seq), e)
-			if e.Kind == trace.Restart {
-				c.inc[e.P]++
-			}
 		}
 	}
 }
@@ -150,7 +147,7 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 		return
 	}
 	pos := taken[k].Pos
-	want := c.at(p, pos)
+	want := c.at(p, seq, pos)
 	vt := c.m.Run.VTOf(e)
 	if vt != nil {
 		c.judge(seq, e, pos, vt, r)
@@ -170,14 +167,16 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT
 		r.cannotJudge(fmt.Sprintf("%s at seq %d carries no vector time", vtHolder(m, e), seq))
 		return
 	}
-	want := c.at(p, count)
+	want := c.at(p, seq, count)
 	j := vtDiff(got, want)
 	if j < 0 {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)), []int32{seq},
-		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			m.ProcName(p), seq, c.inc[p], count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)),
+			fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+				m.ProcName(p), seq, m.Inc(p, seq), count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
+	})
 }
 
 // vtHolder names the send or checkpoint a vector belongs to.

@@ -21,9 +21,11 @@ func resendRules(m *history.Model, r *result) {
 		if of < 0 || orig == nil || samePB(pb, orig) {
 			continue
 		}
-		r.fail(fmt.Sprintf("the resend of %s at seq %d does not carry the piggyback of copy %d", m.MsgName(e.Msg), i, e.Of), []int32{m.Copies.Send[of], int32(i)},
-			fmt.Sprintf("a resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries another",
-				e.Of, m.MsgName(e.Msg), m.Copies.Send[of], i))
+		r.fail([]int32{m.Copies.Send[of], int32(i)}, func() (string, string) {
+			return fmt.Sprintf("the resend of %s at seq %d does not carry the piggyback of copy %d", m.MsgName(e.Msg), i, e.Of),
+				fmt.Sprintf("a resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries another",
+					e.Of, m.MsgName(e.Msg), m.Copies.Send[of], i)
+		})
 	}
 }
 

@@ -29,7 +29,7 @@ func restoreRules(m *history.Model, r *result) {
 	for i := range m.Restores {
 		rs := &m.Restores[i]
 		e := m.Event(rs.Seq)
-		ck, ok := m.Procs[e.P].Checkpoint(e.Restore)
+		ck, ok := m.RestoredCkpt(rs)
 		if !ok || e.Pos == history.None || e.Pos < ck.Pos {
 			continue
 		}
@@ -53,9 +53,11 @@ func msRestorePos(m *history.Model, seq int32, e *trace.RunEvent, ck history.Ckp
 	if e.Pos == ck.Pos {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos), restoreSeqs(ck, seq),
-		fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
-			ck.ID, ck.Pos, e.Kind, seq, e.Pos))
+	r.fail(restoreSeqs(ck, seq), func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos),
+			fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
+				ck.ID, ck.Pos, e.Kind, seq, e.Pos)
+	})
 }
 
 // msRollbackTarget checks that an MS rollback restores the earliest
@@ -70,9 +72,11 @@ func msRollbackTarget(m *history.Model, rs *history.Restore, e *trace.RunEvent, 
 	if want == nil || want.ID == ck.ID || ck.Pos < want.Pos {
 		return // no bound, or one too far back (domino-free)
 	}
-	r.fail(fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d", m.ProcName(e.P), rs.Seq, ck.ID, want.ID), restoreSeqs(ck, rs.Seq),
-		fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %d it holds, which for %s was checkpoint %d (sn %d, pos %d), but the rollback restored checkpoint %d (sn %d, pos %d)",
-			m.ProcName(f.P), f.Count, f.R, f.R, m.ProcName(e.P), want.ID, want.Sn, want.Pos, ck.ID, ck.Sn, ck.Pos))
+	r.fail(restoreSeqs(ck, rs.Seq), func() (string, string) {
+		return fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d", m.ProcName(e.P), rs.Seq, ck.ID, want.ID),
+			fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %d it holds, which for %s was checkpoint %d (sn %d, pos %d), but the rollback restored checkpoint %d (sn %d, pos %d)",
+				m.ProcName(f.P), f.Count, f.R, f.R, m.ProcName(e.P), want.ID, want.Sn, want.Pos, ck.ID, ck.Sn, ck.Pos)
+	})
 }
 
 // pkRollbackTarget checks that a PK rollback restores the latest
@@ -82,9 +86,11 @@ func pkRollbackTarget(m *history.Model, rs *history.Restore, e *trace.RunEvent, 
 	if want.ID == ck.ID {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d", m.ProcName(e.P), rs.Seq, ck.ID, want.ID), restoreSeqs(ck, rs.Seq),
-		fmt.Sprintf("PK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
-			m.ProcName(e.P), rs.Seq, want.ID, want.Pos, ck.ID, ck.Pos))
+	r.fail(restoreSeqs(ck, rs.Seq), func() (string, string) {
+		return fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d", m.ProcName(e.P), rs.Seq, ck.ID, want.ID),
+			fmt.Sprintf("PK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
+				m.ProcName(e.P), rs.Seq, want.ID, want.Pos, ck.ID, ck.Pos)
+	})
 }
 
 // restoreSeqs are a restore's witness seqs: the checkpoint it names (if

@@ -115,9 +115,10 @@ func pbShape(m *history.Model, r *result, sh shape, e *trace.RunEvent, pb *trace
 	if got == 0 || (got&^sh.may == 0 && got&sh.must == sh.must) {
 		return
 	}
-	r.fail(fmt.Sprintf("%s's send of %s at seq %d piggybacks %s, not what %s sends", m.ProcName(e.P), m.MsgName(e.Msg), e.Seq, got, algName(m)),
-		[]int32{e.Seq},
-		fmt.Sprintf("%s piggybacks %s on every message (docs/formats.md), and the checker rebuilds its state from those fields only, but this send carries %s", algName(m), sh.must|sh.may, got))
+	r.fail([]int32{e.Seq}, func() (string, string) {
+		return fmt.Sprintf("%s's send of %s at seq %d piggybacks %s, not what %s sends", m.ProcName(e.P), m.MsgName(e.Msg), e.Seq, got, algName(m)),
+			fmt.Sprintf("%s piggybacks %s on every message (docs/formats.md), and the checker rebuilds its state from those fields only, but this send carries %s", algName(m), sh.must|sh.may, got)
+	})
 }
 
 // controlShape judges one control message's kind against the
@@ -136,7 +137,8 @@ func controlShape(m *history.Model, r *result, sh shape, e *trace.RunEvent) {
 		}
 		want = "control messages " + strings.Join(names, ", ") + " only"
 	}
-	r.fail(fmt.Sprintf("%s sends a %s control message at seq %d, which %s does not send", m.ProcName(e.P), e.Control, e.Seq, algName(m)),
-		[]int32{e.Seq},
-		fmt.Sprintf("%s sends %s (docs/formats.md), so the run is not one of %s's", algName(m), want, algName(m)))
+	r.fail([]int32{e.Seq}, func() (string, string) {
+		return fmt.Sprintf("%s sends a %s control message at seq %d, which %s does not send", m.ProcName(e.P), e.Control, e.Seq, algName(m)),
+			fmt.Sprintf("%s sends %s (docs/formats.md), so the run is not one of %s's", algName(m), want, algName(m))
+	})
 }

@@ -55,10 +55,7 @@ func pkTokenReceipts(m *history.Model, r *result) {
 // tokenJudge keeps, per failure, the distinct received lists its token
 // carried and their verdicts.
 type tokenJudge struct {
-	m *history.Model
-	// restarts are, per process, the seqs of its restarts in order: a
-	// send's incarnation is the number of them before it.
-	restarts [][]int32
+	m        *history.Model
 	head     []int32 // per failure, its first verdict, or None
 	verdicts []tokenVerdict
 	bad      []badList
@@ -82,22 +79,18 @@ type tokenVerdict struct {
 	bad      int32 // index of its witness in tokenJudge.bad, or None
 }
 
-// badList is what the witness of a failing list says.
+// badList is what the witness of a failing list says. Its text is
+// written for the first maxWitnesses lists only, the ones a result can
+// keep.
 type badList struct {
 	seqs              []int32 // the fail, the restart, the control_sends carrying it
 	diff, wantS, gotS string
 }
 
 func newTokenJudge(m *history.Model) *tokenJudge {
-	j := &tokenJudge{m: m, restarts: make([][]int32, len(m.Procs)), head: make([]int32, len(m.Failures))}
+	j := &tokenJudge{m: m, head: make([]int32, len(m.Failures))}
 	for i := range j.head {
 		j.head[i] = history.None
-	}
-	for k := range m.Restores {
-		s := m.Restores[k].Seq
-		if e := m.Event(s); e.Kind == trace.Restart && e.P >= 0 && int(e.P) < len(j.restarts) {
-			j.restarts[e.P] = append(j.restarts[e.P], s)
-		}
 	}
 	return j
 }
@@ -125,8 +118,13 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 		if !slices.Equal(want, got) {
 			f := &j.m.Failures[fi]
 			v.bad = int32(len(j.bad))
-			j.bad = append(j.bad, badList{seqs: []int32{f.Seq, f.Restart, seq},
-				diff: j.firstDiff(f.P, f.Restart, want, got), wantS: identities(j.m, want), gotS: identities(j.m, got)})
+			w := badList{seqs: []int32{f.Seq, f.Restart, seq}}
+			if len(j.bad) < maxWitnesses {
+				// report fails the lists in this order, so no later one
+				// is kept; want and got are scratch, so now or never.
+				w.diff, w.wantS, w.gotS = j.firstDiff(f.P, f.Restart, want, got), identities(j.m, want), identities(j.m, got)
+			}
+			j.bad = append(j.bad, w)
 		}
 	}
 	j.head[fi] = int32(len(j.verdicts))
@@ -192,7 +190,7 @@ func (j *tokenJudge) receipts(fi int32, visit func(trace.Identity)) string {
 			return fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told",
 				m.ProcName(e.P), m.MsgName(e.Msg), s)
 		}
-		visit(trace.Identity{Msg: e.Msg, Inc: j.incAt(m.Event(snd).P, snd)})
+		visit(trace.Identity{Msg: e.Msg, Inc: m.Inc(m.Event(snd).P, snd)})
 	}
 	if n != 0 {
 		return gapsWhy(m, f)
@@ -225,15 +223,6 @@ func (j *tokenJudge) restartTop(fi int32) int32 {
 		}
 	}
 	return history.None
-}
-
-// incAt returns process p's incarnation at seq: its restarts before it.
-func (j *tokenJudge) incAt(p, seq int32) int32 {
-	if p < 0 || int(p) >= len(j.restarts) {
-		return history.None
-	}
-	n, _ := slices.BinarySearch(j.restarts[p], seq)
-	return int32(n)
 }
 
 // walk calls visit with each identity body b lists. An algorithm's view
@@ -290,14 +279,16 @@ func (j *tokenJudge) report(r *result) {
 		}
 		w := &j.bad[v.bad]
 		f := &m.Failures[v.fi]
-		hops := w.seqs[2:]
-		sent := fmt.Sprintf("seq %d", hops[0])
-		if len(hops) > 1 {
-			sent = "seqs " + seqList(hops)
-		}
-		r.fail(fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, w.diff), w.seqs,
-			fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
-				m.ProcName(f.P), f.Restart, w.wantS, sent, w.gotS))
+		r.fail(w.seqs, func() (string, string) {
+			hops := w.seqs[2:]
+			sent := fmt.Sprintf("seq %d", hops[0])
+			if len(hops) > 1 {
+				sent = "seqs " + seqList(hops)
+			}
+			return fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", m.ProcName(f.P), f.Seq, sent, w.diff),
+				fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
+					m.ProcName(f.P), f.Restart, w.wantS, sent, w.gotS)
+		})
 	}
 }
 

@@ -99,7 +99,7 @@ func (j *tokenJudge) chain(top int32) (uint64, int32, bool) {
 			if snd := m.SendOf[s]; snd == history.None {
 				whole = false
 			} else {
-				sum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: j.incAt(m.Event(snd).P, snd)})
+				sum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: m.Inc(m.Event(snd).P, snd)})
 				size++
 			}
 		}

@@ -35,13 +35,18 @@ func minimalRollback(m *history.Model) result {
 			}
 			for ; len(short) > 0 && group(short[0].F) == g; short = short[1:] {
 				h := short[0]
-				r.fail(fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq), []int32{h.Seq, h.Top},
-					fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
-						h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F)))
+				r.fail([]int32{h.Seq, h.Top}, func() (string, string) {
+					return fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq),
+						fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
+							h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F))
+				})
 			}
 			for ; len(over) > 0 && group(over[0].f) == g; over = over[1:] {
 				o := over[0]
-				r.fail(fmt.Sprintf("%s rolled back further than its orphan suffix at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.seqs(), o.because(m))
+				r.fail(o.seqs(), func() (string, string) {
+					return fmt.Sprintf("%s rolled back further than its orphan suffix at seq %d", m.ProcName(m.Event(o.by).P), o.by),
+						o.because(m)
+				})
 			}
 		}
 	}

@@ -107,7 +107,7 @@ func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 // process took; any other leaves the ledger as it was).
 func (l *msLedger) restore(seq int32, e *trace.RunEvent) {
 	p := e.P
-	ck, ok := l.m.Procs[p].Checkpoint(e.Restore)
+	ck, ok := l.m.RestoredCkpt(l.m.RestoreOf(seq))
 	if !ok {
 		return
 	}

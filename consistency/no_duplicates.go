@@ -22,8 +22,10 @@ func noDuplicates(m *history.Model) result {
 	}
 	for _, s := range m.Repeats {
 		first := m.LiveRecv[m.Event(s).Msg]
-		r.fail(fmt.Sprintf("%s is received twice in the final live history", m.MsgName(m.Event(s).Msg)), []int32{first, s},
-			fmt.Sprintf("%s and %s both stay live, so the application consumed %s twice", m.Describe(first), m.Describe(s), m.MsgName(m.Event(s).Msg)))
+		r.fail([]int32{first, s}, func() (string, string) {
+			return fmt.Sprintf("%s is received twice in the final live history", m.MsgName(m.Event(s).Msg)),
+				fmt.Sprintf("%s and %s both stay live, so the application consumed %s twice", m.Describe(first), m.Describe(s), m.MsgName(m.Event(s).Msg))
+		})
 	}
 	for _, t := range m.Takes {
 		takenTwice(m, t, &r)
@@ -46,19 +48,25 @@ func takenTwice(m *history.Model, t history.Take, r *result) {
 			m.ProcName(second.P), t.Second, second.Copy, m.MsgName(second.Msg), t.First))
 		return
 	}
-	why := "and nothing put it back"
-	if by := m.UndoneBy[t.First]; by >= 0 && first.Kind == trace.Recv {
-		switch e := m.Event(by); {
-		case e.Kind == trace.Restart:
-			why = fmt.Sprintf("and the restart at seq %d that undid that receipt puts no copy back (the copy is lost with the crash; its sender must resend it)", by)
-		case m.Alg.IsMS():
-			why = fmt.Sprintf("and the rollback at seq %d that undid that receipt puts no copy back (MS replays it from the log or its sender re-sends it)", by)
-		default:
-			why = fmt.Sprintf("and the rollback at seq %d that undid that receipt did not put it back (PK requeues only copies that are no orphan)", by)
-		}
+	r.fail([]int32{m.Copies.Send[t.Copy], t.First, t.Second}, func() (string, string) {
+		return fmt.Sprintf("copy %d of %s is taken twice from %s's mailbox", second.Copy, m.MsgName(second.Msg), m.ProcName(second.P)),
+			fmt.Sprintf("%s sent copy %d of %s once, at seq %d; the %s at seq %d took it from the mailbox, %s, yet the receive at seq %d takes it again: one transmission delivered twice",
+				m.ProcName(m.Event(m.Copies.Send[t.Copy]).P), second.Copy, m.MsgName(second.Msg), m.Copies.Send[t.Copy], first.Kind, t.First, notPutBack(m, t.First), t.Second)
+	})
+}
+
+// notPutBack says why the copy the receive or discard at first took is
+// not in the mailbox again.
+func notPutBack(m *history.Model, first int32) string {
+	by := m.UndoneBy[first]
+	if by < 0 || m.Event(first).Kind != trace.Recv {
+		return "and nothing put it back"
 	}
-	r.fail(fmt.Sprintf("copy %d of %s is taken twice from %s's mailbox", second.Copy, m.MsgName(second.Msg), m.ProcName(second.P)),
-		[]int32{m.Copies.Send[t.Copy], t.First, t.Second},
-		fmt.Sprintf("%s sent copy %d of %s once, at seq %d; the %s at seq %d took it from the mailbox, %s, yet the receive at seq %d takes it again: one transmission delivered twice",
-			m.ProcName(m.Event(m.Copies.Send[t.Copy]).P), second.Copy, m.MsgName(second.Msg), m.Copies.Send[t.Copy], first.Kind, t.First, why, t.Second))
+	switch e := m.Event(by); {
+	case e.Kind == trace.Restart:
+		return fmt.Sprintf("and the restart at seq %d that undid that receipt puts no copy back (the copy is lost with the crash; its sender must resend it)", by)
+	case m.Alg.IsMS():
+		return fmt.Sprintf("and the rollback at seq %d that undid that receipt puts no copy back (MS replays it from the log or its sender re-sends it)", by)
+	}
+	return fmt.Sprintf("and the rollback at seq %d that undid that receipt did not put it back (PK requeues only copies that are no orphan)", by)
 }

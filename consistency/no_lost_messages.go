@@ -141,6 +141,17 @@ func lostReceive(m *history.Model, st *stuck, p int32, k int, op history.ProgOp,
 	if snd == history.None || m.LiveRecv[msg] != history.None {
 		return false
 	}
+	r.failChain(func() (string, []int32, string) {
+		seqs, because := lostWhy(m, st, p, k, msg, snd)
+		return fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, because
+	})
+	return true
+}
+
+// lostWhy returns the seqs and the because-chain of lostReceive's
+// witness: why msg, received by op k of p's program and sent live at
+// snd, is lost, and who is stuck behind p.
+func lostWhy(m *history.Model, st *stuck, p int32, k int, msg, snd int32) ([]int32, string) {
 	ps := &m.Procs[p]
 	seqs := []int32{snd}
 	var b strings.Builder
@@ -165,8 +176,7 @@ func lostReceive(m *history.Model, st *stuck, p int32, k int, op history.ProgOp,
 		}
 		fmt.Fprintf(&b, "; stuck behind it: %s", strings.Join(names, ", "))
 	}
-	r.fail(fmt.Sprintf("%s is lost: %s never receives it", m.MsgName(msg), m.ProcName(p)), seqs, b.String())
-	return true
+	return seqs, b.String()
 }
 
 // blockedOnUnsent judges a process blocked on a message whose send is not
@@ -179,8 +189,10 @@ func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))
 	case s == p || (m.Procs[s].End != history.None && m.Event(m.Procs[s].End).State == trace.StateDone):
 		end := m.Procs[p].End
-		r.fail(fmt.Sprintf("%s is blocked on %s, which is never sent live", m.ProcName(p), m.MsgName(msg)), []int32{end},
-			fmt.Sprintf("%s ended blocked at op %d on %s, but the final live history holds no send of it and its sender %s finished without sending it",
-				m.ProcName(p), m.Event(end).Op, m.MsgName(msg), m.ProcName(s)))
+		r.fail([]int32{end}, func() (string, string) {
+			return fmt.Sprintf("%s is blocked on %s, which is never sent live", m.ProcName(p), m.MsgName(msg)),
+				fmt.Sprintf("%s ended blocked at op %d on %s, but the final live history holds no send of it and its sender %s finished without sending it",
+					m.ProcName(p), m.Event(end).Op, m.MsgName(msg), m.ProcName(s))
+		})
 	}
 }

@@ -55,13 +55,14 @@ func liveOrphans(m *history.Model, r *result) {
 	for _, s := range m.Stale {
 		e := m.Event(s)
 		snd := m.SendOf[s]
-		by := m.UndoneBy[snd]
-		because := fmt.Sprintf("%s stays live at the end, but the copy it consumed comes from %s", m.Describe(s), m.Describe(snd))
-		if by >= 0 {
-			because += fmt.Sprintf(", which the %s at seq %d undid", m.Event(by).Kind, by)
-		}
-		r.fail(fmt.Sprintf("%s's live receipt of %s consumes a copy whose send was undone", m.ProcName(e.P), m.MsgName(e.Msg)),
-			[]int32{s, snd}, because+": the final state is not consistent")
+		r.fail([]int32{s, snd}, func() (string, string) {
+			because := fmt.Sprintf("%s stays live at the end, but the copy it consumed comes from %s", m.Describe(s), m.Describe(snd))
+			if by := m.UndoneBy[snd]; by >= 0 {
+				because += fmt.Sprintf(", which the %s at seq %d undid", m.Event(by).Kind, by)
+			}
+			return fmt.Sprintf("%s's live receipt of %s consumes a copy whose send was undone", m.ProcName(e.P), m.MsgName(e.Msg)),
+				because + ": the final state is not consistent"
+		})
 	}
 }
 
@@ -81,14 +82,15 @@ func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, 
 	if x == history.None {
 		return
 	}
-	e := m.Event(x)
-	s := m.SendOf[x]
-	seqs := []int32{x, s, h.Seq}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
-		m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind)
-	seqs = orphanChain(m, d, &b, s, h.F, seqs)
-	r.fail(fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, b.String())
+	r.failChain(func() (string, []int32, string) {
+		e := m.Event(x)
+		s := m.SendOf[x]
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
+			m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind)
+		seqs := orphanChain(m, d, &b, s, h.F, []int32{x, s, h.Seq})
+		return fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, b.String()
+	})
 }
 
 // orphanChain writes why event s depends on an event undone for failure

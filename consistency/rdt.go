@@ -29,7 +29,7 @@ func rollbackDependencyTrackable(m *history.Model) result {
 	}
 	for _, f := range findings {
 		seqs := []int32{ckptSeq(m, f.From), m.SendOf[g.Recvs[f.M1]], g.Recvs[f.M1], m.SendOf[g.Recvs[f.M2]], g.Recvs[f.M2], ckptSeq(m, f.To)}
-		r.fail(f.Message, seqs, f.Because)
+		r.failed(f.Message, seqs, f.Because)
 	}
 	return r
 }

@@ -159,10 +159,10 @@ func (a *aggregator) recoveryCheckpoint(e *trace.RunEvent, la *lineAgg) {
 // restoreAgg adds a restart or rollback to a process's line entry.
 func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	a.restore, a.pos = e.Restore, e.Pos
-	if ck, ok := m.Procs[e.P].Checkpoint(e.Restore); ok {
+	rs := m.RestoreOf(seq)
+	if ck, ok := m.RestoredCkpt(rs); ok {
 		a.sn, a.vt = ck.Sn, m.CkptVT(&ck)
 	}
-	rs := m.RestoreOf(seq)
 	a.undone += int(rs.Undone)
 	a.replayed += len(rs.Replayed)
 	switch {

@@ -33,12 +33,44 @@ type result struct {
 
 func newResult(name string) result { return result{name: name} }
 
-// fail records a witness of the property failing.
-func (r *result) fail(msg string, seqs []int32, because string) {
-	r.count++
-	if len(r.violations) >= maxWitnesses {
-		return
+// fail records a witness of the property failing, at seqs. text renders
+// its message and because-chain and is called only for the witnesses
+// kept (the first maxWitnesses), as for the model's anomalies: a broken
+// run can fail a rule at every event, and formatting a witness for each
+// cost more than the checking.
+func (r *result) fail(seqs []int32, text func() (msg, because string)) {
+	if r.counted() {
+		msg, because := text()
+		r.keep(msg, seqs, because)
 	}
+}
+
+// failChain is fail for a witness whose seqs are found as its
+// because-chain is written (an orphan's chain of dependencies, a Z-path):
+// chain returns all three, and is called only for the witnesses kept.
+func (r *result) failChain(chain func() (msg string, seqs []int32, because string)) {
+	if r.counted() {
+		r.keep(chain())
+	}
+}
+
+// failed records a witness already formatted (an anomaly, another
+// result's violation): fail's eager form, for text that exists anyway.
+func (r *result) failed(msg string, seqs []int32, because string) {
+	if r.counted() {
+		r.keep(msg, seqs, because)
+	}
+}
+
+// counted counts one more violation and reports whether its witness is
+// kept: the count stays exact however many are dropped.
+func (r *result) counted() bool {
+	r.count++
+	return len(r.violations) < maxWitnesses
+}
+
+// keep appends a witness.
+func (r *result) keep(msg string, seqs []int32, because string) {
 	r.violations = append(r.violations, report.Violation{Property: r.name, Message: msg, Seqs: dedupe(seqs), Because: because})
 }
 
@@ -47,7 +79,7 @@ func (r *result) fail(msg string, seqs []int32, because string) {
 func (r *result) failWith(m *history.Model, kinds ...history.Kind) {
 	as, total := m.Anomalies(kinds...)
 	for _, a := range as {
-		r.fail(a.Message, a.Seqs, a.Because)
+		r.failed(a.Message, a.Seqs, a.Because)
 	}
 	r.count += total - len(as)
 }
@@ -72,7 +104,7 @@ func (r *result) cannotJudge(why string) {
 // property (kept apart so that earlier witnesses keep their order).
 func (r *result) then(o result) {
 	for _, v := range o.violations {
-		r.fail(v.Message, v.Seqs, v.Because)
+		r.failed(v.Message, v.Seqs, v.Because)
 	}
 	r.count += o.count - len(o.violations)
 	if o.standing == notPromised {

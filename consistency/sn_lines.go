@@ -33,14 +33,16 @@ func snLines(m *history.Model) result {
 		rc := g.Recvs[o.Msg]
 		s := m.SendOf[rc]
 		msg := g.Msgs[o.Msg]
-		rng := fmt.Sprintf("S_%d", o.Lo)
-		if o.Hi > o.Lo {
-			rng = fmt.Sprintf("S_%d … S_%d", o.Lo, o.Hi)
-		}
-		id := m.MsgName(m.Event(rc).Msg)
-		r.fail(fmt.Sprintf("%s is an orphan of %s", id, rng), []int32{s, rc},
-			fmt.Sprintf("%s sent %s at seq %d after a checkpoint numbered %d, and %s received it at seq %d before any checkpoint numbered above %d (interval %d), so every S_n with %d ≤ n ≤ %d holds the receipt but not the send",
-				m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi))
+		r.fail([]int32{s, rc}, func() (string, string) {
+			rng := fmt.Sprintf("S_%d", o.Lo)
+			if o.Hi > o.Lo {
+				rng = fmt.Sprintf("S_%d … S_%d", o.Lo, o.Hi)
+			}
+			id := m.MsgName(m.Event(rc).Msg)
+			return fmt.Sprintf("%s is an orphan of %s", id, rng),
+				fmt.Sprintf("%s sent %s at seq %d after a checkpoint numbered %d, and %s received it at seq %d before any checkpoint numbered above %d (interval %d), so every S_n with %d ≤ n ≤ %d holds the receipt but not the send",
+					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi)
+		})
 	}
 	return r
 }

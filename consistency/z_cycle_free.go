@@ -6,6 +6,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 )
 
 // zCycleFree judges SPEC §7 z-cycle-free: over the final live history
@@ -27,27 +28,33 @@ func zCycleFree(m *history.Model) result {
 		return r
 	}
 	for _, u := range g.Graph.UselessList() {
-		ck := m.Procs[u.P].HeldCkpt(int(u.X))
-		seqs := []int32{}
-		if ck.Seq != history.None {
-			seqs = append(seqs, ck.Seq)
-		}
-		var hops []string
-		for _, mi := range g.Graph.Cycle(u.P, u.X) {
-			if int(mi) >= len(g.Recvs) {
-				continue
-			}
-			rc := g.Recvs[mi]
-			msg := g.Msgs[mi]
-			seqs = append(seqs, m.SendOf[rc], rc)
-			hops = append(hops, fmt.Sprintf("%s (%s → %s, sent at seq %d in interval %d, received at seq %d in interval %d)",
-				m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], msg.FromInterval, rc, msg.ToInterval))
-		}
-		r.fail(fmt.Sprintf("%s's checkpoint %d is useless (on a Z-cycle)", m.ProcName(u.P), ck.ID), seqs,
-			fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d%s and ends before it, so no consistent global checkpoint contains it; %s promises none",
-				strings.Join(hops, ", then "), m.ProcName(u.P), ck.ID, snNote(ck), algName(m)))
+		r.failChain(func() (string, []int32, string) { return uselessWitness(m, g, u) })
 	}
 	return r
+}
+
+// uselessWitness is the witness of useless checkpoint u: the Z-cycle it
+// is on, found only for the witnesses kept.
+func uselessWitness(m *history.Model, g *history.FinalGraph, u zgraph.Checkpoint) (string, []int32, string) {
+	ck := m.Procs[u.P].HeldCkpt(int(u.X))
+	seqs := []int32{}
+	if ck.Seq != history.None {
+		seqs = append(seqs, ck.Seq)
+	}
+	var hops []string
+	for _, mi := range g.Graph.Cycle(u.P, u.X) {
+		if int(mi) >= len(g.Recvs) {
+			continue
+		}
+		rc := g.Recvs[mi]
+		msg := g.Msgs[mi]
+		seqs = append(seqs, m.SendOf[rc], rc)
+		hops = append(hops, fmt.Sprintf("%s (%s → %s, sent at seq %d in interval %d, received at seq %d in interval %d)",
+			m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], msg.FromInterval, rc, msg.ToInterval))
+	}
+	return fmt.Sprintf("%s's checkpoint %d is useless (on a Z-cycle)", m.ProcName(u.P), ck.ID), seqs,
+		fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d%s and ends before it, so no consistent global checkpoint contains it; %s promises none",
+			strings.Join(hops, ", then "), m.ProcName(u.P), ck.ID, snNote(ck), algName(m))
 }
 
 // snNote gives a checkpoint's number in a because-chain, for the

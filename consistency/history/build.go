@@ -57,15 +57,16 @@ type procBuild struct {
 	// message of each op index in any execution.
 	progKind []trace.Kind
 	progMsg  []int32
-	restarts int32
+	// restarts are the seqs of its restarts (Proc.Restarts).
+	restarts []int32
 	// attributed counts the restarts attributed to a failure whose
 	// restored checkpoint is known: MS's failure count c.
 	attributed int32
 	// known are the PK announcements recorded (append only, so prefixes
-	// handed out stay valid); bodyMissing: a token came without a body.
-	known       []Announcement
-	kidx        knownIndex
-	bodyMissing bool
+	// handed out stay valid), indexed by kidx, which also says whether a
+	// token came without a body.
+	known []Announcement
+	kidx  knownIndex
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32
 	// stable[k] says a log event made the receipt at live op k stable;
@@ -120,6 +121,7 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps.held = append(held[clo:clo:chi], 0)
 		ps.taken = append(ckpts[clo:clo:chi], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
+		ps.kidx.unknownFrom = None
 		lo, clo = hi, chi
 	}
 	return b

@@ -37,28 +37,28 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if !m.Alg.Recovers() {
 		keep = requeueAll
 	}
-	b.restore(seq, e, ps, keep)
-	inc := ps.restarts // the incarnation that ended
-	ps.restarts++
-	if e.Inc != None && (m.Alg == MS || m.Alg == PK) && e.Inc != ps.restarts {
+	restored := b.restore(seq, e, ps, keep)
+	inc := int32(len(ps.restarts)) // the incarnation that ended
+	ps.restarts = append(ps.restarts, seq)
+	if n := inc + 1; e.Inc != None && (m.Alg == MS || m.Alg == PK) && e.Inc != n {
 		b.anomaly(RestartInc, seq, func() (string, string) {
-			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d", m.ProcName(e.P), seq, e.Inc, ps.restarts),
+			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d", m.ProcName(e.P), seq, e.Inc, n),
 				fmt.Sprintf("a restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts; %s restarts for the %s time at seq %d, but the run says inc %d",
-					m.ProcName(e.P), ordinal(ps.restarts), seq, e.Inc)
+					m.ProcName(e.P), ordinal(n), seq, e.Inc)
 		})
 	}
 	var ann *Announcement
 	if m.Alg == PK && e.Pos >= 0 {
 		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}
-		b.recordAnn(ps, *ann)
+		b.recordAnn(ps, *ann, seq)
 	}
 	if fi != None {
 		b.hear(e.P, m.Failures[fi].Seq, heardRestart)
 		f := &m.Failures[fi]
 		f.Restart, f.Ann = seq, ann
-		if ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore); ok {
+		if restored != None {
 			ps.attributed++
-			f.Count, f.R = ps.attributed, ck.Sn
+			f.Count, f.R = ps.attributed, ps.taken[restored].Sn
 		}
 		b.handle(fi, e.P, seq, ps)
 	}
@@ -105,9 +105,9 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.hear(e.P, e.Failure, 1<<e.Control)
 	if m.Alg == PK && e.Control == trace.ControlToken {
 		if body := m.Run.Body(e); body != nil && body.Origin != None {
-			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K})
-		} else {
-			ps.bodyMissing = true
+			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K}, seq)
+		} else if !ps.kidx.unknown() {
+			ps.kidx.unknownFrom = seq
 		}
 	}
 	fi, ok := m.FailureAt(e.Failure)
@@ -127,11 +127,11 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
 }
 
-// recordAnn records a PK announcement at a process, in its list and its
-// index.
-func (b *Builder) recordAnn(ps *procBuild, a Announcement) {
+// recordAnn records a PK announcement at a process, at event seq, in its
+// list and its index.
+func (b *Builder) recordAnn(ps *procBuild, a Announcement, seq int32) {
 	ps.known = append(ps.known, a)
-	ps.kidx.add(a, max(b.sizeHint, b.n))
+	ps.kidx.add(a, seq, max(b.sizeHint, b.n))
 }
 
 // candidate records a control-message handling point, the first one per

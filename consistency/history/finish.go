@@ -53,7 +53,7 @@ func (b *Builder) Finish() *Model {
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, known: ps.kidx}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
 	hasSrc := m.srcMsg != nil || m.sameMsgs

@@ -1,6 +1,10 @@
 package history
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
 
 // knownIndex indexes a process's PK announcements, recorded in order (an
 // append-only list), for orphan tests against the whole list or any
@@ -15,7 +19,16 @@ type knownIndex struct {
 	// out-of-range incarnation, which only a malformed run has), scanned.
 	odd []annAt
 	n   int32 // announcements recorded
+	// at are the seqs of the events that recorded them, in order
+	// (KnownBefore); unknownFrom is the seq of the first token that came
+	// without a body, from which on what the process recorded is
+	// unknown, or None.
+	at          []int32
+	unknownFrom int32
 }
+
+// unknown reports whether a token without a body has come.
+func (x *knownIndex) unknown() bool { return x.unknownFrom != None }
 
 // originAnns are one origin's announcements, by incarnation: the first
 // recorded for each (idx None where there is none), and the later ones
@@ -38,11 +51,12 @@ type annAt struct {
 	idx, next int32
 }
 
-// add records the next announcement of the list. maxInc bounds the
-// incarnations kept in buckets.
-func (x *knownIndex) add(a Announcement, maxInc int32) {
+// add records the next announcement of the list, recorded by event seq.
+// maxInc bounds the incarnations kept in buckets.
+func (x *knownIndex) add(a Announcement, seq, maxInc int32) {
 	at := annAt{a: a, idx: x.n, next: None}
 	x.n++
+	x.at = append(x.at, seq)
 	if a.Inc < 0 || a.Inc > maxInc {
 		x.odd = append(x.odd, at)
 		return
@@ -123,11 +137,27 @@ func (m *Model) KnownOrphan(p int32, r *Restore, vt trace.VT) (bool, Announcemen
 }
 
 // KnownOrphanAt is Orphan(vt, list[:n]) for the first n announcements
-// process p recorded: for a judgement between restores (a discard), whose
-// caller counts the announcements p had recorded by then.
+// process p recorded: for a judgement between restores (a discard),
+// with n from KnownBefore.
 func (m *Model) KnownOrphanAt(p, n int32, vt trace.VT) (bool, Announcement) {
 	if p < 0 || int(p) >= len(m.Procs) || n <= 0 {
 		return false, Announcement{}
 	}
 	return m.Procs[p].known.orphan(vt, n)
+}
+
+// KnownBefore returns how many PK announcements process p had recorded
+// before event seq (its own restarts', and those of the tokens it
+// received), for KnownOrphanAt; ok is false when a token without a body
+// reached p before seq, so that what it had recorded is unknown.
+func (m *Model) KnownBefore(p, seq int32) (n int32, ok bool) {
+	if p < 0 || int(p) >= len(m.Procs) {
+		return 0, false
+	}
+	x := &m.Procs[p].known
+	if x.unknownFrom != None && x.unknownFrom < seq {
+		return 0, false
+	}
+	k, _ := slices.BinarySearch(x.at, seq)
+	return int32(k), true
 }

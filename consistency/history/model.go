@@ -152,6 +152,9 @@ type Proc struct {
 	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
+	// Restarts are the seqs of its restarts, in order: its incarnation
+	// at an event is how many come before it (Inc).
+	Restarts []int32
 	// known indexes the PK announcements it recorded (KnownOrphan).
 	known knownIndex
 }
@@ -160,24 +163,56 @@ type Proc struct {
 func (p *Proc) HeldCkpt(k int) *Ckpt { return &p.Taken[p.Held[k]] }
 
 // Checkpoint returns the checkpoint the process took with id (the
-// latest one, if the run reuses ids; 0 is the initial one).
+// latest one, if the run reuses ids; 0 is the initial one). A restore's
+// checkpoint is Model.RestoredCkpt, resolved when it happened.
 func (p *Proc) Checkpoint(id int32) (Ckpt, bool) {
 	return checkpointByID(p.Taken, p.byID, id)
 }
 
 func checkpointByID(taken []Ckpt, byID map[int32]int32, id int32) (Ckpt, bool) {
+	if k := ckptIndex(taken, byID, id); k != None {
+		return taken[k], true
+	}
+	return Ckpt{}, false
+}
+
+// ckptIndex returns the index in Taken of the checkpoint with id (the
+// latest one with it; 0 is the initial one), or None.
+func ckptIndex(taken []Ckpt, byID map[int32]int32, id int32) int32 {
 	if byID == nil {
 		// Dense: every id given so far is its checkpoint's index.
 		if id > 0 && int(id) < len(taken) && taken[id].ID == id {
-			return taken[id], true
+			return id
 		}
 	} else if k, ok := byID[id]; ok {
-		return taken[k], true
+		return k
 	}
 	if id == 0 {
-		return taken[0], true
+		return 0
 	}
-	return Ckpt{}, false
+	return None
+}
+
+// Inc returns process p's incarnation at event seq: how many times it
+// restarted before seq (SPEC §5: a PK vector's own entry, the sender's
+// incarnation in a token's identities), or None for a process the
+// header does not name. The rules ask rather than count restarts on
+// their own.
+func (m *Model) Inc(p, seq int32) int32 {
+	if p < 0 || int(p) >= len(m.Procs) {
+		return None
+	}
+	n, _ := slices.BinarySearch(m.Procs[p].Restarts, seq)
+	return int32(n)
+}
+
+// RestoredCkpt returns the checkpoint restore rs restored, or false when
+// it names none its process took.
+func (m *Model) RestoredCkpt(rs *Restore) (Ckpt, bool) {
+	if rs.Restored == None {
+		return Ckpt{}, false
+	}
+	return m.Procs[m.Event(rs.Seq).P].Taken[rs.Restored], true
 }
 
 // Announcement is a PK failure announcement (origin, inc, k): incarnation
@@ -251,6 +286,12 @@ type Restore struct {
 	// Latest is the index in Taken of the latest checkpoint the process
 	// held just before the restore: the head of its held chain.
 	Latest int32
+	// Restored is the index in Taken of the checkpoint it restores, its
+	// id resolved once, at the restore, as Proc.Checkpoint resolves ids
+	// (the latest checkpoint taken with it by then; 0 the initial one),
+	// so that no rule looks the id up again; None if the process took
+	// none with that id (or the restore names none). RestoredCkpt reads it.
+	Restored int32
 	// Undone counts the live ops it undid; Undid lists them, in seq order.
 	Undone int32
 	Undid  []int32

@@ -161,15 +161,17 @@ const (
 )
 
 // restore applies a restart or rollback: the restored checkpoint's later
-// checkpoints are dropped and every live op from pos on is undone.
-func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) {
+// checkpoints are dropped and every live op from pos on is undone. It
+// returns the index in taken of the checkpoint restored, or None.
+func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) int32 {
 	m := b.m
 	ps.lastRestore = seq
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1]})
+	k := ckptIndex(ps.taken, ps.byID, e.Restore)
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k})
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
 		r.Known = ps.known[:len(ps.known):len(ps.known)]
-		r.BodyMissing = ps.bodyMissing
+		r.BodyMissing = ps.kidx.unknown()
 	}
 	if e.Restore != None {
 		b.dropAfter(seq, e, ps)
@@ -180,11 +182,11 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	if pos == None {
 		m.Missing.Ops = true
 		ps.posless = true
-		return
+		return k
 	}
 	if pos < 0 {
 		b.malformed(NegativePos, seq, fmt.Sprintf("event %d: negative pos %d", seq, pos))
-		return
+		return k
 	}
 	if pos > int32(len(ps.live)) {
 		live := len(ps.live)
@@ -194,9 +196,9 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 		})
 		pos = int32(len(ps.live))
 	}
-	b.belowCkpt(seq, e, ps, e.Pos)
-	if m.Alg == PK && e.Restore != None {
-		r.Replayed = b.replayed(ps, e.Restore, pos)
+	b.belowCkpt(seq, e, ps, k)
+	if m.Alg == PK && k != None {
+		r.Replayed = b.replayed(ps, k, pos)
 	}
 	for _, s := range ps.live[pos:] {
 		if s != None {
@@ -211,6 +213,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 				fmt.Sprintf("%s had %d live ops before seq %d and kept %d, so %d were undone", m.ProcName(e.P), int(pos)+n, seq, pos, n)
 		})
 	}
+	return k
 }
 
 // dropAfter drops the checkpoints taken after the one a restore names.
@@ -238,12 +241,12 @@ func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
 }
 
 // replayed returns the live receipts a PK restart or rollback replays
-// silently from the message log: those between the restored
-// checkpoint's position and pos. The run shows only the outcome of that
-// replay (SPEC §6).
-func (b *Builder) replayed(ps *procBuild, restore, pos int32) []int32 {
-	ck, ok := checkpointByID(ps.taken, ps.byID, restore)
-	if !ok || ck.Pos < 0 {
+// silently from the message log: those between the position of the
+// restored checkpoint, taken[k], and pos. The run shows only the
+// outcome of that replay (SPEC §6).
+func (b *Builder) replayed(ps *procBuild, k, pos int32) []int32 {
+	ck := &ps.taken[k]
+	if ck.Pos < 0 {
 		return nil
 	}
 	var out []int32
@@ -285,7 +288,7 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 			continue
 		}
 		switch pb := m.PB(ci); {
-		case keep == requeueAll || pb == nil || pb.VT == nil || ps.bodyMissing:
+		case keep == requeueAll || pb == nil || pb.VT == nil || ps.kidx.unknown():
 			b.requeue(ci, false)
 		default:
 			if o, _ := ps.kidx.orphan(pb.VT, int32(len(ps.known))); !o {
@@ -299,14 +302,15 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 }
 
 // belowCkpt checks that a restore keeps (pos, as the run says it) at
-// least the ops of the checkpoint it restores: the checkpoint holds the
-// state after its pos ops, and replay only moves forward from it, so no
-// algorithm can undo ops the checkpoint it restores holds.
-func (b *Builder) belowCkpt(seq int32, e *trace.RunEvent, ps *procBuild, pos int32) {
-	ck, ok := checkpointByID(ps.taken, ps.byID, e.Restore)
-	if e.Restore == None || !ok || pos >= ck.Pos {
+// least the ops of the checkpoint it restores, taken[k]: the checkpoint
+// holds the state after its pos ops, and replay only moves forward from
+// it, so no algorithm can undo ops the checkpoint it restores holds.
+func (b *Builder) belowCkpt(seq int32, e *trace.RunEvent, ps *procBuild, k int32) {
+	pos := e.Pos
+	if k == None || pos >= ps.taken[k].Pos {
 		return
 	}
+	ck := ps.taken[k]
 	m := b.m
 	b.anomaly(RestoreBelowCkpt, seq, func() (string, string) {
 		msg := fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, e.Restore, ck.Pos, pos)
