@@ -92,12 +92,7 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
-	opRoom, ckRoom, fails := room(src, np, sizeHint)
-	// Presized from the source trace: appending 10^5 failures and their
-	// restores by doubling left as much garbage as the final lists.
-	m.Failures = make([]Failure, 0, fails)
-	m.failSeqs = make([]int32, 0, fails)
-	m.Restores = make([]Restore, 0, fails)
+	opRoom, ckRoom := room(src, np, sizeHint)
 	ops := make([]int32, 2*sum(opRoom))
 	kinds := make([]trace.Kind, sum(opRoom))
 	stable := make([]bool, sum(opRoom))
@@ -128,13 +123,12 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 }
 
 // room returns, per process, the room to reserve for its live history and
-// program, and for its checkpoints, and the number of failures: from the
-// source trace, its ops, timer ticks and fail events (a run re-executes
-// and adds forced checkpoints, which grow the tables as usual); without
-// one, an even share of the events for the ops, a few checkpoints and
-// no failure. The processes share backing arrays, and
+// program, and for its checkpoints: from the source trace, its ops and
+// timer ticks (a run re-executes and adds forced checkpoints, which grow
+// the tables as usual); without one, an even share of the events for the
+// ops and a few checkpoints. The processes share backing arrays, and
 // tables that do not regrow are not copied.
-func room(src *trace.Trace, np, sizeHint int) (ops, ckpts []int, fails int) {
+func room(src *trace.Trace, np, sizeHint int) (ops, ckpts []int) {
 	ops, ckpts = make([]int, np), make([]int, np)
 	if src != nil && len(src.Processes) == np {
 		for i := range src.Events {
@@ -147,20 +141,18 @@ func room(src *trace.Trace, np, sizeHint int) (ops, ckpts []int, fails int) {
 				ops[e.P]++
 			case e.Kind == trace.Checkpoint:
 				ckpts[e.P]++
-			case e.Kind == trace.Fail:
-				fails++
 			}
 		}
 		for p := range ops {
 			ops[p] += 8
 			ckpts[p] += 4
 		}
-		return ops, ckpts, fails
+		return ops, ckpts
 	}
 	for p := range ops {
 		ops[p], ckpts[p] = sizeHint/max(np, 1)+8, 4
 	}
-	return ops, ckpts, 0
+	return ops, ckpts
 }
 
 func sum(xs []int) int {
