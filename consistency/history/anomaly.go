@@ -82,17 +82,32 @@ type anomalyList struct {
 // and because-chain and is called only for the ones kept, so a broken
 // run of millions of events formats a handful of strings.
 func (b *Builder) anomaly(k Kind, seq int32, text func() (msg, because string)) {
-	b.anomalySeqs(k, []int32{seq}, text)
+	if b.counted(k) {
+		b.keep(k, []int32{seq}, text)
+	}
 }
 
-func (b *Builder) anomalySeqs(k Kind, seqs []int32, text func() (msg, because string)) {
+// anomalyPair is anomaly for a witness of two events, first and seq.
+func (b *Builder) anomalyPair(k Kind, first, seq int32, text func() (msg, because string)) {
+	if b.counted(k) {
+		b.keep(k, []int32{first, seq}, text)
+	}
+}
+
+// counted counts an anomaly of kind k and reports whether it is among
+// the first MaxKept, to be kept: the callers build its seqs only then, as
+// every allocation past the cap would be one per event of a broken run.
+func (b *Builder) counted(k Kind) bool {
 	l := &b.m.anomalies[k]
 	l.count++
 	b.nAnomalies++
-	if len(l.kept) >= MaxKept {
-		return
-	}
+	return len(l.kept) < MaxKept
+}
+
+// keep keeps the anomaly counted last, of kind k.
+func (b *Builder) keep(k Kind, seqs []int32, text func() (msg, because string)) {
 	msg, because := text()
+	l := &b.m.anomalies[k]
 	l.kept = append(l.kept, Anomaly{Kind: k, Seqs: seqs, Message: msg, Because: because, order: b.nAnomalies})
 }
 

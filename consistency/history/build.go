@@ -182,12 +182,12 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	m.SendOf = append(m.SendOf, None)
 	m.UndoneBy = append(m.UndoneBy, None)
 	if e.Seq != None && e.Seq != seq {
-		b.malformed(SeqMismatch, seq, fmt.Sprintf("event %d carries seq %d", seq, e.Seq))
+		b.malformed(SeqMismatch, seq, func() string { return fmt.Sprintf("event %d carries seq %d", seq, e.Seq) })
 	}
 	b.flushesBefore(e.T)
 	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {
-		b.malformed(ProcOutOfRange, seq, fmt.Sprintf("event %d: process index %d out of range", seq, e.P))
+		b.malformed(ProcOutOfRange, seq, func() string { return fmt.Sprintf("event %d: process index %d out of range", seq, e.P) })
 		return
 	}
 	if int(e.Kind) < len(handlers) && handlers[e.Kind] != nil {
@@ -252,7 +252,9 @@ func init() {
 	}
 	handlers[trace.Unconsumed] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		if ps.end == None {
-			b.malformed(AfterEnd, seq, fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, b.m.ProcName(e.P)))
+			b.malformed(AfterEnd, seq, func() string {
+				return fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, b.m.ProcName(e.P))
+			})
 		}
 		b.unconsumed(seq, e)
 	}
@@ -260,9 +262,14 @@ func init() {
 }
 
 // malformed records an anomaly whose because-chain only says the run
-// breaks its own format.
-func (b *Builder) malformed(k Kind, seq int32, msg string) {
-	b.anomaly(k, seq, func() (string, string) { return msg, wellFormedBecause(msg) })
+// breaks its own format. msg renders the message and, as anomaly's text,
+// runs only for the anomalies kept: a renumbered run breaks the format on
+// every event.
+func (b *Builder) malformed(k Kind, seq int32, msg func() string) {
+	b.anomaly(k, seq, func() (string, string) {
+		s := msg()
+		return s, wellFormedBecause(s)
+	})
 }
 
 // put sets k to v in *mp, making the map on first use: most runs never

@@ -249,7 +249,7 @@ func (b *Builder) causeHeard(seq int32, e *trace.RunEvent) {
 		return
 	}
 	m := b.m
-	b.anomalySeqs(CauseUnheard, []int32{e.Failure, seq}, func() (string, string) {
+	b.anomalyPair(CauseUnheard, e.Failure, seq, func() (string, string) {
 		return fmt.Sprintf("%s's rollback at seq %d says cause %s, but %s received no %s control message for failure seq %d before it", m.ProcName(e.P), seq, e.Cause, m.ProcName(e.P), ctl, e.Failure),
 			fmt.Sprintf("a rollback caused by a %s answers one that reached its process (a control_recv for the failure it names), and %s has none for failure seq %d before seq %d", e.Cause, m.ProcName(e.P), e.Failure, seq)
 	})

@@ -21,7 +21,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.sawOp = true
 	if e.Op < 0 || e.Op > max(b.sizeHint, seq) {
 		// No process can have more ops than the run has events.
-		b.malformed(OpOutOfRange, seq, fmt.Sprintf("event %d: op %d out of range", seq, e.Op))
+		b.malformed(OpOutOfRange, seq, func() string { return fmt.Sprintf("event %d: op %d out of range", seq, e.Op) })
 		return
 	}
 	if ps.posless && e.Op < int32(len(ps.live)) {
@@ -166,7 +166,7 @@ func (b *Builder) resendOf(seq int32, e *trace.RunEvent, ci, orig int32) {
 	if e.Of < e.Copy && oi >= 0 && m.Copies.Orig[oi] == orig {
 		return
 	}
-	b.anomalySeqs(ResendOf, []int32{orig, seq}, func() (string, string) {
+	b.anomalyPair(ResendOf, orig, seq, func() (string, string) {
 		why := fmt.Sprintf("copy %d is another send's", e.Of)
 		switch {
 		case e.Of == e.Copy:

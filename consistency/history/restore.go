@@ -185,7 +185,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 		return k
 	}
 	if pos < 0 {
-		b.malformed(NegativePos, seq, fmt.Sprintf("event %d: negative pos %d", seq, pos))
+		b.malformed(NegativePos, seq, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, pos) })
 		return k
 	}
 	if pos > int32(len(ps.live)) {

@@ -312,7 +312,7 @@ func (b *Builder) opsWhileDown(ps *procBuild, restart int32) {
 // than the one it was sent with at seq sent.
 func (b *Builder) bodyChanged(seq, sent int32, e *trace.RunEvent) {
 	m := b.m
-	b.anomalySeqs(ControlBodyChanged, []int32{sent, seq}, func() (string, string) {
+	b.anomalyPair(ControlBodyChanged, sent, seq, func() (string, string) {
 		msg := fmt.Sprintf("%s receives a %s control message at seq %d whose body differs from the one %s sent at seq %d",
 			m.ProcName(e.P), e.Control, seq, m.ProcName(e.Peer), sent)
 		return msg, wellFormedBecause(fmt.Sprintf("the network delivers a control message unchanged, but %s sent %s at seq %d and %s received %s at seq %d",
