@@ -90,9 +90,12 @@ func (j *tokenJudge) chain(top int32) (uint64, int32, bool) {
 		e, p := m.Event(s), m.Pred[s]
 		var sum uint64
 		var size int32
+		// A gap shows as a missing predecessor: the model links an op
+		// only to the op numbered just below it (history.Model.Pred), so
+		// a chain is whole when it reaches op 0 with every link whole.
 		whole := p == history.None && e.Op == 0
 		if p != history.None {
-			whole = c.state[p] == chainWhole && m.Event(p).Op == e.Op-1
+			whole = c.state[p] == chainWhole
 			sum, size = c.sum[p], c.size[p]
 		}
 		if whole && e.Kind == trace.Recv {

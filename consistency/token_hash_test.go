@@ -103,6 +103,11 @@ func TestTokenHashGuards(t *testing.T) {
 		// The restart keeps ops 0 and 1; op 1 never showed.
 		{name: "gap-at-restart-top", run: gap(tokenGapOpts{recvOp: 2, internal: true}),
 			prop: report.LogReplayRules, status: unknown, witness: gaps, also: brokenOps},
+		// Ops 0 and 2 show, op 1 never does: the receipt's predecessor
+		// is none, not op 0, so the chain is broken above op 0. Were the
+		// model to link across the gap, the chain would sum like the list.
+		{name: "gap-mid-chain", run: gap(tokenGapOpts{recvOp: 2, internal: true, logged: true}),
+			prop: report.LogReplayRules, status: unknown, witness: "P0's live history at its restart at seq 5 has gaps", also: brokenOps},
 		{name: "receipt-without-send", run: func(*testing.T) *trace.Run { return tokenNoSendRun() },
 			prop: report.LogReplayRules, status: unknown,
 			witness: "P0's receipt of m9 at seq 1 takes a copy no send transmitted, so its identity, which a token lists, cannot be told",

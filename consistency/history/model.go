@@ -334,8 +334,12 @@ type Model struct {
 	Src *trace.Trace // the source trace, or nil
 	Alg Alg
 
-	// Per event, indexed by seq.
-	Pred     []int32 // app op: the live op before it in its process, or None
+	// Per event, indexed by seq. Pred is, for an app op, the live op
+	// numbered just below it in its process, or None: op 0, or an op
+	// whose op below never showed (a gap). Never a lower op across a
+	// gap: chain walks take a None predecessor above op 0 for a gap and
+	// need no other check.
+	Pred     []int32
 	SendOf   []int32 // recv: the op-level send of its copy; resend: the live send it repeats; or None
 	UndoneBy []int32 // app op: the restart or rollback that undid it, ImplicitUndo, or None
 
