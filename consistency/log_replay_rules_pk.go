@@ -17,7 +17,7 @@ func pkLogReplay(m *history.Model, r *result) {
 		r.cannotJudge(pkFieldsWhy)
 		return
 	}
-	stable := make([][]int32, len(m.Procs)) // stable[p][op] = copy index + 1
+	stable := make([][]int32, len(m.Procs)) // stable[p][op]: see pkLogEntry
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= len(m.Procs) {
@@ -26,11 +26,11 @@ func pkLogReplay(m *history.Model, r *result) {
 		p := e.P
 		switch e.Kind {
 		case trace.Log:
-			if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && e.Op >= 0 && int(e.Op) <= len(m.Run.Events) {
+			if entry := pkLogEntry(m, e); entry != 0 {
 				for int32(len(stable[p])) <= e.Op {
 					stable[p] = append(stable[p], 0)
 				}
-				stable[p][e.Op] = ci + 1
+				stable[p][e.Op] = entry
 			}
 		case trace.Restart, trace.Rollback:
 			rs := m.RestoreOf(int32(i))
@@ -42,6 +42,30 @@ func pkLogReplay(m *history.Model, r *result) {
 			}
 		}
 	}
+}
+
+// unsentEntry is the stable-log entry of a log event whose copy no send
+// transmitted: the receipt is logged, but its copy has no identity or
+// vector.
+const unsentEntry int32 = -1
+
+// pkLogEntry is what log event e puts in its process's stable log at
+// e.Op: copy index + 1, unsentEntry, or 0 for nothing usable. A log of a
+// copy never sent still makes its receipt stable: replay stopping there
+// would blame a missing log entry on a receipt that has one, while the
+// real fault, the copy never sent, is reported by orphan-free
+// (history.CopyNeverSent).
+func pkLogEntry(m *history.Model, e *trace.RunEvent) int32 {
+	if e.Op < 0 || int(e.Op) > len(m.Run.Events) {
+		return 0
+	}
+	if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 {
+		return ci + 1
+	}
+	if e.Msg >= 0 && int(e.Msg) < len(m.Run.Msgs) && e.Copy > 0 {
+		return unsentEntry
+	}
+	return 0
 }
 
 // pkRestartPos checks where one PK restart's replay stops.
@@ -65,6 +89,13 @@ func pkRestartPos(m *history.Model, rs *history.Restore, stable []int32, r *resu
 		}
 		if int(pos) >= len(stable) || stable[pos] == 0 {
 			break
+		}
+		if stable[pos] == unsentEntry {
+			if len(rs.Known) > 0 {
+				r.cannotJudge("a logged receipt's copy was never sent, so whether it is an orphan of the announcements recorded, and replay stops before it, cannot be told")
+				return
+			}
+			continue // no announcement can make it an orphan
 		}
 		pb := m.PB(stable[pos] - 1)
 		if (pb == nil || pb.VT == nil) && len(rs.Known) > 0 {
