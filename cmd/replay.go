@@ -82,6 +82,9 @@ func runReplay(ios *IO, o *replayOptions) error {
 		return invalid(labelled(err, traceDoc))
 	}
 	run.Source = sourceFor(o.File, o.Output)
+	if err := checkDiskSpace(o.Output, run); err != nil {
+		return err
+	}
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
 		return err
