@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/report"
@@ -47,5 +48,26 @@ func TestVerifyParallelSameReports(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(par), []byte(`"algorithm": "ms-textbook"`)) || !bytes.Contains([]byte(par), []byte(`"algorithm": "pk"`)) {
 		t.Fatalf("want an ms-textbook and a pk report:\n%.1000s", par)
+	}
+}
+
+// One after the other, a big trace's algorithms run largest estimate
+// first (PK's vectors make it the larger), so that the largest run has no
+// other report beside it; a small trace keeps the flags' order.
+func TestBiggestFirst(t *testing.T) {
+	for _, n := range []int{bigTrace, 100} {
+		tr := &trace.Trace{Name: "t", Processes: []string{"P0", "P1", "P2"}}
+		tr.Events = make([]trace.Event, n)
+		for i := range tr.Events {
+			tr.Events[i] = trace.Event{T: trace.Time(i), Kind: trace.Internal, P: int32(i % 3), To: trace.None, Msg: trace.None}
+		}
+		got := biggestFirst(tr, []string{"ms", "pk"}, []int{0, 1})
+		want := []int{1, 0}
+		if n < bigTrace {
+			want = []int{0, 1}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d events: order %v, want %v", n, got, want)
+		}
 	}
 }
