@@ -115,6 +115,7 @@ func readRun(ios *IO, path string) (*trace.Run, error) {
 // errors as doc's.
 func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, error), readFile func(string) (T, error)) (T, error) {
 	if path == "-" {
+		bigInput() // a pipe's size is unknown: gcpace.go
 		v, err := read("-", openStdin(ios))
 		return v, labelled(err, doc)
 	}
@@ -140,6 +141,7 @@ func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, 
 func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 	var r io.Reader
 	if path == "-" {
+		bigInput()
 		r = openStdin(ios)
 	} else {
 		if err := ios.checkDecode(path); err != nil {

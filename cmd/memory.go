@@ -26,7 +26,8 @@ import (
 // handed to the garbage collector as its soft limit, so that work whose
 // live heap fits is collected harder rather than let grow past the cap.
 //
-// The collector also runs at GOGC=50 unless GOGC says otherwise: ckpt's
+// The collector also runs at GOGC=50 on big inputs unless GOGC says
+// otherwise (gcpace.go): ckpt's
 // big tables are pointer-free arrays, cheap to mark, so collecting twice
 // as often costs a few percent of CPU and cuts the peak by a fifth (10^7
 // events, verify both: 9.3 -> 7.7 GB; docs/performance.md).
@@ -82,9 +83,7 @@ func (c *memCap) resolve() {
 	if c.bytes > 0 {
 		debug.SetMemoryLimit(c.bytes)
 	}
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
+	initGCPace()
 }
 
 // describe names the cap for messages.
@@ -348,7 +347,11 @@ func replayEstimate(s traceSizes, names []string, check bool) estimate {
 
 // checkDecode refuses a file whose decoding would exceed the cap.
 func (ios *IO) checkDecode(path string) error {
-	if e, ok := decodeEstimate(path); ok {
+	e, ok := decodeEstimate(path)
+	if !ok || e.bytes >= bigDocument*decodedPerByte {
+		bigInput() // unknown size (a pipe) or big: gcpace.go
+	}
+	if ok {
 		return ios.mem.check(path, e)
 	}
 	return nil
