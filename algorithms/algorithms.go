@@ -8,6 +8,7 @@ package algorithms
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/algorithms/bcs"
 	"github.com/ckpt-dev/ckpt/algorithms/coordinated"
@@ -273,14 +274,40 @@ func Help() string {
 	var b strings.Builder
 	b.WriteString("Algorithms (--algo):\n")
 	for _, a := range All {
-		fmt.Fprintf(&b, "  %-10s %s", a.Name, a.Doc)
+		doc := a.Doc
 		if !a.Recovery {
-			b.WriteString(" (checkpointing only)")
+			doc += " (checkpointing only)"
 		}
-		b.WriteString("\n")
+		wrapTo(&b, fmt.Sprintf("  %-10s ", a.Name), doc)
 		for _, v := range a.Variants {
-			fmt.Fprintf(&b, "    --variant %s: %s\n", v.Name, v.Doc)
+			wrapTo(&b, "    --variant "+v.Name+": ", v.Doc)
 		}
 	}
 	return b.String()
+}
+
+// helpWidth is the width of help text: all ckpt's text fits 100 columns.
+const helpWidth = 100
+
+// wrapTo writes prefix and text wrapped at word boundaries to helpWidth
+// columns, continuation lines indented under the text's start.
+func wrapTo(b *strings.Builder, prefix, text string) {
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	line, n := prefix, utf8.RuneCountInString(prefix)
+	fresh := true
+	for _, w := range strings.Fields(text) {
+		k := utf8.RuneCountInString(w)
+		if !fresh && n+1+k > helpWidth {
+			b.WriteString(line + "\n")
+			line, n, fresh = indent, len(indent), true
+		}
+		if !fresh {
+			line += " "
+			n++
+		}
+		line += w
+		n += k
+		fresh = false
+	}
+	b.WriteString(line + "\n")
 }

@@ -39,7 +39,7 @@ const (
 func newCompareCmd(ios *IO) *cobra.Command {
 	f := &compareFlags{sw: compare.DefaultSweep()}
 	c := &cobra.Command{
-		Use:   "compare [--protocols LIST] [--format text|json|markdown] [-o OUT] FILE... | compare --sweep [flags] -o DIR",
+		Use:   "compare [--protocols LIST] [--format F] [-o OUT] FILE... | compare --sweep [flags] -o DIR",
 		Short: "Compare checkpointing protocols on the same executions",
 		Long: `compare replays each trace's failure-free execution (its own fail events
 left out) through every protocol — uncoordinated checkpointing (the timer

@@ -45,9 +45,9 @@ its last event), with --delays also under perturbed message arrivals,
 through --algo ` + algorithms.Choice(recoveryNames()) + ` (the algorithms that recover:
 the checkpoint-placement protocols have none to explore), and checks
 every run. Schedules that differ only by where a crash falls in a
-stretch of internal ops are explored once (see docs/explore.md). Spaces within --budget are explored exhaustively,
-larger ones by seeded random sampling; --shard I/N splits the schedules
-between CI jobs.
+stretch of internal ops are explored once (see docs/explore.md). Spaces
+within --budget are explored exhaustively, larger ones by seeded random
+sampling; --shard I/N splits the schedules between CI jobs.
 
 The first failing schedule of each (algorithm, property) is shrunk and
 written as a standalone trace under --out (default: a new directory beside

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Version is printed by `ckpt --version`.
@@ -102,6 +103,7 @@ and that there is no domino effect.`,
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
+	wrapHelp(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return flagError{flagValueError(err)}
 	})
@@ -119,6 +121,23 @@ and that there is no domino effect.`,
 		newCompareCmd(ios),
 	)
 	return root
+}
+
+// helpWidth is the width help text is wrapped to: every text ckpt prints
+// fits 100 columns (docs/reports.md), help included.
+const helpWidth = 100
+
+// wrapHelp makes the usage of every command list its flags wrapped to
+// helpWidth (cobra's default template prints each flag on one line, some
+// over 200 columns).
+func wrapHelp(root *cobra.Command) {
+	cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
+		return strings.TrimRight(fs.FlagUsagesWrapped(helpWidth), " \n")
+	})
+	t := root.UsageTemplate()
+	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages | trimTrailingWhitespaces", "wrappedFlags .LocalFlags")
+	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages | trimTrailingWhitespaces", "wrappedFlags .InheritedFlags")
+	root.SetUsageTemplate(t)
 }
 
 // Main runs ckpt with args and returns its exit status. Errors are printed

@@ -44,3 +44,28 @@ func TestTextFitsWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFitsWidth: every command's --help (flags wrapped by wrapHelp,
+// the algorithm table by algorithms.Help) fits 100 display columns.
+func TestHelpFitsWidth(t *testing.T) {
+	root := NewRootCmd(&IO{})
+	cmds := [][]string{{"--help"}}
+	for _, c := range root.Commands() {
+		cmds = append(cmds, []string{c.Name(), "--help"})
+		for _, sub := range c.Commands() {
+			cmds = append(cmds, []string{c.Name(), sub.Name(), "--help"})
+		}
+	}
+	for _, args := range cmds {
+		var stdout, stderr bytes.Buffer
+		Main(args, strings.NewReader(""), &stdout, &stderr)
+		if stdout.Len() == 0 {
+			t.Errorf("%s: no help", strings.Join(args, " "))
+		}
+		for i, line := range strings.Split(stdout.String(), "\n") {
+			if w := twwidth.WidthWithOptions(line, twwidth.Options{}); w > helpWidth {
+				t.Errorf("%s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, w, line)
+			}
+		}
+	}
+}
