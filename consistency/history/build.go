@@ -19,19 +19,21 @@ type Builder struct {
 	// numbers a broken run can make the builder pad up to.
 	sizeHint int32
 
-	// candidates are control_recv handling points, by (process, failure):
-	// a process that answered a failure only by receiving its control
-	// message handled it at that arrival.
-	candidates map[[2]int32]Handling
-	candOrder  [][2]int32
+	// candidates are control_recv handling points, the first per
+	// (process, failure): a process that answered a failure only by
+	// receiving its control message handled it at that arrival.
+	candidates []Handling
 	// downPending lists, per process, the failures whose control message
 	// arrived while it was down: it handles them at its restart.
 	downPending map[int32][]int32
-	handled     map[[2]int32]bool
-	// heard says, by (process, fail seq), which kinds of control message
-	// a process has received for a failure (bit 1<<kind), and
-	// heardRestart when it restarted from it (its own).
-	heard map[[2]int32]uint32
+	// perFail is what each process did about each failure (failProc), by
+	// failure index × process: an array, not maps by (process, failure),
+	// which were a tenth of verify's CPU with 10^5 failures. Its size is
+	// the recovery lines' (failures × processes), a fraction of them.
+	perFail []failProc
+	// heardOther is heard for fail seqs that name no effective failure (a
+	// broken run's), by (process, seq).
+	heardOther map[[2]int32]uint32
 
 	sawOp        bool // an app event carried an op number
 	snapshotUsed int
@@ -274,6 +276,21 @@ func (b *Builder) malformed(k Kind, seq int32, msg func() string) {
 
 // put sets k to v in *mp, making the map on first use: most runs never
 // need most of the builder's maps.
+// failProc is what a process did about one failure.
+type failProc struct {
+	// heard says which kinds of control message the process received for
+	// the failure (bit 1<<kind), and heardRestart when it restarted from
+	// it (its own).
+	heard   uint32
+	handled bool // it handled the failure (handle)
+	cand    bool // a control_recv handling point is among candidates
+}
+
+// failProcOf returns process p's record for failure fi.
+func (b *Builder) failProcOf(fi, p int32) *failProc {
+	return &b.perFail[int(fi)*len(b.procs)+int(p)]
+}
+
 func put[K comparable, V any](mp *map[K]V, k K, v V) {
 	if *mp == nil {
 		*mp = map[K]V{}

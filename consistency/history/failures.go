@@ -20,6 +20,9 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.snapshot(&f)
 	m.Failures = append(m.Failures, f)
 	m.failSeqs = append(m.failSeqs, seq)
+	for range b.procs {
+		b.perFail = append(b.perFail, failProc{})
+	}
 }
 
 // restart applies a restart: it answers the process's pending failure,
@@ -137,10 +140,9 @@ func (b *Builder) recordAnn(ps *procBuild, a Announcement, seq int32) {
 // candidate records a control-message handling point, the first one per
 // (process, failure).
 func (b *Builder) candidate(h Handling) {
-	k := [2]int32{h.P, h.F}
-	if _, seen := b.candidates[k]; !seen {
-		put(&b.candidates, k, h)
-		b.candOrder = append(b.candOrder, k)
+	if fp := b.failProcOf(h.F, h.P); !fp.cand {
+		fp.cand = true
+		b.candidates = append(b.candidates, h)
 	}
 }
 
@@ -206,7 +208,7 @@ func ordinal(n int32) string {
 // failure it answers: a failure's control messages start at its
 // process's restart and travel from there (SPEC §4.2, §5).
 func (b *Builder) prompted(seq int32, e *trace.RunEvent, ps *procBuild) {
-	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}] != 0 {
+	if e.Failure == None || b.heardOf(e.P, e.Failure) != 0 {
 		return
 	}
 	if e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
@@ -225,10 +227,20 @@ const heardRestart = 1 << 31
 
 // hear records that process p learnt of failure fail by what.
 func (b *Builder) hear(p, fail int32, what uint32) {
-	if b.heard == nil {
-		b.heard = map[[2]int32]uint32{}
+	if fi, ok := b.m.FailureAt(fail); ok {
+		b.failProcOf(fi, p).heard |= what
+		return
 	}
-	b.heard[[2]int32{p, fail}] |= what
+	k := [2]int32{p, fail}
+	put(&b.heardOther, k, b.heardOther[k]|what)
+}
+
+// heardOf says what process p heard of the failure at seq fail (hear).
+func (b *Builder) heardOf(p, fail int32) uint32 {
+	if fi, ok := b.m.FailureAt(fail); ok {
+		return b.failProcOf(fi, p).heard
+	}
+	return b.heardOther[[2]int32{p, fail}]
 }
 
 // causeHeard checks that a rollback caused by a request or a token
@@ -245,7 +257,7 @@ func (b *Builder) causeHeard(seq int32, e *trace.RunEvent) {
 	default:
 		return
 	}
-	if e.Failure == None || b.heard[[2]int32{e.P, e.Failure}]&(1<<ctl) != 0 {
+	if e.Failure == None || b.heardOf(e.P, e.Failure)&(1<<ctl) != 0 {
 		return
 	}
 	m := b.m

@@ -31,9 +31,9 @@ func (b *Builder) Finish() *Model {
 	// (unnamed) rollback that handles it: only the explicitly
 	// attributed handling points are judged then.
 	if !m.Missing.Failure {
-		for _, k := range b.candOrder {
-			if !b.handled[k] {
-				m.Handlings = append(m.Handlings, b.candidates[k])
+		for _, h := range b.candidates {
+			if !b.failProcOf(h.F, h.P).handled {
+				m.Handlings = append(m.Handlings, h)
 			}
 		}
 	}

@@ -120,7 +120,7 @@ func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
 	m := b.m
 	m.answers = append(m.answers, answer{seq, fi})
 	m.Failures[fi].Handlers = append(m.Failures[fi].Handlers, seq)
-	put(&b.handled, [2]int32{p, fi}, true)
+	b.failProcOf(fi, p).handled = true
 	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.live)})
 }
 
