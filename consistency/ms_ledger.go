@@ -78,8 +78,10 @@ func (l *msLedger) step(seq int32, e *trace.RunEvent) {
 		if e.CkptType == trace.CkptBasic {
 			l.next[p]++
 		}
-		if fi := l.m.FailOf(seq); e.CkptType == trace.CkptRecovery && fi != history.None {
-			l.apply(p, fi)
+		if e.CkptType == trace.CkptRecovery {
+			if fi := l.m.FailOf(seq); fi != history.None {
+				l.apply(p, fi)
+			}
 		}
 	case trace.CheckpointSkipped:
 		l.next[p]++

@@ -107,8 +107,14 @@ type aggregator struct {
 func (a *aggregator) event(seq int32, e *trace.RunEvent) {
 	fi := history.None
 	switch e.Kind {
-	case trace.Restart, trace.Rollback, trace.Checkpoint:
+	case trace.Restart, trace.Rollback:
 		fi = a.m.FailOf(seq)
+	case trace.Checkpoint:
+		// Only a recovery checkpoint answers a failure (Model.FailOf):
+		// the search is skipped for the others, most of a run's.
+		if e.CkptType == trace.CkptRecovery {
+			fi = a.m.FailOf(seq)
+		}
 	}
 	if fi == history.None && e.Failure != history.None && (e.Kind == trace.ControlRecv || e.Kind == trace.Discard) {
 		if f, ok := a.m.FailureAt(e.Failure); ok {

@@ -350,6 +350,9 @@ type Model struct {
 	// not the Failures themselves, whose ~100-byte elements made every
 	// probe a cache miss (8% of verify's CPU with 10^5 failures).
 	failSeqs []int32
+	// restoreSeqs are the Restores' seqs, in order, for RestoreOf (as
+	// failSeqs for FailureAt).
+	restoreSeqs []int32
 
 	Procs    []Proc
 	Failures []Failure
@@ -437,7 +440,7 @@ func (m *Model) FailureAt(seq int32) (int32, bool) {
 
 // RestoreOf returns the restart or rollback at seq, or nil.
 func (m *Model) RestoreOf(seq int32) *Restore {
-	i, ok := slices.BinarySearchFunc(m.Restores, seq, func(r Restore, s int32) int { return cmp.Compare(r.Seq, s) })
+	i, ok := slices.BinarySearch(m.restoreSeqs, seq)
 	if !ok {
 		return nil
 	}

@@ -168,6 +168,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	ps.lastRestore = seq
 	k := ckptIndex(ps.taken, ps.byID, e.Restore)
 	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k})
+	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
 		r.Known = ps.known[:len(ps.known):len(ps.known)]
