@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -61,6 +62,9 @@ func bodyIdentities(c *trace.ControlBody) int64 {
 func checkDiskSpace(out string, run *trace.Run) error {
 	if out == "" || out == "-" {
 		return nil
+	}
+	if st, err := os.Stat(out); err == nil && !st.Mode().IsRegular() {
+		return nil // a device or pipe (-o /dev/null) takes no room
 	}
 	dir := filepath.Dir(out)
 	free, ok := freeSpaceOf(dir)

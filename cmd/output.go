@@ -26,6 +26,15 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("writing %s: it is a directory; give a file name", path)
+	} else if err == nil && !st.Mode().IsRegular() {
+		return writeSpecial(path, fill)
+	}
+	// A symbolic link keeps pointing where it did: the file it names is
+	// replaced, not the link.
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			path = target
+		}
 	}
 	dir := filepath.Dir(path)
 	tmp, err := createTracked(dir, "."+filepath.Base(path)+".tmp*")
@@ -60,6 +69,31 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %s", path, osErrorText(linkError(err)))
 	}
 	ok = true
+	return nil
+}
+
+// writeSpecial writes to a file that is no regular file — a device such
+// as /dev/null or /dev/stdout, a named pipe — in place: renaming a
+// temporary file over it would replace the device with a file (run as
+// root, -o /dev/null would have broken /dev/null for the whole system),
+// and such a file has nothing to keep whole.
+func writeSpecial(path string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %s", path, osErrorText(unwrapPath(err)))
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := fill(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	return nil
 }
 

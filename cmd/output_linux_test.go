@@ -1,0 +1,80 @@
+package cmd
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// -o naming a device or a named pipe writes into it: renaming a file over
+// it would replace it (as root, -o /dev/null replaced the system's null
+// device with a file). A symbolic link is kept, and the file it names is
+// written.
+func TestOutputSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	gen := []string{"gen", "--procs", "2", "--events", "10", "--seed", "1", "-o"}
+
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	var stdout, stderr bytes.Buffer
+	if code := Main(append(gen, fifo), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-o FIFO: exit %d: %s", code, stderr.String())
+	}
+	select {
+	case b := <-got:
+		if !strings.Contains(string(b), `"format":"ckpt/trace@1"`) {
+			t.Errorf("the reader of the pipe got %q", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("nothing was written into the pipe")
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("-o FIFO: it is no longer a pipe (%v, %v)", st.Mode(), err)
+	}
+
+	// A null device of our own (needs root; skipped otherwise).
+	null := filepath.Join(dir, "null")
+	if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+		if code := Main(append(gen, null), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("-o device: exit %d: %s", code, stderr.String())
+		}
+		if st, err := os.Lstat(null); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			t.Errorf("-o device: it is no longer a device (%v, %v)", st.Mode(), err)
+		}
+	}
+
+	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(real, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if code := Main(append(gen, link), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-o link: exit %d: %s", code, stderr.String())
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("-o link: the link was replaced (%v, %v)", st.Mode(), err)
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "ckpt/trace@1") {
+		t.Errorf("-o link: the file it names holds %q", b)
+	}
+}
