@@ -133,6 +133,7 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 		if isDir(file) {
 			return invalidf("%s: %s", file, dirError("ckpt import shiviz", "ShiViz log").Error())
 		}
+		readingInput(file)
 		f, err := os.Open(file)
 		if err != nil {
 			return invalidf("%s: %s", file, osErrorText(unwrapPath(err)))

@@ -119,6 +119,7 @@ func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, 
 		v, err := read("-", openStdin(ios))
 		return v, labelled(err, doc)
 	}
+	readingInput(path)
 	if err := ios.checkDecode(path); err != nil {
 		var zero T
 		return zero, err
@@ -144,6 +145,7 @@ func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 		bigInput()
 		r = openStdin(ios)
 	} else {
+		readingInput(path)
 		if err := ios.checkDecode(path); err != nil {
 			return nil, nil, err
 		}

@@ -24,6 +24,9 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		}
 		return bw.Flush()
 	}
+	if isInput(path) {
+		return invalidf("writing %s: it is an input of this command, which the output would replace; give another name", path)
+	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("writing %s: it is a directory; give a file name", path)
 	} else if err == nil && !st.Mode().IsRegular() {

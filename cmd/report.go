@@ -101,6 +101,7 @@ func reportSource(run *trace.Run, runPath string) (*trace.Trace, string) {
 		case !slices.Equal(tr.Processes, run.Processes):
 			why = append(why, p+": its processes are not the run's")
 		default:
+			readingInput(p)
 			return tr, ""
 		}
 	}

@@ -145,6 +145,7 @@ func wrapHelp(root *cobra.Command) {
 // argument errors.
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ios := &IO{In: in, Out: out, ErrOut: errOut}
+	resetInputs()
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()

@@ -1,0 +1,49 @@
+package cmd
+
+import (
+	"os"
+	"sync"
+)
+
+// inputs are the files this invocation reads: an output that is one of
+// them would replace it — `ckpt replay --algo pk t.json -o t.json`
+// replaced the trace with a run that names itself as its source.
+var inputs struct {
+	sync.Mutex
+	files []os.FileInfo
+}
+
+// resetInputs forgets the inputs of an earlier invocation (tests call
+// Main many times in one process).
+func resetInputs() {
+	inputs.Lock()
+	inputs.files = nil
+	inputs.Unlock()
+}
+
+// readingInput records that path is read.
+func readingInput(path string) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	inputs.Lock()
+	inputs.files = append(inputs.files, st)
+	inputs.Unlock()
+}
+
+// isInput reports whether path is a file this invocation reads.
+func isInput(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	inputs.Lock()
+	defer inputs.Unlock()
+	for _, in := range inputs.files {
+		if os.SameFile(in, st) {
+			return true
+		}
+	}
+	return false
+}
