@@ -148,6 +148,12 @@ func (b *Builder) transmit(seq int32, e *trace.RunEvent) int32 {
 				fmt.Sprintf("the send at seq %d numbers its copy %d, but %s had only %d copies before: copy numbers count every transmission of a message id, so none is skipped",
 					seq, cp, b.m.MsgName(m), n)
 		})
+		if cp > b.n {
+			// More copies than the run has events so far: padding up to
+			// it would take memory no run can justify (a single forged
+			// "copy": 100000000 took gigabytes).
+			return -1
+		}
 		for c.count[m] < cp {
 			c.add(m)
 			b.box.add()

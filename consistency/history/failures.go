@@ -23,6 +23,17 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	for range b.procs {
 		b.perFail = append(b.perFail, failProc{})
 	}
+	// What a broken run said processes heard of this seq before it failed
+	// (heardOther) stays heard, as it did when heard was one map by seq.
+	for p := range b.procs {
+		if len(b.heardOther) == 0 {
+			break
+		}
+		if h, ok := b.heardOther[[2]int32{int32(p), seq}]; ok {
+			b.failProcOf(int32(len(m.Failures)-1), int32(p)).heard |= h
+			delete(b.heardOther, [2]int32{int32(p), seq})
+		}
+	}
 }
 
 // restart applies a restart: it answers the process's pending failure,
