@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,12 +9,13 @@ import (
 )
 
 // Bytes a written run takes, at least: an event with no piggyback or body
-// is over 60 bytes of JSON ({"seq":…,"t":…,"p":…,"kind":…}); a receipt
+// is over 32 bytes of JSON ({"seq":0,"t":0,"p":"a","kind":"end"} is 38,
+// the least there is); a receipt
 // identity in a body is its quoted message name and "[…,inc]," around it.
 // The estimate is a lower bound, so a refusal never stops a run that would
 // have fit.
 const (
-	minRunEventBytes = 60
+	minRunEventBytes = 32
 	identityBytes    = 7
 	// gzipBestRatio bounds what compression can do for the check of a
 	// .gz output; runs compress 4–6× at BestSpeed (docs/formats.md).
@@ -63,10 +63,14 @@ func checkDiskSpace(out string, run *trace.Run) error {
 	if out == "" || out == "-" {
 		return nil
 	}
-	if st, err := os.Stat(out); err == nil && !st.Mode().IsRegular() {
-		return nil // a device or pipe (-o /dev/null) takes no room
+	target, inPlace, err := resolveOutput(out)
+	if err != nil || inPlace {
+		return nil // writeOutput says what is wrong; a device takes no room
 	}
-	dir := filepath.Dir(out)
+	dir, err := filepath.Abs(filepath.Dir(target))
+	if err != nil {
+		return nil
+	}
 	free, ok := freeSpaceOf(dir)
 	if !ok {
 		return nil

@@ -40,13 +40,24 @@ func initGCPace() {
 	}
 }
 
-// bigInput switches to the big inputs' pace: before decoding a big file,
-// reading stdin (whose size is unknown) or generating a big trace.
+// bigInput switches to the big inputs' pace: before decoding a big file
+// or reading stdin (whose size is unknown). gen streams its trace and
+// keeps the small pace.
 func bigInput() {
 	gcPace.Lock()
 	defer gcPace.Unlock()
 	if gcPace.tuned && !gcPace.big {
 		gcPace.big = true
 		debug.SetGCPercent(gcPercent)
+	}
+}
+
+// paceFor switches to the big inputs' pace before reading path if it is
+// big, or of unknown size (a pipe, "-"), for readers that take no decode
+// estimate (import's logs).
+func paceFor(path string) {
+	st, err := os.Stat(path)
+	if path == "-" || err != nil || !st.Mode().IsRegular() || st.Size() >= bigDocument {
+		bigInput()
 	}
 }

@@ -60,6 +60,15 @@ func TestGCPace(t *testing.T) {
 		}
 	}
 	initGCPace()
+	paceFor(small) // import's logs
+	if got := gcPercentNow(); got != smallGCPercent {
+		t.Errorf("small log: GOGC %d, want %d", got, smallGCPercent)
+	}
+	paceFor(big)
+	if got := gcPercentNow(); got != gcPercent {
+		t.Errorf("big log: GOGC %d, want %d", got, gcPercent)
+	}
+	initGCPace()
 	ios.checkDecode(filepath.Join(dir, "missing.json")) // unknown size
 	if got := gcPercentNow(); got != gcPercent {
 		t.Errorf("unknown size: GOGC %d, want %d", got, gcPercent)

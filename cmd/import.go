@@ -127,6 +127,7 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	}
 	var r io.Reader
 	name := file
+	paceFor(file)
 	if file == "-" {
 		r = openStdin(ios)
 	} else {

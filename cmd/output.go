@@ -27,18 +27,14 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	if isInput(path) {
 		return invalidf("writing %s: it is an input of this command, which the output would replace; give another name", path)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("writing %s: it is a directory; give a file name", path)
-	} else if err == nil && !st.Mode().IsRegular() {
+	target, inPlace, err := resolveOutput(path)
+	if err != nil {
+		return err
+	}
+	if inPlace {
 		return writeSpecial(path, fill)
 	}
-	// A symbolic link keeps pointing where it did: the file it names is
-	// replaced, not the link.
-	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			path = target
-		}
-	}
+	path = target
 	dir := filepath.Dir(path)
 	tmp, err := createTracked(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -73,6 +69,65 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	}
 	ok = true
 	return nil
+}
+
+// resolveOutput says where -o path is written. A symbolic link keeps
+// pointing where it did: the file it names is replaced (target), not the
+// link, and a link that names nothing is refused rather than replaced. A
+// device or named pipe — and anything under /dev or /proc, such as
+// /dev/stdout or /proc/self/fd/1, which stand for a descriptor whose file
+// may be appended to — is written in place (inPlace); a block device is
+// refused, since writing it would overwrite a disk.
+func resolveOutput(path string) (target string, inPlace bool, err error) {
+	if st, err := os.Stat(path); err == nil {
+		switch m := st.Mode(); {
+		case m.IsDir():
+			return "", false, fmt.Errorf("writing %s: it is a directory; give a file name", path)
+		case m&os.ModeDevice != 0 && m&os.ModeCharDevice == 0:
+			return "", false, invalidf("writing %s: it is a block device; give a file name", path)
+		case !m.IsRegular():
+			return path, true, nil
+		}
+	}
+	if abs, err := filepath.Abs(path); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+		return path, true, nil
+	}
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return path, false, nil
+	}
+	target, err = followLink(path)
+	if err != nil {
+		return "", false, invalidf("writing %s: it is a symbolic link that names no file (%s); remove it or give another name", path, err)
+	}
+	return resolveOutput(target)
+}
+
+// followLink follows the chain of symbolic links from path to the file
+// it ends at, which may not exist yet if its directory does (a link
+// "latest.json" to the run about to be written).
+func followLink(path string) (string, error) {
+	for range 40 {
+		st, err := os.Lstat(path)
+		if err != nil {
+			if d, derr := os.Stat(filepath.Dir(path)); derr == nil && d.IsDir() {
+				return path, nil
+			}
+			return "", fmt.Errorf("%s: %s", path, osErrorText(unwrapPath(err)))
+		}
+		if st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", fmt.Errorf("%s", osErrorText(unwrapPath(err)))
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("too many levels of links")
 }
 
 // writeSpecial writes to a file that is no regular file — a device such
