@@ -50,25 +50,36 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	}()
 	bw := bufio.NewWriterSize(tmp, 1<<16)
 	if err := fill(bw); err != nil {
-		return err
+		return tempError(path, tmp.Name(), err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return tempError(path, tmp.Name(), err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return tempError(path, tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return tempError(path, tmp.Name(), err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return tempError(path, tmp.Name(), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("writing %s: %s", path, osErrorText(linkError(err)))
 	}
 	ok = true
 	return nil
+}
+
+// tempError names the output, not ckpt's temporary file, in an error of
+// writing it ("writing run.json: no space left on device", not "write
+// .run.json.tmp123: …"); other errors (the content's) pass as they are.
+func tempError(path, tmp string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == tmp {
+		return fmt.Errorf("writing %s: %s", path, osErrorText(pe.Err))
+	}
+	return err
 }
 
 // resolveOutput says where -o path is written. A symbolic link keeps
