@@ -37,14 +37,17 @@ func untrackTemp(name string) {
 	pending.Unlock()
 }
 
-// removePending removes every temporary file still open for writing.
-func removePending() {
+// removePending removes every temporary file still open for writing and
+// says how many there were.
+func removePending() int {
 	pending.Lock()
 	defer pending.Unlock()
+	n := len(pending.files)
 	for name := range pending.files {
 		os.Remove(name)
 		delete(pending.files, name)
 	}
+	return n
 }
 
 // CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
@@ -55,12 +58,16 @@ func CleanupOnSignal() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-ch
-		removePending()
+		removed := removePending()
 		code := 130
 		if s == syscall.SIGTERM {
 			code = 143
 		}
-		fmt.Fprintf(os.Stderr, "ckpt: %s: stopped; unfinished output files removed\n", s)
+		if removed > 0 {
+			fmt.Fprintf(os.Stderr, "ckpt: %s: stopped; unfinished output files removed\n", s)
+		} else {
+			fmt.Fprintf(os.Stderr, "ckpt: %s: stopped\n", s)
+		}
 		os.Exit(code)
 	}()
 }

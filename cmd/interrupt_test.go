@@ -5,6 +5,7 @@ package cmd
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,4 +94,40 @@ func waitForTemp(t *testing.T, dir string, done <-chan error) {
 		}
 	}
 	t.Fatal("no temporary output file after 10 s")
+}
+
+// A command stopped with nothing written to a file says only that it
+// stopped: no "files removed" when there were none.
+func TestInterruptWithNoOutputFile(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot find the test binary: %v", err)
+	}
+	cmd := exec.Command(self, "gen", "--procs", "3", "--events", "100", "--tick", "1e-8", "--max-events", "1000000000")
+	cmd.Args[0] = "ckpt"
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Its first bytes on stdout: it is running, with its handler set.
+	if _, err := out.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, out) // to EOF: the pipe closes when it exits
+	werr := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(werr, &ee) || ee.ExitCode() != 143 {
+		t.Errorf("exit: %v, want status 143", werr)
+	}
+	if want := "ckpt: terminated: stopped\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
 }
