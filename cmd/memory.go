@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -360,11 +361,11 @@ func (ios *IO) checkDecode(path string) error {
 // fitsParallel reports whether replaying and checking tr through names at
 // once is estimated to take at most parallelShare of the cap, garbage
 // included.
-func (ios *IO) fitsParallel(tr *trace.Trace, names []string) bool {
+func (ios *IO) fitsParallel(sizes func() traceSizes, names []string) bool {
 	if ios.mem == nil || ios.mem.bytes <= 0 {
 		return true
 	}
-	e := replayEstimate(sizesOf(tr), names, true)
+	e := replayEstimate(sizes(), names, true)
 	return float64(e.bytes)*gcFactor <= float64(ios.mem.bytes)*parallelShare
 }
 
@@ -380,10 +381,23 @@ func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
 // checkReplay refuses replaying tr through names (in parallel) when it
 // would exceed the cap.
 func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
+	return ios.checkReplaySized(tr.Name, lazySizes(tr), names, check)
+}
+
+// checkReplaySized is checkReplay with the trace's sizes counted by
+// sizes, which verify shares between its estimates.
+func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, check bool) error {
 	if ios.mem == nil || ios.mem.bytes <= 0 {
 		return nil
 	}
-	return ios.mem.check(tr.Name, replayEstimate(sizesOf(tr), names, check))
+	return ios.mem.check(file, replayEstimate(sizes(), names, check))
+}
+
+// lazySizes counts tr's sizes on first use, and once: verify asks for
+// them per algorithm, for the parallel test and for the order (each a
+// pass over the events).
+func lazySizes(tr *trace.Trace) func() traceSizes {
+	return sync.OnceValue(func() traceSizes { return sizesOf(tr) })
 }
 
 // checkEstimate estimates checking a decoded run beside it: the

@@ -18,11 +18,7 @@ import (
 // file and a failed write leaves any old file untouched.
 func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
-		bw := bufio.NewWriterSize(w, 1<<16)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return writeBuffered(w, fill)
 	}
 	if isInput(path) {
 		return invalidf("writing %s: it is an input of this command, which the output would replace; give another name", path)
@@ -48,11 +44,7 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	if err := fill(bw); err != nil {
-		return tempError(path, tmp.Name(), err)
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeBuffered(tmp, fill); err != nil {
 		return tempError(path, tmp.Name(), err)
 	}
 	if err := tmp.Sync(); err != nil {
@@ -71,10 +63,13 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	return nil
 }
 
-// tempError names the output, not ckpt's temporary file, in an error of
-// writing it ("writing run.json: no space left on device", not "write
+// tempError names the output, not ckpt's temporary file (or, written in
+// place, the file again), in an error of writing it ("writing run.json: no space left on device", not "write
 // .run.json.tmp123: …"); other errors (the content's) pass as they are.
 func tempError(path, tmp string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) && pe.Path == tmp {
 		return fmt.Errorf("writing %s: %s", path, osErrorText(pe.Err))
@@ -151,19 +146,20 @@ func writeSpecial(path string, fill func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %s", path, osErrorText(unwrapPath(err)))
 	}
-	bw := bufio.NewWriterSize(f, 1<<16)
+	err = writeBuffered(f, fill)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return tempError(path, path, err)
+}
+
+// writeBuffered runs fill on a buffer in front of w and flushes it.
+func writeBuffered(w io.Writer, fill func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := fill(bw); err != nil {
-		f.Close()
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return bw.Flush()
 }
 
 // dirProblem says why a file cannot be created in dir, in place of the

@@ -83,8 +83,9 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	names := f.algorithms()
 	out := make([]report.Report, len(names))
 	var run []int // indexes of the algorithms that fit
+	sizes := lazySizes(tr)
 	for i, name := range names {
-		if err := ios.checkReplay(tr, []string{name}, true); err != nil {
+		if err := ios.checkReplaySized(tr.Name, sizes, []string{name}, true); err != nil {
 			out[i] = report.ErrorReport(path, name, describe(err))
 			continue
 		}
@@ -94,7 +95,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	for k, i := range run {
 		fitting[k] = names[i]
 	}
-	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.fitsParallel(tr, fitting) {
+	if spare && len(run) > 1 && len(tr.Events) >= parallelTrace && ios.fitsParallel(sizes, fitting) {
 		var wg sync.WaitGroup
 		for _, i := range run {
 			wg.Add(1)
@@ -106,7 +107,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 		wg.Wait()
 		return out
 	}
-	for k, i := range biggestFirst(tr, names, run) {
+	for k, i := range biggestFirst(sizes, len(tr.Events), names, run) {
 		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
 		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
@@ -124,11 +125,11 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 // algorithm's report stays live while the next runs, so the largest run
 // should have the fewest beside it (verify both on 10^5 failures: PK
 // first peaks ~5% lower). Reports keep the flags' order.
-func biggestFirst(tr *trace.Trace, names []string, run []int) []int {
-	if len(run) < 2 || len(tr.Events) < bigTrace {
+func biggestFirst(sizes func() traceSizes, events int, names []string, run []int) []int {
+	if len(run) < 2 || events < bigTrace {
 		return run
 	}
-	s := sizesOf(tr)
+	s := sizes()
 	size := make(map[int]int64, len(run))
 	for _, i := range run {
 		size[i], _ = s.replayBytes(names[i], true)
