@@ -35,7 +35,7 @@ func dominoFree(m *history.Model) result {
 
 // msDomino checks MS restarts and rollbacks.
 func msDomino(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Sn || m.Missing.Restore {
+	if m.Missing.MSReplay() {
 		r.cannotJudge(msFieldsWhy)
 		return
 	}
@@ -115,7 +115,7 @@ func pkDomino(m *history.Model, r *result) {
 			})
 		}
 	}
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+	if m.Missing.Replay() {
 		r.cannotJudge(pkFieldsWhy)
 		return
 	}

@@ -44,9 +44,10 @@ func controlBodyRules(m *history.Model, r *result) {
 			continue
 		}
 		r.fail([]int32{f.Seq, f.Restart, int32(i)}, func() (string, string) {
-			return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", m.ProcName(e.P), e.Control, i, history.DescribeBody(m, b), history.DescribeBody(m, &want)),
+			got, exp := history.DescribeBody(m, b), history.DescribeBody(m, &want)
+			return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", m.ProcName(e.P), e.Control, i, got, exp),
 				fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-					m.FailName(fi), f.Restart, history.DescribeBody(m, &want), i, history.DescribeBody(m, b))
+					m.FailName(fi), f.Restart, exp, i, got)
 		})
 	}
 }

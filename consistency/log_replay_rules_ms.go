@@ -32,7 +32,7 @@ type msLogs struct {
 // still valid, no entry the replay rule demands is skipped, and no
 // stale logged copy is offered again.
 func msLogReplay(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Sn || m.Missing.Restore {
+	if m.Missing.MSReplay() {
 		r.cannotJudge(msFieldsWhy)
 		return
 	}

@@ -20,7 +20,7 @@ import (
 //   - a discard is of a stale copy, for a failure that makes it stale
 //     (log_replay_rules_discard.go).
 func msStateRules(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Sn || m.Missing.Restore {
+	if m.Missing.MSReplay() {
 		return // msLogReplay said why
 	}
 	l := newMSLedger(m)

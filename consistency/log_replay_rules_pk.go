@@ -13,7 +13,7 @@ import (
 // receive with no stable entry at the crash, or whose entry is such an
 // orphan.
 func pkLogReplay(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+	if m.Missing.Replay() {
 		r.cannotJudge(pkFieldsWhy)
 		return
 	}

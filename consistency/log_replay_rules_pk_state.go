@@ -113,7 +113,7 @@ func (c *pkClocks) vtOf(s int32) trace.VT {
 // sender's history cannot produce, or one it lacks, breaks the orphan
 // tests of every receiver).
 func pkStateRules(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+	if m.Missing.Replay() {
 		return // pkLogReplay said why
 	}
 	c := newPKClocks(m)

@@ -32,7 +32,7 @@ import (
 // failure. A token without a received field (a foreign run may leave it
 // out) is not judged for it.
 func pkTokenReceipts(m *history.Model, r *result) {
-	if m.Missing.Ops || m.Missing.Copy || m.Missing.Restore {
+	if m.Missing.Replay() {
 		return // pkLogReplay said why
 	}
 	j := newTokenJudge(m)
@@ -301,23 +301,22 @@ func identity(m *history.Model, id trace.Identity) string {
 
 // identities renders a list, its first maxListed entries and its size.
 func identities(m *history.Model, ids []trace.Identity) string {
-	parts := make([]string, 0, min(len(ids), maxListed)+1)
-	for _, id := range ids[:min(len(ids), maxListed)] {
-		parts = append(parts, identity(m, id))
-	}
-	if len(ids) > maxListed {
-		parts = append(parts, fmt.Sprintf("… (%d in all)", len(ids)))
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return "[" + listUpTo(ids, func(id trace.Identity) string { return identity(m, id) }) + "]"
 }
 
 func seqList(seqs []int32) string {
-	parts := make([]string, 0, min(len(seqs), maxListed)+1)
-	for _, s := range seqs[:min(len(seqs), maxListed)] {
-		parts = append(parts, fmt.Sprint(s))
+	return listUpTo(seqs, func(s int32) string { return fmt.Sprint(s) })
+}
+
+// listUpTo joins the first maxListed of xs, and says how many there are
+// when it leaves some out.
+func listUpTo[T any](xs []T, str func(T) string) string {
+	parts := make([]string, 0, min(len(xs), maxListed)+1)
+	for _, x := range xs[:min(len(xs), maxListed)] {
+		parts = append(parts, str(x))
 	}
-	if len(seqs) > maxListed {
-		parts = append(parts, fmt.Sprintf("… (%d in all)", len(seqs)))
+	if len(xs) > maxListed {
+		parts = append(parts, fmt.Sprintf("… (%d in all)", len(xs)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -21,8 +21,8 @@ type lineAgg struct {
 func recoveries(m *history.Model) []report.Recovery {
 	per := aggregate(m)
 	out := make([]report.Recovery, 0, len(m.Failures))
-	msLines := m.Alg.IsMS() && !(m.Missing.Ops || m.Missing.Copy || m.Missing.Sn || m.Missing.Restore)
-	pkAnns := m.Alg == history.PK && !(m.Missing.Ops || m.Missing.Copy || m.Missing.Restore)
+	msLines := m.Alg.IsMS() && !m.Missing.MSReplay()
+	pkAnns := m.Alg == history.PK && !m.Missing.Replay()
 	for fi := range m.Failures {
 		f := &m.Failures[fi]
 		rec := report.Recovery{

@@ -274,8 +274,6 @@ func (b *Builder) malformed(k Kind, seq int32, msg func() string) {
 	})
 }
 
-// put sets k to v in *mp, making the map on first use: most runs never
-// need most of the builder's maps.
 // failProc is what a process did about one failure.
 type failProc struct {
 	// heard says which kinds of control message the process received for
@@ -291,6 +289,8 @@ func (b *Builder) failProcOf(fi, p int32) *failProc {
 	return &b.perFail[int(fi)*len(b.procs)+int(p)]
 }
 
+// put sets k to v in *mp, making the map on first use: most runs never
+// need most of the builder's maps.
 func put[K comparable, V any](mp *map[K]V, k K, v V) {
 	if *mp == nil {
 		*mp = map[K]V{}

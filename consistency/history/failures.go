@@ -20,18 +20,16 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.snapshot(&f)
 	m.Failures = append(m.Failures, f)
 	m.failSeqs = append(m.failSeqs, seq)
-	for range b.procs {
-		b.perFail = append(b.perFail, failProc{})
-	}
+	b.perFail = append(b.perFail, make([]failProc, len(b.procs))...)
 	// What a broken run said processes heard of this seq before it failed
 	// (heardOther) stays heard, as it did when heard was one map by seq.
-	for p := range b.procs {
-		if len(b.heardOther) == 0 {
-			break
-		}
-		if h, ok := b.heardOther[[2]int32{int32(p), seq}]; ok {
-			b.failProcOf(int32(len(m.Failures)-1), int32(p)).heard |= h
-			delete(b.heardOther, [2]int32{int32(p), seq})
+	if len(b.heardOther) > 0 {
+		for p := range b.procs {
+			k := [2]int32{int32(p), seq}
+			if h, ok := b.heardOther[k]; ok {
+				b.failProcOf(int32(len(m.Failures)-1), int32(p)).heard |= h
+				delete(b.heardOther, k)
+			}
 		}
 	}
 }
