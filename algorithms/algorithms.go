@@ -286,8 +286,9 @@ func Help() string {
 	return b.String()
 }
 
-// helpWidth is the width of help text: all ckpt's text fits 100 columns.
-const helpWidth = 100
+// HelpWidth is the width of help text: all ckpt's text fits 100 columns
+// (cmd wraps its flag lists to it too).
+const HelpWidth = 100
 
 // wrapTo writes prefix and text wrapped at word boundaries to helpWidth
 // columns, continuation lines indented under the text's start.
@@ -297,7 +298,7 @@ func wrapTo(b *strings.Builder, prefix, text string) {
 	fresh := true
 	for _, w := range strings.Fields(text) {
 		k := utf8.RuneCountInString(w)
-		if !fresh && n+1+k > helpWidth {
+		if !fresh && n+1+k > HelpWidth {
 			b.WriteString(line + "\n")
 			line, n, fresh = indent, len(indent), true
 		}

@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -54,12 +53,12 @@ func bodyIdentities(c *trace.ControlBody) int64 {
 	return int64(len(c.Received))
 }
 
-// checkDiskSpace refuses to write run to out when even the least it can
+// checkDiskSpace refuses to write run to out (gzip-compressed if gz) when even the least it can
 // take exceeds the free space of out's filesystem: writing it would fill
 // the disk (other programs' writes then fail too) and fail anyway, after
 // minutes. Stdout, and systems where the free space is unknown, are not
 // checked.
-func checkDiskSpace(out string, run *trace.Run) error {
+func checkDiskSpace(out string, gz bool, run *trace.Run) error {
 	if out == "" || out == "-" {
 		return nil
 	}
@@ -76,7 +75,6 @@ func checkDiskSpace(out string, run *trace.Run) error {
 		return nil
 	}
 	need, ids := runSize(run)
-	gz := strings.HasSuffix(out, ".gz")
 	if gz {
 		need /= gzipBestRatio
 	}

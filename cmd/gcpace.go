@@ -52,12 +52,11 @@ func bigInput() {
 	}
 }
 
-// paceFor switches to the big inputs' pace before reading path if it is
-// big, or of unknown size (a pipe, "-"), for readers that take no decode
-// estimate (import's logs).
+// paceFor switches to the big inputs' pace before reading the file path
+// if it is big, or of unknown size (a pipe), for readers that take no
+// decode estimate (import's logs).
 func paceFor(path string) {
-	st, err := os.Stat(path)
-	if path == "-" || err != nil || !st.Mode().IsRegular() || st.Size() >= bigDocument {
+	if st, ok := statRegular(path); !ok || st.Size() >= bigDocument {
 		bigInput()
 	}
 }

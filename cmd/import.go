@@ -127,13 +127,14 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	}
 	var r io.Reader
 	name := file
-	paceFor(file)
 	if file == "-" {
+		bigInput() // a pipe's size is unknown: gcpace.go
 		r = openStdin(ios)
 	} else {
 		if isDir(file) {
 			return invalidf("%s: %s", file, dirError("ckpt import shiviz", "ShiViz log").Error())
 		}
+		paceFor(file)
 		readingInput(file)
 		f, err := os.Open(file)
 		if err != nil {

@@ -21,10 +21,17 @@ func resetInputs() {
 	inputs.Unlock()
 }
 
+// statRegular stats path, reporting whether it is a regular file (the
+// only kind whose size, identity or replacement ckpt reasons about).
+func statRegular(path string) (os.FileInfo, bool) {
+	st, err := os.Stat(path)
+	return st, err == nil && st.Mode().IsRegular()
+}
+
 // readingInput records that path is read.
 func readingInput(path string) {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	st, ok := statRegular(path)
+	if !ok {
 		return
 	}
 	inputs.Lock()
@@ -34,8 +41,8 @@ func readingInput(path string) {
 
 // isInput reports whether path is a file this invocation reads.
 func isInput(path string) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	st, ok := statRegular(path)
+	if !ok {
 		return false
 	}
 	inputs.Lock()

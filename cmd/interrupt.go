@@ -45,8 +45,8 @@ func removePending() int {
 	n := len(pending.files)
 	for name := range pending.files {
 		os.Remove(name)
-		delete(pending.files, name)
 	}
+	clear(pending.files)
 	return n
 }
 

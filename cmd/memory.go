@@ -95,9 +95,12 @@ func (c *memCap) describe() string {
 	return formatBytes(c.bytes) + " (--max-memory)"
 }
 
+// capped reports whether a cap is in force.
+func (c *memCap) capped() bool { return c != nil && c.bytes > 0 }
+
 // check returns a *tooBig error when estimate e for file exceeds the cap.
 func (c *memCap) check(file string, e estimate) error {
-	if c == nil || c.bytes <= 0 || e.bytes <= c.bytes {
+	if !c.capped() || e.bytes <= c.bytes {
 		return nil
 	}
 	return &tooBig{file: file, msg: fmt.Sprintf("%s needs about %s of memory (%s), over the memory cap of %s",
@@ -195,8 +198,8 @@ const decodedPerByte = 1.5
 // gzip, the uncompressed size its trailer records). A file that cannot be
 // read is left to the decoder to report.
 func decodeEstimate(path string) (estimate, bool) {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	st, ok := statRegular(path)
+	if !ok {
 		return estimate{}, false
 	}
 	size := st.Size()
@@ -362,7 +365,7 @@ func (ios *IO) checkDecode(path string) error {
 // once is estimated to take at most parallelShare of the cap, garbage
 // included.
 func (ios *IO) fitsParallel(sizes func() traceSizes, names []string) bool {
-	if ios.mem == nil || ios.mem.bytes <= 0 {
+	if !ios.mem.capped() {
 		return true
 	}
 	e := replayEstimate(sizes(), names, true)
@@ -372,7 +375,7 @@ func (ios *IO) fitsParallel(sizes func() traceSizes, names []string) bool {
 // checkRunMemory refuses checking run when it would exceed the cap; with
 // no cap it does not estimate (a pass over the run's events).
 func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
-	if ios.mem == nil || ios.mem.bytes <= 0 {
+	if !ios.mem.capped() {
 		return nil
 	}
 	return ios.mem.check(path, checkEstimate(run))
@@ -387,7 +390,7 @@ func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
 // checkReplaySized is checkReplay with the trace's sizes counted by
 // sizes, which verify shares between its estimates.
 func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, check bool) error {
-	if ios.mem == nil || ios.mem.bytes <= 0 {
+	if !ios.mem.capped() {
 		return nil
 	}
 	return ios.mem.check(file, replayEstimate(sizes(), names, check))

@@ -126,7 +126,7 @@ func followLink(path string) (string, error) {
 		}
 		dest, err := os.Readlink(path)
 		if err != nil {
-			return "", fmt.Errorf("%s", osErrorText(unwrapPath(err)))
+			return "", errors.New(osErrorText(unwrapPath(err)))
 		}
 		if !filepath.IsAbs(dest) {
 			dest = filepath.Join(filepath.Dir(path), dest)

@@ -82,11 +82,11 @@ func runReplay(ios *IO, o *replayOptions) error {
 		return invalid(labelled(err, traceDoc))
 	}
 	run.Source = sourceFor(o.File, o.Output)
-	if err := checkDiskSpace(o.Output, run); err != nil {
-		return err
-	}
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
+		return err
+	}
+	if err := checkDiskSpace(o.Output, wo.Gzip, run); err != nil {
 		return err
 	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
 )
 
 // Version is printed by `ckpt --version`.
@@ -123,16 +125,12 @@ and that there is no domino effect.`,
 	return root
 }
 
-// helpWidth is the width help text is wrapped to: every text ckpt prints
-// fits 100 columns (docs/reports.md), help included.
-const helpWidth = 100
-
 // wrapHelp makes the usage of every command list its flags wrapped to
-// helpWidth (cobra's default template prints each flag on one line, some
+// algorithms.HelpWidth (cobra's default template prints each flag on one line, some
 // over 200 columns).
 func wrapHelp(root *cobra.Command) {
 	cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
-		return strings.TrimRight(fs.FlagUsagesWrapped(helpWidth), " \n")
+		return strings.TrimRight(fs.FlagUsagesWrapped(algorithms.HelpWidth), " \n")
 	})
 	t := root.UsageTemplate()
 	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages | trimTrailingWhitespaces", "wrappedFlags .LocalFlags")

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
 )
 
 // TestTextFitsWidth: the text of verify, report, explore and compare
@@ -63,7 +65,7 @@ func TestHelpFitsWidth(t *testing.T) {
 			t.Errorf("%s: no help", strings.Join(args, " "))
 		}
 		for i, line := range strings.Split(stdout.String(), "\n") {
-			if w := twwidth.WidthWithOptions(line, twwidth.Options{}); w > helpWidth {
+			if w := twwidth.WidthWithOptions(line, twwidth.Options{}); w > algorithms.HelpWidth {
 				t.Errorf("%s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, w, line)
 			}
 		}
