@@ -15,7 +15,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -150,24 +149,25 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params)
 	if err != nil {
 		return report.ErrorReport(path, name, describe(err))
 	}
-	// The checker's model is built while the replay runs, each event
-	// taken as soon as it is final (replay.Options.Stream).
-	var b *history.Builder
+	// The checker judges the run while the replay makes it, each event
+	// taken as soon as it is final (replay.Options.Stream), and the
+	// engine forgets each vector time once it is judged and nothing can
+	// read it again (Options.Forget): verify writes no run.
+	var s *consistency.Stream
 	fed := 0
 	stream := func(run *trace.Run, upto int) {
-		if b == nil {
-			b = history.NewBuilder(run, tr, history.AlgOf(run), cap(run.Events))
+		if s == nil {
+			s = consistency.NewStream(run, tr, cap(run.Events))
 		}
 		for ; fed < upto; fed++ {
-			b.Add(&run.Events[fed])
+			s.Add(&run.Events[fed])
 		}
 	}
-	if _, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant, Stream: stream}); err != nil {
+	if _, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant, Stream: stream, Forget: true}); err != nil {
 		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
 	}
-	m := b.Finish()
-	b = nil
-	r := consistency.Judge(m)
+	r := s.Report()
+	s = nil
 	r.File = path
 	return r
 }

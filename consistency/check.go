@@ -30,26 +30,42 @@ var rules = []func(m *history.Model) result{
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
+// logReplayAt is log-replay-rules' place in rules.
+const logReplayAt = 3
+
 // Check judges run against SPEC §7 and returns its report. src is the
 // trace the run was replayed from, or nil: equivalence is then unknown and
 // the baseline empty. Check never panics on a malformed run: what it
 // cannot judge is reported unknown, what contradicts itself fails.
 func Check(run *trace.Run, src *trace.Trace) report.Report {
-	return Judge(history.Build(run, src, history.AlgOf(run)))
+	s := NewStream(run, src, len(run.Events))
+	for i := range run.Events {
+		s.Add(&run.Events[i])
+	}
+	return s.Report()
 }
 
 // Judge returns the report on a model built by history.Builder, for a
 // caller that feeds the run's events to the builder as they are produced
 // instead of materialising the run first.
-func Judge(m *history.Model) report.Report {
+func Judge(m *history.Model) report.Report { return judge(m, nil) }
+
+// judge is Judge with PK's vector times already judged as the run
+// streamed (vts), or nil to judge them now.
+func judge(m *history.Model, vts *result) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
 		Valid:      true,
 		Properties: make([]report.Property, 0, len(rules)),
 	}
-	for _, rule := range rules {
-		res := rule(m)
+	for i, rule := range rules {
+		var res result
+		if i == logReplayAt {
+			res = logReplayRulesWith(m, vts)
+		} else {
+			res = rule(m)
+		}
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)

@@ -17,7 +17,11 @@ import (
 // (_resend.go), the piggyback fields and control messages the named
 // algorithm sends (_shape.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
-func logReplayRules(m *history.Model) result {
+func logReplayRules(m *history.Model) result { return logReplayRulesWith(m, nil) }
+
+// logReplayRulesWith is logReplayRules with PK's vector times judged
+// already, as the run streamed (vts), or nil to judge them now.
+func logReplayRulesWith(m *history.Model, vts *result) result {
 	r := newResult(report.LogReplayRules)
 	switch {
 	case m.Alg.IsMS():
@@ -40,7 +44,12 @@ func logReplayRules(m *history.Model) result {
 		msStateRules(m, &more)
 		msAppliesRecoveries(m, &more)
 	case m.Alg == history.PK:
-		pkStateRules(m, &more)
+		switch {
+		case vts == nil:
+			pkStateRules(m, &more)
+		case !m.Missing.Replay(): // else pkLogReplay said why
+			more.then(*vts)
+		}
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
 		more.failWith(m, history.FlushUnlogged)

@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -13,36 +14,46 @@ import (
 // copies its live receipts took. A restore starts again from the
 // rebuilt vector of the restored checkpoint, merged with the receipts
 // the restore replays silently.
+//
+// It follows the run event by event (step), reading the model only up to
+// the event at hand, so that it can judge a run while the engine makes it
+// (Stream) as well as a finished one (pkStateRules): the engine may then
+// forget each vector once it is judged.
 type pkClocks struct {
 	m   *history.Model
+	src clockSource
 	cur []trace.VT // per process, the merge of its live receipts' vectors
 	// ckpts are, per process, the rebuilt vector of each checkpoint
-	// taken, by index in Taken. Where the run's vector is the rebuilt
-	// one (in a correct run, everywhere) it is the run's own slice: the
-	// checker keeps no vector per checkpoint of its own.
-	ckpts [][]trace.VT
+	// taken, by index in Taken.
+	ckpts [][]ckptVT
 	lost  []bool // the process restored a checkpoint whose vector is unknown
-	slab  []trace.VTEntry
 }
 
-func newPKClocks(m *history.Model) *pkClocks {
-	np := len(m.Procs)
-	c := &pkClocks{m: m, cur: make([]trace.VT, np), ckpts: make([][]trace.VT, np), lost: make([]bool, np)}
-	taken := 0
-	for p := range m.Procs {
-		taken += len(m.Procs[p].Taken)
-	}
-	// One slab holds the current vectors of the processes with events and
-	// the all-zero initial one; a checkpoint whose vector differs from the
-	// run's gets its own. A process without events keeps a nil current
-	// vector until one is needed (cur): a run of many idle processes
-	// costs the busy ones' vectors, not n² entries.
-	c.slab = make([]trace.VTEntry, (m.Run.Busy()+1)*np)
-	zero := c.vector()
-	vts := make([]trace.VT, taken)
-	for p := range c.cur {
-		c.ckpts[p], vts = vts[:1:len(m.Procs[p].Taken)], vts[len(m.Procs[p].Taken):]
-		c.ckpts[p][0] = zero
+// clockSource answers what pkClocks asks of the model beyond its run and
+// copies: a finished Model, or the Builder of one being made.
+type clockSource interface {
+	Inc(p, seq int32) int32
+	Taken(p int32) []history.Ckpt
+}
+
+// ckptVT is one checkpoint's rebuilt vector. Where the run's vector is
+// the rebuilt one (in a correct run, everywhere) it is kept by its index
+// in the run's VTs, not as a slice: the checker keeps no vector per
+// checkpoint of its own, and one the engine forgets is not held here.
+type ckptVT struct {
+	run int32    // index in Run.VTs, or None
+	own trace.VT // the rebuilt vector where the run's differs
+}
+
+func newPKClocks(m *history.Model, src clockSource) *pkClocks {
+	np := len(m.Run.Processes)
+	c := &pkClocks{m: m, src: src, cur: make([]trace.VT, np), ckpts: make([][]ckptVT, np), lost: make([]bool, np)}
+	// A process without events keeps a nil current vector until one is
+	// needed (current): a run of many idle processes costs the busy ones'
+	// vectors, not n² entries. The initial checkpoint's is all zero.
+	zero := ckptVT{run: history.None, own: make(trace.VT, np)}
+	for p := range c.ckpts {
+		c.ckpts[p] = []ckptVT{zero}
 	}
 	return c
 }
@@ -50,27 +61,16 @@ func newPKClocks(m *history.Model) *pkClocks {
 // current returns p's current vector, made on first use.
 func (c *pkClocks) current(p int32) trace.VT {
 	if c.cur[p] == nil {
-		c.cur[p] = c.vector()
+		c.cur[p] = make(trace.VT, len(c.cur))
 	}
 	return c.cur[p]
-}
-
-// vector hands out a fresh vector, from the slab while it lasts.
-func (c *pkClocks) vector() trace.VT {
-	n := len(c.cur)
-	if len(c.slab) < n {
-		return make(trace.VT, n)
-	}
-	v := c.slab[:n:n]
-	c.slab = c.slab[n:]
-	return v
 }
 
 // at returns p's rebuilt vector at event seq, with its own entry at
 // count.
 func (c *pkClocks) at(p, seq, count int32) trace.VT {
 	vt := c.current(p)
-	vt[p] = trace.VTEntry{Inc: c.m.Inc(p, seq), Count: count}
+	vt[p] = trace.VTEntry{Inc: c.src.Inc(p, seq), Count: count}
 	return vt
 }
 
@@ -87,15 +87,28 @@ func (c *pkClocks) merge(p int32, vt trace.VT) {
 // restore restarts p's vector from a restored checkpoint.
 func (c *pkClocks) restore(rs *history.Restore, e *trace.RunEvent) {
 	p := e.P
-	ck, ok := c.m.RestoredCkpt(rs)
-	if !ok || int(ck.Index) >= len(c.ckpts[p]) || c.ckpts[p][ck.Index] == nil {
+	vt := c.restored(rs, p)
+	if vt == nil {
 		c.lost[p] = true
 		return
 	}
-	copy(c.current(p), c.ckpts[p][ck.Index])
+	copy(c.current(p), vt)
 	for _, s := range rs.Replayed {
 		c.merge(p, c.vtOf(s))
 	}
+}
+
+// restored returns the rebuilt vector of the checkpoint rs restored, or
+// nil when that is unknown.
+func (c *pkClocks) restored(rs *history.Restore, p int32) trace.VT {
+	if rs == nil || rs.Restored == history.None || int(rs.Restored) >= len(c.ckpts[p]) {
+		return nil
+	}
+	ref := c.ckpts[p][rs.Restored]
+	if ref.own != nil || ref.run == history.None {
+		return ref.own
+	}
+	return c.m.Run.VTs[ref.run]
 }
 
 // vtOf returns the vector the copy a receive took carries, or nil.
@@ -111,37 +124,41 @@ func (c *pkClocks) vtOf(s int32) trace.VT {
 // rebuilt from it: each send's piggyback and each checkpoint's vector
 // must be the process's vector time at that moment (a vector entry the
 // sender's history cannot produce, or one it lacks, breaks the orphan
-// tests of every receiver).
+// tests of every receiver). A Stream judges them as the run is made;
+// this judges a finished model.
 func pkStateRules(m *history.Model, r *result) {
 	if m.Missing.Replay() {
 		return // pkLogReplay said why
 	}
-	c := newPKClocks(m)
+	c := newPKClocks(m, m)
 	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		if e.P < 0 || int(e.P) >= len(m.Procs) || c.lost[e.P] {
-			continue
+		c.step(int32(i), &m.Run.Events[i], r)
+	}
+}
+
+// step takes event seq.
+func (c *pkClocks) step(seq int32, e *trace.RunEvent, r *result) {
+	if e.P < 0 || int(e.P) >= len(c.cur) || c.lost[e.P] {
+		return
+	}
+	switch e.Kind {
+	case trace.Send:
+		if !e.Resend {
+			c.judge(seq, e, e.Op+1, vtOrNil(c.m.Run.PB(e)), r)
 		}
-		seq := int32(i)
-		switch e.Kind {
-		case trace.Send:
-			if !e.Resend {
-				c.judge(seq, e, e.Op+1, vtOrNil(m.Run.PB(e)), r)
-			}
-		case trace.Recv:
-			c.merge(e.P, c.vtOf(seq))
-		case trace.Checkpoint:
-			c.checkpoint(seq, e, r)
-		case trace.Restart, trace.Rollback:
-			c.restore(m.RestoreOf(seq), e)
-		}
+	case trace.Recv:
+		c.merge(e.P, c.vtOf(seq))
+	case trace.Checkpoint:
+		c.checkpoint(seq, e, r)
+	case trace.Restart, trace.Rollback:
+		c.restore(c.m.RestoreOf(seq), e)
 	}
 }
 
 // checkpoint judges a checkpoint's vector and keeps the rebuilt one.
 func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	p := e.P
-	taken := c.m.Procs[p].Taken
+	taken := c.src.Taken(p)
 	k := len(c.ckpts[p])
 	if e.CkptType == trace.CkptInitial || k >= len(taken) {
 		return
@@ -152,11 +169,11 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	if vt != nil {
 		c.judge(seq, e, pos, vt, r)
 	}
+	ref := ckptVT{run: e.VT}
 	if vtDiff(vt, want) >= 0 {
-		vt = c.vector()
-		copy(vt, want)
+		ref = ckptVT{run: history.None, own: slices.Clone(want)}
 	}
-	c.ckpts[p] = append(c.ckpts[p], vt)
+	c.ckpts[p] = append(c.ckpts[p], ref)
 }
 
 // judge compares the vector a send or checkpoint shows with the rebuilt
@@ -175,7 +192,7 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT
 	r.fail([]int32{seq}, func() (string, string) {
 		return fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)),
 			fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-				m.ProcName(p), seq, m.Inc(p, seq), count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
+				m.ProcName(p), seq, c.src.Inc(p, seq), count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
 	})
 }
 

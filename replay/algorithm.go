@@ -125,6 +125,13 @@ type Input struct {
 	Body    *trace.ControlBody
 	// Pending lists InRestart's control messages received while down.
 	Pending []ControlMsg
+	// Quiet is set on every input from the moment the engine knows that
+	// no failure is ahead in the trace, no process is down and no control
+	// message is in flight (quiet.go), and stays set. An algorithm whose
+	// restores answer only failures and control messages (PK) will then
+	// restore nothing again, and may forget what only a restore reads:
+	// its log's piggybacks, its checkpoints' vectors.
+	Quiet bool
 }
 
 // ControlMsg is a control message recorded while its receiver was down.

@@ -141,6 +141,9 @@ func (e *engine) resend(p int32, f *Effect) error {
 	}
 	of := pr.live[f.Op]
 	cr := e.copies[of]
+	if err := e.forgotten(cr.pb, "resends"); err != nil {
+		return err
+	}
 	e.transmit(p, cr.op, cr.msg, cr.to, cr.pb, of, f.Failure, "")
 	return nil
 }
@@ -165,6 +168,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.boxRemove(c)
 			cr.state = copyTaken
 		}
+		e.delivered(c)
 		r := e.ev(trace.Recv, p)
 		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
 		r.Label = e.out.AddString(e.tr.Events[pr.prog[in.Op]].Label)

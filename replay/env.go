@@ -75,6 +75,7 @@ func (e *engine) fail(i int) error {
 		return nil // ignored: already down
 	}
 	pr.down = true
+	e.nDown++
 	pr.stale()
 	pr.blocked, pr.heldRecv, pr.heldProc, pr.paused = false, false, false, false
 	d := ev.Down
@@ -99,6 +100,7 @@ func (e *engine) fail(i int) error {
 func (e *engine) restart(p int32, failure int32) error {
 	pr := &e.procs[p]
 	pr.down = false
+	e.nDown--
 	in := &e.in
 	*in = Input{Kind: InRestart, T: e.now, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(failure), Pending: pr.pending}
 	fx := e.step(in)

@@ -96,6 +96,7 @@ func (e *engine) storeVT(p int32, vt trace.VT) int32 {
 	}
 	i := e.out.AddVT(vt)
 	e.lastVT[p] = i
+	e.stored(i)
 	return i
 }
 

@@ -100,6 +100,9 @@ type judgement struct {
 // judge offers copy c, from via, to receive op k of p.
 func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	cr := &e.copies[c]
+	if err := e.forgotten(cr.pb, "offers a receive"); err != nil {
+		return resNone, err
+	}
 	in := &e.in
 	// in.PB points into the run's PBs, whose entries are never written
 	// after they are stored.

@@ -29,6 +29,15 @@ type Options struct {
 	// instead of walking the whole run afterwards. The run's side tables
 	// grow too; read them through the run, as the events say.
 	Stream func(run *trace.Run, upto int)
+	// Forget, with Stream, lets the engine drop vector times from the run
+	// once Stream has taken the events that carry or read them and the
+	// run is quiet (Input.Quiet): the piggyback of a copy delivered, the
+	// vector of a checkpoint taken. A consumer that judges vectors as
+	// they stream (consistency.Stream) then holds a run of PK's
+	// piggybacks in memory linear in events, not in events × processes.
+	// The run counts what it dropped (trace.Run.Forgotten) and cannot be
+	// written.
+	Forget bool
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -41,6 +50,7 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 		return nil, err
 	}
 	e.stream = opts.Stream
+	e.forget = opts.Forget && opts.Stream != nil
 	if e.stream != nil {
 		e.stream(e.out, 0)
 	}
@@ -130,6 +140,7 @@ type engine struct {
 	err error
 	// stream is Options.Stream.
 	stream func(run *trace.Run, upto int)
+	quietState
 }
 
 func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
@@ -162,6 +173,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		return nil, err
 	}
 	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
+	e.lastFail = sz.lastFail
 	// A run has the trace's events but its flushes (PK writes their log
 	// entries, at most one per receive), plus per receive a forced
 	// checkpoint or log entry, per failure its restart and its process's
@@ -210,6 +222,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 type sizes struct {
 	ops                          []int32 // per process
 	sends, recvs, fails, flushes int
+	lastFail                     int // index of the trace's last fail event, -1 for none
 }
 
 // checkTrace checks the indexes and times the engine relies on (a
@@ -217,7 +230,7 @@ type sizes struct {
 // ops per process, sends, receives and failures.
 func checkTrace(tr *trace.Trace) (sizes, error) {
 	n := len(tr.Processes)
-	sz := sizes{ops: make([]int32, n)}
+	sz := sizes{ops: make([]int32, n), lastFail: -1}
 	bad := func(i int, msg string) (sizes, error) {
 		return sizes{}, &trace.InputError{File: tr.Name, Event: i, Msg: msg}
 	}
@@ -231,6 +244,7 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 		switch ev.Kind {
 		case trace.Fail:
 			sz.fails++
+			sz.lastFail = i
 		case trace.Flush:
 			sz.flushes++
 		case trace.Send, trace.Recv:
@@ -338,6 +352,7 @@ func (e *engine) ev(kind trace.Kind, p int32) trace.RunEvent {
 // step hands in to the algorithm. The effects it returns live in e.fx
 // until the next step, which comes only after they are applied.
 func (e *engine) step(in *Input) []Effect {
+	in.Quiet = e.quiet
 	e.fx = e.alg.Step(in, e.fx[:0])
 	return e.fx
 }
@@ -366,6 +381,7 @@ func (e *engine) run() error {
 		} else if len(e.q) == 0 {
 			break
 		}
+		e.checkQuiet(cur)
 		var err error
 		if useTrace {
 			e.now = evs[cur].T
@@ -400,6 +416,7 @@ func (e *engine) run() error {
 		}
 		if e.stream != nil {
 			e.stream(e.out, len(e.out.Events))
+			e.forgetStreamed()
 		}
 	}
 	e.finish()

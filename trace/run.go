@@ -164,6 +164,21 @@ type Piggyback struct {
 	// piggyback table of MS and PK runs (one entry per send) as small as
 	// before.
 	CIC *CIC
+	// Forgot is the length of a VT the engine forgot once the checker
+	// had judged it in the stream (replay.Options.Forget), 0 otherwise:
+	// the piggyback still had a vector, and Bytes still counts it. A run
+	// with forgotten vectors is never written.
+	Forgot int32
+}
+
+// HasVT reports whether pb carries a vector time, also a forgotten one.
+func (pb *Piggyback) HasVT() bool { return pb.VT != nil || pb.Forgot > 0 }
+
+// Forget drops pb's vector time, keeping its length (Forgot).
+func (pb *Piggyback) Forget() {
+	if pb.VT != nil {
+		pb.Forgot, pb.VT = int32(len(pb.VT)), nil
+	}
 }
 
 // CIC is the vector part of an FDAS or HMNR piggyback, one entry per
@@ -203,7 +218,7 @@ func (pb *Piggyback) Bytes() int64 {
 			n += 4
 		}
 	}
-	n += 8 * int64(len(pb.F)+len(pb.VT))
+	n += 8 * (int64(len(pb.F)+len(pb.VT)) + int64(pb.Forgot))
 	if c := pb.CIC; c != nil {
 		if c.LC != None {
 			n += 4
@@ -421,6 +436,12 @@ type Run struct {
 	VTs     []VT
 	Bodies  []ControlBody
 	Strings []string
+	// Forgotten counts the vectors (piggybacks' and checkpoints') the
+	// engine dropped after the checker judged them in the stream
+	// (replay.Options.Forget): such a run is judged, never written, and a
+	// restore after the first one cannot be judged (its vectors may be
+	// gone).
+	Forgotten int64
 }
 
 // PB returns e's piggyback, or nil when it has none. The pointer is into

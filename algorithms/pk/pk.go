@@ -99,6 +99,8 @@ type PK struct {
 	// restarted lists, increasing, the processes that have restarted:
 	// only their vector entries can name an incarnation above 0.
 	restarted []int32
+	// quiet is set from the first quiet input on (quiet.go).
+	quiet bool
 }
 
 // Default is the only variant: PK has none.
@@ -196,6 +198,7 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	if in.P < 0 || int32(in.P) >= a.n {
 		return fx
 	}
+	a.quiesce(in)
 	p := &a.procs[in.P]
 	switch in.Kind {
 	case replay.InTick:
@@ -230,9 +233,9 @@ func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.
 	// shares it, and the run then shares its entry too.
 	vt := p.ckpts[len(p.ckpts)-1].vt
 	if !slices.Equal(vt, p.vt) {
-		vt = a.slab.clone(p.vt)
+		vt = a.clone(p.vt)
 	}
-	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
+	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: a.keep(vt)})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++
 	return fx
@@ -252,7 +255,7 @@ func (a *PK) flush(p *proc, fx []replay.Effect) []replay.Effect {
 func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
-	pb.VT = a.slab.clone(p.vt)
+	pb.VT = a.clone(p.vt)
 	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 }

@@ -1,0 +1,71 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Stream judges a run while it is made: Add takes each event as soon as
+// it is final, and Report judges the whole. It builds the model
+// (history.Builder) and, for PK, judges every vector time as its event
+// comes (pkClocks), so that the engine may forget a vector once it is
+// judged (replay.Options.Forget): a PK run at 4,096 processes then needs
+// no vector per send in memory. Check is a Stream fed a finished run, so
+// both paths are one.
+type Stream struct {
+	b      *history.Builder
+	clocks *pkClocks // PK only
+	vts    result    // what clocks found
+	// forgot is the seq of the first restore after the engine forgot a
+	// vector, or None.
+	forgot int32
+	n      int32
+}
+
+// NewStream starts judging run, whose header is set and whose events
+// will be fed with Add, with src the source trace or nil. sizeHint is the
+// expected number of events, 0 if unknown.
+func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
+	alg := history.AlgOf(run)
+	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), vts: newResult(report.LogReplayRules), forgot: history.None}
+	if alg == history.PK {
+		s.clocks = newPKClocks(s.b.Model(), s.b)
+	}
+	return s
+}
+
+// Add feeds the next event of the run.
+func (s *Stream) Add(e *trace.RunEvent) {
+	seq := s.n
+	s.n++
+	s.b.Add(e)
+	if (e.Kind == trace.Restart || e.Kind == trace.Rollback) && s.forgot == history.None && s.b.Model().Run.Forgotten > 0 {
+		s.forgot = seq
+	}
+	if s.clocks != nil {
+		s.clocks.step(seq, e, &s.vts)
+	}
+}
+
+// Report judges the run fed so far, which must be complete.
+func (s *Stream) Report() report.Report {
+	m := s.b.Finish()
+	s.b = nil
+	r := judge(m, &s.vts)
+	if s.forgot != history.None {
+		// Only a restore reads vectors of the past, and the engine forgets
+		// them only when no restore is ahead: an algorithm that restores
+		// anyway broke that promise, and what the rules read of those
+		// vectors may be gone. Never a pass then.
+		why := fmt.Sprintf("the restore at seq %d comes after the last failure was answered, when the vectors a restore reads had been forgotten (the run was judged as it streamed)", s.forgot)
+		for i := range r.Properties {
+			if p := &r.Properties[i]; p.Status == report.Pass {
+				p.Status, p.Note = report.Unknown, why
+			}
+		}
+	}
+	return r
+}
