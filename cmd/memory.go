@@ -238,7 +238,22 @@ type traceSizes struct {
 	events, procs, msgs                 int64
 	sends, recvs, ticks, flushes, fails int64
 	busy                                int64 // processes with events of their own
+	// sendsToFail and ticksToFail count the sends and checkpoint ticks
+	// up to the last failure: what a streamed check keeps the vectors of.
+	sendsToFail, ticksToFail int64
 }
+
+// judging is what a command does with a replayed run, which decides what
+// the replay keeps.
+type judging uint8
+
+const (
+	replayed judging = iota // the run is written (replay): kept whole
+	checked                 // the finished run is checked (diagram)
+	// streamed: the run is checked as it is made (verify), and vector
+	// times are forgotten past the last failure (replay.Options.Forget).
+	streamed
+)
 
 func sizesOf(tr *trace.Trace) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
@@ -254,6 +269,7 @@ func sizesOf(tr *trace.Trace) traceSizes {
 			s.flushes++
 		case trace.Fail:
 			s.fails++
+			s.sendsToFail, s.ticksToFail = s.sends, s.ticks
 		}
 	}
 	_, n := tr.Busy()
@@ -293,14 +309,14 @@ func (s traceSizes) runEvents() int64 {
 }
 
 // replayBytes estimates the live heap of replaying the trace through
-// algorithm name, and checking the run when check is set, beside the
-// trace; why names the term that dominates.
-func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
+// algorithm name, and of what j does with the run, beside the trace; why
+// names the term that dominates.
+func (s traceSizes) replayBytes(name string, j judging) (int64, string) {
 	runEv := s.runEvents()
 	run := runEv*perRunEvent + s.sends*perSendCopy + s.events*engineEventBytes
 	why := fmt.Sprintf("%d run events", runEv)
 	var model, fails int64
-	if check {
+	if j != replayed {
 		model = runEv*perModelEvent + s.ticks*perCkpt
 		fails = s.fails * (s.procs*perFailProc + perFail)
 		if fails > run+model {
@@ -308,19 +324,30 @@ func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
 		}
 	}
 	var vec int64
+	sends, ticks := s.sends, s.ticks
 	switch name {
 	case "pk":
 		copies := int64(1) // the algorithm's current vectors
-		if check {
+		if j != replayed {
 			copies++ // and the checker's
 		}
+		if j == streamed {
+			// Past the last failure a piggyback lives until its copy is
+			// delivered (about one in flight per busy process), a
+			// checkpoint's vector until it is judged.
+			sends, ticks = s.sendsToFail, s.ticksToFail
+			copies++
+		}
 		// Only processes with events keep a current vector (pk.New).
-		vec = s.procs * perVTEntry * (s.sends + s.ticks + copies*s.busy)
+		vec = s.procs * perVTEntry * (sends + ticks + copies*s.busy)
 	case "fdas", "hmnr":
-		vec = s.procs * 4 * (s.sends + s.ticks)
+		vec = s.procs * 4 * (sends + ticks)
 	}
 	if vec > run+model+fails {
-		why = fmt.Sprintf("%d processes: a %d-entry vector for each of %d sends and %d checkpoints", s.procs, s.procs, s.sends, s.ticks)
+		why = fmt.Sprintf("%d processes: a %d-entry vector for each of %d sends and %d checkpoints", s.procs, s.procs, sends, ticks)
+		if sends+ticks < s.busy {
+			why = fmt.Sprintf("%d processes: a %d-entry vector for each of %d busy processes", s.procs, s.procs, s.busy)
+		}
 	}
 	return run + model + fails + vec, why
 }
@@ -328,19 +355,19 @@ func (s traceSizes) replayBytes(name string, check bool) (int64, string) {
 // replayEstimate estimates the live heap of replaying tr through the
 // algorithms names at once (in parallel: they add up), and checking each
 // run if check.
-func replayEstimate(s traceSizes, names []string, check bool) estimate {
+func replayEstimate(s traceSizes, names []string, j judging) estimate {
 	total := baseBytes + s.traceBytes()
 	why := ""
 	var most int64
 	for _, n := range names {
-		b, w := s.replayBytes(n, check)
+		b, w := s.replayBytes(n, j)
 		total += b
 		if b > most {
 			most, why = b, w
 		}
 	}
 	doing := "replaying it through " + strings.Join(names, " and ")
-	if check {
+	if j != replayed {
 		doing += " and checking the run"
 		if len(names) > 1 {
 			doing += "s"
@@ -368,7 +395,7 @@ func (ios *IO) fitsParallel(sizes func() traceSizes, names []string) bool {
 	if !ios.mem.capped() {
 		return true
 	}
-	e := replayEstimate(sizes(), names, true)
+	e := replayEstimate(sizes(), names, streamed)
 	return float64(e.bytes)*gcFactor <= float64(ios.mem.bytes)*parallelShare
 }
 
@@ -383,17 +410,17 @@ func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
 
 // checkReplay refuses replaying tr through names (in parallel) when it
 // would exceed the cap.
-func (ios *IO) checkReplay(tr *trace.Trace, names []string, check bool) error {
-	return ios.checkReplaySized(tr.Name, lazySizes(tr), names, check)
+func (ios *IO) checkReplay(tr *trace.Trace, names []string, j judging) error {
+	return ios.checkReplaySized(tr.Name, lazySizes(tr), names, j)
 }
 
 // checkReplaySized is checkReplay with the trace's sizes counted by
 // sizes, which verify shares between its estimates.
-func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, check bool) error {
+func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, j judging) error {
 	if !ios.mem.capped() {
 		return nil
 	}
-	return ios.mem.check(file, replayEstimate(sizes(), names, check))
+	return ios.mem.check(file, replayEstimate(sizes(), names, j))
 }
 
 // lazySizes counts tr's sizes on first use, and once: verify asks for

@@ -65,7 +65,7 @@ func TestReplayEstimate(t *testing.T) {
 	idle.busy = 4
 	failing := small
 	failing.fails = 100000
-	base := replayEstimate(small, []string{"ms"}, true).bytes
+	base := replayEstimate(small, []string{"ms"}, checked).bytes
 	for _, tc := range []struct {
 		s     traceSizes
 		alg   string
@@ -78,7 +78,7 @@ func TestReplayEstimate(t *testing.T) {
 		{idle, "pk", "4096 processes: a 4096-entry vector", 1},
 		{failing, "ms", "100000 failures × 4 processes", 20},
 	} {
-		e := replayEstimate(tc.s, []string{tc.alg}, true)
+		e := replayEstimate(tc.s, []string{tc.alg}, checked)
 		if !strings.Contains(e.why, tc.why) {
 			t.Errorf("%+v %s: why %q, want %q", tc.s, tc.alg, e.why, tc.why)
 		}
@@ -93,8 +93,8 @@ func TestReplayEstimate(t *testing.T) {
 			t.Errorf("%+v %s: estimate %s, want at least %.0f × %s", tc.s, tc.alg, formatBytes(e.bytes), tc.times, formatBytes(base))
 		}
 	}
-	both := replayEstimate(small, []string{"ms", "pk"}, true)
-	ms, pk := replayEstimate(small, []string{"ms"}, true), replayEstimate(small, []string{"pk"}, true)
+	both := replayEstimate(small, []string{"ms", "pk"}, checked)
+	ms, pk := replayEstimate(small, []string{"ms"}, checked), replayEstimate(small, []string{"pk"}, checked)
 	if both.bytes <= max(ms.bytes, pk.bytes) {
 		t.Errorf("in parallel the estimates must add up: both %d, ms %d, pk %d", both.bytes, ms.bytes, pk.bytes)
 	}
@@ -115,5 +115,28 @@ func TestCheckEstimatePK(t *testing.T) {
 	e = checkEstimate(run)
 	if e.bytes < 2000*8*200 {
 		t.Fatalf("busy: estimate %s (%s), want a vector for each of 100 busy processes and 100 checkpoints", formatBytes(e.bytes), e.why)
+	}
+}
+
+// TestStreamedEstimate checks that verify's estimate (streamed) counts
+// PK's vectors only up to the last failure, as the engine forgets the
+// later ones (replay.Options.Forget), while diagram's (checked) and
+// replay's count them all.
+func TestStreamedEstimate(t *testing.T) {
+	wide := traceSizes{events: 100000, procs: 4096, msgs: 30000, sends: 30000, recvs: 30000, ticks: 4000, busy: 4096}
+	calm, late := wide, wide
+	late.fails, late.sendsToFail, late.ticksToFail = 1, 29000, 3900
+	vec := func(n int64) int64 { return n * 4096 * perVTEntry }
+	streamed0, _ := calm.replayBytes("pk", streamed)
+	checked0, _ := calm.replayBytes("pk", checked)
+	if checked0-streamed0 < vec(30000+4000-4096) { // less the copies in flight it counts instead
+		t.Errorf("no failure: streamed %s, checked %s: want the sends' and checkpoints' vectors left out", formatBytes(streamed0), formatBytes(checked0))
+	}
+	streamedLate, why := late.replayBytes("pk", streamed)
+	if streamedLate-streamed0 < vec(29000+3900) || !strings.Contains(why, "each of 29000 sends and 3900 checkpoints") {
+		t.Errorf("a late failure: streamed %s (%s), want the vectors before it counted", formatBytes(streamedLate), why)
+	}
+	if ms, _ := calm.replayBytes("ms", streamed); ms != func() int64 { b, _ := calm.replayBytes("ms", checked); return b }() {
+		t.Errorf("MS keeps no vectors: streamed and checked estimates must agree")
 	}
 }

@@ -84,7 +84,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	var run []int // indexes of the algorithms that fit
 	sizes := lazySizes(tr)
 	for i, name := range names {
-		if err := ios.checkReplaySized(tr.Name, sizes, []string{name}, true); err != nil {
+		if err := ios.checkReplaySized(tr.Name, sizes, []string{name}, streamed); err != nil {
 			out[i] = report.ErrorReport(path, name, describe(err))
 			continue
 		}
@@ -131,7 +131,7 @@ func biggestFirst(sizes func() traceSizes, events int, names []string, run []int
 	s := sizes()
 	size := make(map[int]int64, len(run))
 	for _, i := range run {
-		size[i], _ = s.replayBytes(names[i], true)
+		size[i], _ = s.replayBytes(names[i], streamed)
 	}
 	order := slices.Clone(run)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -35,5 +36,14 @@ func TestRulesArePure(t *testing.T) {
 		if !bytes.Equal(before.Bytes(), after.Bytes()) {
 			t.Errorf("%s/%s: judging changed the run", c.property, c.name)
 		}
+	}
+}
+
+// TestLogReplayAt: judge swaps in the streamed form of the rule at
+// logReplayAt, which must be log-replay-rules.
+func TestLogReplayAt(t *testing.T) {
+	m := history.Build(&trace.Run{Algorithm: "pk", Processes: []string{"P0"}}, nil, history.PK)
+	if got := rules[logReplayAt](m).name; got != report.LogReplayRules {
+		t.Fatalf("rules[logReplayAt] judges %s", got)
 	}
 }

@@ -1,0 +1,143 @@
+package consistency_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
+)
+
+// streamed replays tr through a fresh algorithm name, judging the run as
+// it streams with the engine forgetting vectors (verify's way).
+func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace) (report.Report, *trace.Run) {
+	alg, err := algorithms.New(name, "", tr)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	var s *consistency.Stream
+	fed := 0
+	run, err := replay.Run(tr, alg, replay.Options{Forget: true, Stream: func(run *trace.Run, upto int) {
+		if s == nil {
+			s = consistency.NewStream(run, tr, 0)
+		}
+		for ; fed < upto; fed++ {
+			s.Add(&run.Events[fed])
+		}
+	}})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	return s.Report(), run
+}
+
+// TestStreamAgrees: judging a run as it streams, with the engine
+// forgetting every vector it may, reports exactly what checking the
+// finished run does, and what judging a model built from it afterwards
+// does (the vector rules' other path): on random traces with failures,
+// through every algorithm. Without failures PK forgets its piggybacks.
+func TestStreamAgrees(t *testing.T) {
+	for _, name := range []string{"pk", "ms"} {
+		t.Run(name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				tr := gentest.Trace().Draw(t, "trace")
+				alg, err := algorithms.New(name, "", tr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := replay.Run(tr, alg, replay.Options{})
+				if err != nil {
+					t.Fatalf("replay: %v", err)
+				}
+				want := consistency.Check(run, tr)
+				after := consistency.Judge(history.Build(run, tr, history.AlgOf(run)))
+				got, forgetful := streamed(t, name, tr)
+				if !reflect.DeepEqual(after, want) {
+					t.Fatalf("judging the finished model:\n%s\nchecking the run:\n%s", dumpReport(after), dumpReport(want))
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("judged as it streamed:\n%s\nchecking the finished run:\n%s", dumpReport(got), dumpReport(want))
+				}
+				if name == "pk" && !hasFail(tr) && hasDelivery(forgetful) && forgetful.Forgotten == 0 {
+					t.Fatalf("a PK run without failures forgot no vector")
+				}
+			})
+		})
+	}
+}
+
+func hasFail(tr *trace.Trace) bool {
+	for i := range tr.Events {
+		if tr.Events[i].Kind == trace.Fail {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDelivery(run *trace.Run) bool {
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Recv {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRestoreAfterForgetting: the engine forgets vectors only where no
+// restore is ahead. A run that restores after a vector was forgotten
+// broke that promise, and what the rules would read of the past may be
+// gone: no property may pass then. (Here a valid PK run with a failure,
+// made to look forgetful just before its restart.)
+func TestRestoreAfterForgetting(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Send(1, "P0", "P1", "a").
+		Recv(1.5, "P1", "a").
+		Checkpoint(2, "P1").
+		Fail(3, "P1").
+		Send(5, "P0", "P1", "b").
+		Recv(5.5, "P1", "b").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg, err := algorithms.New("pk", "", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, forgot := range []bool{false, true} {
+		s := consistency.NewStream(run, tr, 0)
+		for i := range run.Events {
+			if e := &run.Events[i]; e.Kind == trace.Restart && forgot {
+				run.Forgotten = 1
+			}
+			s.Add(&run.Events[i])
+		}
+		run.Forgotten = 0
+		r := s.Report()
+		passes := 0
+		for _, p := range r.Properties {
+			if p.Status == report.Pass {
+				passes++
+			}
+			if forgot && p.Status == report.Unknown && !strings.Contains(p.Note, "forgotten") {
+				t.Errorf("%s: unknown for %q, want the forgotten vectors named", p.Name, p.Note)
+			}
+		}
+		if forgot != (passes == 0) || report.Judge(&r, false) != map[bool]report.Verdict{false: report.VerdictValid, true: report.VerdictUnknown}[forgot] {
+			t.Errorf("forgot=%v: %d properties pass, verdict %s:\n%s", forgot, passes, report.Judge(&r, false), dumpReport(r))
+		}
+	}
+}
