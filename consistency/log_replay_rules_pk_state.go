@@ -24,8 +24,11 @@ type pkClocks struct {
 	src clockSource
 	cur []trace.VT // per process, the merge of its live receipts' vectors
 	// ckpts are, per process, the rebuilt vector of each checkpoint
-	// taken, by index in Taken.
+	// taken, by index in Taken (a ckptVT).
 	ckpts [][]ckptVT
+	// own holds the rebuilt vectors that differ from the run's; own[0]
+	// is the initial checkpoints' all-zero one.
+	own []trace.VT
 	lost  []bool // the process restored a checkpoint whose vector is unknown
 }
 
@@ -37,13 +40,15 @@ type clockSource interface {
 }
 
 // ckptVT is one checkpoint's rebuilt vector. Where the run's vector is
-// the rebuilt one (in a correct run, everywhere) it is kept by its index
-// in the run's VTs, not as a slice: the checker keeps no vector per
-// checkpoint of its own, and one the engine forgets is not held here.
-type ckptVT struct {
-	run int32    // index in Run.VTs, or None
-	own trace.VT // the rebuilt vector where the run's differs
-}
+// the rebuilt one (in a correct run, everywhere) it is its index in the
+// run's VTs, not a slice: the checker keeps no vector per checkpoint of
+// its own, and one the engine forgets is not held here. Else it is
+// ownVT(k), own[k]. Four bytes a checkpoint: a run with 10^5 failures
+// takes millions.
+type ckptVT int32
+
+// ownVT is the ckptVT of own[k].
+func ownVT(k int) ckptVT { return ckptVT(-2 - k) }
 
 func newPKClocks(m *history.Model, src clockSource) *pkClocks {
 	np := len(m.Run.Processes)
@@ -51,9 +56,12 @@ func newPKClocks(m *history.Model, src clockSource) *pkClocks {
 	// A process without events keeps a nil current vector until one is
 	// needed (current): a run of many idle processes costs the busy ones'
 	// vectors, not n² entries. The initial checkpoint's is all zero.
-	zero := ckptVT{run: history.None, own: make(trace.VT, np)}
+	c.own = []trace.VT{make(trace.VT, np)}
+	// Sized as the model's checkpoint lists are (from the source trace's
+	// ticks while they are built): one allocation a process, not a
+	// doubling series of them.
 	for p := range c.ckpts {
-		c.ckpts[p] = []ckptVT{zero}
+		c.ckpts[p] = append(make([]ckptVT, 0, max(1, cap(src.Taken(int32(p))))), ownVT(0))
 	}
 	return c
 }
@@ -105,10 +113,10 @@ func (c *pkClocks) restored(rs *history.Restore, p int32) trace.VT {
 		return nil
 	}
 	ref := c.ckpts[p][rs.Restored]
-	if ref.own != nil || ref.run == history.None {
-		return ref.own
+	if ref < 0 {
+		return c.own[ownVT(0)-ref]
 	}
-	return c.m.Run.VTs[ref.run]
+	return c.m.Run.VTs[ref]
 }
 
 // vtOf returns the vector the copy a receive took carries, or nil.
@@ -169,9 +177,10 @@ func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	if vt != nil {
 		c.judge(seq, e, pos, vt, r)
 	}
-	ref := ckptVT{run: e.VT}
+	ref := ckptVT(e.VT)
 	if vtDiff(vt, want) >= 0 {
-		ref = ckptVT{run: history.None, own: slices.Clone(want)}
+		ref = ownVT(len(c.own))
+		c.own = append(c.own, slices.Clone(want))
 	}
 	c.ckpts[p] = append(c.ckpts[p], ref)
 }
