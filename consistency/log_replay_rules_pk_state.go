@@ -28,8 +28,8 @@ type pkClocks struct {
 	ckpts [][]ckptVT
 	// own holds the rebuilt vectors that differ from the run's; own[0]
 	// is the initial checkpoints' all-zero one.
-	own []trace.VT
-	lost  []bool // the process restored a checkpoint whose vector is unknown
+	own  []trace.VT
+	lost []bool // the process restored a checkpoint whose vector is unknown
 }
 
 // clockSource answers what pkClocks asks of the model beyond its run and
