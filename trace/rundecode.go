@@ -23,6 +23,7 @@ type runDecoder struct {
 	known    bool
 	firstUse []int32
 	msgIdx   map[string]int32
+	seen     bodySeen
 	lastT    Time
 	// cur is the index of the event being read.
 	cur int
@@ -105,6 +106,7 @@ func ReadRun(name string, r io.Reader) (*Run, error) {
 		run:     &Run{Name: name},
 		procIdx: make(map[string]int32),
 		msgIdx:  make(map[string]int32),
+		seen:    newBodySeen(),
 	}
 	if err := newFrame(name, RunFormat, in).read(d); err != nil {
 		return nil, err

@@ -78,11 +78,17 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 		if err := want(f, "body", w.Body, '{'); err != nil {
 			return err
 		}
+		k := d.seen.key(w.Body)
+		if i, ok := d.seen.index[k]; ok {
+			ev.Body = i // the same text read the same way (runbodies.go)
+			return nil
+		}
 		b := NewControlBody()
 		if err := d.body(f, w.Body, &b); err != nil {
 			return err
 		}
 		ev.Body = d.run.AddBody(&b)
+		d.seen.index[k] = ev.Body
 	}
 	return nil
 }
