@@ -238,9 +238,10 @@ type traceSizes struct {
 	events, procs, msgs                 int64
 	sends, recvs, ticks, flushes, fails int64
 	busy                                int64 // processes with events of their own
-	// sendsToFail and ticksToFail count the sends and checkpoint ticks
-	// up to the last failure: what a streamed check keeps the vectors of.
-	sendsToFail, ticksToFail int64
+	// sendsToQuiet and ticksToQuiet count the sends and checkpoint ticks
+	// before the quiet point (quietBound): what a streamed check keeps
+	// the vectors of.
+	sendsToQuiet, ticksToQuiet int64
 }
 
 // judging is what a command does with a replayed run, which decides what
@@ -269,12 +270,44 @@ func sizesOf(tr *trace.Trace) traceSizes {
 			s.flushes++
 		case trace.Fail:
 			s.fails++
-			s.sendsToFail, s.ticksToFail = s.sends, s.ticks
 		}
 	}
 	_, n := tr.Busy()
 	s.busy = int64(n)
+	if s.fails > 0 {
+		quiet := quietBound(tr)
+		for i := range tr.Events {
+			switch e := &tr.Events[i]; {
+			case e.T > quiet:
+			case e.Kind == trace.Send:
+				s.sendsToQuiet++
+			case e.Kind == trace.Checkpoint:
+				s.ticksToQuiet++
+			}
+		}
+	}
 	return s
+}
+
+// quietBound bounds the time of the replay's quiet point (replay/quiet.go),
+// from which verify forgets PK's vectors: the latest restart (each fail's
+// down time, or the restart delay), plus a token's round of the ring of
+// processes, one control delay a hop. A token that reaches a process
+// while it is down moves on at that process's restart, no later than the
+// latest one.
+func quietBound(tr *trace.Trace) trace.Time {
+	params := tr.Params.WithDefaults()
+	var last trace.Time
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == trace.Fail {
+			down := e.Down
+			if down == 0 {
+				down = params.RestartDelay
+			}
+			last = max(last, e.T+down)
+		}
+	}
+	return last + trace.Time(len(tr.Processes)+1)*params.ControlDelay
 }
 
 // Bytes per item of the replay estimate, calibrated on measured peaks
@@ -332,10 +365,10 @@ func (s traceSizes) replayBytes(name string, j judging) (int64, string) {
 			copies++ // and the checker's
 		}
 		if j == streamed {
-			// Past the last failure a piggyback lives until its copy is
+			// Past the quiet point a piggyback lives until its copy is
 			// delivered (about one in flight per busy process), a
 			// checkpoint's vector until it is judged.
-			sends, ticks = s.sendsToFail, s.ticksToFail
+			sends, ticks = s.sendsToQuiet, s.ticksToQuiet
 			copies++
 		}
 		// Only processes with events keep a current vector (pk.New).

@@ -119,13 +119,13 @@ func TestCheckEstimatePK(t *testing.T) {
 }
 
 // TestStreamedEstimate checks that verify's estimate (streamed) counts
-// PK's vectors only up to the last failure, as the engine forgets the
+// PK's vectors only up to the quiet point, as the engine forgets the
 // later ones (replay.Options.Forget), while diagram's (checked) and
 // replay's count them all.
 func TestStreamedEstimate(t *testing.T) {
 	wide := traceSizes{events: 100000, procs: 4096, msgs: 30000, sends: 30000, recvs: 30000, ticks: 4000, busy: 4096}
 	calm, late := wide, wide
-	late.fails, late.sendsToFail, late.ticksToFail = 1, 29000, 3900
+	late.fails, late.sendsToQuiet, late.ticksToQuiet = 1, 29000, 3900
 	vec := func(n int64) int64 { return n * 4096 * perVTEntry }
 	streamed0, _ := calm.replayBytes("pk", streamed)
 	checked0, _ := calm.replayBytes("pk", checked)

@@ -17,8 +17,7 @@ import (
 //
 // It follows the run event by event (step), reading the model only up to
 // the event at hand, so that it can judge a run while the engine makes it
-// (Stream) as well as a finished one (pkStateRules): the engine may then
-// forget each vector once it is judged.
+// (Stream), which may then forget each vector once it is judged.
 type pkClocks struct {
 	m   *history.Model
 	src clockSource
@@ -32,8 +31,8 @@ type pkClocks struct {
 	lost []bool // the process restored a checkpoint whose vector is unknown
 }
 
-// clockSource answers what pkClocks asks of the model beyond its run and
-// copies: a finished Model, or the Builder of one being made.
+// clockSource answers what pkClocks asks of the model being built beyond
+// its run and copies (history.Builder).
 type clockSource interface {
 	Inc(p, seq int32) int32
 	Taken(p int32) []history.Ckpt
@@ -132,15 +131,21 @@ func (c *pkClocks) vtOf(s int32) trace.VT {
 // rebuilt from it: each send's piggyback and each checkpoint's vector
 // must be the process's vector time at that moment (a vector entry the
 // sender's history cannot produce, or one it lacks, breaks the orphan
-// tests of every receiver). A Stream judges them as the run is made;
-// this judges a finished model.
+// tests of every receiver). A Stream judges them as the run is made.
+// Here the model is finished, but each event is still judged against the
+// run as it was then (a receipt takes the copy sent so far, not one a
+// forged run sends under the same number later): the run goes through a
+// builder of its own, as in a Stream, so that Judge and Check agree.
 func pkStateRules(m *history.Model, r *result) {
 	if m.Missing.Replay() {
 		return // pkLogReplay said why
 	}
-	c := newPKClocks(m, m)
+	b := history.NewBuilder(m.Run, m.Src, m.Alg, len(m.Run.Events))
+	c := newPKClocks(b.Model(), b)
 	for i := range m.Run.Events {
-		c.step(int32(i), &m.Run.Events[i], r)
+		e := &m.Run.Events[i]
+		b.Add(e)
+		c.step(int32(i), e, r)
 	}
 }
 

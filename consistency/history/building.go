@@ -25,7 +25,3 @@ func (b *Builder) Inc(p, seq int32) int32 {
 // Taken returns the checkpoints p has taken so far, as Proc.Taken will
 // list them (append only: an index into it stays valid).
 func (b *Builder) Taken(p int32) []Ckpt { return b.procs[p].taken }
-
-// Taken returns Procs[p].Taken, so that a finished model answers what a
-// Builder does.
-func (m *Model) Taken(p int32) []Ckpt { return m.Procs[p].Taken }
