@@ -34,6 +34,10 @@ type quietState struct {
 	// forgetPBs and forgetVTs are the piggybacks and checkpoint vectors
 	// to drop once the stream has taken the events made so far.
 	forgetPBs, forgetVTs []int32
+	// keptPBs is a bit set over the run's PBs: piggybacks a judgement
+	// the checker reads again after the fact took (keepPB), never
+	// forgotten.
+	keptPBs []uint64
 }
 
 // checkQuiet sets quiet when the trace event at index next and the ones
@@ -46,11 +50,43 @@ func (e *engine) checkQuiet(next int) {
 }
 
 // delivered notes that the copy c was delivered: past the quiet point
-// its piggyback's vector is read by nobody after the stream.
+// its piggyback's vector is read by nobody after the stream, unless a
+// copy that shares it (the same copy requeued by a rollback, a resend)
+// was delivered before the quiet point or discarded (keepPB).
 func (e *engine) delivered(c CopyID) {
-	if e.forget && e.quiet {
-		e.forgetPBs = append(e.forgetPBs, e.copies[c].pb)
+	if !e.forget {
+		return
 	}
+	pb := e.copies[c].pb
+	switch {
+	case !e.quiet:
+		e.keepPB(pb)
+	case !e.keptPB(pb):
+		e.forgetPBs = append(e.forgetPBs, pb)
+	}
+}
+
+// keepPB notes that the piggyback at index pb was taken by a judgement
+// the checker reads again after the fact: a delivery before the quiet
+// point (a restart's replay rule reads its log entry's vector) or a
+// discard (the discard rules read the copy's vector). Copies share a
+// piggyback by index, so a later delivery of one that shares it past the
+// quiet point must not forget it.
+func (e *engine) keepPB(pb int32) {
+	if !e.forget || pb == trace.None {
+		return
+	}
+	w := int(pb >> 6)
+	for len(e.keptPBs) <= w {
+		e.keptPBs = append(e.keptPBs, 0)
+	}
+	e.keptPBs[w] |= 1 << (pb & 63)
+}
+
+// keptPB reports whether keepPB noted pb.
+func (e *engine) keptPB(pb int32) bool {
+	w := int(pb >> 6)
+	return w < len(e.keptPBs) && e.keptPBs[w]&(1<<(pb&63)) != 0
 }
 
 // stored notes checkpoint vector i, taken past the quiet point.
