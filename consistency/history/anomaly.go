@@ -14,7 +14,7 @@ const (
 	OpOutOfRange                       // an op number no process can have reached
 	BrokenContinuity                   // an app event's op is not its process's live count
 	CkptPos                            // a checkpoint's pos is not the live count
-	NegativePos                        // a restart or rollback with pos < 0
+	NegativePos                        // a checkpoint, restart or rollback with pos < 0
 	PosBeyondLive                      // a restart or rollback keeps more ops than are live
 	UndoneCount                        // a restart or rollback's undone differs from the count
 	ProgramMismatch                    // two executions disagree on what op k is

@@ -13,9 +13,14 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	head := &ps.taken[ps.held[len(ps.held)-1]]
 	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, vt: e.VT,
 		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
-	if e.Pos == None {
+	switch {
+	case e.Pos == None:
 		ck.Pos = int32(len(ps.live))
-	} else if e.Pos != int32(len(ps.live)) {
+	case e.Pos < 0:
+		// Rules walk programs from a checkpoint's pos: keep it in range.
+		b.malformed(NegativePos, seq, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, e.Pos) })
+		ck.Pos = int32(len(ps.live))
+	case e.Pos != int32(len(ps.live)):
 		live := len(ps.live)
 		b.anomaly(CkptPos, seq, func() (string, string) {
 			return fmt.Sprintf("checkpoint at seq %d has pos %d", seq, e.Pos),
