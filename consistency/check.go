@@ -18,6 +18,9 @@
 package consistency
 
 import (
+	"runtime"
+	"sync"
+
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
@@ -59,13 +62,7 @@ func judge(m *history.Model, vts *result) report.Report {
 		Valid:      true,
 		Properties: make([]report.Property, 0, len(rules)),
 	}
-	for i, rule := range rules {
-		var res result
-		if i == logReplayAt {
-			res = logReplayRulesWith(m, vts)
-		} else {
-			res = rule(m)
-		}
+	for _, res := range judgeRules(m, vts) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
@@ -100,4 +97,36 @@ func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
 	for k := range b.Line {
 		b.Line[k].Failure.Seq = fails[k]
 	}
+}
+
+// judgeRules runs the rules on every core the process may use: they are
+// pure functions of the model (TestRulesArePure) and each result has its
+// own slot, so the report is the same in any order. log-replay-rules,
+// the costliest, starts first. verify runs its algorithms in parallel:
+// this fills the core the one that finishes first leaves idle while the
+// other is judged, and the idle core of a trace too big to run both.
+func judgeRules(m *history.Model, vts *result) []result {
+	out := make([]result, len(rules))
+	order := make(chan int, len(rules))
+	order <- logReplayAt
+	for i := range rules {
+		if i != logReplayAt {
+			order <- i
+		}
+	}
+	close(order)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(rules)) {
+		wg.Go(func() {
+			for i := range order {
+				if i == logReplayAt {
+					out[i] = logReplayRulesWith(m, vts)
+				} else {
+					out[i] = rules[i](m)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }

@@ -3,6 +3,7 @@ package consistency
 import (
 	"bytes"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -45,5 +46,21 @@ func TestLogReplayAt(t *testing.T) {
 	m := history.Build(&trace.Run{Algorithm: "pk", Processes: []string{"P0"}}, nil, history.PK)
 	if got := rules[logReplayAt](m).name; got != report.LogReplayRules {
 		t.Fatalf("rules[logReplayAt] judges %s", got)
+	}
+}
+
+// TestJudgeOnAnyCores: the rules run concurrently (judgeRules), and the
+// report is the one they give one after the other.
+func TestJudgeOnAnyCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, c := range allCases() {
+		run := c.build(t)
+		runtime.GOMAXPROCS(1)
+		one := Check(run, nil)
+		runtime.GOMAXPROCS(8)
+		many := Check(run, nil)
+		if !reflect.DeepEqual(one, many) {
+			t.Errorf("%s/%s: on 1 core:\n%s\non 8:\n%s", c.property, c.name, dump(one), dump(many))
+		}
 	}
 }
