@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -24,14 +23,7 @@ func TestRandomTracesVerifyClean(t *testing.T) {
 			}
 			rapid.Check(t, func(t *rapid.T) {
 				tr := gentest.Trace().Draw(t, "trace")
-				alg, err := algorithms.New(name, "", tr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				run, err := replay.Run(tr, alg, replay.Options{})
-				if err != nil {
-					t.Fatalf("replay: %v", err)
-				}
+				run := replayed(t, name, tr)
 				r := consistency.Check(run, tr)
 				if !r.Valid {
 					t.Fatalf("%s run judged invalid:\n%s", name, dumpReport(r))

@@ -4,9 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -40,14 +38,7 @@ func TestStreamAgreesWhenACopyIsDeliveredAgainPastQuiet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alg, err := algorithms.New("pk", "", tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := replay.Run(tr, alg, replay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := replayed(t, "pk", tr)
 	want := consistency.Check(run, tr)
 	got, forgetful := streamed(t, "pk", tr)
 	if forgetful.Forgotten == 0 {

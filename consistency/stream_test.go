@@ -16,6 +16,20 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
+// replayed replays tr through a fresh algorithm name and returns the whole
+// run.
+func replayed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace) *trace.Run {
+	alg, err := algorithms.New(name, "", tr)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	return run
+}
+
 // streamed replays tr through a fresh algorithm name, judging the run as
 // it streams with the engine forgetting vectors (verify's way).
 func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace) (report.Report, *trace.Run) {
@@ -49,14 +63,7 @@ func TestStreamAgrees(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				tr := gentest.Trace().Draw(t, "trace")
-				alg, err := algorithms.New(name, "", tr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				run, err := replay.Run(tr, alg, replay.Options{})
-				if err != nil {
-					t.Fatalf("replay: %v", err)
-				}
+				run := replayed(t, name, tr)
 				want := consistency.Check(run, tr)
 				after := consistency.Judge(history.Build(run, tr, history.AlgOf(run)))
 				got, forgetful := streamed(t, name, tr)
@@ -109,14 +116,7 @@ func TestRestoreAfterForgetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alg, err := algorithms.New("pk", "", tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := replay.Run(tr, alg, replay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := replayed(t, "pk", tr)
 	for _, forgot := range []bool{false, true} {
 		s := consistency.NewStream(run, tr, 0)
 		for i := range run.Events {
