@@ -48,9 +48,10 @@ func Check(run *trace.Run, src *trace.Trace) report.Report {
 	return s.Report()
 }
 
-// Judge returns the report on a model built by history.Builder, for a
-// caller that feeds the run's events to the builder as they are produced
-// instead of materialising the run first.
+// Judge returns the report on a finished model (history.Build). It is
+// the report Check gives; a caller that feeds a run's events as they are
+// produced uses a Stream, which also judges PK's vector times as they
+// come.
 func Judge(m *history.Model) report.Report { return judge(m, nil) }
 
 // judge is Judge with PK's vector times already judged as the run
