@@ -270,6 +270,10 @@ func (d *runDecoder) finish() (*Run, error) {
 		}
 		return remap[p]
 	}
+	// Events may share a body (runbodies.go): renumber each body once.
+	for i := range run.Bodies {
+		run.Bodies[i].Origin = re(run.Bodies[i].Origin)
+	}
 	n := len(run.Processes)
 	for i := range run.Events {
 		ev := &run.Events[i]
@@ -292,9 +296,6 @@ func (d *runDecoder) finish() (*Run, error) {
 					return nil, &InputError{File: run.Name, Event: i, Msg: msg}
 				}
 			}
-		}
-		if b := run.Body(ev); b != nil {
-			b.Origin = re(b.Origin)
 		}
 		if bad {
 			return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
