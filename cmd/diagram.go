@@ -140,7 +140,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	default:
 		algos := algorithms.Select(f.Algo)
 		// The panels are all kept, so their replays add up.
-		if err := ios.checkReplay(tr, algos, checked); err != nil {
+		if err := ios.checkReplay(tr, params, algos, checked); err != nil {
 			return invalid(err)
 		}
 		for _, a := range algos {

@@ -256,7 +256,9 @@ const (
 	streamed
 )
 
-func sizesOf(tr *trace.Trace) traceSizes {
+// sizesOf counts tr's sizes for a replay with params, the command
+// line's delays, which override the trace's.
+func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
 	for i := range tr.Events {
 		switch tr.Events[i].Kind {
@@ -275,7 +277,7 @@ func sizesOf(tr *trace.Trace) traceSizes {
 	_, n := tr.Busy()
 	s.busy = int64(n)
 	if s.fails > 0 {
-		quiet := quietBound(tr)
+		quiet := quietBound(tr, params)
 		for i := range tr.Events {
 			switch e := &tr.Events[i]; {
 			case e.T > quiet:
@@ -294,9 +296,10 @@ func sizesOf(tr *trace.Trace) traceSizes {
 // down time, or the restart delay), plus a token's round of the ring of
 // processes, one control delay a hop. A token that reaches a process
 // while it is down moves on at that process's restart, no later than the
-// latest one.
-func quietBound(tr *trace.Trace) trace.Time {
-	params := tr.Params.WithDefaults()
+// latest one. The delays are the replay's: the trace's, overridden by
+// params (the command line's), as replay.Run takes them.
+func quietBound(tr *trace.Trace, params trace.Params) trace.Time {
+	params = tr.Params.Override(params).WithDefaults()
 	var last trace.Time
 	for i := range tr.Events {
 		if e := &tr.Events[i]; e.Kind == trace.Fail {
@@ -443,8 +446,8 @@ func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
 
 // checkReplay refuses replaying tr through names (in parallel) when it
 // would exceed the cap.
-func (ios *IO) checkReplay(tr *trace.Trace, names []string, j judging) error {
-	return ios.checkReplaySized(tr.Name, lazySizes(tr), names, j)
+func (ios *IO) checkReplay(tr *trace.Trace, params trace.Params, names []string, j judging) error {
+	return ios.checkReplaySized(tr.Name, lazySizes(tr, params), names, j)
 }
 
 // checkReplaySized is checkReplay with the trace's sizes counted by
@@ -459,8 +462,8 @@ func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []st
 // lazySizes counts tr's sizes on first use, and once: verify asks for
 // them per algorithm, for the parallel test and for the order (each a
 // pass over the events).
-func lazySizes(tr *trace.Trace) func() traceSizes {
-	return sync.OnceValue(func() traceSizes { return sizesOf(tr) })
+func lazySizes(tr *trace.Trace, params trace.Params) func() traceSizes {
+	return sync.OnceValue(func() traceSizes { return sizesOf(tr, params) })
 }
 
 // checkEstimate estimates checking a decoded run beside it: the

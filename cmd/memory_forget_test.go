@@ -47,7 +47,7 @@ func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 			kept++
 		}
 	}
-	s := sizesOf(tr)
+	s := sizesOf(tr, trace.Params{})
 	// replayBytes(streamed) counts sendsToQuiet + ticksToQuiet vectors, and
 	// three per busy process (the algorithm's, the checker's, one in
 	// flight).
@@ -93,7 +93,7 @@ func TestStreamedEstimateHonoursDelayFlags(t *testing.T) {
 			kept++
 		}
 	}
-	s := sizesOf(tr)
+	s := sizesOf(tr, params)
 	if counted := s.sendsToQuiet + s.ticksToQuiet + 3*s.busy; kept > counted {
 		t.Errorf("with --restart-delay 1000 the replay keeps %d vectors (%d sends, %d ticks), verify's estimate counts %d", kept, s.sends, s.ticks, counted)
 	}

@@ -70,7 +70,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := ios.checkReplay(tr, []string{o.Algo}, replayed); err != nil {
+	if err := ios.checkReplay(tr, params, []string{o.Algo}, replayed); err != nil {
 		return invalid(err)
 	}
 	alg, err := algorithms.New(o.Algo, o.Variant, tr)

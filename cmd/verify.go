@@ -82,7 +82,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	names := f.algorithms()
 	out := make([]report.Report, len(names))
 	var run []int // indexes of the algorithms that fit
-	sizes := lazySizes(tr)
+	sizes := lazySizes(tr, params)
 	for i, name := range names {
 		if err := ios.checkReplaySized(tr.Name, sizes, []string{name}, streamed); err != nil {
 			out[i] = report.ErrorReport(path, name, describe(err))

@@ -31,7 +31,7 @@ func TestVerifyParallelSameReports(t *testing.T) {
 	}
 	f := &reportFlags{Algo: "both", Format: "json", Variant: "textbook"}
 	ios := &IO{mem: &memCap{bytes: 1 << 40}}
-	if !ios.fitsParallel(lazySizes(tr), f.algorithms()) {
+	if !ios.fitsParallel(lazySizes(tr, trace.Params{}), f.algorithms()) {
 		t.Fatal("the trace does not fit the parallel budget")
 	}
 	render := func(spare bool) string {
@@ -61,7 +61,7 @@ func TestBiggestFirst(t *testing.T) {
 		for i := range tr.Events {
 			tr.Events[i] = trace.Event{T: trace.Time(i), Kind: trace.Internal, P: int32(i % 3), To: trace.None, Msg: trace.None}
 		}
-		got := biggestFirst(lazySizes(tr), len(tr.Events), []string{"ms", "pk"}, []int{0, 1})
+		got := biggestFirst(lazySizes(tr, trace.Params{}), len(tr.Events), []string{"ms", "pk"}, []int{0, 1})
 		want := []int{1, 0}
 		if n < bigTrace {
 			want = []int{0, 1}
