@@ -26,7 +26,9 @@ func pkLogReplay(m *history.Model, r *result) {
 		p := e.P
 		switch e.Kind {
 		case trace.Log:
-			if entry := pkLogEntry(m, e); entry != 0 {
+			// Replay walks the program: an entry beyond it is never read
+			// (and a forged far op must not grow the table to it).
+			if entry := pkLogEntry(m, e); entry != 0 && int(e.Op) < len(m.Program[p]) {
 				for int32(len(stable[p])) <= e.Op {
 					stable[p] = append(stable[p], 0)
 				}

@@ -6,6 +6,12 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
+// maxOpGap is how far past the ops a process has run an op number may
+// jump and still be judged as a gap in its live history (broken
+// continuity), not as out of range: a few ops left out by a foreign
+// recorder, but no table grown by a forged number.
+const maxOpGap = 64
+
 // op adds an executed app op (send, recv, internal; not a resend) to its
 // process's live history, checking op continuity, and links it to its
 // program-order predecessor and, for a receive, to the send of its copy.
@@ -19,8 +25,13 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	b.sawOp = true
-	if e.Op < 0 || e.Op > max(b.sizeHint, seq) {
-		// No process can have more ops than the run has events.
+	if e.Op < 0 || e.Op > max(b.sizeHint, seq) || e.Op > int32(len(ps.progKind))+maxOpGap {
+		// No process can have more ops than the run has events. Nor can
+		// it run an op before every earlier one (progKind reaches one
+		// past the highest op run so far): a run that skips a few is
+		// judged for broken continuity below, a jump beyond maxOpGap is
+		// malformed, since the tables grow to the op claimed (2,000
+		// events claiming op 1,999 at 2,000 processes cost 160 MB).
 		b.malformed(OpOutOfRange, seq, func() string { return fmt.Sprintf("event %d: op %d out of range", seq, e.Op) })
 		return
 	}
