@@ -51,12 +51,16 @@ func (s *Stream) Add(e *trace.RunEvent) {
 }
 
 // Report judges the run fed so far, which must be complete.
-func (s *Stream) Report() report.Report {
+func (s *Stream) Report() report.Report { return s.report(false) }
+
+// report is Report, without the baseline and statistics when verdicts is
+// set (CheckVerdicts).
+func (s *Stream) report(verdicts bool) report.Report {
 	m := s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make
 	// theirs (a checkpoint's entry each, millions with 10^5 failures).
 	s.b, s.clocks = nil, nil
-	r := judge(m, &s.vts)
+	r := judgeOnly(m, &s.vts, verdicts)
 	if s.forgot != history.None {
 		// Only a restore reads vectors of the past, and the engine forgets
 		// them only when no restore is ahead: an algorithm that restores

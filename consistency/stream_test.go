@@ -58,6 +58,7 @@ func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trac
 // finished run does, and what judging a model built from it afterwards
 // does (the vector rules' other path): on random traces with failures,
 // through every algorithm. Without failures PK forgets its piggybacks.
+// CheckVerdicts (explore's) gives Check's verdicts and recoveries.
 func TestStreamAgrees(t *testing.T) {
 	for _, name := range []string{"pk", "ms"} {
 		t.Run(name, func(t *testing.T) {
@@ -72,6 +73,16 @@ func TestStreamAgrees(t *testing.T) {
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("judged as it streamed:\n%s\nchecking the finished run:\n%s", dumpReport(got), dumpReport(want))
+				}
+				// CheckVerdicts: Check's verdicts and recoveries, no
+				// statistics or baseline.
+				v := consistency.CheckVerdicts(run, tr)
+				if !reflect.DeepEqual(v.Stats, report.Stats{}) || len(v.Baseline.Uncoordinated.Line) > 0 {
+					t.Fatalf("CheckVerdicts made the statistics or the baseline")
+				}
+				v.Stats, v.Baseline = want.Stats, want.Baseline
+				if !reflect.DeepEqual(v, want) {
+					t.Fatalf("CheckVerdicts:\n%s\nCheck:\n%s", dumpReport(v), dumpReport(want))
 				}
 				if name == "pk" && !hasFail(tr) && hasDelivery(forgetful) && forgetful.Forgotten == 0 {
 					t.Fatalf("a PK run without failures forgot no vector")

@@ -126,7 +126,7 @@ func (e engine) report(tr *trace.Trace) (report.Report, map[int32]int, error) {
 			fails[int32(i)] = len(fails)
 		}
 	}
-	return consistency.Check(run, tr), fails, nil
+	return consistency.CheckVerdicts(run, tr), fails, nil
 }
 
 // failsProperty reports whether tr, replayed and checked, fails the
