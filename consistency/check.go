@@ -40,25 +40,22 @@ const logReplayAt = 3
 // trace the run was replayed from, or nil: equivalence is then unknown and
 // the baseline empty. Check never panics on a malformed run: what it
 // cannot judge is reported unknown, what contradicts itself fails.
-func Check(run *trace.Run, src *trace.Trace) report.Report {
-	s := NewStream(run, src, len(run.Events))
-	for i := range run.Events {
-		s.Add(&run.Events[i])
-	}
-	return s.Report()
-}
+func Check(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, false) }
 
 // CheckVerdicts is Check without the two tables a caller that judges
 // many schedules of one trace never reads: the uncoordinated baseline
 // (recomputed from the source trace each time) and the statistics. The
 // properties and the recoveries are Check's. explore judges thousands of
 // schedules; the two were about a sixteenth of its time.
-func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report {
+func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, true) }
+
+// check feeds a finished run to a Stream; verdicts as in Stream.report.
+func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
 	s := NewStream(run, src, len(run.Events))
 	for i := range run.Events {
 		s.Add(&run.Events[i])
 	}
-	return s.report(true)
+	return s.report(verdicts)
 }
 
 // Judge returns the report on a finished model (history.Build). It is

@@ -26,9 +26,7 @@ func pkLogReplay(m *history.Model, r *result) {
 		p := e.P
 		switch e.Kind {
 		case trace.Log:
-			// Replay walks the program: an entry beyond it is never read
-			// (and a forged far op must not grow the table to it).
-			if entry := pkLogEntry(m, e); entry != 0 && int(e.Op) < len(m.Program[p]) {
+			if entry := pkLogEntry(m, e); entry != 0 {
 				for int32(len(stable[p])) <= e.Op {
 					stable[p] = append(stable[p], 0)
 				}
@@ -58,7 +56,9 @@ const unsentEntry int32 = -1
 // real fault, the copy never sent, is reported by orphan-free
 // (history.CopyNeverSent).
 func pkLogEntry(m *history.Model, e *trace.RunEvent) int32 {
-	if e.Op < 0 || int(e.Op) > len(m.Run.Events) {
+	if e.Op < 0 || int(e.Op) >= len(m.Program[e.P]) {
+		// Replay walks the program: an entry beyond it is never read
+		// (and a forged far op must not grow the table to it).
 		return 0
 	}
 	if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 {

@@ -9,9 +9,9 @@ import (
 )
 
 // pkClocks rebuilds every PK process's vector time from the run (SPEC
-// §5): its own entry is (inc, pos) — inc its restart count (Model.Inc),
-// pos its live op count — and every other entry the maximum of that entry over the
-// copies its live receipts took. A restore starts again from the
+// §5): its own entry is (inc, pos) — inc its restarts so far, pos its
+// live op count — and every other entry the maximum of that entry over
+// the copies its live receipts took. A restore starts again from the
 // rebuilt vector of the restored checkpoint, merged with the receipts
 // the restore replays silently.
 //
@@ -20,8 +20,8 @@ import (
 // (Stream), which may then forget each vector once it is judged.
 type pkClocks struct {
 	m   *history.Model
-	src clockSource
-	cur []trace.VT // per process, the merge of its live receipts' vectors
+	b   *history.Builder // m in the making: it has taken the event step takes
+	cur []trace.VT       // per process, the merge of its live receipts' vectors
 	// ckpts are, per process, the rebuilt vector of each checkpoint
 	// taken, by index in Taken (a ckptVT).
 	ckpts [][]ckptVT
@@ -29,13 +29,6 @@ type pkClocks struct {
 	// is the initial checkpoints' all-zero one.
 	own  []trace.VT
 	lost []bool // the process restored a checkpoint whose vector is unknown
-}
-
-// clockSource answers what pkClocks asks of the model being built beyond
-// its run and copies (history.Builder).
-type clockSource interface {
-	Inc(p, seq int32) int32
-	Taken(p int32) []history.Ckpt
 }
 
 // ckptVT is one checkpoint's rebuilt vector. Where the run's vector is
@@ -49,9 +42,10 @@ type ckptVT int32
 // ownVT is the ckptVT of own[k].
 func ownVT(k int) ckptVT { return ckptVT(-2 - k) }
 
-func newPKClocks(m *history.Model, src clockSource) *pkClocks {
+func newPKClocks(b *history.Builder) *pkClocks {
+	m := b.Model()
 	np := len(m.Run.Processes)
-	c := &pkClocks{m: m, src: src, cur: make([]trace.VT, np), ckpts: make([][]ckptVT, np), lost: make([]bool, np)}
+	c := &pkClocks{m: m, b: b, cur: make([]trace.VT, np), ckpts: make([][]ckptVT, np), lost: make([]bool, np)}
 	// A process without events keeps a nil current vector until one is
 	// needed (current): a run of many idle processes costs the busy ones'
 	// vectors, not n² entries. The initial checkpoint's is all zero.
@@ -60,7 +54,7 @@ func newPKClocks(m *history.Model, src clockSource) *pkClocks {
 	// ticks while they are built): one allocation a process, not a
 	// doubling series of them.
 	for p := range c.ckpts {
-		c.ckpts[p] = append(make([]ckptVT, 0, max(1, cap(src.Taken(int32(p))))), ownVT(0))
+		c.ckpts[p] = append(make([]ckptVT, 0, max(1, cap(b.Taken(int32(p))))), ownVT(0))
 	}
 	return c
 }
@@ -73,11 +67,11 @@ func (c *pkClocks) current(p int32) trace.VT {
 	return c.cur[p]
 }
 
-// at returns p's rebuilt vector at event seq, with its own entry at
-// count.
-func (c *pkClocks) at(p, seq, count int32) trace.VT {
+// at returns p's rebuilt vector at the event step takes, with its own
+// entry at count.
+func (c *pkClocks) at(p, count int32) trace.VT {
 	vt := c.current(p)
-	vt[p] = trace.VTEntry{Inc: c.src.Inc(p, seq), Count: count}
+	vt[p] = trace.VTEntry{Inc: c.b.Incarnation(p), Count: count}
 	return vt
 }
 
@@ -141,7 +135,7 @@ func pkStateRules(m *history.Model, r *result) {
 		return // pkLogReplay said why
 	}
 	b := history.NewBuilder(m.Run, m.Src, m.Alg, len(m.Run.Events))
-	c := newPKClocks(b.Model(), b)
+	c := newPKClocks(b)
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		b.Add(e)
@@ -171,13 +165,13 @@ func (c *pkClocks) step(seq int32, e *trace.RunEvent, r *result) {
 // checkpoint judges a checkpoint's vector and keeps the rebuilt one.
 func (c *pkClocks) checkpoint(seq int32, e *trace.RunEvent, r *result) {
 	p := e.P
-	taken := c.src.Taken(p)
+	taken := c.b.Taken(p)
 	k := len(c.ckpts[p])
 	if e.CkptType == trace.CkptInitial || k >= len(taken) {
 		return
 	}
 	pos := taken[k].Pos
-	want := c.at(p, seq, pos)
+	want := c.at(p, pos)
 	vt := c.m.Run.VTOf(e)
 	if vt != nil {
 		c.judge(seq, e, pos, vt, r)
@@ -198,7 +192,7 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT
 		r.cannotJudge(fmt.Sprintf("%s at seq %d carries no vector time", vtHolder(m, e), seq))
 		return
 	}
-	want := c.at(p, seq, count)
+	want := c.at(p, count)
 	j := vtDiff(got, want)
 	if j < 0 {
 		return
@@ -206,7 +200,7 @@ func (c *pkClocks) judge(seq int32, e *trace.RunEvent, count int32, got trace.VT
 	r.fail([]int32{seq}, func() (string, string) {
 		return fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", m.ProcName(p), vtHolder(m, e), seq, vtString(got), vtString(want)),
 			fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-				m.ProcName(p), seq, c.src.Inc(p, seq), count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
+				m.ProcName(p), seq, c.b.Incarnation(p), count, vtString(want), m.ProcName(int32(j)), vtEntry(want, j), vtEntry(got, j))
 	})
 }
 

@@ -32,7 +32,7 @@ func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 	alg := history.AlgOf(run)
 	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), vts: newResult(report.LogReplayRules), forgot: history.None}
 	if alg == history.PK {
-		s.clocks = newPKClocks(s.b.Model(), s.b)
+		s.clocks = newPKClocks(s.b)
 	}
 	return s
 }
