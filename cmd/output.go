@@ -79,12 +79,18 @@ func tempError(path, tmp string, err error) error {
 
 // resolveOutput says where -o path is written. A symbolic link keeps
 // pointing where it did: the file it names is replaced (target), not the
-// link, and a link that names nothing is refused rather than replaced. A
-// device or named pipe — and anything under /dev or /proc, such as
-// /dev/stdout or /proc/self/fd/1, which stand for a descriptor whose file
-// may be appended to — is written in place (inPlace); a block device is
-// refused, since writing it would overwrite a disk.
+// link, and a link whose chain ends in neither a file nor a directory to
+// create one in is refused rather than replaced. A device or named pipe,
+// and a path that stands for an open descriptor (/dev/stdout, /dev/fd/N,
+// /proc/self/fd/N, also at the end of a link), are written in place
+// (inPlace): renaming over them would replace a device, or cut a
+// redirection's file loose from the shell. A block device is refused,
+// since writing it would overwrite a disk. Any other path, under /dev or
+// not (/dev/shm/run.json), is written atomically.
 func resolveOutput(path string) (target string, inPlace bool, err error) {
+	if isDescriptor(path) {
+		return path, true, nil
+	}
 	if st, err := os.Stat(path); err == nil {
 		switch m := st.Mode(); {
 		case m.IsDir():
@@ -94,9 +100,6 @@ func resolveOutput(path string) (target string, inPlace bool, err error) {
 		case !m.IsRegular():
 			return path, true, nil
 		}
-	}
-	if abs, err := filepath.Abs(path); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
-		return path, true, nil
 	}
 	st, err := os.Lstat(path)
 	if err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -109,11 +112,33 @@ func resolveOutput(path string) (target string, inPlace bool, err error) {
 	return resolveOutput(target)
 }
 
+// isDescriptor reports whether path names an open file descriptor
+// rather than a file: /dev/stdout and /dev/stderr, /dev/fd/N,
+// /proc/PID/fd/N. Its link reads as the file the descriptor is open on
+// (for a redirection, the shell's file), whose position and append mode
+// the descriptor, not the file, holds.
+func isDescriptor(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	for _, pattern := range []string{"/dev/stdout", "/dev/stderr", "/dev/fd/*", "/proc/*/fd/*"} {
+		if ok, _ := filepath.Match(pattern, abs); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // followLink follows the chain of symbolic links from path to the file
 // it ends at, which may not exist yet if its directory does (a link
-// "latest.json" to the run about to be written).
+// "latest.json" to the run about to be written). It stops at a link that
+// stands for a descriptor (isDescriptor), which is written in place.
 func followLink(path string) (string, error) {
 	for range 40 {
+		if isDescriptor(path) {
+			return path, nil
+		}
 		st, err := os.Lstat(path)
 		if err != nil {
 			if d, derr := os.Stat(filepath.Dir(path)); derr == nil && d.IsDir() {
@@ -136,13 +161,16 @@ func followLink(path string) (string, error) {
 	return "", fmt.Errorf("too many levels of links")
 }
 
-// writeSpecial writes to a file that is no regular file — a device such
-// as /dev/null or /dev/stdout, a named pipe — in place: renaming a
-// temporary file over it would replace the device with a file (run as
-// root, -o /dev/null would have broken /dev/null for the whole system),
-// and such a file has nothing to keep whole.
+// writeSpecial writes, in place, to a device (/dev/null), a named pipe or
+// a descriptor (/dev/stdout): renaming a temporary file over a device
+// would replace it with a file (run as root, -o /dev/null would have
+// broken /dev/null for the whole system), and such a file has nothing to
+// keep whole. It appends: a descriptor reopened through /proc starts at
+// offset 0, and "ckpt … -o /dev/stdout >> log" must not overwrite the
+// start of log (after "> log" the file is empty, so appending is the
+// same); devices and pipes ignore it.
 func writeSpecial(path string, fill func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("writing %s: %s", path, osErrorText(unwrapPath(err)))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -127,5 +128,44 @@ func TestOutputLinks(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := Main([]string{"replay", "--algo", "ms", src, "-o", link}, nil, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Errorf("-o a link into a roomy directory: exit %d: %s", code, stderr.String())
+	}
+}
+
+// -o naming a descriptor (/proc/self/fd/N, which /dev/stdout links to)
+// appends to the file it is open on: "ckpt … -o /dev/stdout >> log" keeps
+// log's earlier lines (a descriptor reopened through /proc starts at 0,
+// and a rename would have cut the file loose from the redirection). A
+// new file under /dev that names no descriptor (/dev/shm/run.json) is
+// created like any other, atomically.
+func TestOutputDescriptors(t *testing.T) {
+	gen := []string{"gen", "--procs", "2", "--events", "10", "--seed", "1", "-o"}
+	log := filepath.Join(t.TempDir(), "log")
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("earlier line\n"); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	fd := "/proc/self/fd/" + strconv.Itoa(int(f.Fd()))
+	if code := Main(append(gen, fd), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-o %s: exit %d: %s", fd, code, stderr.String())
+	}
+	if b, _ := os.ReadFile(log); !strings.HasPrefix(string(b), "earlier line\n{") || !strings.Contains(string(b), "ckpt/trace@1") {
+		t.Errorf("-o %s: the file holds %.60q…, want its earlier line and then the trace", fd, b)
+	}
+
+	if st, err := os.Stat("/dev/shm"); err != nil || !st.IsDir() {
+		t.Skip("no /dev/shm")
+	}
+	shm := filepath.Join("/dev/shm", "ckpt-test-"+strconv.Itoa(os.Getpid())+".json")
+	defer os.Remove(shm)
+	if code := Main(append(gen, shm), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("-o %s: exit %d: %s", shm, code, stderr.String())
+	}
+	if b, _ := os.ReadFile(shm); !strings.Contains(string(b), "ckpt/trace@1") {
+		t.Errorf("-o %s holds %q", shm, b)
 	}
 }
