@@ -42,12 +42,19 @@ func (s *Stream) Add(e *trace.RunEvent) {
 	seq := s.n
 	s.n++
 	s.b.Add(e)
-	if (e.Kind == trace.Restart || e.Kind == trace.Rollback) && s.forgot == history.None && s.b.Model().Run.Forgotten > 0 {
+	if s.forgot == history.None && recovers(e) && s.b.Model().Run.Forgotten > 0 {
 		s.forgot = seq
 	}
 	if s.clocks != nil {
 		s.clocks.step(seq, e, &s.vts)
 	}
+}
+
+// recovers reports whether e is recovery work that reads or repeats
+// vectors of the past: a restore, or a resend (whose copy shares its
+// piggyback with the one it repeats).
+func recovers(e *trace.RunEvent) bool {
+	return e.Kind == trace.Restart || e.Kind == trace.Rollback || (e.Kind == trace.Send && e.Resend)
 }
 
 // Report judges the run fed so far, which must be complete.
@@ -62,11 +69,11 @@ func (s *Stream) report(verdicts bool) report.Report {
 	s.b, s.clocks = nil, nil
 	r := judgeOnly(m, &s.vts, verdicts)
 	if s.forgot != history.None {
-		// Only a restore reads vectors of the past, and the engine forgets
-		// them only when no restore is ahead: an algorithm that restores
-		// anyway broke that promise, and what the rules read of those
-		// vectors may be gone. Never a pass then.
-		why := fmt.Sprintf("the restore at seq %d comes after the last failure was answered, when the vectors a restore reads had been forgotten (the run was judged as it streamed)", s.forgot)
+		// Only recovery reads or repeats vectors of the past, and the
+		// engine forgets them only when no recovery is ahead: an
+		// algorithm that recovers anyway broke that promise, and what
+		// the rules read of those vectors may be gone. Never a pass then.
+		why := fmt.Sprintf("the %s at seq %d comes after the last failure was answered, when the vectors recovery reads had been forgotten (the run was judged as it streamed)", m.Run.Events[s.forgot].Kind, s.forgot)
 		for i := range r.Properties {
 			if p := &r.Properties[i]; p.Status == report.Pass {
 				p.Status, p.Note = report.Unknown, why

@@ -111,15 +111,15 @@ func hasDelivery(run *trace.Run) bool {
 }
 
 // TestRestoreAfterForgetting: the engine forgets vectors only where no
-// restore is ahead. A run that restores after a vector was forgotten
-// broke that promise, and what the rules would read of the past may be
-// gone: no property may pass then. (Here a valid PK run with a failure,
-// made to look forgetful just before its restart.)
+// recovery is ahead. A run that restores, or resends, after a vector was
+// forgotten broke that promise, and what the rules would read of the
+// past may be gone: no property may pass then. (Here a valid PK run in
+// which P1 loses its receipt of a and P0 resends it, made to look
+// forgetful just before the restart, or just before the resend.)
 func TestRestoreAfterForgetting(t *testing.T) {
 	tr, err := trace.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "a").
 		Recv(1.5, "P1", "a").
-		Checkpoint(2, "P1").
 		Fail(3, "P1").
 		Send(5, "P0", "P1", "b").
 		Recv(5.5, "P1", "b").
@@ -128,13 +128,22 @@ func TestRestoreAfterForgetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := replayed(t, "pk", tr)
-	for _, forgot := range []bool{false, true} {
+	marks := map[string]func(e *trace.RunEvent) bool{
+		"nothing": func(*trace.RunEvent) bool { return false },
+		"restart": func(e *trace.RunEvent) bool { return e.Kind == trace.Restart },
+		"resend":  func(e *trace.RunEvent) bool { return e.Kind == trace.Send && e.Resend },
+	}
+	for _, name := range []string{"nothing", "restart", "resend"} {
+		forgot, marked := name != "nothing", false
 		s := consistency.NewStream(run, tr, 0)
 		for i := range run.Events {
-			if e := &run.Events[i]; e.Kind == trace.Restart && forgot {
-				run.Forgotten = 1
+			if e := &run.Events[i]; marks[name](e) && !marked {
+				run.Forgotten, marked = 1, true
 			}
 			s.Add(&run.Events[i])
+		}
+		if forgot && !marked {
+			t.Fatalf("the run has no %s", name)
 		}
 		run.Forgotten = 0
 		r := s.Report()

@@ -179,7 +179,6 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 		e.schedule(p)
 	case EffDiscard:
 		j.res = resDiscard
-		e.keepPB(cr.pb)
 		if in.Via == trace.ViaNet {
 			e.boxRemove(c)
 			cr.state = copyDiscarded

@@ -34,10 +34,9 @@ type quietState struct {
 	// forgetPBs and forgetVTs are the piggybacks and checkpoint vectors
 	// to drop once the stream has taken the events made so far.
 	forgetPBs, forgetVTs []int32
-	// keptPBs is a bit set over the run's PBs: piggybacks a judgement
-	// the checker reads again after the fact took (keepPB), never
-	// forgotten.
-	keptPBs []uint64
+	// quietPB is the number of piggybacks made before the quiet point:
+	// only later ones are forgotten.
+	quietPB int32
 }
 
 // checkQuiet sets quiet when the trace event at index next and the ones
@@ -45,48 +44,22 @@ type quietState struct {
 // control message in flight.
 func (e *engine) checkQuiet(next int) {
 	if !e.quiet && next > e.lastFail && e.nDown == 0 && len(e.ctrls) == len(e.ctrlFree) {
-		e.quiet = true
+		e.quiet, e.quietPB = true, int32(len(e.out.PBs))
 	}
 }
 
-// delivered notes that the copy c was delivered: past the quiet point
-// its piggyback's vector is read by nobody after the stream, unless a
-// copy that shares it (the same copy requeued by a rollback, a resend)
-// was delivered before the quiet point or discarded (keepPB).
+// delivered notes that the copy c was delivered. A piggyback made past
+// the quiet point is read by nobody after the stream once its copy is
+// delivered: it has that one copy (no resend or requeue comes past the
+// quiet point) and no restore will read it. One made before may have
+// been delivered before the quiet point, logged and read again by a
+// restart's replay rule, or be shared with a copy discarded and judged
+// after the fact, so it is kept: these are few, the copies in flight at
+// the quiet point.
 func (e *engine) delivered(c CopyID) {
-	if !e.forget {
-		return
-	}
-	pb := e.copies[c].pb
-	switch {
-	case !e.quiet:
-		e.keepPB(pb)
-	case !e.keptPB(pb):
+	if pb := e.copies[c].pb; e.forget && e.quiet && pb >= e.quietPB {
 		e.forgetPBs = append(e.forgetPBs, pb)
 	}
-}
-
-// keepPB notes that the piggyback at index pb was taken by a judgement
-// the checker reads again after the fact: a delivery before the quiet
-// point (a restart's replay rule reads its log entry's vector) or a
-// discard (the discard rules read the copy's vector). Copies share a
-// piggyback by index, so a later delivery of one that shares it past the
-// quiet point must not forget it.
-func (e *engine) keepPB(pb int32) {
-	if !e.forget || pb == trace.None {
-		return
-	}
-	w := int(pb >> 6)
-	for len(e.keptPBs) <= w {
-		e.keptPBs = append(e.keptPBs, 0)
-	}
-	e.keptPBs[w] |= 1 << (pb & 63)
-}
-
-// keptPB reports whether keepPB noted pb.
-func (e *engine) keptPB(pb int32) bool {
-	w := int(pb >> 6)
-	return w < len(e.keptPBs) && e.keptPBs[w]&(1<<(pb&63)) != 0
 }
 
 // stored notes checkpoint vector i, taken past the quiet point.
@@ -99,6 +72,9 @@ func (e *engine) stored(i int32) {
 // forgetStreamed drops the vectors noted since the last stream call,
 // which has just taken every event that carries them.
 func (e *engine) forgetStreamed() {
+	if len(e.forgetPBs)+len(e.forgetVTs) == 0 {
+		return
+	}
 	for _, i := range e.forgetPBs {
 		if pb := &e.out.PBs[i]; pb.VT != nil {
 			pb.Forget()
