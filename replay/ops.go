@@ -105,7 +105,8 @@ func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	}
 	in := &e.in
 	// in.PB points into the run's PBs, whose entries are never written
-	// after they are stored.
+	// after they are stored but to forget their vector (quiet.go), which
+	// the check above rules out here.
 	*in = Input{Kind: InRecv, T: e.now, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
 		Copy: c, CopyNo: cr.no, Via: via, PB: &e.out.PBs[cr.pb]}
 	j := judgement{}

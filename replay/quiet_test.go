@@ -10,13 +10,15 @@ import (
 )
 
 // vtSender stamps every send and checkpoint with a one-entry vector time,
-// records which inputs came quiet, and resends op 0 of P0 at P0's tick
-// when resendAtTick is set.
+// and records which inputs came quiet. At a tick of P0 it resends P0's op
+// 0 when resendAtTick is set; at a tick of P1 it rolls P1 back to its
+// start, putting copy 1 back in its mailbox, when requeueAtTick is set.
 type vtSender struct {
 	*replay.Plain
-	quiet        []bool // per input, in order
-	restartQuiet bool   // the restart's input was quiet
-	resendAtTick bool
+	quiet         []bool // per input, in order
+	restartQuiet  bool   // the restart's input was quiet
+	resendAtTick  bool
+	requeueAtTick bool
 }
 
 func (a *vtSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
@@ -33,6 +35,9 @@ func (a *vtSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	case replay.InTick:
 		if a.resendAtTick && in.P == 0 {
 			return append(fx, replay.Effect{Kind: replay.EffResend, Op: 0})
+		}
+		if a.requeueAtTick && in.P == 1 {
+			return append(fx, replay.Effect{Kind: replay.EffRollback, Ckpt: 0, Pos: 0, Requeue: []replay.CopyID{1}})
 		}
 		if !in.Down {
 			return append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: int32(len(a.quiet)), CkptType: trace.CkptBasic, VT: vt})
@@ -61,8 +66,23 @@ func quietTrace(t *testing.T) *trace.Trace {
 	return tr
 }
 
-// streamAll consumes a run as it streams, as the checker does.
-func streamAll(run *trace.Run, upto int) {}
+// streamed takes a run as it streams, as the checker does, and counts
+// the sends and checkpoints whose vector was already gone when they came.
+type streamed struct {
+	fed, late int
+}
+
+func (s *streamed) take(run *trace.Run, upto int) {
+	for ; s.fed < upto; s.fed++ {
+		e := &run.Events[s.fed]
+		switch {
+		case e.Kind == trace.Send && run.PB(e).VT == nil:
+			s.late++
+		case e.Kind == trace.Checkpoint && e.VT != trace.None && run.VTOf(e) == nil:
+			s.late++
+		}
+	}
+}
 
 // TestForgetPastQuiet: the engine tells the algorithm the run is quiet
 // only once the last failure is behind and its process is up again, and
@@ -74,7 +94,8 @@ func TestForgetPastQuiet(t *testing.T) {
 	tr := quietTrace(t)
 	for _, forget := range []bool{false, true} {
 		alg := &vtSender{Plain: replay.NewPlain(3)}
-		run, err := replay.Run(tr, alg, replay.Options{Stream: streamAll, Forget: forget})
+		var st streamed
+		run, err := replay.Run(tr, alg, replay.Options{Stream: st.take, Forget: forget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,6 +121,9 @@ func TestForgetPastQuiet(t *testing.T) {
 				t.Errorf("forget=%v: %s keeps its vector: %v, want %v", forget, k, kept[k], v)
 			}
 		}
+		if st.late > 0 {
+			t.Errorf("forget=%v: %d vectors were gone before the stream took their events", forget, st.late)
+		}
 		if want := map[bool]int64{false: 0, true: 2}[forget]; run.Forgotten != want {
 			t.Errorf("forget=%v: Forgotten = %d, want %d", forget, run.Forgotten, want)
 		}
@@ -110,24 +134,33 @@ func TestForgetPastQuiet(t *testing.T) {
 	}
 }
 
-// TestResendOfForgottenCopy: an algorithm that resends, past the quiet
-// point, a copy whose vector was forgotten broke Input.Quiet's promise;
-// the engine stops with an error instead of handing the receiver a copy
-// without its vector.
-func TestResendOfForgottenCopy(t *testing.T) {
+// TestRecoveryOfForgottenCopy: an algorithm that, past the quiet point,
+// resends a copy whose vector was forgotten, or puts one back in a
+// mailbox to be offered again, broke Input.Quiet's promise; the engine
+// stops with an error instead of handing on a copy without its vector.
+func TestRecoveryOfForgottenCopy(t *testing.T) {
 	tr, err := trace.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "a").
 		Recv(1.5, "P1", "a").
 		Checkpoint(2, "P0").
+		Checkpoint(2, "P1").
 		Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, forget := range []bool{false, true} {
-		alg := &vtSender{Plain: replay.NewPlain(2), resendAtTick: true}
-		_, err := replay.Run(tr, alg, replay.Options{Stream: streamAll, Forget: forget})
-		if forget != (err != nil) || (err != nil && !strings.Contains(err.Error(), "resends a copy delivered after the last failure was answered")) {
-			t.Errorf("forget=%v: %v", forget, err)
+	for _, tc := range []struct {
+		alg  func() *vtSender
+		want string
+	}{
+		{func() *vtSender { return &vtSender{Plain: replay.NewPlain(2), resendAtTick: true} }, "resends a copy delivered after the last failure was answered"},
+		{func() *vtSender { return &vtSender{Plain: replay.NewPlain(2), requeueAtTick: true} }, "offers a receive a copy delivered after the last failure was answered"},
+	} {
+		for _, forget := range []bool{false, true} {
+			var st streamed
+			_, err := replay.Run(tr, tc.alg(), replay.Options{Stream: st.take, Forget: forget})
+			if forget != (err != nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("forget=%v, want %q: %v", forget, tc.want, err)
+			}
 		}
 	}
 }
