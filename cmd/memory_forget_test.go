@@ -19,14 +19,19 @@ import (
 //   - verify replays with --restart-delay and --control-delay, which
 //     override the trace's params (a bound from the trace's alone left
 //     out what a longer flag keeps).
+//
+// And it must count less than every vector when the failure is early and
+// short: that is what the streamed estimate is for.
 func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		down   float64      // the failure's down time, 0 for the restart delay
 		params trace.Params // verify's delay flags
+		saves  bool         // the estimate leaves vectors out
 	}{
-		{"long down time", 1000, trace.Params{}},
-		{"--restart-delay 1000", 0, trace.Params{RestartDelay: 1000 * trace.Second}},
+		{"long down time", 1000, trace.Params{}, false},
+		{"--restart-delay 1000", 0, trace.Params{RestartDelay: 1000 * trace.Second}, false},
+		{"early short failure", 0.5, trace.Params{}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := trace.NewBuilder("P0", "P1", "P2", "P3").Fail(0.1, "P3")
@@ -65,8 +70,12 @@ func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 			// vectors, and three per busy process (the algorithm's, the
 			// checker's, one in flight).
 			s := sizesOf(tr, tc.params)
-			if counted := s.sendsToQuiet + s.ticksToQuiet + 3*s.busy; kept > counted {
+			counted := s.sendsToQuiet + s.ticksToQuiet + 3*s.busy
+			if kept > counted {
 				t.Errorf("the replay keeps %d vectors (%d sends, %d ticks), verify's estimate counts %d", kept, s.sends, s.ticks, counted)
+			}
+			if tc.saves && s.sendsToQuiet+s.ticksToQuiet >= s.sends+s.ticks {
+				t.Errorf("the estimate counts every vector (%d of %d sends, %d of %d ticks)", s.sendsToQuiet, s.sends, s.ticksToQuiet, s.ticks)
 			}
 		})
 	}

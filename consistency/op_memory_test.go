@@ -10,13 +10,12 @@ import (
 )
 
 // TestLargeOpNumbersCostLinearMemory: a run file of n processes whose
-// two events each (an internal op and a log entry) claim op n-1 (the decoder accepts any op up to 2^31-1,
-// the builder any op up to the run's length) is judged in memory linear
-// in the file. The builder grows each process's live history and
-// inferred program to the op it claims (Builder.op, learnOp, program),
-// so n events cost n² entries: 2,000 events (130 KB) allocate 160 MB,
-// 8,000 events 2.7 GB. (PK's replay rule grows its stable log the same
-// way for log events: pkLogReplay, 1 GB for 8,000.)
+// two events each (an internal op and a log entry) claim op n-1 — the
+// decoder accepts any op up to 2^31-1 — is judged in memory linear in
+// the file. The builder grew each process's live history and inferred
+// program to the op an event claims (Builder.op, learnOp, program), and
+// PK's replay rule its stable log (pkLogReplay), so n processes cost n²
+// entries: 4,000 events (269 KB) allocated over 160 MB.
 func TestLargeOpNumbersCostLinearMemory(t *testing.T) {
 	const n = 2000
 	var b strings.Builder

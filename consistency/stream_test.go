@@ -113,11 +113,13 @@ func hasDelivery(run *trace.Run) bool {
 // TestRestoreAfterForgetting: the engine forgets vectors only where no
 // recovery is ahead. A run that restores, or resends, after a vector was
 // forgotten broke that promise, and what the rules would read of the
-// past may be gone: no property may pass then. (Here a valid PK run in
-// which P1 loses its receipt of a and P0 resends it, made to look
-// forgetful just before the restart, or just before the resend.)
+// past may be gone: no property may pass then. (Valid PK runs made to
+// look forgetful just before a restart, a resend or a rollback: in the
+// first P1 loses its receipt of a and P0 resends it; in the second P0
+// loses its unlogged receipt of x, so its send of a, and P1 rolls back
+// its receipt of a.)
 func TestRestoreAfterForgetting(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	lostReceipt, err := trace.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "a").
 		Recv(1.5, "P1", "a").
 		Fail(3, "P1").
@@ -127,13 +129,28 @@ func TestRestoreAfterForgetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := replayed(t, "pk", tr)
-	marks := map[string]func(e *trace.RunEvent) bool{
-		"nothing": func(*trace.RunEvent) bool { return false },
-		"restart": func(e *trace.RunEvent) bool { return e.Kind == trace.Restart },
-		"resend":  func(e *trace.RunEvent) bool { return e.Kind == trace.Send && e.Resend },
+	lostSend, err := trace.NewBuilder("P0", "P1").
+		Send(0.5, "P1", "P0", "x").
+		Recv(0.8, "P0", "x").
+		Send(1, "P0", "P1", "a").
+		Recv(1.5, "P1", "a").
+		Fail(3, "P0").
+		Build()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, name := range []string{"nothing", "restart", "resend"} {
+	marks := map[string]func(e *trace.RunEvent) bool{
+		"nothing":  func(*trace.RunEvent) bool { return false },
+		"restart":  func(e *trace.RunEvent) bool { return e.Kind == trace.Restart },
+		"resend":   func(e *trace.RunEvent) bool { return e.Kind == trace.Send && e.Resend },
+		"rollback": func(e *trace.RunEvent) bool { return e.Kind == trace.Rollback },
+	}
+	for _, tc := range []struct {
+		name, kind string // the mark, and the kind the note names
+		tr         *trace.Trace
+	}{{"nothing", "", lostReceipt}, {"restart", "restart", lostReceipt}, {"resend", "send", lostReceipt}, {"rollback", "rollback", lostSend}} {
+		name, tr := tc.name, tc.tr
+		run := replayed(t, "pk", tr)
 		forgot, marked := name != "nothing", false
 		s := consistency.NewStream(run, tr, 0)
 		for i := range run.Events {
@@ -152,8 +169,8 @@ func TestRestoreAfterForgetting(t *testing.T) {
 			if p.Status == report.Pass {
 				passes++
 			}
-			if forgot && p.Status == report.Unknown && !strings.Contains(p.Note, "forgotten") {
-				t.Errorf("%s: unknown for %q, want the forgotten vectors named", p.Name, p.Note)
+			if forgot && p.Status == report.Unknown && !(strings.Contains(p.Note, "forgotten") && strings.Contains(p.Note, "the "+tc.kind+" at seq")) {
+				t.Errorf("%s: unknown for %q, want the %s after the forgotten vectors named", p.Name, p.Note, tc.kind)
 			}
 		}
 		if forgot != (passes == 0) || report.Judge(&r, false) != map[bool]report.Verdict{false: report.VerdictValid, true: report.VerdictUnknown}[forgot] {
