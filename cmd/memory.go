@@ -389,8 +389,8 @@ func (s traceSizes) replayBytes(name string, j judging) (int64, string) {
 }
 
 // replayEstimate estimates the live heap of replaying tr through the
-// algorithms names at once (in parallel: they add up), and checking each
-// run if check.
+// algorithms names at once (in parallel: they add up), and doing j with
+// each run.
 func replayEstimate(s traceSizes, names []string, j judging) estimate {
 	total := baseBytes + s.traceBytes()
 	why := ""

@@ -72,7 +72,7 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 	set(pbInc, pb.Inc != trace.None)
 	set(pbRecLine, pb.RecLine != trace.None)
 	set(pbF, len(pb.F) > 0)
-	set(pbVT, pb.VT != nil)
+	set(pbVT, pb.HasVT()) // also a vector verify forgot once judged
 	if c := pb.CIC; c != nil {
 		set(pbLC, c.LC != trace.None)
 		set(pbDV, c.DV != nil)

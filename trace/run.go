@@ -157,18 +157,19 @@ type Piggyback struct {
 	Sn      int32
 	Inc     int32
 	RecLine int32
-	F       []FEntry // sparse, sorted by P; nil and empty both encode as {}
-	VT      VT
+	// Forgot is the length of a VT the engine forgot once the checker
+	// had judged it in the stream (replay.Options.Forget), 0 otherwise:
+	// the piggyback still had a vector, and Bytes still counts it. A run
+	// with forgotten vectors is never written. (Here it fills the padding
+	// before F: the table holds one entry per send.)
+	Forgot int32
+	F      []FEntry // sparse, sorted by P; nil and empty both encode as {}
+	VT     VT
 	// CIC holds the vectors of the communication-induced protocols FDAS
 	// and HMNR, nil for every other algorithm: a pointer keeps the
 	// piggyback table of MS and PK runs (one entry per send) as small as
 	// before.
 	CIC *CIC
-	// Forgot is the length of a VT the engine forgot once the checker
-	// had judged it in the stream (replay.Options.Forget), 0 otherwise:
-	// the piggyback still had a vector, and Bytes still counts it. A run
-	// with forgotten vectors is never written.
-	Forgot int32
 }
 
 // HasVT reports whether pb carries a vector time, also a forgotten one.
@@ -439,8 +440,8 @@ type Run struct {
 	// Forgotten counts the vectors (piggybacks' and checkpoints') the
 	// engine dropped after the checker judged them in the stream
 	// (replay.Options.Forget): such a run is judged, never written, and a
-	// restore after the first one cannot be judged (its vectors may be
-	// gone).
+	// restore or resend after the first one dropped cannot be judged (the
+	// vectors it reads may be gone).
 	Forgotten int64
 }
 

@@ -230,7 +230,8 @@ func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
 	// Vectors are immutable once taken: a checkpoint whose vector equals
 	// the previous one's (no op since, as a process that only ticks)
-	// shares it, and the run then shares its entry too.
+	// shares it, and the run then shares its entry too. Past the quiet
+	// point the previous one is not kept (quiet.go), and each is new.
 	vt := p.ckpts[len(p.ckpts)-1].vt
 	if !slices.Equal(vt, p.vt) {
 		vt = a.clone(p.vt)
