@@ -21,6 +21,10 @@ const smallGCPercent = 400
 // 10^5 trace events.
 const bigDocument = 8 << 20
 
+// bigHeap is the replay estimate from which a replay is paced as a big
+// input, its file small or not (checkReplaySized).
+const bigHeap = 64 << 20
+
 // gcPace is the process's GOGC choice: small until a big input is seen,
 // then big for good (files decoded in parallel may see both).
 var gcPace struct {

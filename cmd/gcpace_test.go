@@ -68,6 +68,21 @@ func TestGCPace(t *testing.T) {
 	if got := gcPercentNow(); got != gcPercent {
 		t.Errorf("big log: GOGC %d, want %d", got, gcPercent)
 	}
+	// A small trace whose replay is big (PK's vectors at many
+	// processes) is paced as a big input; a small replay is not.
+	for _, tc := range []struct {
+		s    traceSizes
+		want int
+	}{
+		{traceSizes{events: 1000, procs: 4, msgs: 300, sends: 300, recvs: 300, busy: 4}, smallGCPercent},
+		{traceSizes{events: 1000, procs: 4096, msgs: 300, sends: 300, recvs: 300, busy: 4096}, gcPercent},
+	} {
+		initGCPace()
+		ios.checkReplaySized("t.json", func() traceSizes { return tc.s }, []string{"pk"}, replayed)
+		if got := gcPercentNow(); got != tc.want {
+			t.Errorf("replay of %d processes: GOGC %d, want %d", tc.s.procs, got, tc.want)
+		}
+	}
 	initGCPace()
 	ios.checkDecode(filepath.Join(dir, "missing.json")) // unknown size
 	if got := gcPercentNow(); got != gcPercent {

@@ -128,7 +128,6 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 	var r io.Reader
 	name := file
 	if file == "-" {
-		bigInput() // a pipe's size is unknown: gcpace.go
 		r = openStdin(ios)
 	} else {
 		if isDir(file) {

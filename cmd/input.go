@@ -38,8 +38,10 @@ const (
 const stdinHint = "ckpt: reading from standard input (the terminal); paste the JSON and end with Ctrl-D, or give a FILE"
 
 // openStdin returns ios.In past a BOM (inside gzip too), after the
-// terminal hint.
+// terminal hint. A pipe's size is unknown, so it is read at the big
+// inputs' pace (gcpace.go).
 func openStdin(ios *IO) io.Reader {
+	bigInput()
 	if f, ok := ios.In.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(ios.ErrOut, stdinHint)
 	}
@@ -115,7 +117,6 @@ func readRun(ios *IO, path string) (*trace.Run, error) {
 // errors as doc's.
 func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, error), readFile func(string) (T, error)) (T, error) {
 	if path == "-" {
-		bigInput() // a pipe's size is unknown: gcpace.go
 		v, err := read("-", openStdin(ios))
 		return v, labelled(err, doc)
 	}
@@ -142,7 +143,6 @@ func readDoc[T any](ios *IO, path, doc string, read func(string, io.Reader) (T, 
 func readAny(ios *IO, path string) (*trace.Trace, *trace.Run, error) {
 	var r io.Reader
 	if path == "-" {
-		bigInput()
 		r = openStdin(ios)
 	} else {
 		readingInput(path)

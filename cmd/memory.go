@@ -451,12 +451,20 @@ func (ios *IO) checkReplay(tr *trace.Trace, params trace.Params, names []string,
 }
 
 // checkReplaySized is checkReplay with the trace's sizes counted by
-// sizes, which verify shares between its estimates.
+// sizes, which verify shares between its estimates. A replay estimated
+// at bigHeap or more is paced as a big input (gcpace.go) whatever its
+// file's size: a small trace of thousands of processes makes PK runs of
+// hundreds of megabytes, which the small inputs' pace would let grow
+// several times over.
 func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, j judging) error {
+	e := replayEstimate(sizes(), names, j)
+	if e.bytes >= bigHeap {
+		bigInput()
+	}
 	if !ios.mem.capped() {
 		return nil
 	}
-	return ios.mem.check(file, replayEstimate(sizes(), names, j))
+	return ios.mem.check(file, e)
 }
 
 // lazySizes counts tr's sizes on first use, and once: verify asks for
