@@ -239,7 +239,7 @@ type traceSizes struct {
 	sends, recvs, ticks, flushes, fails int64
 	busy                                int64 // processes with events of their own
 	// sendsToQuiet and ticksToQuiet count the sends and checkpoint ticks
-	// before the quiet point (quietBound): what a streamed check keeps
+	// before a bound on the quiet point (sizesOf): what a streamed check keeps
 	// the vectors of.
 	sendsToQuiet, ticksToQuiet int64
 }
@@ -260,8 +260,10 @@ const (
 // line's delays, which override the trace's.
 func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
+	replay := tr.Params.Override(params).WithDefaults() // as replay.Run takes them
+	var lastRestart trace.Time
 	for i := range tr.Events {
-		switch tr.Events[i].Kind {
+		switch e := &tr.Events[i]; e.Kind {
 		case trace.Send:
 			s.sends++
 		case trace.Recv:
@@ -272,12 +274,18 @@ func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
 			s.flushes++
 		case trace.Fail:
 			s.fails++
+			lastRestart = max(lastRestart, e.T+replay.DownOf(e))
 		}
 	}
 	_, n := tr.Busy()
 	s.busy = int64(n)
 	if s.fails > 0 {
-		quiet := quietBound(tr, params)
+		// A bound on the replay's quiet point (replay/quiet.go), from
+		// which verify forgets PK's vectors: the latest restart, plus a
+		// token's round of the ring, one control delay a hop. A token
+		// that reaches a process while it is down moves on at that
+		// process's restart, no later than the latest one.
+		quiet := lastRestart + trace.Time(s.procs+1)*replay.ControlDelay
 		for i := range tr.Events {
 			switch e := &tr.Events[i]; {
 			case e.T > quiet:
@@ -289,28 +297,6 @@ func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
 		}
 	}
 	return s
-}
-
-// quietBound bounds the time of the replay's quiet point (replay/quiet.go),
-// from which verify forgets PK's vectors: the latest restart (each fail's
-// down time, or the restart delay), plus a token's round of the ring of
-// processes, one control delay a hop. A token that reaches a process
-// while it is down moves on at that process's restart, no later than the
-// latest one. The delays are the replay's: the trace's, overridden by
-// params (the command line's), as replay.Run takes them.
-func quietBound(tr *trace.Trace, params trace.Params) trace.Time {
-	params = tr.Params.Override(params).WithDefaults()
-	var last trace.Time
-	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind == trace.Fail {
-			down := e.Down
-			if down == 0 {
-				down = params.RestartDelay
-			}
-			last = max(last, e.T+down)
-		}
-	}
-	return last + trace.Time(len(tr.Processes)+1)*params.ControlDelay
 }
 
 // Bytes per item of the replay estimate, calibrated on measured peaks

@@ -78,11 +78,7 @@ func (e *engine) fail(i int) error {
 	e.nDown++
 	pr.stale()
 	pr.blocked, pr.heldRecv, pr.heldProc, pr.paused = false, false, false, false
-	d := ev.Down
-	if d == 0 {
-		d = e.params.RestartDelay
-	}
-	if t, ok := later(e.now, d); ok {
+	if t, ok := later(e.now, e.params.DownOf(ev)); ok {
 		e.q.push(item{t: t, class: classRestart, kind: itemRestart, key: int64(i), p: p, ref: seq})
 	} else {
 		e.tooLate(t, i, "%s's restart would be at %s", e.name(p))

@@ -138,6 +138,15 @@ const (
 	DefaultDefaultDelay = 1 * Second
 )
 
+// DownOf is how long fail event e keeps its process down under p: its
+// own down time, or p's restart delay.
+func (p Params) DownOf(e *Event) Time {
+	if e.Down != 0 {
+		return e.Down
+	}
+	return p.RestartDelay
+}
+
 // WithDefaults returns p with every unset field set to its default.
 func (p Params) WithDefaults() Params {
 	if p.RestartDelay == 0 {
