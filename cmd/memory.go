@@ -37,7 +37,8 @@ import (
 // limit, when lower) that the default cap allows.
 const defaultCapShare = 0.75
 
-// gcPercent is the collector's GOGC when the environment sets none.
+// gcPercent is the collector's GOGC for big inputs when the environment
+// sets none (gcpace.go; small ones run at smallGCPercent).
 const gcPercent = 50
 
 // parallelShare is the share of the cap that running several algorithms
