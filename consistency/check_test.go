@@ -25,6 +25,7 @@ type msOpts struct {
 	rollbackInit  bool // P1 restores its initial checkpoint, not 1
 	discardResent bool // P1 discards the new copy as stale and ends blocked
 	restartInit   bool // P0 restores its initial checkpoint, not 1
+	lowSn         bool // P1's checkpoint 1 is numbered 0, below the failure's r
 }
 
 func msFailureRun(o msOpts) *trace.Run {
@@ -32,7 +33,11 @@ func msFailureRun(o msOpts) *trace.Run {
 	b.internal("P1", 0)
 	b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
 	b.send("P0", "P1", "m1", 0, 1, msPB(1))
-	b.ckpt("P1", 1, trace.CkptForced, 1, 1, trace.None)
+	sn := int32(1)
+	if o.lowSn {
+		sn = 0
+	}
+	b.ckpt("P1", 1, trace.CkptForced, 1, sn, trace.None)
 	b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
 	b.internal("P0", 1)
 	f := b.fail("P0")
