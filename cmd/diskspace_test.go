@@ -22,14 +22,7 @@ func TestRunSizeIsALowerBound(t *testing.T) {
 	for seed := uint64(1); seed <= 12; seed++ {
 		tr := gentest.Seeded(seed, 2+int(seed%5), 40+int(seed)*10, int(seed%4))
 		for _, name := range []string{"ms", "pk"} {
-			alg, err := algorithms.New(name, "", tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := replay.Run(tr, alg, replay.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := replayWith(t, name, tr, replay.Options{})
 			need, ids := runSize(run)
 			var want int64
 			for i := range run.Events {
@@ -121,14 +114,7 @@ func TestRunSizeOfTheShortestEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alg, err := algorithms.New("ms", "", tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := replay.Run(tr, alg, replay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := replayWith(t, "ms", tr, replay.Options{})
 	need, _ := runSize(run)
 	for _, jsonl := range []bool{false, true} {
 		var buf bytes.Buffer
@@ -139,4 +125,18 @@ func TestRunSizeOfTheShortestEvents(t *testing.T) {
 			t.Errorf("jsonl=%v: estimate %d bytes, written %d", jsonl, need, buf.Len())
 		}
 	}
+}
+
+// replayWith replays tr through a fresh algorithm name with opts.
+func replayWith(t *testing.T, name string, tr *trace.Trace, opts replay.Options) *trace.Run {
+	t.Helper()
+	alg, err := algorithms.New(name, "", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

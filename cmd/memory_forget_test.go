@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -47,14 +46,7 @@ func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			alg, err := algorithms.New("pk", "", tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := replay.Run(tr, alg, replay.Options{Params: tc.params, Forget: true, Stream: func(*trace.Run, int) {}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := replayWith(t, "pk", tr, replay.Options{Params: tc.params, Forget: true, Stream: func(*trace.Run, int) {}})
 			kept := int64(0)
 			for i := range run.PBs {
 				if run.PBs[i].VT != nil {
