@@ -26,6 +26,7 @@ type msOpts struct {
 	discardResent bool // P1 discards the new copy as stale and ends blocked
 	restartInit   bool // P0 restores its initial checkpoint, not 1
 	lowSn         bool // P1's checkpoint 1 is numbered 0, below the failure's r
+	reuseID       bool // P0 takes a second checkpoint with id 1 (sn 2) after its restart
 }
 
 func msFailureRun(o msOpts) *trace.Run {
@@ -64,6 +65,9 @@ func msFailureRun(o msOpts) *trace.Run {
 	}
 	b.send("P0", "P1", "m1", 0, 2, msPB(1, trace.FEntry{P: 0, Count: 1}))
 	b.internal("P0", 1)
+	if o.reuseID {
+		b.ckpt("P0", 1, trace.CkptBasic, 2, 2, trace.None)
+	}
 	switch {
 	case o.noRollback:
 		b.done("P0", "P1")

@@ -49,31 +49,25 @@ func TestRestoreIndexMatchesID(t *testing.T) {
 // MS rules judge the restore by the checkpoint it restored, not by the
 // later one (which made P0's next send seem to lack sn 2).
 func TestRestoreIndexReusedID(t *testing.T) {
-	b := newRun("ms", "P0", "P1")
-	b.internal("P1", 0)
-	b.ckpt("P0", 1, trace.CkptBasic, 0, 1, trace.None)
-	b.send("P0", "P1", "m1", 0, 1, msPB(1))
-	b.ckpt("P1", 1, trace.CkptForced, 1, 1, trace.None)
-	b.recv("P1", "P0", "m1", 1, 1, trace.ViaNet)
-	b.internal("P0", 1)
-	f := b.fail("P0")
-	restart := b.restart("P0", 1, 0, 2, f)
-	b.control("P0", "P1", trace.ControlRollback, f, nil)
-	b.rollback("P1", 1, 1, 1, f, trace.CauseRequest)
-	b.send("P0", "P1", "m1", 0, 2, msPB(1, trace.FEntry{P: 0, Count: 1}))
-	b.internal("P0", 1)
-	reused := b.ckpt("P0", 1, trace.CkptBasic, 2, 2, trace.None)
-	b.recv("P1", "P0", "m1", 1, 2, trace.ViaNet)
-	b.done("P0", "P1")
+	run := msFailureRun(msOpts{reuseID: true})
+	restart, reused := int32(-1), int32(-1)
+	for i := range run.Events {
+		switch e := &run.Events[i]; {
+		case e.Kind == trace.Restart:
+			restart = int32(i)
+		case e.Kind == trace.Checkpoint && e.P == 0:
+			reused = int32(i) // the last of P0's
+		}
+	}
 
-	m := history.Build(b.run, nil, history.MS)
+	m := history.Build(run, nil, history.MS)
 	if ck, ok := m.RestoredCkpt(m.RestoreOf(restart)); !ok || ck.Seq != 1 || ck.Sn != 1 {
 		t.Errorf("the restart at seq %d restored %+v (%v), want the checkpoint at seq 1", restart, ck, ok)
 	}
 	if ck, _ := m.Procs[0].Checkpoint(1); ck.Seq != reused {
 		t.Errorf("Checkpoint(1) is %+v, want the latest with id 1, at seq %d", ck, reused)
 	}
-	r := Check(b.run, nil)
+	r := Check(run, nil)
 	expect(t, r, map[string]report.Status{report.Equivalence: fail, report.LogReplayRules: pass})
 	if out := dump(r); !strings.Contains(out, "P0 reuses checkpoint id 1 at seq 13") {
 		t.Errorf("no reuse witness:\n%s", out)
