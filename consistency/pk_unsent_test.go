@@ -11,6 +11,9 @@ import (
 type unsentOpts struct {
 	logged    bool // P0 logs its receipt of m9
 	announced bool // P1 failed first, so P0 has recorded an announcement
+	// ckpt: P0 takes checkpoint 1 after its log and restarts from it, its
+	// token listing the receipts (receivedToken) rather than none.
+	ckpt bool
 }
 
 // pkUnsentRun: P0 receives copy 1 of m9, which no send transmitted, maybe
@@ -33,10 +36,15 @@ func pkUnsentRun(o unsentOpts) func(*testing.T) *trace.Run {
 		if o.logged {
 			b.log("P0", "m9", 0, 1)
 		}
+		restored, tok := int32(0), token(0, 0, 1)
+		if o.ckpt {
+			b.pkCkpt("P0", 1, 1, [2]int32{0, 1}, [2]int32{0, 0})
+			restored, tok = 1, receivedToken(0, 0, 1)
+		}
 		f := b.fail("P0")
-		b.restart("P0", 0, 1, 0, f)
-		b.control("P0", "P1", trace.ControlToken, f, token(0, 0, 1))
-		b.control("P1", "P0", trace.ControlToken, f, token(0, 0, 1))
+		b.restart("P0", restored, 1, 0, f)
+		b.control("P0", "P1", trace.ControlToken, f, tok)
+		b.control("P1", "P0", trace.ControlToken, f, tok)
 		b.add(trace.Resume, "P0", nil)
 		b.done("P0", "P1")
 		return b.run
