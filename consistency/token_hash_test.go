@@ -90,7 +90,10 @@ func TestTokenHashGuards(t *testing.T) {
 		// model to link across the gap, the chain would sum like the list.
 		{name: "gap-mid-chain", run: gap(tokenGapOpts{recvOp: 2, internal: true, logged: true}),
 			prop: report.LogReplayRules, status: unknown, witness: "P0's live history at its restart at seq 5 has gaps", also: brokenOps},
-		{name: "receipt-without-send", run: pkUnsentRun(unsentOpts{logged: true, ckpt: true}), // P0's checkpoint holds a receipt of m9, which no send transmitted; its token lists nothing (a chain that skipped the unknown receipt)
+		// P0's checkpoint holds a receipt of m9, which no send
+		// transmitted; its token lists nothing (a chain that skipped the
+		// unknown receipt).
+		{name: "receipt-without-send", run: pkUnsentRun(unsentOpts{logged: true, ckpt: true}),
 			prop: report.LogReplayRules, status: unknown,
 			witness: "P0's receipt of m9 at seq 1 takes a copy no send transmitted, so its identity, which a token lists, cannot be told",
 			also:    map[string]report.Status{report.OrphanFree: fail, report.Equivalence: unknown}},
