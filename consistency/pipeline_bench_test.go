@@ -129,7 +129,7 @@ func BenchmarkPlacementCheck(b *testing.B) {
 		for _, n := range pipelineSizes {
 			b.Run(fmt.Sprintf("%s/%d", alg, n), func(b *testing.B) {
 				g := generated(b, n)
-				ff := &trace.Trace{Name: g.tr.Name, Processes: g.tr.Processes, Params: g.tr.Params, Msgs: g.tr.Msgs}
+				ff := &trace.Trace{Name: g.tr.Name, Processes: g.tr.Processes, Params: g.tr.Params, Msgs: g.tr.Msgs, Labels: g.tr.Labels}
 				for _, e := range g.tr.Events {
 					if e.Kind != trace.Fail {
 						ff.Events = append(ff.Events, e)

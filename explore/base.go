@@ -70,12 +70,15 @@ func (b *base) build(pts []int32, buf *traceBuf, labels bool) *trace.Trace {
 	src := b.tr
 	t := &buf.tr
 	t.Name, t.Processes, t.Params, t.Msgs = src.Name, src.Processes, src.Params, src.Msgs
+	// The schedule's labels extend a copy of the base's, never the
+	// base's own table, which every worker shares.
+	t.Labels = append(t.Labels[:0], src.Labels...)
 	evs := t.Events[:0]
 	buf.inj = buf.inj[:0]
 	j, fails := 0, int32(0)
 	for i := 0; i <= len(src.Events); i++ {
 		for j < len(pts) && b.points[pts[j]].Gap == int32(i) {
-			evs = append(evs, b.failEvent(pts[j], labels))
+			evs = append(evs, b.failEvent(t, pts[j], labels))
 			buf.inj = append(buf.inj, fails)
 			fails++
 			j++
@@ -115,12 +118,13 @@ func (b *base) shift(i int32, pts []int32) int32 {
 	return i + n
 }
 
-// failEvent is the injected fail of point g.
-func (b *base) failEvent(g int32, labels bool) trace.Event {
+// failEvent is the injected fail of point g, its label (if any) added
+// to t.
+func (b *base) failEvent(t *trace.Trace, g int32, labels bool) trace.Event {
 	pt := &b.points[g]
 	ev := trace.Event{T: pt.T, Kind: trace.Fail, P: pt.P, To: trace.None, Msg: trace.None, Down: pt.Down}
 	if labels {
-		ev.Label = fmt.Sprintf("explore: injected, %s; down %ss", b.describe(pt), pt.Down)
+		ev.Label = t.AddLabel(fmt.Sprintf("explore: injected, %s; down %ss", b.describe(pt), pt.Down))
 	}
 	return ev
 }

@@ -125,7 +125,7 @@ func retime(tr *trace.Trace, extra []trace.Time) (*trace.Trace, error) {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(newT[a], newT[b]) })
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs}
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
 	out.Events = make([]trace.Event, n)
 	for j, i := range order {
 		out.Events[j] = tr.Events[i]

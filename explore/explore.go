@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -114,7 +115,7 @@ func (o *Options) normalize() error {
 // its fails when strip), its params overridden and defaulted so that
 // every schedule and witness carries them explicitly, validated.
 func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs}
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
 	out.Params = tr.Params.Override(o.Params).WithDefaults()
 	out.Events = make([]trace.Event, 0, len(tr.Events))
 	for _, ev := range tr.Events {

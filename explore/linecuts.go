@@ -37,10 +37,11 @@ const tickLabel = "\x00tick "
 func tickLabelled(tr *trace.Trace) *trace.Trace {
 	out := *tr
 	out.Events = make([]trace.Event, len(tr.Events))
+	out.Labels = nil
 	for i, ev := range tr.Events {
-		ev.Label = ""
+		ev.Label = 0
 		if ev.Kind == trace.Checkpoint {
-			ev.Label = tickLabel + strconv.Itoa(i)
+			ev.Label = out.AddLabel(tickLabel + strconv.Itoa(i))
 		}
 		out.Events[i] = ev
 	}

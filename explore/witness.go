@@ -81,6 +81,7 @@ func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness) {
 func cloneTrace(t *trace.Trace) *trace.Trace {
 	c := *t
 	c.Events = append([]trace.Event(nil), t.Events...)
+	c.Labels = append([]string(nil), t.Labels...)
 	c.Messages = append([]trace.Message(nil), t.Messages...)
 	return &c
 }

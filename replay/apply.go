@@ -171,7 +171,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 		e.delivered(c)
 		r := e.ev(trace.Recv, p)
 		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
-		r.Label = e.out.AddString(e.tr.Events[pr.prog[in.Op]].Label)
+		r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[in.Op]]))
 		e.emit(r)
 		pr.live = append(pr.live, c)
 		pr.blocked = false

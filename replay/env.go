@@ -40,7 +40,7 @@ func (e *engine) tick(i int) error {
 	if pr.down {
 		r := e.ev(trace.CheckpointSkipped, p)
 		r.Reason = trace.ReasonDown
-		r.Label = e.out.AddString(ev.Label)
+		r.Label = e.out.AddString(e.tr.Label(ev))
 		e.emit(r)
 		e.step(in)
 		return nil
@@ -51,8 +51,8 @@ func (e *engine) tick(i int) error {
 	}
 	// SPEC §2: labels are kept in runs. The tick's label goes on what
 	// the tick produced: its checkpoint or its checkpoint_skipped.
-	if ev.Label != "" {
-		label := e.out.AddString(ev.Label)
+	if ev.Label != 0 {
+		label := e.out.AddString(e.tr.Label(ev))
 		for j := from; j < len(e.out.Events); j++ {
 			if r := &e.out.Events[j]; r.P == p && (r.Kind == trace.CheckpointSkipped || (r.Kind == trace.Checkpoint && r.CkptType == trace.CkptBasic)) {
 				r.Label = label
@@ -69,7 +69,7 @@ func (e *engine) fail(i int) error {
 	p := ev.P
 	pr := &e.procs[p]
 	r := e.ev(trace.Fail, p)
-	r.Label = e.out.AddString(ev.Label)
+	r.Label = e.out.AddString(e.tr.Label(ev))
 	seq := e.emit(r)
 	if pr.down {
 		return nil // ignored: already down

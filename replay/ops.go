@@ -17,10 +17,10 @@ import (
 func (e *engine) execLocal(p, k int32, tev *trace.Event, pb int32) {
 	var c CopyID
 	if tev.Kind == trace.Send {
-		c = e.transmit(p, k, tev.Msg, tev.To, pb, NoCopy, 0, tev.Label)
+		c = e.transmit(p, k, tev.Msg, tev.To, pb, NoCopy, 0, e.tr.Label(tev))
 	} else {
 		r := e.ev(trace.Internal, p)
-		r.Op, r.Label = k, e.out.AddString(tev.Label)
+		r.Op, r.Label = k, e.out.AddString(e.tr.Label(tev))
 		e.emit(r)
 	}
 	pr := &e.procs[p]

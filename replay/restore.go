@@ -142,7 +142,7 @@ func (e *engine) replayRecv(p, k int32, tev *trace.Event) error {
 	}
 	cr := &e.copies[c]
 	r := e.ev(trace.Recv, p)
-	r.Msg, r.Peer, r.Op, r.Copy, r.Via, r.Label = cr.msg, cr.from, k, cr.no, trace.ViaLog, e.out.AddString(tev.Label)
+	r.Msg, r.Peer, r.Op, r.Copy, r.Via, r.Label = cr.msg, cr.from, k, cr.no, trace.ViaLog, e.out.AddString(e.tr.Label(tev))
 	e.emit(r)
 	pr.live = append(pr.live, c)
 	return nil

@@ -33,10 +33,10 @@ func synthetic(tb testing.TB, n int, opts WriteOptions) []byte {
 			to := (p + 1) % procs
 			send := Event{T: t, Kind: Send, P: p, To: to, Msg: None}
 			recv := Event{T: t + Second/2000, Kind: Recv, P: to, To: None, Msg: None}
-			if err := tw.WriteEvent(&send, id); err != nil {
+			if err := tw.WriteEvent(&send, id, ""); err != nil {
 				tb.Fatal(err)
 			}
-			if err := tw.WriteEvent(&recv, id); err != nil {
+			if err := tw.WriteEvent(&recv, id, ""); err != nil {
 				tb.Fatal(err)
 			}
 			t += Second / 2000
@@ -46,10 +46,11 @@ func synthetic(tb testing.TB, n int, opts WriteOptions) []byte {
 			if i%5 == 0 {
 				ev.Kind = Checkpoint
 			}
+			label := ""
 			if i%100 == 1 {
-				ev.Label = "compute"
+				label = "compute"
 			}
-			if err := tw.WriteEvent(&ev, ""); err != nil {
+			if err := tw.WriteEvent(&ev, "", label); err != nil {
 				tb.Fatal(err)
 			}
 			i++

@@ -18,7 +18,7 @@ func TestBuilder(t *testing.T) {
 	if len(tr.Events) != 6 || len(tr.Msgs) != 1 || tr.Messages[0] != (Message{Send: 0, Recv: 2}) {
 		t.Fatalf("got %+v", tr)
 	}
-	if tr.Events[3].Label != "compute" || tr.Events[5].Down != Second/4 || tr.Events[0].To != 1 || tr.Events[1].To != None {
+	if tr.Label(&tr.Events[3]) != "compute" || tr.Events[5].Down != Second/4 || tr.Events[0].To != 1 || tr.Events[1].To != None {
 		t.Fatalf("events %+v", tr.Events)
 	}
 	if tr.Params.RestartDelay != 2*Second {

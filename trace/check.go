@@ -234,7 +234,7 @@ func (a *assembler) add(r *rawEvent) error {
 		}
 	}
 	if len(r.label) > 0 {
-		ev.Label = string(r.label)
+		ev.Label = a.label(r.label)
 	}
 	a.tr.Events = append(grow(a.tr.Events), ev)
 	if e := a.check(i, line); e != nil {
@@ -417,6 +417,15 @@ func Validate(tr *Trace) error {
 // grow makes room for one more element, doubling the capacity: the
 // runtime grows large slices by only 1.25×, which for a million events
 // means several times more copying and fresh (page-faulting) memory.
+// label interns a decoded label as Trace.AddLabel does, without
+// allocating when it repeats the last one.
+func (a *assembler) label(b []byte) int32 {
+	if n := len(a.tr.Labels); n > 1 && a.tr.Labels[n-1] == string(b) {
+		return int32(n - 1)
+	}
+	return a.tr.AddLabel(string(b))
+}
+
 func grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s

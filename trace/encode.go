@@ -190,8 +190,9 @@ func appendParams(b []byte, prefix string, p Params) []byte {
 }
 
 // WriteEvent writes ev. msg is the id of the message of a send or recv
-// (ev.Msg is not looked up: a streaming writer has no message table).
-func (tw *TraceWriter) WriteEvent(ev *Event, msg string) error {
+// and label its label, "" for none (ev.Msg and ev.Label are not looked
+// up: a streaming writer has no message or label table).
+func (tw *TraceWriter) WriteEvent(ev *Event, msg, label string) error {
 	b := tw.out.buf
 	if !tw.jsonl {
 		if tw.n > 0 {
@@ -219,9 +220,9 @@ func (tw *TraceWriter) WriteEvent(ev *Event, msg string) error {
 		b = append(b, `,"down":`...)
 		b = ev.Down.AppendJSON(b)
 	}
-	if ev.Label != "" {
+	if label != "" {
 		b = append(b, `,"label":`...)
-		b = appendString(b, ev.Label)
+		b = appendString(b, label)
 	}
 	b = append(b, '}')
 	if tw.jsonl {
@@ -269,7 +270,7 @@ func WriteTrace(w io.Writer, tr *Trace, opts WriteOptions) error {
 			}
 			msg = tr.Msgs[ev.Msg]
 		}
-		if err := tw.WriteEvent(ev, msg); err != nil {
+		if err := tw.WriteEvent(ev, msg, tr.Label(ev)); err != nil {
 			return err
 		}
 	}

@@ -197,11 +197,11 @@ func testLongLines(t *testing.T) {
 	long := strings.Repeat("x", 100<<10)
 	ok := `{"t":1,"p":"P0","kind":"internal","label":"` + long + `"}`
 	tr, err := ReadTrace("x", strings.NewReader(head+ok+"\n"+`{"t":2,"p":"P0","kind":"internal"}`+"\n"))
-	if err != nil || len(tr.Events) != 2 || tr.Events[0].Label != long {
+	if err != nil || len(tr.Events) != 2 || tr.Label(&tr.Events[0]) != long {
 		t.Fatalf("long JSON Lines event: %v", err)
 	}
 	tr, err = ReadTrace("x", strings.NewReader(doc(ok, `{"t":2,"p":"P0","kind":"internal"}`)))
-	if err != nil || len(tr.Events) != 2 || tr.Events[0].Label != long {
+	if err != nil || len(tr.Events) != 2 || tr.Label(&tr.Events[0]) != long {
 		t.Fatalf("long document event: %v", err)
 	}
 	deep := strings.Repeat("[", 20000)

@@ -186,7 +186,7 @@ func TestInvalidUTF8BecomesReplacement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tr.Events[0].Label; got != "a\uFFFDb" {
+	if got := tr.Label(&tr.Events[0]); got != "a\uFFFDb" {
 		t.Fatalf("label %q", got)
 	}
 }

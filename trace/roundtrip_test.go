@@ -70,7 +70,7 @@ func genTrace(t *rapid.T) *Trace {
 			ev.Down = drawTime(t, "down") + 1
 		}
 		if rapid.IntRange(0, 4).Draw(t, "hasLabel") == 0 {
-			ev.Label = rapid.String().Draw(t, "label")
+			ev.Label = tr.AddLabel(rapid.String().Draw(t, "label"))
 		}
 		tr.Events = append(tr.Events, ev)
 	}

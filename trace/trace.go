@@ -188,8 +188,13 @@ type Event struct {
 	Msg int32
 	// Down is how long a Fail keeps the process down; 0 means the
 	// restart_delay in force.
-	Down  Time
-	Label string
+	Down Time
+	// Label indexes Trace.Labels (Trace.Label reads it); 0 is no label.
+	// An index, not a string, keeps Event free of pointers: the
+	// collector never scans a trace's events (a tenth of the heap at
+	// 10^7 events, most of it reserved and not yet filled, whose pages
+	// its scan would otherwise fault in; docs/performance.md).
+	Label int32
 }
 
 // Message describes one message id of a trace: where it is sent and where
@@ -211,6 +216,35 @@ type Trace struct {
 	// Messages is parallel to Msgs.
 	Messages []Message
 	Events   []Event
+	// Labels holds the events' labels; Labels[0] is "", no label.
+	Labels []string
+}
+
+// Label returns ev's label, "" for none. An event copied into another
+// trace must take its Labels with it: an index into no table panics
+// rather than read as "no label".
+func (t *Trace) Label(ev *Event) string {
+	if ev.Label == 0 {
+		return ""
+	}
+	return t.Labels[ev.Label]
+}
+
+// AddLabel stores s in t.Labels and returns its index for Event.Label;
+// "" gives 0. A label equal to the last one stored reuses its index, so
+// a trace whose consecutive events share a label keeps one copy.
+func (t *Trace) AddLabel(s string) int32 {
+	if s == "" {
+		return 0
+	}
+	if n := len(t.Labels); n > 1 && t.Labels[n-1] == s {
+		return int32(n - 1)
+	}
+	if len(t.Labels) == 0 {
+		t.Labels = append(t.Labels, "")
+	}
+	t.Labels = append(t.Labels, s)
+	return int32(len(t.Labels) - 1)
 }
 
 // ProcIndex returns the index of the process named name, or None.

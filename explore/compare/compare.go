@@ -141,7 +141,7 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 // failureFree returns tr without its fail events, with params overridden
 // and defaulted, validated, and how many fails it dropped.
 func failureFree(tr *trace.Trace, params trace.Params) (*trace.Trace, int, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs,
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels),
 		Params: tr.Params.Override(params).WithDefaults()}
 	out.Events = make([]trace.Event, 0, len(tr.Events))
 	for _, ev := range tr.Events {

@@ -8,6 +8,8 @@
 package shrink
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -147,7 +149,7 @@ func (s *state) dropEvents(units []int) bool {
 func (s *state) materialize() *trace.Trace {
 	src := s.src
 	newP := make([]int32, len(src.Processes))
-	out := &trace.Trace{Name: src.Name, Params: src.Params}
+	out := &trace.Trace{Name: src.Name, Params: src.Params, Labels: slices.Clip(src.Labels)}
 	for p, name := range src.Processes {
 		newP[p] = trace.None
 		if s.keepProc[p] {

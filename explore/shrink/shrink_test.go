@@ -109,3 +109,30 @@ func clone(t *trace.Trace) *trace.Trace {
 	c.Events = slices.Clone(t.Events)
 	return &c
 }
+
+// TestShrinkKeepsLabels: a shrunk trace's events keep their labels (an
+// event's label indexes its trace's Labels table, which the candidate
+// traces must carry).
+func TestShrinkKeepsLabels(t *testing.T) {
+	tr, err := trace.NewBuilder("P0", "P1").
+		Internal(0.1, "P1").Label("noise").
+		Send(0.2, "P0", "P1", "m").Label("request").
+		Recv(0.3, "P1", "m").
+		Fail(0.4, "P1").Label("crash").
+		Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fails := func(c *trace.Trace) bool {
+		for i := range c.Events {
+			if c.Events[i].Kind == trace.Fail {
+				return c.Label(&c.Events[i]) == "crash"
+			}
+		}
+		return false
+	}
+	got := Trace(tr, fails, 1000).Trace
+	if len(got.Events) != 1 || got.Label(&got.Events[0]) != "crash" {
+		t.Errorf("shrunk to %d events, first labelled %q; want the fail labelled crash", len(got.Events), got.Label(&got.Events[0]))
+	}
+}

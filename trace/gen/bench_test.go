@@ -52,7 +52,7 @@ type peakSink struct {
 	peak uint64
 }
 
-func (s *peakSink) WriteEvent(ev *trace.Event, msg string) error {
+func (s *peakSink) WriteEvent(ev *trace.Event, msg, label string) error {
 	s.n++
 	if s.n&(1<<20-1) == 0 {
 		runtime.GC()
@@ -60,7 +60,7 @@ func (s *peakSink) WriteEvent(ev *trace.Event, msg string) error {
 		runtime.ReadMemStats(&m)
 		s.peak = max(s.peak, m.HeapAlloc)
 	}
-	return s.tw.WriteEvent(ev, msg)
+	return s.tw.WriteEvent(ev, msg, label)
 }
 
 // TestStreamingMemory generates 10^7 ops as JSON into io.Discard and

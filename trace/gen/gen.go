@@ -12,17 +12,18 @@ import (
 
 // Sink receives a generated trace's events in file order. In each event
 // Msg is the message's index in send order and msg its id (MsgName);
-// To and Msg are trace.None where absent. A sink must not keep ev: the
-// generator reuses it. *trace.TraceWriter is a Sink.
+// To and Msg are trace.None where absent; label is always "" (generated
+// events carry none). A sink must not keep ev: the generator reuses it.
+// *trace.TraceWriter is a Sink.
 type Sink interface {
-	WriteEvent(ev *trace.Event, msg string) error
+	WriteEvent(ev *trace.Event, msg, label string) error
 }
 
 // SinkFunc adapts a function to Sink.
 type SinkFunc func(ev *trace.Event, msg string) error
 
-// WriteEvent calls f.
-func (f SinkFunc) WriteEvent(ev *trace.Event, msg string) error { return f(ev, msg) }
+// WriteEvent calls f; generated events have no label.
+func (f SinkFunc) WriteEvent(ev *trace.Event, msg, _ string) error { return f(ev, msg) }
 
 // Stats counts what Generate produced.
 type Stats struct {
@@ -429,7 +430,7 @@ func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down tr
 	case trace.Fail:
 		g.st.Failures++
 	}
-	return g.sink.WriteEvent(&g.ev, name)
+	return g.sink.WriteEvent(&g.ev, name, "")
 }
 
 func (g *generator) run() error {

@@ -315,7 +315,7 @@ func (c *converter) add(x trace.Event) {
 	c.emitTicks(c.now)
 	x.T, x.P = c.now, c.h
 	if c.first {
-		x.Label = c.label.String()
+		x.Label = c.tr.AddLabel(c.label.String())
 		c.first = false
 	}
 	c.tr.Events = append(c.tr.Events, x)
@@ -346,7 +346,7 @@ func (c *converter) environment(ev *Event, n int) {
 // env appends an environment event of the current host at the time of
 // its last op; only failures take a down time.
 func (c *converter) env(kind trace.Kind, lbl string) {
-	x := trace.Event{T: c.now, Kind: kind, P: c.h, To: trace.None, Msg: trace.None, Label: lbl}
+	x := trace.Event{T: c.now, Kind: kind, P: c.h, To: trace.None, Msg: trace.None, Label: c.tr.AddLabel(lbl)}
 	if kind == trace.Fail {
 		x.Down = c.opts.Down
 	}

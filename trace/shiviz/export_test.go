@@ -24,7 +24,7 @@ func failureFreeRun(tr *trace.Trace) *trace.Run {
 	ckpts := make([]int32, len(tr.Processes))
 	for _, ev := range tr.Events {
 		re := trace.NewRunEvent(ev.Kind, ev.T, ev.P)
-		re.Label = run.AddString(ev.Label)
+		re.Label = run.AddString(tr.Label(&ev))
 		switch ev.Kind {
 		case trace.Send:
 			re.Msg, re.Peer, re.Copy = ev.Msg, ev.To, 1
@@ -57,7 +57,7 @@ func pattern(tr *trace.Trace, skip func(label string) bool) (ops []string, edges
 	n := make([]int, len(tr.Processes))
 	at := make([]string, len(tr.Events))
 	for i, ev := range tr.Events {
-		if !ev.Kind.IsOp() || skip(ev.Label) {
+		if !ev.Kind.IsOp() || skip(tr.Label(&ev)) {
 			continue
 		}
 		kinds[ev.P] += ev.Kind.String()[:1]

@@ -32,8 +32,8 @@ func dumpTrace(tr *trace.Trace) string {
 		if ev.Down > 0 {
 			fmt.Fprintf(&b, " down=%s", ev.Down)
 		}
-		if ev.Label != "" {
-			fmt.Fprintf(&b, " %q", ev.Label)
+		if label := tr.Label(&ev); label != "" {
+			fmt.Fprintf(&b, " %q", label)
 		}
 		b.WriteByte('\n')
 	}

@@ -1,6 +1,8 @@
 package gentest
 
 import (
+	"slices"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -41,7 +43,7 @@ func FailureFree(g *rapid.Generator[*trace.Trace]) *rapid.Generator[*trace.Trace
 // WithoutFailures returns tr without its fail events, revalidated (which
 // rebuilds its message table).
 func WithoutFailures(tr *trace.Trace) (*trace.Trace, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs}
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
 	for i := range tr.Events {
 		if tr.Events[i].Kind != trace.Fail {
 			out.Events = append(out.Events, tr.Events[i])
