@@ -24,6 +24,16 @@ func flushAfterRecv(t *testing.T) *trace.Trace {
 		Send(0.1, "P1", "P0", "m1").Recv(0.2, "P0", "m1").Flush(0.5, "P0").Internal(0.6, "P0"))
 }
 
+// tickAfterRecv: as flushAfterRecv with a timer tick instead of the
+// flush: the checkpoint flushes first, which logs the receipt at 0.5.
+func tickAfterRecv(t *testing.T) *trace.Trace {
+	return mustBuild(t, trace.NewBuilder("P0", "P1").
+		Send(0.1, "P1", "P0", "m1").Recv(0.2, "P0", "m1").Checkpoint(0.5, "P0").Internal(0.6, "P0"))
+}
+
+// unflushed ends the witness of a log event no flush or tick made.
+const unflushed = "where it neither flushes nor ticks"
+
 // flushThenRecv: P0 flushes at 0.5, then receives m1 at the same
 // instant (run seq 1); nothing logs the receipt.
 func flushThenRecv(t *testing.T) *trace.Trace {
@@ -49,7 +59,16 @@ func TestPKFlushInstant(t *testing.T) {
 	checkRuleCases(t, []ruleCase{
 		{name: "log-at-flush-instant", run: replayed(flushAfterRecv), src: flushAfterRecv, prop: lrr, status: pass},
 		{name: "log-after-flush-instant", run: retimed(flushAfterRecv, 2, trace.Log, 0.55), src: flushAfterRecv,
-			prop: lrr, status: fail, witness: "P0's flush at t=0.5 leaves its receipt of m1 at seq 1 off stable storage"},
+			prop: lrr, status: fail, witness: "P0's flush at t=0.5 leaves its receipt of m1 at seq 1 off stable storage",
+			besides: []string{unflushed}},
+		// The converse: a log event where nothing flushes made a receipt
+		// stable that a crash would lose (history.LogUnflushed).
+		{name: "log-before-flush-instant", run: retimed(flushAfterRecv, 2, trace.Log, 0.3), src: flushAfterRecv,
+			prop: lrr, status: fail, witness: "P0 logs its receipt of m1 (op 0) at seq 2, t=0.3, " + unflushed},
+		{name: "log-at-tick-instant", run: replayed(tickAfterRecv), src: tickAfterRecv, prop: lrr, status: pass},
+		// Without the source trace nothing says when PK flushed.
+		{name: "log-before-flush-no-source", run: retimed(flushAfterRecv, 2, trace.Log, 0.3),
+			prop: lrr, status: pass, also: map[string]report.Status{report.Equivalence: report.Unknown}},
 		{name: "receipt-at-flush-instant", run: replayed(flushThenRecv), src: flushThenRecv, prop: lrr, status: pass},
 		{name: "receipt-before-flush-instant", run: retimed(flushThenRecv, 1, trace.Recv, 0.45), src: flushThenRecv,
 			prop: lrr, status: fail, witness: "P0's flush at t=0.5 leaves its receipt of m1 at seq 1 off stable storage"},

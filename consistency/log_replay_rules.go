@@ -52,7 +52,7 @@ func logReplayRulesWith(m *history.Model, vts *result) result {
 		}
 		pkHoldRules(m, &more)
 		pkFlushRule(m, &more)
-		more.failWith(m, history.FlushUnlogged)
+		more.failWith(m, history.FlushUnlogged, history.LogUnflushed)
 		pkDiscards(m, &more)
 		pkTokenReceipts(m, &more)
 	}

@@ -50,6 +50,7 @@ const (
 	ControlBodyChanged                 // a control message received with another body than it was sent with
 	ResendOf                           // a resend whose of names no earlier copy of the send it repeats
 	RestoreBelowCkpt                   // a restart or rollback keeping fewer ops than its checkpoint holds
+	LogUnflushed                       // a PK log event at an instant its process neither flushes nor ticks in the source trace
 	numKinds
 )
 

@@ -29,6 +29,47 @@ func (b *Builder) flushesBefore(t trace.Time) {
 	}
 }
 
+// logBacked checks the converse of flushed: PK writes log events only
+// when its volatile log is flushed, at a flush of the source trace or at
+// a timer tick (a checkpoint flushes first), so a log event at an
+// instant where its process has neither is forged. It made a receipt
+// stable that a crash loses, and the restart then replays it instead of
+// rolling its dependents back: orphans kept with every rule passing.
+// Without a comparable source trace nothing says when PK flushed, and
+// the log events are taken as they are (docs/checker.md).
+func (b *Builder) logBacked(seq int32, e *trace.RunEvent) {
+	w := &b.wf
+	if w.src == nil || b.m.Alg != PK {
+		return
+	}
+	if w.flushAt == nil {
+		w.flushAt = make([]trace.Time, len(b.procs))
+		w.tickAt = make([]trace.Time, len(b.procs))
+		for p := range w.flushAt {
+			w.flushAt[p], w.tickAt[p] = -1, -1
+		}
+	}
+	for ev := w.src.Events; w.nextAt < len(ev) && ev[w.nextAt].T <= e.T; w.nextAt++ {
+		if te := &ev[w.nextAt]; te.P >= 0 && int(te.P) < len(b.procs) {
+			switch te.Kind {
+			case trace.Flush:
+				w.flushAt[te.P] = te.T
+			case trace.Checkpoint:
+				w.tickAt[te.P] = te.T
+			}
+		}
+	}
+	if w.flushAt[e.P] == e.T || w.tickAt[e.P] == e.T {
+		return
+	}
+	m := b.m
+	b.anomaly(LogUnflushed, seq, func() (string, string) {
+		return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, seq, e.T),
+			fmt.Sprintf("a PK log event is an entry made stable by a flush, at a flush of the source trace or at a timer tick (a checkpoint flushes first); the source trace has neither for %s at t=%s, so the receipt of %s (op %d) is still volatile there, and a crash loses it",
+				m.ProcName(e.P), e.T, m.MsgName(e.Msg), e.Op)
+	})
+}
+
 // flushed checks that a flush of an up PK process left none of its live
 // receipts from before the flush's instant without a log event (one at
 // the same instant may follow the flush). Live ops are in time order, so

@@ -28,6 +28,12 @@ type wellFormed struct {
 	// nextFlush the index of its first event not passed yet (flushes.go).
 	src       *trace.Trace
 	nextFlush int
+	// nextAt is the index of the source trace's first event after the
+	// instant of the last PK log event judged, and flushAt and tickAt
+	// are, per process, the time of its latest flush and tick up to that
+	// instant (flushes.go, logBacked); nil until the first log event.
+	nextAt          int
+	flushAt, tickAt []trace.Time
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
