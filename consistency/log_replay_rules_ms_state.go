@@ -17,6 +17,8 @@ import (
 //     higher than sn, a forced one higher than sn, a recovery one r;
 //   - every receipt of M follows a checkpoint of its receiver numbered
 //     ≥ M.sn: with M.sn > sn, a forced checkpoint comes first (§4.1);
+//     and a forced checkpoint is taken only right before such a
+//     receipt, numbered M.sn;
 //   - a discard is of a stale copy, for a failure that makes it stale
 //     (log_replay_rules_discard.go).
 func msStateRules(m *history.Model, r *result) {
@@ -34,6 +36,9 @@ func msStateRules(m *history.Model, r *result) {
 			msForced(l, seq, e, r)
 		case trace.Checkpoint:
 			msNumber(l, seq, e, r)
+			if e.CkptType == trace.CkptForced {
+				msForcedThenDeliver(m, seq, e, r)
+			}
 		case trace.Log:
 			msLogThenDeliver(m, seq, e, r)
 		case trace.Discard:
@@ -82,6 +87,34 @@ func msForced(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 		return fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it", m.ProcName(p), m.MsgName(e.Msg), seq),
 			fmt.Sprintf("%s was sent at seq %d with sn %d, above %s's latest checkpoint number %d when it was received at seq %d; MS takes a forced checkpoint numbered %d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
 				m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), l.sn[p], seq, pb.Sn)
+	})
+}
+
+// msForcedThenDeliver checks the converse of msForced: MS takes a forced
+// checkpoint only to deliver a message M with M.sn above its sn, right
+// before the delivery and numbered M.sn (SPEC §4.1), so the process's
+// next event (but for the end of a hold) is the receipt of a copy
+// numbered as the checkpoint. A forced checkpoint that nothing forces
+// is a checkpoint the algorithm never takes: relabelled from a tick, it
+// lets a crash restore state MS would have lost.
+func msForcedThenDeliver(m *history.Model, seq int32, e *trace.RunEvent, r *result) {
+	for j := seq + 1; int(j) < len(m.Run.Events); j++ {
+		n := m.Event(j)
+		if n.P != e.P || n.Kind == trace.Unhold {
+			continue
+		}
+		if n.Kind == trace.Recv {
+			pb := m.PB(m.Copies.Index(n.Msg, n.Copy))
+			if pb == nil || pb.Sn == history.None || pb.Sn == e.Sn {
+				return // without its sn the send said it cannot be judged
+			}
+		}
+		break
+	}
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery", m.ProcName(e.P), e.Ckpt, seq),
+			fmt.Sprintf("MS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %s's next event after seq %d is the receipt of a message with sn %d, and it is not",
+				m.ProcName(e.P), seq, e.Sn)
 	})
 }
 
