@@ -43,6 +43,7 @@ func logReplayRulesWith(m *history.Model, vts *result) result {
 	case m.Alg.IsMS():
 		msStateRules(m, &more)
 		msAppliesRecoveries(m, &more)
+		msRequestsToAll(m, &more)
 	case m.Alg == history.PK:
 		switch {
 		case vts == nil:

@@ -34,6 +34,7 @@ func msStateRules(m *history.Model, r *result) {
 			}
 		case trace.Recv:
 			msForced(l, seq, e, r)
+			msFromTheFuture(l, seq, e, r)
 		case trace.Checkpoint:
 			msNumber(l, seq, e, r)
 			if e.CkptType == trace.CkptForced {
