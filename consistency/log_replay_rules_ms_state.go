@@ -15,6 +15,8 @@ import (
 //     textbook variant: its sn) as they are at the send;
 //   - a basic checkpoint is numbered by the count of timer ticks and
 //     higher than sn, a forced one higher than sn, a recovery one r;
+//     a tick of an up process is skipped only when its number is not
+//     above sn;
 //   - every receipt of M follows a checkpoint of its receiver numbered
 //     ≥ M.sn: with M.sn > sn, a forced checkpoint comes first (§4.1);
 //     and a forced checkpoint is taken only right before such a
@@ -40,6 +42,8 @@ func msStateRules(m *history.Model, r *result) {
 			if e.CkptType == trace.CkptForced {
 				msForcedThenDeliver(m, seq, e, r)
 			}
+		case trace.CheckpointSkipped:
+			msSkip(l, seq, e, r)
 		case trace.Log:
 			msLogThenDeliver(m, seq, e, r)
 		case trace.Discard:
@@ -88,6 +92,23 @@ func msForced(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 		return fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it", m.ProcName(p), m.MsgName(e.Msg), seq),
 			fmt.Sprintf("%s was sent at seq %d with sn %d, above %s's latest checkpoint number %d when it was received at seq %d; MS takes a forced checkpoint numbered %d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
 				m.MsgName(e.Msg), m.Copies.Send[ci], pb.Sn, m.ProcName(p), l.sn[p], seq, pb.Sn)
+	})
+}
+
+// msSkip checks a skipped tick of an up process: MS takes a basic
+// checkpoint at tick next whenever next > sn (SPEC §4.1), so it skips
+// only a tick whose number is not above sn. A skip where one was due
+// leaves a crash to restore an older checkpoint than MS would hold.
+// (A down process's skip is the run's form: history.CkptWhileDown.)
+func msSkip(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
+	m, p := l.m, e.P
+	if tick := l.next[p] + 1; e.Reason == trace.ReasonDown || tick <= l.sn[p] {
+		return
+	}
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d", m.ProcName(p), l.next[p]+1, seq, l.sn[p]),
+			fmt.Sprintf("MS takes a basic checkpoint at a tick whose number is above sn, and tick %d is above %s's latest checkpoint number %d, rebuilt from the run",
+				l.next[p]+1, m.ProcName(p), l.sn[p])
 	})
 }
 

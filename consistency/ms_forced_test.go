@@ -59,3 +59,32 @@ func TestMSForcedCheckpointForcesADelivery(t *testing.T) {
 			witness: "P1's forced checkpoint 1 at seq 1 forces no delivery"},
 	})
 }
+
+// TestMSSkipsOnlyWhenNotDue: MS skips a tick of an up process only when
+// its number is not above sn (msSkip). Found by the same review: a
+// skip where the checkpoint was due passed, and a crash then restored
+// an older checkpoint. tickTwice's second tick is not due after m forced
+// checkpoint 2; the first tick's checkpoint forged into a skip is.
+func TestMSSkipsOnlyWhenNotDue(t *testing.T) {
+	tickTwice := func(t *testing.T) *trace.Trace {
+		return mustBuild(t, trace.NewBuilder("P0", "P1").
+			Checkpoint(0.2, "P0").Checkpoint(0.3, "P0").Send(0.4, "P0", "P1", "m").Recv(0.5, "P1", "m").
+			Checkpoint(0.6, "P1").Internal(0.7, "P1"))
+	}
+	skipped := func(t *testing.T) *trace.Run {
+		run := replayOf(t, "ms", tickThenWork(t))
+		return forge(t, run, firstCkpt(t, run, trace.CkptBasic), trace.Checkpoint, func(e *trace.RunEvent) {
+			*e = trace.RunEvent{T: e.T, Seq: e.Seq, P: e.P, Kind: trace.CheckpointSkipped, Next: 1, Sn: 0,
+				Peer: trace.None, Msg: trace.None, Op: trace.None, Ckpt: trace.None, Restore: trace.None, Pos: trace.None,
+				Undone: trace.None, Inc: trace.None, Failure: trace.None, PB: trace.None, VT: trace.None, Body: trace.None,
+				Until: trace.None, Label: trace.None}
+		})
+	}
+	lrr := report.LogReplayRules
+	checkRuleCases(t, []ruleCase{
+		{name: "skip-not-due", run: func(t *testing.T) *trace.Run { return replayOf(t, "ms", tickTwice(t)) },
+			src: tickTwice, prop: lrr, status: report.Pass},
+		{name: "skip-when-due", run: skipped, src: tickThenWork, prop: lrr, status: report.Fail,
+			witness: "P1 skips its timer tick 1 at seq 1 although its sn is 0"},
+	})
+}
