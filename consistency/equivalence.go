@@ -52,6 +52,7 @@ func equivalence(m *history.Model) result {
 	for p := range m.Procs {
 		programAt(m, int32(p), &r)
 	}
+	replayTimes(m, &r)
 	return r
 }
 

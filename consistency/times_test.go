@@ -1,0 +1,60 @@
+package consistency
+
+import (
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// SPEC §3's times, judged against the source trace (equivalence_times.go).
+// Found by an adversarial review: a receipt retimed before its copy's
+// arrival (and so before a flush) and a restart before its down time
+// were over both passed.
+
+// failAndMessage: P1 fails at 1 (restart_delay 1 by default, so it
+// restarts at 2); m takes 0.4 from P0 to P1.
+func failAndMessage(t *testing.T) *trace.Trace {
+	return mustBuild(t, trace.NewBuilder("P0", "P1").
+		Checkpoint(0.5, "P1").Fail(1, "P1").Send(3, "P0", "P1", "m").Recv(3.4, "P1", "m"))
+}
+
+// retimedKind returns the run of alg on src with the first event of kind
+// at time t (in seconds).
+func retimedKind(alg string, src func(*testing.T) *trace.Trace, kind trace.Kind, t float64) func(*testing.T) *trace.Run {
+	return func(tt *testing.T) *trace.Run {
+		run := replayOf(tt, alg, src(tt))
+		for i := range run.Events {
+			if run.Events[i].Kind == kind {
+				run.Events[i].T = trace.Time(t * float64(trace.Second))
+				return run
+			}
+		}
+		tt.Fatalf("no %s event to retime", kind)
+		return nil
+	}
+}
+
+func TestReplayTimes(t *testing.T) {
+	eq := report.Equivalence
+	var cases []ruleCase
+	for _, alg := range []string{"ms", "pk"} {
+		cases = append(cases,
+			ruleCase{name: alg + "/replayed", run: func(t *testing.T) *trace.Run { return replayOf(t, alg, failAndMessage(t)) },
+				src: failAndMessage, prop: eq, status: report.Pass},
+			ruleCase{name: alg + "/receipt-before-arrival", run: retimedKind(alg, failAndMessage, trace.Recv, 3.3), src: failAndMessage,
+				prop: eq, status: report.Fail, witness: "P1 receives m at seq"},
+			ruleCase{name: alg + "/receipt-after-arrival", run: retimedKind(alg, failAndMessage, trace.Recv, 3.5), src: failAndMessage,
+				prop: eq, status: report.Pass},
+			ruleCase{name: alg + "/early-restart", run: retimedKind(alg, failAndMessage, trace.Restart, 1.5), src: failAndMessage,
+				prop: eq, status: report.Fail, witness: "P1 restarts at seq 2, t=1.5, not at t=2"},
+		)
+	}
+	// A run that records no params claims none of §3's timing.
+	cases = append(cases, ruleCase{name: "no-params", run: func(t *testing.T) *trace.Run {
+		run := retimedKind("ms", failAndMessage, trace.Restart, 1.5)(t)
+		run.Options.Params = trace.Params{}
+		return run
+	}, src: failAndMessage, prop: eq, status: report.Pass})
+	checkRuleCases(t, cases)
+}
