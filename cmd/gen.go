@@ -81,9 +81,9 @@ transit. The same flags and --seed always give the same bytes. Output is
 streamed, so --events may be in the tens of millions.
 
 Durations are in seconds. A distribution is exp:MEAN, uniform:A:B or
-fixed:D. --tick takes one period or a comma list, cycled over the
-processes (P_i gets the (i mod len)-th), for different rates; 0 means no
-timer. --events counts program operations (send, recv, internal) only.
+fixed:D. --tick takes one period or a comma list of at most one per
+process, cycled over the processes (P_i gets the (i mod len)-th), for
+different rates; 0 means no timer. --events counts program operations (send, recv, internal) only.
 OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 		Example: `  ckpt gen --procs 8 --events 20000 --failures 4 --concurrent --seed 7 | ckpt verify -
   ckpt gen --topology ring --delay uniform:0.1:2 --tick 5,7,11 -o t.jsonl.gz`,

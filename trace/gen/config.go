@@ -186,8 +186,10 @@ type Config struct {
 	// OpGap is the time between consecutive ops a process starts on its
 	// own.
 	OpGap Dist
-	// Ticks are the checkpoint timer periods, cycled over the processes
-	// (P_i gets Ticks[i mod len]); ticks fall at multiples of the period.
+	// Ticks are the checkpoint timer periods, at most one per process,
+	// cycled over the processes (P_i gets Ticks[i mod len]); ticks fall
+	// at multiples of the period (a longer list is refused: its extra
+	// periods would never be used).
 	// A period of 0, or an empty list, means no timer.
 	Ticks []trace.Time
 	// TickInterval, when set, replaces Ticks: every process's timer
@@ -302,7 +304,7 @@ func (c Config) normalized() (Config, error) {
 		bad("tick interval %q is always 0", c.TickInterval)
 	}
 	if len(c.Ticks) > c.Procs && c.Procs >= 1 {
-		bad("%d tick periods for %d processes", len(c.Ticks), c.Procs)
+		bad("%d tick periods for %d processes (at most one each)", len(c.Ticks), c.Procs)
 	}
 	for _, t := range c.Ticks {
 		if t < 0 || t > trace.MaxTime/16 {
