@@ -15,12 +15,11 @@ import (
 // (the fail's own, else restart_delay). Found by an adversarial review:
 // a receipt moved before its arrival, and so before a flush, made a PK
 // log legitimate and kept orphans; an early restart passed too. Only a
-// run that records the params it was replayed with — every run ckpt
-// writes — claims §3's timing: another implementation's run keeps its
-// own network's times, and a hand-made one may leave them out.
+// run that records the params it was replayed with claims §3's timing
+// (history.RecordsParams; control messages: history.ControlLate).
 func replayTimes(m *history.Model, r *result) {
 	params := m.Run.Options.Params
-	if params.RestartDelay <= 0 || params.ControlDelay <= 0 || params.DefaultDelay <= 0 {
+	if !history.RecordsParams(m.Run) {
 		return
 	}
 	arrivals(m, srcDelays(m, params.DefaultDelay), r)

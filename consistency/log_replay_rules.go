@@ -56,6 +56,7 @@ func logReplayRulesWith(m *history.Model, vts *result) result {
 		more.failWith(m, history.FlushUnlogged, history.LogUnflushed)
 		pkDiscards(m, &more)
 		pkTokenReceipts(m, &more)
+		pkTokenRing(m, &more)
 	}
 	if m.Alg.Recovers() {
 		ckptTypeRules(m, &more)

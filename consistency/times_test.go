@@ -58,3 +58,59 @@ func TestReplayTimes(t *testing.T) {
 	}, src: failAndMessage, prop: eq, status: report.Pass})
 	checkRuleCases(t, cases)
 }
+
+// TestControlDelay: a control message arrives control_delay after its
+// send (history.ControlLate), found by the second review round.
+func TestControlDelay(t *testing.T) {
+	late := func(alg string) func(*testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			run := replayOf(t, alg, failAndMessage(t))
+			for i := range run.Events {
+				if run.Events[i].Kind == trace.ControlRecv {
+					run.Events[i].T -= trace.Second / 100
+					return run
+				}
+			}
+			t.Fatal("no control message")
+			return nil
+		}
+	}
+	var cases []ruleCase
+	for _, alg := range []string{"ms", "pk"} {
+		cases = append(cases, ruleCase{name: alg, run: late(alg), src: failAndMessage, prop: report.Equivalence,
+			status: report.Fail, witness: "control message at seq", besides: []string{"restarts at seq"}})
+	}
+	checkRuleCases(t, cases)
+}
+
+// TestTokenRing: a PK token goes to its sender's ring successor
+// (pkTokenRing), found by the second review round.
+func TestTokenRing(t *testing.T) {
+	three := func(t *testing.T) *trace.Trace {
+		return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+			Checkpoint(0.5, "P0").Fail(1, "P0").Internal(3, "P1").Internal(3, "P2"))
+	}
+	backwards := func(t *testing.T) *trace.Run {
+		run := replayOf(t, "pk", three(t))
+		for i := range run.Events {
+			if e := &run.Events[i]; e.Kind == trace.ControlSend && e.Control == trace.ControlToken {
+				e.Peer = 2
+				for j := i + 1; j < len(run.Events); j++ {
+					if r := &run.Events[j]; r.Kind == trace.ControlRecv && r.Control == trace.ControlToken {
+						r.P = 2
+						return run
+					}
+				}
+			}
+		}
+		t.Fatal("no token")
+		return nil
+	}
+	checkRuleCases(t, []ruleCase{
+		{name: "replayed", run: func(t *testing.T) *trace.Run { return replayOf(t, "pk", three(t)) }, src: three,
+			prop: report.LogReplayRules, status: report.Pass},
+		{name: "first-hop-skips-P1", run: backwards, src: three, prop: report.LogReplayRules, status: report.Fail,
+			witness: "P0 sends a token to P2 at seq", besides: []string{"token", "P1", "P2"},
+			also: map[string]report.Status{report.Equivalence: report.Fail}},
+	})
+}

@@ -51,6 +51,7 @@ const (
 	ResendOf                           // a resend whose of names no earlier copy of the send it repeats
 	RestoreBelowCkpt                   // a restart or rollback keeping fewer ops than its checkpoint holds
 	LogUnflushed                       // a PK log event at an instant its process neither flushes nor ticks in the source trace
+	ControlLate                        // a control message received other than control_delay after its send
 	numKinds
 )
 

@@ -167,6 +167,7 @@ func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
 			b.bodyChanged(seq, q[0], e)
 			i = 0
 		}
+		b.controlDelayed(seq, q[i], e)
 		if len(q) == 1 {
 			delete(w.inFlight, k)
 		} else {
@@ -178,6 +179,31 @@ func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
 		msg := fmt.Sprintf("%s receives a %s control message at seq %d that %s never sent", b.m.ProcName(e.P), e.Control, seq, b.m.ProcName(e.Peer))
 		return msg, wellFormedBecause(msg + " (or not for that failure, or it arrived already)")
 	})
+}
+
+// controlDelayed checks that a control message arrives control_delay
+// after its send (SPEC §3), in a run that records the params it was
+// replayed with (RecordsParams).
+func (b *Builder) controlDelayed(seq, sent int32, e *trace.RunEvent) {
+	params := &b.m.Run.Options.Params
+	at := b.m.Run.Events[sent].T + params.ControlDelay
+	if !RecordsParams(b.m.Run) || e.T == at {
+		return
+	}
+	m := b.m
+	b.anomaly(ControlLate, seq, func() (string, string) {
+		return fmt.Sprintf("%s receives a %s control message at seq %d, t=%s, not at t=%s", m.ProcName(e.P), e.Control, seq, e.T, at),
+			fmt.Sprintf("control messages take control_delay %s (the run's params), and this one was sent at seq %d, t=%s", params.ControlDelay, sent, m.Run.Events[sent].T)
+	})
+}
+
+// RecordsParams reports whether run records the params it was replayed
+// with, as every run ckpt writes does: only such a run claims SPEC §3's
+// timing. Another implementation's run keeps its own network's times,
+// and a hand-made one may leave them out.
+func RecordsParams(run *trace.Run) bool {
+	p := &run.Options.Params
+	return p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
 }
 
 // environment checks a basic checkpoint, a skipped tick or a fail against
