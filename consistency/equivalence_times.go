@@ -24,6 +24,7 @@ func replayTimes(m *history.Model, r *result) {
 	}
 	arrivals(m, srcDelays(m, params.DefaultDelay), r)
 	restartTimes(m, params.RestartDelay, r)
+	readyTimes(m, r)
 }
 
 // srcDelays returns, per run message, its delay in the source trace, or
@@ -114,4 +115,123 @@ func restartTimes(m *history.Model, restartDelay trace.Time, r *result) {
 			}
 		}
 	}
+}
+
+// readyTimes checks that every op executes at its ready time (SPEC §3):
+// op k is ready gap_k (its trace time less its predecessor's) after the
+// previous op executed, or after the restore, if later; a send or an
+// internal op executes when ready, a receive then or later, when a copy
+// is there and accepted; an op PK replays at a restore, at its time. A held process executes nothing: after a block
+// the wait it had already done is kept (exec moves by the block's
+// length), after another hold (PK's until its token returns) the next
+// op is ready a gap after the resume; either way not before the resume
+// (docs/replay.md). Found by the second review round: a send moved
+// earlier let its receipt come before a flush and the rollback undo less
+// than it must; any op moved in a failure-free run passed.
+func readyTimes(m *history.Model, r *result) {
+	np := len(m.Procs)
+	opT := srcOpTimes(m)
+	st := make([]readyState, np)
+	for p := range st {
+		st[p].pausedAt = -1
+	}
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		if e.P < 0 || int(e.P) >= np {
+			continue
+		}
+		s := &st[e.P]
+		switch e.Kind {
+		case trace.Restart, trace.Rollback:
+			s.exec, s.floor, s.pausedAt = e.T, e.T, -1
+		case trace.Block:
+			s.pausedAt = e.T
+		case trace.Resume:
+			if s.pausedAt >= 0 {
+				s.exec += e.T - s.pausedAt
+				s.pausedAt = -1
+			} else {
+				s.exec = max(s.exec, e.T)
+			}
+			s.floor = e.T
+		case trace.Send, trace.Internal, trace.Recv:
+			if e.Resend {
+				continue
+			}
+			ops := opT[e.P]
+			if e.Op >= 0 && int(e.Op) < len(ops) {
+				gap := ops[e.Op]
+				if e.Op > 0 {
+					gap -= ops[e.Op-1]
+				}
+				ready := max(s.exec+gap, s.floor)
+				if (e.T < ready || (e.Kind != trace.Recv && e.T != ready)) && !replayedAtRestore(m, int32(i), e) {
+					notReady(m, int32(i), e, ready, r)
+				}
+			}
+			s.exec, s.floor = e.T, e.T
+		}
+	}
+}
+
+// readyState is what readyTimes keeps per process: when its last op
+// executed (moved by the blocks since), the earliest time its next op
+// may run (its last resume or restore), and when its current block
+// began (-1: none).
+type readyState struct {
+	exec, floor, pausedAt trace.Time
+}
+
+// replayedAtRestore reports whether op event seq is part of PK's instant
+// replay: the run writes the ops a restart re-executes from its log
+// before the restart, at its time, so a restore of the same process at
+// the same instant follows whose pos is beyond the op.
+func replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
+	for j := seq + 1; int(j) < len(m.Run.Events); j++ {
+		n := m.Event(j)
+		if n.T != e.T {
+			return false
+		}
+		if n.P == e.P && (n.Kind == trace.Restart || n.Kind == trace.Rollback) {
+			return n.Pos > e.Op
+		}
+	}
+	return false
+}
+
+// srcOpTimes returns, per process, the trace times of its ops in program
+// order, all in one backing array.
+func srcOpTimes(m *history.Model) [][]trace.Time {
+	np := len(m.Procs)
+	counts := make([]int, np)
+	for i := range m.Src.Events {
+		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+			counts[te.P]++
+		}
+	}
+	out := make([][]trace.Time, np)
+	all := make([]trace.Time, 0, len(m.Src.Events))
+	for p := range out {
+		out[p] = all[len(all):len(all):len(all)+counts[p]]
+		all = all[:len(all)+counts[p]]
+	}
+	for i := range m.Src.Events {
+		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+			out[te.P] = append(out[te.P], te.T)
+		}
+	}
+	return out
+}
+
+// notReady reports an op that did not execute at its ready time.
+func notReady(m *history.Model, seq int32, e *trace.RunEvent, ready trace.Time, r *result) {
+	when := "at"
+	if e.Kind == trace.Recv {
+		when = "at or after"
+	}
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s (op %d) at seq %d executes at t=%s, not %s its ready time t=%s", m.ProcName(e.P), e.Kind, e.Op, seq, e.T, when, ready),
+			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), which rebuilt from the run is t=%s, and a %s executes %s it",
+				e.Op, m.ProcName(e.P), ready, e.Kind, when)
+	})
 }

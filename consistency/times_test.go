@@ -19,6 +19,12 @@ func failAndMessage(t *testing.T) *trace.Trace {
 		Checkpoint(0.5, "P1").Fail(1, "P1").Send(3, "P0", "P1", "m").Recv(3.4, "P1", "m"))
 }
 
+// message: m takes 0.4 from P0 to P1, whose receive is ready at 3.4 too.
+func message(t *testing.T) *trace.Trace {
+	return mustBuild(t, trace.NewBuilder("P0", "P1").
+		Internal(3, "P1").Send(3, "P0", "P1", "m").Recv(3.4, "P1", "m"))
+}
+
 // retimedKind returns the run of alg on src with the first event of kind
 // at time t (in seconds).
 func retimedKind(alg string, src func(*testing.T) *trace.Trace, kind trace.Kind, t float64) func(*testing.T) *trace.Run {
@@ -42,10 +48,12 @@ func TestReplayTimes(t *testing.T) {
 		cases = append(cases,
 			ruleCase{name: alg + "/replayed", run: func(t *testing.T) *trace.Run { return replayOf(t, alg, failAndMessage(t)) },
 				src: failAndMessage, prop: eq, status: report.Pass},
-			ruleCase{name: alg + "/receipt-before-arrival", run: retimedKind(alg, failAndMessage, trace.Recv, 3.3), src: failAndMessage,
-				prop: eq, status: report.Fail, witness: "P1 receives m at seq"},
-			ruleCase{name: alg + "/receipt-after-arrival", run: retimedKind(alg, failAndMessage, trace.Recv, 3.5), src: failAndMessage,
-				prop: eq, status: report.Pass},
+			ruleCase{name: alg + "/receipt-before-arrival", run: retimedKind(alg, message, trace.Recv, 3.3), src: message,
+				prop: eq, status: report.Fail, witness: "P1 receives m at seq", besides: []string{"its ready time"}},
+			ruleCase{name: alg + "/internal-early", run: retimedKind(alg, message, trace.Internal, 2.9), src: message,
+				prop: eq, status: report.Fail, witness: "P1's internal (op 0) at seq"},
+			ruleCase{name: alg + "/message-replayed", run: func(t *testing.T) *trace.Run { return replayOf(t, alg, message(t)) },
+				src: message, prop: eq, status: report.Pass},
 			ruleCase{name: alg + "/early-restart", run: retimedKind(alg, failAndMessage, trace.Restart, 1.5), src: failAndMessage,
 				prop: eq, status: report.Fail, witness: "P1 restarts at seq 2, t=1.5, not at t=2"},
 		)
