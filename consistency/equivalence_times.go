@@ -212,7 +212,7 @@ func srcOpTimes(m *history.Model) [][]trace.Time {
 	out := make([][]trace.Time, np)
 	all := make([]trace.Time, 0, len(m.Src.Events))
 	for p := range out {
-		out[p] = all[len(all):len(all):len(all)+counts[p]]
+		out[p] = all[len(all) : len(all) : len(all)+counts[p]]
 		all = all[:len(all)+counts[p]]
 	}
 	for i := range m.Src.Events {
