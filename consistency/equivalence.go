@@ -23,7 +23,7 @@ var wellFormedness = []history.Kind{
 	history.ControlUnsent, history.ControlUnreceived, history.EnvironmentMismatch,
 	history.OpWhileDown, history.CkptWhileDown,
 	history.Unprompted, history.ControlBodyChanged, history.ResendOf,
-	history.RestoreBelowCkpt, history.ControlLate,
+	history.RestoreBelowCkpt, history.ControlLate, history.EqualTimeOrder,
 }
 
 // equivalence judges SPEC §7 equivalence: each process's final live

@@ -52,6 +52,7 @@ const (
 	RestoreBelowCkpt                   // a restart or rollback keeping fewer ops than its checkpoint holds
 	LogUnflushed                       // a PK log event at an instant its process neither flushes nor ticks in the source trace
 	ControlLate                        // a control message received other than control_delay after its send
+	EqualTimeOrder                     // a process's items at one instant out of the trace's order
 	numKinds
 )
 

@@ -24,7 +24,7 @@ func (b *Builder) flushesBefore(t trace.Time) {
 	}
 	for ev := w.src.Events; w.nextFlush < len(ev) && ev[w.nextFlush].T < t; w.nextFlush++ {
 		if e := &ev[w.nextFlush]; e.Kind == trace.Flush && e.P >= 0 && int(e.P) < len(b.procs) {
-			b.flushed(e)
+			b.flushed(e, int32(w.nextFlush))
 		}
 	}
 }
@@ -37,14 +37,15 @@ func (b *Builder) flushesBefore(t trace.Time) {
 // rolling its dependents back: orphans kept with every rule passing.
 // Without a comparable source trace nothing says when PK flushed, and
 // the log events are taken as they are (docs/checker.md).
-func (b *Builder) logBacked(seq int32, e *trace.RunEvent) {
+func (b *Builder) logBacked(seq int32, e *trace.RunEvent, receipt int32) {
 	w := &b.wf
 	if w.src == nil || b.m.Alg != PK {
 		return
 	}
 	if w.flushAt == nil {
-		w.flushAt = make([]trace.Time, len(b.procs))
-		w.tickAt = make([]trace.Time, len(b.procs))
+		np := len(b.procs)
+		w.flushAt, w.tickAt = make([]trace.Time, np), make([]trace.Time, np)
+		w.flushIdx, w.tickIdx = make([]int32, np), make([]int32, np)
 		for p := range w.flushAt {
 			w.flushAt[p], w.tickAt[p] = -1, -1
 		}
@@ -53,13 +54,21 @@ func (b *Builder) logBacked(seq int32, e *trace.RunEvent) {
 		if te := &ev[w.nextAt]; te.P >= 0 && int(te.P) < len(b.procs) {
 			switch te.Kind {
 			case trace.Flush:
-				w.flushAt[te.P] = te.T
+				w.flushAt[te.P], w.flushIdx[te.P] = te.T, int32(w.nextAt)
 			case trace.Checkpoint:
-				w.tickAt[te.P] = te.T
+				w.tickAt[te.P], w.tickIdx[te.P] = te.T, int32(w.nextAt)
 			}
 		}
 	}
-	if w.flushAt[e.P] == e.T || w.tickAt[e.P] == e.T {
+	idx := None // the latest flush or tick of the instant
+	if w.flushAt[e.P] == e.T {
+		idx = w.flushIdx[e.P]
+	}
+	if w.tickAt[e.P] == e.T {
+		idx = max(idx, w.tickIdx[e.P])
+	}
+	if idx != None {
+		b.loggedBefore(seq, e, receipt, idx)
 		return
 	}
 	m := b.m
@@ -70,12 +79,31 @@ func (b *Builder) logBacked(seq int32, e *trace.RunEvent) {
 	})
 }
 
+// loggedBefore checks a log event made by the flush or tick at trace
+// index idx against its receipt at the same instant: at equal times the
+// trace's order holds (SPEC §3, equal_times.go), so a receipt the trace
+// lists after the flush is not yet in the log it writes.
+func (b *Builder) loggedBefore(seq int32, e *trace.RunEvent, receipt, idx int32) {
+	r := &b.m.Run.Events[receipt]
+	ri := b.srcOpIndex(r)
+	if r.T != e.T || ri == None || ri < idx {
+		return
+	}
+	m := b.m
+	b.anomaly(LogUnflushed, seq, func() (string, string) {
+		return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, by a flush the trace lists before that receipt", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, seq, e.T),
+			fmt.Sprintf("at equal times the trace's order holds (SPEC §3): %s's latest flush or tick at t=%s is trace event %d and its receipt of %s trace event %d, so the receipt comes after the flush and is still volatile",
+				m.ProcName(e.P), e.T, idx, m.MsgName(e.Msg), ri)
+	})
+}
+
 // flushed checks that a flush of an up PK process left none of its live
-// receipts from before the flush's instant without a log event (one at
-// the same instant may follow the flush). Live ops are in time order, so
+// receipts from before the flush without a log event: from before its
+// instant, or at its instant and before it in the trace (SPEC §3's order
+// at equal times; one the trace lists after it comes after it). Live ops are in time order, so
 // the first receipt without one is the oldest; logFrom skips the stable
 // prefix once, so the checks cost O(ops) in all.
-func (b *Builder) flushed(f *trace.Event) {
+func (b *Builder) flushed(f *trace.Event, idx int32) {
 	ps := &b.procs[f.P]
 	if ps.down {
 		return
@@ -92,8 +120,8 @@ func (b *Builder) flushed(f *trace.Event) {
 	}
 	s := ps.live[k]
 	e := &b.m.Run.Events[s]
-	if e.T >= f.T {
-		return
+	if ri := b.srcOpIndex(e); e.T > f.T || (e.T == f.T && (ri == None || ri > idx)) {
+		return // after the flush
 	}
 	m := b.m
 	b.anomaly(FlushUnlogged, s, func() (string, string) {

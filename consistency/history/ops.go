@@ -226,7 +226,7 @@ func (b *Builder) logged(seq int32, e *trace.RunEvent, ps *procBuild) {
 		if r := &b.m.Run.Events[ps.live[k]]; r.Kind == trace.Recv && r.Msg == e.Msg && r.Copy == e.Copy {
 			ps.stable[k] = true
 			ps.unstable--
-			b.logBacked(seq, e)
+			b.logBacked(seq, e, ps.live[k])
 			return
 		}
 	}

@@ -21,9 +21,10 @@ type wellFormed struct {
 	// announcement to n processes puts n in flight at once, and a list
 	// made their arrivals quadratic (200,000 processes: 42 s).
 	inFlight map[ctlKey][]int32
-	// ticks and fails are, per process, the trace's timer ticks and
-	// fails still to come; nil without a comparable source trace.
-	ticks, fails [][]trace.Time
+	// ticks and fails are, per process, the trace indexes of its timer
+	// ticks and fails still to come; nil without a comparable source
+	// trace.
+	ticks, fails [][]int32
 	// src is the source trace when comparable (nil otherwise), and
 	// nextFlush the index of its first event not passed yet (flushes.go).
 	src       *trace.Trace
@@ -34,6 +35,11 @@ type wellFormed struct {
 	// instant (flushes.go, logBacked); nil until the first log event.
 	nextAt          int
 	flushAt, tickAt []trace.Time
+	// flushIdx and tickIdx are the trace indexes of those.
+	flushIdx, tickIdx []int32
+	// srcOf maps run message indexes to the source trace's when the two
+	// tables differ (equal_times.go); nil until needed.
+	srcOf []int32
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
@@ -58,14 +64,14 @@ func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
 	if src == nil || len(src.Processes) != len(run.Processes) {
 		return w
 	}
-	w.ticks, w.fails = envTimes(src, len(run.Processes))
+	w.ticks, w.fails = envIndexes(src, len(run.Processes))
 	w.src = src
 	return w
 }
 
-// envTimes returns, per process, the times of the trace's ticks and of
+// envIndexes returns, per process, the trace indexes of its ticks and of
 // its fails, all in one backing array.
-func envTimes(src *trace.Trace, np int) (ticks, fails [][]trace.Time) {
+func envIndexes(src *trace.Trace, np int) (ticks, fails [][]int32) {
 	slot := func(te *trace.Event) int {
 		switch {
 		case te.P < 0 || int(te.P) >= np:
@@ -86,14 +92,14 @@ func envTimes(src *trace.Trace, np int) (ticks, fails [][]trace.Time) {
 	for s := 1; s <= 2*np; s++ {
 		counts[s] += counts[s-1]
 	}
-	all := make([]trace.Time, counts[2*np])
-	out := make([][]trace.Time, 2*np)
+	all := make([]int32, counts[2*np])
+	out := make([][]int32, 2*np)
 	for s := range out {
 		out[s] = all[counts[s]:counts[s]:counts[s+1]]
 	}
 	for i := range src.Events {
 		if s := slot(&src.Events[i]); s >= 0 {
-			out[s] = append(out[s], src.Events[i].T)
+			out[s] = append(out[s], int32(i))
 		}
 	}
 	return out[:np:np], out[np:]
@@ -218,13 +224,14 @@ func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	if e.Kind == trace.Fail {
 		q, what = &w.fails[e.P], "fail"
 	}
-	if len(*q) > 0 && (*q)[0] == e.T {
+	if len(*q) > 0 && w.src.Events[(*q)[0]].T == e.T {
+		b.afterOpsBefore(seq, e, (*q)[0])
 		*q = (*q)[1:]
 		return
 	}
 	next := "none is left"
 	if len(*q) > 0 {
-		next = fmt.Sprintf("the next is at t=%s", (*q)[0])
+		next = fmt.Sprintf("the next is at t=%s", w.src.Events[(*q)[0]].T)
 	}
 	nor := ""
 	if b.m.Alg == Coordinated && e.Kind == trace.Checkpoint {
@@ -287,8 +294,9 @@ func (b *Builder) finishEnvironment() {
 	}
 }
 
-func (b *Builder) missingEnvironment(p int32, what string, left []trace.Time) {
-	for _, t := range left {
+func (b *Builder) missingEnvironment(p int32, what string, left []int32) {
+	for _, i := range left {
+		t := b.wf.src.Events[i].T
 		b.anomaly(EnvironmentMismatch, None, func() (string, string) {
 			return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run", what, b.m.ProcName(p), t),
 				"environment events happen at their trace time, one run event for each, and a run ends only when none is pending"
