@@ -57,6 +57,7 @@ func logReplayRulesWith(m *history.Model, vts *result) result {
 		pkDiscards(m, &more)
 		pkTokenReceipts(m, &more)
 		pkTokenRing(m, &more)
+		pkRetransmits(m, &more)
 	}
 	if m.Alg.Recovers() {
 		ckptTypeRules(m, &more)
