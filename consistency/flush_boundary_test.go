@@ -67,7 +67,7 @@ func logged(src func(*testing.T) *trace.Trace, seq int32, t float64) func(*testi
 }
 
 // unflushed ends the witness of a log event no flush or tick made.
-const unflushed = "where it neither flushes nor ticks"
+const unflushed = "where it neither flushes nor ticks while up"
 
 // flushThenRecv: P0 flushes at 0.5, then receives m1 at the same
 // instant (run seq 1); nothing logs the receipt.
@@ -84,6 +84,37 @@ func retimed(src func(*testing.T) *trace.Trace, seq int32, kind trace.Kind, t fl
 			e.T = trace.Time(t * float64(trace.Second))
 		})
 	}
+}
+
+// TestFlushWhileDown: a flush or tick of a down process flushes nothing
+// (SPEC §3), so it backs no log event: neither one after a fail of the
+// same instant nor one during the down time. Found by the third review
+// round: a forged log backed by a tick after the fail kept an orphan.
+func TestFlushWhileDown(t *testing.T) {
+	instant := func(recvFirst bool) func(*testing.T) *trace.Trace {
+		return func(t *testing.T) *trace.Trace {
+			b := trace.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
+			if recvFirst {
+				b.Recv(1, "P1", "m").Flush(1, "P1")
+			} else {
+				b.Flush(1, "P1").Recv(1, "P1", "m")
+			}
+			return mustBuild(t, b.Send(1, "P1", "P0", "x").Fail(1, "P1").Checkpoint(1, "P1").Recv(2, "P0", "x"))
+		}
+	}
+	downFlush := func(t *testing.T) *trace.Trace {
+		return mustBuild(t, trace.NewBuilder("P0", "P1").
+			Send(0.1, "P1", "P0", "m1").Recv(0.5, "P0", "m1").Fail(0.7, "P0").Flush(0.8, "P0").Internal(3, "P0"))
+	}
+	lrr := report.LogReplayRules
+	checkRuleCases(t, []ruleCase{
+		{name: "flush-then-receipt-then-fail", run: replayed("pk", instant(false)), src: instant(false), prop: lrr, status: pass},
+		{name: "receipt-logged-by-the-tick-after-the-fail", run: replayed("pk", instant(true)), src: instant(false), prop: lrr, status: fail,
+			witness: "by a flush the trace lists before that receipt", besides: []string{"orphan", "undone", "pos", "token", "restart"}},
+		{name: "down-flush", run: replayed("pk", downFlush), src: downFlush, prop: lrr, status: pass},
+		{name: "log-at-a-down-flush", run: logged(downFlush, 3, 0.8), src: downFlush, prop: lrr, status: fail,
+			witness: unflushed, besides: []string{"restart"}},
+	})
 }
 
 // firstOf returns the seq of run's first event of kind.

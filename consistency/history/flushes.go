@@ -46,26 +46,37 @@ func (b *Builder) logBacked(seq int32, e *trace.RunEvent, receipt int32) {
 		np := len(b.procs)
 		w.flushAt, w.tickAt = make([]trace.Time, np), make([]trace.Time, np)
 		w.flushIdx, w.tickIdx = make([]int32, np), make([]int32, np)
+		w.failAt = make([]trace.Time, np)
 		for p := range w.flushAt {
-			w.flushAt[p], w.tickAt[p] = -1, -1
+			w.flushAt[p], w.tickAt[p], w.failAt[p] = -1, -1, -1
 		}
 	}
 	for ev := w.src.Events; w.nextAt < len(ev) && ev[w.nextAt].T <= e.T; w.nextAt++ {
-		if te := &ev[w.nextAt]; te.P >= 0 && int(te.P) < len(b.procs) {
-			switch te.Kind {
-			case trace.Flush:
-				w.flushAt[te.P], w.flushIdx[te.P] = te.T, int32(w.nextAt)
-			case trace.Checkpoint:
-				w.tickAt[te.P], w.tickIdx[te.P] = te.T, int32(w.nextAt)
-			}
+		te := &ev[w.nextAt]
+		if te.P < 0 || int(te.P) >= len(b.procs) {
+			continue
+		}
+		// A flush or tick after a fail of its instant finds the process
+		// down: it flushes nothing (SPEC §3). Found by the third review.
+		switch p := te.P; {
+		case te.Kind == trace.Fail:
+			w.failAt[p] = te.T
+		case w.failAt[p] == te.T:
+		case te.Kind == trace.Flush:
+			w.flushAt[p], w.flushIdx[p] = te.T, int32(w.nextAt)
+		case te.Kind == trace.Checkpoint:
+			w.tickAt[p], w.tickIdx[p] = te.T, int32(w.nextAt)
 		}
 	}
-	idx := None // the latest flush or tick of the instant
+	idx := None // the latest flush or tick of the instant the process was up at
 	if w.flushAt[e.P] == e.T {
 		idx = w.flushIdx[e.P]
 	}
 	if w.tickAt[e.P] == e.T {
 		idx = max(idx, w.tickIdx[e.P])
+	}
+	if b.procs[e.P].down {
+		idx = None // a down process flushes nothing (SPEC §3)
 	}
 	if idx != None {
 		b.loggedBefore(seq, e, receipt, idx)
@@ -73,7 +84,7 @@ func (b *Builder) logBacked(seq int32, e *trace.RunEvent, receipt int32) {
 	}
 	m := b.m
 	b.anomaly(LogUnflushed, seq, func() (string, string) {
-		return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, seq, e.T),
+		return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks while up", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, seq, e.T),
 			fmt.Sprintf("a PK log event is an entry made stable by a flush, at a flush of the source trace or at a timer tick (a checkpoint flushes first); the source trace has neither for %s at t=%s, so the receipt of %s (op %d) is still volatile there, and a crash loses it",
 				m.ProcName(e.P), e.T, m.MsgName(e.Msg), e.Op)
 	})

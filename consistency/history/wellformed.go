@@ -35,8 +35,11 @@ type wellFormed struct {
 	// instant (flushes.go, logBacked); nil until the first log event.
 	nextAt          int
 	flushAt, tickAt []trace.Time
-	// flushIdx and tickIdx are the trace indexes of those.
+	// flushIdx and tickIdx are the trace indexes of those, and failAt
+	// the time of its latest fail up to that instant: a flush or tick
+	// after a fail of the same instant is not counted.
 	flushIdx, tickIdx []int32
+	failAt            []trace.Time
 	// srcOf maps run message indexes to the source trace's when the two
 	// tables differ (equal_times.go); nil until needed.
 	srcOf []int32
