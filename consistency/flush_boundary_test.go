@@ -152,6 +152,44 @@ func TestTickOrderAtInstant(t *testing.T) {
 	})
 }
 
+// TestEqualTimeOrderBothWays: the order at an instant is judged both
+// ways and for internal ops too (the third review round found a tick
+// the run put before an op the trace lists first, and an internal op
+// that hid a receipt from the check, both passing).
+func TestEqualTimeOrderBothWays(t *testing.T) {
+	at1 := func(order ...string) func(*testing.T) *trace.Trace {
+		return func(t *testing.T) *trace.Trace {
+			b := trace.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
+			for _, o := range order {
+				switch o {
+				case "recv":
+					b.Recv(1, "P1", "m")
+				case "tick":
+					b.Checkpoint(1, "P1")
+				case "internal":
+					b.Internal(1, "P1")
+				}
+			}
+			return mustBuild(t, b.Internal(2, "P1"))
+		}
+	}
+	eq := report.Equivalence
+	var cases []ruleCase
+	for _, alg := range []string{"ms", "pk"} {
+		cases = append(cases,
+			ruleCase{name: alg + "/recv-tick", run: replayed(alg, at1("recv", "tick")), src: at1("recv", "tick"), prop: eq, status: pass},
+			ruleCase{name: alg + "/tick-before-the-recv-listed-first", run: replayed(alg, at1("tick", "recv")), src: at1("recv", "tick"),
+				prop: eq, status: fail, witness: "comes after a tick or fail of its instant t=1 that the trace lists after it"},
+		)
+	}
+	cases = append(cases,
+		ruleCase{name: "ms/tick-recv-internal", run: replayed("ms", at1("tick", "recv", "internal")), src: at1("tick", "recv", "internal"), prop: eq, status: pass},
+		ruleCase{name: "ms/tick-after-the-internal-listed-later", run: replayed("ms", at1("recv", "internal", "tick")), src: at1("tick", "recv", "internal"),
+			prop: eq, status: fail, witness: "which the trace lists after it"},
+	)
+	checkRuleCases(t, cases)
+}
+
 // replayed is the run of alg on src.
 func replayed(alg string, src func(*testing.T) *trace.Trace) func(*testing.T) *trace.Run {
 	return func(t *testing.T) *trace.Run { return replayOf(t, alg, src(t)) }

@@ -15,10 +15,15 @@ import (
 // tick) the trace lists first at the same instant, and logged it there,
 // changed no time and kept a receipt the crash loses.
 
-// srcOpIndex returns the source trace index of the send or receive r,
-// or None (an internal op, which no message names, or a message the
-// source trace lacks).
+// srcOpIndex returns the source trace index of the op r, or None (a
+// message the source trace lacks, an op number beyond its program).
+// Sends and receives are found by their message; internal ops by their
+// op number, through a table of every process's ops built the first
+// time one is needed (4 bytes an op).
 func (b *Builder) srcOpIndex(r *trace.RunEvent) int32 {
+	if r.Kind == trace.Internal {
+		return b.srcInternal(r)
+	}
 	sm := b.srcMsgOf(r.Msg)
 	if sm == None {
 		return None
@@ -31,6 +36,67 @@ func (b *Builder) srcOpIndex(r *trace.RunEvent) int32 {
 		return msg.Recv
 	}
 	return None
+}
+
+// srcInternal returns the source trace index of internal op r.
+func (b *Builder) srcInternal(r *trace.RunEvent) int32 {
+	w := &b.wf
+	if w.progIdx == nil {
+		np := len(b.procs)
+		counts := make([]int, np)
+		for i := range w.src.Events {
+			if te := &w.src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+				counts[te.P]++
+			}
+		}
+		all := make([]int32, 0, len(w.src.Events))
+		w.progIdx = make([][]int32, np)
+		for p := range w.progIdx {
+			w.progIdx[p] = all[len(all) : len(all) : len(all)+counts[p]]
+			all = all[:len(all)+counts[p]]
+		}
+		for i := range w.src.Events {
+			if te := &w.src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+				w.progIdx[te.P] = append(w.progIdx[te.P], int32(i))
+			}
+		}
+	}
+	ops := w.progIdx[r.P]
+	if r.Op < 0 || int(r.Op) >= len(ops) || w.src.Events[ops[r.Op]].Kind != trace.Internal {
+		return None
+	}
+	return ops[r.Op]
+}
+
+// envPassed records the tick or fail e, trace index idx, that the run
+// has shown for its process.
+func (b *Builder) envPassed(e *trace.RunEvent, idx int32) {
+	w := &b.wf
+	if w.envAt == nil {
+		w.envAt, w.envIdx = make([]trace.Time, len(b.procs)), make([]int32, len(b.procs))
+		for p := range w.envAt {
+			w.envAt[p] = -1
+		}
+	}
+	w.envAt[e.P], w.envIdx[e.P] = e.T, idx
+}
+
+// opAfterEnv checks op e against the tick or fail of its process the run
+// showed before it at the same instant: the trace must list that one
+// first too. (The converse of afterOpsBefore.)
+func (b *Builder) opAfterEnv(seq int32, e *trace.RunEvent) {
+	w := &b.wf
+	if w.envAt == nil || e.P < 0 || int(e.P) >= len(b.procs) || w.envAt[e.P] != e.T || (e.Kind == trace.Send && e.Resend) {
+		return
+	}
+	idx := w.envIdx[e.P]
+	if oi := b.srcOpIndex(e); oi != None && oi < idx {
+		m := b.m
+		b.anomaly(EqualTimeOrder, seq, func() (string, string) {
+			return fmt.Sprintf("%s's %s (op %d) at seq %d comes after a tick or fail of its instant t=%s that the trace lists after it", m.ProcName(e.P), e.Kind, e.Op, seq, e.T),
+				fmt.Sprintf("at equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %s (event %d) before the tick or fail (event %d), so the %s comes first", e.Kind, oi, idx, e.Kind)
+		})
+	}
 }
 
 // srcMsgOf maps a run message index to the source trace's: the identity

@@ -25,6 +25,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	b.sawOp = true
+	b.opAfterEnv(seq, e)
 	if e.Op < 0 || e.Op > max(b.sizeHint, seq) || e.Op > int32(len(ps.progKind))+maxOpGap {
 		// No process can have more ops than the run has events. Nor can
 		// it run an op before every earlier one (progKind reaches one

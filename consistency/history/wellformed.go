@@ -41,8 +41,13 @@ type wellFormed struct {
 	flushIdx, tickIdx []int32
 	failAt            []trace.Time
 	// srcOf maps run message indexes to the source trace's when the two
-	// tables differ (equal_times.go); nil until needed.
-	srcOf []int32
+	// tables differ, progIdx holds per process the trace indexes of its
+	// ops, and envAt and envIdx per process the time and trace index of
+	// its latest tick or fail the run showed (equal_times.go); nil until
+	// needed.
+	srcOf, envIdx []int32
+	progIdx       [][]int32
+	envAt         []trace.Time
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
@@ -229,6 +234,7 @@ func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	}
 	if len(*q) > 0 && w.src.Events[(*q)[0]].T == e.T {
 		b.afterOpsBefore(seq, e, (*q)[0])
+		b.envPassed(e, (*q)[0])
 		*q = (*q)[1:]
 		return
 	}
