@@ -122,3 +122,26 @@ func TestTokenRing(t *testing.T) {
 			also: map[string]report.Status{report.Equivalence: report.Fail}},
 	})
 }
+
+// TestReceiveTakesCopiesInOrder: a receive examines its message's copies
+// in arrival order (history.CopySkipped), found by the second review
+// round: MS's stale discard of copy 1 deleted, the copy listed
+// unconsumed and copy 2 received instead, passed.
+func TestReceiveTakesCopiesInOrder(t *testing.T) {
+	skipped := func(t *testing.T) *trace.Run {
+		run := replayOf(t, "ms", staleTrace(t))
+		d := firstOf(t, run, trace.Discard)
+		de := run.Events[d]
+		run = removeAt(run, []int32{d})
+		last := run.Events[len(run.Events)-1]
+		u := trace.NewRunEvent(trace.Unconsumed, last.T, de.P)
+		u.Seq, u.Msg, u.Copy = int32(len(run.Events)), de.Msg, de.Copy
+		run.Events = append(run.Events, u)
+		return run
+	}
+	checkRuleCases(t, []ruleCase{
+		{name: "replayed", run: replayed("ms", staleTrace), src: staleTrace, prop: report.Equivalence, status: report.Pass},
+		{name: "stale-copy-skipped", run: skipped, src: staleTrace, prop: report.Equivalence, status: report.Fail,
+			witness: "takes copy 2 of m1 while copy 1 waits in its mailbox"},
+	})
+}

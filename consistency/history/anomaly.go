@@ -53,6 +53,7 @@ const (
 	LogUnflushed                       // a PK log event at an instant its process neither flushes nor ticks in the source trace
 	ControlLate                        // a control message received other than control_delay after its send
 	EqualTimeOrder                     // a process's items at one instant out of the trace's order
+	CopySkipped                        // a receive taking a copy while an earlier one waits in the mailbox
 	numKinds
 )
 

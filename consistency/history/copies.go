@@ -182,6 +182,9 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 		return
 	}
 	box := &b.box
+	if e.Kind == trace.Recv && e.Via == trace.ViaNet {
+		b.earlierCopies(seq, e)
+	}
 	switch {
 	case box.held(ci):
 	case e.Kind == trace.Discard:
