@@ -130,7 +130,7 @@ func restartTimes(m *history.Model, restartDelay trace.Time, r *result) {
 // than it must; any op moved in a failure-free run passed.
 func readyTimes(m *history.Model, r *result) {
 	np := len(m.Procs)
-	opAt := srcOps(m)
+	opAt := m.SrcOps()
 	st := make([]readyState, np)
 	for p := range st {
 		st[p].pausedAt = -1
@@ -197,31 +197,6 @@ func replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
 		}
 	}
 	return false
-}
-
-// srcOps returns, per process, the trace indexes of its ops in program
-// order, all in one backing array (4 bytes an op, not a time's 8: at
-// 10^7 events it lives beside the whole run).
-func srcOps(m *history.Model) [][]int32 {
-	np := len(m.Procs)
-	counts := make([]int, np)
-	for i := range m.Src.Events {
-		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-			counts[te.P]++
-		}
-	}
-	out := make([][]int32, np)
-	all := make([]int32, 0, len(m.Src.Events))
-	for p := range out {
-		out[p] = all[len(all) : len(all) : len(all)+counts[p]]
-		all = all[:len(all)+counts[p]]
-	}
-	for i := range m.Src.Events {
-		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-			out[te.P] = append(out[te.P], int32(i))
-		}
-	}
-	return out
 }
 
 // notReady reports an op that did not execute at its ready time.

@@ -41,6 +41,18 @@ func (b *Builder) srcOpIndex(r *trace.RunEvent) int32 {
 // srcInternal returns the source trace index of internal op r.
 func (b *Builder) srcInternal(r *trace.RunEvent) int32 {
 	w := &b.wf
+	ops := b.srcOpTable()[r.P]
+	if r.Op < 0 || int(r.Op) >= len(ops) || w.src.Events[ops[r.Op]].Kind != trace.Internal {
+		return None
+	}
+	return ops[r.Op]
+}
+
+// srcOpTable returns, per process, the source trace indexes of its ops
+// in program order, all in one backing array, built the first time it
+// is needed (the model keeps it: Model.SrcOps).
+func (b *Builder) srcOpTable() [][]int32 {
+	w := &b.wf
 	if w.progIdx == nil {
 		np := len(b.procs)
 		counts := make([]int, np)
@@ -61,11 +73,7 @@ func (b *Builder) srcInternal(r *trace.RunEvent) int32 {
 			}
 		}
 	}
-	ops := w.progIdx[r.P]
-	if r.Op < 0 || int(r.Op) >= len(ops) || w.src.Events[ops[r.Op]].Kind != trace.Internal {
-		return None
-	}
-	return ops[r.Op]
+	return w.progIdx
 }
 
 // envPassed records the tick or fail e, trace index idx, that the run

@@ -56,6 +56,9 @@ func (b *Builder) Finish() *Model {
 		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
+	if b.wf.src != nil {
+		m.srcOps = b.srcOpTable()
+	}
 	hasSrc := m.srcMsg != nil || m.sameMsgs
 	m.Program = b.program(hasSrc)
 	m.finalState()

@@ -405,7 +405,13 @@ type Model struct {
 	srcMsg    []int32
 	sameMsgs  bool
 	srcSender []int32 // per run message, its sender in the source trace
+	srcOps    [][]int32
 }
+
+// SrcOps returns, per process, the source trace indexes of its ops in
+// program order (the table the builder placed internal ops with, or
+// built at Finish), or nil without a comparable source trace.
+func (m *Model) SrcOps() [][]int32 { return m.srcOps }
 
 // ProgOp is one op of a process's program.
 type ProgOp struct {
