@@ -96,7 +96,9 @@ func (c *Copies) add(m int32) int32 {
 }
 
 // mailbox is the builder's view of where each copy is, one int32 per
-// copy: in its receiver's mailbox (inBox), maybe there (unsure: an undone
+// copy: in its receiver's mailbox since it was sent (inBox), or put back
+// there by a rollback under the algorithm's rule (putBack), maybe there
+// (unsure: an undone
 // receipt may or may not have put it back — a foreign algorithm, or a PK
 // copy whose vector is unknown — and the model judges nobody who takes
 // or lists it), or taken by the receive or discard at that seq (or never
@@ -106,15 +108,19 @@ type mailbox struct {
 }
 
 const (
-	inBox  int32 = -3
-	unsure int32 = -4
+	inBox   int32 = -3
+	unsure  int32 = -4
+	putBack int32 = -5
 )
 
 func (x *mailbox) reserve(n int) { x.state = make([]int32, 0, n) }
 func (x *mailbox) add()          { x.state = append(x.state, None) }
 
 // held reports whether copy ci is (or may be) in its mailbox.
-func (x *mailbox) held(ci int32) bool { return x.state[ci] == inBox || x.state[ci] == unsure }
+func (x *mailbox) held(ci int32) bool { return x.state[ci] <= inBox }
+
+// there reports whether copy ci is surely in its mailbox.
+func (x *mailbox) there(ci int32) bool { return x.state[ci] == inBox || x.state[ci] == putBack }
 
 // taker returns the seq of the receive or discard that took copy ci
 // last, or None.
@@ -230,7 +236,7 @@ func (b *Builder) discardTaken(seq int32, e *trace.RunEvent, ci int32) {
 // mailbox, or marks it unsure when whether it went back is unknown.
 func (b *Builder) requeue(ci int32, sure bool) {
 	if sure {
-		b.box.state[ci] = inBox
+		b.box.state[ci] = putBack
 	} else {
 		b.box.state[ci] = unsure
 	}

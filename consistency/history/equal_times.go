@@ -112,7 +112,10 @@ func (b *Builder) opAfterEnv(seq int32, e *trace.RunEvent) {
 // the copies of its message id in arrival order (SPEC §3), and copies of
 // one message arrive in the order they were sent (each takes the
 // message's delay; one put back keeps its place). An earlier copy that
-// had arrived by then was delivered, discarded or held for first. Found
+// had arrived by then was delivered, discarded or held for first. Only
+// copies no receive or discard has taken are judged: whether a rollback
+// put a copy back is the algorithm's rule (log-replay-rules judges it),
+// not the replay's. Found
 // by the second review round: a discard deleted and its copy listed
 // unconsumed passed. Judged for runs that record their params, against
 // the source trace's delay.

@@ -321,8 +321,8 @@ func (b *Builder) finishMailboxes() {
 	if !m.Alg.Recovers() || b.wf.ended == None {
 		return
 	}
-	for ci, state := range b.box.state {
-		if state != inBox || m.CopyTo(int32(ci)) == None {
+	for ci := range b.box.state {
+		if !b.box.there(int32(ci)) || m.CopyTo(int32(ci)) == None {
 			continue
 		}
 		send, to := m.Copies.Send[ci], m.CopyTo(int32(ci))
