@@ -24,7 +24,7 @@ var wellFormedness = []history.Kind{
 	history.OpWhileDown, history.CkptWhileDown,
 	history.Unprompted, history.ControlBodyChanged, history.ResendOf,
 	history.RestoreBelowCkpt, history.ControlLate, history.EqualTimeOrder,
-	history.CopySkipped,
+	history.CopySkipped, history.ArrivalEarly, history.RestartTime,
 }
 
 // equivalence judges SPEC §7 equivalence: each process's final live

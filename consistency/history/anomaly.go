@@ -54,6 +54,8 @@ const (
 	ControlLate                        // a control message received other than control_delay after its send
 	EqualTimeOrder                     // a process's items at one instant out of the trace's order
 	CopySkipped                        // a receive taking a copy while an earlier one waits in the mailbox
+	ArrivalEarly                       // a receipt earlier than its copy's arrival
+	RestartTime                        // a restart other than its fail's down time after it
 	numKinds
 )
 

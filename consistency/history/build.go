@@ -51,6 +51,9 @@ type procBuild struct {
 	// lastFail is the seq of the latest effective fail; lastRestore of
 	// the latest restart or rollback.
 	lastFail, lastRestore int32
+	// restartAt is when the latest effective fail's down time ends, 0
+	// when unknown (arrivals.go).
+	restartAt trace.Time
 	// posless: the latest restart or rollback named no pos, so the next
 	// app event's op says how many ops stayed live.
 	posless bool

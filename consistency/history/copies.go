@@ -188,8 +188,8 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 		return
 	}
 	box := &b.box
-	if e.Kind == trace.Recv && e.Via == trace.ViaNet {
-		b.earlierCopies(seq, e)
+	if e.Kind == trace.Recv && e.Via != trace.ViaLog {
+		b.arrived(seq, e, ci)
 	}
 	switch {
 	case box.held(ci):

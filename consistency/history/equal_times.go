@@ -107,47 +107,6 @@ func (b *Builder) opAfterEnv(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// earlierCopies checks that the net receive e takes no copy while an
-// earlier one of its message waits in the mailbox: a receive examines
-// the copies of its message id in arrival order (SPEC §3), and copies of
-// one message arrive in the order they were sent (each takes the
-// message's delay; one put back keeps its place). An earlier copy that
-// had arrived by then was delivered, discarded or held for first. Only
-// copies no receive or discard has taken are judged: whether a rollback
-// put a copy back is the algorithm's rule (log-replay-rules judges it),
-// not the replay's. Found
-// by the second review round: a discard deleted and its copy listed
-// unconsumed passed. Judged for runs that record their params, against
-// the source trace's delay.
-func (b *Builder) earlierCopies(seq int32, e *trace.RunEvent) {
-	w, m := &b.wf, b.m
-	if w.src == nil || e.Copy <= 1 || !RecordsParams(m.Run) {
-		return
-	}
-	sm := b.srcMsgOf(e.Msg)
-	if sm == None {
-		return
-	}
-	d := m.Run.Options.Params.DefaultDelay
-	if msg := &w.src.Messages[sm]; msg.Recv != None {
-		d = w.src.Events[msg.Recv].T - w.src.Events[msg.Send].T
-	}
-	for k := int32(1); k < e.Copy; k++ {
-		cj := m.Copies.Index(e.Msg, k)
-		if cj < 0 || b.box.state[cj] != inBox || m.CopyTo(cj) != e.P {
-			continue
-		}
-		snd := m.Copies.Send[cj]
-		if at := m.Run.Events[snd].T + d; at <= e.T {
-			b.anomaly(CopySkipped, seq, func() (string, string) {
-				return fmt.Sprintf("%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox", m.ProcName(e.P), seq, e.Copy, m.MsgName(e.Msg), k),
-					fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first", k, snd, at, e.T)
-			})
-			return
-		}
-	}
-}
-
 // srcMsgOf maps a run message index to the source trace's: the identity
 // for a run fresh from replay (it shares the trace's table), else by id,
 // the map built the first time it is needed.

@@ -16,6 +16,7 @@ func (b *Builder) fail(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	ps.down = true
 	ps.lastFail = seq
+	b.failedUntil(e, ps, b.wf.lastEnv)
 	f := Failure{Seq: seq, P: e.P, Restart: None, Count: None, R: None}
 	b.snapshot(&f)
 	m.Failures = append(m.Failures, f)
@@ -44,6 +45,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		m.Missing.Failure = true
 	}
 	b.opsWhileDown(ps, seq)
+	b.restartedAt(seq, e, ps)
 	ps.down = false
 	keep := requeueNone
 	if !m.Alg.Recovers() {

@@ -140,9 +140,6 @@ func (b *Builder) program(hasSrc bool) [][]ProgOp {
 	return out
 }
 
-// RunMsg maps a source trace message index to the run's, or None.
-func (m *Model) RunMsg(i int32) int32 { return m.runMsg(i) }
-
 // runMsg maps a source trace message index to the run's, or None.
 func (m *Model) runMsg(i int32) int32 {
 	switch {

@@ -40,6 +40,9 @@ type wellFormed struct {
 	// after a fail of the same instant is not counted.
 	flushIdx, tickIdx []int32
 	failAt            []trace.Time
+	// lastEnv is the trace index of the tick or fail environment matched
+	// the last event it judged with, or None.
+	lastEnv int32
 	// srcOf maps run message indexes to the source trace's when the two
 	// tables differ, progIdx holds per process the trace indexes of its
 	// ops, and envAt and envIdx per process the time and trace index of
@@ -68,7 +71,7 @@ type inFlight struct {
 }
 
 func newWellFormed(run *trace.Run, src *trace.Trace) wellFormed {
-	w := wellFormed{ended: None}
+	w := wellFormed{ended: None, lastEnv: None}
 	if src == nil || len(src.Processes) != len(run.Processes) {
 		return w
 	}
@@ -225,6 +228,7 @@ func RecordsParams(run *trace.Run) bool {
 // (SPEC §3), one run event per trace event.
 func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	w := &b.wf
+	w.lastEnv = None
 	if w.ticks == nil {
 		return
 	}
@@ -235,6 +239,7 @@ func (b *Builder) environment(seq int32, e *trace.RunEvent) {
 	if len(*q) > 0 && w.src.Events[(*q)[0]].T == e.T {
 		b.afterOpsBefore(seq, e, (*q)[0])
 		b.envPassed(e, (*q)[0])
+		w.lastEnv = (*q)[0]
 		*q = (*q)[1:]
 		return
 	}
