@@ -120,17 +120,7 @@ func (b *Builder) srcMsgOf(rm int32) int32 {
 		return rm
 	}
 	if w.srcOf == nil {
-		index := make(map[string]int32, len(src))
-		for i, id := range src {
-			index[id] = int32(i)
-		}
-		w.srcOf = make([]int32, len(run))
-		for i, id := range run {
-			w.srcOf[i] = None
-			if j, ok := index[id]; ok {
-				w.srcOf[i] = j
-			}
-		}
+		w.srcOf = msgMap(run, src)
 	}
 	return w.srcOf[rm]
 }

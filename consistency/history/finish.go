@@ -84,12 +84,18 @@ func (b *Builder) srcMsgs() []int32 {
 		m.sameMsgs = true
 		return nil
 	}
-	out := make([]int32, len(s))
-	index := make(map[string]int32, len(r))
-	for i, id := range r {
+	return msgMap(s, r)
+}
+
+// msgMap maps each index of from to the index of the same message id in
+// to, or None.
+func msgMap(from, to []string) []int32 {
+	index := make(map[string]int32, len(to))
+	for i, id := range to {
 		index[id] = int32(i)
 	}
-	for i, id := range s {
+	out := make([]int32, len(from))
+	for i, id := range from {
 		out[i] = None
 		if j, ok := index[id]; ok {
 			out[i] = j
