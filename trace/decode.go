@@ -36,6 +36,12 @@ type traceWire struct {
 // apart by content. name is used in messages ("-" for stdin). The input
 // is read as a stream, one event at a time. Errors are *InputError.
 func ReadTrace(name string, r io.Reader) (*Trace, error) {
+	return readTrace(name, r, false)
+}
+
+// readTrace is ReadTrace, reading JSON Lines one event at a time when
+// oneByOne is set (the tests of linesAhead).
+func readTrace(name string, r io.Reader, oneByOne bool) (*Trace, error) {
 	in, err := openInput(r)
 	if err != nil {
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
@@ -44,7 +50,9 @@ func ReadTrace(name string, r io.Reader) (*Trace, error) {
 	if n := eventsHint(r, in); n > 0 {
 		d.a.reserve(n)
 	}
-	if err := newFrame(name, TraceFormat, in).read(d); err != nil {
+	f := newFrame(name, TraceFormat, in)
+	f.oneByOne = oneByOne
+	if err := f.read(d); err != nil {
 		return nil, err
 	}
 	return d.a.finish()
@@ -165,14 +173,26 @@ func (d *traceDecoder) field(f *frame, key string) error {
 
 // event reads one event and hands it to the assembler.
 func (d *traceDecoder) event(f *frame) error {
-	w := &d.w
+	if err := parseEvent(f, &d.w, &d.ev, &d.buf); err != nil {
+		return err
+	}
+	return d.keep(f.jsonl, &d.ev)
+}
+
+// keep hands an event read by parseEvent to the assembler.
+func (d *traceDecoder) keep(jsonl bool, r *rawEvent) error {
+	d.a.jsonl = jsonl
+	return d.a.add(r)
+}
+
+// parseEvent reads the event being read by f into r, through w; r's
+// names point into f's text or, when they had escapes, into buf.
+func parseEvent(f *frame, w *traceWire, r *rawEvent, buf *[5][]byte) error {
 	w.T, w.P, w.Kind, w.To, w.Msg, w.Down, w.Label = w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.Msg[:0], w.Down[:0], w.Label[:0]
 	if err := f.next(w); err != nil {
 		return err
 	}
-	r := &d.ev
 	*r = rawEvent{line: f.line}
-	d.a.jsonl = f.jsonl
 	var err error
 	if r.hasT, err = timeField(f, "t", w.T, &r.t, &r.tOK, &r.tf); err != nil {
 		return err
@@ -180,20 +200,17 @@ func (d *traceDecoder) event(f *frame) error {
 	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
 		return err
 	}
-	if err := stringField(f, "kind", w.Kind, &d.buf[0], &r.kind, &r.hasKind); err != nil {
+	if err := stringField(f, "kind", w.Kind, &buf[0], &r.kind, &r.hasKind); err != nil {
 		return err
 	}
-	if err := stringField(f, "p", w.P, &d.buf[1], &r.p, &r.hasP); err != nil {
+	if err := stringField(f, "p", w.P, &buf[1], &r.p, &r.hasP); err != nil {
 		return err
 	}
-	if err := stringField(f, "to", w.To, &d.buf[2], &r.to, &r.hasTo); err != nil {
+	if err := stringField(f, "to", w.To, &buf[2], &r.to, &r.hasTo); err != nil {
 		return err
 	}
-	if err := stringField(f, "msg", w.Msg, &d.buf[3], &r.msg, &r.hasMsg); err != nil {
+	if err := stringField(f, "msg", w.Msg, &buf[3], &r.msg, &r.hasMsg); err != nil {
 		return err
 	}
-	if err := stringField(f, "label", w.Label, &d.buf[4], &r.label, nil); err != nil {
-		return err
-	}
-	return d.a.add(r)
+	return stringField(f, "label", w.Label, &buf[4], &r.label, nil)
 }
