@@ -99,14 +99,18 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, false)
 			}()
 		}
 		wg.Wait()
 		return out
 	}
+	// One algorithm at a time, a spare core builds the checker's model
+	// beside the replay (streamAhead), for traces big enough to pay for
+	// the goroutine.
+	ahead := spare && len(tr.Events) >= bigTrace
 	for k, i := range biggestFirst(sizes, len(tr.Events), names, run) {
-		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params)
+		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, ahead)
 		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets
@@ -148,8 +152,9 @@ func biggestFirst(sizes func() traceSizes, events int, names []string, run []int
 // goroutines and sharing the caches costs.
 const parallelTrace = 1 << 14
 
-// verifyOne replays tr through one algorithm and checks the run.
-func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params) report.Report {
+// verifyOne replays tr through one algorithm and checks the run; with
+// ahead, the checker takes the run on a goroutine of its own.
+func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params, ahead bool) report.Report {
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return report.ErrorReport(path, name, describe(err))
@@ -158,17 +163,28 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params)
 	// taken as soon as it is final (replay.Options.Stream), and the
 	// engine forgets each vector time once it is judged and nothing can
 	// read it again (Options.Forget): verify writes no run.
+	opts := replay.Options{Params: params, Variant: variant, Forget: true}
 	var s *consistency.Stream
-	fed := 0
-	stream := func(run *trace.Run, upto int) {
-		if s == nil {
-			s = consistency.NewStream(run, tr, cap(run.Events))
-		}
-		for ; fed < upto; fed++ {
-			s.Add(&run.Events[fed])
+	var a *streamAhead
+	if ahead {
+		a = newStreamAhead(tr)
+		opts.Stream, opts.Taken = a.stream, a.taken
+	} else {
+		fed := 0
+		opts.Stream = func(run *trace.Run, upto int) {
+			if s == nil {
+				s = consistency.NewStream(run, tr, cap(run.Events))
+			}
+			for ; fed < upto; fed++ {
+				s.Add(&run.Events[fed])
+			}
 		}
 	}
-	if _, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant, Stream: stream, Forget: true}); err != nil {
+	run, err := replay.Run(tr, alg, opts)
+	if a != nil {
+		s = a.finish(run)
+	}
+	if err != nil {
 		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
 	}
 	r := s.Report()

@@ -37,7 +37,16 @@ type quietState struct {
 	// quietPB is the number of piggybacks made before the quiet point:
 	// only later ones are forgotten.
 	quietPB int32
+	// taken is Options.Taken: nil when the stream takes each event
+	// before it returns.
+	taken func()
 }
+
+// forgetBatch is how many vectors an engine whose stream is taken on
+// another goroutine (Options.Taken) notes before it waits for the
+// stream and forgets them: one wait per step would undo what the other
+// goroutine gains.
+const forgetBatch = 1 << 12
 
 // checkQuiet sets quiet when the trace event at index next and the ones
 // after it hold no failure and the run is at rest: nothing down, no
@@ -70,10 +79,20 @@ func (e *engine) stored(i int32) {
 }
 
 // forgetStreamed drops the vectors noted since the last stream call,
-// which has just taken every event that carries them.
+// which has just taken every event that carries them (or, with
+// Options.Taken, will have once Taken returns).
 func (e *engine) forgetStreamed() {
-	if len(e.forgetPBs)+len(e.forgetVTs) == 0 {
+	n := len(e.forgetPBs) + len(e.forgetVTs)
+	if n == 0 {
 		return
+	}
+	if e.taken != nil {
+		// Forgetting less is always safe: the stream then judges
+		// vectors it would have judged anyway.
+		if n < forgetBatch {
+			return
+		}
+		e.taken()
 	}
 	for _, i := range e.forgetPBs {
 		if pb := &e.out.PBs[i]; pb.VT != nil {

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -162,5 +163,50 @@ func TestRecoveryOfForgottenCopy(t *testing.T) {
 				t.Errorf("forget=%v, want %q: %v", forget, tc.want, err)
 			}
 		}
+	}
+}
+
+// lagging takes a run as a consumer on another goroutine does: it takes
+// the events handed to Stream only when the engine calls Taken.
+type lagging struct {
+	streamed
+	run    *trace.Run
+	upto   int
+	takens int
+}
+
+func (l *lagging) stream(run *trace.Run, upto int) { l.run, l.upto = run, upto }
+
+func (l *lagging) taken() {
+	l.takens++
+	l.take(l.run, l.upto)
+}
+
+// TestTakenBeforeForgetting: with Options.Taken (the stream's consumer on
+// another goroutine), the engine forgets no vector before Taken has
+// returned for the events that carry it, and forgets in batches of
+// forgetBatch, so that it waits once per batch, not once per step.
+func TestTakenBeforeForgetting(t *testing.T) {
+	const pairs = 2*4096 + 100 // forgetBatch, twice over and a bit
+	b := trace.NewBuilder("P0", "P1", "P2").Fail(1, "P2")
+	for i := 0; i < pairs; i++ {
+		at := 10 + float64(i)
+		b = b.Send(at, "P0", "P1", fmt.Sprint("m", i)).Recv(at+0.5, "P1", fmt.Sprint("m", i))
+	}
+	tr, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l lagging
+	run, err := replay.Run(tr, &vtSender{Plain: replay.NewPlain(3)}, replay.Options{Stream: l.stream, Taken: l.taken, Forget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.take(run, len(run.Events))
+	if l.late > 0 {
+		t.Errorf("%d vectors were gone before the stream took their events", l.late)
+	}
+	if run.Forgotten < 2*4096 || l.takens != 2 {
+		t.Errorf("forgot %d vectors in %d waits, want at least %d in 2", run.Forgotten, l.takens, 2*4096)
 	}
 }

@@ -38,6 +38,13 @@ type Options struct {
 	// The run counts what it dropped (trace.Run.Forgotten) and cannot be
 	// written.
 	Forget bool
+	// Taken, when set, says that Stream hands the events to a consumer
+	// on another goroutine: it blocks until the consumer has taken every
+	// event handed over so far. The engine calls it before it forgets a
+	// vector (Forget), and then forgets in batches (forgetBatch) so that
+	// it seldom waits. Without it, Stream takes the events before it
+	// returns.
+	Taken func()
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -51,6 +58,7 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	}
 	e.stream = opts.Stream
 	e.forget = opts.Forget && opts.Stream != nil
+	e.taken = opts.Taken
 	if e.stream != nil {
 		e.stream(e.out, 0)
 	}
