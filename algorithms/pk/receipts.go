@@ -40,8 +40,15 @@ type rnode struct {
 
 const never = int32(1<<31 - 1)
 
+// newReceiptLog makes the log of a trace of msgs messages, with room for
+// a delivery of each and a sixteenth more (recovery delivers some
+// again): grown by append instead, the three tables allocated about five
+// times their final size, a tenth of a PK replay's allocations at 10^6
+// events. They hold no pointers, so the room not used costs address
+// space, not memory.
 func newReceiptLog(msgs int) receiptLog {
-	l := receiptLog{lastOf: make([]int32, msgs)}
+	n := msgs + msgs/16 + 16
+	l := receiptLog{lastOf: make([]int32, msgs), nodes: make([]rnode, 0, n), sum: make([]uint64, 0, n), size: make([]int32, 0, n)}
 	for i := range l.lastOf {
 		l.lastOf[i] = trace.None
 	}
