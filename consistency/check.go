@@ -21,7 +21,6 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -66,11 +65,12 @@ func Judge(m *history.Model) report.Report { return judge(m, nil) }
 
 // judge is Judge with PK's vector times already judged as the run
 // streamed (vts), or nil to judge them now.
-func judge(m *history.Model, vts *result) report.Report { return judgeOnly(m, vts, false) }
+func judge(m *history.Model, vts *result) report.Report { return judgeOnly(m, vts, false, nil) }
 
 // judgeOnly is judge that leaves out the uncoordinated baseline and the
-// statistics when verdicts is set.
-func judgeOnly(m *history.Model, vts *result, verdicts bool) report.Report {
+// statistics when verdicts is set. base is the baseline already started
+// (startBaseline), or nil to compute it here.
+func judgeOnly(m *history.Model, vts *result, verdicts bool, base *baselineRun) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
@@ -92,7 +92,10 @@ func judgeOnly(m *history.Model, vts *result, verdicts bool) report.Report {
 	}
 	r.Stats = statistics(m)
 	if m.Src != nil {
-		if b, err := baseline.Uncoordinated(m.Src); err == nil {
+		if base == nil {
+			base = startBaseline(m.Src)
+		}
+		if b, err := base.wait(); err == nil {
 			renumberBaseline(m, &b)
 			r.Baseline.Uncoordinated = b
 		}

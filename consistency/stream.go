@@ -17,8 +17,9 @@ import (
 // both paths are one.
 type Stream struct {
 	b      *history.Builder
-	clocks *pkClocks // PK only
-	vts    result    // what clocks found
+	src    *trace.Trace // the source trace, or nil
+	clocks *pkClocks    // PK only
+	vts    result       // what clocks found
 	// forgot is the seq of the first restore after the engine forgot a
 	// vector, or None.
 	forgot int32
@@ -30,7 +31,7 @@ type Stream struct {
 // expected number of events, 0 if unknown.
 func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 	alg := history.AlgOf(run)
-	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), vts: newResult(report.LogReplayRules), forgot: history.None}
+	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), src: src, vts: newResult(report.LogReplayRules), forgot: history.None}
 	if alg == history.PK {
 		s.clocks = newPKClocks(s.b)
 	}
@@ -63,11 +64,15 @@ func (s *Stream) Report() report.Report { return s.report(false) }
 // report is Report, without the baseline and statistics when verdicts is
 // set (CheckVerdicts).
 func (s *Stream) report(verdicts bool) report.Report {
+	var base *baselineRun
+	if !verdicts && s.src != nil {
+		base = startBaseline(s.src)
+	}
 	m := s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make
 	// theirs (a checkpoint's entry each, millions with 10^5 failures).
 	s.b, s.clocks = nil, nil
-	r := judgeOnly(m, &s.vts, verdicts)
+	r := judgeOnly(m, &s.vts, verdicts, base)
 	if s.forgot != history.None {
 		// Only recovery reads or repeats vectors of the past, and the
 		// engine forgets them only when no recovery is ahead: an

@@ -56,15 +56,22 @@ func (b *Builder) Finish() *Model {
 		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts, known: ps.kidx}
 	}
 	m.srcMsg = b.srcMsgs()
-	if b.wf.src != nil {
-		m.srcOps = b.srcOpTable()
-	}
-	hasSrc := m.srcMsg != nil || m.sameMsgs
-	m.Program = b.program(hasSrc)
+	// The source's tables and happened-before are built beside the final
+	// state (the costliest step, a random walk over the live events):
+	// neither reads what the other writes (10^7 events: a second less).
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if b.wf.src != nil {
+			m.srcOps = b.srcOpTable()
+		}
+		m.Program = b.program(m.srcMsg != nil || m.sameMsgs)
+		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
+			m.dep = m.dependence()
+		}
+	}()
 	m.finalState()
-	if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
-		m.dep = m.dependence()
-	}
+	<-done
 	// What only building needed goes now, not when the caller drops the
 	// builder: with many failures its maps are tens of megabytes.
 	*b = Builder{}
