@@ -29,11 +29,7 @@ func TestStreamAheadSameReports(t *testing.T) {
 	for k, sh := range shapes {
 		c := gen.DefaultConfig()
 		c.Procs, c.Events, c.Failures, c.Concurrent, c.Seed = sh.procs, sh.events, sh.failures, sh.concurrent, uint64(k+1)
-		var buf bytes.Buffer
-		if _, err := gen.Write(&buf, c, trace.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := trace.ReadTrace("ahead.json", bytes.NewReader(buf.Bytes()))
+		tr, err := gen.Trace(c)
 		if err != nil {
 			t.Fatal(err)
 		}

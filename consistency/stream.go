@@ -17,9 +17,8 @@ import (
 // both paths are one.
 type Stream struct {
 	b      *history.Builder
-	src    *trace.Trace // the source trace, or nil
-	clocks *pkClocks    // PK only
-	vts    result       // what clocks found
+	clocks *pkClocks // PK only
+	vts    result    // what clocks found
 	// forgot is the seq of the first restore after the engine forgot a
 	// vector, or None.
 	forgot int32
@@ -31,7 +30,7 @@ type Stream struct {
 // expected number of events, 0 if unknown.
 func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 	alg := history.AlgOf(run)
-	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), src: src, vts: newResult(report.LogReplayRules), forgot: history.None}
+	s := &Stream{b: history.NewBuilder(run, src, alg, sizeHint), vts: newResult(report.LogReplayRules), forgot: history.None}
 	if alg == history.PK {
 		s.clocks = newPKClocks(s.b)
 	}
@@ -65,8 +64,8 @@ func (s *Stream) Report() report.Report { return s.report(false) }
 // set (CheckVerdicts).
 func (s *Stream) report(verdicts bool) report.Report {
 	var base *baselineRun
-	if !verdicts && s.src != nil {
-		base = startBaseline(s.src)
+	if src := s.b.Model().Src; !verdicts && src != nil {
+		base = startBaseline(src)
 	}
 	m := s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make

@@ -34,7 +34,8 @@ type traceWire struct {
 // ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
 // JSON document or JSON Lines, either optionally gzip-compressed, told
 // apart by content. name is used in messages ("-" for stdin). The input
-// is read as a stream, one event at a time. Errors are *InputError.
+// is read as a stream: a document one event at a time, JSON Lines a
+// batch of lines ahead (linesAhead). Errors are *InputError.
 func ReadTrace(name string, r io.Reader) (*Trace, error) {
 	return readTrace(name, r, false)
 }

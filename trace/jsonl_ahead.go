@@ -23,7 +23,8 @@ import (
 type aheadBatch struct {
 	names []byte
 	evs   []rawEvent
-	// err is the parse's error at the event after evs.
+	// err is the error at the event after evs: the parse's, or the
+	// reading's.
 	err error
 	// long is the start of a line that outgrew maxLine, at line longAt;
 	// the rest is still in the reader. The parse waits for resume.

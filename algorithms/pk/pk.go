@@ -155,10 +155,10 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 }
 
 // carve fills the programs and reserves the receipt logs and the live
-// sends. All are carved from shared arrays sized by a counting pass: growing them by
-// append per process copied each several times (a re-execution after a
-// rollback may still outgrow a receipt log, and append then moves it as
-// usual).
+// sends. All are carved from shared arrays sized by a counting pass:
+// growing them by append per process copied each several times (a
+// re-execution after a rollback may still outgrow a receipt log, and
+// append then moves it as usual).
 func (a *PK) carve(tr *trace.Trace) {
 	n := a.n
 	nops, nrecv, nsend := make([]int, n), make([]int, n), make([]int, n)

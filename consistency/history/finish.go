@@ -62,10 +62,10 @@ func (b *Builder) Finish() *Model {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if b.wf.src != nil {
-			m.srcOps = b.srcOpTable()
-		}
 		m.Program = b.program(m.srcMsg != nil || m.sameMsgs)
+		if b.wf.src != nil {
+			m.srcOps = b.srcOpTable() // program built it when it read the source
+		}
 		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 			m.dep = m.dependence()
 		}
@@ -112,8 +112,8 @@ func msgMap(from, to []string) []int32 {
 }
 
 // program returns every process's program: from the source trace when
-// there is one, else as the run shows it (SPEC §7). All processes share
-// one backing array sized by a first counting pass.
+// there is one (through its op table, srcOpTable), else as the run shows
+// it (SPEC §7). From the source, all processes share one backing array.
 func (b *Builder) program(hasSrc bool) [][]ProgOp {
 	m := b.m
 	np := len(b.procs)
@@ -129,25 +129,18 @@ func (b *Builder) program(hasSrc bool) [][]ProgOp {
 		}
 		return out
 	}
-	counts := make([]int, np)
+	// The source's op table (equal_times.go) already places every op.
+	ops := b.srcOpTable()
 	total := 0
-	for i := range m.Src.Events {
-		if te := &m.Src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-			counts[te.P]++
-			total++
-		}
+	for _, idx := range ops {
+		total += len(idx)
 	}
 	all := make([]ProgOp, total)
-	off := 0
-	for p := range out {
-		out[p] = all[off : off : off+counts[p]]
-		off += counts[p]
-	}
-	for i := range m.Src.Events {
-		te := &m.Src.Events[i]
-		if te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-			msg := m.runMsg(te.Msg)
-			out[te.P] = append(out[te.P], ProgOp{Kind: te.Kind, Msg: msg})
+	for p, idx := range ops {
+		out[p], all = all[:len(idx):len(idx)], all[len(idx):]
+		for k, i := range idx {
+			te := &m.Src.Events[i]
+			out[p][k] = ProgOp{Kind: te.Kind, Msg: m.runMsg(te.Msg)}
 		}
 	}
 	return out
