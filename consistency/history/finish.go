@@ -3,9 +3,7 @@ package history
 import (
 	"cmp"
 	"slices"
-	"sort"
 
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -166,63 +164,6 @@ func (m *Model) SrcSender(msg int32) int32 {
 	return m.srcSender[msg]
 }
 
-// finalState walks the final live histories once: per message its live
-// send and first live receipt, the repeated and stale live receipts, and
-// (with op and copy numbers) the final checkpoint and message graph.
-func (m *Model) finalState() {
-	nm := len(m.Run.Msgs)
-	m.LiveSend = make([]int32, nm)
-	m.LiveRecv = make([]int32, nm)
-	for i := range m.LiveSend {
-		m.LiveSend[i], m.LiveRecv[i] = None, None
-	}
-	var g *FinalGraph
-	if !m.Missing.Ops && !m.Missing.Copy {
-		g = m.newFinalGraph()
-	}
-	for p := range m.Procs {
-		for _, s := range m.Procs[p].Live {
-			if s == None {
-				continue
-			}
-			e := &m.Run.Events[s]
-			if e.Msg < 0 || int(e.Msg) >= nm {
-				continue
-			}
-			switch e.Kind {
-			case trace.Send:
-				m.LiveSend[e.Msg] = s
-			case trace.Recv:
-				m.liveReceipt(g, s, e)
-			}
-		}
-	}
-	if g != nil {
-		g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
-		m.Final = g
-	}
-	m.srcSenders()
-}
-
-// liveReceipt files a receipt that is live at the end.
-func (m *Model) liveReceipt(g *FinalGraph, s int32, e *trace.RunEvent) {
-	if m.LiveRecv[e.Msg] == None {
-		m.LiveRecv[e.Msg] = s
-	} else {
-		m.Repeats = append(m.Repeats, s)
-	}
-	snd := m.SendOf[s]
-	switch {
-	case snd == None:
-	case m.UndoneBy[snd] != None:
-		m.Stale = append(m.Stale, s)
-	case g != nil:
-		se := &m.Run.Events[snd]
-		g.Msgs = append(g.Msgs, zgraph.Msg{From: se.P, FromInterval: g.interval(se.P, se.Op), To: e.P, ToInterval: g.interval(e.P, e.Op)})
-		g.Recvs = append(g.Recvs, s)
-	}
-}
-
 // srcSenders maps each run message to its sender in the source trace.
 func (m *Model) srcSenders() {
 	if m.srcMsg == nil && !m.sameMsgs {
@@ -239,35 +180,4 @@ func (m *Model) srcSenders() {
 			m.srcSender[rm] = m.Src.Events[msg.Send].P
 		}
 	}
-}
-
-// newFinalGraph starts the final graph with the held checkpoints: per
-// process their count, numbers and positions.
-func (m *Model) newFinalGraph() *FinalGraph {
-	np := len(m.Procs)
-	g := &FinalGraph{Counts: make([]int32, np), Numbers: make([][]int32, np), pos: make([][]int32, np),
-		Msgs: make([]zgraph.Msg, 0, len(m.Run.Msgs)), Recvs: make([]int32, 0, len(m.Run.Msgs))}
-	total := 0
-	for p := range m.Procs {
-		total += len(m.Procs[p].Held)
-	}
-	all := make([]int32, 2*total)
-	for p := range m.Procs {
-		pr := &m.Procs[p]
-		n := len(pr.Held)
-		g.Counts[p] = int32(n)
-		g.Numbers[p], g.pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
-		for k := range pr.Held {
-			ck := pr.HeldCkpt(k)
-			g.Numbers[p][k], g.pos[p][k] = ck.Sn, ck.Pos
-		}
-	}
-	return g
-}
-
-// interval is the index of p's last held checkpoint taken at or before op
-// (checkpoint at pos x precedes op x).
-func (g *FinalGraph) interval(p, op int32) int32 {
-	ps := g.pos[p]
-	return int32(sort.Search(len(ps), func(i int) bool { return ps[i] > op }) - 1)
 }
