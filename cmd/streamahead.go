@@ -19,6 +19,7 @@ import (
 // the vectors the engine forgets, which it forgets only after Taken.
 type streamAhead struct {
 	src  *trace.Trace
+	base *consistency.Baseline
 	s    *consistency.Stream
 	snap trace.Run
 	// run is the engine's run; upto the events it has made final, sent
@@ -41,8 +42,8 @@ type handOver struct {
 // over: one hand-over per step would cost more than the checker's work.
 const streamBatch = 1 << 13
 
-func newStreamAhead(src *trace.Trace) *streamAhead {
-	return &streamAhead{src: src, work: make(chan handOver, 4), exited: make(chan struct{})}
+func newStreamAhead(src *trace.Trace, base *consistency.Baseline) *streamAhead {
+	return &streamAhead{src: src, base: base, work: make(chan handOver, 4), exited: make(chan struct{})}
 }
 
 // stream is replay.Options.Stream.
@@ -50,6 +51,7 @@ func (a *streamAhead) stream(run *trace.Run, upto int) {
 	if a.s == nil {
 		a.run, a.snap = run, *run
 		a.s = consistency.NewStream(&a.snap, a.src, cap(run.Events))
+		a.s.ShareBaseline(a.base)
 		go a.take()
 	}
 	a.upto = upto

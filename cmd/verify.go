@@ -89,6 +89,12 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 		}
 		run = append(run, i)
 	}
+	if len(run) == 0 {
+		return out
+	}
+	// Every algorithm's report has the trace's baseline: computed once,
+	// beside the first replay.
+	base := consistency.StartBaseline(tr)
 	fitting := make([]string, len(run))
 	for k, i := range run {
 		fitting[k] = names[i]
@@ -99,7 +105,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, false)
+				out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, base, false)
 			}()
 		}
 		wg.Wait()
@@ -110,7 +116,7 @@ func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params t
 	// the goroutine.
 	ahead := spare && len(tr.Events) >= bigTrace
 	for k, i := range biggestFirst(sizes, len(tr.Events), names, run) {
-		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, ahead)
+		out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, base, ahead)
 		if len(tr.Events) >= bigTrace && k+1 < len(run) {
 			// The next run is built while this one is garbage: without a
 			// collection now, the heap target set while it was live lets
@@ -152,9 +158,10 @@ func biggestFirst(sizes func() traceSizes, events int, names []string, run []int
 // goroutines and sharing the caches costs.
 const parallelTrace = 1 << 14
 
-// verifyOne replays tr through one algorithm and checks the run; with
-// ahead, the checker takes the run on a goroutine of its own.
-func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params, ahead bool) report.Report {
+// verifyOne replays tr through one algorithm and checks the run, whose
+// report takes tr's baseline from base; with ahead, the checker takes the
+// run on a goroutine of its own.
+func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params, base *consistency.Baseline, ahead bool) report.Report {
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return report.ErrorReport(path, name, describe(err))
@@ -167,13 +174,14 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params,
 	var s *consistency.Stream
 	var a *streamAhead
 	if ahead {
-		a = newStreamAhead(tr)
+		a = newStreamAhead(tr, base)
 		opts.Stream, opts.Taken = a.stream, a.taken
 	} else {
 		fed := 0
 		opts.Stream = func(run *trace.Run, upto int) {
 			if s == nil {
 				s = consistency.NewStream(run, tr, cap(run.Events))
+				s.ShareBaseline(base)
 			}
 			for ; fed < upto; fed++ {
 				s.Add(&run.Events[fed])

@@ -1,24 +1,29 @@
 package consistency
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// baselineRun is the uncoordinated baseline of a report (SPEC §7),
-// computed beside the model's last steps: it reads only the source
-// trace, so a Stream starts it before Finish, whose work is mostly on one
-// core (10^7 events: about a second of both algorithms' reports).
-type baselineRun struct {
+// Baseline is the uncoordinated baseline of a source trace (SPEC §7),
+// computed on a goroutine of its own. It reads only the source trace, so
+// one serves the reports of every algorithm replayed from that trace
+// (Stream.ShareBaseline), and it is computed beside other work: a Stream
+// without a shared one starts its own before the model's last steps,
+// whose work is mostly on one core (10^7 events: about a second of both
+// algorithms' reports).
+type Baseline struct {
 	done chan struct{}
 	b    report.Uncoordinated
 	err  error
 }
 
-// startBaseline computes src's baseline on a goroutine of its own.
-func startBaseline(src *trace.Trace) *baselineRun {
-	br := &baselineRun{done: make(chan struct{})}
+// StartBaseline starts computing src's baseline.
+func StartBaseline(src *trace.Trace) *Baseline {
+	br := &Baseline{done: make(chan struct{})}
 	go func() {
 		defer close(br.done)
 		br.b, br.err = baseline.Uncoordinated(src)
@@ -26,8 +31,12 @@ func startBaseline(src *trace.Trace) *baselineRun {
 	return br
 }
 
-// wait returns the baseline once computed.
-func (br *baselineRun) wait() (report.Uncoordinated, error) {
+// wait returns the baseline once computed, its failure list a copy of
+// its own: each report renumbers it for its run (renumberBaseline). What
+// the list's entries hold is shared, and never written.
+func (br *Baseline) wait() (report.Uncoordinated, error) {
 	<-br.done
-	return br.b, br.err
+	b := br.b
+	b.Line = slices.Clone(b.Line)
+	return b, br.err
 }

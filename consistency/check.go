@@ -69,8 +69,8 @@ func judge(m *history.Model, vts *result) report.Report { return judgeOnly(m, vt
 
 // judgeOnly is judge that leaves out the uncoordinated baseline and the
 // statistics when verdicts is set. base is the baseline already started
-// (startBaseline), or nil to compute it here.
-func judgeOnly(m *history.Model, vts *result, verdicts bool, base *baselineRun) report.Report {
+// (StartBaseline), or nil to compute it here.
+func judgeOnly(m *history.Model, vts *result, verdicts bool, base *Baseline) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
@@ -93,7 +93,7 @@ func judgeOnly(m *history.Model, vts *result, verdicts bool, base *baselineRun) 
 	r.Stats = statistics(m)
 	if m.Src != nil {
 		if base == nil {
-			base = startBaseline(m.Src)
+			base = StartBaseline(m.Src)
 		}
 		if b, err := base.wait(); err == nil {
 			renumberBaseline(m, &b)

@@ -23,6 +23,7 @@ type Stream struct {
 	// vector, or None.
 	forgot int32
 	n      int32
+	base   *Baseline // shared by the caller, or nil
 }
 
 // NewStream starts judging run, whose header is set and whose events
@@ -57,15 +58,19 @@ func recovers(e *trace.RunEvent) bool {
 	return e.Kind == trace.Restart || e.Kind == trace.Rollback || (e.Kind == trace.Send && e.Resend)
 }
 
+// ShareBaseline has Report take the baseline from b, started for the
+// stream's source trace, instead of computing its own.
+func (s *Stream) ShareBaseline(b *Baseline) { s.base = b }
+
 // Report judges the run fed so far, which must be complete.
 func (s *Stream) Report() report.Report { return s.report(false) }
 
 // report is Report, without the baseline and statistics when verdicts is
 // set (CheckVerdicts).
 func (s *Stream) report(verdicts bool) report.Report {
-	var base *baselineRun
-	if src := s.b.Model().Src; !verdicts && src != nil {
-		base = startBaseline(src)
+	base := s.base
+	if src := s.b.Model().Src; base == nil && !verdicts && src != nil {
+		base = StartBaseline(src)
 	}
 	m := s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make

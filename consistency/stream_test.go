@@ -33,6 +33,12 @@ func replayed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trac
 // streamed replays tr through a fresh algorithm name, judging the run as
 // it streams with the engine forgetting vectors (verify's way).
 func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace) (report.Report, *trace.Run) {
+	return streamedSharing(t, name, tr, nil)
+}
+
+// streamedSharing is streamed, the report taking tr's baseline from base
+// (nil: its own).
+func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace, base *consistency.Baseline) (report.Report, *trace.Run) {
 	alg, err := algorithms.New(name, "", tr)
 	if err != nil {
 		t.Fatalf("%v", err)
@@ -42,6 +48,7 @@ func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trac
 	run, err := replay.Run(tr, alg, replay.Options{Forget: true, Stream: func(run *trace.Run, upto int) {
 		if s == nil {
 			s = consistency.NewStream(run, tr, 0)
+			s.ShareBaseline(base)
 		}
 		for ; fed < upto; fed++ {
 			s.Add(&run.Events[fed])
