@@ -17,7 +17,7 @@ func pkLogReplay(m *history.Model, r *result) {
 		r.cannotJudge(pkFieldsWhy)
 		return
 	}
-	stable := make([][]int32, len(m.Procs)) // stable[p][op]: see pkLogEntry
+	stable := stableLogs(m) // stable[p][op]: see pkLogEntry
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= len(m.Procs) {
@@ -27,10 +27,7 @@ func pkLogReplay(m *history.Model, r *result) {
 		switch e.Kind {
 		case trace.Log:
 			if entry := pkLogEntry(m, e); entry != 0 {
-				for int32(len(stable[p])) <= e.Op {
-					stable[p] = append(stable[p], 0)
-				}
-				stable[p][e.Op] = entry
+				stable[p] = setEntry(stable[p], e.Op, entry)
 			}
 		case trace.Restart, trace.Rollback:
 			rs := m.RestoreOf(int32(i))
@@ -42,6 +39,35 @@ func pkLogReplay(m *history.Model, r *result) {
 			}
 		}
 	}
+}
+
+// stableLogs makes every process's stable log, empty, with room for its
+// program (pkLogEntry files nothing beyond it): growing each by one entry
+// at a time cost 4% of verify's samples at 10^7 events.
+func stableLogs(m *history.Model) [][]int32 {
+	total := 0
+	for p := range m.Procs {
+		total += len(m.Program[p])
+	}
+	all := make([]int32, total)
+	stable := make([][]int32, len(m.Procs))
+	for p := range stable {
+		n := len(m.Program[p])
+		stable[p], all = all[:0:n], all[n:]
+	}
+	return stable
+}
+
+// setEntry files entry at op of a stable log, which grows to op in its
+// room (stableLogs) with no entry between: what a log cut by a rollback
+// held there is gone.
+func setEntry(log []int32, op, entry int32) []int32 {
+	if n := len(log); int(op) >= n {
+		log = log[:op+1]
+		clear(log[n:])
+	}
+	log[op] = entry
+	return log
 }
 
 // unsentEntry is the stable-log entry of a log event whose copy no send
