@@ -32,8 +32,9 @@ var rules = []func(m *history.Model) result{
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
-// logReplayAt is log-replay-rules' place in rules.
-const logReplayAt = 3
+// logReplayAt is log-replay-rules' place in rules, equivalenceAt
+// equivalence's.
+const logReplayAt, equivalenceAt = 3, 9
 
 // Check judges run against SPEC §7 and returns its report. src is the
 // trace the run was replayed from, or nil: equivalence is then unknown and
@@ -77,7 +78,11 @@ func judgeOnly(m *history.Model, vts *result, verdicts bool, base *Baseline) rep
 		Valid:      true,
 		Properties: make([]report.Property, 0, len(rules)),
 	}
-	for _, res := range judgeRules(m, vts) {
+	var stats *report.Stats
+	if !verdicts {
+		stats = &r.Stats
+	}
+	for _, res := range judgeRules(m, vts, stats) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
@@ -90,7 +95,6 @@ func judgeOnly(m *history.Model, vts *result, verdicts bool, base *Baseline) rep
 	if verdicts {
 		return r
 	}
-	r.Stats = statistics(m)
 	if m.Src != nil {
 		if base == nil {
 			base = StartBaseline(m.Src)
@@ -123,31 +127,44 @@ func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
 // judgeRules runs the rules on every core the process may use: they are
 // pure functions of the model (TestRulesArePure) and each result has its
 // own slot, so the report is the same in any order. log-replay-rules,
-// the costliest, starts first. verify runs its algorithms in parallel:
-// this fills the core the one that finishes first leaves idle while the
-// other is judged, and the idle core of a trace too big to run both.
-func judgeRules(m *history.Model, vts *result) []result {
+// the costliest, runs as parts (logReplayParts). With stats, the report's
+// statistics are counted beside them. verify runs its algorithms in
+// parallel: this fills the core the one that finishes first leaves idle
+// while the other is judged, and the idle core of a trace too big to run
+// both.
+func judgeRules(m *history.Model, vts *result, stats *report.Stats) []result {
 	out := make([]result, len(rules))
-	order := make(chan int, len(rules))
-	order <- logReplayAt
-	for i := range rules {
-		if i != logReplayAt {
-			order <- i
+	parts := logReplayParts(m, vts)
+	partOut := make([]result, len(parts))
+	tasks := make(chan func(), len(parts)+len(rules)+1)
+	// The costliest first, so that no core is left with one at the end
+	// (10^7 events: equivalence and PK's token lists, half a second
+	// each; most rules take milliseconds).
+	tasks <- func() { out[equivalenceAt] = equivalence(m) }
+	for i := range parts {
+		tasks <- func() {
+			partOut[i] = newResult(report.LogReplayRules)
+			parts[i](&partOut[i])
 		}
 	}
-	close(order)
+	if stats != nil {
+		tasks <- func() { *stats = statistics(m) }
+	}
+	for i := range rules {
+		if i != logReplayAt && i != equivalenceAt {
+			tasks <- func() { out[i] = rules[i](m) }
+		}
+	}
+	close(tasks)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(rules)) {
+	for range min(runtime.GOMAXPROCS(0), len(tasks)) {
 		wg.Go(func() {
-			for i := range order {
-				if i == logReplayAt {
-					out[i] = logReplayRulesWith(m, vts)
-				} else {
-					out[i] = rules[i](m)
-				}
+			for task := range tasks {
+				task()
 			}
 		})
 	}
 	wg.Wait()
+	out[logReplayAt] = joinParts(partOut)
 	return out
 }

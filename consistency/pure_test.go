@@ -41,11 +41,15 @@ func TestRulesArePure(t *testing.T) {
 }
 
 // TestLogReplayAt: judge swaps in the streamed form of the rule at
-// logReplayAt, which must be log-replay-rules.
+// logReplayAt, which must be log-replay-rules, and starts the one at
+// equivalenceAt first, which must be equivalence.
 func TestLogReplayAt(t *testing.T) {
 	m := history.Build(&trace.Run{Algorithm: "pk", Processes: []string{"P0"}}, nil, history.PK)
 	if got := rules[logReplayAt](m).name; got != report.LogReplayRules {
 		t.Fatalf("rules[logReplayAt] judges %s", got)
+	}
+	if got := rules[equivalenceAt](m).name; got != report.Equivalence {
+		t.Fatalf("rules[equivalenceAt] judges %s", got)
 	}
 }
 
