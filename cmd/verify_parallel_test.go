@@ -13,41 +13,41 @@ import (
 // TestVerifyParallelSameReports verifies a trace large enough for verify
 // to run its algorithms in parallel (parallelTrace events, spare cores,
 // memory to spare) and one after the other: the reports must be the same
-// bytes, in the same order. Run with -race it also shows that the two
-// replays and checks share the trace read-only.
+// bytes, in the same order. From bigTrace events the largest replay in
+// parallel has its checker on a goroutine of its own, which one after the
+// other without spare cores none has. Run with -race it also shows that
+// the two replays and checks share the trace read-only.
 func TestVerifyParallelSameReports(t *testing.T) {
-	c := gen.DefaultConfig()
-	c.Procs, c.Events, c.Failures, c.Concurrent, c.Seed = 6, parallelTrace, 8, true, 3
-	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, c, trace.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.ReadTrace("par.json", bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Events) < parallelTrace {
-		t.Fatalf("trace has %d events, want at least %d for the parallel path", len(tr.Events), parallelTrace)
-	}
-	f := &reportFlags{Algo: "both", Format: "json", Variant: "textbook"}
-	ios := &IO{mem: &memCap{bytes: 1 << 40}}
-	if !ios.fitsParallel(lazySizes(tr, trace.Params{}), f.algorithms()) {
-		t.Fatal("the trace does not fit the parallel budget")
-	}
-	render := func(spare bool) string {
-		var out bytes.Buffer
-		reports := verifyTrace(ios, tr, "par.json", f, trace.Params{}, spare)
-		if err := report.Render(&out, report.JSON, reports, report.Options{}); err != nil {
+	for _, events := range []int{parallelTrace, bigTrace} {
+		c := gen.DefaultConfig()
+		c.Procs, c.Events, c.Failures, c.Concurrent, c.Seed = 6, events, 8, true, 3
+		tr, err := gen.Trace(c)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return out.String()
-	}
-	par, seq := render(true), render(false)
-	if par != seq {
-		t.Fatalf("parallel and sequential verify differ:\nparallel:\n%.2000s\nsequential:\n%.2000s", par, seq)
-	}
-	if !bytes.Contains([]byte(par), []byte(`"algorithm": "ms-textbook"`)) || !bytes.Contains([]byte(par), []byte(`"algorithm": "pk"`)) {
-		t.Fatalf("want an ms-textbook and a pk report:\n%.1000s", par)
+		if len(tr.Events) < events {
+			t.Fatalf("trace has %d events, want at least %d", len(tr.Events), events)
+		}
+		f := &reportFlags{Algo: "both", Format: "json", Variant: "textbook"}
+		ios := &IO{mem: &memCap{bytes: 1 << 40}}
+		if !ios.fitsParallel(lazySizes(tr, trace.Params{}), f.algorithms()) {
+			t.Fatal("the trace does not fit the parallel budget")
+		}
+		render := func(spare bool) string {
+			var out bytes.Buffer
+			reports := verifyTrace(ios, tr, "par.json", f, trace.Params{}, spare)
+			if err := report.Render(&out, report.JSON, reports, report.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			return out.String()
+		}
+		par, seq := render(true), render(false)
+		if par != seq {
+			t.Fatalf("%d events: parallel and sequential verify differ:\nparallel:\n%.2000s\nsequential:\n%.2000s", events, par, seq)
+		}
+		if !bytes.Contains([]byte(par), []byte(`"algorithm": "ms-textbook"`)) || !bytes.Contains([]byte(par), []byte(`"algorithm": "pk"`)) {
+			t.Fatalf("want an ms-textbook and a pk report:\n%.1000s", par)
+		}
 	}
 }
 
