@@ -29,6 +29,9 @@ type streamAhead struct {
 	work       chan handOver
 	pending    sync.WaitGroup // hand-overs not yet taken
 	exited     chan struct{}
+	// pf populates the run's pages ahead of the engine, also on the
+	// spare core; nil where it cannot.
+	pf *prefault
 }
 
 // handOver is a copy of the run's header, whose events up to upto are
@@ -53,6 +56,7 @@ func (a *streamAhead) stream(run *trace.Run, upto int) {
 		a.s = consistency.NewStream(&a.snap, a.src, cap(run.Events))
 		a.s.ShareBaseline(a.base)
 		go a.take()
+		a.pf = startPrefault()
 	}
 	a.upto = upto
 	if upto-a.sent >= streamBatch {
@@ -70,6 +74,7 @@ func (a *streamAhead) taken() {
 }
 
 func (a *streamAhead) handOver() {
+	a.pf.ahead(a.run.Events, a.upto)
 	a.pending.Add(1)
 	a.work <- handOver{run: *a.run, upto: a.upto}
 	a.sent = a.upto
@@ -95,6 +100,8 @@ func (a *streamAhead) finish(run *trace.Run) *consistency.Stream {
 	if a.s == nil {
 		return nil
 	}
+	a.pf.stop()
+	a.pf = nil
 	if run != nil {
 		a.run, a.upto = run, len(run.Events)
 		a.handOver()
