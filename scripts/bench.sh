@@ -23,7 +23,9 @@
 #             10^7 is written and read as JSONL)
 #   PROCS     process counts of the ratios table (default "16 64")
 #   REPEAT    runs of each measurement; the table shows the least wall time,
-#             CPU time and peak RSS of the runs (default 1)
+#             CPU time and peak RSS of the runs (default 1). The ratios and
+#             scaling tables run their commands in rounds, one run of each
+#             in turn, so that what they divide was measured side by side
 #   KEEP=1    keep the temporary directory
 #   CKPT_FLAGS extra flags for every ckpt command measured (e.g. --max-memory 0)
 #   CKPT_BIN  measure this ckpt binary instead of building the checkout (to
@@ -47,29 +49,63 @@ else
   ckpt="$tmp/ckpt"
 fi
 
+# once ARGS...: runs ckpt ARGS once and sets w, c (seconds), r (MiB) and
+# code (exit status: 0 valid, 1 a property fails, 2 refused or invalid).
+once() {
+  local log="$tmp/time.log"
+  code=0
+  # shellcheck disable=SC2086
+  /usr/bin/time -v "$ckpt" "$@" $CKPT_FLAGS >/dev/null 2>"$log" || code=$?
+  if [[ $code -gt 2 ]]; then
+    echo "bench.sh: ckpt $* exited $code" >&2; cat "$log" >&2; exit 1
+  fi
+  w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
+  c=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
+  r=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$log")
+  if [[ ! -s "$tmp/refusal" ]]; then grep -m1 'memory cap' "$log" >"$tmp/refusal" || :; fi
+}
+
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? a : b }'; }
+
 # measure ARGS...: runs ckpt ARGS (REPEAT times, keeping the least of
 # each figure: on a shared machine the others only add noise) and sets
 # wall, cpu (seconds), rss (MiB) and rc (exit status: 0 valid, 1 a
 # property fails, 2 refused or invalid).
 measure() {
-  local log="$tmp/time.log" best="" i w c r code
+  local i
+  : >"$tmp/refusal"
   for ((i = 0; i < REPEAT; i++)); do
-    code=0
-    # shellcheck disable=SC2086
-    /usr/bin/time -v "$ckpt" "$@" $CKPT_FLAGS >/dev/null 2>"$log" || code=$?
-    if [[ $code -gt 2 ]]; then
-      echo "bench.sh: ckpt $* exited $code" >&2; cat "$log" >&2; exit 1
+    once "$@"
+    if [[ $i -eq 0 ]]; then
+      wall=$w cpu=$c rss=$r rc=$code
+    else
+      wall=$(least "$w" "$wall") cpu=$(least "$c" "$cpu") rss=$(least "$r" "$rss")
     fi
-    w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
-    c=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
-    r=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$log")
-    if [[ -z "$best" ]]; then
-      best=1 wall=$w cpu=$c rss=$r rc=$code
-      grep -m1 'memory cap' "$log" >"$tmp/refusal" || : >"$tmp/refusal"
-    fi
-    wall=$(awk -v a="$w" -v b="$wall" 'BEGIN { print (a < b) ? a : b }')
-    cpu=$(awk -v a="$c" -v b="$cpu" 'BEGIN { print (a < b) ? a : b }')
-    rss=$(awk -v a="$r" -v b="$rss" 'BEGIN { print (a < b) ? a : b }')
+  done
+}
+
+# rounds "ARGS" ...: measures several ckpt commands whose figures are
+# compared with each other, REPEAT rounds of one run of each in turn,
+# and sets walls, cpus and rsss (the least of each command's runs, in
+# the order given). Interleaved, a slow spell of a shared host slows
+# every command of a round alike instead of the one measured during it,
+# so the ratios between them hold still (issue 17: run one after the
+# other, verify's ratio to validate moved 3.6-4.2x within minutes).
+rounds() {
+  local i k args
+  walls=() cpus=() rsss=()
+  for ((i = 0; i < REPEAT; i++)); do
+    k=0
+    for args in "$@"; do
+      # shellcheck disable=SC2086
+      once $args
+      if [[ $i -eq 0 ]]; then
+        walls[k]=$w cpus[k]=$c rsss[k]=$r
+      else
+        walls[k]=$(least "$w" "${walls[k]}") cpus[k]=$(least "$c" "${cpus[k]}") rsss[k]=$(least "$r" "${rsss[k]}")
+      fi
+      k=$((k + 1))
+    done
   done
 }
 
@@ -99,11 +135,11 @@ ratios() {
   for p in $PROCS; do
     f="$tmp/p$p.json"
     gen "$f" "$p" "$events" 10
-    measure validate "$f"; vw=$wall vc=$cpu
-    echo "| $p procs | validate | $wall | $cpu | $rss | 1.00 | 1.00 |"
-    for algo in ms pk both; do
-      measure verify --algo "$algo" "$f"
-      echo "| $p procs | verify --algo $algo | $wall | $cpu | $rss | $(ratio "$wall" "$vw") | $(ratio "$cpu" "$vc") |"
+    rounds "validate $f" "verify --algo ms $f" "verify --algo pk $f" "verify --algo both $f"
+    local k=0 label
+    for label in validate "verify --algo ms" "verify --algo pk" "verify --algo both"; do
+      echo "| $p procs | $label | ${walls[k]} | ${cpus[k]} | ${rsss[k]} | $(ratio "${walls[k]}" "${walls[0]}") | $(ratio "${cpus[k]}" "${cpus[0]}") |"
+      k=$((k + 1))
     done
     rm -f "$f"
   done
@@ -116,16 +152,26 @@ scaling() {
   echo
   echo "| events | format | wall s | CPU s | peak RSS MiB | wall × previous | CPU × previous | RSS × previous |"
   echo "|---:|---|---:|---:|---:|---:|---:|---:|"
-  local pw="" pc="" pr=""
+  local n ext f files=() exts=() k=0
   for n in "$@"; do
     ext=json
     if [[ $n -ge 10000000 ]]; then ext=jsonl; fi
     f="$tmp/s$n.$ext"
     gen "$f" 16 "$n" 10
-    measure verify "$f"
-    echo "| $n | $ext | $wall | $cpu | $rss | ${pw:+$(ratio "$wall" "$pw")} | ${pc:+$(ratio "$cpu" "$pc")} | ${pr:+$(ratio "$rss" "$pr")} |"
-    pw=$wall pc=$cpu pr=$rss
-    rm -f "$f"
+    files+=("verify $f") exts+=("$ext")
+  done
+  # Every size is on disk at once (10^7 events: 1.3 GB) so the sizes
+  # are measured in rounds, like the ratios.
+  rounds "${files[@]}"
+  for n in "$@"; do
+    ext=${exts[k]}
+    if [[ $k -eq 0 ]]; then
+      echo "| $n | $ext | ${walls[k]} | ${cpus[k]} | ${rsss[k]} |  |  |  |"
+    else
+      echo "| $n | $ext | ${walls[k]} | ${cpus[k]} | ${rsss[k]} | $(ratio "${walls[k]}" "${walls[k-1]}") | $(ratio "${cpus[k]}" "${cpus[k-1]}") | $(ratio "${rsss[k]}" "${rsss[k-1]}") |"
+    fi
+    rm -f "$tmp/s$n.$ext"
+    k=$((k + 1))
   done
   echo
 }
