@@ -41,17 +41,23 @@ func (a *item) less(b *item) bool {
 
 type queue []item
 
+// push and pop sift a hole instead of swapping: each comparison moves
+// one item instead of two (a fifth of the replay's time at 10^6 events
+// is the queue). They make the comparisons a swapping heap makes, in the
+// same order, so every item lands where it did: the order of equal
+// items, and so the run, is unchanged.
 func (q *queue) push(it item) {
 	h := append(*q, it)
 	i := len(h) - 1
 	for i > 0 {
 		j := (i - 1) / 2
-		if !h[i].less(&h[j]) {
+		if !it.less(&h[j]) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
+		h[i] = h[j]
 		i = j
 	}
+	h[i] = it
 	*q = h
 }
 
@@ -59,7 +65,7 @@ func (q *queue) pop() item {
 	h := *q
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	h = h[:n]
 	i := 0
 	for {
@@ -71,11 +77,14 @@ func (q *queue) pop() item {
 		if r := l + 1; r < n && h[r].less(&h[l]) {
 			m = r
 		}
-		if !h[m].less(&h[i]) {
+		if !h[m].less(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	*q = h
 	return top
