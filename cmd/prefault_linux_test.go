@@ -1,42 +1,69 @@
 package cmd
 
 import (
-	"os"
-	"runtime/debug"
-	"strconv"
-	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// resident is the process's resident set in bytes (/proc/self/statm).
-func resident(t *testing.T) int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		t.Skip(err)
+const testPage = 4096
+
+// pagesIn returns the page-aligned interior of b, the pages populate
+// works on.
+func pagesIn(b []byte) []byte {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := int((testPage - start%testPage) % testPage)
+	hi := len(b) - int((start+uintptr(len(b)))%testPage)
+	if lo >= hi {
+		return nil
 	}
-	f := strings.Fields(string(b))
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		t.Fatal(err)
+	return b[lo:hi]
+}
+
+// residentPages counts the pages of b (page-aligned) that are in memory
+// (mincore(2)): the pages' own state, whatever else the process holds.
+func residentPages(t *testing.T, b []byte) int {
+	vec := make([]byte, (len(b)+testPage-1)/testPage)
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(unsafe.Pointer(unsafe.SliceData(vec))))
+	if errno != 0 {
+		t.Skipf("mincore: %v", errno)
 	}
-	return pages * int64(os.Getpagesize())
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
+}
+
+// evict drops b's pages (page-aligned) so that the test starts from
+// pages not yet in memory, as the engine's fresh reservation is; they
+// read as zeros after, as they did before.
+func evict(t *testing.T, b []byte) {
+	if err := syscall.Madvise(b, syscall.MADV_DONTNEED); err != nil {
+		t.Skipf("madvise: %v", err)
+	}
+	if n := residentPages(t, b); n != 0 {
+		t.Skipf("%d pages stay resident after MADV_DONTNEED", n)
+	}
 }
 
 // populate makes the pages resident without writing them: what the
 // engine writes afterwards is all it finds there.
 func TestPopulateFaultsPagesIn(t *testing.T) {
-	const size = 64 << 20
-	b := make([]byte, size)
-	debug.FreeOSMemory() // no scavenging while measuring
-	before := resident(t)
-	if !populate(b) {
+	b, err := syscall.Mmap(-1, 0, 64<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer syscall.Munmap(b)
+	evict(t, b)
+	if !populate(b[1 : len(b)-1]) {
 		t.Skip("the kernel refuses MADV_POPULATE_WRITE")
 	}
-	if grew := resident(t) - before; grew < size*3/4 {
-		t.Fatalf("populating %d MB made %d MB resident", size>>20, grew>>20)
+	// The first and last pages are not wholly inside what was asked.
+	if got, want := residentPages(t, b), len(b)/testPage-2; got != want {
+		t.Fatalf("populating %d whole pages made %d resident", want, got)
 	}
 	for i, c := range b {
 		if c != 0 {
@@ -49,14 +76,19 @@ func TestPopulateFaultsPagesIn(t *testing.T) {
 // asked for, and leaves the events as they were.
 func TestPrefaultWindow(t *testing.T) {
 	evs := make([]trace.RunEvent, 0, 4*prefaultWindow)
-	debug.FreeOSMemory()
-	before := resident(t)
+	all := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(evs))), uintptr(cap(evs))*unsafe.Sizeof(trace.RunEvent{}))
+	inner := pagesIn(all)
+	evict(t, inner)
 	pf := startPrefault()
 	pf.ahead(evs, 0)
 	pf.stop()
-	grew := resident(t) - before
-	window := int64(prefaultWindow) * int64(unsafe.Sizeof(evs[:1][0]))
-	if grew < window*3/4 || grew > 2*window {
-		t.Fatalf("asked for a window of %d MB, %d MB became resident", window>>20, grew>>20)
+	window := prefaultWindow * int(unsafe.Sizeof(trace.RunEvent{})) / testPage
+	if got := residentPages(t, inner); got < window-1 || got > window+1 {
+		t.Fatalf("asked for a window of %d pages, %d became resident", window, got)
+	}
+	for i, c := range all {
+		if c != 0 {
+			t.Fatalf("byte %d is %d after the prefault", i, c)
+		}
 	}
 }

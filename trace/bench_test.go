@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/ckpt-dev/ckpt/internal/race"
 )
 
 // synthetic writes a valid trace of n events over 8 processes: a third
@@ -130,6 +132,9 @@ func BenchmarkWriteTrace(b *testing.B) {
 func TestDecodeAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
+	}
+	if race.Enabled {
+		t.Skip("the race detector allocates on its own")
 	}
 	data := synthetic(t, 30_000, WriteOptions{JSONL: true})
 	allocs := testing.AllocsPerRun(3, func() {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/internal/race"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -29,6 +30,9 @@ func renumberedRun(n int) *trace.Run {
 // bit per event: for 80 events its 16 bytes fit the stack, one allocation
 // fewer than any larger run.
 func TestAnomaliesPastTheCapDoNotAllocate(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	allocs := func(n int) float64 {
 		run := renumberedRun(n)
 		m := history.Build(run, nil, history.MS)
