@@ -8,14 +8,29 @@ import (
 )
 
 // replayTimes judges the ops' times of SPEC §3 (readyTimes), in a run
-// that records the params it was replayed with (history.RecordsParams):
-// another implementation's run keeps its own timing. The network's and
-// the down time's are the model's (history arrivals.go, ControlLate).
+// that records the params it was replayed with (history.RecordsParams).
+// The network's and the down time's are the model's (history
+// arrivals.go, ControlLate), judged under the same condition.
+//
+// A foreign algorithm's run keeps its own network's timing and claims
+// none of §3's. A run of one of ckpt's algorithms claims it; without
+// its params the times cannot be judged, and SPEC §6 makes a property
+// whose fields a run omits unknown, never pass: stripping the params
+// used to let a retimed receipt (moved before its copy's arrival, and so
+// before a flush) or an early restart pass (docs/checker.md, "Runs
+// without params").
 func replayTimes(m *history.Model, r *result) {
-	if history.RecordsParams(m.Run) {
+	switch {
+	case history.RecordsParams(m.Run):
 		readyTimes(m, r)
+	case m.Alg != history.Foreign:
+		r.cannotJudge(noParamsWhy)
 	}
 }
+
+// noParamsWhy says why equivalence is unknown for a run of one of
+// ckpt's algorithms that records no params.
+const noParamsWhy = "the run records no params (restart_delay, control_delay, default_delay), so the times SPEC §3 gives its ops, copies, control messages and restarts cannot be judged"
 
 // readyTimes checks that every op executes at its ready time (SPEC §3):
 // op k is ready gap_k (its trace time less its predecessor's) after the

@@ -3,6 +3,7 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -58,12 +59,39 @@ func TestReplayTimes(t *testing.T) {
 				prop: eq, status: report.Fail, witness: "P1 restarts at seq 2, t=1.5, not at t=2"},
 		)
 	}
-	// A run that records no params claims none of §3's timing.
-	cases = append(cases, ruleCase{name: "no-params", run: func(t *testing.T) *trace.Run {
-		run := retimedKind("ms", failAndMessage, trace.Restart, 1.5)(t)
-		run.Options.Params = trace.Params{}
-		return run
-	}, src: failAndMessage, prop: eq, status: report.Pass})
+	// A run of ckpt's algorithms that records no params claims §3's
+	// timing and leaves it unjudgeable: equivalence is unknown, not the
+	// pass it was, which let a forger strip the params to pass an early
+	// restart. A foreign algorithm's run claims none of it.
+	stripped := func(alg, name string) func(*testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			run := retimedKind(alg, failAndMessage, trace.Restart, 1.5)(t)
+			run.Options.Params = trace.Params{}
+			if name != "" {
+				run.Algorithm = name
+			}
+			return run
+		}
+	}
+	cases = append(cases,
+		ruleCase{name: "ms/no-params", run: stripped("ms", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
+		ruleCase{name: "pk/no-params", run: stripped("pk", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
+		ruleCase{name: "foreign/no-params", run: stripped("pk", "their-pk"), src: failAndMessage, prop: eq, status: report.Pass},
+		ruleCase{name: "ms/no-params-and-reordered", run: func(t *testing.T) *trace.Run {
+			// Unknown never hides a failure: P1 executes an internal op
+			// where its program receives m.
+			run := stripped("ms", "")(t)
+			for i := range run.Events {
+				if e := &run.Events[i]; e.Kind == trace.Recv {
+					e.Kind, e.Msg, e.Peer, e.Copy = trace.Internal, history.None, history.None, 0
+					return run
+				}
+			}
+			t.Fatal("no receive")
+			return nil
+		}, src: failAndMessage, prop: eq, status: report.Fail, witness: "is not its program", besides: []string{""},
+			also: map[string]report.Status{report.LogReplayRules: report.Fail}}, // m's copy left unlisted in the mailbox
+	)
 	checkRuleCases(t, cases)
 }
 
