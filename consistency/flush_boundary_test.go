@@ -230,3 +230,37 @@ func TestPKFlushInstant(t *testing.T) {
 			also: map[string]report.Status{report.Equivalence: report.Fail}},
 	})
 }
+
+// TestFlushThenFailAtInstant: a flush the trace lists before a fail of
+// its instant finds its process up, so it logs the receipts before it
+// (SPEC §3's order at equal times). The checker judges a flush once the
+// instant is over, when the fail has already put the process down, and
+// skipped it as a down flush: a run that never logged them (here the
+// replay of the trace without the flush, whose restart accordingly
+// replays nothing from the log) passed. Noticed in the fifth review,
+// fixed on 2026-12-04.
+func TestFlushThenFailAtInstant(t *testing.T) {
+	build := func(flush, flushFirst bool) func(*testing.T) *trace.Trace {
+		return func(t *testing.T) *trace.Trace {
+			b := trace.NewBuilder("P0", "P1").Send(0.2, "P0", "P1", "a").Recv(0.3, "P1", "a")
+			switch {
+			case flush && flushFirst:
+				b.Flush(1, "P1").Fail(1, "P1")
+			case flush:
+				b.Fail(1, "P1").Flush(1, "P1")
+			default:
+				b.Fail(1, "P1")
+			}
+			return mustBuild(t, b.Internal(3, "P1"))
+		}
+	}
+	flushThenFail, failThenFlush, noFlush := build(true, true), build(true, false), build(false, false)
+	lrr := report.LogReplayRules
+	checkRuleCases(t, []ruleCase{
+		{name: "flush-then-fail", run: replayed("pk", flushThenFail), src: flushThenFail, prop: lrr, status: pass},
+		{name: "flush-then-fail-unlogged", run: replayed("pk", noFlush), src: flushThenFail, prop: lrr, status: fail,
+			witness: "P1's flush at t=1 leaves its receipt of a at seq 1 off stable storage"},
+		{name: "fail-then-flush", run: replayed("pk", failThenFlush), src: failThenFlush, prop: lrr, status: pass},
+		{name: "fail-then-flush-unlogged", run: replayed("pk", noFlush), src: failThenFlush, prop: lrr, status: pass},
+	})
+}

@@ -116,7 +116,7 @@ func (b *Builder) loggedBefore(seq int32, e *trace.RunEvent, receipt, idx int32)
 // prefix once, so the checks cost O(ops) in all.
 func (b *Builder) flushed(f *trace.Event, idx int32) {
 	ps := &b.procs[f.P]
-	if ps.down {
+	if ps.down && !b.failedAfter(f, idx) {
 		return
 	}
 	k := ps.logFrom
@@ -140,4 +140,27 @@ func (b *Builder) flushed(f *trace.Event, idx int32) {
 			fmt.Sprintf("a flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %s was up at its flush at t=%s (source trace), but its receipt of %s at seq %d (t=%s), live then, has no log event",
 				m.ProcName(f.P), f.T, m.MsgName(e.Msg), s, e.T)
 	})
+}
+
+// failedAfter reports whether the fail that has flush f's process down
+// now came at f's instant after f in the trace: f is judged once its
+// instant is over, but at equal times the trace's order holds (SPEC §3),
+// so f found the process up and logged its receipts, which the fail
+// leaves live until the restart (at a later time: every down time is
+// > 0). Skipped as a down flush, a run that logged nothing there
+// passed. The process was up before that fail (an effective fail finds
+// it up); a fail of the same instant that the trace lists before f had
+// it down at f.
+func (b *Builder) failedAfter(f *trace.Event, idx int32) bool {
+	ps := &b.procs[f.P]
+	if ps.lastFail == None || b.m.Run.Events[ps.lastFail].T != f.T {
+		return false
+	}
+	ev := b.wf.src.Events
+	for i := idx - 1; i >= 0 && ev[i].T == f.T; i-- {
+		if ev[i].Kind == trace.Fail && ev[i].P == f.P {
+			return false
+		}
+	}
+	return true
 }
