@@ -134,14 +134,12 @@ func (d *runDecoder) listed() bool { return d.hasProcs }
 // "options"; other keys are ignored.
 func (d *runDecoder) field(f *frame, key string) error {
 	switch key {
-	case "algorithm", "source":
+	case "algorithm":
 		s, err := d.headerString(f, key)
-		if key == "algorithm" {
-			d.run.Algorithm = s
-		} else {
-			d.run.Source = s
-		}
+		d.run.Algorithm = s
 		return err
+	case "source":
+		return d.source(f)
 	case "processes":
 		return d.processes(f)
 	case "options":
@@ -157,6 +155,23 @@ func (d *runDecoder) headerString(f *frame, key string) (string, error) {
 		return "", err
 	}
 	return d.optString(key, v)
+}
+
+// source reads the header's "source". null says there is none, as
+// leaving the field out does: JSON writers commonly write an absent
+// optional field so, and a recorder that has no trace file has nothing
+// else to write (docs/formats.md).
+func (d *runDecoder) source(f *frame) error {
+	v, err := f.value()
+	if err != nil {
+		return err
+	}
+	if string(v) == "null" {
+		d.run.Source = ""
+		return nil
+	}
+	d.run.Source, err = d.optString("source", v)
+	return err
 }
 
 func (d *runDecoder) optString(key string, v []byte) (string, error) {

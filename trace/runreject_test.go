@@ -55,6 +55,8 @@ func TestReadRunRejects(t *testing.T) {
 		{"taken empty", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"taken":""}}`), `run.json: event 0: "pb.taken" must have one entry per process (2), not 0`},
 		{"dv length, processes last", `{"format":"ckpt/run@1","events":[{"t":0,"p":"P0","kind":"send","pb":{"dv":[1]}}],"processes":["P0","P1"]}`, `run.json: event 0: "pb.dv" must have one entry per process (2), not 1`},
 		{"received shape", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"control_send","body":{"received":[["m"]]}}`), `run.json: event 0: "body.received" must be an array of ["msg", inc] pairs`},
+		{"source not a string", `{"format":"ckpt/run@1","processes":["P0"],"source":7,"events":[]}`, `run.json: "source" must be a string, not a number`},
+		{"algorithm null", `{"format":"ckpt/run@1","processes":["P0"],"algorithm":null,"events":[]}`, `run.json: "algorithm" must be a string, not null`},
 		{"missing p", runDoc(`{"seq":0,"t":0,"kind":"internal"}`), `run.json: event 0: missing "p"`},
 		{"truncated", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"internal"}`)[:120], `run.json: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
 	}
@@ -65,6 +67,27 @@ func TestReadRunRejects(t *testing.T) {
 				t.Errorf("got  %v\nwant %s", err, tt.want)
 			}
 		})
+	}
+}
+
+// A null "source" says there is none, as leaving it out does (a
+// recorder without a trace file writes it so); before, it was refused.
+func TestReadRunSourceNull(t *testing.T) {
+	for _, in := range []string{
+		`{"format":"ckpt/run@1","processes":["P0"],"source":null,"events":[]}`,
+		`{"format":"ckpt/run@1","processes":["P0"],"source": null ,"events":[]}`,
+		`{"format":"ckpt/run@1","processes":["P0"],"source":null}` + "\n",
+	} {
+		run, err := ReadRun("run.json", strings.NewReader(in))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+		} else if run.Source != "" {
+			t.Errorf("%s: source %q, want none", in, run.Source)
+		}
+	}
+	run, err := ReadRun("run.json", strings.NewReader(`{"format":"ckpt/run@1","processes":["P0"],"source":"t.json","events":[]}`))
+	if err != nil || run.Source != "t.json" {
+		t.Errorf("source %v, %v; want t.json", run, err)
 	}
 }
 
