@@ -190,6 +190,12 @@ func forgedCases() []propCase {
 			}),
 		forged(report.LogReplayRules, "forged-token-received-twice", "lists (y0, inc 0) twice", "pk", domino,
 			at(23, trace.ControlSend), forgeReceived(false, "y0", "y0")),
+		// What a token hop resends (token_resend_test.go): m2 twice, and
+		// m2 where the token lists it.
+		{property: report.LogReplayRules, name: "forged-token-resent-twice", fail: true, src: tokenHops,
+			witness: "P2 resends its send of m2 at seq 2 more than once for the failure at seq 4", replayed: extraResend(tokenHops, 9, 3, 2.5, 4)},
+		{property: report.LogReplayRules, name: "forged-token-resent-listed", fail: true, src: tokenListsAll,
+			witness: "the token lists (m2, inc 0)", replayed: extraResend(tokenListsAll, 11, 2, 2.5, 6)},
 		// 8. what an algorithm sends: its piggyback fields and control
 		// kinds (log_replay_rules_shape.go), and the causes it rolls back
 		// for (log_replay_rules_cause.go), on runs of the right label.

@@ -13,7 +13,8 @@ import (
 // _pk_hold.go), the checkpoints restores name (_restore.go), the types
 // of checkpoints (_ckpt_type.go), rollback causes (_cause.go), control
 // bodies (_control.go), PK
-// tokens' received lists (_token.go), discards (_discard.go), resends
+// tokens' received lists (_token.go) and what a hop resends
+// (_pk_token_resend.go), discards (_discard.go), resends
 // (_resend.go), the piggyback fields and control messages the named
 // algorithm sends (_shape.go) — and, for every algorithm, that no
 // process delivers an orphan of a failure it has handled (_handled.go).
@@ -59,7 +60,11 @@ func logReplayParts(m *history.Model, vts *result) []func(r *result) {
 			pkFlushRule(m, r)
 			r.failWith(m, history.FlushUnlogged, history.LogUnflushed)
 			pkDiscards(m, r)
-		}, func(r *result) { pkTokenReceipts(m, r) }, func(r *result) {
+		}, func(r *result) {
+			// A hop's resends are judged against its token's list
+			// when that list is judged right.
+			pkTokenResends(m, pkTokenReceipts(m, r), r)
+		}, func(r *result) {
 			pkTokenRing(m, r)
 			pkRetransmits(m, r)
 		})

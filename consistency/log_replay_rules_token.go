@@ -31,9 +31,9 @@ import (
 // first one for its failure), so a correct run costs one rebuild per
 // failure. A token without a received field (a foreign run may leave it
 // out) is not judged for it.
-func pkTokenReceipts(m *history.Model, r *result) {
+func pkTokenReceipts(m *history.Model, r *result) *tokenJudge {
 	if m.Missing.Replay() {
-		return // pkLogReplay said why
+		return nil // pkLogReplay said why
 	}
 	j := newTokenJudge(m)
 	for i := range m.Run.Events {
@@ -50,6 +50,7 @@ func pkTokenReceipts(m *history.Model, r *result) {
 		}
 	}
 	j.report(r)
+	return j
 }
 
 // tokenJudge keeps, per failure, the distinct received lists its token
@@ -77,6 +78,7 @@ type tokenVerdict struct {
 	fi, body int32
 	next     int32 // the failure's next verdict, or None
 	bad      int32 // index of its witness in tokenJudge.bad, or None
+	right    bool  // the list is the rebuilt one (not unjudgeable, not bad)
 }
 
 // badList is what the witness of a failing list says. Its text is
@@ -113,9 +115,9 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 	v := tokenVerdict{fi: fi, body: body, next: j.head[fi], bad: history.None}
 	if same, why := j.matches(fi, b); why != "" {
 		r.cannotJudge(why)
-	} else if !same {
+	} else if v.right = same; !same {
 		want, got := j.rebuild(fi), j.listed(b)
-		if !slices.Equal(want, got) {
+		if v.right = slices.Equal(want, got); !v.right {
 			f := &j.m.Failures[fi]
 			v.bad = int32(len(j.bad))
 			w := badList{seqs: []int32{f.Seq, f.Restart, seq}}
@@ -129,6 +131,18 @@ func (j *tokenJudge) hop(fi, seq, body int32, r *result) {
 	}
 	j.head[fi] = int32(len(j.verdicts))
 	j.verdicts = append(j.verdicts, v)
+}
+
+// right reports whether the received list of body, carried by a token
+// of failure fi, was judged the one the token must carry.
+func (j *tokenJudge) right(fi, body int32) bool {
+	b := &j.m.Run.Bodies[body]
+	for v := j.head[fi]; v != history.None; v = j.verdicts[v].next {
+		if x := &j.verdicts[v]; x.body == body || j.m.Run.Bodies[x.body].SameReceived(b) {
+			return x.right
+		}
+	}
+	return false
 }
 
 // matches reports whether body b lists exactly the receipts live in

@@ -300,6 +300,15 @@ type ReceiptHasher interface {
 	SetHash() (sum uint64, n int)
 }
 
+// ReceiptLookup is a ReceiptSet that also answers membership without
+// making its list: a checker asking whether a token lists the message a
+// hop resends then costs a lookup per resend, not the set's size per
+// token.
+type ReceiptLookup interface {
+	ReceiptSet
+	HasIdentity(id Identity) bool
+}
+
 // IdentityHash is a receipt identity's term in a ReceiptHasher's sum:
 // splitmix64 of the message and incarnation, so that sets differing in
 // any identity differ in their sums but for a 2^-64 chance (an

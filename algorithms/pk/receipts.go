@@ -132,6 +132,9 @@ func (v *receiptView) SetHash() (uint64, int) {
 	return v.log.sum[v.top], int(v.log.size[v.top])
 }
 
+// HasIdentity implements trace.ReceiptLookup.
+func (v *receiptView) HasIdentity(id trace.Identity) bool { return v.has(id.Msg, id.Inc) }
+
 // has reports whether the set holds identity (msg, inc).
 func (v *receiptView) has(msg, inc int32) bool {
 	if msg < 0 || int(msg) >= len(v.log.lastOf) {
