@@ -81,7 +81,7 @@ func tokenHop(m *history.Model, j *tokenJudge, fi, from, to int32, r *result) {
 	}
 	slices.Sort(origs)
 	for k := 1; k < len(origs); k++ {
-		if origs[k] == origs[k-1] {
+		if origs[k] == origs[k-1] && (k == 1 || origs[k-1] != origs[k-2]) { // once per send
 			o := m.Event(origs[k])
 			r.fail([]int32{origs[k], from}, func() (string, string) {
 				return fmt.Sprintf("%s resends its send of %s at seq %d more than once for the failure at seq %d", m.ProcName(e.P), m.MsgName(o.Msg), origs[k], e.Failure),

@@ -99,3 +99,20 @@ func TestTokenHopResends(t *testing.T) {
 			also: map[string]report.Status{report.Equivalence: fail}},
 	})
 }
+
+// A send a hop repeats three times is one violation, not one per extra
+// copy.
+func TestTokenHopResentThrice(t *testing.T) {
+	run := extraResend(tokenHops, 9, 3, 2.5, 4)(t)
+	m2 := msgID(run, "m2")
+	e := run.Events[9]
+	e.Copy = 4
+	run = insertAt(run, 10, e)
+	u := trace.NewRunEvent(trace.Unconsumed, run.Events[len(run.Events)-1].T, 1)
+	u.Msg, u.Copy = m2, 4
+	run = insertAt(run, int32(len(run.Events)), u)
+	vs := tokenWitnesses(t, run, tokenHops(t), "more than once")
+	if len(vs) != 1 {
+		t.Fatalf("%d violations say m2 was resent more than once, want 1: %v", len(vs), vs)
+	}
+}
