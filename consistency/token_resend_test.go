@@ -93,10 +93,24 @@ func TestTokenHopResends(t *testing.T) {
 			})
 		}, src: tokenHops, prop: lrr, status: fail, witness: "it repeats the send at seq 0, by P0 to P1", besides: any,
 			also: map[string]report.Status{report.OrphanFree: fail, report.Equivalence: fail}},
-		// P2 resends m2 half a second before the token reaches it.
-		{name: "resent-before-the-token", run: retimed(tokenHops, 8, trace.Send, 2), src: tokenHops, prop: lrr, status: fail,
-			witness: "but does not then forward its token", besides: any,
+		// P2 resends m2 before the token reaches it.
+		{name: "resent-before-the-token", run: func(t *testing.T) *trace.Run {
+			return swapped(replayOf(t, "pk", tokenHops(t)), 7, func(*trace.RunEvent) {})
+		}, src: tokenHops, prop: lrr, status: fail,
+			witness: "P2 resends m2 at seq 7, neither at its restart nor at a token", besides: any,
 			also: map[string]report.Status{report.Equivalence: fail}},
+		// The extra resend of resent-twice, and every resend, without the
+		// failure field SPEC §6 does not require of them: still found.
+		{name: "resent-twice-no-failure-fields", run: func(t *testing.T) *trace.Run {
+			run := extraResend(tokenHops, 9, 3, 2.5, trace.None)(t)
+			for i := range run.Events {
+				if run.Events[i].Resend {
+					run.Events[i].Failure = trace.None
+				}
+			}
+			return run
+		}, src: tokenHops, prop: lrr, status: fail,
+			witness: "P2 resends its send of m2 at seq 2 more than once for the failure at seq 4"},
 	})
 }
 
