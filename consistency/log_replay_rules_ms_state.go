@@ -102,13 +102,41 @@ func msForced(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 // (A down process's skip is the run's form: history.CkptWhileDown.)
 func msSkip(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
 	m, p := l.m, e.P
-	if tick := l.next[p] + 1; e.Reason == trace.ReasonDown || tick <= l.sn[p] {
+	if e.Reason == trace.ReasonDown {
+		return
+	}
+	if tick := l.next[p] + 1; tick <= l.sn[p] {
+		msSkipRecord(l, seq, e, r)
 		return
 	}
 	r.fail([]int32{seq}, func() (string, string) {
 		return fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d", m.ProcName(p), l.next[p]+1, seq, l.sn[p]),
 			fmt.Sprintf("MS takes a basic checkpoint at a tick whose number is above sn, and tick %d is above %s's latest checkpoint number %d, rebuilt from the run",
 				l.next[p]+1, m.ProcName(p), l.sn[p])
+	})
+}
+
+// msSkipRecord checks what a skip records (SPEC §6: MS next, sn)
+// against the state rebuilt from the run: the tick's number and the
+// latest checkpoint's. Found by a field-by-field forgery sweep on
+// 2026-12-04: either one off by one passed, a skip telling a reader of
+// the run another state than the process had.
+func msSkipRecord(l *msLedger, seq int32, e *trace.RunEvent, r *result) {
+	m, p := l.m, e.P
+	var diffs []string
+	if tick := l.next[p] + 1; e.Next != history.None && e.Next != tick {
+		diffs = append(diffs, fmt.Sprintf("next %d, but it is tick %d", e.Next, tick))
+	}
+	if e.Sn != history.None && e.Sn != l.sn[p] {
+		diffs = append(diffs, fmt.Sprintf("sn %d, but %s's latest checkpoint is numbered %d", e.Sn, m.ProcName(p), l.sn[p]))
+	}
+	if len(diffs) == 0 {
+		return
+	}
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have", m.ProcName(p), seq),
+			fmt.Sprintf("a skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks; the skip at seq %d records %s",
+				seq, strings.Join(diffs, ", and "))
 	})
 }
 
