@@ -118,15 +118,17 @@ func tokenHop(m *history.Model, j *tokenJudge, g []int32, next int32, r *result)
 }
 
 // resendFor judges the resend at seq s of a token hop for announcer ann
-// and returns the send it repeats, or false when the run says none
-// (other rules judge copy numbers).
+// and returns the send it repeats, or false when the run does not tell
+// (other rules say why). The send is the model's (SendOf: the live send
+// at the resend's op, else the copy its of names), not of alone, which a
+// run may leave out: a forged extra resend without of escaped a first
+// version of this rule.
 func resendFor(m *history.Model, s, ann int32, b *trace.ControlBody, r *result) (int32, bool) {
 	e := m.Event(s)
-	of := m.Copies.Index(e.Msg, e.Of)
-	if of < 0 || m.Copies.Orig[of] == history.None {
+	orig := m.SendOf[s]
+	if orig == history.None {
 		return 0, false
 	}
-	orig := m.Copies.Orig[of]
 	o := m.Event(orig)
 	id := trace.Identity{Msg: o.Msg, Inc: m.Inc(o.P, orig)}
 	why := ""

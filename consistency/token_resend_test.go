@@ -99,6 +99,12 @@ func TestTokenHopResends(t *testing.T) {
 		}, src: tokenHops, prop: lrr, status: fail,
 			witness: "P2 resends m2 at seq 7, neither at its restart nor at a token", besides: any,
 			also: map[string]report.Status{report.Equivalence: fail}},
+		// The extra resend of resent-twice without its of (the model
+		// finds the send at its op): still found.
+		{name: "resent-twice-no-of", run: func(t *testing.T) *trace.Run {
+			return forge(t, extraResend(tokenHops, 9, 3, 2.5, 4)(t), 9, trace.Send, func(e *trace.RunEvent) { e.Of = 0 })
+		}, src: tokenHops, prop: lrr, status: fail,
+			witness: "P2 resends its send of m2 at seq 2 more than once for the failure at seq 4"},
 		// The extra resend of resent-twice, and every resend, without the
 		// failure field SPEC §6 does not require of them: still found.
 		{name: "resent-twice-no-failure-fields", run: func(t *testing.T) *trace.Run {
