@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/explore/compare"
+	"github.com/ckpt-dev/ckpt/compare"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -2,7 +2,7 @@ package consistency
 
 import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // logReplayRules judges SPEC §7 log-replay-rules: the algorithm's

@@ -3,7 +3,7 @@ package consistency
 import (
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

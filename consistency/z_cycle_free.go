@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // zCycleFree judges SPEC §7 z-cycle-free: over the final live history

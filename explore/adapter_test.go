@@ -3,7 +3,7 @@ package explore
 import (
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // TestVerdictMaskHoldsEveryProperty: a verdict keeps one bit per

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"sync"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 
 	"github.com/ckpt-dev/ckpt/explore/shrink"
 	"github.com/ckpt-dev/ckpt/trace"

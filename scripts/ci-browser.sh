@@ -1,6 +1,6 @@
 #!/bin/sh
 # ci-browser.sh — make a Chromium-family browser available for the
-# real-browser test of consistency/diagram (TestBrowser), which opens the
+# real-browser test of diagram (TestBrowser), which opens the
 # HTML diagram with `chromium --headless --dump-dom`, lets the page test
 # its own readability (lane names, labels, deep links, search, a 10^5-event
 # run under 3 s) and skips, saying so, when no browser is on PATH.

@@ -6,8 +6,8 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // TestMutantsCaught: each deliberately broken PK (package mutants) makes

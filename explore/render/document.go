@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
 	"github.com/ckpt-dev/ckpt/explore"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 )
 
 type blockKind uint8

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // errorEntry is the JSON document of a file explore could not explore:

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/report"
 )
 
 // Options tune a rendering.

@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 )
 
 // wrapWidth is where paragraphs and list lines wrap, and the width tables

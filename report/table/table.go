@@ -1,7 +1,7 @@
 // Package table lays out ckpt's text output for a terminal of Width
 // columns: box-drawn tables fitted to it, and word-wrapped paragraphs.
-// verify's reports (consistency/report), explore's (explore/render) and
-// compare's (explore/compare) all print through it, so that every
+// verify's reports (report), explore's (explore/render) and
+// compare's (compare) all print through it, so that every
 // command's text fits the same width the same way.
 //
 // A table that is too wide is fitted in this order (Fit):

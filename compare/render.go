@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	"github.com/ckpt-dev/ckpt/report"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 )
 
 // Format is an output format of Render.

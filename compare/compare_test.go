@@ -25,7 +25,7 @@ func exampleTables(t *testing.T, o Options) []Table {
 	t.Helper()
 	var out []Table
 	for _, name := range examples {
-		tr, err := trace.ReadTraceFile(filepath.Join("../../testdata/traces", name))
+		tr, err := trace.ReadTraceFile(filepath.Join("../testdata/traces", name))
 		if err != nil {
 			t.Fatal(err)
 		}

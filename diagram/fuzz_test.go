@@ -14,7 +14,7 @@ import (
 // FuzzDiagram: any run the decoder accepts is drawn without panicking,
 // as well-formed XML, windowed or not.
 func FuzzDiagram(f *testing.F) {
-	seeds, _ := filepath.Glob("../../algorithms/pk/testdata/*.run.jsonl")
+	seeds, _ := filepath.Glob("../algorithms/pk/testdata/*.run.jsonl")
 	for _, s := range seeds {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(b, uint8(0))

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 

@@ -12,13 +12,13 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/consistency/report"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // examples is the worked examples' directory (SPEC's testdata/traces).
-const examples = "../../testdata/traces"
+const examples = "../testdata/traces"
 
 // replayed replays tr through alg ("ms", "pk", or a variant as
 // "ms:VARIANT") and checks it.

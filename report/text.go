@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 )
 
 // wrapWidth is where text paragraphs and list details wrap, and the width

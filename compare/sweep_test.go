@@ -217,5 +217,5 @@ func TestDocsChart(t *testing.T) {
 	if err := Chart(&b, o, runSweep(t, o)); err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "../../../docs/sweep.svg", b.Bytes())
+	golden.Check(t, "../../docs/sweep.svg", b.Bytes())
 }

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/ckpt-dev/ckpt/consistency/report"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

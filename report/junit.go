@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	texttable "github.com/ckpt-dev/ckpt/consistency/report/table"
+	texttable "github.com/ckpt-dev/ckpt/report/table"
 )
 
 // The JUnit XML that CI test reporters read (the de-facto schema of Ant's
