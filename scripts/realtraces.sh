@@ -43,6 +43,7 @@ counts() {
 
 if [ "${1:-}" = --parse-summary ]; then
 	while IFS= read -r line; do
+		case $line in " "*) continue ;; esac # notes under a summary
 		c=$(counts "$line")
 		echo "${c:-unreadable}"
 	done <"$2"
@@ -166,6 +167,7 @@ out=$tmp/ewd998
 if "$ckpt" import shiviz "${common[@]}" --regex "$ewd" --delimiter '^=== (?<trace>.*) ===$' \
 	--fail-at n1:3 -o "$out" "$dir/ewd998.log" 2>"$tmp/ewd998.summary"; then
 	while IFS= read -r line; do
+		case $line in " "*) continue ;; esac # notes under a summary
 		f=${line%% (execution*}
 		label=$(sed -E 's/^[^(]*\(execution "(.*)"\):.*/\1/' <<<"$line")
 		row ewd998.log "$label" "n1:3" "$line" "$f"

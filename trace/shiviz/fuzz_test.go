@@ -30,7 +30,7 @@ func FuzzParse(f *testing.F) {
 		if delimited {
 			opts.Delimiter = `^=== (?<trace>.*) ===$`
 		}
-		l, err := Parse("fuzz.log", strings.NewReader(log), opts)
+		l, err := parseOne("fuzz.log", strings.NewReader(log), opts)
 		if err != nil {
 			var ie *trace.InputError
 			if !errors.As(err, &ie) {

@@ -3,6 +3,7 @@ package shiviz
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,7 +48,7 @@ func parseFile(t testing.TB, path string, opts ParseOptions) *Log {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	log, err := Parse(filepath.Base(path), f, opts)
+	log, err := parseOne(filepath.Base(path), f, opts)
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", path, err)
 	}
@@ -151,7 +152,7 @@ func TestParseErrors(t *testing.T) {
 		{"start", "x\na {\"a\":2}\n", ParseOptions{}, 2, `must start at 1, but its first event has "a":2 (expected "a":1)`},
 		{"start zero", "x\na {\"a\":0}\n", ParseOptions{}, 2, `must start at 1`},
 		{"skip", "x\na {\"a\":1}\ny\na {\"a\":3}\n", ParseOptions{}, 4, `goes from 1 (line 2) to 3; expected 2`},
-		{"twice", "x\na {\"a\":1}\ny\na {\"a\":1}\n", ParseOptions{}, 4, `two events with clock value 1 (lines 2 and 4)`},
+		{"twice", "x\na {\"a\":1}\ny\na {\"a\":1}\n", ParseOptions{}, 4, `two events with clock value 1 (line 2 and line 4)`},
 		{"own missing", "x\na {\"a\":1}\ny\nb {\"a\":1}\n", ParseOptions{}, 4, `host "b" is missing from its own vector clock {"a":1}`},
 		{"unknown host", "x\n\na {\"a\":1, \"z\":1}\n", ParseOptions{}, 3, `entry for unknown host "z"`},
 		{"beyond", "x\na {\"a\":1, \"b\":5}\ny\nb {\"b\":1}\n", ParseOptions{}, 2, `has "b":5, but host "b" has only 1 event(s)`},
@@ -163,7 +164,10 @@ func TestParseErrors(t *testing.T) {
 		{"fraction", "x\na {\"a\":1.5}\n", ParseOptions{}, 2, `is not a non-negative integer`},
 		{"duplicate key", "x\na {\"a\":1, \"a\":1}\n", ParseOptions{}, 2, `host "a" appears twice`},
 		{"trailing", "x\na {\"a\":1} {\"b\":2}\n", ParseOptions{}, 2, `cannot parse`},
-		{"no match", "hello\nworld\n", ParseOptions{}, 1, `matches no event in the log`},
+		{"no match", "hello\nworld\n", ParseOptions{Regex: DefaultRegex}, 1, `matches no event in the log`},
+		{"no layout", "hello\nworld\n", ParseOptions{}, 0, "no line of the form `HOST {CLOCK}`"},
+		{"not sure", "x\na {\"a\":1}\ny\nz\nb {\"b\":1}\nw\n", ParseOptions{}, 0, `cannot tell whether each event's text comes before or after`},
+		{"junk", "a {\"a\":1}\nx\nno\nclock\nhere\n", ParseOptions{}, 0, `only 1 events but 3 other lines`},
 		{"empty", " \n\n", ParseOptions{}, 0, `empty log`},
 		{"groups", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>\S+)`}, 0, `lacks the named group(s) clock, event`},
 		{"same group", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})(?<host>)`}, 0, `several groups named "host"`},
@@ -176,7 +180,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("bad.log", strings.NewReader(tt.log), tt.opts)
+			_, err := parseOne("bad.log", strings.NewReader(tt.log), tt.opts)
 			var ie *trace.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v, want an *trace.InputError", err)
@@ -240,7 +244,7 @@ func TestClockInString(t *testing.T) {
 	if err != nil || len(rc.keys) != 2 || rc.values[1] != 3 {
 		t.Fatalf("got %+v, %v", rc, err)
 	}
-	log, err := Parse("x", strings.NewReader("e\nn2 {\"n1\":0, \"n2\":1}\n"), ParseOptions{})
+	log, err := parseOne("x", strings.NewReader("e\nn2 {\"n1\":0, \"n2\":1}\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +254,7 @@ func TestClockInString(t *testing.T) {
 }
 
 func TestCRLF(t *testing.T) {
-	log, err := Parse("x", strings.NewReader("e1\r\na {\"a\":1}\r\ne2\r\nb {\"a\":1,\"b\":1}  \r\n"), ParseOptions{})
+	log, err := parseOne("x", strings.NewReader("e1\r\na {\"a\":1}\r\ne2\r\nb {\"a\":1,\"b\":1}  \r\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,4 +262,9 @@ func TestCRLF(t *testing.T) {
 	if ex.Messages != 1 || ex.Events[1].Text != "e2" || ex.Events[1].Line != 3 {
 		t.Errorf("messages %d text %q line %d", ex.Messages, ex.Events[1].Text, ex.Events[1].Line)
 	}
+}
+
+// parseOne parses one file.
+func parseOne(name string, r io.Reader, opts ParseOptions) (*Log, error) {
+	return Parse([]Source{{Name: name, R: r}}, opts)
 }
