@@ -77,6 +77,9 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	if len(vc) > 0 {
 		return shiviz.Parse(vc, opts.Parse)
 	}
+	if opts.Parse.Regex != "" || opts.Parse.Delimiter != "" {
+		return nil, &trace.InputError{File: sp[0].Name, Event: -1, Msg: "--regex and --delimiter apply to ShiViz and GoVector logs, not to spans"}
+	}
 	ex, err := spans.Read(sp)
 	if err != nil {
 		return nil, err
@@ -102,12 +105,12 @@ func Detect(head []byte) (string, error) {
 	if i := bytes.IndexByte(head, 0); i >= 0 {
 		return "", fmt.Errorf("binary data (a NUL byte at offset %d), not a log", i)
 	}
-	text := head
-	for k := 0; k < utf8.UTFMax && len(text) > 0 && !utf8.Valid(text); k++ {
-		text = text[:len(text)-1] // a character cut by the end of head
-	}
-	if !utf8.Valid(text) {
-		return "", fmt.Errorf("not UTF-8 text, so not a log")
+	for t := head; len(t) > 0 && utf8.FullRune(t); { // a character cut by the end of head is no error
+		r, n := utf8.DecodeRune(t)
+		if r == utf8.RuneError && n == 1 {
+			return "", fmt.Errorf("not UTF-8 text (a bad byte at offset %d), so not a log", len(head)-len(t))
+		}
+		t = t[n:]
 	}
 	switch t := bytes.TrimLeft(head, " \t\r\n"); {
 	case len(t) > 0 && t[0] == '[':

@@ -29,7 +29,7 @@ func (p *parser) resolveClocks(ex *Execution) error {
 				continue // ShiViz drops zero entries before it looks at hosts
 			}
 			if !ok {
-				return p.evErrf(ev, "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log", ex.Hosts[ev.Host], key, key)
+				return p.evErrf(ev, "the vector clock of host %q has an entry for unknown host %q: no event of %q is in the log (GoVector writes a file per process: import them all at once)", ex.Hosts[ev.Host], key, key)
 			}
 			if h == ev.Host {
 				own = true

@@ -268,3 +268,93 @@ func TestCRLF(t *testing.T) {
 func parseOne(name string, r io.Reader, opts ParseOptions) (*Log, error) {
 	return Parse([]Source{{Name: name, R: r}}, opts)
 }
+
+// TestLayout: the layout is told from the text, and named; a layout
+// that cannot be told is refused rather than shift every text by one.
+func TestLayout(t *testing.T) {
+	for _, tc := range []struct{ name, log, layout, first string }{
+		{"govector", "a {\"a\":1}\ninit\na {\"a\":2}\nsend\n", "GoVector's layout", "init"},
+		{"govector after a title", "my log\n\na {\"a\":1}\ninit\na {\"a\":2}\nsend\n", "GoVector's layout (a host and clock line, then the event's text), after a title line", "init"},
+		{"shiviz", "init\na {\"a\":1}\nsend\na {\"a\":2}\n", "ShiViz's default layout", "init"},
+		{"shiviz after a title", "my log\ninit\na {\"a\":1}\nsend\na {\"a\":2}\n", "ShiViz's default layout (the event's text, then a host and clock line), after a title line", "init"},
+		{"first line", GoVectorRegex + "\n\na {\"a\":1}\ninit\n", "the regular expression on its first line", "init"},
+		{"given", "a {\"a\":1}\ninit\n", "the regular expression given", "init"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := ParseOptions{}
+			if tc.name == "given" {
+				opts.Regex = GoVectorRegex
+			}
+			log, err := parseOne("x.log", strings.NewReader(tc.log), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(log.Layout, tc.layout) || log.Executions[0].Events[0].Text != tc.first {
+				t.Errorf("layout %q, first text %q; want %q, %q", log.Layout, log.Executions[0].Events[0].Text, tc.layout, tc.first)
+			}
+		})
+	}
+}
+
+// TestMerge: per-process files give the execution of their concatenation.
+func TestMerge(t *testing.T) {
+	a := "a {\"a\":1}\nsend\na {\"a\":2, \"b\":1}\nrecv\n"
+	b := "b {\"b\":1}\nsend\nb {\"a\":1, \"b\":2}\nrecv\n"
+	both, err := parseOne("ab", strings.NewReader(a+b), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := Parse([]Source{{Name: "a", R: strings.NewReader(a)}, {Name: "b", R: strings.NewReader(b)}}, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := both.Executions[0], split.Executions[0]
+	tx, _, _ := x.Trace("t", ImportOptions{})
+	ty, _, _ := y.Trace("t", ImportOptions{})
+	if dumpTrace(tx) != dumpTrace(ty) || x.Messages != 2 {
+		t.Errorf("merged:\n%s\nconcatenated:\n%s", dumpTrace(ty), dumpTrace(tx))
+	}
+	if _, err := Parse([]Source{{Name: "a", R: strings.NewReader(a)}}, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "a file per process") {
+		t.Errorf("one file of two: %v", err)
+	}
+	_, err = Parse([]Source{{Name: "a", R: strings.NewReader(a)}, {Name: "b", R: strings.NewReader("b {\"b\":1}\nx\nb {\"b\":1}\ny\n")}}, ParseOptions{})
+	if err == nil || !strings.Contains(err.Error(), "b: line 3: host \"b\" has two events with clock value 1 (line 1 and line 3)") {
+		t.Errorf("error in the second file: %v", err)
+	}
+}
+
+// TestTracing reads DistributedClocks tracing records.
+func TestTracing(t *testing.T) {
+	log, err := Parse([]Source{{Name: "t.log", Tracing: true, R: strings.NewReader(
+		`{"TracerIdentity":"c","TraceID":7,"Tag":"Send","Body":{"K": 1},"VectorClock":{"c":1}}` + "\n\n" +
+			`{"TracerIdentity":"s","TraceID":7,"Tag":"Recv","Body":{},"VectorClock":{"c":1,"s":1}}` + "\n")}}, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := log.Executions[0]
+	if ex.Messages != 1 || ex.Events[0].Text != `Send {"K":1}` || ex.Events[1].Text != "Recv" || ex.Events[1].Line != 3 || ex.Events[1].Fields[0].Value != "7" {
+		t.Errorf("%+v", ex.Events)
+	}
+	for _, bad := range []string{`{"Tag":"x","VectorClock":{"c":1}}`, `not json`, `{"TracerIdentity":"c","Tag":"x"}`} {
+		_, err := Parse([]Source{{Name: "t.log", Tracing: true, R: strings.NewReader(bad)}}, ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), "t.log: line 1:") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// TestLenient: a clock that forgets what its host knew is refused, or
+// with Lenient raised, and the repair noted.
+func TestLenient(t *testing.T) {
+	log := "s\na {\"a\":1}\nr\nb {\"a\":1, \"b\":1}\nx\nb {\"b\":2}\n"
+	if _, err := parseOne("f", strings.NewReader(log), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "line 6: host \"b\" has the impermissible vector clock") {
+		t.Fatalf("not lenient: %v", err)
+	}
+	l, err := parseOne("f", strings.NewReader(log), ParseOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex := l.Executions[0]; len(ex.Notes) != 1 || ex.Notes[0] != `repaired line 6: host "b" forgot "a":1, which it knew; raised` || ex.Messages != 1 {
+		t.Errorf("notes %q, %d messages", ex.Notes, ex.Messages)
+	}
+}
