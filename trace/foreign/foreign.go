@@ -97,7 +97,8 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 
 // Detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
-// TracerIdentity or VectorClock a tracing log; a JSON array is Zipkin's;
+// TracerIdentity or VectorClock a tracing log; a JSON array of objects
+// or arrays is Zipkin's;
 // any other text is a ShiViz or GoVector log. Binary data (a NUL byte)
 // and text that is not UTF-8 are errors.
 func Detect(head []byte) (string, error) {
@@ -114,7 +115,11 @@ func Detect(head []byte) (string, error) {
 	}
 	switch t := bytes.TrimLeft(head, " \t\r\n"); {
 	case len(t) > 0 && t[0] == '[':
-		return spans.Zipkin, nil
+		// A log line may start with "[INFO]" or "[2013-05-24 …": an
+		// array of spans starts with an object, an array, or is empty.
+		if u := bytes.TrimLeft(t[1:], " \t\r\n"); len(u) == 0 || bytes.IndexByte([]byte("{[]"), u[0]) >= 0 {
+			return spans.Zipkin, nil
+		}
 	case len(t) > 0 && t[0] == '{':
 		return jsonFormat(t)
 	}
