@@ -3,6 +3,7 @@ package shiviz
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -136,27 +137,21 @@ func (ex *Execution) order(perHost [][]int32) []int32 {
 
 // kahn sets ex.Order to as many events as happened-before lets it take
 // and returns the in-degrees left, which are non-zero only on a cycle.
+// An event's Own is its position on its host (1, 2, …).
 func kahn(ex *Execution, perHost [][]int32) []int32 {
-	n := len(ex.Events)
-	indeg := make([]int32, n)
-	next := make([]int32, n) // next event of the same host, or -1
-	for i := range next {
-		next[i] = -1
-	}
-	for _, evs := range perHost {
-		for k := 1; k < len(evs); k++ {
-			next[evs[k-1]] = evs[k]
-			indeg[evs[k]]++
-		}
-	}
+	indeg := make([]int32, len(ex.Events))
 	h := &ready{ex: ex}
 	for i := range ex.Events {
-		if indeg[i] += int32(len(ex.Events[i].Parents)); indeg[i] == 0 {
+		ev := &ex.Events[i]
+		if indeg[i] = int32(len(ev.Parents)); ev.Own > 1 {
+			indeg[i]++
+		}
+		if indeg[i] == 0 {
 			h.evs = append(h.evs, int32(i))
 		}
 	}
 	heap.Init(h)
-	ex.Order = make([]int32, 0, n)
+	ex.Order = make([]int32, 0, len(ex.Events))
 	release := func(e int32) {
 		if indeg[e]--; indeg[e] == 0 {
 			heap.Push(h, e)
@@ -165,8 +160,8 @@ func kahn(ex *Execution, perHost [][]int32) []int32 {
 	for h.Len() > 0 {
 		e := heap.Pop(h).(int32)
 		ex.Order = append(ex.Order, e)
-		if nx := next[e]; nx >= 0 {
-			release(nx)
+		if ev := &ex.Events[e]; int(ev.Own) < len(perHost[ev.Host]) {
+			release(perHost[ev.Host][ev.Own])
 		}
 		for _, c := range ex.Events[e].Children {
 			release(c)
@@ -200,40 +195,24 @@ func (h *ready) Pop() any {
 }
 
 // cyclePath finds a cycle among the events Kahn's algorithm left (those
-// with indeg > 0), backwards in time, to show the user.
+// with indeg > 0), backwards in time, to show the user: every event left
+// has a predecessor left too, so walk predecessors until one repeats.
 func cyclePath(ex *Execution, perHost [][]int32, indeg []int32) []int32 {
-	// Every event left has a predecessor that is left too: walk
-	// predecessors from the first one until an event repeats.
-	prev := make([]int32, len(ex.Events))
-	for i := range prev {
-		prev[i] = -1
-	}
-	for _, evs := range perHost {
-		for k := 1; k < len(evs); k++ {
-			prev[evs[k]] = evs[k-1]
-		}
-	}
-	start := int32(-1)
-	for i := range indeg {
-		if indeg[i] > 0 {
-			start = int32(i)
-			break
-		}
-	}
+	e := int32(slices.IndexFunc(indeg, func(d int32) bool { return d > 0 }))
 	visited := map[int32]int{}
 	var path []int32
-	e := start
 	for {
 		if k, ok := visited[e]; ok {
 			return path[k:]
 		}
 		visited[e] = len(path)
 		path = append(path, e)
-		if q := prev[e]; q >= 0 && indeg[q] > 0 {
-			e = q
+		ev := &ex.Events[e]
+		if q := ev.Own - 2; q >= 0 && indeg[perHost[ev.Host][q]] > 0 {
+			e = perHost[ev.Host][q]
 			continue
 		}
-		for _, q := range ex.Events[e].Parents {
+		for _, q := range ev.Parents {
 			if indeg[q] > 0 {
 				e = q
 				break
@@ -260,18 +239,10 @@ func (p *parser) cycleError(ex *Execution, path []int32) error {
 // the clocks of the messages received, with the own entry counted. It
 // works on the sparse clocks, so its cost is linear in the log's size.
 func (p *parser) verify(ex *Execution, perHost [][]int32) error {
-	nh := len(ex.Hosts)
-	if len(p.scratch) < nh {
-		p.scratch = make([]int32, nh)
+	if len(p.scratch) < len(ex.Hosts) {
+		p.scratch = make([]int32, len(ex.Hosts))
 	}
-	exp := p.scratch[:nh]
-	prevOf := func(e int32) int32 {
-		ev := &ex.Events[e]
-		if ev.Own <= 1 {
-			return -1
-		}
-		return perHost[ev.Host][ev.Own-2]
-	}
+	exp := p.scratch[:len(ex.Hosts)]
 	for _, e := range ex.Order {
 		ev := &ex.Events[e]
 		touched := p.touched[:0]
@@ -280,53 +251,21 @@ func (p *parser) verify(ex *Execution, perHost [][]int32) error {
 				if exp[en.Host] == 0 {
 					touched = append(touched, en.Host)
 				}
-				if en.Value > exp[en.Host] {
-					exp[en.Host] = en.Value
-				}
+				exp[en.Host] = max(exp[en.Host], en.Value)
 			}
 		}
-		if q := prevOf(e); q >= 0 {
-			merge(ex.Events[q].Clock)
+		if ev.Own > 1 {
+			merge(ex.Events[perHost[ev.Host][ev.Own-2]].Clock)
 		}
 		for _, q := range ev.Parents {
 			merge(ex.Events[q].Clock)
 		}
-		if exp[ev.Host] == 0 {
-			touched = append(touched, ev.Host)
-		}
-		exp[ev.Host] = ev.Own
-		ok := len(touched) == len(ev.Clock)
-		if ok {
-			for _, en := range ev.Clock {
-				if exp[en.Host] != en.Value {
-					ok = false
-					break
-				}
-			}
-		}
+		merge([]Entry{{ev.Host, ev.Own}})
+		ok := len(touched) == len(ev.Clock) && !slices.ContainsFunc(ev.Clock, func(en Entry) bool { return exp[en.Host] != en.Value })
 		var err error
 		if !ok {
-			// The expected clock lists the hosts in the order the event's
-			// own clock does, then the missing ones in host order, so the
-			// two read side by side.
-			want := make([]Entry, 0, len(touched))
-			for _, en := range ev.Clock {
-				if exp[en.Host] > 0 {
-					want = append(want, Entry{en.Host, exp[en.Host]})
-					exp[en.Host] = -exp[en.Host]
-				}
-			}
-			sort.Slice(touched, func(a, b int) bool { return touched[a] < touched[b] })
-			for _, h := range touched {
-				if exp[h] > 0 {
-					want = append(want, Entry{h, exp[h]})
-				}
-			}
-			hint := ""
-			if !p.lenient {
-				hint = " (--lenient repairs a clock that forgets what its host knew before)"
-			}
-			err = p.evErrf(&ex.Events[e], "host %q has the impermissible vector clock %s; from its previous event and the messages it receives it should be %s%s", ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock), clockString(ex.Hosts, want), hint)
+			err = p.evErrf(ev, "host %q has the impermissible vector clock %s; from its previous event and the messages it receives it should be %s%s",
+				ex.Hosts[ev.Host], clockString(ex.Hosts, ev.Clock), clockString(ex.Hosts, expected(ev.Clock, exp, touched)), p.lenientHint())
 		}
 		for _, h := range touched {
 			exp[h] = 0
@@ -337,4 +276,32 @@ func (p *parser) verify(ex *Execution, perHost [][]int32) error {
 		}
 	}
 	return nil
+}
+
+// expected lists the expected clock exp (over the hosts touched) in the
+// order the event's own clock lists its hosts, then the missing ones in
+// host order, so that the two read side by side. It leaves exp negated.
+func expected(clock []Entry, exp []int32, touched []int32) []Entry {
+	want := make([]Entry, 0, len(touched))
+	for _, en := range clock {
+		if exp[en.Host] > 0 {
+			want = append(want, Entry{en.Host, exp[en.Host]})
+			exp[en.Host] = -exp[en.Host]
+		}
+	}
+	slices.Sort(touched)
+	for _, h := range touched {
+		if exp[h] > 0 {
+			want = append(want, Entry{h, exp[h]})
+		}
+	}
+	return want
+}
+
+// lenientHint suggests --lenient when it is not on.
+func (p *parser) lenientHint() string {
+	if p.lenient {
+		return ""
+	}
+	return " (--lenient repairs a clock that forgets what its host knew before)"
 }

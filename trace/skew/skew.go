@@ -7,6 +7,7 @@ package skew
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -61,28 +62,12 @@ func Deskew(times [][]trace.Time, msgs []Msg) (Result, error) {
 			return res, fmt.Errorf("message %d joins events that do not exist", i)
 		}
 	}
-	res.Consistent = shifts(times, msgs, res.Shift)
-	if !res.Consistent {
+	if res.Consistent = shifts(times, msgs, res.Shift); !res.Consistent {
 		clear(res.Shift)
 	}
-	for p, ts := range times {
-		for _, t := range ts {
-			if t+res.Shift[p] > trace.MaxTime {
-				return res, fmt.Errorf("a time of process %d shifted by %s exceeds %s", p, res.Shift[p], trace.MaxTimeText)
-			}
-		}
-	}
-	order, err := causalOrder(times, msgs)
-	if err != nil {
-		return res, err
-	}
-	for p := range times {
-		for i := range times[p] {
-			times[p][i] += res.Shift[p]
-		}
-	}
-	res.Raised = raise(times, msgs, order)
-	return res, nil
+	var err error
+	res.Raised, err = raise(times, msgs, res.Shift)
+	return res, err
 }
 
 func in(times [][]trace.Time, p, i int32) bool {
@@ -94,27 +79,24 @@ func in(times [][]trace.Time, p, i int32) bool {
 // processes; it reports false when a cycle of constraints has positive
 // weight, which no shifts satisfy.
 func shifts(times [][]trace.Time, msgs []Msg, shift []trace.Time) bool {
-	need := map[[2]int32]trace.Time{}
+	need := map[int64]trace.Time{} // From<<32 | To → least shift difference
 	for _, m := range msgs {
 		w := times[m.From][m.Send] - times[m.To][m.Recv]
-		k := [2]int32{m.From, m.To}
+		k := int64(m.From)<<32 | int64(m.To)
 		if old, ok := need[k]; !ok || w > old {
 			need[k] = w
 		}
 	}
-	keys := make([][2]int32, 0, len(need))
-	for k := range need {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b [2]int32) int { return cmp2(a, b) })
+	keys := slices.Sorted(maps.Keys(need))
 	for range len(times) + 1 {
 		changed := false
 		for _, k := range keys {
-			if s := shift[k[0]] + need[k]; s > shift[k[1]] {
+			from, to := k>>32, k&(1<<32-1)
+			if s := shift[from] + need[k]; s > shift[to] {
 				if s > trace.MaxTime {
 					return false
 				}
-				shift[k[1]], changed = s, true
+				shift[to], changed = s, true
 			}
 		}
 		if !changed {
@@ -124,91 +106,74 @@ func shifts(times [][]trace.Time, msgs []Msg, shift []trace.Time) bool {
 	return false
 }
 
-func cmp2(a, b [2]int32) int {
-	if a[0] != b[0] {
-		return int(a[0] - b[0])
-	}
-	return int(a[1] - b[1])
-}
-
-// event names event i of process p.
-type event struct{ p, i int32 }
-
-// causalOrder lists every event in an order that respects each
-// process's order and every message, by Kahn's algorithm.
-func causalOrder(times [][]trace.Time, msgs []Msg) ([]event, error) {
-	indeg := make([][]int32, len(times))
-	total := 0
+// raise shifts the times, then walks the events in causal order (Kahn's
+// algorithm over each process's order and the messages), raising each
+// to the latest time of its causes, and counts the events raised. The
+// times are written back only when all is well: no time beyond MaxTime,
+// no cycle.
+func raise(times [][]trace.Time, msgs []Msg, shift []trace.Time) (int, error) {
+	var flat []trace.Time // every event's time, process after process
+	var first []bool      // whether the event is its process's first
+	base := make([]int, len(times))
 	for p, ts := range times {
-		indeg[p] = make([]int32, len(ts))
-		for i := 1; i < len(ts); i++ {
-			indeg[p][i] = 1
-		}
-		total += len(ts)
-	}
-	recvs := byReceive(msgs, indeg)
-	var order, ready []event
-	for p := range times {
-		if len(times[p]) > 0 && indeg[p][0] == 0 {
-			ready = append(ready, event{int32(p), 0})
+		base[p] = len(flat)
+		for i, t := range ts {
+			if t += shift[p]; t > trace.MaxTime {
+				return 0, fmt.Errorf("a time of process %d shifted by %s exceeds %s", p, shift[p], trace.MaxTimeText)
+			}
+			flat, first = append(flat, t), append(first, i == 0)
 		}
 	}
-	for len(ready) > 0 {
-		e := ready[len(ready)-1]
+	recvs := make([][]int, len(flat))
+	indeg := make([]int32, len(flat))
+	for j := range indeg {
+		if !first[j] {
+			indeg[j] = 1
+		}
+	}
+	for _, m := range msgs {
+		s, r := base[m.From]+int(m.Send), base[m.To]+int(m.Recv)
+		recvs[s] = append(recvs[s], r)
+		indeg[r]++
+	}
+	var ready []int
+	for j := range indeg {
+		if indeg[j] == 0 {
+			ready = append(ready, j)
+		}
+	}
+	raised := make([]bool, len(flat))
+	count, done := 0, 0
+	for ; len(ready) > 0; done++ {
+		j := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
-		order = append(order, e)
-		release := func(n event) {
-			if indeg[n.p][n.i]--; indeg[n.p][n.i] == 0 {
-				ready = append(ready, n)
+		next := recvs[j]
+		if j+1 < len(flat) && !first[j+1] {
+			next = append(next, j+1)
+		}
+		for _, k := range next {
+			if flat[k] < flat[j] {
+				flat[k] = flat[j]
+				count += btoi(!raised[k])
+				raised[k] = true
+			}
+			if indeg[k]--; indeg[k] == 0 {
+				ready = append(ready, k)
 			}
 		}
-		if int(e.i)+1 < len(times[e.p]) {
-			release(event{e.p, e.i + 1})
-		}
-		for _, n := range recvs[e] {
-			release(n)
-		}
 	}
-	if len(order) < total {
-		return nil, fmt.Errorf("the messages form a cycle with the order of the processes: some event receives a message its own past sends")
+	if done < len(flat) {
+		return 0, fmt.Errorf("the messages form a cycle with the order of the processes: some event receives a message its own past sends")
 	}
-	return order, nil
+	for p := range times {
+		copy(times[p], flat[base[p]:])
+	}
+	return count, nil
 }
 
-// byReceive maps each sending event to the events receiving its
-// messages, counting those receives in indeg.
-func byReceive(msgs []Msg, indeg [][]int32) map[event][]event {
-	recvs := make(map[event][]event, len(msgs))
-	for _, m := range msgs {
-		s := event{m.From, m.Send}
-		recvs[s] = append(recvs[s], event{m.To, m.Recv})
-		indeg[m.To][m.Recv]++
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return recvs
-}
-
-// raise walks the events in causal order, raising each to the latest
-// time of its causes, and counts the events raised.
-func raise(times [][]trace.Time, msgs []Msg, order []event) int {
-	from := make(map[event][]event, len(msgs))
-	for _, m := range msgs {
-		r := event{m.To, m.Recv}
-		from[r] = append(from[r], event{m.From, m.Send})
-	}
-	raised := 0
-	for _, e := range order {
-		t := times[e.p][e.i]
-		latest := t
-		if e.i > 0 {
-			latest = max(latest, times[e.p][e.i-1])
-		}
-		for _, s := range from[e] {
-			latest = max(latest, times[s.p][s.i])
-		}
-		if latest > t {
-			times[e.p][e.i] = latest
-			raised++
-		}
-	}
-	return raised
+	return 0
 }
