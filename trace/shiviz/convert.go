@@ -119,14 +119,14 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 		return nil, c.st, err
 	}
 	c.st.Processes, c.st.Events, c.st.Messages = len(ex.Hosts), len(ex.Events), len(c.tr.Msgs)
-	c.st.Unplaced = ex.unplaced(opts, c.st)
+	c.st.Unplaced = ex.unplaced(opts, c.st, c.now)
 	return c.tr, c.st, nil
 }
 
 // unplaced says which of the options asking for environment events
 // placed none, and why, so that a user who asked for ticks does not
-// analyse a trace without any unawares.
-func (ex *Execution) unplaced(opts ImportOptions, st Stats) []string {
+// analyse a trace without any unawares; end is the last op's time.
+func (ex *Execution) unplaced(opts ImportOptions, st Stats, end trace.Time) []string {
 	most := 0
 	for _, evs := range perHost(ex) {
 		most = max(most, len(evs))
@@ -141,8 +141,8 @@ func (ex *Execution) unplaced(opts ImportOptions, st Stats) []string {
 			why = append(why, fmt.Sprintf("%s %d placed nothing: no process has %d events (the most any has is %d)", o.flag, o.every, o.every, most))
 		}
 	}
-	if len(opts.TickPeriod) > 0 && st.Ticks == 0 {
-		why = append(why, "--tick-period placed no tick: the trace ends before the first period")
+	if len(opts.TickPeriod) > 0 && slices.Min(opts.TickPeriod) > end {
+		why = append(why, fmt.Sprintf("--tick-period placed no tick: the trace ends at %s s, before the first period", end))
 	}
 	return why
 }

@@ -93,8 +93,8 @@ func (b *builder) message(send, recv int32, what string) {
 
 // notes say what the spans became, and every span skipped and why.
 func (b *builder) notes() []string {
-	notes := []string{fmt.Sprintf("%d spans: %d request and %d response messages between processes",
-		len(b.spans), b.count["requests"], b.count["responses"])}
+	notes := []string{fmt.Sprintf("%d spans; %d parent-child edges cross processes: %d request and %d response messages",
+		len(b.spans), b.count["requests"], b.count["requests"], b.count["responses"])}
 	delete(b.count, "requests")
 	delete(b.count, "responses")
 	keys := make([]string, 0, len(b.count))
