@@ -174,25 +174,17 @@ func (ex *Execution) checkImportOptions(name string, opts ImportOptions) error {
 // failPoints resolves --fail-at host names to indexes, so that a host or
 // event the log lacks is reported instead of silently injecting nothing.
 func (ex *Execution) failPoints(name string, opts ImportOptions) (map[[2]int]bool, error) {
-	nh := len(ex.Hosts)
-	hostIdx := make(map[string]int32, nh)
-	counts := make([]int, nh)
-	for i, h := range ex.Hosts {
-		hostIdx[h] = int32(i)
-	}
-	for i := range ex.Events {
-		counts[ex.Events[i].Host]++
-	}
+	per := perHost(ex)
 	failAt := map[[2]int]bool{}
 	for _, f := range opts.FailAt {
-		h, ok := hostIdx[f.Host]
-		if !ok {
+		h := slices.Index(ex.Hosts, f.Host)
+		if h < 0 {
 			return nil, importError(name, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
 		}
-		if f.N > counts[h] {
-			return nil, importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, counts[h])
+		if f.N > len(per[h]) {
+			return nil, importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(per[h]))
 		}
-		failAt[[2]int{int(h), f.N}] = true
+		failAt[[2]int{h, f.N}] = true
 	}
 	return failAt, nil
 }

@@ -153,9 +153,10 @@ func raise(times [][]trace.Time, msgs []Msg, shift []trace.Time) (int, error) {
 		}
 		for _, k := range next {
 			if flat[k] < flat[j] {
-				flat[k] = flat[j]
-				count += btoi(!raised[k])
-				raised[k] = true
+				if flat[k] = flat[j]; !raised[k] {
+					raised[k] = true
+					count++
+				}
 			}
 			if indeg[k]--; indeg[k] == 0 {
 				ready = append(ready, k)
@@ -169,11 +170,4 @@ func raise(times [][]trace.Time, msgs []Msg, shift []trace.Time) (int, error) {
 		copy(times[p], flat[base[p]:])
 	}
 	return count, nil
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -132,23 +132,18 @@ func processNames(spans []span) []string {
 		if insts[s.service] == nil {
 			insts[s.service] = map[string]bool{}
 		}
-		insts[s.service][s.instance] = true
+		if s.instance != "" {
+			insts[s.service][s.instance] = true
+		}
 	}
 	names := make([]string, len(spans))
 	for i, s := range spans {
 		names[i] = s.service
-		if m := insts[s.service]; s.instance != "" && len(m)-btoi(m[""]) > 1 {
+		if s.instance != "" && len(insts[s.service]) > 1 {
 			names[i] += "@" + s.instance
 		}
 	}
 	return names
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // process returns the index of the named process, adding it.
