@@ -44,7 +44,7 @@ func (ex *Execution) Complete() error {
 			}
 		}
 	}
-	ex.Messages = 0
+	ex.Messages, ex.built = 0, true
 	for i := range ex.Events {
 		ex.Messages += len(ex.Events[i].Parents)
 	}

@@ -105,7 +105,9 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	if err != nil {
 		return nil, st, err
 	}
-	if opts.TimeGroup != "" {
+	if opts.TimeGroup != "" && ex.built {
+		return nil, st, importError(name, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
+	} else if opts.TimeGroup != "" {
 		if err := ex.timestamps(name, opts); err != nil {
 			return nil, st, err
 		}

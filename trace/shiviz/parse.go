@@ -109,6 +109,8 @@ type Execution struct {
 	Skipped int
 	// Notes say what the import decided or repaired, for its summary.
 	Notes []string
+	// built says Complete built the execution (from spans), not Parse.
+	built bool
 }
 
 // Log is a parsed log.
