@@ -12,13 +12,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/foreign"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
-// importShivizOptions are the flags of `ckpt import shiviz`.
-type importShivizOptions struct {
+// importOptions are the flags of `ckpt import` and `ckpt import shiviz`.
+type importOptions struct {
+	// command and takes name the command and its files in messages.
+	command, takes   string
+	From             string
 	Regex, Delimiter string
+	Lenient          bool
 	Output           string
 	JSONL, Gzip      bool
 	Quiet            bool
@@ -36,43 +41,63 @@ type importShivizOptions struct {
 	RestartDelay, ControlDelay trace.Time
 }
 
-// newImportCmd builds `ckpt import`, a parent for one subcommand per
-// foreign log format.
+const importLong = `Read logs of real systems — ShiViz and GoVector logs, DistributedClocks
+tracing records, OpenTelemetry (OTLP JSON), Jaeger or Zipkin (v2 JSON) spans —
+and write an execution trace. The format of each FILE is told from its first
+bytes (--from forces it); several files of one log (GoVector writes one per
+process, span exporters one per service) are merged into one execution.
+
+ShiViz and GoVector logs are cut into events by a regular expression (named
+groups host, clock and event; other named groups become part of the label):
+--regex, else the one on the log's first line, else the layout detected —
+the event's text before or after its "HOST {CLOCK}" line — which the summary
+names. Messages are inferred from the vector clocks as ShiViz does. Spans
+become events on their service's process; a parent and child span on two
+processes become a request and, for a synchronous call, a response, and each
+process's clock is shifted by the least amount that puts every receive after
+its send. The summary on stderr says what was decided, repaired or skipped.
+
+Times are the events' positions (--step apart), or come from the spans, or
+from a timestamp group (--time-group). Checkpoint ticks, flushes and failures
+can be added for recovery analysis. With --delimiter the log holds several
+executions and -o names a directory that receives one trace per execution,
+NAME-1.json, NAME-2.json, ...`
+
+// newImportCmd builds `ckpt import FILE...` and, for the ShiViz format
+// forced, its subcommand `ckpt import shiviz FILE...`.
 func newImportCmd(ios *IO) *cobra.Command {
+	o := &importOptions{command: "ckpt import", takes: "log or span file"}
 	c := &cobra.Command{
-		Use:   "import",
-		Short: "Convert logs of real systems into execution traces",
-		Args:  exactArgs(0),
+		Use:   "import [flags] FILE...",
+		Short: "Convert logs and spans of real systems into execution traces",
+		Long:  importLong,
+		Args:  minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return invalidf("import needs a format: ckpt import shiviz FILE")
+			return runImport(ios, o, args)
 		},
 	}
-	c.AddCommand(newImportShivizCmd(ios))
+	importFlags(c, o)
+	c.Flags().StringVar(&o.From, "from", "", "the files' format, one of "+strings.Join(foreign.Formats, ", ")+" (default: told from each file)")
+	so := &importOptions{command: "ckpt import shiviz", takes: "ShiViz log", From: foreign.ShiViz}
+	sc := &cobra.Command{
+		Use:   "shiviz [flags] FILE...",
+		Short: "Convert ShiViz / GoVector vector-clock logs into a ckpt/trace@1 trace",
+		Long:  "ckpt import --from shiviz FILE...: see ckpt import --help.",
+		Args:  minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runImport(ios, so, args)
+		},
+	}
+	importFlags(sc, so)
+	c.AddCommand(sc)
 	return c
 }
 
-func newImportShivizCmd(ios *IO) *cobra.Command {
-	o := &importShivizOptions{}
-	c := &cobra.Command{
-		Use:   "shiviz [flags] FILE",
-		Short: "Convert a ShiViz / GoVector vector-clock log into a ckpt/trace@1 trace",
-		Long: `Parse a ShiViz / GoVector log with a regular expression (named groups host,
-clock and event; other named groups become part of the label), infer the
-messages from the vector clocks as ShiViz does, order the events causally
-and write an execution trace. Times are the events' positions (--step apart)
-or come from a timestamp group (--time-group). Checkpoint ticks, flushes and
-failures can be added for recovery analysis.
-
-With --delimiter the log holds several executions and -o names a directory
-that receives one trace per execution, NAME-1.json, NAME-2.json, ...`,
-		Args: exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runImportShiviz(ios, o, args[0])
-		},
-	}
+func importFlags(c *cobra.Command, o *importOptions) {
 	fl := c.Flags()
-	fl.StringVar(&o.Regex, "regex", "", "parser regular expression (default: the log's first line if it is one, else ShiViz's default)")
+	fl.StringVar(&o.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
 	fl.StringVar(&o.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
+	fl.BoolVar(&o.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
 	fl.StringVarP(&o.Output, "output", "o", "", "output file (a directory with --delimiter); default stdout")
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
@@ -89,15 +114,17 @@ that receives one trace per execution, NAME-1.json, NAME-2.json, ...`,
 	fl.Var(secondsFlag{t: &o.Down, positive: true}, "down", "seconds an injected failure keeps its process down (default: restart_delay)")
 	fl.Var(secondsFlag{t: &o.RestartDelay, positive: true}, "restart-delay", "params.restart_delay written into the trace, in seconds")
 	fl.Var(secondsFlag{t: &o.ControlDelay, positive: true}, "control-delay", "params.control_delay written into the trace, in seconds")
-	return c
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are
 // usage errors.
-func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
+func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 	opt := shiviz.ImportOptions{Step: o.Step, Down: o.Down, TickEvery: o.TickEvery, FlushEvery: o.FlushEvery}
 	opt.Params.RestartDelay, opt.Params.ControlDelay = o.RestartDelay, o.ControlDelay
 	var err error
+	if o.From != "" && !slices.Contains(foreign.Formats, o.From) {
+		return opt, usagef("--from %s: want one of %s", o.From, strings.Join(foreign.Formats, ", "))
+	}
 	if o.TickPeriod != "" {
 		opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod)
 		if err != nil || slices.Contains(opt.TickPeriod, 0) {
@@ -120,44 +147,70 @@ func (o *importShivizOptions) importOptions() (shiviz.ImportOptions, error) {
 	return opt, nil
 }
 
-func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
+func runImport(ios *IO, o *importOptions, args []string) error {
 	opts, err := o.importOptions()
 	if err != nil {
 		return err
 	}
-	var r io.Reader
-	name := file
-	if file == "-" {
-		r = openStdin(ios)
-	} else {
+	if o.Delimiter != "" && (o.Output == "" || o.Output == "-") {
+		return usagef("import --delimiter writes one trace per execution: give -o DIR")
+	}
+	files, closeAll, err := openImports(ios, o, args)
+	defer closeAll()
+	if err != nil {
+		return err
+	}
+	log, err := foreign.Read(files, foreign.Options{From: o.From,
+		Parse: shiviz.ParseOptions{Regex: o.Regex, Delimiter: o.Delimiter, Lenient: o.Lenient}})
+	if err != nil {
+		return invalid(err)
+	}
+	name := strings.Join(log.Files, ", ")
+	if o.Delimiter == "" {
+		return o.writeOne(ios, name, log, opts)
+	}
+	return o.writeEach(ios, args[0], name, log, opts)
+}
+
+// openImports opens the files to import ("-" is stdin, once).
+func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func(), error) {
+	var files []foreign.File
+	var opened []*os.File
+	closeAll := func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, file := range args {
+		if file == "-" {
+			if slices.Contains(args[:len(files)], "-") {
+				return nil, closeAll, usagef("standard input (-) can be read once")
+			}
+			files = append(files, foreign.File{Name: "-", R: openStdin(ios)})
+			continue
+		}
 		if isDir(file) {
-			return invalidf("%s: %s", file, dirError("ckpt import shiviz", "ShiViz log").Error())
+			return nil, closeAll, invalidf("%s: %s", file, dirError(o.command, o.takes).Error())
 		}
 		paceFor(file)
 		readingInput(file)
 		f, err := os.Open(file)
 		if err != nil {
-			return invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
+			return nil, closeAll, invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
 		}
-		defer f.Close()
-		r = f
+		opened = append(opened, f)
+		files = append(files, foreign.File{Name: file, R: f})
 	}
-	log, err := shiviz.Parse(name, r, shiviz.ParseOptions{Regex: o.Regex, Delimiter: o.Delimiter})
-	if err != nil {
-		return invalid(err)
-	}
-	if o.Delimiter == "" {
-		return o.writeOne(ios, name, log.Executions[0], opts)
-	}
-	return o.writeEach(ios, file, name, log, opts)
+	return files, closeAll, nil
 }
 
 // writeOne converts the log's only execution and writes its trace.
-func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Execution, opts shiviz.ImportOptions) error {
+func (o *importOptions) writeOne(ios *IO, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
 	wopts, err := traceWriteOptions(o.Output, o.JSONL, o.Gzip)
 	if err != nil {
 		return err
 	}
+	ex := log.Executions[0]
 	tr, st, err := ex.Trace(name, opts)
 	if err != nil {
 		return invalid(err)
@@ -165,7 +218,7 @@ func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Executio
 	if err := o.checkMatched(name, st.Matched); err != nil {
 		return err
 	}
-	o.summary(ios, name, ex, st)
+	o.summary(ios, name, log, ex, st)
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
 		return trace.WriteTrace(w, tr, wopts)
 	})
@@ -174,10 +227,7 @@ func (o *importShivizOptions) writeOne(ios *IO, name string, ex *shiviz.Executio
 // writeEach converts every execution of the log and writes one trace
 // per execution into the -o directory; nothing is written unless every
 // execution converts.
-func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
-	if o.Output == "" || o.Output == "-" {
-		return usagef("import shiviz --delimiter writes one trace per execution: give -o DIR")
-	}
+func (o *importOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	if file == "-" {
 		base = "stdin"
@@ -209,7 +259,7 @@ func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.
 	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
 	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
-		o.summary(ios, out, ex, stats[i])
+		o.summary(ios, out, log, ex, stats[i])
 		if err := writeOutput(out, ios.Out, func(w io.Writer) error {
 			return trace.WriteTrace(w, traces[i], wopts)
 		}); err != nil {
@@ -222,14 +272,16 @@ func (o *importShivizOptions) writeEach(ios *IO, file, name string, log *shiviz.
 // checkMatched rejects a --fail-match pattern that matched no event: the
 // user asked for failures and would otherwise get a trace without any,
 // which verifies valid without exercising recovery.
-func (o *importShivizOptions) checkMatched(name string, matched int) error {
+func (o *importOptions) checkMatched(name string, matched int) error {
 	if o.FailMatch != "" && matched == 0 {
 		return invalidf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, o.FailMatch)
 	}
 	return nil
 }
 
-func (o *importShivizOptions) summary(ios *IO, name string, ex *shiviz.Execution, st shiviz.Stats) {
+// summary prints, on stderr, a line of counts and then, indented, how
+// the log was read and every note of the import.
+func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shiviz.Execution, st shiviz.Stats) {
 	if o.Quiet {
 		return
 	}
@@ -237,13 +289,15 @@ func (o *importShivizOptions) summary(ios *IO, name string, ex *shiviz.Execution
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s; %s skipped", name, label,
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s", name, label,
 		plural(st.Processes, "process", "processes"), plural(st.Events, "event", "events"),
 		plural(st.Messages, "message", "messages"), plural(st.Ticks, "tick", "ticks"),
-		plural(st.Flushes, "flush", "flushes")+", "+plural(st.Fails, "failure", "failures"),
-		plural(ex.Skipped, "unmatched line", "unmatched lines"))
-	if st.Clamped > 0 {
-		fmt.Fprintf(ios.ErrOut, "; %s raised to keep causal order", plural(st.Clamped, "timestamp", "timestamps"))
+		plural(st.Flushes, "flush", "flushes")+", "+plural(st.Fails, "failure", "failures"))
+	if ex.Skipped > 0 {
+		fmt.Fprintf(ios.ErrOut, "; %s skipped", plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	}
-	fmt.Fprintln(ios.ErrOut)
+	fmt.Fprintf(ios.ErrOut, "\n  read as %s\n", log.Layout)
+	for _, n := range append(ex.Notes, st.Unplaced...) {
+		fmt.Fprintf(ios.ErrOut, "  %s\n", n)
+	}
 }

@@ -2,8 +2,9 @@
 # Verify ckpt's two algorithms on the real recorded systems.
 #
 # Imports every ShiViz / GoVector log of shared/realtraces/shiviz (found
-# beside the repository, or given as the first argument) with checkpoint
-# ticks, flushes and injected failures, replays each trace through MS and
+# beside the repository, or given as the first argument) and every real
+# file of testdata/imports with checkpoint ticks, flushes and injected
+# failures, replays each trace through MS and
 # PK with `ckpt verify --format json`, and prints the markdown table of
 # docs/realtraces.md on stdout. Deterministic: same inputs, same table.
 #
@@ -43,6 +44,7 @@ counts() {
 
 if [ "${1:-}" = --parse-summary ]; then
 	while IFS= read -r line; do
+		case $line in " "*) continue ;; esac # notes under a summary
 		c=$(counts "$line")
 		echo "${c:-unreadable}"
 	done <"$2"
@@ -83,15 +85,69 @@ ewd='^State [0-9]+: <(?<event>\w*) .*>\n\/\\ Host = (?<host>.*)\n\/\\ Clock = "(
 cat <<'EOF'
 # ckpt on real recorded systems
 
-Every log of `shared/realtraces/shiviz` (ShiViz's example logs, recorded
-from real systems) imported with `ckpt import shiviz`, given a checkpoint
-tick after every 10th event of each process (`--tick-every 10`), a log
-flush after every 5th (`--flush-every 5`) and the failures listed, then
-replayed and checked by `ckpt verify --algo both`. Times are positions
-(one second per op; restart delay 1 s, control delay 0.5 s).
+Real logs and spans of public projects imported with `ckpt import` and
+checked by `ckpt verify --algo both`. Produced by
+`scripts/realtraces.sh > docs/realtraces.md` (needs go and jq; finds
+`shared/` beside the repository).
 
-Produced by `scripts/realtraces.sh > docs/realtraces.md` (needs go and jq;
-finds `shared/` beside the repository). Import decisions: `docs/shiviz.md`.
+## Formats
+
+`ckpt import FILE...` tells each file's format from its first 64 KiB
+(`--from FORMAT` forces it; `ckpt import shiviz FILE...` is
+`--from shiviz`). What is no log is refused at once, in one line: binary
+data (a NUL byte), text that is not UTF-8, a line longer than 1 MiB, a
+JSON document of no format below, text with no event in its first 64 KiB.
+Several files of one log are merged into one execution; files of spans
+and of vector clocks are not mixed. The real examples are in
+`testdata/imports` (sources and licences in its README) and
+`shared/realtraces/shiviz`.
+
+| format (`--from`) | told by | real example | a process is | an event is | messages |
+|---|---|---|---|---|---|
+| ShiViz / GoVector text (`shiviz`) | any other text | `blueprint-*-Log.txt` (GoVector, one file per process), `tracechecker-trace_log_shiviz.txt`, `shared/realtraces/shiviz/*.log` | a host | a regex match: `--regex`, else the regex on the first line, else the layout detected (docs/shiviz.md) | inferred from the vector clocks, as ShiViz does |
+| DistributedClocks tracing records (`tracing`) | a JSON object with `TracerIdentity`, `Tag`, `Body` or `VectorClock` first | `tracechecker-trace_log.txt` (TraceChecker) | a `TracerIdentity` | a line: text `Tag Body`, field `trace` = `TraceID` | inferred from `VectorClock` |
+| OpenTelemetry OTLP/JSON (`otlp`) | a JSON object with `resourceSpans` (one such object a line too) | `otlp-nodejs.json` (Node.js SDK), `otlp-example.json` (the protocol's example) | a resource's `service.name` | a span's start (below) | parent/child spans on two processes (below) |
+| Jaeger JSON (`jaeger`) | a JSON object with `data` (query API, UI download) or `spans`/`processes` (one trace) | `jaeger-petclinic.json` (Spring PetClinic), `jaeger-nodejs.json` | a process's `serviceName` | a span's start | the span's first reference (`FOLLOWS_FROM`: asynchronous); others are counted as links |
+| Zipkin v2 JSON (`zipkin`) | a JSON array (of spans, or of traces) | `zipkin-skew.json`, `zipkin-messaging.json`, `zipkin-yelp.json` (Zipkin's test data, Yelp's trace) | a `localEndpoint.serviceName` | a span's start | `parentId`; a `shared` server span is the child of the client span with its id |
+
+A service seen on several instances (OTLP `service.instance.id` or
+`host.name`, Jaeger `hostname` or `ip`, Zipkin address and port) is one
+process per instance, `service@instance`.
+
+### Spans
+
+* Every span is an event at its start, on its process (label: its name,
+  `[span=ID, kind=KIND]`). A child on its parent's process adds nothing
+  more: same-service spans are internal events.
+* A parent and child on two processes are a call: a **request** message
+  to the child's start, sent by the parent span's start when the parent
+  is a client or producer span, else by an event `call NAME` placed
+  within the parent span at the child's start time. Unless the call is
+  asynchronous (the child a consumer, the parent a producer, or the
+  reference follows-from), a **response** goes from an event at the
+  child's end (`NAME (end)`) to the client span's end (which receives
+  the responses to all its calls, then sends its own), or to an event
+  `NAME returned` placed within the parent.
+* Times are the spans' own, relative to the earliest. Each process's
+  clock is shifted by the least non-negative amount that puts every
+  receive at or after its send (`trace/skew`: longest paths over the
+  processes' constraints); if the clocks contradict each other no process
+  is shifted; then any event still earlier than a cause is raised to it.
+  Every shift and raise is reported.
+* The summary counts spans, request and response messages, spans within
+  their parent's process, client or producer spans that call a service
+  not in the file, spans whose parent is not in the file (each starts a
+  tree), parent cycles broken, links ignored, spans ending before they
+  start (taken as instantaneous), and every span skipped with its reason
+  (no span id, no start time, an id already seen).
+
+## Verdicts
+
+Each log imported with a checkpoint tick after every K-th event of each
+process (`--tick-every`), a log flush after every F-th (`--flush-every`)
+and the failures listed, then replayed and checked. Times are positions
+(one second per op) for vector-clock logs, the spans' own for spans
+(restart delay 1 s, control delay 0.5 s).
 
 Columns: ckpts = basic / forced / recovery checkpoints taken; logged /
 replayed = message-log entries written / receipts replayed from the log;
@@ -99,10 +155,7 @@ undone = ops undone by restarts and rollbacks; ctl = control messages;
 pb = piggyback bytes; baseline = what uncoordinated checkpointing would
 suffer (domino effect, ops undone).
 
-| log | execution | procs | events | msgs | failures injected | algo | verdict | ckpts | rollbacks | undone | logged / replayed | ctl | pb | baseline |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 EOF
-
 status=0
 
 # row LOG EXECUTION FAILDESC SUMMARY TRACE: verify TRACE and print its rows.
@@ -141,12 +194,20 @@ row() {
 	' "$trace.report"
 }
 
-# one LOG FAILDESC IMPORT-ARGS...: import a log without delimiter.
+# header TITLE: a table's title and header.
+header() {
+	printf '\n### %s\n\n' "$1"
+	echo "| log | execution | procs | events | msgs | failures injected | algo | verdict | ckpts | rollbacks | undone | logged / replayed | ctl | pb | baseline |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+}
+
+# one LOG FAILDESC IMPORT-ARGS...: import files (among the arguments)
+# without delimiter into one trace.
 one() {
 	local log=$1 fails=$2
 	shift 2
-	local out=$tmp/${log%.log}.json
-	if ! "$ckpt" import shiviz "${common[@]}" "$@" -o "$out" "$dir/$log" 2>"$out.summary"; then
+	local out=$tmp/${log//[^A-Za-z0-9.]/_}.json
+	if ! "$ckpt" import "${common[@]}" "$@" -o "$out" 2>"$out.summary"; then
 		echo "| $log | | | | | $fails | — | **import error**: $(head -1 "$out.summary") | | | | | | | |"
 		status=2
 		return
@@ -154,18 +215,19 @@ one() {
 	row "$log" "—" "$fails" "$(head -1 "$out.summary")" "$out"
 }
 
-one chord.log "front-end:23, kv-node-30:101" \
-	--regex '(?<host>\S*) (?<clock>{.*})\n(?<event>.*)' --fail-at front-end:23 --fail-at kv-node-30:101
-one simpledb.log "24464:33, 24468:62" --fail-at 24464:33 --fail-at 24468:62
-one voldemort.log "42795@…main]:43" --fail-at '42795@jvoldemortThread[main,5,main]:43'
-one reliable-broadcast.log "every \`Crashing\` event" --regex "$akka" --fail-match Crashing
-one simple-reliable-broadcast.log "node1:12" --regex "$akka" --fail-at node1:12
+header "shared/realtraces/shiviz: ShiViz's example logs (--tick-every 10 --flush-every 5)"
+one chord.log "front-end:23, kv-node-30:101" --fail-at front-end:23 --fail-at kv-node-30:101 "$dir/chord.log"
+one simpledb.log "24464:33, 24468:62" --fail-at 24464:33 --fail-at 24468:62 "$dir/simpledb.log"
+one voldemort.log "42795@…main]:43" --fail-at '42795@jvoldemortThread[main,5,main]:43' "$dir/voldemort.log"
+one reliable-broadcast.log "every \`Crashing\` event" --regex "$akka" --fail-match Crashing "$dir/reliable-broadcast.log"
+one simple-reliable-broadcast.log "node1:12" --regex "$akka" --fail-at node1:12 "$dir/simple-reliable-broadcast.log"
 
 # ewd998.log holds three executions: one trace each.
 out=$tmp/ewd998
-if "$ckpt" import shiviz "${common[@]}" --regex "$ewd" --delimiter '^=== (?<trace>.*) ===$' \
+if "$ckpt" import "${common[@]}" --regex "$ewd" --delimiter '^=== (?<trace>.*) ===$' \
 	--fail-at n1:3 -o "$out" "$dir/ewd998.log" 2>"$tmp/ewd998.summary"; then
 	while IFS= read -r line; do
+		case $line in " "*) continue ;; esac # notes under a summary
 		f=${line%% (execution*}
 		label=$(sed -E 's/^[^(]*\(execution "(.*)"\):.*/\1/' <<<"$line")
 		row ewd998.log "$label" "n1:3" "$line" "$f"
@@ -175,12 +237,24 @@ else
 	status=2
 fi
 
+# The real files of testdata/imports, with no option but the environment.
+I=$repo/testdata/imports
+common=(--tick-every 3 --flush-every 2)
+header "testdata/imports: GoVector, tracing records, spans (--tick-every 3 --flush-every 2)"
+one "blueprint (GoVector, 2 files)" "leaf_process.goveclogger:5" --fail-at leaf_process.goveclogger:5 \
+	"$I/blueprint-leaf_process.goveclogger-Log.txt" "$I/blueprint-nonleaf_process.goveclogger-Log.txt"
+one tracechecker-trace_log.txt "client1:20" --fail-at client1:20 "$I/tracechecker-trace_log.txt"
+one zipkin-skew.json "servicea:2" --fail-at servicea:2 "$I/zipkin-skew.json"
+one zipkin-messaging.json "backend:1" --fail-at backend:1 "$I/zipkin-messaging.json"
+one zipkin-yelp.json "mobile_api:2" --fail-at mobile_api:2 "$I/zipkin-yelp.json"
+one jaeger-petclinic.json "customers-service:2" --fail-at customers-service:2 "$I/jaeger-petclinic.json"
+one otlp-nodejs.json "example-trace:2" --fail-at example-trace:2 "$I/otlp-nodejs.json"
+
 cat <<'EOF'
 
-Processes, events and messages are those of the log (events are ShiViz
-events; an event that receives or sends several messages becomes several
-ops). Failures are injected after the given event of the given host
-(`--fail-at HOST:N`) or after every event whose text matches
-(`--fail-match`).
+Processes, events and messages are those of the log (an event that
+receives or sends several messages becomes several ops). Failures are
+injected after the given event of the given host (`--fail-at HOST:N`) or
+after every event whose text matches (`--fail-match`).
 EOF
 exit $status

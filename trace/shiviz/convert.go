@@ -3,6 +3,7 @@ package shiviz
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,9 +84,8 @@ type Stats struct {
 	// Matched counts the events whose text FailMatch matched (each got a
 	// failure), so that a pattern matching nothing can be reported.
 	Matched int
-	// Clamped counts events whose timestamp went back in causal order and
-	// was raised to the previous time.
-	Clamped int
+	// Unplaced names each option that placed no event at all, and why.
+	Unplaced []string
 }
 
 // Trace converts the execution into a validated execution trace named
@@ -105,21 +105,48 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	if err != nil {
 		return nil, st, err
 	}
-	c := newConverter(ex, name, opts, failAt)
-	if opts.TimeGroup != "" {
-		if c.st.Clamped, err = ex.timestamps(name, opts, c.times); err != nil {
-			return nil, c.st, err
+	if opts.TimeGroup != "" && ex.built {
+		return nil, st, importError(name, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
+	} else if opts.TimeGroup != "" {
+		if err := ex.timestamps(name, opts); err != nil {
+			return nil, st, err
 		}
 	}
-	for k, e := range ex.Order {
-		c.event(k, e)
+	c := newConverter(ex, name, opts, failAt)
+	for _, e := range ex.Order {
+		c.event(e)
 	}
 	c.emitTicks(c.now + 1)
 	if err := trace.Validate(c.tr); err != nil {
 		return nil, c.st, err
 	}
 	c.st.Processes, c.st.Events, c.st.Messages = len(ex.Hosts), len(ex.Events), len(c.tr.Msgs)
+	c.st.Unplaced = ex.unplaced(opts, c.st, c.now)
 	return c.tr, c.st, nil
+}
+
+// unplaced says which of the options asking for environment events
+// placed none, and why, so that a user who asked for ticks does not
+// analyse a trace without any unawares; end is the last op's time.
+func (ex *Execution) unplaced(opts ImportOptions, st Stats, end trace.Time) []string {
+	most := 0
+	for _, evs := range perHost(ex) {
+		most = max(most, len(evs))
+	}
+	var why []string
+	for _, o := range []struct {
+		flag   string
+		every  int
+		placed int
+	}{{"--tick-every", opts.TickEvery, st.Ticks}, {"--flush-every", opts.FlushEvery, st.Flushes}} {
+		if o.every > most && o.placed == 0 {
+			why = append(why, fmt.Sprintf("%s %d placed nothing: no process has %d events (the most any has is %d)", o.flag, o.every, o.every, most))
+		}
+	}
+	if len(opts.TickPeriod) > 0 && slices.Min(opts.TickPeriod) > end {
+		why = append(why, fmt.Sprintf("--tick-period placed no tick: the trace ends at %s s, before the first period", end))
+	}
+	return why
 }
 
 // importError blames the options rather than a line, since they are
@@ -149,25 +176,17 @@ func (ex *Execution) checkImportOptions(name string, opts ImportOptions) error {
 // failPoints resolves --fail-at host names to indexes, so that a host or
 // event the log lacks is reported instead of silently injecting nothing.
 func (ex *Execution) failPoints(name string, opts ImportOptions) (map[[2]int]bool, error) {
-	nh := len(ex.Hosts)
-	hostIdx := make(map[string]int32, nh)
-	counts := make([]int, nh)
-	for i, h := range ex.Hosts {
-		hostIdx[h] = int32(i)
-	}
-	for i := range ex.Events {
-		counts[ex.Events[i].Host]++
-	}
+	per := perHost(ex)
 	failAt := map[[2]int]bool{}
 	for _, f := range opts.FailAt {
-		h, ok := hostIdx[f.Host]
-		if !ok {
+		h := slices.Index(ex.Hosts, f.Host)
+		if h < 0 {
 			return nil, importError(name, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
 		}
-		if f.N > counts[h] {
-			return nil, importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, counts[h])
+		if f.N > len(per[h]) {
+			return nil, importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(per[h]))
 		}
-		failAt[[2]int{int(h), f.N}] = true
+		failAt[[2]int{h, f.N}] = true
 	}
 	return failAt, nil
 }
@@ -179,10 +198,8 @@ type converter struct {
 	ex     *Execution
 	opts   ImportOptions
 	failAt map[[2]int]bool
-	// times are the events' times in causal order (with a time group).
-	times []trace.Time
-	tr    *trace.Trace
-	st    Stats
+	tr     *trace.Trace
+	st     Stats
 	// msgOf maps msgKey(sending event, receiving host) to a message index.
 	msgOf map[int64]int32
 	// seen counts the events converted so far per process.
@@ -192,10 +209,10 @@ type converter struct {
 	op       int
 	now      trace.Time
 
-	// The event being converted: its position in causal order, its host,
-	// its label, and whether its first op is still to come.
-	k     int
+	// The event being converted: its host and time, its label, and
+	// whether its first op is still to come.
 	h     int32
+	t     trace.Time
 	label strings.Builder
 	first bool
 }
@@ -208,7 +225,6 @@ func newConverter(ex *Execution, name string, opts ImportOptions, failAt map[[2]
 		ex:     ex,
 		opts:   opts,
 		failAt: failAt,
-		times:  make([]trace.Time, len(ex.Order)),
 		tr:     &trace.Trace{Name: name, Processes: append([]string(nil), ex.Hosts...), Params: opts.Params},
 		msgOf:  make(map[int64]int32, ex.Messages),
 		seen:   make([]int, nh),
@@ -258,12 +274,12 @@ func (c *converter) emitTicks(limit trace.Time) {
 	}
 }
 
-// event converts the k-th event in causal order (index e) into its ops,
-// then adds the environment events that follow it.
-func (c *converter) event(k int, e int32) {
+// event converts event e into its ops, then adds the environment events
+// that follow it.
+func (c *converter) event(e int32) {
 	ex := c.ex
 	ev := &ex.Events[e]
-	c.k, c.h, c.first = k, ev.Host, true
+	c.h, c.t, c.first = ev.Host, ev.Time, true
 	c.writeLabel(ev)
 	for _, q := range ev.Parents {
 		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.msgOf[msgKey(q, c.h)]})
@@ -306,11 +322,11 @@ func (c *converter) writeLabel(ev *Event) {
 // add appends one op of the current event at its time, after the period
 // ticks due before it; the first op of the event gets the label.
 func (c *converter) add(x trace.Event) {
-	if c.opts.TimeGroup == "" {
+	if c.ex.Timed {
+		c.now = c.t
+	} else {
 		c.op++
 		c.now = trace.Time(c.op) * c.opts.Step
-	} else {
-		c.now = c.times[c.k]
 	}
 	c.emitTicks(c.now)
 	x.T, x.P = c.now, c.h
@@ -353,55 +369,41 @@ func (c *converter) env(kind trace.Kind, lbl string) {
 	c.tr.Events = append(c.tr.Events, x)
 }
 
-// timestamps fills times (indexed by position in ex.Order) from the
-// timestamp group, relative to the earliest one. A timestamp earlier than
-// its causal predecessor's (clock skew between hosts) is raised to it;
-// the count of such raises is returned.
-func (ex *Execution) timestamps(name string, opts ImportOptions, times []trace.Time) (int, error) {
+// timestamps takes the events' times from the timestamp group, relative
+// to the earliest, and makes them consistent with causality (Deskew):
+// hosts' clocks are skewed.
+func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	layouts := TimeLayouts
 	if opts.TimeLayout != "" {
 		layouts = []string{opts.TimeLayout}
 	}
-	abs := make([]time.Time, len(ex.Order))
-	var origin time.Time
-	for k, e := range ex.Order {
-		ev := &ex.Events[e]
-		val, found := "", false
-		for _, f := range ev.Fields {
-			if f.Name == opts.TimeGroup {
-				val, found = f.Value, true
-			}
+	abs := make([]time.Time, len(ex.Events))
+	for i := range ex.Events {
+		ev := &ex.Events[i]
+		k := slices.IndexFunc(ev.Fields, func(f Field) bool { return f.Name == opts.TimeGroup })
+		if k < 0 {
+			return &trace.InputError{File: name, Event: -1, Line: ev.Line, Msg: fmt.Sprintf("the regular expression has no group %q to take times from", opts.TimeGroup)}
 		}
-		if !found {
-			return 0, &trace.InputError{File: name, Event: -1, Line: ev.Line, Msg: fmt.Sprintf("the regular expression has no group %q to take times from", opts.TimeGroup)}
-		}
-		var t time.Time
 		var err error
 		for _, l := range layouts {
-			if t, err = time.Parse(l, strings.TrimSpace(val)); err == nil {
+			if abs[i], err = time.Parse(l, strings.TrimSpace(ev.Fields[k].Value)); err == nil {
 				break
 			}
 		}
 		if err != nil {
-			return 0, &trace.InputError{File: name, Event: -1, Line: ev.Line, Msg: fmt.Sprintf("cannot read the timestamp %q of group %q (layouts tried: %s)", val, opts.TimeGroup, strings.Join(layouts, "; "))}
-		}
-		abs[k] = t
-		if k == 0 || t.Before(origin) {
-			origin = t
+			return &trace.InputError{File: name, Event: -1, Line: ev.Line, Msg: fmt.Sprintf("cannot read the timestamp %q of group %q (layouts tried: %s)", ev.Fields[k].Value, opts.TimeGroup, strings.Join(layouts, "; "))}
 		}
 	}
-	clamped := 0
-	for k := range abs {
-		d := abs[k].Sub(origin)
-		t := trace.Time(d)
-		if t > trace.MaxTime {
-			return 0, &trace.InputError{File: name, Event: -1, Line: ex.Events[ex.Order[k]].Line, Msg: "timestamps span more than ckpt's time range"}
+	origin := slices.MinFunc(abs, func(a, b time.Time) int { return a.Compare(b) })
+	for i := range ex.Events {
+		d := abs[i].Sub(origin)
+		if trace.Time(d) > trace.MaxTime {
+			return &trace.InputError{File: name, Event: -1, Line: ex.Events[i].Line, Msg: "timestamps span more than ckpt's time range"}
 		}
-		if k > 0 && t < times[k-1] {
-			t = times[k-1]
-			clamped++
-		}
-		times[k] = t
+		ex.Events[i].Time = trace.Time(d)
 	}
-	return clamped, nil
+	if err := ex.Deskew(); err != nil {
+		return &trace.InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	return nil
 }

@@ -104,7 +104,7 @@ func roundTrip(t fataler, tr *trace.Trace) (*trace.Trace, ExportStats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := Parse("exported.log", &buf, ParseOptions{})
+	log, err := parseOne("exported.log", &buf, ParseOptions{})
 	if err != nil {
 		t.Fatalf("re-import: %v\n%s", err, buf.String())
 	}
@@ -247,7 +247,7 @@ func TestExportGolden(t *testing.T) {
 		t.Errorf("stats %+v, want 11 events, 1 hidden (the replayed receive)", st)
 	}
 	golden.Check(t, "export.golden", buf.Bytes())
-	if _, err := Parse("export.golden", &buf, ParseOptions{}); err != nil {
+	if _, err := parseOne("export.golden", &buf, ParseOptions{}); err != nil {
 		t.Errorf("the export does not re-import: %v", err)
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// FuzzParse: no log makes Parse panic; every error is an *InputError;
+// FuzzParse: no log (text or tracing records, strict or lenient) makes
+// Parse panic; every error is an *InputError;
 // and whatever Parse accepts converts, with environment events, into a
 // trace that validates.
 func FuzzParse(f *testing.F) {
@@ -25,12 +26,16 @@ func FuzzParse(f *testing.F) {
 	f.Add("e\n {\"\":1}\nf\nb {\"b\":1, \"\":1}\n", false)
 	f.Add("=== r ===\nx\na {\"a\":1}\n=== s ===\ny\nb {\"a\":1,\"b\":1}\n", true)
 	f.Add(ExportRegex+"\nP0\t{\"P0\":1}\tsend\nP1\t{\"P0\":1,\"P1\":1}\trecv\n", false)
-	f.Fuzz(func(t *testing.T, log string, delimited bool) {
-		opts := ParseOptions{}
-		if delimited {
+	f.Add(`{"TracerIdentity":"a","Tag":"x","VectorClock":{"a":1}}`+"\n"+`{"TracerIdentity":"b","Tag":"y","Body":[1],"VectorClock":{"a":1,"b":1}}`, true)
+	f.Fuzz(func(t *testing.T, log string, flag bool) {
+		// flag asks for a delimiter, or for tracing records when the log
+		// starts with '{'.
+		opts := ParseOptions{Lenient: len(log)%2 == 0}
+		tracing := flag && strings.HasPrefix(log, "{")
+		if flag && !tracing {
 			opts.Delimiter = `^=== (?<trace>.*) ===$`
 		}
-		l, err := Parse("fuzz.log", strings.NewReader(log), opts)
+		l, err := Parse([]Source{{Name: "fuzz.log", R: strings.NewReader(log), Tracing: tracing}}, opts)
 		if err != nil {
 			var ie *trace.InputError
 			if !errors.As(err, &ie) {

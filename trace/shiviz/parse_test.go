@@ -3,6 +3,7 @@ package shiviz
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,7 +48,7 @@ func parseFile(t testing.TB, path string, opts ParseOptions) *Log {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	log, err := Parse(filepath.Base(path), f, opts)
+	log, err := parseOne(filepath.Base(path), f, opts)
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", path, err)
 	}
@@ -151,7 +152,7 @@ func TestParseErrors(t *testing.T) {
 		{"start", "x\na {\"a\":2}\n", ParseOptions{}, 2, `must start at 1, but its first event has "a":2 (expected "a":1)`},
 		{"start zero", "x\na {\"a\":0}\n", ParseOptions{}, 2, `must start at 1`},
 		{"skip", "x\na {\"a\":1}\ny\na {\"a\":3}\n", ParseOptions{}, 4, `goes from 1 (line 2) to 3; expected 2`},
-		{"twice", "x\na {\"a\":1}\ny\na {\"a\":1}\n", ParseOptions{}, 4, `two events with clock value 1 (lines 2 and 4)`},
+		{"twice", "x\na {\"a\":1}\ny\na {\"a\":1}\n", ParseOptions{}, 4, `two events with clock value 1 (line 2 and line 4)`},
 		{"own missing", "x\na {\"a\":1}\ny\nb {\"a\":1}\n", ParseOptions{}, 4, `host "b" is missing from its own vector clock {"a":1}`},
 		{"unknown host", "x\n\na {\"a\":1, \"z\":1}\n", ParseOptions{}, 3, `entry for unknown host "z"`},
 		{"beyond", "x\na {\"a\":1, \"b\":5}\ny\nb {\"b\":1}\n", ParseOptions{}, 2, `has "b":5, but host "b" has only 1 event(s)`},
@@ -163,7 +164,10 @@ func TestParseErrors(t *testing.T) {
 		{"fraction", "x\na {\"a\":1.5}\n", ParseOptions{}, 2, `is not a non-negative integer`},
 		{"duplicate key", "x\na {\"a\":1, \"a\":1}\n", ParseOptions{}, 2, `host "a" appears twice`},
 		{"trailing", "x\na {\"a\":1} {\"b\":2}\n", ParseOptions{}, 2, `cannot parse`},
-		{"no match", "hello\nworld\n", ParseOptions{}, 1, `matches no event in the log`},
+		{"no match", "hello\nworld\n", ParseOptions{Regex: DefaultRegex}, 1, `matches no event in the log`},
+		{"no layout", "hello\nworld\n", ParseOptions{}, 0, "no line of the form `HOST {CLOCK}`"},
+		{"not sure", "x\na {\"a\":1}\ny\nz\nb {\"b\":1}\nw\n", ParseOptions{}, 0, `cannot tell whether each event's text comes before or after`},
+		{"junk", "a {\"a\":1}\nx\nno\nclock\nhere\n", ParseOptions{}, 0, `only 1 events but 3 other lines`},
 		{"empty", " \n\n", ParseOptions{}, 0, `empty log`},
 		{"groups", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<host>\S+)`}, 0, `lacks the named group(s) clock, event`},
 		{"same group", "x\na {\"a\":1}\n", ParseOptions{Regex: `(?<event>.*)\n(?<host>\S*) (?<clock>{.*})(?<host>)`}, 0, `several groups named "host"`},
@@ -176,7 +180,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse("bad.log", strings.NewReader(tt.log), tt.opts)
+			_, err := parseOne("bad.log", strings.NewReader(tt.log), tt.opts)
 			var ie *trace.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v, want an *trace.InputError", err)
@@ -240,7 +244,7 @@ func TestClockInString(t *testing.T) {
 	if err != nil || len(rc.keys) != 2 || rc.values[1] != 3 {
 		t.Fatalf("got %+v, %v", rc, err)
 	}
-	log, err := Parse("x", strings.NewReader("e\nn2 {\"n1\":0, \"n2\":1}\n"), ParseOptions{})
+	log, err := parseOne("x", strings.NewReader("e\nn2 {\"n1\":0, \"n2\":1}\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,12 +254,107 @@ func TestClockInString(t *testing.T) {
 }
 
 func TestCRLF(t *testing.T) {
-	log, err := Parse("x", strings.NewReader("e1\r\na {\"a\":1}\r\ne2\r\nb {\"a\":1,\"b\":1}  \r\n"), ParseOptions{})
+	log, err := parseOne("x", strings.NewReader("e1\r\na {\"a\":1}\r\ne2\r\nb {\"a\":1,\"b\":1}  \r\n"), ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ex := log.Executions[0]
 	if ex.Messages != 1 || ex.Events[1].Text != "e2" || ex.Events[1].Line != 3 {
 		t.Errorf("messages %d text %q line %d", ex.Messages, ex.Events[1].Text, ex.Events[1].Line)
+	}
+}
+
+// parseOne parses one file.
+func parseOne(name string, r io.Reader, opts ParseOptions) (*Log, error) {
+	return Parse([]Source{{Name: name, R: r}}, opts)
+}
+
+// TestLayout: the layout is told from the text, and named; a layout
+// that cannot be told is refused rather than shift every text by one.
+func TestLayout(t *testing.T) {
+	for _, tc := range []struct{ name, log, layout, first string }{
+		{"govector", "a {\"a\":1}\ninit\na {\"a\":2}\nsend\n", "GoVector's layout", "init"},
+		{"govector after a title", "my log\n\na {\"a\":1}\ninit\na {\"a\":2}\nsend\n", "GoVector's layout (a host and clock line, then the event's text), after a title line", "init"},
+		{"shiviz", "init\na {\"a\":1}\nsend\na {\"a\":2}\n", "ShiViz's default layout", "init"},
+		{"shiviz after a title", "my log\ninit\na {\"a\":1}\nsend\na {\"a\":2}\n", "ShiViz's default layout (the event's text, then a host and clock line), after a title line", "init"},
+		{"first line", GoVectorRegex + "\n\na {\"a\":1}\ninit\n", "the regular expression on its first line", "init"},
+		{"given", "a {\"a\":1}\ninit\n", "the regular expression given", "init"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := ParseOptions{}
+			if tc.name == "given" {
+				opts.Regex = GoVectorRegex
+			}
+			log, err := parseOne("x.log", strings.NewReader(tc.log), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(log.Layout, tc.layout) || log.Executions[0].Events[0].Text != tc.first {
+				t.Errorf("layout %q, first text %q; want %q, %q", log.Layout, log.Executions[0].Events[0].Text, tc.layout, tc.first)
+			}
+		})
+	}
+}
+
+// TestMerge: per-process files give the execution of their concatenation.
+func TestMerge(t *testing.T) {
+	a := "a {\"a\":1}\nsend\na {\"a\":2, \"b\":1}\nrecv\n"
+	b := "b {\"b\":1}\nsend\nb {\"a\":1, \"b\":2}\nrecv\n"
+	both, err := parseOne("ab", strings.NewReader(a+b), ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := Parse([]Source{{Name: "a", R: strings.NewReader(a)}, {Name: "b", R: strings.NewReader(b)}}, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := both.Executions[0], split.Executions[0]
+	tx, _, _ := x.Trace("t", ImportOptions{})
+	ty, _, _ := y.Trace("t", ImportOptions{})
+	if dumpTrace(tx) != dumpTrace(ty) || x.Messages != 2 {
+		t.Errorf("merged:\n%s\nconcatenated:\n%s", dumpTrace(ty), dumpTrace(tx))
+	}
+	if _, err := Parse([]Source{{Name: "a", R: strings.NewReader(a)}}, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "a file per process") {
+		t.Errorf("one file of two: %v", err)
+	}
+	_, err = Parse([]Source{{Name: "a", R: strings.NewReader(a)}, {Name: "b", R: strings.NewReader("b {\"b\":1}\nx\nb {\"b\":1}\ny\n")}}, ParseOptions{})
+	if err == nil || !strings.Contains(err.Error(), "b: line 3: host \"b\" has two events with clock value 1 (line 1 and line 3)") {
+		t.Errorf("error in the second file: %v", err)
+	}
+}
+
+// TestTracing reads DistributedClocks tracing records.
+func TestTracing(t *testing.T) {
+	log, err := Parse([]Source{{Name: "t.log", Tracing: true, R: strings.NewReader(
+		`{"TracerIdentity":"c","TraceID":7,"Tag":"Send","Body":{"K": 1},"VectorClock":{"c":1}}` + "\n\n" +
+			`{"TracerIdentity":"s","TraceID":7,"Tag":"Recv","Body":{},"VectorClock":{"c":1,"s":1}}` + "\n")}}, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := log.Executions[0]
+	if ex.Messages != 1 || ex.Events[0].Text != `Send {"K":1}` || ex.Events[1].Text != "Recv" || ex.Events[1].Line != 3 || ex.Events[1].Fields[0].Value != "7" {
+		t.Errorf("%+v", ex.Events)
+	}
+	for _, bad := range []string{`{"Tag":"x","VectorClock":{"c":1}}`, `not json`, `{"TracerIdentity":"c","Tag":"x"}`} {
+		_, err := Parse([]Source{{Name: "t.log", Tracing: true, R: strings.NewReader(bad)}}, ParseOptions{})
+		if err == nil || !strings.Contains(err.Error(), "t.log: line 1:") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// TestLenient: a clock that forgets what its host knew is refused, or
+// with Lenient raised, and the repair noted.
+func TestLenient(t *testing.T) {
+	log := "s\na {\"a\":1}\nr\nb {\"a\":1, \"b\":1}\nx\nb {\"b\":2}\n"
+	if _, err := parseOne("f", strings.NewReader(log), ParseOptions{}); err == nil || !strings.Contains(err.Error(), "line 6: host \"b\" has the impermissible vector clock") {
+		t.Fatalf("not lenient: %v", err)
+	}
+	l, err := parseOne("f", strings.NewReader(log), ParseOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex := l.Executions[0]; len(ex.Notes) != 1 || ex.Notes[0] != `repaired line 6: host "b" forgot "a":1, which it knew; raised` || ex.Messages != 1 {
+		t.Errorf("notes %q, %d messages", ex.Notes, ex.Messages)
 	}
 }

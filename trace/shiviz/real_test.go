@@ -119,7 +119,7 @@ func BenchmarkImportEWD998(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		log, err := Parse("ewd998.log", bytes.NewReader(data), ParseOptions{Regex: ewdRegex, Delimiter: ewdDelim})
+		log, err := parseOne("ewd998.log", bytes.NewReader(data), ParseOptions{Regex: ewdRegex, Delimiter: ewdDelim})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func TestRealLogsVerify(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			log, err := shiviz.Parse(l.file, f, shiviz.ParseOptions{Regex: l.regex, Delimiter: l.delimiter})
+			log, err := shiviz.Parse([]shiviz.Source{{Name: l.file, R: f}}, shiviz.ParseOptions{Regex: l.regex, Delimiter: l.delimiter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestRealLogsVerify(t *testing.T) {
 					if _, err := shiviz.Export(&buf, run); err != nil {
 						t.Fatal(err)
 					}
-					back, err := shiviz.Parse("export", &buf, shiviz.ParseOptions{})
+					back, err := shiviz.Parse([]shiviz.Source{{Name: "export", R: &buf}}, shiviz.ParseOptions{})
 					if err != nil {
 						t.Fatalf("%q %s: the exported run does not import: %v", ex.Label, alg, err)
 					}

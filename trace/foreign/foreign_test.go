@@ -1,0 +1,141 @@
+package foreign
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/shiviz"
+)
+
+const imports = "../../testdata/imports"
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct{ head, want, err string }{
+		{`{"resourceSpans":[`, "otlp", ""},
+		{"\ufeff  {\"data\": [{\"traceID\"", "jaeger", ""},
+		{`{"traceID":"1","spans":[]}`, "jaeger", ""},
+		{`{"x":{"y":[1,2]},"spans":[`, "jaeger", ""},
+		{`{"TracerIdentity":"a","Tag":"x"}` + "\n", "tracing", ""},
+		{` [{"traceId":"1"`, "zipkin", ""},
+		{"[\n [", "zipkin", ""},
+		{"[INFO] [10/13/2014 04:23:20.113] [akka://B/user/n0] {\"n0\" : 1} hi", "shiviz", ""},
+		{"[2013-05-24 23:28:00,637 voldemort] INFO init\nh {\"h\":1}\n", "shiviz", ""},
+		{"a {\"a\":1}\nhello\n", "shiviz", ""},
+		{"", "shiviz", ""},
+		{"ab\x00cd", "", "NUL byte at offset 2"},
+		{"ab\xff\xfecd", "", "not UTF-8"},
+		{"ab\xe2\x82", "shiviz", ""}, // a character cut by the end of the head
+		{`{"name":"x"}`, "", "not one ckpt imports"},
+	} {
+		got, err := Detect([]byte(tc.head))
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("Detect(%q) = %q, %v; want %q, %q", tc.head, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestRealFiles imports every real file of testdata/imports with no
+// option, checks what it becomes, and converts it into a valid trace.
+func TestRealFiles(t *testing.T) {
+	for _, tc := range []struct {
+		files []string
+		want  [3]int // processes, events, messages
+	}{
+		{[]string{"blueprint-shiviz_all_services.log"}, [3]int{2, 107, 30}},
+		{[]string{"blueprint-leaf_process.goveclogger-Log.txt", "blueprint-nonleaf_process.goveclogger-Log.txt"}, [3]int{2, 107, 30}},
+		{[]string{"tracechecker-trace_log.txt"}, [3]int{3, 169, 40}},
+		{[]string{"tracechecker-trace_log_shiviz.txt"}, [3]int{3, 169, 40}},
+		{[]string{"zipkin-skew.json"}, [3]int{2, 6, 2}},
+		{[]string{"zipkin-messaging.json"}, [3]int{2, 4, 1}},
+		{[]string{"zipkin-yelp.json"}, [3]int{6, 32, 14}},
+		{[]string{"jaeger-petclinic.json"}, [3]int{2, 7, 2}},
+		{[]string{"jaeger-nodejs.json"}, [3]int{1, 4, 0}},
+		{[]string{"otlp-nodejs.json"}, [3]int{1, 4, 0}},
+		{[]string{"otlp-example.json"}, [3]int{1, 1, 0}},
+		{[]string{"zipkin-skew.json", "zipkin-messaging.json"}, [3]int{4, 10, 3}},
+	} {
+		t.Run(tc.files[0], func(t *testing.T) {
+			var files []File
+			for _, f := range tc.files {
+				data, err := os.ReadFile(filepath.Join(imports, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				files = append(files, File{Name: f, R: bytes.NewReader(data)})
+			}
+			log, err := Read(files, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex := log.Executions[0]
+			if got := [3]int{len(ex.Hosts), len(ex.Events), ex.Messages}; got != tc.want {
+				t.Errorf("processes, events, messages = %v, want %v", got, tc.want)
+			}
+			if _, _, err := ex.Trace(tc.files[0], shiviz.ImportOptions{TickEvery: 2}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, tc := range []struct {
+		files []string
+		opts  Options
+		want  string
+	}{
+		{[]string{"a {\"a\":1}\nx\n", `[]`}, Options{}, "f1: holds zipkin spans but f0 is a vector-clock log"},
+		{[]string{`[]`}, Options{Parse: shiviz.ParseOptions{Regex: "x"}}, "f0: --regex and --delimiter apply to ShiViz and GoVector logs"},
+		{[]string{"\x00"}, Options{}, "f0: binary data"},
+		{[]string{"a {\"a\":1}\nx\n"}, Options{From: "zipkin"}, "f0: document 1:"},
+	} {
+		var files []File
+		for i, f := range tc.files {
+			files = append(files, File{Name: "f" + string(rune('0'+i)), R: strings.NewReader(f)})
+		}
+		_, err := Read(files, tc.opts)
+		var ie *trace.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an input error with %q", tc.files, err, tc.want)
+		}
+	}
+}
+
+// FuzzRead: no input makes any reader panic; errors are input errors;
+// what is read converts into a valid trace.
+func FuzzRead(f *testing.F) {
+	entries, err := os.ReadDir(imports)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		if data, err := os.ReadFile(filepath.Join(imports, e.Name())); err == nil && len(data) < 10000 {
+			f.Add(data, uint8(0))
+		}
+	}
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t","spanId":"1","startTimeUnixNano":"5"}]}]}]}`), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, from uint8) {
+		opts := Options{}
+		if int(from) < len(Formats) {
+			opts.From = Formats[from]
+		}
+		log, err := Read([]File{{Name: "fuzz", R: bytes.NewReader(data)}}, opts)
+		if err != nil {
+			var ie *trace.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		for _, ex := range log.Executions {
+			if _, _, err := ex.Trace("fuzz", shiviz.ImportOptions{TickEvery: 2}); err != nil {
+				t.Fatalf("read, but the trace is invalid: %v", err)
+			}
+		}
+	})
+}
