@@ -50,9 +50,26 @@ func failuresPhrase(n int) string {
 	return plural(n, "failure", "failures") + " exercised"
 }
 
-// exploreHint is the command a paragraph points to when no failure was
-// exercised; markdown sets it as code.
-const exploreHint = "ckpt explore TRACE"
+// The commands a report in which no failure happens points to; markdown
+// sets them as code.
+const (
+	exploreHint = "ckpt explore TRACE"
+	compareHint = "ckpt compare TRACE"
+)
+
+// recovers reports whether r's algorithm has a recovery that failures
+// would exercise. The checker judges log-replay-rules n/a only for a
+// checkpoint-placement protocol (bcs, fdas, hmnr, coordinated) on a
+// failure-free run: such a protocol has no recovery, and `ckpt explore`,
+// which injects failures, refuses it.
+func recovers(r *report.Report) bool {
+	for _, p := range r.Properties {
+		if p.Name == report.LogReplayRules {
+			return p.Status != report.NA
+		}
+	}
+	return true
+}
 
 // verdictBlocks explain, under a report's heading, what its verdict does
 // not show: why it could not be checked, why nothing was, or that
@@ -71,10 +88,18 @@ func verdictBlocks(r *report.Report) []block {
 	case r.Verdict == report.VerdictUnknown:
 		out = append(out, para("--strict: a property the run cannot show (unknown) makes the verdict unknown (exit status 1)."))
 	}
-	if len(r.Recoveries) == 0 {
+	switch {
+	case len(r.Recoveries) > 0:
+	case recovers(r):
 		b := para("No failure happens here, so recovery was not exercised: only failure-free behaviour " +
 			"was checked. " + exploreHint + " injects failures at every point and checks each recovery.")
 		b.code = exploreHint
+		out = append(out, b)
+	default:
+		b := para("No failure happens here, and " + r.Algorithm + " has no recovery (it places checkpoints in " +
+			"failure-free runs): only failure-free behaviour was checked. " + compareHint +
+			" measures how far a failure would roll it back.")
+		b.code = compareHint
 		out = append(out, b)
 	}
 	return out

@@ -111,6 +111,26 @@ func TestNoFailureExercised(t *testing.T) {
 	}
 }
 
+// TestNoRecoveryHint: a checkpoint-placement protocol's failure-free
+// report (log-replay-rules n/a: nothing to recover) points to `ckpt
+// compare`, not to `ckpt explore`, which refuses such protocols.
+func TestNoRecoveryHint(t *testing.T) {
+	r := noFailure()
+	r.Algorithm = "bcs"
+	for i := range r.Properties {
+		if r.Properties[i].Name == report.LogReplayRules {
+			r.Properties[i].Status = report.NA
+		}
+	}
+	in := []report.Report{r}
+	for _, f := range []Format{Text, Markdown, JUnit} {
+		out := strings.Join(strings.Fields(render(t, f, in, Options{})), " ")
+		if strings.Contains(out, "ckpt explore") || !strings.Contains(out, "bcs has no recovery") || !strings.Contains(out, "ckpt compare TRACE") {
+			t.Errorf("%s:\n%s", f, out)
+		}
+	}
+}
+
 // TestErrorReports: a file that could not be checked is reported in every
 // format beside the others.
 func TestErrorReports(t *testing.T) {
