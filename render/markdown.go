@@ -94,7 +94,8 @@ func writeMarkdownList(sb *strings.Builder, b block) {
 		if it.strong != "" {
 			sb.WriteString("**" + mdEscape(it.strong) + "**: ")
 		}
-		sb.WriteString(mdEscape(it.head) + "\n")
+		sb.WriteString(mdEscape(it.head))
+		sb.WriteByte('\n')
 		pad := strings.Repeat(" ", len(marker))
 		for _, d := range it.detail {
 			sb.WriteString(pad + "- " + mdEscape(d) + "\n")
