@@ -14,10 +14,8 @@ import (
 // Format is text). Quiet prints one "FILE\tALGORITHM\tvalid|invalid"
 // line per algorithm, whatever the format (as verify does).
 func Explore(w io.Writer, f Format, r *explore.Result, opts Options) error {
-	if f == "" {
-		f = Text
-	}
-	if _, err := ParseFormat(string(f)); err != nil {
+	f, err := orText(f)
+	if err != nil {
 		return err
 	}
 	if opts.Quiet {
@@ -58,10 +56,8 @@ type exploreErrorEntry struct {
 // Quiet — so that a CI job reading the output sees the error, not an
 // empty file.
 func ExploreError(w io.Writer, f Format, file, msg string, opts Options) error {
-	if f == "" {
-		f = Text
-	}
-	if _, err := ParseFormat(string(f)); err != nil {
+	f, err := orText(f)
+	if err != nil {
 		return err
 	}
 	msg = strings.Join(strings.Fields(msg), " ")

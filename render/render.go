@@ -44,6 +44,14 @@ func ParseFormat(s string, choices ...Format) (Format, error) {
 	return "", fmt.Errorf("--format %q: want %s or %s", s, strings.Join(names[:last], ", "), names[last])
 }
 
+// orText checks f, the zero Format being text, the default.
+func orText(f Format) (Format, error) {
+	if f == "" {
+		return Text, nil
+	}
+	return ParseFormat(string(f))
+}
+
 // Options tune a rendering.
 type Options struct {
 	// Quiet prints only one tab-separated line per verdict (verify:

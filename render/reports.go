@@ -14,10 +14,8 @@ import (
 // together, files in the order they first appear; text and markdown
 // close (markdown: open) with a summary table when there are several.
 func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error {
-	if f == "" {
-		f = Text
-	}
-	if _, err := ParseFormat(string(f)); err != nil {
+	f, err := orText(f)
+	if err != nil {
 		return err
 	}
 	judged := make([]report.Report, len(reports))
@@ -60,7 +58,7 @@ func orDash(s string) string {
 // document builds the blocks of reports. Reports of one file stay
 // together (in the order the files first appear) so that a comparison of
 // the algorithms can follow them.
-// The reports must be judged (Render does it).
+// The reports must be judged (Reports does it).
 func document(reports []report.Report, full bool) []block {
 	var doc []block
 	for _, g := range groupByFile(reports) {
