@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -67,7 +68,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.protocols, "protocols", strings.Join(compare.Protocols, ","), "protocols to compare, comma-separated, in row order (all: every one)")
-	fl.StringVar(&f.format, "format", string(compare.Text), "output format: text, json or markdown")
+	fl.StringVar(&f.format, "format", string(render.Text), "output format: text, json or markdown")
 	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+sweepCSV+" and "+sweepChart)
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print one line per trace and protocol: FILE, protocol, basic, forced, useless, piggyback bytes, control messages (tab-separated); with --sweep, only the files")
 	fl.BoolVar(&f.noFailures, "no-failures", false, "skip the ops-undone-per-failure columns")
@@ -83,7 +84,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 }
 
 func runCompare(ios *IO, f *compareFlags, args []string) error {
-	format, err := compare.ParseFormat(f.format)
+	format, err := render.ParseFormat(f.format, render.CompareFormats...)
 	if err != nil {
 		return usageError(err)
 	}
@@ -123,17 +124,14 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 		tables = append(tables, t)
 	}
 	return writeOutput(f.output, ios.Out, func(w io.Writer) error {
-		if f.quiet {
-			return compare.Quiet(w, tables)
-		}
-		return compare.Render(w, format, tables)
+		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
 // directory (created if needed), each atomically, and its table to
 // stdout.
-func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
+func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	if f.output == "" || f.output == "-" {
 		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
 	}
@@ -157,7 +155,7 @@ func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 		return err
 	}
 	if !f.quiet {
-		if err := writeOutput("", ios.Out, func(w io.Writer) error { return compare.RenderSweep(w, format, f.sw, rows) }); err != nil {
+		if err := writeOutput("", ios.Out, func(w io.Writer) error { return render.Sweep(w, format, f.sw, rows) }); err != nil {
 			return err
 		}
 	}

@@ -14,8 +14,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
-	"github.com/ckpt-dev/ckpt/explore/render"
-	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -104,7 +103,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	}
 	rf := &f.report
 	err = writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
-		return render.Render(w, report.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+		return render.Explore(w, render.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
 	})
 	if err != nil {
 		return invalid(err)
@@ -132,7 +131,7 @@ func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
 	msg := describe(err)
 	rf := &f.report
 	werr := writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
-		return render.RenderError(w, report.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+		return render.ExploreError(w, render.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
 	})
 	if werr != nil {
 		return invalid(werr)

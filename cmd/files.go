@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
 )
 
@@ -73,7 +74,7 @@ func finishReports(ios *IO, f *reportFlags, reports []report.Report, lines []str
 	opts := f.renderOptions(full)
 	opts.Color = reportColor(f, ios.Out)
 	werr := writeOutput(f.Output, ios.Out, func(w io.Writer) error {
-		return report.Render(w, report.Format(f.Format), reports, opts)
+		return render.Reports(w, render.Format(f.Format), reports, opts)
 	})
 	for _, l := range lines {
 		fmt.Fprintln(ios.ErrOut, l)

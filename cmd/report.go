@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -122,7 +123,7 @@ func noteSource(r *report.Report, note string) {
 // reportColor allows colour only for text written to a terminal, and
 // never when NO_COLOR is set (no-color.org) or TERM is dumb.
 func reportColor(f *reportFlags, w io.Writer) bool {
-	if report.Format(f.Format) != report.Text || (f.Output != "" && f.Output != "-") {
+	if render.Format(f.Format) != render.Text || (f.Output != "" && f.Output != "-") {
 		return false
 	}
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {

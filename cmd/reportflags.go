@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -45,7 +45,7 @@ type reportFlags struct {
 func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
 	f.choices = choices
 	fl := cmd.Flags()
-	fl.StringVar(&f.Format, "format", string(report.Text), "output format: text, json, markdown or junit")
+	fl.StringVar(&f.Format, "format", string(render.Text), "output format: text, json, markdown or junit")
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
@@ -112,8 +112,8 @@ func addDelayFlags(fl *pflag.FlagSet, f *reportFlags) {
 
 // validate checks the flag values; errors are usage errors (exit 2).
 func (f *reportFlags) validate() error {
-	switch report.Format(f.Format) {
-	case report.Text, report.JSON, report.Markdown, report.JUnit:
+	switch render.Format(f.Format) {
+	case render.Text, render.JSON, render.Markdown, render.JUnit:
 	default:
 		return usagef("--format %q: want text, json, markdown or junit", f.Format)
 	}
@@ -140,9 +140,9 @@ func (f *reportFlags) params() (trace.Params, error) {
 	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}, nil
 }
 
-// renderOptions returns the report.Options the flags ask for.
-func (f *reportFlags) renderOptions(full bool) report.Options {
-	return report.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
+// renderOptions returns the render.Options the flags ask for.
+func (f *reportFlags) renderOptions(full bool) render.Options {
+	return render.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
 }
 
 // String describes the flags for error messages and debugging.

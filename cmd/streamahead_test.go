@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -49,7 +50,7 @@ func TestStreamAheadSameReports(t *testing.T) {
 							base = consistency.StartBaseline(tr)
 						}
 						r := verifyOne(tr, "ahead.json", name, variant, trace.Params{}, base, ahead)
-						if err := report.Render(&out, report.JSON, []report.Report{r}, report.Options{}); err != nil {
+						if err := render.Reports(&out, render.JSON, []report.Report{r}, render.Options{}); err != nil {
 							t.Fatal(err)
 						}
 						return out.String()

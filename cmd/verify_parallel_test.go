@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -36,7 +36,7 @@ func TestVerifyParallelSameReports(t *testing.T) {
 		render := func(spare bool) string {
 			var out bytes.Buffer
 			reports := verifyTrace(ios, tr, "par.json", f, trace.Params{}, spare)
-			if err := report.Render(&out, report.JSON, reports, report.Options{}); err != nil {
+			if err := render.Reports(&out, render.JSON, reports, render.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			return out.String()

@@ -127,6 +127,17 @@ func (c *chart) workloadLines() []string {
 // workload describes the sweep in one line.
 func (c *chart) workload() string { return strings.Join(c.workloadLines(), " ") }
 
+// Workload describes the sweep in one line, as the chart's description
+// does (`ckpt compare --sweep` titles its table with it).
+func (o SweepOptions) Workload() string { return (&chart{o: o}).workload() }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // axes draws the grid, the ticks and their labels, the zero lane and
 // the axis titles.
 func (c *chart) axes(b *strings.Builder) {

@@ -105,6 +105,15 @@ type Row struct {
 	Stripped int `json:"stripped_failures"`
 }
 
+// Table is the rows of one trace, in protocol order.
+type Table struct {
+	File string
+	// Processes and Events size the trace; Points counts the failure
+	// points the per-failure figures range over (0 when not measured).
+	Processes, Events, Points int
+	Rows                      []Row
+}
+
 // Run measures every protocol of o on tr (a validated trace) and returns
 // its table: one row per protocol, in o.Protocols order.
 func Run(tr *trace.Trace, o Options) (Table, error) {

@@ -2,8 +2,6 @@ package compare
 
 import (
 	"bytes"
-	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -11,75 +9,9 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/explore"
-	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
-
-// examples are the bundled traces the golden tables show: MS's forced
-// checkpoint (its failure left out), the domino zigzag, and a trace
-// without failures.
-var examples = []string{"forced.json", "domino.json", "failure-free.json"}
-
-func exampleTables(t *testing.T, o Options) []Table {
-	t.Helper()
-	var out []Table
-	for _, name := range examples {
-		tr, err := trace.ReadTraceFile(filepath.Join("../testdata/traces", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr.Name = name
-		tab, err := Run(tr, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, tab)
-	}
-	return out
-}
-
-// TestGolden: the tables of the bundled examples in every format.
-func TestGolden(t *testing.T) {
-	tables := exampleTables(t, Options{Workers: 2})
-	for _, f := range []Format{Text, Markdown, JSON} {
-		var b bytes.Buffer
-		if err := Render(&b, f, tables); err != nil {
-			t.Fatal(err)
-		}
-		golden.Check(t, "examples."+string(f), b.Bytes())
-	}
-}
-
-// TestJSONShape: --format json is one array of objects, each with at
-// least the fields the issue names, one per trace and protocol.
-func TestJSONShape(t *testing.T) {
-	tables := exampleTables(t, Options{NoFailures: true, Protocols: []string{"bcs", "ms"}})
-	var b bytes.Buffer
-	if err := Render(&b, JSON, tables); err != nil {
-		t.Fatal(err)
-	}
-	var rows []map[string]any
-	if err := json.Unmarshal(b.Bytes(), &rows); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2*len(examples) {
-		t.Fatalf("%d rows, want %d", len(rows), 2*len(examples))
-	}
-	for i, r := range rows {
-		for _, k := range []string{"file", "protocol", "basic", "forced", "useless", "piggyback_bytes"} {
-			if _, ok := r[k]; !ok {
-				t.Errorf("row %d lacks %q: %v", i, k, r)
-			}
-		}
-		if r["per_failure"] != nil {
-			t.Errorf("row %d: per_failure measured with NoFailures", i)
-		}
-	}
-	if rows[0]["protocol"] != "bcs" || rows[1]["protocol"] != "ms" || rows[0]["file"] != "forced.json" {
-		t.Errorf("rows out of order: %v, %v", rows[0], rows[1])
-	}
-}
 
 // TestAgainstIndependentFigures: on random traces, uncoordinated
 // checkpointing's useless checkpoints and ops undone per failure are

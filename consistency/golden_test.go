@@ -9,6 +9,7 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/internal/golden"
+	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -48,7 +49,7 @@ func TestExamplesVerifyClean(t *testing.T) {
 					}
 				}
 				var buf bytes.Buffer
-				if err := report.Render(&buf, report.JSON, []report.Report{r}, report.Options{}); err != nil {
+				if err := render.Reports(&buf, render.JSON, []report.Report{r}, render.Options{}); err != nil {
 					t.Fatal(err)
 				}
 				golden.Check(t, filepath.Join("golden", base+"."+name+".json"), buf.Bytes())

@@ -1,7 +1,7 @@
 // Package report is the checker's verdict as data — the report schema of
-// SPEC §9 — and its renderings for people (text, markdown) and for CI
-// (json, junit). Field names and JSON tags are a contract: add fields
-// freely, never rename.
+// SPEC §9 — and the pure functions on it (verdicts, counts). The checker
+// fills it; package render writes it for people and for CI. Field names
+// and JSON tags are a contract: add fields freely, never rename.
 package report
 
 import "github.com/ckpt-dev/ckpt/trace"

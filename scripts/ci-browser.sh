@@ -3,7 +3,8 @@
 # real-browser test of diagram (TestBrowser), which opens the
 # HTML diagram with `chromium --headless --dump-dom`, lets the page test
 # its own readability (lane names, labels, deep links, search, a 10^5-event
-# run under 3 s) and skips, saying so, when no browser is on PATH.
+# run; function only, no timing) and skips, saying so, when no browser is
+# on PATH.
 #
 # Installs Debian's chromium when none is present. Tolerant of failure: no
 # root, no network or no apt only means the browser test will skip, so

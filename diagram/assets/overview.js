@@ -94,7 +94,7 @@ function overviewDraw() {
 
 // overviewView moves the box that shows what is in view.
 function overviewView() {
-  if (!OV.view || !views.length) { return; }
+  if (!OV.view || !views.length || !views[0].plotW) { return; } // not sized yet
   var V = views[0];
   var u0 = S.x0 - PADL / S.scale, u1 = S.x0 + (V.plotW - PADL) / S.scale;
   var X = function (b) { return (b - OV.lo) / (OV.hi - OV.lo) * (OV.w - 2) + 1; };

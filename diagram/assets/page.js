@@ -50,15 +50,22 @@ function placeHeads(V) {
   });
 }
 
-// sizes fits each panel to the window: the plot takes the width beside
-// the lane names; the lanes scroll vertically when there are many.
-function sizes() {
+// laneHeight is the most a panel's lanes may take: its share of the
+// window below the top of the panels, but a few lanes are always shown
+// whole; more scroll.
+function laneHeight(V) {
   var avail = window.innerHeight - document.getElementById("panels").getBoundingClientRect().top - 12;
+  var titled = views.length > 1 ? 52 : 32;
+  return Math.round(Math.max(Math.min(V.L.height, 300), avail / views.length - titled));
+}
+
+// sizes fits each panel to the window: the plot takes the width beside
+// the lane names; the lanes scroll vertically when there are many. What
+// sits above the panels (the overview strip) must have its height first.
+function sizes() {
   views.forEach(function (V) {
-    var L = V.L, titled = views.length > 1 ? 52 : 32;
-    // A few lanes are always shown whole; more scroll.
-    var maxH = Math.max(Math.min(L.height, 300), avail / views.length - titled);
-    V.lanes.style.maxHeight = Math.round(maxH) + "px";
+    var L = V.L;
+    V.lanes.style.maxHeight = laneHeight(V) + "px";
     V.inner.style.height = L.height + "px";
     V.heads.style.width = headW + "px";
     V.heads.style.height = L.height + "px";
@@ -73,8 +80,11 @@ function sizes() {
 
 function relayout() {
   views.forEach(function (V) { V.L = layout(V.P, S.axis); placeHeads(V); });
-  sizes();
+  // The overview first: until it is drawn its canvas is 300×150 scaled to
+  // the page's width, hundreds of pixels that would push the panels
+  // down and leave the lanes their 300 px floor (issue 31).
   if (OV.box) { overviewDraw(); }
+  sizes();
   if (UI.search && UI.search.value) { runSearch(UI.search.value); }
 }
 
@@ -409,7 +419,7 @@ function init() {
   firstView(+h0.zoom > 0 ? Math.min(+h0.zoom, ZOOM_MAX) : 1);
   if (!followLink()) { redraw(); }
   window.addEventListener("hashchange", followLink);
-  window.addEventListener("resize", function () { sizes(); overviewDraw(); redraw(); });
+  window.addEventListener("resize", function () { overviewDraw(); sizes(); redraw(); });
   document.addEventListener("keydown", function (ev) {
     if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA")) { return; }
     var w = plotW() / 4 / S.scale;

@@ -3,7 +3,8 @@
 // headless browser's --dump-dom shows whether the page is readable:
 // lane names whole, distinct and uncovered, before and after a pan; no
 // two labels overlapping; no text under 12 px; the overview strip with
-// every failure; a deep link landing on its event; search finding a
+// every failure; the lanes as high as the window lets them, as loaded; a
+// deep link landing on its event; search finding a
 // message; hover, violations, zoom, fit, the axis switch, collapsing and
 // hiding lanes. Each result is "ok" or "broken: why".
 
@@ -134,6 +135,14 @@ function readingChecks(h, V, out, rec) {
     if (!UI.firstFail || h.seq !== undefined) { return "ok"; }
     var f = UI.firstFail, W = views[f.v], x = px(W, f.i);
     return x >= 0 && x <= W.plotW ? "ok" : "broken: first failure at x=" + Math.round(x);
+  });
+  // The lanes take the window's height as loaded, not only once resized.
+  rec("fits-window", function () {
+    var bad = [];
+    views.forEach(function (W) {
+      if (W.lanes.style.maxHeight !== laneHeight(W) + "px") { bad.push("lanes " + W.lanes.style.maxHeight + " high, the window gives " + laneHeight(W) + "px"); }
+    });
+    return bad.length ? "broken: " + bad.join("; ") : "ok";
   });
   rec("lanes", function () { return laneCheck(h.full !== undefined); });
   rec("lanes-distinct", distinctCheck);

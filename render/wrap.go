@@ -1,4 +1,4 @@
-package table
+package render
 
 import (
 	"strings"
@@ -11,32 +11,32 @@ func init() {
 	// follows the locale (LANG=zh_CN… counts "·", "—" and "…" two columns
 	// wide). Output must not depend on the environment, so ambiguous-width
 	// characters are narrow, as modern terminals draw them, everywhere:
-	// in tablewriter's padding and in Width alike.
+	// in tablewriter's padding and in width alike.
 	twwidth.SetOptions(twwidth.Options{})
 }
 
-// DisplayWidth is the display width of s in terminal columns: a CJK or other
+// displayWidth is the display width of s in terminal columns: a CJK or other
 // wide character takes two, a combining mark none, ANSI colour
 // sequences none — what tablewriter pads cells by, so that everything
-// this package lays out is measured alike.
-func DisplayWidth(s string) int { return twwidth.Width(s) }
+// text lays out is measured alike.
+func displayWidth(s string) int { return twwidth.Width(s) }
 
-// Wrap writes s word-wrapped at width display columns: the first line
+// wrapText writes s word-wrapped at width display columns: the first line
 // after first, later lines after rest. Newlines in s start new lines (a
 // "because" chain may be written one step per line). A word longer than
 // the line is not broken.
-func Wrap(sb *strings.Builder, s, first, rest string, width int) {
+func wrapText(sb *strings.Builder, s, first, rest string, width int) {
 	prefix := first
-	for _, para := range strings.Split(s, "\n") {
+	for _, line := range strings.Split(s, "\n") {
 		sb.WriteString(prefix)
-		col := DisplayWidth(prefix)
+		col := displayWidth(prefix)
 		start := col
-		for _, w := range strings.Fields(para) {
-			n := DisplayWidth(w)
+		for _, w := range strings.Fields(line) {
+			n := displayWidth(w)
 			if col > start && col+1+n > width {
 				sb.WriteByte('\n')
 				sb.WriteString(rest)
-				col = DisplayWidth(rest)
+				col = displayWidth(rest)
 				start = col
 			}
 			if col > start {
@@ -51,27 +51,27 @@ func Wrap(sb *strings.Builder, s, first, rest string, width int) {
 	}
 }
 
-// Lines is s word-wrapped at width, one string a line.
-func Lines(s string, width int) []string {
+// wrapLines is s word-wrapped at width, one string a line.
+func wrapLines(s string, width int) []string {
 	var sb strings.Builder
-	Wrap(&sb, s, "", "", width)
+	wrapText(&sb, s, "", "", width)
 	return strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
 }
 
-// Heading writes text as a heading of at most width columns, underlined
+// writeHeading writes text as a heading of at most width columns, underlined
 // with rule ("=" or "-"): a heading too long for one line (a long file
 // or process name) wraps — first at its " — ", which parts what the
 // heading is about from what it says of it, then at words — and the
 // underline spans its longest line. paint, if not nil, colours each line
 // of the text.
-func Heading(sb *strings.Builder, text, rule string, width int, paint func(string) string) {
-	lines := Lines(text, width)
+func writeHeading(sb *strings.Builder, text, rule string, width int, paint func(string) string) {
+	lines := wrapLines(text, width)
 	if subject, rest, ok := strings.Cut(text, " — "); ok && len(lines) > 1 {
-		lines = append(Lines(subject, width), Lines("— "+rest, width)...)
+		lines = append(wrapLines(subject, width), wrapLines("— "+rest, width)...)
 	}
 	longest := 0
 	for _, l := range lines {
-		longest = max(longest, DisplayWidth(l))
+		longest = max(longest, displayWidth(l))
 		if paint != nil {
 			l = paint(l)
 		}

@@ -1,4 +1,4 @@
-package table
+package report
 
 // Every test binary of the module takes -update (package golden), so
 // that `go test ./... -update` runs here too; this package has no

@@ -1,9 +1,10 @@
-package report
+package render
 
 import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"github.com/ckpt-dev/ckpt/report"
 	"io"
 	"reflect"
 	"strconv"
@@ -18,16 +19,16 @@ import (
 func TestJSONRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		reports []Report
+		reports []report.Report
 	}{
 		{"clean", cleanPair()},
 		{"violating", violatingPair()},
 		{"empty", nil},
-		{"bare", []Report{{File: "x.json", Algorithm: "ms"}}},
+		{"bare", []report.Report{{File: "x.json", Algorithm: "ms"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := render(t, JSON, tc.reports, Options{})
-			var got []Report
+			var got []report.Report
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("output is not JSON: %v\n%s", err, out)
 			}
@@ -35,7 +36,7 @@ func TestJSONRoundTrip(t *testing.T) {
 				t.Fatalf("%d reports read back, want %d", len(got), len(tc.reports))
 			}
 			for i := range got {
-				want := normalized(judged(tc.reports[i], false))
+				want := normalized(report.Judged(tc.reports[i], false))
 				if !reflect.DeepEqual(got[i], want) {
 					t.Errorf("report %d read back differs:\n got %+v\nwant %+v", i, got[i], want)
 				}
@@ -47,9 +48,9 @@ func TestJSONRoundTrip(t *testing.T) {
 // TestJSONShape checks the contract of SPEC §9 on the raw JSON: field
 // order, [] for empty lists, null where the spec shows null.
 func TestJSONShape(t *testing.T) {
-	in := append(cleanPair(), Report{File: "bare.json", Algorithm: "ms",
-		Properties: []Property{{Name: OrphanFree, Status: Pass}},
-		Recoveries: []Recovery{{RecLine: new(int32)}}})
+	in := append(cleanPair(), report.Report{File: "bare.json", Algorithm: "ms",
+		Properties: []report.Property{{Name: report.OrphanFree, Status: report.Pass}},
+		Recoveries: []report.Recovery{{RecLine: new(int32)}}})
 	out := render(t, JSON, in, Options{})
 	if !strings.HasPrefix(out, "[\n  {\n    \"file\"") || !strings.HasSuffix(out, "]\n") {
 		t.Errorf("not an indented top-level array with a trailing newline:\n%.80s", out)
@@ -142,7 +143,7 @@ func TestJSONShape(t *testing.T) {
 		t.Errorf("no reports: %q, want \"[]\\n\"", got)
 	}
 	// Normalizing must not write into the caller's reports.
-	in2 := []Report{{File: "a", Properties: []Property{{Name: OrphanFree}}}}
+	in2 := []report.Report{{File: "a", Properties: []report.Property{{Name: report.OrphanFree}}}}
 	render(t, JSON, in2, Options{})
 	if in2[0].Properties[0].Violations != nil || in2[0].Recoveries != nil {
 		t.Error("Render changed its input")
@@ -306,7 +307,7 @@ func TestQuiet(t *testing.T) {
 func TestBadFormat(t *testing.T) {
 	var buf bytes.Buffer
 	for _, f := range []Format{"xml", "TEXT", " text"} {
-		if err := Render(&buf, f, cleanPair(), Options{}); err == nil {
+		if err := Reports(&buf, f, cleanPair(), Options{}); err == nil {
 			t.Errorf("format %q accepted", f)
 		}
 	}
@@ -386,29 +387,23 @@ func TestXMLSafe(t *testing.T) {
 	}
 }
 
-func TestAllValid(t *testing.T) {
-	if !AllValid(cleanPair()) || AllValid(violatingPair()) || !AllValid(nil) {
-		t.Error("AllValid wrong")
-	}
-}
-
 func TestStoryLine(t *testing.T) {
 	tests := []struct {
-		e    LineEntry
+		e    report.LineEntry
 		sn   bool
 		want string
 	}{
-		{LineEntry{P: "P2", Pos: 7, Cause: "none"}, true, "P2 kept its state (nothing undone)"},
-		{LineEntry{P: "P2", Pos: 7, Cause: "request"}, true, "P2 handled the failure (request) without rolling back"},
-		{LineEntry{P: "P2", Pos: 7, Cause: "recovery"}, true, "P2 took a recovery checkpoint instead of rolling back (nothing undone)"},
-		{LineEntry{P: "P2", Restore: i32(1), Pos: 7, Undone: 1, Cause: "rollback"}, true, "P2 rolled back to checkpoint 1, undoing 1 op, resuming at op 7"},
-		{LineEntry{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"}, true,
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "none"}, true, "P2 kept its state (nothing undone)"},
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "request"}, true, "P2 handled the failure (request) without rolling back"},
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "recovery"}, true, "P2 took a recovery checkpoint instead of rolling back (nothing undone)"},
+		{report.LineEntry{P: "P2", Restore: i32(1), Pos: 7, Undone: 1, Cause: "rollback"}, true, "P2 rolled back to checkpoint 1, undoing 1 op, resuming at op 7"},
+		{report.LineEntry{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"}, true,
 			"P0 rolled back to checkpoint 2 (sn 3) on a Rollback request, undoing 4 ops, replaying 1 message from the log, resuming at op 5; 1 op more than the maximum consistent line"},
-		{LineEntry{P: "P1", Restore: i32(2), Sn: i32(2), Pos: 9, Cause: "restart"}, true,
+		{report.LineEntry{P: "P1", Restore: i32(2), Sn: i32(2), Pos: 9, Cause: "restart"}, true,
 			"P1 failed and restarted from checkpoint 2 (sn 2), undoing nothing, resuming at op 9"},
-		{LineEntry{P: "P1", Restore: i32(1), VT: vt(0, 3, 1, 2), Pos: 3, Undone: 1, Extra: -2, Cause: "token"}, false,
+		{report.LineEntry{P: "P1", Restore: i32(1), VT: vt(0, 3, 1, 2), Pos: 3, Undone: 1, Extra: -2, Cause: "token"}, false,
 			"P1 rolled back to checkpoint 1 (vt [3 1:2]) on the failure token, its state being an orphan, undoing 1 op, resuming at op 3; logging saved 2 ops against the maximum consistent line"},
-		{LineEntry{P: "P1", Restore: i32(1), Pos: 3, Undone: 2, Cause: "message"}, true,
+		{report.LineEntry{P: "P1", Restore: i32(1), Pos: 3, Undone: 2, Cause: "message"}, true,
 			"P1 rolled back to checkpoint 1 on a message from a recovery it had not applied, undoing 2 ops, resuming at op 3"},
 	}
 	for _, tc := range tests {
@@ -420,27 +415,27 @@ func TestStoryLine(t *testing.T) {
 
 // bigReport is a report of 200 failures over 32 processes, with 500
 // violations: the size of a long generated trace.
-func bigReport() []Report {
+func bigReport() []report.Report {
 	r := cleanPair()[0]
 	r.Valid = false
-	line := make([]LineEntry, 32)
-	maxLine := make([]MaxLineEntry, 32)
+	line := make([]report.LineEntry, 32)
+	maxLine := make([]report.MaxLineEntry, 32)
 	for p := range line {
 		name := "P" + strconv.Itoa(p)
-		line[p] = LineEntry{P: name, Restore: i32(int32(p)), Sn: i32(int32(p)), Pos: int32(p * 10), Undone: p, Cause: "request"}
-		maxLine[p] = MaxLineEntry{P: name, Ckpt: int32(p), Pos: int32(p * 10)}
+		line[p] = report.LineEntry{P: name, Restore: i32(int32(p)), Sn: i32(int32(p)), Pos: int32(p * 10), Undone: p, Cause: "request"}
+		maxLine[p] = report.MaxLineEntry{P: name, Ckpt: int32(p), Pos: int32(p * 10)}
 	}
 	r.Recoveries = nil
 	for f := 0; f < 200; f++ {
-		r.Recoveries = append(r.Recoveries, Recovery{Failure: FailureRef{P: "P1", T: trace.Time(f) * sec, Seq: int32(f)},
+		r.Recoveries = append(r.Recoveries, report.Recovery{Failure: report.FailureRef{P: "P1", T: trace.Time(f) * sec, Seq: int32(f)},
 			RecLine: i32(int32(f)), Line: line, MaxLine: maxLine})
 	}
 	for i := 0; i < 500; i++ {
-		r.Properties[0].Violations = append(r.Properties[0].Violations, Violation{Property: OrphanFree,
+		r.Properties[0].Violations = append(r.Properties[0].Violations, report.Violation{Property: report.OrphanFree,
 			Message: "P2 keeps an orphan", Seqs: []int32{int32(i), int32(i + 1)}, Because: strings.Repeat("because of that, ", 10)})
 	}
-	r.Properties[0].Status = Fail
-	return []Report{r}
+	r.Properties[0].Status = report.Fail
+	return []report.Report{r}
 }
 
 func BenchmarkRender(b *testing.B) {
@@ -448,7 +443,7 @@ func BenchmarkRender(b *testing.B) {
 	for _, f := range Formats {
 		b.Run(string(f), func(b *testing.B) {
 			for b.Loop() {
-				if err := Render(io.Discard, f, in, Options{Full: true}); err != nil {
+				if err := Reports(io.Discard, f, in, Options{Full: true}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -459,18 +454,18 @@ func BenchmarkRender(b *testing.B) {
 // TestSparseReports renders reports with every optional part missing (a
 // foreign run, a checker that gave up early): no panic, no error.
 func TestSparseReports(t *testing.T) {
-	sparse := [][]Report{
+	sparse := [][]report.Report{
 		{{}},
-		{{File: "a", Algorithm: "x", Recoveries: []Recovery{{}}}},
-		{{File: "a", Algorithm: "ms", Recoveries: []Recovery{{RecLine: i32(0), Line: []LineEntry{{P: "P0"}}, MaxLine: []MaxLineEntry{{P: "P9"}}}},
-			Baseline: Baseline{Uncoordinated: Uncoordinated{Line: []UncoordinatedFailure{{}}}}}},
-		{{File: "a", Properties: []Property{{Name: "custom", Status: Fail}}}, {File: "a", Algorithm: "pk"}},
+		{{File: "a", Algorithm: "x", Recoveries: []report.Recovery{{}}}},
+		{{File: "a", Algorithm: "ms", Recoveries: []report.Recovery{{RecLine: i32(0), Line: []report.LineEntry{{P: "P0"}}, MaxLine: []report.MaxLineEntry{{P: "P9"}}}},
+			Baseline: report.Baseline{Uncoordinated: report.Uncoordinated{Line: []report.UncoordinatedFailure{{}}}}}},
+		{{File: "a", Properties: []report.Property{{Name: "custom", Status: report.Fail}}}, {File: "a", Algorithm: "pk"}},
 	}
 	for i, in := range sparse {
 		for _, f := range Formats {
 			for _, full := range []bool{false, true} {
 				var buf bytes.Buffer
-				if err := Render(&buf, f, in, Options{Full: full}); err != nil {
+				if err := Reports(&buf, f, in, Options{Full: full}); err != nil {
 					t.Errorf("case %d %s full=%v: %v", i, f, full, err)
 				}
 			}

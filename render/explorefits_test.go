@@ -6,17 +6,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/explore"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
 // TestTextFits: no line of the text rendering is wider than 100 columns,
-// on the golden cases and on a generated trace of six processes with
+// on the golden exploreCases and on a generated trace of six processes with
 // two failures (long schedules in "first reached by", witnesses of the
 // textbook variant): wide cells wrap, the witness column moves under
 // the verdict table.
-func TestTextFits(t *testing.T) {
-	rs := results(t)
+func TestExploreTextFits(t *testing.T) {
+	rs := exploreResults(t)
 	cfg := gen.DefaultConfig()
 	cfg.Procs, cfg.Events, cfg.Failures, cfg.Seed = 6, 60, 2, 3
 	tr, err := gen.Trace(cfg)
@@ -32,11 +31,11 @@ func TestTextFits(t *testing.T) {
 	wrapped := false
 	for name, r := range rs {
 		var sb strings.Builder
-		if err := Render(&sb, report.Text, r, Options{Color: name == "generated"}); err != nil {
+		if err := Explore(&sb, Text, r, Options{Color: name == "generated"}); err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(sb.String(), "\n") {
-			if n := utf8.RuneCountInString(stripANSI(line)); n > wrapWidth {
+			if n := utf8.RuneCountInString(stripANSI(line)); n > width {
 				t.Errorf("%s: line %d is %d wide: %s", name, i+1, n, line)
 			}
 		}

@@ -1,8 +1,9 @@
-package report
+package render
 
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"github.com/ckpt-dev/ckpt/report"
 	"math"
 	"math/big"
 	"testing"
@@ -27,18 +28,18 @@ func stdJSON(v any) (string, error) {
 // pointers that may be null, nil and empty slices, maps, values with
 // their own MarshalJSON (line entries), and the trace's Time.
 type jsonSample struct {
-	Text    string            `json:"text"`
-	Texts   []string          `json:"texts"`
-	Floats  []float64         `json:"floats"`
-	Ratio   *float64          `json:"ratio"`
-	Count   *big.Int          `json:"count"`
-	Ints    []int64           `json:"ints,omitempty"`
-	Names   map[string]int    `json:"names"`
-	Line    []LineEntry       `json:"line"`
-	Time    trace.Time        `json:"time"`
-	Nested  map[string]any    `json:"nested"`
-	Empty   []int             `json:"empty"`
-	Nothing map[string]string `json:"nothing"`
+	Text    string             `json:"text"`
+	Texts   []string           `json:"texts"`
+	Floats  []float64          `json:"floats"`
+	Ratio   *float64           `json:"ratio"`
+	Count   *big.Int           `json:"count"`
+	Ints    []int64            `json:"ints,omitempty"`
+	Names   map[string]int     `json:"names"`
+	Line    []report.LineEntry `json:"line"`
+	Time    trace.Time         `json:"time"`
+	Nested  map[string]any     `json:"nested"`
+	Empty   []int              `json:"empty"`
+	Nothing map[string]string  `json:"nothing"`
 }
 
 // TestWriteJSONIsEncodingJSON: goccy/go-json, as WriteJSON sets it up,
@@ -60,7 +61,7 @@ func TestWriteJSONIsEncodingJSON(t *testing.T) {
 			Count:  new(big.Int).Lsh(big.NewInt(rapid.Int64().Draw(t, "count")), uint(rapid.IntRange(0, 100).Draw(t, "shift"))),
 			Ints:   rapid.SliceOf(rapid.Int64()).Draw(t, "ints"),
 			Names:  rapid.MapOf(text, rapid.Int()).Draw(t, "names"),
-			Line: []LineEntry{{P: text.Draw(t, "p"), Restore: i32(2), VT: trace.VT{{Inc: 1, Count: 2}}},
+			Line: []report.LineEntry{{P: text.Draw(t, "p"), Restore: i32(2), VT: trace.VT{{Inc: 1, Count: 2}}},
 				{P: text.Draw(t, "p2")}},
 			Time:   trace.Time(rapid.Int64Range(0, int64(trace.MaxTime)).Draw(t, "t")),
 			Nested: map[string]any{"z": []any{1.5, "<a>", nil, true}, "a": map[string]any{}},
@@ -91,14 +92,11 @@ func TestWriteJSONIsEncodingJSON(t *testing.T) {
 // TestWriteJSONReportsIsEncodingJSON: the same for the reports of the
 // fixtures, error entries included.
 func TestWriteJSONReportsIsEncodingJSON(t *testing.T) {
-	reports := append(append(cleanPair(), violatingPair()...), Report{File: "x<y>.json", Verdict: VerdictError, Error: "run event 3: \"pb.dv\" must have one entry per process (2), not 1"})
+	reports := append(append(cleanPair(), violatingPair()...), report.Report{File: "x<y>.json", Verdict: report.VerdictError, Error: "run event 3: \"pb.dv\" must have one entry per process (2), not 1"})
 	var got bytes.Buffer
-	if err := renderJSON(&got, reports); err != nil {
+	out := reportsJSON(reports)
+	if err := WriteJSON(&got, out); err != nil {
 		t.Fatal(err)
-	}
-	out := make([]any, len(reports))
-	for i := range reports {
-		out[i] = jsonEntry(&reports[i])
 	}
 	want, err := stdJSON(out)
 	if err != nil {

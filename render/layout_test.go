@@ -1,4 +1,4 @@
-package table
+package render
 
 import (
 	"fmt"
@@ -18,69 +18,69 @@ func TestWrap(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var sb strings.Builder
-		Wrap(&sb, tc.in, "> ", "  ", Width)
+		wrapText(&sb, tc.in, "> ", "  ", width)
 		if sb.String() != tc.want {
 			t.Errorf("wrap(%q):\n%q\nwant\n%q", tc.in, sb.String(), tc.want)
 		}
 	}
-	if got := Lines("one two three four", 9); fmt.Sprint(got) != "[one two three four]" {
+	if got := wrapLines("one two three four", 9); fmt.Sprint(got) != "[one two three four]" {
 		t.Errorf("Lines at 9: %q", got)
 	}
-	if got := Lines("one two three four", 8); len(got) != 3 || got[0] != "one two" || got[2] != "four" {
+	if got := wrapLines("one two three four", 8); len(got) != 3 || got[0] != "one two" || got[2] != "four" {
 		t.Errorf("Lines at 8: %q", got)
 	}
 }
 
-func partCols(l Layout) string {
+func partCols(l layout) string {
 	var s []string
-	for _, p := range l.Parts {
-		s = append(s, fmt.Sprint(p.Cols))
+	for _, p := range l.parts {
+		s = append(s, fmt.Sprint(p.cols))
 	}
 	return strings.Join(s, " ")
 }
 
 func TestFit(t *testing.T) {
-	tb := &Table{Header: []string{"k", "a", "b", "c"}, Right: []bool{false, true, true, true},
-		Rows: Plain([][]string{{"x", strings.Repeat("1", 10), strings.Repeat("2", 10), strings.Repeat("3", 10)}})}
+	tb := &table{header: []string{"k", "a", "b", "c"}, right: []bool{false, true, true, true},
+		rows: plainRows([][]string{{"x", strings.Repeat("1", 10), strings.Repeat("2", 10), strings.Repeat("3", 10)}})}
 	// Widths 1, 10, 10, 10: the whole table is 1+4+13*3 = 44 wide.
-	if l := Fit(tb, 44); partCols(l) != "[0 1 2 3]" || fmt.Sprint(l.Parts[0].Wraps) != "[0 0 0 0]" {
+	if l := fit(tb, 44); partCols(l) != "[0 1 2 3]" || fmt.Sprint(l.parts[0].wraps) != "[0 0 0 0]" {
 		t.Errorf("a table that fits is changed: %+v", l)
 	}
-	l := Fit(tb, 31)
-	if partCols(l) != "[0 1 2] [0 3]" || len(l.Notes) != 0 {
-		t.Fatalf("parts %s, %d notes, want [0 1 2] [0 3] and none", partCols(l), len(l.Notes))
+	l := fit(tb, 31)
+	if partCols(l) != "[0 1 2] [0 3]" || len(l.notes) != 0 {
+		t.Fatalf("parts %s, %d notes, want [0 1 2] [0 3] and none", partCols(l), len(l.notes))
 	}
 	// A column too wide on its own still gets a part of its own.
-	if l := Fit(tb, 5); partCols(l) != "[0 1] [0 2] [0 3]" {
+	if l := fit(tb, 5); partCols(l) != "[0 1] [0 2] [0 3]" {
 		t.Errorf("parts %s at width 5, want one per non-key column", partCols(l))
 	}
-	tb.Notes = 3
-	l = Fit(tb, 31)
-	if partCols(l) != "[0 1 2]" || len(l.Notes) != 1 || l.Notes[0] != "x: "+strings.Repeat("3", 10) {
-		t.Errorf("notes column not moved out: %s, notes %q", partCols(l), l.Notes)
+	tb.notes = 3
+	l = fit(tb, 31)
+	if partCols(l) != "[0 1 2]" || len(l.notes) != 1 || l.notes[0] != "x: "+strings.Repeat("3", 10) {
+		t.Errorf("notes column not moved out: %s, notes %q", partCols(l), l.notes)
 	}
 }
 
 func TestFitWraps(t *testing.T) {
-	tb := &Table{Header: []string{"k", "n", "why"}, Right: []bool{false, true, false}, Wrap: []bool{false, false, true},
-		Rows: Plain([][]string{{"ms", "12", "because a long explanation of twelve words that cannot fit on one line"}})}
+	tb := &table{header: []string{"k", "n", "why"}, right: []bool{false, true, false}, wrap: []bool{false, false, true},
+		rows: plainRows([][]string{{"ms", "12", "because a long explanation of twelve words that cannot fit on one line"}})}
 	// k 2, n 2, why 70: 1 + 5 + 5 + 73 = 84 wide.
-	l := Fit(tb, 50)
-	if partCols(l) != "[0 1 2]" || fmt.Sprint(l.Parts[0].Wraps) != "[0 0 36]" {
+	l := fit(tb, 50)
+	if partCols(l) != "[0 1 2]" || fmt.Sprint(l.parts[0].wraps) != "[0 0 36]" {
 		t.Errorf("the free-text column does not wrap to the room left: %+v", l)
 	}
 	// Never narrower than its longest word ("explanation", 11): below
 	// that, the table is split instead.
-	l = Fit(tb, 20)
-	if partCols(l) != "[0 1] [0 2]" || fmt.Sprint(l.Parts[1].Wraps) != "[0 11]" {
+	l = fit(tb, 20)
+	if partCols(l) != "[0 1] [0 2]" || fmt.Sprint(l.parts[1].wraps) != "[0 11]" {
 		t.Errorf("at width 20: %+v", l)
 	}
 	// Two wrapping columns shrink widest first, so they end up even:
 	// 50 = 1 + (19+3) + (2+3) + (19+3).
-	tb.Rows[0][0].Text = strings.Repeat("word ", 12)
-	tb.Wrap[0] = true
-	l = Fit(tb, 50)
-	if w := l.Parts[0].Wraps; len(l.Parts) != 1 || fmt.Sprint(w) != "[19 0 19]" {
+	tb.rows[0][0].text = strings.Repeat("word ", 12)
+	tb.wrap[0] = true
+	l = fit(tb, 50)
+	if w := l.parts[0].wraps; len(l.parts) != 1 || fmt.Sprint(w) != "[19 0 19]" {
 		t.Errorf("two wrapping columns: %+v", l)
 	}
 }
@@ -89,13 +89,13 @@ func TestFitWraps(t *testing.T) {
 // line is wider than the width, and colour is set on every line of a
 // cell (and reset before its border).
 func TestWriteWrapped(t *testing.T) {
-	tb := &Table{Header: []string{"algorithm", "first reached by"}, Wrap: []bool{false, true},
-		Rows: [][]Cell{
-			{{Text: "ms"}, {Text: "schedule 1: crash P1 after its last event (its checkpoint tick at t=2) (t=2, down 1s); crash P2 before its checkpoint tick at t=2 (t=2, down 1s)", Color: "\x1b[31m"}},
-			{{Text: "pk"}, {Text: "schedule 2"}},
+	tb := &table{header: []string{"algorithm", "first reached by"}, wrap: []bool{false, true},
+		rows: [][]cell{
+			{{text: "ms"}, {text: "schedule 1: crash P1 after its last event (its checkpoint tick at t=2) (t=2, down 1s); crash P2 before its checkpoint tick at t=2 (t=2, down 1s)", tone: bad}},
+			{{text: "pk"}, {text: "schedule 2"}},
 		}}
 	var sb strings.Builder
-	if _, err := NewWriter(&sb).Write(tb, 60, false); err != nil {
+	if _, err := newTableWriter(&sb).write(tb, 60, false); err != nil {
 		t.Fatal(err)
 	}
 	out := sb.String()
@@ -108,20 +108,20 @@ func TestWriteWrapped(t *testing.T) {
 		t.Errorf("wrapped rows:\n%s", out)
 	}
 	sb.Reset()
-	if _, err := NewWriter(&sb).Write(tb, 60, true); err != nil {
+	if _, err := newTableWriter(&sb).write(tb, 60, true); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(sb.String(), "│           │ \x1b[31m(its checkpoint tick at t=2) (t=2, down 1s);\x1b[0m │\n") {
+	if !strings.Contains(sb.String(), "│           │ \x1b[1;31m(its checkpoint tick at t=2) (t=2, down 1s);\x1b[0m │\n") {
 		t.Errorf("colour per line:\n%q", sb.String())
 	}
 	// A table that fits is drawn without rules between its rows, even by
 	// a writer that has just ruled one.
-	w := NewWriter(&sb)
-	if _, err := w.Write(tb, 60, false); err != nil {
+	w := newTableWriter(&sb)
+	if _, err := w.write(tb, 60, false); err != nil {
 		t.Fatal(err)
 	}
 	sb.Reset()
-	if _, err := w.Write(&Table{Header: []string{"a"}, Rows: Plain([][]string{{"1"}, {"2"}})}, 60, false); err != nil {
+	if _, err := w.write(&table{header: []string{"a"}, rows: plainRows([][]string{{"1"}, {"2"}})}, 60, false); err != nil {
 		t.Fatal(err)
 	}
 	if sb.String() != "┌───┐\n│ a │\n├───┤\n│ 1 │\n│ 2 │\n└───┘\n" {
@@ -133,25 +133,25 @@ func TestWriteWrapped(t *testing.T) {
 // character takes two, so a paragraph of CJK words wraps at half the
 // characters, and a table column of CJK names is as wide as it looks.
 func TestDisplayWidth(t *testing.T) {
-	if w := DisplayWidth("节点一号"); w != 8 {
-		t.Errorf("DisplayWidth(节点一号) = %d, want 8", w)
+	if w := displayWidth("节点一号"); w != 8 {
+		t.Errorf("displayWidth(节点一号) = %d, want 8", w)
 	}
-	if w := DisplayWidth("a · b — c…"); w != 10 {
+	if w := displayWidth("a · b — c…"); w != 10 {
 		t.Errorf("ambiguous-width characters are not narrow: %d", w)
 	}
-	for _, l := range Lines(strings.Repeat("节点一号 ", 30), 40) {
-		if DisplayWidth(l) > 40 {
-			t.Errorf("line %q is %d columns wide, want <= 40", l, DisplayWidth(l))
+	for _, l := range wrapLines(strings.Repeat("节点一号 ", 30), 40) {
+		if displayWidth(l) > 40 {
+			t.Errorf("line %q is %d columns wide, want <= 40", l, displayWidth(l))
 		}
 	}
-	tb := &Table{Header: []string{"process", "n"}, Rows: [][]Cell{Row("节点一号服务器", "1"), Row("p", "2")}}
+	tb := &table{header: []string{"process", "n"}, rows: [][]cell{row("节点一号服务器", "1"), row("p", "2")}}
 	var sb strings.Builder
-	if _, err := NewWriter(&sb).Write(tb, Width, false); err != nil {
+	if _, err := newTableWriter(&sb).write(tb, width, false); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(sb.String()), "\n")
 	for _, l := range lines {
-		if DisplayWidth(l) != DisplayWidth(lines[0]) {
+		if displayWidth(l) != displayWidth(lines[0]) {
 			t.Errorf("table rows of unequal width:\n%s", sb.String())
 			break
 		}
@@ -162,24 +162,33 @@ func TestDisplayWidth(t *testing.T) {
 // and its underline spans its longest line; one that fits stays whole.
 func TestHeading(t *testing.T) {
 	var sb strings.Builder
-	Heading(&sb, "short — fits", "=", 40, nil)
+	writeHeading(&sb, "short — fits", "=", 40, nil)
 	if sb.String() != "short — fits\n============\n" {
 		t.Errorf("short heading:\n%s", sb.String())
 	}
 	sb.Reset()
-	Heading(&sb, "a/rather/long/file/name.json · ms · INVALID — 1 of 8 applicable properties fail", "-", 50, nil)
+	writeHeading(&sb, "a/rather/long/file/name.json · ms · INVALID — 1 of 8 applicable properties fail", "-", 50, nil)
 	want := "a/rather/long/file/name.json · ms · INVALID\n— 1 of 8 applicable properties fail\n" + strings.Repeat("-", 43) + "\n"
 	if sb.String() != want {
 		t.Errorf("long heading:\n%s\nwant\n%s", sb.String(), want)
 	}
 	sb.Reset()
-	Heading(&sb, "节点一号服务器进程 failed at t=4 (run seq 39) — recovery line r=3", "-", 30, func(s string) string { return "<" + s + ">" })
+	writeHeading(&sb, "节点一号服务器进程 failed at t=4 (run seq 39) — recovery line r=3", "-", 30, func(s string) string { return "<" + s + ">" })
 	for _, l := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
-		if DisplayWidth(strings.Trim(l, "<>")) > 30 {
+		if displayWidth(strings.Trim(l, "<>")) > 30 {
 			t.Errorf("line %q wider than 30 columns", l)
 		}
 		if !strings.HasPrefix(l, "<") && !strings.HasPrefix(l, "-") {
 			t.Errorf("line %q not painted", l)
 		}
 	}
+}
+
+// plainRows returns rows of plain cells.
+func plainRows(rows [][]string) [][]cell {
+	out := make([][]cell, len(rows))
+	for i, r := range rows {
+		out[i] = row(r...)
+	}
+	return out
 }

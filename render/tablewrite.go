@@ -1,4 +1,4 @@
-package table
+package render
 
 import (
 	"strings"
@@ -8,19 +8,21 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
+// ANSI colours of the tones; plain text gets none.
+var toneColor = [...]string{plain: "", good: "\x1b[32m", bad: "\x1b[1;31m", warn: "\x1b[33m"}
+
 const colorReset = "\x1b[0m"
 
-// Writer draws tables into a strings.Builder. It reuses one tablewriter
-// table for all of them: a new one costs far more than a Reset, and a
-// report can hold hundreds.
-type Writer struct {
+// tableWriter draws tables into a strings.Builder. It reuses one
+// tablewriter table for all of them: a new one costs far more than a
+// Reset, and a report can hold hundreds.
+type tableWriter struct {
 	sb *strings.Builder
 	tb *tablewriter.Table
 }
 
-// NewWriter returns a Writer drawing into sb.
-func NewWriter(sb *strings.Builder) *Writer {
-	return &Writer{sb: sb, tb: tablewriter.NewTable(sb,
+func newTableWriter(sb *strings.Builder) *tableWriter {
+	return &tableWriter{sb: sb, tb: tablewriter.NewTable(sb,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
@@ -29,12 +31,12 @@ func NewWriter(sb *strings.Builder) *Writer {
 	)}
 }
 
-// Write fits t to width and draws it, its parts apart by a blank line,
+// write fits t to width and draws it, its parts apart by a blank line,
 // colouring cells if color; it returns the notes moved out of it, for
 // the caller to list under it.
-func (w *Writer) Write(t *Table, width int, color bool) ([]string, error) {
-	l := Fit(t, width)
-	for i, p := range l.Parts {
+func (w *tableWriter) write(t *table, width int, color bool) ([]string, error) {
+	l := fit(t, width)
+	for i, p := range l.parts {
 		if i > 0 {
 			w.sb.WriteByte('\n')
 		}
@@ -42,35 +44,35 @@ func (w *Writer) Write(t *Table, width int, color bool) ([]string, error) {
 			return nil, err
 		}
 	}
-	return l.Notes, nil
+	return l.notes, nil
 }
 
 // part draws the columns of p.
-func (w *Writer) part(t *Table, p Part, color bool) error {
-	align := make(tw.Alignment, len(p.Cols))
-	header := make([]any, len(p.Cols))
-	for j, c := range p.Cols {
+func (w *tableWriter) part(t *table, p part, color bool) error {
+	align := make(tw.Alignment, len(p.cols))
+	header := make([]any, len(p.cols))
+	for j, c := range p.cols {
 		align[j] = tw.AlignLeft
-		if c < len(t.Right) && t.Right[c] {
+		if c >= max(t.keys, 1) && c < len(t.right) && t.right[c] {
 			align[j] = tw.AlignRight
 		}
-		header[j] = t.Header[c]
+		header[j] = t.header[c]
 	}
-	rows := make([][]string, len(t.Rows))
+	rows := make([][]string, len(t.rows))
 	wrapped := false
-	for i, r := range t.Rows {
+	for i, r := range t.rows {
 		// A fresh slice per row: the table keeps what Append is given.
-		row := make([]string, len(p.Cols))
-		for j, c := range p.Cols {
+		row := make([]string, len(p.cols))
+		for j, c := range p.cols {
 			if c >= len(r) {
 				continue
 			}
-			text := OneLine(r[c].Text)
-			if p.Wraps[j] > 0 {
-				text = strings.Join(Lines(text, p.Wraps[j]), "\n")
+			text := oneLine(r[c].text)
+			if p.wraps[j] > 0 {
+				text = strings.Join(wrapLines(text, p.wraps[j]), "\n")
 				wrapped = wrapped || strings.Contains(text, "\n")
 			}
-			row[j] = paint(text, r[c].Color, color)
+			row[j] = paint(text, r[c].tone, color)
 		}
 		rows[i] = row
 	}
@@ -92,10 +94,10 @@ func (w *Writer) part(t *Table, p Part, color bool) error {
 }
 
 // paint colours every line of s (tablewriter pads each line of a cell on
-// its own).
-func paint(s, c string, color bool) string {
-	if !color || c == "" || s == "" {
+// its own, so each needs its colour and reset).
+func paint(s string, t tone, color bool) string {
+	if !color || t == plain || s == "" {
 		return s
 	}
-	return c + strings.ReplaceAll(s, "\n", colorReset+"\n"+c) + colorReset
+	return toneColor[t] + strings.ReplaceAll(s, "\n", colorReset+"\n"+toneColor[t]) + colorReset
 }

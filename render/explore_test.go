@@ -10,26 +10,25 @@ import (
 
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/internal/golden"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// cases are the explorations the goldens show: a clean one through both
+// exploreCases are the explorations the goldens show: a clean one through both
 // algorithms, the textbook weakness with its witness, and a sampled run
 // with delays in a shard.
-var cases = []struct {
+var exploreCases = []struct {
 	name, trace string
 	opts        explore.Options
 }{
-	{"clean", "../../testdata/traces/forced.json", explore.Options{Failures: 1}},
-	{"textbook", "../testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2}},
-	{"sampled", "../../testdata/traces/failure-free.json", explore.Options{Failures: 2, Delays: true, Budget: 40, Seed: 5, Shard: explore.Shard{Index: 1, Count: 2}}},
+	{"clean", "../testdata/traces/forced.json", explore.Options{Failures: 1}},
+	{"textbook", "../explore/testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2}},
+	{"sampled", "../testdata/traces/failure-free.json", explore.Options{Failures: 2, Delays: true, Budget: 40, Seed: 5, Shard: explore.Shard{Index: 1, Count: 2}}},
 }
 
-func results(t *testing.T) map[string]*explore.Result {
+func exploreResults(t *testing.T) map[string]*explore.Result {
 	t.Helper()
 	out := map[string]*explore.Result{}
-	for _, c := range cases {
+	for _, c := range exploreCases {
 		tr, err := trace.ReadTraceFile(c.trace)
 		if err != nil {
 			t.Fatal(err)
@@ -54,20 +53,20 @@ func results(t *testing.T) map[string]*explore.Result {
 
 // TestGolden renders every case in every format (and quiet) and compares
 // with testdata/NAME.FORMAT.golden; -update rewrites them.
-func TestGolden(t *testing.T) {
-	rs := results(t)
-	for _, c := range cases {
-		for _, f := range append(report.Formats, "quiet") {
+func TestExploreGolden(t *testing.T) {
+	rs := exploreResults(t)
+	for _, c := range exploreCases {
+		for _, f := range append(Formats, "quiet") {
 			var buf bytes.Buffer
 			opts := Options{Quiet: f == "quiet"}
 			format := f
 			if f == "quiet" {
-				format = report.Text
+				format = Text
 			}
-			if err := Render(&buf, format, rs[c.name], opts); err != nil {
+			if err := Explore(&buf, format, rs[c.name], opts); err != nil {
 				t.Fatal(err)
 			}
-			golden.Check(t, c.name+"."+string(f)+".golden", buf.Bytes())
+			golden.Check(t, "explore/"+c.name+"."+string(f)+".golden", buf.Bytes())
 		}
 	}
 }
@@ -75,10 +74,10 @@ func TestGolden(t *testing.T) {
 // TestWellFormed: the JSON is one object that decodes to the same
 // result, and the JUnit is XML with one failing testcase per failing
 // (algorithm, property).
-func TestWellFormed(t *testing.T) {
-	for name, r := range results(t) {
+func TestExploreWellFormed(t *testing.T) {
+	for name, r := range exploreResults(t) {
 		var buf bytes.Buffer
-		if err := Render(&buf, report.JSON, r, Options{}); err != nil {
+		if err := Explore(&buf, JSON, r, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		var back explore.Result
@@ -89,7 +88,7 @@ func TestWellFormed(t *testing.T) {
 			t.Errorf("%s: json round trip lost data", name)
 		}
 		buf.Reset()
-		if err := Render(&buf, report.JUnit, r, Options{}); err != nil {
+		if err := Explore(&buf, JUnit, r, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		var doc junitSuites
@@ -111,8 +110,8 @@ func TestWellFormed(t *testing.T) {
 }
 
 // TestBadFormat: an unknown format is an error, not a silent default.
-func TestBadFormat(t *testing.T) {
-	if err := Render(&bytes.Buffer{}, "yaml", &explore.Result{}, Options{}); err == nil {
+func TestExploreBadFormat(t *testing.T) {
+	if err := Explore(&bytes.Buffer{}, "yaml", &explore.Result{}, Options{}); err == nil {
 		t.Error("format yaml accepted")
 	}
 }
@@ -120,25 +119,25 @@ func TestBadFormat(t *testing.T) {
 // TestErrorGolden: a file explore could not read is reported in every
 // format (and quiet), as verify reports one; the JSON decodes, and the
 // JUnit counts one error.
-func TestErrorGolden(t *testing.T) {
+func TestExploreErrorGolden(t *testing.T) {
 	const msg = "trace event 1: recv of unknown message \"m9\" (no event sends it)"
-	for _, f := range append(report.Formats, "quiet") {
+	for _, f := range append(Formats, "quiet") {
 		var buf bytes.Buffer
 		format := f
 		if f == "quiet" {
-			format = report.Text
+			format = Text
 		}
-		if err := RenderError(&buf, format, "bad.json", msg, Options{Quiet: f == "quiet"}); err != nil {
+		if err := ExploreError(&buf, format, "bad.json", msg, Options{Quiet: f == "quiet"}); err != nil {
 			t.Fatal(err)
 		}
-		golden.Check(t, "error."+string(f)+".golden", buf.Bytes())
+		golden.Check(t, "explore/error."+string(f)+".golden", buf.Bytes())
 		switch f {
-		case report.JSON:
-			var e errorEntry
+		case JSON:
+			var e exploreErrorEntry
 			if err := json.Unmarshal(buf.Bytes(), &e); err != nil || e.Verdict != "error" || e.Error != msg || e.Valid {
 				t.Errorf("json error entry %+v (%v)", e, err)
 			}
-		case report.JUnit:
+		case JUnit:
 			var doc junitSuites
 			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil || doc.Errors != 1 || !strings.Contains(buf.String(), "<error ") {
 				t.Errorf("junit error entry: %v\n%s", err, buf.String())

@@ -1,18 +1,19 @@
-package report
+package render
 
 import (
 	"bytes"
+	"github.com/ckpt-dev/ckpt/report"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/internal/golden"
 )
 
-func render(t *testing.T, f Format, reports []Report, opts Options) string {
+func render(t *testing.T, f Format, reports []report.Report, opts Options) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Render(&buf, f, reports, opts); err != nil {
-		t.Fatalf("Render(%s): %v", f, err)
+	if err := Reports(&buf, f, reports, opts); err != nil {
+		t.Fatalf("Reports(%s): %v", f, err)
 	}
 	return buf.String()
 }
@@ -20,7 +21,7 @@ func render(t *testing.T, f Format, reports []Report, opts Options) string {
 func TestGolden(t *testing.T) {
 	fixtures := []struct {
 		name    string
-		reports []Report
+		reports []report.Report
 	}{
 		{"clean", cleanPair()},
 		{"violating", violatingPair()},

@@ -1,0 +1,147 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// CompareFormats are the formats of `ckpt compare`: a comparison is no
+// test suite, so no junit.
+var CompareFormats = []Format{Text, JSON, Markdown}
+
+// Compare writes `ckpt compare`'s tables in format f (text, json or
+// markdown). JSON is one array of every row of every table. Quiet
+// writes one line per trace and protocol, for scripts: FILE, protocol,
+// basic, forced, useless, piggyback bytes and control messages,
+// tab-separated — the JSON's "file", "protocol", "basic", "forced",
+// "useless", "piggyback_bytes" and "control_messages".
+func Compare(w io.Writer, f Format, tables []compare.Table, opts Options) error {
+	var rows []compare.Row
+	for _, t := range tables {
+		rows = append(rows, t.Rows...)
+	}
+	switch {
+	case opts.Quiet:
+		lines := make([][]string, len(rows))
+		n := strconv.Itoa
+		for i, r := range rows {
+			lines[i] = []string{r.File, r.Protocol, n(r.Basic), n(r.Forced), n(r.Useless), strconv.FormatInt(r.PiggybackBytes, 10), n(r.ControlMessages)}
+		}
+		return writeLines(w, lines)
+	case f == JSON:
+		return WriteJSON(w, append([]compare.Row{}, rows...))
+	}
+	var doc []block
+	for i := range tables {
+		doc = append(doc, compareBlocks(&tables[i])...)
+	}
+	if f == Markdown {
+		return writeMarkdown(w, doc)
+	}
+	return writeText(w, doc, false)
+}
+
+// compareHeader is the header of a comparison table.
+var compareHeader = []string{"protocol", "basic", "forced", "forced/basic", "useless", "piggyback B/msg", "control msgs", "blocked s", "undone/failure mean", "max"}
+
+// compareBlocks are one trace's caption, table and note.
+func compareBlocks(t *compare.Table) []block {
+	title := fmt.Sprintf("%s — %d processes, %d events", t.File, t.Processes, t.Events)
+	if len(t.Rows) > 0 && t.Rows[0].Stripped > 0 {
+		title += " (" + plural(t.Rows[0].Stripped, "fail event", "fail events") + " left out: failure-free placement)"
+	}
+	tb := &table{header: compareHeader, right: numeric(len(compareHeader)), dense: true}
+	for k := range t.Rows {
+		tb.rows = append(tb.rows, row(compareCells(&t.Rows[k])...))
+	}
+	doc := []block{{kind: heading, level: 3, text: title}, {kind: tableBlock, table: tb, tight: true}}
+	if t.Points > 0 {
+		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
+	}
+	return doc
+}
+
+// numeric is the alignment of a table whose key column is a label and
+// whose others are numbers.
+func numeric(n int) []bool {
+	right := make([]bool, n)
+	for i := 1; i < n; i++ {
+		right[i] = true
+	}
+	return right
+}
+
+// compareCells are r's figures in header order; absent ratios are "–".
+func compareCells(r *compare.Row) []string {
+	opt := func(v *float64, prec int) string {
+		if v == nil {
+			return "–"
+		}
+		return strconv.FormatFloat(*v, 'f', prec, 64)
+	}
+	mean, most := "–", "–"
+	if pf := r.PerFailure; pf != nil && pf.Failures > 0 {
+		mean, most = strconv.FormatFloat(pf.Mean, 'f', 2, 64), strconv.Itoa(pf.Max)
+	}
+	return []string{r.Protocol, strconv.Itoa(r.Basic), strconv.Itoa(r.Forced), opt(r.ForcedPerBasic, 2),
+		strconv.Itoa(r.Useless), opt(r.PiggybackPerMessage, 1), strconv.Itoa(r.ControlMessages),
+		r.Blocked.String(), mean, most}
+}
+
+// sweepJSON is one sweep row in `--format json`.
+type sweepJSON struct {
+	Ratio               float64    `json:"ict_per_mtt"`
+	ICT                 trace.Time `json:"ict"`
+	Protocol            string     `json:"protocol"`
+	Basic               int        `json:"basic"`
+	Forced              int        `json:"forced"`
+	ForcedPerBasic      *float64   `json:"forced_per_basic"`
+	Useless             int        `json:"useless"`
+	Messages            int        `json:"messages"`
+	PiggybackBytes      int64      `json:"piggyback_bytes"`
+	PiggybackPerMessage *float64   `json:"piggyback_bytes_per_message"`
+	ControlMessages     int        `json:"control_messages"`
+	Blocked             trace.Time `json:"blocked"`
+}
+
+// Sweep writes `ckpt compare --sweep`'s forced checkpoints per basic
+// checkpoint as a table of ratios by protocols (text, markdown), or
+// every row with its counts (json).
+func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRow) error {
+	if o.Protocols == nil {
+		o.Protocols = compare.Protocols
+	}
+	if f == JSON {
+		out := make([]sweepJSON, len(rows))
+		for i, sr := range rows {
+			r := &sr.Row
+			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, r.Basic, r.Forced, r.ForcedPerBasic, r.Useless,
+				r.Messages, r.PiggybackBytes, r.PiggybackPerMessage, r.ControlMessages, r.Blocked}
+		}
+		return WriteJSON(w, out)
+	}
+	// The ratios are numbers: right-aligned in markdown; text sets the
+	// key column left, as a row label.
+	tb := &table{header: append([]string{"ICT/MTT"}, o.Protocols...), right: numeric(len(o.Protocols) + 1), dense: true}
+	tb.right[0] = true
+	for i, sr := range rows {
+		if i%len(o.Protocols) == 0 {
+			tb.rows = append(tb.rows, row(strconv.FormatFloat(sr.Ratio, 'g', 4, 64)))
+		}
+		v := "–"
+		if p := sr.Row.ForcedPerBasic; p != nil {
+			v = strconv.FormatFloat(*p, 'f', 2, 64)
+		}
+		last := &tb.rows[len(tb.rows)-1]
+		*last = append(*last, cell{text: v})
+	}
+	doc := []block{{kind: heading, level: 3, text: "Forced checkpoints per basic checkpoint. " + o.Workload()}, {kind: tableBlock, table: tb, tight: true}}
+	if f == Markdown {
+		return writeMarkdown(w, doc)
+	}
+	return writeText(w, doc, false)
+}

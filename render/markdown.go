@@ -1,0 +1,149 @@
+package render
+
+import (
+	"html"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// mdEscaper escapes what GitHub-flavoured markdown would otherwise read as
+// markup, so that messages and labels taken from traces render as typed;
+// the pipe matters most, since one unescaped pipe shifts a table row.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`,
+	`&`, `&amp;`, `<`, `&lt;`, `>`, `&gt;`, `|`, `\|`, `#`, `\#`,
+	"\r\n", "<br>", "\n", "<br>", "\r", "<br>",
+)
+
+func mdEscape(s string) string { return mdEscaper.Replace(s) }
+
+// splitCode cuts a heading or paragraph around its code words (a file
+// name, a command); ok is false when it has none.
+func splitCode(b block) (before, code, after string, ok bool) {
+	i := strings.Index(b.text, b.code)
+	if b.code == "" || i < 0 {
+		return "", "", "", false
+	}
+	return b.text[:i], b.code, b.text[i+len(b.code):], true
+}
+
+// mdText sets the code words of a heading or paragraph as code (when it
+// can be: a code span cannot hold a backtick or a line break) and
+// escapes the rest.
+func mdText(b block) string {
+	before, code, after, ok := splitCode(b)
+	if !ok || strings.ContainsAny(code, "`\r\n") {
+		return mdEscape(b.text)
+	}
+	return mdEscape(before) + "`" + code + "`" + mdEscape(after)
+}
+
+// toneMark marks a level-1 heading.
+var toneMark = [...]string{plain: "", good: "✅ ", bad: "❌ ", warn: "⚠️ "}
+
+// writeMarkdown writes the blocks as GitHub-flavoured markdown, for CI
+// job summaries.
+func writeMarkdown(w io.Writer, doc []block) error {
+	var sb strings.Builder
+	folded := false
+	for i, b := range doc {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		if b.kind == heading && b.level == 1 && folded {
+			sb.WriteString("</details>\n\n")
+			folded = false
+		}
+		switch b.kind {
+		case heading:
+			switch {
+			case b.fold:
+				// GitHub renders <details> collapsed: a valid report's
+				// tables stay one click away. The blank line after
+				// <summary> lets the markdown inside render.
+				sb.WriteString("<details><summary>✅ " + htmlHeading(b) + "</summary>\n")
+				folded = true
+			case b.level == 1:
+				sb.WriteString("## " + toneMark[b.tone] + mdText(b) + "\n")
+			default:
+				sb.WriteString("### " + mdText(b) + "\n")
+			}
+		case para:
+			sb.WriteString(mdText(b) + "\n")
+		case tableBlock:
+			writeMarkdownTable(&sb, b.table)
+		case list:
+			writeMarkdownList(&sb, b)
+		}
+	}
+	if folded {
+		sb.WriteString("\n</details>\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func writeMarkdownList(sb *strings.Builder, b block) {
+	for j, it := range b.items {
+		marker := "- "
+		if b.numbered {
+			marker = strconv.Itoa(j+1) + ". "
+		}
+		sb.WriteString(marker)
+		if it.strong != "" {
+			sb.WriteString("**" + mdEscape(it.strong) + "**: ")
+		}
+		sb.WriteString(mdEscape(it.head))
+		sb.WriteByte('\n')
+		pad := strings.Repeat(" ", len(marker))
+		for _, d := range it.detail {
+			sb.WriteString(pad + "- " + mdEscape(d) + "\n")
+		}
+	}
+}
+
+// htmlHeading is a heading inside HTML (<summary>), where markdown is not
+// read: the file name becomes <code>, the rest is HTML-escaped.
+func htmlHeading(b block) string {
+	before, code, after, ok := splitCode(b)
+	if !ok {
+		return html.EscapeString(b.text)
+	}
+	return html.EscapeString(before) + "<code>" + html.EscapeString(code) + "</code>" + html.EscapeString(after)
+}
+
+func writeMarkdownTable(sb *strings.Builder, t *table) {
+	sb.WriteByte('|')
+	for _, h := range t.header {
+		sb.WriteString(" " + mdEscape(h) + " |")
+	}
+	sb.WriteString("\n|")
+	for i := range t.header {
+		switch {
+		case t.dense && t.right[i]:
+			sb.WriteString("---:|")
+		case t.dense:
+			sb.WriteString("---|")
+		case t.right[i]:
+			sb.WriteString(" ---: |")
+		default:
+			sb.WriteString(" --- |")
+		}
+	}
+	sb.WriteByte('\n')
+	for _, r := range t.rows {
+		sb.WriteByte('|')
+		for i := range t.header {
+			s := ""
+			if i < len(r) {
+				s = mdEscape(r[i].text)
+				if r[i].tone == bad && s != "" {
+					s = "**" + s + "**"
+				}
+			}
+			sb.WriteString(" " + s + " |")
+		}
+		sb.WriteByte('\n')
+	}
+}

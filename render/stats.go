@@ -1,0 +1,201 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/ckpt-dev/ckpt/report"
+)
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// algorithmDomino is the algorithm's own domino verdict, from its
+// domino-free property.
+func algorithmDomino(r *report.Report) cell {
+	for _, p := range r.Properties {
+		if p.Name == report.DominoFree {
+			switch p.Status {
+			case report.Pass:
+				return cell{text: "no", tone: good}
+			case report.Fail:
+				return cell{text: "yes", tone: bad}
+			default:
+				return cell{text: string(p.Status), tone: warn}
+			}
+		}
+	}
+	return cell{text: "-"}
+}
+
+func baselineBlocks(r *report.Report, used []bool) []block {
+	u := &r.Baseline.Uncoordinated
+	dom := cell{text: yesNo(u.Domino)}
+	if u.Domino {
+		dom.tone = bad
+	}
+	tb := &table{
+		header: []string{"measure", r.Algorithm, "uncoordinated"},
+		right:  []bool{false, true, true},
+		rows: [][]cell{
+			{{text: "ops undone"}, {text: strconv.Itoa(r.Stats.Undone)}, {text: strconv.Itoa(u.Undone)}},
+			{{text: "domino effect"}, algorithmDomino(r), dom},
+			{{text: "useless checkpoints"}, {text: strconv.Itoa(r.Stats.Checkpoints.Useless)}, {text: strconv.Itoa(u.Useless)}},
+		},
+	}
+	doc := []block{
+		{kind: heading, level: 2, text: r.Algorithm + " against uncoordinated checkpointing"},
+		{kind: tableBlock, table: tb},
+	}
+	// Baseline failures no recovery table showed (a failure the run
+	// ignored, or a run without recoveries) get a table of their own.
+	rest := &table{
+		header: []string{"failure", "process", "ckpt", "pos", "undone", "domino"},
+		right:  []bool{false, false, true, true, true, false},
+	}
+	for i := range u.Line {
+		if used[i] {
+			continue
+		}
+		b := &u.Line[i]
+		name := fmt.Sprintf("%s at t=%s", b.Failure.P, b.Failure.T)
+		for _, e := range b.Line {
+			d := cell{text: yesNo(e.Domino)}
+			if e.Domino {
+				d.tone = bad
+			}
+			ck := strconv.Itoa(int(e.Ckpt))
+			if e.Ckpt < 0 {
+				ck = "state"
+			}
+			rest.rows = append(rest.rows, []cell{{text: name}, {text: e.P},
+				{text: ck}, {text: strconv.Itoa(int(e.Pos))},
+				{text: strconv.Itoa(e.Undone)}, d})
+		}
+	}
+	if len(rest.rows) > 0 {
+		doc = append(doc,
+			block{kind: para, text: "Uncoordinated rollback for failures without a recovery above:"},
+			block{kind: tableBlock, table: rest})
+	}
+	return doc
+}
+
+// statRows are the statistics in display order, with a row for each
+// discard reason given; comparison tables reuse them with one column per
+// algorithm (and the union of their reasons).
+func statRows(s *report.Stats, reasons []string) [][2]string {
+	c := s.Checkpoints
+	n := strconv.Itoa
+	rows := [][2]string{
+		{"events", n(s.Events)},
+		{"messages", n(s.Messages)},
+		{"checkpoints: initial", n(c.Initial)},
+		{"checkpoints: basic", n(c.Basic)},
+		{"checkpoints: forced", n(c.Forced)},
+		{"checkpoints: recovery", n(c.Recovery)},
+		{"checkpoints: useless", n(c.Useless)},
+		{"checkpoints: collectable", n(c.Collectable)},
+		{"ticks skipped", n(c.Skipped)},
+		{"logged", n(s.Logged)},
+		{"replayed", n(s.Replayed)},
+		{"discarded", n(s.Discarded)},
+	}
+	for _, k := range reasons {
+		rows = append(rows, [2]string{"discarded: " + k, n(s.DiscardedBy[k])})
+	}
+	return append(rows, [][2]string{
+		{"resent", n(s.Resent)},
+		{"control messages", n(s.ControlMessages)},
+		{"token hops", n(s.TokenHops)},
+		{"holds", n(s.Holds)},
+		{"rollbacks", n(s.Rollbacks)},
+		{"ops undone", n(s.Undone)},
+		{"piggyback bytes", strconv.FormatInt(s.PiggybackBytes, 10)},
+	}...)
+}
+
+// discardReasons lists the discard reasons of s in a fixed order: stale,
+// orphan, duplicate, then any other alphabetically.
+func discardReasons(s *report.Stats) []string {
+	var out, others []string
+	for _, k := range []string{"stale", "orphan", "duplicate"} {
+		if _, ok := s.DiscardedBy[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range s.DiscardedBy {
+		if k != "stale" && k != "orphan" && k != "duplicate" {
+			others = append(others, k)
+		}
+	}
+	slices.Sort(others)
+	return append(out, others...)
+}
+
+func statsTable(r *report.Report) *table {
+	tb := &table{header: []string{"statistic", "value"}, right: []bool{false, true}}
+	for _, kv := range statRows(&r.Stats, discardReasons(&r.Stats)) {
+		tb.rows = append(tb.rows, []cell{{text: kv[0]}, {text: kv[1]}})
+	}
+	return tb
+}
+
+// comparisonBlocks puts the algorithms that ran on one file side by side.
+func comparisonBlocks(reports []report.Report, g []int) []block {
+	tb := &table{header: []string{"measure"}, right: []bool{false}}
+	for _, i := range g {
+		tb.header = append(tb.header, reports[i].Algorithm)
+		tb.right = append(tb.right, true)
+	}
+	row := func(name string, f func(r *report.Report) cell) {
+		cells := []cell{{text: name}}
+		for _, i := range g {
+			cells = append(cells, f(&reports[i]))
+		}
+		tb.rows = append(tb.rows, cells)
+	}
+	row("verdict", func(r *report.Report) cell {
+		w, t := verdictWord(r.Verdict)
+		return cell{text: w, tone: t}
+	})
+	for _, name := range report.PropertyNames {
+		row(name, func(r *report.Report) cell {
+			for _, p := range r.Properties {
+				if p.Name == name {
+					return cell{text: string(p.Status), tone: statusTone(p.Status)}
+				}
+			}
+			return cell{text: "-"}
+		})
+	}
+	row("failures", func(r *report.Report) cell { return cell{text: strconv.Itoa(len(r.Recoveries))} })
+	union := &report.Stats{DiscardedBy: map[string]int{}}
+	for _, i := range g {
+		for k := range reports[i].Stats.DiscardedBy {
+			union.DiscardedBy[k] = 0
+		}
+	}
+	reasons := discardReasons(union)
+	cols := make([][][2]string, len(g))
+	for j, i := range g {
+		cols[j] = statRows(&reports[i].Stats, reasons)
+	}
+	for k := range cols[0] {
+		cells := []cell{{text: cols[0][k][0]}}
+		for j := range g {
+			cells = append(cells, cell{text: cols[j][k][1]})
+		}
+		tb.rows = append(tb.rows, cells)
+	}
+	row("uncoordinated ops undone", func(r *report.Report) cell { return cell{text: strconv.Itoa(r.Baseline.Uncoordinated.Undone)} })
+	return []block{
+		{kind: heading, level: 1, code: reports[g[0]].File, text: reports[g[0]].File + " · algorithms side by side"},
+		{kind: tableBlock, table: tb},
+	}
+}

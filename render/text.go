@@ -1,0 +1,69 @@
+package render
+
+import (
+	"io"
+	"strconv"
+	"strings"
+)
+
+// writeText writes the blocks for a terminal of width columns: headings
+// underlined, paragraphs and lists word-wrapped, tables box-drawn and
+// fitted (layout.go), ANSI colours by tone if color.
+func writeText(w io.Writer, doc []block, color bool) error {
+	var sb strings.Builder
+	tw := newTableWriter(&sb)
+	for i, b := range doc {
+		if i > 0 && !b.tight {
+			sb.WriteByte('\n')
+			if b.kind == heading && b.level == 1 {
+				sb.WriteByte('\n')
+			}
+		}
+		switch b.kind {
+		case heading:
+			if b.level == 3 {
+				wrapText(&sb, b.text, "", "", width)
+				break
+			}
+			rule := "="
+			if b.level > 1 {
+				rule = "-"
+			}
+			writeHeading(&sb, b.text, rule, width, func(s string) string { return paint(s, b.tone, color) })
+		case para:
+			wrapText(&sb, b.text, "", "", width)
+		case tableBlock:
+			notes, err := tw.write(b.table, width, color)
+			if err != nil {
+				return err
+			}
+			items := make([]item, len(notes))
+			for j, n := range notes {
+				items[j] = item{head: n}
+			}
+			writeTextList(&sb, block{items: items}, color)
+		case list:
+			writeTextList(&sb, b, color)
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func writeTextList(sb *strings.Builder, b block, color bool) {
+	for i, it := range b.items {
+		marker := "  - "
+		if b.numbered {
+			marker = "  " + strconv.Itoa(i+1) + ". "
+		}
+		indent := strings.Repeat(" ", displayWidth(marker))
+		head := it.head
+		if it.strong != "" {
+			head = paint("["+it.strong+"]", bad, color) + " " + head
+		}
+		wrapText(sb, head, marker, indent, width)
+		for _, d := range it.detail {
+			wrapText(sb, d, indent, indent+"  ", width)
+		}
+	}
+}
