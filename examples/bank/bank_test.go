@@ -134,3 +134,57 @@ func runDir(t *testing.T, dir string) string {
 	}
 	return dir
 }
+
+// TestPrograms: the programs are projections of one order in which every
+// receive follows its send (so they cannot deadlock), each transfer is
+// received once, and the first transfer is P1's first op, received as
+// P0's first (what --nolog relies on).
+func TestPrograms(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		n := 2 + int(seed%5)
+		progs, order := programs(seed, n, 30)
+		var names []string
+		for i := range n {
+			names = append(names, name(i))
+		}
+		b := trace.NewBuilder(names...)
+		for k, s := range order {
+			o := progs[s[0]][s[1]]
+			switch o.Kind {
+			case trace.Send:
+				b.Send(float64(k), name(s[0]), name(o.Peer), o.Msg)
+			case trace.Recv:
+				b.Recv(float64(k), name(s[0]), o.Msg)
+			default:
+				b.Internal(float64(k), name(s[0]))
+			}
+		}
+		if _, err := b.Build(); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+		if p0, p1 := progs[0][0], progs[1][0]; p1.Kind != trace.Send || p1.Peer != 0 || p0.Kind != trace.Recv || p0.Msg != p1.Msg {
+			t.Errorf("seed %d: the first transfer is not P1 → P0: %+v, %+v", seed, p1, p0)
+		}
+	}
+}
+
+// TestJournalTornLine: a line a crash cut short is no step.
+func TestJournalTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	j, steps, err := openJournal(path)
+	if err != nil || len(steps) != 0 {
+		t.Fatal(err, steps)
+	}
+	if err := j.append(&entry{Rec: 7}); err != nil {
+		t.Fatal(err)
+	}
+	j.f.WriteString(`{"rec":`)
+	j.f.Close()
+	_, steps, err = openJournal(path)
+	if err != nil || len(steps) != 1 || steps[0].Rec != 7 {
+		t.Fatalf("%v %+v", err, steps)
+	}
+	if b, _ := os.ReadFile(path); string(b) != `{"rec":7}`+"\n" {
+		t.Fatalf("the torn line was not cut off: %q", b)
+	}
+}

@@ -121,10 +121,19 @@ func (b *branch) recover() error {
 		return err
 	}
 	b.start, b.exec = time.Now(), time.Now()
-	if len(steps) == 0 {
-		err = b.commit() // the header
-	} else if err = b.redo(&steps[len(steps)-1]); err == nil {
+	if len(steps) > 0 {
+		if err := b.redo(&steps[len(steps)-1]); err != nil {
+			return err
+		}
 		err = b.restart(pending)
+	} else if err = b.commit(); err == nil { // the header
+		// A first start can find requests: a branch failed before this
+		// one was up.
+		for _, f := range pending {
+			if err = b.control(f); err != nil {
+				break
+			}
+		}
 	}
 	if err != nil {
 		return err

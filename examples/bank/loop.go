@@ -168,23 +168,29 @@ func (b *branch) handle(f *frame) (bool, error) {
 	case kData:
 		b.arrive(f)
 	case kControl:
-		h, err := b.rec.ControlRecv(f.Wire)
-		if err != nil {
-			return false, err
-		}
-		b.cur.Takes = append(b.cur.Takes, copyRef{h.From, h.Tx})
-		in := &replay.Input{Kind: replay.InControl, P: b.me, Pos: b.st.Pos, Peer: b.proc(h.From),
-			Control: h.Control, Body: h.Body, Failure: seqOf(h.Failure, b.names)}
-		if _, err := b.step(in, nil); err != nil {
-			return false, err
-		}
-		if b.held { // a held receive tries again after every request
-			return false, b.recvOp(&b.prog[b.st.Pos])
-		}
+		return false, b.control(f)
 	case kStop:
 		return true, b.finish()
 	}
 	return false, nil
+}
+
+// control hands MS a Rollback request.
+func (b *branch) control(f *frame) error {
+	h, err := b.rec.ControlRecv(f.Wire)
+	if err != nil {
+		return err
+	}
+	b.cur.Takes = append(b.cur.Takes, copyRef{h.From, h.Tx})
+	in := &replay.Input{Kind: replay.InControl, P: b.me, Pos: b.st.Pos, Peer: b.proc(h.From),
+		Control: h.Control, Body: h.Body, Failure: seqOf(h.Failure, b.names)}
+	if _, err := b.step(in, nil); err != nil {
+		return err
+	}
+	if b.held { // a held receive tries again after every request
+		return b.recvOp(&b.prog[b.st.Pos])
+	}
+	return nil
 }
 
 // arrive puts a data copy in the mailbox, unless a step the journal
