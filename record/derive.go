@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -20,7 +21,7 @@ import (
 // executions agree on their ops; where they do not, the checker says so
 // (equivalence) and Derive keeps the first.
 func Derive(run *trace.Run) (*trace.Trace, error) {
-	tr := &trace.Trace{Processes: run.Processes, Msgs: run.Msgs}
+	tr := &trace.Trace{Processes: run.Processes, Msgs: slices.Clone(run.Msgs)}
 	seen := make([]int32, len(run.Processes)) // ops seen so far, per process
 	down := make([]int, len(run.Processes))   // index in tr.Events of p's pending fail, or -1
 	for i := range down {
@@ -54,7 +55,7 @@ func Derive(run *trace.Run) (*trace.Trace, error) {
 // asTrace returns the trace a recording of a trace only holds: every
 // event, in merged order.
 func asTrace(run *trace.Run) (*trace.Trace, error) {
-	tr := &trace.Trace{Processes: run.Processes, Msgs: run.Msgs}
+	tr := &trace.Trace{Processes: run.Processes, Msgs: slices.Clone(run.Msgs)}
 	for i := range run.Events {
 		if e := &run.Events[i]; e.Kind.IsTraceKind() {
 			add(tr, run, e, e.Kind)

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command bank runs a small bank as separate OS processes on 127.0.0.1,
 // each branch checkpointing and recovering with Manivannan–Singhal's
 // algorithm (the same state machine ckpt replays, algorithms/ms), while
