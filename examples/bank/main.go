@@ -40,7 +40,7 @@ func main() {
 	flag.DurationVar(&o.Gap, "gap", 3*time.Millisecond, "pause between a branch's operations")
 	flag.DurationVar(&o.Down, "down", 50*time.Millisecond, "how long a killed branch stays down")
 	flag.DurationVar(&o.Timeout, "timeout", 60*time.Second, "stop the run after this long in any case")
-	flag.BoolVar(&o.NoLog, "nolog", false, "test only: skip MS's message log, and crash after the first receipt it should have logged")
+	flag.BoolVar(&o.NoLog, "nolog", false, "test only: skip MS's message log, and crash P0 after the first receipt it should have logged")
 	flag.Parse()
 	if o.Procs < 2 || o.Transfers < 1 || o.Crashes < 0 {
 		fmt.Fprintln(os.Stderr, "bank: need --procs ≥ 2, --transfers ≥ 1, --crashes ≥ 0")
