@@ -46,11 +46,12 @@
 //
 // # Overhead
 //
-// Measured by the benchmarks in bench_test.go (go test ./record -bench .,
-// minimum of 5 runs on a shared 2-core machine): an event that only
-// buffers (Internal) costs about 0.2 µs and no allocation; a Send about
-// 0.8 µs and 2 allocations (the message id and the wire bytes) when the
-// writer is free (io.Discard), and about 5 µs into a file, which is the
-// write system call it makes; a Recv about 0.45 µs and 4 allocations
+// Measured by the benchmarks in bench_test.go (go test ./record -bench .
+// -count 6, the minimum over two such windows on 2 cores shared with
+// other work, load average 12 to 26; single runs vary up to 3×): an
+// event that only buffers (Internal) costs 0.21 µs and no allocation; a
+// Send 0.39 µs and 2 allocations (the message id and the wire bytes)
+// when the writer is free (io.Discard), and 4.9 µs into a file, which is
+// the write system call it makes; a Recv 0.36 µs and 4 allocations
 // (parsing the wire's names and piggyback).
 package record
