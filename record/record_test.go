@@ -37,7 +37,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-func ok(t *testing.T, err error) {
+func ok(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func ok(t *testing.T, err error) {
 // message from its log; its Rollback request rolls P0 back, and P0's
 // re-sent message is discarded as stale, and a last one left unconsumed.
 // P1's clock runs 10 s behind P0's: the merge must follow causality.
-func recovery(t *testing.T) (*bytes.Buffer, *bytes.Buffer) {
+func recovery(t testing.TB) (*bytes.Buffer, *bytes.Buffer) {
 	procs := []string{"P0", "P1"}
 	var b0, b1 bytes.Buffer
 	r0 := record.New("P0", &b0, record.Options{Processes: procs, Algorithm: "ms", Now: clock(epoch.Add(10*time.Second), time.Millisecond)})
@@ -225,4 +225,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(w)
 	f.Add(c)
 	f.Fuzz(func(t *testing.T, b []byte) { record.Parse(b) })
+}
+
+// FuzzMerge: no recording makes Merge panic.
+func FuzzMerge(f *testing.F) {
+	b0, b1 := recovery(f)
+	f.Add(b0.Bytes(), b1.Bytes())
+	f.Fuzz(func(t *testing.T, p0, p1 []byte) {
+		record.Merge(record.Input{Name: "p0", R: bytes.NewReader(p0)}, record.Input{Name: "p1", R: bytes.NewReader(p1)})
+	})
 }
