@@ -122,7 +122,8 @@ func (b *branch) recover() error {
 	if err != nil {
 		return err
 	}
-	b.start, b.exec = time.Now(), time.Now()
+	now := time.Now() // the timer's start, and op 0's due time: P0's first tick comes first
+	b.start, b.exec = now, now
 	if len(steps) > 0 {
 		if err := b.redo(&steps[len(steps)-1]); err != nil {
 			return err
