@@ -1,0 +1,149 @@
+package record
+
+import (
+	"strconv"
+
+	"github.com/goccy/go-json/jsontext"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// A recording is JSON Lines: a header line, then one line per event,
+// appended with no allocation (the hot path of every recorded call).
+// Its keys are a run's (SPEC §6, docs/formats.md) plus what merging
+// needs and a run does not have:
+//
+//	n     the event's number in its process, 1, 2, … across restarts
+//	ns    the process's clock, Unix nanoseconds
+//	c     the process's Lamport clock
+//	tx    on a receipt, log, discard, unconsumed or control_recv: the n
+//	      of the send that transmitted the copy, at process "from"
+//	failure  {"p": process, "n": k}: the k-th failure of p
+//
+// Merging turns n, tx and failure into seq, copy and failure seqs.
+
+func (r *Recorder) header() {
+	b := append(r.buf, `{"format":"`+Format+`","process":`...)
+	b = appendStr(b, r.name)
+	if r.opt.Processes != nil {
+		b = append(b, `,"processes":[`...)
+		for i, p := range r.opt.Processes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendStr(b, p)
+		}
+		b = append(b, ']')
+	}
+	if r.opt.Algorithm != "" {
+		b = append(b, `,"algorithm":`...)
+		b = appendStr(b, r.opt.Algorithm)
+	}
+	r.buf = append(b, "}\n"...)
+}
+
+// begin starts the line of a new event of kind at Unix time ns (0: now);
+// the caller holds mu and has merged any received clock into r.clock.
+func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
+	r.n++
+	r.clock++
+	if ns == 0 {
+		ns = r.now()
+	} else if ns > r.last {
+		r.last = ns
+	}
+	b := append(r.buf, `{"n":`...)
+	b = strconv.AppendInt(b, r.n, 10)
+	b = append(b, `,"ns":`...)
+	b = strconv.AppendInt(b, ns, 10)
+	b = append(b, `,"c":`...)
+	b = strconv.AppendUint(b, r.clock, 10)
+	b = append(b, `,"kind":"`...)
+	b = append(b, kind.String()...)
+	return append(b, '"')
+}
+
+// end closes the line and writes the buffer out once it is full.
+func (r *Recorder) end(b []byte) error {
+	r.buf = append(b, "}\n"...)
+	if len(r.buf) >= r.opt.Buffer {
+		return r.flush()
+	}
+	return r.err
+}
+
+func appendStr(b []byte, s string) []byte {
+	b, _ = jsontext.AppendQuote(b, s) // invalid UTF-8 becomes U+FFFD
+	return b
+}
+
+func str(b []byte, key, s string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendStr(b, s)
+}
+
+func num(b []byte, key string, v int64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, v, 10)
+}
+
+// optNum writes v unless it is trace.None.
+func optNum(b []byte, key string, v int32) []byte {
+	if v == trace.None {
+		return b
+	}
+	return num(b, key, int64(v))
+}
+
+// proc names process i of Options.Processes.
+func (r *Recorder) proc(i int32) string {
+	if i >= 0 && int(i) < len(r.opt.Processes) {
+		return r.opt.Processes[i]
+	}
+	return "?" + strconv.Itoa(int(i))
+}
+
+// pb writes an MS piggyback as a run does: {"f": {"P0": 2, …}, "sn": …}.
+func (r *Recorder) pb(b []byte, pb *trace.Piggyback) []byte {
+	if pb == nil {
+		return b
+	}
+	b = append(b, `,"pb":{"f":{`...)
+	for i, e := range pb.F {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStr(b, r.proc(e.P))
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(e.Count), 10)
+	}
+	b = append(b, '}')
+	b = optNum(b, "sn", pb.Sn)
+	return append(b, '}')
+}
+
+// body writes an MS Rollback request's body: origin, count, r.
+func (r *Recorder) body(b []byte, c *trace.ControlBody) []byte {
+	if c == nil {
+		return b
+	}
+	b = append(b, `,"body":{"origin":`...)
+	b = appendStr(b, r.proc(c.Origin))
+	b = optNum(b, "count", c.Count)
+	b = optNum(b, "r", c.R)
+	return append(b, '}')
+}
+
+func failure(b []byte, f Failure) []byte {
+	if f.P == "" {
+		return b
+	}
+	b = append(b, `,"failure":{"p":`...)
+	b = appendStr(b, f.P)
+	b = num(b, "n", int64(f.N))
+	return append(b, '}')
+}

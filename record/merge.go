@@ -1,0 +1,152 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Input is one process's recording to merge.
+type Input struct {
+	Name string // the file name, for messages
+	R    io.Reader
+}
+
+// Merged is what the recordings of one execution merge into.
+type Merged struct {
+	// Run is the run (ckpt/run@1), when the recordings name the
+	// protocol they ran; nil for recordings of a trace only.
+	Run *trace.Run
+	// Trace is the execution trace (ckpt/trace@1): for a run, derived
+	// from it (see Derive); else every recorded event, in merged order.
+	Trace *trace.Trace
+}
+
+// MergeFiles merges the recordings at paths, one per process.
+func MergeFiles(paths ...string) (*Merged, error) {
+	var in []Input
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = append(in, Input{Name: p, R: f})
+	}
+	return Merge(in...)
+}
+
+// Merge merges per-process recordings into one run and trace. The order
+// comes from recorded causality only: each process's own order (its
+// event numbers), and each receipt, log, discard or control_recv after
+// the send of the copy it names (carried in the wire bytes). Among the
+// events causality leaves free, the one recorded earliest goes first,
+// so that clocks that agree (one machine) give exact times, and clocks
+// that do not only reorder what no message orders; a time earlier than
+// the event before it in the merged order is raised to it. Ends and
+// unconsumed copies come last. Merge fills in what no single process
+// knows: seq, copy numbers (transmissions of a message id, in merged
+// order), undone counts, and failure seqs (a Failure names P's N-th
+// fail event).
+//
+// The run records no params (restart_delay, control_delay,
+// default_delay): they are the simulator's, and a running system's
+// network and restarts take what they take (docs/record.md).
+func Merge(in ...Input) (*Merged, error) {
+	recs := make([]*recording, 0, len(in))
+	for _, i := range in {
+		rec, err := read(i.Name, i.R)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	procs, alg, err := header(recs)
+	if err != nil {
+		return nil, err
+	}
+	if err := link(recs); err != nil {
+		return nil, err
+	}
+	order, err := merged(recs, procs)
+	if err != nil {
+		return nil, err
+	}
+	run, err := build(order, procs, alg)
+	if err != nil {
+		return nil, err
+	}
+	if alg == "" {
+		tr, err := asTrace(run)
+		return &Merged{Trace: tr}, err
+	}
+	tr, err := Derive(run)
+	return &Merged{Run: run, Trace: tr}, err
+}
+
+// header works out the processes, in order, and the algorithm: those
+// the recordings name (they must agree), else the recordings' own
+// processes in input order.
+func header(recs []*recording) ([]string, string, error) {
+	if len(recs) == 0 {
+		return nil, "", errors.New("record: no recordings to merge")
+	}
+	procs, alg := recs[0].processes, recs[0].algorithm
+	if procs == nil {
+		for _, r := range recs {
+			procs = append(procs, r.process)
+		}
+	}
+	seen := make([]bool, len(procs))
+	for _, r := range recs {
+		if !slices.Equal(r.processes, recs[0].processes) || r.algorithm != alg {
+			return nil, "", fmt.Errorf("%s and %s: the recordings disagree on the processes or the algorithm", recs[0].file, r.file)
+		}
+		p := slices.Index(procs, r.process)
+		if p < 0 || seen[p] {
+			return nil, "", fmt.Errorf("%s: process %q is unknown or recorded twice", r.file, r.process)
+		}
+		seen[p] = true
+		r.p = int32(p)
+		for _, e := range r.events {
+			e.p = int32(p)
+		}
+	}
+	return procs, alg, nil
+}
+
+// link points every event about a copy or a control message at the
+// send that transmitted it.
+func link(recs []*recording) error {
+	sends := map[string][]*event{}
+	for _, r := range recs {
+		sends[r.process] = r.events
+	}
+	for _, r := range recs {
+		for _, e := range r.events {
+			switch e.kind {
+			case trace.Recv, trace.Log, trace.Discard, trace.Unconsumed, trace.ControlRecv:
+			default:
+				continue
+			}
+			evs := sends[e.From]
+			var s *event
+			if e.Tx >= 1 && e.Tx <= int64(len(evs)) {
+				s = evs[e.Tx-1]
+			}
+			want := trace.Send
+			if e.kind == trace.ControlRecv {
+				want = trace.ControlSend
+			}
+			if s == nil || s.kind != want || s.To != r.process || s.Msg != e.Msg {
+				return fmt.Errorf("%s: event n=%d: %s of a copy %q never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.From, r.process, e.Tx)
+			}
+			e.from = s
+		}
+	}
+	return nil
+}

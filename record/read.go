@@ -1,0 +1,138 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// recording is one process's decoded recording.
+type recording struct {
+	file      string
+	p         int32 // the process's index
+	process   string
+	processes []string
+	algorithm string
+	events    []*event
+}
+
+// event is one decoded line, with what merging works out for it.
+type event struct {
+	N     int64        `json:"n"`
+	NS    int64        `json:"ns"`
+	C     uint64       `json:"c"`
+	Kind  string       `json:"kind"`
+	Msg   string       `json:"msg"`
+	To    string       `json:"to"`
+	From  string       `json:"from"`
+	Tx    int64        `json:"tx"`
+	Op    int32        `json:"op"`
+	Ckpt  int32        `json:"ckpt"`
+	Pos   int32        `json:"pos"`
+	Sn    int32        `json:"sn"`
+	Next  int32        `json:"next"`
+	Rest  int32        `json:"restore"`
+	Inc   int32        `json:"inc"`
+	Type  string       `json:"type"`
+	Via   string       `json:"via"`
+	Why   string       `json:"reason"`
+	Cause string       `json:"cause"`
+	Ctl   string       `json:"control"`
+	State string       `json:"state"`
+	Until string       `json:"until"`
+	Label string       `json:"label"`
+	PB    *wirePB      `json:"pb"`
+	Body  *wireBody    `json:"body"`
+	Fail  *wireFailure `json:"failure"`
+	kind  trace.Kind   // Kind parsed
+	p     int32        // the process's index
+	from  *event       // the send this event's copy or control message comes from
+	seq   int32        // position in the merged run; None until placed
+	copy  int32        // a send's copy number
+}
+
+type wirePB struct {
+	Sn int32            `json:"sn"`
+	F  map[string]int32 `json:"f"`
+}
+
+type wireBody struct {
+	Origin string `json:"origin"`
+	Count  int32  `json:"count"`
+	R      int32  `json:"r"`
+}
+
+type wireFailure struct {
+	P string `json:"p"`
+	N int32  `json:"n"`
+}
+
+// read decodes a recording. A last line without its newline is the tail
+// a crash cut short, and is dropped.
+func read(name string, r io.Reader) (*recording, error) {
+	br := bufio.NewReader(r)
+	rec := &recording{file: name}
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			if line == 1 {
+				return nil, fmt.Errorf("%s: empty recording", name)
+			}
+			return rec, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		if line == 1 {
+			err = rec.header(b)
+		} else {
+			err = rec.add(b)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", name, line, err)
+		}
+	}
+}
+
+func (rec *recording) header(b []byte) error {
+	var h struct {
+		Format    string   `json:"format"`
+		Process   string   `json:"process"`
+		Processes []string `json:"processes"`
+		Algorithm string   `json:"algorithm"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	if h.Format != Format || h.Process == "" {
+		return fmt.Errorf("not a %s header", Format)
+	}
+	rec.process, rec.processes, rec.algorithm = h.Process, h.Processes, h.Algorithm
+	return nil
+}
+
+func (rec *recording) add(b []byte) error {
+	e := &event{Op: trace.None, Ckpt: trace.None, Pos: trace.None, Sn: trace.None, Next: trace.None,
+		Rest: trace.None, Inc: trace.None, seq: trace.None}
+	if err := json.Unmarshal(b, e); err != nil {
+		return err
+	}
+	e.kind = trace.ParseKind(e.Kind)
+	if e.kind == trace.KindInvalid {
+		return fmt.Errorf("unknown event kind %q", e.Kind)
+	}
+	if want := int64(len(rec.events)) + 1; e.N != want {
+		return fmt.Errorf("event n=%d where n=%d is due: events are missing", e.N, want)
+	}
+	rec.events = append(rec.events, e)
+	return nil
+}

@@ -1,0 +1,237 @@
+package record_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ckpt-dev/ckpt/internal/golden"
+	"github.com/ckpt-dev/ckpt/record"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// clock is a fake clock: each reading is step later than the last,
+// from start.
+func clock(start time.Time, step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	t := start
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(step)
+		return t
+	}
+}
+
+var epoch = time.Unix(1_700_000_000, 0)
+
+// must returns v, failing the test (by a panic) on an error.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func ok(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recovery records an MS recovery by hand, one call of each kind: P1
+// logs P0's message, fails, restarts from its checkpoint and replays the
+// message from its log; its Rollback request rolls P0 back, and P0's
+// re-sent message is discarded as stale, and a last one left unconsumed.
+// P1's clock runs 10 s behind P0's: the merge must follow causality.
+func recovery(t testing.TB) (*bytes.Buffer, *bytes.Buffer) {
+	procs := []string{"P0", "P1"}
+	var b0, b1 bytes.Buffer
+	r0 := record.New("P0", &b0, record.Options{Processes: procs, Algorithm: "ms", Now: clock(epoch.Add(10*time.Second), time.Millisecond)})
+	r1 := record.New("P1", &b1, record.Options{Processes: procs, Algorithm: "ms", Now: clock(epoch, time.Millisecond)})
+	pb := trace.NewPiggyback()
+	pb.Sn = 0
+	m := must(r0.SendPB("P1", &pb, []byte("hello")))
+	ok(t, r1.CheckpointTaken(record.Ckpt{ID: 1, Type: trace.CkptBasic, Sn: 1}))
+	ok(t, r1.Log(m))
+	if p := must(r1.Recv(m)); string(p) != "hello" {
+		t.Fatalf("payload %q", p)
+	}
+	ok(t, r1.Internal("audit"))
+	ok(t, r1.Fail(time.Time{}))
+	body := trace.NewControlBody()
+	body.Origin, body.Count, body.R = 1, 1, 1
+	f := record.Failure{P: "P1", N: 1}
+	ok(t, r1.Restart(record.Restore{Ckpt: 1, Pos: 0, Inc: 1, For: f}))
+	c := must(r1.ControlSend("P0", trace.ControlRollback, &body, f))
+	ok(t, r1.Hold("P0.0", "log", f))
+	ok(t, r1.Unhold("P0.0", f))
+	must(r1.Replay(m))
+	h := must(r0.ControlRecv(c))
+	if h.Body.R != 1 || h.Failure != f {
+		t.Fatalf("control header %+v", h)
+	}
+	ok(t, r0.Rollback(record.Restore{Ckpt: 0, Pos: 0, Cause: trace.CauseRequest, For: f}))
+	ok(t, r0.Skipped(1, 1))
+	pb.Sn, pb.F = 1, []trace.FEntry{{P: 1, Count: 1}}
+	m2 := must(r0.SendPB("P1", &pb, []byte("again")))
+	ok(t, r1.Discard(m2, trace.ReasonStale, f))
+	m3 := must(r0.SendPB("P1", &pb, []byte("late")))
+	ok(t, r0.End(trace.StateDone, ""))
+	ok(t, r1.End(trace.StateDone, ""))
+	ok(t, r1.Unconsumed(m3))
+	ok(t, r0.Close())
+	ok(t, r1.Close())
+	return &b0, &b1
+}
+
+// TestMergeRecovery: the merged run and trace of the hand-made recovery.
+func TestMergeRecovery(t *testing.T) {
+	b0, b1 := recovery(t)
+	golden.Check(t, "recovery.P0.jsonl", b0.Bytes())
+	golden.Check(t, "recovery.P1.jsonl", b1.Bytes())
+	m := must(record.Merge(record.Input{Name: "P0", R: b0}, record.Input{Name: "P1", R: b1}))
+	var run, tr bytes.Buffer
+	ok(t, trace.WriteRun(&run, m.Run, trace.WriteOptions{}))
+	ok(t, trace.WriteTrace(&tr, m.Trace, trace.WriteOptions{}))
+	golden.Check(t, "recovery.run.json", run.Bytes())
+	golden.Check(t, "recovery.trace.json", tr.Bytes())
+}
+
+// TestTraceOnly: a recording that names no algorithm (GoVector's use)
+// merges into a trace alone.
+func TestTraceOnly(t *testing.T) {
+	var b0, b1 bytes.Buffer
+	r0 := record.New("a", &b0, record.Options{Now: clock(epoch, time.Second)})
+	r1 := record.New("b", &b1, record.Options{Now: clock(epoch, time.Second)})
+	ok(t, r1.Checkpoint())
+	w := must(r0.Send("b", []byte("x")))
+	must(r1.Recv(w))
+	ok(t, r0.Internal(""))
+	ok(t, r1.Fail(epoch.Add(time.Hour)))
+	ok(t, r0.Flush())
+	ok(t, r1.Flush())
+	m := must(record.Merge(record.Input{Name: "a", R: &b0}, record.Input{Name: "b", R: &b1}))
+	if m.Run != nil {
+		t.Fatal("a trace-only recording merged into a run")
+	}
+	var tr bytes.Buffer
+	ok(t, trace.WriteTrace(&tr, m.Trace, trace.WriteOptions{}))
+	golden.Check(t, "trace-only.json", tr.Bytes())
+}
+
+// TestOpenResumes: a restarted process's recorder carries on the event
+// numbers of the file, dropping a line a crash cut short, and refuses
+// another process's file.
+func TestOpenResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "P0.jsonl")
+	opt := record.Options{Processes: []string{"P0", "P1"}, Algorithm: "ms", Now: clock(epoch, time.Second)}
+	r := must(record.Open("P0", path, opt))
+	ok(t, r.Internal("one"))
+	ok(t, r.Close())
+	f := must(os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0))
+	must(f.WriteString(`{"n":2,"kind":"torn`)) // a crash in mid-write
+	ok(t, f.Close())
+	r = must(record.Open("P0", path, opt))
+	if r.Size() == 0 {
+		t.Fatal("Size is 0 after Open of a recording")
+	}
+	ok(t, r.Fail(time.Time{}))
+	ok(t, r.Restart(record.Restore{Ckpt: 0, Pos: 0, Inc: 1, For: record.Failure{P: "P0", N: 1}}))
+	ok(t, r.End(trace.StateDone, ""))
+	ok(t, r.Close())
+	b := must(os.ReadFile(path))
+	if n := strings.Count(string(b), `{"n":`); n != 4 || !strings.Contains(string(b), `"n":4,`) || strings.Contains(string(b), "torn") {
+		t.Fatalf("resumed recording:\n%s", b)
+	}
+	if _, err := record.Open("P1", path, opt); err == nil {
+		t.Fatal("Open took P0's recording for P1's")
+	}
+}
+
+// TestConcurrent: one recorder, many goroutines; every event is there,
+// numbered once (run with -race).
+func TestConcurrent(t *testing.T) {
+	var b bytes.Buffer
+	r := record.New("P0", &b, record.Options{Buffer: 256})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				ok(t, r.Internal("x"))
+			}
+		})
+	}
+	wg.Wait()
+	ok(t, r.Close())
+	if n := strings.Count(b.String(), `"kind":"internal"`); n != 800 || !strings.Contains(b.String(), `"n":800,`) {
+		t.Fatalf("%d internal events", n)
+	}
+}
+
+// TestMergeRefuses: recordings that contradict themselves or each other
+// are refused with a message naming the file and event.
+func TestMergeRefuses(t *testing.T) {
+	head := `{"format":"ckpt/recording@1","process":"P1","processes":["P0","P1"],"algorithm":"ms"}` + "\n"
+	p0 := `{"format":"ckpt/recording@1","process":"P0","processes":["P0","P1"],"algorithm":"ms"}` + "\n" +
+		`{"n":1,"ns":5,"c":1,"kind":"send","msg":"P0.0","to":"P1","op":0,"pb":{"f":{},"sn":0}}` + "\n"
+	for _, c := range []struct{ name, p1, want string }{
+		{"unsent", head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.1","from":"P0","tx":1,"op":0,"via":"net"}` + "\n", "never sent"},
+		{"gap", head + `{"n":2,"ns":1,"c":1,"kind":"internal","op":0}` + "\n", "events are missing"},
+		{"kind", head + `{"n":1,"ns":1,"c":1,"kind":"teleport"}` + "\n", "unknown event kind"},
+		{"header", `{"format":"ckpt/run@1"}` + "\n", "not a ckpt/recording@1 header"},
+		{"after-end", head + `{"n":1,"ns":1,"c":1,"kind":"end","state":"done"}` + "\n" + `{"n":2,"ns":2,"c":2,"kind":"internal","op":0}` + "\n", "follows the process's end"},
+		{"failure", head + `{"n":1,"ns":1,"c":1,"kind":"rollback","restore":0,"pos":0,"cause":"request","failure":{"p":"P0","n":1}}` + "\n", "not recorded before it"},
+	} {
+		_, err := record.Merge(record.Input{Name: "p0", R: strings.NewReader(p0)}, record.Input{Name: "p1", R: strings.NewReader(c.p1)})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestWire: wire bytes carry the header and the payload; other bytes
+// are refused.
+func TestWire(t *testing.T) {
+	var b bytes.Buffer
+	r := record.New("P0", &b, record.Options{Processes: []string{"P0", "P1"}})
+	pb := trace.NewPiggyback()
+	pb.Sn, pb.F = 7, []trace.FEntry{{P: 1, Count: 3}}
+	w := must(r.SendPB("P1", &pb, []byte("pay")))
+	h, payload, err := record.Parse(w)
+	if err != nil || string(payload) != "pay" || h.From != "P0" || h.Msg != "P0.0" || h.Tx != 1 || h.PB.Sn != 7 || h.PB.F[0] != pb.F[0] {
+		t.Fatalf("Parse: %+v %q %v", h, payload, err)
+	}
+	for _, bad := range [][]byte{nil, []byte("hello"), w[:5]} {
+		if _, _, err := record.Parse(bad); err == nil {
+			t.Errorf("Parse(%q) took it", bad)
+		}
+	}
+}
+
+// FuzzParse: no bytes make Parse panic.
+func FuzzParse(f *testing.F) {
+	var b bytes.Buffer
+	r := record.New("P0", &b, record.Options{Processes: []string{"P0", "P1"}})
+	pb := trace.NewPiggyback()
+	w, _ := r.SendPB("P1", &pb, []byte("x"))
+	body := trace.NewControlBody()
+	c, _ := r.ControlSend("P1", trace.ControlRollback, &body, record.Failure{P: "P0", N: 1})
+	f.Add(w)
+	f.Add(c)
+	f.Fuzz(func(t *testing.T, b []byte) { record.Parse(b) })
+}
+
+// FuzzMerge: no recording makes Merge panic.
+func FuzzMerge(f *testing.F) {
+	b0, b1 := recovery(f)
+	f.Add(b0.Bytes(), b1.Bytes())
+	f.Fuzz(func(t *testing.T, p0, p1 []byte) {
+		record.Merge(record.Input{Name: "p0", R: bytes.NewReader(p0)}, record.Input{Name: "p1", R: bytes.NewReader(p1)})
+	})
+}
