@@ -105,7 +105,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	if err != nil {
 		return nil, st, err
 	}
-	if opts.TimeGroup != "" && ex.built {
+	if opts.TimeGroup != "" && ex.Timed {
 		return nil, st, importError(name, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
 	} else if opts.TimeGroup != "" {
 		if err := ex.timestamps(name, opts); err != nil {
