@@ -177,7 +177,7 @@ func parseClockJSON(s string) (rawClock, error) {
 	if err != nil {
 		return rc, fmt.Errorf("not a JSON object: %v", err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	if tok != json.Delim('{') {
 		return rc, fmt.Errorf("not a JSON object")
 	}
 	seen := map[string]bool{}
@@ -186,10 +186,7 @@ func parseClockJSON(s string) (rawClock, error) {
 		if err != nil {
 			return rc, fmt.Errorf("bad JSON: %v", err)
 		}
-		key, ok := tok.(string)
-		if !ok {
-			return rc, fmt.Errorf("bad JSON key")
-		}
+		key, _ := tok.(string) // the decoder refuses other keys
 		tok, err = dec.Token()
 		if err != nil {
 			return rc, fmt.Errorf("bad JSON: %v", err)
@@ -211,9 +208,6 @@ func parseClockJSON(s string) (rawClock, error) {
 	}
 	if _, err := dec.Token(); err != nil {
 		return rc, fmt.Errorf("bad JSON: %v", err)
-	}
-	if dec.More() {
-		return rc, fmt.Errorf("text after the JSON object")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return rc, fmt.Errorf("text after the JSON object")

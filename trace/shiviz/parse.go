@@ -198,9 +198,8 @@ type parser struct {
 	fieldGroups           []int
 	// The execution being built: its hosts by name, and its events'
 	// clocks as written, until every host is known.
-	hostIdx          map[string]int32
-	raws             []rawClock
-	scratch, touched []int32
+	hostIdx map[string]int32
+	raws    []rawClock
 }
 
 // begin starts an execution.
