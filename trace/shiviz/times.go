@@ -2,12 +2,12 @@ package shiviz
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/skew"
 )
 
 // TimeLayouts are tried, in order, for a timestamp group without an
@@ -60,52 +60,104 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 }
 
 // Deskew makes the events' times, each taken by its host's own clock,
-// consistent with causality (skew.Deskew: the least shift per host,
-// then any event still before a cause raised to it), makes the earliest
-// time 0, orders the events by time, and notes every shift and raise.
+// consistent with causality (deskew: the least shift per host, then any
+// event still before a cause raised to it), makes the earliest time 0,
+// orders the events by time, and notes every shift and raise. Order must
+// be a causal order.
 func (ex *Execution) Deskew() error {
-	per := perHost(ex)
-	times := make([][]trace.Time, len(per))
-	for h, evs := range per {
-		for _, e := range evs {
-			times[h] = append(times[h], ex.Events[e].Time)
-		}
-	}
-	var msgs []skew.Msg
-	for _, ev := range ex.Events {
-		for _, q := range ev.Parents {
-			msgs = append(msgs, skew.Msg{From: ex.Events[q].Host, Send: ex.Events[q].Own - 1, To: ev.Host, Recv: ev.Own - 1})
-		}
-	}
-	res, err := skew.Deskew(times, msgs)
+	shift, consistent, raised, err := ex.deskew()
 	if err != nil {
 		return err
 	}
 	origin := trace.MaxTime
-	for _, ts := range times {
-		if len(ts) > 0 {
-			origin = min(origin, ts[0])
-		}
+	for _, ev := range ex.Events {
+		origin = min(origin, ev.Time)
 	}
-	for h, evs := range per {
-		for k, e := range evs {
-			ex.Events[e].Time = times[h][k] - origin
-		}
+	for i := range ex.Events {
+		ex.Events[i].Time -= origin
 	}
 	ex.Timed = true
-	if path := ex.order(per); path != nil {
-		return fmt.Errorf("the messages make a cycle of happened-before")
-	}
-	for h, s := range res.Shift {
+	ex.order(perHost(ex)) // no cycle: Order was one
+	for h, s := range shift {
 		if s > 0 {
 			ex.Notes = append(ex.Notes, fmt.Sprintf("clock of %s shifted by +%s s to restore causality", ex.Hosts[h], s))
 		}
 	}
-	if !res.Consistent {
+	if !consistent {
 		ex.Notes = append(ex.Notes, "the clocks contradict each other (no shift per process puts every receive after its send): none shifted")
 	}
-	if res.Raised > 0 {
-		ex.Notes = append(ex.Notes, fmt.Sprintf("%d event(s) earlier than their cause raised to it", res.Raised))
+	if raised > 0 {
+		ex.Notes = append(ex.Notes, fmt.Sprintf("%d event(s) earlier than their cause raised to it", raised))
 	}
 	return nil
+}
+
+// deskew rewrites the times so that they are non-decreasing along each
+// host and no receive is earlier than its send. It first adds to each
+// host's times the least non-negative shift that puts every receive at
+// or after its send (shifts); when no shifts can (consistent false),
+// none is shifted. Then, in causal order, any event still earlier than
+// one of its causes is raised to the latest of them, and counted; with
+// consistent clocks that are non-decreasing per host, none is. A shifted
+// time beyond trace.MaxTime is an error.
+func (ex *Execution) deskew() (shift []trace.Time, consistent bool, raised int, err error) {
+	if shift, consistent = ex.shifts(); !consistent {
+		clear(shift)
+	}
+	for _, ev := range ex.Events {
+		if ev.Time+shift[ev.Host] > trace.MaxTime {
+			return nil, false, 0, fmt.Errorf("a time of %s shifted by %s exceeds %s", ex.Hosts[ev.Host], shift[ev.Host], trace.MaxTimeText)
+		}
+	}
+	per := perHost(ex)
+	for _, e := range ex.Order {
+		ev := &ex.Events[e]
+		t := ev.Time + shift[ev.Host]
+		cause := t
+		if ev.Own > 1 {
+			cause = max(cause, ex.Events[per[ev.Host][ev.Own-2]].Time)
+		}
+		for _, q := range ev.Parents {
+			cause = max(cause, ex.Events[q].Time)
+		}
+		if ev.Time = cause; cause > t {
+			raised++
+		}
+	}
+	return shift, consistent, raised, nil
+}
+
+// shifts finds the least non-negative shifts per host satisfying every
+// message — the longest paths of the constraints shift[to]−shift[from] ≥
+// sent−received — by Bellman–Ford on the strongest constraint between
+// each pair of hosts; it reports false when a cycle of constraints has
+// positive weight, which no shifts satisfy.
+func (ex *Execution) shifts() ([]trace.Time, bool) {
+	need := map[int64]trace.Time{} // from<<32 | to → least shift difference
+	for _, ev := range ex.Events {
+		for _, q := range ev.Parents {
+			k := int64(ex.Events[q].Host)<<32 | int64(ev.Host)
+			if w, ok := need[k]; !ok || ex.Events[q].Time-ev.Time > w {
+				need[k] = ex.Events[q].Time - ev.Time
+			}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(need))
+	shift := make([]trace.Time, len(ex.Hosts))
+	for range len(ex.Hosts) + 1 {
+		changed := false
+		for _, k := range keys {
+			from, to := k>>32, k&(1<<32-1)
+			if s := shift[from] + need[k]; s > shift[to] {
+				if s > trace.MaxTime {
+					return shift, false
+				}
+				shift[to], changed = s, true
+			}
+		}
+		if !changed {
+			return shift, true
+		}
+	}
+	return shift, false
 }

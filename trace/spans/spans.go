@@ -8,7 +8,7 @@
 // child span on different processes become a request message and, for
 // a synchronous call, a response message from the child's end back to
 // the parent. Each process's clock is then shifted by the least amount
-// that puts every receive after its send (skew.Deskew). Nothing is
+// that puts every receive after its send (Execution.Deskew). Nothing is
 // dropped silently: Execution.Notes counts spans, edges, messages,
 // shifts, and every span skipped, with the reason.
 package spans
