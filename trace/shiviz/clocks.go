@@ -132,18 +132,13 @@ func raiseEntry(c []Entry, host, v int32) []Entry {
 	return append(c, Entry{host, v})
 }
 
+// clockString writes a clock as the log would, for messages.
 func clockString(hosts []string, c []Entry) string {
-	var b []byte
-	b = append(b, '{')
+	entries := make([]string, len(c))
 	for k, en := range c {
-		if k > 0 {
-			b = append(b, ", "...)
-		}
-		b = strconv.AppendQuote(b, hosts[en.Host])
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(en.Value), 10)
+		entries[k] = strconv.Quote(hosts[en.Host]) + ":" + strconv.Itoa(int(en.Value))
 	}
-	return string(append(b, '}'))
+	return "{" + strings.Join(entries, ", ") + "}"
 }
 
 func quoteShort(s string) string {
