@@ -263,6 +263,11 @@ func (c Config) normalized() (Config, error) {
 	if c.Topology == "" {
 		c.Topology = d.Topology
 	}
+	return c, c.check()
+}
+
+// check lists every problem of a config whose defaults are filled in.
+func (c Config) check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if c.Procs < 1 {
@@ -280,17 +285,9 @@ func (c Config) normalized() (Config, error) {
 	if _, err := ParseTopology(string(c.Topology)); err != nil {
 		bad("%v", err)
 	}
-	for _, d := range []struct {
-		name string
-		d    Dist
-	}{{"delay", c.Delay}, {"op gap", c.OpGap}, {"tick interval", c.TickInterval}} {
-		switch {
-		case d.d.A > trace.MaxTime/16 || d.d.B > trace.MaxTime/16:
-			// Sums of many samples must stay below trace.MaxTime.
-			bad("bad %s distribution %q: at most %s s per sample", d.name, d.d, trace.MaxTime/16)
-		case d.d.Kind > Fixed || d.d.A < 0 || d.d.B < 0 ||
-			(d.d.Kind == Uniform && d.d.A > d.d.B) || (d.d.Kind == Exp && d.d.A == 0):
-			bad("bad %s distribution %q", d.name, d.d)
+	for _, err := range []error{c.Delay.check("delay"), c.OpGap.check("op gap"), c.TickInterval.check("tick interval")} {
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if c.TickInterval.Kind != DistNone && c.TickInterval.high() == 0 {
@@ -322,7 +319,19 @@ func (c Config) normalized() (Config, error) {
 			bad("bad %s %v", t.name, t.t)
 		}
 	}
-	return c, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// check reports a distribution that no sample can come from.
+func (d Dist) check(name string) error {
+	switch {
+	case d.A > trace.MaxTime/16 || d.B > trace.MaxTime/16:
+		// Sums of many samples must stay below trace.MaxTime.
+		return fmt.Errorf("bad %s distribution %q: at most %s s per sample", name, d, trace.MaxTime/16)
+	case d.Kind > Fixed || d.A < 0 || d.B < 0 || (d.Kind == Uniform && d.A > d.B) || (d.Kind == Exp && d.A == 0):
+		return fmt.Errorf("bad %s distribution %q", name, d)
+	}
+	return nil
 }
 
 // Validate reports every problem of c, or nil.
