@@ -169,8 +169,8 @@ func (c *converter) unplaced() {
 }
 
 // converter holds what Trace threads through every event: the trace
-// being built, the message ids sent so far, the per-process counts and
-// the pending period ticks.
+// being built, the message ids sent so far, the events failures follow
+// and the pending period ticks.
 type converter struct {
 	ex   *Execution
 	opts ImportOptions
