@@ -2,6 +2,7 @@ package spans
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -69,8 +70,8 @@ func (k *otlpKind) UnmarshalJSON(b []byte) error {
 
 // readOTLP reads OTLP/JSON: the process of a span is its resource's
 // service.name (instance: service.instance.id, else host.name).
-func readOTLP(data []byte, b *builder) error {
-	return decodeAll(data, func(d *otlpDoc) error {
+func readOTLP(r io.Reader, b *builder) error {
+	return decodeAll(r, func(d *otlpDoc) error {
 		for _, rs := range d.ResourceSpans {
 			attrs := rs.Resource.Attributes
 			svc, inst := attrs.get("service.name"), attrs.get("service.instance.id", "host.name")
@@ -136,8 +137,8 @@ func (t jaegerTags) get(keys ...string) string {
 // readJaeger reads Jaeger JSON: the process of a span is its process's
 // serviceName (instance: its hostname, ip or service.instance.id tag);
 // the first reference is the parent, the others are counted as links.
-func readJaeger(data []byte, b *builder) error {
-	return decodeAll(data, func(d *jaegerDoc) error {
+func readJaeger(r io.Reader, b *builder) error {
+	return decodeAll(r, func(d *jaegerDoc) error {
 		for _, t := range append(d.Data, d.jaegerTrace) {
 			for _, s := range t.Spans {
 				p, ok := t.Processes[s.ProcessID]
@@ -182,8 +183,8 @@ type zipkinSpan struct {
 // readZipkin reads Zipkin v2 JSON: an array of spans, or of traces (as
 // /api/v2/traces returns them). The process of a span is its local
 // endpoint's serviceName (instance: its address and port).
-func readZipkin(data []byte, b *builder) error {
-	return decodeAll(data, func(vs *[]json.RawMessage) error {
+func readZipkin(r io.Reader, b *builder) error {
+	return decodeAll(r, func(vs *[]json.RawMessage) error {
 		for _, v := range *vs {
 			spans := make([]zipkinSpan, 1)
 			var err error

@@ -14,7 +14,6 @@
 package spans
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -89,15 +88,13 @@ type File struct {
 func Read(files []File) (*shiviz.Execution, error) {
 	b := &builder{byKey: map[string]int32{}, count: map[string]int{}, ex: &shiviz.Execution{}}
 	for _, f := range files {
-		read := map[string]func([]byte, *builder) error{OTLP: readOTLP, Jaeger: readJaeger, Zipkin: readZipkin}[f.Format]
-		data, err := io.ReadAll(io.LimitReader(f.R, maxDoc+1))
-		switch {
-		case read == nil:
+		read := map[string]func(io.Reader, *builder) error{OTLP: readOTLP, Jaeger: readJaeger, Zipkin: readZipkin}[f.Format]
+		r := &io.LimitedReader{R: f.R, N: maxDoc + 1}
+		var err error
+		if read == nil {
 			err = fmt.Errorf("unknown span format %q", f.Format)
-		case err == nil && len(data) > maxDoc:
+		} else if err = read(r, b); r.N <= 0 {
 			err = errors.New("larger than 1 GiB")
-		case err == nil:
-			err = read(data, b)
 		}
 		if err != nil {
 			return nil, &trace.InputError{File: f.Name, Event: -1, Msg: err.Error()}
@@ -112,8 +109,8 @@ func Read(files []File) (*shiviz.Execution, error) {
 
 // decodeAll decodes a stream of JSON values (one document, or one per
 // line as exporters write them) into fresh values of T.
-func decodeAll[T any](data []byte, each func(*T) error) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
+func decodeAll[T any](r io.Reader, each func(*T) error) error {
+	dec := json.NewDecoder(r)
 	for n := 0; ; n++ {
 		var v T
 		if err := dec.Decode(&v); err == io.EOF && n > 0 {
