@@ -208,7 +208,7 @@ type Config struct {
 	Failures int
 	// Concurrent lets a failure fall inside another failure's recovery
 	// window (about half of them do); otherwise consecutive failures are
-	// at least RecoveryWindow apart.
+	// at least that window apart (recoveryWindow).
 	Concurrent bool
 	// InTransit is the number of messages sent and never received.
 	InTransit int
