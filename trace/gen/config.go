@@ -208,7 +208,7 @@ type Config struct {
 	Failures int
 	// Concurrent lets a failure fall inside another failure's recovery
 	// window (about half of them do); otherwise consecutive failures are
-	// at least RecoveryWindow apart.
+	// at least that window apart (recoveryWindow).
 	Concurrent bool
 	// InTransit is the number of messages sent and never received.
 	InTransit int
@@ -227,30 +227,23 @@ type Config struct {
 	Resolution trace.Time
 }
 
-// Defaults of DefaultConfig.
-const (
-	DefaultProcs      = 4
-	DefaultEvents     = 1000
-	DefaultSendRatio  = 0.5
-	DefaultResolution = trace.Second / 1000
-	DefaultTick       = 10 * trace.Second
-	DefaultFlushEvery = 5 * trace.Second
-)
+// DefaultResolution is the resolution of DefaultConfig: milliseconds.
+const DefaultResolution = trace.Second / 1000
 
 // DefaultConfig returns the generator's defaults: 4 processes, 1000 ops,
 // seed 1, half sends, complete topology, exp:1 delays and op gaps, ticks
 // every 10 s, flushes every 5 s, no failures, millisecond resolution.
 func DefaultConfig() Config {
 	return Config{
-		Procs:      DefaultProcs,
-		Events:     DefaultEvents,
+		Procs:      4,
+		Events:     1000,
 		Seed:       1,
-		SendRatio:  DefaultSendRatio,
+		SendRatio:  0.5,
 		Topology:   Complete,
 		Delay:      Dist{Kind: Exp, A: trace.Second},
 		OpGap:      Dist{Kind: Exp, A: trace.Second},
-		Ticks:      []trace.Time{DefaultTick},
-		FlushEvery: DefaultFlushEvery,
+		Ticks:      []trace.Time{10 * trace.Second},
+		FlushEvery: 5 * trace.Second,
 		Resolution: DefaultResolution,
 	}
 }
@@ -270,6 +263,11 @@ func (c Config) normalized() (Config, error) {
 	if c.Topology == "" {
 		c.Topology = d.Topology
 	}
+	return c, c.check()
+}
+
+// check lists every problem of a config whose defaults are filled in.
+func (c Config) check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if c.Procs < 1 {
@@ -287,17 +285,9 @@ func (c Config) normalized() (Config, error) {
 	if _, err := ParseTopology(string(c.Topology)); err != nil {
 		bad("%v", err)
 	}
-	for _, d := range []struct {
-		name string
-		d    Dist
-	}{{"delay", c.Delay}, {"op gap", c.OpGap}, {"tick interval", c.TickInterval}} {
-		switch {
-		case d.d.A > trace.MaxTime/16 || d.d.B > trace.MaxTime/16:
-			// Sums of many samples must stay below trace.MaxTime.
-			bad("bad %s distribution %q: at most %s s per sample", d.name, d.d, trace.MaxTime/16)
-		case d.d.Kind > Fixed || d.d.A < 0 || d.d.B < 0 ||
-			(d.d.Kind == Uniform && d.d.A > d.d.B) || (d.d.Kind == Exp && d.d.A == 0):
-			bad("bad %s distribution %q", d.name, d.d)
+	for _, err := range []error{c.Delay.check("delay"), c.OpGap.check("op gap"), c.TickInterval.check("tick interval")} {
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if c.TickInterval.Kind != DistNone && c.TickInterval.high() == 0 {
@@ -305,14 +295,6 @@ func (c Config) normalized() (Config, error) {
 	}
 	if len(c.Ticks) > c.Procs && c.Procs >= 1 {
 		bad("%d tick periods for %d processes (at most one each)", len(c.Ticks), c.Procs)
-	}
-	for _, t := range c.Ticks {
-		if t < 0 || t > trace.MaxTime/16 {
-			bad("bad tick period %v", t)
-		}
-	}
-	if c.FlushEvery < 0 || c.FlushEvery > trace.MaxTime/16 {
-		bad("bad flush period %v", c.FlushEvery)
 	}
 	if c.Failures < 0 || c.Failures > 1<<20 {
 		bad("failures must be in [0, %d], got %d", 1<<20, c.Failures)
@@ -323,18 +305,33 @@ func (c Config) normalized() (Config, error) {
 	if c.InTransit > 0 && c.Procs < 2 {
 		bad("in-transit messages need at least 2 processes")
 	}
-	if c.Down < 0 || c.Down > trace.MaxTime/16 {
-		bad("bad down time %v", c.Down)
+	type named struct {
+		name string
+		t    trace.Time
 	}
-	for _, p := range []trace.Time{c.Params.RestartDelay, c.Params.ControlDelay, c.Params.DefaultDelay} {
-		if p < 0 || p > trace.MaxTime/16 {
-			bad("bad params value %v", p)
+	times := []named{{"flush period", c.FlushEvery}, {"down time", c.Down}, {"params value", c.Params.RestartDelay},
+		{"params value", c.Params.ControlDelay}, {"params value", c.Params.DefaultDelay}, {"resolution", c.Resolution}}
+	for _, t := range c.Ticks {
+		times = append(times, named{"tick period", t})
+	}
+	for _, t := range times {
+		if t.t < 0 || t.t > trace.MaxTime/16 {
+			bad("bad %s %v", t.name, t.t)
 		}
 	}
-	if c.Resolution < 0 || c.Resolution > trace.MaxTime/16 {
-		bad("bad resolution %v", c.Resolution)
+	return errors.Join(errs...)
+}
+
+// check reports a distribution that no sample can come from.
+func (d Dist) check(name string) error {
+	switch {
+	case d.A > trace.MaxTime/16 || d.B > trace.MaxTime/16:
+		// Sums of many samples must stay below trace.MaxTime.
+		return fmt.Errorf("bad %s distribution %q: at most %s s per sample", name, d, trace.MaxTime/16)
+	case d.Kind > Fixed || d.A < 0 || d.B < 0 || (d.Kind == Uniform && d.A > d.B) || (d.Kind == Exp && d.A == 0):
+		return fmt.Errorf("bad %s distribution %q", name, d)
 	}
-	return c, errors.Join(errs...)
+	return nil
 }
 
 // Validate reports every problem of c, or nil.
@@ -343,7 +340,7 @@ func (c Config) Validate() error {
 	return err
 }
 
-// RecoveryWindow is the time after a failure during which its recovery
+// recoveryWindow is the time after a failure during which its recovery
 // may still be running: the process is down, the Rollback requests (MS)
 // or the token's trip around the ring (PK, N+1 control delays) are under
 // way, messages sent before the failure or re-sent after it are in
@@ -351,14 +348,6 @@ func (c Config) Validate() error {
 // tick period). Without Concurrent, consecutive failures are at least
 // this far apart. It is a generous estimate, not a bound: re-execution
 // can take longer when a rollback goes back further than one period.
-func (c Config) RecoveryWindow() trace.Time {
-	c, err := c.normalized()
-	if err != nil {
-		return 0
-	}
-	return c.recoveryWindow()
-}
-
 func (c Config) recoveryWindow() trace.Time {
 	p := c.Params.WithDefaults()
 	down := c.Down
@@ -382,12 +371,7 @@ func ProcName(i int) string { return "P" + strconv.Itoa(i) }
 // generated trace; trace.Event.Msg holds i in events given to a Sink.
 func MsgName(i int32) string {
 	var buf [16]byte
-	return string(AppendMsgName(buf[:0], i))
-}
-
-// AppendMsgName appends MsgName(i) to b without allocating.
-func AppendMsgName(b []byte, i int32) []byte {
-	return strconv.AppendInt(append(b, 'm'), int64(i)+1, 10)
+	return string(strconv.AppendInt(append(buf[:0], 'm'), int64(i)+1, 10))
 }
 
 // Classic returns the configuration of the classic workload of the

@@ -30,14 +30,9 @@ type Stats struct {
 	Events      int // every event written
 	Ops         int // send + recv + internal
 	Sends       int
-	Recvs       int
-	Internals   int
-	InTransit   int // sends never received
 	Checkpoints int
 	Flushes     int
 	Failures    int
-	// End is the time of the last event.
-	End trace.Time
 	// MaxInFlight is the largest number of messages in flight at once,
 	// which (with the processes) bounds the generator's memory.
 	MaxInFlight int
@@ -80,11 +75,8 @@ type generator struct {
 	sink Sink
 	r    *rand.Rand
 	n    int
-	// topology
-	adjOff []int32
-	adj    []int32
-	// per process
-	tick []trace.Time
+	// adj lists the receivers of each process under the Random topology.
+	adj [][]int32
 	// rt draws tick intervals (Config.TickInterval), apart from r so
 	// that the ticks leave the execution unchanged.
 	rt *rand.Rand
@@ -111,6 +103,8 @@ type generator struct {
 	window    trace.Time
 	ev        trace.Event
 	st        Stats
+	// err is the first error of push: a time beyond the trace's range.
+	err error
 }
 
 // Header returns the header of cfg's trace: its processes and params.
@@ -169,15 +163,10 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		window:    cfg.recoveryWindow(),
 	}
 	if cfg.Topology == Random {
-		g.adjOff, g.adj = randomGraph(cfg.Procs, cfg.Seed)
+		g.adj = randomGraph(cfg.Procs, cfg.Seed)
 	}
-	g.tick = make([]trace.Time, g.n)
 	if cfg.TickInterval.Kind != DistNone {
 		g.rt = rand.New(rand.NewPCG(cfg.Seed, streamTick))
-	} else if len(cfg.Ticks) > 0 {
-		for i := range g.tick {
-			g.tick[i] = cfg.Ticks[i%len(cfg.Ticks)]
-		}
 	}
 	if res := cfg.Resolution; res > 1 {
 		// Keep failure times on the resolution grid.
@@ -201,15 +190,18 @@ func newGenerator(cfg Config, sink Sink) *generator {
 }
 
 // randomGraph draws a connected undirected graph on n vertices as
-// compressed adjacency lists: a random spanning tree plus n random extra
+// sorted adjacency lists: a random spanning tree plus n random extra
 // edges (when n ≥ 4), duplicates removed.
-func randomGraph(n int, seed uint64) (off, adj []int32) {
+func randomGraph(n int, seed uint64) [][]int32 {
 	r := rand.New(rand.NewPCG(seed, streamGraph))
 	perm := r.Perm(n)
-	type edge struct{ a, b int32 }
-	var edges []edge
+	adj := make([][]int32, n)
+	link := func(a, b int) {
+		adj[a] = append(adj[a], int32(b))
+		adj[b] = append(adj[b], int32(a))
+	}
 	for i := 1; i < n; i++ {
-		edges = append(edges, edge{int32(perm[i]), int32(perm[r.IntN(i)])})
+		link(perm[i], perm[r.IntN(i)])
 	}
 	if n >= 4 {
 		for range n {
@@ -218,78 +210,14 @@ func randomGraph(n int, seed uint64) (off, adj []int32) {
 			if b >= a {
 				b++
 			}
-			edges = append(edges, edge{int32(a), int32(b)})
+			link(a, b)
 		}
 	}
-	deg := make([]int32, n+1)
-	for _, e := range edges {
-		deg[e.a+1]++
-		deg[e.b+1]++
+	for i := range adj {
+		slices.Sort(adj[i])
+		adj[i] = slices.Compact(adj[i])
 	}
-	for i := 1; i <= n; i++ {
-		deg[i] += deg[i-1]
-	}
-	all := make([]int32, deg[n])
-	fill := slices.Clone(deg[:n])
-	for _, e := range edges {
-		all[fill[e.a]] = e.b
-		fill[e.a]++
-		all[fill[e.b]] = e.a
-		fill[e.b]++
-	}
-	off = make([]int32, n+1)
-	adj = make([]int32, 0, len(all))
-	for i := range n {
-		l := all[deg[i]:deg[i+1]]
-		slices.Sort(l)
-		l = slices.Compact(l)
-		adj = append(adj, l...)
-		off[i+1] = int32(len(adj))
-	}
-	return off, adj
-}
-
-// Neighbors returns, for each process, the processes it may send to
-// under cfg's topology, in increasing order.
-func Neighbors(cfg Config) ([][]int32, error) {
-	cfg, err := cfg.normalized()
-	if err != nil {
-		return nil, err
-	}
-	n := cfg.Procs
-	out := make([][]int32, n)
-	var off, adj []int32
-	if cfg.Topology == Random {
-		off, adj = randomGraph(n, cfg.Seed)
-	}
-	for p := range n {
-		var l []int32
-		switch cfg.Topology {
-		case Complete:
-			for q := range n {
-				if q != p {
-					l = append(l, int32(q))
-				}
-			}
-		case Ring:
-			if n > 1 {
-				l = append(l, int32((p+n-1)%n), int32((p+1)%n))
-			}
-		case Star:
-			if p == 0 {
-				for q := 1; q < n; q++ {
-					l = append(l, int32(q))
-				}
-			} else {
-				l = append(l, 0)
-			}
-		case Random:
-			l = append(l, adj[off[p]:off[p+1]]...)
-		}
-		slices.Sort(l)
-		out[p] = slices.Compact(l)
-	}
-	return out, nil
+	return adj
 }
 
 // receiver draws the receiver of a send by p; n ≥ 2.
@@ -307,8 +235,7 @@ func (g *generator) receiver(p int32) int32 {
 		}
 		return 0
 	case Random:
-		lo, hi := g.adjOff[p], g.adjOff[p+1]
-		return g.adj[lo+g.r.Int32N(hi-lo)]
+		return g.adj[p][g.r.Int32N(int32(len(g.adj[p])))]
 	}
 	q := g.r.Int32N(n - 1)
 	if q >= p {
@@ -317,12 +244,9 @@ func (g *generator) receiver(p int32) int32 {
 	return q
 }
 
-// sample draws a duration from d, quantized to the resolution (fixed
-// values are kept exact; uniform samples stay inside [A, B]).
-func (g *generator) sample(d Dist) trace.Time { return g.sampleWith(g.r, d) }
-
-// sampleWith is sample drawing from r.
-func (g *generator) sampleWith(r *rand.Rand, d Dist) trace.Time {
+// sample draws a duration from d with r, quantized to the resolution
+// (fixed values are kept exact; uniform samples stay inside [A, B]).
+func (g *generator) sample(r *rand.Rand, d Dist) trace.Time {
 	res := g.cfg.Resolution
 	switch d.Kind {
 	case Exp:
@@ -348,9 +272,14 @@ func (g *generator) sampleWith(r *rand.Rand, d Dist) trace.Time {
 	return d.A
 }
 
-func (g *generator) push(it item) error {
+// push queues an item. A time beyond the trace's range is an error
+// (g.err), which stops the generator before it writes another event.
+func (g *generator) push(it item) {
 	if it.t > trace.MaxTime {
-		return fmt.Errorf("generated time %v exceeds the time range; use fewer events or shorter gaps", it.t)
+		if g.err == nil {
+			g.err = fmt.Errorf("generated time %v exceeds the time range; use fewer events or shorter gaps", it.t)
+		}
+		return
 	}
 	it.seq = g.seq
 	g.seq++
@@ -358,9 +287,7 @@ func (g *generator) push(it item) error {
 		g.active++
 	}
 	g.q = append(g.q, it)
-	// sift up
-	i := len(g.q) - 1
-	for i > 0 {
+	for i := len(g.q) - 1; i > 0; { // sift up
 		parent := (i - 1) / 2
 		if !less(&g.q[i], &g.q[parent]) {
 			break
@@ -368,7 +295,6 @@ func (g *generator) push(it item) error {
 		g.q[i], g.q[parent] = g.q[parent], g.q[i]
 		i = parent
 	}
-	return nil
 }
 
 func less(a, b *item) bool {
@@ -380,8 +306,7 @@ func (g *generator) pop() item {
 	last := len(g.q) - 1
 	g.q[0] = g.q[last]
 	g.q = g.q[:last]
-	i := 0
-	for {
+	for i := 0; ; { // sift down
 		l := 2*i + 1
 		if l >= last {
 			break
@@ -412,17 +337,9 @@ func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down tr
 		return fmt.Errorf("gen: the trace passes %d events (%w) at t=%s with %d of its %d ops done (%d checkpoints, %d flushes so far): lengthen --tick or --flush-every, shorten --delay or --op-gap, or raise --max-events",
 			g.cfg.MaxEvents, ErrTooManyEvents, g.now, g.st.Ops, g.cfg.Events, g.st.Checkpoints, g.st.Flushes)
 	}
-	g.st.End = g.now
 	switch kind {
 	case trace.Send:
 		g.st.Sends++
-		g.st.Ops++
-	case trace.Recv:
-		g.st.Recvs++
-		g.st.Ops++
-	case trace.Internal:
-		g.st.Internals++
-		g.st.Ops++
 	case trace.Checkpoint:
 		g.st.Checkpoints++
 	case trace.Flush:
@@ -430,77 +347,71 @@ func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down tr
 	case trace.Fail:
 		g.st.Failures++
 	}
+	if kind.IsOp() {
+		g.st.Ops++
+	}
 	return g.sink.WriteEvent(&g.ev, name, "")
 }
 
 func (g *generator) run() error {
 	for p := range int32(g.n) {
 		if g.remaining > 0 {
-			if err := g.push(item{t: g.sample(g.cfg.OpGap), kind: itemOp, p: p}); err != nil {
-				return err
-			}
+			g.push(item{t: g.sample(g.r, g.cfg.OpGap), kind: itemOp, p: p})
 		}
 		if next := g.nextTick(p); next > 0 {
-			if err := g.push(item{t: next, kind: itemTick, p: p}); err != nil {
-				return err
-			}
+			g.push(item{t: next, kind: itemTick, p: p})
 		}
 		if f := g.cfg.FlushEvery; f > 0 {
-			phase := trace.Time(int64(f) / int64(g.n) * int64(p))
-			if err := g.push(item{t: f + phase, kind: itemFlush, p: p}); err != nil {
-				return err
-			}
+			g.push(item{t: f + trace.Time(int64(f)/int64(g.n)*int64(p)), kind: itemFlush, p: p})
 		}
 	}
-	if err := g.triggerFailures(); err != nil {
-		return err
-	}
-	for len(g.q) > 0 {
+	g.triggerFailures()
+	var err error
+	for err == nil && g.err == nil && len(g.q) > 0 {
 		it := g.pop()
 		if it.kind > itemFail && !g.goesOn() {
 			// Only timers are left: the execution is over.
 			continue
 		}
 		g.now = it.t
-		var err error
 		switch it.kind {
 		case itemOp:
 			err = g.op(it.p)
 		case itemArrive:
 			g.inFlight--
 			g.remaining--
-			err = g.emit(trace.Recv, it.p, trace.None, it.msg, it.name, 0)
-			if err == nil {
-				err = g.triggerFailures()
+			if err = g.emit(trace.Recv, it.p, trace.None, it.msg, it.name, 0); err == nil {
+				g.triggerFailures()
 			}
 		case itemFail:
 			err = g.emit(trace.Fail, it.p, trace.None, trace.None, "", g.cfg.Down)
 		case itemTick:
-			err = g.emit(trace.Checkpoint, it.p, trace.None, trace.None, "", 0)
-			if err == nil {
-				err = g.push(item{t: it.t + g.nextTick(it.p), kind: itemTick, p: it.p})
+			if err = g.emit(trace.Checkpoint, it.p, trace.None, trace.None, "", 0); err == nil {
+				g.push(item{t: it.t + g.nextTick(it.p), kind: itemTick, p: it.p})
 			}
 		case itemFlush:
-			err = g.emit(trace.Flush, it.p, trace.None, trace.None, "", 0)
-			if err == nil {
-				err = g.push(item{t: it.t + g.cfg.FlushEvery, kind: itemFlush, p: it.p})
+			if err = g.emit(trace.Flush, it.p, trace.None, trace.None, "", 0); err == nil {
+				g.push(item{t: it.t + g.cfg.FlushEvery, kind: itemFlush, p: it.p})
 			}
 		}
-		if err != nil {
-			return err
-		}
 	}
-	return nil
+	if err == nil {
+		err = g.err
+	}
+	return err
 }
 
 // nextTick returns the time from p's latest tick (or from 0) to its
 // next one, 0 for a process without a timer: its period, or a fresh
 // sample of TickInterval, at least one resolution.
 func (g *generator) nextTick(p int32) trace.Time {
-	if g.rt == nil {
-		return g.tick[p]
+	switch {
+	case g.rt != nil:
+		return max(g.sample(g.rt, g.cfg.TickInterval), g.cfg.Resolution, 1)
+	case len(g.cfg.Ticks) > 0:
+		return g.cfg.Ticks[int(p)%len(g.cfg.Ticks)]
 	}
-	return max(g.sampleWith(g.rt, g.cfg.TickInterval), g.cfg.Resolution, 1)
+	return 0
 }
 
 // goesOn reports whether an app event or a failure is still to come.
@@ -517,52 +428,44 @@ func (g *generator) goesOn() bool {
 // the last sends, as if the trace were cut while they were in flight.
 func (g *generator) op(p int32) error {
 	free := g.remaining - g.inFlight - g.transit
-	var err error
+	send := free >= 2 && g.n > 1 && g.r.Float64() < g.cfg.SendRatio
 	switch {
-	case free >= 2 && g.n > 1 && g.r.Float64() < g.cfg.SendRatio:
-		to := g.receiver(p)
-		msg := g.msgs
+	case send || free < 1 && g.transit > 0:
+		to, msg := g.receiver(p), g.msgs
+		name := MsgName(msg)
 		g.msgs++
 		g.remaining--
-		name := MsgName(msg)
-		if err = g.emit(trace.Send, p, to, msg, name, 0); err != nil {
+		if err := g.emit(trace.Send, p, to, msg, name, 0); err != nil {
 			return err
+		}
+		if !send {
+			g.transit--
+			break
 		}
 		g.inFlight++
 		g.st.MaxInFlight = max(g.st.MaxInFlight, g.inFlight)
-		err = g.push(item{t: g.now + g.sample(g.cfg.Delay), kind: itemArrive, p: to, msg: msg, name: name})
+		g.push(item{t: g.now + g.sample(g.r, g.cfg.Delay), kind: itemArrive, p: to, msg: msg, name: name})
 	case free >= 1:
 		g.remaining--
-		err = g.emit(trace.Internal, p, trace.None, trace.None, "", 0)
-	case g.transit > 0:
-		to := g.receiver(p)
-		msg := g.msgs
-		g.msgs++
-		g.remaining--
-		g.transit--
-		g.st.InTransit++
-		err = g.emit(trace.Send, p, to, msg, MsgName(msg), 0)
+		if err := g.emit(trace.Internal, p, trace.None, trace.None, "", 0); err != nil {
+			return err
+		}
 	default:
 		return nil
 	}
-	if err != nil {
-		return err
-	}
 	if g.remaining-g.inFlight > 0 {
-		if err := g.push(item{t: g.now + g.sample(g.cfg.OpGap), kind: itemOp, p: p}); err != nil {
-			return err
-		}
+		g.push(item{t: g.now + g.sample(g.r, g.cfg.OpGap), kind: itemOp, p: p})
 	}
-	return g.triggerFailures()
+	g.triggerFailures()
+	return nil
 }
 
 // triggerFailures schedules the failures whose op position has been
 // reached, in non-decreasing time. A failure is never placed while its
 // process is down (SPEC §3 ignores such a fail): another process is
 // taken, or, if all are down, the time moves to the earliest restart.
-func (g *generator) triggerFailures() error {
-	ops := g.st.Ops
-	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= ops {
+func (g *generator) triggerFailures() {
+	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= g.st.Ops {
 		t := g.now
 		if g.failed {
 			t = max(t, g.lastFail)
@@ -570,18 +473,13 @@ func (g *generator) triggerFailures() error {
 				t = max(t, g.lastFail+g.window)
 			}
 		}
-		if err := g.scheduleFail(t, g.r.Int32N(int32(g.n))); err != nil {
-			return err
-		}
+		g.scheduleFail(t, g.r.Int32N(int32(g.n)))
 		g.nextFail++
 		for g.nextFail < len(g.failPos) && g.clustered[g.nextFail] {
-			if err := g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.n))); err != nil {
-				return err
-			}
+			g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.n)))
 			g.nextFail++
 		}
 	}
-	return nil
 }
 
 // quantum draws a duration uniform in [0, w), quantized.
@@ -596,7 +494,7 @@ func (g *generator) quantum(w trace.Time) trace.Time {
 
 // scheduleFail schedules a failure at t ≥ lastFail of p, or of the next
 // process (cyclically) that is up at t.
-func (g *generator) scheduleFail(t trace.Time, p int32) error {
+func (g *generator) scheduleFail(t trace.Time, p int32) {
 	if g.downUntil == nil {
 		g.downUntil = make([]trace.Time, g.n)
 	}
@@ -606,7 +504,8 @@ func (g *generator) scheduleFail(t trace.Time, p int32) error {
 			if g.downUntil[p] <= t {
 				g.downUntil[p] = t + g.down
 				g.failed, g.lastFail = true, t
-				return g.push(item{t: t, kind: itemFail, p: p})
+				g.push(item{t: t, kind: itemFail, p: p})
+				return
 			}
 			p = (p + 1) % n
 		}

@@ -37,44 +37,30 @@ type ExportStats struct {
 // it takes. Control messages, logging, discards and holds are not
 // written: ShiViz would draw control messages as application messages.
 func Export(w io.Writer, run *trace.Run) (ExportStats, error) {
-	quoted, err := quotedProcesses(run)
-	if err != nil {
-		return ExportStats{}, err
+	x := &exporter{run: run, undone: undoneEvents(run), vc: make([][]int32, len(run.Processes)),
+		sent: map[copyKey][]Entry{}, lastCopy: map[int32]int32{}}
+	for i, p := range run.Processes {
+		if strings.ContainsAny(p, "\t\n\r") {
+			return x.st, fmt.Errorf("%s: process name %q contains a tab or line break, which a ShiViz log cannot carry", run.Name, p)
+		}
+		b, _ := json.Marshal(p)
+		x.quoted = append(x.quoted, string(b))
+		x.vc[i] = make([]int32, len(run.Processes))
 	}
-	x := newExporter(run, quoted)
 	bw := bufio.NewWriter(w)
-	bw.WriteString(ExportRegex)
-	bw.WriteByte('\n')
+	bw.WriteString(ExportRegex + "\n")
 	for i := range run.Events {
 		ev := &run.Events[i]
-		if ev.P < 0 || int(ev.P) >= len(run.Processes) {
-			return x.st, &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("unknown process index %d", ev.P)}
-		}
 		if !x.text(i, ev) {
 			continue
 		}
 		x.clock(ev)
-		x.writeLine(ev.P)
-		if _, err := bw.Write(x.line); err != nil {
+		if _, err := bw.Write(x.line(ev.P)); err != nil {
 			return x.st, err
 		}
 		x.st.Events++
 	}
 	return x.st, bw.Flush()
-}
-
-// quotedProcesses JSON-quotes the process names once for every clock
-// written, and rejects names that would break the tab-separated lines.
-func quotedProcesses(run *trace.Run) ([]string, error) {
-	quoted := make([]string, len(run.Processes))
-	for i, p := range run.Processes {
-		if strings.ContainsAny(p, "\t\n\r") {
-			return nil, fmt.Errorf("%s: process name %q contains a tab or line break, which a ShiViz log cannot carry", run.Name, p)
-		}
-		b, _ := json.Marshal(p)
-		quoted[i] = string(b)
-	}
-	return quoted, nil
 }
 
 // copyKey names one copy of a message, since resends and duplicates
@@ -84,7 +70,8 @@ type copyKey struct{ msg, copy int32 }
 // exporter holds the vector clocks Export maintains across events and
 // the buffers each line is built in.
 type exporter struct {
-	run    *trace.Run
+	run *trace.Run
+	// quoted are the process names, JSON-quoted once for every clock.
 	quoted []string
 	undone []bool
 	// vc is each process's vector clock.
@@ -93,42 +80,16 @@ type exporter struct {
 	sent map[copyKey][]Entry
 	// lastCopy is the highest copy sent of each message, which a receive
 	// without a copy number takes.
-	lastCopy  map[int32]int32
-	st        ExportStats
-	line, txt []byte
+	lastCopy map[int32]int32
+	st       ExportStats
+	buf, txt []byte
 }
 
-// newExporter starts every process at the zero clock.
-func newExporter(run *trace.Run, quoted []string) *exporter {
-	np := len(run.Processes)
-	x := &exporter{
-		run:      run,
-		quoted:   quoted,
-		undone:   undoneEvents(run),
-		vc:       make([][]int32, np),
-		sent:     map[copyKey][]Entry{},
-		lastCopy: map[int32]int32{},
-	}
-	for i := range x.vc {
-		x.vc[i] = make([]int32, np)
-	}
-	return x
-}
-
-// msgName tolerates a message index the run does not name, so that a
-// malformed run still exports.
-func (x *exporter) msgName(m int32) string {
-	if m >= 0 && int(m) < len(x.run.Msgs) {
-		return x.run.Msgs[m]
-	}
-	return "?"
-}
-
-// procName tolerates a peer index the run does not name, so that a
-// malformed run still exports.
-func (x *exporter) procName(p int32) string {
-	if p >= 0 && int(p) < len(x.run.Processes) {
-		return x.run.Processes[p]
+// name tolerates an index the run does not name (a send without "to"
+// decodes), so that such a run still exports.
+func name(names []string, i int32) string {
+	if i >= 0 && int(i) < len(names) {
+		return names[i]
 	}
 	return "?"
 }
@@ -138,24 +99,23 @@ func (x *exporter) procName(p int32) string {
 func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 	txt := x.txt[:0]
 	switch ev.Kind {
-	case trace.Send:
-		txt = fmt.Appendf(txt, "send %s to %s", x.msgName(ev.Msg), x.procName(ev.Peer))
-		if ev.Resend {
+	case trace.Send, trace.Recv:
+		dir := " to "
+		if ev.Kind == trace.Recv {
+			dir = " from "
+		}
+		txt = fmt.Appendf(txt, "%s %s%s%s", ev.Kind, name(x.run.Msgs, ev.Msg), dir, name(x.run.Processes, ev.Peer))
+		if ev.Resend && ev.Kind == trace.Send {
 			txt = fmt.Appendf(txt, " (resend of copy %d)", ev.Of)
 		}
 		if ev.Copy > 1 {
 			txt = fmt.Appendf(txt, " copy %d", ev.Copy)
 		}
-	case trace.Recv:
-		txt = fmt.Appendf(txt, "recv %s from %s", x.msgName(ev.Msg), x.procName(ev.Peer))
-		if ev.Copy > 1 {
-			txt = fmt.Appendf(txt, " copy %d", ev.Copy)
-		}
-		if ev.Via == trace.ViaLog {
+		if ev.Via == trace.ViaLog && ev.Kind == trace.Recv {
 			txt = append(txt, " via log"...)
 		}
-	case trace.Internal:
-		txt = append(txt, "internal"...)
+	case trace.Internal, trace.Fail:
+		txt = append(txt, ev.Kind.String()...)
 	case trace.Checkpoint:
 		txt = fmt.Appendf(txt, "checkpoint %d", ev.Ckpt)
 		if ev.CkptType != trace.CkptNone {
@@ -164,8 +124,6 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 		if ev.Pos >= 0 {
 			txt = fmt.Appendf(txt, " at pos %d", ev.Pos)
 		}
-	case trace.Fail:
-		txt = append(txt, "fail"...)
 	case trace.Restart, trace.Rollback:
 		txt = append(txt, ev.Kind.String()...)
 		if ev.Cause != trace.CauseNone {
@@ -173,12 +131,10 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 		}
 		txt = fmt.Appendf(txt, ": restore checkpoint %d, pos %d, undone %d", ev.Restore, ev.Pos, ev.Undone)
 	default:
-		x.txt = txt
 		return false
 	}
 	if label := x.run.Label(ev); label != "" {
-		txt = append(txt, ": "...)
-		txt = append(txt, label...)
+		txt = append(append(txt, ": "...), label...)
 	}
 	if x.undone[i] {
 		txt = append(txt, " [undone]"...)
@@ -197,16 +153,14 @@ func (x *exporter) clock(ev *trace.RunEvent) {
 	}
 	own[ev.P]++
 	if ev.Kind == trace.Send {
-		snap := make([]Entry, 0, 4)
+		var snap []Entry
 		for h, v := range own {
 			if v > 0 {
 				snap = append(snap, Entry{int32(h), v})
 			}
 		}
 		x.sent[copyKey{ev.Msg, ev.Copy}] = snap
-		if ev.Copy > x.lastCopy[ev.Msg] {
-			x.lastCopy[ev.Msg] = ev.Copy
-		}
+		x.lastCopy[ev.Msg] = max(x.lastCopy[ev.Msg], ev.Copy)
 	}
 }
 
@@ -218,53 +172,46 @@ func (x *exporter) merge(ev *trace.RunEvent, own []int32) {
 		c = x.lastCopy[ev.Msg]
 	}
 	sc, ok := x.sent[copyKey{ev.Msg, c}]
-	from := ev.Peer
-	if !ok || from < 0 || int(from) >= len(x.run.Processes) {
+	if !ok || ev.Peer < 0 {
 		x.st.Hidden++
 		return
 	}
 	var sv int32
 	for _, en := range sc {
-		if en.Host == from {
+		if en.Host == ev.Peer {
 			sv = en.Value
 		}
 	}
-	if own[from] >= sv {
+	if own[ev.Peer] >= sv {
 		x.st.Hidden++
 	}
 	for _, en := range sc {
-		if en.Value > own[en.Host] {
-			own[en.Host] = en.Value
-		}
+		own[en.Host] = max(own[en.Host], en.Value)
 	}
 }
 
-// writeLine builds process p's log line in x.line: name, clock and the
-// text, whose tabs and line breaks would otherwise split the line.
-func (x *exporter) writeLine(p int32) {
-	line := append(x.line[:0], x.run.Processes[p]...)
-	line = append(line, '\t', '{')
-	first := true
+// line builds process p's log line: name, clock and the text, whose tabs
+// and line breaks would otherwise split the line.
+func (x *exporter) line(p int32) []byte {
+	b := append(x.buf[:0], x.run.Processes[p]...)
+	b = append(b, '\t', '{')
 	for h, v := range x.vc[p] {
-		if v == 0 {
-			continue
+		if v > 0 {
+			if b[len(b)-1] != '{' {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(append(append(b, x.quoted[h]...), ':'), int64(v), 10)
 		}
-		if !first {
-			line = append(line, ',')
-		}
-		first = false
-		line = append(line, x.quoted[h]...)
-		line = append(line, ':')
-		line = strconv.AppendInt(line, int64(v), 10)
 	}
-	line = append(line, '}', '\t')
+	b = append(b, '}', '\t')
 	for _, c := range x.txt {
 		if c == '\n' || c == '\r' || c == '\t' {
 			c = ' '
 		}
-		line = append(line, c)
+		b = append(b, c)
 	}
-	x.line = append(line, '\n')
+	x.buf = append(b, '\n')
+	return x.buf
 }
 
 // undoneEvents marks the app events that a later restart or rollback of
@@ -274,9 +221,6 @@ func undoneEvents(run *trace.Run) []bool {
 	live := make([][]int32, len(run.Processes))
 	for i := range run.Events {
 		ev := &run.Events[i]
-		if ev.P < 0 || int(ev.P) >= len(live) {
-			continue
-		}
 		switch {
 		case ev.Kind.IsOp() && !ev.Resend:
 			live[ev.P] = append(live[ev.P], int32(i))

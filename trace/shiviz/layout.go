@@ -3,6 +3,7 @@ package shiviz
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // DefaultRegex is ShiViz's default parser expression: an event line
@@ -21,29 +22,36 @@ var (
 	goVectorRe = regexp.MustCompile("(?m)" + GoVectorRegex)
 )
 
-// chooseRegex picks the expression to match a file's events with, from
-// head, its first bytes (whole: all of it): the one given, else the
+// chooseRegex sets the expression to match a file's events with, chosen
+// from head, its first bytes (whole: all of it): the one given, else the
 // file's first line if it is one (Export and the tracing server write
-// it), else the layout detected. skip is the length of the first line
-// (with its newline) when it is the expression.
-func (p *parser) chooseRegex(head string, whole bool, expr, delimiter string) (_ string, skip int, layout string, err error) {
+// it), else the layout detected. It returns how it chose, and the length
+// of the first line (with its newline) when that is the expression.
+func (p *parser) chooseRegex(head string, whole bool, expr string) (skip int, layout string, err error) {
+	raw := head
 	head = strings.ReplaceAll(strings.TrimPrefix(head, "\ufeff"), "\r\n", "\n")
 	switch first, _, ok := strings.Cut(head, "\n"); {
 	case whole && strings.TrimSpace(head) == "":
-		return "", 0, "", p.errf(0, "empty log")
+		return 0, "", p.errf(0, "empty log")
 	case expr != "":
-		return expr, 0, "the regular expression given", nil
+		layout = "the regular expression given"
 	case ok && looksLikeRegex(first):
-		return first, len(first) + 1, "the regular expression on its first line", nil
-	case delimiter != "":
-		// The delimiter's lines belong to no event.
-		dre, err := CompileRegex(delimiter)
-		if err != nil {
-			return "", 0, "", p.errf(0, "delimiter: %s", err.Error())
+		expr, skip, layout = first, len(first)+1, "the regular expression on its first line"
+	default:
+		if p.delim != nil {
+			head = p.delim.ReplaceAllString(head, "") // the delimiter's lines belong to no event
 		}
-		head = dre.ReplaceAllString(head, "")
+		if expr, layout, err = p.detectLayout(head, whole); err != nil {
+			return 0, "", err
+		}
 	}
-	return p.detectLayout(head, whole)
+	if err := p.setRegex(expr); err != nil {
+		return 0, "", err
+	}
+	if !whole && !p.re.MatchString(raw[min(skip, len(raw)):strings.LastIndexByte(raw, '\n')+1]) {
+		return 0, "", p.errf(0, "the regular expression %q matches no event in the first %d KiB: not a log it reads", expr, sampleSize>>10)
+	}
+	return skip, layout, nil
 }
 
 // looksLikeRegex recognises a first line that is a parser expression (as
@@ -62,15 +70,15 @@ func looksLikeRegex(line string) bool {
 // head unmatched. On a tie the one whose only unmatched line is the
 // first is taken: a title line, as GoVector may write, rather than an
 // event text after the last clock (ShiViz's if both do). Otherwise it
-// refuses, since the wrong
-// layout would silently give every event its neighbour's text.
-func (p *parser) detectLayout(head string, whole bool) (string, int, string, error) {
+// refuses, since the wrong layout would silently give every event its
+// neighbour's text.
+func (p *parser) detectLayout(head string, whole bool) (expr, layout string, err error) {
 	if !whole {
 		head = head[:strings.LastIndexByte(head, '\n')+1]
 	}
 	gv, sv := fit(goVectorRe, head, whole), fit(defaultRe, head, whole)
 	if gv.events == 0 && sv.events == 0 {
-		return "", 0, "", p.errf(0, "no line of the form `HOST {CLOCK}` in the first %d KiB: not a ShiViz or GoVector log (give --regex if its events are laid out otherwise)", sampleSize>>10)
+		return "", "", p.errf(0, "no line of the form `HOST {CLOCK}` in the first %d KiB: not a ShiViz or GoVector log (give --regex if its events are laid out otherwise)", sampleSize>>10)
 	}
 	expr, best, layout := GoVectorRegex, gv, "GoVector's layout (a host and clock line, then the event's text)"
 	switch {
@@ -78,15 +86,15 @@ func (p *parser) detectLayout(head string, whole bool) (string, int, string, err
 	case sv.skipped < gv.skipped, sv.titleOnly():
 		expr, best, layout = DefaultRegex, sv, "ShiViz's default layout (the event's text, then a host and clock line)"
 	default:
-		return "", 0, "", p.errf(0, "cannot tell whether each event's text comes before or after its `HOST {CLOCK}` line (either way %d lines are left unmatched); give --regex '%s' (text first) or --regex '%s' (clock line first)", gv.skipped, DefaultRegex, GoVectorRegex)
+		return "", "", p.errf(0, "cannot tell whether each event's text comes before or after its `HOST {CLOCK}` line (either way %d lines are left unmatched); give --regex '%s' (text first) or --regex '%s' (clock line first)", gv.skipped, DefaultRegex, GoVectorRegex)
 	}
 	if best.titleOnly() {
 		layout += ", after a title line"
 	}
 	if best.skipped > best.events {
-		return "", 0, "", p.errf(0, "only %d events but %d other lines in the first %d KiB: not a ShiViz or GoVector log (give --regex if its events are laid out otherwise)", best.events, best.skipped, sampleSize>>10)
+		return "", "", p.errf(0, "only %d events but %d other lines in the first %d KiB: not a ShiViz or GoVector log (give --regex if its events are laid out otherwise)", best.events, best.skipped, sampleSize>>10)
 	}
-	return expr, 0, layout, nil
+	return expr, layout, nil
 }
 
 // fitness is how a layout fits a text: events matched, non-blank lines
@@ -99,36 +107,36 @@ type fitness struct {
 // titleOnly reports that the one line unmatched is the first.
 func (f fitness) titleOnly() bool { return f.skipped == 1 && f.firstSkipped }
 
-// fit matches re over head; unless whole, head may end inside an event,
-// so its last line does not count as unmatched.
 func fit(re *regexp.Regexp, head string, whole bool) fitness {
-	lines := strings.Split(head, "\n")
-	covered := make([]bool, len(lines))
-	var f fitness
-	line, pos := 0, 0
-	for _, m := range re.FindAllStringIndex(head, -1) {
-		line += strings.Count(head[pos:m[0]], "\n")
-		pos = m[0]
-		for k := 0; k <= strings.Count(head[m[0]:m[1]], "\n"); k++ {
-			covered[line+k] = true
-		}
-		f.events++
+	m := re.FindAllStringIndex(head, -1)
+	n, first := unmatched(head, m, whole)
+	return fitness{len(m), n, first}
+}
+
+// unmatched counts the non-blank lines of text that no match (text[m[0]:
+// m[1]], in order) touches, and says whether the first non-blank line
+// is one of them; unless whole, text may end inside an event, so its
+// last non-blank line does not count.
+func unmatched(text string, matches [][]int, whole bool) (n int, first bool) {
+	last := -1 // where the last non-blank line starts
+	if !whole {
+		last = strings.LastIndexByte(strings.TrimRightFunc(text, unicode.IsSpace), '\n') + 1
 	}
-	first, last := -1, -1
-	for i, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			last = i
-			if first < 0 {
-				first = i
+	seen := false
+	for pos := 0; pos <= len(text); {
+		line, _, _ := strings.Cut(text[pos:], "\n")
+		end := pos + len(line)
+		for len(matches) > 0 && matches[0][1] < pos {
+			matches = matches[1:]
+		}
+		if strings.TrimSpace(line) != "" {
+			if (len(matches) == 0 || matches[0][0] > end) && pos != last {
+				n++
+				first = first || !seen
 			}
+			seen = true
 		}
+		pos = end + 1
 	}
-	for i, l := range lines {
-		if covered[i] || strings.TrimSpace(l) == "" || !whole && i == last {
-			continue
-		}
-		f.skipped++
-		f.firstSkipped = f.firstSkipped || i == first
-	}
-	return f
+	return n, first
 }

@@ -14,12 +14,9 @@
 package shiviz
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -109,8 +106,6 @@ type Execution struct {
 	Skipped int
 	// Notes say what the import decided or repaired, for its summary.
 	Notes []string
-	// built says Complete built the execution (from spans), not Parse.
-	built bool
 }
 
 // Log is a parsed log.
@@ -121,14 +116,6 @@ type Log struct {
 	Layout     string
 	Executions []*Execution
 }
-
-// maxLogSize bounds what Parse reads: ShiViz itself holds a log in a
-// browser tab, and the largest real log is about a megabyte.
-const maxLogSize = 1 << 30
-
-// maxLine bounds a line: longer means the input is not a log (a binary,
-// /dev/zero), which is refused after a megabyte instead of read whole.
-const maxLine = 1 << 20
 
 // CompileRegex compiles a ShiViz expression for Go. ShiViz applies it in
 // JavaScript's multi-line mode, so ^ and $ match at line breaks; Go
@@ -151,195 +138,91 @@ func Parse(srcs []Source, opts ParseOptions) (*Log, error) {
 	if len(srcs) > 1 && opts.Delimiter != "" {
 		return nil, &trace.InputError{File: srcs[0].Name, Event: -1, Msg: "a delimiter splits one file into executions; give one file"}
 	}
-	p := &parser{lenient: opts.Lenient}
-	log := &Log{}
-	ex := p.begin("")
+	p := &parser{lenient: opts.Lenient, log: &Log{}}
+	var ex *Execution
+	labels := map[string]bool{}
 	for i, src := range srcs {
-		p.files, p.file = append(p.files, src.Name), int32(i)
-		log.Files = append(log.Files, src.Name)
-		text, start, end, err := p.open(src, opts)
+		p.file = int32(i)
+		p.log.Files = append(p.log.Files, src.Name)
+		text, chunks, err := p.open(src, opts)
 		if err != nil {
 			return nil, err
 		}
-		if len(srcs) == 1 && !src.Tracing {
-			log.Layout = p.layout()
-			return p.executions(log, text, start, end, opts.Delimiter)
+		line, pos := 1, 0
+		for _, c := range chunks {
+			if strings.TrimSpace(text[c.from:c.to]) == "" {
+				continue
+			}
+			line += strings.Count(text[pos:c.from], "\n")
+			pos = c.from
+			// Without a delimiter, the files make one execution.
+			if ex == nil || p.delim != nil {
+				if ex != nil {
+					if err := p.finish(ex); err != nil {
+						return nil, err
+					}
+				}
+				if labels[c.label] {
+					return nil, p.errf(line, "two executions are labelled %q; execution labels must be unique", c.label)
+				}
+				labels[c.label] = true
+				ex = p.begin(c.label)
+				p.log.Executions = append(p.log.Executions, ex)
+			}
+			if err := p.match(ex, text[c.from:c.to], line, src.Tracing); err != nil {
+				return nil, err
+			}
 		}
-		line := 1 + strings.Count(text[:start], "\n")
-		if err := p.match(ex, text[start:end], line, src.Tracing); err != nil {
-			return nil, err
-		}
+	}
+	if ex == nil {
+		return nil, p.errf(0, "no execution with any text")
 	}
 	if err := p.finish(ex); err != nil {
 		return nil, err
 	}
-	log.Executions, log.Layout = []*Execution{ex}, p.layout()
-	return log, nil
+	p.log.Layout = p.layout()
+	return p.log, nil
 }
 
-// layout says how each file was read: once if alike.
-func (p *parser) layout() string {
-	if !slices.ContainsFunc(p.layouts, func(l string) bool { return l != p.layouts[0] }) {
-		return p.layouts[0]
-	}
-	each := make([]string, len(p.layouts))
-	for i, l := range p.layouts {
-		each[i] = p.files[i] + ": " + l
-	}
-	return strings.Join(each, "; ")
-}
-
-// open reads a file and sets the regex its events are matched with,
-// deciding on the file's first 64 KiB, before the rest is read, so that
-// what is no log is refused at once. It returns the text and the part of
-// it to match: ShiViz trims the whole log before parsing; the offsets
-// keep line numbers those of the file.
-func (p *parser) open(src Source, opts ParseOptions) (text string, start, end int, err error) {
-	br := bufio.NewReaderSize(src.R, sampleSize)
-	head, _ := br.Peek(sampleSize)
-	layout := "DistributedClocks tracing records"
-	if !src.Tracing {
-		var expr string
-		expr, start, layout, err = p.chooseRegex(string(head), len(head) < sampleSize, opts.Regex, opts.Delimiter)
-		if err != nil {
-			return "", 0, 0, err
-		}
-		if err := p.setRegex(expr); err != nil {
-			return "", 0, 0, err
-		}
-		if h := string(head); len(head) == sampleSize && !p.re.MatchString(h[min(start, len(h)):strings.LastIndexByte(h, '\n')+1]) {
-			return "", 0, 0, p.errf(0, "the regular expression %q matches no event in the first %d KiB: not a log it reads", expr, sampleSize>>10)
-		}
-	}
-	p.layouts = append(p.layouts, layout)
-	if text, err = p.readLog(br); err != nil {
-		return "", 0, 0, err
-	}
-	end = len(strings.TrimRight(text, " \t\n\r\f\v"))
-	for start < end && isSpace(text[start]) {
-		start++
-	}
-	if start >= end {
-		return "", 0, 0, p.errf(0, "empty log")
-	}
-	return text, start, end, nil
-}
-
-// readLog reads the whole log, bounded by maxLogSize and maxLine, with
-// Windows line endings made Unix ones.
-func (p *parser) readLog(r io.Reader) (string, error) {
-	// A strings.Builder holds the log once; reading into a []byte and
-	// converting would hold it twice.
-	var sb strings.Builder
-	buf := make([]byte, 64<<10)
-	line, run := 1, 0
-	for {
-		n, err := r.Read(buf)
-		for chunk := buf[:n]; ; {
-			i := bytes.IndexByte(chunk, '\n')
-			if i < 0 {
-				run += len(chunk)
-				break
-			}
-			if run += i; run > maxLine {
-				break
-			}
-			line, run, chunk = line+1, 0, chunk[i+1:]
-		}
-		if run > maxLine {
-			return "", p.errf(line, "line longer than %d bytes: not a log", maxLine)
-		}
-		sb.Write(buf[:n])
-		if sb.Len() > maxLogSize {
-			return "", p.errf(0, "log larger than 1 GiB")
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return "", p.errf(0, "%v", err)
-		}
-	}
-	text := sb.String()
-	// Windows line endings would leave \r in every captured group and
-	// defeat $ in multi-line mode.
-	if strings.Contains(text, "\r\n") {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
-	}
-	return text, nil
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
+// parser holds what Parse threads through the files.
 type parser struct {
-	// files name the files read so far, layouts how each was read; file
-	// indexes the one being read.
-	files, layouts        []string
-	file                  int32
-	lenient               bool
-	re                    *regexp.Regexp
+	log *Log
+	// file indexes the file being read; layouts say how each was read.
+	file    int32
+	layouts []string
+	lenient bool
+	// re matches an event of the file being read; delim, if any, the
+	// delimiter between executions.
+	re, delim             *regexp.Regexp
 	hostG, clockG, eventG int
 	fieldGroups           []int
-	fieldNames            []string
 	// The execution being built: its hosts by name, and its events'
 	// clocks as written, until every host is known.
-	hostIdx          map[string]int32
-	raws             []rawClock
-	scratch, touched []int32
+	hostIdx map[string]int32
+	raws    []rawClock
 }
 
-// setRegex compiles expr and finds its groups.
-func (p *parser) setRegex(expr string) error {
-	re, err := CompileRegex(expr)
-	if err != nil {
-		return p.errf(0, "%s", err.Error())
-	}
-	p.re = re
-	p.hostG, p.clockG, p.eventG = re.SubexpIndex("host"), re.SubexpIndex("clock"), re.SubexpIndex("event")
-	var missing []string
-	for _, g := range []struct {
-		name string
-		i    int
-	}{{"host", p.hostG}, {"clock", p.clockG}, {"event", p.eventG}} {
-		if g.i < 0 {
-			missing = append(missing, g.name)
-		}
-	}
-	if len(missing) > 0 {
-		return p.errf(0, "the regular expression %q lacks the named group(s) %s (it needs host, clock and event)", expr, strings.Join(missing, ", "))
-	}
-	seen := map[string]bool{}
-	p.fieldGroups, p.fieldNames = p.fieldGroups[:0], p.fieldNames[:0]
-	for i, n := range re.SubexpNames() {
-		if n != "" && seen[n] {
-			return p.errf(0, "the regular expression has several groups named %q", n)
-		}
-		seen[n] = true
-		if n != "" && i != p.hostG && i != p.clockG && i != p.eventG {
-			p.fieldGroups = append(p.fieldGroups, i)
-			p.fieldNames = append(p.fieldNames, n)
-		}
-	}
-	return nil
+// begin starts an execution.
+func (p *parser) begin(label string) *Execution {
+	p.hostIdx, p.raws = map[string]int32{}, p.raws[:0]
+	return &Execution{Label: label}
 }
 
 // errf is an error at a line of the file being read (0: none).
 func (p *parser) errf(line int, format string, args ...any) error {
-	return &trace.InputError{File: p.files[p.file], Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &trace.InputError{File: p.log.Files[p.file], Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // evErrf is an error at an event's clock, in whichever file it is.
 func (p *parser) evErrf(ev *Event, format string, args ...any) error {
-	return &trace.InputError{File: p.files[ev.File], Event: -1, Line: ev.ClockLine, Msg: fmt.Sprintf(format, args...)}
+	return &trace.InputError{File: p.log.Files[ev.File], Event: -1, Line: ev.ClockLine, Msg: fmt.Sprintf(format, args...)}
 }
 
 // at names where an event's clock is, for messages about another event:
 // "line 7", or "line 7 of b.log" when it is in another file than ref.
 func (p *parser) at(ev, ref *Event) string {
-	if ev.File == ref.File || len(p.files) == 1 {
+	if ev.File == ref.File || len(p.log.Files) == 1 {
 		return fmt.Sprintf("line %d", ev.ClockLine)
 	}
-	return fmt.Sprintf("line %d of %s", ev.ClockLine, p.files[ev.File])
+	return fmt.Sprintf("line %d of %s", ev.ClockLine, p.log.Files[ev.File])
 }

@@ -3,7 +3,9 @@ package spans
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
@@ -13,22 +15,16 @@ import (
 type builder struct {
 	spans []span
 	byKey map[string]int32
-	// counts of what the notes report, by what they say
+	// count holds what the notes report, by what they say.
 	count map[string]int
 
 	ex      *shiviz.Execution
-	procOf  map[string]int32
 	proc    []int32   // span → process
 	parent  []int32   // span → parent span, or -1
 	kids    [][]int32 // span → children, by start time
 	seen    []bool
 	start   []int32   // span → its first event
 	pending [][]int32 // call span → response sends awaiting its end
-	local   []int64   // event → time by its process's clock
-}
-
-func newBuilder() *builder {
-	return &builder{byKey: map[string]int32{}, count: map[string]int{}, procOf: map[string]int32{}, ex: &shiviz.Execution{}}
 }
 
 // add records a span, or counts why it is skipped. Two spans with one
@@ -52,10 +48,10 @@ func (b *builder) add(s span) {
 	}
 	key := ref(s.trace, s.id)
 	if old, dup := b.byKey[key]; dup && !s.shared {
-		if o := &b.spans[old]; o.kind == server && s.kind == client && !o.shared {
+		if o := &b.spans[old]; o.kind == "server" && s.kind == "client" && !o.shared {
 			o.shared, b.byKey[key+"/shared"] = true, old
 			delete(b.byKey, key)
-		} else if s.kind == server {
+		} else if s.kind == "server" {
 			s.shared = true
 		}
 	}
@@ -78,19 +74,27 @@ func (b *builder) add(s span) {
 // made causal.
 func (b *builder) build() (*shiviz.Execution, error) {
 	if len(b.spans) == 0 {
-		return nil, fmt.Errorf("no spans to import%s", b.skipNote())
+		var why []string
+		for k, n := range b.count {
+			if strings.HasPrefix(k, "skipped") {
+				why = append(why, fmt.Sprintf("%d %s", n, k))
+			}
+		}
+		if slices.Sort(why); len(why) > 0 {
+			return nil, fmt.Errorf("no spans to import (%s)", strings.Join(why, "; "))
+		}
+		return nil, fmt.Errorf("no spans to import")
 	}
-	b.link()
 	n := len(b.spans)
+	b.link()
 	b.seen, b.start, b.pending = make([]bool, n), make([]int32, n), make([][]int32, n)
-	roots := make([]int32, 0)
+	var roots []int32
 	for i := range b.spans {
 		if b.parent[i] < 0 {
 			roots = append(roots, int32(i))
 		}
 	}
-	b.sortByStart(roots)
-	for _, r := range roots {
+	for _, r := range b.sortByStart(roots) {
 		b.visit(r)
 	}
 	for i := range b.spans {
@@ -100,35 +104,16 @@ func (b *builder) build() (*shiviz.Execution, error) {
 			b.visit(int32(i))
 		}
 	}
-	if err := b.finish(); err != nil {
-		return nil, err
-	}
-	return b.ex, nil
+	return b.ex, b.finish()
 }
 
-// link resolves each span's process and parent, and lists children.
+// link resolves each span's process — its service, or service@instance
+// when the file shows the service on several instances — and parent,
+// and lists children.
 func (b *builder) link() {
-	names := processNames(b.spans)
-	b.proc, b.parent, b.kids = make([]int32, len(b.spans)), make([]int32, len(b.spans)), make([][]int32, len(b.spans))
-	for i := range b.spans {
-		b.proc[i] = b.process(names[i])
-	}
-	for i := range b.spans {
-		b.parent[i] = b.parentOf(int32(i))
-		if p := b.parent[i]; p >= 0 {
-			b.kids[p] = append(b.kids[p], int32(i))
-		}
-	}
-	for i := range b.kids {
-		b.sortByStart(b.kids[i])
-	}
-}
-
-// processNames names each span's process: its service, or service@
-// instance when the file shows the service on several instances.
-func processNames(spans []span) []string {
+	n := len(b.spans)
 	insts := map[string]map[string]bool{}
-	for _, s := range spans {
+	for _, s := range b.spans {
 		if insts[s.service] == nil {
 			insts[s.service] = map[string]bool{}
 		}
@@ -136,25 +121,27 @@ func processNames(spans []span) []string {
 			insts[s.service][s.instance] = true
 		}
 	}
-	names := make([]string, len(spans))
-	for i, s := range spans {
-		names[i] = s.service
+	procOf := map[string]int32{}
+	b.proc, b.parent, b.kids = make([]int32, n), make([]int32, n), make([][]int32, n)
+	for i, s := range b.spans {
+		name := s.service
 		if s.instance != "" && len(insts[s.service]) > 1 {
-			names[i] += "@" + s.instance
+			name += "@" + s.instance
+		}
+		if _, ok := procOf[name]; !ok {
+			procOf[name] = int32(len(b.ex.Hosts))
+			b.ex.Hosts = append(b.ex.Hosts, name)
+		}
+		b.proc[i] = procOf[name]
+	}
+	for i := range b.spans {
+		if b.parent[i] = b.parentOf(int32(i)); b.parent[i] >= 0 {
+			b.kids[b.parent[i]] = append(b.kids[b.parent[i]], int32(i))
 		}
 	}
-	return names
-}
-
-// process returns the index of the named process, adding it.
-func (b *builder) process(name string) int32 {
-	p, ok := b.procOf[name]
-	if !ok {
-		p = int32(len(b.ex.Hosts))
-		b.procOf[name] = p
-		b.ex.Hosts = append(b.ex.Hosts, name)
+	for _, k := range b.kids {
+		b.sortByStart(k)
 	}
-	return p
 }
 
 // parentOf finds span i's parent. The server half of an RPC is the
@@ -180,8 +167,9 @@ func (b *builder) parentOf(i int32) int32 {
 	return -1
 }
 
-func (b *builder) sortByStart(spans []int32) {
+func (b *builder) sortByStart(spans []int32) []int32 {
 	slices.SortStableFunc(spans, func(x, y int32) int { return cmp.Compare(b.spans[x].start, b.spans[y].start) })
+	return spans
 }
 
 // finish numbers each process's events by its clock, makes the times
@@ -190,15 +178,16 @@ func (b *builder) sortByStart(spans []int32) {
 func (b *builder) finish() error {
 	ex := b.ex
 	per := make([][]int32, len(ex.Hosts))
-	for i := range ex.Events {
-		per[ex.Events[i].Host] = append(per[ex.Events[i].Host], int32(i))
+	origin := ex.Events[0].Time
+	for i, ev := range ex.Events {
+		per[ev.Host] = append(per[ev.Host], int32(i))
+		origin = min(origin, ev.Time)
 	}
-	origin := slices.Min(b.local)
 	for _, evs := range per {
-		slices.SortStableFunc(evs, func(x, y int32) int { return cmp.Compare(b.local[x], b.local[y]) })
+		slices.SortStableFunc(evs, func(x, y int32) int { return cmp.Compare(ex.Events[x].Time, ex.Events[y].Time) })
 		for k, e := range evs {
 			ex.Events[e].Own = int32(k + 1)
-			if ex.Events[e].Time = trace.Time(b.local[e] - origin); ex.Events[e].Time > trace.MaxTime {
+			if ex.Events[e].Time -= origin; ex.Events[e].Time > trace.MaxTime {
 				return fmt.Errorf("the spans last more than %s", trace.MaxTimeText)
 			}
 		}
@@ -206,6 +195,12 @@ func (b *builder) finish() error {
 	if err := ex.Complete(); err != nil {
 		return err
 	}
-	ex.Notes = b.notes()
+	ex.Notes = []string{fmt.Sprintf("%d spans; %d parent-child edges cross processes: %d request and %d response messages",
+		len(b.spans), b.count["requests"], b.count["requests"], b.count["responses"])}
+	delete(b.count, "requests")
+	delete(b.count, "responses")
+	for _, k := range slices.Sorted(maps.Keys(b.count)) {
+		ex.Notes = append(ex.Notes, fmt.Sprintf("%d %s", b.count[k], k))
+	}
 	return ex.Deskew()
 }

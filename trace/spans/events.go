@@ -1,10 +1,9 @@
 package spans
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
@@ -38,7 +37,7 @@ func (b *builder) visit(i int32) {
 			b.visit(c)
 		}
 	}
-	answers := remote && !s.follows && s.kind != consumer && b.spans[p].kind != producer
+	answers := remote && !s.follows && s.kind != "consumer" && b.spans[p].kind != "producer"
 	if len(b.pending[i]) == 0 && !answers {
 		if b.calls(i) && !slices.ContainsFunc(b.kids[i], func(c int32) bool { return b.proc[c] != b.proc[i] }) {
 			b.count["client or producer span(s) call a service not in the file: internal events"]++
@@ -62,7 +61,7 @@ func (b *builder) visit(i int32) {
 
 // calls reports whether span i is the caller's side of a call.
 func (b *builder) calls(i int32) bool {
-	return b.spans[i].kind == client || b.spans[i].kind == producer
+	return b.spans[i].kind == "client" || b.spans[i].kind == "producer"
 }
 
 // within places a time of another process's clock inside span p, where
@@ -71,15 +70,15 @@ func (b *builder) within(p int32, t int64) int64 {
 	return min(max(t, b.spans[p].start), b.spans[p].end)
 }
 
-// event adds an event of span i's process at time t of its clock.
+// event adds an event of span i's process at time t of its clock, for
+// now nanoseconds since the epoch.
 func (b *builder) event(i int32, t int64, text string) int32 {
 	s := &b.spans[i]
 	fields := []shiviz.Field{{Name: "span", Value: s.id}}
-	if s.kind != unset {
-		fields = append(fields, shiviz.Field{Name: "kind", Value: kindNames[s.kind]})
+	if s.kind != "" {
+		fields = append(fields, shiviz.Field{Name: "kind", Value: s.kind})
 	}
-	b.ex.Events = append(b.ex.Events, shiviz.Event{Host: b.proc[i], Text: text, Fields: fields})
-	b.local = append(b.local, t)
+	b.ex.Events = append(b.ex.Events, shiviz.Event{Host: b.proc[i], Text: text, Fields: fields, Time: trace.Time(t)})
 	return int32(len(b.ex.Events) - 1)
 }
 
@@ -89,36 +88,4 @@ func (b *builder) message(send, recv int32, what string) {
 	evs[send].Children = append(evs[send].Children, recv)
 	evs[recv].Parents = append(evs[recv].Parents, send)
 	b.count[what]++
-}
-
-// notes say what the spans became, and every span skipped and why.
-func (b *builder) notes() []string {
-	notes := []string{fmt.Sprintf("%d spans; %d parent-child edges cross processes: %d request and %d response messages",
-		len(b.spans), b.count["requests"], b.count["requests"], b.count["responses"])}
-	delete(b.count, "requests")
-	delete(b.count, "responses")
-	keys := make([]string, 0, len(b.count))
-	for k := range b.count {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		notes = append(notes, fmt.Sprintf("%d %s", b.count[k], k))
-	}
-	return notes
-}
-
-// skipNote says why no span was kept.
-func (b *builder) skipNote() string {
-	var why []string
-	for k, n := range b.count {
-		if strings.HasPrefix(k, "skipped") {
-			why = append(why, fmt.Sprintf("%d %s", n, k))
-		}
-	}
-	slices.Sort(why)
-	if len(why) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(why, "; ") + ")"
 }

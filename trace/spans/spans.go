@@ -8,7 +8,7 @@
 // child span on different processes become a request message and, for
 // a synchronous call, a response message from the child's end back to
 // the parent. Each process's clock is then shifted by the least amount
-// that puts every receive after its send (skew.Deskew). Nothing is
+// that puts every receive after its send (Execution.Deskew). Nothing is
 // dropped silently: Execution.Notes counts spans, edges, messages,
 // shifts, and every span skipped, with the reason.
 package spans
@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,38 +34,24 @@ const (
 	Zipkin = "zipkin"
 )
 
-// kind is a span's kind, as OpenTelemetry numbers them.
-type kind uint8
-
-const (
-	unset kind = iota
-	internal
-	server
-	client
-	producer
-	consumer
-)
-
-var kindNames = [...]string{"", "internal", "server", "client", "producer", "consumer"}
+// kinds are the span kinds in OpenTelemetry's numbering; "" is unset.
+var kinds = []string{"", "internal", "server", "client", "producer", "consumer"}
 
 // parseKind reads a kind by any of its spellings ("SERVER", "server",
 // "SPAN_KIND_SERVER"); anything else is unset.
-func parseKind(s string) kind {
-	s = strings.ToLower(strings.TrimPrefix(strings.ToUpper(s), "SPAN_KIND_"))
-	for k, n := range kindNames {
-		if n != "" && n == s {
-			return kind(k)
-		}
+func parseKind(s string) string {
+	if s = strings.ToLower(strings.TrimPrefix(strings.ToUpper(s), "SPAN_KIND_")); slices.Contains(kinds, s) {
+		return s
 	}
-	return unset
+	return ""
 }
 
 // span is one span, whatever format it came from.
 type span struct {
+	// parent is the key (ref) of the parent span.
 	trace, id, parent string
 	service, instance string
-	name              string
-	kind              kind
+	name, kind        string
 	// start and end are in nanoseconds since the epoch, by the clock of
 	// the span's process.
 	start, end int64
@@ -74,6 +61,14 @@ type span struct {
 	// client half's id.
 	shared bool
 	links  int
+}
+
+// ref is the key of the span id of trace, "" for no span.
+func ref(trace, id string) string {
+	if id == "" {
+		return ""
+	}
+	return trace + "/" + id
 }
 
 // maxDoc bounds a span file, as the ShiViz reader bounds a log.
@@ -91,19 +86,15 @@ type File struct {
 // Read decodes the files and builds one execution of all their spans.
 // Errors are *trace.InputError naming the file.
 func Read(files []File) (*shiviz.Execution, error) {
-	b := newBuilder()
+	b := &builder{byKey: map[string]int32{}, count: map[string]int{}, ex: &shiviz.Execution{}}
 	for _, f := range files {
-		r := &capped{r: f.R, n: maxDoc}
+		read := map[string]func(io.Reader, *builder) error{OTLP: readOTLP, Jaeger: readJaeger, Zipkin: readZipkin}[f.Format]
+		r := &io.LimitedReader{R: f.R, N: maxDoc + 1}
 		var err error
-		switch f.Format {
-		case OTLP:
-			err = readOTLP(r, b)
-		case Jaeger:
-			err = readJaeger(r, b)
-		case Zipkin:
-			err = readZipkin(r, b)
-		default:
+		if read == nil {
 			err = fmt.Errorf("unknown span format %q", f.Format)
+		} else if err = read(r, b); r.N <= 0 {
+			err = errors.New("larger than 1 GiB")
 		}
 		if err != nil {
 			return nil, &trace.InputError{File: f.Name, Event: -1, Msg: err.Error()}
@@ -133,22 +124,6 @@ func decodeAll[T any](r io.Reader, each func(*T) error) error {
 	}
 }
 
-// capped fails a read beyond n bytes.
-type capped struct {
-	r io.Reader
-	n int64
-}
-
-func (c *capped) Read(b []byte) (int, error) {
-	if c.n <= 0 {
-		return 0, errors.New("larger than 1 GiB")
-	}
-	b = b[:min(int64(len(b)), c.n)]
-	n, err := c.r.Read(b)
-	c.n -= int64(n)
-	return n, err
-}
-
 // number is an integer written as a JSON number or string (protobuf's
 // JSON mapping writes 64-bit integers as strings).
 type number int64
@@ -157,16 +132,4 @@ func (n *number) UnmarshalJSON(b []byte) error {
 	v, err := strconv.ParseInt(strings.Trim(string(b), `"`), 10, 64)
 	*n = number(v)
 	return err
-}
-
-// kindValue is a span kind written as an OTLP enum number or name.
-type kindValue kind
-
-func (k *kindValue) UnmarshalJSON(b []byte) error {
-	if v, err := strconv.Atoi(string(b)); err == nil {
-		*k = kindValue(kind(min(max(v, 0), int(consumer))))
-		return nil
-	}
-	*k = kindValue(parseKind(strings.Trim(string(b), `"`)))
-	return nil
 }

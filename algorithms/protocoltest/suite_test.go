@@ -152,17 +152,18 @@ func CheckMutantBreaks(t *testing.T, mk New, mutant func(replay.Algorithm) repla
 }
 
 // GoldenCase is a small trace whose run is a golden file,
-// testdata/Name.run.jsonl, with the counts it must have (PBBytes
-// ignored).
+// testdata/PROTOCOL/Name.run.jsonl, with the counts it must have
+// (PBBytes ignored).
 type GoldenCase struct {
 	Name  string
 	Trace *trace.Builder
 	Want  Counts
 }
 
-// CheckGolden replays every case through a fresh state machine and
-// compares its run with the golden file (rewrite with -update).
-func CheckGolden(t *testing.T, mk New, cases []GoldenCase) {
+// CheckGolden replays every case through a fresh state machine of the
+// protocol and compares its run with the golden file (rewrite with
+// -update).
+func CheckGolden(t *testing.T, protocol string, mk New, cases []GoldenCase) {
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			tr, err := tc.Trace.Build()
@@ -170,7 +171,7 @@ func CheckGolden(t *testing.T, mk New, cases []GoldenCase) {
 				t.Fatal(err)
 			}
 			run := Replay(t, tr, mustNew(t, mk, tr))
-			golden.Check(t, tc.Name+".run.jsonl", Encode(t, run))
+			golden.Check(t, protocol+"/"+tc.Name+".run.jsonl", Encode(t, run))
 			c := CountsOf(run)
 			c.PBBytes = 0
 			if c != tc.Want {

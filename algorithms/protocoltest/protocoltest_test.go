@@ -1,11 +1,13 @@
-// Package protocoltest holds the test helpers shared by the tests of the
+// Package protocoltest holds, in test files only, the tests of the
 // checkpoint-placement protocols (algorithms/bcs, fdas, hmnr,
-// coordinated): replaying and golden runs, the failure-free checkpoint
-// and communication pattern of a run and its promises (Z-cycles, RDT,
+// coordinated; bcs_test.go and so on) and the harness they share:
+// replaying and golden runs, the failure-free checkpoint and
+// communication pattern of a run and its promises (Z-cycles, RDT,
 // consistent S_n lines), counts, random failure-free traces, a
 // brute-force model of executions for reference implementations, and
-// test-only mutants built by filtering a protocol's effects. It is
-// imported by tests only.
+// test-only mutants built by filtering a protocol's effects. Being test
+// code, the harness is in no binary; the tests that change a machine's
+// state stay in its package.
 package protocoltest
 
 import (

@@ -1,0 +1,163 @@
+package shiviz
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// TimeLayouts are tried, in order, for a timestamp group without an
+// explicit layout: Akka's, log4j's and RFC 3339.
+var TimeLayouts = []string{
+	"01/02/2006 15:04:05.000",
+	"2006-01-02 15:04:05,000",
+	"2006-01-02 15:04:05.000",
+	"2006-01-02 15:04:05",
+	time.RFC3339Nano,
+}
+
+// timestamps takes the events' times from the timestamp group, relative
+// to the earliest, and makes them consistent with causality (Deskew):
+// hosts' clocks are skewed.
+func (ex *Execution) timestamps(name string, opts ImportOptions) error {
+	bad := func(line int, format string, args ...any) error {
+		return &trace.InputError{File: name, Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	layouts := TimeLayouts
+	if opts.TimeLayout != "" {
+		layouts = []string{opts.TimeLayout}
+	}
+	abs := make([]time.Time, len(ex.Events))
+	for i, ev := range ex.Events {
+		k := slices.IndexFunc(ev.Fields, func(f Field) bool { return f.Name == opts.TimeGroup })
+		if k < 0 {
+			return bad(ev.Line, "the regular expression has no group %q to take times from", opts.TimeGroup)
+		}
+		var err error
+		for _, l := range layouts {
+			if abs[i], err = time.Parse(l, strings.TrimSpace(ev.Fields[k].Value)); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			return bad(ev.Line, "cannot read the timestamp %q of group %q (layouts tried: %s)", ev.Fields[k].Value, opts.TimeGroup, strings.Join(layouts, "; "))
+		}
+	}
+	origin := slices.MinFunc(abs, time.Time.Compare)
+	for i := range ex.Events {
+		if ex.Events[i].Time = trace.Time(abs[i].Sub(origin)); ex.Events[i].Time > trace.MaxTime {
+			return bad(ex.Events[i].Line, "timestamps span more than ckpt's time range")
+		}
+	}
+	if err := ex.Deskew(); err != nil {
+		return bad(0, "%s", err.Error())
+	}
+	return nil
+}
+
+// Deskew makes the events' times, each taken by its host's own clock,
+// consistent with causality (deskew: the least shift per host, then any
+// event still before a cause raised to it), makes the earliest time 0,
+// orders the events by time, and notes every shift and raise. Order must
+// be a causal order.
+func (ex *Execution) Deskew() error {
+	shift, consistent, raised, err := ex.deskew()
+	if err != nil {
+		return err
+	}
+	origin := trace.MaxTime
+	for _, ev := range ex.Events {
+		origin = min(origin, ev.Time)
+	}
+	for i := range ex.Events {
+		ex.Events[i].Time -= origin
+	}
+	ex.Timed = true
+	ex.order(perHost(ex)) // no cycle: Order was one
+	for h, s := range shift {
+		if s > 0 {
+			ex.Notes = append(ex.Notes, fmt.Sprintf("clock of %s shifted by +%s s to restore causality", ex.Hosts[h], s))
+		}
+	}
+	if !consistent {
+		ex.Notes = append(ex.Notes, "the clocks contradict each other (no shift per process puts every receive after its send): none shifted")
+	}
+	if raised > 0 {
+		ex.Notes = append(ex.Notes, fmt.Sprintf("%d event(s) earlier than their cause raised to it", raised))
+	}
+	return nil
+}
+
+// deskew rewrites the times so that they are non-decreasing along each
+// host and no receive is earlier than its send. It first adds to each
+// host's times the least non-negative shift that puts every receive at
+// or after its send (shifts); when no shifts can (consistent false),
+// none is shifted. Then, in causal order, any event still earlier than
+// one of its causes is raised to the latest of them, and counted; with
+// consistent clocks that are non-decreasing per host, none is. A shifted
+// time beyond trace.MaxTime is an error.
+func (ex *Execution) deskew() (shift []trace.Time, consistent bool, raised int, err error) {
+	if shift, consistent = ex.shifts(); !consistent {
+		clear(shift)
+	}
+	for _, ev := range ex.Events {
+		if ev.Time+shift[ev.Host] > trace.MaxTime {
+			return nil, false, 0, fmt.Errorf("a time of %s shifted by %s exceeds %s", ex.Hosts[ev.Host], shift[ev.Host], trace.MaxTimeText)
+		}
+	}
+	per := perHost(ex)
+	for _, e := range ex.Order {
+		ev := &ex.Events[e]
+		t := ev.Time + shift[ev.Host]
+		cause := t
+		if ev.Own > 1 {
+			cause = max(cause, ex.Events[per[ev.Host][ev.Own-2]].Time)
+		}
+		for _, q := range ev.Parents {
+			cause = max(cause, ex.Events[q].Time)
+		}
+		if ev.Time = cause; cause > t {
+			raised++
+		}
+	}
+	return shift, consistent, raised, nil
+}
+
+// shifts finds the least non-negative shifts per host satisfying every
+// message — the longest paths of the constraints shift[to]−shift[from] ≥
+// sent−received — by Bellman–Ford on the strongest constraint between
+// each pair of hosts; it reports false when a cycle of constraints has
+// positive weight, which no shifts satisfy.
+func (ex *Execution) shifts() ([]trace.Time, bool) {
+	need := map[int64]trace.Time{} // from<<32 | to → least shift difference
+	for _, ev := range ex.Events {
+		for _, q := range ev.Parents {
+			k := int64(ex.Events[q].Host)<<32 | int64(ev.Host)
+			if w, ok := need[k]; !ok || ex.Events[q].Time-ev.Time > w {
+				need[k] = ex.Events[q].Time - ev.Time
+			}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(need))
+	shift := make([]trace.Time, len(ex.Hosts))
+	for range len(ex.Hosts) + 1 {
+		changed := false
+		for _, k := range keys {
+			from, to := k>>32, k&(1<<32-1)
+			if s := shift[from] + need[k]; s > shift[to] {
+				if s > trace.MaxTime {
+					return shift, false
+				}
+				shift[to], changed = s, true
+			}
+		}
+		if !changed {
+			return shift, true
+		}
+	}
+	return shift, false
+}
