@@ -35,6 +35,9 @@ type Builder struct {
 	// broken run's), by (process, seq).
 	heardOther map[[2]int32]uint32
 
+	// putBack answers which copies a PK rollback puts back (PutBack).
+	putBack func(p, ci int32) (back, sure bool)
+
 	sawOp        bool // an app event carried an op number
 	snapshotUsed int
 	nAnomalies   int
@@ -44,6 +47,7 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
+	gaps  int32           // None entries in live: ops a broken continuity skipped
 	held  []int32         // the checkpoints held, as indexes into taken, in order
 	taken []Ckpt          // every checkpoint taken
 	byID  map[int32]int32 // see Proc.byID

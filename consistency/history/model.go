@@ -299,6 +299,13 @@ type Restore struct {
 	// position and pos: what the process replays silently from its log
 	// (PK; MS writes its replays as recv events and restores to pos).
 	Replayed []int32
+	// Want is the checkpoint the algorithm's rule restores (an index in
+	// Taken), as the protocol spec found it, or None: the bound
+	// domino-free judges against.
+	Want int32
+	// VT is the rebuilt vector time of the checkpoint restored (PK), as
+	// the spec kept it, for the report.
+	VT trace.VT
 	// Known are the PK announcements the process had recorded when it
 	// restored (a restart's own announcement not yet among them).
 	Known []Announcement

@@ -55,6 +55,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 		for int32(len(ps.live)) < e.Op {
 			ps.live = append(ps.live, None)
 			ps.stable = append(ps.stable, false)
+			ps.gaps++
 		}
 	}
 	if len(ps.live) > 0 {

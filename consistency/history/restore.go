@@ -172,7 +172,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	m := b.m
 	ps.lastRestore = seq
 	k := ckptIndex(ps.taken, ps.byID, e.Restore)
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k})
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k, Want: None})
 	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
 	if m.Alg == PK {
@@ -275,6 +275,7 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 	for k := len(ps.live) - 1; k >= int(pos); k-- {
 		s := ps.live[k]
 		if s == None {
+			ps.gaps--
 			continue
 		}
 		m.UndoneBy[s] = by
@@ -291,6 +292,12 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int
 		}
 		ci := m.Copies.Index(e.Msg, e.Copy)
 		if ci < 0 || m.Copies.Send[ci] == None {
+			continue
+		}
+		if keep == requeueNonOrphan && b.putBack != nil {
+			if back, sure := b.putBack(m.Run.Events[s].P, ci); back || !sure {
+				b.requeue(ci, sure)
+			}
 			continue
 		}
 		switch pb := m.PB(ci); {

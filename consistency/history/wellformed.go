@@ -49,8 +49,10 @@ type wellFormed struct {
 	// its latest tick or fail the run showed (equal_times.go); nil until
 	// needed.
 	srcOf, envIdx []int32
-	progIdx       [][]int32
-	envAt         []trace.Time
+	// runOf maps source trace message indexes to the run's (ProgOp).
+	runOf   []int32
+	progIdx [][]int32
+	envAt   []trace.Time
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
