@@ -24,6 +24,9 @@ type msSpec struct {
 	recs []msRec
 	// lines[o][c-1] is r of origin o's c-th recovery (default variant).
 	lines [][]int32
+	// truePB holds the sender's true state for the copies whose
+	// piggyback the run forged.
+	truePB map[int32]*trace.Piggyback
 }
 
 type msRec struct{ o, c, r int32 }

@@ -83,12 +83,24 @@ func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
 		s.unsent(seq)
 		return nil
 	}
+	if pb, ok := s.truePB[ci]; ok {
+		return pb
+	}
 	pb := s.m.PB(ci)
 	if pb == nil || pb.Sn == history.None {
 		s.lacks(s.m.Copies.Send[ci], "a piggyback with an sn")
 		return nil
 	}
 	return pb
+}
+
+// copyPB returns the piggyback copy ci is judged by: its sender's true
+// state where the run forged it.
+func (s *msSpec) copyPB(ci int32) *trace.Piggyback {
+	if pb, ok := s.truePB[ci]; ok {
+		return pb
+	}
+	return s.m.PB(ci)
 }
 
 // send judges a send's piggyback: the sender's sn and F (textbook: sn,
@@ -115,6 +127,17 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 		diffs = append(diffs, fmt.Sprintf("f %s, but %s has applied %s", fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f)))
 	}
 	if len(diffs) > 0 {
+		// Its receivers judge the copy by its sender's true state.
+		if ci := s.copyOf(e); ci >= 0 {
+			t := trace.Piggyback{Sn: p.sn, Inc: history.None, RecLine: history.None, F: append([]trace.FEntry(nil), p.f...)}
+			if s.textbook {
+				t.Inc, t.RecLine, t.F = p.inc, p.line, nil
+			}
+			if s.truePB == nil {
+				s.truePB = map[int32]*trace.Piggyback{}
+			}
+			s.truePB[ci] = &t
+		}
 		s.diverge([]int32{seq}, fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have", s.name(e.P), s.m.MsgName(e.Msg), seq),
 			fmt.Sprintf("a message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries; the send at seq %d carries %s",
 				seq, strings.Join(diffs, ", and ")))
@@ -170,7 +193,7 @@ func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.P
 			fmt.Sprintf("the textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %s's incarnation is %d", pb.RecLine, s.name(e.P), p.inc))
 		return true
 	}
-	if ent, ok := s.replayable(p, e.Op); ok && !ent.dropped && s.m.Event(ent.seq).Msg == e.Msg && s.judge(p, s.m.PB(ent.ci)) == msValid {
+	if ent, ok := s.replayable(p, e.Op); ok && !ent.dropped && s.m.Event(ent.seq).Msg == e.Msg && s.judge(p, s.copyPB(ent.ci)) == msValid {
 		s.diverge([]int32{ent.seq, seq}, fmt.Sprintf("%s skips the logged %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
 			fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took a copy from the network at seq %d",
 				s.name(e.P), s.m.MsgName(e.Msg), e.Op, ent.seq, p.restored, e.Op, seq))
@@ -199,7 +222,7 @@ func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
 // dropped: after a restore the replay rule offers only the valid ones.
 func (s *msSpec) dropStale(p *msProc, pos int32) {
 	for k := max(pos, 0); int(k) < len(p.log); k++ {
-		if ent := &p.log[k]; ent.seq != 0 && s.judge(p, s.m.PB(ent.ci)) == msStale {
+		if ent := &p.log[k]; ent.seq != 0 && s.judge(p, s.copyPB(ent.ci)) == msStale {
 			ent.dropped = true
 		}
 	}
@@ -240,7 +263,7 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 			fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
 				s.name(e.P), e.Copy, s.m.MsgName(e.Msg), s.m.Copies.Send[ci], seq, why))
 	}
-	if old, ok := s.replayable(p, e.Op); ok && !old.dropped && old.ci != ci && s.judge(p, s.m.PB(old.ci)) == msValid {
+	if old, ok := s.replayable(p, e.Op); ok && !old.dropped && old.ci != ci && s.judge(p, s.copyPB(old.ci)) == msValid {
 		s.diverge([]int32{old.seq, seq}, fmt.Sprintf("%s skips the logged %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
 			fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
 				s.name(e.P), s.m.MsgName(s.m.Event(old.seq).Msg), e.Op, old.seq, p.restored, e.Op, seq))

@@ -59,8 +59,9 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 	}
 	if fi == history.None {
 		s.diverge([]int32{seq}, fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", s.name(e.P), e.Ckpt, seq),
-			fmt.Sprintf("at t=%s; a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%s; %s owes none at seq %d: a process cannot act on a request it has not received",
-				e.T, map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next", false: ""}[s.textbook], s.name(e.P), seq))
+			fmt.Sprintf("%s takes it at t=%s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%s, and %s owes none: a process cannot act on a request it has not received",
+				s.name(e.P), e.T, map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next", false: ""}[s.textbook], s.name(e.P)))
+		s.follow(p, e.Failure)
 		return ""
 	}
 	rec := s.recs[fi]
@@ -231,7 +232,21 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int3
 	s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received", s.name(e.P), seq, e.T),
 		fmt.Sprintf("%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %s owes none at seq %d: a process cannot act on a request it has not received",
 			algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook], s.name(e.P), seq))
+	if fi, ok := s.m.FailureAt(e.Failure); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		return fi, e.Cause // followed as the run has it
+	}
 	return history.None, trace.CauseNone
+}
+
+// follow applies the recovery of failure seq fs, as a run that diverged
+// says the process did: the spec follows the run.
+func (s *msSpec) follow(p *msProc, fs int32) {
+	if fi, ok := s.m.FailureAt(fs); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		s.apply(p, fi)
+		if s.textbook {
+			p.inc, p.line = max(p.inc, s.recs[fi].c), s.recs[fi].r
+		}
+	}
 }
 
 // mailboxHolds reports whether p's mailbox holds a copy of the higher
