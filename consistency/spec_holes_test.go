@@ -127,10 +127,13 @@ func discardValid(reason trace.Reason) func(t *testing.T) *trace.Run {
 	}
 }
 
-func TestSpecHoles(t *testing.T) {
+func TestSpecHoles(t *testing.T) { checkRuleCases(t, holeCases()) }
+
+// holeCases are the forged runs of the holes, as rule cases.
+func holeCases() []ruleCase {
 	lrr := report.LogReplayRules
 	tb := func(t *testing.T) *trace.Run { return replayVariant(t, "textbook", textbookRollback(t)) }
-	checkRuleCases(t, []ruleCase{
+	return []ruleCase{
 		// An MS recovery checkpoint moved to the failed process's restart
 		// instant, before the request that causes it reaches P1.
 		{name: "ms-recovery-checkpoint-early", src: futureHold, prop: lrr, status: fail,
@@ -221,7 +224,7 @@ func TestSpecHoles(t *testing.T) {
 				return insertAt(run, int32(len(run.Events)), u)
 			},
 			witness: "repeats op 0 a second time"},
-	})
+	}
 }
 
 // firstResend returns the seq of run's first resend by process p.
