@@ -190,7 +190,9 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 	}
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, latest, rec.r)
-	s.m.RestoreOf(seq).Want = want
+	if s.m.RestoreOf(seq).Want = want; want == history.None {
+		s.m.RestoreOf(seq).Want = history.Nowhere
+	}
 	if ck == history.None {
 		ck = want
 	}

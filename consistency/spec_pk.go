@@ -343,7 +343,7 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 		if !p.ann.orphan(vt) {
 			s.diverge([]int32{from, seq}, what, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
 				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq))
-		} else if why := s.orphanOf(vt, e.Failure); why != "" {
+		} else if why := s.orphanWhy(vt, e.Failure); why != "" {
 			s.diverge([]int32{from, seq}, what+fmt.Sprintf(" and names failure seq %d", e.Failure),
 				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
 		}
@@ -360,9 +360,9 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 	s.vectors.taken(s, ci)
 }
 
-// orphanOf returns why failure seq fs's announcement does not make vt an
+// orphanWhy returns why failure seq fs's announcement does not make vt an
 // orphan, or "" if it does (or fs is absent).
-func (s *pkSpec) orphanOf(vt trace.VT, fs int32) string {
+func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 	if fs == history.None {
 		return ""
 	}
@@ -376,7 +376,7 @@ func (s *pkSpec) orphanOf(vt trace.VT, fs int32) string {
 		return fmt.Sprintf("failure seq %d announced nothing", fs)
 	}
 	a := s.anns[fi]
-	if o, _ := history.Orphan(vt, []history.Announcement{a}); !o {
+	if o, _ := orphanOf(vt, []history.Announcement{a}); !o {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""

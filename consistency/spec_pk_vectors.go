@@ -182,14 +182,14 @@ func (x *annIndex) orphan(vt trace.VT) bool {
 			return true
 		}
 	}
-	o, _ := history.Orphan(vt, x.odd)
+	o, _ := orphanOf(vt, x.odd)
 	return o
 }
 
 // orphanBy returns the first announcement recorded that makes vt an
 // orphan, for a witness.
 func (x *annIndex) orphanBy(vt trace.VT) history.Announcement {
-	_, a := history.Orphan(vt, x.list)
+	_, a := orphanOf(vt, x.list)
 	return a
 }
 
@@ -206,4 +206,17 @@ func (x *annIndex) unheard(vt trace.VT) (k, inc int32, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// orphanOf reports whether vector time vt is an orphan of one of anns,
+// and of the first such (SPEC §5).
+func orphanOf(vt trace.VT, anns []history.Announcement) (bool, history.Announcement) {
+	for _, a := range anns {
+		if a.Origin >= 0 && int(a.Origin) < len(vt) {
+			if x := vt[a.Origin]; x.Inc <= a.Inc && x.Count > a.K {
+				return true, a
+			}
+		}
+	}
+	return false, history.Announcement{}
 }

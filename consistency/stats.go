@@ -35,7 +35,7 @@ func statistics(m *history.Model) report.Stats {
 	}
 	for i := range m.Restores {
 		s.Undone += int(m.Restores[i].Undone)
-		s.Replayed += len(m.Restores[i].Replayed)
+		s.Replayed += int(m.Restores[i].Replayed)
 	}
 	if m.Final != nil && m.Final.Err == nil {
 		s.Checkpoints.Useless = m.Final.Graph.UselessCount()

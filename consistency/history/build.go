@@ -71,11 +71,6 @@ type procBuild struct {
 	// attributed counts the restarts attributed to a failure whose
 	// restored checkpoint is known: MS's failure count c.
 	attributed int32
-	// known are the PK announcements recorded (append only, so prefixes
-	// handed out stay valid), indexed by kidx, which also says whether a
-	// token came without a body.
-	known []Announcement
-	kidx  knownIndex
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32
 	// stable[k] says a log event made the receipt at live op k stable;
@@ -91,7 +86,7 @@ type procBuild struct {
 // sizeHint is the expected number of events, 0 if unknown.
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
-	m := &Model{Run: run, Src: src, Alg: alg, FirstVTMissing: None}
+	m := &Model{Run: run, Src: src, Alg: alg}
 	// One allocation for the per-event tables (each is capped, so a run
 	// longer than the hint regrows only its own).
 	perEvent := make([]int32, 3*sizeHint)
@@ -107,11 +102,6 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	stable := make([]bool, sum(opRoom))
 	ckpts := make([]Ckpt, sum(ckRoom))
 	held := make([]int32, sum(ckRoom))
-	if alg == PK {
-		// Every initial checkpoint's vector is all zero: one serves all
-		// (it is never written).
-		m.zeroVT = make(trace.VT, np)
-	}
 	nops := len(kinds)
 	lo, clo := 0, 0
 	for p := range b.procs {
@@ -121,11 +111,10 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps.progMsg = ops[nops+lo : nops+lo : nops+hi]
 		ps.progKind = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None, vt: None}
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
 		ps.held = append(held[clo:clo:chi], 0)
 		ps.taken = append(ckpts[clo:clo:chi], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
-		ps.kidx.unknownFrom = None
 		lo, clo = hi, chi
 	}
 	return b
@@ -242,7 +231,6 @@ func init() {
 	handlers[trace.Restart] = (*Builder).restart
 	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
-		b.causeHeard(seq, e)
 		b.rollback(seq, e, ps)
 	}
 	handlers[trace.Log] = (*Builder).logged

@@ -38,20 +38,10 @@ func (b *Builder) Finish() *Model {
 	slices.SortStableFunc(m.Handlings, func(a, b Handling) int {
 		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.F, b.F))
 	})
-	// A restore kept a prefix of its process's announcements as they
-	// were then: pointing it into the final list instead lets the
-	// earlier backing arrays go (with 10^5 failures they summed to five
-	// times the final lists).
-	for i := range m.Restores {
-		rs := &m.Restores[i]
-		if p := m.Run.Events[rs.Seq].P; rs.Known != nil && p >= 0 && int(p) < len(b.procs) {
-			rs.Known = b.procs[p].known[:len(rs.Known):len(rs.Known)]
-		}
-	}
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts, known: ps.kidx}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts}
 	}
 	m.srcMsg = b.srcMsgs()
 	// The source's tables and happened-before are built beside the final
