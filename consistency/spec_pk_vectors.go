@@ -104,14 +104,6 @@ func (k *vtKeeper) quiet(s *pkSpec, seq int32) bool {
 	return true
 }
 
-// ckpt keeps a checkpoint's vector while a restore may read it.
-func (k *vtKeeper) ckpt(vt trace.VT) trace.VT {
-	if !k.keep {
-		return nil
-	}
-	return k.clone(vt)
-}
-
 // recoveryHorizon returns the seq from which a finished run shows no
 // recovery event (0: none at all), for a spec judging it with hindsight.
 func recoveryHorizon(run *trace.Run) int32 {
