@@ -151,7 +151,7 @@ func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msDuty {
 			return &out
 		}
 	}
-	p.duties = p.duties[1:]
+	p.duties = append(p.duties[:0], p.duties[1:]...)
 	return &out
 }
 
@@ -166,7 +166,7 @@ func (s *msSpec) head(p *msProc) *msDuty {
 		if d.pending = false; s.owes(p, d.fi, d.n) {
 			return d
 		}
-		p.duties = p.duties[1:]
+		p.duties = append(p.duties[:0], p.duties[1:]...)
 	}
 	return nil
 }

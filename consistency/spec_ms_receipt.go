@@ -268,6 +268,9 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 			fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
 				s.name(e.P), s.m.MsgName(s.m.Event(old.seq).Msg), e.Op, old.seq, p.restored, e.Op, seq))
 	}
+	if p.log == nil {
+		p.log = make([]msEntry, 0, max(s.b.ProgLen(e.P), 0)) // one allocation with the source trace
+	}
 	for int32(len(p.log)) <= e.Op {
 		p.log = append(p.log, msEntry{})
 	}

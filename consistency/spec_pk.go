@@ -34,11 +34,9 @@ type pkSpec struct {
 }
 
 // pkCopy is a copy's identity (msg and the sender's incarnation at the
-// send it carries) and its vector, nil once no rule can read it.
-type pkCopy struct {
-	inc int32
-	vt  trace.VT
-}
+// send it carries) and the slot of its vector (vtKeeper), None once no
+// rule can read it.
+type pkCopy struct{ inc, slot int32 }
 
 type pkProc struct {
 	inc      int32
@@ -49,9 +47,9 @@ type pkProc struct {
 	ann      annIndex
 	waiting  int32   // the restart whose token it holds for, or None
 	pending  []int32 // tokens (control_recv seqs) recorded while down
-	// ckpts are the rebuilt vectors of its checkpoints, by index in
-	// Taken, kept while a restore may read them.
-	ckpts [][]trace.VTEntry
+	// ckpts are the slots of its checkpoints' rebuilt vectors, by index
+	// in Taken (None: none), kept while a restore may read them.
+	ckpts []int32
 	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
 	// its live receipts' identities: what its token must list.
 	rsum    uint64
@@ -83,16 +81,16 @@ const (
 
 func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 	np := len(f.m.Run.Processes)
-	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: make([]int32, len(f.m.Run.Msgs))}
-	zero := make(trace.VT, np) // every initial checkpoint's, never written
+	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: make([]int32, len(f.m.Run.Msgs)),
+		copies: make([]pkCopy, 0, len(f.m.Run.Msgs)), vectors: newVTKeeper(f.m, lookahead)}
+	zero := s.vectors.put(make(trace.VT, np)) // every initial checkpoint's, never dropped
 	for p := range s.procs {
 		s.procs[p].waiting = history.None
-		s.procs[p].ckpts = [][]trace.VTEntry{zero}
+		s.procs[p].ckpts = []int32{zero}
 	}
 	for i := range s.recvOf {
 		s.recvOf[i] = history.None
 	}
-	s.vectors = newVTKeeper(f.m, lookahead)
 	f.b.PutBack(s.putBack)
 	return s
 }
@@ -235,18 +233,19 @@ func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) {
 
 func (s *pkSpec) setCopy(ci, inc int32, vt trace.VT) {
 	for int(ci) >= len(s.copies) {
-		s.copies = append(s.copies, pkCopy{inc: history.None})
+		s.copies = append(s.copies, pkCopy{inc: history.None, slot: history.None})
 	}
-	s.copies[ci] = pkCopy{inc: inc, vt: s.vectors.clone(vt)}
+	s.vectors.drop(s.copies[ci].slot)
+	s.copies[ci] = pkCopy{inc: inc, slot: s.vectors.put(vt)}
 }
 
 // copyVT returns copy ci's vector and identity, or false (its send was
 // never seen, or its vector was dropped).
 func (s *pkSpec) copyVT(ci int32) (trace.VT, int32, bool) {
-	if ci < 0 || int(ci) >= len(s.copies) || s.copies[ci].vt == nil {
+	if ci < 0 || int(ci) >= len(s.copies) || s.copies[ci].slot == history.None {
 		return nil, history.None, false
 	}
-	return s.copies[ci].vt, s.copies[ci].inc, true
+	return s.vectors.at(s.copies[ci].slot), s.copies[ci].inc, true
 }
 
 // recv judges a delivery: the copy is no orphan of an announcement the
@@ -321,9 +320,10 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	if s.vectors.keep {
 		for len(p.ckpts) < len(taken) {
-			p.ckpts = append(p.ckpts, nil)
+			p.ckpts = append(p.ckpts, history.None)
 		}
-		p.ckpts[len(taken)-1] = s.vectors.clone(want)
+		s.vectors.drop(p.ckpts[len(taken)-1])
+		p.ckpts[len(taken)-1] = s.vectors.put(want)
 	}
 }
 

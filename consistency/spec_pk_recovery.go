@@ -93,10 +93,10 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 func (s *pkSpec) latestNonOrphan(pid int32, p *pkProc) (int32, trace.VT) {
 	held := s.b.Held(pid)
 	for k := len(held) - 1; k >= 0; k-- {
-		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == nil {
+		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == history.None {
 			return held[k], nil
 		}
-		if vt := p.ckpts[held[k]]; k == 0 || !p.ann.orphan(vt) {
+		if vt := s.vectors.at(p.ckpts[held[k]]); k == 0 || !p.ann.orphan(vt) {
 			return held[k], vt
 		}
 	}
@@ -293,12 +293,12 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 // (inc, pos)), and takes the undone receipts out of its live set.
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
-	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == nil {
+	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == history.None {
 		s.dropped(seq)
 		return
 	}
-	rs.VT = s.vectors.clone(p.ckpts[ck])
-	p.cur = append(p.cur[:0], p.ckpts[ck]...)
+	rs.VT = slices.Clone(s.vectors.at(p.ckpts[ck]))
+	p.cur = append(p.cur[:0], rs.VT...)
 	live := s.b.Live(e.P)
 	for k := s.b.Taken(e.P)[ck].Pos; k < e.Pos && int(k) < len(live); k++ {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {

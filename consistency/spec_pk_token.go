@@ -43,7 +43,7 @@ func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
 	}
 	out := *d
 	if last {
-		p.duties = p.duties[1:]
+		p.duties = append(p.duties[:0], p.duties[1:]...)
 	}
 	return &out
 }

@@ -14,7 +14,10 @@ import (
 // copies still in flight keep theirs: a PK run at thousands of processes
 // then holds no vector per send.
 
-// vtKeeper decides what the spec keeps, and holds the copies.
+// vtKeeper decides what the spec keeps, and holds the vectors: all of
+// one length (the run's processes), in slots of large blocks reused
+// through a free list, so that no vector is a pointer for the collector
+// to scan and memory is bounded by the vectors kept at once.
 type vtKeeper struct {
 	keep bool
 	// horizon is the seq from which the run shows no recovery event (a
@@ -24,11 +27,14 @@ type vtKeeper struct {
 	// the run has shown as many and every recovery is over, none can
 	// come (another would be no fail of the trace: equivalence's).
 	srcFails, fails, tokens int
-	chunk                   []trace.VTEntry
+	n                       int // entries per vector
+	blocks                  [][]trace.VTEntry
+	free                    []int32
+	slots                   int32
 }
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
-	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1}
+	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: len(m.Run.Processes)}
 	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
 		k.srcFails = 0
 		for i := range m.Src.Events {
@@ -40,26 +46,42 @@ func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	return k
 }
 
-// clone copies vt into the keeper's storage (chunks of 16K entries: no
-// allocation per vector).
-func (k *vtKeeper) clone(vt trace.VT) trace.VT {
-	if vt == nil {
-		return nil
+// put stores vt (of length n) in a free slot and returns the slot.
+func (k *vtKeeper) put(vt trace.VT) int32 {
+	var slot int32
+	if n := len(k.free); n > 0 {
+		slot, k.free = k.free[n-1], k.free[:n-1]
+	} else {
+		per := int32(max(1, (1<<16)/max(k.n, 1)))
+		if k.slots%per == 0 {
+			k.blocks = append(k.blocks, make([]trace.VTEntry, int(per)*k.n))
+		}
+		slot, k.slots = k.slots, k.slots+1
 	}
-	if len(k.chunk) < len(vt) {
-		k.chunk = make([]trace.VTEntry, max(1<<14, len(vt)))
+	copy(k.at(slot), vt)
+	return slot
+}
+
+// at returns the vector in slot.
+func (k *vtKeeper) at(slot int32) trace.VT {
+	per := int32(max(1, (1<<16)/max(k.n, 1)))
+	b, off := slot/per, int(slot%per)*k.n
+	return k.blocks[b][off : off+k.n : off+k.n]
+}
+
+// drop frees slot (None: nothing).
+func (k *vtKeeper) drop(slot int32) {
+	if slot != history.None {
+		k.free = append(k.free, slot)
 	}
-	out := k.chunk[:len(vt):len(vt)]
-	k.chunk = k.chunk[len(vt):]
-	copy(out, vt)
-	return out
 }
 
 // taken drops copy ci's vector once a receive or discard took it, when
 // no recovery can read it again.
 func (k *vtKeeper) taken(s *pkSpec, ci int32) {
 	if !k.keep && ci >= 0 && int(ci) < len(s.copies) {
-		s.copies[ci].vt = nil
+		k.drop(s.copies[ci].slot)
+		s.copies[ci].slot = history.None
 	}
 }
 
@@ -79,11 +101,15 @@ func (k *vtKeeper) after(s *pkSpec, seq int32) {
 	}
 	k.keep = false
 	for p := range s.procs {
+		for _, slot := range s.procs[p].ckpts[1:] {
+			k.drop(slot)
+		}
 		s.procs[p].ckpts = nil
 	}
 	for ci := range s.copies {
 		if !s.b.InMailbox(int32(ci)) {
-			s.copies[ci].vt = nil
+			k.drop(s.copies[ci].slot)
+			s.copies[ci].slot = history.None
 		}
 	}
 }
