@@ -24,7 +24,7 @@ func (b *Builder) srcDelay(rm int32) (trace.Time, bool) {
 	if w.src == nil || !RecordsParams(m.Run) {
 		return 0, false
 	}
-	sm := b.srcMsgOf(rm)
+	sm := b.m.msgs.src(rm)
 	if sm == None {
 		return 0, false
 	}

@@ -94,6 +94,10 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
 	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
+	if b.wf.src != nil {
+		mm := newMsgMaps(run.Msgs, src.Msgs)
+		m.msgs = &mm
+	}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
 	opRoom, ckRoom := room(src, np, sizeHint)

@@ -13,11 +13,6 @@ import "github.com/ckpt-dev/ckpt/trace"
 // everything Finish derives are not. It is the model Finish returns.
 func (b *Builder) Model() *Model { return b.m }
 
-// Incarnation is Model.Inc(p, seq) for an event at seq that is not a
-// restart of p, once every event before it has been added: the restarts
-// of p so far.
-func (b *Builder) Incarnation(p int32) int32 { return int32(len(b.procs[p].restarts)) }
-
 // Taken returns the checkpoints p has taken so far, as Proc.Taken will
 // list them (append only: an index into it stays valid).
 func (b *Builder) Taken(p int32) []Ckpt { return b.procs[p].taken }
@@ -47,7 +42,7 @@ func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
 			return ProgOp{}, false
 		}
 		te := &b.wf.src.Events[ops[k]]
-		return ProgOp{Kind: te.Kind, Msg: b.runMsgOf(te.Msg)}, true
+		return ProgOp{Kind: te.Kind, Msg: b.m.msgs.run(te.Msg)}, true
 	}
 	ps := &b.procs[p]
 	if k < 0 || int(k) >= len(ps.progKind) || ps.progKind[k] == trace.KindInvalid {
@@ -71,24 +66,6 @@ func (b *Builder) ProgLen(p int32) int {
 // copy an undone receipt of p took, whether it goes back, and sure
 // whether that can be told. Without it such copies are unsure.
 func (b *Builder) PutBack(put func(p, ci int32) (back, sure bool)) { b.putBack = put }
-
-// runMsgOf maps a source trace message index to the run's, or None.
-func (b *Builder) runMsgOf(sm int32) int32 {
-	if sm == None {
-		return None
-	}
-	run, src := b.m.Run.Msgs, b.wf.src.Msgs
-	if len(run) == len(src) && len(run) > 0 && &run[0] == &src[0] {
-		return sm
-	}
-	if b.wf.runOf == nil {
-		b.wf.runOf = msgMap(src, run)
-	}
-	if int(sm) >= len(b.wf.runOf) {
-		return None
-	}
-	return b.wf.runOf[sm]
-}
 
 // EarliestHeld returns the earliest checkpoint on p's chain held from
 // latest (an index into Taken) that is numbered ≥ sn, or None: MS's

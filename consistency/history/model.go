@@ -368,12 +368,9 @@ type Model struct {
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
 	dep     *Dependence // nil without failures, ops or copies
-	// srcMsg maps the source trace's message indexes to the run's (None
-	// for an id the run lacks); nil with no comparable source trace, or
-	// when the two share one table (sameMsgs: a run fresh from replay).
-	srcMsg    []int32
-	sameMsgs  bool
-	srcSender []int32 // per run message, its sender in the source trace
+	// msgs maps message indexes between the run and a comparable source
+	// trace; nil without one.
+	msgs   *msgMaps
 	srcOps    [][]int32
 }
 
