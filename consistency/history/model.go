@@ -371,7 +371,7 @@ type Model struct {
 	// msgs maps message indexes between the run and a comparable source
 	// trace; nil without one.
 	msgs   *msgMaps
-	srcOps    [][]int32
+	srcOps [][]int32
 }
 
 // SrcOps returns, per process, the source trace indexes of its ops in
