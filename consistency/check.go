@@ -28,7 +28,7 @@ import (
 
 // rules are the property rules in report order (report.PropertyNames).
 var rules = []func(m *history.Model) result{
-	orphanFree, noLostMessages, noDuplicates, func(m *history.Model) result { return logReplayRules(m, nil) }, dominoFree,
+	orphanFree, noLostMessages, noDuplicates, func(m *history.Model) result { return logReplayRules(m, nil, nil) }, dominoFree,
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
@@ -60,11 +60,12 @@ func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
 }
 
 // judgeOnly judges the finished model m, spec being the verdict of its
-// protocol spec (nil for an algorithm without one); it leaves out the
+// protocol spec (nil for an algorithm without one) and shape the shape
+// rules' (both made as the run streamed); it leaves out the
 // uncoordinated baseline and the statistics when verdicts is set. base
 // is the baseline already started (StartBaseline), or nil to compute it
 // here.
-func judgeOnly(m *history.Model, spec *result, verdicts bool, base *Baseline) report.Report {
+func judgeOnly(m *history.Model, spec, shape *result, verdicts bool, base *Baseline) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
@@ -75,7 +76,7 @@ func judgeOnly(m *history.Model, spec *result, verdicts bool, base *Baseline) re
 	if !verdicts {
 		stats = &r.Stats
 	}
-	for _, res := range judgeRules(m, spec, stats) {
+	for _, res := range judgeRules(m, spec, shape, stats) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
@@ -124,7 +125,7 @@ func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
 // counted beside them. verify runs its algorithms in parallel: this
 // fills the core the one that finishes first leaves idle while the
 // other is judged.
-func judgeRules(m *history.Model, spec *result, stats *report.Stats) []result {
+func judgeRules(m *history.Model, spec, shape *result, stats *report.Stats) []result {
 	out := make([]result, len(rules))
 	tasks := make(chan func(), len(rules)+1)
 	// The costliest first, so that no core is left with it at the end.
@@ -136,7 +137,7 @@ func judgeRules(m *history.Model, spec *result, stats *report.Stats) []result {
 		switch i {
 		case equivalenceAt:
 		case logReplayAt:
-			tasks <- func() { out[i] = logReplayRules(m, spec) }
+			tasks <- func() { out[i] = logReplayRules(m, spec, shape) }
 		default:
 			tasks <- func() { out[i] = rules[i](m) }
 		}

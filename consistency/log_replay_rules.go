@@ -11,9 +11,10 @@ import (
 // every algorithm, what the model checks of the same rules: the copies
 // a rollback leaves in the mailbox listed at the end, PK's log against
 // the source trace's flushes, no orphan delivered after its failure was
-// handled (handled_orphans.go), and a piggyback and control messages of
-// the algorithm's shape (shape.go).
-func logReplayRules(m *history.Model, spec *result) result {
+// handled (handled_orphans.go), and — judged as the run streamed, shape
+// — a piggyback and control messages of the algorithm's shape
+// (shape.go).
+func logReplayRules(m *history.Model, spec, shape *result) result {
 	r := newResult(report.LogReplayRules)
 	switch {
 	case spec != nil:
@@ -29,6 +30,8 @@ func logReplayRules(m *history.Model, spec *result) result {
 		r.failWith(m, history.MailboxUnlisted, history.DiscardNotInMailbox, history.LogUnmatched, history.FlushUnlogged, history.LogUnflushed)
 	}
 	handledOrphanDeliveries(m, &r)
-	shapeRules(m, &r)
+	if shape != nil {
+		r.then(*shape)
+	}
 	return r
 }

@@ -219,13 +219,11 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 // copy it transmits, of identity inc.
 func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) {
 	pb := s.m.Run.PB(e)
-	if pb == nil || !pb.HasVT() {
+	if pb == nil || pb.VT == nil {
 		s.lacks(seq, "a piggybacked vector time")
 		return
 	}
-	if pb.VT != nil {
-		s.compare(seq, e, pb.VT, want)
-	}
+	s.compare(seq, e, pb.VT, want)
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, inc, want)
 	}

@@ -174,10 +174,10 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 		}
 		return
 	}
-	if pb := s.m.Run.PB(e); pb == nil || !pb.HasVT() {
+	if pb := s.m.Run.PB(e); pb == nil || pb.VT == nil {
 		s.lacks(seq, "a piggybacked vector time")
 		return
-	} else if pb.VT != nil && vtDiff(pb.VT, vt) >= 0 {
+	} else if vtDiff(pb.VT, vt) >= 0 {
 		s.diverge([]int32{orig, seq}, fmt.Sprintf("the resend of %s at seq %d does not carry the piggyback of copy %d", s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy),
 			fmt.Sprintf("a resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
 				s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(pb.VT), vtString(vt)))

@@ -12,7 +12,7 @@ import (
 // what they carry, not on JSON spelling — by the same definition as
 // ckpt compare.
 func statistics(m *history.Model) report.Stats {
-	s := report.Stats{Events: len(m.Run.Events)}
+	s := report.Stats{Events: len(m.Run.Events), PiggybackBytes: m.PiggybackBytes}
 	s.Checkpoints.Initial = len(m.Procs)
 	seen := make([]bool, len(m.Run.Msgs))
 	for i := range m.Run.Events {
@@ -23,7 +23,6 @@ func statistics(m *history.Model) report.Stats {
 				seen[e.Msg] = true
 				s.Messages++
 			}
-			s.PiggybackBytes += m.Run.PB(e).Bytes()
 		case trace.Recv:
 			if e.Via == trace.ViaLog {
 				s.Replayed++

@@ -13,10 +13,11 @@ import (
 // vector only while its event is added: the producer may drop it after.
 // Check is a Stream fed a finished run, so both paths are one.
 type Stream struct {
-	b    *history.Builder
-	spec protocol // nil for an algorithm without recovery rules
-	n    int32
-	base *Baseline // shared by the caller, or nil
+	b     *history.Builder
+	spec  protocol // nil for an algorithm without recovery rules
+	shape shapeJudge
+	n     int32
+	base  *Baseline // shared by the caller, or nil
 }
 
 // NewStream starts judging run, whose header is set and whose events
@@ -31,7 +32,7 @@ func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 // recovery reads once it is past.
 func newStream(run *trace.Run, src *trace.Trace, sizeHint int, horizon int32) *Stream {
 	b := history.NewBuilder(run, src, history.AlgOf(run), sizeHint)
-	return &Stream{b: b, spec: newProtocol(b, horizon)}
+	return &Stream{b: b, spec: newProtocol(b, horizon), shape: newShapeJudge(b.Model())}
 }
 
 // Add feeds the next event of the run.
@@ -42,6 +43,7 @@ func (s *Stream) Add(e *trace.RunEvent) {
 		s.spec.prepare(seq, e)
 	}
 	s.b.Add(e)
+	s.shape.add(seq, e)
 	if s.spec != nil {
 		s.spec.step(seq, e)
 	}
@@ -70,5 +72,5 @@ func (s *Stream) report(verdicts bool) report.Report {
 	// What the stream kept for itself is garbage before the rules make
 	// theirs.
 	s.b, s.spec = nil, nil
-	return judgeOnly(m, spec, verdicts, base)
+	return judgeOnly(m, spec, &s.shape.r, verdicts, base)
 }

@@ -186,6 +186,9 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	if e.Seq != None && e.Seq != seq {
 		b.malformed(SeqMismatch, seq, func() string { return fmt.Sprintf("event %d carries seq %d", seq, e.Seq) })
 	}
+	if e.Kind == trace.Send {
+		m.PiggybackBytes += m.Run.PB(e).Bytes()
+	}
 	b.flushesBefore(e.T)
 	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {

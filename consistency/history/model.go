@@ -348,6 +348,10 @@ type Model struct {
 	Takes []Take
 
 	Missing Missing
+	// PiggybackBytes sums the sends' piggyback sizes
+	// (trace.Piggyback.Bytes), counted as each send was added: a
+	// producer may drop vectors after.
+	PiggybackBytes int64
 
 	// Program is every process's program: from the source trace when
 	// there is one, else as the run shows it (SPEC §7).
