@@ -28,7 +28,7 @@ import (
 
 // rules are the property rules in report order (report.PropertyNames).
 var rules = []func(m *history.Model) result{
-	orphanFree, noLostMessages, noDuplicates, logReplayRules, dominoFree,
+	orphanFree, noLostMessages, noDuplicates, func(m *history.Model) result { return logReplayRules(m, nil, nil) }, dominoFree,
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
@@ -49,29 +49,23 @@ func Check(run *trace.Run, src *trace.Trace) report.Report { return check(run, s
 // schedules; the two were about a sixteenth of its time.
 func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, true) }
 
-// check feeds a finished run to a Stream; verdicts as in Stream.report.
+// check feeds a finished run to a Stream, which may look ahead at it;
+// verdicts as in Stream.report.
 func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
-	s := NewStream(run, src, len(run.Events))
+	s := newStream(run, src, len(run.Events), recoveryHorizon(run))
 	for i := range run.Events {
 		s.Add(&run.Events[i])
 	}
 	return s.report(verdicts)
 }
 
-// Judge returns the report on a finished model (history.Build). It is
-// the report Check gives; a caller that feeds a run's events as they are
-// produced uses a Stream, which also judges PK's vector times as they
-// come.
-func Judge(m *history.Model) report.Report { return judge(m, nil) }
-
-// judge is Judge with PK's vector times already judged as the run
-// streamed (vts), or nil to judge them now.
-func judge(m *history.Model, vts *result) report.Report { return judgeOnly(m, vts, false, nil) }
-
-// judgeOnly is judge that leaves out the uncoordinated baseline and the
-// statistics when verdicts is set. base is the baseline already started
-// (StartBaseline), or nil to compute it here.
-func judgeOnly(m *history.Model, vts *result, verdicts bool, base *Baseline) report.Report {
+// judgeOnly judges the finished model m, spec being the verdict of its
+// protocol spec (nil for an algorithm without one) and shape the shape
+// rules' (both made as the run streamed); it leaves out the
+// uncoordinated baseline and the statistics when verdicts is set. base
+// is the baseline already started (StartBaseline), or nil to compute it
+// here.
+func judgeOnly(m *history.Model, spec, shape *result, verdicts bool, base *Baseline) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
@@ -82,7 +76,7 @@ func judgeOnly(m *history.Model, vts *result, verdicts bool, base *Baseline) rep
 	if !verdicts {
 		stats = &r.Stats
 	}
-	for _, res := range judgeRules(m, vts, stats) {
+	for _, res := range judgeRules(m, spec, shape, stats) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
@@ -126,32 +120,25 @@ func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
 
 // judgeRules runs the rules on every core the process may use: they are
 // pure functions of the model (TestRulesArePure) and each result has its
-// own slot, so the report is the same in any order. log-replay-rules,
-// the costliest, runs as parts (logReplayParts). With stats, the report's
-// statistics are counted beside them. verify runs its algorithms in
-// parallel: this fills the core the one that finishes first leaves idle
-// while the other is judged, and the idle core of a trace too big to run
-// both.
-func judgeRules(m *history.Model, vts *result, stats *report.Stats) []result {
+// own slot, so the report is the same in any order. log-replay-rules
+// takes the spec's verdict. With stats, the report's statistics are
+// counted beside them. verify runs its algorithms in parallel: this
+// fills the core the one that finishes first leaves idle while the
+// other is judged.
+func judgeRules(m *history.Model, spec, shape *result, stats *report.Stats) []result {
 	out := make([]result, len(rules))
-	parts := logReplayParts(m, vts)
-	partOut := make([]result, len(parts))
-	tasks := make(chan func(), len(parts)+len(rules)+1)
-	// The costliest first, so that no core is left with one at the end
-	// (10^7 events: equivalence and PK's token lists, half a second
-	// each; most rules take milliseconds).
+	tasks := make(chan func(), len(rules)+1)
+	// The costliest first, so that no core is left with it at the end.
 	tasks <- func() { out[equivalenceAt] = equivalence(m) }
-	for i := range parts {
-		tasks <- func() {
-			partOut[i] = newResult(report.LogReplayRules)
-			parts[i](&partOut[i])
-		}
-	}
 	if stats != nil {
 		tasks <- func() { *stats = statistics(m) }
 	}
 	for i := range rules {
-		if i != logReplayAt && i != equivalenceAt {
+		switch i {
+		case equivalenceAt:
+		case logReplayAt:
+			tasks <- func() { out[i] = logReplayRules(m, spec, shape) }
+		default:
 			tasks <- func() { out[i] = rules[i](m) }
 		}
 	}
@@ -165,6 +152,5 @@ func judgeRules(m *history.Model, vts *result, stats *report.Stats) []result {
 		})
 	}
 	wg.Wait()
-	out[logReplayAt] = joinParts(partOut)
 	return out
 }

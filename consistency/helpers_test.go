@@ -110,8 +110,14 @@ func (b *rb) log(p, msg string, op, cp int32) int32 {
 func (b *rb) fail(p string) int32 { return b.add(trace.Fail, p, nil) }
 
 func (b *rb) restart(p string, restore, pos, undone, failure int32) int32 {
+	inc := int32(1) // its restarts so far, this one included: what ckpt writes
+	for i := range b.run.Events {
+		if e := &b.run.Events[i]; e.Kind == trace.Restart && e.P == b.p(p) {
+			inc++
+		}
+	}
 	return b.add(trace.Restart, p, func(e *trace.RunEvent) {
-		e.Restore, e.Pos, e.Undone, e.Failure = restore, pos, undone, failure
+		e.Restore, e.Pos, e.Undone, e.Failure, e.Inc = restore, pos, undone, failure, inc
 	})
 }
 
@@ -122,6 +128,9 @@ func (b *rb) rollback(p string, restore, pos, undone, failure int32, cause trace
 }
 
 func (b *rb) control(p, to string, ctl trace.Control, failure int32, body *trace.ControlBody) {
+	if body == nil && ctl == trace.ControlRollback {
+		body = b.request(p)
+	}
 	bi := b.run.AddBody(body)
 	b.add(trace.ControlSend, p, func(e *trace.RunEvent) {
 		e.Peer, e.Control, e.Failure, e.Body = b.p(to), ctl, failure, bi
@@ -129,6 +138,27 @@ func (b *rb) control(p, to string, ctl trace.Control, failure int32, body *trace
 	b.add(trace.ControlRecv, to, func(e *trace.RunEvent) {
 		e.Peer, e.Control, e.Failure, e.Body = b.p(p), ctl, failure, bi
 	})
+}
+
+// request is the Rollback request of p's latest restart, as MS writes
+// it: origin, its restart count, and the number r of the checkpoint it
+// restored.
+func (b *rb) request(p string) *trace.ControlBody {
+	body := trace.NewControlBody()
+	body.Origin, body.Count, body.R = b.p(p), 0, 0
+	for i := range b.run.Events {
+		e := &b.run.Events[i]
+		if e.Kind != trace.Restart || e.P != body.Origin {
+			continue
+		}
+		body.Count, body.R = body.Count+1, 0
+		for j := range b.run.Events[:i] {
+			if c := &b.run.Events[j]; c.Kind == trace.Checkpoint && c.P == e.P && c.Ckpt == e.Restore {
+				body.R = c.Sn
+			}
+		}
+	}
+	return &body
 }
 
 func token(origin, inc, k int32) *trace.ControlBody {

@@ -37,7 +37,9 @@ func pkRun(o pkOpts) *trace.Run {
 	f := b.fail("P0")
 	b.run.Events[f].T = 6 * trace.Second / 10
 	b.restart("P0", 0, 0, 2, f)
-	b.control("P0", "P1", trace.ControlToken, f, token(0, 0, 0))
+	tok := token(0, 0, 0)
+	tok.Received = []trace.Identity{} // P0 restarts with no live receipt
+	b.control("P0", "P1", trace.ControlToken, f, tok)
 	switch {
 	case o.overRollback:
 		b.rollback("P1", 0, 0, 2, f, trace.CauseToken)
@@ -46,9 +48,9 @@ func pkRun(o pkOpts) *trace.Run {
 	default:
 		b.rollback("P1", 0, 1, 1, f, trace.CauseToken)
 	}
-	b.control("P1", "P2", trace.ControlToken, f, token(0, 0, 0))
-	b.resend("P2", "P0", "m0", 0, 2, 1, pkPB([2]int32{0, 0}, [2]int32{0, 0}, [2]int32{0, 1}))
-	b.control("P2", "P0", trace.ControlToken, f, token(0, 0, 0))
+	b.control("P1", "P2", trace.ControlToken, f, tok)
+	b.run.Events[b.resend("P2", "P0", "m0", 0, 2, 1, pkPB([2]int32{0, 0}, [2]int32{0, 0}, [2]int32{0, 1}))].Failure = f
+	b.control("P2", "P0", trace.ControlToken, f, tok)
 	b.add(trace.Resume, "P0", nil)
 	b.recv("P0", "P2", "m0", 0, 2, trace.ViaNet)
 	b.send("P0", "P1", "m1", 1, 2, pkPB([2]int32{1, 2}, [2]int32{0, 0}, [2]int32{0, 1}))

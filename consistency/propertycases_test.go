@@ -242,7 +242,7 @@ func msRestartWithoutFailure() *trace.Run {
 	run := msFailureRun(msOpts{})
 	n := len(run.Events) - 2 // before the two ends
 	e := trace.NewRunEvent(trace.Restart, run.Events[n-1].T, 1)
-	e.Restore, e.Pos, e.Undone = 1, 2, 0
+	e.Restore, e.Pos, e.Undone, e.Inc, e.Failure = 1, 2, 0, 1, 6
 	run.Events = append(run.Events[:n], append([]trace.RunEvent{e}, run.Events[n:]...)...)
 	return renumber(run)
 }
@@ -339,11 +339,20 @@ func isProperty(name string) bool {
 // the witness, if any) in fail/, pass in pass/.
 func checkCase(t *testing.T, path, prop string, c propCase) {
 	run, err := trace.ReadRunFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var src *trace.Trace
-	if run.Source != "" {
+	switch {
+	case err != nil && c.name != "" && strings.Contains(err.Error(), "always writes"):
+		// A forgery that drops a field the algorithm its run names
+		// always writes (a run relabelled, a field blanked) is
+		// malformed: `ckpt check` exits 2 (trace.Run.MissingField). The
+		// run the case builds keeps its verdict in memory.
+		t.Logf("malformed: %v", err)
+		if run = c.build(t); c.src != nil {
+			src = c.src(t)
+		}
+	case err != nil:
+		t.Fatal(err)
+	case run.Source != "":
 		if src, err = trace.ReadTraceFile(filepath.Join(filepath.Dir(path), run.Source)); err != nil {
 			t.Fatal(err)
 		}

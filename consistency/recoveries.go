@@ -167,10 +167,10 @@ func restoreAgg(m *history.Model, seq int32, e *trace.RunEvent, a *lineAgg) {
 	a.restore, a.pos = e.Restore, e.Pos
 	rs := m.RestoreOf(seq)
 	if ck, ok := m.RestoredCkpt(rs); ok {
-		a.sn, a.vt = ck.Sn, m.CkptVT(&ck)
+		a.sn, a.vt = ck.Sn, rs.VT
 	}
 	a.undone += int(rs.Undone)
-	a.replayed += len(rs.Replayed)
+	a.replayed += int(rs.Replayed)
 	switch {
 	case e.Kind == trace.Restart:
 		a.cause = "restart"

@@ -23,9 +23,9 @@ func TestSpecRuns(t *testing.T) {
 		report.DominoFree, report.ZCycleFree, report.SnLines, report.MinimalRollback, report.Equivalence}
 	for _, tc := range []struct {
 		file string
-		want []report.Status // in order
-		// witness must appear in the first violation of the first
-		// failing property, if any.
+		want []report.Status // in order; nil: the file is malformed
+		// witness must appear in a violation, if any; for a malformed
+		// file, in the error reading it.
 		witness string
 	}{
 		// ckpt's own PK run of the classic example: clean.
@@ -40,27 +40,28 @@ func TestSpecRuns(t *testing.T) {
 		// Foreign algorithm, no copies: what it cannot judge is unknown,
 		// the duplicate it can see fails.
 		{"foreign-dup.run.json", []report.Status{U, P, F, U, U, U, U, U, U}, "received twice"},
-		// A foreign MS run without pos on restarts and rollbacks: the undo
-		// shows in the next op numbers, which is no broken continuity;
-		// everything that needs pos is unknown, never fail or pass.
-		{"ms-no-pos.run.json", []report.Status{U, U, U, U, U, U, U, N, U}, ""},
+		// An MS run without pos on restarts and rollbacks, or without
+		// copies, piggybacks, token bodies: malformed, since ckpt's
+		// algorithms always write them (trace.Run.MissingField; in memory
+		// such runs are unknown, never pass: unknown_test.go).
+		{"ms-no-pos.run.json", nil, `event 1: checkpoint event lacks "pos", which ms always writes`},
 		// P2 restarts after recording P1's token while down; its logged
 		// receipt of b is an orphan of P1's announcement, so replay stops
 		// before it (pos 0).
 		{"pk-concurrent.run.json", []report.Status{P, P, P, P, P, N, N, P, P}, ""},
-		// The same without piggybacks: whether b's entry is an orphan
-		// cannot be told, so the restart's pos is unknown, not wrong.
-		{"pk-concurrent-no-pb.run.json", []report.Status{P, P, P, U, P, N, N, P, P}, ""},
-		// Tokens without bodies: the announcements P2 had recorded are
-		// unknown.
-		{"pk-concurrent-no-body.run.json", []report.Status{P, P, P, U, U, N, N, P, P}, ""},
-		// Without copy numbers: minimal-rollback stays n/a for MS.
-		{"ms-no-copy.run.json", []report.Status{U, P, P, U, U, U, U, N, P}, ""},
+		{"pk-concurrent-no-pb.run.json", nil, `event 0: send event lacks "pb", which pk always writes`},
+		{"pk-concurrent-no-body.run.json", nil, `event 13: control_recv event lacks "body", which pk always writes`},
+		{"ms-no-copy.run.json", nil, `event 0: send event lacks "copy", which ms always writes`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("testdata", "spec", tc.file)
 			run, err := trace.ReadRunFile(path)
-			if err != nil {
+			switch {
+			case tc.want == nil && (err == nil || !strings.Contains(err.Error(), tc.witness)):
+				t.Fatalf("reading it gives %v, want an error: %s", err, tc.witness)
+			case tc.want == nil:
+				return
+			case err != nil:
 				t.Fatal(err)
 			}
 			var src *trace.Trace

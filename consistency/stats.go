@@ -12,7 +12,7 @@ import (
 // what they carry, not on JSON spelling — by the same definition as
 // ckpt compare.
 func statistics(m *history.Model) report.Stats {
-	s := report.Stats{Events: len(m.Run.Events)}
+	s := report.Stats{Events: len(m.Run.Events), PiggybackBytes: m.PiggybackBytes}
 	s.Checkpoints.Initial = len(m.Procs)
 	seen := make([]bool, len(m.Run.Msgs))
 	for i := range m.Run.Events {
@@ -23,7 +23,6 @@ func statistics(m *history.Model) report.Stats {
 				seen[e.Msg] = true
 				s.Messages++
 			}
-			s.PiggybackBytes += m.Run.PB(e).Bytes()
 		case trace.Recv:
 			if e.Via == trace.ViaLog {
 				s.Replayed++
@@ -35,7 +34,7 @@ func statistics(m *history.Model) report.Stats {
 	}
 	for i := range m.Restores {
 		s.Undone += int(m.Restores[i].Undone)
-		s.Replayed += len(m.Restores[i].Replayed)
+		s.Replayed += int(m.Restores[i].Replayed)
 	}
 	if m.Final != nil && m.Final.Err == nil {
 		s.Checkpoints.Useless = m.Final.Graph.UselessCount()

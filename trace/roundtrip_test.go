@@ -123,7 +123,7 @@ func normTrace(tr *Trace) Trace {
 // every algorithm's piggyback shape among them.
 func genRun(t *rapid.T) *Run {
 	n := rapid.IntRange(1, 4).Draw(t, "procs")
-	run := &Run{Name: "gen", Algorithm: rapid.SampledFrom([]string{"ms", "ms-textbook", "pk", "", "foreign \"x\""}).Draw(t, "alg")}
+	run := &Run{Name: "gen", Algorithm: rapid.SampledFrom([]string{"acme", "acme-textbook", "", "foreign \"x\""}).Draw(t, "alg")}
 	for i := 0; i < n; i++ {
 		run.Processes = append(run.Processes, drawName(t, "P", i, "proc"))
 	}

@@ -21,7 +21,7 @@ func TestRunBodiesSharedProcessesLast(t *testing.T) {
 		{"unused processes", ev("0", "1", "P2", "P2") + `,` + ev("1", "2", "P2", "P2"), `["P0","P1","P2"]`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			doc := `{"format":"ckpt/run@1","algorithm":"pk","events":[` + c.events + `],"processes":` + c.procs + `}`
+			doc := `{"format":"ckpt/run@1","algorithm":"acme","events":[` + c.events + `],"processes":` + c.procs + `}`
 			run, err := ReadRun("t.json", strings.NewReader(doc))
 			if err != nil {
 				t.Fatal(err)

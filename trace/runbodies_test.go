@@ -10,7 +10,7 @@ import (
 // hop), and reads exactly as if decoded again; a body that differs by
 // one receipt, or only in its layout, is decoded on its own.
 func TestRunBodiesShared(t *testing.T) {
-	head := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1","P2"]}` + "\n"
+	head := `{"format":"ckpt/run@1","algorithm":"acme","processes":["P0","P1","P2"]}` + "\n"
 	ev := func(seq int, p, to, body string) string {
 		return `{"seq":` + string(rune('0'+seq)) + `,"t":1,"p":"` + p + `","kind":"control_send","to":"` + to + `","control":"token","body":` + body + "}\n"
 	}

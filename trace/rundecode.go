@@ -316,5 +316,5 @@ func (d *runDecoder) finish() (*Run, error) {
 			return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
 		}
 	}
-	return run, nil
+	return run, checkRunFields(run)
 }

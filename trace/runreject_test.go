@@ -8,7 +8,7 @@ import (
 )
 
 func runDoc(events ...string) string {
-	return `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"options":{"restart_delay":1},"events":[` + "\n" + strings.Join(events, ",\n") + "\n]}\n"
+	return `{"format":"ckpt/run@1","algorithm":"acme","processes":["P0","P1"],"options":{"restart_delay":1},"events":[` + "\n" + strings.Join(events, ",\n") + "\n]}\n"
 }
 
 func TestReadRunRejects(t *testing.T) {

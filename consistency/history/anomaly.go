@@ -25,7 +25,6 @@ const (
 	WrongReceiver                      // a receive or discard of a copy sent to another process
 	WrongSender                        // a receive naming a sender other than the copy's
 	FlushUnlogged                      // a PK flush of the source trace leaving a live receipt without a log event
-	CauseUnheard                       // a rollback caused by a request or token its process never received for that failure
 	DiscardNeverHeld                   // a discard of a copy neither in the mailbox nor taken before
 	UnconsumedNotInMailbox             // an unconsumed record of a copy not in that mailbox
 	RestartNotDown                     // a restart of a process that is not down

@@ -24,7 +24,7 @@ func (b *Builder) srcDelay(rm int32) (trace.Time, bool) {
 	if w.src == nil || !RecordsParams(m.Run) {
 		return 0, false
 	}
-	sm := b.srcMsgOf(rm)
+	sm := b.m.msgs.src(rm)
 	if sm == None {
 		return 0, false
 	}
@@ -35,8 +35,8 @@ func (b *Builder) srcDelay(rm int32) (trace.Time, bool) {
 	return w.src.Events[msg.Recv].T - w.src.Events[msg.Send].T, true
 }
 
-// arrived checks the receipt e of copy ci from the network: it comes no
-// earlier than the copy's arrival, and takes no copy while an earlier
+// arrived checks the receipt or discard e of copy ci from the network:
+// it comes no earlier than the copy's arrival, and takes no copy while an earlier
 // one of its message waits in the mailbox. Copies of one message arrive
 // in the order they were sent (each takes the message's delay; one put
 // back keeps its place), so an earlier copy that had arrived was
@@ -51,9 +51,10 @@ func (b *Builder) arrived(seq int32, e *trace.RunEvent, ci int32) {
 	}
 	if snd := m.Copies.Send[ci]; snd != None && e.T < m.Run.Events[snd].T+d {
 		at := m.Run.Events[snd].T + d
+		verb := map[bool]string{true: "receives", false: "discards"}[e.Kind == trace.Recv]
 		b.anomaly(ArrivalEarly, seq, func() (string, string) {
-			return fmt.Sprintf("%s receives %s at seq %d, t=%s, before it arrives at t=%s", m.ProcName(e.P), m.MsgName(e.Msg), seq, e.T, at),
-				fmt.Sprintf("copy %d of %s was sent at seq %d, t=%s, and a copy arrives its message's delay %s later (the source trace's), so no receive takes it before t=%s",
+			return fmt.Sprintf("%s %s %s at seq %d, t=%s, before it arrives at t=%s", m.ProcName(e.P), verb, m.MsgName(e.Msg), seq, e.T, at),
+				fmt.Sprintf("copy %d of %s was sent at seq %d, t=%s, and a copy arrives its message's delay %s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%s",
 					e.Copy, m.MsgName(e.Msg), snd, m.Run.Events[snd].T, d, at)
 		})
 	}

@@ -35,6 +35,9 @@ type Builder struct {
 	// broken run's), by (process, seq).
 	heardOther map[[2]int32]uint32
 
+	// putBack answers which copies a PK rollback puts back (PutBack).
+	putBack func(p, ci int32) (back, sure bool)
+
 	sawOp        bool // an app event carried an op number
 	snapshotUsed int
 	nAnomalies   int
@@ -44,6 +47,7 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
+	gaps  int32           // None entries in live: ops a broken continuity skipped
 	held  []int32         // the checkpoints held, as indexes into taken, in order
 	taken []Ckpt          // every checkpoint taken
 	byID  map[int32]int32 // see Proc.byID
@@ -67,11 +71,6 @@ type procBuild struct {
 	// attributed counts the restarts attributed to a failure whose
 	// restored checkpoint is known: MS's failure count c.
 	attributed int32
-	// known are the PK announcements recorded (append only, so prefixes
-	// handed out stay valid), indexed by kidx, which also says whether a
-	// token came without a body.
-	known []Announcement
-	kidx  knownIndex
 	// downOps are the app ops executed since the latest fail while down.
 	downOps []int32
 	// stable[k] says a log event made the receipt at live op k stable;
@@ -87,7 +86,7 @@ type procBuild struct {
 // sizeHint is the expected number of events, 0 if unknown.
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
-	m := &Model{Run: run, Src: src, Alg: alg, FirstVTMissing: None}
+	m := &Model{Run: run, Src: src, Alg: alg}
 	// One allocation for the per-event tables (each is capped, so a run
 	// longer than the hint regrows only its own).
 	perEvent := make([]int32, 3*sizeHint)
@@ -95,6 +94,10 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
 	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
+	if b.wf.src != nil {
+		mm := newMsgMaps(run.Msgs, src.Msgs)
+		m.msgs = &mm
+	}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
 	opRoom, ckRoom := room(src, np, sizeHint)
@@ -103,11 +106,6 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	stable := make([]bool, sum(opRoom))
 	ckpts := make([]Ckpt, sum(ckRoom))
 	held := make([]int32, sum(ckRoom))
-	if alg == PK {
-		// Every initial checkpoint's vector is all zero: one serves all
-		// (it is never written).
-		m.zeroVT = make(trace.VT, np)
-	}
 	nops := len(kinds)
 	lo, clo := 0, 0
 	for p := range b.procs {
@@ -117,11 +115,10 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps.progMsg = ops[nops+lo : nops+lo : nops+hi]
 		ps.progKind = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None, vt: None}
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
 		ps.held = append(held[clo:clo:chi], 0)
 		ps.taken = append(ckpts[clo:clo:chi], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None
-		ps.kidx.unknownFrom = None
 		lo, clo = hi, chi
 	}
 	return b
@@ -189,6 +186,9 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	if e.Seq != None && e.Seq != seq {
 		b.malformed(SeqMismatch, seq, func() string { return fmt.Sprintf("event %d carries seq %d", seq, e.Seq) })
 	}
+	if e.Kind == trace.Send {
+		m.PiggybackBytes += m.Run.PB(e).Bytes()
+	}
 	b.flushesBefore(e.T)
 	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {
@@ -238,7 +238,6 @@ func init() {
 	handlers[trace.Restart] = (*Builder).restart
 	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
 		b.prompted(seq, e, ps)
-		b.causeHeard(seq, e)
 		b.rollback(seq, e, ps)
 	}
 	handlers[trace.Log] = (*Builder).logged

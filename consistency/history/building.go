@@ -1,21 +1,86 @@
 package history
 
-// What a judge that follows the run as it streams (consistency.Stream)
-// reads of the model while it is being built. The Model's own accessors
-// for these read Procs, which Finish fills; the builder answers the same
-// questions from its per-process state, which holds everything up to the
-// last event added and nothing after it.
+import "github.com/ckpt-dev/ckpt/trace"
+
+// What a judge that follows the run as it streams (the protocol specs of
+// package consistency) reads of the model while it is being built. The
+// Model's own accessors for these read Procs, which Finish fills; the
+// builder answers the same questions from its per-process state, which
+// holds everything up to the last event added and nothing after it.
 
 // Model returns the model being built: its Run, Copies, Restores and
 // tables indexed by seq are filled up to the last event added; Procs and
 // everything Finish derives are not. It is the model Finish returns.
 func (b *Builder) Model() *Model { return b.m }
 
-// Incarnation is Model.Inc(p, seq) for an event at seq that is not a
-// restart of p, once every event before it has been added: the restarts
-// of p so far.
-func (b *Builder) Incarnation(p int32) int32 { return int32(len(b.procs[p].restarts)) }
-
 // Taken returns the checkpoints p has taken so far, as Proc.Taken will
 // list them (append only: an index into it stays valid).
 func (b *Builder) Taken(p int32) []Ckpt { return b.procs[p].taken }
+
+// Held returns the checkpoints p holds now, as indexes into Taken, in the
+// order taken.
+func (b *Builder) Held(p int32) []int32 { return b.procs[p].held }
+
+// Live returns the seqs of p's live ops now (None for a gap), by op.
+func (b *Builder) Live(p int32) []int32 { return b.procs[p].live }
+
+// Gaps counts the ops p's live history lacks (a broken continuity).
+func (b *Builder) Gaps(p int32) int32 { return b.procs[p].gaps }
+
+// Stable reports, per live op of p, whether a log event made it stable.
+func (b *Builder) Stable(p int32) []bool { return b.procs[p].stable }
+
+// InMailbox reports whether copy ci is surely in its receiver's mailbox.
+func (b *Builder) InMailbox(ci int32) bool { return b.box.there(ci) }
+
+// ProgOp returns op k of p's program: the source trace's when there is a
+// comparable one, else what the run has shown p executing so far.
+func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
+	if b.wf.src != nil {
+		ops := b.srcOpTable()[p]
+		if k < 0 || int(k) >= len(ops) {
+			return ProgOp{}, false
+		}
+		te := &b.wf.src.Events[ops[k]]
+		return ProgOp{Kind: te.Kind, Msg: b.m.msgs.run(te.Msg)}, true
+	}
+	ps := &b.procs[p]
+	if k < 0 || int(k) >= len(ps.progKind) || ps.progKind[k] == trace.KindInvalid {
+		return ProgOp{}, false
+	}
+	return ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}, true
+}
+
+// ProgLen returns the length of p's program when the source trace gives
+// it, else -1.
+func (b *Builder) ProgLen(p int32) int {
+	if b.wf.src == nil {
+		return -1
+	}
+	return len(b.srcOpTable()[p])
+}
+
+// PutBack sets how the model learns which copies a PK rollback puts
+// back in the mailbox (SPEC §5: those of undone receipts that are no
+// orphan of the announcements the process knows): put reports, for the
+// copy an undone receipt of p took, whether it goes back, and sure
+// whether that can be told. Without it such copies are unsure.
+func (b *Builder) PutBack(put func(p, ci int32) (back, sure bool)) { b.putBack = put }
+
+// EarliestHeld returns the earliest checkpoint on p's chain held from
+// latest (an index into Taken) that is numbered ≥ sn, or None: MS's
+// rollback target. It walks the chain only as far down as a checkpoint
+// numbered ≥ sn can be.
+func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
+	t := b.procs[p].taken
+	out := None
+	for i := latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
+		if t[i].Sn >= sn {
+			out = i
+		}
+		if t[i].snBelow < sn && !b.m.rechain {
+			break
+		}
+	}
+	return out
+}

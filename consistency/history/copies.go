@@ -188,8 +188,8 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 		return
 	}
 	box := &b.box
-	if e.Kind == trace.Recv && e.Via != trace.ViaLog {
-		b.arrived(seq, e, ci)
+	if e.Via != trace.ViaLog {
+		b.arrived(seq, e, ci) // a receive or a discard from the network
 	}
 	switch {
 	case box.held(ci):

@@ -24,7 +24,7 @@ func (b *Builder) srcOpIndex(r *trace.RunEvent) int32 {
 	if r.Kind == trace.Internal {
 		return b.srcInternal(r)
 	}
-	sm := b.srcMsgOf(r.Msg)
+	sm := b.m.msgs.src(r.Msg)
 	if sm == None {
 		return None
 	}
@@ -55,23 +55,12 @@ func (b *Builder) srcOpTable() [][]int32 {
 	w := &b.wf
 	if w.progIdx == nil {
 		np := len(b.procs)
-		counts := make([]int, np)
-		for i := range w.src.Events {
-			if te := &w.src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-				counts[te.P]++
+		w.progIdx = bucket(w.src, np, func(te *trace.Event) int {
+			if te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
+				return int(te.P)
 			}
-		}
-		all := make([]int32, 0, len(w.src.Events))
-		w.progIdx = make([][]int32, np)
-		for p := range w.progIdx {
-			w.progIdx[p] = all[len(all) : len(all) : len(all)+counts[p]]
-			all = all[:len(all)+counts[p]]
-		}
-		for i := range w.src.Events {
-			if te := &w.src.Events[i]; te.Kind.IsOp() && te.P >= 0 && int(te.P) < np {
-				w.progIdx[te.P] = append(w.progIdx[te.P], int32(i))
-			}
-		}
+			return -1
+		})
 	}
 	return w.progIdx
 }
@@ -105,24 +94,6 @@ func (b *Builder) opAfterEnv(seq int32, e *trace.RunEvent) {
 				fmt.Sprintf("at equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %s (event %d) before the tick or fail (event %d), so the %s comes first", e.Kind, oi, idx, e.Kind)
 		})
 	}
-}
-
-// srcMsgOf maps a run message index to the source trace's: the identity
-// for a run fresh from replay (it shares the trace's table), else by id,
-// the map built the first time it is needed.
-func (b *Builder) srcMsgOf(rm int32) int32 {
-	w := &b.wf
-	run, src := b.m.Run.Msgs, w.src.Msgs
-	if rm < 0 || int(rm) >= len(run) {
-		return None
-	}
-	if len(run) == len(src) && len(run) > 0 && &run[0] == &src[0] {
-		return rm
-	}
-	if w.srcOf == nil {
-		w.srcOf = msgMap(run, src)
-	}
-	return w.srcOf[rm]
 }
 
 // afterOpsBefore checks the tick or fail at seq, trace index idx,

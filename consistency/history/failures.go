@@ -47,11 +47,7 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	b.opsWhileDown(ps, seq)
 	b.restartedAt(seq, e, ps)
 	ps.down = false
-	keep := requeueNone
-	if !m.Alg.Recovers() {
-		keep = requeueAll
-	}
-	restored := b.restore(seq, e, ps, keep)
+	restored := b.restore(seq, e, ps, !m.Alg.Recovers())
 	inc := int32(len(ps.restarts)) // the incarnation that ended
 	ps.restarts = append(ps.restarts, seq)
 	if n := inc + 1; e.Inc != None && (m.Alg == MS || m.Alg == PK) && e.Inc != n {
@@ -64,7 +60,6 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	var ann *Announcement
 	if m.Alg == PK && e.Pos >= 0 {
 		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}
-		b.recordAnn(ps, *ann, seq)
 	}
 	if fi != None {
 		b.hear(e.P, m.Failures[fi].Seq, heardRestart)
@@ -112,18 +107,10 @@ func (b *Builder) restartOf(seq int32, e *trace.RunEvent, ps *procBuild) int32 {
 
 // controlRecv handles the arrival of a control message: a handling point
 // of its failure for a process that does nothing else about it (or, for
-// a process that is down, its restart), and for PK a recorded
-// announcement.
+// a process that is down, its restart).
 func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	b.hear(e.P, e.Failure, 1<<e.Control)
-	if m.Alg == PK && e.Control == trace.ControlToken {
-		if body := m.Run.Body(e); body != nil && body.Origin != None {
-			b.recordAnn(ps, Announcement{Origin: body.Origin, Inc: body.Inc, K: body.K}, seq)
-		} else if !ps.kidx.unknown() {
-			ps.kidx.unknownFrom = seq
-		}
-	}
 	fi, ok := m.FailureAt(e.Failure)
 	if !ok {
 		if e.Failure != None {
@@ -139,13 +126,6 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 		return
 	}
 	b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
-}
-
-// recordAnn records a PK announcement at a process, at event seq, in its
-// list and its index.
-func (b *Builder) recordAnn(ps *procBuild, a Announcement, seq int32) {
-	ps.known = append(ps.known, a)
-	ps.kidx.add(a, seq, max(b.sizeHint, b.n))
 }
 
 // candidate records a control-message handling point, the first one per
@@ -252,30 +232,6 @@ func (b *Builder) heardOf(p, fail int32) uint32 {
 		return b.failProcOf(fi, p).heard
 	}
 	return b.heardOther[[2]int32{p, fail}]
-}
-
-// causeHeard checks that a rollback caused by a request or a token
-// answers one its process received for the failure it names (a
-// control_recv of that kind before it): diagrams, recovery reports and
-// witnesses show the cause, so a forged one misleads.
-func (b *Builder) causeHeard(seq int32, e *trace.RunEvent) {
-	var ctl trace.Control
-	switch e.Cause {
-	case trace.CauseRequest:
-		ctl = trace.ControlRollback
-	case trace.CauseToken:
-		ctl = trace.ControlToken
-	default:
-		return
-	}
-	if e.Failure == None || b.heardOf(e.P, e.Failure)&(1<<ctl) != 0 {
-		return
-	}
-	m := b.m
-	b.anomalyPair(CauseUnheard, e.Failure, seq, func() (string, string) {
-		return fmt.Sprintf("%s's rollback at seq %d says cause %s, but %s received no %s control message for failure seq %d before it", m.ProcName(e.P), seq, e.Cause, m.ProcName(e.P), ctl, e.Failure),
-			fmt.Sprintf("a rollback caused by a %s answers one that reached its process (a control_recv for the failure it names), and %s has none for failure seq %d before seq %d", e.Cause, m.ProcName(e.P), e.Failure, seq)
-	})
 }
 
 // downTick checks a timer tick against the process being up or down: a

@@ -63,7 +63,6 @@ func (m *Model) finalState() {
 		g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
 		m.Final = g
 	}
-	m.srcSenders()
 }
 
 // liveSet is the set of live events at the end, one bit per seq.

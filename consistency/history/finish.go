@@ -38,29 +38,18 @@ func (b *Builder) Finish() *Model {
 	slices.SortStableFunc(m.Handlings, func(a, b Handling) int {
 		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.F, b.F))
 	})
-	// A restore kept a prefix of its process's announcements as they
-	// were then: pointing it into the final list instead lets the
-	// earlier backing arrays go (with 10^5 failures they summed to five
-	// times the final lists).
-	for i := range m.Restores {
-		rs := &m.Restores[i]
-		if p := m.Run.Events[rs.Seq].P; rs.Known != nil && p >= 0 && int(p) < len(b.procs) {
-			rs.Known = b.procs[p].known[:len(rs.Known):len(rs.Known)]
-		}
-	}
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts, known: ps.kidx}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts}
 	}
-	m.srcMsg = b.srcMsgs()
 	// The source's tables and happened-before are built beside the final
 	// state (the costliest step, a random walk over the live events):
 	// neither reads what the other writes (10^7 events: a second less).
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.Program = b.program(m.srcMsg != nil || m.sameMsgs)
+		m.Program = b.program(b.wf.src != nil)
 		if b.wf.src != nil {
 			m.srcOps = b.srcOpTable() // program built it when it read the source
 		}
@@ -76,20 +65,19 @@ func (b *Builder) Finish() *Model {
 	return m
 }
 
-// srcMsgs maps the source trace's message indexes to the run's: the
-// identity for a run fresh from replay (it shares the trace's table),
-// else by id; nil without a comparable source.
-func (b *Builder) srcMsgs() []int32 {
-	m := b.m
-	if m.Src == nil || len(m.Src.Processes) != len(m.Run.Processes) {
-		return nil
+// msgMaps maps message indexes between a run and its comparable source
+// trace: the identity for a run fresh from replay, which shares the
+// trace's table, else by id.
+type msgMaps struct {
+	same         bool
+	toSrc, toRun []int32
+}
+
+func newMsgMaps(run, src []string) msgMaps {
+	if len(run) == len(src) && (len(run) == 0 || &run[0] == &src[0]) {
+		return msgMaps{same: true}
 	}
-	r, s := m.Run.Msgs, m.Src.Msgs
-	if len(r) == len(s) && (len(r) == 0 || &r[0] == &s[0]) {
-		m.sameMsgs = true
-		return nil
-	}
-	return msgMap(s, r)
+	return msgMaps{toSrc: msgMap(run, src), toRun: msgMap(src, run)}
 }
 
 // msgMap maps each index of from to the index of the same message id in
@@ -107,6 +95,23 @@ func msgMap(from, to []string) []int32 {
 		}
 	}
 	return out
+}
+
+// src maps a run message index to the source trace's, run the converse;
+// None for an index out of range or an id the other lacks.
+func (x *msgMaps) src(i int32) int32 { return x.lookup(x.toSrc, i) }
+func (x *msgMaps) run(i int32) int32 { return x.lookup(x.toRun, i) }
+
+func (x *msgMaps) lookup(to []int32, i int32) int32 {
+	switch {
+	case i < 0:
+		return None
+	case x.same:
+		return i
+	case int(i) < len(to):
+		return to[i]
+	}
+	return None
 }
 
 // program returns every process's program: from the source trace when
@@ -138,46 +143,24 @@ func (b *Builder) program(hasSrc bool) [][]ProgOp {
 		out[p], all = all[:len(idx):len(idx)], all[len(idx):]
 		for k, i := range idx {
 			te := &m.Src.Events[i]
-			out[p][k] = ProgOp{Kind: te.Kind, Msg: m.runMsg(te.Msg)}
+			out[p][k] = ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
 		}
 	}
 	return out
 }
 
-// runMsg maps a source trace message index to the run's, or None.
-func (m *Model) runMsg(i int32) int32 {
-	switch {
-	case m.sameMsgs && i >= 0 && int(i) < len(m.Run.Msgs):
-		return i
-	case i >= 0 && int(i) < len(m.srcMsg):
-		return m.srcMsg[i]
-	}
-	return None
-}
-
-// SrcSender returns the process that sends message m in the source
-// trace, or None.
+// SrcSender returns the process that sends run message msg in the
+// source trace, or None.
 func (m *Model) SrcSender(msg int32) int32 {
-	if msg < 0 || int(msg) >= len(m.srcSender) {
+	if m.msgs == nil {
 		return None
 	}
-	return m.srcSender[msg]
-}
-
-// srcSenders maps each run message to its sender in the source trace.
-func (m *Model) srcSenders() {
-	if m.srcMsg == nil && !m.sameMsgs {
-		return
+	sm := m.msgs.src(msg)
+	if sm == None || int(sm) >= len(m.Src.Messages) {
+		return None
 	}
-	nm := len(m.Run.Msgs)
-	m.srcSender = make([]int32, nm)
-	for i := range m.srcSender {
-		m.srcSender[i] = None
+	if s := m.Src.Messages[sm].Send; s >= 0 && int(s) < len(m.Src.Events) {
+		return m.Src.Events[s].P
 	}
-	for sm, msg := range m.Src.Messages {
-		rm := m.runMsg(int32(sm))
-		if rm != None && int(rm) < nm && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
-			m.srcSender[rm] = m.Src.Events[msg.Send].P
-		}
-	}
+	return None
 }

@@ -31,6 +31,10 @@ import (
 // None marks an absent seq, index or number (trace.None).
 const None int32 = trace.None
 
+// Nowhere is Restore.Want when the rule restores no checkpoint: MS
+// applying a recovery numbered above every checkpoint held.
+const Nowhere int32 = -3
+
 // ImplicitUndo is UndoneBy's value for an op dropped by a broken op
 // continuity rather than by a restart or rollback.
 const ImplicitUndo int32 = -2
@@ -115,22 +119,6 @@ type Ckpt struct {
 	// initial checkpoint): a walk down the chain for a number stops
 	// where nothing below can match.
 	snBelow int32
-	// vt indexes Run.VTs (the checkpoint's vector time), or None: read
-	// it with Model.CkptVT. An index rather than the slice keeps the
-	// checkpoint table at 40 bytes an entry.
-	vt int32
-}
-
-// CkptVT returns checkpoint c's vector time: the run's, or for PK's
-// implicit initial checkpoint the zero vector; nil when it has none.
-func (m *Model) CkptVT(c *Ckpt) trace.VT {
-	switch {
-	case c.vt != None:
-		return m.Run.VTs[c.vt]
-	case c.Seq == None:
-		return m.zeroVT
-	}
-	return nil
 }
 
 // Proc is one process's final state.
@@ -155,8 +143,6 @@ type Proc struct {
 	// Restarts are the seqs of its restarts, in order: its incarnation
 	// at an event is how many come before it (Inc).
 	Restarts []int32
-	// known indexes the PK announcements it recorded (KnownOrphan).
-	known knownIndex
 }
 
 // HeldCkpt returns the k-th checkpoint held at the end.
@@ -221,20 +207,6 @@ type Announcement struct {
 	Origin, Inc, K int32
 }
 
-// Orphan reports whether vector time vt is an orphan of one of anns, and
-// of which (SPEC §5).
-func Orphan(vt trace.VT, anns []Announcement) (bool, Announcement) {
-	for _, a := range anns {
-		if a.Origin >= 0 && int(a.Origin) < len(vt) {
-			x := vt[a.Origin]
-			if x.Inc <= a.Inc && x.Count > a.K {
-				return true, a
-			}
-		}
-	}
-	return false, Announcement{}
-}
-
 // Failure is one effective fail event and what answered it.
 type Failure struct {
 	Seq     int32
@@ -295,16 +267,18 @@ type Restore struct {
 	// Undone counts the live ops it undid; Undid lists them, in seq order.
 	Undone int32
 	Undid  []int32
-	// Replayed lists the live receipts between the restored checkpoint's
-	// position and pos: what the process replays silently from its log
-	// (PK; MS writes its replays as recv events and restores to pos).
-	Replayed []int32
-	// Known are the PK announcements the process had recorded when it
-	// restored (a restart's own announcement not yet among them).
-	Known []Announcement
-	// BodyMissing: a token the process recorded before carried no body,
-	// so Known is incomplete.
-	BodyMissing bool
+	// Replayed counts the live receipts between the restored
+	// checkpoint's position and pos: what the process replays silently
+	// from its log (PK; MS writes its replays as recv events and
+	// restores to pos).
+	Replayed int32
+	// Want is the checkpoint the algorithm's rule restores (an index in
+	// Taken), as the protocol spec found it, or None: the bound
+	// domino-free judges against.
+	Want int32
+	// VT is the rebuilt vector time of the checkpoint restored (PK), as
+	// the spec kept it, for the report.
+	VT trace.VT
 }
 
 // Take records a copy taken from a mailbox that did not hold it: it had
@@ -368,15 +342,16 @@ type Model struct {
 	Handlings []Handling // sorted by seq
 	// Restores lists every restart and rollback, in seq order.
 	Restores []Restore
-	// FirstVTMissing is the seq of the first non-initial checkpoint with
-	// no vector time, or None.
-	FirstVTMissing int32
 
 	Copies Copies
 	// Takes lists copies taken from a mailbox that no longer held them.
 	Takes []Take
 
 	Missing Missing
+	// PiggybackBytes sums the sends' piggyback sizes
+	// (trace.Piggyback.Bytes), counted as each send was added: a
+	// producer may drop vectors after.
+	PiggybackBytes int64
 
 	// Program is every process's program: from the source trace when
 	// there is one, else as the run shows it (SPEC §7).
@@ -393,19 +368,14 @@ type Model struct {
 	Final *FinalGraph
 
 	anomalies [numKinds]anomalyList
-	// zeroVT is PK's all-zero vector, the implicit initial checkpoints'.
-	zeroVT trace.VT
 	// rechain: an explicit initial checkpoint came after others and
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
 	dep     *Dependence // nil without failures, ops or copies
-	// srcMsg maps the source trace's message indexes to the run's (None
-	// for an id the run lacks); nil with no comparable source trace, or
-	// when the two share one table (sameMsgs: a run fresh from replay).
-	srcMsg    []int32
-	sameMsgs  bool
-	srcSender []int32 // per run message, its sender in the source trace
-	srcOps    [][]int32
+	// msgs maps message indexes between the run and a comparable source
+	// trace; nil without one.
+	msgs   *msgMaps
+	srcOps [][]int32
 }
 
 // SrcOps returns, per process, the source trace indexes of its ops in
@@ -520,37 +490,6 @@ func (m *Model) PB(ci int32) *trace.Piggyback {
 		return nil
 	}
 	return m.Run.PB(&m.Run.Events[s])
-}
-
-// Held returns the checkpoints process p held just before restore r,
-// latest first: the chain of parents from r.Latest.
-func (m *Model) Held(p int32, r *Restore, visit func(c *Ckpt) bool) {
-	t := m.Procs[p].Taken
-	for i := r.Latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
-		if !visit(&t[i]) {
-			return
-		}
-	}
-}
-
-// EarliestHeld returns the earliest checkpoint process p held just before
-// restore r that is numbered ≥ sn, or nil: MS's rollback bound. It walks
-// the held chain from the latest checkpoint only as far down as a
-// checkpoint numbered ≥ sn can be, so a correct run pays for the
-// checkpoints the rollback drops, not for every checkpoint held.
-func (m *Model) EarliestHeld(p int32, r *Restore, sn int32) *Ckpt {
-	t := m.Procs[p].Taken
-	var out *Ckpt
-	for i := r.Latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
-		c := &t[i]
-		if c.Sn >= sn {
-			out = c
-		}
-		if c.snBelow < sn && !m.rechain {
-			break
-		}
-	}
-	return out
 }
 
 // Top returns the seq of the last live op of a live history, or None.

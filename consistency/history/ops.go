@@ -39,7 +39,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if ps.posless && e.Op < int32(len(ps.live)) {
 		// A foreign restart or rollback without pos: its undo shows only
 		// here, and is no broken continuity.
-		b.undo(ps, e.Op, ps.lastRestore, requeueAll)
+		b.undo(ps, e.Op, ps.lastRestore, requeueUnsure)
 	}
 	ps.posless = false
 	if e.Op != int32(len(ps.live)) {
@@ -50,11 +50,12 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 					m.ProcName(e.P), live, seq, live, e.Op)
 		})
 		if e.Op < int32(len(ps.live)) {
-			b.undo(ps, e.Op, ImplicitUndo, requeueAll)
+			b.undo(ps, e.Op, ImplicitUndo, requeueUnsure)
 		}
 		for int32(len(ps.live)) < e.Op {
 			ps.live = append(ps.live, None)
 			ps.stable = append(ps.stable, false)
+			ps.gaps++
 		}
 	}
 	if len(ps.live) > 0 {

@@ -11,7 +11,7 @@ import (
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	head := &ps.taken[ps.held[len(ps.held)-1]]
-	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, vt: e.VT,
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType,
 		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
 	switch {
 	case e.Pos == None:
@@ -44,9 +44,6 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		}
 		ps.taken[0] = ck
 		return
-	}
-	if m.Run.VTOf(e) == nil && m.FirstVTMissing == None {
-		m.FirstVTMissing = seq
 	}
 	ps.taken = append(ps.taken, ck)
 	if e.Ckpt == None {
@@ -143,42 +140,24 @@ func (b *Builder) rollback(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if !ok {
 		m.Missing.Failure = true
 	}
-	keep := requeueAll
-	switch m.Alg {
-	case MS, Textbook:
-		keep = requeueNone
-	case PK:
-		keep = requeueNonOrphan
-	}
-	b.restore(seq, e, ps, keep)
+	b.restore(seq, e, ps, !m.Alg.Recovers())
 	if ok {
 		b.handle(fi, e.P, seq, ps)
 	}
 }
 
-// requeueMode says which copies an undone receipt puts back in the mailbox.
-type requeueMode uint8
-
-const (
-	requeueNone      requeueMode = iota // MS, and every restart: none (SPEC §4.2, §5)
-	requeueNonOrphan                    // a PK rollback: those that are no orphan of a known announcement
-	requeueAll                          // a foreign algorithm, or an undo without a restore: unknown
-)
-
 // restore applies a restart or rollback: the restored checkpoint's later
-// checkpoints are dropped and every live op from pos on is undone. It
-// returns the index in taken of the checkpoint restored, or None.
-func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requeueMode) int32 {
+// checkpoints are dropped and every live op from pos on is undone (its
+// copies put back as undo says; unsure for an algorithm whose rules the
+// model does not know). It returns the index in taken of the checkpoint
+// restored, or None.
+func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bool) int32 {
 	m := b.m
 	ps.lastRestore = seq
 	k := ckptIndex(ps.taken, ps.byID, e.Restore)
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k})
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k, Want: None})
 	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
-	if m.Alg == PK {
-		r.Known = ps.known[:len(ps.known):len(ps.known)]
-		r.BodyMissing = ps.kidx.unknown()
-	}
 	if e.Restore != None {
 		b.dropAfter(seq, e, ps)
 	} else {
@@ -205,6 +184,13 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, keep requ
 	b.belowCkpt(seq, e, ps, k)
 	if m.Alg == PK && k != None {
 		r.Replayed = b.replayed(ps, k, pos)
+	}
+	keep := requeueNone
+	switch {
+	case unsure:
+		keep = requeueUnsure
+	case m.Alg == PK && e.Kind == trace.Rollback:
+		keep = requeuePK
 	}
 	for _, s := range ps.live[pos:] {
 		if s != None {
@@ -246,60 +232,66 @@ func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
 	})
 }
 
-// replayed returns the live receipts a PK restart or rollback replays
+// replayed counts the live receipts a PK restart or rollback replays
 // silently from the message log: those between the position of the
-// restored checkpoint, taken[k], and pos. The run shows only the
-// outcome of that replay (SPEC §6).
-func (b *Builder) replayed(ps *procBuild, k, pos int32) []int32 {
-	ck := &ps.taken[k]
-	if ck.Pos < 0 {
-		return nil
-	}
-	var out []int32
-	for k := int(ck.Pos); k < min(int(pos), len(ps.live)); k++ {
+// restored checkpoint, taken[k], and pos. The run shows only the outcome
+// of that replay (SPEC §6).
+func (b *Builder) replayed(ps *procBuild, k, pos int32) int32 {
+	n := int32(0)
+	for k := max(int(ps.taken[k].Pos), 0); k < min(int(pos), len(ps.live)); k++ {
 		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv {
-			out = append(out, s)
+			n++
 		}
 	}
-	return out
+	return n
 }
+
+// requeue says which copies of its undone receipts an undo puts back in
+// the mailbox: none (MS, and every restart: SPEC §4.2, §5), the ones the
+// PK spec says (a PK rollback: those no orphan of an announcement its
+// process recorded), or unsure ones (an algorithm whose rules the model
+// does not know, or an undo without a restore).
+type requeue uint8
+
+const (
+	requeueNone requeue = iota
+	requeuePK
+	requeueUnsure
+)
 
 // undo truncates ps's live history to pos, marking the dropped ops as
 // undone by event by (ImplicitUndo for a broken continuity), puts back
 // in the mailbox the copies of undone receipts that keep says, and
 // returns how many live ops it dropped.
-func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeueMode) int {
+func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 	m := b.m
 	n := 0
 	ps.logFrom = min(ps.logFrom, pos)
 	for k := len(ps.live) - 1; k >= int(pos); k-- {
 		s := ps.live[k]
 		if s == None {
+			ps.gaps--
 			continue
 		}
 		m.UndoneBy[s] = by
 		n++
-		if m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+		e := &m.Run.Events[s]
+		if e.Kind != trace.Recv {
+			continue
+		}
+		if !ps.stable[k] {
 			ps.unstable--
 		}
-		if keep == requeueNone {
-			continue
-		}
-		e := &m.Run.Events[s]
-		if e.Kind != trace.Recv || e.Via == trace.ViaLog {
-			continue
-		}
 		ci := m.Copies.Index(e.Msg, e.Copy)
-		if ci < 0 || m.Copies.Send[ci] == None {
+		if keep == requeueNone || e.Via == trace.ViaLog || ci < 0 || m.Copies.Send[ci] == None {
 			continue
 		}
-		switch pb := m.PB(ci); {
-		case keep == requeueAll || pb == nil || pb.VT == nil || ps.kidx.unknown():
-			b.requeue(ci, false)
-		default:
-			if o, _ := ps.kidx.orphan(pb.VT, int32(len(ps.known))); !o {
-				b.requeue(ci, true)
-			}
+		back, sure := false, false
+		if keep == requeuePK && b.putBack != nil {
+			back, sure = b.putBack(e.P, ci)
+		}
+		if back || !sure {
+			b.requeue(ci, sure)
 		}
 	}
 	ps.live = ps.live[:pos]

@@ -43,14 +43,12 @@ type wellFormed struct {
 	// lastEnv is the trace index of the tick or fail environment matched
 	// the last event it judged with, or None.
 	lastEnv int32
-	// srcOf maps run message indexes to the source trace's when the two
-	// tables differ, progIdx holds per process the trace indexes of its
-	// ops, and envAt and envIdx per process the time and trace index of
-	// its latest tick or fail the run showed (equal_times.go); nil until
-	// needed.
-	srcOf, envIdx []int32
-	progIdx       [][]int32
-	envAt         []trace.Time
+	// progIdx holds per process the trace indexes of its ops, and envAt
+	// and envIdx per process the time and trace index of its latest tick
+	// or fail the run showed (equal_times.go); nil until needed.
+	progIdx [][]int32
+	envIdx  []int32
+	envAt   []trace.Time
 	// request is, per process, the seq of the coordinated round request
 	// it received and has not answered with a checkpoint, or None; nil
 	// before the first request (rounds.go).
@@ -94,17 +92,24 @@ func envIndexes(src *trace.Trace, np int) (ticks, fails [][]int32) {
 		}
 		return -1
 	}
-	counts := make([]int, 2*np+1)
+	out := bucket(src, 2*np, slot)
+	return out[:np:np], out[np:]
+}
+
+// bucket lists the indexes of src's events by slot (-1: none), in trace
+// order, all in one backing array.
+func bucket(src *trace.Trace, n int, slot func(*trace.Event) int) [][]int32 {
+	counts := make([]int, n+1)
 	for i := range src.Events {
 		if s := slot(&src.Events[i]); s >= 0 {
 			counts[s+1]++
 		}
 	}
-	for s := 1; s <= 2*np; s++ {
+	for s := 1; s <= n; s++ {
 		counts[s] += counts[s-1]
 	}
-	all := make([]int32, counts[2*np])
-	out := make([][]int32, 2*np)
+	all := make([]int32, counts[n])
+	out := make([][]int32, n)
 	for s := range out {
 		out[s] = all[counts[s]:counts[s]:counts[s+1]]
 	}
@@ -113,7 +118,7 @@ func envIndexes(src *trace.Trace, np int) (ticks, fails [][]int32) {
 			out[s] = append(out[s], int32(i))
 		}
 	}
-	return out[:np:np], out[np:]
+	return out
 }
 
 // order checks that events come in time order and, but for `unconsumed`

@@ -90,12 +90,6 @@ func Check(ckpts [][]int32, msgs []Msg) ([]Violation, error) {
 	return pt.undoubled(d), nil
 }
 
-// Trackable reports whether the pattern is rollback-dependency trackable.
-func Trackable(ckpts [][]int32, msgs []Msg) (bool, error) {
-	v, err := Check(ckpts, msgs)
-	return len(v) == 0 && err == nil, err
-}
-
 // String renders v for messages and tests: "C(1,0) ~> C(2,1) via m3 m5".
 func (v Violation) String() string {
 	return fmt.Sprintf("C(%d,%d) ~> C(%d,%d) via m%d m%d", v.From.P, v.From.X, v.To.P, v.To.X, v.M1, v.M2)

@@ -150,3 +150,9 @@ func TestViolationString(t *testing.T) {
 		t.Fatalf("%q, want %q", got, want)
 	}
 }
+
+// Trackable reports whether the pattern is rollback-dependency trackable.
+func Trackable(ckpts [][]int32, msgs []Msg) (bool, error) {
+	v, err := Check(ckpts, msgs)
+	return len(v) == 0 && err == nil, err
+}

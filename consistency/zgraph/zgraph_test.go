@@ -423,3 +423,39 @@ func BenchmarkSnLines1M(b *testing.B) {
 		}
 	}
 }
+
+// Consistent reports whether the cut — cut[p] the index of one checkpoint
+// of each process p, or n_p for its current state after the last one — is
+// a consistent global checkpoint: no message is received before the
+// receiver's cut checkpoint and sent after the sender's. When it is not,
+// orphan is the index of the first message that breaks it, else None.
+// Messages naming a process outside cut are ignored.
+func Consistent(msgs []Msg, cut []int32) (ok bool, orphan int) {
+	np := int32(len(cut))
+	for i, m := range msgs {
+		if m.From < 0 || m.From >= np || m.To < 0 || m.To >= np {
+			continue
+		}
+		if m.ToInterval < cut[m.To] && m.FromInterval >= cut[m.From] {
+			return false, i
+		}
+	}
+	return true, None
+}
+
+// SnCut returns S_n as a cut for Consistent: per process the index of its
+// earliest checkpoint numbered ≥ n, or len(numbers[p]) (its current state)
+// if it has none.
+func SnCut(numbers [][]int32, n int32) []int32 {
+	cut := make([]int32, len(numbers))
+	for p, ns := range numbers {
+		cut[p] = int32(len(ns))
+		for x, v := range ns {
+			if v >= n {
+				cut[p] = int32(x)
+				break
+			}
+		}
+	}
+	return cut
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -72,7 +73,7 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 	set(pbInc, pb.Inc != trace.None)
 	set(pbRecLine, pb.RecLine != trace.None)
 	set(pbF, len(pb.F) > 0)
-	set(pbVT, pb.HasVT()) // also a vector verify forgot once judged
+	set(pbVT, pb.VT != nil)
 	if c := pb.CIC; c != nil {
 		set(pbLC, c.LC != trace.None)
 		set(pbDV, c.DV != nil)
@@ -83,47 +84,59 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 	return s
 }
 
-// shapeRules judges that a run carries what the algorithm it names
-// sends: its piggyback fields and its control messages. The rules
-// rebuild each algorithm's state from its own fields and pass over
-// others, so a run of one algorithm relabelled as another (default MS
-// as ms-textbook, MS as bcs) would otherwise be judged on almost
-// nothing and pass. A send without a piggyback is not judged here (a
-// foreign run may omit it; the state rules say what that leaves
-// unknown).
-func shapeRules(m *history.Model, r *result) {
-	if m.Alg == history.Foreign || int(m.Alg) >= len(shapes) {
+// shapeJudge judges, as each event is added, that a run carries what
+// the algorithm it names sends: its piggyback fields and its control
+// messages. The rules rebuild each algorithm's state from its own fields
+// and pass over others, so a run of one algorithm relabelled as another
+// (default MS as ms-textbook, MS as bcs) would otherwise be judged on
+// almost nothing and pass. A send without a piggyback is not judged here
+// (a foreign run may omit it; the state rules say what that leaves
+// unknown). It reads a piggyback only while its send is added: a
+// producer may drop vectors after.
+type shapeJudge struct {
+	m  *history.Model
+	on bool
+	sh shape
+	r  result
+}
+
+func newShapeJudge(m *history.Model) shapeJudge {
+	j := shapeJudge{m: m, r: newResult(report.LogReplayRules)}
+	if m.Alg != history.Foreign && int(m.Alg) < len(shapes) {
+		j.on, j.sh = true, shapes[m.Alg]
+	}
+	return j
+}
+
+func (j *shapeJudge) add(seq int32, e *trace.RunEvent) {
+	if !j.on {
 		return
 	}
-	sh := shapes[m.Alg]
-	for i := range m.Run.Events {
-		e := &m.Run.Events[i]
-		switch e.Kind {
-		case trace.Send:
-			if pb := m.Run.PB(e); pb != nil {
-				pbShape(m, r, sh, e, pb)
-			}
-		case trace.ControlSend:
-			controlShape(m, r, sh, e)
+	switch e.Kind {
+	case trace.Send:
+		if pb := j.m.Run.PB(e); pb != nil {
+			pbShape(j.m, &j.r, j.sh, seq, e, pb)
 		}
+	case trace.ControlSend:
+		controlShape(j.m, &j.r, j.sh, seq, e)
 	}
 }
 
 // pbShape judges one send's piggyback against the algorithm's shape.
-func pbShape(m *history.Model, r *result, sh shape, e *trace.RunEvent, pb *trace.Piggyback) {
+func pbShape(m *history.Model, r *result, sh shape, seq int32, e *trace.RunEvent, pb *trace.Piggyback) {
 	got := fieldsOf(pb)
 	if got == 0 || (got&^sh.may == 0 && got&sh.must == sh.must) {
 		return
 	}
-	r.fail([]int32{e.Seq}, func() (string, string) {
-		return fmt.Sprintf("%s's send of %s at seq %d piggybacks %s, not what %s sends", m.ProcName(e.P), m.MsgName(e.Msg), e.Seq, got, algName(m)),
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's send of %s at seq %d piggybacks %s, not what %s sends", m.ProcName(e.P), m.MsgName(e.Msg), seq, got, algName(m)),
 			fmt.Sprintf("%s piggybacks %s on every message (docs/formats.md), and the checker rebuilds its state from those fields only, but this send carries %s", algName(m), sh.must|sh.may, got)
 	})
 }
 
 // controlShape judges one control message's kind against the
 // algorithm's.
-func controlShape(m *history.Model, r *result, sh shape, e *trace.RunEvent) {
+func controlShape(m *history.Model, r *result, sh shape, seq int32, e *trace.RunEvent) {
 	for _, c := range sh.controls {
 		if e.Control == c {
 			return
@@ -137,8 +150,8 @@ func controlShape(m *history.Model, r *result, sh shape, e *trace.RunEvent) {
 		}
 		want = "control messages " + strings.Join(names, ", ") + " only"
 	}
-	r.fail([]int32{e.Seq}, func() (string, string) {
-		return fmt.Sprintf("%s sends a %s control message at seq %d, which %s does not send", m.ProcName(e.P), e.Control, e.Seq, algName(m)),
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s sends a %s control message at seq %d, which %s does not send", m.ProcName(e.P), e.Control, seq, algName(m)),
 			fmt.Sprintf("%s sends %s (docs/formats.md), so the run is not one of %s's", algName(m), want, algName(m))
 	})
 }

@@ -1,0 +1,346 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// MS's checkpoints and recoveries (SPEC §4.1, §4.2): numbering, restarts,
+// Rollback requests and their application.
+
+// checkpoint judges a checkpoint's number: a basic one by its tick, a
+// forced one above sn (its delivery follows at once), a recovery one r of
+// the recovery it applies.
+func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+	if e.CkptType == trace.CkptInitial {
+		return
+	}
+	if e.Sn == history.None {
+		s.lacks(seq, "a checkpoint's sn")
+		return
+	}
+	var rule string
+	switch e.CkptType {
+	case trace.CkptBasic:
+		p.next++
+		if e.Sn != p.next || e.Sn <= p.sn {
+			rule = fmt.Sprintf("a basic checkpoint is numbered by its timer tick, this is tick %d, and it is taken only when that number is above sn %d", p.next, p.sn)
+		}
+	case trace.CkptForced:
+		if e.Sn <= p.sn {
+			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
+		}
+		p.duties = append(p.duties, msDuty{kind: dutyDeliverSn, seq: seq, n: e.Sn})
+	case trace.CkptRecovery:
+		rule = s.recoveryCheckpoint(seq, e, p, d)
+	}
+	if rule != "" {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d", s.name(e.P), e.CkptType, e.Ckpt, seq, e.Sn), rule)
+	}
+	p.sn = e.Sn
+}
+
+// recoveryCheckpoint judges a recovery checkpoint: the application of a
+// recovery (o, c, r) the process owes (a request's), with sn < r,
+// numbered r; textbook, also the adoption of a message's incarnation. It
+// returns the numbering rule broken, or "".
+func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) string {
+	fi := history.None
+	switch {
+	case d != nil && d.kind == dutyApply:
+		fi = d.fi
+	case s.textbook && e.Failure != history.None:
+		if f, ok := s.m.FailureAt(e.Failure); ok && int(f) < len(s.recs) && s.recs[f].c > p.inc {
+			fi = f
+			p.duties = append(p.duties, msDuty{kind: dutyAdopted, seq: seq, fi: fi})
+		}
+	}
+	if fi == history.None {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", s.name(e.P), e.Ckpt, seq),
+			fmt.Sprintf("%s takes it at t=%s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%s, and %s owes none: a process cannot act on a request it has not received",
+				s.name(e.P), e.T, map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next", false: ""}[s.textbook], s.name(e.P)))
+		s.follow(p, e.Failure)
+		return ""
+	}
+	rec := s.recs[fi]
+	s.apply(p, fi)
+	if p.sn >= rec.r || e.Sn != rec.r {
+		return fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it (else the process rolls back)", rec.r, p.sn)
+	}
+	return ""
+}
+
+// skip judges a skipped tick: MS takes a basic checkpoint at every tick
+// numbered above sn, so an up process skips only the others, recording
+// the tick's number and its sn. (A down process's skip is the model's:
+// history.CkptWhileDown.)
+func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
+	p.next++
+	if e.Reason == trace.ReasonDown {
+		return
+	}
+	if p.next > p.sn {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d", s.name(e.P), p.next, seq, p.sn),
+			fmt.Sprintf("MS takes a basic checkpoint at a tick whose number is above sn, and tick %d is above %s's latest checkpoint number %d, rebuilt from the run", p.next, s.name(e.P), p.sn))
+		return
+	}
+	var diffs []string
+	if e.Next != history.None && e.Next != p.next {
+		diffs = append(diffs, fmt.Sprintf("next %d, but it is tick %d", e.Next, p.next))
+	}
+	if e.Sn != history.None && e.Sn != p.sn {
+		diffs = append(diffs, fmt.Sprintf("sn %d, but %s's latest checkpoint is numbered %d", e.Sn, s.name(e.P), p.sn))
+	}
+	if len(diffs) > 0 {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have", s.name(e.P), seq),
+			fmt.Sprintf("a skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks; the skip at seq %d records %s",
+				seq, joinAnd(diffs)))
+	}
+}
+
+// restart judges a restart: the failed process restores its latest
+// checkpoint (number r) and stops there, makes recovery (o, F[o]+1, r)
+// (textbook: inc+1), sends its request to every other process, then
+// applies the requests that arrived while it was down, in order.
+func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
+	fi := s.m.FailOf(seq)
+	ck, latest := s.restored(seq)
+	p.down, p.restored, p.duties = false, seq, p.duties[:0]
+	if e.Restore == history.None || e.Pos == history.None {
+		s.lacks(seq, "a restart's restore or pos")
+		return
+	}
+	taken := s.b.Taken(e.P)
+	s.m.RestoreOf(seq).Want = latest
+	if ck == history.None {
+		ck = latest // restores a checkpoint it does not hold: domino-free's
+	}
+	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
+		p.sn = taken[ck].Sn
+		return
+	}
+	if ck != latest {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d", s.name(e.P), taken[ck].ID, taken[latest].ID),
+			fmt.Sprintf("MS restores the failed process's latest checkpoint, which for %s at %s was checkpoint %d (sn %d, pos %d), but the restart at seq %d restored checkpoint %d (sn %d, pos %d)",
+				s.name(e.P), s.m.FailName(fi), taken[latest].ID, taken[latest].Sn, taken[latest].Pos, seq, taken[ck].ID, taken[ck].Sn, taken[ck].Pos))
+	}
+	s.restorePos(seq, e, taken[ck])
+	rec := msRec{o: e.P, r: taken[ck].Sn}
+	if s.textbook {
+		rec.c = p.inc + 1
+		if e.Inc != history.None && e.Inc != rec.c {
+			s.diverge([]int32{seq}, fmt.Sprintf("%s's restart at seq %d says inc %d, not %d", s.name(e.P), seq, e.Inc, rec.c),
+				fmt.Sprintf("a restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", p.inc))
+		}
+		p.inc, p.line = rec.c, rec.r
+	} else {
+		rec.c = fGet(p.f, e.P) + 1
+		s.setLine(rec)
+	}
+	s.setRec(fi, rec)
+	s.apply(p, fi)
+	p.sn = taken[ck].Sn
+	s.dropStale(p, e.Pos)
+	if len(s.procs) > 1 {
+		p.duties = append(p.duties, msDuty{kind: dutyRequests, seq: seq, fi: fi, sent: make([]bool, len(s.procs))})
+	}
+	for _, r := range p.pending {
+		if f, ok := s.m.FailureAt(s.m.Event(r).Failure); ok {
+			p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: f, n: r, pending: true})
+		}
+	}
+	p.pending = p.pending[:0]
+}
+
+// restorePos judges that an MS restore keeps exactly its checkpoint's
+// ops: what it replays shows as recv events via log after it.
+func (s *msSpec) restorePos(seq int32, e *trace.RunEvent, ck history.Ckpt) {
+	if e.Pos == ck.Pos || e.Pos < ck.Pos {
+		return // below the checkpoint: the model's (RestoreBelowCkpt)
+	}
+	s.diverge([]int32{ck.Seq, seq}, fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos),
+		fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
+			ck.ID, ck.Pos, e.Kind, seq, e.Pos))
+}
+
+// rollback judges a rollback: the application of a recovery (o, c, r)
+// with sn ≥ r, which restores the earliest checkpoint numbered ≥ r it
+// holds and stops there (one further back is domino-free's), caused by
+// the request it owes — or, textbook, by a message of a higher
+// incarnation.
+func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+	ck, latest := s.restored(seq)
+	p.restored = seq
+	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
+		s.lacks(seq, "a rollback's restore, pos or failure")
+		return
+	}
+	fi, cause := s.cause(seq, e, p, d)
+	if fi == history.None {
+		return
+	}
+	if e.Cause != trace.CauseNone && e.Cause != cause {
+		never := e.Cause == trace.CauseToken || e.Cause == trace.CauseMessage && !s.textbook
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's rollback at seq %d says cause %s, %s", s.name(e.P), seq, e.Cause,
+			map[bool]string{true: "for which " + algName(s.m) + " never rolls back", false: "not " + cause.String()}[never]),
+			fmt.Sprintf("%s rolls back on a Rollback request (cause request)%s, and this rollback applies %s", algName(s.m),
+				map[bool]string{true: " or a message naming a later incarnation (cause message)"}[s.textbook], map[trace.Cause]string{trace.CauseRequest: "a request it received", trace.CauseMessage: "the incarnation of a message it received"}[cause]))
+	}
+	rec, taken := s.recs[fi], s.b.Taken(e.P)
+	want := s.b.EarliestHeld(e.P, latest, rec.r)
+	if s.m.RestoreOf(seq).Want = want; want == history.None {
+		s.m.RestoreOf(seq).Want = history.Nowhere
+	}
+	if ck == history.None {
+		ck = want
+	}
+	switch {
+	case want == history.None || p.sn < rec.r:
+		s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d though its sn %d is below the line %d", s.name(e.P), seq, p.sn, rec.r),
+			fmt.Sprintf("applying recovery (%s, %d, r=%d) at a process whose checkpoints are all numbered below %d takes a recovery checkpoint, not a rollback", s.name(rec.o), rec.c, rec.r, rec.r))
+	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
+		s.diverge([]int32{taken[ck].Seq, seq}, fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d", s.name(e.P), seq, taken[ck].ID, taken[want].ID),
+			fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %d it holds, which for %s was checkpoint %d (sn %d, pos %d), but the rollback restored checkpoint %d (sn %d, pos %d)",
+				s.name(rec.o), rec.c, rec.r, rec.r, s.name(e.P), taken[want].ID, taken[want].Sn, taken[want].Pos, taken[ck].ID, taken[ck].Sn, taken[ck].Pos))
+	}
+	if ck == history.None {
+		return
+	}
+	s.restorePos(seq, e, taken[ck])
+	s.apply(p, fi)
+	p.sn = taken[ck].Sn
+	s.dropStale(p, e.Pos)
+}
+
+// cause returns the failure a rollback applies and the cause it has:
+// the request the process owes, or (textbook) a message of a higher
+// incarnation in its mailbox.
+func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int32, trace.Cause) {
+	if d != nil && d.kind == dutyApply {
+		return d.fi, trace.CauseRequest
+	}
+	if fi, ok := s.m.FailureAt(e.Failure); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		rec := s.recs[fi]
+		switch {
+		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
+			p.inc, p.line = rec.c, rec.r
+			return fi, trace.CauseMessage
+		case !s.textbook && fGet(p.f, rec.o) >= rec.c, s.textbook && rec.c <= p.inc:
+			return fi, e.Cause // applied already: once per failure is domino-free's
+		}
+	}
+	s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received", s.name(e.P), seq, e.T),
+		fmt.Sprintf("%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %s owes none at seq %d: a process cannot act on a request it has not received",
+			algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook], s.name(e.P), seq))
+	if fi, ok := s.m.FailureAt(e.Failure); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		return fi, e.Cause // followed as the run has it
+	}
+	return history.None, trace.CauseNone
+}
+
+// follow applies the recovery of failure seq fs, as a run that diverged
+// says the process did: the spec follows the run.
+func (s *msSpec) follow(p *msProc, fs int32) {
+	if fi, ok := s.m.FailureAt(fs); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		s.apply(p, fi)
+		if s.textbook {
+			p.inc, p.line = max(p.inc, s.recs[fi].c), s.recs[fi].r
+		}
+	}
+}
+
+// mailboxHolds reports whether p's mailbox holds a copy of the higher
+// incarnation rec made, carrying its line (textbook adoption).
+func (s *msSpec) mailboxHolds(p int32, rec msRec) bool {
+	for ci := range s.m.Copies.Len() {
+		if pb := s.m.PB(int32(ci)); pb != nil && s.b.InMailbox(int32(ci)) && s.m.CopyTo(int32(ci)) == p && pb.Inc == rec.c && pb.RecLine == rec.r {
+			return true
+		}
+	}
+	return false
+}
+
+// adoptedBy judges the delivery a textbook recovery checkpoint adopted:
+// the message carries the incarnation and line it adopted.
+func (s *msSpec) adoptedBy(seq int32, e *trace.RunEvent, p *msProc, d *msDuty, pb *trace.Piggyback) {
+	rec := s.recs[d.fi]
+	if pb.Inc != rec.c || pb.RecLine != rec.r {
+		s.diverge([]int32{d.seq, seq}, fmt.Sprintf("%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry", s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq),
+			fmt.Sprintf("without a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %s carries inc %d and rec_line %d", s.m.MsgName(e.Msg), pb.Inc, pb.RecLine))
+	}
+	p.inc, p.line = max(p.inc, rec.c), rec.r
+}
+
+// request handles a Rollback request's arrival: a down process keeps it
+// for its restart; an up one owes its application at once if it has not
+// applied that recovery (textbook: if its incarnation is higher).
+func (s *msSpec) request(seq int32, e *trace.RunEvent, p *msProc) {
+	fi, ok := s.m.FailureAt(e.Failure)
+	switch {
+	case e.Failure == history.None:
+		s.lacks(seq, "a control message's failure")
+	case !ok || int(fi) >= len(s.recs) || s.recs[fi].c == 0:
+		// no such failure, or none restarted: the model's (FailureNotFail, Unprompted)
+	case p.down:
+		p.pending = append(p.pending, seq)
+	case s.owes(p, fi, seq):
+		p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: fi, n: seq})
+	}
+}
+
+// owes reports whether p, receiving failure fi's request at seq, must
+// apply its recovery; textbook, it adopts the higher incarnation then.
+func (s *msSpec) owes(p *msProc, fi, seq int32) bool {
+	rec := s.recs[fi]
+	if !s.textbook {
+		return fGet(p.f, rec.o) < rec.c
+	}
+	if rec.c <= p.inc {
+		return false
+	}
+	p.inc, p.line = rec.c, rec.r
+	return true
+}
+
+// sendRequest judges a control message: a restarted process's Rollback
+// request, carrying its recovery (o, c, r).
+func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+	if d == nil || d.kind != dutyRequests {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s sends a %s control message at seq %d outside its restart", s.name(e.P), e.Control, seq),
+			fmt.Sprintf("%s sends control messages only at a restart: the recovery's Rollback request, to every other process", algName(s.m)))
+		return
+	}
+	rec, f := s.recs[d.fi], &s.m.Failures[d.fi]
+	want := trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None}
+	if b := s.m.Run.Body(e); b != nil && !bodyFits(b, &want) {
+		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, history.DescribeBody(s.m, b), history.DescribeBody(s.m, &want)),
+			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
+				s.m.FailName(d.fi), f.Restart, history.DescribeBody(s.m, &want), seq, history.DescribeBody(s.m, b)))
+	}
+}
+
+// apply records that p applied failure fi's recovery.
+func (s *msSpec) apply(p *msProc, fi int32) {
+	if rec := s.recs[fi]; !s.textbook && rec.c > 0 {
+		p.f = fSet(p.f, rec.o, rec.c)
+	}
+}
+
+func (s *msSpec) setRec(fi int32, rec msRec) {
+	for int(fi) >= len(s.recs) {
+		s.recs = append(s.recs, msRec{})
+	}
+	s.recs[fi] = rec
+}
+
+func (s *msSpec) setLine(rec msRec) {
+	if s.lines == nil {
+		s.lines = make([][]int32, len(s.procs))
+	}
+	for int32(len(s.lines[rec.o])) < rec.c {
+		s.lines[rec.o] = append(s.lines[rec.o], history.None)
+	}
+	s.lines[rec.o][rec.c-1] = rec.r
+}

@@ -1,0 +1,456 @@
+package consistency
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// pkSpec is SPEC §5, Peterson–Kearns rollback based on vector time, as
+// the reference state machine of spec.go. Per process it keeps its
+// incarnation, its vector time rebuilt from the run (own entry (inc,
+// pos), every other the maximum over its live receipts' copies), the
+// announcements it recorded, whether it holds for its token, and what it
+// owes at once (a token hop, a resume); per copy its identity and, while
+// a recovery may still read it, its vector (spec_pk_vectors.go).
+// Restarts and tokens are spec_pk_recovery.go.
+type pkSpec struct {
+	*specFrame
+	procs  []pkProc
+	copies []pkCopy // by copy index
+	// lists are, per failure, the hash and size of its token's list as
+	// the announcer sent it, when judged right (ok).
+	lists []tokenList
+	// anns are the announcements the restarts made, by failure index;
+	// early the tokens (process, failure seq) that came before theirs.
+	anns  []history.Announcement
+	early [][2]int32
+	// recvOf[msg] is the seq of msg's latest receipt, or None: the
+	// duplicate test (while the model has not undone it).
+	recvOf  []int32
+	vectors vtKeeper
+}
+
+// pkCopy is a copy's identity (msg and the sender's incarnation at the
+// send it carries) and the slot of its vector (vtKeeper), None once no
+// rule can read it.
+type pkCopy struct{ inc, slot int32 }
+
+type pkProc struct {
+	inc      int32
+	cur      trace.VT // made on first use
+	down     bool
+	failSeq  int32 // its latest effective fail
+	crashPos int32 // its live op count then
+	ann      annIndex
+	waiting  int32   // the restart whose token it holds for, or None
+	pending  []int32 // tokens (control_recv seqs) recorded while down
+	// ckpts are the slots of its checkpoints' rebuilt vectors, by index
+	// in Taken (None: none), kept while a restore may read them.
+	ckpts []int32
+	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
+	// its live receipts' identities: what its token must list.
+	rsum    uint64
+	rn      int32
+	blind   int32 // live receipts of copies no send transmitted: no identity
+	blindAt int32 // the first of them
+	duties  []pkDuty
+	replay  *pkReplay // the restart being written, while down
+	target  int32     // the checkpoint a rollback being taken must restore
+}
+
+// pkDuty is what a process owes at once, begun by the event at seq.
+type pkDuty struct {
+	kind   pkDutyKind
+	seq    int32
+	fi     int32   // the failure whose token it is
+	recv   int32   // dutyHop: the token's control_recv
+	resent []int32 // the sends its hop resent
+	late   bool    // not done at once: reported
+}
+
+type pkDutyKind uint8
+
+const (
+	dutyOwnToken pkDutyKind = iota // send its own token to its successor (after its restart)
+	dutyHop                        // [roll back], resend, forward a token
+	dutyResume                     // resume: its token came back
+)
+
+func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
+	np := len(f.m.Run.Processes)
+	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: make([]int32, len(f.m.Run.Msgs)),
+		copies: make([]pkCopy, 0, len(f.m.Run.Msgs)), vectors: newVTKeeper(f.m, lookahead)}
+	zero := s.vectors.put(make(trace.VT, np)) // every initial checkpoint's, never dropped
+	for p := range s.procs {
+		s.procs[p].waiting = history.None
+		s.procs[p].ckpts = []int32{zero}
+	}
+	for i := range s.recvOf {
+		s.recvOf[i] = history.None
+	}
+	f.b.PutBack(s.putBack)
+	return s
+}
+
+// prepare makes a restart's plan, or a rollback's target, from the
+// checkpoints and live history the process has before the restore.
+func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
+	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	switch p := &s.procs[e.P]; {
+	case e.Kind == trace.Restart && p.down:
+		s.plan(seq, e.P, p)
+	case e.Kind == trace.Rollback:
+		p.target, _ = s.latestNonOrphan(e.P, p)
+	}
+}
+
+func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
+	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	p := &s.procs[e.P]
+	if !s.numbered(seq, e) {
+		return
+	}
+	if p.down && e.Kind.IsOp() {
+		s.replayed(seq, e, p)
+		return
+	}
+	d := s.owed(seq, e, p)
+	switch e.Kind {
+	case trace.Send:
+		s.send(seq, e, p, d)
+	case trace.Recv:
+		s.recv(seq, e, p)
+	case trace.Internal:
+		s.waits(seq, e, p)
+	case trace.Checkpoint:
+		s.checkpoint(seq, e, p)
+	case trace.CheckpointSkipped:
+		if e.Reason != trace.ReasonDown {
+			s.diverge([]int32{seq}, fmt.Sprintf("%s skips its timer tick at seq %d", s.name(e.P), seq),
+				"PK takes a checkpoint at every timer tick of an up process, also while it holds for its token")
+		}
+	case trace.Discard:
+		s.discard(seq, e, p)
+	case trace.Fail:
+		if !p.down { // a fail of a down process is ignored
+			p.down, p.failSeq, p.crashPos, p.waiting, p.duties = true, seq, s.liveCount(e.P), history.None, nil
+		}
+	case trace.Restart:
+		s.restart(seq, e, p)
+	case trace.Rollback:
+		s.rollback(seq, e, p, d)
+	case trace.ControlRecv:
+		s.token(seq, e, p)
+	case trace.ControlSend:
+		s.forward(seq, e, p, d)
+	case trace.Resume:
+		s.resume(seq, e, p, d)
+	case trace.Block:
+		s.diverge([]int32{seq}, fmt.Sprintf("%s blocks at seq %d", s.name(e.P), seq), "PK holds a process only for its token, which a run shows from the restart to the resume; it has no block events")
+	}
+	s.vectors.after(s, seq)
+}
+
+// at returns p's rebuilt vector with its own entry at count.
+func (s *pkSpec) at(pid, count int32) trace.VT {
+	p := &s.procs[pid]
+	if p.cur == nil {
+		p.cur = make(trace.VT, len(s.procs))
+	}
+	p.cur[pid] = trace.VTEntry{Inc: p.inc, Count: count}
+	return p.cur
+}
+
+// merge takes the entry-wise maximum of p's vector with vt.
+func (s *pkSpec) merge(pid int32, vt trace.VT) {
+	cur := s.at(pid, s.liveCount(pid))
+	for j := range min(len(cur), len(vt)) {
+		if cur[j].Less(vt[j]) {
+			cur[j] = vt[j]
+		}
+	}
+}
+
+// compare judges a vector the run shows (a send's or a checkpoint's)
+// against the rebuilt one.
+func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) {
+	j := vtDiff(got, want)
+	if j < 0 {
+		return
+	}
+	s.diverge([]int32{seq}, fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want)),
+		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+			s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+}
+
+// waits judges an app op of a process that holds for its token: it
+// executes none until the token with its announcement returns.
+func (s *pkSpec) waits(seq int32, e *trace.RunEvent, p *pkProc) bool {
+	if p.waiting == history.None {
+		return false
+	}
+	s.diverge([]int32{p.waiting, seq}, fmt.Sprintf("%s executes op %d at seq %d while it waits for its token", s.name(e.P), e.Op, seq),
+		fmt.Sprintf("%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
+			s.name(e.P), p.waiting, s.m.Describe(seq)))
+	p.waiting = history.None // one witness per hold
+	return true
+}
+
+// send judges a send's vector and keeps its copy's; a resend belongs to
+// a token hop (spec_pk_recovery.go).
+func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
+	if e.Resend {
+		s.resend(seq, e, p, d)
+		return
+	}
+	s.waits(seq, e, p)
+	want := s.at(e.P, e.Op+1)
+	s.sent(seq, e, want, p.inc)
+}
+
+// sent judges the vector a send carries against want and records the
+// copy it transmits, of identity inc.
+func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) {
+	pb := s.m.Run.PB(e)
+	if pb == nil || pb.VT == nil {
+		s.lacks(seq, "a piggybacked vector time")
+		return
+	}
+	s.compare(seq, e, pb.VT, want)
+	if ci := s.copyOf(e); ci >= 0 {
+		s.setCopy(ci, inc, want)
+	}
+}
+
+func (s *pkSpec) setCopy(ci, inc int32, vt trace.VT) {
+	for int(ci) >= len(s.copies) {
+		s.copies = append(s.copies, pkCopy{inc: history.None, slot: history.None})
+	}
+	s.vectors.drop(s.copies[ci].slot)
+	s.copies[ci] = pkCopy{inc: inc, slot: s.vectors.put(vt)}
+}
+
+// copyVT returns copy ci's vector and identity, or false (its send was
+// never seen, or its vector was dropped).
+func (s *pkSpec) copyVT(ci int32) (trace.VT, int32, bool) {
+	if ci < 0 || int(ci) >= len(s.copies) || s.copies[ci].slot == history.None {
+		return nil, history.None, false
+	}
+	return s.vectors.at(s.copies[ci].slot), s.copies[ci].inc, true
+}
+
+// recv judges a delivery: the copy is no orphan of an announcement the
+// receiver recorded, no duplicate of a live receipt, and names no
+// incarnation the receiver has not heard the end of before it.
+func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
+	if s.waits(seq, e, p) {
+		return
+	}
+	ci := s.copyOf(e)
+	vt, inc, ok := s.copyVT(ci)
+	if !ok {
+		// Taken before (the model's), or never sent: orphan-free's.
+		if ci < 0 || s.m.Copies.Send[ci] == history.None {
+			if p.blind++; p.blind == 1 {
+				p.blindAt = seq
+			}
+		}
+		return
+	}
+	from := s.m.Copies.Send[ci]
+	why := ""
+	if p.ann.orphan(vt) {
+		a := p.ann.orphanBy(vt)
+		why = fmt.Sprintf("its vector %s is an orphan of announcement (%s, inc %d, k %d), which %s had recorded: PK discards it", vtString(vt), s.name(a.Origin), a.Inc, a.K, s.name(e.P))
+	} else if s.liveRecv(e.P, e.Msg) {
+		why = fmt.Sprintf("%s's live history holds a receipt of %s from that incarnation of its sender already: PK discards it as a duplicate", s.name(e.P), s.m.MsgName(e.Msg))
+	} else if k, x, ok := p.ann.unheard(vt); ok {
+		why = fmt.Sprintf("its vector names incarnation %d of %s while %s knows no announcement of incarnation %d: PK holds the receive until it does", x, s.name(k), s.name(e.P), x-1)
+	}
+	if why != "" {
+		s.diverge([]int32{from, seq}, fmt.Sprintf("%s delivers %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
+			fmt.Sprintf("copy %d of %s, sent at seq %d, may not be delivered: %s", e.Copy, s.m.MsgName(e.Msg), from, why))
+	}
+	s.merge(e.P, vt)
+	s.recvOf[e.Msg] = seq
+	p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: inc})
+	p.rn++
+	s.vectors.taken(s, ci)
+}
+
+// liveRecv reports whether p's live history holds a receipt of msg. The
+// sender incarnations are not compared: a live receipt of an ended
+// incarnation is orphan-free's to report.
+func (s *pkSpec) liveRecv(p, msg int32) bool {
+	r := s.recvOf[msg]
+	return r != history.None && s.m.UndoneBy[r] == history.None && s.m.Event(r).P == p
+}
+
+// checkpoint judges a checkpoint: basic (PK checkpoints only at its
+// ticks), after a flush of every live receipt, with the rebuilt vector.
+func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
+	if e.CkptType == trace.CkptInitial {
+		return
+	}
+	if e.CkptType != trace.CkptBasic {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's %s checkpoint %d at seq %d is no PK checkpoint", s.name(e.P), e.CkptType, e.Ckpt, seq),
+			fmt.Sprintf("PK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s", seq, e.CkptType))
+	}
+	taken := s.b.Taken(e.P)
+	if c := taken[len(taken)-1]; c.Unstable > 0 {
+		s.diverge([]int32{seq}, fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", s.name(e.P), c.ID, seq, c.Unstable),
+			fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+				s.name(e.P), c.ID, seq, c.Unstable))
+	}
+	want := s.at(e.P, s.liveCount(e.P))
+	switch vt := s.m.Run.VTOf(e); {
+	case vt != nil:
+		s.compare(seq, e, vt, want)
+	case e.VT == history.None:
+		s.lacks(seq, "a checkpoint's vector time")
+	}
+	if s.vectors.keep {
+		for len(p.ckpts) < len(taken) {
+			p.ckpts = append(p.ckpts, history.None)
+		}
+		s.vectors.drop(p.ckpts[len(taken)-1])
+		p.ckpts[len(taken)-1] = s.vectors.put(want)
+	}
+}
+
+// discard judges a discard: of an orphan of an announcement the receiver
+// recorded (naming its failure), or of a duplicate of a live receipt
+// (naming none); PK has no other.
+func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
+	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
+	ci := s.copyOf(e)
+	vt, _, ok := s.copyVT(ci)
+	if !ok {
+		return
+	}
+	from := s.m.Copies.Send[ci]
+	switch e.Reason {
+	case trace.ReasonOrphan:
+		if !p.ann.orphan(vt) {
+			s.diverge([]int32{from, seq}, what, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
+				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq))
+		} else if why := s.orphanWhy(vt, e.Failure); why != "" {
+			s.diverge([]int32{from, seq}, what+fmt.Sprintf(" and names failure seq %d", e.Failure),
+				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
+		}
+	case trace.ReasonDuplicate:
+		if e.Failure != history.None {
+			s.diverge([]int32{from, seq}, what, fmt.Sprintf("it names failure seq %d, but a duplicate is discarded for the receipt it repeats, not for a failure", e.Failure))
+		} else if !s.liveRecv(e.P, e.Msg) {
+			s.diverge([]int32{from, seq}, what, fmt.Sprintf("%s's live history holds no receipt of %s at seq %d, so the copy is no duplicate", s.name(e.P), s.m.MsgName(e.Msg), seq))
+		}
+	default:
+		s.diverge([]int32{from, seq}, what, fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
+			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg)))
+	}
+	s.vectors.taken(s, ci)
+}
+
+// orphanWhy returns why failure seq fs's announcement does not make vt an
+// orphan, or "" if it does (or fs is absent).
+func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
+	if fs == history.None {
+		return ""
+	}
+	fi, ok := s.m.FailureAt(fs)
+	switch {
+	case !ok && fs > int32(len(s.m.Pred)):
+		return fmt.Sprintf("failure seq %d announced nothing: it comes later", fs)
+	case !ok:
+		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
+	case int(fi) >= len(s.anns) || s.anns[fi].Origin == history.None:
+		return fmt.Sprintf("failure seq %d announced nothing", fs)
+	}
+	a := s.anns[fi]
+	if o, _ := orphanOf(vt, []history.Announcement{a}); !o {
+		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
+	}
+	return ""
+}
+
+// putBack answers the model which copies a rollback of p puts back in
+// the mailbox: those of undone receipts that are no orphan of the
+// announcements p recorded (SPEC §5).
+func (s *pkSpec) putBack(pid, ci int32) (back, sure bool) {
+	vt, _, ok := s.copyVT(ci)
+	if !ok || s.mute {
+		return false, false
+	}
+	return !s.procs[pid].ann.orphan(vt), true
+}
+
+// dropped makes the spec stop: a recovery reads a vector it dropped
+// when the run said no recovery was ahead.
+func (s *pkSpec) dropped(seq int32) {
+	if !s.mute {
+		s.res.cannotJudge(fmt.Sprintf("the %s at seq %d reads vectors the checker dropped when no recovery was ahead (the source trace has no failure left, or the run shows no recovery after it)", s.m.Event(seq).Kind, seq))
+		s.mute = true
+	}
+}
+
+// finish judges what the processes still owe at the end, and reports
+// the forged token lists.
+func (s *pkSpec) finish() {
+	s.reportLists()
+	for p := range s.procs {
+		pr := &s.procs[p]
+		if len(pr.duties) > 0 && !pr.duties[0].late && !pr.down {
+			s.unmet(int32(p), &pr.duties[0], history.None)
+		}
+	}
+}
+
+// vtHolder names the send or checkpoint a vector belongs to.
+func vtHolder(m *history.Model, e *trace.RunEvent) string {
+	if e.Kind == trace.Checkpoint {
+		return fmt.Sprintf("checkpoint %d", e.Ckpt)
+	}
+	return "send of " + m.MsgName(e.Msg)
+}
+
+// vtDiff returns the first entry where two vectors differ (an entry one
+// has and the other lacks counts), or -1.
+func vtDiff(got, want trace.VT) int {
+	n := min(len(got), len(want))
+	for j := range n {
+		if got[j] != want[j] {
+			return j
+		}
+	}
+	if len(got) != len(want) {
+		return n
+	}
+	return -1
+}
+
+func vtEntry(vt trace.VT, j int) string {
+	if j >= len(vt) {
+		return "no entry"
+	}
+	return fmt.Sprintf("(%d, %d)", vt[j].Inc, vt[j].Count)
+}
+
+func vtString(vt trace.VT) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for j, x := range vt {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "(%d,%d)", x.Inc, x.Count)
+	}
+	b.WriteByte(']')
+	return b.String()
+}

@@ -1,0 +1,240 @@
+package consistency
+
+import (
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// What PK's spec keeps of vector times. It reads a vector only while
+// the event that carries it is added (a run may drop it after: issue
+// 33), so it keeps its own copy of what a later event reads: a copy's
+// vector until a receive takes it, and — while a recovery may still come
+// — the vectors of checkpoints and of taken copies, which restores merge
+// and orphan tests read. Once none can come (vtKeeper.after), only the
+// copies still in flight keep theirs: a PK run at thousands of processes
+// then holds no vector per send.
+
+// vtKeeper decides what the spec keeps, and holds the vectors: all of
+// one length (the run's processes), in slots of large blocks reused
+// through a free list, so that no vector is a pointer for the collector
+// to scan and memory is bounded by the vectors kept at once.
+type vtKeeper struct {
+	keep bool
+	// horizon is the seq from which the run shows no recovery event (a
+	// look ahead at a finished run), or None when unknown.
+	horizon int32
+	// srcFails counts the source trace's fails (-1 without one): once
+	// the run has shown as many and every recovery is over, none can
+	// come (another would be no fail of the trace: equivalence's).
+	srcFails, fails, tokens int
+	n                       int // entries per vector
+	blocks                  [][]trace.VTEntry
+	free                    []int32
+	slots                   int32
+}
+
+func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
+	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: len(m.Run.Processes)}
+	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
+		k.srcFails = 0
+		for i := range m.Src.Events {
+			if m.Src.Events[i].Kind == trace.Fail {
+				k.srcFails++
+			}
+		}
+	}
+	return k
+}
+
+// put stores vt (of length n) in a free slot and returns the slot.
+func (k *vtKeeper) put(vt trace.VT) int32 {
+	var slot int32
+	if n := len(k.free); n > 0 {
+		slot, k.free = k.free[n-1], k.free[:n-1]
+	} else {
+		per := int32(max(1, (1<<16)/max(k.n, 1)))
+		if k.slots%per == 0 {
+			k.blocks = append(k.blocks, make([]trace.VTEntry, int(per)*k.n))
+		}
+		slot, k.slots = k.slots, k.slots+1
+	}
+	copy(k.at(slot), vt)
+	return slot
+}
+
+// at returns the vector in slot.
+func (k *vtKeeper) at(slot int32) trace.VT {
+	per := int32(max(1, (1<<16)/max(k.n, 1)))
+	b, off := slot/per, int(slot%per)*k.n
+	return k.blocks[b][off : off+k.n : off+k.n]
+}
+
+// drop frees slot (None: nothing).
+func (k *vtKeeper) drop(slot int32) {
+	if slot != history.None {
+		k.free = append(k.free, slot)
+	}
+}
+
+// taken drops copy ci's vector once a receive or discard took it, when
+// no recovery can read it again.
+func (k *vtKeeper) taken(s *pkSpec, ci int32) {
+	if !k.keep && ci >= 0 && int(ci) < len(s.copies) {
+		k.drop(s.copies[ci].slot)
+		s.copies[ci].slot = history.None
+	}
+}
+
+// after notes event seq and, once no recovery can come, drops what only
+// a recovery reads.
+func (k *vtKeeper) after(s *pkSpec, seq int32) {
+	switch e := s.m.Event(seq); {
+	case e.Kind == trace.Fail:
+		k.fails++
+	case e.Kind == trace.ControlSend && e.Control == trace.ControlToken:
+		k.tokens++
+	case e.Kind == trace.ControlRecv && e.Control == trace.ControlToken:
+		k.tokens--
+	}
+	if !k.keep || !k.quiet(s, seq) {
+		return
+	}
+	k.keep = false
+	for p := range s.procs {
+		for _, slot := range s.procs[p].ckpts[1:] {
+			k.drop(slot)
+		}
+		s.procs[p].ckpts = nil
+	}
+	for ci := range s.copies {
+		if !s.b.InMailbox(int32(ci)) {
+			k.drop(s.copies[ci].slot)
+			s.copies[ci].slot = history.None
+		}
+	}
+}
+
+// quiet reports whether no recovery can come after seq.
+func (k *vtKeeper) quiet(s *pkSpec, seq int32) bool {
+	if k.horizon != history.None {
+		return seq+1 >= k.horizon
+	}
+	if k.srcFails < 0 || k.fails < k.srcFails || k.tokens > 0 {
+		return false
+	}
+	for p := range s.procs {
+		if pr := &s.procs[p]; pr.down || pr.waiting != history.None || len(pr.duties) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// recoveryHorizon returns the seq from which a finished run shows no
+// recovery event (0: none at all), for a spec judging it with hindsight.
+func recoveryHorizon(run *trace.Run) int32 {
+	for i := len(run.Events) - 1; i >= 0; i-- {
+		switch e := &run.Events[i]; e.Kind {
+		case trace.Fail, trace.Restart, trace.Rollback, trace.ControlSend, trace.ControlRecv:
+			return int32(i) + 1
+		case trace.Send:
+			if e.Resend {
+				return int32(i) + 1
+			}
+		}
+	}
+	return 0
+}
+
+// annIndex is the announcements a process recorded, indexed for orphan
+// tests in O(origins announced) per vector: per origin, minK[y] is the
+// least k announced for an incarnation ≥ y (entry (y, c) of a vector is
+// an orphan iff c exceeds it), and have[y] whether incarnation y's end
+// was announced.
+type annIndex struct {
+	list    []history.Announcement
+	odd     []history.Announcement
+	origins []int32
+	by      map[int32]*originAnns
+}
+
+type originAnns struct {
+	minK []int32
+	have []bool
+}
+
+// add records announcement a.
+func (x *annIndex) add(a history.Announcement) {
+	x.list = append(x.list, a)
+	if a.Inc < 0 || int(a.Inc) > 1<<20 {
+		x.odd = append(x.odd, a) // no real incarnation: scanned
+		return
+	}
+	o := x.by[a.Origin]
+	if o == nil {
+		if x.by == nil {
+			x.by = map[int32]*originAnns{}
+		}
+		o = &originAnns{}
+		x.by[a.Origin] = o
+		x.origins = append(x.origins, a.Origin)
+	}
+	for int32(len(o.minK)) <= a.Inc {
+		o.minK, o.have = append(o.minK, history.None), append(o.have, false)
+	}
+	o.have[a.Inc] = true
+	for y := a.Inc; y >= 0 && (o.minK[y] == history.None || o.minK[y] > a.K); y-- {
+		o.minK[y] = a.K
+	}
+}
+
+// orphan reports whether vt is an orphan of an announcement recorded
+// (SPEC §5: an entry (y, c) for origin i with y ≤ inc and c > k).
+func (x *annIndex) orphan(vt trace.VT) bool {
+	for _, o := range x.origins {
+		if o < 0 || int(o) >= len(vt) {
+			continue
+		}
+		e, ks := vt[o], x.by[o].minK
+		if y := max(e.Inc, 0); int(y) < len(ks) && ks[y] != history.None && e.Count > ks[y] {
+			return true
+		}
+	}
+	o, _ := orphanOf(vt, x.odd)
+	return o
+}
+
+// orphanBy returns the first announcement recorded that makes vt an
+// orphan, for a witness.
+func (x *annIndex) orphanBy(vt trace.VT) history.Announcement {
+	_, a := orphanOf(vt, x.list)
+	return a
+}
+
+// unheard returns an origin k and incarnation x ≥ 1 that vt names while
+// no announcement of k's incarnation x − 1 was recorded.
+func (x *annIndex) unheard(vt trace.VT) (k, inc int32, ok bool) {
+	for j, e := range vt {
+		if e.Inc < 1 {
+			continue
+		}
+		o := x.by[int32(j)]
+		if o == nil || int(e.Inc-1) >= len(o.have) || !o.have[e.Inc-1] {
+			return int32(j), e.Inc, true
+		}
+	}
+	return 0, 0, false
+}
+
+// orphanOf reports whether vector time vt is an orphan of one of anns,
+// and of the first such (SPEC §5).
+func orphanOf(vt trace.VT, anns []history.Announcement) (bool, history.Announcement) {
+	for _, a := range anns {
+		if a.Origin >= 0 && int(a.Origin) < len(vt) {
+			if x := vt[a.Origin]; x.Inc <= a.Inc && x.Count > a.K {
+				return true, a
+			}
+		}
+	}
+	return false, history.Announcement{}
+}

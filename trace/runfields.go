@@ -1,0 +1,140 @@
+package trace
+
+import "fmt"
+
+// The fields ckpt's own algorithms always write (SPEC §6). A run that
+// names one of them — ms, ms-textbook, pk and the checkpoint-placement
+// protocols bcs, fdas, hmnr, coordinated — claims their rules, and the
+// checker judges what it can of a field that is present and leaves what
+// needs an absent one unknown: deleting evidence would turn an invalid
+// run into one that passes. So such a run must carry every field its
+// algorithm writes, and one that omits one is malformed. A foreign
+// algorithm's run may omit any: what the checker then cannot judge is
+// unknown, never pass.
+
+// runShape is what one of ckpt's algorithms writes beyond what every
+// event carries.
+type runShape struct {
+	recovers bool   // ms, ms-textbook, pk: failures, restores, control messages
+	sn, vt   bool   // checkpoints and skipped ticks carry sn; checkpoints vt
+	pb       pbKeys // the piggyback fields every send carries
+}
+
+type pbKeys struct{ sn, inc, recLine, vt, lc, dv, hmnr bool }
+
+// runShapes are ckpt's algorithms, by the name a run's header gives.
+var runShapes = map[string]runShape{
+	"ms":          {recovers: true, sn: true, pb: pbKeys{sn: true}},
+	"ms-textbook": {recovers: true, sn: true, pb: pbKeys{sn: true, inc: true, recLine: true}},
+	"pk":          {recovers: true, vt: true, pb: pbKeys{vt: true}},
+	"bcs":         {sn: true, pb: pbKeys{lc: true}},
+	"fdas":        {pb: pbKeys{dv: true}},
+	"hmnr":        {sn: true, pb: pbKeys{lc: true, hmnr: true}},
+	"coordinated": {sn: true},
+}
+
+// MissingField returns a field event e lacks although the algorithm the
+// run names always writes it, or "" (also for a foreign algorithm).
+func (r *Run) MissingField(e *RunEvent) string {
+	alg := r.Algorithm
+	if alg == "ms" && r.Options.Variant == "textbook" {
+		alg = "ms-textbook"
+	}
+	sh, ok := runShapes[alg]
+	if !ok {
+		return ""
+	}
+	for _, f := range sh.fields(r, e) {
+		if f.missing {
+			return f.name
+		}
+	}
+	return ""
+}
+
+type field struct {
+	name    string
+	missing bool
+}
+
+// fields lists the fields of e the shape requires, each with whether it
+// is missing.
+func (sh runShape) fields(r *Run, e *RunEvent) []field {
+	switch e.Kind {
+	case Send:
+		fs := []field{{"msg", e.Msg == None}, {"to", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"pb", e.PB == None}}
+		if e.Resend {
+			fs = append(fs, field{"of", e.Of <= 0}, field{"failure", e.Failure == None})
+		}
+		return append(fs, sh.pb.fields(r.PB(e))...)
+	case Recv:
+		return []field{{"msg", e.Msg == None}, {"from", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"via", e.Via == ViaNone}}
+	case Internal:
+		return []field{{"op", e.Op == None}}
+	case Checkpoint:
+		return []field{{"ckpt", e.Ckpt == None}, {"type", e.CkptType == CkptNone}, {"pos", e.Pos == None},
+			{"sn", sh.sn && e.Sn == None}, {"vt", sh.vt && e.VT == None},
+			{"failure", sh.recovers && e.CkptType == CkptRecovery && e.Failure == None}}
+	case CheckpointSkipped:
+		return []field{{"next", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Next == None},
+			{"sn", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Sn == None}}
+	case Log, Unconsumed:
+		return []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"op", e.Kind == Log && e.Op == None}}
+	case Discard:
+		return []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"reason", e.Reason == ReasonNone},
+			{"failure", e.Failure == None && (e.Reason == ReasonStale || e.Reason == ReasonOrphan)}}
+	case Restart, Rollback:
+		return []field{{"restore", e.Restore == None}, {"pos", e.Pos == None}, {"undone", e.Undone == None},
+			{"inc", e.Kind == Restart && e.Inc == None}, {"cause", e.Kind == Rollback && e.Cause == CauseNone},
+			{"failure", e.Failure == None}}
+	case ControlSend, ControlRecv:
+		return sh.control(r, e)
+	case End:
+		return []field{{"state", e.State == StateNone}, {"op", (e.State == StateBlocked || e.State == StateHeld) && e.Op == None},
+			{"msg", e.State == StateBlocked && e.Msg == None}}
+	}
+	return nil
+}
+
+// control lists a control message's fields: MS's Rollback request
+// carries its recovery (origin, count, r), PK's token its announcement
+// (origin, inc, k) and list, coordinated checkpointing's its round.
+func (sh runShape) control(r *Run, e *RunEvent) []field {
+	peer := map[Kind]string{ControlSend: "to", ControlRecv: "from"}[e.Kind]
+	fs := []field{{"control", e.Control == ControlNone}, {peer, e.Peer == None}, {"body", e.Body == None},
+		{"failure", sh.recovers && e.Failure == None}}
+	b := r.Body(e)
+	if b == nil {
+		return fs
+	}
+	fs = append(fs, field{"body.origin", b.Origin == None})
+	switch e.Control {
+	case ControlRollback:
+		return append(fs, field{"body.count", b.Count == None}, field{"body.r", b.R == None})
+	case ControlToken:
+		return append(fs, field{"body.inc", b.Inc == None}, field{"body.k", b.K == None}, field{"body.received", b.Received == nil && b.Receipts == nil})
+	}
+	return append(fs, field{"body.count", b.Count == None})
+}
+
+// fields lists the piggyback fields of pb the algorithm always sends.
+func (k pbKeys) fields(pb *Piggyback) []field {
+	if pb == nil {
+		return nil
+	}
+	c := pb.CIC
+	return []field{{"pb.sn", k.sn && pb.Sn == None}, {"pb.inc", k.inc && pb.Inc == None}, {"pb.rec_line", k.recLine && pb.RecLine == None},
+		{"pb.vt", k.vt && !pb.HasVT()}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
+		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}
+}
+
+// checkRunFields rejects a run of one of ckpt's algorithms that omits a
+// field the algorithm always writes, naming the event and the field.
+func checkRunFields(run *Run) error {
+	for i := range run.Events {
+		if f := run.MissingField(&run.Events[i]); f != "" {
+			return &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("%s event lacks %q, which %s always writes", run.Events[i].Kind, f, run.Algorithm)}
+		}
+	}
+	return nil
+}
