@@ -180,7 +180,7 @@ type converter struct {
 	failAt []bool
 	tr     *trace.Trace
 	st     Stats
-	// msgOf maps msgKey(sending event, receiving host) to a message index.
+	// msgOf maps msgKey(sending event, receiving event) to a message index.
 	msgOf map[int64]int32
 	// nextTick is the next period tick time per process (nil: none).
 	nextTick []trace.Time
@@ -195,9 +195,25 @@ type converter struct {
 	first bool
 }
 
-// msgKey identifies a message by its sending event and receiving host,
-// which is how a receive finds the send it matches.
-func msgKey(sender int32, to int32) int64 { return int64(sender)<<32 | int64(to) }
+// msgKey identifies a message by its sending and its receiving event:
+// one event may send to two events of one host (a span calling one
+// service twice), so the receiving host would not do.
+func msgKey(sender, receiver int32) int64 { return int64(sender)<<32 | int64(receiver) }
+
+// repeat tells apart the messages one event sends to one host: "" for
+// the first, "#2" for the second (earlier lists the children before it).
+func (c *converter) repeat(earlier []int32, to int32) string {
+	n := 1
+	for _, ch := range earlier {
+		if c.ex.Events[ch].Host == to {
+			n++
+		}
+	}
+	if n == 1 {
+		return ""
+	}
+	return "#" + strconv.Itoa(n)
+}
 
 // period is process h's tick period: --tick-period gives one for all or
 // one per process.
@@ -246,13 +262,13 @@ func (c *converter) event(e int32) {
 		c.label.WriteByte(']')
 	}
 	for _, q := range ev.Parents {
-		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.msgOf[msgKey(q, c.h)]})
+		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.msgOf[msgKey(q, e)]})
 	}
-	for _, ch := range ev.Children {
+	for k, ch := range ev.Children {
 		to := ex.Events[ch].Host
 		m := int32(len(c.tr.Msgs))
-		c.tr.Msgs = append(c.tr.Msgs, ex.Hosts[c.h]+":"+strconv.Itoa(int(ev.Own))+"->"+ex.Hosts[to])
-		c.msgOf[msgKey(e, to)] = m
+		c.tr.Msgs = append(c.tr.Msgs, ex.Hosts[c.h]+":"+strconv.Itoa(int(ev.Own))+"->"+ex.Hosts[to]+c.repeat(ev.Children[:k], to))
+		c.msgOf[msgKey(e, ch)] = m
 		c.add(trace.Event{Kind: trace.Send, To: to, Msg: m})
 	}
 	if c.first {

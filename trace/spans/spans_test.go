@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
 // zs writes one Zipkin span: id, parent, service, kind, start and
@@ -105,5 +107,23 @@ func TestReadErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: got %v, want %q", tc.format, tc.doc, err, tc.want)
 		}
+	}
+}
+
+// TestFanOutToOneService: a client span calling one service twice (two
+// server children there) sends two requests from one event to one host;
+// each gets its own message id, where they used to collide.
+func TestFanOutToOneService(t *testing.T) {
+	doc := "[" + zs("1", "", "a", "CLIENT", 100, 50) + "," + zs("2", "1", "b", "SERVER", 110, 10) + "," + zs("3", "1", "b", "SERVER", 125, 10) + "]"
+	ex, err := Read([]File{{Name: "x", R: strings.NewReader(doc), Format: Zipkin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := ex.Trace("x", shiviz.ImportOptions{})
+	if err != nil {
+		t.Fatalf("fan-out to one service: %v", err)
+	}
+	if !slices.Contains(tr.Msgs, "a:1->b") || !slices.Contains(tr.Msgs, "a:1->b#2") {
+		t.Errorf("message ids %q: want a:1->b and a:1->b#2", tr.Msgs)
 	}
 }
