@@ -133,7 +133,6 @@ func runImportShiviz(ios *IO, o *importShivizOptions, file string) error {
 		if isDir(file) {
 			return invalidf("%s: %s", file, dirError("ckpt import shiviz", "ShiViz log").Error())
 		}
-		paceFor(file)
 		readingInput(file)
 		f, err := os.Open(file)
 		if err != nil {

@@ -38,10 +38,8 @@ const (
 const stdinHint = "ckpt: reading from standard input (the terminal); paste the JSON and end with Ctrl-D, or give a FILE"
 
 // openStdin returns ios.In past a BOM (inside gzip too), after the
-// terminal hint. A pipe's size is unknown, so it is read at the big
-// inputs' pace (gcpace.go).
+// terminal hint.
 func openStdin(ios *IO) io.Reader {
-	bigInput()
 	if f, ok := ios.In.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(ios.ErrOut, stdinHint)
 	}

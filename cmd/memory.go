@@ -26,20 +26,10 @@ import (
 // (docs/performance.md) and erring on the high side; the cap is also
 // handed to the garbage collector as its soft limit, so that work whose
 // live heap fits is collected harder rather than let grow past the cap.
-//
-// The collector also runs at GOGC=50 on big inputs unless GOGC says
-// otherwise (gcpace.go): ckpt's
-// big tables are pointer-free arrays, cheap to mark, so collecting twice
-// as often costs a few percent of CPU and cuts the peak by a fifth (10^7
-// events, verify both: 9.3 -> 7.7 GB; docs/performance.md).
 
 // defaultCapShare is the share of the machine's memory (or of the cgroup's
 // limit, when lower) that the default cap allows.
 const defaultCapShare = 0.75
-
-// gcPercent is the collector's GOGC for big inputs when the environment
-// sets none (gcpace.go; small ones run at smallGCPercent).
-const gcPercent = 50
 
 // parallelShare is the share of the cap that running several algorithms
 // at once may take (their peaks, garbage included, added up): parallel
@@ -85,7 +75,6 @@ func (c *memCap) resolve() {
 	if c.bytes > 0 {
 		debug.SetMemoryLimit(c.bytes)
 	}
-	initGCPace()
 }
 
 // describe names the cap for messages.
@@ -239,10 +228,6 @@ type traceSizes struct {
 	events, procs, msgs                 int64
 	sends, recvs, ticks, flushes, fails int64
 	busy                                int64 // processes with events of their own
-	// sendsToQuiet and ticksToQuiet count the sends and checkpoint ticks
-	// before a bound on the quiet point (sizesOf): what a streamed check keeps
-	// the vectors of.
-	sendsToQuiet, ticksToQuiet int64
 }
 
 // judging is what a command does with a replayed run, which decides what
@@ -251,18 +236,12 @@ type judging uint8
 
 const (
 	replayed judging = iota // the run is written (replay): kept whole
-	checked                 // the finished run is checked (diagram)
-	// streamed: the run is checked as it is made (verify), and vector
-	// times are forgotten past the last failure (replay.Options.Forget).
-	streamed
+	checked                 // the run is checked (verify, diagram)
 )
 
-// sizesOf counts tr's sizes for a replay with params, the command
-// line's delays, which override the trace's.
-func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
+// sizesOf counts tr's sizes.
+func sizesOf(tr *trace.Trace) traceSizes {
 	s := traceSizes{events: int64(len(tr.Events)), procs: int64(len(tr.Processes)), msgs: int64(len(tr.Msgs))}
-	replay := tr.Params.Override(params).WithDefaults() // as replay.Run takes them
-	var lastRestart trace.Time
 	for i := range tr.Events {
 		switch e := &tr.Events[i]; e.Kind {
 		case trace.Send:
@@ -275,28 +254,10 @@ func sizesOf(tr *trace.Trace, params trace.Params) traceSizes {
 			s.flushes++
 		case trace.Fail:
 			s.fails++
-			lastRestart = max(lastRestart, e.T+replay.DownOf(e))
 		}
 	}
 	_, n := tr.Busy()
 	s.busy = int64(n)
-	if s.fails > 0 {
-		// A bound on the replay's quiet point (replay/quiet.go), from
-		// which verify forgets PK's vectors: the latest restart, plus a
-		// token's round of the ring, one control delay a hop. A token
-		// that reaches a process while it is down moves on at that
-		// process's restart, no later than the latest one.
-		quiet := lastRestart + trace.Time(s.procs+1)*replay.ControlDelay
-		for i := range tr.Events {
-			switch e := &tr.Events[i]; {
-			case e.T > quiet:
-			case e.Kind == trace.Send:
-				s.sendsToQuiet++
-			case e.Kind == trace.Checkpoint:
-				s.ticksToQuiet++
-			}
-		}
-	}
 	return s
 }
 
@@ -354,13 +315,6 @@ func (s traceSizes) replayBytes(name string, j judging) (int64, string) {
 		if j != replayed {
 			copies++ // and the checker's
 		}
-		if j == streamed {
-			// Past the quiet point a piggyback lives until its copy is
-			// delivered (about one in flight per busy process), a
-			// checkpoint's vector until it is judged.
-			sends, ticks = s.sendsToQuiet, s.ticksToQuiet
-			copies++
-		}
 		// Only processes with events keep a current vector (pk.New).
 		vec = s.procs * perVTEntry * (sends + ticks + copies*s.busy)
 	case "fdas", "hmnr":
@@ -401,11 +355,7 @@ func replayEstimate(s traceSizes, names []string, j judging) estimate {
 
 // checkDecode refuses a file whose decoding would exceed the cap.
 func (ios *IO) checkDecode(path string) error {
-	e, ok := decodeEstimate(path)
-	if !ok || e.bytes >= bigDocument*decodedPerByte {
-		bigInput() // unknown size (a pipe) or big: gcpace.go
-	}
-	if ok {
+	if e, ok := decodeEstimate(path); ok {
 		return ios.mem.check(path, e)
 	}
 	return nil
@@ -418,7 +368,7 @@ func (ios *IO) fitsParallel(sizes func() traceSizes, names []string) bool {
 	if !ios.mem.capped() {
 		return true
 	}
-	e := replayEstimate(sizes(), names, streamed)
+	e := replayEstimate(sizes(), names, checked)
 	return float64(e.bytes)*gcFactor <= float64(ios.mem.bytes)*parallelShare
 }
 
@@ -434,20 +384,13 @@ func (ios *IO) checkRunMemory(path string, run *trace.Run) error {
 // checkReplay refuses replaying tr through names (in parallel) when it
 // would exceed the cap.
 func (ios *IO) checkReplay(tr *trace.Trace, params trace.Params, names []string, j judging) error {
-	return ios.checkReplaySized(tr.Name, lazySizes(tr, params), names, j)
+	return ios.checkReplaySized(tr.Name, lazySizes(tr), names, j)
 }
 
 // checkReplaySized is checkReplay with the trace's sizes counted by
-// sizes, which verify shares between its estimates. A replay estimated
-// at bigHeap or more is paced as a big input (gcpace.go) whatever its
-// file's size: a small trace of thousands of processes makes PK runs of
-// hundreds of megabytes, which the small inputs' pace would let grow
-// several times over.
+// sizes, which verify shares between its estimates.
 func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []string, j judging) error {
 	e := replayEstimate(sizes(), names, j)
-	if e.bytes >= bigHeap {
-		bigInput()
-	}
 	if !ios.mem.capped() {
 		return nil
 	}
@@ -457,8 +400,8 @@ func (ios *IO) checkReplaySized(file string, sizes func() traceSizes, names []st
 // lazySizes counts tr's sizes on first use, and once: verify asks for
 // them per algorithm, for the parallel test and for the order (each a
 // pass over the events).
-func lazySizes(tr *trace.Trace, params trace.Params) func() traceSizes {
-	return sync.OnceValue(func() traceSizes { return sizesOf(tr, params) })
+func lazySizes(tr *trace.Trace) func() traceSizes {
+	return sync.OnceValue(func() traceSizes { return sizesOf(tr) })
 }
 
 // checkEstimate estimates checking a decoded run beside it: the

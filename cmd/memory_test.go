@@ -117,26 +117,3 @@ func TestCheckEstimatePK(t *testing.T) {
 		t.Fatalf("busy: estimate %s (%s), want a vector for each of 100 busy processes and 100 checkpoints", formatBytes(e.bytes), e.why)
 	}
 }
-
-// TestStreamedEstimate checks that verify's estimate (streamed) counts
-// PK's vectors only up to the quiet point, as the engine forgets the
-// later ones (replay.Options.Forget), while diagram's (checked) and
-// replay's count them all.
-func TestStreamedEstimate(t *testing.T) {
-	wide := traceSizes{events: 100000, procs: 4096, msgs: 30000, sends: 30000, recvs: 30000, ticks: 4000, busy: 4096}
-	calm, late := wide, wide
-	late.fails, late.sendsToQuiet, late.ticksToQuiet = 1, 29000, 3900
-	vec := func(n int64) int64 { return n * 4096 * perVTEntry }
-	streamed0, _ := calm.replayBytes("pk", streamed)
-	checked0, _ := calm.replayBytes("pk", checked)
-	if checked0-streamed0 < vec(30000+4000-4096) { // less the copies in flight it counts instead
-		t.Errorf("no failure: streamed %s, checked %s: want the sends' and checkpoints' vectors left out", formatBytes(streamed0), formatBytes(checked0))
-	}
-	streamedLate, why := late.replayBytes("pk", streamed)
-	if streamedLate-streamed0 < vec(29000+3900) || !strings.Contains(why, "each of 29000 sends and 3900 checkpoints") {
-		t.Errorf("a late failure: streamed %s (%s), want the vectors before it counted", formatBytes(streamedLate), why)
-	}
-	if ms, _ := calm.replayBytes("ms", streamed); ms != func() int64 { b, _ := calm.replayBytes("ms", checked); return b }() {
-		t.Errorf("MS keeps no vectors: streamed and checked estimates must agree")
-	}
-}

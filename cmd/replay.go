@@ -86,9 +86,6 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDiskSpace(o.Output, wo.Gzip, run); err != nil {
-		return err
-	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
 		return trace.WriteRun(w, run, wo)
 	})

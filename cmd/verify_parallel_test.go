@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"slices"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/report"
@@ -10,15 +9,12 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
-// TestVerifyParallelSameReports verifies a trace large enough for verify
-// to run its algorithms in parallel (parallelTrace events, spare cores,
-// memory to spare) and one after the other: the reports must be the same
-// bytes, in the same order. From bigTrace events the largest replay in
-// parallel has its checker on a goroutine of its own, which one after the
-// other without spare cores none has. Run with -race it also shows that
-// the two replays and checks share the trace read-only.
+// TestVerifyParallelSameReports verifies a trace with its algorithms in
+// parallel (spare cores, memory to spare) and one after the other: the
+// reports must be the same bytes, in the same order. Run with -race it
+// also shows that the two replays and checks share the trace read-only.
 func TestVerifyParallelSameReports(t *testing.T) {
-	for _, events := range []int{parallelTrace, bigTrace} {
+	for _, events := range []int{1 << 14, 1 << 17} {
 		c := gen.DefaultConfig()
 		c.Procs, c.Events, c.Failures, c.Concurrent, c.Seed = 6, events, 8, true, 3
 		tr, err := gen.Trace(c)
@@ -30,7 +26,7 @@ func TestVerifyParallelSameReports(t *testing.T) {
 		}
 		f := &reportFlags{Algo: "both", Format: "json", Variant: "textbook"}
 		ios := &IO{mem: &memCap{bytes: 1 << 40}}
-		if !ios.fitsParallel(lazySizes(tr, trace.Params{}), f.algorithms()) {
+		if !ios.fitsParallel(lazySizes(tr), f.algorithms()) {
 			t.Fatal("the trace does not fit the parallel budget")
 		}
 		render := func(spare bool) string {
@@ -47,27 +43,6 @@ func TestVerifyParallelSameReports(t *testing.T) {
 		}
 		if !bytes.Contains([]byte(par), []byte(`"algorithm": "ms-textbook"`)) || !bytes.Contains([]byte(par), []byte(`"algorithm": "pk"`)) {
 			t.Fatalf("want an ms-textbook and a pk report:\n%.1000s", par)
-		}
-	}
-}
-
-// One after the other, a big trace's algorithms run largest estimate
-// first (PK's vectors make it the larger), so that the largest run has no
-// other report beside it; a small trace keeps the flags' order.
-func TestBiggestFirst(t *testing.T) {
-	for _, n := range []int{bigTrace, 100} {
-		tr := &trace.Trace{Name: "t", Processes: []string{"P0", "P1", "P2"}}
-		tr.Events = make([]trace.Event, n)
-		for i := range tr.Events {
-			tr.Events[i] = trace.Event{T: trace.Time(i), Kind: trace.Internal, P: int32(i % 3), To: trace.None, Msg: trace.None}
-		}
-		got := biggestFirst(lazySizes(tr, trace.Params{}), len(tr.Events), []string{"ms", "pk"}, []int{0, 1})
-		want := []int{1, 0}
-		if n < bigTrace {
-			want = []int{0, 1}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%d events: order %v, want %v", n, got, want)
 		}
 	}
 }
