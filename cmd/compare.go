@@ -109,10 +109,10 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures, Params: params}
 	tables := make([]compare.Table, 0, len(inputs))
 	for _, in := range inputs {
-		if in.err != nil {
-			return invalid(in.err)
+		if in.Err != nil {
+			return invalid(in.Err)
 		}
-		tr, err := readTrace(ios, in.path)
+		tr, err := readTrace(ios, in.Path)
 		if err != nil {
 			return invalid(err)
 		}
@@ -147,7 +147,7 @@ func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 		return invalid(err)
 	}
 	if err := os.MkdirAll(f.output, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %s", f.output, osErrorText(unwrapPath(err)))
+		return fmt.Errorf("creating %s: %s", f.output, osErrorText(err))
 	}
 	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
 	if err := writeOutput(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {

@@ -62,6 +62,6 @@ type traceOrRun struct {
 
 // readEither is readAny for readOne.
 func readEither(ios *IO, path string) (traceOrRun, error) {
-	tr, run, err := readAny(ios, path)
+	tr, run, err := ios.pipe().ReadAny(path)
 	return traceOrRun{tr, run}, err
 }

@@ -205,6 +205,14 @@ func dirProblem(dir string, err error) string {
 	return osErrorText(unwrapPath(err))
 }
 
+// unwrapPath returns the error inside a *os.PathError, or err.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
 // linkError returns the error inside a *os.LinkError (rename), or err.
 func linkError(err error) error {
 	var le *os.LinkError

@@ -129,15 +129,10 @@ func (f *reportFlags) validate() error {
 // recovery are chosen by name).
 func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
 
-// variantFor returns the variant to replay algorithm name with: --variant
-// if name has it, else the default (so with --algo both, --variant
-// textbook applies to ms and pk runs as it is).
-func (f *reportFlags) variantFor(name string) string { return algorithms.VariantFor(name, f.Variant) }
-
 // params converts the delay flags into replay params that override a
 // trace's: a flag not given sets nothing.
-func (f *reportFlags) params() (trace.Params, error) {
-	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}, nil
+func (f *reportFlags) params() trace.Params {
+	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}
 }
 
 // renderOptions returns the report.Options the flags ask for.

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // Version is printed by `ckpt --version`.
@@ -66,7 +67,19 @@ type IO struct {
 	Out    io.Writer
 	ErrOut io.Writer
 	// mem is --max-memory, set up by NewRootCmd (nil: no cap).
-	mem *memCap
+	mem *pipeline.Cap
+	pl  *pipeline.Pipeline
+}
+
+// pipe returns the pipeline this invocation reads, replays and checks
+// through: its memory cap is --max-memory, its stdin In (saying on
+// ErrOut that it waits when In is a terminal), and it records the files
+// it reads, which no output may replace (isInput).
+func (ios *IO) pipe() *pipeline.Pipeline {
+	if ios.pl == nil {
+		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: readingInput}
+	}
+	return ios.pl
 }
 
 // flagError is a wrong flag: unknown, without its value, or with a value
@@ -99,9 +112,9 @@ and that there is no domino effect.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	ios.mem = &memCap{}
+	ios.mem = &pipeline.Cap{}
 	root.PersistentFlags().Var(ios.mem, "max-memory", "stop (exit 2) rather than decode, replay or check what would need more memory than this, e.g. 2GiB; 0: no cap (default: 3/4 of the machine's or cgroup's memory)")
-	root.PersistentPreRun = func(*cobra.Command, []string) { ios.mem.resolve() }
+	root.PersistentPreRun = func(*cobra.Command, []string) { ios.mem.Resolve() }
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

@@ -1,18 +1,9 @@
 package cmd
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"runtime"
-	"strings"
-	"sync"
-
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -48,160 +39,33 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	params, err := f.params()
-	if err != nil {
-		return err
-	}
 	inputs, err := expandInputs(ios.ErrOut, args, trace.TraceFormat)
 	if err != nil {
 		return err
 	}
-	prog := newProgress(ios.ErrOut, len(inputs))
-	spare := len(inputs) < runtime.NumCPU()
-	reports, lines := checkFiles(inputs, prog, func(path string) fileResult {
+	var prog *progress
+	if len(inputs) > 1 {
+		prog = newProgress(ios.ErrOut, "verify", "files")
+	}
+	reports, lines := checkFiles(ios, inputs, prog, func(path string, cores int) fileResult {
 		tr, err := readTrace(ios, path)
 		if err != nil {
 			return fileResult{err: err}
 		}
-		return fileResult{reports: verifyTrace(ios, tr, path, f, params, spare)}
+		return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
 
-// verifyTrace replays tr through every algorithm the flags select and
-// checks each run against tr. An algorithm whose replay cannot run, or
-// would need more memory than the cap allows, gets an error entry; the
-// others are reported as usual. With spare cores (spare) and memory for
-// all of them at once (fitsParallel), the algorithms run in parallel:
-// each replay and check is independent, and the reports keep the flags'
-// order.
-func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, params trace.Params, spare bool) []report.Report {
-	names := f.algorithms()
-	out := make([]report.Report, len(names))
-	var run []int // indexes of the algorithms that fit
-	sizes := lazySizes(tr)
-	for i, name := range names {
-		if err := ios.checkReplaySized(tr.Name, sizes, []string{name}, checked); err != nil {
-			out[i] = report.ErrorReport(path, name, describe(err))
-			continue
-		}
-		run = append(run, i)
+// verifyTrace replays tr through every algorithm the flags select, on
+// up to cores goroutines, and checks each run (pipeline.Verify).
+func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, cores int) []report.Report {
+	outs := ios.pipe().Verify(tr, path, pipeline.Options{
+		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.params(), Cores: cores,
+	})
+	reports := make([]report.Report, len(outs))
+	for i := range outs {
+		reports[i] = outs[i].Report
 	}
-	if len(run) == 0 {
-		return out
-	}
-	// Every algorithm's report has the trace's baseline: computed once,
-	// beside the first replay.
-	base := consistency.StartBaseline(tr)
-	fitting := make([]string, len(run))
-	for k, i := range run {
-		fitting[k] = names[i]
-	}
-	var wg sync.WaitGroup
-	parallel := spare && len(run) > 1 && ios.fitsParallel(sizes, fitting)
-	for _, i := range run {
-		one := func() { out[i] = verifyOne(tr, path, names[i], f.variantFor(names[i]), params, base) }
-		if parallel {
-			wg.Go(one)
-		} else {
-			one()
-		}
-	}
-	wg.Wait()
-	return out
-}
-
-// verifyOne replays tr through one algorithm and checks the run, whose
-// report takes tr's baseline from base. The checker judges the run while
-// the replay makes it, each event taken as soon as it is final
-// (replay.Options.Stream), so that it reads each event while it is still
-// in the cache.
-func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params, base *consistency.Baseline) report.Report {
-	alg, err := algorithms.New(name, variant, tr)
-	if err != nil {
-		return report.ErrorReport(path, name, describe(err))
-	}
-	var s *consistency.Stream
-	fed := 0
-	opts := replay.Options{Params: params, Variant: variant, Stream: func(run *trace.Run, upto int) {
-		if s == nil {
-			s = consistency.NewStream(run, tr, cap(run.Events))
-			s.ShareBaseline(base)
-		}
-		for ; fed < upto; fed++ {
-			s.Add(&run.Events[fed])
-		}
-	}}
-	if _, err := replay.Run(tr, alg, opts); err != nil {
-		return report.ErrorReport(path, name, "replaying through "+name+": "+describe(labelled(err, traceDoc)))
-	}
-	r := s.Report()
-	r.File = path
-	return r
-}
-
-// progress is the "verified k/n files" line verify keeps on stderr while
-// it works through several files. It is drawn only on a terminal: on a
-// pipe or in a file it would be noise mixed into captured diagnostics.
-// A nil *progress draws nothing.
-type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	n     int
-	k     int
-	width int // of the last line drawn, to blank it at the end
-}
-
-// newProgress returns a progress line for n files on w, or nil when there
-// is a single file (nothing to count) or w is not a terminal.
-func newProgress(w io.Writer, n int) *progress {
-	if n < 2 || !isTerminal(w) {
-		return nil
-	}
-	p := &progress{w: w, n: n}
-	p.draw()
-	return p
-}
-
-// isTerminal reports whether w is a character device (a terminal), by
-// the file's mode: no dependency beyond os.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// done counts one more file and redraws the line.
-func (p *progress) done() {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.k++
-	p.draw()
-}
-
-// draw writes the line over the previous one; the caller holds mu (or is
-// the constructor).
-func (p *progress) draw() {
-	const barWidth = 30
-	filled := barWidth * p.k / p.n
-	line := fmt.Sprintf("verify [%s%s] %d/%d files", strings.Repeat("=", filled), strings.Repeat(" ", barWidth-filled), p.k, p.n)
-	p.width = len(line)
-	fmt.Fprintf(p.w, "\r%s", line)
-}
-
-// finish blanks the line so that the reports and messages that follow
-// start on a clean line.
-func (p *progress) finish() {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
+	return reports
 }
