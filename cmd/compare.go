@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,6 +82,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 }
 
 func runCompare(ios *IO, f *compareFlags, args []string) error {
+	paceSmallReplays()
 	format, err := compare.ParseFormat(f.format)
 	if err != nil {
 		return usageError(err)
@@ -131,8 +131,8 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
-// directory (created if needed), each atomically, and its table to
-// stdout.
+// directory (created if missing, its parent not: makeOutputDir), each
+// atomically, and its table to stdout.
 func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 	if f.output == "" || f.output == "-" {
 		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
@@ -142,12 +142,12 @@ func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 		return err
 	}
 	f.sw.Ratios = ratios
+	if err := makeOutputDir(f.output); err != nil {
+		return err
+	}
 	rows, err := compare.Sweep(f.sw)
 	if err != nil {
 		return invalid(err)
-	}
-	if err := os.MkdirAll(f.output, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %s", f.output, osErrorText(err))
 	}
 	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
 	if err := writeOutput(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {

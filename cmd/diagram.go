@@ -24,6 +24,8 @@ type diagramFlags struct {
 	// maxSet is whether --max-events was given: its default (0) means
 	// the writer's own window, an explicit 0 is an error.
 	maxSet bool
+	// given are the replay flags given, which a run ignores.
+	given []string
 	// delays holds --restart-delay and --control-delay, shared with the
 	// report commands so they are validated alike.
 	delays reportFlags
@@ -68,6 +70,7 @@ invalid input or usage.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.maxSet = cmd.Flags().Changed("max-events")
+			f.given = givenReplayFlags(cmd)
 			return runDiagram(ios, f, args[0])
 		},
 	}
@@ -138,6 +141,9 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, doc traceOrRun) ([]dia
 	if doc.run != nil {
 		if f.Algo == "both" {
 			return nil, invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
+		}
+		if n := ignoredNote(path, f.given); n != "" {
+			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
 		}
 		rep, note, err := ios.pipe().Check(doc.run, path)
 		if err != nil {

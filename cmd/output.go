@@ -181,6 +181,23 @@ func writeSpecial(path string, fill func(io.Writer) error) error {
 	return tempError(path, path, err)
 }
 
+// makeOutputDir creates dir, a directory an option names for ckpt's
+// output files (compare --sweep -o, explore --out), or takes it as it is
+// when it exists. One rule for every output, file or directory: ckpt
+// creates the output, never the path to it, so a missing parent
+// directory is refused, naming it (a typo in a parent would otherwise
+// grow a new tree), as replay -o missing/run.json is.
+func makeOutputDir(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	switch {
+	case err == nil || (errors.Is(err, os.ErrExist) && isDir(dir)):
+		return nil
+	case errors.Is(err, os.ErrExist):
+		return invalidf("writing %s: it is a file, not a directory; give a directory", dir)
+	}
+	return invalidf("writing %s: %s", dir, dirProblem(filepath.Dir(dir), err))
+}
+
 // writeBuffered runs fill on a buffer in front of w and flushes it.
 func writeBuffered(w io.Writer, fill func(io.Writer) error) error {
 	bw := bufio.NewWriterSize(w, 1<<16)

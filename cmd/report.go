@@ -35,6 +35,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 --format.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.given = givenReplayFlags(cmd)
 			return runReport(ios, f, args[0])
 		},
 	}
@@ -56,7 +57,11 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		case err != nil:
 			return fileResult{err: err}
 		case run != nil:
-			return checkRun(ios, run, path)
+			res := checkRun(ios, run, path)
+			if n := ignoredNote(path, f.given); n != "" {
+				res.notes = append([]string{n}, res.notes...)
+			}
+			return res
 		}
 		return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
 	})

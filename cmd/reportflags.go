@@ -38,6 +38,9 @@ type reportFlags struct {
 	// choices are the --algo values the command takes (nil: every
 	// algorithm of the table, and both).
 	choices []string
+	// given are the replay flags given on the command line
+	// (givenReplayFlags), which a run ignores.
+	given []string
 }
 
 // addReportFlags registers the shared flags on cmd, writing into f;
@@ -75,7 +78,9 @@ func recoveryNames() []string {
 }
 
 // variantHelp is --variant's help: every variant of the algorithms
-// among choices, with its algorithm and description, and the rule.
+// among choices, with its algorithm and description, and the rule (for
+// a command that replays one algorithm, without --algo both, which it
+// does not take).
 func variantHelp(choices []string) string {
 	var parts []string
 	for _, a := range algorithms.All {
@@ -86,7 +91,11 @@ func variantHelp(choices []string) string {
 			parts = append(parts, fmt.Sprintf("%s (%s: %s)", v.Name, a.Name, v.Doc))
 		}
 	}
-	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + algorithms.VariantRule
+	rule := algorithms.VariantRule
+	if !slices.Contains(choices, algorithms.Both) { // one algorithm: no "others"
+		rule = "a variant the algorithm does not have is a usage error"
+	}
+	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + rule
 }
 
 // checkAlgo checks --algo against the values the command takes

@@ -83,10 +83,11 @@ func (ios *IO) pipe() *pipeline.Pipeline {
 }
 
 // flagError is a wrong flag: unknown, without its value, or with a value
-// the flag does not take. Every command says what is wrong and prints
-// its usage after it (SPEC §8: no usage dump unless the flags were
-// wrong), exit status 2 — whether cobra found the error while parsing or
-// the command while checking the values against each other.
+// the flag does not take. Every command says what is wrong and points to
+// its --help (SPEC §8: no usage dump unless the flags were wrong; issue
+// 31: the pointer, not the dump), exit status 2 — whether cobra found the
+// error while parsing or the command while checking the values against
+// each other.
 type flagError struct{ error }
 
 // usagef returns a flagError: a flag value the command cannot use.
@@ -152,8 +153,9 @@ func wrapHelp(root *cobra.Command) {
 }
 
 // Main runs ckpt with args and returns its exit status. Errors are printed
-// once, to errOut, prefixed "ckpt: "; usage is printed only for flag and
-// argument errors.
+// once, to errOut, prefixed "ckpt: "; a flag or argument error is
+// followed by one line pointing to the command's --help, not the usage
+// itself (forty lines that bury the message).
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ios := &IO{In: in, Out: out, ErrOut: errOut}
 	resetInputs()
@@ -167,7 +169,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if errors.As(err, &fe) || isArgsError(err) {
 		fmt.Fprintf(errOut, "ckpt: %v\n", err)
 		if c != nil {
-			fmt.Fprintln(errOut, c.UsageString())
+			fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return ExitInvalid
 	}
@@ -182,8 +184,8 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	return ExitInvalid
 }
 
-// argsError marks errors from positional-argument validation, which earn a
-// usage dump like flag errors do.
+// argsError marks errors from positional-argument validation, which earn
+// the pointer to --help as flag errors do.
 type argsError struct{ error }
 
 func isArgsError(err error) bool {
@@ -191,7 +193,7 @@ func isArgsError(err error) bool {
 	return errors.As(err, &ae) || (err != nil && len(err.Error()) > 8 && (err.Error()[:8] == "unknown " || err.Error()[:8] == "accepts "))
 }
 
-// exactArgs is cobra.ExactArgs with errors that earn a usage dump:
+// exactArgs is cobra.ExactArgs with errors that earn the --help pointer:
 // "ckpt report takes 1 argument (FILE), got 2".
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
@@ -202,7 +204,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// minArgs is cobra.MinimumNArgs with errors that earn a usage dump:
+// minArgs is cobra.MinimumNArgs with errors that earn the --help pointer:
 // "ckpt verify needs at least 1 argument (FILE...)".
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
