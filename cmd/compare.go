@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -142,7 +143,7 @@ func runSweep(ios *IO, f *compareFlags, format compare.Format) error {
 		return err
 	}
 	f.sw.Ratios = ratios
-	if err := makeOutputDir(f.output); err != nil {
+	if err := output.MakeDir(f.output); err != nil {
 		return err
 	}
 	rows, err := compare.Sweep(f.sw)

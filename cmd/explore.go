@@ -15,6 +15,7 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/explore/render"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -201,7 +202,7 @@ func writeWitnesses(res *explore.Result, dir, input string) (string, error) {
 	if dir == "" {
 		dir, err = newWitnessDir(input)
 	} else {
-		err = makeOutputDir(dir)
+		err = output.MakeDir(dir)
 	}
 	if err != nil {
 		return "", err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -74,6 +75,32 @@ func expandInputs(w io.Writer, args []string, want string) ([]pipeline.Input, er
 	}
 	return in, invalid(err)
 }
+
+// Outputs are written through package output; these names are the
+// commands'.
+
+// writeOutput writes what fill produces to path, atomically, or to w
+// when path is "" or "-" (output.Write).
+func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
+	return output.Write(path, w, fill)
+}
+
+// readingInput records that path is an input, which no output may
+// replace.
+func readingInput(path string) { output.Reading(path) }
+
+// unwrapPath returns the error inside a *os.PathError, or err.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
+// of outputs being written, then exit 130 or 143. main installs it;
+// tests that call Main do not.
+func CleanupOnSignal() { output.CleanupOnSignal() }
 
 // isTerminal reports whether w is a character device (a terminal), by
 // the file's mode: no dependency beyond os.

@@ -74,13 +74,5 @@ func reportColor(f *reportFlags, w io.Writer) bool {
 	if report.Format(f.Format) != report.Text || (f.Output != "" && f.Output != "-") {
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	file, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
 }

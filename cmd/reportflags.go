@@ -148,8 +148,3 @@ func (f *reportFlags) params() trace.Params {
 func (f *reportFlags) renderOptions(full bool) report.Options {
 	return report.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
 }
-
-// String describes the flags for error messages and debugging.
-func (f *reportFlags) String() string {
-	return fmt.Sprintf("format=%s quiet=%v output=%q algo=%s variant=%q", f.Format, f.Quiet, f.Output, f.Algo, f.Variant)
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
@@ -158,7 +159,7 @@ func wrapHelp(root *cobra.Command) {
 // itself (forty lines that bury the message).
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ios := &IO{In: in, Out: out, ErrOut: errOut}
-	resetInputs()
+	output.Reset()
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
