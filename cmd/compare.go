@@ -83,7 +83,6 @@ Exit status: 0 done; 2 invalid input or usage.`,
 }
 
 func runCompare(ios *IO, f *compareFlags, args []string) error {
-	paceSmallReplays()
 	format, err := compare.ParseFormat(f.format)
 	if err != nil {
 		return usageError(err)

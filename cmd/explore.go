@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -80,7 +79,6 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	paceSmallReplays()
 	tr, err := readExploreTrace(ios, path)
 	if err != nil {
 		return exploreError(ios, f, path, err)
@@ -115,20 +113,6 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
-}
-
-// paceSmallReplays sets the collector's GOGC to 400 for the commands
-// that replay thousands of small schedules (explore, compare), unless
-// the GOGC environment variable sets it: their heap is a few megabytes,
-// which the default of 100 collects every megabyte or so. Measured on
-// a loaded 2-core machine: BenchmarkExplore/K2 (explore/bench_test.go)
-// under GOGC=100 and 400, 0.74 -> 0.62 s CPU for 18 -> 29 MB peak; ckpt
-// explore --failures 2 --budget 6000 on the 248-op ewd998 log, 5.3 ->
-// 4.0 s CPU, 21 -> 51 MB; ckpt compare on its 666-op log, 1.27 -> 1.0 s.
-func paceSmallReplays() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 }
 
 // readExploreTrace reads the one trace explore takes; a directory is

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -116,7 +118,10 @@ and that there is no domino effect.`,
 	}
 	ios.mem = &pipeline.Cap{}
 	root.PersistentFlags().Var(ios.mem, "max-memory", "stop (exit 2) rather than decode, replay or check what would need more memory than this, e.g. 2GiB; 0: no cap (default: 3/4 of the machine's or cgroup's memory)")
-	root.PersistentPreRun = func(*cobra.Command, []string) { ios.mem.Resolve() }
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+		ios.mem.Resolve()
+		paceCollector(c.Name())
+	}
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -138,6 +143,33 @@ and that there is no domino effect.`,
 		newCompareCmd(ios),
 	)
 	return root
+}
+
+// paceCollector sets the collector's GOGC for command, unless the GOGC
+// environment variable sets it. The two knobs ckpt keeps, each paid for
+// by a benchmark of the repository (docs/performance.md):
+//   - 50 for the commands that hold one big run or trace at a time: their
+//     tables are pointer-free, cheap to mark, and the peak falls.
+//     BenchmarkVerify's peak-MiB under GOGC=50 against 100: 10^5
+//     failures on 4 processes (issue 17, bar < 1 GiB) 963-1,018 ->
+//     814-885 MiB (ms), 1,239-1,260 -> 996-1,106 MiB (both one after the
+//     other); 10^6 ops on 16 processes, both, 775 -> 723-774 MiB.
+//   - 400 for explore and compare, which replay thousands of small
+//     schedules of a few megabytes each, a heap the default collects every
+//     megabyte or so. BenchmarkExplore/K2 (explore/bench_test.go) under
+//     GOGC=100 and 400: 0.74 -> 0.62 s CPU for 18 -> 29 MB peak; ckpt
+//     explore --failures 2 --budget 6000 on the 248-op ewd998 log, 5.3 ->
+//     4.0 s CPU, 21 -> 51 MB; ckpt compare on its 666-op log, 1.27 -> 1.0 s.
+func paceCollector(command string) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	switch command {
+	case "explore", "compare":
+		debug.SetGCPercent(400)
+	default:
+		debug.SetGCPercent(50)
+	}
 }
 
 // wrapHelp makes the usage of every command list its flags wrapped to

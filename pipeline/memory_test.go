@@ -140,3 +140,17 @@ func TestVerifyOverCap(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomForParallel: algorithms run in parallel under no cap, or when
+// their summed estimate, garbage included, takes at most a tenth of it.
+func TestRoomForParallel(t *testing.T) {
+	e := estimate{bytes: 1 << 30}
+	for _, tc := range []struct {
+		c    *Cap
+		want bool
+	}{{nil, true}, {&Cap{}, true}, {&Cap{Bytes: 14 << 30}, true}, {&Cap{Bytes: 13 << 30}, false}} {
+		if got := tc.c.roomForParallel(e); got != tc.want {
+			t.Errorf("cap %+v: %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}

@@ -74,8 +74,9 @@ type Outcome struct {
 // against tr while it is made; file names the trace in the reports. An
 // algorithm whose replay cannot run, or whose estimate exceeds the
 // memory cap, gets an error report; the others are reported as usual.
-// With two cores or more and memory for all of them at once, the
-// algorithms run in parallel; the outcomes keep o's order either way.
+// With two cores or more and room for all of them at once
+// (Cap.roomForParallel), the algorithms run in parallel; the outcomes
+// keep o's order either way.
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
@@ -91,7 +92,8 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	for k, i := range fit {
 		names[k] = o.Algorithms[i]
 	}
-	atOnce := p.Mem.check(tr.Name, replayEstimate(s, names, true))
+	all := replayEstimate(s, names, true)
+	atOnce := p.Mem.check(tr.Name, all)
 	if len(fit) == 0 || (o.KeepRuns && atOnce != nil) {
 		for _, i := range fit { // kept, the runs add up
 			out[i].Report = report.ErrorReport(file, o.Algorithms[i], Describe(atOnce))
@@ -105,7 +107,7 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 		base = consistency.StartBaseline(tr)
 	}
 	var wg sync.WaitGroup
-	parallel := len(fit) > 1 && atOnce == nil && p.cores(o.Cores) > 1
+	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
 	for _, i := range fit {
 		one := func() { out[i] = verifyOne(tr, file, o.Algorithms[i], o, base) }
 		if parallel {
