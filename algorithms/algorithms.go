@@ -1,8 +1,9 @@
 // Package algorithms is the table of the algorithms ckpt can replay a
-// trace through (All): their names, variants, one-line descriptions and
-// constructors. The command line's --algo and --variant flags, their
-// validation and their help, and New all read it, so adding an algorithm
-// is adding an entry.
+// trace through (All): their names, variants, one-line descriptions,
+// whether they recover, their memory estimates and constructors. The
+// command line's --algo and --variant flags, their validation and their
+// help, the memory cap (package pipeline) and New all read it, so adding
+// an algorithm is adding an entry.
 package algorithms
 
 import (
@@ -33,6 +34,12 @@ type Algorithm struct {
 	Recovery bool
 	// Variants are its real variants besides the default ("").
 	Variants []Variant
+	// Memory estimates the bytes its state and the piggybacks its run
+	// carries take beyond what the engine keeps per event (which the
+	// pipeline counts), and says what makes them that big; nil: nothing
+	// that grows beyond the engine's per-event share (scalar
+	// piggybacks).
+	Memory func(s Sizes) (bytes int64, why string)
 	// New returns a fresh state machine for the trace tr with the given
 	// variant ("" or one of Variants).
 	New func(variant string, tr *trace.Trace) (replay.Algorithm, error)
@@ -58,7 +65,10 @@ var All = []Algorithm{
 		Name:     "pk",
 		Doc:      "Peterson–Kearns rollback recovery based on vector time (SPEC §5)",
 		Recovery: true,
-		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
+		// A vector time on every send and checkpoint, and a current one
+		// per process with events (pk.New).
+		Memory: func(s Sizes) (int64, string) { return vectors(s, 8, s.Busy) },
+		New:    func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
 	},
 	// The checkpoint-placement protocols (docs/protocols.md): no
 	// recovery, so a trace with a failure is an input error naming it.
@@ -70,18 +80,43 @@ var All = []Algorithm{
 	{
 		Name: fdas.Name,
 		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
-		New:  placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
+		// A dependency vector of int32 on every send and checkpoint.
+		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
+		New:    placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
 	},
 	{
-		Name: hmnr.Name,
-		Doc:  "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
-		New:  placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
+		Name:   hmnr.Name,
+		Doc:    "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
+		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
+		New:    placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
 	},
 	{
 		Name: coordinated.Name,
 		Doc:  "blocking two-phase coordinated checkpointing (Koo–Toueg rounds)",
 		New:  placement(coordinated.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }),
 	},
+}
+
+// Sizes are the counts of a trace (or of a run, to check it) that the
+// memory estimates read.
+type Sizes struct {
+	Events, Msgs, Procs int64
+	Busy                int64 // processes with events of their own
+	Sends, Recvs        int64
+	Checkpoints         int64 // timer ticks of a trace, checkpoints of a run
+	Flushes, Fails      int64
+}
+
+// vectors estimates a process-wide vector of entry bytes per entry on
+// every send and checkpoint, and on current more (one per busy process:
+// the algorithm's own), and says so.
+func vectors(s Sizes, entry, current int64) (int64, string) {
+	n := s.Sends + s.Checkpoints + current
+	why := fmt.Sprintf("%d processes: a %d-entry vector for each of %d sends and %d checkpoints", s.Procs, s.Procs, s.Sends, s.Checkpoints)
+	if s.Sends+s.Checkpoints < current {
+		why = fmt.Sprintf("%d processes: a %d-entry vector for each of %d busy processes", s.Procs, s.Procs, current)
+	}
+	return s.Procs * entry * n, why
 }
 
 // placement adapts the constructor of a checkpoint-placement protocol,

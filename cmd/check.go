@@ -1,11 +1,8 @@
 package cmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -48,30 +45,28 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	reports, lines := checkFiles(inputs, nil, func(path string) fileResult {
+	reports, lines := checkFiles(ios, inputs, nil, func(path string, _ int) fileResult {
 		run, err := readRun(ios, path)
 		if err != nil {
 			return fileResult{err: err}
 		}
-		if err := ios.checkRunMemory(path, run); err != nil {
-			return fileResult{err: err}
-		}
-		return checkRun(run, path)
+		return checkRun(ios, run, path)
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
 
-// checkRun checks run as it is, against the source trace its header
-// names when that can be read; when it cannot, a note says so on stderr
-// and in the report, whose equivalence is then unknown.
-func checkRun(run *trace.Run, path string) fileResult {
-	src, note := reportSource(run, path)
-	r := consistency.Check(run, src)
-	r.File = path
+// checkRun checks run as it is (pipeline.Check), against the source
+// trace its header names when that can be read; when it cannot, a note
+// says so on stderr and in the report, whose equivalence is then
+// unknown.
+func checkRun(ios *IO, run *trace.Run, path string) fileResult {
+	r, note, err := ios.pipe().Check(run, path)
+	if err != nil {
+		return fileResult{err: err}
+	}
 	res := fileResult{reports: []report.Report{r}}
 	if note != "" {
-		noteSource(&res.reports[0], note)
-		res.notes = append(res.notes, fmt.Sprintf("ckpt: note: %s: %s: equivalence is unknown", path, note))
+		res.notes = []string{note}
 	}
 	return res
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -110,10 +110,10 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures, Params: params}
 	tables := make([]compare.Table, 0, len(inputs))
 	for _, in := range inputs {
-		if in.err != nil {
-			return invalid(in.err)
+		if in.Err != nil {
+			return invalid(in.Err)
 		}
-		tr, err := readTrace(ios, in.path)
+		tr, err := readTrace(ios, in.Path)
 		if err != nil {
 			return invalid(err)
 		}
@@ -129,8 +129,8 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
-// directory (created if needed), each atomically, and its table to
-// stdout.
+// directory (created if missing, its parent not: makeOutputDir), each
+// atomically, and its table to stdout.
 func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	if f.output == "" || f.output == "-" {
 		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
@@ -140,12 +140,12 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 		return err
 	}
 	f.sw.Ratios = ratios
+	if err := output.MakeDir(f.output); err != nil {
+		return err
+	}
 	rows, err := compare.Sweep(f.sw)
 	if err != nil {
 		return invalid(err)
-	}
-	if err := os.MkdirAll(f.output, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %s", f.output, osErrorText(unwrapPath(err)))
 	}
 	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
 	if err := writeOutput(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {

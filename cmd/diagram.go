@@ -9,10 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/diagram"
-	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // diagramFlags are the flags of `ckpt diagram`.
@@ -26,6 +24,8 @@ type diagramFlags struct {
 	// maxSet is whether --max-events was given: its default (0) means
 	// the writer's own window, an explicit 0 is an error.
 	maxSet bool
+	// given are the replay flags given, which a run ignores.
+	given []string
 	// delays holds --restart-delay and --control-delay, shared with the
 	// report commands so they are validated alike.
 	delays reportFlags
@@ -70,6 +70,7 @@ invalid input or usage.`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.maxSet = cmd.Flags().Changed("max-events")
+			f.given = givenReplayFlags(cmd)
 			return runDiagram(ios, f, args[0])
 		},
 	}
@@ -113,47 +114,13 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err := checkDiagramFlags(f); err != nil {
 		return err
 	}
-	params, err := f.delays.params()
-	if err != nil {
-		return err
-	}
 	doc, err := readOne(ios, "ckpt diagram", "trace or run", path, readEither)
 	if err != nil {
 		return err
 	}
-	tr, run := doc.tr, doc.run
-	var panels []diagram.Panel
-	switch {
-	case run != nil && f.Algo == "both":
-		return invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
-	case run != nil:
-		if err := ios.checkRunMemory(path, run); err != nil {
-			return invalid(err)
-		}
-		src, note := reportSource(run, path)
-		rep := consistency.Check(run, src)
-		if note != "" {
-			noteSource(&rep, note)
-			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s: %s: equivalence is unknown\n", path, note)
-		}
-		panels = append(panels, diagram.Panel{Run: run, Report: &rep})
-	default:
-		algos := algorithms.Select(f.Algo)
-		// The panels are all kept, so their replays add up.
-		if err := ios.checkReplay(tr, params, algos, checked); err != nil {
-			return invalid(err)
-		}
-		for _, a := range algos {
-			p, err := replayPanel(tr, path, a, f.Variant, params)
-			if err != nil {
-				return err
-			}
-			panels = append(panels, p)
-		}
-	}
-	for _, p := range panels {
-		// The diagram names the file the user gave, as reports do.
-		p.Run.Name, p.Report.File = path, path
+	panels, err := diagramPanels(ios, f, path, doc)
+	if err != nil {
+		return err
 	}
 	opts := diagram.Options{MaxEvents: f.MaxEvents, Axis: f.Axis}
 	err = writeOutput(f.Output, ios.Out, func(w io.Writer) error {
@@ -168,6 +135,40 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	return nil
 }
 
+// diagramPanels checks a run as it is, or replays a trace through --algo
+// and checks every run (pipeline), and returns one panel per run.
+func diagramPanels(ios *IO, f *diagramFlags, path string, doc traceOrRun) ([]diagram.Panel, error) {
+	if doc.run != nil {
+		if f.Algo == "both" {
+			return nil, invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
+		}
+		if n := ignoredNote(path, f.given); n != "" {
+			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
+		}
+		rep, note, err := ios.pipe().Check(doc.run, path)
+		if err != nil {
+			return nil, invalid(err)
+		}
+		if note != "" {
+			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", note)
+		}
+		doc.run.Name = path // the diagram names the file the user gave, as reports do
+		return []diagram.Panel{{Run: doc.run, Report: &rep}}, nil
+	}
+	outs := ios.pipe().Verify(doc.tr, path, pipeline.Options{
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.delays.params(), KeepRuns: true,
+	})
+	var panels []diagram.Panel
+	for _, o := range outs {
+		if o.Report.Error != "" {
+			return nil, invalidf("%s: %s", path, o.Report.Error)
+		}
+		o.Run.Name = path
+		panels = append(panels, diagram.Panel{Run: o.Run, Report: &o.Report})
+	}
+	return panels, nil
+}
+
 func checkDiagramFlags(f *diagramFlags) error {
 	if err := checkAlgo(f.Algo, f.Variant, algoNames(true)); err != nil {
 		return err
@@ -179,20 +180,4 @@ func checkDiagramFlags(f *diagramFlags) error {
 		return usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
 	}
 	return nil
-}
-
-// replayPanel replays tr through algo (with variant if algo has it) and
-// checks it.
-func replayPanel(tr *trace.Trace, path, algo, variant string, params trace.Params) (diagram.Panel, error) {
-	variant = algorithms.VariantFor(algo, variant)
-	alg, err := algorithms.New(algo, variant, tr)
-	if err != nil {
-		return diagram.Panel{}, invalid(err)
-	}
-	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: variant})
-	if err != nil {
-		return diagram.Panel{}, invalidf("%s: replaying through %s: %s", path, algo, describe(labelled(err, traceDoc)))
-	}
-	rep := consistency.Check(run, tr)
-	return diagram.Panel{Run: run, Report: &rep}, nil
 }

@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -82,7 +82,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	prog := newExploreProgress(ios.ErrOut)
+	prog := newProgress(ios.ErrOut, "explore", "schedules")
 	if prog != nil {
 		opts.Progress = prog.update
 	}
@@ -150,10 +150,6 @@ func (f *exploreFlags) options() (explore.Options, error) {
 	if err := rf.validate(); err != nil {
 		return explore.Options{}, err
 	}
-	params, err := rf.params()
-	if err != nil {
-		return explore.Options{}, err
-	}
 	if f.failures < 0 {
 		return explore.Options{}, usagef("--failures %d: want 0 or more", f.failures)
 	}
@@ -167,7 +163,7 @@ func (f *exploreFlags) options() (explore.Options, error) {
 	return explore.Options{
 		Algorithms: rf.algorithms(), Variant: rf.Variant, Failures: f.failures,
 		Delays: f.delays, Budget: f.budget, Seed: f.seed, Shard: shard,
-		StripFailures: f.strip, NoReduce: f.noReduce, Params: params,
+		StripFailures: f.strip, NoReduce: f.noReduce, Params: rf.params(),
 	}, nil
 }
 
@@ -189,7 +185,7 @@ func writeWitnesses(res *explore.Result, dir, input string) (string, error) {
 	if dir == "" {
 		dir, err = newWitnessDir(input)
 	} else {
-		err = os.MkdirAll(dir, 0o755)
+		err = output.MakeDir(dir)
 	}
 	if err != nil {
 		return "", err
@@ -239,49 +235,5 @@ func newWitnessDir(input string) (string, error) {
 		if !errors.Is(err, os.ErrExist) {
 			return "", err
 		}
-	}
-}
-
-// exploreProgress is the "explore [====  ] k/n schedules" line on stderr,
-// drawn only on a terminal and redrawn only when the bar moves.
-type exploreProgress struct {
-	mu     sync.Mutex
-	w      io.Writer
-	filled int
-	width  int
-}
-
-func newExploreProgress(w io.Writer) *exploreProgress {
-	if !isTerminal(w) {
-		return nil
-	}
-	return &exploreProgress{w: w, filled: -1}
-}
-
-func (p *exploreProgress) update(done, total int64) {
-	const barWidth = 30
-	if total <= 0 {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	filled := int(int64(barWidth) * done / total)
-	if filled == p.filled && done != total {
-		return
-	}
-	p.filled = filled
-	line := fmt.Sprintf("explore [%s%s] %d/%d schedules", strings.Repeat("=", filled), strings.Repeat(" ", barWidth-filled), done, total)
-	p.width = len(line)
-	fmt.Fprintf(p.w, "\r%s", line)
-}
-
-func (p *exploreProgress) finish() {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.width > 0 {
-		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 	}
 }

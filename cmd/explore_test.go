@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,29 +49,5 @@ func TestNewWitnessDir(t *testing.T) {
 		if st, err := os.Stat(got); err != nil || !st.IsDir() {
 			t.Errorf("%s not created", got)
 		}
-	}
-}
-
-// TestExploreProgressOffTerminal: no progress bar on a pipe or buffer,
-// and a nil bar is safe to use.
-func TestExploreProgressOffTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	p := newExploreProgress(&buf)
-	if p != nil {
-		t.Fatal("progress bar on a buffer")
-	}
-	p.finish()
-	if buf.Len() != 0 {
-		t.Errorf("wrote %q", buf.String())
-	}
-	// On a terminal-like writer the bar redraws only when it moves, and
-	// finish blanks it.
-	q := &exploreProgress{w: &buf, filled: -1}
-	q.update(1, 100)
-	q.update(2, 100)
-	q.update(100, 100)
-	q.finish()
-	if got := bytes.Count(buf.Bytes(), []byte("explore [")); got != 2 {
-		t.Errorf("drew the bar %d times, want 2: %q", got, buf.String())
 	}
 }

@@ -3,9 +3,8 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
 )
@@ -19,43 +18,34 @@ type fileResult struct {
 	err     error
 }
 
-// checkFiles runs one for every input on a pool of runtime.NumCPU()
-// workers. One bad file hides nothing: it becomes an error entry in its
-// place, and the others are reported as usual. The reports come back in
-// argument order, with the lines to say on stderr (notes, then one
-// "ckpt: FILE: what" per error entry), in the same order, so that output
-// never depends on scheduling.
-func checkFiles(inputs []input, prog *progress, one func(path string) fileResult) ([]report.Report, []string) {
+// checkFiles runs one for every input on the pipeline's cores (pipeline
+// Each), telling it how many cores it may use itself. One bad file
+// hides nothing: it becomes an error entry in its place, and the others
+// are reported as usual. The reports come back in argument order, with
+// the lines to say on stderr (notes, then one "ckpt: FILE: what" per
+// error entry), in the same order, so that output never depends on
+// scheduling.
+func checkFiles(ios *IO, inputs []pipeline.Input, prog *progress, one func(path string, cores int) fileResult) ([]report.Report, []string) {
 	results := make([]fileResult, len(inputs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.NumCPU(), len(inputs)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				if inputs[i].err != nil {
-					results[i] = fileResult{err: inputs[i].err}
-				} else {
-					results[i] = one(inputs[i].path)
-				}
-				prog.done()
-			}
-		}()
-	}
-	for i := range inputs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	prog.update(0, int64(len(inputs)))
+	ios.pipe().Each(len(inputs), func(i, cores int) {
+		if inputs[i].Err != nil {
+			results[i] = fileResult{err: inputs[i].Err}
+		} else {
+			results[i] = one(inputs[i].Path, cores)
+		}
+		prog.step(int64(len(inputs)))
+	})
 	prog.finish()
 	var reports []report.Report
 	var lines []string
 	for i, res := range results {
 		if res.err != nil {
-			res.reports = []report.Report{report.ErrorReport(inputs[i].path, "", describe(res.err))}
+			res.reports = []report.Report{report.ErrorReport(inputs[i].Path, "", describe(res.err))}
 		}
-		lines = append(lines, res.notes...)
+		for _, n := range res.notes {
+			lines = append(lines, "ckpt: note: "+n)
+		}
 		for _, r := range res.reports {
 			if r.Error != "" {
 				lines = append(lines, fmt.Sprintf("ckpt: %s: %s", r.File, r.Error))

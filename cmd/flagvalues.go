@@ -141,3 +141,30 @@ func flagValueError(err error) error {
 	}
 	return fmt.Errorf("--%s %s: %v", fl.Name, ive.GetValue(), cause)
 }
+
+// traceWriteOptions decides how a trace or run is written to out: JSON
+// Lines when out ends in .jsonl(.gz) or jsonl is set, gzip when it ends
+// in .gz or gz is set. A flag that contradicts out's name is an error
+// rather than a file whose name lies about its content (ckpt would read
+// it, by content, but other tools would not): --gzip -o plain.json,
+// --jsonl -o doc.json. Other names (t.bin) follow the flags.
+func traceWriteOptions(out string, jsonl, gz bool) (trace.WriteOptions, error) {
+	w := trace.WriteOptions{JSONL: jsonl, Gzip: gz}
+	if out == "" || out == "-" {
+		return w, nil
+	}
+	base := strings.TrimSuffix(out, ".gz")
+	switch {
+	case base != out:
+		w.Gzip = true
+	case gz && (strings.HasSuffix(out, ".json") || strings.HasSuffix(out, ".jsonl")):
+		return w, usagef("--gzip writes gzip, but -o %s names a plain JSON file: name it %s.gz (or drop --gzip)", out, out)
+	}
+	switch {
+	case strings.HasSuffix(base, ".jsonl"):
+		w.JSONL = true
+	case jsonl && strings.HasSuffix(base, ".json"):
+		return w, usagef("--jsonl writes JSON Lines, but -o %s ends in .json: name it %sl (or drop --jsonl)", out, base)
+	}
+	return w, nil
+}

@@ -192,7 +192,6 @@ func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func
 		if isDir(file) {
 			return nil, closeAll, invalidf("%s: %s", file, dirError(o.command, o.takes).Error())
 		}
-		paceFor(file)
 		readingInput(file)
 		f, err := os.Open(file)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // TestInterruptExitCodes: SIGINT and SIGTERM stop a command writing an
 // output file with exit status 130 and 143, say so on stderr and leave
 // neither the output nor its hidden temporary file behind
-// (interrupt.go). interrupt.txtar covers SIGINT only, the one signal
+// (output/interrupt.go). interrupt.txtar covers SIGINT only, the one signal
 // testscript's kill sends, so SIGTERM's status had no test.
 //
 // The child is this test binary run as "ckpt": testscript.Main (see

@@ -3,6 +3,9 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -54,6 +57,35 @@ func readOne[T any](ios *IO, command, takes, path string, read func(*IO, string)
 	return v, nil
 }
 
+// replayFlagNames are the flags that say how to replay a trace, which a
+// run (checked or drawn as it is) ignores.
+var replayFlagNames = []string{"algo", "variant", "restart-delay", "control-delay"}
+
+// givenReplayFlags names the replay flags given on cmd's command line.
+func givenReplayFlags(cmd *cobra.Command) []string {
+	var given []string
+	for _, name := range replayFlagNames {
+		if cmd.Flags().Changed(name) {
+			given = append(given, "--"+name)
+		}
+	}
+	return given
+}
+
+// ignoredNote says, for a run at path, that the replay flags given do
+// not apply to it ("" when none was given): report --algo pk RUN used to
+// ignore --algo without a word.
+func ignoredNote(path string, given []string) string {
+	if len(given) == 0 {
+		return ""
+	}
+	verb := "is"
+	if len(given) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s: a run is taken as it is, replaying nothing: %s %s ignored", path, strings.Join(given, ", "), verb)
+}
+
 // traceOrRun is what readAny reads: a trace or a run.
 type traceOrRun struct {
 	tr  *trace.Trace
@@ -62,6 +94,6 @@ type traceOrRun struct {
 
 // readEither is readAny for readOne.
 func readEither(ios *IO, path string) (traceOrRun, error) {
-	tr, run, err := readAny(ios, path)
+	tr, run, err := ios.pipe().ReadAny(path)
 	return traceOrRun{tr, run}, err
 }

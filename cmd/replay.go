@@ -62,15 +62,12 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err := checkAlgo(o.Algo, o.Variant, algoNames(false)); err != nil {
 		return err
 	}
-	params, err := o.delays.params()
-	if err != nil {
-		return err
-	}
+	params := o.delays.params()
 	tr, err := readOne(ios, "ckpt replay", traceDoc, o.File, readTrace)
 	if err != nil {
 		return err
 	}
-	if err := ios.checkReplay(tr, params, []string{o.Algo}, replayed); err != nil {
+	if err := ios.pipe().Fits(tr, []string{o.Algo}, false); err != nil {
 		return invalid(err)
 	}
 	alg, err := algorithms.New(o.Algo, o.Variant, tr)
@@ -84,9 +81,6 @@ func runReplay(ios *IO, o *replayOptions) error {
 	run.Source = sourceFor(o.File, o.Output)
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
-		return err
-	}
-	if err := checkDiskSpace(o.Output, wo.Gzip, run); err != nil {
 		return err
 	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {

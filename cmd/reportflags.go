@@ -38,6 +38,9 @@ type reportFlags struct {
 	// choices are the --algo values the command takes (nil: every
 	// algorithm of the table, and both).
 	choices []string
+	// given are the replay flags given on the command line
+	// (givenReplayFlags), which a run ignores.
+	given []string
 }
 
 // addReportFlags registers the shared flags on cmd, writing into f;
@@ -75,7 +78,9 @@ func recoveryNames() []string {
 }
 
 // variantHelp is --variant's help: every variant of the algorithms
-// among choices, with its algorithm and description, and the rule.
+// among choices, with its algorithm and description, and the rule (for
+// a command that replays one algorithm, without --algo both, which it
+// does not take).
 func variantHelp(choices []string) string {
 	var parts []string
 	for _, a := range algorithms.All {
@@ -86,7 +91,11 @@ func variantHelp(choices []string) string {
 			parts = append(parts, fmt.Sprintf("%s (%s: %s)", v.Name, a.Name, v.Doc))
 		}
 	}
-	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + algorithms.VariantRule
+	rule := algorithms.VariantRule
+	if !slices.Contains(choices, algorithms.Both) { // one algorithm: no "others"
+		rule = "a variant the algorithm does not have is a usage error"
+	}
+	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + rule
 }
 
 // checkAlgo checks --algo against the values the command takes
@@ -129,23 +138,13 @@ func (f *reportFlags) validate() error {
 // recovery are chosen by name).
 func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
 
-// variantFor returns the variant to replay algorithm name with: --variant
-// if name has it, else the default (so with --algo both, --variant
-// textbook applies to ms and pk runs as it is).
-func (f *reportFlags) variantFor(name string) string { return algorithms.VariantFor(name, f.Variant) }
-
 // params converts the delay flags into replay params that override a
 // trace's: a flag not given sets nothing.
-func (f *reportFlags) params() (trace.Params, error) {
-	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}, nil
+func (f *reportFlags) params() trace.Params {
+	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}
 }
 
 // renderOptions returns the render.Options the flags ask for.
 func (f *reportFlags) renderOptions(full bool) render.Options {
 	return render.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
-}
-
-// String describes the flags for error messages and debugging.
-func (f *reportFlags) String() string {
-	return fmt.Sprintf("format=%s quiet=%v output=%q algo=%s variant=%q", f.Format, f.Quiet, f.Output, f.Algo, f.Variant)
 }

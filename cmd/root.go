@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // Version is printed by `ckpt --version`.
@@ -66,14 +70,27 @@ type IO struct {
 	Out    io.Writer
 	ErrOut io.Writer
 	// mem is --max-memory, set up by NewRootCmd (nil: no cap).
-	mem *memCap
+	mem *pipeline.Cap
+	pl  *pipeline.Pipeline
+}
+
+// pipe returns the pipeline this invocation reads, replays and checks
+// through: its memory cap is --max-memory, its stdin In (saying on
+// ErrOut that it waits when In is a terminal), and it records the files
+// it reads, which no output may replace (isInput).
+func (ios *IO) pipe() *pipeline.Pipeline {
+	if ios.pl == nil {
+		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: readingInput}
+	}
+	return ios.pl
 }
 
 // flagError is a wrong flag: unknown, without its value, or with a value
-// the flag does not take. Every command says what is wrong and prints
-// its usage after it (SPEC §8: no usage dump unless the flags were
-// wrong), exit status 2 — whether cobra found the error while parsing or
-// the command while checking the values against each other.
+// the flag does not take. Every command says what is wrong and points to
+// its --help (SPEC §8: no usage dump unless the flags were wrong; issue
+// 31: the pointer, not the dump), exit status 2 — whether cobra found the
+// error while parsing or the command while checking the values against
+// each other.
 type flagError struct{ error }
 
 // usagef returns a flagError: a flag value the command cannot use.
@@ -99,9 +116,12 @@ and that there is no domino effect.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	ios.mem = &memCap{}
+	ios.mem = &pipeline.Cap{}
 	root.PersistentFlags().Var(ios.mem, "max-memory", "stop (exit 2) rather than decode, replay or check what would need more memory than this, e.g. 2GiB; 0: no cap (default: 3/4 of the machine's or cgroup's memory)")
-	root.PersistentPreRun = func(*cobra.Command, []string) { ios.mem.resolve() }
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+		ios.mem.Resolve()
+		paceCollector(c.Name())
+	}
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -125,6 +145,33 @@ and that there is no domino effect.`,
 	return root
 }
 
+// paceCollector sets the collector's GOGC for command, unless the GOGC
+// environment variable sets it. The two knobs ckpt keeps, each paid for
+// by a benchmark of the repository (docs/performance.md):
+//   - 50 for the commands that hold one big run or trace at a time: their
+//     tables are pointer-free, cheap to mark, and the peak falls.
+//     BenchmarkVerify's peak-MiB under GOGC=50 against 100: 10^5
+//     failures on 4 processes (issue 17, bar < 1 GiB) 963-1,018 ->
+//     814-885 MiB (ms), 1,239-1,260 -> 996-1,106 MiB (both one after the
+//     other); 10^6 ops on 16 processes, both, 775 -> 723-774 MiB.
+//   - 400 for explore and compare, which replay thousands of small
+//     schedules of a few megabytes each, a heap the default collects every
+//     megabyte or so. BenchmarkExplore/K2 (explore/bench_test.go) under
+//     GOGC=100 and 400: 0.74 -> 0.62 s CPU for 18 -> 29 MB peak; ckpt
+//     explore --failures 2 --budget 6000 on the 248-op ewd998 log, 5.3 ->
+//     4.0 s CPU, 21 -> 51 MB; ckpt compare on its 666-op log, 1.27 -> 1.0 s.
+func paceCollector(command string) {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	switch command {
+	case "explore", "compare":
+		debug.SetGCPercent(400)
+	default:
+		debug.SetGCPercent(50)
+	}
+}
+
 // wrapHelp makes the usage of every command list its flags wrapped to
 // algorithms.HelpWidth (cobra's default template prints each flag on one line, some
 // over 200 columns).
@@ -139,11 +186,12 @@ func wrapHelp(root *cobra.Command) {
 }
 
 // Main runs ckpt with args and returns its exit status. Errors are printed
-// once, to errOut, prefixed "ckpt: "; usage is printed only for flag and
-// argument errors.
+// once, to errOut, prefixed "ckpt: "; a flag or argument error is
+// followed by one line pointing to the command's --help, not the usage
+// itself (forty lines that bury the message).
 func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	ios := &IO{In: in, Out: out, ErrOut: errOut}
-	resetInputs()
+	output.Reset()
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	c, err := root.ExecuteC()
@@ -154,7 +202,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if errors.As(err, &fe) || isArgsError(err) {
 		fmt.Fprintf(errOut, "ckpt: %v\n", err)
 		if c != nil {
-			fmt.Fprintln(errOut, c.UsageString())
+			fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return ExitInvalid
 	}
@@ -169,8 +217,8 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	return ExitInvalid
 }
 
-// argsError marks errors from positional-argument validation, which earn a
-// usage dump like flag errors do.
+// argsError marks errors from positional-argument validation, which earn
+// the pointer to --help as flag errors do.
 type argsError struct{ error }
 
 func isArgsError(err error) bool {
@@ -178,7 +226,7 @@ func isArgsError(err error) bool {
 	return errors.As(err, &ae) || (err != nil && len(err.Error()) > 8 && (err.Error()[:8] == "unknown " || err.Error()[:8] == "accepts "))
 }
 
-// exactArgs is cobra.ExactArgs with errors that earn a usage dump:
+// exactArgs is cobra.ExactArgs with errors that earn the --help pointer:
 // "ckpt report takes 1 argument (FILE), got 2".
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
@@ -189,7 +237,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
-// minArgs is cobra.MinimumNArgs with errors that earn a usage dump:
+// minArgs is cobra.MinimumNArgs with errors that earn the --help pointer:
 // "ckpt verify needs at least 1 argument (FILE...)".
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {

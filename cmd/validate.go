@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -49,23 +48,23 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 	}
 	bad := 0
 	for _, in := range inputs {
-		err := in.err
+		err := in.Err
 		var line string
 		if err == nil {
-			line, err = validateOne(ios, in.path)
+			line, err = validateOne(ios, in.Path)
 		}
 		if err != nil {
 			bad++
 			msg := describe(err)
-			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", in.path, msg)
+			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", in.Path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
 			// on stderr as "FILE: trace event N: what"; the stdout line is
 			// the per-file summary scripts parse.
-			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", in.path, msg)
+			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", in.Path, msg)
 			continue
 		}
 		if !o.quiet {
-			fmt.Fprintf(ios.Out, "%s\tok\t%s\n", in.path, line)
+			fmt.Fprintf(ios.Out, "%s\tok\t%s\n", in.Path, line)
 		}
 	}
 	if bad > 0 {
@@ -76,7 +75,7 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 
 // validateOne reads one trace or run and summarizes it.
 func validateOne(ios *IO, path string) (string, error) {
-	tr, run, err := readAny(ios, path)
+	tr, run, err := ios.pipe().ReadAny(path)
 	if err != nil {
 		return "", err
 	}
@@ -90,9 +89,4 @@ func validateOne(ios *IO, path string) (string, error) {
 // when it is 1.
 func counts(procs, events, msgs int) string {
 	return plural(procs, "process", "processes") + ", " + plural(events, "event", "events") + ", " + plural(msgs, "message", "messages")
-}
-
-// oneLine keeps the output one line per file whatever the message holds.
-func oneLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", " ").Replace(s)
 }

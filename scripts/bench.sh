@@ -9,7 +9,12 @@
 # traces of hundreds of megabytes and needs gigabytes of memory.
 #
 # Environment:
-#   SECTIONS  which tables, in order (default "ratios scaling failures procs"):
+#   SECTIONS  which tables, in order (default "versus scaling failures procs"):
+#             versus    the issue-29 trace (16 processes, 10^6 events, 10
+#                       failures, seed 4242): validate and verify --algo
+#                       ms|pk|both, this build and CKPT_BASE (if set) in
+#                       interleaved rounds, with the ratios new/base and
+#                       verify/validate
 #             ratios    10^6 events, PROCS processes, 10 failures: validate and
 #                       verify --algo ms|pk|both, and their ratios to validate
 #             scaling   verify --algo both over SIZES events, 16 processes
@@ -22,17 +27,20 @@
 #   SIZES     event counts of the scaling sweep (default "100000 1000000 10000000";
 #             10^7 is written and read as JSONL)
 #   PROCS     process counts of the ratios table (default "16 64")
-#   REPEAT    runs of each measurement; the table shows the least wall time,
-#             CPU time and peak RSS of the runs (default 1). The ratios
-#             table runs its commands in rounds, one run of each in turn,
-#             so that what it divides was measured side by side
+#   REPEAT    runs of each measurement; the tables show the least wall time,
+#             CPU time and peak RSS of the runs (default 1). The versus and
+#             ratios tables run their commands in rounds, one run of each in
+#             turn, so that what they divide was measured side by side
 #   KEEP=1    keep the temporary directory
 #   CKPT_FLAGS extra flags for every ckpt command measured (e.g. --max-memory 0)
 #   CKPT_BIN  measure this ckpt binary instead of building the checkout (to
 #             compare with another commit: go build -o /tmp/old . there)
+#   CKPT_BASE the build the versus table compares with (e.g. the previous
+#             release: git worktree add /tmp/base COMMIT && go build -o
+#             /tmp/ckpt-base . there)
 set -euo pipefail
 
-SECTIONS=${SECTIONS:-"ratios scaling failures procs"}
+SECTIONS=${SECTIONS:-"versus scaling failures procs"}
 SIZES=${SIZES:-"100000 1000000 10000000"}
 PROCS=${PROCS:-"16 64"}
 REPEAT=${REPEAT:-1}
@@ -49,15 +57,17 @@ else
   ckpt="$tmp/ckpt"
 fi
 
-# once ARGS...: runs ckpt ARGS once and sets w, c (seconds), r (MiB) and
-# code (exit status: 0 valid, 1 a property fails, 2 refused or invalid).
+# once BIN ARGS...: runs BIN ARGS once and sets w, c (seconds), r (MiB)
+# and code (exit status: 0 valid, 1 a property fails, 2 refused or
+# invalid).
 once() {
-  local log="$tmp/time.log"
+  local log="$tmp/time.log" bin=$1
+  shift
   code=0
   # shellcheck disable=SC2086
-  /usr/bin/time -v "$ckpt" "$@" $CKPT_FLAGS >/dev/null 2>"$log" || code=$?
+  /usr/bin/time -v "$bin" "$@" $CKPT_FLAGS >/dev/null 2>"$log" || code=$?
   if [[ $code -gt 2 ]]; then
-    echo "bench.sh: ckpt $* exited $code" >&2; cat "$log" >&2; exit 1
+    echo "bench.sh: $bin $* exited $code" >&2; cat "$log" >&2; exit 1
   fi
   w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
   c=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u+s}' "$log")
@@ -75,7 +85,7 @@ measure() {
   local i
   : >"$tmp/refusal"
   for ((i = 0; i < REPEAT; i++)); do
-    once "$@"
+    once "$ckpt" "$@"
     if [[ $i -eq 0 ]]; then
       wall=$w cpu=$c rss=$r rc=$code
     else
@@ -84,7 +94,7 @@ measure() {
   done
 }
 
-# rounds "ARGS" ...: measures several ckpt commands whose figures are
+# rounds "BIN ARGS" ...: measures several commands whose figures are
 # compared with each other, REPEAT rounds of one run of each in turn,
 # and sets walls, cpus and rsss (the least of each command's runs, in
 # the order given). Interleaved, a slow spell of a shared host slows
@@ -125,6 +135,36 @@ gen() { # gen FILE PROCS EVENTS FAILURES
   "$ckpt" gen --procs "$2" --events "$3" --failures "$4" --seed 1 --max-events 100000000 -o "$1"
 }
 
+# versus: validate and verify --algo ms|pk|both on the issue-29 trace,
+# this build and CKPT_BASE in interleaved rounds.
+versus() {
+  local f="$tmp/big.jsonl" bins=("$ckpt") k=0 label b
+  "$ckpt" gen --procs 16 --events 1000000 --failures 10 --seed 4242 -o "$f"
+  if [[ -n "${CKPT_BASE:-}" ]]; then bins+=("$CKPT_BASE"); fi
+  local cmds=()
+  for label in validate "verify --algo ms" "verify --algo pk" "verify --algo both"; do
+    for b in "${bins[@]}"; do cmds+=("$b $label $f"); done
+  done
+  rounds "${cmds[@]}"
+  echo "### 16 processes, 10^6 ops (1,200,445 events), 10 failures, seed 4242"
+  echo
+  echo "| command | build | wall s | CPU s | peak RSS MiB | wall / validate | CPU / base | RSS / base |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  local nb=${#bins[@]}
+  for label in validate "verify --algo ms" "verify --algo pk" "verify --algo both"; do
+    for ((b = 0; b < nb; b++)); do
+      local name=this base=$((k - b))
+      if [[ $b -gt 0 ]]; then name=base; fi
+      local cr="" rr=""
+      if [[ $nb -gt 1 ]]; then cr=$(ratio "${cpus[k]}" "${cpus[base + 1]}") rr=$(ratio "${rsss[k]}" "${rsss[base + 1]}"); fi
+      echo "| $label | $name | ${walls[k]} | ${cpus[k]} | ${rsss[k]} | $(ratio "${walls[k]}" "${walls[b]}") | $cr | $rr |"
+      k=$((k + 1))
+    done
+  done
+  rm -f "$f"
+  echo
+}
+
 # ratios PROCS EVENTS: the verify/validate table of one trace size.
 ratios() {
   local events=$1
@@ -135,7 +175,7 @@ ratios() {
   for p in $PROCS; do
     f="$tmp/p$p.json"
     gen "$f" "$p" "$events" 10
-    rounds "validate $f" "verify --algo ms $f" "verify --algo pk $f" "verify --algo both $f"
+    rounds "$ckpt validate $f" "$ckpt verify --algo ms $f" "$ckpt verify --algo pk $f" "$ckpt verify --algo both $f"
     local k=0 label
     for label in validate "verify --algo ms" "verify --algo pk" "verify --algo both"; do
       echo "| $p procs | $label | ${walls[k]} | ${cpus[k]} | ${rsss[k]} | $(ratio "${walls[k]}" "${walls[0]}") | $(ratio "${cpus[k]}" "${cpus[0]}") |"
@@ -211,6 +251,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 for s in $SECTIONS; do
   case $s in
+    versus) versus ;;
     ratios) ratios 1000000 ;;
     scaling) # shellcheck disable=SC2086
       scaling $SIZES ;;

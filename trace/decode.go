@@ -34,15 +34,8 @@ type traceWire struct {
 // ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
 // JSON document or JSON Lines, either optionally gzip-compressed, told
 // apart by content. name is used in messages ("-" for stdin). The input
-// is read as a stream: a document one event at a time, JSON Lines a
-// batch of lines ahead (linesAhead). Errors are *InputError.
+// is read as a stream, one event at a time. Errors are *InputError.
 func ReadTrace(name string, r io.Reader) (*Trace, error) {
-	return readTrace(name, r, false)
-}
-
-// readTrace is ReadTrace, reading JSON Lines one event at a time when
-// oneByOne is set (the tests of linesAhead).
-func readTrace(name string, r io.Reader, oneByOne bool) (*Trace, error) {
 	in, err := openInput(r)
 	if err != nil {
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
@@ -52,7 +45,6 @@ func readTrace(name string, r io.Reader, oneByOne bool) (*Trace, error) {
 		d.a.reserve(n)
 	}
 	f := newFrame(name, TraceFormat, in)
-	f.oneByOne = oneByOne
 	if err := f.read(d); err != nil {
 		return nil, err
 	}
@@ -177,13 +169,8 @@ func (d *traceDecoder) event(f *frame) error {
 	if err := parseEvent(f, &d.w, &d.ev, &d.buf); err != nil {
 		return err
 	}
-	return d.keep(f.jsonl, &d.ev)
-}
-
-// keep hands an event read by parseEvent to the assembler.
-func (d *traceDecoder) keep(jsonl bool, r *rawEvent) error {
-	d.a.jsonl = jsonl
-	return d.a.add(r)
+	d.a.jsonl = f.jsonl
+	return d.a.add(&d.ev)
 }
 
 // parseEvent reads the event being read by f into r, through w; r's

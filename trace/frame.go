@@ -59,9 +59,6 @@ type frame struct {
 	long  *lineReader
 	whole []byte
 	buf   []byte
-	// oneByOne reads JSON Lines without parsing ahead (linesAhead): for
-	// the tests that compare the two.
-	oneByOne bool
 }
 
 // position is a place in a document where the walker can resume: the

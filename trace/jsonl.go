@@ -18,9 +18,6 @@ func (f *frame) lines() error {
 	line := f.tap.lineAt(f.dec.InputOffset())
 	f.tap.keep, f.tap.win = false, nil
 	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
-	if c, ok := f.c.(lineParser); ok && !f.oneByOne {
-		return f.linesAhead(c, br, line)
-	}
 	for ; ; line++ {
 		text, long, err := f.readLine(br)
 		if long {

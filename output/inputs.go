@@ -1,4 +1,4 @@
-package cmd
+package output
 
 import (
 	"os"
@@ -13,9 +13,9 @@ var inputs struct {
 	files []os.FileInfo
 }
 
-// resetInputs forgets the inputs of an earlier invocation (tests call
-// Main many times in one process).
-func resetInputs() {
+// Reset forgets the inputs of an earlier invocation (tests run many in
+// one process).
+func Reset() {
 	inputs.Lock()
 	inputs.files = nil
 	inputs.Unlock()
@@ -28,8 +28,9 @@ func statRegular(path string) (os.FileInfo, bool) {
 	return st, err == nil && st.Mode().IsRegular()
 }
 
-// readingInput records that path is read.
-func readingInput(path string) {
+// Reading records that path is an input of this invocation: Write
+// refuses to replace it.
+func Reading(path string) {
 	st, ok := statRegular(path)
 	if !ok {
 		return

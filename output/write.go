@@ -1,4 +1,11 @@
-package cmd
+// Package output writes ckpt's output files so that no command leaves a
+// half-written or misplaced file behind: a file is written atomically
+// (a temporary file beside it, synced, renamed over it) and removed if
+// the command is interrupted; an output never replaces one of the
+// command's inputs; a device, pipe or descriptor is written in place; a
+// symbolic link keeps pointing where it did; and the output is created,
+// never a missing parent directory.
+package output
 
 import (
 	"bufio"
@@ -7,21 +14,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// writeOutput writes what fill produces to path, or to w when path is ""
-// or "-". A file is written atomically: into a temporary file in the same
-// directory, synced, then renamed over path, so a reader never sees half a
-// file and a failed write leaves any old file untouched.
-func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
+// Write writes what fill produces to path, or to w when path is "" or
+// "-". A file is written atomically: into a temporary file in the same
+// directory, synced, then renamed over path, so a reader never sees half
+// a file and a failed write leaves any old file untouched.
+func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return writeBuffered(w, fill)
 	}
 	if isInput(path) {
-		return invalidf("writing %s: it is an input of this command, which the output would replace; give another name", path)
+		return fmt.Errorf("writing %s: it is an input of this command, which the output would replace; give another name", path)
 	}
 	target, inPlace, err := resolveOutput(path)
 	if err != nil {
@@ -57,7 +61,7 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 		return tempError(path, tmp.Name(), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %s", path, osErrorText(linkError(err)))
+		return fmt.Errorf("writing %s: %s", path, linkError(err))
 	}
 	ok = true
 	return nil
@@ -72,7 +76,7 @@ func tempError(path, tmp string, err error) error {
 	}
 	var pe *os.PathError
 	if errors.As(err, &pe) && pe.Path == tmp {
-		return fmt.Errorf("writing %s: %s", path, osErrorText(pe.Err))
+		return fmt.Errorf("writing %s: %s", path, pe.Err)
 	}
 	return err
 }
@@ -96,7 +100,7 @@ func resolveOutput(path string) (target string, inPlace bool, err error) {
 		case m.IsDir():
 			return "", false, fmt.Errorf("writing %s: it is a directory; give a file name", path)
 		case m&os.ModeDevice != 0 && m&os.ModeCharDevice == 0:
-			return "", false, invalidf("writing %s: it is a block device; give a file name", path)
+			return "", false, fmt.Errorf("writing %s: it is a block device; give a file name", path)
 		case !m.IsRegular():
 			return path, true, nil
 		}
@@ -107,7 +111,7 @@ func resolveOutput(path string) (target string, inPlace bool, err error) {
 	}
 	target, err = followLink(path)
 	if err != nil {
-		return "", false, invalidf("writing %s: it is a symbolic link that names no file (%s); remove it or give another name", path, err)
+		return "", false, fmt.Errorf("writing %s: it is a symbolic link that names no file (%s); remove it or give another name", path, err)
 	}
 	return resolveOutput(target)
 }
@@ -144,14 +148,14 @@ func followLink(path string) (string, error) {
 			if d, derr := os.Stat(filepath.Dir(path)); derr == nil && d.IsDir() {
 				return path, nil
 			}
-			return "", fmt.Errorf("%s: %s", path, osErrorText(unwrapPath(err)))
+			return "", fmt.Errorf("%s: %s", path, unwrapPath(err))
 		}
 		if st.Mode()&os.ModeSymlink == 0 {
 			return path, nil
 		}
 		dest, err := os.Readlink(path)
 		if err != nil {
-			return "", errors.New(osErrorText(unwrapPath(err)))
+			return "", unwrapPath(err)
 		}
 		if !filepath.IsAbs(dest) {
 			dest = filepath.Join(filepath.Dir(path), dest)
@@ -172,13 +176,33 @@ func followLink(path string) (string, error) {
 func writeSpecial(path string, fill func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("writing %s: %s", path, osErrorText(unwrapPath(err)))
+		return fmt.Errorf("writing %s: %s", path, unwrapPath(err))
 	}
 	err = writeBuffered(f, fill)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return tempError(path, path, err)
+}
+
+// MakeDir creates dir, a directory an option names for ckpt's
+// output files (compare --sweep -o, explore --out), or takes it as it is
+// when it exists. One rule for every output, file or directory: ckpt
+// creates the output, never the path to it, so a missing parent
+// directory is refused, naming it (a typo in a parent would otherwise
+// grow a new tree), as replay -o missing/run.json is.
+func MakeDir(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrExist):
+		if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+			return nil
+		}
+		return fmt.Errorf("writing %s: it is a file, not a directory; give a directory", dir)
+	}
+	return fmt.Errorf("writing %s: %s", dir, dirProblem(filepath.Dir(dir), err))
 }
 
 // writeBuffered runs fill on a buffer in front of w and flushes it.
@@ -202,7 +226,15 @@ func dirProblem(dir string, err error) string {
 	case errors.Is(err, os.ErrPermission):
 		return "permission denied in the directory " + dir
 	}
-	return osErrorText(unwrapPath(err))
+	return unwrapPath(err).Error()
+}
+
+// unwrapPath returns the error inside a *os.PathError, or err.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
 
 // linkError returns the error inside a *os.LinkError (rename), or err.
@@ -212,31 +244,4 @@ func linkError(err error) error {
 		return le.Err
 	}
 	return err
-}
-
-// traceWriteOptions decides how a trace or run is written to out: JSON
-// Lines when out ends in .jsonl(.gz) or jsonl is set, gzip when it ends
-// in .gz or gz is set. A flag that contradicts out's name is an error
-// rather than a file whose name lies about its content (ckpt would read
-// it, by content, but other tools would not): --gzip -o plain.json,
-// --jsonl -o doc.json. Other names (t.bin) follow the flags.
-func traceWriteOptions(out string, jsonl, gz bool) (trace.WriteOptions, error) {
-	w := trace.WriteOptions{JSONL: jsonl, Gzip: gz}
-	if out == "" || out == "-" {
-		return w, nil
-	}
-	base := strings.TrimSuffix(out, ".gz")
-	switch {
-	case base != out:
-		w.Gzip = true
-	case gz && (strings.HasSuffix(out, ".json") || strings.HasSuffix(out, ".jsonl")):
-		return w, usagef("--gzip writes gzip, but -o %s names a plain JSON file: name it %s.gz (or drop --gzip)", out, out)
-	}
-	switch {
-	case strings.HasSuffix(base, ".jsonl"):
-		w.JSONL = true
-	case jsonl && strings.HasSuffix(base, ".json"):
-		return w, usagef("--jsonl writes JSON Lines, but -o %s ends in .json: name it %sl (or drop --jsonl)", out, base)
-	}
-	return w, nil
 }

@@ -1,4 +1,4 @@
-package cmd
+package output
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// pending holds the temporary files writeOutput has open, so that an
+// pending holds the temporary files Write has open, so that an
 // interrupt can remove them: the atomic write keeps the final name whole,
 // but a half-written temporary file of a long run (gigabytes from gen or
 // replay -o) would otherwise stay behind, hidden by its leading dot.
@@ -52,7 +52,7 @@ func removePending() int {
 
 // CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
 // of outputs being written, then exit 130 or 143 (128 + the signal, as
-// shells report it). main installs it; tests that call Main do not.
+// shells report it). main installs it.
 func CleanupOnSignal() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)

@@ -1,0 +1,309 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// The memory cap (--max-memory; docs/performance.md "Memory cap").
+// Hostile or merely huge input must never get the kernel to kill ckpt:
+// before it decodes a file, replays a trace or checks a run, the
+// pipeline estimates the peak memory from the sizes it knows and refuses
+// (*TooBig, exit status 2), naming what is too big, when the estimate
+// exceeds the cap. The estimates are of the live heap, calibrated on
+// measured peaks and erring high; each algorithm's entry in the registry
+// estimates its own state (algorithms.Algorithm.Memory).
+
+// Cap is a memory cap in bytes, 0 for none. It is a flag value (Set,
+// String, Type) that reads sizes such as 2GiB.
+type Cap struct {
+	Bytes int64
+	set   bool
+	from  string // where the default came from, for messages
+}
+
+func (c *Cap) String() string {
+	if c.Bytes == 0 {
+		return "0"
+	}
+	return FormatBytes(c.Bytes)
+}
+
+// Set reads a size: a number with an optional unit, B, K/KB/KiB,
+// M/MB/MiB, G/GB/GiB, T/TB/TiB (powers of 1024 all: memory is counted
+// in pages); 0 means no cap.
+func (c *Cap) Set(s string) error {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	unit := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(t[i:])), "B"), "I")
+	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(t[:i], 64)
+	if mult == 0 || err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) || v*mult > math.MaxInt64/2 {
+		return fmt.Errorf("want a size such as 2GiB, 512MiB or 0 (no cap)")
+	}
+	c.Bytes, c.set = int64(v*mult), true
+	return nil
+}
+
+// Type names the flag's values in help.
+func (c *Cap) Type() string { return "size" }
+
+// Resolve sets the default when no cap was given, three quarters of the
+// machine's memory or of the cgroup's limit, whichever is lower, and
+// makes the cap the collector's soft limit, so that work whose live heap
+// fits is collected harder rather than let grow past it.
+func (c *Cap) Resolve() {
+	if !c.set {
+		if total, from := machineMemory(); total > 0 {
+			c.Bytes, c.from = total/4*3, "default: 75% of "+from
+		}
+	}
+	if c.Bytes > 0 {
+		debug.SetMemoryLimit(c.Bytes)
+	}
+}
+
+// TooBig refuses work whose memory estimate exceeds the cap.
+type TooBig struct{ File, Msg string }
+
+func (e *TooBig) Error() string { return e.File + ": " + e.Msg }
+
+// estimate is a predicted peak: doing what, and what makes it that big.
+type estimate struct {
+	bytes      int64
+	doing, why string
+}
+
+// check returns a *TooBig when e, for file, exceeds the cap (none on a
+// nil Cap).
+func (c *Cap) check(file string, e estimate) error {
+	if c == nil || c.Bytes == 0 || e.bytes <= c.Bytes {
+		return nil
+	}
+	name := FormatBytes(c.Bytes) + " (--max-memory)"
+	if c.from != "" {
+		name = fmt.Sprintf("%s (--max-memory; %s)", FormatBytes(c.Bytes), c.from)
+	}
+	return &TooBig{File: file, Msg: fmt.Sprintf("%s needs about %s of memory (%s), over the memory cap of %s",
+		e.doing, FormatBytes(e.bytes), e.why, name)}
+}
+
+// roomForParallel reports whether work estimated at e may run as one
+// piece, its parts in parallel: with no cap, always; under a cap, when
+// e, garbage included (peaks are about 1.4 times the live heap), takes
+// at most a tenth of it. In parallel the algorithms' heaps add up, and on
+// a virtual machine every page first touched costs system time. verify
+// both, measured whole-process (scripts/bench.sh, 2 cores, cap 17.7
+// GiB): 10^6 events on 16 processes (estimated 629 MiB) in parallel
+// take 731-775 MiB, their wall time about 0.8 of one after the other;
+// 10^5 failures on 4 processes (estimated 1.6 GiB) took 11.8 s CPU and
+// 1,763 MiB in parallel, against 8.4 s and 973 MiB one after the other;
+// at 10^7 events in parallel (6.9 GB) the wall time was longer than one
+// after the other (docs/performance.md of d6ffbd3).
+func (c *Cap) roomForParallel(e estimate) bool {
+	return c == nil || c.Bytes == 0 || e.bytes/10*14 <= c.Bytes/10
+}
+
+// Bytes per item, calibrated on measured peaks (docs/performance.md
+// "Memory cap"): a decoded byte of JSON, a trace event and message, a
+// run event (the engine's and the checker's), a copy of a send in the
+// engine, a checkpoint in the checker, a failure and a failure per
+// process (its recovery line) in the checker and the report.
+const (
+	perJSONByte   = 1.5
+	perTraceEvent = 56
+	perMsg        = 64
+	perRunEvent   = 104
+	perModelEvent = 40
+	perSendCopy   = 56
+	perCkpt       = 80
+	perFail       = 1 << 10
+	perFailProc   = 480
+	baseBytes     = 16 << 20
+)
+
+// decodeEstimate estimates decoding the file at path from its size (for
+// gzip, the uncompressed size its trailer records). A file that cannot
+// be read is left to the decoder to report.
+func decodeEstimate(path string) (estimate, bool) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return estimate{}, false
+	}
+	size := st.Size()
+	if u, ok := gzipSize(path, size); ok {
+		size = u
+	}
+	return estimate{bytes: int64(float64(size) * perJSONByte), doing: "decoding it",
+		why: "a " + FormatBytes(size) + " document"}, true
+}
+
+// gzipSize returns the uncompressed size a gzip file's trailer records
+// (mod 2^32, so at least the compressed size), if path is gzip.
+func gzipSize(path string, size int64) (int64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	if _, err := io.ReadFull(f, head); err != nil || head[0] != 0x1f || head[1] != 0x8b || size < 18 {
+		return 0, false
+	}
+	tail := make([]byte, 4)
+	if _, err := f.ReadAt(tail, size-4); err != nil {
+		return 0, false
+	}
+	u := int64(binary.LittleEndian.Uint32(tail))
+	for u < size {
+		u += 1 << 32
+	}
+	return u, true
+}
+
+// sizesOf counts tr's sizes.
+func sizesOf(tr *trace.Trace) algorithms.Sizes {
+	s := algorithms.Sizes{Events: int64(len(tr.Events)), Msgs: int64(len(tr.Msgs)), Procs: int64(len(tr.Processes))}
+	for i := range tr.Events {
+		tally(&s, tr.Events[i].Kind)
+	}
+	_, busy := tr.Busy()
+	s.Busy = int64(busy)
+	return s
+}
+
+// tally counts an event of kind k into s.
+func tally(s *algorithms.Sizes, k trace.Kind) {
+	switch k {
+	case trace.Send:
+		s.Sends++
+	case trace.Recv:
+		s.Recvs++
+	case trace.Checkpoint:
+		s.Checkpoints++
+	case trace.Flush:
+		s.Flushes++
+	case trace.Fail:
+		s.Fails++
+	}
+}
+
+// replayEstimate estimates replaying a trace of sizes s through the
+// algorithms names at once (their runs add up), and checking the runs
+// when check is set. The run's events are the trace's, less flushes,
+// plus a forced checkpoint or log entry per receive, the control
+// messages and restores of every failure, and an end per process.
+func replayEstimate(s algorithms.Sizes, names []string, check bool) estimate {
+	e := estimate{bytes: baseBytes + s.Events*perTraceEvent + s.Msgs*perMsg,
+		doing: "replaying it through " + strings.Join(names, " and ")}
+	runEvents := s.Events - s.Flushes + s.Recvs + s.Fails*(3*s.Procs+2) + 2*s.Procs + 16
+	var most int64
+	for _, name := range names {
+		b, why := runBytes(name, s, runEvents, check)
+		if e.bytes += b; b > most {
+			most, e.why = b, why
+		}
+	}
+	if check {
+		e.doing += " and checking the run" + map[bool]string{true: "s"}[len(names) > 1]
+	}
+	return e
+}
+
+// checkEstimate estimates checking a decoded run beside it.
+func checkEstimate(run *trace.Run) estimate {
+	s := algorithms.Sizes{Procs: int64(len(run.Processes)), Busy: int64(run.Busy())}
+	for i := range run.Events {
+		tally(&s, run.Events[i].Kind)
+	}
+	b, why := runBytes(run.Algorithm, s, int64(len(run.Events)), true)
+	return estimate{bytes: baseBytes + b, doing: "checking it", why: why}
+}
+
+// runBytes estimates one run of algorithm name, of runEvents events,
+// and, when check is set, the checker's model of it; why names the term
+// that dominates. The algorithm's own memory (its registry entry) is
+// counted again for the checker, which rebuilds what it judges.
+func runBytes(name string, s algorithms.Sizes, runEvents int64, check bool) (int64, string) {
+	b := runEvents*perRunEvent + s.Sends*perSendCopy
+	why := fmt.Sprintf("%d run events", runEvents)
+	var alg int64
+	var algWhy string
+	if a, ok := algorithms.Lookup(strings.SplitN(name, "-", 2)[0]); ok && a.Memory != nil {
+		alg, algWhy = a.Memory(s)
+	}
+	if check {
+		b += runEvents*perModelEvent + s.Checkpoints*perCkpt
+		fails := s.Fails * (s.Procs*perFailProc + perFail)
+		if fails > b {
+			why = fmt.Sprintf("%d failures × %d processes of recovery lines", s.Fails, s.Procs)
+		}
+		b += fails
+		alg *= 2
+	}
+	if alg > b {
+		why = algWhy
+	}
+	return b + alg, why
+}
+
+// machineMemory returns the memory ckpt may use: the machine's
+// (MemTotal of /proc/meminfo), or the cgroup's limit when lower (cgroup
+// v2 memory.max, v1 memory.limit_in_bytes), and which it is.
+func machineMemory() (int64, string) {
+	total, from := int64(0), ""
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if kb := meminfoTotal(b); kb > 0 {
+			total, from = kb*1024, "the machine's "+FormatBytes(kb*1024)
+		}
+	}
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+		if err == nil && n > 0 && (total == 0 || n < total) {
+			total, from = n, "the cgroup's limit of "+FormatBytes(n)
+		}
+	}
+	return total, from
+}
+
+// meminfoTotal returns MemTotal in kB from /proc/meminfo's text, or 0.
+func meminfoTotal(b []byte) int64 {
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// FormatBytes writes n in the largest binary unit that keeps it ≥ 1.
+func FormatBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[u])
+}

@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen"
+)
+
+func TestCapSet(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		bad  bool
+	}{
+		{"0", 0, false}, {"4096", 4096, false}, {"2GiB", 2 << 30, false}, {"2G", 2 << 30, false},
+		{"2gb", 2 << 30, false}, {"512MiB", 512 << 20, false}, {"1.5 KiB", 1536, false},
+		{"64K", 64 << 10, false}, {"1T", 1 << 40, false},
+		{"lots", 0, true}, {"-1G", 0, true}, {"2XB", 0, true}, {"", 0, true}, {"1e30G", 0, true},
+	} {
+		var c Cap
+		err := c.Set(tc.in)
+		if (err != nil) != tc.bad || c.Bytes != tc.want {
+			t.Errorf("Set(%q) = %d, %v; want %d, bad %v", tc.in, c.Bytes, err, tc.want, tc.bad)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{512: "512 B", 2048: "2.0 KiB", 3 << 29: "1.5 GiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestMeminfoTotal(t *testing.T) {
+	if got := meminfoTotal([]byte("MemFree:  100 kB\nMemTotal:       24601232 kB\nBuffers: 1 kB\n")); got != 24601232 {
+		t.Fatalf("meminfoTotal = %d", got)
+	}
+	if got := meminfoTotal([]byte("nothing\n")); got != 0 {
+		t.Fatalf("meminfoTotal of nothing = %d", got)
+	}
+}
+
+// TestReplayEstimate: the estimate grows with what makes runs big —
+// PK's vectors with processes (from its registry entry), recovery lines
+// with failures — and names it; a cap below it refuses, at it accepts;
+// in parallel the runs add up.
+func TestReplayEstimate(t *testing.T) {
+	small := algorithms.Sizes{Events: 1000, Procs: 4, Msgs: 300, Sends: 300, Recvs: 300, Checkpoints: 40, Flushes: 20, Busy: 4}
+	wide := small
+	wide.Procs, wide.Busy = 4096, 4096
+	idle := wide // the same processes, only 4 with events
+	idle.Busy = 4
+	failing := small
+	failing.Fails = 100000
+	base := replayEstimate(small, []string{"ms"}, true).bytes
+	for _, tc := range []struct {
+		s     algorithms.Sizes
+		alg   string
+		why   string
+		times float64 // at least this many times the small MS estimate
+	}{
+		{small, "pk", "run events", 1},
+		{wide, "pk", "4096 processes: a 4096-entry vector for each of 4096 busy processes", 10},
+		{wide, "ms", "run events", 1},
+		{wide, "fdas", "4096 processes: a 4096-entry vector for each of 300 sends and 40 checkpoints", 1.5},
+		{idle, "pk", "4096 processes: a 4096-entry vector", 1},
+		{failing, "ms", "100000 failures × 4 processes", 20},
+	} {
+		e := replayEstimate(tc.s, []string{tc.alg}, true)
+		if !strings.Contains(e.why, tc.why) {
+			t.Errorf("%+v %s: why %q, want %q", tc.s, tc.alg, e.why, tc.why)
+		}
+		if err := (&Cap{Bytes: e.bytes - 1}).check("x.json", e); err == nil || !strings.Contains(err.Error(), "x.json: replaying it through "+tc.alg+" and checking the run needs about") {
+			t.Errorf("%+v %s: cap below the estimate: %v", tc.s, tc.alg, err)
+		}
+		if err := (&Cap{Bytes: e.bytes}).check("x.json", e); err != nil {
+			t.Errorf("%+v %s: cap at the estimate: %v", tc.s, tc.alg, err)
+		}
+		if float64(e.bytes) < tc.times*float64(base) {
+			t.Errorf("%+v %s: estimate %s, want at least %.0f × %s", tc.s, tc.alg, FormatBytes(e.bytes), tc.times, FormatBytes(base))
+		}
+	}
+	both := replayEstimate(small, []string{"ms", "pk"}, true)
+	ms, pk := replayEstimate(small, []string{"ms"}, true), replayEstimate(small, []string{"pk"}, true)
+	if both.bytes <= max(ms.bytes, pk.bytes) || !strings.HasSuffix(both.doing, "ms and pk and checking the runs") {
+		t.Errorf("in parallel the estimates must add up: both %d (%s), ms %d, pk %d", both.bytes, both.doing, ms.bytes, pk.bytes)
+	}
+}
+
+// TestCheckEstimatePK: checking a PK run counts a vector per busy
+// process and checkpoint, none for the processes without events.
+func TestCheckEstimatePK(t *testing.T) {
+	run := &trace.Run{Algorithm: "pk", Processes: make([]string, 2000)}
+	for range 100 {
+		run.Events = append(run.Events, trace.NewRunEvent(trace.Checkpoint, 0, 0))
+	}
+	e := checkEstimate(run)
+	if e.bytes > baseBytes+2*2000*8*1000 {
+		t.Fatalf("idle: estimate %s (%s), want no vector for the 1999 processes without events", FormatBytes(e.bytes), e.why)
+	}
+	for i := range run.Events {
+		run.Events[i].P = int32(i * 20)
+	}
+	if e = checkEstimate(run); e.bytes < 2000*8*200 || !strings.Contains(e.why, "2000 processes: a 2000-entry vector") {
+		t.Fatalf("busy: estimate %s (%s), want a vector for each of 100 busy processes and 100 checkpoints", FormatBytes(e.bytes), e.why)
+	}
+}
+
+// TestVerifyOverCap: an algorithm whose replay would exceed the cap gets
+// an error report naming what is too big, beside the others' reports;
+// with KeepRuns, the runs of all add up.
+func TestVerifyOverCap(t *testing.T) {
+	c := gen.DefaultConfig()
+	c.Procs, c.Events, c.Seed = 200, 2000, 1
+	tr, err := gen.Trace(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sizesOf(tr)
+	msBytes := replayEstimate(s, []string{"ms"}, true).bytes
+	p := &Pipeline{Mem: &Cap{Bytes: msBytes}}
+	outs := p.Verify(tr, "w.json", Options{Algorithms: []string{"ms", "pk"}})
+	if outs[0].Report.Error != "" || outs[0].Report.Verdict == report.VerdictError {
+		t.Errorf("ms: %+v", outs[0].Report.Error)
+	}
+	if !strings.Contains(outs[1].Report.Error, "replaying it through pk and checking the run needs about") {
+		t.Errorf("pk: %q", outs[1].Report.Error)
+	}
+	p.Mem.Bytes = replayEstimate(s, []string{"pk"}, true).bytes
+	outs = p.Verify(tr, "w.json", Options{Algorithms: []string{"ms", "pk"}, KeepRuns: true})
+	for _, o := range outs {
+		if !strings.Contains(o.Report.Error, "replaying it through ms and pk and checking the runs") || o.Run != nil {
+			t.Errorf("kept runs over the cap: %q", o.Report.Error)
+		}
+	}
+}
+
+// TestRoomForParallel: algorithms run in parallel under no cap, or when
+// their summed estimate, garbage included, takes at most a tenth of it.
+func TestRoomForParallel(t *testing.T) {
+	e := estimate{bytes: 1 << 30}
+	for _, tc := range []struct {
+		c    *Cap
+		want bool
+	}{{nil, true}, {&Cap{}, true}, {&Cap{Bytes: 14 << 30}, true}, {&Cap{Bytes: 13 << 30}, false}} {
+		if got := tc.c.roomForParallel(e); got != tc.want {
+			t.Errorf("cap %+v: %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,256 @@
+// Package pipeline takes traces in and gives reports out: it decodes
+// traces and runs (read.go), replays a trace through the algorithms of
+// the registry (package algorithms) with the consistency checker taking
+// each run's events as they become final, checks recorded runs
+// (check.go), refuses work whose memory estimate exceeds the cap
+// (memory.go), and spreads the work over the cores (Each). ckpt's
+// commands map their flags to its options and render what it returns;
+// explore and compare, which replay many schedules of one trace, can
+// call Verify per schedule with Options.Verdicts and their own
+// Options.New, one core each, under Each.
+package pipeline
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Pipeline is what every read, replay and check of one invocation
+// shares. The zero value reads stdin from nothing, has no memory cap and
+// uses every core.
+type Pipeline struct {
+	// Mem is the memory cap; nil: none.
+	Mem *Cap
+	// Stdin is what the path "-" reads.
+	Stdin io.Reader
+	// OnRead, when set, is told the path of every regular file read (the
+	// command line refuses to write an output over one of its inputs).
+	OnRead func(path string)
+	// Cores is how many goroutines may replay at once; 0: GOMAXPROCS.
+	Cores int
+}
+
+// Options say how Verify replays and checks a trace.
+type Options struct {
+	// Algorithms are registry names (algorithms.Select), in report order.
+	Algorithms []string
+	// Variant applies to the algorithms that have it
+	// (algorithms.VariantRule); the others run as they are.
+	Variant string
+	// Params override the trace's.
+	Params trace.Params
+	// KeepRuns returns the runs beside the reports; without it each run
+	// is garbage once judged.
+	KeepRuns bool
+	// Verdicts leaves out of the reports the uncoordinated baseline and
+	// the statistics (consistency.CheckVerdicts), which a caller judging
+	// many schedules of one trace never reads.
+	Verdicts bool
+	// New builds an algorithm's state machine; nil: algorithms.New (tests
+	// substitute mutants).
+	New func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
+	// Cores is how many goroutines this trace may use; 0: the
+	// Pipeline's.
+	Cores int
+}
+
+// Outcome is one algorithm's report, and its run with KeepRuns.
+type Outcome struct {
+	Run    *trace.Run
+	Report report.Report
+}
+
+// Verify replays tr through every algorithm of o and checks each run
+// against tr while it is made; file names the trace in the reports. An
+// algorithm whose replay cannot run, or whose estimate exceeds the
+// memory cap, gets an error report; the others are reported as usual.
+// With two cores or more and room for all of them at once
+// (Cap.roomForParallel), the algorithms run in parallel; the outcomes
+// keep o's order either way.
+func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
+	out := make([]Outcome, len(o.Algorithms))
+	s := sizesOf(tr)
+	var fit []int // the algorithms that fit alone
+	for i, name := range o.Algorithms {
+		if err := p.Mem.check(tr.Name, replayEstimate(s, []string{name}, true)); err != nil {
+			out[i].Report = report.ErrorReport(file, name, Describe(err))
+			continue
+		}
+		fit = append(fit, i)
+	}
+	names := make([]string, len(fit))
+	for k, i := range fit {
+		names[k] = o.Algorithms[i]
+	}
+	all := replayEstimate(s, names, true)
+	atOnce := p.Mem.check(tr.Name, all)
+	if len(fit) == 0 || (o.KeepRuns && atOnce != nil) {
+		for _, i := range fit { // kept, the runs add up
+			out[i].Report = report.ErrorReport(file, o.Algorithms[i], Describe(atOnce))
+		}
+		return out
+	}
+	// Every report has the trace's baseline: computed once, beside the
+	// replays.
+	var base *consistency.Baseline
+	if !o.Verdicts {
+		base = consistency.StartBaseline(tr)
+	}
+	var wg sync.WaitGroup
+	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
+	for _, i := range fit {
+		one := func() { out[i] = verifyOne(tr, file, o.Algorithms[i], o, base) }
+		if parallel {
+			wg.Go(one)
+		} else {
+			one()
+		}
+	}
+	wg.Wait()
+	return out
+}
+
+// verifyOne replays tr through algorithm name and checks the run: the
+// checker takes each event as soon as the engine has made it final
+// (replay.Options.Stream), while it is still in the cache, unless
+// o.Verdicts asks for the finished run's verdicts only.
+func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.Baseline) Outcome {
+	variant := algorithms.VariantFor(name, o.Variant)
+	mk := o.New
+	if mk == nil {
+		mk = algorithms.New
+	}
+	alg, err := mk(name, variant, tr)
+	if err != nil {
+		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}
+	}
+	var s *consistency.Stream
+	fed := 0
+	opts := replay.Options{Params: o.Params, Variant: variant}
+	if !o.Verdicts {
+		opts.Stream = func(run *trace.Run, upto int) {
+			if s == nil {
+				s = consistency.NewStream(run, tr, cap(run.Events))
+				s.ShareBaseline(base)
+			}
+			for ; fed < upto; fed++ {
+				s.Add(&run.Events[fed])
+			}
+		}
+	}
+	run, err := replay.Run(tr, alg, opts)
+	if err != nil {
+		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
+	}
+	var r report.Report
+	if o.Verdicts {
+		r = consistency.CheckVerdicts(run, tr)
+	} else {
+		r = s.Report()
+	}
+	r.File = file
+	if !o.KeepRuns {
+		run = nil
+	}
+	return Outcome{Run: run, Report: r}
+}
+
+// Fits refuses (*TooBig) replaying tr through the algorithms names at
+// once, and checking the runs when check is set, when the estimate
+// exceeds the memory cap.
+func (p *Pipeline) Fits(tr *trace.Trace, names []string, check bool) error {
+	return p.Mem.check(tr.Name, replayEstimate(sizesOf(tr), names, check))
+}
+
+// cores is how many goroutines may work at once: n, else the
+// Pipeline's, else GOMAXPROCS.
+func (p *Pipeline) cores(n int) int {
+	switch {
+	case n > 0:
+		return n
+	case p.Cores > 0:
+		return p.Cores
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Each runs one(i, cores) for every i in [0, n) on at most the
+// Pipeline's cores goroutines at once, and tells each call how many
+// cores it may use itself (the share of its goroutine, at least 1): one
+// trace on two cores replays its algorithms in parallel, two traces on
+// two cores one algorithm at a time each.
+func (p *Pipeline) Each(n int, one func(i, cores int)) {
+	workers := min(p.cores(0), n)
+	if workers <= 1 {
+		for i := range n {
+			one(i, p.cores(0))
+		}
+		return
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				one(i, max(1, p.cores(0)/workers))
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// Describe is err as one line for a report entry or stderr, without the
+// file name (the caller puts it first): an InputError without its File,
+// an OS error without the operation and path it repeats.
+func Describe(err error) string {
+	var ie *trace.InputError
+	var pe *os.PathError
+	var tb *TooBig
+	msg := err.Error()
+	switch {
+	case errors.As(err, &ie) && error(ie) == err:
+		c := *ie
+		c.File = ""
+		if c.Doc == "" {
+			c.Doc = TraceDoc
+		}
+		msg = c.Error()
+	case errors.As(err, &pe) && error(pe) == err:
+		msg = OSErrorText(pe)
+	case errors.As(err, &tb):
+		msg = tb.Msg
+	}
+	return strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", " ").Replace(msg)
+}
+
+// OSErrorText is an OS error in words a user acts on, without the
+// operation and path a *os.PathError repeats.
+func OSErrorText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file or directory"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied"
+	case err.Error() == "is a directory":
+		return "is a directory, not a file"
+	}
+	return err.Error()
+}

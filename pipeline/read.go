@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Every trace and run enters through this file, so that all commands
+// read alike: "-" is the Pipeline's Stdin; a UTF-8 byte order mark
+// before the JSON is skipped (RFC 8259 §8.1 lets a parser ignore it;
+// Windows editors write it), also inside gzip; a file whose decoding is
+// estimated over the memory cap is refused before it is read; and an
+// InputError learns which numbering its event index is in, so that it
+// prints "trace event N" or "run event N" (a run's event N is the event
+// with seq N), never a bare "event N".
+
+// Document kinds, as trace.InputError.Doc names them.
+const (
+	TraceDoc = "trace"
+	RunDoc   = "run"
+)
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// ReadTrace reads the trace at path ("-": stdin).
+func (p *Pipeline) ReadTrace(path string) (*trace.Trace, error) {
+	tr, _, err := p.read(path, trace.TraceFormat)
+	return tr, err
+}
+
+// ReadRun reads the run at path ("-": stdin).
+func (p *Pipeline) ReadRun(path string) (*trace.Run, error) {
+	_, run, err := p.read(path, trace.RunFormat)
+	return run, err
+}
+
+// ReadAny reads a trace or a run, whichever path holds ("-": stdin):
+// exactly one of the two is non-nil on success.
+func (p *Pipeline) ReadAny(path string) (*trace.Trace, *trace.Run, error) {
+	return p.read(path, "")
+}
+
+// read reads path as want (trace.TraceFormat, trace.RunFormat, or ""
+// for either, told by its header).
+func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
+	if path != "-" {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && p.OnRead != nil {
+			p.OnRead(path)
+		}
+		if e, ok := decodeEstimate(path); ok {
+			if err := p.Mem.check(path, e); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	r, c, err := p.open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer c.Close()
+	if f, file := r.(*os.File); file && want == "" && atStart(f) {
+		// By name, the format is found even after the events.
+		tr, run, err := trace.ReadAnyFile(path)
+		if err != nil {
+			err = Labelled(err, docOfFile(path))
+		}
+		return tr, run, err
+	}
+	if want == "" {
+		format, rest, err := trace.Detect(r)
+		if err != nil {
+			return nil, nil, &trace.InputError{File: path, Event: -1, Msg: err.Error()}
+		}
+		want, r = format, rest
+	}
+	if want == trace.RunFormat {
+		run, err := trace.ReadRun(path, r)
+		return nil, run, Labelled(err, RunDoc)
+	}
+	tr, err := trace.ReadTrace(path, r)
+	return tr, nil, Labelled(err, TraceDoc)
+}
+
+// open returns a reader of path ("-": stdin) past a UTF-8 byte order
+// mark, and what closes it. A file without a mark is returned as the
+// *os.File itself, whose size tells the decoder what to reserve.
+func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
+	if path == "-" {
+		return p.OpenStdin(), io.NopCloser(nil), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	head := make([]byte, len(utf8BOM))
+	n, _ := io.ReadFull(f, head)
+	if n == len(head) && bytes.Equal(head, utf8BOM) {
+		return f, f, nil // positioned after the mark
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		if r, marked := skipBOM(f); marked {
+			return r, f, nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+	return f, f, nil
+}
+
+// OpenStdin returns Stdin past a byte order mark, decompressed if gzip.
+func (p *Pipeline) OpenStdin() io.Reader {
+	if p.Stdin == nil {
+		return strings.NewReader("")
+	}
+	r, _ := skipBOM(p.Stdin)
+	return r
+}
+
+// atStart reports whether f is at its first byte (no mark skipped).
+func atStart(f *os.File) bool {
+	off, err := f.Seek(0, io.SeekCurrent)
+	return err == nil && off == 0
+}
+
+// skipBOM returns r past a byte order mark, looking inside gzip (the
+// decoder then reads plain JSON), and whether there was one. A bad gzip
+// header is left to the decoder to report.
+func skipBOM(r io.Reader) (io.Reader, bool) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(len(utf8BOM))
+	switch {
+	case bytes.Equal(head, utf8BOM):
+		_, _ = br.Discard(len(utf8BOM))
+		return br, true
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return br, false
+		}
+		zbr := bufio.NewReaderSize(zr, 1<<16)
+		if b, _ := zbr.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+			_, _ = zbr.Discard(len(utf8BOM))
+			return zbr, true
+		}
+		return zbr, false
+	}
+	return br, false
+}
+
+// docOfFile tells, for an error message, whether the file at path is a
+// run (by the "format" its header starts with) or else a trace.
+func docOfFile(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return TraceDoc
+	}
+	defer f.Close()
+	if format, _, err := trace.Detect(f); err == nil && format == trace.RunFormat {
+		return RunDoc
+	}
+	return TraceDoc
+}
+
+// labelled names the document kind of err's InputError, if it has none.
+func Labelled(err error, doc string) error {
+	var ie *trace.InputError
+	if errors.As(err, &ie) && ie.Doc == "" {
+		ie.Doc = doc
+	}
+	return err
+}
