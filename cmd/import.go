@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/foreign"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -61,7 +62,12 @@ Times are the events' positions (--step apart), or come from the spans, or
 from a timestamp group (--time-group). Checkpoint ticks, flushes and failures
 can be added for recovery analysis. With --delimiter the log holds several
 executions and -o names a directory that receives one trace per execution,
-NAME-1.json, NAME-2.json, ...`
+NAME-1.json, NAME-2.json, ...
+
+Recordings written by ckpt's recorder (package record, one file per
+process) are merged by causality into the trace the program executed
+and, when they record a protocol's actions, the run: -o DIR receives
+DIR/trace.json and DIR/run.json, which ckpt check judges.`
 
 // newImportCmd builds `ckpt import FILE...` and, for the ShiViz format
 // forced, its subcommand `ckpt import shiviz FILE...`.
@@ -154,6 +160,9 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	}
 	if o.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
+	}
+	if o.From == "" && recordings(args) {
+		return o.importRecordings(ios, args)
 	}
 	files, closeAll, err := openImports(ios, o, args)
 	defer closeAll()
@@ -252,8 +261,8 @@ func (o *importOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, o
 	if err := o.checkMatched(name, matched); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.Output, 0o755); err != nil {
-		return invalidf("-o %s: cannot create the directory: %s", o.Output, osErrorText(unwrapPath(err)))
+	if err := output.MakeDir(o.Output); err != nil {
+		return invalid(err)
 	}
 	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
 	for i, ex := range log.Executions {
