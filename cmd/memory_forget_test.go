@@ -46,7 +46,7 @@ func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := replayWith(t, "pk", tr, replay.Options{Params: tc.params, Forget: true, Stream: func(*trace.Run, int) {}})
+			run := replayWith(t, "pk", tr, replay.Options{Params: tc.params, Stream: func(_ *trace.Run, upto int) int { return upto }})
 			kept := int64(0)
 			for i := range run.PBs {
 				if run.PBs[i].VT != nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -16,7 +17,8 @@ import (
 // therefore reads its own copy of the run's header (snap), which the
 // hand-over replaces: the copied slices end at the events handed over,
 // and what they hold never changes again (replay.Options.Stream), except
-// the vectors the engine forgets, which it forgets only after Taken.
+// the vectors the engine lets go, which it does only once the checker
+// has taken the events that carry them (taken, which stream returns).
 type streamAhead struct {
 	src  *trace.Trace
 	base *consistency.Baseline
@@ -28,6 +30,7 @@ type streamAhead struct {
 	upto, sent int
 	work       chan handOver
 	pending    sync.WaitGroup // hand-overs not yet taken
+	taken      atomic.Int64   // events the checker has taken
 	exited     chan struct{}
 	// pf populates the run's pages ahead of the engine, also on the
 	// spare core; nil where it cannot.
@@ -50,7 +53,7 @@ func newStreamAhead(src *trace.Trace, base *consistency.Baseline) *streamAhead {
 }
 
 // stream is replay.Options.Stream.
-func (a *streamAhead) stream(run *trace.Run, upto int) {
+func (a *streamAhead) stream(run *trace.Run, upto int) int {
 	if a.s == nil {
 		a.run, a.snap = run, *run
 		a.s = consistency.NewStream(&a.snap, a.src, cap(run.Events))
@@ -62,15 +65,7 @@ func (a *streamAhead) stream(run *trace.Run, upto int) {
 	if upto-a.sent >= streamBatch {
 		a.handOver()
 	}
-}
-
-// taken is replay.Options.Taken: it hands over what the engine made final
-// and waits until the checker has taken it.
-func (a *streamAhead) taken() {
-	if a.upto > a.sent {
-		a.handOver()
-	}
-	a.pending.Wait()
+	return int(a.taken.Load())
 }
 
 func (a *streamAhead) handOver() {
@@ -89,6 +84,7 @@ func (a *streamAhead) take() {
 		for ; fed < h.upto; fed++ {
 			a.s.Add(&a.snap.Events[fed])
 		}
+		a.taken.Store(int64(fed))
 		a.pending.Done()
 	}
 }

@@ -174,17 +174,17 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params,
 	}
 	// The checker judges the run while the replay makes it, each event
 	// taken as soon as it is final (replay.Options.Stream), and the
-	// engine forgets each vector time once it is judged and nothing can
-	// read it again (Options.Forget): verify writes no run.
-	opts := replay.Options{Params: params, Variant: variant, Forget: true}
+	// engine lets go of each vector time once it is taken and nothing can
+	// read it again: verify writes no run.
+	opts := replay.Options{Params: params, Variant: variant}
 	var s *consistency.Stream
 	var a *streamAhead
 	if ahead {
 		a = newStreamAhead(tr, base)
-		opts.Stream, opts.Taken = a.stream, a.taken
+		opts.Stream = a.stream
 	} else {
 		fed := 0
-		opts.Stream = func(run *trace.Run, upto int) {
+		opts.Stream = func(run *trace.Run, upto int) int {
 			if s == nil {
 				s = consistency.NewStream(run, tr, cap(run.Events))
 				s.ShareBaseline(base)
@@ -192,6 +192,7 @@ func verifyOne(tr *trace.Trace, path, name, variant string, params trace.Params,
 			for ; fed < upto; fed++ {
 				s.Add(&run.Events[fed])
 			}
+			return fed
 		}
 	}
 	run, err := replay.Run(tr, alg, opts)

@@ -68,14 +68,3 @@ func TestJudgeOnAnyCores(t *testing.T) {
 		}
 	}
 }
-
-// TestForgottenVectorIsCarried: a piggyback whose vector verify forgot
-// once it was judged still carried one, for the shape rule too.
-func TestForgottenVectorIsCarried(t *testing.T) {
-	pb := trace.NewPiggyback()
-	pb.VT = make(trace.VT, 3)
-	pb.Forget()
-	if got := fieldsOf(&pb); got != pbVT {
-		t.Errorf("a forgotten vector: fields %v, want vt", got)
-	}
-}

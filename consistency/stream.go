@@ -24,6 +24,9 @@ type Stream struct {
 	forgot int32
 	n      int32
 	base   *Baseline // shared by the caller, or nil
+	// pbBytes sums the piggybacks' sizes as their sends come: the engine
+	// may let go of a vector once its event is taken.
+	pbBytes int64
 }
 
 // NewStream starts judging run, whose header is set and whose events
@@ -43,6 +46,9 @@ func (s *Stream) Add(e *trace.RunEvent) {
 	seq := s.n
 	s.n++
 	s.b.Add(e)
+	if e.Kind == trace.Send {
+		s.pbBytes += s.b.Model().Run.PB(e).Bytes()
+	}
 	if s.forgot == history.None && recovers(e) && s.b.Model().Run.Forgotten > 0 {
 		s.forgot = seq
 	}
@@ -77,6 +83,9 @@ func (s *Stream) report(verdicts bool) report.Report {
 	// theirs (a checkpoint's entry each, millions with 10^5 failures).
 	s.b, s.clocks = nil, nil
 	r := judgeOnly(m, &s.vts, verdicts, base)
+	if !verdicts {
+		r.Stats.PiggybackBytes = s.pbBytes
+	}
 	if s.forgot != history.None {
 		// Only recovery reads or repeats vectors of the past, and the
 		// engine forgets them only when no recovery is ahead: an

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 )
@@ -11,11 +10,6 @@ import (
 // fields (None numbers, zero enums, nil vectors, empty strings) are
 // omitted, and "seq" is always the event's index.
 func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
-	if run.Forgotten > 0 {
-		// Forgetting is for a run judged as it streams; writing one would
-		// write piggybacks without their vectors.
-		return fmt.Errorf("run %s: %d vector times were forgotten after they were judged; a run replayed to be written must keep them", run.Name, run.Forgotten)
-	}
 	out := newOutput(w, opts.Gzip)
 	e := runEncoder{run: run}
 	b := append(out.buf, `{"format":"`+RunFormat+`","algorithm":`...)

@@ -65,8 +65,12 @@ type proc struct {
 	// rollbacks, so a run names each checkpoint once.
 	nextID   int32
 	receipts []receipt
-	stable   int
-	sends    []sent
+	// below is the receipt-log node of the latest receipt collected
+	// below the line (line.go), or None: the chain a token's received
+	// set walks goes on below the receipts kept.
+	below  int32
+	stable int
+	sends  []sent
 	// held is set from a restart until the newest own token returns.
 	held bool
 }
@@ -91,16 +95,17 @@ type PK struct {
 	// sendInc[m] and sendOp[m] are the identity incarnation and op of
 	// message m's live send, sendInc None when it has none; out lists the
 	// messages whose live send has no live receipt of its identity;
-	// msgFrom and msgTo are each message's sender and receiver.
-	sendInc, sendOp []int32
-	out             outstanding
-	msgFrom, msgTo  []int32
-	scratch         []int32
+	// msgFrom, msgTo and msgOp are each message's sender, receiver and
+	// the op of the sender's program that sends it.
+	sendInc, sendOp       []int32
+	out                   outstanding
+	msgFrom, msgTo, msgOp []int32
+	scratch               []int32
 	// restarted lists, increasing, the processes that have restarted:
 	// only their vector entries can name an incarnation above 0.
 	restarted []int32
-	// quiet is set from the first quiet input on (quiet.go).
-	quiet bool
+	// line is the recovery line no failure can cross (line.go).
+	line line
 }
 
 // Default is the only variant: PK has none.
@@ -122,9 +127,9 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		log:     newReceiptLog(len(tr.Msgs)),
 		out:     newOutstanding(len(tr.Msgs)),
 	}
-	per := make([]int32, 4*len(tr.Msgs))
+	per := make([]int32, 5*len(tr.Msgs))
 	nm := len(tr.Msgs)
-	a.sendInc, a.sendOp, a.msgFrom, a.msgTo = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:]
+	a.sendInc, a.sendOp, a.msgFrom, a.msgTo, a.msgOp = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:4*nm:4*nm], per[4*nm:]
 	for i := range per {
 		per[i] = trace.None
 	}
@@ -142,6 +147,7 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	// n² entries.
 	busy, nbusy := tr.Busy()
 	vts := make([]trace.VTEntry, nbusy*int(n))
+	a.line.all = NewKnown(int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
 		if busy[i] {
@@ -150,6 +156,7 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		p.known = NewKnown(int(n))
 		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
+		p.below = trace.None
 	}
 	return a, nil
 }
@@ -191,10 +198,10 @@ func (a *PK) carve(tr *trace.Trace) {
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Kind.IsOp() && e.P >= 0 && e.P < n {
-			a.prog[e.P] = append(a.prog[e.P], op{kind: e.Kind, msg: e.Msg, to: e.To})
 			if e.Kind == trace.Send && e.Msg >= 0 && int(e.Msg) < len(a.msgFrom) {
-				a.msgFrom[e.Msg], a.msgTo[e.Msg] = e.P, e.To
+				a.msgFrom[e.Msg], a.msgTo[e.Msg], a.msgOp[e.Msg] = e.P, e.To, int32(len(a.prog[e.P]))
 			}
+			a.prog[e.P] = append(a.prog[e.P], op{kind: e.Kind, msg: e.Msg, to: e.To})
 		}
 	}
 }
@@ -207,7 +214,6 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	if in.P < 0 || int32(in.P) >= a.n {
 		return fx
 	}
-	a.quiesce(in)
 	p := &a.procs[in.P]
 	switch in.Kind {
 	case replay.InTick:
@@ -239,16 +245,15 @@ func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
 	// Vectors are immutable once taken: a checkpoint whose vector equals
 	// the previous one's (no op since, as a process that only ticks)
-	// shares it, and the run then shares its entry too. Past the quiet
-	// point the previous one is not kept (quiet.go), and each is new.
+	// shares it, and the run then shares its entry too.
 	vt := p.ckpts[len(p.ckpts)-1].vt
 	if !slices.Equal(vt, p.vt) {
-		vt = a.clone(p.vt)
+		vt = a.slab.clone(p.vt)
 	}
-	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: a.keep(vt)})
+	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++
-	return fx
+	return a.collect(fx)
 }
 
 // flush makes the volatile log stable, one EffLog per entry.
@@ -265,7 +270,7 @@ func (a *PK) flush(p *proc, fx []replay.Effect) []replay.Effect {
 func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
-	pb.VT = a.clone(p.vt)
+	pb.VT = a.slab.clone(p.vt)
 	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 }
@@ -317,16 +322,17 @@ func (a *PK) unlive(r *receipt) {
 	}
 }
 
-// top returns the receipt-log node of the latest of receipts, or None.
-func top(receipts []receipt) int32 {
-	if len(receipts) == 0 {
-		return trace.None
+// top returns the receipt-log node of p's latest live receipt, or None.
+func (p *proc) top() int32 {
+	if len(p.receipts) == 0 {
+		return p.below
 	}
-	return receipts[len(receipts)-1].node
+	return p.receipts[len(p.receipts)-1].node
 }
 
 // latestClean returns the index in p.ckpts of the latest checkpoint that is
-// not an orphan of p's known announcements. Checkpoint 0 never is.
+// not an orphan of p's known announcements. The first never is: it is
+// checkpoint 0 or, once collected, p's checkpoint on the line (line.go).
 func latestClean(p *proc) int {
 	for i := len(p.ckpts) - 1; i > 0; i-- {
 		if !p.known.Orphan(p.ckpts[i].vt) {

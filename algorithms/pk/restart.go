@@ -47,6 +47,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	ann := Announcement{P: i, Inc: p.inc, K: pos}
 	a.setFailSeq(i, p.inc, in.Failure)
 	p.known.Add(ann)
+	a.line.all.Add(ann)
 	if p.inc == 0 {
 		k, _ := slices.BinarySearch(a.restarted, i)
 		a.restarted = slices.Insert(a.restarted, k, i)
@@ -61,7 +62,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	// control_delay later).
 	body := trace.NewControlBody()
 	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
-	body.Receipts = a.log.view(top(p.receipts))
+	body.Receipts = a.log.view(p.top())
 	fx = append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((i + 1) % a.n), Control: trace.ControlToken,
 		Body: &body, Failure: in.Failure}, replay.Effect{Kind: replay.EffHoldProcess})
 	p.held = true
