@@ -116,6 +116,10 @@ func (a *PK) learn(p *proc, b *trace.ControlBody, failure replay.Seq) Announceme
 			a.setFailSeq(ann.P, ann.Inc, failure)
 		}
 		p.known.Add(ann)
+		// A no-op in a replay, where every announcement comes from a
+		// restart this value ran; a token made by hand (tests) is
+		// respected by the line from now on.
+		a.line.all.Add(ann)
 	}
 	return ann
 }
