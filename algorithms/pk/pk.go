@@ -88,7 +88,6 @@ type PK struct {
 	// failSeq[p][inc] is the fail event that ended incarnation inc of p,
 	// used only to attribute discards, holds and rollbacks.
 	failSeq [][]replay.Seq
-	slab    slab
 	// log holds every delivery, so that a token's received set is a
 	// view, not a copy (receipts.go).
 	log receiptLog
@@ -133,9 +132,6 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	for i := range per {
 		per[i] = trace.None
 	}
-	// Most clones are one per trace event (a checkpoint's vector or a
-	// send's piggyback), so the event count sizes the first block.
-	a.slab.n, a.slab.next = int(n), len(tr.Events)
 	for i := range a.liveInc {
 		a.liveInc[i] = trace.None
 	}
@@ -248,7 +244,7 @@ func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.
 	// shares it, and the run then shares its entry too.
 	vt := p.ckpts[len(p.ckpts)-1].vt
 	if !slices.Equal(vt, p.vt) {
-		vt = a.slab.clone(p.vt)
+		vt = slices.Clone(p.vt)
 	}
 	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
@@ -270,7 +266,7 @@ func (a *PK) flush(p *proc, fx []replay.Effect) []replay.Effect {
 func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
-	pb.VT = a.slab.clone(p.vt)
+	pb.VT = slices.Clone(p.vt)
 	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 }

@@ -100,7 +100,7 @@ func (a *PK) replay(i int32, p *proc, c ckpt, crash int32) (pos int32, li int, s
 		p.vt[i] = trace.VTEntry{Inc: p.inc, Count: pos + 1}
 		if o.kind == trace.Send && pos >= crash {
 			pb := trace.NewPiggyback()
-			pb.VT = a.slab.clone(p.vt)
+			pb.VT = slices.Clone(p.vt)
 			sends = append(sends, replay.SendPB{Op: pos, PB: pb})
 			fresh = append(fresh, sent{op: pos, msg: o.msg, to: o.to, inc: p.inc})
 		}
