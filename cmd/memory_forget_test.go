@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -71,4 +72,18 @@ func TestStreamedEstimateCoversKeptVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replayWith replays tr through a fresh algorithm name with opts.
+func replayWith(t *testing.T, name string, tr *trace.Trace, opts replay.Options) *trace.Run {
+	t.Helper()
+	alg, err := algorithms.New(name, "", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }

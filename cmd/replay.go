@@ -77,22 +77,55 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return invalid(err)
 	}
-	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: o.Variant})
-	if err != nil {
-		return invalid(labelled(err, traceDoc))
-	}
-	run.Source = sourceFor(o.File, o.Output)
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
 		return err
 	}
-	if err := checkDiskSpace(o.Output, wo.Gzip, run); err != nil {
-		return err
+	// Wide runs are written as ckpt/run@2, vectors by their differences
+	// (docs/formats.md): at 4,096 processes a dense vector is 40 KB of
+	// text per event. Narrow ones stay @1, which people read.
+	wo.Compact = len(tr.Processes) >= compactFrom
+	opts := replay.Options{Params: params, Variant: o.Variant}
+	source := sourceFor(o.File, o.Output)
+	if o.Output == "" || o.Output == "-" {
+		// Stdout gets nothing when the replay fails: the run is made
+		// whole first.
+		run, err := replay.Run(tr, alg, opts)
+		if err != nil {
+			return invalid(labelled(err, traceDoc))
+		}
+		run.Source = source
+		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return trace.WriteRun(w, run, wo) })
 	}
+	// A file is written while the run is made (and removed if the
+	// replay fails), so that the engine lets go of every vector once it
+	// is written.
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-		return trace.WriteRun(w, run, wo)
+		var rw *trace.RunWriter
+		var werr error
+		opts.Stream = func(run *trace.Run, upto int) int {
+			if rw == nil && werr == nil {
+				run.Source = source
+				rw, werr = trace.NewRunWriter(w, run, wo)
+			}
+			if werr == nil {
+				werr = rw.Write(run, upto)
+			}
+			return upto
+		}
+		if _, err := replay.Run(tr, alg, opts); err != nil {
+			return invalid(labelled(err, traceDoc))
+		}
+		if werr != nil {
+			return werr
+		}
+		return rw.Close()
 	})
 }
+
+// compactFrom is the number of processes from which replay writes
+// ckpt/run@2.
+const compactFrom = 64
 
 // sourceFor is the source trace's name as a run written to out records
 // it: relative to the run file's directory, so that check finds it from
