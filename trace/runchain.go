@@ -19,21 +19,19 @@ type vtChain struct {
 	// flight holds the piggyback vector of every copy sent and not yet
 	// received, discarded or left unconsumed.
 	flight map[copyKey]VT
-	base   VT
 }
 
 // copyKey names one transmitted copy of a message.
 type copyKey struct{ msg, copy int32 }
 
 func newVTChain(n int) *vtChain {
-	return &vtChain{prev: make([]VT, n), pending: make([][]VT, n), flight: map[copyKey]VT{}, base: make(VT, n)}
+	return &vtChain{prev: make([]VT, n), pending: make([][]VT, n), flight: map[copyKey]VT{}}
 }
 
-// baseOf returns the vector process p's next vector starts from: its
+// baseInto sets b to the vector process p's next vector starts from: its
 // previous one merged with its pending piggybacks (the zero vector for
-// none). The result is valid until the next call.
-func (c *vtChain) baseOf(p int32) VT {
-	b := c.base
+// none).
+func (c *vtChain) baseInto(p int32, b VT) {
 	if prev := c.prev[p]; len(prev) == len(b) {
 		copy(b, prev)
 	} else {
@@ -42,7 +40,21 @@ func (c *vtChain) baseOf(p int32) VT {
 	for _, v := range c.pending[p] {
 		b.Merge(v)
 	}
-	return b
+}
+
+// diff appends to out the processes whose entries of vt differ from p's
+// base, made in base, and reports false as soon as there are more than
+// limit.
+func (c *vtChain) diff(p int32, vt, base VT, out []int32, limit int) ([]int32, bool) {
+	c.baseInto(p, base)
+	for i, x := range vt {
+		if x != base[i] {
+			if out = append(out, int32(i)); len(out) > limit {
+				return out, false
+			}
+		}
+	}
+	return out, true
 }
 
 // took records vt as process p's latest vector.
@@ -91,11 +103,16 @@ func (r *Run) vectorOf(e *RunEvent) VT {
 }
 
 // Merge sets v to the entry-wise lexicographic maximum of v and o: the
-// vector time of a receipt (SPEC §5).
+// vector time of a receipt (SPEC §5), O(processes) and the most of a PK
+// replay's vector work. Written so that the loop holds no bounds check
+// and no call: 0.45 ns an entry against 1.75 for the plain loop over
+// Less (4,096 entries, one in five raised).
 func (v VT) Merge(o VT) {
-	for i, e := range o[:min(len(v), len(o))] {
-		if v[i].Less(e) {
-			v[i] = e
+	o = o[:min(len(v), len(o))]
+	v = v[:len(o)]
+	for i, y := range o {
+		if x := v[i]; y.Inc > x.Inc || (y.Inc == x.Inc && y.Count > x.Count) {
+			v[i] = y
 		}
 	}
 }

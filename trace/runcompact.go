@@ -23,7 +23,10 @@ type compact struct {
 	// lists is, per origin, the receipt list its latest token carried
 	// and the seq of the event that wrote it.
 	lists map[int32]listAt
-	diff  []int32
+	// base and diff are scratch: a vector's base and the processes where
+	// it differs.
+	base VT
+	diff []int32
 }
 
 type listAt struct {
@@ -32,23 +35,18 @@ type listAt struct {
 }
 
 func newCompact(n int) *compact {
-	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, seen: newBodySeen()}
+	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, seen: newBodySeen(), base: make(VT, n)}
 }
 
 // vt writes vector vt of an event of process p.
 func (e *runEncoder) vt(b []byte, p int32, vt VT) []byte {
 	c := e.c
-	if c == nil || p < 0 || int(p) >= len(c.chain.prev) || len(vt) != len(c.chain.base) {
+	if c == nil || p < 0 || int(p) >= len(c.chain.prev) || len(vt) != len(c.chain.prev) {
 		return appendVT(b, vt)
 	}
-	base := c.chain.baseOf(p)
-	c.diff = c.diff[:0]
-	for i, x := range vt {
-		if x != base[i] {
-			if c.diff = append(c.diff, int32(i)); 2*len(c.diff) > len(vt) {
-				return appendVT(b, vt)
-			}
-		}
+	var few bool
+	if c.diff, few = c.chain.diff(p, vt, c.base, c.diff[:0], len(vt)/2); !few {
+		return appendVT(b, vt)
 	}
 	b = append(b, `{"set":[`...)
 	for k, i := range c.diff {

@@ -46,7 +46,7 @@ func (d *runDecoder) delta(f *frame, key string, v []byte, p int32) (VT, error) 
 		return nil, f.eventErr("%q.set must be an array of [process, inc, count] triples of integers", key)
 	}
 	vt := make(VT, len(d.chain.prev))
-	copy(vt, d.chain.baseOf(p))
+	d.chain.baseInto(p, vt)
 	last := int64(-1)
 	for _, r := range rows {
 		switch {

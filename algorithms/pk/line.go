@@ -115,10 +115,7 @@ func beyond(vt trace.VT, reach []int32) bool {
 // reachOf returns how far a replay of process j from its checkpoint at
 // index at is sure to get, under the reaches the line has so far.
 func (a *PK) reachOf(j int32, p *proc, at int) int32 {
-	live := int32(0)
-	if p.vt != nil {
-		live = p.vt[j].Count
-	}
+	live := p.clock.own.Count
 	pos := p.ckpts[at].pos
 	li := sort.Search(p.stable, func(k int) bool { return p.receipts[k].op >= pos })
 	for prog := a.prog[j]; pos < live; pos++ {

@@ -2,7 +2,6 @@ package pk
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -58,7 +57,7 @@ type sent struct {
 // receipts[:stable]. Volatile: everything else.
 type proc struct {
 	inc   int32
-	vt    trace.VT
+	clock clock
 	known *Known
 	ckpts []ckpt
 	// nextID numbers checkpoints; ids are never reused, also across
@@ -137,18 +136,10 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	}
 	a.carve(tr)
 	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
-	// Only a process with events of its own ever changes its vector; the
-	// others keep a nil one (the zero vector to Known's tests), so a
-	// trace of many idle processes costs n vectors of the busy ones, not
-	// n² entries.
-	busy, nbusy := tr.Busy()
-	vts := make([]trace.VTEntry, nbusy*int(n))
 	a.line.all = NewKnown(int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		if busy[i] {
-			p.vt, vts = vts[:n:n], vts[n:]
-		}
+		p.clock = clock{self: int32(i), n: n}
 		p.known = NewKnown(int(n))
 		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
@@ -238,14 +229,11 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 // log first (SPEC §5).
 func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	fx = a.flush(p, fx)
-	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
-	// Vectors are immutable once taken: a checkpoint whose vector equals
-	// the previous one's (no op since, as a process that only ticks)
-	// shares it, and the run then shares its entry too.
-	vt := p.ckpts[len(p.ckpts)-1].vt
-	if !slices.Equal(vt, p.vt) {
-		vt = slices.Clone(p.vt)
-	}
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: in.Pos}
+	// Vectors are immutable once handed out: a checkpoint whose vector is
+	// the clock's last (no op since, as a process that only ticks) shares
+	// it, and the run then shares its entry too.
+	vt := p.clock.vector()
 	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++
@@ -264,9 +252,9 @@ func (a *PK) flush(p *proc, fx []replay.Effect) []replay.Effect {
 // send stamps a send with the sender's vector, after its own count moves
 // to the send's position, and records it for resends.
 func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
-	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
-	pb.VT = slices.Clone(p.vt)
+	pb.VT = p.clock.vector()
 	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 }
