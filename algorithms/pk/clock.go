@@ -57,9 +57,11 @@ func (c *clock) vector() trace.VT {
 	if c.fresh() {
 		return c.base
 	}
-	v := make(trace.VT, c.n)
+	var v trace.VT
 	if c.base != nil {
-		copy(v, c.base)
+		v = append(v, c.base...) // not zeroed first, as make would
+	} else {
+		v = make(trace.VT, c.n)
 	}
 	for _, pb := range c.pending {
 		v.Merge(pb)
