@@ -32,8 +32,10 @@ func newReplayCmd(ios *IO) *cobra.Command {
 		Short: "Replay a trace through one algorithm and write the run",
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
-resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
-.jsonl, gzip-compressed when it ends in .gz. The run names its source
+resulting run (ckpt/run@1; from 64 processes ckpt/run@2, which writes
+vectors by their differences): JSON by default, JSON Lines when OUT ends
+in .jsonl, gzip-compressed when it ends in .gz. A file is written while
+the run is made. The run names its source
 trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
@@ -97,30 +99,34 @@ func runReplay(ios *IO, o *replayOptions) error {
 		run.Source = source
 		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return trace.WriteRun(w, run, wo) })
 	}
-	// A file is written while the run is made (and removed if the
-	// replay fails), so that the engine lets go of every vector once it
-	// is written.
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-		var rw *trace.RunWriter
-		var werr error
-		opts.Stream = func(run *trace.Run, upto int) int {
-			if rw == nil && werr == nil {
-				run.Source = source
-				rw, werr = trace.NewRunWriter(w, run, wo)
-			}
-			if werr == nil {
-				werr = rw.Write(run, upto)
-			}
-			return upto
-		}
-		if _, err := replay.Run(tr, alg, opts); err != nil {
-			return invalid(labelled(err, traceDoc))
-		}
-		if werr != nil {
-			return werr
-		}
-		return rw.Close()
+		return replayTo(w, tr, alg, opts, wo, source)
 	})
+}
+
+// replayTo writes the run to w while the engine makes it (a file, which
+// writeOutput removes if the replay fails), so that the engine lets go
+// of every vector once it is written.
+func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Options, wo trace.WriteOptions, source string) error {
+	var rw *trace.RunWriter
+	var werr error
+	opts.Stream = func(run *trace.Run, upto int) int {
+		if rw == nil && werr == nil {
+			run.Source = source
+			rw, werr = trace.NewRunWriter(w, run, wo)
+		}
+		if werr == nil {
+			werr = rw.Write(run, upto)
+		}
+		return upto
+	}
+	if _, err := replay.Run(tr, alg, opts); err != nil {
+		return invalid(labelled(err, traceDoc))
+	}
+	if werr != nil {
+		return werr
+	}
+	return rw.Close()
 }
 
 // compactFrom is the number of processes from which replay writes
