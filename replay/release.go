@@ -134,6 +134,9 @@ func (e *engine) stabilize(f *Effect) error {
 // position cpos, read while p was at position L: those of its checkpoints
 // from id on and of its receipts from cpos on.
 func (e *engine) pin(p, id, cpos, L int32) {
+	if e.stream == nil {
+		return // nothing is dropped
+	}
 	pr := &e.procs[p]
 	cs := pr.ckpts
 	i := len(cs)
@@ -141,7 +144,7 @@ func (e *engine) pin(p, id, cpos, L int32) {
 		i--
 	}
 	// Earlier checkpoints sharing the first one's entry (storeVT) too.
-	for i > 0 && i < len(cs) && cs[i-1].vt == cs[i].vt {
+	for i > 0 && i < len(cs) && cs[i].vt != trace.None && cs[i-1].vt == cs[i].vt {
 		i--
 	}
 	for ; i < len(cs); i++ {
