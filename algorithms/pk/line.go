@@ -48,9 +48,10 @@ type line struct {
 	// since counts the checkpoints taken since the last pass.
 	since int
 	// at and reach are, per process, the index of its checkpoint on the
-	// line in its checkpoints and S_j (scratch between passes).
-	at    []int
-	reach []int32
+	// line in its checkpoints and S_j (scratch between passes); reached
+	// is S_j as the last pass found it.
+	at             []int
+	reach, reached []int32
 }
 
 // collect moves the line after a checkpoint, once every process has
@@ -77,7 +78,7 @@ func (a *PK) collect(fx []replay.Effect) []replay.Effect {
 func (a *PK) advance() {
 	l := &a.line
 	if l.at == nil {
-		l.at, l.reach = make([]int, a.n), make([]int32, a.n)
+		l.at, l.reach, l.reached = make([]int, a.n), make([]int32, a.n), make([]int32, a.n)
 	}
 	for j := range a.procs {
 		p := &a.procs[j]
@@ -91,15 +92,26 @@ func (a *PK) advance() {
 		moved = false
 		for j := range a.procs {
 			p := &a.procs[j]
-			for l.at[j] > 0 && beyond(p.ckpts[l.at[j]].vt, l.reach) {
-				l.at[j]--
+			for back := 0; l.at[j] > 0 && beyond(p.ckpts[l.at[j]].vt, l.reach); back++ {
+				if l.at[j]--; back == maxBack {
+					l.at[j] = 0
+				}
 			}
 			if s := a.reachOf(int32(j), p, l.at[j]); s != l.reach[j] {
 				l.reach[j], moved = s, true
 			}
 		}
 	}
+	copy(l.reached, l.reach)
 }
+
+// maxBack bounds the checkpoints a pass tries per process before it
+// keeps the line where it was, which is still valid (the reaches only
+// grow): a line held back for good (a process that neither flushes nor
+// checkpoints) would otherwise have every pass try every checkpoint
+// taken since, quadratic in the run's length. Ticks of one period keep
+// the line within a checkpoint or two of the latest.
+const maxBack = 8
 
 // beyond reports whether vt counts an event of some process i at or past
 // reach[i].
@@ -113,10 +125,14 @@ func beyond(vt trace.VT, reach []int32) bool {
 }
 
 // reachOf returns how far a replay of process j from its checkpoint at
-// index at is sure to get, under the reaches the line has so far.
+// index at is sure to get, under the reaches the line has so far. It
+// walks on from the reach the last pass found, which holds still (a
+// valid line stays valid, and the greatest only grows): else a process
+// whose line stands still, one that never checkpoints, was walked from
+// its start at every pass, quadratic in its length.
 func (a *PK) reachOf(j int32, p *proc, at int) int32 {
 	live := p.clock.own.Count
-	pos := p.ckpts[at].pos
+	pos := min(max(p.ckpts[at].pos, a.line.reached[j]), live)
 	li := sort.Search(p.stable, func(k int) bool { return p.receipts[k].op >= pos })
 	for prog := a.prog[j]; pos < live; pos++ {
 		if prog[pos].kind != trace.Recv {
