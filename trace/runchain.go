@@ -21,6 +21,10 @@ type vtChain struct {
 	flight map[copyKey]VT
 }
 
+// maxPending is how many piggybacks a process's base may wait to be
+// merged with.
+const maxPending = 64
+
 // copyKey names one transmitted copy of a message.
 type copyKey struct{ msg, copy int32 }
 
@@ -85,6 +89,13 @@ func (c *vtChain) event(e *RunEvent, vt VT) {
 		if v, ok := c.flight[k]; ok {
 			c.pending[e.P] = append(c.pending[e.P], v)
 			delete(c.flight, k)
+			if len(c.pending[e.P]) == maxPending {
+				// The base is the same merged now or later; merged, a
+				// process that only receives keeps no list of vectors.
+				b := make(VT, len(c.prev))
+				c.baseInto(e.P, b)
+				c.took(e.P, b)
+			}
 		}
 	case Discard, Unconsumed:
 		delete(c.flight, k)
