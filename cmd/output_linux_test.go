@@ -81,8 +81,7 @@ func TestOutputSpecialFiles(t *testing.T) {
 }
 
 // A link that names nothing (dangling, or a loop) is refused, not
-// replaced by a file; and the disk check measures the file system the
-// run goes to, the link's target's, not the link's.
+// replaced by a file.
 func TestOutputLinks(t *testing.T) {
 	dir := t.TempDir()
 	gen := []string{"gen", "--procs", "2", "--events", "10", "--seed", "1", "-o"}

@@ -32,8 +32,10 @@ func newReplayCmd(ios *IO) *cobra.Command {
 		Short: "Replay a trace through one algorithm and write the run",
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
-resulting run (ckpt/run@1): JSON by default, JSON Lines when OUT ends in
-.jsonl, gzip-compressed when it ends in .gz. The run names its source
+resulting run (ckpt/run@1; from 64 processes ckpt/run@2, which writes
+vectors by their differences): JSON by default, JSON Lines when OUT ends
+in .jsonl, gzip-compressed when it ends in .gz. A file is written while
+the run is made. The run names its source
 trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
@@ -74,19 +76,59 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return invalid(err)
 	}
-	run, err := replay.Run(tr, alg, replay.Options{Params: params, Variant: o.Variant})
-	if err != nil {
-		return invalid(labelled(err, traceDoc))
-	}
-	run.Source = sourceFor(o.File, o.Output)
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
 		return err
 	}
+	// Wide runs are written as ckpt/run@2, vectors by their differences
+	// (docs/formats.md): at 4,096 processes a dense vector is 40 KB of
+	// text per event. Narrow ones stay @1, which people read.
+	wo.Compact = len(tr.Processes) >= compactFrom
+	opts := replay.Options{Params: params, Variant: o.Variant}
+	source := sourceFor(o.File, o.Output)
+	if o.Output == "" || o.Output == "-" {
+		// Stdout gets nothing when the replay fails: the run is made
+		// whole first.
+		run, err := replay.Run(tr, alg, opts)
+		if err != nil {
+			return invalid(labelled(err, traceDoc))
+		}
+		run.Source = source
+		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return trace.WriteRun(w, run, wo) })
+	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-		return trace.WriteRun(w, run, wo)
+		return replayTo(w, tr, alg, opts, wo, source)
 	})
 }
+
+// replayTo writes the run to w while the engine makes it (a file, which
+// writeOutput removes if the replay fails), so that the engine lets go
+// of every vector once it is written.
+func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Options, wo trace.WriteOptions, source string) error {
+	var rw *trace.RunWriter
+	var werr error
+	opts.Stream = func(run *trace.Run, upto int) int {
+		if rw == nil && werr == nil {
+			run.Source = source
+			rw, werr = trace.NewRunWriter(w, run, wo)
+		}
+		if werr == nil {
+			werr = rw.Write(run, upto)
+		}
+		return upto
+	}
+	if _, err := replay.Run(tr, alg, opts); err != nil {
+		return invalid(labelled(err, traceDoc))
+	}
+	if werr != nil {
+		return werr
+	}
+	return rw.Close()
+}
+
+// compactFrom is the number of processes from which replay writes
+// ckpt/run@2.
+const compactFrom = 64
 
 // sourceFor is the source trace's name as a run written to out records
 // it: relative to the run file's directory, so that check finds it from

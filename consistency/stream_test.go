@@ -43,7 +43,7 @@ func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *tra
 	}
 	var s *consistency.Stream
 	fed := 0
-	run, err := replay.Run(tr, alg, replay.Options{Stream: func(run *trace.Run, upto int) {
+	run, err := replay.Run(tr, alg, replay.Options{Stream: func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, tr, 0)
 			s.ShareBaseline(base)
@@ -51,6 +51,7 @@ func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *tra
 		for ; fed < upto; fed++ {
 			s.Add(&run.Events[fed])
 		}
+		return 0 // the run is returned whole, vectors and all
 	}})
 	if err != nil {
 		t.Fatalf("replay: %v", err)

@@ -138,7 +138,7 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.
 	fed := 0
 	opts := replay.Options{Params: o.Params, Variant: variant}
 	if !o.Verdicts {
-		opts.Stream = func(run *trace.Run, upto int) {
+		opts.Stream = func(run *trace.Run, upto int) int {
 			if s == nil {
 				s = consistency.NewStream(run, tr, cap(run.Events))
 				s.ShareBaseline(base)
@@ -146,6 +146,10 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.
 			for ; fed < upto; fed++ {
 				s.Add(&run.Events[fed])
 			}
+			if o.KeepRuns {
+				return 0 // the caller reads the run's vectors after
+			}
+			return upto // the checker read each vector as it took it
 		}
 	}
 	run, err := replay.Run(tr, alg, opts)

@@ -16,7 +16,9 @@ import (
 // One Algorithm value simulates every process of the trace, but each
 // input concerns exactly one process (Input.P) and every effect it returns
 // applies to that process; other processes are reached only through
-// control messages (EffControl) and data messages.
+// control messages (EffControl) and data messages. The one exception is
+// bookkeeping, not behaviour: EffStable tells the engine, for any
+// process, what no restore will undo.
 //
 // Step is never re-entered: the engine applies all the effects of one
 // input before it hands the algorithm the next, and never asks the
@@ -125,13 +127,6 @@ type Input struct {
 	Body    *trace.ControlBody
 	// Pending lists InRestart's control messages received while down.
 	Pending []ControlMsg
-	// Quiet is set on every input from the moment the engine knows that
-	// no failure is ahead in the trace, no process is down and no control
-	// message is in flight (quiet.go), and stays set. An algorithm whose
-	// restores answer only failures and control messages (PK) will then
-	// restore nothing again, and may forget what only a restore reads:
-	// its log's piggybacks, its checkpoints' vectors.
-	Quiet bool
 }
 
 // ControlMsg is a control message recorded while its receiver was down.

@@ -55,6 +55,8 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			err = e.resend(p, f)
 		case EffRetry:
 			retry = true
+		case EffStable:
+			err = e.stabilize(f)
 		case EffPiggyback:
 			return fmt.Errorf("replay: algorithm %s: piggyback outside a send", e.alg.Name())
 		default:
@@ -77,9 +79,9 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	if n := len(pr.ckpts); f.Ckpt <= 0 || (n > 0 && f.Ckpt <= pr.ckpts[n-1].id) {
 		return fmt.Errorf("replay: algorithm %s: checkpoint id %d of %s not increasing", e.alg.Name(), f.Ckpt, e.name(p))
 	}
-	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
 	r := e.ev(trace.Checkpoint, p)
 	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
+	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos(), vt: r.VT})
 	e.emit(r)
 	return nil
 }
@@ -141,7 +143,7 @@ func (e *engine) resend(p int32, f *Effect) error {
 	}
 	of := pr.live[f.Op]
 	cr := e.copies[of]
-	if err := e.forgotten(cr.pb, "resends"); err != nil {
+	if err := e.usable(cr.pb, "resends"); err != nil {
 		return err
 	}
 	e.transmit(p, cr.op, cr.msg, cr.to, cr.pb, of, f.Failure, "")
@@ -168,7 +170,6 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.boxRemove(c)
 			cr.state = copyTaken
 		}
-		e.delivered(c)
 		r := e.ev(trace.Recv, p)
 		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
 		r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[in.Op]]))

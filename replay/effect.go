@@ -9,7 +9,8 @@ import (
 // EffectKind says what an Effect does.
 type EffectKind uint8
 
-// Effect kinds. Every effect applies to the input's process P.
+// Effect kinds. Every effect applies to the input's process P, but
+// EffStable, which names its process.
 const (
 	_ EffectKind = iota
 	// EffPiggyback answers InSend: PB is what the copy carries.
@@ -77,11 +78,22 @@ const (
 	// effects are applied, like a control input does (ignored in answer
 	// to InRecv, which is that try).
 	EffRetry
+	// EffStable says that process To — any process, not only P: one
+	// algorithm value simulates them all — will never restore a
+	// checkpoint before its checkpoint Ckpt (0 is the initial one), so
+	// that its ops before Ckpt's position are final: never undone, no
+	// receipt there put back or offered again, and no send there
+	// re-transmitted by a restart or resent unless its receiver's receipt
+	// of it is not final. Ckpt never goes back. The engine then lets go
+	// of the vectors only such a restore could read (release.go); a later
+	// restore below Ckpt, or a resend of a send whose vector it let go, is
+	// an error. It may come with any input but InSend and InFail.
+	EffStable
 )
 
 var effectNames = [...]string{"Effect(0)", "EffPiggyback", "EffCheckpoint", "EffSkip", "EffLog", "EffDeliver",
 	"EffDiscard", "EffHold", "EffControl", "EffRestart", "EffRollback", "EffHoldProcess", "EffResume",
-	"EffResend", "EffRetry"}
+	"EffResend", "EffRetry", "EffStable"}
 
 // String returns the kind's Go name ("EffRestart"), so test failures read.
 func (k EffectKind) String() string {

@@ -75,7 +75,6 @@ func (e *engine) fail(i int) error {
 		return nil // ignored: already down
 	}
 	pr.down = true
-	e.nDown++
 	pr.stale()
 	pr.blocked, pr.heldRecv, pr.heldProc, pr.paused = false, false, false, false
 	if t, ok := later(e.now, e.params.DownOf(ev)); ok {
@@ -96,7 +95,6 @@ func (e *engine) fail(i int) error {
 func (e *engine) restart(p int32, failure int32) error {
 	pr := &e.procs[p]
 	pr.down = false
-	e.nDown--
 	in := &e.in
 	*in = Input{Kind: InRestart, T: e.now, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(failure), Pending: pr.pending}
 	fx := e.step(in)

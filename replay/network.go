@@ -46,6 +46,7 @@ func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure Seq
 	e.ncopy[msg]++
 	no := e.ncopy[msg]
 	e.copies = append(e.copies, copyRec{msg: msg, no: no, from: p, to: to, op: op, pb: pb})
+	e.hold(pb, of == NoCopy)
 	r := e.ev(trace.Send, p)
 	r.Msg, r.Peer, r.Op, r.Copy, r.PB, r.Label = msg, to, op, no, pb, e.out.AddString(label)
 	if of != NoCopy {
@@ -84,6 +85,7 @@ func (e *engine) storePB(p int32, pb *trace.Piggyback) int32 {
 	}
 	i := e.out.AddPB(pb)
 	e.lastPB[p] = i
+	e.pbRefs = append(e.pbRefs, 0)
 	return i
 }
 
@@ -96,7 +98,6 @@ func (e *engine) storeVT(p int32, vt trace.VT) int32 {
 	}
 	i := e.out.AddVT(vt)
 	e.lastVT[p] = i
-	e.stored(i)
 	return i
 }
 

@@ -100,12 +100,12 @@ type judgement struct {
 // judge offers copy c, from via, to receive op k of p.
 func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	cr := &e.copies[c]
-	if err := e.forgotten(cr.pb, "offers a receive"); err != nil {
+	if err := e.usable(cr.pb, "offers a receive"); err != nil {
 		return resNone, err
 	}
 	in := &e.in
 	// in.PB points into the run's PBs, whose entries are never written
-	// after they are stored but to forget their vector (quiet.go), which
+	// after they are stored but to drop their vector (release.go), which
 	// the check above rules out here.
 	*in = Input{Kind: InRecv, T: e.now, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
 		Copy: c, CopyNo: cr.no, Via: via, PB: &e.out.PBs[cr.pb]}

@@ -25,26 +25,20 @@ type Options struct {
 	// Stream, when set, is handed the run as it grows: first with its
 	// header and no event (upto 0), then whenever events have become
 	// final — run.Events[:upto] never change again — so that a consumer
-	// (the checker's history.Builder) takes each event while it is fresh
+	// (the checker, a run writer) takes each event while it is fresh
 	// instead of walking the whole run afterwards. The run's side tables
 	// grow too; read them through the run, as the events say.
-	Stream func(run *trace.Run, upto int)
-	// Forget, with Stream, lets the engine drop vector times from the run
-	// once Stream has taken the events that carry or read them and the
-	// run is quiet (Input.Quiet): the piggyback of a copy delivered, the
-	// vector of a checkpoint taken. A consumer that judges vectors as
-	// they stream (consistency.Stream) then holds a run of PK's
-	// piggybacks in memory linear in events, not in events × processes.
-	// The run counts what it dropped (trace.Run.Forgotten) and cannot be
-	// written.
-	Forget bool
-	// Taken, when set, says that Stream hands the events to a consumer
-	// on another goroutine: it blocks until the consumer has taken every
-	// event handed over so far. The engine calls it before it forgets a
-	// vector (Forget), and then forgets in batches (forgetBatch) so that
-	// it seldom waits. Without it, Stream takes the events before it
-	// returns.
-	Taken func()
+	//
+	// It returns how many events the consumer has taken: read whatever
+	// it needs of them, vectors included. The engine then owns the
+	// vectors of those events again, and drops from the run the ones
+	// that neither it nor the algorithm can read again (release.go): a
+	// run of PK's piggybacks at thousands of processes then stays in
+	// memory linear in events, not in events × processes. A consumer on
+	// another goroutine returns what it has taken so far; one that takes
+	// each event before it returns returns upto. Without Stream the run
+	// is kept whole.
+	Stream func(run *trace.Run, upto int) (taken int)
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -57,10 +51,8 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 		return nil, err
 	}
 	e.stream = opts.Stream
-	e.forget = opts.Forget && opts.Stream != nil
-	e.taken = opts.Taken
 	if e.stream != nil {
-		e.stream(e.out, 0)
+		e.release(e.stream(e.out, 0))
 	}
 	if err := e.run(); err != nil {
 		return nil, err
@@ -82,7 +74,9 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	return e.out, nil
 }
 
-type ckptRec struct{ id, pos int32 }
+// ckptRec is a checkpoint the engine knows: its id, position and the
+// index of its vector in the run's VTs (or None).
+type ckptRec struct{ id, pos, vt int32 }
 
 // proc is the engine's view of one process.
 type proc struct {
@@ -147,8 +141,8 @@ type engine struct {
 	// err is the first time-limit error (tooLate); it stops the run.
 	err error
 	// stream is Options.Stream.
-	stream func(run *trace.Run, upto int)
-	quietState
+	stream func(run *trace.Run, upto int) int
+	releaseState
 }
 
 func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
@@ -170,6 +164,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		lastPB: make([]int32, n),
 		lastVT: make([]int32, n),
 	}
+	e.stable = make([]stableAt, n)
 	for i := range e.lastPB {
 		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
 	}
@@ -181,7 +176,6 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		return nil, err
 	}
 	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
-	e.lastFail = sz.lastFail
 	// A run has the trace's events but its flushes (PK writes their log
 	// entries, at most one per receive), plus per receive a forced
 	// checkpoint or log entry, per failure its restart and its process's
@@ -235,7 +229,6 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 type sizes struct {
 	ops                          []int32 // per process
 	sends, recvs, fails, flushes int
-	lastFail                     int // index of the trace's last fail event, -1 for none
 }
 
 // checkTrace checks the indexes and times the engine relies on (a
@@ -243,7 +236,7 @@ type sizes struct {
 // ops per process, sends, receives and failures.
 func checkTrace(tr *trace.Trace) (sizes, error) {
 	n := len(tr.Processes)
-	sz := sizes{ops: make([]int32, n), lastFail: -1}
+	sz := sizes{ops: make([]int32, n)}
 	bad := func(i int, msg string) (sizes, error) {
 		return sizes{}, &trace.InputError{File: tr.Name, Event: i, Msg: msg}
 	}
@@ -257,7 +250,6 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 		switch ev.Kind {
 		case trace.Fail:
 			sz.fails++
-			sz.lastFail = i
 		case trace.Flush:
 			sz.flushes++
 		case trace.Send, trace.Recv:
@@ -365,7 +357,6 @@ func (e *engine) ev(kind trace.Kind, p int32) trace.RunEvent {
 // step hands in to the algorithm. The effects it returns live in e.fx
 // until the next step, which comes only after they are applied.
 func (e *engine) step(in *Input) []Effect {
-	in.Quiet = e.quiet
 	e.fx = e.alg.Step(in, e.fx[:0])
 	return e.fx
 }
@@ -394,7 +385,6 @@ func (e *engine) run() error {
 		} else if len(e.q) == 0 {
 			break
 		}
-		e.checkQuiet(cur)
 		var err error
 		if useTrace {
 			e.now = evs[cur].T
@@ -428,13 +418,12 @@ func (e *engine) run() error {
 			return err
 		}
 		if e.stream != nil {
-			e.stream(e.out, len(e.out.Events))
-			e.forgetStreamed()
+			e.release(e.stream(e.out, len(e.out.Events)))
 		}
 	}
 	e.finish()
 	if e.stream != nil {
-		e.stream(e.out, len(e.out.Events))
+		e.release(e.stream(e.out, len(e.out.Events)))
 	}
 	return nil
 }

@@ -14,6 +14,9 @@ import (
 // restore applies EffRestart (restart) or EffRollback.
 func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	pr := &e.procs[p]
+	if f.Ckpt < e.stable[p].ckpt {
+		return fmt.Errorf("replay: algorithm %s: %s restores checkpoint %d, below checkpoint %d it declared stable", e.alg.Name(), e.name(p), f.Ckpt, e.stable[p].ckpt)
+	}
 	cpos, err := e.ckptPos(p, f.Ckpt)
 	if err != nil {
 		return err
@@ -26,6 +29,7 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	if err := e.checkReplay(p, f.Replay); err != nil {
 		return err
 	}
+	e.pin(p, f.Ckpt, cpos, L)
 	undone := max(L-pos, 0)
 	// The held or blocked receive is undone by any restore.
 	if pr.heldRecv {
@@ -102,6 +106,9 @@ func (e *engine) instantReplay(p, cpos, L int32, f *Effect) error {
 		if k < L {
 			if f.Resend && tev.Kind == trace.Send {
 				orig := pr.live[k]
+				if err := e.usable(e.copies[orig].pb, "re-transmits"); err != nil {
+					return err
+				}
 				e.transmit(p, k, tev.Msg, tev.To, e.copies[orig].pb, orig, f.Failure, "")
 			}
 			continue

@@ -22,6 +22,10 @@
 #                       10^5 ops with 10^5 failures (issue 17, target 1)
 #             procs     10^5 processes × 10^6 events under ms; 4,096 processes
 #                       × 10^6 events under both (issue 17, target 2)
+#             wide      PK at 4,096 processes × 10^6 events, no failures
+#                       (issue 33): replay --algo pk -o and the run's size,
+#                       verify --algo pk and --algo ms; with OLD=/path/ckpt
+#                       each command of that build too, in rounds
 #             small     a few seconds in all: the sections above at small sizes
 #                       (what CI may run)
 #   SIZES     event counts of the scaling sweep (default "100000 1000000 10000000";
@@ -246,6 +250,40 @@ procs() {
   echo
 }
 
+# wide PROCS EVENTS: PK at the width of real systems (docs/performance.md,
+# "PK at 4,096 processes"), no failures: replay --algo pk -o (and the
+# run's size), verify --algo pk and --algo ms; with OLD set, the verify
+# commands of that build too, interleaved run by run (never its replay
+# -o at 4,096 processes: 13 GB of memory and a 12 GB run).
+wide() {
+  local np=$1 n=$2 f="$tmp/wide.jsonl" run="$tmp/wide.run.json" new=$ckpt i b cmd
+  echo "### PK at $np processes, $n events, no failures"
+  echo
+  echo "| build | command | wall s | CPU s | peak RSS MiB | run MiB |"
+  echo "|---|---|---:|---:|---:|---:|"
+  gen "$f" "$np" "$n" 0
+  measure replay --algo pk "$f" -o "$run"
+  echo "| new | replay --algo pk -o | $wall | $cpu | $rss | $(du -m "$run" | cut -f1) |"
+  rm -f "$run"
+  for cmd in "verify --algo pk" "verify --algo ms"; do
+    declare -A best=()
+    for ((i = 0; i < REPEAT; i++)); do
+      for b in new ${OLD:+old}; do
+        if [[ $b == old ]]; then ckpt=$OLD; else ckpt=$new; fi
+        # shellcheck disable=SC2086
+        once $cmd "$f"
+        best[$b.w]=$(least "$w" "${best[$b.w]:-$w}") best[$b.c]=$(least "$c" "${best[$b.c]:-$c}") best[$b.r]=$(least "$r" "${best[$b.r]:-$r}")
+      done
+    done
+    ckpt=$new
+    for b in ${OLD:+old} new; do
+      echo "| $b | $cmd | ${best[$b.w]} | ${best[$b.c]} | ${best[$b.r]} | |"
+    done
+  done
+  rm -f "$f"
+  echo
+}
+
 echo "ckpt bench, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(go version | awk '{print $3}'), REPEAT=$REPEAT"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -257,11 +295,13 @@ for s in $SECTIONS; do
       scaling $SIZES ;;
     failures) failures 100:1000 100:3000 100:6000 100000:100000 ;;
     procs) procs 100000:1000000:ms 4096:1000000:both ;;
+    wide) wide 4096 1000000 ;;
     small)
       PROCS="16" ratios 20000
       scaling 10000 100000
       failures 100:300 100:3000 10000:10000
-      procs 20000:200000:ms 256:100000:both ;;
+      procs 20000:200000:ms 256:100000:both
+      wide 256 100000 ;;
     *) echo "bench.sh: unknown section $s" >&2; exit 2 ;;
   esac
 done

@@ -11,7 +11,8 @@ import (
 // Detect tells a trace from a run by the "format" field of the header. It
 // reads (decompressing gzip) only as far as that field and returns the
 // format found ("" if the header has none before its events, or the input
-// is not a JSON object) and a reader that yields the whole input again,
+// is not a JSON object; RunFormat for a RunFormat2 run too: it says what
+// the document is) and a reader that yields the whole input again,
 // decompressed, for ReadTrace or ReadRun.
 func Detect(r io.Reader) (format string, rest io.Reader, err error) {
 	in, err := openInput(r)
@@ -45,7 +46,11 @@ func detectFormat(r io.Reader, full bool) string {
 				return ""
 			}
 			var buf []byte
-			return string(text(v, &buf))
+			if s := string(text(v, &buf)); s != RunFormat2 {
+				return s
+			}
+			return RunFormat // a run all the same
+
 		case "events":
 			if !full {
 				return ""

@@ -18,6 +18,11 @@ type WriteOptions struct {
 	JSONL bool
 	// Gzip compresses the output.
 	Gzip bool
+	// Compact writes a run as ckpt/run@2 (docs/formats.md): each vector
+	// time as the entries that differ from the one the reader rebuilds,
+	// a control body sent again, and a token's receipt list, by reference
+	// to what the file said before. Traces ignore it.
+	Compact bool
 }
 
 const hexDigits = "0123456789abcdef"

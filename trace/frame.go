@@ -36,9 +36,12 @@ type container interface {
 type frame struct {
 	name   string
 	format string // the wanted "format"
-	c      container
-	tap    *tap
-	dec    *jsontext.Decoder
+	// alt is another "format" accepted (ckpt/run@2 for a run), seen the
+	// one read.
+	alt, seen string
+	c         container
+	tap       *tap
+	dec       *jsontext.Decoder
 	// at is where the text read next starts, for the walker if it fails.
 	at position
 	// n counts the events read: the index of the one being read.
@@ -254,9 +257,11 @@ func (f *frame) formatField() error {
 		return f.headerErr(`"format" must be a string, not %s`, kindOf(v[0]))
 	}
 	f.hasFormat = true
-	if s := text(v, &f.buf); string(s) != f.format {
+	s := text(v, &f.buf)
+	if string(s) != f.format && (f.alt == "" || string(s) != f.alt) {
 		return f.headerErr(`"format" is %q, want %q`, s, f.format)
 	}
+	f.seen = string(s)
 	return nil
 }
 

@@ -81,21 +81,58 @@ func FuzzReadRun(f *testing.F) {
 			}
 			return
 		}
-		for _, opts := range allWriteOptions {
-			var b1, b2 bytes.Buffer
-			if err := WriteRun(&b1, run, opts); err != nil {
-				t.Fatal(err)
-			}
-			r2, err := ReadRun("fuzz", bytes.NewReader(b1.Bytes()))
-			if err != nil {
-				t.Fatalf("re-reading %+v: %v\n%s", opts, err, b1.Bytes())
-			}
-			if err := WriteRun(&b2, r2, opts); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
-				t.Fatalf("round trip %+v changed the run:\n%s\n%s", opts, b1.Bytes(), b2.Bytes())
-			}
+		runRoundTrips(t, run, allWriteOptions)
+	})
+}
+
+// runRoundTrips checks that run, written with each of opts, reads back
+// to a run that writes the same bytes.
+func runRoundTrips(t *testing.T, run *Run, opts []WriteOptions) {
+	for _, o := range opts {
+		var b1, b2 bytes.Buffer
+		if err := WriteRun(&b1, run, o); err != nil {
+			t.Fatal(err)
 		}
+		r2, err := ReadRun("fuzz", bytes.NewReader(b1.Bytes()))
+		if err != nil {
+			t.Fatalf("re-reading %+v: %v\n%s", o, err, b1.Bytes())
+		}
+		if err := WriteRun(&b2, r2, o); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			t.Fatalf("round trip %+v changed the run:\n%s\n%s", o, b1.Bytes(), b2.Bytes())
+		}
+	}
+}
+
+// FuzzReadCompactRun checks the ckpt/run@2 paths of the run decoder —
+// vectors by their differences, bodies and receipt lists by reference —
+// the same way, from small seeds so that it mutates them quickly.
+func FuzzReadCompactRun(f *testing.F) {
+	addSeeds(f, "testdata/runs/pk-compact.jsonl")
+	const head2 = `{"format":"ckpt/run@2","algorithm":"pk","processes":["P0","P1"]}` + "\n"
+	const send = `{"t":0,"p":"P0","kind":"send","to":"P1","msg":"m","op":0,"copy":1,"pb":{"vt":`
+	for _, rest := range []string{
+		send + `{"set":[[0,0,1]]}}}` + "\n" + `{"t":1,"p":"P1","kind":"recv","from":"P0","msg":"m","op":0,"copy":1}` + "\n" + `{"t":2,"p":"P1","kind":"checkpoint","ckpt":1,"pos":1,"type":"basic","vt":{"set":[[1,0,1]]}}`,
+		send + `{"set":[[1,0,1],[0,0,1]]}}}`, send + `{"set":[[2,0,1]]}}}`, send + `{"set":[[0,-1,1]]}}}`, send + `{"set":[[0,0]]}}}`,
+		send + `{"set":"x"}}}`, send + `{}}}`, `{"t":0,"p":"P0","kind":"checkpoint","ckpt":1,"pos":0,"vt":{"set":[]}}`,
+		`{"t":0,"p":"P0","kind":"control_send","to":"P1","control":"token","body":{"origin":"P0","inc":0,"k":0,"received":[["m",0]]}}` + "\n" +
+			`{"t":1,"p":"P1","kind":"control_recv","from":"P0","control":"token","body":{"of":0}}` + "\n" +
+			`{"t":2,"p":"P0","kind":"control_send","to":"P1","control":"token","body":{"origin":"P0","inc":1,"k":0,"received":{"of":0,"keep":1,"add":[["n",0]]}}}`,
+		`{"t":0,"p":"P0","kind":"control_send","to":"P1","control":"token","body":{"of":0}}`,
+		`{"t":0,"p":"P0","kind":"control_send","to":"P1","control":"token","body":{"origin":"P0","received":{"of":0,"keep":3,"add":[]}}}`,
+	} {
+		f.Add([]byte(head2 + rest + "\n"))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run, err := ReadRun("fuzz", bytes.NewReader(data))
+		if err != nil {
+			if _, ok := err.(*InputError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		runRoundTrips(t, run, []WriteOptions{{}, {Compact: true}, {Compact: true, JSONL: true}})
 	})
 }

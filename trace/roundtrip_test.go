@@ -80,7 +80,7 @@ func genTrace(t *rapid.T) *Trace {
 	return tr
 }
 
-var allWriteOptions = []WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}}
+var allWriteOptions = []WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}, {Compact: true}, {JSONL: true, Compact: true}}
 
 func TestTraceRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

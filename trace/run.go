@@ -157,14 +157,8 @@ type Piggyback struct {
 	Sn      int32
 	Inc     int32
 	RecLine int32
-	// Forgot is the length of a VT the engine forgot once the checker
-	// had judged it in the stream (replay.Options.Forget), 0 otherwise:
-	// the piggyback still had a vector, and Bytes still counts it. A run
-	// with forgotten vectors is never written. (Here it fills the padding
-	// before F: the table holds one entry per send.)
-	Forgot int32
-	F      []FEntry // sparse, sorted by P; nil and empty both encode as {}
-	VT     VT
+	F       []FEntry // sparse, sorted by P; nil and empty both encode as {}
+	VT      VT
 	// CIC holds the vectors of the communication-induced protocols FDAS
 	// and HMNR, nil for every other algorithm: a pointer keeps the
 	// piggyback table of MS and PK runs (one entry per send) as small as
@@ -172,15 +166,8 @@ type Piggyback struct {
 	CIC *CIC
 }
 
-// HasVT reports whether pb carries a vector time, also a forgotten one.
-func (pb *Piggyback) HasVT() bool { return pb.VT != nil || pb.Forgot > 0 }
-
-// Forget drops pb's vector time, keeping its length (Forgot).
-func (pb *Piggyback) Forget() {
-	if pb.VT != nil {
-		pb.Forgot, pb.VT = int32(len(pb.VT)), nil
-	}
-}
+// HasVT reports whether pb carries a vector time.
+func (pb *Piggyback) HasVT() bool { return pb.VT != nil }
 
 // CIC is the vector part of an FDAS or HMNR piggyback, one entry per
 // process in process order (docs/formats.md). A piggyback's CIC is
@@ -219,7 +206,7 @@ func (pb *Piggyback) Bytes() int64 {
 			n += 4
 		}
 	}
-	n += 8 * (int64(len(pb.F)+len(pb.VT)) + int64(pb.Forgot))
+	n += 8 * int64(len(pb.F)+len(pb.VT))
 	if c := pb.CIC; c != nil {
 		if c.LC != None {
 			n += 4
@@ -446,11 +433,9 @@ type Run struct {
 	VTs     []VT
 	Bodies  []ControlBody
 	Strings []string
-	// Forgotten counts the vectors (piggybacks' and checkpoints') the
-	// engine dropped after the checker judged them in the stream
-	// (replay.Options.Forget): such a run is judged, never written, and a
-	// restore or resend after the first one dropped cannot be judged (the
-	// vectors it reads may be gone).
+	// Forgotten is no longer set by anything: the engine drops vectors
+	// only where nothing can read them again (replay.Options.Stream).
+	// It stays until the checker no longer reads it.
 	Forgotten int64
 }
 

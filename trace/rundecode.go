@@ -25,11 +25,25 @@ type runDecoder struct {
 	msgIdx   map[string]int32
 	seen     bodySeen
 	lastT    Time
+	// v2 says the run is ckpt/run@2; chain is its vector state once the
+	// processes are known (runchain.go).
+	v2    bool
+	chain *vtChain
+	// take, when set, is handed the events as they are read (StreamRun);
+	// checked counts the events checked whole, taken those take took.
+	take    func(run *Run, upto int) int
+	checked int
+	taken   int
+	// hasAlg says the header's "algorithm" was read; started that take
+	// was handed the header.
+	hasAlg, started bool
 	// cur is the index of the event being read.
 	cur int
 	w   runWire
 	pb  pbWire
 	bd  bodyWire
+	lw  listWire
+	dw  deltaWire
 	// buf, to and from hold unescaped strings (to and from stay until
 	// the event's kind is known); ints splits vector times, flat the
 	// vectors of FDAS and HMNR, which slab holds; obj walks pb.f.
@@ -91,13 +105,27 @@ func (w *runWire) reset() {
 	w.VT, w.PB, w.Body = w.VT[:0], w.PB[:0], w.Body[:0]
 }
 
-// ReadRun decodes a run (ckpt/run@1) from r: a JSON document or JSON
-// Lines, optionally gzip-compressed, told apart by content. It checks the
-// structure — format, known processes, kinds and enum values, seq equal
-// to the event's index, non-decreasing t, field types — but not the
-// protocol, which is the consistency checker's job. Errors are
+// ReadRun decodes a run (ckpt/run@1 or @2) from r: a JSON document or
+// JSON Lines, optionally gzip-compressed, told apart by content. It
+// checks the structure — format, known processes, kinds and enum values,
+// seq equal to the event's index, non-decreasing t, field types — but not
+// the protocol, which is the consistency checker's job. Errors are
 // *InputError.
 func ReadRun(name string, r io.Reader) (*Run, error) {
+	return StreamRun(name, r, nil)
+}
+
+// StreamRun is ReadRun handing the run to take as it is read, the way
+// replay.Options.Stream does: first the header with no event (upto 0),
+// then after each event read, run.Events[:upto] (checked, final). take
+// returns how many events it has taken: read everything it needs of,
+// vector times included. The reader then drops the vector times of those
+// events from the run's tables (a checker that reads a vector only while
+// it takes the event carrying it is fed a run of thousands of processes
+// in memory linear in its events). A run that lists its processes after
+// its events is handed over once read whole. It returns the run, without
+// the vectors dropped; a nil take keeps the whole run.
+func StreamRun(name string, r io.Reader, take func(run *Run, upto int) int) (*Run, error) {
 	in, err := openInput(r)
 	if err != nil {
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
@@ -107,8 +135,11 @@ func ReadRun(name string, r io.Reader) (*Run, error) {
 		procIdx: make(map[string]int32),
 		msgIdx:  make(map[string]int32),
 		seen:    newBodySeen(),
+		take:    take,
 	}
-	if err := newFrame(name, RunFormat, in).read(d); err != nil {
+	f := newFrame(name, RunFormat, in)
+	f.alt = RunFormat2
+	if err := f.read(d); err != nil {
 		return nil, err
 	}
 	return d.finish()
@@ -136,7 +167,7 @@ func (d *runDecoder) field(f *frame, key string) error {
 	switch key {
 	case "algorithm":
 		s, err := d.headerString(f, key)
-		d.run.Algorithm = s
+		d.run.Algorithm, d.hasAlg = s, true
 		return err
 	case "source":
 		return d.source(f)
@@ -257,30 +288,44 @@ func (d *runDecoder) message(id []byte) int32 {
 	return idx
 }
 
-// finish renumbers provisional processes, sorts f vectors by process and
-// checks vector lengths.
+// finish renumbers provisional processes, checks the events not yet
+// checked and hands the rest to take.
 func (d *runDecoder) finish() (*Run, error) {
 	run := d.run
 	if !d.hasProcs {
 		return nil, d.headerErr(`missing "processes"`)
 	}
-	var remap []int32
 	if !d.known {
-		final := make(map[string]int32, len(run.Processes))
-		for i, p := range run.Processes {
-			final[p] = int32(i)
-		}
-		remap = make([]int32, len(d.names))
-		for i, n := range d.names {
-			idx, ok := final[n]
-			if !ok {
-				return nil, &InputError{File: run.Name, Event: int(d.firstUse[i]), Msg: fmt.Sprintf("unknown process %q", n)}
-			}
-			remap[i] = idx
+		if err := d.renumber(); err != nil {
+			return nil, err
 		}
 	}
+	d.hasAlg = true // the header is complete
+	if err := d.handOver(); err != nil {
+		return nil, err
+	}
+	// The events handed over were checked before their vectors went.
+	return run, checkRunFields(run.Events[d.taken:], run, d.taken)
+}
+
+// renumber gives the processes named before the header listed them
+// their final numbers.
+func (d *runDecoder) renumber() error {
+	run := d.run
+	final := make(map[string]int32, len(run.Processes))
+	for i, p := range run.Processes {
+		final[p] = int32(i)
+	}
+	remap := make([]int32, len(d.names))
+	for i, n := range d.names {
+		idx, ok := final[n]
+		if !ok {
+			return &InputError{File: run.Name, Event: int(d.firstUse[i]), Msg: fmt.Sprintf("unknown process %q", n)}
+		}
+		remap[i] = idx
+	}
 	re := func(p int32) int32 {
-		if remap == nil || p < 0 {
+		if p < 0 {
 			return p
 		}
 		return remap[p]
@@ -289,32 +334,74 @@ func (d *runDecoder) finish() (*Run, error) {
 	for i := range run.Bodies {
 		run.Bodies[i].Origin = re(run.Bodies[i].Origin)
 	}
-	n := len(run.Processes)
 	for i := range run.Events {
 		ev := &run.Events[i]
 		ev.P, ev.Peer = re(ev.P), re(ev.Peer)
-		vt := run.VTOf(ev)
-		bad := vt != nil && len(vt) != n
 		if pb := run.PB(ev); pb != nil {
 			for j := range pb.F {
 				pb.F[j].P = re(pb.F[j].P)
 			}
-			slices.SortStableFunc(pb.F, func(a, b FEntry) int { return int(a.P - b.P) })
-			for j := 1; j < len(pb.F); j++ {
-				if pb.F[j].P == pb.F[j-1].P {
-					return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
-				}
-			}
-			bad = bad || (pb.VT != nil && len(pb.VT) != n)
-			if c := pb.CIC; c != nil {
-				if msg := cicLengthErr(c, n); msg != "" {
-					return nil, &InputError{File: run.Name, Event: i, Msg: msg}
-				}
-			}
-		}
-		if bad {
-			return nil, &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
 		}
 	}
-	return run, checkRunFields(run)
+	return nil
+}
+
+// handOver checks the events read since the last call, whose processes
+// are final, and hands them to take, once the header has what a consumer
+// starts from (the processes and the algorithm).
+func (d *runDecoder) handOver() error {
+	run := d.run
+	for ; d.checked < len(run.Events); d.checked++ {
+		if err := d.check(d.checked); err != nil {
+			return err
+		}
+	}
+	if d.take == nil || !d.hasAlg {
+		return nil
+	}
+	if !d.started {
+		d.started = true
+		d.take(run, 0)
+	}
+	for t := d.take(run, d.checked); d.taken < t; d.taken++ {
+		ev := &run.Events[d.taken]
+		if err := checkRunFields(run.Events[d.taken:d.taken+1], run, d.taken); err != nil {
+			return err
+		}
+		if ev.VT != None {
+			run.VTs[ev.VT] = nil
+		}
+		if ev.PB != None {
+			run.PBs[ev.PB].VT = nil
+		}
+	}
+	return nil
+}
+
+// check sorts event i's f vector by process and checks it names no
+// process twice, and that its vectors have one entry per process.
+func (d *runDecoder) check(i int) error {
+	run := d.run
+	n := len(run.Processes)
+	ev := &run.Events[i]
+	vt := run.VTOf(ev)
+	bad := vt != nil && len(vt) != n
+	if pb := run.PB(ev); pb != nil {
+		slices.SortStableFunc(pb.F, func(a, b FEntry) int { return int(a.P - b.P) })
+		for j := 1; j < len(pb.F); j++ {
+			if pb.F[j].P == pb.F[j-1].P {
+				return &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
+			}
+		}
+		bad = bad || (pb.VT != nil && len(pb.VT) != n)
+		if c := pb.CIC; c != nil {
+			if msg := cicLengthErr(c, n); msg != "" {
+				return &InputError{File: run.Name, Event: i, Msg: msg}
+			}
+		}
+	}
+	if bad {
+		return &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
+	}
+	return nil
 }

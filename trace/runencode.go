@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 )
@@ -11,14 +10,40 @@ import (
 // fields (None numbers, zero enums, nil vectors, empty strings) are
 // omitted, and "seq" is always the event's index.
 func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
-	if run.Forgotten > 0 {
-		// Forgetting is for a run judged as it streams; writing one would
-		// write piggybacks without their vectors.
-		return fmt.Errorf("run %s: %d vector times were forgotten after they were judged; a run replayed to be written must keep them", run.Name, run.Forgotten)
+	rw, err := NewRunWriter(w, run, opts)
+	if err != nil {
+		return err
 	}
-	out := newOutput(w, opts.Gzip)
-	e := runEncoder{run: run}
-	b := append(out.buf, `{"format":"`+RunFormat+`","algorithm":`...)
+	if err := rw.Write(run, len(run.Events)); err != nil {
+		return err
+	}
+	return rw.Close()
+}
+
+// RunWriter writes a run while it is made, the run counterpart of
+// TraceWriter: the header first, then the events as they become final
+// (replay.Options.Stream hands them over), so that a run of any length
+// is written without being held whole. It reads each event's piggyback,
+// vector and body when it writes the event, and nothing of it later.
+type RunWriter struct {
+	out   *output
+	e     runEncoder
+	jsonl bool
+	// n is the number of events written.
+	n int
+}
+
+// NewRunWriter writes the header of run — algorithm, processes, options,
+// source; the events are not looked at — and returns a writer for its
+// events. Close must be called to finish the document.
+func NewRunWriter(w io.Writer, run *Run, opts WriteOptions) (*RunWriter, error) {
+	rw := &RunWriter{out: newOutput(w, opts.Gzip), e: runEncoder{run: run}, jsonl: opts.JSONL}
+	format := RunFormat
+	if opts.Compact {
+		format = RunFormat2
+		rw.e.c = newCompact(len(run.Processes))
+	}
+	b := append(rw.out.buf, `{"format":"`+format+`","algorithm":`...)
 	b = appendString(b, run.Algorithm)
 	b = append(b, `,"processes":[`...)
 	for i, p := range run.Processes {
@@ -28,11 +53,28 @@ func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
 		b = appendString(b, p)
 	}
 	b = append(b, `],"options":{`...)
+	b = appendRunOptions(b, run.Options)
+	b = append(b, '}')
+	if run.Source != "" {
+		b = append(b, `,"source":`...)
+		b = appendString(b, run.Source)
+	}
+	if opts.JSONL {
+		b = append(b, "}\n"...)
+	} else {
+		b = append(b, `,"events":[`...)
+	}
+	rw.out.buf = b
+	return rw, rw.out.flushBuf()
+}
+
+// appendRunOptions appends the members of a run's "options".
+func appendRunOptions(b []byte, o RunOptions) []byte {
 	sep := false
 	for _, f := range []struct {
 		key string
 		v   Time
-	}{{"restart_delay", run.Options.Params.RestartDelay}, {"control_delay", run.Options.Params.ControlDelay}, {"default_delay", run.Options.Params.DefaultDelay}} {
+	}{{"restart_delay", o.Params.RestartDelay}, {"control_delay", o.Params.ControlDelay}, {"default_delay", o.Params.DefaultDelay}} {
 		if f.v == 0 {
 			continue
 		}
@@ -45,53 +87,61 @@ func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
 		b = append(b, `":`...)
 		b = f.v.AppendJSON(b)
 	}
-	if run.Options.Variant != "" {
+	if o.Variant != "" {
 		if sep {
 			b = append(b, ',')
 		}
 		b = append(b, `"variant":`...)
-		b = appendString(b, run.Options.Variant)
+		b = appendString(b, o.Variant)
 	}
-	b = append(b, '}')
-	if run.Source != "" {
-		b = append(b, `,"source":`...)
-		b = appendString(b, run.Source)
-	}
-	if opts.JSONL {
-		b = append(b, "}\n"...)
-	} else {
-		b = append(b, `,"events":[`...)
-	}
-	for i := range run.Events {
-		if !opts.JSONL {
-			if i > 0 {
+	return b
+}
+
+// Write writes run's events from the first not yet written up to upto
+// (run is the run of the header, grown since).
+func (rw *RunWriter) Write(run *Run, upto int) error {
+	rw.e.run = run
+	b := rw.out.buf
+	for ; rw.n < upto; rw.n++ {
+		if !rw.jsonl {
+			if rw.n > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, '\n')
 		}
-		b = e.event(b, i, &run.Events[i])
-		if opts.JSONL {
+		b = rw.e.event(b, rw.n, &run.Events[rw.n])
+		if rw.jsonl {
 			b = append(b, '\n')
 		}
 		if len(b) >= 32<<10 {
-			out.buf = b
-			if err := out.flushBuf(); err != nil {
+			rw.out.buf = b
+			if err := rw.out.flushBuf(); err != nil {
 				return err
 			}
-			b = out.buf
+			b = rw.out.buf
 		}
 	}
-	if !opts.JSONL {
-		b = append(b, "\n]}\n"...)
-	}
-	out.buf = b
-	if err := out.flushBuf(); err != nil {
-		return err
-	}
-	return out.close()
+	rw.out.buf = b
+	return rw.out.err
 }
 
-type runEncoder struct{ run *Run }
+// Close finishes the document and flushes; it does not close the
+// underlying writer.
+func (rw *RunWriter) Close() error {
+	if !rw.jsonl {
+		rw.out.buf = append(rw.out.buf, "\n]}\n"...)
+	}
+	if err := rw.out.flushBuf(); err != nil {
+		return err
+	}
+	return rw.out.close()
+}
+
+// runEncoder writes events; c is the state of ckpt/run@2, nil for @1.
+type runEncoder struct {
+	run *Run
+	c   *compact
+}
 
 func (e *runEncoder) proc(p int32) string {
 	if p >= 0 && int(p) < len(e.run.Processes) {
@@ -149,7 +199,18 @@ func appendVT(b []byte, vt VT) []byte {
 	return append(b, ']')
 }
 
+// event writes event i.
 func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
+	b = e.head(b, i, ev)
+	b = e.tail(b, i, ev)
+	if e.c != nil {
+		e.c.chain.event(ev, e.run.vectorOf(ev))
+	}
+	return append(b, '}')
+}
+
+// head writes the fields of event i from seq to via.
+func (e *runEncoder) head(b []byte, i int, ev *RunEvent) []byte {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendInt(b, int64(i), 10)
 	b = append(b, `,"t":`...)
@@ -184,8 +245,13 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	if ev.Via != ViaNone {
 		b = appendEnum(b, "via", ev.Via.String())
 	}
+	return b
+}
+
+// tail writes the fields of event i from pb to label.
+func (e *runEncoder) tail(b []byte, i int, ev *RunEvent) []byte {
 	if pb := e.run.PB(ev); pb != nil {
-		b = e.piggyback(b, pb)
+		b = e.piggyback(b, ev.P, pb)
 	}
 	b = appendOptInt(b, "ckpt", ev.Ckpt)
 	if ev.CkptType != CkptNone {
@@ -195,7 +261,7 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 	b = appendOptInt(b, "sn", ev.Sn)
 	if vt := e.run.VTOf(ev); vt != nil {
 		b = appendKey(b, "vt")
-		b = appendVT(b, vt)
+		b = e.vt(b, ev.P, vt)
 	}
 	b = appendOptInt(b, "next", ev.Next)
 	if ev.Reason != ReasonNone {
@@ -211,7 +277,7 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 		b = appendEnum(b, "control", ev.Control.String())
 	}
 	if body := e.run.Body(ev); body != nil {
-		b = e.body(b, body)
+		b = e.bodyAt(b, i, ev.Body, body)
 	}
 	if ev.State != StateNone {
 		b = appendEnum(b, "state", ev.State.String())
@@ -225,14 +291,14 @@ func (e *runEncoder) event(b []byte, i int, ev *RunEvent) []byte {
 		b = appendKey(b, "label")
 		b = appendString(b, label)
 	}
-	return append(b, '}')
+	return b
 }
 
 // piggyback writes pb as {sn, f, inc, rec_line, vt, lc, dv, ckpt, taken,
 // greater}. "f" is written when the piggyback has one, and also for the
 // plain MS shape (sn alone), where an empty vector is {} rather than
 // absent.
-func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
+func (e *runEncoder) piggyback(b []byte, p int32, pb *Piggyback) []byte {
 	b = append(b, `,"pb":{`...)
 	n := len(b)
 	if pb.Sn != None {
@@ -255,7 +321,7 @@ func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
 	b = appendOptInt(b, "rec_line", pb.RecLine)
 	if pb.VT != nil {
 		b = appendKey(b, "vt")
-		b = appendVT(b, pb.VT)
+		b = e.vt(b, p, pb.VT)
 	}
 	if pb.CIC != nil {
 		b = appendCIC(b, pb.CIC)
@@ -268,8 +334,9 @@ func (e *runEncoder) piggyback(b []byte, pb *Piggyback) []byte {
 	return append(b, '}')
 }
 
-// body writes a control body as {origin, count, r, inc, k, received}.
-func (e *runEncoder) body(b []byte, c *ControlBody) []byte {
+// body writes a control body as {origin, count, r, inc, k, received}, at
+// event seq.
+func (e *runEncoder) body(b []byte, seq int, c *ControlBody) []byte {
 	b = append(b, `,"body":{`...)
 	n := len(b)
 	if c.Origin != None {
@@ -282,18 +349,7 @@ func (e *runEncoder) body(b []byte, c *ControlBody) []byte {
 	b = appendOptInt(b, "k", c.K)
 	if ids := c.ReceivedList(); ids != nil {
 		b = appendKey(b, "received")
-		b = append(b, '[')
-		for i, id := range ids {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			b = appendString(b, e.msg(id.Msg))
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(id.Inc), 10)
-			b = append(b, ']')
-		}
-		b = append(b, ']')
+		b = e.received(b, seq, c.Origin, ids)
 	}
 	if len(b) > n {
 		copy(b[n:], b[n+1:])

@@ -6,6 +6,9 @@ import "math"
 // type and range, then what the event as a whole needs.
 func (d *runDecoder) event(f *frame) error {
 	d.cur = f.n
+	if d.v2 = f.seen == RunFormat2; d.v2 && d.known && d.chain == nil {
+		d.chain = newVTChain(len(d.run.Processes))
+	}
 	w := &d.w
 	w.reset()
 	if err := f.next(w); err != nil {
@@ -30,7 +33,13 @@ func (d *runDecoder) event(f *frame) error {
 	if err := d.peerOf(f, &ev); err != nil {
 		return err
 	}
+	if d.chain != nil {
+		d.chain.event(&ev, d.run.vectorOf(&ev))
+	}
 	d.run.Events = append(grow(d.run.Events), ev)
+	if d.known {
+		return d.handOver()
+	}
 	return nil
 }
 

@@ -128,12 +128,13 @@ func (k pbKeys) fields(pb *Piggyback) []field {
 		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}
 }
 
-// checkRunFields rejects a run of one of ckpt's algorithms that omits a
-// field the algorithm always writes, naming the event and the field.
-func checkRunFields(run *Run) error {
-	for i := range run.Events {
-		if f := run.MissingField(&run.Events[i]); f != "" {
-			return &InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("%s event lacks %q, which %s always writes", run.Events[i].Kind, f, run.Algorithm)}
+// checkRunFields rejects a run of one of ckpt's algorithms whose events
+// evs (the run's from seq first on) omit a field the algorithm always
+// writes, naming the event and the field.
+func checkRunFields(evs []RunEvent, run *Run, first int) error {
+	for i := range evs {
+		if f := run.MissingField(&evs[i]); f != "" {
+			return &InputError{File: run.Name, Event: first + i, Msg: fmt.Sprintf("%s event lacks %q, which %s always writes", evs[i].Kind, f, run.Algorithm)}
 		}
 	}
 	return nil

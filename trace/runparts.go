@@ -25,7 +25,7 @@ type pbWire struct {
 	Greater jsontext.Value `json:"greater"`
 }
 
-// bodyWire is a control body as read.
+// bodyWire is a control body as read; Of is ckpt/run@2's reference.
 type bodyWire struct {
 	Origin   jsontext.Value `json:"origin"`
 	Count    jsontext.Value `json:"count"`
@@ -33,6 +33,7 @@ type bodyWire struct {
 	Inc      jsontext.Value `json:"inc"`
 	K        jsontext.Value `json:"k"`
 	Received jsontext.Value `json:"received"`
+	Of       jsontext.Value `json:"of"`
 }
 
 // objectOpts read pb.f as the decoders read everything: a name given
@@ -55,10 +56,7 @@ func want(f *frame, key string, v []byte, open byte) error {
 func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 	w := &d.w
 	if len(w.VT) > 0 {
-		if err := want(f, "vt", w.VT, '['); err != nil {
-			return err
-		}
-		vt, err := d.vt(f, "vt", w.VT)
+		vt, err := d.vtField(f, "vt", w.VT, ev.P)
 		if err != nil {
 			return err
 		}
@@ -69,7 +67,7 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 			return err
 		}
 		pb := NewPiggyback()
-		if err := d.piggyback(f, w.PB, &pb); err != nil {
+		if err := d.piggyback(f, w.PB, ev.P, &pb); err != nil {
 			return err
 		}
 		ev.PB = d.run.AddPB(&pb)
@@ -83,14 +81,26 @@ func (d *runDecoder) parts(f *frame, ev *RunEvent) error {
 			ev.Body = i // the same text read the same way (runbodies.go)
 			return nil
 		}
-		b := NewControlBody()
-		if err := d.body(f, w.Body, &b); err != nil {
+		i, err := d.bodyOf(f, w.Body)
+		if err != nil {
 			return err
 		}
-		ev.Body = d.run.AddBody(&b)
-		d.seen.index[k] = ev.Body
+		ev.Body = i
+		d.seen.index[k] = i
 	}
 	return nil
+}
+
+// vtField reads a vector time of an event of process p: [[inc, count],
+// ...], or in ckpt/run@2 the entries that differ from its base.
+func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (VT, error) {
+	if v[0] == '{' && d.v2 {
+		return d.delta(f, key, v, p)
+	}
+	if err := want(f, key, v, '['); err != nil {
+		return nil, err
+	}
+	return d.vt(f, key, v)
 }
 
 // vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
@@ -143,8 +153,8 @@ func (d *runDecoder) vtExact(f *frame, key string, v []byte) (VT, error) {
 	return vt, nil
 }
 
-// piggyback reads a pb object into pb.
-func (d *runDecoder) piggyback(f *frame, v []byte, pb *Piggyback) error {
+// piggyback reads a pb object of an event of process p into pb.
+func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *Piggyback) error {
 	w := &d.pb
 	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
 	w.LC, w.DV, w.Ckpt, w.Taken, w.Greater = w.LC[:0], w.DV[:0], w.Ckpt[:0], w.Taken[:0], w.Greater[:0]
@@ -156,10 +166,7 @@ func (d *runDecoder) piggyback(f *frame, v []byte, pb *Piggyback) error {
 	}
 	var err error
 	if len(w.VT) > 0 {
-		if err := want(f, "pb.vt", w.VT, '['); err != nil {
-			return err
-		}
-		if pb.VT, err = d.vt(f, "pb.vt", w.VT); err != nil {
+		if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
 			return err
 		}
 	}
@@ -223,13 +230,31 @@ func (d *runDecoder) fvec(f *frame, v []byte) ([]FEntry, error) {
 	return fe, nil
 }
 
-// body reads a control message body into b.
-func (d *runDecoder) body(f *frame, v []byte, b *ControlBody) error {
+// bodyOf reads a control message body and returns its index in the
+// run's bodies: a new one, or in ckpt/run@2 the one {"of": seq} names.
+func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 	w := &d.bd
-	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0]
+	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received, w.Of = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0], w.Of[:0]
 	if err := unmarshal(v, w); err != nil {
-		return f.malformed(err)
+		return None, f.malformed(err)
 	}
+	if len(w.Of) > 0 && d.v2 {
+		e, err := d.ref(f, "body.of", w.Of)
+		if err != nil {
+			return None, err
+		}
+		return e.Body, nil
+	}
+	b := NewControlBody()
+	if err := d.body(f, &b); err != nil {
+		return None, err
+	}
+	return d.run.AddBody(&b), nil
+}
+
+// body reads the body in d.bd into b.
+func (d *runDecoder) body(f *frame, b *ControlBody) error {
+	w := &d.bd
 	var name []byte
 	if err := stringField(f, "body.origin", w.Origin, &d.buf, &name, nil); err != nil {
 		return err
@@ -245,6 +270,10 @@ func (d *runDecoder) body(f *frame, v []byte, b *ControlBody) error {
 		return err
 	}
 	if len(w.Received) > 0 {
+		if w.Received[0] == '{' && d.v2 {
+			b.Received, err = d.receivedDelta(f, w.Received)
+			return err
+		}
 		if err := want(f, "body.received", w.Received, '['); err != nil {
 			return err
 		}

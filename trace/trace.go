@@ -8,10 +8,13 @@
 // their hot loops.
 package trace
 
-// Format names written in the "format" field of each document.
+// Format names written in the "format" field of each document. A run is
+// written as RunFormat, or as RunFormat2 with WriteOptions.Compact
+// (docs/formats.md); readers take both.
 const (
 	TraceFormat = "ckpt/trace@1"
 	RunFormat   = "ckpt/run@1"
+	RunFormat2  = "ckpt/run@2"
 )
 
 // None marks an absent process, message, op, checkpoint or number in the

@@ -2,7 +2,6 @@ package pk
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -58,15 +57,19 @@ type sent struct {
 // receipts[:stable]. Volatile: everything else.
 type proc struct {
 	inc   int32
-	vt    trace.VT
+	clock clock
 	known *Known
 	ckpts []ckpt
 	// nextID numbers checkpoints; ids are never reused, also across
 	// rollbacks, so a run names each checkpoint once.
 	nextID   int32
 	receipts []receipt
-	stable   int
-	sends    []sent
+	// below is the receipt-log node of the latest receipt collected
+	// below the line (line.go), or None: the chain a token's received
+	// set walks goes on below the receipts kept.
+	below  int32
+	stable int
+	sends  []sent
 	// held is set from a restart until the newest own token returns.
 	held bool
 }
@@ -84,23 +87,23 @@ type PK struct {
 	// failSeq[p][inc] is the fail event that ended incarnation inc of p,
 	// used only to attribute discards, holds and rollbacks.
 	failSeq [][]replay.Seq
-	slab    slab
 	// log holds every delivery, so that a token's received set is a
 	// view, not a copy (receipts.go).
 	log receiptLog
 	// sendInc[m] and sendOp[m] are the identity incarnation and op of
 	// message m's live send, sendInc None when it has none; out lists the
 	// messages whose live send has no live receipt of its identity;
-	// msgFrom and msgTo are each message's sender and receiver.
-	sendInc, sendOp []int32
-	out             outstanding
-	msgFrom, msgTo  []int32
-	scratch         []int32
+	// msgFrom, msgTo and msgOp are each message's sender, receiver and
+	// the op of the sender's program that sends it.
+	sendInc, sendOp       []int32
+	out                   outstanding
+	msgFrom, msgTo, msgOp []int32
+	scratch               []int32
 	// restarted lists, increasing, the processes that have restarted:
 	// only their vector entries can name an incarnation above 0.
 	restarted []int32
-	// quiet is set from the first quiet input on (quiet.go).
-	quiet bool
+	// line is the recovery line no failure can cross (line.go).
+	line line
 }
 
 // Default is the only variant: PK has none.
@@ -122,34 +125,25 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		log:     newReceiptLog(len(tr.Msgs)),
 		out:     newOutstanding(len(tr.Msgs)),
 	}
-	per := make([]int32, 4*len(tr.Msgs))
+	per := make([]int32, 5*len(tr.Msgs))
 	nm := len(tr.Msgs)
-	a.sendInc, a.sendOp, a.msgFrom, a.msgTo = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:]
+	a.sendInc, a.sendOp, a.msgFrom, a.msgTo, a.msgOp = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:4*nm:4*nm], per[4*nm:]
 	for i := range per {
 		per[i] = trace.None
 	}
-	// Most clones are one per trace event (a checkpoint's vector or a
-	// send's piggyback), so the event count sizes the first block.
-	a.slab.n, a.slab.next = int(n), len(tr.Events)
 	for i := range a.liveInc {
 		a.liveInc[i] = trace.None
 	}
 	a.carve(tr)
 	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
-	// Only a process with events of its own ever changes its vector; the
-	// others keep a nil one (the zero vector to Known's tests), so a
-	// trace of many idle processes costs n vectors of the busy ones, not
-	// n² entries.
-	busy, nbusy := tr.Busy()
-	vts := make([]trace.VTEntry, nbusy*int(n))
+	a.line.all = NewKnown(int(n))
 	for i := range a.procs {
 		p := &a.procs[i]
-		if busy[i] {
-			p.vt, vts = vts[:n:n], vts[n:]
-		}
+		p.clock = clock{self: int32(i), n: n}
 		p.known = NewKnown(int(n))
 		p.ckpts = []ckpt{{id: 0, pos: 0, vt: zero}}
 		p.nextID = 1
+		p.below = trace.None
 	}
 	return a, nil
 }
@@ -191,10 +185,10 @@ func (a *PK) carve(tr *trace.Trace) {
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Kind.IsOp() && e.P >= 0 && e.P < n {
-			a.prog[e.P] = append(a.prog[e.P], op{kind: e.Kind, msg: e.Msg, to: e.To})
 			if e.Kind == trace.Send && e.Msg >= 0 && int(e.Msg) < len(a.msgFrom) {
-				a.msgFrom[e.Msg], a.msgTo[e.Msg] = e.P, e.To
+				a.msgFrom[e.Msg], a.msgTo[e.Msg], a.msgOp[e.Msg] = e.P, e.To, int32(len(a.prog[e.P]))
 			}
+			a.prog[e.P] = append(a.prog[e.P], op{kind: e.Kind, msg: e.Msg, to: e.To})
 		}
 	}
 }
@@ -207,7 +201,6 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	if in.P < 0 || int32(in.P) >= a.n {
 		return fx
 	}
-	a.quiesce(in)
 	p := &a.procs[in.P]
 	switch in.Kind {
 	case replay.InTick:
@@ -236,19 +229,15 @@ func (a *PK) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 // log first (SPEC §5).
 func (a *PK) checkpoint(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
 	fx = a.flush(p, fx)
-	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos}
-	// Vectors are immutable once taken: a checkpoint whose vector equals
-	// the previous one's (no op since, as a process that only ticks)
-	// shares it, and the run then shares its entry too. Past the quiet
-	// point the previous one is not kept (quiet.go), and each is new.
-	vt := p.ckpts[len(p.ckpts)-1].vt
-	if !slices.Equal(vt, p.vt) {
-		vt = a.clone(p.vt)
-	}
-	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: a.keep(vt)})
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: in.Pos}
+	// Vectors are immutable once handed out: a checkpoint whose vector is
+	// the clock's last (no op since, as a process that only ticks) shares
+	// it, and the run then shares its entry too.
+	vt := p.clock.vector()
+	p.ckpts = append(p.ckpts, ckpt{id: p.nextID, pos: in.Pos, vt: vt})
 	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: p.nextID, CkptType: trace.CkptBasic, VT: vt})
 	p.nextID++
-	return fx
+	return a.collect(fx)
 }
 
 // flush makes the volatile log stable, one EffLog per entry.
@@ -263,9 +252,9 @@ func (a *PK) flush(p *proc, fx []replay.Effect) []replay.Effect {
 // send stamps a send with the sender's vector, after its own count moves
 // to the send's position, and records it for resends.
 func (a *PK) send(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect {
-	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
 	pb := trace.NewPiggyback()
-	pb.VT = a.clone(p.vt)
+	pb.VT = p.clock.vector()
 	a.addSend(p, sent{op: in.Op, msg: int32(in.Msg), to: int32(in.Peer), inc: p.inc})
 	return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pb})
 }
@@ -317,16 +306,17 @@ func (a *PK) unlive(r *receipt) {
 	}
 }
 
-// top returns the receipt-log node of the latest of receipts, or None.
-func top(receipts []receipt) int32 {
-	if len(receipts) == 0 {
-		return trace.None
+// top returns the receipt-log node of p's latest live receipt, or None.
+func (p *proc) top() int32 {
+	if len(p.receipts) == 0 {
+		return p.below
 	}
-	return receipts[len(receipts)-1].node
+	return p.receipts[len(p.receipts)-1].node
 }
 
 // latestClean returns the index in p.ckpts of the latest checkpoint that is
-// not an orphan of p's known announcements. Checkpoint 0 never is.
+// not an orphan of p's known announcements. The first never is: it is
+// checkpoint 0 or, once collected, p's checkpoint on the line (line.go).
 func latestClean(p *proc) int {
 	for i := len(p.ckpts) - 1; i > 0; i-- {
 		if !p.known.Orphan(p.ckpts[i].vt) {

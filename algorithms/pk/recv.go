@@ -34,10 +34,10 @@ func (a *PK) recv(in *replay.Input, p *proc, fx []replay.Effect) []replay.Effect
 			Until:   fmt.Sprintf("announcement of %s's incarnation %d", a.names[q], inc),
 			Failure: a.failure(q, inc)})
 	}
-	Merge(p.vt, vt)
-	p.vt[in.P] = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
-	node := a.log.push(msg, vt[in.Peer].Inc, top(p.receipts))
-	p.receipts = append(p.receipts, receipt{op: in.Op, msg: msg, from: int32(in.Peer), copy: in.Copy, node: node, pb: a.keep(vt)})
+	p.clock.receive(vt)
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: in.Pos + 1}
+	node := a.log.push(msg, vt[in.Peer].Inc, p.top())
+	p.receipts = append(p.receipts, receipt{op: in.Op, msg: msg, from: int32(in.Peer), copy: in.Copy, node: node, pb: vt})
 	if msg >= 0 && int(msg) < len(a.liveInc) {
 		a.liveInc[msg] = vt[in.Peer].Inc
 		a.listed(msg)

@@ -47,12 +47,13 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	ann := Announcement{P: i, Inc: p.inc, K: pos}
 	a.setFailSeq(i, p.inc, in.Failure)
 	p.known.Add(ann)
+	a.line.all.Add(ann)
 	if p.inc == 0 {
 		k, _ := slices.BinarySearch(a.restarted, i)
 		a.restarted = slices.Insert(a.restarted, k, i)
 	}
 	p.inc++
-	p.vt[i] = trace.VTEntry{Inc: p.inc, Count: pos}
+	p.clock.own = trace.VTEntry{Inc: p.inc, Count: pos}
 	fx = append(fx, replay.Effect{Kind: replay.EffRestart, Ckpt: c.id, Pos: pos, Inc: p.inc, Resend: true,
 		Sends: sends, Failure: in.Failure})
 
@@ -61,7 +62,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	// control_delay later).
 	body := trace.NewControlBody()
 	body.Origin, body.Inc, body.K = i, ann.Inc, ann.K
-	body.Receipts = a.log.view(top(p.receipts))
+	body.Receipts = a.log.view(p.top())
 	fx = append(fx, replay.Effect{Kind: replay.EffControl, To: replay.Proc((i + 1) % a.n), Control: trace.ControlToken,
 		Body: &body, Failure: in.Failure}, replay.Effect{Kind: replay.EffHoldProcess})
 	p.held = true
@@ -83,8 +84,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 // runs for the first time (from crash, i's position when it failed, on)
 // their piggybacks and their records.
 func (a *PK) replay(i int32, p *proc, c ckpt, crash int32) (pos int32, li int, sends []replay.SendPB, fresh []sent) {
-	copy(p.vt, c.vt)
-	p.vt[i] = trace.VTEntry{Inc: p.inc, Count: c.pos}
+	p.clock.restore(c.vt, trace.VTEntry{Inc: p.inc, Count: c.pos})
 	prog := a.prog[i]
 	li = sort.Search(len(p.receipts), func(k int) bool { return p.receipts[k].op >= c.pos })
 	for pos = c.pos; int(pos) < len(prog); pos++ {
@@ -93,13 +93,13 @@ func (a *PK) replay(i int32, p *proc, c ckpt, crash int32) (pos int32, li int, s
 			if li >= len(p.receipts) || p.receipts[li].op != pos || p.known.Orphan(p.receipts[li].pb) {
 				break
 			}
-			Merge(p.vt, p.receipts[li].pb)
+			p.clock.receive(p.receipts[li].pb)
 			li++
 		}
-		p.vt[i] = trace.VTEntry{Inc: p.inc, Count: pos + 1}
+		p.clock.own = trace.VTEntry{Inc: p.inc, Count: pos + 1}
 		if o.kind == trace.Send && pos >= crash {
 			pb := trace.NewPiggyback()
-			pb.VT = a.slab.clone(p.vt)
+			pb.VT = p.clock.vector()
 			sends = append(sends, replay.SendPB{Op: pos, PB: pb})
 			fresh = append(fresh, sent{op: pos, msg: o.msg, to: o.to, inc: p.inc})
 		}
@@ -115,6 +115,10 @@ func (a *PK) learn(p *proc, b *trace.ControlBody, failure replay.Seq) Announceme
 			a.setFailSeq(ann.P, ann.Inc, failure)
 		}
 		p.known.Add(ann)
+		// A no-op in a replay, where every announcement comes from a
+		// restart this value ran; a token made by hand (tests) is
+		// respected by the line from now on.
+		a.line.all.Add(ann)
 	}
 	return ann
 }

@@ -25,12 +25,11 @@ func (a *PK) rollback(j int32, p *proc, failure replay.Seq, fx []replay.Effect) 
 		// SPEC §5 says. Keep the state rather than undo innocent events.
 		return fx
 	}
-	copy(p.vt, c.vt)
-	for k := li; k < first; k++ {
-		Merge(p.vt, p.receipts[k].pb)
-	}
 	pos := p.receipts[first].op
-	p.vt[j] = trace.VTEntry{Inc: p.inc, Count: pos}
+	p.clock.restore(c.vt, trace.VTEntry{Inc: p.inc, Count: pos})
+	for k := li; k < first; k++ {
+		p.clock.receive(p.receipts[k].pb)
+	}
 	p.ckpts = p.ckpts[:ci+1]
 
 	e := replay.Effect{Kind: replay.EffRollback, Ckpt: c.id, Pos: pos, Cause: trace.CauseToken, Failure: failure}

@@ -23,7 +23,7 @@ func (a *PK) token(j int32, p *proc, b *trace.ControlBody, failure replay.Seq, f
 		return fx
 	}
 	ann := a.learn(p, b, failure)
-	if p.known.Orphan(p.vt) {
+	if p.clock.orphanOf(p.known) {
 		fx = a.rollback(j, p, failure, fx)
 	}
 	// Resend every live send to the announcer that its recovered state

@@ -14,16 +14,6 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Merge sets dst to the entry-wise lexicographic maximum of dst and src.
-// It is the only vector work done at a receipt, O(processes).
-func Merge(dst, src trace.VT) {
-	for i, e := range src {
-		if i < len(dst) && dst[i].Less(e) {
-			dst[i] = e
-		}
-	}
-}
-
 // Announcement is the failure information of SPEC §5: incarnation Inc of
 // process P ended at position K, so its events beyond K are lost.
 type Announcement struct {

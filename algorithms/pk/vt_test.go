@@ -27,7 +27,7 @@ func TestMerge(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := append(trace.VT(nil), tc.dst...)
-			Merge(d, tc.src)
+			d.Merge(tc.src)
 			for i := range d {
 				if d[i] != tc.out[i] {
 					t.Fatalf("Merge = %v, want %v", d, tc.out)

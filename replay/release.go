@@ -1,0 +1,178 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// What the engine lets go. A run streamed to a consumer (Options.Stream)
+// need not keep every vector time: PK's piggybacks and checkpoint vectors
+// are each one entry per process, and at 4,096 processes keeping all of
+// them was 90% of a replay's memory. The engine drops a vector from the
+// run once two facts about the past hold: the consumer has taken every
+// event that carries it (Stream's return), and nothing the engine or the
+// algorithm holds can read it again. The second comes from the algorithm's
+// EffStable — its own verdict, from its own state, that a process will
+// never restore below a checkpoint — and from the copies the engine
+// holds:
+//
+//   - a checkpoint's vector, once a later checkpoint of its process is
+//     stable: no restore reads it again;
+//   - a piggyback, once the send that made it is final at its sender and
+//     every copy that carries it was delivered by a receipt that is final
+//     at its receiver: no copy can be offered, put back or repeated again.
+//     A copy discarded, left in a mailbox or taken by a receipt later
+//     undone keeps its piggyback to the end.
+//
+// What a restore read stays to the end: the vectors of the checkpoints it
+// chose among and of the receipts it could replay or undo. The checker
+// judges a restore by deciding it again from them after the fact. These
+// are a few per failure.
+//
+// The algorithm's vectors are its own business: it holds what it needs
+// and drops the rest (PK: algorithms/pk/line.go).
+
+// releaseState is the engine's part of it.
+type releaseState struct {
+	// stable is, per process, its latest EffStable.
+	stable []stableAt
+	// pbRefs counts, per entry of the run's PBs, the sends that made it
+	// and are not final, and the copies carrying it that were not
+	// delivered by a final receipt. An entry whose count drops to 0 is
+	// queued in drops; one whose vector is dropped is -1.
+	pbRefs []int32
+	// drops are the vectors to drop once the consumer has taken the
+	// events made so far, oldest first; next is the first not dropped.
+	drops []drop
+	next  int
+}
+
+// stableAt is a process's stable checkpoint and its position.
+type stableAt struct{ ckpt, pos int32 }
+
+// drop is a piggyback (pb) or checkpoint vector (vt) of the run, the other
+// None, to drop once the consumer has taken the events before upto.
+type drop struct{ upto, pb, vt int32 }
+
+// hold counts a new copy carrying piggyback pb, and the send that made
+// it when first.
+func (e *engine) hold(pb int32, first bool) {
+	if pb == trace.None {
+		return
+	}
+	e.pbRefs[pb]++
+	if first {
+		e.pbRefs[pb]++
+	}
+}
+
+// unhold ends one reason to keep piggyback pb.
+func (e *engine) unhold(pb int32) {
+	if pb == trace.None || e.pbRefs[pb] <= 0 {
+		return
+	}
+	if e.pbRefs[pb]--; e.pbRefs[pb] == 0 && e.stream != nil {
+		e.drops = append(e.drops, drop{upto: int32(len(e.out.Events)), pb: pb, vt: trace.None})
+	}
+}
+
+// usable returns an error when the vector of piggyback pb was dropped:
+// the algorithm repeats a copy it declared final (EffStable).
+func (e *engine) usable(pb int32, what string) error {
+	if pb == trace.None || e.pbRefs[pb] >= 0 {
+		return nil
+	}
+	return fmt.Errorf("replay: algorithm %s %s a copy of a send it declared final (EffStable), whose vector time the engine let go", e.alg.Name(), what)
+}
+
+// stabilize applies EffStable: the ops of process f.To before checkpoint
+// f.Ckpt are final. Their sends and receipts end a reason to keep their
+// piggybacks; the vectors of earlier checkpoints are let go.
+func (e *engine) stabilize(f *Effect) error {
+	q := int32(f.To)
+	if q < 0 || int(q) >= len(e.procs) {
+		return fmt.Errorf("replay: algorithm %s: EffStable of bad process %d", e.alg.Name(), f.To)
+	}
+	st := &e.stable[q]
+	if f.Ckpt <= st.ckpt {
+		return nil
+	}
+	pos, err := e.ckptPos(q, f.Ckpt)
+	if err != nil {
+		return err
+	}
+	pr := &e.procs[q]
+	for k := st.pos; k < pos && k < pr.pos(); k++ {
+		if c := pr.live[k]; c != NoCopy {
+			// A send's op or a receipt's copy: either ends one reason.
+			e.unhold(e.copies[c].pb)
+		}
+	}
+	st.ckpt, st.pos = f.Ckpt, pos
+	cs := pr.ckpts
+	i := 0
+	for i < len(cs) && cs[i].id < f.Ckpt {
+		i++
+	}
+	keep := int32(trace.None)
+	if i < len(cs) {
+		keep = cs[i].vt
+	}
+	for _, c := range cs[:i] {
+		// Consecutive checkpoints of equal vectors share an entry
+		// (storeVT): one the stable checkpoint shares stays.
+		if c.vt != trace.None && c.vt != keep && e.stream != nil {
+			e.drops = append(e.drops, drop{upto: int32(len(e.out.Events)), pb: trace.None, vt: c.vt})
+		}
+	}
+	pr.ckpts = cs[i:]
+	return nil
+}
+
+// pin keeps to the end the vectors a restore of p to checkpoint id, at
+// position cpos, read while p was at position L: those of its checkpoints
+// from id on and of its receipts from cpos on.
+func (e *engine) pin(p, id, cpos, L int32) {
+	if e.stream == nil {
+		return // nothing is dropped
+	}
+	pr := &e.procs[p]
+	cs := pr.ckpts
+	i := len(cs)
+	for i > 0 && cs[i-1].id >= id {
+		i--
+	}
+	// Earlier checkpoints sharing the first one's entry (storeVT) too.
+	for i > 0 && i < len(cs) && cs[i].vt != trace.None && cs[i-1].vt == cs[i].vt {
+		i--
+	}
+	for ; i < len(cs); i++ {
+		cs[i].vt = trace.None // not the engine's to drop any more
+	}
+	for k := cpos; k < L && k < pr.pos(); k++ {
+		if c := pr.live[k]; c != NoCopy && e.copies[c].to == p {
+			if pb := e.copies[c].pb; pb != trace.None && e.pbRefs[pb] >= 0 {
+				e.pbRefs[pb]++ // never ended
+			}
+		}
+	}
+}
+
+// release drops the queued vectors whose events the consumer has taken:
+// the first taken events of the run.
+func (e *engine) release(taken int) {
+	for ; e.next < len(e.drops) && int(e.drops[e.next].upto) <= taken; e.next++ {
+		d := e.drops[e.next]
+		if d.vt != trace.None {
+			e.out.VTs[d.vt] = nil
+		} else if e.pbRefs[d.pb] == 0 {
+			// Still unheld: no resend came in between.
+			e.out.PBs[d.pb].VT = nil
+			e.pbRefs[d.pb] = -1
+		}
+	}
+	if e.next == len(e.drops) {
+		e.drops, e.next = e.drops[:0], 0
+	}
+}
