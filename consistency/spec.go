@@ -39,7 +39,7 @@ type protocol interface {
 // newProtocol returns the spec of the algorithm the run names, or nil
 // when the checker knows no recovery rules for it.
 func newProtocol(b *history.Builder, lookahead int32) protocol {
-	f := &specFrame{b: b, m: b.Model(), res: newResult(report.LogReplayRules), instants: history.RecordsParams(b.Model().Run)}
+	f := &specFrame{b: b, m: b.Model(), res: newResult(report.LogReplayRules), instants: history.ReplayTimed(b.Model().Run)}
 	switch f.m.Alg {
 	case history.MS, history.Textbook:
 		return newMSSpec(f)

@@ -51,6 +51,14 @@ func WriteRun(w io.Writer, run *Run, opts WriteOptions) error {
 		}
 		b = append(b, `"variant":`...)
 		b = appendString(b, run.Options.Variant)
+		sep = true
+	}
+	if run.Options.Timing != "" {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, `"timing":`...)
+		b = appendString(b, run.Options.Timing)
 	}
 	b = append(b, '}')
 	if run.Source != "" {

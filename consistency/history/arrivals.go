@@ -8,7 +8,7 @@ import (
 
 // The network and the down time of SPEC §3, judged against the source
 // trace with the params a run records it was replayed with
-// (RecordsParams): a copy sent at s arrives at s + d, d its message's
+// (ReplayTimed): a copy sent at s arrives at s + d, d its message's
 // delay in the trace (default_delay when the trace never receives it);
 // a receive takes its message's copies in arrival order; a process that
 // fails at t restarts at t + its down time (the fail's own, else
@@ -21,7 +21,7 @@ import (
 // when the run records no params or the source lacks the message.
 func (b *Builder) srcDelay(rm int32) (trace.Time, bool) {
 	w, m := &b.wf, b.m
-	if w.src == nil || !RecordsParams(m.Run) {
+	if w.src == nil || !ReplayTimed(m.Run) {
 		return 0, false
 	}
 	sm := b.m.msgs.src(rm)
@@ -82,7 +82,7 @@ func (b *Builder) arrived(seq int32, e *trace.RunEvent, ci int32) {
 // index idx (None: no comparable source, or no such fail).
 func (b *Builder) failedUntil(e *trace.RunEvent, ps *procBuild, idx int32) {
 	ps.restartAt = 0
-	if idx == None || !RecordsParams(b.m.Run) {
+	if idx == None || !ReplayTimed(b.m.Run) {
 		return
 	}
 	down := b.wf.src.Events[idx].Down

@@ -205,11 +205,11 @@ func (b *Builder) controlArrived(seq int32, e *trace.RunEvent) {
 
 // controlDelayed checks that a control message arrives control_delay
 // after its send (SPEC §3), in a run that records the params it was
-// replayed with (RecordsParams).
+// replayed with (ReplayTimed).
 func (b *Builder) controlDelayed(seq, sent int32, e *trace.RunEvent) {
 	params := &b.m.Run.Options.Params
 	at := b.m.Run.Events[sent].T + params.ControlDelay
-	if !RecordsParams(b.m.Run) || e.T == at {
+	if !ReplayTimed(b.m.Run) || e.T == at {
 		return
 	}
 	m := b.m
@@ -219,13 +219,14 @@ func (b *Builder) controlDelayed(seq, sent int32, e *trace.RunEvent) {
 	})
 }
 
-// RecordsParams reports whether run records the params it was replayed
-// with, as every run ckpt writes does: only such a run claims SPEC §3's
-// timing. Another implementation's run keeps its own network's times,
-// and a hand-made one may leave them out.
-func RecordsParams(run *trace.Run) bool {
+// ReplayTimed reports whether run claims SPEC §3's timing: a replay
+// (no options.timing) that records the params it was replayed with, as
+// every run ckpt replays does. A recorded run keeps its system's times,
+// another implementation's its own network's, and a hand-made one may
+// leave them out (docs/checker.md, "Recorded runs").
+func ReplayTimed(run *trace.Run) bool {
 	p := &run.Options.Params
-	return p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
+	return run.Options.Timing == "" && p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
 }
 
 // environment checks a basic checkpoint, a skipped tick or a fail against
