@@ -9,7 +9,7 @@ import (
 
 // maxWitnesses bounds the violations kept per property: a broken run can
 // have millions, and the first few explain the rest.
-const maxWitnesses = history.MaxKept
+const maxWitnesses = 20
 
 // standing says whether a property was judged, and if not why not. A
 // violation makes a property fail whatever its standing.
@@ -72,16 +72,6 @@ func (r *result) counted() bool {
 // keep appends a witness.
 func (r *result) keep(msg string, seqs []int32, because string) {
 	r.violations = append(r.violations, report.Violation{Property: r.name, Message: msg, Seqs: dedupe(seqs), Because: because})
-}
-
-// failWith records the anomalies of the given kinds, in the order the
-// model met them, as witnesses.
-func (r *result) failWith(m *history.Model, kinds ...history.Kind) {
-	as, total := m.Anomalies(kinds...)
-	for _, a := range as {
-		r.failed(a.Message, a.Seqs, a.Because)
-	}
-	r.count += total - len(as)
 }
 
 // notApplicable marks the property n/a: a property the algorithm does

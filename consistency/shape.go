@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -97,11 +96,11 @@ type shapeJudge struct {
 	m  *history.Model
 	on bool
 	sh shape
-	r  result
+	r  *result // log-replay-rules'
 }
 
-func newShapeJudge(m *history.Model) shapeJudge {
-	j := shapeJudge{m: m, r: newResult(report.LogReplayRules)}
+func newShapeJudge(m *history.Model, r *result) shapeJudge {
+	j := shapeJudge{m: m, r: r}
 	if m.Alg != history.Foreign && int(m.Alg) < len(shapes) {
 		j.on, j.sh = true, shapes[m.Alg]
 	}
@@ -115,10 +114,10 @@ func (j *shapeJudge) add(seq int32, e *trace.RunEvent) {
 	switch e.Kind {
 	case trace.Send:
 		if pb := j.m.Run.PB(e); pb != nil {
-			pbShape(j.m, &j.r, j.sh, seq, e, pb)
+			pbShape(j.m, j.r, j.sh, seq, e, pb)
 		}
 	case trace.ControlSend:
-		controlShape(j.m, &j.r, j.sh, seq, e)
+		controlShape(j.m, j.r, j.sh, seq, e)
 	}
 }
 

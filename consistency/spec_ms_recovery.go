@@ -315,9 +315,9 @@ func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, p *msProc, d *msDuty)
 	rec, f := s.recs[d.fi], &s.m.Failures[d.fi]
 	want := trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None}
 	if b := s.m.Run.Body(e); b != nil && !bodyFits(b, &want) {
-		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, history.DescribeBody(s.m, b), history.DescribeBody(s.m, &want)),
+		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, describeBody(s.m, b), describeBody(s.m, &want)),
 			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-				s.m.FailName(d.fi), f.Restart, history.DescribeBody(s.m, &want), seq, history.DescribeBody(s.m, b)))
+				s.m.FailName(d.fi), f.Restart, describeBody(s.m, &want), seq, describeBody(s.m, b)))
 	}
 }
 

@@ -31,6 +31,7 @@ type pkSpec struct {
 	// duplicate test (while the model has not undone it).
 	recvOf  []int32
 	vectors vtKeeper
+	flushes pkFlushes
 }
 
 // pkCopy is a copy's identity (msg and the sender's incarnation at the
@@ -91,6 +92,9 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 	for i := range s.recvOf {
 		s.recvOf[i] = history.None
 	}
+	if src := f.m.Src; src != nil && len(src.Processes) == np {
+		s.flushes.src = src
+	}
 	f.b.PutBack(s.putBack)
 	return s
 }
@@ -98,7 +102,14 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 // prepare makes a restart's plan, or a rollback's target, from the
 // checkpoints and live history the process has before the restore.
 func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+	s.flushesBefore(e.T)
+	if e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	if e.Kind == trace.Log {
+		s.logged(seq, e)
+	}
+	if s.mute {
 		return
 	}
 	switch p := &s.procs[e.P]; {
@@ -403,6 +414,7 @@ func (s *pkSpec) dropped(seq int32) {
 // finish judges what the processes still owe at the end, and reports
 // the forged token lists.
 func (s *pkSpec) finish() {
+	s.flushesBefore(trace.MaxTime + 1)
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]

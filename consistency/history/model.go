@@ -8,10 +8,10 @@
 // never write.
 //
 // The model records facts, not verdicts: where the run contradicts
-// itself (an op number that breaks continuity, a copy taken twice from a
-// mailbox, a restart of a process that never failed) it keeps an
-// Anomaly of a typed Kind, and each property rule decides which kinds
-// break it.
+// itself (an op number that breaks continuity, a restart of a process
+// that never failed) it builds on as robustly as it can, and the run
+// spec of package consistency, which reads the builder as the run
+// streams, says what is wrong.
 //
 // A Builder takes events one at a time (Add) and never looks ahead, so a
 // run can be fed to it as it is produced; Finish derives the final-state
@@ -38,11 +38,6 @@ const Nowhere int32 = -3
 // ImplicitUndo is UndoneBy's value for an op dropped by a broken op
 // continuity rather than by a restart or rollback.
 const ImplicitUndo int32 = -2
-
-// MaxKept bounds the anomalies of one kind whose text is kept: a broken
-// run can have millions, and the first few explain the rest. The checker
-// shows at most this many witnesses per property.
-const MaxKept = 20
 
 // Alg is the algorithm whose rules a run claims to follow.
 type Alg uint8
@@ -367,7 +362,6 @@ type Model struct {
 	// history, or nil when copies are missing.
 	Final *FinalGraph
 
-	anomalies [numKinds]anomalyList
 	// rechain: an explicit initial checkpoint came after others and
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
@@ -500,4 +494,9 @@ func Top(live []int32) int32 {
 		}
 	}
 	return None
+}
+
+// isApp reports whether e is a program op other than a resend.
+func isApp(e *trace.RunEvent) bool {
+	return e.Kind.IsOp() && !(e.Kind == trace.Send && e.Resend)
 }
