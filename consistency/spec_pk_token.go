@@ -194,12 +194,7 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	}
 	a := s.anns[d.fi]
 	f := &s.m.Failures[d.fi]
-	want := trace.ControlBody{Origin: a.Origin, Count: history.None, R: history.None, Inc: a.Inc, K: a.K}
-	if !bodyFits(b, &want) {
-		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, describeBody(s.m, b), describeBody(s.m, &want)),
-			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-				s.m.FailName(d.fi), f.Restart, describeBody(s.m, &want), seq, describeBody(s.m, b)))
-	}
+	s.carries(seq, e, d.fi, trace.ControlBody{Origin: a.Origin, Count: history.None, R: history.None, Inc: a.Inc, K: a.K})
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it
 	}

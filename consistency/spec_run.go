@@ -28,7 +28,6 @@ import (
 type runSpec struct {
 	*specFrame
 	proto protocol
-	shape shapeJudge
 	procs []runProc
 	lastT trace.Time
 	ended int32 // seq of the first end event, or None
@@ -64,8 +63,7 @@ const heardRestart = 1 << 31
 func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
 	m := f.m
-	s := &runSpec{specFrame: f, procs: make([]runProc, len(m.Run.Processes)), ended: history.None,
-		shape: newShapeJudge(m, &f.results[logReplayAt]), posChecks: newResult(ruleNames[equivalenceAt])}
+	s := &runSpec{specFrame: f, procs: make([]runProc, len(m.Run.Processes)), ended: history.None, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(m)
 	switch m.Alg {
 	case history.MS, history.Textbook:
@@ -140,7 +138,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 
 // step judges event seq once the model has taken it.
 func (s *runSpec) step(seq int32, e *trace.RunEvent) {
-	s.shape.add(seq, e)
+	s.shaped(seq, e)
 	if e.P >= 0 && int(e.P) < len(s.procs) {
 		switch e.Kind {
 		case trace.Send:

@@ -56,8 +56,8 @@ type procBuild struct {
 	// message of each op index in any execution.
 	progKind []trace.Kind
 	progMsg  []int32
-	// restarts are the seqs of its restarts (Proc.Restarts).
-	restarts []int32
+	// restarts counts its restarts: its incarnation after the latest.
+	restarts int32
 	// attributed counts the restarts attributed to a failure whose
 	// restored checkpoint is known: MS's failure count c.
 	attributed int32

@@ -115,7 +115,7 @@ func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
 }
 
 // Restarts returns how many times p has restarted.
-func (b *Builder) Restarts(p int32) int32 { return int32(len(b.procs[p].restarts)) }
+func (b *Builder) Restarts(p int32) int32 { return b.procs[p].restarts }
 
 // Copies returns how many copies the run has transmitted so far.
 func (b *Builder) Copies() int { return len(b.box.state) }

@@ -35,8 +35,8 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	}
 	ps.down = false
 	restored := b.restore(seq, e, ps, !m.Alg.Recovers())
-	inc := int32(len(ps.restarts)) // the incarnation that ended
-	ps.restarts = append(ps.restarts, seq)
+	inc := ps.restarts // the incarnation that ended
+	ps.restarts++
 	var ann *Announcement
 	if m.Alg == PK && e.Pos >= 0 {
 		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}

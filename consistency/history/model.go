@@ -135,9 +135,6 @@ type Proc struct {
 	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
-	// Restarts are the seqs of its restarts, in order: its incarnation
-	// at an event is how many come before it (Inc).
-	Restarts []int32
 }
 
 // HeldCkpt returns the k-th checkpoint held at the end.
@@ -172,19 +169,6 @@ func ckptIndex(taken []Ckpt, byID map[int32]int32, id int32) int32 {
 		return 0
 	}
 	return None
-}
-
-// Inc returns process p's incarnation at event seq: how many times it
-// restarted before seq (SPEC §5: a PK vector's own entry, the sender's
-// incarnation in a token's identities), or None for a process the
-// header does not name. The rules ask rather than count restarts on
-// their own.
-func (m *Model) Inc(p, seq int32) int32 {
-	if p < 0 || int(p) >= len(m.Procs) {
-		return None
-	}
-	n, _ := slices.BinarySearch(m.Procs[p].Restarts, seq)
-	return int32(n)
 }
 
 // RestoredCkpt returns the checkpoint restore rs restored, or false when

@@ -151,8 +151,8 @@ func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
 // Holds reports whether p holds a checkpoint with id.
 func (b *Builder) Holds(p, id int32) bool {
 	ps := &b.procs[p]
-	for _, k := range ps.held {
-		if ps.taken[k].ID == id {
+	for k := len(ps.held) - 1; k >= 0; k-- { // from the latest: restores name recent ones
+		if ps.taken[ps.held[k]].ID == id {
 			return true
 		}
 	}
