@@ -36,10 +36,9 @@ type msProc struct {
 	sn, next  int32
 	f         []trace.FEntry // default: the recoveries applied
 	inc, line int32          // textbook: incarnation and recovery line
-	down      bool
-	pending   []int32   // the requests (control_recv seqs) that arrived while down
-	log       []msEntry // the stable message log, by op
-	restored  int32     // seq of the latest restore: entries logged before it replay
+	pending   []int32        // the requests (control_recv seqs) that arrived while down
+	log       []msEntry      // the stable message log, by op
+	restored  int32          // seq of the latest restore: entries logged before it replay
 	duties    []msDuty
 }
 
@@ -104,7 +103,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Fail:
-		p.down, p.duties = true, nil
+		p.duties = nil
 	case trace.Restart:
 		s.restart(seq, e, p)
 	case trace.Rollback:
@@ -227,7 +226,7 @@ func (s *msSpec) unmet(p int32, d *msDuty, seq int32) {
 // finish judges what the processes still owe at the end.
 func (s *msSpec) finish() {
 	for p := range s.procs {
-		if d := s.head(&s.procs[p]); d != nil && !d.late && !s.procs[p].down {
+		if d := s.head(&s.procs[p]); d != nil && !d.late && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), d, history.None)
 		}
 	}

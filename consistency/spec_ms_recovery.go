@@ -121,7 +121,7 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
 	ck, latest := s.restored(seq)
-	p.down, p.restored, p.duties = false, seq, p.duties[:0]
+	p.restored, p.duties = seq, p.duties[:0]
 	if e.Restore == history.None || e.Pos == history.None {
 		s.lacks(seq, "a restart's restore or pos")
 		return
@@ -292,7 +292,7 @@ func (s *msSpec) request(seq int32, e *trace.RunEvent, p *msProc) {
 	}
 	switch fi := s.recOf(e.Failure); {
 	case fi == history.None: // no such failure, or none restarted: the run spec's
-	case p.down:
+	case s.b.Down(e.P):
 		p.pending = append(p.pending, seq)
 	case s.owes(p, fi, seq):
 		p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: fi, n: seq})

@@ -43,8 +43,7 @@ type pkProc struct {
 	inc      int32
 	cur      trace.VT // made on first use
 	down     bool
-	failSeq  int32 // its latest effective fail
-	crashPos int32 // its live op count then
+	crashPos int32 // its live op count at its latest effective fail
 	ann      annIndex
 	waiting  int32   // the restart whose token it holds for, or None
 	pending  []int32 // tokens (control_recv seqs) recorded while down
@@ -113,7 +112,7 @@ func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 		return
 	}
 	switch p := &s.procs[e.P]; {
-	case e.Kind == trace.Restart && p.down:
+	case e.Kind == trace.Restart && s.b.Down(e.P):
 		s.plan(seq, e.P, p)
 	case e.Kind == trace.Rollback:
 		p.target, _ = s.latestNonOrphan(e.P, p)
@@ -128,7 +127,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	if !s.numbered(seq, e) {
 		return
 	}
-	if p.down && e.Kind.IsOp() {
+	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
 		return
 	}
@@ -150,8 +149,8 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Fail:
-		if !p.down { // a fail of a down process is ignored
-			p.down, p.failSeq, p.crashPos, p.waiting, p.duties = true, seq, s.liveCount(e.P), history.None, nil
+		if _, ok := s.m.FailureAt(seq); ok { // a fail of a down process is ignored
+			p.crashPos, p.waiting, p.duties = s.liveCount(e.P), history.None, nil
 		}
 	case trace.Restart:
 		s.restart(seq, e, p)
@@ -418,7 +417,7 @@ func (s *pkSpec) finish() {
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !pr.duties[0].late && !pr.down {
+		if len(pr.duties) > 0 && !pr.duties[0].late && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), &pr.duties[0], history.None)
 		}
 	}
