@@ -11,11 +11,10 @@ import (
 // equivalence judges SPEC §7 equivalence: each process's final live
 // history is its whole program, in order, every receive getting the same
 // message id. A run that breaks its own form fails it too (the run spec,
-// as the run streamed), and so does an end record that contradicts the
-// rebuilt history (equivalence_end.go).
+// as the run streamed: spec_run*.go), an end record that contradicts the
+// rebuilt history among them.
 func equivalence(m *history.Model) result {
 	r := newResult(report.Equivalence)
-	endRecords(m, &r)
 	if m.Missing.Ops {
 		r.cannotJudge(finalOpsWhy)
 		return r

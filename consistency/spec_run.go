@@ -54,6 +54,10 @@ type runProc struct {
 	downOps []int32
 	// restartAt is when the latest fail's down time ends (spec_run_env.go).
 	restartAt trace.Time
+	// restart is its latest restart; recvHold and procHold the hold (of
+	// a receive) and the block or PK restart (of the whole process)
+	// holding it now, or None (spec_run_end.go).
+	restart, recvHold, procHold int32
 }
 
 // heardRestart marks in heard a process's restart from its own failure.
@@ -64,6 +68,9 @@ func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
 	m := f.m
 	s := &runSpec{specFrame: f, procs: make([]runProc, len(m.Run.Processes)), ended: history.None, posChecks: newResult(ruleNames[equivalenceAt])}
+	for p := range s.procs {
+		s.procs[p].restart, s.procs[p].recvHold, s.procs[p].procHold = history.None, history.None, history.None
+	}
 	s.env = newEnvSpec(m)
 	switch m.Alg {
 	case history.MS, history.Textbook:
@@ -140,6 +147,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 	s.shaped(seq, e)
 	if e.P >= 0 && int(e.P) < len(s.procs) {
+		s.holds(seq, e)
 		switch e.Kind {
 		case trace.Send:
 			if e.Resend {
@@ -215,6 +223,7 @@ func (s *runSpec) finish() {
 		s.results[equivalenceAt].then(s.posChecks)
 	}
 	s.posChecks = result{}
+	s.endRecords()
 	if s.proto != nil {
 		s.proto.finish()
 	}

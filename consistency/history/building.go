@@ -53,11 +53,11 @@ func (b *Builder) Shown(p, k int32) (ProgOp, bool) {
 	return ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}, true
 }
 
-// ProgLen returns the length of p's program when the source trace gives
-// it, else -1.
+// ProgLen returns the length of p's program: the source trace's when
+// there is a comparable one, else the ops the run has shown so far.
 func (b *Builder) ProgLen(p int32) int {
 	if b.m.srcOps == nil {
-		return -1
+		return len(b.procs[p].progKind)
 	}
 	return len(b.m.srcOps[p])
 }
