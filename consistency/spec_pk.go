@@ -42,8 +42,7 @@ type pkCopy struct{ inc, slot int32 }
 type pkProc struct {
 	inc      int32
 	cur      trace.VT // made on first use
-	down     bool
-	crashPos int32 // its live op count at its latest effective fail
+	crashPos int32    // its live op count at its latest effective fail
 	ann      annIndex
 	waiting  int32   // the restart whose token it holds for, or None
 	pending  []int32 // tokens (control_recv seqs) recorded while down
