@@ -35,9 +35,8 @@ func newResult(name string) result { return result{name: name} }
 
 // fail records a witness of the property failing, at seqs. text renders
 // its message and because-chain and is called only for the witnesses
-// kept (the first maxWitnesses), as for the model's anomalies: a broken
-// run can fail a rule at every event, and formatting a witness for each
-// cost more than the checking.
+// kept (the first maxWitnesses): a broken run can fail a rule at every
+// event, and formatting a witness for each cost more than the checking.
 func (r *result) fail(seqs []int32, text func() (msg, because string)) {
 	if r.counted() {
 		msg, because := text()
@@ -54,7 +53,7 @@ func (r *result) failChain(chain func() (msg string, seqs []int32, because strin
 	}
 }
 
-// failed records a witness already formatted (an anomaly, another
+// failed records a witness already formatted (a spec's, another
 // result's violation): fail's eager form, for text that exists anyway.
 func (r *result) failed(msg string, seqs []int32, because string) {
 	if r.counted() {
