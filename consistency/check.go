@@ -26,15 +26,22 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// rules are the property rules in report order (report.PropertyNames).
-var rules = []func(m *history.Model) result{
-	orphanFree, noLostMessages, noDuplicates, func(m *history.Model) result { return logReplayRules(m, nil, nil) }, dominoFree,
+// rules are the property rules in report order (report.PropertyNames),
+// each judging the finished model; what the specs judged as the run
+// streamed comes before what they find.
+var rules = [...]func(m *history.Model) result{
+	orphanFree, noLostMessages, noDuplicates, logReplayRules, dominoFree,
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
-// logReplayAt is log-replay-rules' place in rules, equivalenceAt
-// equivalence's.
-const logReplayAt, equivalenceAt = 3, 9
+// ruleNames are the rules' properties, in their order.
+var ruleNames = [...]string{
+	report.OrphanFree, report.NoLostMessages, report.NoDuplicates, report.LogReplayRules, report.DominoFree,
+	report.ZCycleFree, report.RDT, report.SnLines, report.MinimalRollback, report.Equivalence,
+}
+
+// The places in rules of the properties the specs report to.
+const orphanFreeAt, logReplayAt, dominoFreeAt, equivalenceAt = 0, 3, 4, 9
 
 // Check judges run against SPEC §7 and returns its report. src is the
 // trace the run was replayed from, or nil: equivalence is then unknown and
@@ -59,13 +66,11 @@ func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
 	return s.report(verdicts)
 }
 
-// judgeOnly judges the finished model m, spec being the verdict of its
-// protocol spec (nil for an algorithm without one) and shape the shape
-// rules' (both made as the run streamed); it leaves out the
-// uncoordinated baseline and the statistics when verdicts is set. base
-// is the baseline already started (StartBaseline), or nil to compute it
-// here.
-func judgeOnly(m *history.Model, spec, shape *result, verdicts bool, base *Baseline) report.Report {
+// judgeOnly judges the finished model m, streamed being what the specs
+// found as the run streamed; it leaves out the uncoordinated baseline
+// and the statistics when verdicts is set. base is the baseline already
+// started (StartBaseline), or nil to compute it here.
+func judgeOnly(m *history.Model, streamed *[len(rules)]result, verdicts bool, base *Baseline) report.Report {
 	r := report.Report{
 		File:       m.Run.Name,
 		Algorithm:  m.Run.Algorithm,
@@ -76,7 +81,7 @@ func judgeOnly(m *history.Model, spec, shape *result, verdicts bool, base *Basel
 	if !verdicts {
 		stats = &r.Stats
 	}
-	for _, res := range judgeRules(m, spec, shape, stats) {
+	for _, res := range judgeRules(m, streamed, stats) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
@@ -120,26 +125,22 @@ func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
 
 // judgeRules runs the rules on every core the process may use: they are
 // pure functions of the model (TestRulesArePure) and each result has its
-// own slot, so the report is the same in any order. log-replay-rules
-// takes the spec's verdict. With stats, the report's statistics are
-// counted beside them. verify runs its algorithms in parallel: this
-// fills the core the one that finishes first leaves idle while the
-// other is judged.
-func judgeRules(m *history.Model, spec, shape *result, stats *report.Stats) []result {
-	out := make([]result, len(rules))
+// own slot, so the report is the same in any order. Each follows what
+// the specs found of its property as the run streamed. With stats, the
+// report's statistics are counted beside them. verify runs its
+// algorithms in parallel: this fills the core the one that finishes
+// first leaves idle while the other is judged.
+func judgeRules(m *history.Model, streamed *[len(rules)]result, stats *report.Stats) []result {
+	out := streamed[:]
 	tasks := make(chan func(), len(rules)+1)
 	// The costliest first, so that no core is left with it at the end.
-	tasks <- func() { out[equivalenceAt] = equivalence(m) }
+	tasks <- func() { out[equivalenceAt].then(equivalence(m)) }
 	if stats != nil {
 		tasks <- func() { *stats = statistics(m) }
 	}
 	for i := range rules {
-		switch i {
-		case equivalenceAt:
-		case logReplayAt:
-			tasks <- func() { out[i] = logReplayRules(m, spec, shape) }
-		default:
-			tasks <- func() { out[i] = rules[i](m) }
+		if i != equivalenceAt {
+			tasks <- func() { out[i].then(rules[i](m)) }
 		}
 	}
 	close(tasks)

@@ -15,13 +15,12 @@ import (
 // those it held; PK: just before its first orphan event. The checkpoints
 // the rules name are the protocol spec's (history.Restore.Want), found
 // as the run streamed. A restore of a checkpoint the process does not
-// hold fails it too.
+// hold fails it too (the run spec).
 func dominoFree(m *history.Model) result {
 	r := newResult(report.DominoFree)
 	if m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
-	r.failWith(m, history.UnheldRestore)
 	switch {
 	case m.Alg.Recovers():
 		restoreBounds(m, &r)

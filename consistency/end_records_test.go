@@ -7,7 +7,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Each branch of judgeEnd (equivalence_end.go) on a run whose end record
+// Each branch of endRecord (spec_run_end.go) on a run whose end record
 // breaks that branch alone. forgedcases_test.go has runs for some of
 // them, but their witnesses name only the record ("P1's end at seq 29
 // says …"), which every branch writes: here the witness is the branch's

@@ -8,7 +8,7 @@ import (
 )
 
 // replayTimes judges the ops' times of SPEC §3 (readyTimes), in a run
-// that records the params it was replayed with (history.RecordsParams).
+// that records the params it was replayed with (replayTimed).
 // The network's and the down time's are the model's (history
 // arrivals.go, ControlLate), judged under the same condition.
 //
@@ -21,8 +21,12 @@ import (
 // without params").
 func replayTimes(m *history.Model, r *result) {
 	switch {
-	case history.RecordsParams(m.Run):
+	case replayTimed(m.Run):
 		readyTimes(m, r)
+	case m.Run.Options.Timing == trace.TimingRecorded:
+		// Judged on its program and on causal order only: the run's
+		// form (time order, each receipt after its send, each restart
+		// after its fail, ops in program order) is checked above.
 	case m.Alg != history.Foreign:
 		r.cannotJudge(noParamsWhy)
 	}

@@ -16,13 +16,13 @@ import (
 // of f (a message whose send is undone for f or depends on such an
 // event); and at the end no live receipt consumes a copy whose send was
 // undone. A receive of a copy never sent, or a resend of a send that is
-// not live, consumes or makes a copy with no live send: it fails too.
+// not live, consumes or makes a copy with no live send: it fails too
+// (the run spec, as the run streamed).
 func orphanFree(m *history.Model) result {
 	r := newResult(report.OrphanFree)
 	if m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
-	r.failWith(m, history.CopyNeverSent, history.ResendNotLive)
 	if m.Missing.Ops || m.Missing.Copy {
 		r.cannotJudge(causalWhy)
 	} else if d := m.Dependence(); d != nil {

@@ -9,7 +9,7 @@ import (
 
 // maxWitnesses bounds the violations kept per property: a broken run can
 // have millions, and the first few explain the rest.
-const maxWitnesses = history.MaxKept
+const maxWitnesses = 20
 
 // standing says whether a property was judged, and if not why not. A
 // violation makes a property fail whatever its standing.
@@ -35,9 +35,8 @@ func newResult(name string) result { return result{name: name} }
 
 // fail records a witness of the property failing, at seqs. text renders
 // its message and because-chain and is called only for the witnesses
-// kept (the first maxWitnesses), as for the model's anomalies: a broken
-// run can fail a rule at every event, and formatting a witness for each
-// cost more than the checking.
+// kept (the first maxWitnesses): a broken run can fail a rule at every
+// event, and formatting a witness for each cost more than the checking.
 func (r *result) fail(seqs []int32, text func() (msg, because string)) {
 	if r.counted() {
 		msg, because := text()
@@ -54,7 +53,7 @@ func (r *result) failChain(chain func() (msg string, seqs []int32, because strin
 	}
 }
 
-// failed records a witness already formatted (an anomaly, another
+// failed records a witness already formatted (a spec's, another
 // result's violation): fail's eager form, for text that exists anyway.
 func (r *result) failed(msg string, seqs []int32, because string) {
 	if r.counted() {
@@ -72,16 +71,6 @@ func (r *result) counted() bool {
 // keep appends a witness.
 func (r *result) keep(msg string, seqs []int32, because string) {
 	r.violations = append(r.violations, report.Violation{Property: r.name, Message: msg, Seqs: dedupe(seqs), Because: because})
-}
-
-// failWith records the anomalies of the given kinds, in the order the
-// model met them, as witnesses.
-func (r *result) failWith(m *history.Model, kinds ...history.Kind) {
-	as, total := m.Anomalies(kinds...)
-	for _, a := range as {
-		r.failed(a.Message, a.Seqs, a.Because)
-	}
-	r.count += total - len(as)
 }
 
 // notApplicable marks the property n/a: a property the algorithm does

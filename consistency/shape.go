@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -51,7 +50,7 @@ type shape struct {
 // shapes are the known algorithms' run shapes (SPEC §6, docs/formats.md).
 // MS's f may be empty, which the format cannot tell from absent.
 var shapes = [...]shape{
-	history.Foreign:     {}, // not judged (shapeRules)
+	history.Foreign:     {}, // not judged
 	history.MS:          {must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}},
 	history.Textbook:    {must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}},
 	history.PK:          {must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}},
@@ -84,41 +83,26 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 	return s
 }
 
-// shapeJudge judges, as each event is added, that a run carries what
-// the algorithm it names sends: its piggyback fields and its control
-// messages. The rules rebuild each algorithm's state from its own fields
-// and pass over others, so a run of one algorithm relabelled as another
-// (default MS as ms-textbook, MS as bcs) would otherwise be judged on
-// almost nothing and pass. A send without a piggyback is not judged here
-// (a foreign run may omit it; the state rules say what that leaves
-// unknown). It reads a piggyback only while its send is added: a
-// producer may drop vectors after.
-type shapeJudge struct {
-	m  *history.Model
-	on bool
-	sh shape
-	r  result
-}
-
-func newShapeJudge(m *history.Model) shapeJudge {
-	j := shapeJudge{m: m, r: newResult(report.LogReplayRules)}
-	if m.Alg != history.Foreign && int(m.Alg) < len(shapes) {
-		j.on, j.sh = true, shapes[m.Alg]
-	}
-	return j
-}
-
-func (j *shapeJudge) add(seq int32, e *trace.RunEvent) {
-	if !j.on {
+// shaped judges, as each event is added, that a run carries what the
+// algorithm it names sends: its piggyback fields and its control
+// messages (log-replay-rules). The specs rebuild each algorithm's state
+// from its own fields and pass over others, so a run of one algorithm
+// relabelled as another (default MS as ms-textbook, MS as bcs) would
+// otherwise be judged on almost nothing and pass. A send without a
+// piggyback is not judged here (a foreign run may omit it). It reads a
+// piggyback only while its send is added: a producer may drop vectors
+// after.
+func (s *runSpec) shaped(seq int32, e *trace.RunEvent) {
+	if s.m.Alg == history.Foreign || int(s.m.Alg) >= len(shapes) {
 		return
 	}
-	switch e.Kind {
+	switch sh := shapes[s.m.Alg]; e.Kind {
 	case trace.Send:
-		if pb := j.m.Run.PB(e); pb != nil {
-			pbShape(j.m, &j.r, j.sh, seq, e, pb)
+		if pb := s.m.Run.PB(e); pb != nil {
+			pbShape(s.m, s.res, sh, seq, e, pb)
 		}
 	case trace.ControlSend:
-		controlShape(j.m, &j.r, j.sh, seq, e)
+		controlShape(s.m, s.res, sh, seq, e)
 	}
 }
 

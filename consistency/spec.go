@@ -2,30 +2,30 @@ package consistency
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// A protocol spec is an algorithm written once more, from SPEC §4–§5 and
-// docs/ms.md, docs/pk.md, as a reference state machine the checker
-// executes: the run's events step it once, in seq order, and each event
-// is judged against what the spec allows in the state the earlier events
-// left — porcupine's Model{Init, Step}, or TLA+ trace validation of a
-// recorded trace against a spec's Next relation. An event the spec does
-// not allow is a violation of log-replay-rules, explained in the spec's
-// own terms; the spec then follows the run as it happened (it restores
-// what the run restores) and judges on, so that one forgery is reported
-// once and an independent one after it is reported too.
+// The checker judges a run, as it streams, against specifications it
+// executes: reference state machines that the run's events step once, in
+// seq order, each event judged against what the spec allows in the state
+// the earlier events left — porcupine's Model{Init, Step}, or TLA+ trace
+// validation of a recorded trace against a spec's Next relation. An
+// event the spec does not allow is a violation, explained in the spec's
+// own terms; the spec then follows the run as it happened, so that one
+// forgery is reported once and an independent one after it too.
 //
-// spec_ms.go is MS (the default and the textbook variant), spec_pk.go PK.
-// Each reads what happened — live histories, checkpoints, copies and
-// mailboxes — from the history model being built (history.Builder), and
-// keeps only the algorithm's own state: numbers, logs, vectors. It steps
-// while the run streams (Stream.Add), so it reads a PK vector only while
-// the event that carries it is added, and keeps the vectors it needs
-// later itself (spec_pk_vectors.go).
+// Every run conforms to the run spec (spec_run*.go): the form any
+// algorithm's run keeps (SPEC §3, §6) — op continuity, copies sent
+// before they are taken, restarts after fails, control messages that
+// arrive once, the source trace's environment and times. A run of MS or
+// PK conforms also to that algorithm's protocol spec (spec_ms*.go,
+// spec_pk*.go), which refines it with the algorithm's rules. The specs
+// read what happened — live histories, checkpoints, copies and
+// mailboxes — from the history model being built (history.Builder) and
+// keep only their own state.
 type protocol interface {
 	// prepare sees event seq before the model takes it: a restore's
 	// target is judged against the checkpoints held before it.
@@ -33,48 +33,75 @@ type protocol interface {
 	step(seq int32, e *trace.RunEvent)
 	// finish judges what the end of the run leaves owed.
 	finish()
-	verdict() *result
 }
 
-// newProtocol returns the spec of the algorithm the run names, or nil
-// when the checker knows no recovery rules for it.
-func newProtocol(b *history.Builder, lookahead int32) protocol {
-	f := &specFrame{b: b, m: b.Model(), res: newResult(report.LogReplayRules), instants: history.RecordsParams(b.Model().Run)}
-	switch f.m.Alg {
-	case history.MS, history.Textbook:
-		return newMSSpec(f)
-	case history.PK:
-		return newPKSpec(f, lookahead)
-	}
-	return nil
-}
-
-// specFrame is what both specs share: the model in the making, the
-// verdict, and whether the run claims SPEC §3's timing.
+// specFrame is what the specs share: the model in the making, the
+// violations found so far per property, and whether the run claims SPEC
+// §3's timing.
 type specFrame struct {
 	b *history.Builder
 	m *history.Model
-	// res is log-replay-rules' verdict from the spec.
-	res result
-	// instants: the run records the params it was replayed with, so the
+	// results are the streamed part of every property's verdict, in
+	// report order (rules); res is log-replay-rules', the protocol
+	// specs' own.
+	results [len(ruleNames)]result
+	res     *result
+	// instants: the run claims SPEC §3's timing (replayTimed), so the
 	// steps of one reaction (a request and the rollback it causes, a
 	// forced checkpoint and its delivery) must share an instant.
 	instants bool
-	// mute stops judging once a field the spec needs is missing: the
+	// mute stops the protocol spec once a field it needs is missing: the
 	// property is then unknown (SPEC §6), never pass.
 	mute bool
 }
 
-func (f *specFrame) verdict() *result { return &f.res }
+func newSpecFrame(b *history.Builder) *specFrame {
+	f := &specFrame{b: b, m: b.Model(), instants: replayTimed(b.Model().Run)}
+	for i, n := range ruleNames {
+		f.results[i] = newResult(n)
+	}
+	f.res = &f.results[logReplayAt]
+	return f
+}
 
-// diverge records an event the spec does not allow.
+// replayTimed reports whether run claims SPEC §3's timing: a replay (no
+// options.timing) that records the params it was replayed with, as every
+// run ckpt replays does. A recorded run keeps its system's times, another
+// implementation's its own network's, and a hand-made one may leave them
+// out (docs/checker.md, "Recorded runs").
+func replayTimed(run *trace.Run) bool {
+	p := &run.Options.Params
+	return run.Options.Timing == "" && p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
+}
+
+// fail records a violation of the property at index at (rules); text is
+// called only for the witnesses kept.
+func (f *specFrame) fail(at int, seqs []int32, text func() (msg, because string)) {
+	f.results[at].fail(seqs, text)
+}
+
+// malformed records a violation of the run's form: its histories are
+// not the program executed in order, so it breaks equivalence.
+func (f *specFrame) malformed(seq int32, msg func() string) {
+	f.fail(equivalenceAt, []int32{seq}, func() (string, string) {
+		s := msg()
+		return s, notWellFormed(s)
+	})
+}
+
+// notWellFormed is the because-chain of a violation that only says the
+// run breaks its own format.
+func notWellFormed(msg string) string { return "the run is not well formed: " + msg }
+
+// diverge records an event the protocol spec does not allow.
 func (f *specFrame) diverge(seqs []int32, msg, because string) {
 	if !f.mute {
 		f.res.failed(msg, seqs, because)
 	}
 }
 
-// lacks makes the spec stop judging: the run lacks a field it needs.
+// lacks makes the protocol spec stop judging: the run lacks a field it
+// needs.
 func (f *specFrame) lacks(seq int32, what string) {
 	if !f.mute {
 		f.res.cannotJudge(fmt.Sprintf("the run lacks %s at seq %d, which %s always writes, so its rules cannot be judged from there on", what, seq, algName(f.m)))
@@ -138,4 +165,28 @@ func (f *specFrame) restored(seq int32) (ck, latest int32) {
 func bodyFits(b, want *trace.ControlBody) bool {
 	fits := func(got, w int32) bool { return got == history.None || got == w }
 	return fits(b.Origin, want.Origin) && fits(b.Count, want.Count) && fits(b.R, want.R) && fits(b.Inc, want.Inc) && fits(b.K, want.K)
+}
+
+// describeBody renders a control body for because-chains, its numbers
+// as the run writes them: {origin P0, count 1, r 2}.
+func describeBody(m *history.Model, c *trace.ControlBody) string {
+	if c == nil {
+		return "no body"
+	}
+	var parts []string
+	if c.Origin != history.None {
+		parts = append(parts, "origin "+m.ProcName(c.Origin))
+	}
+	for _, f := range []struct {
+		name string
+		v    int32
+	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
+		if f.v != history.None {
+			parts = append(parts, fmt.Sprintf("%s %d", f.name, f.v))
+		}
+	}
+	if l := c.ReceivedList(); c.Receipts != nil || c.Received != nil {
+		parts = append(parts, fmt.Sprintf("%d receipts", len(l)))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -9,12 +9,13 @@ import (
 )
 
 // msSpec is SPEC §4, Manivannan–Singhal quasi-synchronous checkpointing
-// with recovery, as the reference state machine of spec.go: the default
+// with recovery, as a protocol spec (spec.go): the default
 // generalisation of §4.2 (vector F of applied recoveries), or with
 // textbook set the seed's rules (scalar inc and rec_line). Per process it
 // keeps sn, next, F (or inc and rec_line), the stable message log and
 // what the process owes at once: a reaction begun by one event and
-// completed by the next (msDuty).
+// completed by the next (msDuty). Receipts are spec_ms_receipt.go,
+// checkpoints and recoveries spec_ms_recovery.go.
 type msSpec struct {
 	*specFrame
 	textbook bool
@@ -35,10 +36,9 @@ type msProc struct {
 	sn, next  int32
 	f         []trace.FEntry // default: the recoveries applied
 	inc, line int32          // textbook: incarnation and recovery line
-	down      bool
-	pending   []int32   // the requests (control_recv seqs) that arrived while down
-	log       []msEntry // the stable message log, by op
-	restored  int32     // seq of the latest restore: entries logged before it replay
+	pending   []int32        // the requests (control_recv seqs) that arrived while down
+	log       []msEntry      // the stable message log, by op
+	restored  int32          // seq of the latest restore: entries logged before it replay
 	duties    []msDuty
 }
 
@@ -49,7 +49,7 @@ type msEntry struct {
 	dropped bool
 }
 
-// msDuty is what a process owes at once, begun by the event at seq:
+// msDuty is what a process owes at once, begun by the event at seq.
 type msDuty struct {
 	kind msDutyKind
 	seq  int32
@@ -57,8 +57,8 @@ type msDuty struct {
 	n    int32  // dutyDeliverSn: the sn; dutyDeliverCopy: the op; dutyApply: the request's control_recv
 	ci   int32  // dutyDeliverCopy: the copy
 	sent []bool // dutyRequests: the processes sent to
-	// pending: a request that arrived while the process was down (n its
-	// control_recv), owed only if not applied by the time it is reached.
+	// pending: a request that arrived while the process was down, owed
+	// only if not applied by the time it is reached.
 	pending bool
 	late    bool // not done at once: reported
 }
@@ -84,13 +84,10 @@ func newMSSpec(f *specFrame) *msSpec {
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}
 
 func (s *msSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) || !s.numbered(seq, e) {
 		return
 	}
 	p := &s.procs[e.P]
-	if !s.numbered(seq, e) {
-		return
-	}
 	d := s.owed(seq, e, p)
 	switch e.Kind {
 	case trace.Send:
@@ -106,7 +103,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Fail:
-		p.down, p.duties = true, nil
+		p.duties = nil
 	case trace.Restart:
 		s.restart(seq, e, p)
 	case trace.Rollback:
@@ -114,7 +111,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.ControlRecv:
 		s.request(seq, e, p)
 	case trace.ControlSend:
-		s.sendRequest(seq, e, p, d)
+		s.sendRequest(seq, e, d)
 	case trace.Resume, trace.Block:
 		s.diverge([]int32{seq}, fmt.Sprintf("%s %ss at seq %d", s.name(e.P), e.Kind, seq),
 			fmt.Sprintf("%s never holds a whole process, so its runs have no %s events", algName(s.m), e.Kind))
@@ -122,17 +119,18 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 }
 
 // owed returns the duty event e fulfils, popping it, or nil; an event
-// that leaves the duty unfulfilled is a divergence, reported once: the
-// duty may still be done, late.
+// that leaves the duty unfulfilled is a divergence, reported once (the
+// duty may still be done, late) and only in a run that claims SPEC §3's
+// timing: in another, other events may come between.
 func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msDuty {
 	d := s.head(p)
 	if d == nil || e.Kind == trace.Unhold {
 		return nil
 	}
 	if !s.fulfils(d, e) {
-		if s.instants && !d.late { // else other events may come between (spec.go)
+		if s.instants && !d.late {
 			s.unmet(e.P, d, seq)
-			d.late = true // reported once; it may still be done, late
+			d.late = true
 		}
 		return nil
 	}
@@ -147,11 +145,11 @@ func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msDuty {
 				"a restarted MS process sends its recovery's Rollback request to every other process once")
 		}
 		d.sent[e.Peer] = true
-		if !slicesAll(d.sent, e.P) {
+		if sentTo(d.sent, e.P) < len(d.sent)-1 {
 			return &out
 		}
 	}
-	p.duties = append(p.duties[:0], p.duties[1:]...)
+	p.duties = p.duties[1:]
 	return &out
 }
 
@@ -166,7 +164,7 @@ func (s *msSpec) head(p *msProc) *msDuty {
 		if d.pending = false; s.owes(p, d.fi, d.n) {
 			return d
 		}
-		p.duties = append(p.duties[:0], p.duties[1:]...)
+		p.duties = p.duties[1:]
 	}
 	return nil
 }
@@ -178,12 +176,14 @@ func (s *msSpec) fulfils(d *msDuty, e *trace.RunEvent) bool {
 		return e.Kind == trace.Recv
 	case dutyDeliverCopy:
 		return e.Kind == trace.Recv && e.Via != trace.ViaLog && s.copyOf(e) == d.ci && e.Op == d.n
-	case dutyApply:
-		return (e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery) &&
-			(e.Failure == history.None || e.Failure == s.m.Failures[d.fi].Seq)
 	}
-	return e.Kind == trace.ControlSend && e.Control == trace.ControlRollback &&
-		(e.Failure == history.None || e.Failure == s.m.Failures[d.fi].Seq) && e.Peer >= 0 && int(e.Peer) < len(d.sent)
+	if e.Failure != history.None && e.Failure != s.m.Failures[d.fi].Seq {
+		return false
+	}
+	if d.kind == dutyApply {
+		return e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery
+	}
+	return e.Kind == trace.ControlSend && e.Control == trace.ControlRollback && e.Peer >= 0 && int(e.Peer) < len(d.sent)
 }
 
 // unmet reports duty d of process p left unfulfilled by the event at
@@ -192,7 +192,7 @@ func (s *msSpec) unmet(p int32, d *msDuty, seq int32) {
 	next := "it has no further event"
 	if seq != history.None {
 		next = "its next event is " + s.m.Describe(seq)
-		if e := s.m.Event(seq); !e.Kind.IsOp() {
+		if !s.m.Event(seq).Kind.IsOp() {
 			next = "its next event is " + s.ev(seq)
 		}
 	}
@@ -213,10 +213,7 @@ func (s *msSpec) unmet(p int32, d *msDuty, seq int32) {
 			fmt.Sprintf("%s received the Rollback request for %s at seq %d, recovery (%s, %d, r=%d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %s",
 				s.name(p), s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next))
 	case dutyRequests:
-		n := 0
-		for _, x := range d.sent {
-			n += map[bool]int{true: 1}[x]
-		}
+		n := sentTo(d.sent, -1)
 		s.diverge(seqs, fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes", s.name(p), d.seq, n, len(d.sent)-1),
 			fmt.Sprintf("a restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %d of them before %s",
 				s.m.FailName(d.fi), n, strings.TrimPrefix(next, "its next event is ")))
@@ -229,20 +226,86 @@ func (s *msSpec) unmet(p int32, d *msDuty, seq int32) {
 // finish judges what the processes still owe at the end.
 func (s *msSpec) finish() {
 	for p := range s.procs {
-		if d := s.head(&s.procs[p]); d != nil && !d.late && !s.procs[p].down {
+		if d := s.head(&s.procs[p]); d != nil && !d.late && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
 }
 
-// slicesAll reports whether every process but self was sent to.
-func slicesAll(sent []bool, self int32) bool {
+// sentTo counts the processes sent to, self (if sent to) aside.
+func sentTo(sent []bool, self int32) int {
+	n := 0
 	for q, x := range sent {
-		if !x && int32(q) != self {
-			return false
+		if x && int32(q) != self {
+			n++
 		}
 	}
-	return true
+	return n
+}
+
+// msCase is what SPEC §4.2 makes of a copy at its receiver.
+type msCase uint8
+
+const (
+	msValid  msCase = iota
+	msFuture        // case 1: its sender applied a recovery the receiver has not
+	msStale         // case 2: its send was undone by a recovery the receiver applied
+)
+
+// judge returns the case of a copy with piggyback pb at p: case 1 before
+// case 2 (SPEC §4.2). Textbook: stale iff M.inc < inc and M.sn ≥
+// rec_line; a higher inc is adopted before the receipt is judged.
+func (s *msSpec) judge(p *msProc, pb *trace.Piggyback) msCase {
+	if s.textbook {
+		if pb.Inc != history.None && pb.Inc < p.inc && pb.Sn >= p.line {
+			return msStale
+		}
+		return msValid
+	}
+	for _, x := range pb.F {
+		if x.Count > fGet(p.f, x.P) {
+			return msFuture
+		}
+	}
+	if _, _, stale := s.staleBy(p, pb); stale {
+		return msStale
+	}
+	return msValid
+}
+
+// staleBy returns a recovery (o, c) p applied that pb's sender had not,
+// with M.sn ≥ its line r.
+func (s *msSpec) staleBy(p *msProc, pb *trace.Piggyback) (o, c int32, stale bool) {
+	for _, x := range p.f {
+		for cnt := fGet(pb.F, x.P) + 1; cnt <= x.Count; cnt++ {
+			if r := s.line(x.P, cnt); r != history.None && pb.Sn >= r {
+				return x.P, cnt, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// line returns r of o's c-th recovery, or None.
+func (s *msSpec) line(o, c int32) int32 {
+	if o < 0 || int(o) >= len(s.lines) || c < 1 || int(c) > len(s.lines[o]) {
+		return history.None
+	}
+	return s.lines[o][c-1]
+}
+
+// why says why a copy with piggyback pb is not valid at p.
+func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string {
+	switch {
+	case s.textbook:
+		return fmt.Sprintf("its incarnation %d is below %s's %d and its sn %d is ≥ the recovery line %d (the textbook rule)", pb.Inc, s.name(pid), p.inc, pb.Sn, p.line)
+	case c == msFuture:
+		return fmt.Sprintf("it was sent by a process that had applied %s, but %s had applied only %s: a message from the future, which MS holds until the Rollback requests for those recoveries have arrived and applies them first",
+			fString(s.m, pb.F), s.name(pid), fString(s.m, p.f))
+	}
+	o, cnt, _ := s.staleBy(p, pb)
+	r := s.line(o, cnt)
+	return fmt.Sprintf("its sender had not applied recovery (%s, %d) with line r=%d, and its sn %d is ≥ %d, so its send was undone", s.name(o), cnt, r, pb.Sn, r)
 }
 
 // fGet returns o's count in the sparse failure-count vector f.
@@ -273,20 +336,15 @@ func fSet(f []trace.FEntry, o, cnt int32) []trace.FEntry {
 // sameF reports whether two failure-count vectors hold the same non-zero
 // entries.
 func sameF(a, b []trace.FEntry) bool {
-	n := 0
-	for _, x := range a {
-		if x.Count != 0 {
-			if n++; fGet(b, x.P) != x.Count {
+	covers := func(x, y []trace.FEntry) bool {
+		for _, e := range x {
+			if e.Count != 0 && fGet(y, e.P) != e.Count {
 				return false
 			}
 		}
+		return true
 	}
-	for _, x := range b {
-		if x.Count != 0 {
-			n--
-		}
-	}
-	return n == 0
+	return covers(a, b) && covers(b, a)
 }
 
 // fString renders a failure-count vector as the run does: {P0: 1, …}.
@@ -297,6 +355,3 @@ func fString(m *history.Model, f []trace.FEntry) string {
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
-
-// joinAnd joins a witness's differences.
-func joinAnd(diffs []string) string { return strings.Join(diffs, ", and ") }

@@ -11,80 +11,19 @@ import (
 // MS's sends and receipts (SPEC §4.1, §4.2): piggybacks, the three
 // receipt cases, forced checkpoints, the logging and replay rules.
 
-// msCase is what SPEC §4.2 makes of a copy at its receiver.
-type msCase uint8
-
-const (
-	msValid  msCase = iota
-	msFuture        // case 1: its sender applied a recovery the receiver has not
-	msStale         // case 2: its send was undone by a recovery the receiver applied
-)
-
-// judge returns the case of a copy with piggyback pb at p: case 1 before
-// case 2 (SPEC §4.2). Textbook: stale iff M.inc < inc and M.sn ≥
-// rec_line; a higher inc is adopted before the receipt is judged.
-func (s *msSpec) judge(p *msProc, pb *trace.Piggyback) msCase {
-	if s.textbook {
-		if pb.Inc != history.None && pb.Inc < p.inc && pb.Sn >= p.line {
-			return msStale
-		}
-		return msValid
-	}
-	for _, x := range pb.F {
-		if x.Count > fGet(p.f, x.P) {
-			return msFuture
-		}
-	}
-	if _, _, stale := s.staleBy(p, pb); stale {
-		return msStale
-	}
-	return msValid
-}
-
-// staleBy returns a recovery (o, c) p applied that pb's sender had not,
-// with M.sn ≥ its line r.
-func (s *msSpec) staleBy(p *msProc, pb *trace.Piggyback) (o, c int32, stale bool) {
-	for _, x := range p.f {
-		for cnt := fGet(pb.F, x.P) + 1; cnt <= x.Count; cnt++ {
-			if r := s.line(x.P, cnt); r != history.None && pb.Sn >= r {
-				return x.P, cnt, true
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-// line returns r of o's c-th recovery, or None.
-func (s *msSpec) line(o, c int32) int32 {
-	if o < 0 || int(o) >= len(s.lines) || c < 1 || int(c) > len(s.lines[o]) {
-		return history.None
-	}
-	return s.lines[o][c-1]
-}
-
-// why says why a copy with piggyback pb is not valid at p.
-func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string {
-	switch {
-	case s.textbook:
-		return fmt.Sprintf("its incarnation %d is below %s's %d and its sn %d is ≥ the recovery line %d (the textbook rule)", pb.Inc, s.name(pid), p.inc, pb.Sn, p.line)
-	case c == msFuture:
-		return fmt.Sprintf("it was sent by a process that had applied %s, but %s had applied only %s: a message from the future, which MS holds until the Rollback requests for those recoveries have arrived and applies them first",
-			fString(s.m, pb.F), s.name(pid), fString(s.m, p.f))
-	}
-	o, cnt, _ := s.staleBy(p, pb)
-	r := s.line(o, cnt)
-	return fmt.Sprintf("its sender had not applied recovery (%s, %d) with line r=%d, and its sn %d is ≥ %d, so its send was undone", s.name(o), cnt, r, pb.Sn, r)
-}
-
-// pbOf returns the piggyback of copy ci, or nil (having made the spec
-// mute) when it has no sn.
+// pbOf returns the piggyback copy ci is judged by — its sender's true
+// state where the run forged it — or nil (the spec then mute or the
+// property unknown) for a copy never sent or a piggyback without sn.
 func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
+	if pb, ok := s.truePB[ci]; ok {
+		return pb
+	}
+	if seq == history.None {
+		return s.m.PB(ci)
+	}
 	if s.m.Copies.Send[ci] == history.None {
 		s.unsent(seq)
 		return nil
-	}
-	if pb, ok := s.truePB[ci]; ok {
-		return pb
 	}
 	pb := s.m.PB(ci)
 	if pb == nil || pb.Sn == history.None {
@@ -94,17 +33,9 @@ func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
 	return pb
 }
 
-// copyPB returns the piggyback copy ci is judged by: its sender's true
-// state where the run forged it.
-func (s *msSpec) copyPB(ci int32) *trace.Piggyback {
-	if pb, ok := s.truePB[ci]; ok {
-		return pb
-	}
-	return s.m.PB(ci)
-}
-
 // send judges a send's piggyback: the sender's sn and F (textbook: sn,
-// inc, rec_line) as they are at the send.
+// inc, rec_line) as they are at the send. A forged one is recorded: its
+// receivers judge the copy by the sender's true state.
 func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 	if e.Resend {
 		s.diverge([]int32{seq}, fmt.Sprintf("%s re-transmits %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
@@ -126,22 +57,22 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 	case !s.textbook && !sameF(pb.F, p.f):
 		diffs = append(diffs, fmt.Sprintf("f %s, but %s has applied %s", fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f)))
 	}
-	if len(diffs) > 0 {
-		// Its receivers judge the copy by its sender's true state.
-		if ci := s.copyOf(e); ci >= 0 {
-			t := trace.Piggyback{Sn: p.sn, Inc: history.None, RecLine: history.None, F: append([]trace.FEntry(nil), p.f...)}
-			if s.textbook {
-				t.Inc, t.RecLine, t.F = p.inc, p.line, nil
-			}
-			if s.truePB == nil {
-				s.truePB = map[int32]*trace.Piggyback{}
-			}
-			s.truePB[ci] = &t
-		}
-		s.diverge([]int32{seq}, fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("a message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries; the send at seq %d carries %s",
-				seq, strings.Join(diffs, ", and ")))
+	if len(diffs) == 0 {
+		return
 	}
+	if ci := s.copyOf(e); ci >= 0 {
+		t := &trace.Piggyback{Sn: p.sn, Inc: history.None, RecLine: history.None, F: append([]trace.FEntry(nil), p.f...)}
+		if s.textbook {
+			t.Inc, t.RecLine, t.F = p.inc, p.line, nil
+		}
+		if s.truePB == nil {
+			s.truePB = map[int32]*trace.Piggyback{}
+		}
+		s.truePB[ci] = t
+	}
+	s.diverge([]int32{seq}, fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have", s.name(e.P), s.m.MsgName(e.Msg), seq),
+		fmt.Sprintf("a message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries; the send at seq %d carries %s",
+			seq, strings.Join(diffs, ", and ")))
 }
 
 // recv judges a receipt: from the network by the receipt cases, the
@@ -172,18 +103,15 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 	}
 }
 
-// netReceipt judges a receipt from the network and reports whether a
-// receipt case already broke it.
+// netReceipt judges a receipt from the network (its log judged it, if
+// it logged it first) and reports whether a receipt case broke it.
 func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.Piggyback, d *msDuty) bool {
-	from := s.m.Copies.Send[s.copyOf(e)]
 	if d != nil && d.kind == dutyDeliverCopy {
-		return false // the log judged the copy
+		return false
 	}
+	from := s.m.Copies.Send[s.copyOf(e)]
 	if c := s.judge(p, pb); c != msValid {
-		what := "stale"
-		if c == msFuture {
-			what = "future"
-		}
+		what := map[msCase]string{msStale: "stale", msFuture: "future"}[c]
 		s.diverge([]int32{from, seq}, fmt.Sprintf("%s delivers %s at seq %d, a %s message", s.name(e.P), s.m.MsgName(e.Msg), seq, what),
 			fmt.Sprintf("%s, sent at seq %d, is not valid at %s: %s", s.m.MsgName(e.Msg), from, s.name(e.P), s.why(p, e.P, pb, c)))
 		return true
@@ -193,17 +121,26 @@ func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.P
 			fmt.Sprintf("the textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %s's incarnation is %d", pb.RecLine, s.name(e.P), p.inc))
 		return true
 	}
-	if ent, ok := s.replayable(p, e.Op); ok && !ent.dropped && s.m.Event(ent.seq).Msg == e.Msg && s.judge(p, s.copyPB(ent.ci)) == msValid {
-		s.diverge([]int32{ent.seq, seq}, fmt.Sprintf("%s skips the logged %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took a copy from the network at seq %d",
-				s.name(e.P), s.m.MsgName(e.Msg), e.Op, ent.seq, p.restored, e.Op, seq))
+	if ent, ok := s.replayable(p, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
+		s.skipped(seq, e, p, ent, "took a copy from the network")
 	}
-	if pb.Sn < p.sn && (d == nil || d.kind != dutyDeliverCopy) {
+	if pb.Sn < p.sn {
 		s.diverge([]int32{from, seq}, fmt.Sprintf("%s delivers %s at seq %d without logging it", s.name(e.P), s.m.MsgName(e.Msg), seq),
 			fmt.Sprintf("%s was sent at seq %d with sn %d, below %s's current checkpoint number %d when it was delivered at seq %d, so the logging rule demands a log entry first, and there is none",
 				s.m.MsgName(e.Msg), from, pb.Sn, s.name(e.P), p.sn, seq))
 	}
 	return false
+}
+
+// skipped reports op e.Op passing over a log entry the replay rule
+// demands: logged before the latest restore, not dropped, still valid.
+func (s *msSpec) skipped(seq int32, e *trace.RunEvent, p *msProc, ent msEntry, did string) {
+	if ent.dropped || s.judge(p, s.pbOf(history.None, ent.ci)) != msValid {
+		return
+	}
+	s.diverge([]int32{ent.seq, seq}, fmt.Sprintf("%s skips the logged %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
+		fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d %s at seq %d",
+			s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), e.Op, ent.seq, p.restored, e.Op, did, seq))
 }
 
 // replayable returns p's log entry for op k if it was logged before the
@@ -222,7 +159,7 @@ func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
 // dropped: after a restore the replay rule offers only the valid ones.
 func (s *msSpec) dropStale(p *msProc, pos int32) {
 	for k := max(pos, 0); int(k) < len(p.log); k++ {
-		if ent := &p.log[k]; ent.seq != 0 && s.judge(p, s.copyPB(ent.ci)) == msStale {
+		if ent := &p.log[k]; ent.seq != 0 && s.judge(p, s.pbOf(history.None, ent.ci)) == msStale {
 			ent.dropped = true
 		}
 	}
@@ -231,8 +168,7 @@ func (s *msSpec) dropStale(p *msProc, pos int32) {
 // replay judges a receive via the log: it takes the entry logged for its
 // op before the latest restore, still valid under the replay rule.
 func (s *msSpec) replay(seq int32, e *trace.RunEvent, p *msProc, ci int32, pb *trace.Piggyback) {
-	ent, ok := s.replayable(p, e.Op)
-	switch {
+	switch ent, ok := s.replayable(p, e.Op); {
 	case !ok || ent.ci != ci:
 		s.diverge([]int32{seq}, fmt.Sprintf("%s replays %s at seq %d without a log entry", s.name(e.P), s.m.MsgName(e.Msg), seq),
 			fmt.Sprintf("a receive via log must take the entry %s logged for op %d before its restore at seq %d, and there is none", s.name(e.P), e.Op, p.restored))
@@ -263,13 +199,11 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 			fmt.Sprintf("MS logs a message iff it is valid and M.sn < sn; %s logged copy %d of %s (sent at seq %d) at seq %d, but %s",
 				s.name(e.P), e.Copy, s.m.MsgName(e.Msg), s.m.Copies.Send[ci], seq, why))
 	}
-	if old, ok := s.replayable(p, e.Op); ok && !old.dropped && old.ci != ci && s.judge(p, s.copyPB(old.ci)) == msValid {
-		s.diverge([]int32{old.seq, seq}, fmt.Sprintf("%s skips the logged %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("%s logged %s for op %d at seq %d, the entry is still valid after the restore at seq %d, so the replay rule demands it, but op %d took another copy and logged it anew at seq %d",
-				s.name(e.P), s.m.MsgName(s.m.Event(old.seq).Msg), e.Op, old.seq, p.restored, e.Op, seq))
+	if old, ok := s.replayable(p, e.Op); ok && old.ci != ci {
+		s.skipped(seq, e, p, old, "took another copy and logged it anew")
 	}
 	if p.log == nil {
-		p.log = make([]msEntry, 0, max(s.b.ProgLen(e.P), 0)) // one allocation with the source trace
+		p.log = make([]msEntry, 0, s.b.ProgLen(e.P)) // one allocation with the source trace
 	}
 	for int32(len(p.log)) <= e.Op {
 		p.log = append(p.log, msEntry{})
@@ -326,10 +260,10 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 // sender had not, and M.sn ≥ r.
 func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
 	fi, ok := s.m.FailureAt(fs)
-	if !ok {
+	switch {
+	case !ok:
 		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-	}
-	if int(fi) >= len(s.recs) || s.recs[fi].c == 0 {
+	case int(fi) >= len(s.recs) || s.recs[fi].c == 0:
 		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
 	}
 	rec := s.recs[fi]

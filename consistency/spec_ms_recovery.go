@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -24,8 +25,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) 
 	var rule string
 	switch e.CkptType {
 	case trace.CkptBasic:
-		p.next++
-		if e.Sn != p.next || e.Sn <= p.sn {
+		if p.next++; e.Sn != p.next || e.Sn <= p.sn {
 			rule = fmt.Sprintf("a basic checkpoint is numbered by its timer tick, this is tick %d, and it is taken only when that number is above sn %d", p.next, p.sn)
 		}
 	case trace.CkptForced:
@@ -51,17 +51,23 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 	switch {
 	case d != nil && d.kind == dutyApply:
 		fi = d.fi
-	case s.textbook && e.Failure != history.None:
-		if f, ok := s.m.FailureAt(e.Failure); ok && int(f) < len(s.recs) && s.recs[f].c > p.inc {
+	case s.textbook:
+		if f := s.recOf(e.Failure); f != history.None && s.recs[f].c > p.inc {
 			fi = f
 			p.duties = append(p.duties, msDuty{kind: dutyAdopted, seq: seq, fi: fi})
 		}
 	}
 	if fi == history.None {
+		adopts := map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next"}[s.textbook]
 		s.diverge([]int32{seq}, fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", s.name(e.P), e.Ckpt, seq),
 			fmt.Sprintf("%s takes it at t=%s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%s, and %s owes none: a process cannot act on a request it has not received",
-				s.name(e.P), e.T, map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next", false: ""}[s.textbook], s.name(e.P)))
-		s.follow(p, e.Failure)
+				s.name(e.P), e.T, adopts, s.name(e.P)))
+		if f := s.recOf(e.Failure); f != history.None { // follow the run
+			s.apply(p, f)
+			if s.textbook {
+				p.inc, p.line = max(p.inc, s.recs[f].c), s.recs[f].r
+			}
+		}
 		return ""
 	}
 	rec := s.recs[fi]
@@ -72,13 +78,21 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 	return ""
 }
 
+// recOf returns the index of the failure at seq fs if its restart has
+// made its recovery, else None.
+func (s *msSpec) recOf(fs int32) int32 {
+	if fi, ok := s.m.FailureAt(fs); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+		return fi
+	}
+	return history.None
+}
+
 // skip judges a skipped tick: MS takes a basic checkpoint at every tick
 // numbered above sn, so an up process skips only the others, recording
-// the tick's number and its sn. (A down process's skip is the model's:
-// history.CkptWhileDown.)
+// the tick's number and its sn. (A down process's skip is the run
+// spec's.)
 func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
-	p.next++
-	if e.Reason == trace.ReasonDown {
+	if p.next++; e.Reason == trace.ReasonDown {
 		return
 	}
 	if p.next > p.sn {
@@ -96,7 +110,7 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 	if len(diffs) > 0 {
 		s.diverge([]int32{seq}, fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have", s.name(e.P), seq),
 			fmt.Sprintf("a skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks; the skip at seq %d records %s",
-				seq, joinAnd(diffs)))
+				seq, strings.Join(diffs, ", and ")))
 	}
 }
 
@@ -107,7 +121,7 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
 	ck, latest := s.restored(seq)
-	p.down, p.restored, p.duties = false, seq, p.duties[:0]
+	p.restored, p.duties = seq, p.duties[:0]
 	if e.Restore == history.None || e.Pos == history.None {
 		s.lacks(seq, "a restart's restore or pos")
 		return
@@ -117,7 +131,7 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	if ck == history.None {
 		ck = latest // restores a checkpoint it does not hold: domino-free's
 	}
-	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
+	if fi == history.None { // it answers no failure: the run spec's
 		p.sn = taken[ck].Sn
 		return
 	}
@@ -127,19 +141,26 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 				s.name(e.P), s.m.FailName(fi), taken[latest].ID, taken[latest].Sn, taken[latest].Pos, seq, taken[ck].ID, taken[ck].Sn, taken[ck].Pos))
 	}
 	s.restorePos(seq, e, taken[ck])
-	rec := msRec{o: e.P, r: taken[ck].Sn}
+	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
 	if s.textbook {
-		rec.c = p.inc + 1
-		if e.Inc != history.None && e.Inc != rec.c {
+		if rec.c = p.inc + 1; e.Inc != history.None && e.Inc != rec.c {
 			s.diverge([]int32{seq}, fmt.Sprintf("%s's restart at seq %d says inc %d, not %d", s.name(e.P), seq, e.Inc, rec.c),
 				fmt.Sprintf("a restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", p.inc))
 		}
 		p.inc, p.line = rec.c, rec.r
 	} else {
-		rec.c = fGet(p.f, e.P) + 1
-		s.setLine(rec)
+		if s.lines == nil {
+			s.lines = make([][]int32, len(s.procs))
+		}
+		for int32(len(s.lines[rec.o])) < rec.c {
+			s.lines[rec.o] = append(s.lines[rec.o], history.None)
+		}
+		s.lines[rec.o][rec.c-1] = rec.r
 	}
-	s.setRec(fi, rec)
+	for int(fi) >= len(s.recs) {
+		s.recs = append(s.recs, msRec{})
+	}
+	s.recs[fi] = rec
 	s.apply(p, fi)
 	p.sn = taken[ck].Sn
 	s.dropStale(p, e.Pos)
@@ -155,14 +176,14 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 }
 
 // restorePos judges that an MS restore keeps exactly its checkpoint's
-// ops: what it replays shows as recv events via log after it.
+// ops: what it replays shows as recv events via log after it. (Fewer
+// are the run spec's.)
 func (s *msSpec) restorePos(seq int32, e *trace.RunEvent, ck history.Ckpt) {
-	if e.Pos == ck.Pos || e.Pos < ck.Pos {
-		return // below the checkpoint: the model's (RestoreBelowCkpt)
+	if e.Pos > ck.Pos {
+		s.diverge([]int32{ck.Seq, seq}, fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos),
+			fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
+				ck.ID, ck.Pos, e.Kind, seq, e.Pos))
 	}
-	s.diverge([]int32{ck.Seq, seq}, fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos),
-		fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
-			ck.ID, ck.Pos, e.Kind, seq, e.Pos))
 }
 
 // rollback judges a rollback: the application of a recovery (o, c, r)
@@ -216,12 +237,14 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 
 // cause returns the failure a rollback applies and the cause it has:
 // the request the process owes, or (textbook) a message of a higher
-// incarnation in its mailbox.
+// incarnation in its mailbox. A rollback for none diverges, and is
+// followed as the run has it.
 func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int32, trace.Cause) {
 	if d != nil && d.kind == dutyApply {
 		return d.fi, trace.CauseRequest
 	}
-	if fi, ok := s.m.FailureAt(e.Failure); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+	fi := s.recOf(e.Failure)
+	if fi != history.None {
 		rec := s.recs[fi]
 		switch {
 		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
@@ -234,28 +257,14 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int3
 	s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received", s.name(e.P), seq, e.T),
 		fmt.Sprintf("%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %s owes none at seq %d: a process cannot act on a request it has not received",
 			algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook], s.name(e.P), seq))
-	if fi, ok := s.m.FailureAt(e.Failure); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
-		return fi, e.Cause // followed as the run has it
-	}
-	return history.None, trace.CauseNone
-}
-
-// follow applies the recovery of failure seq fs, as a run that diverged
-// says the process did: the spec follows the run.
-func (s *msSpec) follow(p *msProc, fs int32) {
-	if fi, ok := s.m.FailureAt(fs); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
-		s.apply(p, fi)
-		if s.textbook {
-			p.inc, p.line = max(p.inc, s.recs[fi].c), s.recs[fi].r
-		}
-	}
+	return fi, e.Cause
 }
 
 // mailboxHolds reports whether p's mailbox holds a copy of the higher
 // incarnation rec made, carrying its line (textbook adoption).
 func (s *msSpec) mailboxHolds(p int32, rec msRec) bool {
-	for ci := range s.m.Copies.Len() {
-		if pb := s.m.PB(int32(ci)); pb != nil && s.b.InMailbox(int32(ci)) && s.m.CopyTo(int32(ci)) == p && pb.Inc == rec.c && pb.RecLine == rec.r {
+	for ci := range int32(s.m.Copies.Len()) {
+		if pb := s.m.PB(ci); pb != nil && s.b.InMailbox(ci) && s.m.CopyTo(ci) == p && pb.Inc == rec.c && pb.RecLine == rec.r {
 			return true
 		}
 	}
@@ -277,13 +286,13 @@ func (s *msSpec) adoptedBy(seq int32, e *trace.RunEvent, p *msProc, d *msDuty, p
 // for its restart; an up one owes its application at once if it has not
 // applied that recovery (textbook: if its incarnation is higher).
 func (s *msSpec) request(seq int32, e *trace.RunEvent, p *msProc) {
-	fi, ok := s.m.FailureAt(e.Failure)
-	switch {
-	case e.Failure == history.None:
+	if e.Failure == history.None {
 		s.lacks(seq, "a control message's failure")
-	case !ok || int(fi) >= len(s.recs) || s.recs[fi].c == 0:
-		// no such failure, or none restarted: the model's (FailureNotFail, Unprompted)
-	case p.down:
+		return
+	}
+	switch fi := s.recOf(e.Failure); {
+	case fi == history.None: // no such failure, or none restarted: the run spec's
+	case s.b.Down(e.P):
 		p.pending = append(p.pending, seq)
 	case s.owes(p, fi, seq):
 		p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: fi, n: seq})
@@ -306,19 +315,26 @@ func (s *msSpec) owes(p *msProc, fi, seq int32) bool {
 
 // sendRequest judges a control message: a restarted process's Rollback
 // request, carrying its recovery (o, c, r).
-func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msDuty) {
 	if d == nil || d.kind != dutyRequests {
 		s.diverge([]int32{seq}, fmt.Sprintf("%s sends a %s control message at seq %d outside its restart", s.name(e.P), e.Control, seq),
 			fmt.Sprintf("%s sends control messages only at a restart: the recovery's Rollback request, to every other process", algName(s.m)))
 		return
 	}
-	rec, f := s.recs[d.fi], &s.m.Failures[d.fi]
-	want := trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None}
-	if b := s.m.Run.Body(e); b != nil && !bodyFits(b, &want) {
-		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, history.DescribeBody(s.m, b), history.DescribeBody(s.m, &want)),
-			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-				s.m.FailName(d.fi), f.Restart, history.DescribeBody(s.m, &want), seq, history.DescribeBody(s.m, b)))
+	rec := s.recs[d.fi]
+	s.carries(seq, e, d.fi, trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None})
+}
+
+// carries judges the body of a control message for failure fi against
+// what its restart made of it.
+func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.ControlBody) {
+	b, fl := f.m.Run.Body(e), &f.m.Failures[fi]
+	if b == nil || bodyFits(b, &want) {
+		return
 	}
+	f.diverge([]int32{fl.Seq, fl.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want)),
+		fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
+			f.m.FailName(fi), fl.Restart, describeBody(f.m, &want), seq, describeBody(f.m, b)))
 }
 
 // apply records that p applied failure fi's recovery.
@@ -326,21 +342,4 @@ func (s *msSpec) apply(p *msProc, fi int32) {
 	if rec := s.recs[fi]; !s.textbook && rec.c > 0 {
 		p.f = fSet(p.f, rec.o, rec.c)
 	}
-}
-
-func (s *msSpec) setRec(fi int32, rec msRec) {
-	for int(fi) >= len(s.recs) {
-		s.recs = append(s.recs, msRec{})
-	}
-	s.recs[fi] = rec
-}
-
-func (s *msSpec) setLine(rec msRec) {
-	if s.lines == nil {
-		s.lines = make([][]int32, len(s.procs))
-	}
-	for int32(len(s.lines[rec.o])) < rec.c {
-		s.lines[rec.o] = append(s.lines[rec.o], history.None)
-	}
-	s.lines[rec.o][rec.c-1] = rec.r
 }

@@ -31,6 +31,7 @@ type pkSpec struct {
 	// duplicate test (while the model has not undone it).
 	recvOf  []int32
 	vectors vtKeeper
+	flushes pkFlushes
 }
 
 // pkCopy is a copy's identity (msg and the sender's incarnation at the
@@ -41,9 +42,7 @@ type pkCopy struct{ inc, slot int32 }
 type pkProc struct {
 	inc      int32
 	cur      trace.VT // made on first use
-	down     bool
-	failSeq  int32 // its latest effective fail
-	crashPos int32 // its live op count then
+	crashPos int32    // its live op count at its latest effective fail
 	ann      annIndex
 	waiting  int32   // the restart whose token it holds for, or None
 	pending  []int32 // tokens (control_recv seqs) recorded while down
@@ -91,6 +90,9 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 	for i := range s.recvOf {
 		s.recvOf[i] = history.None
 	}
+	if src := f.m.Src; src != nil && len(src.Processes) == np {
+		s.flushes.src = src
+	}
 	f.b.PutBack(s.putBack)
 	return s
 }
@@ -98,11 +100,18 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 // prepare makes a restart's plan, or a rollback's target, from the
 // checkpoints and live history the process has before the restore.
 func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+	s.flushesBefore(e.T)
+	if e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	if e.Kind == trace.Log {
+		s.logged(seq, e)
+	}
+	if s.mute {
 		return
 	}
 	switch p := &s.procs[e.P]; {
-	case e.Kind == trace.Restart && p.down:
+	case e.Kind == trace.Restart && s.b.Down(e.P):
 		s.plan(seq, e.P, p)
 	case e.Kind == trace.Rollback:
 		p.target, _ = s.latestNonOrphan(e.P, p)
@@ -117,7 +126,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	if !s.numbered(seq, e) {
 		return
 	}
-	if p.down && e.Kind.IsOp() {
+	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
 		return
 	}
@@ -139,8 +148,8 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Fail:
-		if !p.down { // a fail of a down process is ignored
-			p.down, p.failSeq, p.crashPos, p.waiting, p.duties = true, seq, s.liveCount(e.P), history.None, nil
+		if _, ok := s.m.FailureAt(seq); ok { // a fail of a down process is ignored
+			p.crashPos, p.waiting, p.duties = s.liveCount(e.P), history.None, nil
 		}
 	case trace.Restart:
 		s.restart(seq, e, p)
@@ -403,10 +412,11 @@ func (s *pkSpec) dropped(seq int32) {
 // finish judges what the processes still owe at the end, and reports
 // the forged token lists.
 func (s *pkSpec) finish() {
+	s.flushesBefore(trace.MaxTime + 1)
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !pr.duties[0].late && !pr.down {
+		if len(pr.duties) > 0 && !pr.duties[0].late && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), &pr.duties[0], history.None)
 		}
 	}

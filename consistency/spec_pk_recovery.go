@@ -152,7 +152,7 @@ func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay
 				lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[slices.Contains(r.sent, e.Op)]))
 	}
 	r.sent = append(r.sent, e.Op)
-	s.repeats(seq, e, p.failSeq)
+	s.repeats(seq, e, s.b.LastFail(e.P))
 }
 
 // repeats judges what a resend repeats — its failure and piggyback are
@@ -202,13 +202,13 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
-		p.down, p.replay = false, nil
+		p.replay = nil
 		p.inc++
 		s.resync(seq, e, p, r.ck)
 		return
 	}
 	s.atInstant(seq, e, r)
-	p.down, p.replay = false, nil
+	p.replay = nil
 	taken, rs := s.b.Taken(e.P), s.m.RestoreOf(seq)
 	rs.Want = r.ck
 	ck := rs.Restored
@@ -364,7 +364,7 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 		s.lacks(seq, "a token's body")
 		return
 	}
-	if p.down {
+	if s.b.Down(e.P) {
 		p.pending = append(p.pending, seq)
 		return
 	}

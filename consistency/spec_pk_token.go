@@ -171,7 +171,7 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 				firstDiff(s.m, b.Origin, s.m.Failures[d.fi].Restart, listed(rb), listed(b)))
 		}
 		s.diverge([]int32{d.recv, seq}, what,
-			fmt.Sprintf("a process forwards a token as it received it, but %s received %s at seq %d and forwards %s", s.name(e.P), history.DescribeBody(s.m, rb), d.recv, history.DescribeBody(s.m, b)))
+			fmt.Sprintf("a process forwards a token as it received it, but %s received %s at seq %d and forwards %s", s.name(e.P), describeBody(s.m, rb), d.recv, describeBody(s.m, b)))
 	}
 }
 
@@ -194,12 +194,7 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	}
 	a := s.anns[d.fi]
 	f := &s.m.Failures[d.fi]
-	want := trace.ControlBody{Origin: a.Origin, Count: history.None, R: history.None, Inc: a.Inc, K: a.K}
-	if !bodyFits(b, &want) {
-		s.diverge([]int32{f.Seq, f.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", s.name(e.P), e.Control, seq, history.DescribeBody(s.m, b), history.DescribeBody(s.m, &want)),
-			fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-				s.m.FailName(d.fi), f.Restart, history.DescribeBody(s.m, &want), seq, history.DescribeBody(s.m, b)))
-	}
+	s.carries(seq, e, d.fi, trace.ControlBody{Origin: a.Origin, Count: history.None, R: history.None, Inc: a.Inc, K: a.K})
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it
 	}

@@ -123,7 +123,7 @@ func (k *vtKeeper) quiet(s *pkSpec, seq int32) bool {
 		return false
 	}
 	for p := range s.procs {
-		if pr := &s.procs[p]; pr.down || pr.waiting != history.None || len(pr.duties) > 0 {
+		if pr := &s.procs[p]; s.b.Down(int32(p)) || pr.waiting != history.None || len(pr.duties) > 0 {
 			return false
 		}
 	}

@@ -8,16 +8,16 @@ import (
 
 // Stream judges a run while it is made: Add takes each event as soon as
 // it is final, and Report judges the whole. It builds the model
-// (history.Builder) and steps the protocol spec of the run's algorithm
-// (spec.go) through each event as it comes, so that the spec reads a
-// vector only while its event is added: the producer may drop it after.
-// Check is a Stream fed a finished run, so both paths are one.
+// (history.Builder) and steps the run spec and the protocol spec of the
+// run's algorithm (spec.go) through each event as it comes, so that the
+// specs read a vector only while its event is added: the producer may
+// drop it after. Check is a Stream fed a finished run, so both paths are
+// one.
 type Stream struct {
-	b     *history.Builder
-	spec  protocol // nil for an algorithm without recovery rules
-	shape shapeJudge
-	n     int32
-	base  *Baseline // shared by the caller, or nil
+	b    *history.Builder
+	spec *runSpec
+	n    int32
+	base *Baseline // shared by the caller, or nil
 }
 
 // NewStream starts judging run, whose header is set and whose events
@@ -32,21 +32,16 @@ func NewStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 // recovery reads once it is past.
 func newStream(run *trace.Run, src *trace.Trace, sizeHint int, horizon int32) *Stream {
 	b := history.NewBuilder(run, src, history.AlgOf(run), sizeHint)
-	return &Stream{b: b, spec: newProtocol(b, horizon), shape: newShapeJudge(b.Model())}
+	return &Stream{b: b, spec: newRunSpec(b, horizon)}
 }
 
 // Add feeds the next event of the run.
 func (s *Stream) Add(e *trace.RunEvent) {
 	seq := s.n
 	s.n++
-	if s.spec != nil {
-		s.spec.prepare(seq, e)
-	}
+	s.spec.prepare(seq, e)
 	s.b.Add(e)
-	s.shape.add(seq, e)
-	if s.spec != nil {
-		s.spec.step(seq, e)
-	}
+	s.spec.step(seq, e)
 }
 
 // ShareBaseline has Report take the baseline from b, started for the
@@ -63,14 +58,11 @@ func (s *Stream) report(verdicts bool) report.Report {
 	if src := s.b.Model().Src; base == nil && !verdicts && src != nil {
 		base = StartBaseline(src)
 	}
-	var spec *result
-	if s.spec != nil {
-		s.spec.finish()
-		spec = s.spec.verdict()
-	}
+	s.spec.finish()
+	streamed := &s.spec.results
 	m := s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make
 	// theirs.
 	s.b, s.spec = nil, nil
-	return judgeOnly(m, spec, &s.shape.r, verdicts, base)
+	return judgeOnly(m, streamed, verdicts, base)
 }

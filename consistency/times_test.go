@@ -73,25 +73,48 @@ func TestReplayTimes(t *testing.T) {
 			return run
 		}
 	}
-	cases = append(cases,
-		ruleCase{name: "ms/no-params", run: stripped("ms", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
-		ruleCase{name: "pk/no-params", run: stripped("pk", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
-		ruleCase{name: "foreign/no-params", run: stripped("pk", "their-pk"), src: failAndMessage, prop: eq, status: report.Pass},
-		ruleCase{name: "ms/no-params-and-reordered", run: func(t *testing.T) *trace.Run {
-			// Unknown never hides a failure: P1 executes an internal op
-			// where its program receives m.
-			run := stripped("ms", "")(t)
-			for i := range run.Events {
-				if e := &run.Events[i]; e.Kind == trace.Recv {
+	// reordered has P1 execute an internal op where its program
+	// receives m: unknown never hides a failure of the program.
+	reordered := func(run func(*testing.T) *trace.Run) func(*testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			r := run(t)
+			for i := range r.Events {
+				if e := &r.Events[i]; e.Kind == trace.Recv {
 					e.Kind, e.Msg, e.Peer, e.Copy = trace.Internal, history.None, history.None, 0
-					return run
+					return r
 				}
 			}
 			t.Fatal("no receive")
 			return nil
-		}, src: failAndMessage, prop: eq, status: report.Fail, witness: "is not its program", besides: []string{""},
+		}
+	}
+	cases = append(cases,
+		ruleCase{name: "ms/no-params", run: stripped("ms", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
+		ruleCase{name: "pk/no-params", run: stripped("pk", ""), src: failAndMessage, prop: eq, status: report.Unknown, witness: "records no params"},
+		ruleCase{name: "foreign/no-params", run: stripped("pk", "their-pk"), src: failAndMessage, prop: eq, status: report.Pass},
+		ruleCase{name: "ms/no-params-and-reordered", run: reordered(stripped("ms", "")), src: failAndMessage, prop: eq, status: report.Fail, witness: "is not its program", besides: []string{""},
 			also: map[string]report.Status{report.LogReplayRules: report.Fail}}, // m's copy left unlisted in the mailbox
 	)
+	// A run whose options.timing says its times were recorded claims no
+	// replay timing: equivalence judges its program and causal order,
+	// and passes a retimed but causal run (docs/checker.md, "Recorded
+	// runs"); its program is judged all the same.
+	recorded := func(run func(*testing.T) *trace.Run) func(*testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			r := run(t)
+			r.Options.Timing = trace.TimingRecorded
+			return r
+		}
+	}
+	for _, alg := range []string{"ms", "pk"} {
+		cases = append(cases,
+			ruleCase{name: alg + "/recorded-early-restart", run: recorded(stripped(alg, "")), src: failAndMessage, prop: eq, status: report.Pass},
+			ruleCase{name: alg + "/recorded-with-params", run: recorded(retimedKind(alg, message, trace.Recv, 3.3)), src: message, prop: eq, status: report.Pass},
+		)
+	}
+	cases = append(cases, ruleCase{name: "ms/recorded-and-reordered", run: recorded(reordered(stripped("ms", ""))), src: failAndMessage,
+		prop: eq, status: report.Fail, witness: "is not its program", besides: []string{""},
+		also: map[string]report.Status{report.LogReplayRules: report.Fail}})
 	checkRuleCases(t, cases)
 }
 

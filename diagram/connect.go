@@ -9,9 +9,6 @@ import (
 // connector holds connect's bookkeeping while it walks the run once.
 type connector struct {
 	m        *model
-	ckptOf   map[uint64]int32
-	sends    map[uint64]int32 // (msg, copy) -> send
-	lastSend map[int32]int32  // msg -> its latest send, for lost receives
 	ctlQ     map[ctlKey][]int32
 	downFrom []int32
 	holdFrom []int32
@@ -30,11 +27,10 @@ type ctlKey struct {
 // checkpoints, blocked receives with the message they wait for, and
 // builds each failure's recovery line. It records each pair's cross-lane
 // order in m.dep for the logical layout.
-func (m *model) connect(ckptOf map[uint64]int32) {
+func (m *model) connect() {
 	np := len(m.run.Processes)
 	c := &connector{
-		m: m, ckptOf: ckptOf,
-		sends: make(map[uint64]int32), lastSend: make(map[int32]int32),
+		m:        m,
 		ctlQ:     make(map[ctlKey][]int32),
 		downFrom: fill(np, trace.None), holdFrom: fill(np, trace.None), restartAt: fill(np, trace.None),
 		lineOf: make(map[int32]int),
@@ -62,13 +58,6 @@ func (c *connector) event(idx int32) {
 	m := c.m
 	e := &m.run.Events[idx]
 	switch e.Kind {
-	case trace.Send:
-		if e.Msg >= 0 && e.Copy > 0 {
-			c.sends[copyKey(e.Msg, e.Copy)] = idx
-		}
-		if e.Msg >= 0 {
-			c.lastSend[e.Msg] = idx
-		}
 	case trace.Recv, trace.Discard, trace.Unconsumed:
 		c.message(idx, e)
 	case trace.ControlSend:
@@ -119,8 +108,11 @@ func (c *connector) event(idx int32) {
 func (c *connector) message(idx int32, e *trace.RunEvent) {
 	m := c.m
 	ev := m.run.Events
-	s, ok := c.sends[copyKey(e.Msg, e.Copy)]
-	if !ok {
+	if e.Copy <= 0 {
+		return
+	}
+	s := m.sendOf(e.Msg, e.Copy, idx)
+	if s == trace.None {
 		return
 	}
 	a := arrow{from: s, to: idx, style: styleNormal, undone: m.undone[s] || m.undone[idx], msg: e.Msg}
@@ -162,13 +154,8 @@ func (c *connector) restore(idx int32, e *trace.RunEvent) {
 			c.downFrom[e.P] = trace.None
 		}
 	}
-	ck := int32(trace.None)
-	if e.Restore > 0 {
-		if ci, ok := c.ckptOf[ckptKey(e.P, e.Restore)]; ok {
-			ck = ci
-		}
-	}
-	if e.Restore != 0 && ck == trace.None {
+	ck, ok := m.restored(idx)
+	if !ok {
 		return
 	}
 	if m.drawn[idx] {
@@ -194,7 +181,7 @@ func (c *connector) end(idx int32, e *trace.RunEvent) {
 		return
 	}
 	a := arrow{from: trace.None, to: idx, style: styleLost, msg: e.Msg}
-	if s, ok := c.lastSend[e.Msg]; ok && e.Msg >= 0 && m.drawn[s] {
+	if s := m.sendOf(e.Msg, 0, idx); s != trace.None && m.drawn[s] {
 		a.from, a.undone = s, m.undone[s]
 		m.dep[idx] = s
 	}

@@ -1,67 +1,82 @@
 package diagram
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
 
-// history replays the run's restarts and rollbacks over each lane to mark
-// undone ops (and which restore undid them) and thrown-away checkpoints,
-// and returns the checkpoint events by (process, id).
-func (m *model) history() map[uint64]int32 {
+// history builds the checker's history model of the run (package
+// consistency/history, the model its properties read) and takes from it
+// what the diagram draws faded: the ops restarts and rollbacks undid
+// (and which restore undid each; a resend with the send it repeats), and
+// the checkpoints a later restore threw away. It also ties each log
+// event to the receipt it makes stable.
+func (m *model) history() {
 	run := m.run
-	np := len(run.Processes)
-	// live[p] holds p's live ops in order (resends excluded: they repeat
-	// an op rather than add one), so a restore to pos pops to length pos.
-	live := make([][]int32, np)
-	ckpts := make([][]int32, np)
-	ckptOf := make(map[uint64]int32)
-	// A resend fades when the send it repeats is undone.
-	var resends [][2]int32
+	b := history.NewBuilder(run, nil, history.AlgOf(run), m.n)
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	m.h = b
+	h := b.Model()
 	lastRecv := make(map[uint64]int32)
 	for i := range run.Events {
-		e := &run.Events[i]
-		idx := int32(i)
-		switch e.Kind {
-		case trace.Send, trace.Recv, trace.Internal:
-			if e.Kind == trace.Send && e.Resend {
-				if e.Op >= 0 && int(e.Op) < len(live[e.P]) {
-					resends = append(resends, [2]int32{idx, live[e.P][e.Op]})
-				}
-				continue
-			}
-			live[e.P] = append(live[e.P], idx)
-			if e.Kind == trace.Recv {
-				lastRecv[copyKey(e.Msg, e.Copy)] = idx
-			}
-		case trace.Checkpoint:
-			if e.Ckpt >= 0 {
-				ckptOf[ckptKey(e.P, e.Ckpt)] = idx
-			}
-			ckpts[e.P] = append(ckpts[e.P], idx)
-		case trace.Restart, trace.Rollback:
-			if e.Pos >= 0 {
-				l := live[e.P]
-				for len(l) > int(e.Pos) {
-					u := l[len(l)-1]
-					m.undone[u], m.undoneBy[u] = true, idx
-					l = l[:len(l)-1]
-				}
-				live[e.P] = l
-			}
-			if e.Restore >= 0 {
-				c := ckpts[e.P]
-				for len(c) > 0 && run.Events[c[len(c)-1]].Ckpt > e.Restore {
-					m.discarded[c[len(c)-1]] = true
-					c = c[:len(c)-1]
-				}
-				ckpts[e.P] = c
-			}
-		case trace.Log:
-			m.noteLog(idx, lastRecv)
+		e, s := &run.Events[i], int32(i)
+		switch {
+		case e.Kind == trace.Send && e.Resend:
+			s = h.SendOf[i]
+		case e.Kind == trace.Recv:
+			lastRecv[copyKey(e.Msg, e.Copy)] = s
+		case e.Kind == trace.Log:
+			m.noteLog(s, lastRecv)
+		}
+		if s != trace.None && h.UndoneBy[s] >= 0 {
+			m.undone[i], m.undoneBy[i] = true, h.UndoneBy[s]
 		}
 	}
-	for _, r := range resends {
-		m.undone[r[0]], m.undoneBy[r[0]] = m.undone[r[1]], m.undoneBy[r[1]]
+	for p := range run.Processes {
+		taken, held := b.Taken(int32(p)), b.Held(int32(p))
+		for k := 1; k < len(taken); k++ {
+			m.discarded[taken[k].Seq] = true
+		}
+		for _, k := range held {
+			if c := taken[k]; c.Seq != trace.None {
+				m.discarded[c.Seq] = false
+			}
+		}
 	}
-	return ckptOf
+}
+
+// restored returns the checkpoint event restart or rollback idx
+// restores (None: the implicit initial checkpoint), or false when the
+// run names none its process took.
+func (m *model) restored(idx int32) (int32, bool) {
+	e := &m.run.Events[idx]
+	if e.Restore == 0 {
+		return trace.None, true
+	}
+	rs := m.h.Model().RestoreOf(idx)
+	if e.Restore < 0 || rs == nil || rs.Restored == trace.None {
+		return trace.None, false
+	}
+	return m.h.Taken(e.P)[rs.Restored].Seq, true
+}
+
+// sendOf returns the send or resend event that transmitted copy cp of
+// msg before event idx, or with cp 0 the latest send of msg before it;
+// None if there is none.
+func (m *model) sendOf(msg, cp, idx int32) int32 {
+	c := &m.h.Model().Copies
+	out := int32(trace.None)
+	for k := int32(1); ; k++ {
+		ci := c.Index(msg, k)
+		if ci < 0 {
+			return out
+		}
+		if s := c.Send[ci]; s != trace.None && s < idx && (k == cp || cp == 0 && s > out) {
+			out = s
+		}
+	}
 }
 
 // noteLog ties log event idx to the receipt it records: MS logs just

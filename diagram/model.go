@@ -13,6 +13,7 @@ package diagram
 import (
 	"fmt"
 
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -145,6 +146,8 @@ type model struct {
 	run  *trace.Run
 	rep  *report.Report
 	opts Options
+	// h is the checker's history model of the run, as built.
+	h *history.Builder
 
 	n      int
 	drawn  []bool
@@ -202,9 +205,9 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 		dep:       fill(n, trace.None),
 		x:         make([]float64, n),
 	}
-	ckptOf := m.history()
-	m.window(opts, ckptOf)
-	m.connect(ckptOf)
+	m.history()
+	m.window(opts)
+	m.connect()
 	m.violations()
 	m.geo = newGeometry(m, 0)
 	m.layout()
@@ -239,8 +242,6 @@ func fill(n int, v int32) []int32 {
 	}
 	return s
 }
-
-func ckptKey(p, id int32) uint64 { return uint64(uint32(p))<<32 | uint64(uint32(id)) }
 
 func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 

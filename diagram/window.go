@@ -6,7 +6,7 @@ import "github.com/ckpt-dev/ckpt/trace"
 // the first Head events and Around events either side of each failure's
 // recovery, as many failures as MaxEvents allows, plus every checkpoint a
 // drawn rollback restores.
-func (m *model) window(opts Options, ckptOf map[uint64]int32) {
+func (m *model) window(opts Options) {
 	ev := m.run.Events
 	for i := range ev {
 		if ev[i].Kind == trace.Fail {
@@ -64,8 +64,8 @@ func (m *model) window(opts Options, ckptOf map[uint64]int32) {
 	}
 	for i := range ev {
 		e := &ev[i]
-		if m.drawn[i] && (e.Kind == trace.Restart || e.Kind == trace.Rollback) && e.Restore > 0 {
-			if c, ok := ckptOf[ckptKey(e.P, e.Restore)]; ok {
+		if m.drawn[i] && (e.Kind == trace.Restart || e.Kind == trace.Rollback) {
+			if c, ok := m.restored(int32(i)); ok && c != trace.None {
 				m.drawn[c] = true
 			}
 		}

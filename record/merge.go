@@ -55,7 +55,8 @@ func MergeFiles(paths ...string) (*Merged, error) {
 //
 // The run records no params (restart_delay, control_delay,
 // default_delay): they are the simulator's, and a running system's
-// network and restarts take what they take (docs/record.md).
+// network and restarts take what they take. Its options.timing says its
+// times were recorded, not replayed (docs/record.md).
 func Merge(in ...Input) (*Merged, error) {
 	recs := make([]*recording, 0, len(in))
 	for _, i := range in {
@@ -80,6 +81,7 @@ func Merge(in ...Input) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
+	run.Options.Timing = trace.TimingRecorded
 	if alg == "" {
 		tr, err := asTrace(run)
 		return &Merged{Trace: tr}, err

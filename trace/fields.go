@@ -68,6 +68,7 @@ type delaysWire struct {
 	Control jsontext.Value `json:"control_delay"`
 	Default jsontext.Value `json:"default_delay"`
 	Variant jsontext.Value `json:"variant"`
+	Timing  jsontext.Value `json:"timing"`
 }
 
 // delays reads the header object of replay defaults named what and

@@ -406,7 +406,14 @@ func NewRunEvent(kind Kind, t Time, p int32) RunEvent {
 type RunOptions struct {
 	Params  Params
 	Variant string
+	// Timing is TimingRecorded for a run recorded from a running system,
+	// whose times are the system's, not a replay's; "" for a replay.
+	Timing string
 }
+
+// TimingRecorded is the options.timing of a recorded run
+// (docs/formats.md).
+const TimingRecorded = "recorded"
 
 // Run is a decoded run: the header and every event in seq order.
 type Run struct {

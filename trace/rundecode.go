@@ -251,8 +251,19 @@ func (d *runDecoder) options(f *frame) error {
 		}
 		return nil
 	})
-	if err != nil || len(w.Variant) == 0 {
+	if err != nil {
 		return err
+	}
+	if len(w.Timing) > 0 {
+		if d.run.Options.Timing, err = d.optString("options.timing", w.Timing); err != nil {
+			return err
+		}
+		if d.run.Options.Timing != TimingRecorded {
+			return d.headerErr("options.timing must be %q, got %q", TimingRecorded, d.run.Options.Timing)
+		}
+	}
+	if len(w.Variant) == 0 {
+		return nil
 	}
 	d.run.Options.Variant, err = d.optString("options.variant", w.Variant)
 	return err

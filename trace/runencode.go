@@ -93,6 +93,14 @@ func appendRunOptions(b []byte, o RunOptions) []byte {
 		}
 		b = append(b, `"variant":`...)
 		b = appendString(b, o.Variant)
+		sep = true
+	}
+	if o.Timing != "" {
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, `"timing":`...)
+		b = appendString(b, o.Timing)
 	}
 	return b
 }

@@ -16,6 +16,8 @@ func TestReadRunRejects(t *testing.T) {
 		{"wrong format", `{"format":"ckpt/trace@1","processes":["P0"],"events":[]}`, `run.json: "format" is "ckpt/trace@1", want "ckpt/run@1"`},
 		{"missing processes", `{"format":"ckpt/run@1","events":[]}`, `run.json: missing "processes"`},
 		{"bad options", `{"format":"ckpt/run@1","processes":["P0"],"options":{"control_delay":0}}`, `run.json: options.control_delay must be a finite number > 0, got 0`},
+		{"bad timing", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":"simulated"}}`, `run.json: options.timing must be "recorded", got "simulated"`},
+		{"timing not a string", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":1}}`, `run.json: "options.timing" must be a string, not a number`},
 		{"seq", runDoc(`{"seq":1,"t":0,"p":"P0","kind":"internal","op":0}`), `run.json: event 0: seq is 1, want 0 (its index in the run)`},
 		{"unknown kind", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"flush"}`), `run.json: event 0: unknown kind "flush"`},
 		{"unknown process", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","to":"P5","msg":"m"}`), `run.json: event 0: to: unknown process "P5"`},

@@ -1,15 +1,15 @@
 package history
 
-import (
-	"fmt"
-
-	"github.com/ckpt-dev/ckpt/trace"
-)
+import "github.com/ckpt-dev/ckpt/trace"
 
 // Builder builds a Model from a run's events, fed one at a time in seq
 // order. It reads the run's header (processes, message ids, side tables)
 // as events arrive, and earlier events by seq, so a producer that appends
 // each event to run.Events before calling Add can stream a run into it.
+// It judges nothing: where the run contradicts itself it keeps building
+// as robustly as it can (a gap padded, a copy number refused), and the
+// run spec of package consistency, which reads it before and after each
+// event, says what is wrong.
 type Builder struct {
 	m     *Model
 	procs []procBuild
@@ -26,22 +26,15 @@ type Builder struct {
 	// downPending lists, per process, the failures whose control message
 	// arrived while it was down: it handles them at its restart.
 	downPending map[int32][]int32
-	// perFail is what each process did about each failure (failProc), by
-	// failure index × process: an array, not maps by (process, failure),
-	// which were a tenth of verify's CPU with 10^5 failures. Its size is
-	// the recovery lines' (failures × processes), a fraction of them.
+	// perFail is what each process did about each failure, by failure
+	// index × process: an array, not maps by (process, failure), which
+	// were a tenth of verify's CPU with 10^5 failures.
 	perFail []failProc
-	// heardOther is heard for fail seqs that name no effective failure (a
-	// broken run's), by (process, seq).
-	heardOther map[[2]int32]uint32
 
 	// putBack answers which copies a PK rollback puts back (PutBack).
 	putBack func(p, ci int32) (back, sure bool)
 
-	sawOp        bool // an app event carried an op number
 	snapshotUsed int
-	nAnomalies   int
-	wf           wellFormed
 }
 
 // procBuild is one process's state while the run is read.
@@ -55,9 +48,6 @@ type procBuild struct {
 	// lastFail is the seq of the latest effective fail; lastRestore of
 	// the latest restart or rollback.
 	lastFail, lastRestore int32
-	// restartAt is when the latest effective fail's down time ends, 0
-	// when unknown (arrivals.go).
-	restartAt trace.Time
 	// posless: the latest restart or rollback named no pos, so the next
 	// app event's op says how many ops stayed live.
 	posless bool
@@ -66,18 +56,16 @@ type procBuild struct {
 	// message of each op index in any execution.
 	progKind []trace.Kind
 	progMsg  []int32
-	// restarts are the seqs of its restarts (Proc.Restarts).
-	restarts []int32
+	// restarts counts its restarts: its incarnation after the latest.
+	restarts int32
 	// attributed counts the restarts attributed to a failure whose
 	// restored checkpoint is known: MS's failure count c.
 	attributed int32
-	// downOps are the app ops executed since the latest fail while down.
-	downOps []int32
 	// stable[k] says a log event made the receipt at live op k stable;
 	// unstable counts the live receipts that are not.
 	stable   []bool
 	unstable int32
-	// logFrom: every live receipt below it is stable (flushes.go).
+	// logFrom: every live receipt below it is stable (OldestUnstable).
 	logFrom int32
 }
 
@@ -93,10 +81,11 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	m.Pred = perEvent[0:0:sizeHint]
 	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
 	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
-	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30)), wf: newWellFormed(run, src)}
-	if b.wf.src != nil {
+	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30))}
+	if src != nil && len(src.Processes) == np {
 		mm := newMsgMaps(run.Msgs, src.Msgs)
 		m.msgs = &mm
+		m.srcOps = srcOpTable(src, np)
 	}
 	m.Copies.reserve(len(run.Msgs))
 	b.box.reserve(len(run.Msgs))
@@ -183,105 +172,53 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	m.Pred = append(m.Pred, None)
 	m.SendOf = append(m.SendOf, None)
 	m.UndoneBy = append(m.UndoneBy, None)
-	if e.Seq != None && e.Seq != seq {
-		b.malformed(SeqMismatch, seq, func() string { return fmt.Sprintf("event %d carries seq %d", seq, e.Seq) })
-	}
 	if e.Kind == trace.Send {
 		m.PiggybackBytes += m.Run.PB(e).Bytes()
 	}
-	b.flushesBefore(e.T)
-	b.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(b.procs) {
-		b.malformed(ProcOutOfRange, seq, func() string { return fmt.Sprintf("event %d: process index %d out of range", seq, e.P) })
 		return
 	}
-	if int(e.Kind) < len(handlers) && handlers[e.Kind] != nil {
-		handlers[e.Kind](b, seq, e, &b.procs[e.P])
-	}
-}
-
-// handler applies one kind of event to the model.
-type handler func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild)
-
-// handlers maps each event kind to what it does to the model; kinds
-// without one (hold, unhold, resume, …) change no history.
-var handlers [32]handler
-
-func init() {
-	handlers[trace.Send] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
+	ps := &b.procs[e.P]
+	switch e.Kind {
+	case trace.Send:
 		if e.Resend {
-			if !ps.down || e.Failure != ps.lastFail {
-				b.prompted(seq, e, ps) // a restart's own resends precede it
-			}
 			b.resend(seq, e, ps)
-			return
+		} else {
+			b.op(seq, e, ps)
 		}
+	case trace.Recv, trace.Internal:
 		b.op(seq, e, ps)
-	}
-	handlers[trace.Recv] = (*Builder).op
-	handlers[trace.Internal] = (*Builder).op
-	handlers[trace.Checkpoint] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		if e.CkptType == trace.CkptBasic && !b.answersRound(e) {
-			b.environment(seq, e)
-		}
-		b.downTick(seq, e, ps)
+	case trace.Checkpoint:
 		b.checkpoint(seq, e, ps)
-	}
-	handlers[trace.CheckpointSkipped] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		b.environment(seq, e)
-		b.downTick(seq, e, ps)
-	}
-	handlers[trace.Fail] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		b.environment(seq, e)
+	case trace.Fail:
 		b.fail(seq, e, ps)
-	}
-	handlers[trace.Restart] = (*Builder).restart
-	handlers[trace.Rollback] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		b.prompted(seq, e, ps)
+	case trace.Restart:
+		b.restart(seq, e, ps)
+	case trace.Rollback:
 		b.rollback(seq, e, ps)
-	}
-	handlers[trace.Log] = (*Builder).logged
-	handlers[trace.Discard] = (*Builder).discard
-	handlers[trace.ControlSend] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		b.prompted(seq, e, ps)
-		b.controlSent(seq, e)
-		if fi, ok := b.m.FailureAt(e.Failure); ok {
-			b.m.Failures[fi].Controls++
+	case trace.Log:
+		b.logged(e, ps)
+	case trace.Discard:
+		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && m.Copies.Send[ci] != None {
+			b.take(seq, e, ci)
 		}
-	}
-	handlers[trace.ControlRecv] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		b.controlArrived(seq, e)
-		b.roundRequested(seq, e)
+	case trace.ControlSend:
+		if fi, ok := m.FailureAt(e.Failure); ok {
+			m.Failures[fi].Controls++
+		}
+	case trace.ControlRecv:
 		b.controlRecv(seq, e, ps)
-	}
-	handlers[trace.Unconsumed] = func(b *Builder, seq int32, e *trace.RunEvent, ps *procBuild) {
-		if ps.end == None {
-			b.malformed(AfterEnd, seq, func() string {
-				return fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, b.m.ProcName(e.P))
-			})
-		}
+	case trace.Unconsumed:
 		b.unconsumed(seq, e)
+	case trace.End:
+		if ps.end == None {
+			ps.end = seq
+		}
 	}
-	handlers[trace.End] = (*Builder).end
-}
-
-// malformed records an anomaly whose because-chain only says the run
-// breaks its own format. msg renders the message and, as anomaly's text,
-// runs only for the anomalies kept: a renumbered run breaks the format on
-// every event.
-func (b *Builder) malformed(k Kind, seq int32, msg func() string) {
-	b.anomaly(k, seq, func() (string, string) {
-		s := msg()
-		return s, wellFormedBecause(s)
-	})
 }
 
 // failProc is what a process did about one failure.
 type failProc struct {
-	// heard says which kinds of control message the process received for
-	// the failure (bit 1<<kind), and heardRestart when it restarted from
-	// it (its own).
-	heard   uint32
 	handled bool // it handled the failure (handle)
 	cand    bool // a control_recv handling point is among candidates
 }

@@ -73,14 +73,3 @@ func TestStreamingBuildsTheSameModel(t *testing.T) {
 		}
 	}
 }
-
-// Engine runs of the real algorithms are well formed: the model records
-// no anomaly for them.
-func TestEngineRunsHaveNoAnomaly(t *testing.T) {
-	for name, run := range engineRuns(t) {
-		m := history.Build(run, nil, history.AlgOf(run))
-		if as, n := m.Anomalies(history.AllKinds()...); n > 0 {
-			t.Errorf("%s: %d anomalies, first: %s — %s", name, n, as[0].Message, as[0].Because)
-		}
-	}
-}

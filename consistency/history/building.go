@@ -30,20 +30,22 @@ func (b *Builder) Gaps(p int32) int32 { return b.procs[p].gaps }
 // Stable reports, per live op of p, whether a log event made it stable.
 func (b *Builder) Stable(p int32) []bool { return b.procs[p].stable }
 
-// InMailbox reports whether copy ci is surely in its receiver's mailbox.
-func (b *Builder) InMailbox(ci int32) bool { return b.box.there(ci) }
-
 // ProgOp returns op k of p's program: the source trace's when there is a
 // comparable one, else what the run has shown p executing so far.
 func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
-	if b.wf.src != nil {
-		ops := b.srcOpTable()[p]
-		if k < 0 || int(k) >= len(ops) {
+	if ops := b.m.srcOps; ops != nil {
+		if k < 0 || int(k) >= len(ops[p]) {
 			return ProgOp{}, false
 		}
-		te := &b.wf.src.Events[ops[k]]
+		te := &b.m.Src.Events[ops[p][k]]
 		return ProgOp{Kind: te.Kind, Msg: b.m.msgs.run(te.Msg)}, true
 	}
+	return b.Shown(p, k)
+}
+
+// Shown returns op k of p as the run has shown p executing it so far (the
+// first execution of op k), whatever the source trace says.
+func (b *Builder) Shown(p, k int32) (ProgOp, bool) {
 	ps := &b.procs[p]
 	if k < 0 || int(k) >= len(ps.progKind) || ps.progKind[k] == trace.KindInvalid {
 		return ProgOp{}, false
@@ -51,13 +53,40 @@ func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
 	return ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}, true
 }
 
-// ProgLen returns the length of p's program when the source trace gives
-// it, else -1.
+// ProgLen returns the length of p's program: the source trace's when
+// there is a comparable one, else the ops the run has shown so far.
 func (b *Builder) ProgLen(p int32) int {
-	if b.wf.src == nil {
-		return -1
+	if b.m.srcOps == nil {
+		return len(b.procs[p].progKind)
 	}
-	return len(b.srcOpTable()[p])
+	return len(b.m.srcOps[p])
+}
+
+// Down reports whether p is down: it failed and has not restarted.
+func (b *Builder) Down(p int32) bool { return b.procs[p].down }
+
+// LastFail returns the seq of p's latest effective fail, or None.
+func (b *Builder) LastFail(p int32) int32 { return b.procs[p].lastFail }
+
+// LastRestore returns the seq of p's latest restart or rollback, or None.
+func (b *Builder) LastRestore(p int32) int32 { return b.procs[p].lastRestore }
+
+// Ended returns the seq of p's end event, or None.
+func (b *Builder) Ended(p int32) int32 { return b.procs[p].end }
+
+// OldestUnstable returns the oldest live op of p that is a receipt no log
+// event made stable, or its live count when there is none. A cursor
+// skips the stable prefix once, so calls cost O(ops) in all.
+func (b *Builder) OldestUnstable(p int32) int32 {
+	ps := &b.procs[p]
+	k := ps.logFrom
+	for ; int(k) < len(ps.live); k++ {
+		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+			break
+		}
+	}
+	ps.logFrom = k
+	return k
 }
 
 // PutBack sets how the model learns which copies a PK rollback puts
@@ -84,3 +113,13 @@ func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
 	}
 	return out
 }
+
+// Restarts returns how many times p has restarted.
+func (b *Builder) Restarts(p int32) int32 { return b.procs[p].restarts }
+
+// Copies returns how many copies the run has transmitted so far.
+func (b *Builder) Copies() int { return len(b.box.state) }
+
+// Posless reports whether p's latest restart or rollback named no pos
+// and no op has come since: its undo shows only in the op after it.
+func (b *Builder) Posless(p int32) bool { return b.procs[p].posless }

@@ -13,16 +13,6 @@ import (
 // builder must not be used afterwards.
 func (b *Builder) Finish() *Model {
 	m := b.m
-	b.flushesBefore(trace.MaxTime + 1)
-	b.finishWellFormed()
-	if m.Missing.Ops && !b.sawOp {
-		// A run without op numbers has no live counts: what was
-		// compared with them says nothing. (A run with some is judged
-		// on them: leaving one out must not hide the rest.)
-		for _, k := range []Kind{BrokenContinuity, CkptPos, PosBeyondLive, UndoneCount, OpWhileDown} {
-			m.anomalies[k] = anomalyList{}
-		}
-	}
 	// A process that answered a failure only by receiving its control
 	// message (nothing to roll back) handled it at that arrival. With
 	// unattributed rollbacks, an arrival may be followed by the
@@ -41,7 +31,7 @@ func (b *Builder) Finish() *Model {
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end, Restarts: ps.restarts}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end}
 	}
 	// The source's tables and happened-before are built beside the final
 	// state (the costliest step, a random walk over the live events):
@@ -49,10 +39,7 @@ func (b *Builder) Finish() *Model {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.Program = b.program(b.wf.src != nil)
-		if b.wf.src != nil {
-			m.srcOps = b.srcOpTable() // program built it when it read the source
-		}
+		m.Program = b.program()
 		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 			m.dep = m.dependence()
 		}
@@ -115,13 +102,12 @@ func (x *msgMaps) lookup(to []int32, i int32) int32 {
 }
 
 // program returns every process's program: from the source trace when
-// there is one (through its op table, srcOpTable), else as the run shows
-// it (SPEC §7). From the source, all processes share one backing array.
-func (b *Builder) program(hasSrc bool) [][]ProgOp {
+// there is one (through its op table), else as the run shows it (SPEC
+// §7). From the source, all processes share one backing array.
+func (b *Builder) program() [][]ProgOp {
 	m := b.m
-	np := len(b.procs)
-	out := make([][]ProgOp, np)
-	if !hasSrc {
+	out := make([][]ProgOp, len(b.procs))
+	if m.srcOps == nil {
 		for p := range out {
 			ps := &b.procs[p]
 			ops := make([]ProgOp, len(ps.progKind))
@@ -132,14 +118,12 @@ func (b *Builder) program(hasSrc bool) [][]ProgOp {
 		}
 		return out
 	}
-	// The source's op table (equal_times.go) already places every op.
-	ops := b.srcOpTable()
 	total := 0
-	for _, idx := range ops {
+	for _, idx := range m.srcOps {
 		total += len(idx)
 	}
 	all := make([]ProgOp, total)
-	for p, idx := range ops {
+	for p, idx := range m.srcOps {
 		out[p], all = all[:len(idx):len(idx)], all[len(idx):]
 		for k, i := range idx {
 			te := &m.Src.Events[i]
@@ -147,6 +131,77 @@ func (b *Builder) program(hasSrc bool) [][]ProgOp {
 		}
 	}
 	return out
+}
+
+// srcOpTable returns, per process, the source trace indexes of its ops
+// in program order, all in one backing array.
+func srcOpTable(src *trace.Trace, np int) [][]int32 {
+	counts := make([]int, np+1)
+	for i := range src.Events {
+		if e := &src.Events[i]; e.Kind.IsOp() && e.P >= 0 && int(e.P) < np {
+			counts[e.P+1]++
+		}
+	}
+	for p := 1; p <= np; p++ {
+		counts[p] += counts[p-1]
+	}
+	all := make([]int32, counts[np])
+	out := make([][]int32, np)
+	for p := range out {
+		out[p] = all[counts[p]:counts[p]:counts[p+1]]
+	}
+	for i := range src.Events {
+		if e := &src.Events[i]; e.Kind.IsOp() && e.P >= 0 && int(e.P) < np {
+			out[e.P] = append(out[e.P], int32(i))
+		}
+	}
+	return out
+}
+
+// SrcIndex returns the source trace index of the op r, or None (no
+// comparable source, a message the source trace lacks, an op number
+// beyond its program). Sends and receives are found by their message,
+// internal ops by their op number.
+func (m *Model) SrcIndex(r *trace.RunEvent) int32 {
+	if m.srcOps == nil {
+		return None
+	}
+	if r.Kind == trace.Internal {
+		ops := m.srcOps[r.P]
+		if r.Op < 0 || int(r.Op) >= len(ops) || m.Src.Events[ops[r.Op]].Kind != trace.Internal {
+			return None
+		}
+		return ops[r.Op]
+	}
+	sm := m.msgs.src(r.Msg)
+	if sm == None {
+		return None
+	}
+	switch msg := &m.Src.Messages[sm]; r.Kind {
+	case trace.Send:
+		return msg.Send
+	case trace.Recv:
+		return msg.Recv
+	}
+	return None
+}
+
+// SrcDelay returns the source trace's delay of run message rm: its
+// receive's time less its send's, or default_delay when the trace never
+// receives it; false when the source lacks the message.
+func (m *Model) SrcDelay(rm int32) (trace.Time, bool) {
+	if m.msgs == nil {
+		return 0, false
+	}
+	sm := m.msgs.src(rm)
+	if sm == None {
+		return 0, false
+	}
+	msg := &m.Src.Messages[sm]
+	if msg.Recv == None {
+		return m.Run.Options.Params.DefaultDelay, true
+	}
+	return m.Src.Events[msg.Recv].T - m.Src.Events[msg.Send].T, true
 }
 
 // SrcSender returns the process that sends run message msg in the

@@ -8,10 +8,10 @@
 // never write.
 //
 // The model records facts, not verdicts: where the run contradicts
-// itself (an op number that breaks continuity, a copy taken twice from a
-// mailbox, a restart of a process that never failed) it keeps an
-// Anomaly of a typed Kind, and each property rule decides which kinds
-// break it.
+// itself (an op number that breaks continuity, a restart of a process
+// that never failed) it builds on as robustly as it can, and the run
+// spec of package consistency, which reads the builder as the run
+// streams, says what is wrong.
 //
 // A Builder takes events one at a time (Add) and never looks ahead, so a
 // run can be fed to it as it is produced; Finish derives the final-state
@@ -38,11 +38,6 @@ const Nowhere int32 = -3
 // ImplicitUndo is UndoneBy's value for an op dropped by a broken op
 // continuity rather than by a restart or rollback.
 const ImplicitUndo int32 = -2
-
-// MaxKept bounds the anomalies of one kind whose text is kept: a broken
-// run can have millions, and the first few explain the rest. The checker
-// shows at most this many witnesses per property.
-const MaxKept = 20
 
 // Alg is the algorithm whose rules a run claims to follow.
 type Alg uint8
@@ -140,9 +135,6 @@ type Proc struct {
 	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
-	// Restarts are the seqs of its restarts, in order: its incarnation
-	// at an event is how many come before it (Inc).
-	Restarts []int32
 }
 
 // HeldCkpt returns the k-th checkpoint held at the end.
@@ -177,19 +169,6 @@ func ckptIndex(taken []Ckpt, byID map[int32]int32, id int32) int32 {
 		return 0
 	}
 	return None
-}
-
-// Inc returns process p's incarnation at event seq: how many times it
-// restarted before seq (SPEC §5: a PK vector's own entry, the sender's
-// incarnation in a token's identities), or None for a process the
-// header does not name. The rules ask rather than count restarts on
-// their own.
-func (m *Model) Inc(p, seq int32) int32 {
-	if p < 0 || int(p) >= len(m.Procs) {
-		return None
-	}
-	n, _ := slices.BinarySearch(m.Procs[p].Restarts, seq)
-	return int32(n)
 }
 
 // RestoredCkpt returns the checkpoint restore rs restored, or false when
@@ -367,7 +346,6 @@ type Model struct {
 	// history, or nil when copies are missing.
 	Final *FinalGraph
 
-	anomalies [numKinds]anomalyList
 	// rechain: an explicit initial checkpoint came after others and
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
@@ -500,4 +478,9 @@ func Top(live []int32) int32 {
 		}
 	}
 	return None
+}
+
+// isApp reports whether e is a program op other than a resend.
+func isApp(e *trace.RunEvent) bool {
+	return e.Kind.IsOp() && !(e.Kind == trace.Send && e.Resend)
 }

@@ -1,32 +1,17 @@
 package history
 
-import (
-	"fmt"
-
-	"github.com/ckpt-dev/ckpt/trace"
-)
+import "github.com/ckpt-dev/ckpt/trace"
 
 // checkpoint adds a checkpoint the process took, or the explicit initial
-// one a foreign run may write.
+// one a foreign run may write. A pos absent or negative is taken as the
+// live count, so that rules walking programs from it stay in range.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
 	head := &ps.taken[ps.held[len(ps.held)-1]]
 	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType,
 		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
-	switch {
-	case e.Pos == None:
+	if e.Pos < 0 {
 		ck.Pos = int32(len(ps.live))
-	case e.Pos < 0:
-		// Rules walk programs from a checkpoint's pos: keep it in range.
-		b.malformed(NegativePos, seq, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, e.Pos) })
-		ck.Pos = int32(len(ps.live))
-	case e.Pos != int32(len(ps.live)):
-		live := len(ps.live)
-		b.anomaly(CkptPos, seq, func() (string, string) {
-			return fmt.Sprintf("checkpoint at seq %d has pos %d", seq, e.Pos),
-				fmt.Sprintf("%s had %d live ops when it took checkpoint %d at seq %d, but the checkpoint says pos %d",
-					m.ProcName(e.P), live, e.Ckpt, seq, e.Pos)
-		})
 	}
 	if e.Sn == None {
 		m.Missing.Sn = true
@@ -49,20 +34,11 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Ckpt == None {
 		m.Missing.CkptID = true
 	} else {
-		if old, ok := checkpointByID(ps.taken[:ck.Index], ps.byID, e.Ckpt); ok {
-			b.anomaly(CkptIDReused, seq, func() (string, string) {
-				return fmt.Sprintf("%s reuses checkpoint id %d at seq %d", m.ProcName(e.P), e.Ckpt, seq),
-					fmt.Sprintf("checkpoint ids are unique per process (0 is the initial checkpoint), but %s's checkpoint at seq %d has id %d, which %s",
-						m.ProcName(e.P), seq, e.Ckpt, ckptWas(old))
-			})
-		}
 		ps.indexID(e.Ckpt, ck.Index)
 	}
 	ps.held = append(ps.held, ck.Index)
-	if e.CkptType == trace.CkptRecovery && e.Failure != None {
-		if fi, ok := b.attributed(seq, e); ok {
-			b.handle(fi, e.P, seq, ps)
-		}
+	if fi, ok := m.FailureAt(e.Failure); ok && e.CkptType == trace.CkptRecovery {
+		b.handle(fi, e.P, seq, ps)
 	}
 }
 
@@ -84,37 +60,10 @@ func (ps *procBuild) indexID(id, k int32) {
 	ps.byID[id] = k
 }
 
-// ckptWas says which checkpoint an id named before.
-func ckptWas(c Ckpt) string {
-	if c.Seq == None {
-		return "is the initial checkpoint's"
-	}
-	return fmt.Sprintf("the checkpoint at seq %d has already", c.Seq)
-}
-
-// attributed returns the failure a rollback or recovery checkpoint names,
-// recording an anomaly when the name is no effective fail event or the
-// failure has not restarted yet (its recovery cannot be known).
-func (b *Builder) attributed(seq int32, e *trace.RunEvent) (int32, bool) {
-	m := b.m
-	fi, ok := m.FailureAt(e.Failure)
-	if !ok {
-		if e.Failure != None {
-			b.anomaly(FailureNotFail, seq, func() (string, string) {
-				return fmt.Sprintf("%s at seq %d answers failure seq %d, which is no fail event", e.Kind, seq, e.Failure),
-					fmt.Sprintf("the %s of %s at seq %d names failure seq %d, but the run has no effective fail event there", e.Kind, m.ProcName(e.P), seq, e.Failure)
-			})
-		}
-		return None, false
-	}
-	if m.Failures[fi].Restart == None {
-		b.anomaly(HandledBeforeRestart, seq, func() (string, string) {
-			return fmt.Sprintf("%s at seq %d answers %s before its restart", e.Kind, seq, m.FailName(fi)),
-				fmt.Sprintf("a failure is announced at its process's restart, but the %s of %s at seq %d answers %s, whose process has not restarted yet",
-					e.Kind, m.ProcName(e.P), seq, m.FailName(fi))
-		})
-	}
-	return fi, true
+// CkptByID returns the checkpoint p took with id, as Proc.Checkpoint
+// does, on the checkpoints taken so far.
+func (b *Builder) CkptByID(p, id int32) (Ckpt, bool) {
+	return checkpointByID(b.procs[p].taken, b.procs[p].byID, id)
 }
 
 // handle records that process p handled failure fi at event seq.
@@ -129,17 +78,8 @@ func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
 // rollback applies a rollback event.
 func (b *Builder) rollback(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	if ps.down {
-		b.anomaly(RollbackWhileDown, seq, func() (string, string) {
-			return fmt.Sprintf("%s rolls back at seq %d while it is down", m.ProcName(e.P), seq),
-				fmt.Sprintf("%s failed at seq %d and has not restarted, so it executes nothing, but the run shows it rolling back at seq %d",
-					m.ProcName(e.P), ps.lastFail, seq)
-		})
-	}
-	fi, ok := b.attributed(seq, e)
-	if !ok {
-		m.Missing.Failure = true
-	}
+	fi, ok := m.FailureAt(e.Failure)
+	m.Missing.Failure = m.Missing.Failure || !ok
 	b.restore(seq, e, ps, !m.Alg.Recovers())
 	if ok {
 		b.handle(fi, e.P, seq, ps)
@@ -159,7 +99,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
 	if e.Restore != None {
-		b.dropAfter(seq, e, ps)
+		b.dropAfter(e, ps)
 	} else {
 		m.Missing.Restore = true
 	}
@@ -170,18 +110,9 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 		return k
 	}
 	if pos < 0 {
-		b.malformed(NegativePos, seq, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, pos) })
 		return k
 	}
-	if pos > int32(len(ps.live)) {
-		live := len(ps.live)
-		b.anomaly(PosBeyondLive, seq, func() (string, string) {
-			return fmt.Sprintf("%s at seq %d keeps %d ops but has only %d", e.Kind, seq, pos, live),
-				fmt.Sprintf("%s had %d live ops at seq %d, so a %s cannot keep the first %d", m.ProcName(e.P), live, seq, e.Kind, pos)
-		})
-		pos = int32(len(ps.live))
-	}
-	b.belowCkpt(seq, e, ps, k)
+	pos = min(pos, int32(len(ps.live)))
 	if m.Alg == PK && k != None {
 		r.Replayed = b.replayed(ps, k, pos)
 	}
@@ -197,39 +128,35 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 			r.Undid = append(r.Undid, s)
 		}
 	}
-	n := b.undo(ps, pos, seq, keep)
-	r.Undone = int32(n)
-	if e.Undone != None && int(e.Undone) != n {
-		b.anomaly(UndoneCount, seq, func() (string, string) {
-			return fmt.Sprintf("%s at seq %d claims %d ops undone, the checker counts %d", e.Kind, seq, e.Undone, n),
-				fmt.Sprintf("%s had %d live ops before seq %d and kept %d, so %d were undone", m.ProcName(e.P), int(pos)+n, seq, pos, n)
-		})
-	}
+	r.Undone = int32(b.undo(ps, pos, seq, keep))
 	return k
 }
 
-// dropAfter drops the checkpoints taken after the one a restore names.
-func (b *Builder) dropAfter(seq int32, e *trace.RunEvent, ps *procBuild) {
+// dropAfter drops the checkpoints taken after the one a restore names,
+// if the process holds it. (Checkpoints without ids cannot be told
+// apart: a restore of none held is then as unknown as one without
+// restore.)
+func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
 	k := len(ps.held) - 1
 	for k >= 0 && ps.taken[ps.held[k]].ID != e.Restore {
 		k--
 	}
 	if k >= 0 {
 		ps.held = ps.held[:k+1]
-		return
+	} else if b.m.Missing.CkptID {
+		b.m.Missing.Restore = true
 	}
-	m := b.m
-	if m.Missing.CkptID {
-		// Checkpoints without ids cannot be told apart: the restore is
-		// as unknown as one that names none.
-		m.Missing.Restore = true
-		return
+}
+
+// Holds reports whether p holds a checkpoint with id.
+func (b *Builder) Holds(p, id int32) bool {
+	ps := &b.procs[p]
+	for k := len(ps.held) - 1; k >= 0; k-- { // from the latest: restores name recent ones
+		if ps.taken[ps.held[k]].ID == id {
+			return true
+		}
 	}
-	b.anomaly(UnheldRestore, seq, func() (string, string) {
-		return fmt.Sprintf("%s restores checkpoint %d it does not hold", m.ProcName(e.P), e.Restore),
-			fmt.Sprintf("at seq %d %s restores checkpoint %d, but no checkpoint with that id is among the checkpoints it holds (it took it never, or a rollback discarded it)",
-				seq, m.ProcName(e.P), e.Restore)
-	})
+	return false
 }
 
 // replayed counts the live receipts a PK restart or rollback replays
@@ -297,21 +224,4 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 	ps.live = ps.live[:pos]
 	ps.stable = ps.stable[:pos]
 	return n
-}
-
-// belowCkpt checks that a restore keeps (pos, as the run says it) at
-// least the ops of the checkpoint it restores, taken[k]: the checkpoint
-// holds the state after its pos ops, and replay only moves forward from
-// it, so no algorithm can undo ops the checkpoint it restores holds.
-func (b *Builder) belowCkpt(seq int32, e *trace.RunEvent, ps *procBuild, k int32) {
-	pos := e.Pos
-	if k == None || pos >= ps.taken[k].Pos {
-		return
-	}
-	ck := ps.taken[k]
-	m := b.m
-	b.anomaly(RestoreBelowCkpt, seq, func() (string, string) {
-		msg := fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", m.ProcName(e.P), e.Kind, seq, e.Restore, ck.Pos, pos)
-		return msg, wellFormedBecause(msg + ": a restored checkpoint holds the state after its pos ops, and replay only moves forward from it")
-	})
 }

@@ -1,0 +1,171 @@
+package consistency
+
+import (
+	"fmt"
+
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// PK's stable log against the source trace's flushes (SPEC §5): a flush
+// writes every volatile log entry to stable storage, which a run shows as
+// one log event per entry at the flush's time, and PK writes a log event
+// at no other time (a timer tick's checkpoint flushes first). A run shows
+// no flush itself, so the flush times come from the source trace: a log
+// event deleted where the receipt is later undone changed nothing else
+// the checker sees, and one added where nothing flushes made a receipt
+// stable that the crash loses, so the restart replayed it instead of
+// rolling its dependents back. Without a comparable source trace log
+// events are taken as they are (docs/checker.md).
+
+// pkFlushes is what the PK spec keeps of the source trace's flushes.
+type pkFlushes struct {
+	src *trace.Trace
+	// next is the index of the source trace's first event whose flushes
+	// are not judged yet (they are, once an event of a later time comes);
+	// at the first after the instant of the last log event judged.
+	next, at int
+	// flushAt, tickAt and failAt are, per process, the time of its latest
+	// flush, tick and fail up to that instant, flushIdx and tickIdx their
+	// trace indexes; nil until the first log event.
+	flushAt, tickAt, failAt []trace.Time
+	flushIdx, tickIdx       []int32
+}
+
+// flushesBefore judges the source trace's flushes strictly before t:
+// their instants are over once an event at t comes.
+func (s *pkSpec) flushesBefore(t trace.Time) {
+	fl := &s.flushes
+	if fl.src == nil {
+		return
+	}
+	for ev := fl.src.Events; fl.next < len(ev) && ev[fl.next].T < t; fl.next++ {
+		if e := &ev[fl.next]; e.Kind == trace.Flush && e.P >= 0 && int(e.P) < len(s.procs) {
+			s.flushed(e, int32(fl.next))
+		}
+	}
+}
+
+// flushed checks that a flush of an up process left none of its live
+// receipts from before the flush without a log event: from before its
+// instant, or at its instant and before it in the trace (one the trace
+// lists after it comes after it). Live ops are in time order, so the
+// oldest receipt without one is the one to look at.
+func (s *pkSpec) flushed(f *trace.Event, idx int32) {
+	if s.b.Down(f.P) && !s.failedAfter(f, idx) {
+		return
+	}
+	k := s.b.OldestUnstable(f.P)
+	live := s.b.Live(f.P)
+	if int(k) == len(live) {
+		return
+	}
+	x := live[k]
+	e := s.m.Event(x)
+	if ri := s.m.SrcIndex(e); e.T > f.T || (e.T == f.T && (ri == history.None || ri > idx)) {
+		return // after the flush
+	}
+	s.results[logReplayAt].fail([]int32{x}, func() (string, string) {
+		return fmt.Sprintf("%s's flush at t=%s leaves its receipt of %s at seq %d off stable storage", s.name(f.P), f.T, s.m.MsgName(e.Msg), x),
+			fmt.Sprintf("a flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %s was up at its flush at t=%s (source trace), but its receipt of %s at seq %d (t=%s), live then, has no log event",
+				s.name(f.P), f.T, s.m.MsgName(e.Msg), x, e.T)
+	})
+}
+
+// failedAfter reports whether the fail that has flush f's process down
+// now came at f's instant after f in the trace: f is judged once its
+// instant is over, but at equal times the trace's order holds, so f
+// found the process up and logged its receipts, which the fail leaves
+// live until the restart (every down time is > 0).
+func (s *pkSpec) failedAfter(f *trace.Event, idx int32) bool {
+	last := s.b.LastFail(f.P)
+	if last == history.None || s.m.Event(last).T != f.T {
+		return false
+	}
+	ev := s.flushes.src.Events
+	for i := idx - 1; i >= 0 && ev[i].T == f.T; i-- {
+		if ev[i].Kind == trace.Fail && ev[i].P == f.P {
+			return false
+		}
+	}
+	return true
+}
+
+// logged judges a log event: it makes stable a live receipt still
+// volatile, at an instant its process flushes or ticks while up (with
+// a comparable source trace).
+func (s *pkSpec) logged(seq int32, e *trace.RunEvent) {
+	receipt := s.b.Logs(e)
+	if receipt == history.None {
+		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
+			return fmt.Sprintf("%s logs copy %d of %s for op %d at seq %d, which is no volatile receipt", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), e.Op, seq),
+				fmt.Sprintf("a PK log event makes an entry of the volatile message log stable, so it names a live receipt not yet stable, but op %d of %s is no such receipt of copy %d of %s at seq %d",
+					e.Op, s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq)
+		})
+		return
+	}
+	if s.flushes.src == nil {
+		return
+	}
+	idx := s.flushOf(e)
+	if idx == history.None {
+		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
+			return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks while up", s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T),
+				fmt.Sprintf("a PK log event is an entry made stable by a flush, at a flush of the source trace or at a timer tick (a checkpoint flushes first); the source trace has neither for %s at t=%s, so the receipt of %s (op %d) is still volatile there, and a crash loses it",
+					s.name(e.P), e.T, s.m.MsgName(e.Msg), e.Op)
+		})
+		return
+	}
+	// At equal times the trace's order holds: a receipt the trace lists
+	// after the flush is not yet in the log it writes.
+	r := s.m.Event(receipt)
+	if ri := s.m.SrcIndex(r); r.T == e.T && ri != history.None && ri >= idx {
+		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
+			return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, by a flush the trace lists before that receipt", s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T),
+				fmt.Sprintf("at equal times the trace's order holds (SPEC §3): %s's latest flush or tick at t=%s is trace event %d and its receipt of %s trace event %d, so the receipt comes after the flush and is still volatile",
+					s.name(e.P), e.T, idx, s.m.MsgName(e.Msg), ri)
+		})
+	}
+}
+
+// flushOf returns the trace index of the latest flush or tick of log
+// event e's process at e's instant while it is up, or None.
+func (s *pkSpec) flushOf(e *trace.RunEvent) int32 {
+	fl := &s.flushes
+	if fl.flushAt == nil {
+		np := len(s.procs)
+		fl.flushAt, fl.tickAt, fl.failAt = make([]trace.Time, np), make([]trace.Time, np), make([]trace.Time, np)
+		fl.flushIdx, fl.tickIdx = make([]int32, np), make([]int32, np)
+		for p := range fl.flushAt {
+			fl.flushAt[p], fl.tickAt[p], fl.failAt[p] = -1, -1, -1
+		}
+	}
+	for ev := fl.src.Events; fl.at < len(ev) && ev[fl.at].T <= e.T; fl.at++ {
+		te := &ev[fl.at]
+		if te.P < 0 || int(te.P) >= len(s.procs) {
+			continue
+		}
+		// A flush or tick after a fail of its instant finds the process
+		// down: it flushes nothing (SPEC §3).
+		switch p := te.P; {
+		case te.Kind == trace.Fail:
+			fl.failAt[p] = te.T
+		case fl.failAt[p] == te.T:
+		case te.Kind == trace.Flush:
+			fl.flushAt[p], fl.flushIdx[p] = te.T, int32(fl.at)
+		case te.Kind == trace.Checkpoint:
+			fl.tickAt[p], fl.tickIdx[p] = te.T, int32(fl.at)
+		}
+	}
+	idx := history.None
+	if fl.flushAt[e.P] == e.T {
+		idx = fl.flushIdx[e.P]
+	}
+	if fl.tickAt[e.P] == e.T {
+		idx = max(idx, fl.tickIdx[e.P])
+	}
+	if s.b.Down(e.P) {
+		return history.None // a down process flushes nothing
+	}
+	return idx
+}
