@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +87,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if prog != nil {
 		opts.Progress = prog.update
 	}
-	res, err := explore.Run(tr, opts)
+	res, err := explore.Run(context.Background(), tr, opts)
 	prog.finish()
 	if errors.Is(err, explore.ErrOptions) {
 		return usageError(err)

@@ -15,6 +15,7 @@
 package compare
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -206,7 +207,7 @@ func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 	var res *explore.Result
 	if len(recovering) > 0 {
 		var err error
-		res, err = explore.Run(ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers})
+		res, err = explore.Run(context.Background(), ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers})
 		if err != nil {
 			return fmt.Errorf("%s: %w", ff.Name, err)
 		}

@@ -13,6 +13,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -130,9 +131,11 @@ func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
 	return out, nil
 }
 
-// Run explores tr (a validated trace) within the scope o states.
-func Run(tr *trace.Trace, o Options) (*Result, error) {
-	x, err := newExplorer(tr, o)
+// Run explores tr (a validated trace) within the scope o states. When
+// ctx is done first, it returns what the schedules run so far found,
+// marked Stopped, without shrinking the witnesses.
+func Run(ctx context.Context, tr *trace.Trace, o Options) (*Result, error) {
+	x, err := newExplorer(ctx, tr, o)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +148,7 @@ func Run(tr *trace.Trace, o Options) (*Result, error) {
 
 // newExplorer prepares an exploration: the trace, the engines and the
 // plan (space size, exhaustive or sampled).
-func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
+func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, error) {
 	if err := o.normalize(); err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explorer{o: o, tr: prep}
+	x := &explorer{o: o, tr: prep, ctx: ctx}
 	for _, name := range o.Algorithms {
 		e, err := newEngine(o.New, name, o.Variant, prep)
 		if err != nil {
@@ -176,26 +179,15 @@ func (x *explorer) explore() (*tally, error) {
 	var genErr error
 	var t *tally
 	if x.scope.Mode == Exhaustive {
-		total := shardCount(x.o.Shard, x.scope.Classes.Int64())
-		t = x.runAll(func(emit func(sched) bool) { genErr = x.exhaustive(emit) }, total)
+		x.total.Store(shardCount(x.o.Shard, x.scope.Classes.Int64()))
+		t = x.runAll(func(emit func(task) bool) { genErr = x.exhaustive(emit) })
 	} else {
 		list, _, err := x.sample()
 		if err != nil {
 			return nil, err
 		}
-		var mine []sched
-		for _, s := range list {
-			if x.o.Shard.has(s.ordinal) {
-				mine = append(mine, s)
-			}
-		}
-		t = x.runAll(func(emit func(sched) bool) {
-			for _, s := range mine {
-				if !emit(s) {
-					return
-				}
-			}
-		}, int64(len(mine)))
+		x.total.Store(shardCount(x.o.Shard, int64(len(list))))
+		t = x.runAll(func(emit func(task) bool) { x.sampled(list, emit) })
 	}
 	if genErr != nil {
 		return nil, genErr

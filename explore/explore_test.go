@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"runtime"
@@ -33,7 +34,7 @@ func bundled(t testing.TB) []string {
 
 func mustRun(t testing.TB, tr *trace.Trace, o Options) *Result {
 	t.Helper()
-	r, err := Run(tr, o)
+	r, err := Run(context.Background(), tr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +219,11 @@ func TestShards(t *testing.T) {
 	}
 }
 
-// scheduleKeys lists the schedules an exploration runs, in order, as
+// scheduleKeys lists the schedules an exploration runs as
 // "vector/points" keys.
 func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	t.Helper()
-	x, err := newExplorer(tr, o)
+	x, err := newExplorer(context.Background(), tr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,13 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 		return true
 	}
 	if x.scope.Mode == Exhaustive {
-		if err := x.exhaustive(add); err != nil {
+		err := x.exhaustive(func(tk task) bool {
+			for _, s := range tk.scheds {
+				add(s)
+			}
+			return true
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return keys
@@ -328,7 +335,7 @@ func TestDefaultAlgorithmsClean(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		tr := smallTraces().Draw(rt, "trace")
 		o := Options{Failures: rapid.IntRange(1, 2).Draw(rt, "k"), StripFailures: rapid.Bool().Draw(rt, "strip"), Workers: 1}
-		r, err := Run(tr, o)
+		r, err := Run(context.Background(), tr, o)
 		if err != nil {
 			rt.Fatal(err)
 		}

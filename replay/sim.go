@@ -20,7 +20,13 @@ import (
 // the same items in the same order (an inserted trace event comes after
 // every item it follows in SPEC §3's order), and the engine's state names
 // trace events only by index, which Insert renumbers.
-type Sim struct{ e *engine }
+type Sim struct {
+	e *engine
+	// from is the replay this one was cloned from, and spare the run
+	// events of a released clone, for the next.
+	from  *Sim
+	spare []trace.RunEvent
+}
 
 // Cloner is an Algorithm whose state can be copied: Clone returns an
 // independent machine in the same state, or nil when it cannot (a
@@ -44,7 +50,7 @@ func Start(tr *trace.Trace, alg Algorithm, opts Options) (*Sim, error) {
 		return nil, err
 	}
 	e.begin()
-	return &Sim{e}, nil
+	return &Sim{e: e}, nil
 }
 
 // RunUntil handles everything that comes before a trace event inserted
@@ -96,12 +102,26 @@ func (s *Sim) Clone() (*Sim, error) {
 	c.stable, c.pbRefs, c.drops = slices.Clone(e.stable), slices.Clone(e.pbRefs), slices.Clone(e.drops)
 	run := *e.out
 	// The run's tables hold values and immutable vectors: copying the
-	// slices is copying the run. Events get the room the rest will need.
-	run.Events = append(make([]trace.RunEvent, 0, cap(e.out.Events)), e.out.Events...)
+	// slices is copying the run. Events get the room the rest will need,
+	// in a released clone's if there is one.
+	events := s.spare
+	if s.spare = nil; cap(events) < cap(e.out.Events) {
+		events = make([]trace.RunEvent, 0, cap(e.out.Events))
+	}
+	run.Events = append(events[:0], e.out.Events...)
 	run.PBs, run.VTs = slices.Clone(run.PBs), slices.Clone(run.VTs)
 	run.Bodies, run.Strings = slices.Clone(run.Bodies), slices.Clone(run.Strings)
 	c.out = &run
-	return &Sim{&c}, nil
+	return &Sim{e: &c, from: s}, nil
+}
+
+// Release ends s: the run Finish returned is no longer read, and its
+// memory serves the next clone of the replay s was cloned from.
+func (s *Sim) Release() {
+	if s.from != nil && s.e != nil {
+		s.from.spare = s.e.out.Events[:0]
+	}
+	s.e = nil
 }
 
 // Insert makes the replay go on over tr: its trace with n events that
