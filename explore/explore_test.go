@@ -266,7 +266,7 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	return keys
 }
 
-func mustJSON(t testing.TB, v any) []byte {
+func mustJSON(t fataler, v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
