@@ -169,33 +169,35 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestShards: the shards of a space run disjoint sets of schedules whose
-// union is the whole, and their figures add up to the whole run's.
+// union is the whole, and merging their JSON results gives exactly the
+// whole run's result, witnesses included (Merge), for every split from
+// 1 to 4 — exhaustive with a failing property, and sampled with delays.
 func TestShards(t *testing.T) {
 	tr := readTrace(t, "../testdata/traces/failure-free.json")
 	for _, o := range []Options{
-		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2},
+		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2, ShrinkTests: 200},
 		{Failures: 1, Delays: true, Budget: 100, Seed: 3},
 	} {
 		whole := scheduleKeys(t, tr, o)
-		wr := mustRun(t, tr, o)
+		want := mustJSON(t, mustRun(t, tr, o))
+		if o.Variant == "textbook" && !bytes.Contains(want, []byte(`"valid":false`)) {
+			t.Fatal("textbook MS passes: the witnesses' merge is not tested")
+		}
 		for n := 1; n <= 4; n++ {
 			seen := map[string]int{}
-			var run, covered int64
-			failingSum := map[string]int64{}
-			for i := 0; i < n; i++ {
+			var parts []*Result
+			var names []string
+			for i := n - 1; i >= 0; i-- {
 				so := o
 				so.Shard = Shard{Index: i, Count: n}
 				for _, k := range scheduleKeys(t, tr, so) {
 					seen[k]++
 				}
-				r := mustRun(t, tr, so)
-				run += r.Scope.Run
-				covered += r.Scope.Covered.Int64()
-				for _, a := range r.Algorithms {
-					for _, p := range a.Properties {
-						failingSum[a.Algorithm+"/"+p.Name] += p.Failing
-					}
+				var part Result
+				if err := json.Unmarshal(mustJSON(t, mustRun(t, tr, so)), &part); err != nil {
+					t.Fatal(err)
 				}
+				parts, names = append(parts, &part), append(names, so.Shard.String())
 			}
 			for _, k := range whole {
 				if seen[k] != 1 {
@@ -205,15 +207,12 @@ func TestShards(t *testing.T) {
 			if len(seen) != len(whole) {
 				t.Errorf("%+v n=%d: shards ran %d schedules, the whole %d", o, n, len(seen), len(whole))
 			}
-			if run != wr.Scope.Run || covered != wr.Scope.Covered.Int64() {
-				t.Errorf("%+v n=%d: shards run %d covering %d, whole %d covering %s", o, n, run, covered, wr.Scope.Run, wr.Scope.Covered)
+			merged, err := Merge(parts, names)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, a := range wr.Algorithms {
-				for _, p := range a.Properties {
-					if got := failingSum[a.Algorithm+"/"+p.Name]; got != p.Failing {
-						t.Errorf("%+v n=%d: %s/%s shards fail %d, whole %d", o, n, a.Algorithm, p.Name, got, p.Failing)
-					}
-				}
+			if got := mustJSON(t, merged); !bytes.Equal(got, want) {
+				t.Errorf("%+v: %d shards merged:\n%s\nthe whole run:\n%s", o, n, got, want)
 			}
 		}
 	}

@@ -3,8 +3,9 @@ package explore
 import (
 	"math/big"
 
-	"github.com/ckpt-dev/ckpt/report"
+	"github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -20,6 +21,10 @@ type Result struct {
 	// Baseline is uncoordinated checkpointing over the same injected
 	// failures, each on its own (SPEC §7's baseline).
 	Baseline PerFailure `json:"baseline"`
+	// Stopped is set when the exploration was stopped before it ran
+	// every schedule (Scope.Run of Scope.ToRun): the figures are those of
+	// the schedules run, and witnesses are not shrunk.
+	Stopped bool `json:"stopped"`
 }
 
 // Mode says how the space was covered.
@@ -51,9 +56,11 @@ type Scope struct {
 	// a sampled space too large to count), Merged the difference.
 	Classes *big.Int `json:"classes"`
 	Merged  *big.Int `json:"merged"`
-	// Run counts the schedules this run replayed (one per class), and
-	// Covered the schedules of the space they stand for.
+	// Run counts the schedules this run replayed (one per class), of
+	// ToRun it set out to, and Covered the schedules of the space they
+	// stand for.
 	Run     int64    `json:"run"`
+	ToRun   int64    `json:"to_run"`
 	Covered *big.Int `json:"covered"`
 	// Coverage is Covered / Schedules.
 	Coverage float64 `json:"coverage"`
@@ -101,8 +108,11 @@ type Witness struct {
 	OriginalMessages  int `json:"original_messages"`
 	// Tests counts the replays shrinking spent.
 	Tests int `json:"shrink_tests"`
-	// Trace is the shrunk trace (not part of the JSON document).
-	Trace *trace.Trace `json:"-"`
+	// Trace is the shrunk trace, and Doc its ckpt/trace document, which
+	// the JSON result carries so that shards merge with their witnesses
+	// (Merge).
+	Trace *trace.Trace    `json:"-"`
+	Doc   json.RawMessage `json:"trace"`
 }
 
 // ScheduleInfo names a schedule: its ordinal in schedule order and what

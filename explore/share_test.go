@@ -52,5 +52,3 @@ func TestSharedPrefixesMatchScratch(t *testing.T) {
 		}
 	})
 }
-
-
