@@ -91,7 +91,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	}
 	ctx, stopped := trapSignals(ios)
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "explore", "schedules")
-	opts.Progress = meter.Update
+	opts.Progress, opts.Pipeline = meter.Update, ios.pipe()
 	res, err := explore.Run(ctx, tr, opts)
 	meter.Finish()
 	if errors.Is(err, explore.ErrOptions) {

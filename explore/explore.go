@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -65,6 +66,9 @@ type Options struct {
 	// ShrinkTests bounds the replays one witness's shrinking may spend;
 	// 0 means DefaultShrinkTests.
 	ShrinkTests int
+	// Pipeline's memory cap bounds the exploration: fewer workers, or a
+	// refusal (*pipeline.TooBig) when one does not fit. nil: no cap.
+	Pipeline *pipeline.Pipeline
 }
 
 // Shard is one of Count disjoint parts of the schedules: part Index
@@ -164,6 +168,9 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 		}
 		x.engines = append(x.engines, e)
 	}
+	if err := x.fit(); err != nil {
+		return nil, err
+	}
 	x.base0 = newBase(prep, nil)
 	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
 		Reduced: !o.NoReduce, Budget: o.Budget, Seed: o.Seed, Shard: o.Shard.String(),
@@ -196,4 +203,22 @@ func (x *explorer) explore() (*tally, error) {
 		return nil, t.err
 	}
 	return t, nil
+}
+
+// fit lowers the workers to what the memory cap holds: each keeps a
+// replay per algorithm of every node on its path down the prefix tree
+// (K + 1 of them), and checks one run at a time. Not even one worker
+// fitting is a refusal.
+func (x *explorer) fit() error {
+	p := x.o.Pipeline
+	if p == nil {
+		return nil
+	}
+	k := x.o.Failures
+	for ; x.o.Workers > 1; x.o.Workers-- {
+		if p.FitsAtOnce(x.tr, x.o.Algorithms, true, k, x.o.Workers*(k+1)) == nil {
+			return nil
+		}
+	}
+	return p.FitsAtOnce(x.tr, x.o.Algorithms, true, k, k+1)
 }

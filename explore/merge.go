@@ -58,6 +58,7 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			ar.Valid = ar.Valid && pr.Witness == nil
 		}
 		r.Valid = r.Valid && ar.Valid
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
 	return &r, readWitnesses(&r)
 }

@@ -43,6 +43,10 @@ func (x *explorer) result(t *tally) *Result {
 		r.Algorithms = append(r.Algorithms, ar)
 	}
 	r.Baseline = t.baseline.result()
+	for a := range r.Algorithms {
+		ar := &r.Algorithms[a]
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
+	}
 	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i, _ int) { jobs[i]() })
 	return r
 }

@@ -107,6 +107,11 @@ func exploreDoc(r *explore.Result) []block {
 			block{kind: tableBlock, table: worstTable(r)},
 			block{kind: heading, level: 2, text: "Ops undone per injected failure"},
 			block{kind: tableBlock, table: perFailureTable(r)})
+		for _, a := range r.Algorithms {
+			if a.Note != "" {
+				doc = append(doc, block{kind: para, text: "Note: " + a.Note + "."})
+			}
+		}
 	}
 	return doc
 }
