@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -107,25 +109,45 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures, Params: params}
-	tables := make([]compare.Table, 0, len(inputs))
-	for _, in := range inputs {
-		if in.Err != nil {
-			return invalid(in.Err)
+	// -q prints no per-failure figure: none is computed.
+	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: params, Pipeline: ios.pipe()}
+	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "compare", "failure points")
+	o.Progress = meter.Update
+	tables := make([]compare.Table, len(inputs))
+	var bad []string
+	for i, in := range inputs {
+		tables[i] = compareFile(ios, in, o)
+		if msg := tables[i].Error; msg != "" {
+			bad = append(bad, fmt.Sprintf("ckpt: %s: %s", in.Path, msg))
 		}
-		tr, err := readTrace(ios, in.Path)
-		if err != nil {
-			return invalid(err)
-		}
-		t, err := compare.Run(tr, o)
-		if err != nil {
-			return invalid(err)
-		}
-		tables = append(tables, t)
 	}
-	return writeOutput(f.output, ios.Out, func(w io.Writer) error {
+	meter.Finish()
+	err = writeOutput(f.output, ios.Out, func(w io.Writer) error {
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
+	for _, l := range bad {
+		fmt.Fprintln(ios.ErrOut, l)
+	}
+	if err == nil && len(bad) > 0 {
+		err = &ExitError{Code: ExitInvalid}
+	}
+	return err
+}
+
+// compareFile compares the protocols on one input; one that cannot be
+// read or compared is a table with its error, reported in its place.
+func compareFile(ios *IO, in pipeline.Input, o compare.Options) compare.Table {
+	err := in.Err
+	if err == nil {
+		var tr *trace.Trace
+		if tr, err = readTrace(ios, in.Path); err == nil {
+			var t compare.Table
+			if t, err = compare.Run(tr, o); err == nil {
+				return t
+			}
+		}
+	}
+	return compare.Table{File: in.Path, Error: describe(err)}
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o

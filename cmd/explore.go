@@ -1,13 +1,13 @@
 package cmd
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,9 +49,15 @@ within --budget are explored exhaustively, larger ones by seeded random
 sampling; --shard I/N splits the schedules between CI jobs.
 
 The first failing schedule of each (algorithm, property) is shrunk and
-written as a standalone trace under --out (default: a new directory beside
-FILE): ckpt verify with the same --algo/--variant fails the same property
-on it.
+written as a standalone trace under --out (default: FILE.explore beside
+FILE, which every run replaces): ckpt verify with the same --algo/--variant
+fails the same property on it. --format json writes every figure and the
+witnesses: ckpt explore merge combines the shards' into the whole
+exploration's report.
+
+Progress goes to stderr: a bar on a terminal, a line every 10 s
+elsewhere. SIGINT or SIGTERM stops the exploration cleanly: the report
+covers the schedules run so far, and the exit status is 130 or 143.
 
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2
 invalid input or usage.`,
@@ -61,13 +67,14 @@ invalid input or usage.`,
 		},
 	}
 	addReportFlags(c, &f.report, recoveryNames())
+	c.AddCommand(newExploreMergeCmd(ios))
 	fl := c.Flags()
 	fl.IntVar(&f.failures, "failures", 1, "most failures injected into one schedule (K)")
 	fl.BoolVar(&f.delays, "delays", false, "also perturb message arrival orders")
 	fl.Int64Var(&f.budget, "budget", explore.DefaultBudget, "most schedules to run; larger spaces are sampled")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of the sampling")
 	fl.StringVar(&f.shard, "shard", "1/1", "run only shard I of N (1-based), e.g. 2/4")
-	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: a new directory beside FILE)")
+	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: FILE.explore beside FILE, replaced by every run)")
 	fl.BoolVar(&f.strip, "strip-failures", false, "drop the trace's own fail events first")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "run every schedule, not one per equivalence class")
 	return c
@@ -82,37 +89,69 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	prog := newProgress(ios.ErrOut, "explore", "schedules")
-	if prog != nil {
-		opts.Progress = prog.update
-	}
-	res, err := explore.Run(tr, opts)
-	prog.finish()
+	ctx, stopped := trapSignals(ios)
+	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "explore", "schedules")
+	opts.Progress, opts.Pipeline = meter.Update, ios.pipe()
+	res, err := explore.Run(ctx, tr, opts)
+	meter.Finish()
 	if errors.Is(err, explore.ErrOptions) {
 		return usageError(err)
 	}
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	if !res.Valid {
-		dir, err := writeWitnesses(res, f.out, path)
-		if err != nil {
-			return invalid(err)
-		}
-		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
-	}
-	rf := &f.report
-	err = writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
-		return render.Explore(w, render.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
-	})
+	return finishExplore(ios, &f.report, res, cmp.Or(f.out, explore.WitnessDir(path)), stopped())
+}
+
+// finishExplore writes res's witnesses into dir and res as the flags
+// ask, and turns it into the exit status: 128 + the signal that stopped
+// the exploration, else 1 if a schedule fails, else 0.
+func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, signal int) error {
+	wrote, err := explore.WriteWitnesses(res, dir)
 	if err != nil {
 		return invalid(err)
 	}
-	if !res.Valid {
+	if wrote {
+		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
+	}
+	err = writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
+		return render.Explore(w, render.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+	})
+	switch {
+	case err != nil:
+		return invalid(err)
+	case signal != 0:
+		return &ExitError{Code: 128 + signal}
+	case !res.Valid:
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
 }
+
+// trapSignals returns a context that SIGINT or SIGTERM cancels, instead
+// of exiting (output.Trap), and a function that ends the trap and tells
+// which signal stopped the work (0: none), saying so on stderr.
+func trapSignals(ios *IO) (context.Context, func() int) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	release := output.Trap(func(s os.Signal) { cancel(signalError{s}) })
+	return ctx, func() int {
+		release()
+		var se signalError
+		if !errors.As(context.Cause(ctx), &se) {
+			return 0
+		}
+		fmt.Fprintf(ios.ErrOut, "ckpt: %s: stopped; the report covers the work done\n", se.Signal)
+		if sig, ok := se.Signal.(syscall.Signal); ok {
+			return int(sig)
+		}
+		return int(syscall.SIGINT)
+	}
+}
+
+// signalError is a signal as a context's cause.
+type signalError struct{ os.Signal }
+
+func (e signalError) Error() string { return e.String() }
 
 // readExploreTrace reads the one trace explore takes; a directory is
 // refused as report refuses one.
@@ -156,84 +195,13 @@ func (f *exploreFlags) options() (explore.Options, error) {
 	if f.budget < 1 {
 		return explore.Options{}, usagef("--budget %d: want 1 or more", f.budget)
 	}
-	shard, err := parseShard(f.shard)
+	shard, err := explore.ParseShard(f.shard)
 	if err != nil {
-		return explore.Options{}, err
+		return explore.Options{}, usagef("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", f.shard)
 	}
 	return explore.Options{
 		Algorithms: rf.algorithms(), Variant: rf.Variant, Failures: f.failures,
 		Delays: f.delays, Budget: f.budget, Seed: f.seed, Shard: shard,
 		StripFailures: f.strip, NoReduce: f.noReduce, Params: rf.params(),
 	}, nil
-}
-
-// parseShard reads --shard I/N, 1-based as CI matrices count.
-func parseShard(s string) (explore.Shard, error) {
-	i, n, ok := strings.Cut(s, "/")
-	a, err1 := strconv.Atoi(i)
-	b, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
-		return explore.Shard{}, usagef("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
-	}
-	return explore.Shard{Index: a - 1, Count: b}, nil
-}
-
-// writeWitnesses writes every witness trace of res into dir (or, when
-// dir is "", a new directory beside the input) and records the paths.
-func writeWitnesses(res *explore.Result, dir, input string) (string, error) {
-	var err error
-	if dir == "" {
-		dir, err = newWitnessDir(input)
-	} else {
-		err = output.MakeDir(dir)
-	}
-	if err != nil {
-		return "", err
-	}
-	for a := range res.Algorithms {
-		alg := &res.Algorithms[a]
-		for p := range alg.Properties {
-			w := alg.Properties[p].Witness
-			if w == nil || w.Trace == nil {
-				continue
-			}
-			name := filepath.Join(dir, alg.Algorithm+"-"+alg.Properties[p].Name+".json")
-			err := writeOutput(name, nil, func(out io.Writer) error {
-				return trace.WriteTrace(out, w.Trace, trace.WriteOptions{})
-			})
-			if err != nil {
-				return "", err
-			}
-			w.Path = name
-		}
-	}
-	return dir, nil
-}
-
-// newWitnessDir creates the default witness directory: INPUT.explore
-// beside the input (without its .json/.jsonl/.gz extensions), or the first
-// of INPUT.explore-2, -3, ... that does not exist yet.
-func newWitnessDir(input string) (string, error) {
-	stem := "stdin"
-	dir := "."
-	if input != "-" {
-		dir = filepath.Dir(input)
-		stem = filepath.Base(input)
-		for _, ext := range []string{".gz", ".jsonl", ".json"} {
-			stem = strings.TrimSuffix(stem, ext)
-		}
-	}
-	for k := 1; ; k++ {
-		name := filepath.Join(dir, stem+".explore")
-		if k > 1 {
-			name += "-" + strconv.Itoa(k)
-		}
-		err := os.Mkdir(name, 0o755)
-		if err == nil {
-			return name, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return "", err
-		}
-	}
 }

@@ -15,12 +15,14 @@
 package compare
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -57,6 +59,10 @@ type Options struct {
 	// Workers replay in parallel; 0 means GOMAXPROCS. Results do not
 	// depend on it.
 	Workers int
+	// Pipeline's memory cap bounds every replay (nil: no cap); Progress
+	// is told how far the per-failure exploration has come.
+	Pipeline *pipeline.Pipeline
+	Progress func(done, total int64)
 }
 
 // Check reports whether every name of o.Protocols is known, naming the
@@ -101,6 +107,8 @@ type Row struct {
 	// failure, explore.Lines).
 	PerFailure *explore.PerFailure `json:"per_failure"`
 	UndoneBy   string              `json:"undone_by,omitempty"`
+	// Note says why a figure is surprising (explore.UndoneNote).
+	Note string `json:"note,omitempty"`
 	// Stripped counts the trace's own fail events left out.
 	Stripped int `json:"stripped_failures"`
 }
@@ -112,6 +120,8 @@ type Table struct {
 	// points the per-failure figures range over (0 when not measured).
 	Processes, Events, Points int
 	Rows                      []Row
+	// Error says why the file could not be compared (no rows then).
+	Error string
 }
 
 // Run measures every protocol of o on tr (a validated trace) and returns
@@ -130,6 +140,11 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	}
 	t.Rows = make([]Row, len(o.Protocols))
 	for i, name := range o.Protocols {
+		if o.Pipeline != nil {
+			if err := o.Pipeline.Fits(ff, []string{name}, false); err != nil {
+				return t, err
+			}
+		}
 		run, err := replayed(name, ff)
 		if err != nil {
 			return t, err
@@ -144,6 +159,12 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 		return t, err
 	}
 	t.Points = int(t.Rows[0].PerFailure.Failures)
+	if k := slices.IndexFunc(t.Rows, func(r Row) bool { return r.Protocol == Uncoordinated }); k >= 0 {
+		for i := range t.Rows {
+			r := &t.Rows[i]
+			r.Note = explore.UndoneNote(r.Protocol, r.PerFailure.Mean, t.Rows[k].PerFailure.Mean)
+		}
+	}
 	return t, nil
 }
 
@@ -206,9 +227,10 @@ func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 	var res *explore.Result
 	if len(recovering) > 0 {
 		var err error
-		res, err = explore.Run(ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers})
+		res, err = explore.Run(context.Background(), ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers,
+			Pipeline: o.Pipeline, Progress: o.Progress})
 		if err != nil {
-			return fmt.Errorf("%s: %w", ff.Name, err)
+			return err
 		}
 	}
 	for i := range rows {
@@ -220,7 +242,7 @@ func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 		}
 		pf, err := explore.Lines(ff, mk(r.Protocol), explore.Options{Workers: o.Workers})
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", ff.Name, r.Protocol, err)
+			return fmt.Errorf("%s: %w", r.Protocol, err)
 		}
 		r.PerFailure, r.UndoneBy = &pf, "recovery-line"
 	}

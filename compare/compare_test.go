@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestAgainstIndependentFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := explore.Run(ff, explore.Options{Algorithms: []string{"ms"}, Failures: 1, Workers: 1})
+		res, err := explore.Run(context.Background(), ff, explore.Options{Algorithms: []string{"ms"}, Failures: 1, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

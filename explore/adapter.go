@@ -6,6 +6,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
@@ -28,6 +29,8 @@ type verdict struct {
 	// (report.NA, report.Unknown) in this run.
 	na, unknown uint16
 	recs        []recStat
+	// seqs are the run seqs of the fail events (scratch).
+	seqs []int32
 }
 
 // recStat sums one recovery line (report.Recovery).
@@ -74,13 +77,30 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 	return engine{name: name, mk: mk}, nil
 }
 
-// run replays tr through the engine's algorithm, checks the run against
-// tr and fills v.
-func (e engine) run(tr *trace.Trace, v *verdict) error {
-	rep, fails, err := e.report(tr)
+// start prepares the replay of tr through the engine's algorithm, to be
+// run, stopped and cloned (replay.Sim).
+func (e engine) start(tr *trace.Trace) (*replay.Sim, error) {
+	alg, err := e.mk(e.name, e.variant, tr)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return replay.Start(tr, alg, replay.Options{Variant: e.variant})
+}
+
+// replay replays tr through the engine's algorithm from the start.
+func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
+	alg, err := e.mk(e.name, e.variant, tr)
+	if err != nil {
+		return nil, err
+	}
+	return replay.Run(tr, alg, replay.Options{Variant: e.variant})
+}
+
+// verdict checks run, the engine's replay of tr, and fills v. The run's
+// fail events map to their ordinals among the trace's fail events: the
+// engine records every fail, ignored or not, in trace order.
+func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
+	rep := consistency.CheckVerdicts(run, tr)
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -93,55 +113,30 @@ func (e engine) run(tr *trace.Trace, v *verdict) error {
 			v.unknown |= bit
 		}
 	}
-	v.recs = v.recs[:0]
-	for range fails {
-		v.recs = append(v.recs, recStat{})
+	v.recs, v.seqs = v.recs[:0], v.seqs[:0]
+	for i := range run.Events {
+		if run.Events[i].Kind == trace.Fail {
+			v.recs, v.seqs = append(v.recs, recStat{}), append(v.seqs, int32(i))
+		}
 	}
 	for i := range rep.Recoveries {
 		rec := &rep.Recoveries[i]
-		k, ok := fails[rec.Failure.Seq]
-		if !ok {
-			continue
-		}
-		v.recs[k] = sumRecovery(rec)
-	}
-	return nil
-}
-
-// report replays and checks tr, and maps the run's fail events (by seq)
-// to their ordinal among the trace's fail events: the engine records
-// every fail, ignored or not, in trace order.
-func (e engine) report(tr *trace.Trace) (report.Report, map[int32]int, error) {
-	alg, err := e.mk(e.name, e.variant, tr)
-	if err != nil {
-		return report.Report{}, nil, err
-	}
-	run, err := replay.Run(tr, alg, replay.Options{Variant: e.variant})
-	if err != nil {
-		return report.Report{}, nil, fmt.Errorf("replaying through %s: %w", e.name, err)
-	}
-	fails := map[int32]int{}
-	for i := range run.Events {
-		if run.Events[i].Kind == trace.Fail {
-			fails[int32(i)] = len(fails)
+		if k, ok := slices.BinarySearch(v.seqs, rec.Failure.Seq); ok {
+			v.recs[k] = sumRecovery(rec)
 		}
 	}
-	return consistency.CheckVerdicts(run, tr), fails, nil
 }
 
 // failsProperty reports whether tr, replayed and checked, fails the
 // property with index prop (the shrinker's test).
 func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
-	rep, _, err := e.report(tr)
+	run, err := e.replay(tr)
 	if err != nil {
 		return false
 	}
-	for i := range rep.Properties {
-		if rep.Properties[i].Name == Properties[prop] {
-			return rep.Properties[i].Status == report.Fail
-		}
-	}
-	return false
+	var v verdict
+	e.verdict(run, tr, &v)
+	return v.fails&(1<<prop) != 0
 }
 
 // algName is the name runs and reports give the engine's algorithm

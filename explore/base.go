@@ -131,23 +131,28 @@ func (b *base) failEvent(t *trace.Trace, g int32, labels bool) trace.Event {
 
 // baselines returns, per global point, the ops uncoordinated
 // checkpointing undoes for a failure there on its own (SPEC §7). The
-// baseline takes every fail event on its own, so one trace with a fail at
-// every point gives them all at once.
+// baseline takes every fail event on its own, so one trace with a fail
+// at each of many points gives them all at once: in chunks, so that
+// their recovery lines (one entry per process each) stay in bounds.
 func (b *base) baselines() []int {
 	b.baselineOnce.Do(func() {
-		all := make([]int32, len(b.points))
-		for i := range all {
-			all[i] = int32(i)
-		}
-		var buf traceBuf
-		tr := b.build(all, &buf, false)
-		per, err := baselineUndone(tr)
 		b.baseline = make([]int, len(b.points))
-		if err != nil {
-			return // the base trace is valid: cannot happen
-		}
-		for g, k := range buf.inj {
-			b.baseline[g] = per[k]
+		chunk := max(1, (1<<20)/len(b.tr.Processes))
+		var buf traceBuf
+		var pts []int32
+		for lo := 0; lo < len(b.points); lo += chunk {
+			pts = pts[:0]
+			for g := lo; g < min(lo+chunk, len(b.points)); g++ {
+				pts = append(pts, int32(g))
+			}
+			tr := b.build(pts, &buf, false)
+			per, err := baselineUndone(tr)
+			if err != nil {
+				return // the base trace is valid: cannot happen
+			}
+			for j, k := range buf.inj {
+				b.baseline[pts[j]] = per[k]
+			}
 		}
 	})
 	return b.baseline

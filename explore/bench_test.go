@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -20,7 +21,7 @@ func BenchmarkExplore(b *testing.B) {
 		b.Run(map[int]string{1: "K1", 2: "K2"}[k], func(b *testing.B) {
 			var run int64
 			for b.Loop() {
-				r, err := Run(tr, Options{Failures: k, Workers: 1})
+				r, err := Run(context.Background(), tr, Options{Failures: k, Workers: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

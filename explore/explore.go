@@ -13,11 +13,13 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -64,6 +66,9 @@ type Options struct {
 	// ShrinkTests bounds the replays one witness's shrinking may spend;
 	// 0 means DefaultShrinkTests.
 	ShrinkTests int
+	// Pipeline's memory cap bounds the exploration: fewer workers, or a
+	// refusal (*pipeline.TooBig) when one does not fit. nil: no cap.
+	Pipeline *pipeline.Pipeline
 }
 
 // Shard is one of Count disjoint parts of the schedules: part Index
@@ -130,9 +135,11 @@ func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
 	return out, nil
 }
 
-// Run explores tr (a validated trace) within the scope o states.
-func Run(tr *trace.Trace, o Options) (*Result, error) {
-	x, err := newExplorer(tr, o)
+// Run explores tr (a validated trace) within the scope o states. When
+// ctx is done first, it returns what the schedules run so far found,
+// marked Stopped, without shrinking the witnesses.
+func Run(ctx context.Context, tr *trace.Trace, o Options) (*Result, error) {
+	x, err := newExplorer(ctx, tr, o)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +152,7 @@ func Run(tr *trace.Trace, o Options) (*Result, error) {
 
 // newExplorer prepares an exploration: the trace, the engines and the
 // plan (space size, exhaustive or sampled).
-func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
+func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, error) {
 	if err := o.normalize(); err != nil {
 		return nil, err
 	}
@@ -153,13 +160,16 @@ func newExplorer(tr *trace.Trace, o Options) (*explorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &explorer{o: o, tr: prep}
+	x := &explorer{o: o, tr: prep, ctx: ctx}
 	for _, name := range o.Algorithms {
 		e, err := newEngine(o.New, name, o.Variant, prep)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrOptions, err)
 		}
 		x.engines = append(x.engines, e)
+	}
+	if err := x.fit(); err != nil {
+		return nil, err
 	}
 	x.base0 = newBase(prep, nil)
 	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
@@ -176,26 +186,15 @@ func (x *explorer) explore() (*tally, error) {
 	var genErr error
 	var t *tally
 	if x.scope.Mode == Exhaustive {
-		total := shardCount(x.o.Shard, x.scope.Classes.Int64())
-		t = x.runAll(func(emit func(sched) bool) { genErr = x.exhaustive(emit) }, total)
+		x.total.Store(shardCount(x.o.Shard, x.scope.Classes.Int64()))
+		t = x.runAll(func(emit func(task) bool) { genErr = x.exhaustive(emit) })
 	} else {
 		list, _, err := x.sample()
 		if err != nil {
 			return nil, err
 		}
-		var mine []sched
-		for _, s := range list {
-			if x.o.Shard.has(s.ordinal) {
-				mine = append(mine, s)
-			}
-		}
-		t = x.runAll(func(emit func(sched) bool) {
-			for _, s := range mine {
-				if !emit(s) {
-					return
-				}
-			}
-		}, int64(len(mine)))
+		x.total.Store(shardCount(x.o.Shard, int64(len(list))))
+		t = x.runAll(func(emit func(task) bool) { x.sampled(list, emit) })
 	}
 	if genErr != nil {
 		return nil, genErr
@@ -204,4 +203,22 @@ func (x *explorer) explore() (*tally, error) {
 		return nil, t.err
 	}
 	return t, nil
+}
+
+// fit lowers the workers to what the memory cap holds: each keeps a
+// replay per algorithm of every node on its path down the prefix tree
+// (K + 1 of them), and checks one run at a time. Not even one worker
+// fitting is a refusal.
+func (x *explorer) fit() error {
+	p := x.o.Pipeline
+	if p == nil {
+		return nil
+	}
+	k := x.o.Failures
+	for ; x.o.Workers > 1; x.o.Workers-- {
+		if p.FitsAtOnce(x.tr, x.o.Algorithms, true, k, x.o.Workers*(k+1)) == nil {
+			return nil
+		}
+	}
+	return p.FitsAtOnce(x.tr, x.o.Algorithms, true, k, k+1)
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"runtime"
@@ -33,7 +34,7 @@ func bundled(t testing.TB) []string {
 
 func mustRun(t testing.TB, tr *trace.Trace, o Options) *Result {
 	t.Helper()
-	r, err := Run(tr, o)
+	r, err := Run(context.Background(), tr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,33 +169,35 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestShards: the shards of a space run disjoint sets of schedules whose
-// union is the whole, and their figures add up to the whole run's.
+// union is the whole, and merging their JSON results gives exactly the
+// whole run's result, witnesses included (Merge), for every split from
+// 1 to 4 — exhaustive with a failing property, and sampled with delays.
 func TestShards(t *testing.T) {
 	tr := readTrace(t, "../testdata/traces/failure-free.json")
 	for _, o := range []Options{
-		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2},
+		{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2, ShrinkTests: 200},
 		{Failures: 1, Delays: true, Budget: 100, Seed: 3},
 	} {
 		whole := scheduleKeys(t, tr, o)
-		wr := mustRun(t, tr, o)
+		want := mustJSON(t, mustRun(t, tr, o))
+		if o.Variant == "textbook" && !bytes.Contains(want, []byte(`"valid":false`)) {
+			t.Fatal("textbook MS passes: the witnesses' merge is not tested")
+		}
 		for n := 1; n <= 4; n++ {
 			seen := map[string]int{}
-			var run, covered int64
-			failingSum := map[string]int64{}
-			for i := 0; i < n; i++ {
+			var parts []*Result
+			var names []string
+			for i := n - 1; i >= 0; i-- {
 				so := o
 				so.Shard = Shard{Index: i, Count: n}
 				for _, k := range scheduleKeys(t, tr, so) {
 					seen[k]++
 				}
-				r := mustRun(t, tr, so)
-				run += r.Scope.Run
-				covered += r.Scope.Covered.Int64()
-				for _, a := range r.Algorithms {
-					for _, p := range a.Properties {
-						failingSum[a.Algorithm+"/"+p.Name] += p.Failing
-					}
+				var part Result
+				if err := json.Unmarshal(mustJSON(t, mustRun(t, tr, so)), &part); err != nil {
+					t.Fatal(err)
 				}
+				parts, names = append(parts, &part), append(names, so.Shard.String())
 			}
 			for _, k := range whole {
 				if seen[k] != 1 {
@@ -204,25 +207,22 @@ func TestShards(t *testing.T) {
 			if len(seen) != len(whole) {
 				t.Errorf("%+v n=%d: shards ran %d schedules, the whole %d", o, n, len(seen), len(whole))
 			}
-			if run != wr.Scope.Run || covered != wr.Scope.Covered.Int64() {
-				t.Errorf("%+v n=%d: shards run %d covering %d, whole %d covering %s", o, n, run, covered, wr.Scope.Run, wr.Scope.Covered)
+			merged, err := Merge(parts, names)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, a := range wr.Algorithms {
-				for _, p := range a.Properties {
-					if got := failingSum[a.Algorithm+"/"+p.Name]; got != p.Failing {
-						t.Errorf("%+v n=%d: %s/%s shards fail %d, whole %d", o, n, a.Algorithm, p.Name, got, p.Failing)
-					}
-				}
+			if got := mustJSON(t, merged); !bytes.Equal(got, want) {
+				t.Errorf("%+v: %d shards merged:\n%s\nthe whole run:\n%s", o, n, got, want)
 			}
 		}
 	}
 }
 
-// scheduleKeys lists the schedules an exploration runs, in order, as
+// scheduleKeys lists the schedules an exploration runs as
 // "vector/points" keys.
 func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	t.Helper()
-	x, err := newExplorer(tr, o)
+	x, err := newExplorer(context.Background(), tr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,13 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 		return true
 	}
 	if x.scope.Mode == Exhaustive {
-		if err := x.exhaustive(add); err != nil {
+		err := x.exhaustive(func(tk task) bool {
+			for _, s := range tk.scheds {
+				add(s)
+			}
+			return true
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return keys
@@ -259,7 +265,7 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	return keys
 }
 
-func mustJSON(t testing.TB, v any) []byte {
+func mustJSON(t fataler, v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +334,7 @@ func TestDefaultAlgorithmsClean(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		tr := smallTraces().Draw(rt, "trace")
 		o := Options{Failures: rapid.IntRange(1, 2).Draw(rt, "k"), StripFailures: rapid.Bool().Draw(rt, "strip"), Workers: 1}
-		r, err := Run(tr, o)
+		r, err := Run(context.Background(), tr, o)
 		if err != nil {
 			rt.Fatal(err)
 		}

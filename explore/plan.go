@@ -1,7 +1,12 @@
 package explore
 
 import (
+	"cmp"
+	"context"
 	"math/big"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -15,6 +20,21 @@ type explorer struct {
 	// choices are the delay choices per message (nil without Delays).
 	choices [][]trace.Time
 	scope   Scope
+	ctx     context.Context
+	// done counts the schedules run, of total; progMu serializes
+	// Options.Progress.
+	done, total atomic.Int64
+	progMu      sync.Mutex
+}
+
+// step counts one more schedule run.
+func (x *explorer) step() {
+	n := x.done.Add(1)
+	if x.o.Progress != nil {
+		x.progMu.Lock()
+		x.o.Progress(n, x.total.Load())
+		x.progMu.Unlock()
+	}
 }
 
 // countLimit bounds the work spent counting the classes of a space with
@@ -87,20 +107,85 @@ func (x *explorer) eachBase(f func(b *base) bool) error {
 }
 
 // exhaustive generates every canonical schedule of the space in order,
-// numbering them, and emits this shard's.
-func (x *explorer) exhaustive(emit func(sched) bool) error {
+// numbering them, and emits this shard's as tasks, base by base.
+func (x *explorer) exhaustive(emit func(task) bool) error {
 	k, reduce := x.o.Failures, !x.o.NoReduce
 	ord := int64(0)
 	return x.eachBase(func(b *base) bool {
-		return b.each(k, reduce, func(pts []int32, size int64) bool {
-			o := ord
-			ord++
-			if !x.o.Shard.has(o) {
-				return true
+		var list []sched
+		b.each(k, reduce, func(pts []int32, size int64) bool {
+			if x.o.Shard.has(ord) {
+				list = append(list, sched{ordinal: ord, b: b, pts: slices.Clone(pts), size: size})
 			}
-			return emit(sched{ordinal: o, b: b, pts: append([]int32(nil), pts...), size: size})
+			ord++
+			return true
 		})
+		return x.tasks(b, 0, list, emit)
 	})
+}
+
+// sampled emits this shard's part of the sample as tasks, grouped by
+// delay vector.
+func (x *explorer) sampled(list []sched, emit func(task) bool) {
+	var mine []sched
+	for _, s := range list {
+		if x.o.Shard.has(s.ordinal) {
+			mine = append(mine, s)
+		}
+	}
+	slices.SortStableFunc(mine, func(a, b sched) int { return cmp.Compare(a.vecSeed, b.vecSeed) })
+	for len(mine) > 0 {
+		j := 1
+		for j < len(mine) && mine[j].vecSeed == mine[0].vecSeed {
+			j++
+		}
+		if !x.tasks(mine[0].b, mine[0].vecSeed, mine[:j], emit) {
+			return
+		}
+		mine = mine[j:]
+	}
+}
+
+// task is what one worker runs at once: schedules of one base sorted by
+// their points, whole subtrees of the prefix tree (every schedule with
+// the same first point), so that they share the replays of their
+// prefixes (run.go).
+type task struct {
+	b       *base // nil: the base of delay vector vecSeed, which the worker builds
+	vecSeed uint64
+	scheds  []sched
+}
+
+// tasks sorts the schedules of one base by their points and cuts them
+// into tasks of about an eighth of a worker's share of the work each:
+// a schedule costs about the replay after its last failure point, and a
+// task the replay up to its first.
+func (x *explorer) tasks(b *base, seed uint64, list []sched, emit func(task) bool) bool {
+	slices.SortFunc(list, func(a, c sched) int { return slices.Compare(a.pts, c.pts) })
+	events := int64(len(x.tr.Events))
+	cost := func(s *sched) int64 {
+		if b == nil || len(s.pts) == 0 {
+			return events + 1
+		}
+		return events - int64(b.points[s.pts[len(s.pts)-1]].Gap) + 1
+	}
+	var total int64
+	for i := range list {
+		total += cost(&list[i])
+	}
+	target := max(total/int64(8*x.o.Workers), 1)
+	for len(list) > 0 {
+		j, w := 0, int64(0)
+		for j < len(list) && (w < target || (len(list[j].pts) > 0 && len(list[j-1].pts) > 0 && list[j].pts[0] == list[j-1].pts[0])) {
+			w += cost(&list[j])
+			j++
+		}
+		if !emit(task{b: b, vecSeed: seed, scheds: list[:j:j]}) {
+			return false
+		}
+		list = list[j:]
+	}
+	return true
 }
 
 // shardCount is how many of n ordinals (0..n-1) the shard holds.

@@ -3,8 +3,8 @@ package explore
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 
+	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -19,51 +19,46 @@ type sched struct {
 	size    int64
 }
 
-// batchSize is how many schedules travel to a worker at once: enough to
-// make channel traffic negligible next to the replays.
-const batchSize = 32
+// worker holds one goroutine's reusable buffers.
+type worker struct {
+	x *explorer
+	// bufs[d] holds the trace of the node at depth d of the prefix tree
+	// being walked (depth 0 is the base trace itself).
+	bufs    []traceBuf
+	v       verdict
+	eff     []bool
+	until   []trace.Time
+	members []int32
+	// The last sampled delay vector's base, reused while tasks of the
+	// same vector follow each other.
+	seed  uint64
+	sbase *base
+}
 
-// runAll replays every schedule gen produces on o.Workers workers and
-// returns the merged tally.
-func (x *explorer) runAll(gen func(emit func(sched) bool), total int64) *tally {
-	batches := make(chan []sched, 2*x.o.Workers)
+// runAll runs every task gen produces on o.Workers workers and returns
+// the merged tally. It stops early, with the schedules done so far,
+// when the context is done.
+func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
+	tasks := make(chan task, x.o.Workers)
 	tallies := make([]*tally, x.o.Workers)
-	var done atomic.Int64
-	var progMu sync.Mutex
 	var wg sync.WaitGroup
-	for w := range tallies {
+	for i := range tallies {
 		t := newTally(len(x.engines))
-		tallies[w] = t
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wk := x.newWorker()
-			for batch := range batches {
-				for i := range batch {
-					wk.run(&batch[i], t)
-				}
-				if x.o.Progress != nil {
-					n := done.Add(int64(len(batch)))
-					progMu.Lock()
-					x.o.Progress(n, total)
-					progMu.Unlock()
+		tallies[i] = t
+		wg.Go(func() {
+			w := &worker{x: x, bufs: make([]traceBuf, x.o.Failures+2)}
+			for tk := range tasks {
+				if x.ctx.Err() == nil {
+					w.run(&tk, t)
 				}
 			}
-		}()
+		})
 	}
-	var batch []sched
-	gen(func(s sched) bool {
-		batch = append(batch, s)
-		if len(batch) == batchSize {
-			batches <- batch
-			batch = nil
-		}
-		return true
+	gen(func(tk task) bool {
+		tasks <- tk
+		return x.ctx.Err() == nil
 	})
-	if len(batch) > 0 {
-		batches <- batch
-	}
-	close(batches)
+	close(tasks)
 	wg.Wait()
 	all := newTally(len(x.engines))
 	for _, t := range tallies {
@@ -72,47 +67,116 @@ func (x *explorer) runAll(gen func(emit func(sched) bool), total int64) *tally {
 	return all
 }
 
-// worker holds one goroutine's reusable buffers.
-type worker struct {
-	x       *explorer
-	buf     traceBuf
-	v       verdict
-	eff     []bool
-	until   []trace.Time
-	members []int32
-	// The last sampled delay vector's base, reused while schedules of
-	// the same vector follow each other.
-	seed  uint64
-	sbase *base
+// node is a node of the prefix tree: the schedule (run or not) of its
+// depth-d prefix, its trace, and a replay of it per engine, stopped
+// where the schedules below it part (nil: replay from the start).
+type node struct {
+	b    *base
+	d    int
+	tr   *trace.Trace
+	inj  []int32
+	sims []*replay.Sim
 }
 
-func (x *explorer) newWorker() *worker { return &worker{x: x} }
-
-// run replays s through every algorithm and counts it in t.
-func (w *worker) run(s *sched, t *tally) {
-	if s.b == nil {
-		if w.sbase == nil || w.seed != s.vecSeed {
-			b, err := w.x.sampledBase(s.vecSeed)
+// run runs the schedules of tk: one failure-free replay per engine,
+// cloned at each failure point, each clone continued over its schedule.
+func (w *worker) run(tk *task, t *tally) {
+	b := tk.b
+	if b == nil {
+		if w.sbase == nil || w.seed != tk.vecSeed {
+			nb, err := w.x.sampledBase(tk.vecSeed)
 			if err != nil {
-				t.fail(s, err)
+				t.fail(&tk.scheds[0], err)
 				return
 			}
-			w.sbase, w.seed = b, s.vecSeed
+			w.sbase, w.seed = nb, tk.vecSeed
 		}
-		s.b = w.sbase
+		b = w.sbase
 	}
-	tr := s.b.build(s.pts, &w.buf, false)
-	w.eff, w.until = effective(tr, w.buf.inj, w.eff, w.until)
+	root := &node{b: b, tr: b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
 	for a, e := range w.x.engines {
-		if err := e.run(tr, &w.v); err != nil {
-			t.fail(s, fmt.Errorf("schedule %d: %w", s.ordinal, err))
+		root.sims[a], _ = e.start(b.tr) // on error, each schedule replays alone and says why
+	}
+	for i := range tk.scheds {
+		tk.scheds[i].b = b
+	}
+	w.walk(root, tk.scheds, t)
+}
+
+// walk runs the schedules of list, which all extend n's prefix and are
+// sorted by their points (n's own schedule first, if it is one): the
+// schedules below each next point g on clones of n's replays stopped
+// before g, then n's own on its replays, run to the end.
+func (w *worker) walk(n *node, list []sched, t *tally) {
+	var self *sched
+	if len(list) > 0 && len(list[0].pts) == n.d {
+		self, list = &list[0], list[1:]
+	}
+	for len(list) > 0 && w.x.ctx.Err() == nil {
+		g := list[0].pts[n.d]
+		j := 1
+		for j < len(list) && list[j].pts[n.d] == g {
+			j++
+		}
+		w.walk(w.child(n, list[0].pts[:n.d+1]), list[:j], t)
+		list = list[j:]
+	}
+	if self != nil && w.x.ctx.Err() == nil {
+		w.runSchedule(n, self, t)
+	}
+}
+
+// child returns the node of prefix pts, n's prefix and one more point:
+// n's replays run until that point, cloned and continued over its trace.
+func (w *worker) child(n *node, pts []int32) *node {
+	buf := &w.bufs[n.d+1]
+	pt := &n.b.points[pts[n.d]]
+	// The fails of the prefix all come before the new one.
+	at := pt.Gap + int32(n.d)
+	c := &node{b: n.b, d: n.d + 1, tr: n.b.build(pts, buf, false), inj: buf.inj, sims: make([]*replay.Sim, len(n.sims))}
+	for a, s := range n.sims {
+		if s == nil {
+			continue
+		}
+		if err := s.RunUntil(at, pt.T); err != nil {
+			n.sims[a] = nil
+			continue
+		}
+		if cs, err := s.Clone(); err == nil && cs.Insert(c.tr, at, 1) == nil {
+			c.sims[a] = cs
+		}
+	}
+	return c
+}
+
+// runSchedule finishes n's replays (or replays its trace from the start
+// where there is none), checks the runs and counts s in t.
+func (w *worker) runSchedule(n *node, s *sched, t *tally) {
+	for a, e := range w.x.engines {
+		var run *trace.Run
+		var err error
+		sim := n.sims[a]
+		if sim != nil {
+			run, err = sim.Finish()
+			n.sims[a] = nil
+		} else {
+			run, err = e.replay(n.tr)
+		}
+		if err != nil {
+			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		t.addVerdict(a, s, &w.v, w.buf.inj)
+		e.verdict(run, n.tr, &w.v)
+		if sim != nil {
+			sim.Release()
+		}
+		t.addVerdict(a, s, &w.v, n.inj)
 	}
+	w.eff, w.until = effective(n.tr, n.inj, w.eff, w.until)
 	t.addBaseline(s, w.eff, w.members)
 	t.run++
 	t.covered += s.size
+	w.x.step()
 }
 
 func (t *tally) fail(s *sched, err error) {

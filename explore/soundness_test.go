@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -82,9 +83,11 @@ func (bf *bruteForce) verdict(t fataler, pts []int32) []uint16 {
 	out := make([]uint16, len(bf.engines))
 	for i, e := range bf.engines {
 		var v verdict
-		if err := e.run(tr, &v); err != nil {
+		run, err := e.replay(tr)
+		if err != nil {
 			t.Fatalf("schedule %v: %v", pts, err)
 		}
+		e.verdict(run, tr, &v)
 		out[i] = v.fails
 	}
 	bf.verdicts[k] = out
@@ -220,12 +223,12 @@ func TestReductionStats(t *testing.T) {
 			Workers:       1,
 			New:           mutants.New,
 		}
-		reduced, err := Run(tr, o)
+		reduced, err := Run(context.Background(), tr, o)
 		if err != nil {
 			rt.Fatal(err)
 		}
 		o.NoReduce = true
-		full, err := Run(tr, o)
+		full, err := Run(context.Background(), tr, o)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -1,12 +1,13 @@
 package explore
 
 import (
+	"bytes"
 	"math/big"
-	"sync"
 
 	"github.com/ckpt-dev/ckpt/report"
 
 	"github.com/ckpt-dev/ckpt/explore/shrink"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -14,10 +15,10 @@ import (
 const DefaultShrinkTests = 5000
 
 // result turns the tally into the Result, shrinking one witness per
-// failing (algorithm, property).
+// failing (algorithm, property) unless the exploration was stopped.
 func (x *explorer) result(t *tally) *Result {
-	r := &Result{File: x.tr.Name, Valid: true, Scope: x.scope}
-	r.Scope.Run = t.run
+	r := &Result{File: x.tr.Name, Valid: true, Scope: x.scope, Stopped: x.ctx.Err() != nil}
+	r.Scope.Run, r.Scope.ToRun = t.run, x.total.Load()
 	r.Scope.Covered = big.NewInt(t.covered)
 	if x.scope.Schedules.Sign() > 0 {
 		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, x.scope.Schedules).Float64()
@@ -33,7 +34,7 @@ func (x *explorer) result(t *tally) *Result {
 			if first := &at.first[i]; first.ordinal >= 0 {
 				ar.Valid = false
 				pr.Witness = &Witness{Schedule: x.info(first)}
-				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness) })
+				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness, !r.Stopped) })
 			}
 		}
 		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
@@ -42,39 +43,31 @@ func (x *explorer) result(t *tally) *Result {
 		r.Algorithms = append(r.Algorithms, ar)
 	}
 	r.Baseline = t.baseline.result()
-	runJobs(jobs, x.o.Workers)
+	for a := range r.Algorithms {
+		ar := &r.Algorithms[a]
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
+	}
+	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i, _ int) { jobs[i]() })
 	return r
 }
 
-// runJobs runs independent jobs on up to n goroutines.
-func runJobs(jobs []func(), n int) {
-	ch := make(chan func())
-	var wg sync.WaitGroup
-	for range min(n, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				j()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		ch <- j
-	}
-	close(ch)
-	wg.Wait()
-}
-
 // shrinkWitness rebuilds the schedule's trace (with labels on the
-// injected fails) and shrinks it while property prop still fails.
-func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness) {
+// injected fails) and, if shrunk is set, shrinks it while property
+// prop still fails.
+func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness, shrunk bool) {
 	var buf traceBuf
 	tr := cloneTrace(r.b.build(r.pts, &buf, true))
-	res := shrink.Trace(tr, func(c *trace.Trace) bool { return e.failsProperty(c, prop) }, x.o.ShrinkTests)
-	w.Trace, w.Tests = res.Trace, res.Tests
-	w.Events, w.Processes, w.Messages = len(res.Trace.Events), len(res.Trace.Processes), len(res.Trace.Msgs)
+	w.Trace = tr
+	if shrunk {
+		res := shrink.Trace(tr, func(c *trace.Trace) bool { return e.failsProperty(c, prop) }, x.o.ShrinkTests)
+		w.Trace, w.Tests = res.Trace, res.Tests
+	}
+	w.Events, w.Processes, w.Messages = len(w.Trace.Events), len(w.Trace.Processes), len(w.Trace.Msgs)
 	w.OriginalEvents, w.OriginalProcesses, w.OriginalMessages = len(tr.Events), len(tr.Processes), len(tr.Msgs)
+	var doc bytes.Buffer
+	if err := trace.WriteTrace(&doc, w.Trace, trace.WriteOptions{}); err == nil {
+		w.Doc = doc.Bytes()
+	}
 }
 
 // cloneTrace copies the slices a traceBuf reuses.

@@ -58,6 +58,10 @@ func CleanupOnSignal() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		s := <-ch
+		if f := takeTrap(); f != nil {
+			f(s) // the command stops cleanly; a second signal exits at once
+			s = <-ch
+		}
 		removed := removePending()
 		code := 130
 		if s == syscall.SIGTERM {
@@ -70,4 +74,29 @@ func CleanupOnSignal() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// trap is Trap's handler.
+var trap struct {
+	sync.Mutex
+	f func(os.Signal)
+}
+
+// Trap hands the first SIGINT or SIGTERM to f instead of exiting, until
+// release is called: a command that can stop cleanly (explore writes
+// what it found so far) cancels its work and exits 128 + the signal
+// itself. A second signal exits as usual.
+func Trap(f func(os.Signal)) (release func()) {
+	trap.Lock()
+	trap.f = f
+	trap.Unlock()
+	return func() { takeTrap() }
+}
+
+func takeTrap() func(os.Signal) {
+	trap.Lock()
+	defer trap.Unlock()
+	f := trap.f
+	trap.f = nil
+	return f
 }

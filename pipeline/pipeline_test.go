@@ -1,13 +1,12 @@
 package pipeline
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace/gen"
+	"github.com/goccy/go-json"
 )
 
 // TestVerifyParallelSameReports verifies traces with their algorithms
@@ -24,15 +23,15 @@ func TestVerifyParallelSameReports(t *testing.T) {
 		}
 		p := &Pipeline{Mem: &Cap{Bytes: 1 << 40}}
 		renderJSON := func(cores int) string {
-			var out bytes.Buffer
 			var reports []report.Report
 			for _, o := range p.Verify(tr, "par.json", Options{Algorithms: []string{"ms", "pk"}, Variant: "textbook", Cores: cores}) {
 				reports = append(reports, o.Report)
 			}
-			if err := render.Reports(&out, render.JSON, reports, render.Options{}); err != nil {
+			out, err := json.MarshalIndent(reports, "", "  ")
+			if err != nil {
 				t.Fatal(err)
 			}
-			return out.String()
+			return string(out)
 		}
 		par, seq := renderJSON(2), renderJSON(1)
 		if par != seq {

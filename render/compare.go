@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ckpt-dev/ckpt/compare"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -19,21 +20,30 @@ var CompareFormats = []Format{Text, JSON, Markdown}
 // basic, forced, useless, piggyback bytes and control messages,
 // tab-separated — the JSON's "file", "protocol", "basic", "forced",
 // "useless", "piggyback_bytes" and "control_messages".
+//
+// A file that could not be compared (Table.Error) is reported in its
+// place, as verify reports one: a heading with the message, an object
+// {"file", "verdict": "error", "error"} in the JSON array, and
+// "FILE\t-\terror" with Quiet.
 func Compare(w io.Writer, f Format, tables []compare.Table, opts Options) error {
-	var rows []compare.Row
+	var lines [][]string
+	rows := []any{}
+	n := strconv.Itoa
 	for _, t := range tables {
-		rows = append(rows, t.Rows...)
+		if t.Error != "" {
+			lines = append(lines, []string{t.File, "-", "error"})
+			rows = append(rows, compareErrorEntry{File: t.File, Verdict: string(report.VerdictError), Error: t.Error})
+		}
+		for _, r := range t.Rows {
+			lines = append(lines, []string{r.File, r.Protocol, n(r.Basic), n(r.Forced), n(r.Useless), strconv.FormatInt(r.PiggybackBytes, 10), n(r.ControlMessages)})
+			rows = append(rows, r)
+		}
 	}
 	switch {
 	case opts.Quiet:
-		lines := make([][]string, len(rows))
-		n := strconv.Itoa
-		for i, r := range rows {
-			lines[i] = []string{r.File, r.Protocol, n(r.Basic), n(r.Forced), n(r.Useless), strconv.FormatInt(r.PiggybackBytes, 10), n(r.ControlMessages)}
-		}
 		return writeLines(w, lines)
 	case f == JSON:
-		return WriteJSON(w, append([]compare.Row{}, rows...))
+		return WriteJSON(w, rows)
 	}
 	var doc []block
 	for i := range tables {
@@ -45,11 +55,22 @@ func Compare(w io.Writer, f Format, tables []compare.Table, opts Options) error 
 	return writeText(w, doc, false)
 }
 
+// compareErrorEntry is a file compare could not compare, in the JSON
+// array: verify's error entry's fields.
+type compareErrorEntry struct {
+	File    string `json:"file"`
+	Verdict string `json:"verdict"`
+	Error   string `json:"error"`
+}
+
 // compareHeader is the header of a comparison table.
 var compareHeader = []string{"protocol", "basic", "forced", "forced/basic", "useless", "piggyback B/msg", "control msgs", "blocked s", "undone/failure mean", "max"}
 
 // compareBlocks are one trace's caption, table and note.
 func compareBlocks(t *compare.Table) []block {
+	if t.Error != "" {
+		return []block{{kind: heading, level: 3, text: fmt.Sprintf("%s — ERROR: not compared", t.File), tone: bad}, {kind: para, text: t.Error}}
+	}
 	title := fmt.Sprintf("%s — %d processes, %d events", t.File, t.Processes, t.Events)
 	if len(t.Rows) > 0 && t.Rows[0].Stripped > 0 {
 		title += " (" + plural(t.Rows[0].Stripped, "fail event", "fail events") + " left out: failure-free placement)"
@@ -61,6 +82,11 @@ func compareBlocks(t *compare.Table) []block {
 	doc := []block{{kind: heading, level: 3, text: title}, {kind: tableBlock, table: tb, tight: true}}
 	if t.Points > 0 {
 		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
+	}
+	for _, r := range t.Rows {
+		if r.Note != "" {
+			doc = append(doc, block{kind: para, tight: true, text: "Note: " + r.Note + "."})
+		}
 	}
 	return doc
 }

@@ -21,7 +21,11 @@ func Explore(w io.Writer, f Format, r *explore.Result, opts Options) error {
 	if opts.Quiet {
 		var rows [][]string
 		for _, a := range r.Algorithms {
-			rows = append(rows, []string{r.File, a.Algorithm, map[bool]string{true: "valid", false: "invalid"}[a.Valid]})
+			v := map[bool]string{true: "valid", false: "invalid"}[a.Valid]
+			if r.Stopped && a.Valid {
+				v = "stopped" // not a clean result: part of the space was not run
+			}
+			rows = append(rows, []string{r.File, a.Algorithm, v})
 		}
 		return writeLines(w, rows)
 	}
@@ -90,7 +94,7 @@ func validTone(valid bool) tone {
 // exploreDoc builds the blocks of r.
 func exploreDoc(r *explore.Result) []block {
 	doc := []block{
-		{kind: heading, level: 1, text: exploreTitle(r), tone: validTone(r.Valid)},
+		{kind: heading, level: 1, text: exploreTitle(r), tone: validTone(r.Valid && !r.Stopped)},
 		{kind: para, text: scopeText(&r.Scope)},
 		{kind: tableBlock, table: exploreVerdictTable(r)},
 	}
@@ -103,14 +107,36 @@ func exploreDoc(r *explore.Result) []block {
 			block{kind: tableBlock, table: worstTable(r)},
 			block{kind: heading, level: 2, text: "Ops undone per injected failure"},
 			block{kind: tableBlock, table: perFailureTable(r)})
+		for _, a := range r.Algorithms {
+			if a.Note != "" {
+				doc = append(doc, block{kind: para, text: "Note: " + a.Note + "."})
+			}
+		}
 	}
 	return doc
 }
 
 func exploreTitle(r *explore.Result) string {
+	if r.Stopped {
+		return fmt.Sprintf("explore %s — STOPPED: %s", r.File, stoppedText(r))
+	}
 	if r.Valid {
 		return fmt.Sprintf("explore %s — VALID: no schedule fails", r.File)
 	}
+	return fmt.Sprintf("explore %s — INVALID: %s", r.File, failsText(r))
+}
+
+// stoppedText says how far a stopped exploration came and what it found.
+func stoppedText(r *explore.Result) string {
+	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural64(r.Scope.ToRun, "schedule", "schedules"))
+	if r.Valid {
+		return s + ", none failed so far"
+	}
+	return s + "; " + failsText(r)
+}
+
+// failsText lists how many properties each algorithm fails.
+func failsText(r *explore.Result) string {
 	var bad []string
 	for _, a := range r.Algorithms {
 		n := 0
@@ -123,7 +149,7 @@ func exploreTitle(r *explore.Result) string {
 			bad = append(bad, fmt.Sprintf("%s fails %s", a.Algorithm, plural(n, "property", "properties")))
 		}
 	}
-	return fmt.Sprintf("explore %s — INVALID: %s", r.File, strings.Join(bad, ", "))
+	return strings.Join(bad, ", ")
 }
 
 // scopeText states the claim: what was explored and how completely.
@@ -259,6 +285,9 @@ func exploreJUnit(r *explore.Result) junitSuites {
 			}
 			s.add(c)
 		}
+	}
+	if r.Stopped {
+		s.add(junitCase{Name: "complete", Classname: xmlSafe(r.File), Error: junitMessage("stopped", "stopped: "+stoppedText(r))})
 	}
 	return junitSuites{Name: "ckpt explore", Suites: []junitSuite{s}}
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"path/filepath"
@@ -19,10 +20,14 @@ import (
 var exploreCases = []struct {
 	name, trace string
 	opts        explore.Options
+	// stopAfter stops the exploration after so many schedules (0: never).
+	stopAfter int64
 }{
-	{"clean", "../testdata/traces/forced.json", explore.Options{Failures: 1}},
-	{"textbook", "../explore/testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2}},
-	{"sampled", "../testdata/traces/failure-free.json", explore.Options{Failures: 2, Delays: true, Budget: 40, Seed: 5, Shard: explore.Shard{Index: 1, Count: 2}}},
+	{"clean", "../testdata/traces/forced.json", explore.Options{Failures: 1}, 0},
+	{"textbook", "../explore/testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2}, 0},
+	{"sampled", "../testdata/traces/failure-free.json", explore.Options{Failures: 2, Delays: true, Budget: 40, Seed: 5, Shard: explore.Shard{Index: 1, Count: 2}}, 0},
+	{"stopped", "../explore/testdata/textbook-concurrent.json", explore.Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2, Workers: 1}, 12},
+	{"stopped-clean", "../testdata/traces/forced.json", explore.Options{Failures: 1, Workers: 1}, 3},
 }
 
 func exploreResults(t *testing.T) map[string]*explore.Result {
@@ -34,7 +39,16 @@ func exploreResults(t *testing.T) map[string]*explore.Result {
 			t.Fatal(err)
 		}
 		tr.Name = filepath.Base(c.trace)
-		r, err := explore.Run(tr, c.opts)
+		ctx, cancel := context.WithCancel(context.Background())
+		if c.stopAfter > 0 {
+			c.opts.Progress = func(done, _ int64) {
+				if done == c.stopAfter {
+					cancel() // as SIGINT does
+				}
+			}
+		}
+		r, err := explore.Run(ctx, tr, c.opts)
+		cancel()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -23,7 +24,7 @@ func TestExploreTextFits(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.Name = "traces/generated/ci-run-1234.jsonl"
-	r, err := explore.Run(tr, explore.Options{Failures: 2, Budget: 30, Seed: 1, Variant: "textbook", Algorithms: []string{"ms"}})
+	r, err := explore.Run(context.Background(), tr, explore.Options{Failures: 2, Budget: 30, Seed: 1, Variant: "textbook", Algorithms: []string{"ms"}})
 	if err != nil {
 		t.Fatal(err)
 	}

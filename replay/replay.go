@@ -57,8 +57,13 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	if err := e.run(); err != nil {
 		return nil, err
 	}
-	// newEngine seeds the side tables; one never added to is left nil,
-	// as it was before seeding, so callers see the same Run.
+	return e.result(), nil
+}
+
+// result returns the finished run. newEngine seeds the side tables; one
+// never added to is left nil, as it was before seeding, so callers see
+// the same Run.
+func (e *engine) result() *trace.Run {
 	if len(e.out.PBs) == 0 {
 		e.out.PBs = nil
 	}
@@ -71,7 +76,7 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	if len(e.out.Strings) == 0 {
 		e.out.Strings = nil
 	}
-	return e.out, nil
+	return e.out
 }
 
 // ckptRec is a checkpoint the engine knows: its id, position and the
@@ -142,6 +147,9 @@ type engine struct {
 	err error
 	// stream is Options.Stream.
 	stream func(run *trace.Run, upto int) int
+	// cur is the next trace event to handle (ops are skipped: the
+	// programs hold them).
+	cur int
 	releaseState
 }
 
@@ -362,35 +370,57 @@ func (e *engine) step(in *Input) []Effect {
 }
 
 func (e *engine) run() error {
-	evs := e.tr.Events
-	cur := 0
-	skipOps := func() {
-		for cur < len(evs) && evs[cur].Kind.IsOp() {
-			cur++
-		}
+	e.begin()
+	if err := e.advance(nil); err != nil {
+		return err
 	}
-	skipOps()
+	e.finish()
+	if e.stream != nil {
+		e.release(e.stream(e.out, len(e.out.Events)))
+	}
+	return nil
+}
+
+// begin queues every process's first op.
+func (e *engine) begin() {
+	e.skipOps()
 	for p := range e.procs {
 		e.schedule(int32(p))
 	}
+}
+
+// skipOps moves the trace cursor past ops: the engine takes them from
+// the programs.
+func (e *engine) skipOps() {
+	evs := e.tr.Events
+	for e.cur < len(evs) && evs[e.cur].Kind.IsOp() {
+		e.cur++
+	}
+}
+
+// advance handles trace events and queued items in order until none is
+// left, or, with stop, until the next one would not come before stop
+// (sim.go).
+func (e *engine) advance(stop *item) error {
+	evs := e.tr.Events
 	for {
 		useTrace := false
-		if cur < len(evs) {
-			if len(e.q) == 0 {
-				useTrace = true
-			} else {
-				tv := item{t: evs[cur].T, class: classIndexed, key: int64(cur)}
-				useTrace = tv.less(&e.q[0])
-			}
+		tv := item{class: classIndexed, key: int64(e.cur)}
+		if e.cur < len(evs) {
+			tv.t = evs[e.cur].T
+			useTrace = len(e.q) == 0 || tv.less(&e.q[0])
 		} else if len(e.q) == 0 {
-			break
+			return nil
+		}
+		if stop != nil && ((useTrace && !tv.less(stop)) || (!useTrace && !e.q[0].less(stop))) {
+			return nil
 		}
 		var err error
 		if useTrace {
-			e.now = evs[cur].T
-			err = e.envEvent(cur)
-			cur++
-			skipOps()
+			e.now = evs[e.cur].T
+			err = e.envEvent(e.cur)
+			e.cur++
+			e.skipOps()
 		} else {
 			it := e.q.pop()
 			if it.kind == itemOp {
@@ -421,9 +451,4 @@ func (e *engine) run() error {
 			e.release(e.stream(e.out, len(e.out.Events)))
 		}
 	}
-	e.finish()
-	if e.stream != nil {
-		e.release(e.stream(e.out, len(e.out.Events)))
-	}
-	return nil
 }

@@ -40,7 +40,7 @@ func (a *PK) token(j int32, p *proc, b *trace.ControlBody, failure replay.Seq, f
 // lacking returns, in op order, the ops of j's live sends to the
 // announcer i whose identities the token's received set lacks.
 func (a *PK) lacking(j int32, p *proc, b *trace.ControlBody, i int32) []int32 {
-	v, ok := b.Receipts.(*receiptView)
+	bv, ok := b.Receipts.(*receiptView)
 	if !ok || i < 0 || i >= a.n {
 		var ops []int32
 		for k := range p.sends {
@@ -50,6 +50,10 @@ func (a *PK) lacking(j int32, p *proc, b *trace.ControlBody, i int32) []int32 {
 		}
 		return ops
 	}
+	// The view is read in this PK's own log: a clone's copy of the log
+	// it was made in holds the same nodes up to the view's moment, and
+	// the nodes it compares with are this PK's (clone.go).
+	v := receiptView{log: &a.log, top: bv.top, at: bv.at}
 	// A send the set lacks is either unmatched now (outstanding), or
 	// matched by a receipt the announcer made after its restart (on top
 	// of its stack); every other one the set holds.

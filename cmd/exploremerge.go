@@ -1,0 +1,86 @@
+package cmd
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/goccy/go-json"
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/render"
+)
+
+// newExploreMergeCmd builds `ckpt explore merge [flags] SHARD.json...`.
+func newExploreMergeCmd(ios *IO) *cobra.Command {
+	f := &exploreFlags{}
+	c := &cobra.Command{
+		Use:   "merge [flags] SHARD.json...",
+		Short: "Merge the --format json results of explore's shards into the whole report",
+		Long: `merge reads the --format json results of the shards 1/N … N/N of one
+exploration (ckpt explore --shard I/N --format json, e.g. the jobs of a CI
+matrix), in any order, and writes the report the unsharded exploration
+writes: the same counts, worst cases and witnesses (the first failing
+schedule of the whole space, shrunk by its shard), in any format. The
+witnesses go under --out (default: NAME.explore beside the first shard,
+NAME being the trace's).
+
+Exit status: 0 no schedule fails, 1 some schedule fails a property, 2 a
+shard missing, given twice, stopped early, of another exploration or
+unreadable.`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExploreMerge(ios, f, args)
+		},
+	}
+	fl := c.Flags()
+	rf := &f.report
+	fl.StringVar(&rf.Format, "format", string(render.Text), "output format: text, json, markdown or junit")
+	fl.BoolVarP(&rf.Quiet, "quiet", "q", false, "print only one verdict line per algorithm")
+	fl.StringVarP(&rf.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: NAME.explore beside the first shard)")
+	return c
+}
+
+func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
+	if _, err := render.ParseFormat(f.report.Format, render.Formats...); err != nil {
+		return usageError(err)
+	}
+	parts := make([]*explore.Result, len(paths))
+	for i, path := range paths {
+		r, err := readShard(path)
+		if err != nil {
+			return invalidf("%s: %s", path, describe(err))
+		}
+		parts[i] = r
+	}
+	res, err := explore.Merge(parts, paths)
+	if err != nil {
+		return invalid(err)
+	}
+	dir := cmp.Or(f.out, filepath.Join(filepath.Dir(paths[0]), filepath.Base(explore.WitnessDir(res.File))))
+	return finishExplore(ios, &f.report, res, dir, 0)
+}
+
+// readShard reads one shard's --format json result; an error entry (the
+// shard could not explore its trace) is refused with its message.
+func readShard(path string) (*explore.Result, error) {
+	readingInput(path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		explore.Result
+		Verdict, Error string
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || doc.Scope.Schedules == nil {
+		if doc.Verdict == "error" {
+			return nil, fmt.Errorf("the shard could not explore %s: %s", doc.File, doc.Error)
+		}
+		return nil, fmt.Errorf("not the --format json result of ckpt explore")
+	}
+	return &doc.Result, nil
+}

@@ -1,0 +1,202 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-json"
+
+	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Merge combines the results of the shards 1/N … N/N of one exploration,
+// in any order, into the result of the unsharded exploration: counts
+// add up, worst cases and witnesses are the first in schedule order
+// (every shard shrank its own first; the smallest ordinal is the whole
+// space's), statuses and means are recomputed. names name the parts in
+// errors: a part of another exploration, a shard missing or given twice,
+// or one that was stopped early is refused.
+func Merge(parts []*Result, names []string) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge: no shard to merge")
+	}
+	if err := checkShards(parts, names); err != nil {
+		return nil, err
+	}
+	r := *parts[0]
+	r.Scope.Shard, r.Scope.Run, r.Scope.ToRun, r.Scope.Covered = "1/1", 0, 0, new(big.Int)
+	r.Algorithms = slices.Clone(r.Algorithms)
+	for a := range r.Algorithms {
+		r.Algorithms[a].Properties = slices.Clone(r.Algorithms[a].Properties)
+	}
+	for i, p := range parts {
+		r.Scope.Run += p.Scope.Run
+		r.Scope.ToRun += p.Scope.ToRun
+		r.Scope.Covered.Add(r.Scope.Covered, p.Scope.Covered)
+		if i > 0 {
+			for a := range r.Algorithms {
+				mergeAlgorithm(&r.Algorithms[a], &p.Algorithms[a])
+			}
+			r.Baseline = mergePerFailure(r.Baseline, p.Baseline)
+		}
+	}
+	if r.Scope.Schedules.Sign() > 0 {
+		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, r.Scope.Schedules).Float64()
+	}
+	r.Valid = true
+	for a := range r.Algorithms {
+		ar := &r.Algorithms[a]
+		ar.Valid = true
+		for i := range ar.Properties {
+			pr := &ar.Properties[i]
+			pr.Status = mergedStatus(parts, a, i)
+			ar.Valid = ar.Valid && pr.Witness == nil
+		}
+		r.Valid = r.Valid && ar.Valid
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
+	}
+	return &r, readWitnesses(&r)
+}
+
+// checkShards refuses parts that are not the N shards of one
+// exploration, each once, run to the end.
+func checkShards(parts []*Result, names []string) error {
+	seen := make([]string, len(parts))
+	for i, p := range parts {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s: %s", names[i], fmt.Sprintf(format, args...))
+		}
+		if p.Stopped {
+			return bad("stopped after %d of %d schedules: run the shard to the end", p.Scope.Run, p.Scope.ToRun)
+		}
+		k, n, err := parseShard(p.Scope.Shard)
+		if err != nil || n != len(parts) {
+			results := map[bool]string{true: "1 result", false: strconv.Itoa(len(parts)) + " results"}[len(parts) == 1]
+			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each", p.Scope.Shard, results)
+		}
+		if seen[k] != "" {
+			return bad("shard %s again (also %s)", p.Scope.Shard, seen[k])
+		}
+		seen[k] = names[i]
+		if what := differs(parts[0], p); what != "" {
+			return bad("not the same exploration as %s (%s differs)", names[0], what)
+		}
+	}
+	return nil
+}
+
+// differs names what makes p another exploration than q ("" if none):
+// the file, the scope but the shard's share, the algorithms.
+func differs(q, p *Result) string {
+	if p.File != q.File {
+		return "the file"
+	}
+	common := func(s Scope) []byte {
+		s.Shard, s.Run, s.ToRun, s.Covered, s.Coverage = "", 0, 0, nil, 0
+		b, _ := json.Marshal(s)
+		return b
+	}
+	if !bytes.Equal(common(p.Scope), common(q.Scope)) {
+		return "the scope"
+	}
+	if len(p.Algorithms) != len(q.Algorithms) {
+		return "the algorithms"
+	}
+	for a := range p.Algorithms {
+		if p.Algorithms[a].Algorithm != q.Algorithms[a].Algorithm || len(p.Algorithms[a].Properties) != len(q.Algorithms[a].Properties) {
+			return "the algorithms"
+		}
+	}
+	return ""
+}
+
+// parseShard reads "I/N" (1-based) as the 0-based index and the count.
+func parseShard(s string) (int, int, error) {
+	i, n, ok := strings.Cut(s, "/")
+	a, err1 := strconv.Atoi(i)
+	b, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
+		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+	}
+	return a - 1, b, nil
+}
+
+// ParseShard reads --shard I/N, 1-based as CI matrices count.
+func ParseShard(s string) (Shard, error) {
+	i, n, err := parseShard(s)
+	return Shard{Index: i, Count: n}, err
+}
+
+// mergeAlgorithm adds o, another shard's, into a.
+func mergeAlgorithm(a, o *AlgorithmResult) {
+	for i := range a.Properties {
+		ap, op := &a.Properties[i], &o.Properties[i]
+		ap.Failing += op.Failing
+		ap.FailingClasses += op.FailingClasses
+		if op.Witness != nil && (ap.Witness == nil || op.Witness.Schedule.Ordinal < ap.Witness.Schedule.Ordinal) {
+			ap.Witness = op.Witness
+		}
+	}
+	for _, x := range []struct{ a, o *Extreme }{{&a.Worst.Undone, &o.Worst.Undone}, {&a.Worst.Processes, &o.Worst.Processes}, {&a.Worst.Extra, &o.Worst.Extra}} {
+		if o := x.o; o.Schedule != nil && (x.a.Schedule == nil || o.Value > x.a.Value || (o.Value == x.a.Value && o.Schedule.Ordinal < x.a.Schedule.Ordinal)) {
+			*x.a = *o
+		}
+	}
+	a.PerFailure = mergePerFailure(a.PerFailure, o.PerFailure)
+}
+
+func mergePerFailure(a, o PerFailure) PerFailure {
+	if o.Failures == 0 {
+		return a
+	}
+	if a.Failures == 0 || o.Max > a.Max {
+		a.Max = o.Max
+	}
+	p := perFail{n: a.Failures + o.Failures, total: a.Total + o.Total, max: a.Max}
+	return p.result()
+}
+
+// mergedStatus is property i of algorithm a over the shards, as status
+// sums it over one run: fail if any shard fails it; else unknown if any
+// could not judge it; else n/a if it applies to no schedule run (a
+// shard that ran none says pass); else pass.
+func mergedStatus(parts []*Result, a, i int) report.Status {
+	var run int64
+	na := true
+	for _, st := range []report.Status{report.Fail, report.Unknown} {
+		for _, p := range parts {
+			if p.Algorithms[a].Properties[i].Status == st {
+				return st
+			}
+		}
+	}
+	for _, p := range parts {
+		run += p.Scope.Run
+		na = na && (p.Scope.Run == 0 || p.Algorithms[a].Properties[i].Status == report.NA)
+	}
+	if na && run > 0 {
+		return report.NA
+	}
+	return report.Pass
+}
+
+// readWitnesses decodes the witness traces the shards' results carry.
+func readWitnesses(r *Result) error {
+	for a := range r.Algorithms {
+		for _, p := range r.Algorithms[a].Properties {
+			if w := p.Witness; w != nil && w.Trace == nil && len(w.Doc) > 0 {
+				tr, err := trace.ReadTrace(r.File, bytes.NewReader(w.Doc))
+				if err != nil {
+					return fmt.Errorf("the witness of %s %s: %v", r.Algorithms[a].Algorithm, p.Name, err)
+				}
+				w.Trace = tr
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// A Sim is a replay that stops before a point of its trace, is copied
+// there, and goes on over the trace with failures inserted at that
+// point. Schedules that differ only after a point share the replay up to
+// it: explore replays the failure-free prefix once and each schedule's
+// suffix only (docs/explore.md, "Shared prefixes").
+//
+// What a Sim continuing over the longer trace makes is exactly what Run
+// makes of that trace from the start: until the point, the engine handles
+// the same items in the same order (an inserted trace event comes after
+// every item it follows in SPEC §3's order), and the engine's state names
+// trace events only by index, which Insert renumbers.
+type Sim struct {
+	e *engine
+	// from is the replay this one was cloned from, and spare the run
+	// events of a released clone, for the next.
+	from  *Sim
+	spare []trace.RunEvent
+}
+
+// Cloner is an Algorithm whose state can be copied: Clone returns an
+// independent machine in the same state, or nil when it cannot (a
+// wrapper around a machine that cannot). What neither writes again
+// (programs, vectors and bodies handed out) may be shared, and read
+// through what the original goes on to write (PK's receipt views read
+// its receipt log): step a clone and its original in one goroutine.
+type Cloner interface {
+	Algorithm
+	Clone() Algorithm
+}
+
+// Start prepares the replay of tr through alg, as Run does, without
+// running it. A Sim streams nothing (opts.Stream must be nil).
+func Start(tr *trace.Trace, alg Algorithm, opts Options) (*Sim, error) {
+	if opts.Stream != nil {
+		return nil, errors.New("replay: a Sim does not stream its run")
+	}
+	e, err := newEngine(tr, alg, opts)
+	if err != nil {
+		return nil, err
+	}
+	e.begin()
+	return &Sim{e: e}, nil
+}
+
+// RunUntil handles everything that comes before a trace event inserted
+// at index at of the trace at time t: every trace event before index at,
+// every queued item SPEC §3 orders before it. Calls go forward: at and t
+// never decrease.
+func (s *Sim) RunUntil(at int32, t trace.Time) error {
+	return s.e.advance(&item{t: t, class: classIndexed, key: int64(at)})
+}
+
+// Finish runs to the end and returns the run, as Run would.
+func (s *Sim) Finish() (*trace.Run, error) {
+	if err := s.e.advance(nil); err != nil {
+		return nil, err
+	}
+	s.e.finish()
+	return s.e.result(), nil
+}
+
+// Clone returns an independent copy of the replay, its algorithm's
+// state cloned (the algorithm must be a Cloner).
+func (s *Sim) Clone() (*Sim, error) {
+	e := s.e
+	var alg Algorithm
+	if cl, ok := e.alg.(Cloner); ok {
+		alg = cl.Clone()
+	}
+	if alg == nil {
+		return nil, fmt.Errorf("replay: algorithm %s cannot be cloned", e.alg.Name())
+	}
+	c := *e
+	c.alg = alg
+	c.in, c.fx = Input{}, nil
+	c.procs = slices.Clone(e.procs)
+	for p := range c.procs {
+		pr := &c.procs[p]
+		pr.live = slices.Clone(pr.live)
+		pr.ckpts = slices.Clone(pr.ckpts)
+		pr.replay = slices.Clone(pr.replay)
+		pr.pending = slices.Clone(pr.pending)
+	}
+	c.q = slices.Clone(e.q)
+	c.copies = slices.Clone(e.copies)
+	c.ctrls = slices.Clone(e.ctrls)
+	c.ctrlFree = slices.Clone(e.ctrlFree)
+	c.head, c.tail, c.ncopy = slices.Clone(e.head), slices.Clone(e.tail), slices.Clone(e.ncopy)
+	c.lastPB, c.lastVT = slices.Clone(e.lastPB), slices.Clone(e.lastVT)
+	c.bodies = maps.Clone(e.bodies)
+	c.stable, c.pbRefs, c.drops = slices.Clone(e.stable), slices.Clone(e.pbRefs), slices.Clone(e.drops)
+	run := *e.out
+	// The run's tables hold values and immutable vectors: copying the
+	// slices is copying the run. Events get the room the rest will need,
+	// in a released clone's if there is one.
+	events := s.spare
+	if s.spare = nil; cap(events) < cap(e.out.Events) {
+		events = make([]trace.RunEvent, 0, cap(e.out.Events))
+	}
+	run.Events = append(events[:0], e.out.Events...)
+	run.PBs, run.VTs = slices.Clone(run.PBs), slices.Clone(run.VTs)
+	run.Bodies, run.Strings = slices.Clone(run.Bodies), slices.Clone(run.Strings)
+	c.out = &run
+	return &Sim{e: &c, from: s}, nil
+}
+
+// Release ends s: the run Finish returned is no longer read, and its
+// memory serves the next clone of the replay s was cloned from.
+func (s *Sim) Release() {
+	if s.from != nil && s.e != nil {
+		s.from.spare = s.e.out.Events[:0]
+	}
+	s.e = nil
+}
+
+// Insert makes the replay go on over tr: its trace with n events that
+// are not ops inserted at index at, where RunUntil(at, t) stopped (t the
+// first inserted event's time). The inserted events come next.
+func (s *Sim) Insert(tr *trace.Trace, at, n int32) error {
+	e := s.e
+	if len(tr.Events) != len(e.tr.Events)+int(n) || at < 0 || int(at) > len(e.tr.Events) || int(at) > e.cur {
+		return fmt.Errorf("replay: %d events inserted at %d do not fit the replay", n, at)
+	}
+	for i := at; i < at+n; i++ {
+		if tr.Events[i].Kind.IsOp() {
+			return fmt.Errorf("replay: inserted event %d is an op", i)
+		}
+	}
+	shift := func(i int32) int32 {
+		if i >= at {
+			return i + n
+		}
+		return i
+	}
+	all := make([]int32, 0, len(tr.Events))
+	for p := range e.procs {
+		pr := &e.procs[p]
+		start := len(all)
+		for _, i := range pr.prog {
+			all = append(all, shift(i))
+		}
+		pr.prog = all[start:len(all):len(all)]
+	}
+	for k := range e.q {
+		if it := &e.q[k]; it.kind == itemOp || it.kind == itemRestart {
+			it.key = int64(shift(int32(it.key)))
+		}
+	}
+	e.tr, e.cur = tr, int(at)
+	return nil
+}
