@@ -98,7 +98,7 @@ func propCases() []propCase {
 			replayed: func(t *testing.T) *trace.Run { return replayOf(t, "ms", msSource(t, false)) }},
 		{property: report.Equivalence, name: "ms-restart-without-failure", fail: true, witness: "P1 restarts at seq 14 but is not down",
 			run: msRestartWithoutFailure},
-		{property: report.Equivalence, name: "ms-unconsumed-never-sent", fail: true, witness: "lists copy 7 of m1 unconsumed, but it was never sent",
+		{property: report.Equivalence, name: "ms-unconsumed-never-sent", fail: true, witness: "copy 7 of m1 is still in P1's mailbox, but it was never sent",
 			run: msUnconsumedNeverSent},
 		{property: report.Equivalence, name: "ms-copy-number-gap", fail: true, witness: "copy numbers of m1 jump from 1 to 3",
 			run: msCopyGap},

@@ -80,6 +80,26 @@ func (f *specFrame) fail(at int, seqs []int32, text func() (msg, because string)
 	f.results[at].fail(seqs, text)
 }
 
+// bad records a violation of the property at index at, at seqs. text
+// is called only for the witnesses kept, and gives the message and the
+// because-chain split at the first newline; a text without one breaks
+// only the run's form (the because-chain is notWellFormed(message)), and
+// a second part that starts with "+" is appended to the message in it.
+func (f *specFrame) bad(at int, seqs []int32, text func() string) {
+	f.results[at].fail(seqs, func() (string, string) { return splitWitness(text()) })
+}
+
+func splitWitness(s string) (string, string) {
+	msg, because, ok := strings.Cut(s, "\n")
+	switch {
+	case !ok:
+		return msg, notWellFormed(msg)
+	case strings.HasPrefix(because, "+"):
+		return msg, notWellFormed(msg + because[1:])
+	}
+	return msg, because
+}
+
 // malformed records a violation of the run's form: its histories are
 // not the program executed in order, so it breaks equivalence.
 func (f *specFrame) malformed(seq int32, msg func() string) {
