@@ -61,9 +61,9 @@ func propCases() []propCase {
 
 		{property: report.LogReplayRules, name: "ms-clean", run: msClean, src: msSrc},
 		{property: report.LogReplayRules, name: "pk-clean", run: pkClean, src: pkSrc},
-		{property: report.LogReplayRules, name: "ms-pb-sn-too-high", fail: true, witness: "carries sn 2, but P0's latest checkpoint is numbered 1",
+		{property: report.LogReplayRules, name: "ms-pb-sn-too-high", fail: true, witness: "sn 1, f {}, but the send at seq 2 carries sn 2",
 			run: func() *trace.Run { return msForgedPB(msPB(2)) }},
-		{property: report.LogReplayRules, name: "ms-pb-f-missing", fail: true, witness: "f {}, but P0 has applied {P0: 1}",
+		{property: report.LogReplayRules, name: "ms-pb-f-missing", fail: true, witness: "f {P0: 1}, but the send at seq 11 carries sn 1, f {}",
 			run: msForgedF},
 		{property: report.LogReplayRules, name: "pk-pb-vt-forged", fail: true, witness: "its entry for P2 is (0, 1), but the run says (0, 2)",
 			run: pkForgedVT},

@@ -53,6 +53,8 @@ type specFrame struct {
 	// mute stops the protocol spec once a field it needs is missing: the
 	// property is then unknown (SPEC §6), never pass.
 	mute bool
+	// diverged: the protocol spec found the run's first divergence.
+	diverged bool
 }
 
 func newSpecFrame(b *history.Builder) *specFrame {
@@ -113,11 +115,20 @@ func (f *specFrame) malformed(seq int32, msg func() string) {
 // run breaks its own format.
 func notWellFormed(msg string) string { return "the run is not well formed: " + msg }
 
-// diverge records an event the protocol spec does not allow.
-func (f *specFrame) diverge(seqs []int32, msg, because string) {
-	if !f.mute {
+// diverge records the first event the protocol spec does not allow,
+// text as bad's; later ones are not judged (the spec follows the run on,
+// for what other properties read of it: restore targets, requeues).
+func (f *specFrame) diverge(seqs []int32, text func() string) {
+	if !f.mute && !f.diverged {
+		f.diverged = true
+		msg, because := splitWitness(text())
 		f.res.failed(msg, seqs, because)
 	}
+}
+
+// divergeText is diverge with the text already formatted.
+func (f *specFrame) divergeText(seqs []int32, msg, because string) {
+	f.diverge(seqs, func() string { return msg + "\n" + because })
 }
 
 // lacks makes the protocol spec stop judging: the run lacks a field it
@@ -209,4 +220,17 @@ func describeBody(m *history.Model, c *trace.ControlBody) string {
 		parts = append(parts, fmt.Sprintf("%d receipts", len(l)))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// carries judges the body of a control message for failure fi against
+// what its restart made of it.
+func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.ControlBody) {
+	b, fl := f.m.Run.Body(e), &f.m.Failures[fi]
+	if b == nil || bodyFits(b, &want) {
+		return
+	}
+	f.diverge([]int32{fl.Seq, fl.Restart, seq}, func() string {
+		return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
+			f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
+	})
 }
