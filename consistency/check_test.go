@@ -216,7 +216,7 @@ func TestMoreViolations(t *testing.T) {
 			b.recv("P1", "P0", "m1", 0, 1, trace.ViaNet)
 			f := b.fail("P1")
 			b.restart("P1", 1, 0, 1, f)
-			b.resend("P0", "P1", "m1", 0, 2, 1, msPB(0))
+			b.send("P0", "P1", "m1", 1, 2, msPB(0)) // a second copy, by a forged send
 			b.log("P1", "m1", 0, 2)
 			b.recv("P1", "P0", "m1", 0, 2, trace.ViaNet)
 			b.done("P0", "P1")

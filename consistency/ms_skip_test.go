@@ -22,8 +22,8 @@ func TestMSSkipRecord(t *testing.T) {
 		{name: "replayed", run: skip(func(*trace.RunEvent) {}), src: bundled("domino"), prop: lrr, status: pass},
 		{name: "fields-left-out", run: skip(func(e *trace.RunEvent) { e.Next, e.Sn = trace.None, trace.None }), src: bundled("domino"), prop: lrr, status: pass},
 		{name: "next-off", run: skip(func(e *trace.RunEvent) { e.Next++ }), src: bundled("domino"), prop: lrr, status: fail,
-			witness: "records next 2, but it is tick 1"},
+			witness: "next 1 and sn 1, but the skip at seq 6 records next 2 and sn 1"},
 		{name: "sn-off", run: skip(func(e *trace.RunEvent) { e.Sn-- }), src: bundled("domino"), prop: lrr, status: fail,
-			witness: "records sn 0, but P1's latest checkpoint is numbered 1"},
+			witness: "next 1 and sn 1, but the skip at seq 6 records next 1 and sn 0"},
 	})
 }

@@ -53,6 +53,8 @@ type specFrame struct {
 	// mute stops the protocol spec once a field it needs is missing: the
 	// property is then unknown (SPEC §6), never pass.
 	mute bool
+	// diverged: the protocol spec found the run's first divergence.
+	diverged bool
 }
 
 func newSpecFrame(b *history.Builder) *specFrame {
@@ -80,6 +82,26 @@ func (f *specFrame) fail(at int, seqs []int32, text func() (msg, because string)
 	f.results[at].fail(seqs, text)
 }
 
+// bad records a violation of the property at index at, at seqs. text
+// is called only for the witnesses kept, and gives the message and the
+// because-chain split at the first newline; a text without one breaks
+// only the run's form (the because-chain is notWellFormed(message)), and
+// a second part that starts with "+" is appended to the message in it.
+func (f *specFrame) bad(at int, seqs []int32, text func() string) {
+	f.results[at].fail(seqs, func() (string, string) { return splitWitness(text()) })
+}
+
+func splitWitness(s string) (string, string) {
+	msg, because, ok := strings.Cut(s, "\n")
+	switch {
+	case !ok:
+		return msg, notWellFormed(msg)
+	case strings.HasPrefix(because, "+"):
+		return msg, notWellFormed(msg + because[1:])
+	}
+	return msg, because
+}
+
 // malformed records a violation of the run's form: its histories are
 // not the program executed in order, so it breaks equivalence.
 func (f *specFrame) malformed(seq int32, msg func() string) {
@@ -93,11 +115,20 @@ func (f *specFrame) malformed(seq int32, msg func() string) {
 // run breaks its own format.
 func notWellFormed(msg string) string { return "the run is not well formed: " + msg }
 
-// diverge records an event the protocol spec does not allow.
-func (f *specFrame) diverge(seqs []int32, msg, because string) {
-	if !f.mute {
+// diverge records the first event the protocol spec does not allow,
+// text as bad's; later ones are not judged (the spec follows the run on,
+// for what other properties read of it: restore targets, requeues).
+func (f *specFrame) diverge(seqs []int32, text func() string) {
+	if !f.mute && !f.diverged {
+		f.diverged = true
+		msg, because := splitWitness(text())
 		f.res.failed(msg, seqs, because)
 	}
+}
+
+// divergeText is diverge with the text already formatted.
+func (f *specFrame) divergeText(seqs []int32, msg, because string) {
+	f.diverge(seqs, func() string { return msg + "\n" + because })
 }
 
 // lacks makes the protocol spec stop judging: the run lacks a field it
@@ -189,4 +220,17 @@ func describeBody(m *history.Model, c *trace.ControlBody) string {
 		parts = append(parts, fmt.Sprintf("%d receipts", len(l)))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// carries judges the body of a control message for failure fi against
+// what its restart made of it.
+func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.ControlBody) {
+	b, fl := f.m.Run.Body(e), &f.m.Failures[fi]
+	if b == nil || bodyFits(b, &want) {
+		return
+	}
+	f.diverge([]int32{fl.Seq, fl.Restart, seq}, func() string {
+		return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
+			f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
+	})
 }

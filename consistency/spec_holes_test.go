@@ -178,7 +178,7 @@ func holeCases() []ruleCase {
 				pb.Inc = 1
 				return forge(t, run, 3, trace.Send, func(e *trace.RunEvent) { e.PB = run.AddPB(&pb) })
 			},
-			witness: "inc 1 and rec_line 0, but P0's are 0 and 0"},
+			witness: "sn 1, inc 0, rec_line 0, but the send at seq 3 carries sn 1, inc 1, rec_line 0"},
 		{name: "textbook-pb-rec-line", src: textbookRollback, prop: lrr, status: fail,
 			run: func(t *testing.T) *trace.Run {
 				run := tb(t)
@@ -186,7 +186,7 @@ func holeCases() []ruleCase {
 				pb.RecLine = 1
 				return forge(t, run, 3, trace.Send, func(e *trace.RunEvent) { e.PB = run.AddPB(&pb) })
 			},
-			witness: "inc 0 and rec_line 1, but P0's are 0 and 0"},
+			witness: "sn 1, inc 0, rec_line 0, but the send at seq 3 carries sn 1, inc 0, rec_line 1"},
 		{name: "textbook-restart-inc", src: textbookRollback, prop: lrr, status: fail,
 			run: func(t *testing.T) *trace.Run {
 				return forge(t, tb(t), 10, trace.Restart, func(e *trace.RunEvent) { e.Inc = 2 })

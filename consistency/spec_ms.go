@@ -9,25 +9,18 @@ import (
 )
 
 // msSpec is SPEC §4, Manivannan–Singhal quasi-synchronous checkpointing
-// with recovery, as a protocol spec (spec.go): the default
-// generalisation of §4.2 (vector F of applied recoveries), or with
-// textbook set the seed's rules (scalar inc and rec_line). Per process it
-// keeps sn, next, F (or inc and rec_line), the stable message log and
-// what the process owes at once: a reaction begun by one event and
-// completed by the next (msDuty). Receipts are spec_ms_receipt.go,
-// checkpoints and recoveries spec_ms_recovery.go.
+// with recovery, as a protocol spec (spec.go): the default generalisation
+// of §4.2 (a vector F of the recoveries applied) or, textbook, the seed's
+// scalar inc and rec_line. Per process it keeps sn, next, F (inc,
+// rec_line), the stable message log, and what it owes at once: the rest
+// of a reaction one event began (msOwe). Each event is judged against
+// what MS does in that state. Recoveries are spec_ms_recovery.go.
 type msSpec struct {
 	*specFrame
 	textbook bool
 	procs    []msProc
-	// recs are the recoveries, by failure index: R = (o, c, r) as the
-	// failure's restart made it (textbook: c is the new inc).
-	recs []msRec
-	// lines[o][c-1] is r of origin o's c-th recovery (default variant).
-	lines [][]int32
-	// truePB holds the sender's true state for the copies whose
-	// piggyback the run forged.
-	truePB map[int32]*trace.Piggyback
+	recs     []msRec   // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
+	lines    [][]int32 // default: lines[o][c-1] is r of o's c-th recovery
 }
 
 type msRec struct{ o, c, r int32 }
@@ -35,42 +28,43 @@ type msRec struct{ o, c, r int32 }
 type msProc struct {
 	sn, next  int32
 	f         []trace.FEntry // default: the recoveries applied
-	inc, line int32          // textbook: incarnation and recovery line
+	inc, line int32          // textbook
 	pending   []int32        // the requests (control_recv seqs) that arrived while down
 	log       []msEntry      // the stable message log, by op
 	restored  int32          // seq of the latest restore: entries logged before it replay
-	duties    []msDuty
+	owes      []msOwe
 }
 
-// msEntry is a stable log entry: the copy and the log event's seq + 1
-// (zero: no entry); dropped: a restore found it stale.
+// msEntry is a stable log entry: its copy and its log event's seq + 1
+// (0: no entry); dropped once a restore found it stale.
 type msEntry struct {
 	ci, seq int32
 	dropped bool
 }
 
-// msDuty is what a process owes at once, begun by the event at seq.
-type msDuty struct {
-	kind msDutyKind
-	seq  int32
-	fi   int32  // dutyApply, dutyRequests, dutyAdopted: the failure
-	n    int32  // dutyDeliverSn: the sn; dutyDeliverCopy: the op; dutyApply: the request's control_recv
-	ci   int32  // dutyDeliverCopy: the copy
-	sent []bool // dutyRequests: the processes sent to
-	// pending: a request that arrived while the process was down, owed
-	// only if not applied by the time it is reached.
-	pending bool
-	late    bool // not done at once: reported
+// msOwe is what a process owes at once since the event at seq: to
+// deliver a message numbered n (after a forced checkpoint), to deliver
+// copy ci as op n (after logging it), to apply failure fi's recovery
+// (after its request at seq n; pending: one that arrived while it was
+// down, owed only if not applied by then), to send fi's request to every
+// other process (sent), or (textbook) to deliver the message whose
+// incarnation fi's recovery adopted.
+type msOwe struct {
+	kind       msOweKind
+	seq, fi, n int32
+	ci         int32
+	sent       []bool
+	pending    bool
 }
 
-type msDutyKind uint8
+type msOweKind uint8
 
 const (
-	dutyDeliverSn   msDutyKind = iota // deliver a message numbered n (after a forced checkpoint)
-	dutyDeliverCopy                   // deliver copy ci as op n (after logging it)
-	dutyApply                         // apply failure fi's recovery (a request's)
-	dutyRequests                      // send fi's Rollback request to every other process
-	dutyAdopted                       // textbook: deliver the message whose recovery fi was adopted
+	oweDeliverSn msOweKind = iota
+	oweDeliverCopy
+	oweApply
+	oweRequests
+	oweAdopted
 )
 
 func newMSSpec(f *specFrame) *msSpec {
@@ -103,7 +97,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Fail:
-		p.duties = nil
+		p.owes = nil
 	case trace.Restart:
 		s.restart(seq, e, p)
 	case trace.Rollback:
@@ -113,74 +107,73 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.ControlSend:
 		s.sendRequest(seq, e, d)
 	case trace.Resume, trace.Block:
-		s.diverge([]int32{seq}, fmt.Sprintf("%s %ss at seq %d", s.name(e.P), e.Kind, seq),
-			fmt.Sprintf("%s never holds a whole process, so its runs have no %s events", algName(s.m), e.Kind))
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s %ss at seq %d\n%s never holds a whole process, so its runs have no %[2]s events", s.name(e.P), e.Kind, seq, algName(s.m))
+		})
 	}
 }
 
-// owed returns the duty event e fulfils, popping it, or nil; an event
-// that leaves the duty unfulfilled is a divergence, reported once (the
-// duty may still be done, late) and only in a run that claims SPEC §3's
-// timing: in another, other events may come between.
-func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msDuty {
+// owed returns the duty event e fulfils, popping it, or nil. In a run
+// that claims SPEC §3's timing a reaction is instantaneous and
+// uninterrupted, so another event first diverges; in another, events may
+// come between.
+func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
 	d := s.head(p)
 	if d == nil || e.Kind == trace.Unhold {
 		return nil
 	}
 	if !s.fulfils(d, e) {
-		if s.instants && !d.late {
+		if s.instants {
 			s.unmet(e.P, d, seq)
-			d.late = true
 		}
 		return nil
 	}
-	if (d.kind == dutyDeliverSn || d.kind == dutyDeliverCopy) && !s.sameInstant(d.seq, e) {
-		s.diverge([]int32{d.seq, seq}, fmt.Sprintf("%s comes at t=%s, not at the instant of %s", s.ev(seq), e.T, s.ev(d.seq)),
-			"MS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant")
+	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
+		s.diverge([]int32{d.seq, seq}, func() string {
+			return fmt.Sprintf("%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant", s.ev(seq), e.T, s.ev(d.seq))
+		})
 	}
 	out := *d
-	if d.kind == dutyRequests {
+	if d.kind == oweRequests {
 		if d.sent[e.Peer] {
-			s.diverge([]int32{seq}, fmt.Sprintf("%s sends its Rollback request to %s twice", s.name(e.P), s.name(e.Peer)),
-				"a restarted MS process sends its recovery's Rollback request to every other process once")
+			s.diverge([]int32{seq}, func() string {
+				return fmt.Sprintf("%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
+			})
 		}
-		d.sent[e.Peer] = true
-		if sentTo(d.sent, e.P) < len(d.sent)-1 {
+		if d.sent[e.Peer] = true; sentTo(d.sent, e.P) < len(d.sent)-1 {
 			return &out
 		}
 	}
-	p.duties = p.duties[1:]
+	p.owes = p.owes[1:]
 	return &out
 }
 
 // head returns the duty p owes now, passing over the requests that
 // arrived while it was down and that it has applied since.
-func (s *msSpec) head(p *msProc) *msDuty {
-	for len(p.duties) > 0 {
-		d := &p.duties[0]
+func (s *msSpec) head(p *msProc) *msOwe {
+	for len(p.owes) > 0 {
+		d := &p.owes[0]
 		if !d.pending {
 			return d
 		}
-		if d.pending = false; s.owes(p, d.fi, d.n) {
+		if d.pending = false; s.owes(p, d.fi) {
 			return d
 		}
-		p.duties = p.duties[1:]
+		p.owes = p.owes[1:]
 	}
 	return nil
 }
 
 // fulfils reports whether e is the step duty d asks for.
-func (s *msSpec) fulfils(d *msDuty, e *trace.RunEvent) bool {
-	switch d.kind {
-	case dutyDeliverSn, dutyAdopted:
+func (s *msSpec) fulfils(d *msOwe, e *trace.RunEvent) bool {
+	switch {
+	case d.kind == oweDeliverSn || d.kind == oweAdopted:
 		return e.Kind == trace.Recv
-	case dutyDeliverCopy:
+	case d.kind == oweDeliverCopy:
 		return e.Kind == trace.Recv && e.Via != trace.ViaLog && s.copyOf(e) == d.ci && e.Op == d.n
-	}
-	if e.Failure != history.None && e.Failure != s.m.Failures[d.fi].Seq {
+	case e.Failure != history.None && e.Failure != s.m.Failures[d.fi].Seq:
 		return false
-	}
-	if d.kind == dutyApply {
+	case d.kind == oweApply:
 		return e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery
 	}
 	return e.Kind == trace.ControlSend && e.Control == trace.ControlRollback && e.Peer >= 0 && int(e.Peer) < len(d.sent)
@@ -188,45 +181,39 @@ func (s *msSpec) fulfils(d *msDuty, e *trace.RunEvent) bool {
 
 // unmet reports duty d of process p left unfulfilled by the event at
 // seq (None: by the end of the run).
-func (s *msSpec) unmet(p int32, d *msDuty, seq int32) {
-	next := "it has no further event"
-	if seq != history.None {
-		next = "its next event is " + s.m.Describe(seq)
-		if !s.m.Event(seq).Kind.IsOp() {
+func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
+	s.diverge([]int32{d.seq, seq}, func() string {
+		next := "it has no further event"
+		if seq != history.None && s.m.Event(seq).Kind.IsOp() {
+			next = "its next event is " + s.m.Describe(seq)
+		} else if seq != history.None {
 			next = "its next event is " + s.ev(seq)
 		}
-	}
-	seqs := []int32{d.seq, seq}
-	switch d.kind {
-	case dutyDeliverSn:
-		s.diverge(seqs, fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery", s.name(p), s.m.Event(d.seq).Ckpt, d.seq),
-			fmt.Sprintf("MS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %s's next event after seq %d is the receipt of a message with sn %d, but %s",
-				s.name(p), d.seq, d.n, next))
-	case dutyDeliverCopy:
-		e := s.m.Event(d.seq)
-		s.diverge(seqs, fmt.Sprintf("%s logs %s at seq %d but does not deliver it next", s.name(p), s.m.MsgName(e.Msg), d.seq),
-			fmt.Sprintf("MS logs a message right before delivering it, so %s's next event after seq %d is the receive of copy %d of %s as op %d, but %s",
-				s.name(p), d.seq, e.Copy, s.m.MsgName(e.Msg), d.n, next))
-	case dutyApply:
-		rec := s.recs[d.fi]
-		s.diverge(seqs, fmt.Sprintf("%s never applies the recovery of failure seq %d", s.name(p), s.m.Failures[d.fi].Seq),
-			fmt.Sprintf("%s received the Rollback request for %s at seq %d, recovery (%s, %d, r=%d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %s",
-				s.name(p), s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next))
-	case dutyRequests:
-		n := sentTo(d.sent, -1)
-		s.diverge(seqs, fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes", s.name(p), d.seq, n, len(d.sent)-1),
-			fmt.Sprintf("a restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %d of them before %s",
-				s.m.FailName(d.fi), n, strings.TrimPrefix(next, "its next event is ")))
-	case dutyAdopted:
-		s.diverge(seqs, fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message", s.name(p), d.seq),
-			fmt.Sprintf("without a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", next))
-	}
+		e, fail := s.m.Event(d.seq), ""
+		if d.kind == oweApply || d.kind == oweRequests {
+			fail = s.m.FailName(d.fi)
+		}
+		switch d.kind {
+		case oweDeliverSn:
+			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
+		case oweDeliverCopy:
+			return fmt.Sprintf("%s logs %s at seq %d but does not deliver it next\nMS logs a message right before delivering it, so %[1]s's next event after seq %[3]d is the receive of copy %[4]d of %[2]s as op %[5]d, but %[6]s", s.name(p), s.m.MsgName(e.Msg), d.seq, e.Copy, d.n, next)
+		case oweApply:
+			rec := s.recs[d.fi]
+			return fmt.Sprintf("%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
+				s.name(p), s.m.Failures[d.fi].Seq, fail, d.seq, s.name(rec.o), rec.c, rec.r, next)
+		case oweRequests:
+			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
+				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, fail, strings.TrimPrefix(next, "its next event is "))
+		}
+		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
+	})
 }
 
 // finish judges what the processes still owe at the end.
 func (s *msSpec) finish() {
 	for p := range s.procs {
-		if d := s.head(&s.procs[p]); d != nil && !d.late && !s.b.Down(int32(p)) {
+		if d := s.head(&s.procs[p]); d != nil && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
@@ -241,6 +228,231 @@ func sentTo(sent []bool, self int32) int {
 		}
 	}
 	return n
+}
+
+// pbOf returns the piggyback copy ci is judged by, or nil (the spec then
+// mute, or the property unknown) for a copy never sent or a piggyback
+// without sn.
+func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
+	switch pb := s.m.PB(ci); {
+	case s.m.Copies.Send[ci] == history.None:
+		s.unsent(seq)
+	case pb == nil || pb.Sn == history.None:
+		s.lacks(s.m.Copies.Send[ci], "a piggyback with an sn")
+	default:
+		return pb
+	}
+	return nil
+}
+
+// send judges a send's piggyback: its sender's sn and F (textbook: sn,
+// inc, rec_line) at the send. MS never re-transmits.
+func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
+	pb := s.m.Run.PB(e)
+	switch {
+	case e.Resend:
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s re-transmits %s at seq %d\nMS never re-transmits: a send undone by a recovery is sent anew by the re-execution, and a receipt undone is replayed from the log or sent anew", s.name(e.P), s.m.MsgName(e.Msg), seq)
+		})
+	case pb == nil || pb.Sn == history.None:
+		s.lacks(seq, "a piggyback with an sn")
+	case pb.Sn != p.sn || s.textbook && (pb.Inc != p.inc || pb.RecLine != p.line) || !s.textbook && !sameF(pb.F, p.f):
+		s.diverge([]int32{seq}, func() string {
+			got, want := fmt.Sprintf("sn %d, f %s", pb.Sn, fString(s.m, pb.F)), fmt.Sprintf("sn %d, f %s", p.sn, fString(s.m, p.f))
+			if s.textbook {
+				got, want = fmt.Sprintf("sn %d, inc %d, rec_line %d", pb.Sn, pb.Inc, pb.RecLine), fmt.Sprintf("sn %d, inc %d, rec_line %d", p.sn, p.inc, p.line)
+			}
+			return fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have\na message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries: %s, but the send at seq %[3]d carries %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, want, got)
+		})
+	}
+}
+
+// recv judges a receipt: from the network by §4.2's cases, the logging
+// rule and the forced checkpoint; from the log by the replay rule.
+func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
+	ci := s.copyOf(e)
+	if ci < 0 {
+		s.unsent(seq) // a copy never sent: orphan-free's
+		return
+	}
+	pb := s.pbOf(seq, ci)
+	if pb == nil {
+		return
+	}
+	if d != nil && d.kind == oweAdopted {
+		rec := s.recs[d.fi]
+		if pb.Inc != rec.c || pb.RecLine != rec.r {
+			s.diverge([]int32{d.seq, seq}, func() string {
+				return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
+					s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
+			})
+		}
+		p.inc, p.line = max(p.inc, rec.c), rec.r
+	}
+	from := s.m.Copies.Send[ci]
+	if e.Via == trace.ViaLog {
+		s.replay(seq, e, p, ci, pb)
+	} else if d == nil || d.kind != oweDeliverCopy {
+		if s.netReceipt(seq, e, p, pb, from) {
+			return
+		}
+	}
+	if pb.Sn > p.sn {
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it\n%[2]s was sent at seq %[4]d with sn %[5]d, above %[1]s's latest checkpoint number %[6]d when it was received at seq %[3]d; MS takes a forced checkpoint numbered %[5]d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
+				s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
+		})
+	}
+}
+
+// netReceipt judges a receipt from the network not logged first and
+// reports whether a receipt case broke it: a stale or future message is
+// not delivered, textbook adopts a higher incarnation first, a logged
+// entry the replay rule offers is taken, a message numbered below sn is
+// logged first.
+func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.Piggyback, from int32) bool {
+	if c := s.judge(p, pb); c != msValid {
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s delivers %s at seq %d, a %s message\n%[2]s, sent at seq %[5]d, is not valid at %[1]s: %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, map[msCase]string{msStale: "stale", msFuture: "future"}[c], from, s.why(p, e.P, pb, c))
+		})
+		return true
+	}
+	if s.textbook && pb.Inc > p.inc {
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s delivers %s at seq %d without adopting its incarnation %d\nthe textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %[1]s's incarnation is %[6]d", s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
+		})
+		return true
+	}
+	if ent, ok := s.replayable(p, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
+		s.skipped(seq, e, p, ent, "took a copy from the network")
+	}
+	if pb.Sn < p.sn {
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s delivers %s at seq %d without logging it\n%[2]s was sent at seq %[4]d with sn %[5]d, below %[1]s's current checkpoint number %[6]d when it was delivered at seq %[3]d, so the logging rule demands a log entry first, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
+		})
+	}
+	return false
+}
+
+// skipped reports op e.Op passing over a log entry the replay rule
+// demands: logged before the latest restore, not dropped, still valid.
+func (s *msSpec) skipped(seq int32, e *trace.RunEvent, p *msProc, ent msEntry, did string) {
+	if ent.dropped || s.judge(p, s.m.PB(ent.ci)) != msValid {
+		return
+	}
+	s.diverge([]int32{ent.seq, seq}, func() string {
+		return fmt.Sprintf("%s skips the logged %s at seq %d\n%[1]s logged %[2]s for op %[4]d at seq %[5]d, the entry is still valid after the restore at seq %[6]d, so the replay rule demands it, but op %[4]d %[7]s at seq %[3]d",
+			s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), seq, e.Op, ent.seq, p.restored, did)
+	})
+}
+
+// replayable returns p's log entry for op k if it was logged before the
+// latest restore: one the replay rule may offer, unless the restore
+// dropped it as stale.
+func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
+	if k < 0 || int(k) >= len(p.log) || p.log[k].seq == 0 || p.log[k].seq-1 > p.restored || p.restored == history.None {
+		return msEntry{}, false
+	}
+	ent := p.log[k]
+	ent.seq--
+	return ent, true
+}
+
+// replay judges a receive via the log: it takes the entry logged for its
+// op before the latest restore, still valid.
+func (s *msSpec) replay(seq int32, e *trace.RunEvent, p *msProc, ci int32, pb *trace.Piggyback) {
+	switch ent, ok := s.replayable(p, e.Op); {
+	case !ok || ent.ci != ci:
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
+		})
+	case ent.dropped || s.judge(p, pb) != msValid:
+		s.diverge([]int32{seq, ent.seq}, func() string {
+			return fmt.Sprintf("%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
+		})
+	}
+}
+
+// logged judges a log event by the logging rule (valid and M.sn < sn);
+// the delivery it logs is owed at once.
+func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
+	ci := s.copyOf(e)
+	if ci < 0 || e.Op < 0 || int(e.Op) > len(s.m.Run.Events) {
+		return
+	}
+	pb := s.pbOf(seq, ci)
+	if pb == nil {
+		return
+	}
+	if c := s.judge(p, pb); c != msValid || pb.Sn >= p.sn {
+		s.diverge([]int32{seq, s.m.Copies.Send[ci]}, func() string {
+			why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, s.name(e.P), p.sn)
+			if c != msValid {
+				why = "it is " + map[msCase]string{msStale: "stale", msFuture: "from the future"}[c] + ": " + s.why(p, e.P, pb, c)
+			}
+			return fmt.Sprintf("%s logs %s at seq %d against the logging rule\nMS logs a message iff it is valid and M.sn < sn; %[1]s logged copy %[4]d of %[2]s (sent at seq %[5]d) at seq %[3]d, but %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.Copies.Send[ci], why)
+		})
+	}
+	if old, ok := s.replayable(p, e.Op); ok && old.ci != ci {
+		s.skipped(seq, e, p, old, "took another copy and logged it anew")
+	}
+	if p.log == nil {
+		p.log = make([]msEntry, 0, s.b.ProgLen(e.P)) // one allocation with the source trace
+	}
+	for int32(len(p.log)) <= e.Op {
+		p.log = append(p.log, msEntry{})
+	}
+	p.log[e.Op] = msEntry{ci: ci, seq: seq + 1}
+	p.owes = append(p.owes, msOwe{kind: oweDeliverCopy, seq: seq, n: e.Op, ci: ci})
+}
+
+// discard judges a discard: MS discards only stale copies, naming a
+// failure whose recovery makes them stale; one its replay log offered
+// (the entry of the receive it re-executes) leaves the log.
+func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
+	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
+	ci := s.copyOf(e)
+	if e.Reason != trace.ReasonStale {
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s\nMS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", what, e.Reason)
+		})
+		return
+	}
+	var pb *trace.Piggyback
+	if ci >= 0 {
+		pb = s.pbOf(seq, ci)
+	}
+	if pb == nil {
+		return
+	}
+	from := s.m.Copies.Send[ci]
+	switch c := s.judge(p, pb); {
+	case c == msFuture:
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s\ncopy %d of %s is not stale: %s", what, e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
+		})
+	case c == msValid:
+		s.diverge([]int32{from, seq}, func() string {
+			return fmt.Sprintf("%s\ncopy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it", what, e.Copy, s.m.MsgName(e.Msg), from, pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
+		})
+	case !s.textbook && e.Failure != history.None:
+		if why := s.staleFor(p, e.P, pb, e.Failure); why != "" {
+			s.diverge([]int32{from, seq}, func() string {
+				return fmt.Sprintf("%s and names failure seq %d\na stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", what, e.Failure, why, s.why(p, e.P, pb, msStale))
+			})
+		}
+	}
+	if k := s.liveCount(e.P); int(k) < len(p.log) {
+		if ent, ok := s.replayable(p, k); ok && ent.ci == ci {
+			if ent.dropped {
+				s.diverge([]int32{ent.seq, seq}, func() string {
+					return fmt.Sprintf("%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
+						s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, p.restored)
+				})
+			}
+			p.log[k] = msEntry{}
+		}
+	}
 }
 
 // msCase is what SPEC §4.2 makes of a copy at its receiver.
@@ -300,12 +512,34 @@ func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string
 	case s.textbook:
 		return fmt.Sprintf("its incarnation %d is below %s's %d and its sn %d is ≥ the recovery line %d (the textbook rule)", pb.Inc, s.name(pid), p.inc, pb.Sn, p.line)
 	case c == msFuture:
-		return fmt.Sprintf("it was sent by a process that had applied %s, but %s had applied only %s: a message from the future, which MS holds until the Rollback requests for those recoveries have arrived and applies them first",
-			fString(s.m, pb.F), s.name(pid), fString(s.m, p.f))
+		return fmt.Sprintf("it was sent by a process that had applied %s, but %s had applied only %s: a message from the future, which MS holds until the Rollback requests for those recoveries have arrived and applies them first", fString(s.m, pb.F), s.name(pid), fString(s.m, p.f))
 	}
 	o, cnt, _ := s.staleBy(p, pb)
-	r := s.line(o, cnt)
-	return fmt.Sprintf("its sender had not applied recovery (%s, %d) with line r=%d, and its sn %d is ≥ %d, so its send was undone", s.name(o), cnt, r, pb.Sn, r)
+	return fmt.Sprintf("its sender had not applied recovery (%s, %d) with line r=%d, and its sn %d is ≥ %[3]d, so its send was undone", s.name(o), cnt, s.line(o, cnt), pb.Sn)
+}
+
+// staleFor returns why failure seq fs does not make a copy with piggyback
+// pb stale at p, or "" if it does: p applied its recovery (o, c, r), the
+// sender had not, and M.sn ≥ r.
+func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
+	fi := s.recOf(fs)
+	if fi == history.None {
+		if _, ok := s.m.FailureAt(fs); !ok {
+			return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
+		}
+		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
+	}
+	rec := s.recs[fi]
+	name := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", s.name(rec.o), rec.c, rec.r, fs)
+	switch {
+	case fGet(p.f, rec.o) < rec.c:
+		return fmt.Sprintf("%s has not applied %s", s.name(pid), name)
+	case fGet(pb.F, rec.o) >= rec.c:
+		return fmt.Sprintf("the copy's sender had applied %s (its f is %s)", name, fString(s.m, pb.F))
+	case pb.Sn < rec.r:
+		return fmt.Sprintf("the copy's sn %d is below the line of %s, so that recovery left its send live", pb.Sn, name)
+	}
+	return ""
 }
 
 // fGet returns o's count in the sparse failure-count vector f.
@@ -316,21 +550,6 @@ func fGet(f []trace.FEntry, o int32) int32 {
 		}
 	}
 	return 0
-}
-
-// fSet raises o's count in the sparse, sorted vector f to cnt.
-func fSet(f []trace.FEntry, o, cnt int32) []trace.FEntry {
-	for k := range f {
-		if f[k].P == o {
-			f[k].Count = max(f[k].Count, cnt)
-			return f
-		}
-	}
-	f = append(f, trace.FEntry{P: o, Count: cnt})
-	for k := len(f) - 1; k > 0 && f[k].P < f[k-1].P; k-- {
-		f[k], f[k-1] = f[k-1], f[k]
-	}
-	return f
 }
 
 // sameF reports whether two failure-count vectors hold the same non-zero

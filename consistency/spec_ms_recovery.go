@@ -2,19 +2,18 @@ package consistency
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// MS's checkpoints and recoveries (SPEC §4.1, §4.2): numbering, restarts,
-// Rollback requests and their application.
+// MS's checkpoints and recoveries (SPEC §4.1, §4.2): numbering, skipped
+// ticks, restarts, Rollback requests and their application.
 
-// checkpoint judges a checkpoint's number: a basic one by its tick, a
-// forced one above sn (its delivery follows at once), a recovery one r of
-// the recovery it applies.
-func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+// checkpoint judges a checkpoint's number: a basic one by its tick and
+// above sn, a forced one above sn (its delivery owed at once), a recovery
+// one r of the recovery it applies.
+func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	if e.CkptType == trace.CkptInitial {
 		return
 	}
@@ -22,7 +21,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) 
 		s.lacks(seq, "a checkpoint's sn")
 		return
 	}
-	var rule string
+	rule := ""
 	switch e.CkptType {
 	case trace.CkptBasic:
 		if p.next++; e.Sn != p.next || e.Sn <= p.sn {
@@ -32,12 +31,14 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) 
 		if e.Sn <= p.sn {
 			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
 		}
-		p.duties = append(p.duties, msDuty{kind: dutyDeliverSn, seq: seq, n: e.Sn})
+		p.owes = append(p.owes, msOwe{kind: oweDeliverSn, seq: seq, n: e.Sn})
 	case trace.CkptRecovery:
 		rule = s.recoveryCheckpoint(seq, e, p, d)
 	}
 	if rule != "" {
-		s.diverge([]int32{seq}, fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d", s.name(e.P), e.CkptType, e.Ckpt, seq, e.Sn), rule)
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d\n%s", s.name(e.P), e.CkptType, e.Ckpt, seq, e.Sn, rule)
+		})
 	}
 	p.sn = e.Sn
 }
@@ -46,22 +47,20 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) 
 // recovery (o, c, r) the process owes (a request's), with sn < r,
 // numbered r; textbook, also the adoption of a message's incarnation. It
 // returns the numbering rule broken, or "".
-func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) string {
+func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) string {
 	fi := history.None
-	switch {
-	case d != nil && d.kind == dutyApply:
+	if d != nil && d.kind == oweApply {
 		fi = d.fi
-	case s.textbook:
-		if f := s.recOf(e.Failure); f != history.None && s.recs[f].c > p.inc {
-			fi = f
-			p.duties = append(p.duties, msDuty{kind: dutyAdopted, seq: seq, fi: fi})
-		}
+	} else if f := s.recOf(e.Failure); s.textbook && f != history.None && s.recs[f].c > p.inc {
+		fi = f
+		p.owes = append(p.owes, msOwe{kind: oweAdopted, seq: seq, fi: fi})
 	}
 	if fi == history.None {
-		adopts := map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next"}[s.textbook]
-		s.diverge([]int32{seq}, fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure", s.name(e.P), e.Ckpt, seq),
-			fmt.Sprintf("%s takes it at t=%s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%s, and %s owes none: a process cannot act on a request it has not received",
-				s.name(e.P), e.T, adopts, s.name(e.P)))
+		s.diverge([]int32{seq}, func() string {
+			adopts := map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next"}[s.textbook]
+			return fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure\n%[1]s takes it at t=%[4]s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%[5]s, and %[1]s owes none: a process cannot act on a request it has not received",
+				s.name(e.P), e.Ckpt, seq, e.T, adopts)
+		})
 		if f := s.recOf(e.Failure); f != history.None { // follow the run
 			s.apply(p, f)
 			if s.textbook {
@@ -71,8 +70,7 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 		return ""
 	}
 	rec := s.recs[fi]
-	s.apply(p, fi)
-	if p.sn >= rec.r || e.Sn != rec.r {
+	if s.apply(p, fi); p.sn >= rec.r || e.Sn != rec.r {
 		return fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it (else the process rolls back)", rec.r, p.sn)
 	}
 	return ""
@@ -96,56 +94,49 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 		return
 	}
 	if p.next > p.sn {
-		s.diverge([]int32{seq}, fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d", s.name(e.P), p.next, seq, p.sn),
-			fmt.Sprintf("MS takes a basic checkpoint at a tick whose number is above sn, and tick %d is above %s's latest checkpoint number %d, rebuilt from the run", p.next, s.name(e.P), p.sn))
-		return
-	}
-	var diffs []string
-	if e.Next != history.None && e.Next != p.next {
-		diffs = append(diffs, fmt.Sprintf("next %d, but it is tick %d", e.Next, p.next))
-	}
-	if e.Sn != history.None && e.Sn != p.sn {
-		diffs = append(diffs, fmt.Sprintf("sn %d, but %s's latest checkpoint is numbered %d", e.Sn, s.name(e.P), p.sn))
-	}
-	if len(diffs) > 0 {
-		s.diverge([]int32{seq}, fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have", s.name(e.P), seq),
-			fmt.Sprintf("a skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks; the skip at seq %d records %s",
-				seq, strings.Join(diffs, ", and ")))
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d\nMS takes a basic checkpoint at a tick whose number is above sn, and tick %[2]d is above %[1]s's latest checkpoint number %[4]d, rebuilt from the run", s.name(e.P), p.next, seq, p.sn)
+		})
+	} else if e.Next != history.None && e.Next != p.next || e.Sn != history.None && e.Sn != p.sn {
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have\na skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks: next %d and sn %d, but the skip at seq %[2]d records next %[5]d and sn %[6]d",
+				s.name(e.P), seq, p.next, p.sn, e.Next, e.Sn)
+		})
 	}
 }
 
 // restart judges a restart: the failed process restores its latest
 // checkpoint (number r) and stops there, makes recovery (o, F[o]+1, r)
-// (textbook: inc+1), sends its request to every other process, then
-// applies the requests that arrived while it was down, in order.
+// (textbook: inc+1), owes its request to every other process, then the
+// application of the requests that arrived while it was down, in order.
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
 	ck, latest := s.restored(seq)
-	p.restored, p.duties = seq, p.duties[:0]
+	p.restored, p.owes = seq, p.owes[:0]
 	if e.Restore == history.None || e.Pos == history.None {
 		s.lacks(seq, "a restart's restore or pos")
 		return
 	}
 	taken := s.b.Taken(e.P)
-	s.m.RestoreOf(seq).Want = latest
-	if ck == history.None {
+	if s.m.RestoreOf(seq).Want = latest; ck == history.None {
 		ck = latest // restores a checkpoint it does not hold: domino-free's
 	}
-	if fi == history.None { // it answers no failure: the run spec's
-		p.sn = taken[ck].Sn
-		return
+	if p.sn = taken[ck].Sn; fi == history.None {
+		return // it answers no failure: the run spec's
 	}
 	if ck != latest {
-		s.diverge([]int32{seq}, fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d", s.name(e.P), taken[ck].ID, taken[latest].ID),
-			fmt.Sprintf("MS restores the failed process's latest checkpoint, which for %s at %s was checkpoint %d (sn %d, pos %d), but the restart at seq %d restored checkpoint %d (sn %d, pos %d)",
-				s.name(e.P), s.m.FailName(fi), taken[latest].ID, taken[latest].Sn, taken[latest].Pos, seq, taken[ck].ID, taken[ck].Sn, taken[ck].Pos))
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d\nMS restores the failed process's latest checkpoint, which for %[1]s at %[4]s was checkpoint %[3]d (sn %[5]d, pos %[6]d), but the restart at seq %[7]d restored checkpoint %[2]d (sn %[8]d, pos %[9]d)",
+				s.name(e.P), taken[ck].ID, taken[latest].ID, s.m.FailName(fi), taken[latest].Sn, taken[latest].Pos, seq, taken[ck].Sn, taken[ck].Pos)
+		})
 	}
 	s.restorePos(seq, e, taken[ck])
 	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
 	if s.textbook {
 		if rec.c = p.inc + 1; e.Inc != history.None && e.Inc != rec.c {
-			s.diverge([]int32{seq}, fmt.Sprintf("%s's restart at seq %d says inc %d, not %d", s.name(e.P), seq, e.Inc, rec.c),
-				fmt.Sprintf("a restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", p.inc))
+			s.diverge([]int32{seq}, func() string {
+				return fmt.Sprintf("%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", s.name(e.P), seq, e.Inc, rec.c, p.inc)
+			})
 		}
 		p.inc, p.line = rec.c, rec.r
 	} else {
@@ -162,14 +153,13 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	}
 	s.recs[fi] = rec
 	s.apply(p, fi)
-	p.sn = taken[ck].Sn
 	s.dropStale(p, e.Pos)
 	if len(s.procs) > 1 {
-		p.duties = append(p.duties, msDuty{kind: dutyRequests, seq: seq, fi: fi, sent: make([]bool, len(s.procs))})
+		p.owes = append(p.owes, msOwe{kind: oweRequests, seq: seq, fi: fi, sent: make([]bool, len(s.procs))})
 	}
 	for _, r := range p.pending {
 		if f, ok := s.m.FailureAt(s.m.Event(r).Failure); ok {
-			p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: f, n: r, pending: true})
+			p.owes = append(p.owes, msOwe{kind: oweApply, seq: seq, fi: f, n: r, pending: true})
 		}
 	}
 	p.pending = p.pending[:0]
@@ -180,9 +170,20 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 // are the run spec's.)
 func (s *msSpec) restorePos(seq int32, e *trace.RunEvent, ck history.Ckpt) {
 	if e.Pos > ck.Pos {
-		s.diverge([]int32{ck.Seq, seq}, fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d", s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos),
-			fmt.Sprintf("MS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %d keeps pos %d, but the %s at seq %d says pos %d",
-				ck.ID, ck.Pos, e.Kind, seq, e.Pos))
+		s.diverge([]int32{ck.Seq, seq}, func() string {
+			return fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\nMS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %[4]d keeps pos %[5]d",
+				s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos)
+		})
+	}
+}
+
+// dropStale marks the entries at or after pos that are no longer valid
+// dropped: after a restore the replay rule offers only the valid ones.
+func (s *msSpec) dropStale(p *msProc, pos int32) {
+	for k := max(pos, 0); int(k) < len(p.log); k++ {
+		if ent := &p.log[k]; ent.seq != 0 && s.judge(p, s.m.PB(ent.ci)) == msStale {
+			ent.dropped = true
+		}
 	}
 }
 
@@ -191,7 +192,7 @@ func (s *msSpec) restorePos(seq int32, e *trace.RunEvent, ck history.Ckpt) {
 // holds and stops there (one further back is domino-free's), caused by
 // the request it owes — or, textbook, by a message of a higher
 // incarnation.
-func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
+func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	ck, latest := s.restored(seq)
 	p.restored = seq
 	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
@@ -203,11 +204,12 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 		return
 	}
 	if e.Cause != trace.CauseNone && e.Cause != cause {
-		never := e.Cause == trace.CauseToken || e.Cause == trace.CauseMessage && !s.textbook
-		s.diverge([]int32{seq}, fmt.Sprintf("%s's rollback at seq %d says cause %s, %s", s.name(e.P), seq, e.Cause,
-			map[bool]string{true: "for which " + algName(s.m) + " never rolls back", false: "not " + cause.String()}[never]),
-			fmt.Sprintf("%s rolls back on a Rollback request (cause request)%s, and this rollback applies %s", algName(s.m),
-				map[bool]string{true: " or a message naming a later incarnation (cause message)"}[s.textbook], map[trace.Cause]string{trace.CauseRequest: "a request it received", trace.CauseMessage: "the incarnation of a message it received"}[cause]))
+		s.diverge([]int32{seq}, func() string {
+			never := e.Cause == trace.CauseToken || e.Cause == trace.CauseMessage && !s.textbook
+			return fmt.Sprintf("%s's rollback at seq %d says cause %s, %s\n%s rolls back on a Rollback request (cause request)%s, and this rollback applies %s", s.name(e.P), seq, e.Cause,
+				map[bool]string{true: "for which " + algName(s.m) + " never rolls back", false: "not " + cause.String()}[never], algName(s.m),
+				map[bool]string{true: " or a message naming a later incarnation (cause message)"}[s.textbook], map[trace.Cause]string{trace.CauseRequest: "a request it received", trace.CauseMessage: "the incarnation of a message it received"}[cause])
+		})
 	}
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, latest, rec.r)
@@ -219,12 +221,14 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 	}
 	switch {
 	case want == history.None || p.sn < rec.r:
-		s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d though its sn %d is below the line %d", s.name(e.P), seq, p.sn, rec.r),
-			fmt.Sprintf("applying recovery (%s, %d, r=%d) at a process whose checkpoints are all numbered below %d takes a recovery checkpoint, not a rollback", s.name(rec.o), rec.c, rec.r, rec.r))
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback", s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
+		})
 	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
-		s.diverge([]int32{taken[ck].Seq, seq}, fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d", s.name(e.P), seq, taken[ck].ID, taken[want].ID),
-			fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %d it holds, which for %s was checkpoint %d (sn %d, pos %d), but the rollback restored checkpoint %d (sn %d, pos %d)",
-				s.name(rec.o), rec.c, rec.r, rec.r, s.name(e.P), taken[want].ID, taken[want].Sn, taken[want].Pos, taken[ck].ID, taken[ck].Sn, taken[ck].Pos))
+		s.diverge([]int32{taken[ck].Seq, seq}, func() string {
+			return fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
+				s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
+		})
 	}
 	if ck == history.None {
 		return
@@ -239,14 +243,13 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) {
 // the request the process owes, or (textbook) a message of a higher
 // incarnation in its mailbox. A rollback for none diverges, and is
 // followed as the run has it.
-func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int32, trace.Cause) {
-	if d != nil && d.kind == dutyApply {
+func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32, trace.Cause) {
+	if d != nil && d.kind == oweApply {
 		return d.fi, trace.CauseRequest
 	}
 	fi := s.recOf(e.Failure)
 	if fi != history.None {
-		rec := s.recs[fi]
-		switch {
+		switch rec := s.recs[fi]; {
 		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
 			p.inc, p.line = rec.c, rec.r
 			return fi, trace.CauseMessage
@@ -254,9 +257,10 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msDuty) (int3
 			return fi, e.Cause // applied already: once per failure is domino-free's
 		}
 	}
-	s.diverge([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received", s.name(e.P), seq, e.T),
-		fmt.Sprintf("%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %s owes none at seq %d: a process cannot act on a request it has not received",
-			algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook], s.name(e.P), seq))
+	s.diverge([]int32{seq}, func() string {
+		return fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received\n%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %[1]s owes none at seq %[2]d: a process cannot act on a request it has not received",
+			s.name(e.P), seq, e.T, algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook])
+	})
 	return fi, e.Cause
 }
 
@@ -271,17 +275,6 @@ func (s *msSpec) mailboxHolds(p int32, rec msRec) bool {
 	return false
 }
 
-// adoptedBy judges the delivery a textbook recovery checkpoint adopted:
-// the message carries the incarnation and line it adopted.
-func (s *msSpec) adoptedBy(seq int32, e *trace.RunEvent, p *msProc, d *msDuty, pb *trace.Piggyback) {
-	rec := s.recs[d.fi]
-	if pb.Inc != rec.c || pb.RecLine != rec.r {
-		s.diverge([]int32{d.seq, seq}, fmt.Sprintf("%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry", s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("without a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %s carries inc %d and rec_line %d", s.m.MsgName(e.Msg), pb.Inc, pb.RecLine))
-	}
-	p.inc, p.line = max(p.inc, rec.c), rec.r
-}
-
 // request handles a Rollback request's arrival: a down process keeps it
 // for its restart; an up one owes its application at once if it has not
 // applied that recovery (textbook: if its incarnation is higher).
@@ -294,14 +287,14 @@ func (s *msSpec) request(seq int32, e *trace.RunEvent, p *msProc) {
 	case fi == history.None: // no such failure, or none restarted: the run spec's
 	case s.b.Down(e.P):
 		p.pending = append(p.pending, seq)
-	case s.owes(p, fi, seq):
-		p.duties = append(p.duties, msDuty{kind: dutyApply, seq: seq, fi: fi, n: seq})
+	case s.owes(p, fi):
+		p.owes = append(p.owes, msOwe{kind: oweApply, seq: seq, fi: fi, n: seq})
 	}
 }
 
-// owes reports whether p, receiving failure fi's request at seq, must
-// apply its recovery; textbook, it adopts the higher incarnation then.
-func (s *msSpec) owes(p *msProc, fi, seq int32) bool {
+// owes reports whether p, receiving failure fi's request, must apply its
+// recovery; textbook, it adopts the higher incarnation then.
+func (s *msSpec) owes(p *msProc, fi int32) bool {
 	rec := s.recs[fi]
 	if !s.textbook {
 		return fGet(p.f, rec.o) < rec.c
@@ -315,31 +308,29 @@ func (s *msSpec) owes(p *msProc, fi, seq int32) bool {
 
 // sendRequest judges a control message: a restarted process's Rollback
 // request, carrying its recovery (o, c, r).
-func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msDuty) {
-	if d == nil || d.kind != dutyRequests {
-		s.diverge([]int32{seq}, fmt.Sprintf("%s sends a %s control message at seq %d outside its restart", s.name(e.P), e.Control, seq),
-			fmt.Sprintf("%s sends control messages only at a restart: the recovery's Rollback request, to every other process", algName(s.m)))
+func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msOwe) {
+	if d == nil || d.kind != oweRequests {
+		s.diverge([]int32{seq}, func() string {
+			return fmt.Sprintf("%s sends a %s control message at seq %d outside its restart\n%s sends control messages only at a restart: the recovery's Rollback request, to every other process", s.name(e.P), e.Control, seq, algName(s.m))
+		})
 		return
 	}
 	rec := s.recs[d.fi]
 	s.carries(seq, e, d.fi, trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None})
 }
 
-// carries judges the body of a control message for failure fi against
-// what its restart made of it.
-func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.ControlBody) {
-	b, fl := f.m.Run.Body(e), &f.m.Failures[fi]
-	if b == nil || bodyFits(b, &want) {
-		return
-	}
-	f.diverge([]int32{fl.Seq, fl.Restart, seq}, fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s", f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want)),
-		fmt.Sprintf("a control message for %s carries what its restart at seq %d made of it, rebuilt here as %s, but the one sent at seq %d carries %s",
-			f.m.FailName(fi), fl.Restart, describeBody(f.m, &want), seq, describeBody(f.m, b)))
-}
-
 // apply records that p applied failure fi's recovery.
 func (s *msSpec) apply(p *msProc, fi int32) {
 	if rec := s.recs[fi]; !s.textbook && rec.c > 0 {
-		p.f = fSet(p.f, rec.o, rec.c)
+		for k := range p.f {
+			if p.f[k].P == rec.o {
+				p.f[k].Count = max(p.f[k].Count, rec.c)
+				return
+			}
+		}
+		p.f = append(p.f, trace.FEntry{P: rec.o, Count: rec.c})
+		for k := len(p.f) - 1; k > 0 && p.f[k].P < p.f[k-1].P; k-- {
+			p.f[k], p.f[k-1] = p.f[k-1], p.f[k]
+		}
 	}
 }

@@ -7,19 +7,20 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// The run spec against the source trace (SPEC §3): the environment
-// events — timer ticks and fails — happen at their trace times, one run
-// event each; at one instant a process's trace-indexed items keep the
-// trace's order; and in a run that claims §3's timing (replayTimed) a
-// copy arrives its message's delay after its send and a receive takes
-// its message's copies in arrival order, a process restarts its fail's
-// down time after it. Each was found by an adversarial review: a
-// receipt moved before its arrival, and so before a flush, made a PK log
-// legitimate and kept orphans; an early restart passed; a run that put
-// a receipt before the flush the trace lists first at its instant, and
-// logged it there, kept a receipt the crash loses.
+// The run spec against the source trace (SPEC §3): timer ticks and fails
+// happen at their trace times, one run event each; at one instant a
+// process's trace-indexed items keep the trace's order; in a run that
+// claims §3's timing (replayTimed) a copy arrives its message's delay
+// after its send, a receive takes its message's copies in arrival order,
+// and a process restarts its fail's down time after it. Each was found
+// by an adversarial review: a receipt moved before its arrival (and so
+// before a flush) made a PK log legitimate and kept orphans; an early
+// restart passed; a receipt put before the flush the trace lists first
+// at its instant, and logged there, kept a receipt the crash loses. And
+// the end records (SPEC §3), judged against the rebuilt history.
 
-// envSpec is what the run spec keeps of the source trace.
+// envSpec is what the run spec keeps of the source trace. Its lists are
+// only ever resliced, never written: a clone shares their arrays.
 type envSpec struct {
 	src *trace.Trace // comparable source trace, or nil
 	// ticks and fails are, per process, the trace indexes of its timer
@@ -27,61 +28,39 @@ type envSpec struct {
 	ticks, fails [][]int32
 	// lastEnv is the trace index of the tick or fail matched last, or
 	// None; envAt and envIdx per process the time and trace index of the
-	// latest tick or fail the run showed (nil until needed).
+	// latest one the run showed (nil until needed).
 	lastEnv int32
 	envAt   []trace.Time
 	envIdx  []int32
-	// request is, per process, the seq of the coordinated round request
-	// it received and has not answered with a checkpoint, or None; nil
-	// before the first request.
+	// request is, per process, the coordinated round request it received
+	// and no checkpoint answered yet, or None; nil before the first.
 	request []int32
 }
 
 func newEnvSpec(m *history.Model) envSpec {
 	env := envSpec{lastEnv: history.None}
-	if src := m.Src; src != nil && len(src.Processes) == len(m.Run.Processes) {
-		env.src = src
-		np := len(m.Run.Processes)
-		slot := func(e *trace.Event) int {
-			switch {
-			case e.P < 0 || int(e.P) >= np:
-			case e.Kind == trace.Checkpoint:
-				return int(e.P)
-			case e.Kind == trace.Fail:
-				return np + int(e.P)
-			}
-			return -1
-		}
-		// One backing array for every list.
-		counts := make([]int, 2*np+1)
-		for i := range src.Events {
-			if k := slot(&src.Events[i]); k >= 0 {
-				counts[k+1]++
-			}
-		}
-		total := 0
-		for _, n := range counts {
-			total += n
-		}
-		all := make([][]int32, 2*np)
-		buf := make([]int32, total)
-		for k := range all {
-			n := counts[k+1]
-			all[k], buf = buf[:0:n], buf[n:]
-		}
-		for i := range src.Events {
-			if k := slot(&src.Events[i]); k >= 0 {
-				all[k] = append(all[k], int32(i))
-			}
-		}
-		env.ticks, env.fails = all[:np:np], all[np:]
+	src, np := m.Src, len(m.Run.Processes)
+	if src == nil || len(src.Processes) != np {
+		return env
 	}
+	env.src = src
+	all := make([][]int32, 2*np) // ticks, then fails
+	for i := range src.Events {
+		if e := &src.Events[i]; e.P >= 0 && int(e.P) < np && (e.Kind == trace.Checkpoint || e.Kind == trace.Fail) {
+			k := int(e.P)
+			if e.Kind == trace.Fail {
+				k += np
+			}
+			all[k] = append(all[k], int32(i))
+		}
+	}
+	env.ticks, env.fails = all[:np:np], all[np:]
 	return env
 }
 
 // environment checks a basic checkpoint, a skipped tick or a fail
-// against the source trace: environment events happen at their trace
-// time, one run event per trace event.
+// against the source trace: each is the next one of its process there,
+// at its time.
 func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	env := &s.env
 	env.lastEnv = history.None
@@ -100,37 +79,32 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 				env.envAt[p] = -1
 			}
 		}
-		env.envAt[e.P], env.envIdx[e.P] = e.T, (*q)[0]
-		env.lastEnv = (*q)[0]
+		env.envAt[e.P], env.envIdx[e.P], env.lastEnv = e.T, (*q)[0], (*q)[0]
 		*q = (*q)[1:]
 		return
 	}
-	next := "none is left"
+	next, nor := "none is left", ""
 	if len(*q) > 0 {
 		next = fmt.Sprintf("the next is at t=%s", env.src.Events[(*q)[0]].T)
 	}
-	nor := ""
 	if s.m.Alg == history.Coordinated && e.Kind == trace.Checkpoint {
 		nor = " and answers no round request at its instant"
 	}
-	s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace%s", s.name(e.P), e.Kind, seq, e.T, what, nor),
-			fmt.Sprintf("environment events happen at their trace time, one run event for each, but of %s's %ss in the trace %s", s.name(e.P), what, next)
+	s.bad(equivalenceAt, []int32{seq}, func() string {
+		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace%s\nenvironment events happen at their trace time, one run event for each, but of %[1]s's %[5]ss in the trace %[7]s",
+			s.name(e.P), e.Kind, seq, e.T, what, nor, next)
 	})
 }
 
 // missing reports the trace's environment events the run does not show.
 func (env *envSpec) missing(s *runSpec) {
 	for p := range env.ticks {
-		for _, q := range []struct {
-			what string
-			left []int32
-		}{{"timer tick", env.ticks[p]}, {"fail", env.fails[p]}} {
-			for _, i := range q.left {
+		for k, left := range [][]int32{env.ticks[p], env.fails[p]} {
+			for _, i := range left {
 				t := env.src.Events[i].T
-				s.fail(equivalenceAt, nil, func() (string, string) {
-					return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run", q.what, s.name(int32(p)), t),
-						"environment events happen at their trace time, one run event for each, and a run ends only when none is pending"
+				s.bad(equivalenceAt, nil, func() string {
+					return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run\nenvironment events happen at their trace time, one run event for each, and a run ends only when none is pending",
+						[]string{"timer tick", "fail"}[k], s.name(int32(p)), t)
 				})
 			}
 		}
@@ -144,11 +118,10 @@ func (env *envSpec) opAfterEnv(s *runSpec, seq int32, e *trace.RunEvent) {
 	if env.envAt == nil || env.envAt[e.P] != e.T {
 		return
 	}
-	idx := env.envIdx[e.P]
-	if oi := s.m.SrcIndex(e); oi != history.None && oi < idx {
-		s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s's %s (op %d) at seq %d comes after a tick or fail of its instant t=%s that the trace lists after it", s.name(e.P), e.Kind, e.Op, seq, e.T),
-				fmt.Sprintf("at equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %s (event %d) before the tick or fail (event %d), so the %s comes first", e.Kind, oi, idx, e.Kind)
+	if idx, oi := env.envIdx[e.P], s.m.SrcIndex(e); oi != history.None && oi < idx {
+		s.bad(equivalenceAt, []int32{seq}, func() string {
+			return fmt.Sprintf("%s's %s (op %d) at seq %d comes after a tick or fail of its instant t=%s that the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[6]d) before the tick or fail (event %[7]d), so the %[2]s comes first",
+				s.name(e.P), e.Kind, e.Op, seq, e.T, oi, idx)
 		})
 	}
 }
@@ -163,61 +136,50 @@ func (s *runSpec) afterOpsBefore(seq int32, e *trace.RunEvent, idx int32) {
 		return
 	}
 	x := live[len(live)-1]
-	r := s.m.Event(x)
-	if ri := s.m.SrcIndex(r); r.T == e.T && ri != history.None && ri > idx {
-		s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s's %s at seq %d comes after its %s of %s at seq %d, at the same instant t=%s, which the trace lists after it", s.name(e.P), e.Kind, seq, r.Kind, s.m.MsgName(r.Msg), x, e.T),
-				fmt.Sprintf("at equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %s (event %d) before the %s (event %d), so the %s comes first", e.Kind, idx, r.Kind, ri, e.Kind)
+	if r, ri := s.m.Event(x), s.m.SrcIndex(s.m.Event(x)); r.T == e.T && ri != history.None && ri > idx {
+		s.bad(equivalenceAt, []int32{seq}, func() string {
+			return fmt.Sprintf("%s's %s at seq %d comes after its %s of %s at seq %d, at the same instant t=%s, which the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[8]d) before the %[4]s (event %[9]d), so the %[2]s comes first",
+				s.name(e.P), e.Kind, seq, r.Kind, s.m.MsgName(r.Msg), x, e.T, idx, ri)
 		})
 	}
 }
 
-// arrived checks the receipt or discard e of copy ci from the network,
-// in a replay: it comes no earlier than the copy's arrival, and takes no
-// copy while an earlier one of its message waits in the mailbox (copies
-// of one message arrive in the order they were sent, each taking the
-// message's delay). Only copies no receive took are judged there:
-// whether a rollback put a copy back is the algorithm's rule.
+// arrived checks, in a replay, the receipt or discard e of copy ci from
+// the network: no earlier than the copy's arrival, and taking no copy
+// while an earlier one of its message, arrived, waits in the mailbox
+// (each takes the message's delay). Only copies no receive took are
+// judged there: whether a rollback put one back is the algorithm's rule.
 func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) {
 	m := s.m
-	if !s.instants {
-		return
-	}
 	d, ok := m.SrcDelay(e.Msg)
-	if !ok {
+	if !s.instants || !ok {
 		return
 	}
 	if snd := m.Copies.Send[ci]; snd != history.None && e.T < m.Event(snd).T+d {
-		at := m.Event(snd).T + d
 		verb := map[bool]string{true: "receives", false: "discards"}[e.Kind == trace.Recv]
-		s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s %s %s at seq %d, t=%s, before it arrives at t=%s", s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, at),
-				fmt.Sprintf("copy %d of %s was sent at seq %d, t=%s, and a copy arrives its message's delay %s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%s",
-					e.Copy, m.MsgName(e.Msg), snd, m.Event(snd).T, d, at)
+		s.bad(equivalenceAt, []int32{seq}, func() string {
+			return fmt.Sprintf("%s %s %s at seq %d, t=%s, before it arrives at t=%s\ncopy %[7]d of %[3]s was sent at seq %[8]d, t=%[9]s, and a copy arrives its message's delay %[10]s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%[6]s",
+				s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, m.Event(snd).T+d, e.Copy, snd, m.Event(snd).T, d)
 		})
 	}
-	if e.Via != trace.ViaNet {
-		return
-	}
-	for k := int32(1); k < e.Copy; k++ {
+	for k := int32(1); e.Via == trace.ViaNet && k < e.Copy; k++ {
 		cj := m.Copies.Index(e.Msg, k)
 		if cj < 0 || !s.b.Untaken(cj) || m.CopyTo(cj) != e.P {
 			continue
 		}
-		snd := m.Copies.Send[cj]
-		if at := m.Event(snd).T + d; at <= e.T {
-			s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-				return fmt.Sprintf("%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox", s.name(e.P), seq, e.Copy, m.MsgName(e.Msg), k),
-					fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first", k, snd, at, e.T)
+		if snd := m.Copies.Send[cj]; m.Event(snd).T+d <= e.T {
+			s.bad(equivalenceAt, []int32{seq}, func() string {
+				return fmt.Sprintf("%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[5]d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first",
+					s.name(e.P), seq, e.Copy, m.MsgName(e.Msg), k, snd, m.Event(snd).T+d, e.T)
 			})
 			return
 		}
 	}
 }
 
-// failedUntil records when the process that fail e made down restarts:
-// its fail's down time after it (the matched trace fail's own, else
-// restart_delay), in a replay.
+// failedUntil records, in a replay, when the process fail e made down
+// restarts: its fail's down time after it (the matched trace fail's own,
+// else restart_delay).
 func (env *envSpec) failedUntil(s *runSpec, e *trace.RunEvent) {
 	ps := &s.procs[e.P]
 	ps.restartAt = 0
@@ -235,28 +197,25 @@ func (env *envSpec) failedUntil(s *runSpec, e *trace.RunEvent) {
 func (env *envSpec) restartedAt(s *runSpec, seq int32, e *trace.RunEvent) {
 	ps := &s.procs[e.P]
 	at := ps.restartAt
-	ps.restartAt = 0
-	if at == 0 || !s.b.Down(e.P) || e.T == at {
+	if ps.restartAt = 0; at == 0 || !s.b.Down(e.P) || e.T == at {
 		return
 	}
-	m, f := s.m, s.b.LastFail(e.P)
-	s.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-		return fmt.Sprintf("%s restarts at seq %d, t=%s, not at t=%s", s.name(e.P), seq, e.T, at),
-			fmt.Sprintf("%s failed at seq %d, t=%s, and a process is down for its fail's down time (its own, else restart_delay), %s, so it restarts at t=%s",
-				s.name(e.P), f, m.Event(f).T, at-m.Event(f).T, at)
+	f := s.b.LastFail(e.P)
+	s.bad(equivalenceAt, []int32{seq}, func() string {
+		return fmt.Sprintf("%s restarts at seq %d, t=%s, not at t=%s\n%[1]s failed at seq %[5]d, t=%[6]s, and a process is down for its fail's down time (its own, else restart_delay), %[7]s, so it restarts at t=%[4]s",
+			s.name(e.P), seq, e.T, at, f, s.m.Event(f).T, at-s.m.Event(f).T)
 	})
 }
 
 // Coordinated checkpointing places a round's checkpoints by protocol,
 // not at timer ticks (docs/protocols.md): the initiator's tick starts a
 // round with a basic checkpoint, and every other process takes its
-// round checkpoint, also typed basic, when the request reaches it. So in
-// a coordinated run a basic checkpoint is a timer tick of the trace
-// unless it answers a round request that reached its process at the same
+// round checkpoint, also basic, when the request reaches it. So in a
+// coordinated run a basic checkpoint is a timer tick of the trace unless
+// it answers a round request that reached its process at the same
 // instant and that no checkpoint has answered yet.
 
-// roundRequested records a coordinated round's request arriving at its
-// process, to be answered by a checkpoint.
+// roundRequested records a coordinated round's request arriving.
 func (env *envSpec) roundRequested(m *history.Model, seq int32, e *trace.RunEvent) {
 	if m.Alg != history.Coordinated || e.Control != trace.ControlRequest {
 		return
@@ -271,16 +230,121 @@ func (env *envSpec) roundRequested(m *history.Model, seq int32, e *trace.RunEven
 }
 
 // answersRound reports whether the basic checkpoint e answers a round
-// request its process received at the same instant, and marks the
-// request answered.
+// request its process received at the same instant, and marks it
+// answered.
 func (env *envSpec) answersRound(m *history.Model, e *trace.RunEvent) bool {
-	if env.request == nil {
-		return false
-	}
-	r := env.request[e.P]
-	if r == history.None || m.Event(r).T != e.T {
+	if env.request == nil || env.request[e.P] == history.None || m.Event(env.request[e.P]).T != e.T {
 		return false
 	}
 	env.request[e.P] = history.None
 	return true
+}
+
+// holds follows what holds each process: a receive's hold until its
+// unhold, restore or failure; a block until its resume; a PK restart
+// until its resume.
+func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
+	ps := &s.procs[e.P]
+	switch e.Kind {
+	case trace.Fail:
+		if _, ok := s.m.FailureAt(seq); ok {
+			ps.recvHold, ps.procHold = history.None, history.None
+		}
+	case trace.Restart:
+		ps.restart, ps.recvHold = seq, history.None
+		if s.m.Alg == history.PK {
+			ps.procHold = seq
+		}
+	case trace.Rollback, trace.Unhold:
+		ps.recvHold = history.None
+	case trace.Hold:
+		ps.recvHold = seq
+	case trace.Block:
+		ps.procHold = seq
+	case trace.Resume:
+		ps.procHold = history.None
+	}
+}
+
+// endRecords judges every process's end record once the run is over: a
+// process ends `down` iff it failed and never restarted; one not done is
+// stuck at its live count (`op`), at the op its program has there (a
+// receive of `msg`, for a blocked one), and (MS, PK, the placement
+// protocols) `held` iff a hold, a block or a PK restart whose token has
+// not returned holds it. A `done` short of its program is programAt's
+// (and, without the source trace, no-lost-messages') to report.
+func (s *runSpec) endRecords() {
+	for p := range s.procs {
+		if end := s.b.Ended(int32(p)); end != history.None {
+			if why := s.endWhy(int32(p), s.m.Event(end)); why != "" {
+				e := s.m.Event(end)
+				s.bad(equivalenceAt, []int32{end}, func() string {
+					return fmt.Sprintf("%s's end at seq %d says %s\nthe run is not well formed: %s", s.name(int32(p)), end, endSays(s.m, e), why)
+				})
+			}
+		}
+	}
+}
+
+// endWhy says what is wrong with process p's end record e, or "".
+func (s *runSpec) endWhy(p int32, e *trace.RunEvent) string {
+	m, ps, live := s.m, &s.procs[p], s.liveCount(p)
+	down := s.b.Down(p)
+	switch {
+	case down && e.State != trace.StateDown:
+		return fmt.Sprintf("%s failed at seq %d and never restarted, so it ended down", s.name(p), s.b.LastFail(p))
+	case !down && e.State == trace.StateDown && s.b.LastFail(p) == history.None:
+		return fmt.Sprintf("%s is up at the end: it never failed", s.name(p))
+	case !down && e.State == trace.StateDown:
+		return fmt.Sprintf("%s is up at the end: its failure at seq %d ended with its restart at seq %d", s.name(p), s.b.LastFail(p), ps.restart)
+	case m.Missing.Ops || e.State == trace.StateDone:
+		return ""
+	case e.Op != history.None && e.Op != live:
+		return fmt.Sprintf("its final live history has %d ops, so it is stuck at op %[1]d, not op %d", live, e.Op)
+	case int(live) >= s.b.ProgLen(p) && s.env.src != nil && e.State != trace.StateDown:
+		return fmt.Sprintf("%s has run its whole program (%d ops), so it is done, not %s", s.name(p), s.b.ProgLen(p), e.State)
+	}
+	op, ok := s.b.ProgOp(p, live)
+	want := op.Msg
+	if op.Kind != trace.Recv {
+		want = history.None
+	}
+	switch {
+	case !ok:
+	case e.Msg != history.None && e.Msg != want:
+		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s%s, not a receive of %s", live, s.name(p), op.Kind, m.MsgOpt(op.Msg), m.MsgName(e.Msg))
+	case e.State == trace.StateBlocked && op.Kind != trace.Recv:
+		return fmt.Sprintf("op %d of %s's program, where it is stuck, is %s%s, which waits for no message", live, s.name(p), op.Kind, m.MsgOpt(op.Msg))
+	}
+	if !m.Alg.Recovers() && !m.Alg.Places() {
+		return ""
+	}
+	by := ps.recvHold
+	if by == history.None {
+		by = ps.procHold
+	}
+	switch {
+	case e.State == trace.StateHeld && by == history.None:
+		back := "no restart waits for its token"
+		if m.Alg == history.PK && ps.restart != history.None {
+			back = fmt.Sprintf("its restart at seq %d was followed by its resume", ps.restart)
+		}
+		return fmt.Sprintf("nothing holds %s at the end: every hold has its unhold, every block its resume, and %s", s.name(p), back)
+	case e.State == trace.StateBlocked && by != history.None:
+		release := map[trace.Kind]string{trace.Hold: "unhold, restore or failure", trace.Restart: "resume (its token did not return)", trace.Block: "resume"}[m.Event(by).Kind]
+		return fmt.Sprintf("the %s at seq %d still holds %s at the end (no %s after it), so it ended held", m.Event(by).Kind, by, s.name(p), release)
+	}
+	return ""
+}
+
+// endSays renders what an end record claims: "blocked at op 1 on m4".
+func endSays(m *history.Model, e *trace.RunEvent) string {
+	out := e.State.String()
+	if e.Op != history.None {
+		out += fmt.Sprintf(" at op %d", e.Op)
+	}
+	if e.Msg != history.None {
+		out += " on " + m.MsgName(e.Msg)
+	}
+	return out
 }
