@@ -1,5 +1,13 @@
 package trace
 
+import (
+	"bytes"
+	"math"
+	"strconv"
+
+	json "github.com/goccy/go-json"
+)
+
 // Builder assembles a trace in code, for tests and examples:
 //
 //	tr, err := trace.NewBuilder("P0", "P1").
@@ -8,24 +16,19 @@ package trace
 //		Build()
 //
 // Times are in seconds. Methods record events without checking them;
-// Build validates everything and reports the first problem as an
-// *InputError naming the event, exactly as a decoder would.
+// Build writes the trace as a document and decodes it, so it reports
+// the first problem exactly as the decoder does.
 type Builder struct {
 	procs  []string
-	params struct {
-		p   Params
-		set bool
-	}
+	params Params
 	events []builderEvent
 }
 
+// builderEvent is an event as recorded: its time, then its fields as key
+// and value.
 type builderEvent struct {
-	kind         string
-	t, down      float64
-	hasDown      bool
-	p, to, msg   string
-	hasTo, hasMs bool
-	label        string
+	t      float64
+	fields []any
 }
 
 // NewBuilder starts a trace over the given processes, in ring order.
@@ -33,57 +36,49 @@ func NewBuilder(procs ...string) *Builder {
 	return &Builder{procs: append([]string(nil), procs...)}
 }
 
-func (b *Builder) add(e builderEvent) *Builder {
-	b.events = append(b.events, e)
+func (b *Builder) add(t float64, p, kind string, fields ...any) *Builder {
+	b.events = append(b.events, builderEvent{t: t, fields: append([]any{"p", p, "kind", kind}, fields...)})
 	return b
 }
 
 // Send records that p sends message msg to process to at time t.
 func (b *Builder) Send(t float64, p, to, msg string) *Builder {
-	return b.add(builderEvent{kind: "send", t: t, p: p, to: to, msg: msg, hasTo: true, hasMs: true})
+	return b.add(t, p, "send", "to", to, "msg", msg)
 }
 
 // Recv records that p receives message msg at time t.
 func (b *Builder) Recv(t float64, p, msg string) *Builder {
-	return b.add(builderEvent{kind: "recv", t: t, p: p, msg: msg, hasMs: true})
+	return b.add(t, p, "recv", "msg", msg)
 }
 
 // Internal records an internal operation of p at time t.
-func (b *Builder) Internal(t float64, p string) *Builder {
-	return b.add(builderEvent{kind: "internal", t: t, p: p})
-}
+func (b *Builder) Internal(t float64, p string) *Builder { return b.add(t, p, "internal") }
 
 // Checkpoint records a tick of p's basic checkpoint timer at time t.
-func (b *Builder) Checkpoint(t float64, p string) *Builder {
-	return b.add(builderEvent{kind: "checkpoint", t: t, p: p})
-}
+func (b *Builder) Checkpoint(t float64, p string) *Builder { return b.add(t, p, "checkpoint") }
 
 // Flush records that p writes its volatile message log to stable storage.
-func (b *Builder) Flush(t float64, p string) *Builder {
-	return b.add(builderEvent{kind: "flush", t: t, p: p})
-}
+func (b *Builder) Flush(t float64, p string) *Builder { return b.add(t, p, "flush") }
 
 // Fail records a crash of p at time t, down for the restart_delay.
-func (b *Builder) Fail(t float64, p string) *Builder {
-	return b.add(builderEvent{kind: "fail", t: t, p: p})
-}
+func (b *Builder) Fail(t float64, p string) *Builder { return b.add(t, p, "fail") }
 
 // FailDown records a crash of p at time t that keeps it down for down
 // seconds.
 func (b *Builder) FailDown(t float64, p string, down float64) *Builder {
-	return b.add(builderEvent{kind: "fail", t: t, p: p, down: down, hasDown: true})
+	return b.add(t, p, "fail", "down", down)
 }
 
 // Params sets the trace's replay defaults; zero fields stay unset.
 func (b *Builder) Params(p Params) *Builder {
-	b.params.p, b.params.set = p, true
+	b.params = p
 	return b
 }
 
 // Label attaches a label to the last event recorded so far.
 func (b *Builder) Label(s string) *Builder {
 	if n := len(b.events); n > 0 {
-		b.events[n-1].label = s
+		b.events[n-1].fields = append(b.events[n-1].fields, "label", s)
 	}
 	return b
 }
@@ -91,37 +86,53 @@ func (b *Builder) Label(s string) *Builder {
 // Build validates the recorded events and returns the trace, or the
 // first problem as an *InputError.
 func (b *Builder) Build() (*Trace, error) {
-	a := newAssembler("")
-	if err := a.setProcesses(append([]string(nil), b.procs...)); err != nil {
+	if err := Validate(&Trace{Processes: b.procs, Params: b.params}); err != nil {
 		return nil, err
 	}
-	if b.params.set {
-		p := b.params.p
-		for _, f := range []struct {
-			key string
-			v   Time
-		}{{"restart_delay", p.RestartDelay}, {"control_delay", p.ControlDelay}, {"default_delay", p.DefaultDelay}} {
-			if f.v < 0 || f.v > MaxTime {
-				return nil, a.headerErr("%s", badTime("params."+f.key, f.v, true))
+	doc := append([]byte(`{"format":"`+TraceFormat+`","processes":`), marshal(b.procs)...)
+	doc = append(doc, `,"events":[`...)
+	for i, e := range b.events {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, "\n{\"t\":"...)
+		doc = append(doc, jsonSeconds(e.t)...)
+		for k := 0; k < len(e.fields); k += 2 {
+			doc = append(doc, `,"`+e.fields[k].(string)+`":`...)
+			if f, ok := e.fields[k+1].(float64); ok {
+				doc = append(doc, jsonSeconds(f)...)
+			} else {
+				doc = append(doc, marshal(e.fields[k+1])...)
 			}
 		}
-		a.tr.Params = p
+		doc = append(doc, '}')
 	}
-	var r rawEvent
-	for _, e := range b.events {
-		r.reset()
-		r.t, r.tOK = FromSeconds(e.t)
-		r.tf, r.hasT = e.t, true
-		r.kind, r.hasKind = append(r.kind, e.kind...), true
-		r.p, r.hasP = append(r.p, e.p...), true
-		r.to, r.hasTo = append(r.to, e.to...), e.hasTo
-		r.msg, r.hasMsg = append(r.msg, e.msg...), e.hasMs
-		r.down, r.downOK = FromSeconds(e.down)
-		r.downf, r.hasDown = e.down, e.hasDown
-		r.label = append(r.label, e.label...)
-		if err := a.add(&r); err != nil {
-			return nil, err
-		}
+	tr, err := ReadTrace("", bytes.NewReader(append(doc, "\n]}\n"...)))
+	if err != nil {
+		return nil, err
 	}
-	return a.finish()
+	tr.Params = b.params
+	return tr, nil
+}
+
+func marshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// jsonSeconds writes a time so that the decoder reads it back as
+// FromSeconds converts it, or rejects it as FromSeconds does.
+func jsonSeconds(v float64) []byte {
+	if t, ok := FromSeconds(v); ok {
+		return t.AppendJSON(nil)
+	}
+	switch {
+	case math.IsNaN(v):
+		return []byte("null")
+	case math.IsInf(v, 1):
+		return []byte("1e999")
+	case math.IsInf(v, -1):
+		return []byte("-1e999")
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64)
 }

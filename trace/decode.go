@@ -145,7 +145,7 @@ func ReadTraceFile(path string) (*Trace, error) {
 	return ReadTrace(path, f)
 }
 
-func (d *traceDecoder) listed() bool { return d.a.hasProcs }
+func (d *traceDecoder) listed() bool { return d.a.procs.listed }
 
 // field reads a header field: "processes" and "params"; other keys are
 // ignored.

@@ -14,17 +14,11 @@ import (
 // trace decoder it interns names as it meets them and renumbers
 // processes at the end if the document lists its events first.
 type runDecoder struct {
-	run      *Run
-	hasProcs bool
-	// names holds process names by (provisional) index; known says the
-	// header's list is in, so unlisted names are errors at once.
-	names    []string
-	procIdx  map[string]int32
-	known    bool
-	firstUse []int32
-	msgIdx   map[string]int32
-	seen     bodySeen
-	lastT    Time
+	run    *Run
+	procs  procNames
+	msgIdx map[string]int32
+	seen   bodySeen
+	lastT  Time
 	// v2 says the run is ckpt/run@2; chain is its vector state once the
 	// processes are known (runchain.go).
 	v2    bool
@@ -131,11 +125,11 @@ func StreamRun(name string, r io.Reader, take func(run *Run, upto int) int) (*Ru
 		return nil, &InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	d := &runDecoder{
-		run:     &Run{Name: name},
-		procIdx: make(map[string]int32),
-		msgIdx:  make(map[string]int32),
-		seen:    newBodySeen(),
-		take:    take,
+		run:    &Run{Name: name},
+		procs:  newProcNames(),
+		msgIdx: make(map[string]int32),
+		seen:   newBodySeen(),
+		take:   take,
 	}
 	f := newFrame(name, RunFormat, in)
 	f.alt = RunFormat2
@@ -159,7 +153,7 @@ func (d *runDecoder) headerErr(format string, args ...any) error {
 	return &InputError{File: d.run.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (d *runDecoder) listed() bool { return d.hasProcs }
+func (d *runDecoder) listed() bool { return d.procs.listed }
 
 // field reads a header field: "algorithm", "source", "processes" and
 // "options"; other keys are ignored.
@@ -213,25 +207,18 @@ func (d *runDecoder) optString(key string, v []byte) (string, error) {
 }
 
 func (d *runDecoder) processes(f *frame) error {
-	if d.hasProcs {
+	if d.procs.listed {
 		return d.headerErr(`"processes" given twice`)
 	}
 	names, err := f.names()
 	if err != nil {
 		return err
 	}
-	if msg := checkProcesses(names); msg != "" {
-		return d.headerErr("%s", msg)
+	if err := d.procs.list(names); err != nil {
+		err.File = d.run.Name
+		return err
 	}
-	d.hasProcs = true
 	d.run.Processes = names
-	if len(d.names) == 0 {
-		d.names = append(d.names, names...)
-		for i, p := range names {
-			d.procIdx[p] = int32(i)
-		}
-		d.known = true
-	}
 	return nil
 }
 
@@ -260,20 +247,10 @@ func (d *runDecoder) options(f *frame) error {
 
 // proc resolves a process name met in the current event.
 func (d *runDecoder) proc(f *frame, name []byte, field string) (int32, error) {
-	if idx, ok := d.procIdx[string(name)]; ok {
-		return idx, nil
+	idx, msg := d.procs.index(name, d.cur)
+	if msg != "" {
+		return None, f.eventErr("%s: %s", field, msg)
 	}
-	if d.known {
-		return None, f.eventErr("%s: unknown process %q", field, name)
-	}
-	if len(name) == 0 {
-		return None, f.eventErr("%s: process name must not be empty", field)
-	}
-	idx := int32(len(d.names))
-	s := string(name)
-	d.names = append(d.names, s)
-	d.procIdx[s] = idx
-	d.firstUse = append(d.firstUse, int32(d.cur))
 	return idx, nil
 }
 
@@ -292,10 +269,10 @@ func (d *runDecoder) message(id []byte) int32 {
 // checked and hands the rest to take.
 func (d *runDecoder) finish() (*Run, error) {
 	run := d.run
-	if !d.hasProcs {
+	if !d.procs.listed {
 		return nil, d.headerErr(`missing "processes"`)
 	}
-	if !d.known {
+	if !d.procs.known {
 		if err := d.renumber(); err != nil {
 			return nil, err
 		}
@@ -312,17 +289,10 @@ func (d *runDecoder) finish() (*Run, error) {
 // their final numbers.
 func (d *runDecoder) renumber() error {
 	run := d.run
-	final := make(map[string]int32, len(run.Processes))
-	for i, p := range run.Processes {
-		final[p] = int32(i)
-	}
-	remap := make([]int32, len(d.names))
-	for i, n := range d.names {
-		idx, ok := final[n]
-		if !ok {
-			return &InputError{File: run.Name, Event: int(d.firstUse[i]), Msg: fmt.Sprintf("unknown process %q", n)}
-		}
-		remap[i] = idx
+	remap, err := d.procs.remap(run.Processes)
+	if err != nil {
+		err.File = run.Name
+		return err
 	}
 	re := func(p int32) int32 {
 		if p < 0 {

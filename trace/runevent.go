@@ -6,7 +6,7 @@ import "math"
 // type and range, then what the event as a whole needs.
 func (d *runDecoder) event(f *frame) error {
 	d.cur = f.n
-	if d.v2 = f.seen == RunFormat2; d.v2 && d.known && d.chain == nil {
+	if d.v2 = f.seen == RunFormat2; d.v2 && d.procs.known && d.chain == nil {
 		d.chain = newVTChain(len(d.run.Processes))
 	}
 	w := &d.w
@@ -37,7 +37,7 @@ func (d *runDecoder) event(f *frame) error {
 		d.chain.event(&ev, d.run.vectorOf(&ev))
 	}
 	d.run.Events = append(grow(d.run.Events), ev)
-	if d.known {
+	if d.procs.known {
 		return d.handOver()
 	}
 	return nil
@@ -90,7 +90,7 @@ func (d *runDecoder) head(f *frame, ev *RunEvent) error {
 		return err
 	}
 	if len(w.Kind) > 0 {
-		if ev.Kind = parseKindBytes(b); ev.Kind == KindInvalid || ev.Kind == Flush {
+		if ev.Kind = ParseKind(string(b)); ev.Kind == KindInvalid || ev.Kind == Flush {
 			return f.eventErr("unknown kind %q", b)
 		}
 	}

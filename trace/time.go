@@ -65,17 +65,6 @@ func badSeconds(field string, v float64, duration bool) string {
 	return field + " must be a finite number >= 0, got " + fmtFloat(v)
 }
 
-// badTime is badSeconds for a Time of a trace built in memory.
-func badTime(field string, t Time, duration bool) string {
-	if t > MaxTime {
-		return badSeconds(field, t.Seconds(), duration)
-	}
-	if duration {
-		return field + " must be a finite number > 0, got " + t.String()
-	}
-	return field + " must be a finite number >= 0, got " + t.String()
-}
-
 // ZeroRoundingText says why a positive duration shorter than half a
 // nanosecond is refused: it is not too large, it is below the resolution.
 const ZeroRoundingText = "rounds to 0 ns; the resolution is 1 ns"
