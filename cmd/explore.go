@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
@@ -199,7 +201,7 @@ func writeWitnesses(res *explore.Result, dir, input string) (string, error) {
 			}
 			name := filepath.Join(dir, alg.Algorithm+"-"+alg.Properties[p].Name+".json")
 			err := writeOutput(name, nil, func(out io.Writer) error {
-				return trace.WriteTrace(out, w.Trace, trace.WriteOptions{})
+				return codec.WriteTrace(out, w.Trace, codec.WriteOptions{})
 			})
 			if err != nil {
 				return "", err

@@ -3,7 +3,7 @@ package explore
 import (
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // BenchmarkExplore measures schedules per second per core on a small
@@ -12,7 +12,7 @@ import (
 // quotes. Shrinking is not involved (the default algorithms find
 // nothing).
 func BenchmarkExplore(b *testing.B) {
-	tr, err := trace.ReadTraceFile("testdata/small.json")
+	tr, err := codec.ReadTraceFile("testdata/small.json")
 	if err != nil {
 		b.Fatal(err)
 	}

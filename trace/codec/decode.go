@@ -1,0 +1,206 @@
+package codec
+
+import (
+	"bufio"
+	"io"
+	"os"
+
+	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
+)
+
+// traceDecoder reads a trace's header fields and events, as the frame
+// hands them over, into an assembler.
+type traceDecoder struct {
+	a *assembler
+	w traceWire
+	// ev is the event as read; its names point into w or, when they had
+	// escapes, into buf.
+	ev  rawEvent
+	buf [5][]byte
+}
+
+// traceWire is an event as goccy/go-json splits it: the raw text of each
+// field, empty when absent.
+type traceWire struct {
+	T     jsontext.Value `json:"t"`
+	P     jsontext.Value `json:"p"`
+	Kind  jsontext.Value `json:"kind"`
+	To    jsontext.Value `json:"to"`
+	Msg   jsontext.Value `json:"msg"`
+	Down  jsontext.Value `json:"down"`
+	Label jsontext.Value `json:"label"`
+}
+
+// ReadTrace decodes and validates an execution trace (SPEC §2) from r: a
+// JSON document or JSON Lines, either optionally gzip-compressed, told
+// apart by content. name is used in messages ("-" for stdin). The input
+// is read as a stream, one event at a time. Errors are *InputError.
+func ReadTrace(name string, r io.Reader) (*trace.Trace, error) {
+	in, err := openInput(r)
+	if err != nil {
+		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	d := &traceDecoder{a: newAssembler(name)}
+	if n := eventsHint(r, in); n > 0 {
+		d.a.reserve(n)
+	}
+	f := newFrame(name, TraceFormat, in)
+	if err := f.read(d); err != nil {
+		return nil, err
+	}
+	return d.a.finish()
+}
+
+// minEventBytes is about the shortest event line ckpt writes
+// ({"t":1,"p":"P0","kind":"flush"} plus a separator).
+const minEventBytes = 36
+
+// maxHint bounds the events reserved up front (3 GiB of Events); beyond,
+// the slices grow as usual.
+const maxHint = 1 << 26
+
+// maxDeflateRatio bounds how much a deflate stream can expand (RFC 1951
+// streams expand at most 1032:1).
+const maxDeflateRatio = 1032
+
+// eventsHint estimates an upper bound on the number of events from the
+// input's size when it is known (files, in-memory readers), so that the
+// big slices are allocated once instead of growing through a dozen
+// copies. For gzip input the uncompressed size is read from the ISIZE
+// trailer (the size mod 2^32, completed to at least the compressed size).
+// The bound is at most the (uncompressed) input size divided by
+// minEventBytes, so memory stays linear in the input; 0 means no
+// estimate.
+func eventsHint(r, in io.Reader) int {
+	_, plain := in.(*bufio.Reader)
+	var size int64
+	var ra io.ReaderAt
+	switch v := r.(type) {
+	case *os.File:
+		st, err := v.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return 0
+		}
+		size, ra = st.Size(), v
+		if plain {
+			if off, err := v.Seek(0, io.SeekCurrent); err == nil {
+				size -= off
+			}
+		}
+	case interface {
+		io.ReaderAt
+		Size() int64
+	}:
+		size, ra = v.Size(), v
+		if l, ok := r.(interface{ Len() int }); ok && plain {
+			size = int64(l.Len())
+		}
+	case interface{ Len() int }:
+		if !plain {
+			return 0
+		}
+		size = int64(v.Len())
+	}
+	if !plain {
+		size = gzipSize(ra, size)
+	}
+	n := size / minEventBytes
+	if n > maxHint {
+		n = maxHint
+	}
+	return int(n)
+}
+
+// gzipSize returns the uncompressed size of a gzip stream of csize bytes
+// read through ra from offset 0, from its ISIZE trailer, or 0 if unknown.
+// ISIZE is the size mod 2^32; the estimate is the smallest size with that
+// residue not below csize (text never shrinks under compression). For a
+// multi-member file only the last member's size is known: the estimate is
+// then low, and the slices grow as usual.
+func gzipSize(ra io.ReaderAt, csize int64) int64 {
+	if ra == nil || csize < 18 {
+		return 0
+	}
+	var b [4]byte
+	if _, err := ra.ReadAt(b[:], csize-4); err != nil {
+		return 0
+	}
+	u := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	for u < csize {
+		u += 1 << 32
+	}
+	if u/maxDeflateRatio > csize {
+		return 0
+	}
+	return u
+}
+
+// ReadTraceFile reads the trace in the named file.
+func ReadTraceFile(path string) (*trace.Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTrace(path, f)
+}
+
+func (d *traceDecoder) listed() bool { return d.a.procs.listed }
+
+// field reads a header field: "processes" and "params"; other keys are
+// ignored.
+func (d *traceDecoder) field(f *frame, key string) error {
+	switch key {
+	case "processes":
+		procs, err := f.names()
+		if err != nil {
+			return err
+		}
+		return d.a.setProcesses(procs)
+	case "params":
+		_, err := f.delays("params", d.a.setParam)
+		return err
+	}
+	return f.skip()
+}
+
+// event reads one event and hands it to the assembler.
+func (d *traceDecoder) event(f *frame) error {
+	if err := parseEvent(f, &d.w, &d.ev, &d.buf); err != nil {
+		return err
+	}
+	d.a.jsonl = f.jsonl
+	return d.a.add(&d.ev)
+}
+
+// parseEvent reads the event being read by f into r, through w; r's
+// names point into f's text or, when they had escapes, into buf.
+func parseEvent(f *frame, w *traceWire, r *rawEvent, buf *[5][]byte) error {
+	w.T, w.P, w.Kind, w.To, w.Msg, w.Down, w.Label = w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.Msg[:0], w.Down[:0], w.Label[:0]
+	if err := f.next(w); err != nil {
+		return err
+	}
+	*r = rawEvent{line: f.line}
+	var err error
+	if r.hasT, err = timeField(f, "t", w.T, &r.t, &r.tOK, &r.tf); err != nil {
+		return err
+	}
+	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
+		return err
+	}
+	if err := stringField(f, "kind", w.Kind, &buf[0], &r.kind, &r.hasKind); err != nil {
+		return err
+	}
+	if err := stringField(f, "p", w.P, &buf[1], &r.p, &r.hasP); err != nil {
+		return err
+	}
+	if err := stringField(f, "to", w.To, &buf[2], &r.to, &r.hasTo); err != nil {
+		return err
+	}
+	if err := stringField(f, "msg", w.Msg, &buf[3], &r.msg, &r.hasMsg); err != nil {
+		return err
+	}
+	return stringField(f, "label", w.Label, &buf[4], &r.label, nil)
+}
