@@ -7,43 +7,18 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// rawEvent is a trace event as read, before its names are resolved: the
-// small reusable wire form the decoder fills in. Names are byte slices
-// into the decoder's scratch space, so reading an event allocates
-// nothing unless it introduces a new message id or a label.
-type rawEvent struct {
-	// t and down are the times as read; tf and downf the numbers, for
-	// messages, when they are out of range (tOK, downOK false).
-	t       trace.Time
-	tf      float64
-	tOK     bool
-	hasT    bool
-	kind    []byte
-	hasKind bool
-	p       []byte
-	hasP    bool
-	to      []byte
-	hasTo   bool
-	msg     []byte
-	hasMsg  bool
-	down    trace.Time
-	downf   float64
-	downOK  bool
-	hasDown bool
-	label   []byte
-	// line is the event's line in a JSON Lines file, else 0.
-	line int
-}
-
-// assembler builds a Trace one event at a time, as the decoder reads the
-// events: it resolves their names (procNames, and msgTable for message
-// ids) and applies the rules of SPEC §2 through Trace.CheckEvent, giving
-// the line of a JSON Lines event in its errors.
+// assembler builds a Trace one event at a time, as the frame hands the
+// events over: it reads their fields, resolves their names (procNames,
+// and msgTable for message ids) and applies the rules of SPEC §2 through
+// Trace.CheckEvent, giving the line of a JSON Lines event in its errors.
 type assembler struct {
 	tr    *trace.Trace
 	jsonl bool
 	procs procNames
 	msgs  msgTable
+	w     traceWire
+	// buf holds a string's text while it is read, when it has escapes.
+	buf []byte
 	// pendingLine remembers the line of a receive whose send has not
 	// been seen yet, to report it if the send comes later.
 	pendingLine map[int32]int
@@ -79,9 +54,9 @@ func (a *assembler) setProcesses(procs []string) error {
 	return nil
 }
 
-// proc resolves a process name for event i.
-func (a *assembler) proc(name []byte, i, line int) (int32, error) {
-	idx, msg := a.procs.index(name, i)
+// proc resolves the process named by v, a string, for event i.
+func (a *assembler) proc(v []byte, i, line int) (int32, error) {
+	idx, msg := a.procs.index(text(v, &a.buf), i)
 	if msg != "" {
 		return trace.None, a.errAt(i, line, "%s", msg)
 	}
@@ -131,10 +106,10 @@ func (a *assembler) setParam(key string, t trace.Time, ok bool, v float64) error
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// add resolves r, appends it as the next event and checks it.
-func (a *assembler) add(r *rawEvent) error {
-	i, line := len(a.tr.Events), r.line
-	ev, err := a.event(r, i)
+// add appends the event in a.w, of the given line, and checks it.
+func (a *assembler) add(line int) error {
+	i := len(a.tr.Events)
+	ev, err := a.resolve(i, line)
 	if err != nil {
 		return err
 	}
@@ -155,56 +130,61 @@ func (a *assembler) add(r *rawEvent) error {
 	return nil
 }
 
-// event resolves r, event i: its fields as its kind needs them.
-func (a *assembler) event(r *rawEvent, i int) (trace.Event, error) {
-	line := r.line
-	switch {
-	case !r.hasT:
-		return trace.Event{}, a.errAt(i, line, `missing "t"`)
-	case !r.tOK:
-		return trace.Event{}, a.errAt(i, line, "%s", badSeconds(`"t"`, r.tf, false))
-	case !r.hasKind:
-		return trace.Event{}, a.errAt(i, line, `missing "kind"`)
+// resolve reads the fields of event i, whose JSON types are checked, as
+// its kind needs them.
+func (a *assembler) resolve(i, line int) (trace.Event, error) {
+	w := &a.w
+	var ev trace.Event
+	if len(w.T) == 0 {
+		return ev, a.errAt(i, line, `missing "t"`)
 	}
-	kind := trace.ParseKind(string(r.kind))
+	t, ok, tf := seconds(w.T)
+	if !ok {
+		return ev, a.errAt(i, line, "%s", badSeconds(`"t"`, tf, false))
+	}
+	if len(w.Kind) == 0 {
+		return ev, a.errAt(i, line, `missing "kind"`)
+	}
+	name := text(w.Kind, &a.buf)
+	kind := trace.ParseKind(string(name))
 	switch {
 	case !kind.IsTraceKind():
-		return trace.Event{}, a.errAt(i, line, "unknown kind %q", r.kind)
-	case !r.hasP:
-		return trace.Event{}, a.errAt(i, line, `missing "p"`)
+		return ev, a.errAt(i, line, "unknown kind %q", name)
+	case len(w.P) == 0:
+		return ev, a.errAt(i, line, `missing "p"`)
 	}
-	p, err := a.proc(r.p, i, line)
+	p, err := a.proc(w.P, i, line)
 	if err != nil {
-		return trace.Event{}, err
+		return ev, err
 	}
-	ev := trace.Event{T: r.t, Kind: kind, P: p, To: trace.None, Msg: trace.None}
+	ev = trace.Event{T: t, Kind: kind, P: p, To: trace.None, Msg: trace.None}
 	switch kind {
 	case trace.Send:
-		if !r.hasTo {
+		if len(w.To) == 0 {
 			return ev, a.errAt(i, line, `send without "to"`)
 		}
-		if ev.To, err = a.proc(r.to, i, line); err != nil {
+		if ev.To, err = a.proc(w.To, i, line); err != nil {
 			return ev, err
 		}
-		if !r.hasMsg {
-			return ev, a.errAt(i, line, `send without "msg"`)
-		}
-		ev.Msg = a.message(r.msg)
+		fallthrough
 	case trace.Recv:
-		if !r.hasMsg {
-			return ev, a.errAt(i, line, `recv without "msg"`)
+		if len(w.Msg) == 0 {
+			return ev, a.errAt(i, line, "%s without \"msg\"", kind)
 		}
-		ev.Msg = a.message(r.msg)
+		ev.Msg = a.message(text(w.Msg, &a.buf))
 	case trace.Fail:
-		if r.hasDown {
-			if !r.downOK || r.down <= 0 {
-				return ev, a.errAt(i, line, "%s", badSeconds(`"down"`, r.downf, true))
+		if len(w.Down) > 0 {
+			down, ok, df := seconds(w.Down)
+			if !ok || down <= 0 {
+				return ev, a.errAt(i, line, "%s", badSeconds(`"down"`, df, true))
 			}
-			ev.Down = r.down
+			ev.Down = down
 		}
 	}
-	if len(r.label) > 0 {
-		ev.Label = a.label(r.label)
+	if len(w.Label) > 0 {
+		if b := text(w.Label, &a.buf); len(b) > 0 {
+			ev.Label = a.label(b)
+		}
 	}
 	return ev, nil
 }

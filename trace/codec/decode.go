@@ -10,17 +10,6 @@ import (
 	"github.com/goccy/go-json/jsontext"
 )
 
-// traceDecoder reads a trace's header fields and events, as the frame
-// hands them over, into an assembler.
-type traceDecoder struct {
-	a *assembler
-	w traceWire
-	// ev is the event as read; its names point into w or, when they had
-	// escapes, into buf.
-	ev  rawEvent
-	buf [5][]byte
-}
-
 // traceWire is an event as goccy/go-json splits it: the raw text of each
 // field, empty when absent.
 type traceWire struct {
@@ -42,15 +31,15 @@ func ReadTrace(name string, r io.Reader) (*trace.Trace, error) {
 	if err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
-	d := &traceDecoder{a: newAssembler(name)}
+	a := newAssembler(name)
 	if n := eventsHint(r, in); n > 0 {
-		d.a.reserve(n)
+		a.reserve(n)
 	}
 	f := newFrame(name, TraceFormat, in)
-	if err := f.read(d); err != nil {
+	if err := f.read(a); err != nil {
 		return nil, err
 	}
-	return d.a.finish()
+	return a.finish()
 }
 
 // minEventBytes is about the shortest event line ckpt writes
@@ -147,60 +136,42 @@ func ReadTraceFile(path string) (*trace.Trace, error) {
 	return ReadTrace(path, f)
 }
 
-func (d *traceDecoder) listed() bool { return d.a.procs.listed }
+func (a *assembler) listed() bool { return a.procs.listed }
 
 // field reads a header field: "processes" and "params"; other keys are
 // ignored.
-func (d *traceDecoder) field(f *frame, key string) error {
+func (a *assembler) field(f *frame, key string) error {
 	switch key {
 	case "processes":
 		procs, err := f.names()
 		if err != nil {
 			return err
 		}
-		return d.a.setProcesses(procs)
+		return a.setProcesses(procs)
 	case "params":
-		_, err := f.delays("params", d.a.setParam)
+		_, err := f.delays("params", a.setParam)
 		return err
 	}
 	return f.skip()
 }
 
-// event reads one event and hands it to the assembler.
-func (d *traceDecoder) event(f *frame) error {
-	if err := parseEvent(f, &d.w, &d.ev, &d.buf); err != nil {
-		return err
-	}
-	d.a.jsonl = f.jsonl
-	return d.a.add(&d.ev)
-}
-
-// parseEvent reads the event being read by f into r, through w; r's
-// names point into f's text or, when they had escapes, into buf.
-func parseEvent(f *frame, w *traceWire, r *rawEvent, buf *[5][]byte) error {
+// event reads one event: first the JSON type of each field, in a fixed
+// order, then what the fields say.
+func (a *assembler) event(f *frame) error {
+	w := &a.w
 	w.T, w.P, w.Kind, w.To, w.Msg, w.Down, w.Label = w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.Msg[:0], w.Down[:0], w.Label[:0]
 	if err := f.next(w); err != nil {
 		return err
 	}
-	*r = rawEvent{line: f.line}
-	var err error
-	if r.hasT, err = timeField(f, "t", w.T, &r.t, &r.tOK, &r.tf); err != nil {
-		return err
+	for _, c := range [...]struct {
+		key    string
+		v      []byte
+		number bool
+	}{{"t", w.T, true}, {"down", w.Down, true}, {"kind", w.Kind, false}, {"p", w.P, false}, {"to", w.To, false}, {"msg", w.Msg, false}, {"label", w.Label, false}} {
+		if err := wantType(f, c.key, c.v, c.number); err != nil {
+			return err
+		}
 	}
-	if r.hasDown, err = timeField(f, "down", w.Down, &r.down, &r.downOK, &r.downf); err != nil {
-		return err
-	}
-	if err := stringField(f, "kind", w.Kind, &buf[0], &r.kind, &r.hasKind); err != nil {
-		return err
-	}
-	if err := stringField(f, "p", w.P, &buf[1], &r.p, &r.hasP); err != nil {
-		return err
-	}
-	if err := stringField(f, "to", w.To, &buf[2], &r.to, &r.hasTo); err != nil {
-		return err
-	}
-	if err := stringField(f, "msg", w.Msg, &buf[3], &r.msg, &r.hasMsg); err != nil {
-		return err
-	}
-	return stringField(f, "label", w.Label, &buf[4], &r.label, nil)
+	a.jsonl = f.jsonl
+	return a.add(f.line)
 }

@@ -9,33 +9,25 @@ import (
 // its value (see values.go), empty when absent; each checks the JSON
 // type and words the error as it always has.
 
-// timeField reads a field of seconds into *t; has says it was present,
-// ok and fv are as seconds returns them.
-func timeField(f *frame, key string, v []byte, t *trace.Time, ok *bool, fv *float64) (has bool, err error) {
-	if len(v) == 0 {
-		return false, nil
-	}
-	if !isNumber(v) {
-		return false, f.eventErr("%q must be a number, not %s", key, kindOf(v[0]))
-	}
-	*t, *ok, *fv = seconds(v)
-	return true, nil
-}
-
-// stringField reads a string field into *dst, unescaped into *scratch if
-// need be, and sets *has (if given) when it is present.
-func stringField(f *frame, key string, v []byte, scratch, dst *[]byte, has *bool) error {
-	if len(v) == 0 {
-		return nil
-	}
-	if v[0] != '"' {
+// wantType reports a field of the wrong JSON type: a number, or a string.
+func wantType(f *frame, key string, v []byte, number bool) error {
+	switch {
+	case len(v) == 0:
+	case number && !isNumber(v):
+		return f.eventErr("%q must be a number, not %s", key, kindOf(v[0]))
+	case !number && v[0] != '"':
 		return f.eventErr("%q must be a string, not %s", key, kindOf(v[0]))
 	}
-	*dst = text(v, scratch)
-	if has != nil {
-		*has = true
-	}
 	return nil
+}
+
+// stringField reads a string field, unescaped into *scratch if need be;
+// nil when absent.
+func stringField(f *frame, key string, v []byte, scratch *[]byte) ([]byte, error) {
+	if err := wantType(f, key, v, false); err != nil || len(v) == 0 {
+		return nil, err
+	}
+	return text(v, scratch), nil
 }
 
 // names reads the header's "processes": an array of strings.

@@ -7,8 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
-
-	"github.com/goccy/go-json/jsontext"
 )
 
 // The vectors of the communication-induced checkpointing protocols in a
@@ -48,7 +46,7 @@ func (d *runDecoder) cic(f *frame) (*trace.CIC, error) {
 
 // vector reads an array of integers >= 0, or nil when v is absent. An
 // array where no null or string can hide is decoded straight to
-// integers; anything else is read element by element for the message.
+// integers; anything else is walked a token at a time for the message.
 func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 	if len(v) == 0 {
 		return nil, nil
@@ -71,19 +69,23 @@ func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 }
 
 func (d *runDecoder) vectorExact(f *frame, key string, v []byte) ([]int32, error) {
-	var elems []jsontext.Value
-	if err := unmarshal(v, &elems); err != nil {
-		return nil, f.malformed(err)
-	}
-	out := d.ints32(len(elems))
-	for i, e := range elems {
-		if !isNumber(e) {
-			return nil, f.eventErr("%q must be an array of integers, found %s", key, kindOf(e[0]))
+	d.flat = d.flat[:0]
+	dec := d.walk(v)
+	dec.ReadToken()
+	for dec.PeekKind() != ']' {
+		x, _ := dec.ReadValue()
+		if !isNumber(x) {
+			return nil, f.eventErr("%q must be an array of integers, found %s", key, kindOf(x[0]))
 		}
-		var err error
-		if out[i], err = intField(f, key, e, 0); err != nil {
+		n, err := intField(f, key, x, 0)
+		if err != nil {
 			return nil, err
 		}
+		d.flat = append(d.flat, int64(n))
+	}
+	out := d.ints32(len(d.flat))
+	for i, x := range d.flat {
+		out[i] = int32(x)
 	}
 	return out, nil
 }
@@ -91,8 +93,8 @@ func (d *runDecoder) vectorExact(f *frame, key string, v []byte) ([]int32, error
 // bits reads a string of '0' and '1', one flag per process, or nil when
 // v is absent.
 func (d *runDecoder) bits(f *frame, key string, v []byte) ([]bool, error) {
-	var s []byte
-	if err := stringField(f, key, v, &d.buf, &s, nil); err != nil || len(v) == 0 {
+	s, err := stringField(f, key, v, &d.buf)
+	if err != nil || len(v) == 0 {
 		return nil, err
 	}
 	out := []bool{} // "" is an empty vector, not an absent one

@@ -40,19 +40,15 @@ type runDecoder struct {
 	bd  bodyWire
 	lw  listWire
 	dw  deltaWire
-	// buf, to and from hold unescaped strings (to and from stay until
-	// the event's kind is known); ints splits vector times, flat the
-	// vectors of FDAS and HMNR, which slab holds; obj walks pb.f.
-	buf     []byte
-	to      []byte
-	from    []byte
-	toBuf   []byte
-	fromBuf []byte
-	ints    [][2]int64
-	flat    []int64
-	slab    trace.CICSlab
-	br      bytes.Reader
-	obj     jsontext.Decoder
+	// buf holds unescaped strings; ints splits vector times; flat holds
+	// a vector of FDAS or HMNR while it is read into slab; obj walks the
+	// parts of an event.
+	buf  []byte
+	ints [][2]int64
+	flat []int64
+	slab trace.CICSlab
+	br   bytes.Reader
+	obj  jsontext.Decoder
 }
 
 // runWire is a run event as goccy/go-json splits it: the raw text of

@@ -73,16 +73,18 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 			return f.eventErr("seq is %d, want %d (its index in the run)", seq, d.cur)
 		}
 	}
-	var ok bool
-	var fv float64
-	if hasT, err := timeField(f, "t", w.T, &ev.T, &ok, &fv); err != nil {
+	if err := wantType(f, "t", w.T, true); err != nil {
 		return err
-	} else if hasT && !ok {
-		return f.eventErr(`"t" must be a finite number >= 0, got %s`, fmtFloat(fv))
 	}
-	var b []byte
-	var err error
-	if err := stringField(f, "p", w.P, &d.buf, &b, nil); err != nil {
+	if len(w.T) > 0 {
+		var ok bool
+		var fv float64
+		if ev.T, ok, fv = seconds(w.T); !ok {
+			return f.eventErr(`"t" must be a finite number >= 0, got %s`, fmtFloat(fv))
+		}
+	}
+	b, err := stringField(f, "p", w.P, &d.buf)
+	if err != nil {
 		return err
 	}
 	if len(w.P) > 0 {
@@ -90,7 +92,7 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 			return err
 		}
 	}
-	if err := stringField(f, "kind", w.Kind, &d.buf, &b, nil); err != nil {
+	if b, err = stringField(f, "kind", w.Kind, &d.buf); err != nil {
 		return err
 	}
 	if len(w.Kind) > 0 {
@@ -98,16 +100,16 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 			return f.eventErr("unknown kind %q", b)
 		}
 	}
-	if err := stringField(f, "msg", w.Msg, &d.buf, &b, nil); err != nil {
+	if b, err = stringField(f, "msg", w.Msg, &d.buf); err != nil {
 		return err
 	}
 	if len(w.Msg) > 0 {
 		ev.Msg = d.message(b)
 	}
-	if err := stringField(f, "to", w.To, &d.toBuf, &d.to, nil); err != nil {
+	if err := wantType(f, "to", w.To, false); err != nil {
 		return err
 	}
-	return stringField(f, "from", w.From, &d.fromBuf, &d.from, nil)
+	return wantType(f, "from", w.From, false)
 }
 
 // numbers reads the integer fields and resend.
@@ -172,8 +174,8 @@ func (d *runDecoder) enums(f *frame, ev *trace.RunEvent) error {
 		v   []byte
 		dst *int32
 	}{{"until", w.Until, &ev.Until}, {"label", w.Label, &ev.Label}} {
-		var b []byte
-		if err := stringField(f, s.key, s.v, &d.buf, &b, nil); err != nil {
+		b, err := stringField(f, s.key, s.v, &d.buf)
+		if err != nil {
 			return err
 		}
 		if len(b) > 0 {
@@ -189,11 +191,8 @@ func enum[E interface {
 	~uint8
 	String() string
 }](d *runDecoder, f *frame, key string, v []byte, dst *E) error {
-	if len(v) == 0 {
-		return nil
-	}
-	var b []byte
-	if err := stringField(f, key, v, &d.buf, &b, nil); err != nil {
+	b, err := stringField(f, key, v, &d.buf)
+	if err != nil || len(v) == 0 {
 		return err
 	}
 	for e := E(1); e.String() != "?"; e++ {
@@ -209,23 +208,21 @@ func enum[E interface {
 // control_recv); on other kinds both are ignored like unknown fields.
 func (d *runDecoder) peerOf(f *frame, ev *trace.RunEvent) error {
 	w := &d.w
-	want, other, name := "to", "from", d.to
-	has, hasOther := len(w.To) > 0, len(w.From) > 0
+	want, other, v, vOther := "to", "from", w.To, w.From
 	switch ev.Kind {
 	case trace.Send, trace.ControlSend:
 	case trace.Recv, trace.ControlRecv:
-		want, other, name = "from", "to", d.from
-		has, hasOther = hasOther, has
+		want, other, v, vOther = "from", "to", w.From, w.To
 	default:
 		return nil
 	}
-	if hasOther {
+	if len(vOther) > 0 {
 		return f.eventErr("%s has %q, want %q", ev.Kind, other, want)
 	}
-	if !has {
+	if len(v) == 0 {
 		return nil
 	}
 	var err error
-	ev.Peer, err = d.proc(f, name, want)
+	ev.Peer, err = d.proc(f, text(v, &d.buf), want)
 	return err
 }

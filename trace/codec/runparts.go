@@ -108,7 +108,8 @@ func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT,
 // vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
 // array of number pairs, where no null or string can hide, is decoded
 // straight to integers (json/v2 holds a Go array to the JSON array's
-// length); anything else is read element by element for the message.
+// length, and reads an int64 as strconv.ParseInt does); anything else is
+// walked a token at a time for the message (vtExact).
 func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
 	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
 		vt := make(trace.VT, 0, len(d.ints))
@@ -124,21 +125,18 @@ func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
 }
 
 func (d *runDecoder) vtExact(f *frame, key string, v []byte) (trace.VT, error) {
-	var rows []jsontext.Value
-	if err := unmarshal(v, &rows); err != nil {
-		return nil, f.malformed(err)
-	}
-	vt := make(trace.VT, 0, len(rows))
-	for _, row := range rows {
-		if row[0] != '[' {
-			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindOf(row[0]))
+	dec := d.walk(v)
+	dec.ReadToken()
+	var vt trace.VT
+	for dec.PeekKind() != ']' {
+		if k := dec.PeekKind(); k != '[' {
+			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindName(k))
 		}
-		var pair []jsontext.Value
-		if err := unmarshal(row, &pair); err != nil {
-			return nil, f.malformed(err)
-		}
+		dec.ReadToken()
 		var e [2]int32
-		for n, x := range pair {
+		n := 0
+		for ; dec.PeekKind() != ']'; n++ {
+			x, _ := dec.ReadValue()
 			if n == 2 {
 				return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
 			}
@@ -147,7 +145,8 @@ func (d *runDecoder) vtExact(f *frame, key string, v []byte) (trace.VT, error) {
 				return nil, err
 			}
 		}
-		if len(pair) != 2 {
+		dec.ReadToken()
+		if n != 2 {
 			return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
 		}
 		vt = append(vt, trace.VTEntry{Inc: e[0], Count: e[1]})
@@ -257,11 +256,10 @@ func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 // body reads the body in d.bd into b.
 func (d *runDecoder) body(f *frame, b *trace.ControlBody) error {
 	w := &d.bd
-	var name []byte
-	if err := stringField(f, "body.origin", w.Origin, &d.buf, &name, nil); err != nil {
+	name, err := stringField(f, "body.origin", w.Origin, &d.buf)
+	if err != nil {
 		return err
 	}
-	var err error
 	if len(w.Origin) > 0 {
 		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
 			return err
@@ -296,63 +294,39 @@ func (d *runDecoder) walk(v []byte) *jsontext.Decoder {
 
 // received reads [["m1", inc], ...]. A PK token lists every receipt of
 // the announcer's recovered state (thousands), so the pairs are walked a
-// token at a time; anything but well-formed pairs is read element by
-// element for the message (receivedExact).
+// token at a time.
 func (d *runDecoder) received(f *frame, v []byte) ([]trace.Identity, error) {
+	const what = `"body.received" must be an array of ["msg", inc] pairs`
 	ids := []trace.Identity{}
 	dec := d.walk(v)
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, f.malformed(err)
-	}
-	for dec.PeekKind() == '[' {
+	dec.ReadToken()
+	for dec.PeekKind() != ']' {
+		if dec.PeekKind() != '[' {
+			return nil, f.eventErr(what)
+		}
 		dec.ReadToken()
+		if dec.PeekKind() == ']' {
+			return nil, f.eventErr(what)
+		}
 		// A value read is valid until the next read.
-		m, err := dec.ReadValue()
-		if err != nil || m[0] != '"' {
-			return d.receivedExact(f, v)
+		m, _ := dec.ReadValue()
+		b, err := stringField(f, "body.received", m, &d.buf)
+		if err != nil {
+			return nil, err
 		}
-		id := trace.Identity{Msg: d.message(text(m, &d.buf))}
-		n, err := dec.ReadValue()
-		var ok bool
-		if err == nil && isNumber(n) {
-			id.Inc, ok = int32Of(n)
+		id := trace.Identity{Msg: d.message(b)}
+		if dec.PeekKind() == ']' {
+			return nil, f.eventErr(what)
 		}
-		if !ok || id.Inc < 0 || dec.PeekKind() != ']' {
-			return d.receivedExact(f, v)
+		n, _ := dec.ReadValue()
+		if id.Inc, err = intField(f, "body.received", n, 0); err != nil {
+			return nil, err
+		}
+		if dec.PeekKind() != ']' {
+			return nil, f.eventErr(what)
 		}
 		dec.ReadToken()
 		ids = append(ids, id)
 	}
-	if dec.PeekKind() != ']' {
-		return d.receivedExact(f, v)
-	}
 	return ids, nil
-}
-
-func (d *runDecoder) receivedExact(f *frame, v []byte) ([]trace.Identity, error) {
-	const what = `"body.received" must be an array of ["msg", inc] pairs`
-	var rows []jsontext.Value
-	if err := unmarshal(v, &rows); err != nil {
-		return nil, f.malformed(err)
-	}
-	for _, row := range rows {
-		var pair []jsontext.Value
-		if row[0] != '[' || unmarshal(row, &pair) != nil || len(pair) == 0 {
-			return nil, f.eventErr(what)
-		}
-		var msg []byte
-		if err := stringField(f, "body.received", pair[0], &d.buf, &msg, nil); err != nil {
-			return nil, err
-		}
-		if len(pair) < 2 {
-			return nil, f.eventErr(what)
-		}
-		if _, err := intField(f, "body.received", pair[1], 0); err != nil {
-			return nil, err
-		}
-		if len(pair) > 2 {
-			return nil, f.eventErr(what)
-		}
-	}
-	return nil, f.eventErr(what) // unreachable: the walk found a fault
 }
