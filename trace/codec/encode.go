@@ -83,17 +83,22 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// output is the buffered, optionally compressed sink the writers share.
+// output is what the writers share: the buffered, optionally
+// compressed sink, and the container they write into it — the header,
+// then one event a line, inside "events" or as JSON Lines.
 type output struct {
-	bw  *bufio.Writer
-	gz  *gzip.Writer
-	buf []byte
-	err error
+	bw    *bufio.Writer
+	gz    *gzip.Writer
+	buf   []byte
+	err   error
+	jsonl bool
+	// n is the number of events written.
+	n int
 }
 
-func newOutput(w io.Writer, gz bool) *output {
-	o := &output{buf: make([]byte, 0, 512)}
-	if gz {
+func newOutput(w io.Writer, opts WriteOptions) *output {
+	o := &output{buf: make([]byte, 0, 512), jsonl: opts.JSONL}
+	if opts.Gzip {
 		// BestSpeed: Go's level 1 is several times faster than the default
 		// level for about a third more bytes; a run of 10^6 events spent
 		// most of `replay -o run.json.gz` compressing (23 s against 4.8 s
@@ -105,6 +110,40 @@ func newOutput(w io.Writer, gz bool) *output {
 	return o
 }
 
+// header ends the header in buf and writes it.
+func (o *output) header() error {
+	if o.jsonl {
+		o.buf = append(o.buf, "}\n"...)
+	} else {
+		o.buf = append(o.buf, `,"events":[`...)
+	}
+	return o.flushBuf()
+}
+
+// event returns buf ready for the text of the next event, which done
+// takes back.
+func (o *output) event() []byte {
+	b := o.buf
+	if !o.jsonl {
+		if o.n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	o.n++
+	return b
+}
+
+func (o *output) done(b []byte) error {
+	if o.jsonl {
+		b = append(b, '\n')
+	}
+	if o.buf = b; len(b) < 32<<10 {
+		return o.err
+	}
+	return o.flushBuf()
+}
+
 // flushBuf writes the pending bytes of buf.
 func (o *output) flushBuf() error {
 	if o.err == nil {
@@ -114,9 +153,14 @@ func (o *output) flushBuf() error {
 	return o.err
 }
 
-func (o *output) close() error {
-	if o.err != nil {
-		return o.err
+// Close finishes the document and flushes; it does not close the
+// underlying writer.
+func (o *output) Close() error {
+	if !o.jsonl {
+		o.buf = append(o.buf, "\n]}\n"...)
+	}
+	if err := o.flushBuf(); err != nil {
+		return err
 	}
 	if err := o.bw.Flush(); err != nil {
 		o.err = err
@@ -142,41 +186,38 @@ type TraceHeader struct {
 // produce traces of any length in constant memory. It checks nothing:
 // write events that Validate would accept.
 type TraceWriter struct {
-	out   *output
+	*output
 	procs []string
-	jsonl bool
-	n     int
 }
 
 // NewTraceWriter writes the header to w and returns a writer for the
 // events. Close must be called to finish the document.
 func NewTraceWriter(w io.Writer, h TraceHeader, opts WriteOptions) (*TraceWriter, error) {
-	tw := &TraceWriter{out: newOutput(w, opts.Gzip), procs: h.Processes, jsonl: opts.JSONL}
-	b := append(tw.out.buf, `{"format":"`+TraceFormat+`","processes":[`...)
-	for i, p := range h.Processes {
+	tw := &TraceWriter{output: newOutput(w, opts), procs: h.Processes}
+	b := append(tw.buf, `{"format":"`+TraceFormat+`","processes":`...)
+	b = appendNames(b, h.Processes)
+	if h.Params != (trace.Params{}) {
+		b = append(b, `,"params":{`...)
+		b = append(appendDelays(b, h.Params), '}')
+	}
+	tw.buf = b
+	return tw, tw.header()
+}
+
+// appendNames appends names as an array of strings.
+func appendNames(b []byte, names []string) []byte {
+	b = append(b, '[')
+	for i, p := range names {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendString(b, p)
 	}
-	b = append(b, ']')
-	b = appendParams(b, `,"params":{`, h.Params)
-	if opts.JSONL {
-		b = append(b, "}\n"...)
-	} else {
-		b = append(b, `,"events":[`...)
-	}
-	tw.out.buf = b
-	return tw, tw.out.flushBuf()
+	return append(b, ']')
 }
 
-// appendParams appends the set params as an object introduced by prefix,
-// or nothing when none is set.
-func appendParams(b []byte, prefix string, p trace.Params) []byte {
-	if p == (trace.Params{}) {
-		return b
-	}
-	b = append(b, prefix...)
+// appendDelays appends the members of the params that are set.
+func appendDelays(b []byte, p trace.Params) []byte {
 	sep := false
 	for _, f := range []struct {
 		key string
@@ -189,35 +230,28 @@ func appendParams(b []byte, prefix string, p trace.Params) []byte {
 			b = append(b, ',')
 		}
 		sep = true
-		b = appendString(b, f.key)
-		b = append(b, ':')
+		b = append(b, '"')
+		b = append(b, f.key...)
+		b = append(b, `":`...)
 		b = f.v.AppendJSON(b)
 	}
-	return append(b, '}')
+	return b
 }
 
 // WriteEvent writes ev. msg is the id of the message of a send or recv
 // and label its label, "" for none (ev.Msg and ev.Label are not looked
 // up: a streaming writer has no message or label table).
 func (tw *TraceWriter) WriteEvent(ev *trace.Event, msg, label string) error {
-	b := tw.out.buf
-	if !tw.jsonl {
-		if tw.n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '\n')
-	}
-	tw.n++
-	b = append(b, `{"t":`...)
+	b := append(tw.event(), `{"t":`...)
 	b = ev.T.AppendJSON(b)
 	b = append(b, `,"p":`...)
-	b = appendString(b, tw.proc(ev.P))
+	b = appendString(b, nameOf(tw.procs, ev.P))
 	b = append(b, `,"kind":"`...)
 	b = append(b, ev.Kind.String()...)
 	b = append(b, '"')
 	if ev.Kind == trace.Send {
 		b = append(b, `,"to":`...)
-		b = appendString(b, tw.proc(ev.To))
+		b = appendString(b, nameOf(tw.procs, ev.To))
 	}
 	if ev.Kind == trace.Send || ev.Kind == trace.Recv {
 		b = append(b, `,"msg":`...)
@@ -231,34 +265,15 @@ func (tw *TraceWriter) WriteEvent(ev *trace.Event, msg, label string) error {
 		b = append(b, `,"label":`...)
 		b = appendString(b, label)
 	}
-	b = append(b, '}')
-	if tw.jsonl {
-		b = append(b, '\n')
-	}
-	tw.out.buf = b
-	if len(b) < 32<<10 {
-		return tw.out.err
-	}
-	return tw.out.flushBuf()
+	return tw.done(append(b, '}'))
 }
 
-func (tw *TraceWriter) proc(p int32) string {
-	if p >= 0 && int(p) < len(tw.procs) {
-		return tw.procs[p]
+// nameOf returns names[i], or a stand-in that says it is out of range.
+func nameOf(names []string, i int32) string {
+	if i >= 0 && int(i) < len(names) {
+		return names[i]
 	}
-	return "?" + strconv.Itoa(int(p))
-}
-
-// Close finishes the document and flushes; it does not close the
-// underlying writer.
-func (tw *TraceWriter) Close() error {
-	if !tw.jsonl {
-		tw.out.buf = append(tw.out.buf, "\n]}\n"...)
-	}
-	if err := tw.out.flushBuf(); err != nil {
-		return err
-	}
-	return tw.out.close()
+	return "?" + strconv.Itoa(int(i))
 }
 
 // WriteTrace writes tr in the format opts chooses. Output is

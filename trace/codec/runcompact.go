@@ -128,7 +128,7 @@ func (e *runEncoder) identities(b []byte, ids []trace.Identity) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '[')
-		b = appendString(b, e.msg(id.Msg))
+		b = appendString(b, nameOf(e.run.Msgs, id.Msg))
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(id.Inc), 10)
 		b = append(b, ']')

@@ -28,135 +28,59 @@ func WriteRun(w io.Writer, run *trace.Run, opts WriteOptions) error {
 // is written without being held whole. It reads each event's piggyback,
 // vector and body when it writes the event, and nothing of it later.
 type RunWriter struct {
-	out   *output
-	e     runEncoder
-	jsonl bool
-	// n is the number of events written.
-	n int
+	*output
+	e runEncoder
 }
 
 // NewRunWriter writes the header of run — algorithm, processes, options,
 // source; the events are not looked at — and returns a writer for its
 // events. Close must be called to finish the document.
 func NewRunWriter(w io.Writer, run *trace.Run, opts WriteOptions) (*RunWriter, error) {
-	rw := &RunWriter{out: newOutput(w, opts.Gzip), e: runEncoder{run: run}, jsonl: opts.JSONL}
+	rw := &RunWriter{output: newOutput(w, opts), e: runEncoder{run: run}}
 	format := RunFormat
 	if opts.Compact {
 		format = RunFormat2
 		rw.e.c = newCompact(len(run.Processes))
 	}
-	b := append(rw.out.buf, `{"format":"`+format+`","algorithm":`...)
+	b := append(rw.buf, `{"format":"`+format+`","algorithm":`...)
 	b = appendString(b, run.Algorithm)
-	b = append(b, `,"processes":[`...)
-	for i, p := range run.Processes {
-		if i > 0 {
+	b = append(b, `,"processes":`...)
+	b = appendNames(b, run.Processes)
+	b = append(b, `,"options":{`...)
+	b = appendDelays(b, run.Options.Params)
+	if v := run.Options.Variant; v != "" {
+		if run.Options.Params != (trace.Params{}) {
 			b = append(b, ',')
 		}
-		b = appendString(b, p)
+		b = append(b, `"variant":`...)
+		b = appendString(b, v)
 	}
-	b = append(b, `],"options":{`...)
-	b = appendRunOptions(b, run.Options)
 	b = append(b, '}')
 	if run.Source != "" {
 		b = append(b, `,"source":`...)
 		b = appendString(b, run.Source)
 	}
-	if opts.JSONL {
-		b = append(b, "}\n"...)
-	} else {
-		b = append(b, `,"events":[`...)
-	}
-	rw.out.buf = b
-	return rw, rw.out.flushBuf()
-}
-
-// appendRunOptions appends the members of a run's "options".
-func appendRunOptions(b []byte, o trace.RunOptions) []byte {
-	sep := false
-	for _, f := range []struct {
-		key string
-		v   trace.Time
-	}{{"restart_delay", o.Params.RestartDelay}, {"control_delay", o.Params.ControlDelay}, {"default_delay", o.Params.DefaultDelay}} {
-		if f.v == 0 {
-			continue
-		}
-		if sep {
-			b = append(b, ',')
-		}
-		sep = true
-		b = append(b, '"')
-		b = append(b, f.key...)
-		b = append(b, `":`...)
-		b = f.v.AppendJSON(b)
-	}
-	if o.Variant != "" {
-		if sep {
-			b = append(b, ',')
-		}
-		b = append(b, `"variant":`...)
-		b = appendString(b, o.Variant)
-	}
-	return b
+	rw.buf = b
+	return rw, rw.header()
 }
 
 // Write writes run's events from the first not yet written up to upto
 // (run is the run of the header, grown since).
 func (rw *RunWriter) Write(run *trace.Run, upto int) error {
 	rw.e.run = run
-	b := rw.out.buf
-	for ; rw.n < upto; rw.n++ {
-		if !rw.jsonl {
-			if rw.n > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '\n')
-		}
-		b = rw.e.event(b, rw.n, &run.Events[rw.n])
-		if rw.jsonl {
-			b = append(b, '\n')
-		}
-		if len(b) >= 32<<10 {
-			rw.out.buf = b
-			if err := rw.out.flushBuf(); err != nil {
-				return err
-			}
-			b = rw.out.buf
+	for rw.n < upto {
+		i := rw.n
+		if err := rw.done(rw.e.event(rw.event(), i, &run.Events[i])); err != nil {
+			return err
 		}
 	}
-	rw.out.buf = b
-	return rw.out.err
-}
-
-// Close finishes the document and flushes; it does not close the
-// underlying writer.
-func (rw *RunWriter) Close() error {
-	if !rw.jsonl {
-		rw.out.buf = append(rw.out.buf, "\n]}\n"...)
-	}
-	if err := rw.out.flushBuf(); err != nil {
-		return err
-	}
-	return rw.out.close()
+	return rw.err
 }
 
 // runEncoder writes events; c is the state of ckpt/run@2, nil for @1.
 type runEncoder struct {
 	run *trace.Run
 	c   *compact
-}
-
-func (e *runEncoder) proc(p int32) string {
-	if p >= 0 && int(p) < len(e.run.Processes) {
-		return e.run.Processes[p]
-	}
-	return "?" + strconv.Itoa(int(p))
-}
-
-func (e *runEncoder) msg(m int32) string {
-	if m >= 0 && int(m) < len(e.run.Msgs) {
-		return e.run.Msgs[m]
-	}
-	return "?" + strconv.Itoa(int(m))
 }
 
 func appendInt(b []byte, key string, v int32) []byte {
@@ -218,20 +142,20 @@ func (e *runEncoder) head(b []byte, i int, ev *trace.RunEvent) []byte {
 	b = append(b, `,"t":`...)
 	b = ev.T.AppendJSON(b)
 	b = append(b, `,"p":`...)
-	b = appendString(b, e.proc(ev.P))
+	b = appendString(b, nameOf(e.run.Processes, ev.P))
 	b = appendEnum(b, "kind", ev.Kind.String())
 	if ev.Msg != trace.None {
 		b = appendKey(b, "msg")
-		b = appendString(b, e.msg(ev.Msg))
+		b = appendString(b, nameOf(e.run.Msgs, ev.Msg))
 	}
 	if ev.Peer != trace.None {
 		switch ev.Kind {
 		case trace.Send, trace.ControlSend:
 			b = appendKey(b, "to")
-			b = appendString(b, e.proc(ev.Peer))
+			b = appendString(b, nameOf(e.run.Processes, ev.Peer))
 		case trace.Recv, trace.ControlRecv:
 			b = appendKey(b, "from")
-			b = appendString(b, e.proc(ev.Peer))
+			b = appendString(b, nameOf(e.run.Processes, ev.Peer))
 		}
 	}
 	b = appendOptInt(b, "op", ev.Op)
@@ -313,7 +237,7 @@ func (e *runEncoder) piggyback(b []byte, p int32, pb *trace.Piggyback) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, e.proc(f.P))
+			b = appendString(b, nameOf(e.run.Processes, f.P))
 			b = append(b, ':')
 			b = strconv.AppendInt(b, int64(f.Count), 10)
 		}
@@ -343,7 +267,7 @@ func (e *runEncoder) body(b []byte, seq int, c *trace.ControlBody) []byte {
 	n := len(b)
 	if c.Origin != trace.None {
 		b = appendKey(b, "origin")
-		b = appendString(b, e.proc(c.Origin))
+		b = appendString(b, nameOf(e.run.Processes, c.Origin))
 	}
 	b = appendOptInt(b, "count", c.Count)
 	b = appendOptInt(b, "r", c.R)
