@@ -65,14 +65,10 @@ func (a *assembler) proc(v []byte, i, line int) (int32, error) {
 
 // message interns a message id.
 func (a *assembler) message(id []byte) int32 {
-	idx, slot := a.msgs.find(a.tr.Msgs, id)
-	if idx != trace.None {
-		return idx
+	idx, isNew := a.msgs.intern(&a.tr.Msgs, id)
+	if isNew {
+		a.tr.Messages = append(grow(a.tr.Messages), trace.Message{Send: trace.None, Recv: trace.None})
 	}
-	idx = int32(len(a.tr.Msgs))
-	a.tr.Msgs = append(grow(a.tr.Msgs), a.msgs.str(id))
-	a.tr.Messages = append(grow(a.tr.Messages), trace.Message{Send: trace.None, Recv: trace.None})
-	a.msgs.insert(a.tr.Msgs, id, idx, slot)
 	return idx
 }
 

@@ -32,7 +32,7 @@ func ReadTrace(name string, r io.Reader) (*trace.Trace, error) {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	a := newAssembler(name)
-	if n := eventsHint(r, in); n > 0 {
+	if n := eventsHint(r, in, minEventBytes); n > 0 {
 		a.reserve(n)
 	}
 	f := newFrame(name, TraceFormat, in)
@@ -42,9 +42,13 @@ func ReadTrace(name string, r io.Reader) (*trace.Trace, error) {
 	return a.finish()
 }
 
-// minEventBytes is about the shortest event line ckpt writes
-// ({"t":1,"p":"P0","kind":"flush"} plus a separator).
-const minEventBytes = 36
+// minEventBytes and minRunEventBytes are about the shortest event line
+// ckpt writes in a trace ({"t":1,"p":"P0","kind":"flush"} plus a
+// separator) and in a run ({"seq":1,"t":1,"p":"P0","kind":"resume"}).
+const (
+	minEventBytes    = 36
+	minRunEventBytes = 44
+)
 
 // maxHint bounds the events reserved up front (3 GiB of Events); beyond,
 // the slices grow as usual.
@@ -60,9 +64,10 @@ const maxDeflateRatio = 1032
 // copies. For gzip input the uncompressed size is read from the ISIZE
 // trailer (the size mod 2^32, completed to at least the compressed size).
 // The bound is at most the (uncompressed) input size divided by
-// minEventBytes, so memory stays linear in the input; 0 means no
-// estimate.
-func eventsHint(r, in io.Reader) int {
+// minBytes, so memory stays linear in the input; 0 means no estimate.
+// The pages reserved beyond the events read are never touched: an
+// overestimate costs address space, not memory.
+func eventsHint(r, in io.Reader, minBytes int64) int {
 	_, plain := in.(*bufio.Reader)
 	var size int64
 	var ra io.ReaderAt
@@ -95,7 +100,7 @@ func eventsHint(r, in io.Reader) int {
 	if !plain {
 		size = gzipSize(ra, size)
 	}
-	n := size / minEventBytes
+	n := size / minBytes
 	if n > maxHint {
 		n = maxHint
 	}

@@ -34,7 +34,7 @@ func (f *frame) eventLines() (first bool, err error) {
 	for ; ; line++ {
 		// A line longer than maxLine (a hostile value) is left to the
 		// stream decoder, which holds it once.
-		text, long, rerr := f.readLine(br)
+		text, long, rerr := f.readLine(br, maxLine)
 		if long {
 			return first, f.resume(first, comma, text, br, line)
 		}

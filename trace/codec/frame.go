@@ -54,14 +54,12 @@ type frame struct {
 	// read is the text of a line (JSON Lines, or a document's event laid
 	// out on a line of its own, see eventLines); line numbers it for JSON
 	// Lines, and last says it ends the input. whole holds a line longer
-	// than the line reader's buffer; long is the line of a JSON Lines
-	// event read by a stream decoder (see longLine).
+	// than the line reader's buffer.
 	jsonl bool
 	lined bool
 	text  []byte
 	line  int
 	last  bool
-	long  *lineReader
 	whole []byte
 	buf   []byte
 }

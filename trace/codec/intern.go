@@ -33,6 +33,18 @@ func newMsgTable() msgTable {
 	return msgTable{seed: maphash.MakeSeed()}
 }
 
+// intern returns the index of id in *msgs, appended if new.
+func (t *msgTable) intern(msgs *[]string, id []byte) (idx int32, isNew bool) {
+	idx, slot := t.find(*msgs, id)
+	if idx != trace.None {
+		return idx, false
+	}
+	idx = int32(len(*msgs))
+	*msgs = append(grow(*msgs), t.str(id))
+	t.insert(*msgs, id, idx, slot)
+	return idx, true
+}
+
 // find returns the index in msgs of id, or None, and the slot where id
 // belongs when absent.
 func (t *msgTable) find(msgs []string, id []byte) (int32, int) {

@@ -181,9 +181,9 @@ func TestKeysMatchExactly(t *testing.T) {
 	}
 }
 
-// TestLongLines: an event on a line longer than maxLine is read by a
-// stream decoder over its line (JSON Lines) or by the document's, and
-// read and reported as one on a short line.
+// TestLongLines: a document's event on a line longer than maxLine is
+// read by the document's stream decoder, a JSON Lines event whole, and
+// each is read and reported as one on a short line.
 func TestLongLines(t *testing.T) {
 	for _, max := range []int{maxLine, 4 << 10} {
 		t.Run(fmt.Sprint(max), func(t *testing.T) {

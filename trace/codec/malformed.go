@@ -32,8 +32,6 @@ func (f *frame) malformed(err error) error {
 		// The walker finds no fault, or the text was not kept (a value
 		// past maxKeep): the library words it.
 		werr = libraryError(err)
-	case werr == errTruncated && f.long != nil && !f.long.last:
-		werr = errCutLine
 	}
 	line := 0
 	switch {

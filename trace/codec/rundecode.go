@@ -16,11 +16,11 @@ import (
 // trace decoder it interns names as it meets them and renumbers
 // processes at the end if the document lists its events first.
 type runDecoder struct {
-	run    *trace.Run
-	procs  procNames
-	msgIdx map[string]int32
-	seen   bodySeen
-	lastT  trace.Time
+	run   *trace.Run
+	procs procNames
+	msgs  msgTable
+	seen  bodySeen
+	lastT trace.Time
 	// v2 says the run is ckpt/run@2; chain is its vector state once the
 	// processes are known (runchain.go).
 	v2    bool
@@ -123,11 +123,14 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	d := &runDecoder{
-		run:    &trace.Run{Name: name},
-		procs:  newProcNames(),
-		msgIdx: make(map[string]int32),
-		seen:   newBodySeen(),
-		take:   take,
+		run:   &trace.Run{Name: name},
+		procs: newProcNames(),
+		msgs:  newMsgTable(),
+		seen:  newBodySeen(),
+		take:  take,
+	}
+	if n := eventsHint(r, in, minRunEventBytes); n > 0 {
+		d.run.Events = make([]trace.RunEvent, 0, n)
 	}
 	f := newFrame(name, RunFormat, in)
 	f.alt = RunFormat2
@@ -253,13 +256,7 @@ func (d *runDecoder) proc(f *frame, name []byte, field string) (int32, error) {
 }
 
 func (d *runDecoder) message(id []byte) int32 {
-	if idx, ok := d.msgIdx[string(id)]; ok {
-		return idx
-	}
-	idx := int32(len(d.run.Msgs))
-	s := string(id)
-	d.run.Msgs = append(grow(d.run.Msgs), s)
-	d.msgIdx[s] = idx
+	idx, _ := d.msgs.intern(&d.run.Msgs, id)
 	return idx
 }
 
