@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/report"
@@ -340,7 +341,7 @@ func isProperty(name string) bool {
 // checkCase judges one case file: the property's status is fail (with
 // the witness, if any) in fail/, pass in pass/.
 func checkCase(t *testing.T, path, prop string, c propCase) {
-	run, err := codec.ReadRunFile(path)
+	run, err := tracetest.ReadRunFile(path)
 	var src *trace.Trace
 	switch {
 	case err != nil && c.name != "" && strings.Contains(err.Error(), "always writes"):

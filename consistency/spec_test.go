@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -57,7 +58,7 @@ func TestSpecRuns(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("testdata", "spec", tc.file)
-			run, err := codec.ReadRunFile(path)
+			run, err := tracetest.ReadRunFile(path)
 			switch {
 			case tc.want == nil && (err == nil || !strings.Contains(err.Error(), tc.witness)):
 				t.Fatalf("reading it gives %v, want an error: %s", err, tc.witness)

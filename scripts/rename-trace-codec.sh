@@ -1,23 +1,25 @@
 #!/bin/sh
 # rename-trace-codec.sh: the rename that moved trace's codec to package
-# trace/codec and its test Builder to trace/tracetest, applied to every Go
-# file outside those packages and package trace itself. Run it from the
+# trace/codec and what only tests use to trace/tracetest, applied to
+# every Go file outside those packages and package trace itself. Run it
+# from the
 # repository's root on a branch made before the move, then merge the
 # branch that made it (or the other way round): the lines it rewrites
 # are rewritten alike on both sides. Running it twice changes nothing.
 #
-#   trace.ReadTrace, ReadTraceFile, ReadRun, ReadRunFile, StreamRun,
+#   trace.ReadTrace, ReadTraceFile, ReadRun, StreamRun,
 #   ReadAnyFile, Detect, WriteTrace, WriteRun, WriteOptions,
 #   NewTraceWriter, NewRunWriter, TraceWriter, RunWriter, TraceHeader,
 #   TraceFormat, RunFormat, RunFormat2  ->  codec.<same name>
-#   trace.NewBuilder, trace.Builder     ->  tracetest.<same name>
+#   trace.NewBuilder, Builder, ReadRunFile  ->  tracetest.<same name>
 #
-# Comments and the names in Markdown files are rewritten too. Imports are added where a file now needs
-# them and goimports removes the ones it no longer needs.
+# Comments and the names in Markdown files are rewritten too. Imports
+# are added where a file now needs them, and goimports removes the ones
+# it no longer needs.
 set -eu
 mod=$(go list -m)
-codec='ReadTrace|ReadTraceFile|ReadRun|ReadRunFile|StreamRun|ReadAnyFile|Detect|WriteTrace|WriteRun|WriteOptions|NewTraceWriter|NewRunWriter|TraceWriter|RunWriter|TraceHeader|TraceFormat|RunFormat|RunFormat2'
-tracetest='NewBuilder|Builder'
+codec='ReadTrace|ReadTraceFile|ReadRun|StreamRun|ReadAnyFile|Detect|WriteTrace|WriteRun|WriteOptions|NewTraceWriter|NewRunWriter|TraceWriter|RunWriter|TraceHeader|TraceFormat|RunFormat|RunFormat2'
+tracetest='NewBuilder|Builder|ReadRunFile'
 files=$(git ls-files '*.go' | grep -v -e '^trace/[^/]*\.go$' -e '^trace/codec/' -e '^trace/tracetest/' |
 	xargs grep -l -E "(^|[^[:alnum:]_.])trace\.($codec|$tracetest)([^[:alnum:]_]|$)" || true)
 for f in $files; do

@@ -130,7 +130,7 @@ func runDir(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := codec.ReadRunFile(filepath.Join(dir, "run.json"))
+	run, err := tracetest.ReadRunFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -138,16 +137,6 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 		return nil, err
 	}
 	return d.finish()
-}
-
-// ReadRunFile reads the run in the named file.
-func ReadRunFile(path string) (*trace.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadRun(path, f)
 }
 
 func (d *runDecoder) headerErr(format string, args ...any) error {

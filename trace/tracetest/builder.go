@@ -4,6 +4,7 @@ package tracetest
 import (
 	"bytes"
 	"math"
+	"os"
 	"strconv"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -139,4 +140,14 @@ func jsonSeconds(v float64) []byte {
 		return []byte("-1e999")
 	}
 	return strconv.AppendFloat(nil, v, 'g', -1, 64)
+}
+
+// ReadRunFile reads the run in the named file.
+func ReadRunFile(path string) (*trace.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return codec.ReadRun(path, f)
 }
