@@ -135,6 +135,10 @@ func TestOpenResumes(t *testing.T) {
 	opt := record.Options{Processes: []string{"P0", "P1"}, Algorithm: "ms", Now: clock(epoch, time.Second)}
 	r := must(record.Open("P0", path, opt))
 	ok(t, r.Internal("one"))
+	ok(t, r.Sync())
+	if b := must(os.ReadFile(path)); !strings.Contains(string(b), `"label":"one"`) {
+		t.Fatalf("the event is not in the file after Sync:\n%s", b)
+	}
 	ok(t, r.Close())
 	f := must(os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0))
 	must(f.WriteString(`{"n":2,"kind":"torn`)) // a crash in mid-write
