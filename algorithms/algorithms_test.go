@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 )
 
 func TestNew(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").Internal(0.1, "P0").Build()
+	tr, err := tracetest.NewBuilder("P0", "P1").Internal(0.1, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestNew(t *testing.T) {
 // TestTable: every entry is complete, names are unique, and every
 // variant the table lists is one its constructor accepts, and no other.
 func TestTable(t *testing.T) {
-	tr, err := trace.NewBuilder("P0").Internal(0.1, "P0").Build()
+	tr, err := tracetest.NewBuilder("P0").Internal(0.1, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/consistency"
@@ -502,7 +504,7 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 			}
 			if want := verdict(c.v); got != want {
 				t.Fatalf("%s %s/%s: checker says %s is %s, oracle %s: %s\n%s\ntrace:\n%s\nrun:\n%s", tr.Name, a[0], a[1], c.name, got, want,
-					strings.Join(c.v, "; "), dump(r), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+					strings.Join(c.v, "; "), dump(r), traceText(tr), runBytes(t, run, codec.WriteOptions{JSONL: true}))
 			}
 		}
 		if status(r, report.Equivalence) == report.Unknown {
@@ -521,12 +523,12 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s %s/%s: failure seq %d: checker's max line %v, brute force %v\ntrace:\n%s\nrun:\n%s", tr.Name, a[0], a[1],
-					rec.Failure.Seq, got, want, traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+					rec.Failure.Seq, got, want, traceText(tr), runBytes(t, run, codec.WriteOptions{JSONL: true}))
 			}
 		}
 		if r.Stats.Checkpoints.Useless != useless {
 			t.Fatalf("%s/%s: checker counts %d useless checkpoints, oracle %d: %s\ntrace:\n%s\nrun:\n%s", a[0], a[1],
-				r.Stats.Checkpoints.Useless, useless, strings.Join(which, "; "), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+				r.Stats.Checkpoints.Useless, useless, strings.Join(which, "; "), traceText(tr), runBytes(t, run, codec.WriteOptions{JSONL: true}))
 		}
 	}
 	// Generated traces that rapid shrinks when the two disagree…

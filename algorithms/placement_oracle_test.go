@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
@@ -117,7 +119,7 @@ func TestPlacementCheckerAgreesWithOracles(t *testing.T) {
 			}
 			if got != want {
 				t.Fatalf("%s %s/%s: checker says %s is %s, oracle %s: %s\n%s\ntrace:\n%s\nrun:\n%s", tr.Name, a[0], a[1], name, got, want,
-					strings.Join(oracles[name], "; "), dump(r), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+					strings.Join(oracles[name], "; "), dump(r), traceText(tr), runBytes(t, run, codec.WriteOptions{JSONL: true}))
 			}
 		}
 		if r.Stats.Checkpoints.Useless != useless {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
@@ -92,17 +94,17 @@ func replayOpts(t tb, tr *trace.Trace, name, variant string, params trace.Params
 // traceText is the trace as JSON Lines, for failure messages.
 func traceText(tr *trace.Trace) string {
 	var b bytes.Buffer
-	if err := trace.WriteTrace(&b, tr, trace.WriteOptions{JSONL: true}); err != nil {
+	if err := codec.WriteTrace(&b, tr, codec.WriteOptions{JSONL: true}); err != nil {
 		return "(unencodable trace: " + err.Error() + ")"
 	}
 	return b.String()
 }
 
 // runBytes encodes a run.
-func runBytes(t tb, run *trace.Run, opts trace.WriteOptions) []byte {
+func runBytes(t tb, run *trace.Run, opts codec.WriteOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := trace.WriteRun(&b, run, opts); err != nil {
+	if err := codec.WriteRun(&b, run, opts); err != nil {
 		t.Fatalf("WriteRun: %v", err)
 	}
 	return b.Bytes()
@@ -154,7 +156,7 @@ func assertClean(t tb, tr *trace.Trace, run *trace.Run, name string, r report.Re
 		}
 		if p.Status != want {
 			t.Fatalf("%s: %s is %s, want %s\n%s\ntrace:\n%s\nrun:\n%s", name, p.Name, p.Status, want,
-				dump(r), traceText(tr), runBytes(t, run, trace.WriteOptions{JSONL: true}))
+				dump(r), traceText(tr), runBytes(t, run, codec.WriteOptions{JSONL: true}))
 		}
 	}
 	if !r.Valid {
@@ -242,8 +244,8 @@ func TestPropertyDeterminism(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
 		for _, a := range variants() {
-			x := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
-			y := runBytes(t, replayWith(t, tr, a[0], a[1]), trace.WriteOptions{})
+			x := runBytes(t, replayWith(t, tr, a[0], a[1]), codec.WriteOptions{})
+			y := runBytes(t, replayWith(t, tr, a[0], a[1]), codec.WriteOptions{})
 			if !bytes.Equal(x, y) {
 				t.Fatalf("%s/%s: two replays differ\n%s\n---\n%s", a[0], a[1], x, y)
 			}
@@ -300,12 +302,12 @@ func TestPropertyRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		tr := traces().Draw(t, "trace")
 		tr.Name = "gen.json"
-		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}} {
+		for _, opts := range []codec.WriteOptions{{}, {JSONL: true}, {Gzip: true}, {JSONL: true, Gzip: true}} {
 			var b bytes.Buffer
-			if err := trace.WriteTrace(&b, tr, opts); err != nil {
+			if err := codec.WriteTrace(&b, tr, opts); err != nil {
 				t.Fatalf("WriteTrace(%+v): %v", opts, err)
 			}
-			back, err := trace.ReadTrace("gen.json", bytes.NewReader(b.Bytes()))
+			back, err := codec.ReadTrace("gen.json", bytes.NewReader(b.Bytes()))
 			if err != nil {
 				t.Fatalf("ReadTrace(%+v): %v\n%s", opts, err, traceText(tr))
 			}
@@ -315,13 +317,13 @@ func TestPropertyRoundTrip(t *testing.T) {
 		}
 		a := rapid.SampledFrom(variants()).Draw(t, "algorithm")
 		run := replayWith(t, tr, a[0], a[1])
-		for _, opts := range []trace.WriteOptions{{}, {JSONL: true}, {Gzip: true}} {
+		for _, opts := range []codec.WriteOptions{{}, {JSONL: true}, {Gzip: true}} {
 			enc := runBytes(t, run, opts)
-			back, err := trace.ReadRun("run.json", bytes.NewReader(enc))
+			back, err := codec.ReadRun("run.json", bytes.NewReader(enc))
 			if err != nil {
-				t.Fatalf("ReadRun(%+v): %v\n%s", opts, err, runBytes(t, run, trace.WriteOptions{JSONL: true}))
+				t.Fatalf("ReadRun(%+v): %v\n%s", opts, err, runBytes(t, run, codec.WriteOptions{JSONL: true}))
 			}
-			if x, y := runBytes(t, run, trace.WriteOptions{}), runBytes(t, back, trace.WriteOptions{}); !bytes.Equal(x, y) {
+			if x, y := runBytes(t, run, codec.WriteOptions{}), runBytes(t, back, codec.WriteOptions{}); !bytes.Equal(x, y) {
 				t.Fatalf("run round trip (%+v) re-encodes differently:\n%s\n---\n%s", opts, x, y)
 			}
 			if x, y := reportJSON(t, consistency.Check(run, tr)), reportJSON(t, consistency.Check(back, tr)); !bytes.Equal(x, y) {
@@ -441,8 +443,8 @@ func TestPropertyMSIgnoresFlushes(t *testing.T) {
 			}
 			return r
 		}
-		x := runBytes(t, endless(replayWith(t, tr, "ms", v)), trace.WriteOptions{JSONL: true})
-		y := runBytes(t, endless(replayWith(t, &noFlush, "ms", v)), trace.WriteOptions{JSONL: true})
+		x := runBytes(t, endless(replayWith(t, tr, "ms", v)), codec.WriteOptions{JSONL: true})
+		y := runBytes(t, endless(replayWith(t, &noFlush, "ms", v)), codec.WriteOptions{JSONL: true})
 		if !bytes.Equal(x, y) {
 			t.Fatalf("ms/%s: flushes change the run\n%s\n---\n%s", v, x, y)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -107,7 +109,7 @@ func (r *reenter) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 // TestGuardCatchesReentry: the guard of TestStepNotReentered does see a
 // nested call.
 func TestGuardCatchesReentry(t *testing.T) {
-	tr, err := trace.NewBuilder("P0").Checkpoint(0.1, "P0").Build()
+	tr, err := tracetest.NewBuilder("P0").Checkpoint(0.1, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

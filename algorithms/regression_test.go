@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/consistency"
@@ -39,7 +41,7 @@ func TestRegressions(t *testing.T) {
 	kills := 0
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
-			tr, err := trace.ReadTraceFile(f)
+			tr, err := codec.ReadTraceFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +90,7 @@ func writeKills(t *testing.T) {
 	for _, m := range mutants {
 		p := targets[m[0]+"/"+m[1]][0]
 		name := filepath.Join(regressionDir, "kill-"+m[0]+"-"+m[1]+".json")
-		if tr, err := trace.ReadTraceFile(name); err == nil && kills(t, tr, m, p) {
+		if tr, err := codec.ReadTraceFile(name); err == nil && kills(t, tr, m, p) {
 			continue
 		}
 		var minimal *trace.Trace
@@ -111,7 +113,7 @@ func writeKills(t *testing.T) {
 			continue
 		}
 		var b bytes.Buffer
-		if err := trace.WriteTrace(&b, minimal, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteTrace(&b, minimal, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {

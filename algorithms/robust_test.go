@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // TestPropertyCheckerSurvivesCorruptRuns corrupts real runs — drops,
@@ -72,11 +73,11 @@ func TestPropertyCheckerSurvivesCorruptRuns(t *testing.T) {
 			run.Events[i].Seq = int32(i)
 		}
 		var b bytes.Buffer
-		if err := trace.WriteRun(&b, run, trace.WriteOptions{JSONL: true}); err != nil {
+		if err := codec.WriteRun(&b, run, codec.WriteOptions{JSONL: true}); err != nil {
 			rejected++
 			return
 		}
-		back, err := trace.ReadRun("corrupt.jsonl", &b)
+		back, err := codec.ReadRun("corrupt.jsonl", &b)
 		if err != nil {
 			rejected++
 			return // rejected as input: the decoder's business

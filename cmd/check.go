@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/report"
@@ -41,7 +42,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	inputs, err := expandInputs(ios.ErrOut, args, trace.RunFormat)
+	inputs, err := expandInputs(ios.ErrOut, args, codec.RunFormat)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
@@ -105,7 +107,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	if len(args) == 0 {
 		return argsError{fmt.Errorf("compare needs at least 1 FILE (or --sweep)")}
 	}
-	inputs, err := expandInputs(ios.ErrOut, args, trace.TraceFormat)
+	inputs, err := expandInputs(ios.ErrOut, args, codec.TraceFormat)
 	if err != nil {
 		return err
 	}

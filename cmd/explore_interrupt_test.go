@@ -15,7 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
@@ -38,7 +39,7 @@ func TestExploreStopsCleanly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := trace.WriteTrace(f, tr, trace.WriteOptions{}); err != nil {
+	if err := codec.WriteTrace(f, tr, codec.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

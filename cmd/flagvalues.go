@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -148,8 +150,8 @@ func flagValueError(err error) error {
 // rather than a file whose name lies about its content (ckpt would read
 // it, by content, but other tools would not): --gzip -o plain.json,
 // --jsonl -o doc.json. Other names (t.bin) follow the flags.
-func traceWriteOptions(out string, jsonl, gz bool) (trace.WriteOptions, error) {
-	w := trace.WriteOptions{JSONL: jsonl, Gzip: gz}
+func traceWriteOptions(out string, jsonl, gz bool) (codec.WriteOptions, error) {
+	w := codec.WriteOptions{JSONL: jsonl, Gzip: gz}
 	if out == "" || out == "-" {
 		return w, nil
 	}

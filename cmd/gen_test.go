@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -65,9 +67,9 @@ func TestGenCommand(t *testing.T) {
 			var tr *trace.Trace
 			var err error
 			if tt.out == "" {
-				tr, err = trace.ReadTrace("-", &out)
+				tr, err = codec.ReadTrace("-", &out)
 			} else {
-				tr, err = trace.ReadTraceFile(filepath.Join(dir, tt.out))
+				tr, err = codec.ReadTraceFile(filepath.Join(dir, tt.out))
 			}
 			if err != nil {
 				t.Fatalf("output does not read back: %v", err)
@@ -90,7 +92,7 @@ func TestGenCommand(t *testing.T) {
 	if strings.Contains(first, "events") || !strings.HasPrefix(first, `{"format":"ckpt/trace@1"`) {
 		t.Errorf("t.jsonl.gz is not JSON Lines: first line %q", first)
 	}
-	tr, err := trace.ReadTraceFile(filepath.Join(dir, "all.json"))
+	tr, err := codec.ReadTraceFile(filepath.Join(dir, "all.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

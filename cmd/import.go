@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/output"
@@ -228,7 +230,7 @@ func (o *importOptions) writeOne(ios *IO, name string, log *shiviz.Log, opts shi
 	}
 	o.summary(ios, name, log, ex, st)
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-		return trace.WriteTrace(w, tr, wopts)
+		return codec.WriteTrace(w, tr, wopts)
 	})
 }
 
@@ -264,12 +266,12 @@ func (o *importOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, o
 	if err := output.MakeDir(o.Output); err != nil {
 		return invalid(err)
 	}
-	wopts := trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
+	wopts := codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
 	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
 		o.summary(ios, out, log, ex, stats[i])
 		if err := writeOutput(out, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, traces[i], wopts)
+			return codec.WriteTrace(w, traces[i], wopts)
 		}); err != nil {
 			return invalid(err)
 		}

@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/record"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // recordings reports whether every file is a per-process recording of
@@ -43,7 +44,7 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 	}
 	if m.Run == nil {
 		return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
-			return trace.WriteTrace(w, m.Trace, trace.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip})
+			return codec.WriteTrace(w, m.Trace, codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip})
 		})
 	}
 	if o.Output == "" || o.Output == "-" {
@@ -54,11 +55,11 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 	}
 	m.Run.Source = "trace.json"
 	if err := writeOutput(filepath.Join(o.Output, "trace.json"), ios.Out, func(w io.Writer) error {
-		return trace.WriteTrace(w, m.Trace, trace.WriteOptions{})
+		return codec.WriteTrace(w, m.Trace, codec.WriteOptions{})
 	}); err != nil {
 		return invalid(err)
 	}
 	return writeOutput(filepath.Join(o.Output, "run.json"), ios.Out, func(w io.Writer) error {
-		return trace.WriteRun(w, m.Run, trace.WriteOptions{})
+		return codec.WriteRun(w, m.Run, codec.WriteOptions{})
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
@@ -94,7 +96,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 			return invalid(labelled(err, traceDoc))
 		}
 		run.Source = source
-		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return trace.WriteRun(w, run, wo) })
+		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteRun(w, run, wo) })
 	}
 	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
 		return replayTo(w, tr, alg, opts, wo, source)
@@ -104,13 +106,13 @@ func runReplay(ios *IO, o *replayOptions) error {
 // replayTo writes the run to w while the engine makes it (a file, which
 // writeOutput removes if the replay fails), so that the engine lets go
 // of every vector once it is written.
-func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Options, wo trace.WriteOptions, source string) error {
-	var rw *trace.RunWriter
+func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Options, wo codec.WriteOptions, source string) error {
+	var rw *codec.RunWriter
 	var werr error
 	opts.Stream = func(run *trace.Run, upto int) int {
 		if rw == nil && werr == nil {
 			run.Source = source
-			rw, werr = trace.NewRunWriter(w, run, wo)
+			rw, werr = codec.NewRunWriter(w, run, wo)
 		}
 		if werr == nil {
 			werr = rw.Write(run, upto)

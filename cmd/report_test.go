@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // reportCleanRun is a hand-written run in which every property holds (no
@@ -165,7 +167,7 @@ func TestReportFormats(t *testing.T) {
 // TestReportTrace replays a small trace with one failure through MS and
 // checks the report end to end: the recovery table names every process.
 func TestReportTrace(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1", "P2").
+	tr, err := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P1", "m1").
 		Checkpoint(0.2, "P0").
 		Recv(0.3, "P1", "m1").
@@ -181,7 +183,7 @@ func TestReportTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := trace.WriteTrace(&buf, tr, trace.WriteOptions{}); err != nil {
+	if err := codec.WriteTrace(&buf, tr, codec.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	path := reportWrite(t, t.TempDir(), "small.json", buf.String())

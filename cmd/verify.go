@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
@@ -39,7 +40,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	inputs, err := expandInputs(ios.ErrOut, args, trace.TraceFormat)
+	inputs, err := expandInputs(ios.ErrOut, args, codec.TraceFormat)
 	if err != nil {
 		return err
 	}

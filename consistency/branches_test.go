@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -12,7 +14,7 @@ import (
 // though it holds no checkpoint numbered ≥ r (domino-free's bound), and
 // a run whose source trace has other processes (equivalence).
 func TestRareBranchesFail(t *testing.T) {
-	other, err := trace.NewBuilder("P0", "P1", "P2").Build()
+	other, err := tracetest.NewBuilder("P0", "P1", "P2").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -85,7 +87,7 @@ func msFailureRun(o msOpts) *trace.Run {
 
 func msSource(t *testing.T, extra bool) *trace.Trace {
 	t.Helper()
-	tb := trace.NewBuilder("P0", "P1").
+	tb := tracetest.NewBuilder("P0", "P1").
 		Internal(0.1, "P1").
 		Checkpoint(0.2, "P0").
 		Send(0.3, "P0", "P1", "m1").
@@ -332,7 +334,7 @@ func TestMalformedRunsDoNotPanic(t *testing.T) {
 // P0 never gets m4 (its send by P2 is live), so it never sends m5, on
 // which P1 waits.
 func TestLostRootCause(t *testing.T) {
-	src, err := trace.NewBuilder("P0", "P1", "P2").
+	src, err := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P2", "P0", "m4").
 		Recv(0.2, "P0", "m4").
 		Send(0.3, "P0", "P1", "m5").

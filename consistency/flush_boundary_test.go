@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -20,28 +22,28 @@ import (
 // flushAfterRecv: P0 receives m1 at 0.2 and flushes at 0.5, which logs
 // the receipt at 0.5 (run seq 2).
 func flushAfterRecv(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P1", "P0", "m1").Recv(0.2, "P0", "m1").Flush(0.5, "P0").Internal(0.6, "P0"))
 }
 
 // tickAfterRecv: as flushAfterRecv with a timer tick instead of the
 // flush: the checkpoint flushes first, which logs the receipt at 0.5.
 func tickAfterRecv(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P1", "P0", "m1").Recv(0.2, "P0", "m1").Checkpoint(0.5, "P0").Internal(0.6, "P0"))
 }
 
 // recvThenFlush: P0 receives m1 at 0.5 and flushes at the same instant,
 // the trace listing the receipt first, so the flush logs it.
 func recvThenFlush(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P1", "P0", "m1").Recv(0.5, "P0", "m1").Flush(0.5, "P0").Internal(0.6, "P0"))
 }
 
 // tickThenRecv: P0's tick at 0.5 comes before its receipt at the same
 // instant: its checkpoint holds no op.
 func tickThenRecv(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P1", "P0", "m1").Checkpoint(0.5, "P0").Recv(0.5, "P0", "m1").Internal(0.6, "P0"))
 }
 
@@ -72,7 +74,7 @@ const unflushed = "where it neither flushes nor ticks while up"
 // flushThenRecv: P0 flushes at 0.5, then receives m1 at the same
 // instant (run seq 1); nothing logs the receipt.
 func flushThenRecv(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P1", "P0", "m1").Flush(0.5, "P0").Recv(0.5, "P0", "m1").Internal(0.6, "P0"))
 }
 
@@ -93,7 +95,7 @@ func retimed(src func(*testing.T) *trace.Trace, seq int32, kind trace.Kind, t fl
 func TestFlushWhileDown(t *testing.T) {
 	instant := func(recvFirst bool) func(*testing.T) *trace.Trace {
 		return func(t *testing.T) *trace.Trace {
-			b := trace.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
+			b := tracetest.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
 			if recvFirst {
 				b.Recv(1, "P1", "m").Flush(1, "P1")
 			} else {
@@ -103,7 +105,7 @@ func TestFlushWhileDown(t *testing.T) {
 		}
 	}
 	downFlush := func(t *testing.T) *trace.Trace {
-		return mustBuild(t, trace.NewBuilder("P0", "P1").
+		return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 			Send(0.1, "P1", "P0", "m1").Recv(0.5, "P0", "m1").Fail(0.7, "P0").Flush(0.8, "P0").Internal(3, "P0"))
 	}
 	lrr := report.LogReplayRules
@@ -159,7 +161,7 @@ func TestTickOrderAtInstant(t *testing.T) {
 func TestEqualTimeOrderBothWays(t *testing.T) {
 	at1 := func(order ...string) func(*testing.T) *trace.Trace {
 		return func(t *testing.T) *trace.Trace {
-			b := trace.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
+			b := tracetest.NewBuilder("P0", "P1").Send(0.5, "P0", "P1", "m")
 			for _, o := range order {
 				switch o {
 				case "recv":
@@ -242,7 +244,7 @@ func TestPKFlushInstant(t *testing.T) {
 func TestFlushThenFailAtInstant(t *testing.T) {
 	build := func(flush, flushFirst bool) func(*testing.T) *trace.Trace {
 		return func(t *testing.T) *trace.Trace {
-			b := trace.NewBuilder("P0", "P1").Send(0.2, "P0", "P1", "a").Recv(0.3, "P1", "a")
+			b := tracetest.NewBuilder("P0", "P1").Send(0.2, "P0", "P1", "a").Recv(0.3, "P1", "a")
 			switch {
 			case flush && flushFirst:
 				b.Flush(1, "P1").Fail(1, "P1")

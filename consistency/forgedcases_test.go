@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -21,7 +24,7 @@ import (
 func bundled(name string) func(t *testing.T) *trace.Trace {
 	return func(t *testing.T) *trace.Trace {
 		t.Helper()
-		tr, err := trace.ReadTraceFile(filepath.Join("..", "testdata", "traces", name+".json"))
+		tr, err := codec.ReadTraceFile(filepath.Join("..", "testdata", "traces", name+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +95,7 @@ func msgID(run *trace.Run, id string) int32 {
 // (sn 2, pos 2) when P0's failure, whose line is r = 1, reaches it: MS
 // restores checkpoint 1 and keeps 1 op.
 func rollbackTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.5, "P1").Checkpoint(1, "P0").Checkpoint(1, "P1").Internal(1.5, "P0").
 		Internal(2, "P1").Checkpoint(3, "P1").Internal(4, "P1").Fail(5, "P0"))
 }
@@ -101,7 +104,7 @@ func rollbackTrace(t *testing.T) *trace.Trace {
 // arrives; P1 applies the recovery (P0, 1, r=1) first, so MS discards
 // copy 1 of m1 as stale (run seq 7), for failure seq 2.
 func staleTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P0").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
 }
 

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // Every example trace verifies clean under every algorithm that is
@@ -23,7 +24,7 @@ func TestExamplesVerifyClean(t *testing.T) {
 		t.Fatalf("no example traces: %v", err)
 	}
 	for _, file := range files {
-		tr, err := trace.ReadTraceFile(file)
+		tr, err := codec.ReadTraceFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}

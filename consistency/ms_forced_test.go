@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -16,19 +18,19 @@ import (
 // forcedByMessage: P0's tick numbers its checkpoint 1 and m then forces
 // P1 to take checkpoint 1 before its receipt.
 func forcedByMessage(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(0.5, "P0").Send(0.6, "P0", "P1", "m").Recv(0.7, "P1", "m").Internal(0.8, "P1"))
 }
 
 // tickThenWork: P1 ticks at 0.5 and works on; tickless is the same
 // trace without the tick.
 func tickThenWork(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.1, "P1").Checkpoint(0.5, "P1").Internal(0.6, "P1").Internal(0.7, "P0"))
 }
 
 func tickless(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.1, "P1").Internal(0.6, "P1").Internal(0.7, "P0"))
 }
 
@@ -67,7 +69,7 @@ func TestMSForcedCheckpointForcesADelivery(t *testing.T) {
 // checkpoint 2; the first tick's checkpoint forged into a skip is.
 func TestMSSkipsOnlyWhenNotDue(t *testing.T) {
 	tickTwice := func(t *testing.T) *trace.Trace {
-		return mustBuild(t, trace.NewBuilder("P0", "P1").
+		return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 			Checkpoint(0.2, "P0").Checkpoint(0.3, "P0").Send(0.4, "P0", "P1", "m").Recv(0.5, "P1", "m").
 			Checkpoint(0.6, "P1").Internal(0.7, "P1"))
 	}

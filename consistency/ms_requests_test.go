@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -18,7 +20,7 @@ import (
 // requests to P1 and P2; P0 then sends m to P1, which carries the
 // recovery.
 func recoveryThenMessage(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Checkpoint(0.5, "P0").Internal(0.6, "P0").Fail(1, "P0").
 		Send(3, "P0", "P1", "m").Recv(3.5, "P1", "m").Internal(4, "P2"))
 }

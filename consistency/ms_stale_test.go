@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -13,7 +15,7 @@ import (
 // checkpoint 1 (seq 11), before the receipt, and its replay must skip
 // the entry: MS takes the re-sent copy 2 from the network (seq 13).
 func msStaleLogTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P0").Checkpoint(1, "P1").Checkpoint(2, "P1").
 		Send(2.2, "P0", "P1", "m2").Recv(2.5, "P1", "m2").Internal(2.8, "P1").Fail(3, "P0"))
 }
@@ -54,7 +56,7 @@ func msOffersStale(t *testing.T) *trace.Run {
 // recovery of P0's crash (line r = 1) that undid its send: MS discards
 // it as stale (run seq 10) and delivers the re-sent copy 2 (seq 11).
 func msLateStaleTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P0").Checkpoint(1, "P1").Checkpoint(2, "P1").
 		Send(2.2, "P0", "P1", "m2").Fail(3, "P0").Recv(6, "P1", "m2").Internal(6.5, "P1"))
 }

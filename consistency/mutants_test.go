@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -18,27 +20,27 @@ import (
 func TestMSMutantsCaught(t *testing.T) {
 	for _, tc := range []struct {
 		name, variant string
-		build         *trace.Builder
+		build         *tracetest.Builder
 		property      string
 		witness       string
 	}{
 		{"no forced checkpoint breaks S_n", "no-forced",
-			trace.NewBuilder("P0", "P1").Checkpoint(0.1, "P0").Send(0.2, "P0", "P1", "m1").Recv(0.5, "P1", "m1"),
+			tracetest.NewBuilder("P0", "P1").Checkpoint(0.1, "P0").Send(0.2, "P0", "P1", "m1").Recv(0.5, "P1", "m1"),
 			report.SnLines, "m1"},
 		{"no forced checkpoint makes a Z-cycle", "no-forced",
-			trace.NewBuilder("P0", "P1").Send(0.1, "P1", "P0", "m2").Recv(0.2, "P0", "m2").Checkpoint(0.3, "P0").
+			tracetest.NewBuilder("P0", "P1").Send(0.1, "P1", "P0", "m2").Recv(0.2, "P0", "m2").Checkpoint(0.3, "P0").
 				Send(0.4, "P0", "P1", "m1").Recv(0.5, "P1", "m1"),
 			report.ZCycleFree, "Z-path"},
 		{"no logging", "no-log",
-			trace.NewBuilder("P0", "P1", "P2").Checkpoint(0.1, "P1").Checkpoint(0.2, "P1").Send(0.3, "P0", "P1", "m1").
+			tracetest.NewBuilder("P0", "P1", "P2").Checkpoint(0.1, "P1").Checkpoint(0.2, "P1").Send(0.3, "P0", "P1", "m1").
 				Recv(0.5, "P1", "m1").Send(0.6, "P1", "P2", "m2").Fail(1.0, "P1").Recv(3.0, "P2", "m2"),
 			report.LogReplayRules, "logging rule demands a log entry"},
 		{"replaying stale entries", "replay-all",
-			trace.NewBuilder("P0", "P1").Checkpoint(0.1, "P1").Checkpoint(0.2, "P1").Checkpoint(0.25, "P0").
+			tracetest.NewBuilder("P0", "P1").Checkpoint(0.1, "P1").Checkpoint(0.2, "P1").Checkpoint(0.25, "P0").
 				Send(0.3, "P0", "P1", "m1").Recv(0.5, "P1", "m1").Fail(1.0, "P0"),
 			report.LogReplayRules, "stale"},
 		{"textbook under concurrent failures", "textbook",
-			trace.NewBuilder("P0", "P1", "P2").Checkpoint(0.05, "P0").Checkpoint(0.06, "P0").Checkpoint(0.07, "P0").
+			tracetest.NewBuilder("P0", "P1", "P2").Checkpoint(0.05, "P0").Checkpoint(0.06, "P0").Checkpoint(0.07, "P0").
 				Checkpoint(0.1, "P1").Send(0.2, "P1", "P2", "m1").Recv(0.3, "P2", "m1").Fail(0.9, "P0").Fail(1.0, "P1"),
 			report.OrphanFree, "m1 is an orphan"},
 	} {
@@ -105,7 +107,7 @@ func dumpReport(r report.Report) string {
 // P1's receipt of m1 is an orphan; P1's later receipt of m2 from P2 is
 // undone with it and must go back to the mailbox.
 func TestPKMutantsCaught(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1", "P2").
+	tr, err := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P2", "P0", "m0").Recv(0.2, "P0", "m0").
 		Send(0.3, "P0", "P1", "m1").Recv(0.4, "P1", "m1").
 		Send(0.45, "P2", "P1", "m2").Recv(0.5, "P1", "m2").

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // TestLargeOpNumbersCostLinearMemory: a run file of n processes whose
@@ -31,7 +31,7 @@ func TestLargeOpNumbersCostLinearMemory(t *testing.T) {
 		fmt.Fprintf(&b, `{"seq":%d,"t":1,"p":"P%d","kind":"internal","op":%d}`+"\n", 2*i, i, n-1)
 		fmt.Fprintf(&b, `{"seq":%d,"t":1,"p":"P%d","kind":"log","msg":"m","copy":1,"op":%d}`+"\n", 2*i+1, i, n-1)
 	}
-	run, err := trace.ReadRun("big-ops.jsonl", strings.NewReader(b.String()))
+	run, err := codec.ReadRun("big-ops.jsonl", strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -38,11 +40,11 @@ func generated(b *testing.B, n int) *genTrace {
 		c := gen.DefaultConfig()
 		c.Procs, c.Events, c.Failures, c.Seed = 16, n, 10, 1
 		var buf bytes.Buffer
-		if _, g.err = gen.Write(&buf, c, trace.WriteOptions{}); g.err != nil {
+		if _, g.err = gen.Write(&buf, c, codec.WriteOptions{}); g.err != nil {
 			return
 		}
 		g.data = buf.Bytes()
-		g.tr, g.err = trace.ReadTrace("gen.json", bytes.NewReader(g.data))
+		g.tr, g.err = codec.ReadTrace("gen.json", bytes.NewReader(g.data))
 		g.runs = map[string]*trace.Run{}
 	})
 	if g.err != nil {
@@ -75,7 +77,7 @@ func BenchmarkPipelineDecode(b *testing.B) {
 			b.SetBytes(int64(len(g.data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := trace.ReadTrace("gen.json", bytes.NewReader(g.data)); err != nil {
+				if _, err := codec.ReadTrace("gen.json", bytes.NewReader(g.data)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -157,7 +159,7 @@ func BenchmarkPlacementCheck(b *testing.B) {
 // the fixed cost of a replay and a check, which should not depend on the
 // sizes that large traces need.
 func BenchmarkSmallTrace(b *testing.B) {
-	tr, err := trace.ReadTraceFile("../testdata/traces/forced.json")
+	tr, err := codec.ReadTraceFile("../testdata/traces/forced.json")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -13,7 +15,7 @@ import (
 // reaches P2 after both tokens: PK discards it as an orphan of P0's
 // failure (run seq 26).
 func pkDiscardTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(1.5, "P1", "P0", "m2").Fail(1.8, "P1").Recv(2, "P0", "m2").
 		Send(2.5, "P0", "P2", "m3").Fail(3.5, "P0").Recv(9, "P2", "m3").Internal(10, "P1"))
 }

@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -11,7 +13,7 @@ import (
 // fails; its restart replays the receipt from the log and re-executes
 // the send, which it transmits again (SPEC §5).
 func replayedSend(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(1, "P1", "P0", "m1").Recv(1.1, "P0", "m1").Flush(1.2, "P0").
 		Send(1.3, "P0", "P2", "m2").Fail(1.8, "P0").Recv(2, "P2", "m2").Internal(6, "P2"))
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -65,7 +67,7 @@ func pkRun(o pkOpts) *trace.Run {
 
 func pkSource(t *testing.T, o ...pkOpts) *trace.Trace {
 	t.Helper()
-	tb := trace.NewBuilder("P0", "P1", "P2").
+	tb := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P2", "P0", "m0").
 		Recv(0.2, "P0", "m0").
 		Send(0.3, "P0", "P1", "m1").

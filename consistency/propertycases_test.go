@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -338,7 +341,7 @@ func isProperty(name string) bool {
 // checkCase judges one case file: the property's status is fail (with
 // the witness, if any) in fail/, pass in pass/.
 func checkCase(t *testing.T, path, prop string, c propCase) {
-	run, err := trace.ReadRunFile(path)
+	run, err := tracetest.ReadRunFile(path)
 	var src *trace.Trace
 	switch {
 	case err != nil && c.name != "" && strings.Contains(err.Error(), "always writes"):
@@ -353,7 +356,7 @@ func checkCase(t *testing.T, path, prop string, c propCase) {
 	case err != nil:
 		t.Fatal(err)
 	case run.Source != "":
-		if src, err = trace.ReadTraceFile(filepath.Join(filepath.Dir(path), run.Source)); err != nil {
+		if src, err = codec.ReadTraceFile(filepath.Join(filepath.Dir(path), run.Source)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -382,7 +385,7 @@ func checkCase(t *testing.T, path, prop string, c propCase) {
 func encodeRun(t *testing.T, run *trace.Run) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := trace.WriteRun(&buf, run, trace.WriteOptions{}); err != nil {
+	if err := codec.WriteRun(&buf, run, codec.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -391,7 +394,7 @@ func encodeRun(t *testing.T, run *trace.Run) []byte {
 func encodeTrace(t *testing.T, tr *trace.Trace) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := trace.WriteTrace(&buf, tr, trace.WriteOptions{}); err != nil {
+	if err := codec.WriteTrace(&buf, tr, codec.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

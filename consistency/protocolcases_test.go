@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -18,7 +20,7 @@ import (
 // receipt of m2 and its send of m1, which reaches P1 after P1 sent m2.
 // BCS, HMNR and FDAS force a checkpoint at P1 before it delivers m1.
 func zCycleTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(1, "P1", "P0", "m2").Recv(2, "P0", "m2").Checkpoint(3, "P0").
 		Send(4, "P0", "P1", "m1").Recv(5, "P1", "m1"))
 }
@@ -29,7 +31,7 @@ func zCycleTrace(t *testing.T) *trace.Trace {
 // checkpoint 1 to P2's, and no causal path does: unless P1 checkpoints
 // before delivering m1, as FDAS does.
 func rdtTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(1, "P1", "P2", "m2").Checkpoint(1.5, "P0").Send(2, "P0", "P1", "m1").
 		Recv(2.5, "P2", "m2").Recv(3, "P1", "m1").Checkpoint(4, "P2"))
 }
@@ -39,14 +41,14 @@ func rdtTrace(t *testing.T) *trace.Trace {
 // only the blocking keeps m out of round 1's line. P1's ticks are
 // skipped (it is no initiator).
 func roundTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Params(trace.Params{ControlDelay: trace.Second / 2}).
 		Send(0.5, "P1", "P0", "m0").Recv(0.8, "P0", "m0").
 		Checkpoint(1, "P0").Send(1.1, "P0", "P1", "m").Recv(1.2, "P1", "m").
 		Checkpoint(1.3, "P1").Send(3, "P1", "P0", "m3").Recv(3.5, "P0", "m3"))
 }
 
-func mustBuild(t *testing.T, b *trace.Builder) *trace.Trace {
+func mustBuild(t *testing.T, b *tracetest.Builder) *trace.Trace {
 	t.Helper()
 	tr, err := b.Build()
 	if err != nil {

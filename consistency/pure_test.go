@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -18,7 +20,7 @@ func TestRulesArePure(t *testing.T) {
 	for _, c := range allCases() {
 		run := c.build(t)
 		var before bytes.Buffer
-		if err := trace.WriteRun(&before, run, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&before, run, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		judged := history.Build(run, nil, history.AlgOf(run))
@@ -30,7 +32,7 @@ func TestRulesArePure(t *testing.T) {
 			t.Errorf("%s/%s: judging changed the model", c.property, c.name)
 		}
 		var after bytes.Buffer
-		if err := trace.WriteRun(&after, run, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&after, run, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(before.Bytes(), after.Bytes()) {

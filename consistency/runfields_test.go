@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -44,7 +46,7 @@ func TestDeletingFieldsNeverValidates(t *testing.T) {
 			src = c.src(t)
 		}
 		var buf bytes.Buffer
-		if err := trace.WriteRun(&buf, run, trace.WriteOptions{JSONL: true}); err != nil {
+		if err := codec.WriteRun(&buf, run, codec.WriteOptions{JSONL: true}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
@@ -52,7 +54,7 @@ func TestDeletingFieldsNeverValidates(t *testing.T) {
 			for _, edited := range deletions(t, lines[i], pbKeysOf[run.Algorithm]) {
 				n++
 				doc := strings.Join(append(append(append([]string{}, lines[:i]...), edited), lines[i+1:]...), "\n")
-				back, err := trace.ReadRun(c.name+".jsonl", strings.NewReader(doc))
+				back, err := codec.ReadRun(c.name+".jsonl", strings.NewReader(doc))
 				if err != nil {
 					continue // malformed (or no longer a run at all)
 				}
@@ -123,12 +125,12 @@ func deletions(t *testing.T, line string, pbKeys map[string]bool) []string {
 func TestMissingFieldIsNamed(t *testing.T) {
 	doc := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1"]}` + "\n" +
 		`{"seq":0,"t":0,"p":"P0","kind":"send","msg":"m","to":"P1","op":0,"copy":1}` + "\n"
-	_, err := trace.ReadRun("r.jsonl", strings.NewReader(doc))
+	_, err := codec.ReadRun("r.jsonl", strings.NewReader(doc))
 	if err == nil || !strings.Contains(err.Error(), `event 0`) || !strings.Contains(err.Error(), `lacks "pb", which pk always writes`) {
 		t.Fatalf("got %v", err)
 	}
 	foreign := strings.Replace(doc, `"pk"`, `"acme"`, 1)
-	if _, err := trace.ReadRun("r.jsonl", strings.NewReader(foreign)); err != nil {
+	if _, err := codec.ReadRun("r.jsonl", strings.NewReader(foreign)); err != nil {
 		t.Fatalf("a foreign run may omit it: %v", err)
 	}
 }

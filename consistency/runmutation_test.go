@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -34,7 +36,7 @@ func mutationRuns(t *testing.T) []mutationBase {
 		t.Fatalf("no bundled traces: %v", err)
 	}
 	for _, f := range files {
-		tr, err := trace.ReadTraceFile(f)
+		tr, err := codec.ReadTraceFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -24,7 +26,7 @@ func TestRunFiles(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			golden.Check(t, filepath.Join("runs", name+".json"), encodeRun(t, run))
 			path := filepath.Join("testdata", "runs", name+".json")
-			back, err := trace.ReadRunFile(path)
+			back, err := tracetest.ReadRunFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

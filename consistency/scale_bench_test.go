@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -27,10 +29,10 @@ func scaleTrace(b testing.TB, procs, ops, failures int) *trace.Trace {
 // decodedTrace generates and decodes the trace of c, as a user's file would be.
 func decodedTrace(tb testing.TB, c gen.Config) *trace.Trace {
 	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, c, trace.WriteOptions{}); err != nil {
+	if _, err := gen.Write(&buf, c, codec.WriteOptions{}); err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := trace.ReadTrace("gen.json", bytes.NewReader(buf.Bytes()))
+	tr, err := codec.ReadTrace("gen.json", bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -70,21 +72,21 @@ func moveEvent(run *trace.Run, from, to int32, at float64) *trace.Run {
 // 3, and its message b reaches P1 first: P1 holds b until the request
 // (run seq 6), takes a recovery checkpoint (seq 7) and delivers b.
 func futureHold(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").Params(trace.Params{ControlDelay: 3 * trace.Second}).
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Params(trace.Params{ControlDelay: 3 * trace.Second}).
 		Checkpoint(0.1, "P0").Fail(0.6, "P0").Send(0.8, "P0", "P1", "b").Recv(1, "P1", "b"))
 }
 
 // logTrace: P1's checkpoints are numbered 2 when m (sn 0) reaches it, so
 // MS logs m at its receipt (run seq 3, 4).
 func logTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P1").Checkpoint(2, "P1").Send(3, "P0", "P1", "m").Recv(4, "P1", "m"))
 }
 
 // forcedTrace: m (sn 1) reaches P1 (sn 0): a forced checkpoint and the
 // receipt at t=3 (run seq 2, 3).
 func forcedTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P0").Send(2, "P0", "P1", "m").Recv(3, "P1", "m"))
 }
 
@@ -92,14 +94,14 @@ func forcedTrace(t *testing.T) *trace.Trace {
 // re-transmits it (copy 2, run seq 2), and P1 takes copy 1 at t=5, after
 // which copy 2 arrives (t=6.1) and is left unconsumed.
 func retransmitTrace(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "m1").Fail(0.2, "P0").Recv(5, "P1", "m1"))
 }
 
 // twoFailures: P0's failure (run seq 1) is announced to everyone before
 // P1 loses its receipt of m2; at P1's token P2 resends m2.
 func twoFailures(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Fail(0.05, "P0").Send(3, "P2", "P1", "m2").Recv(3.5, "P1", "m2").Fail(4, "P1").Internal(6, "P1"))
 }
 
@@ -107,7 +109,7 @@ func twoFailures(t *testing.T) *trace.Trace {
 // request of P0's crash (r = 2) reaches it: the textbook variant rolls
 // back to checkpoint 2 (run seq 13) and re-executes its op 2 (seq 14).
 func textbookRollback(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.5, "P1").Checkpoint(1, "P0").Checkpoint(1, "P1").Send(1.5, "P0", "P1", "a").
 		Checkpoint(2, "P0").Recv(2, "P1", "a").Checkpoint(3, "P1").Internal(4, "P1").Checkpoint(4.5, "P1").Fail(5, "P0"))
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -55,7 +58,7 @@ func TestSpecRuns(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			path := filepath.Join("testdata", "spec", tc.file)
-			run, err := trace.ReadRunFile(path)
+			run, err := tracetest.ReadRunFile(path)
 			switch {
 			case tc.want == nil && (err == nil || !strings.Contains(err.Error(), tc.witness)):
 				t.Fatalf("reading it gives %v, want an error: %s", err, tc.witness)
@@ -66,7 +69,7 @@ func TestSpecRuns(t *testing.T) {
 			}
 			var src *trace.Trace
 			if run.Source != "" {
-				if src, err = trace.ReadTraceFile(filepath.Join("testdata", "spec", run.Source)); err != nil {
+				if src, err = codec.ReadTraceFile(filepath.Join("testdata", "spec", run.Source)); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -21,7 +23,7 @@ import (
 // token rolls P1 back before y, m's copy 1 goes back to the mailbox and
 // is taken again after the last token has come home.
 func TestStreamAgreesWhenACopyIsDeliveredAgain(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1", "P2", "P3").
+	tr, err := tracetest.NewBuilder("P0", "P1", "P2", "P3").
 		Params(trace.Params{RestartDelay: trace.Second / 2, ControlDelay: trace.Second / 10}).
 		Fail(0.1, "P3").
 		Send(1.0, "P0", "P2", "z").

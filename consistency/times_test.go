@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -16,13 +18,13 @@ import (
 // failAndMessage: P1 fails at 1 (restart_delay 1 by default, so it
 // restarts at 2); m takes 0.4 from P0 to P1.
 func failAndMessage(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Checkpoint(0.5, "P1").Fail(1, "P1").Send(3, "P0", "P1", "m").Recv(3.4, "P1", "m"))
 }
 
 // message: m takes 0.4 from P0 to P1, whose receive is ready at 3.4 too.
 func message(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(3, "P1").Send(3, "P0", "P1", "m").Recv(3.4, "P1", "m"))
 }
 
@@ -146,7 +148,7 @@ func TestControlDelay(t *testing.T) {
 // (pkTokenRing), found by the second review round.
 func TestTokenRing(t *testing.T) {
 	three := func(t *testing.T) *trace.Trace {
-		return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+		return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 			Checkpoint(0.5, "P0").Fail(1, "P0").Internal(3, "P1").Internal(3, "P2"))
 	}
 	backwards := func(t *testing.T) *trace.Run {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -41,7 +43,7 @@ func TestTokenReceivedOnePerToken(t *testing.T) {
 	}
 	src := c.src(t)
 	path := filepath.Join("testdata", c.property, "fail", c.name+".run.json")
-	read, err := trace.ReadRunFile(path)
+	read, err := tracetest.ReadRunFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package consistency
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -15,7 +17,7 @@ import (
 // nothing logged. Its token lists nothing, so P2 resends m2 (run seq 8)
 // and P0 resends m1 (seq 11), each just before forwarding the token.
 func tokenHops(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P1", "m1").Recv(0.3, "P1", "m1").Send(0.4, "P2", "P1", "m2").Recv(0.5, "P1", "m2").
 		Fail(1, "P1").Internal(3, "P1"))
 }
@@ -24,7 +26,7 @@ func tokenHops(t *testing.T) *trace.Trace {
 // restart replays both receipts from the log, the token lists m1 and m2,
 // and no hop resends anything.
 func tokenListsAll(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P1", "m1").Recv(0.3, "P1", "m1").Send(0.4, "P2", "P1", "m2").Recv(0.5, "P1", "m2").
 		Flush(0.6, "P1").Fail(1, "P1").Internal(3, "P1"))
 }
@@ -33,7 +35,7 @@ func tokenListsAll(t *testing.T) *trace.Trace {
 // after m1 and lost in its crash: at the token P2 rolls back both (run
 // seq 10) and resends nothing.
 func tokenRollsBack(t *testing.T) *trace.Trace {
-	return mustBuild(t, trace.NewBuilder("P0", "P1", "P2").
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P1", "m1").Recv(0.3, "P1", "m1").Send(0.35, "P1", "P2", "x").Recv(0.4, "P2", "x").
 		Send(0.45, "P2", "P1", "m2").Recv(0.5, "P1", "m2").Fail(1, "P1").Internal(3, "P1"))
 }

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // FuzzDiagram: any run the decoder accepts is drawn without panicking,
@@ -24,14 +25,14 @@ func FuzzDiagram(f *testing.F) {
 		for _, ex := range []string{"forced.json", "orphan.json"} {
 			run, _ := replayed(f, readExample(f, ex), alg)
 			var b bytes.Buffer
-			if err := trace.WriteRun(&b, run, trace.WriteOptions{JSONL: true}); err != nil {
+			if err := codec.WriteRun(&b, run, codec.WriteOptions{JSONL: true}); err != nil {
 				f.Fatal(err)
 			}
 			f.Add(b.Bytes(), uint8(7))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
-		run, err := trace.ReadRun("fuzz", bytes.NewReader(data))
+		run, err := codec.ReadRun("fuzz", bytes.NewReader(data))
 		if err != nil {
 			return
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -39,7 +41,7 @@ func replayed(t testing.TB, tr *trace.Trace, alg string) (*trace.Run, *report.Re
 
 func readExample(t testing.TB, name string) *trace.Trace {
 	t.Helper()
-	tr, err := trace.ReadTraceFile(filepath.Join(examples, name))
+	tr, err := codec.ReadTraceFile(filepath.Join(examples, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // BenchmarkExplore measures schedules per second per core on a small
@@ -13,7 +13,7 @@ import (
 // quotes. Shrinking is not involved (the default algorithms find
 // nothing).
 func BenchmarkExplore(b *testing.B) {
-	tr, err := trace.ReadTraceFile("testdata/small.json")
+	tr, err := codec.ReadTraceFile("testdata/small.json")
 	if err != nil {
 		b.Fatal(err)
 	}

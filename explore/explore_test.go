@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -16,7 +18,7 @@ import (
 
 func readTrace(t testing.TB, path string) *trace.Trace {
 	t.Helper()
-	tr, err := trace.ReadTraceFile(path)
+	tr, err := codec.ReadTraceFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +353,7 @@ func witnessJSON(t fataler, r *Result) string {
 		for _, p := range a.Properties {
 			if p.Witness != nil {
 				var b bytes.Buffer
-				if err := trace.WriteTrace(&b, p.Witness.Trace, trace.WriteOptions{}); err != nil {
+				if err := codec.WriteTrace(&b, p.Witness.Trace, codec.WriteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				return a.Algorithm + " " + p.Name + ":\n" + b.String()

@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // WitnessDir is where an exploration of input (a path, "-" for stdin)
@@ -45,7 +46,7 @@ func WriteWitnesses(r *Result, dir string) (bool, error) {
 				}
 				name := alg.Algorithm + "-" + p.Name + ".json"
 				w.Path = filepath.Join(dir, name)
-				err := output.Write(w.Path, nil, func(out io.Writer) error { return trace.WriteTrace(out, w.Trace, trace.WriteOptions{}) })
+				err := output.Write(w.Path, nil, func(out io.Writer) error { return codec.WriteTrace(out, w.Trace, codec.WriteOptions{}) })
 				if err != nil {
 					return false, err
 				}

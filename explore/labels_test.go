@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 )
 
 // TestLabelsCarried: a trace's labels are indexes into its Labels
@@ -12,7 +12,7 @@ import (
 // schedule trace of an injected failure keeps the source's labels and
 // labels the injected fail; its clone (the witness's) keeps both.
 func TestLabelsCarried(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "m").Label("request").
 		Recv(0.2, "P1", "m").Label("handle").
 		Checkpoint(0.3, "P1").Label("tick").

@@ -8,10 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // Merge combines the results of the shards 1/N … N/N of one exploration,
@@ -190,7 +191,7 @@ func readWitnesses(r *Result) error {
 	for a := range r.Algorithms {
 		for _, p := range r.Algorithms[a].Properties {
 			if w := p.Witness; w != nil && w.Trace == nil && len(w.Doc) > 0 {
-				tr, err := trace.ReadTrace(r.File, bytes.NewReader(w.Doc))
+				tr, err := codec.ReadTrace(r.File, bytes.NewReader(w.Doc))
 				if err != nil {
 					return fmt.Errorf("the witness of %s %s: %v", r.Algorithms[a].Algorithm, p.Name, err)
 				}

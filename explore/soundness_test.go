@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
@@ -189,7 +191,7 @@ func TestReductionSound(t *testing.T) {
 // without tokens ends with m1 lost in one schedule only. Pinned, both
 // crashes restart at 2 and agree.
 func TestNaiveReductionUnsound(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Internal(0, "P0").
 		Send(1, "P0", "P1", "m1").
 		Recv(1.1, "P1", "m1").

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/big"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/report"
 
 	"github.com/ckpt-dev/ckpt/explore/shrink"
@@ -65,7 +67,7 @@ func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness, shrunk 
 	w.Events, w.Processes, w.Messages = len(w.Trace.Events), len(w.Trace.Processes), len(w.Trace.Msgs)
 	w.OriginalEvents, w.OriginalProcesses, w.OriginalMessages = len(tr.Events), len(tr.Processes), len(tr.Msgs)
 	var doc bytes.Buffer
-	if err := trace.WriteTrace(&doc, w.Trace, trace.WriteOptions{}); err == nil {
+	if err := codec.WriteTrace(&doc, w.Trace, codec.WriteOptions{}); err == nil {
 		w.Doc = doc.Bytes()
 	}
 }

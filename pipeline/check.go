@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -55,7 +57,7 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 	}
 	var why []string
 	for _, c := range candidates {
-		tr, err := trace.ReadTraceFile(c)
+		tr, err := codec.ReadTraceFile(c)
 		switch {
 		case err != nil:
 			why = append(why, c+": "+Describe(Labelled(err, TraceDoc)))

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // Input is one file to read: a path as the user gave it (or as a
@@ -77,7 +77,7 @@ func expandDir(dir, want string) ([]Input, []string) {
 		}
 	}
 	if len(out) == 0 {
-		kind := map[string]string{"": "trace or run", trace.TraceFormat: "trace", trace.RunFormat: "run"}[want]
+		kind := map[string]string{"": "trace or run", codec.TraceFormat: "trace", codec.RunFormat: "run"}[want]
 		out = append(out, Input{Path: dir, Err: fmt.Errorf("no %s files (.json, .jsonl, .json.gz or .jsonl.gz) in the directory", kind)})
 	}
 	return out, notes
@@ -103,9 +103,9 @@ func skipReason(base, name, want string) string {
 	}
 	switch got := fileFormat(name); {
 	case want == "" || got == want:
-	case got == trace.RunFormat:
+	case got == codec.RunFormat:
 		return skipReasons[4]
-	case got == trace.TraceFormat:
+	case got == codec.TraceFormat:
 		return skipReasons[5]
 	}
 	return ""
@@ -127,7 +127,7 @@ func fileFormat(path string) string {
 		return ""
 	}
 	defer f.Close()
-	got, _, err := trace.Detect(f)
+	got, _, err := codec.Detect(f)
 	if err != nil {
 		return ""
 	}

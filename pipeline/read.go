@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -31,13 +33,13 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // ReadTrace reads the trace at path ("-": stdin).
 func (p *Pipeline) ReadTrace(path string) (*trace.Trace, error) {
-	tr, _, err := p.read(path, trace.TraceFormat)
+	tr, _, err := p.read(path, codec.TraceFormat)
 	return tr, err
 }
 
 // ReadRun reads the run at path ("-": stdin).
 func (p *Pipeline) ReadRun(path string) (*trace.Run, error) {
-	_, run, err := p.read(path, trace.RunFormat)
+	_, run, err := p.read(path, codec.RunFormat)
 	return run, err
 }
 
@@ -47,7 +49,7 @@ func (p *Pipeline) ReadAny(path string) (*trace.Trace, *trace.Run, error) {
 	return p.read(path, "")
 }
 
-// read reads path as want (trace.TraceFormat, trace.RunFormat, or ""
+// read reads path as want (codec.TraceFormat, codec.RunFormat, or ""
 // for either, told by its header).
 func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 	if path != "-" {
@@ -67,24 +69,24 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 	defer c.Close()
 	if f, file := r.(*os.File); file && want == "" && atStart(f) {
 		// By name, the format is found even after the events.
-		tr, run, err := trace.ReadAnyFile(path)
+		tr, run, err := codec.ReadAnyFile(path)
 		if err != nil {
 			err = Labelled(err, docOfFile(path))
 		}
 		return tr, run, err
 	}
 	if want == "" {
-		format, rest, err := trace.Detect(r)
+		format, rest, err := codec.Detect(r)
 		if err != nil {
 			return nil, nil, &trace.InputError{File: path, Event: -1, Msg: err.Error()}
 		}
 		want, r = format, rest
 	}
-	if want == trace.RunFormat {
-		run, err := trace.ReadRun(path, r)
+	if want == codec.RunFormat {
+		run, err := codec.ReadRun(path, r)
 		return nil, run, Labelled(err, RunDoc)
 	}
-	tr, err := trace.ReadTrace(path, r)
+	tr, err := codec.ReadTrace(path, r)
 	return tr, nil, Labelled(err, TraceDoc)
 }
 
@@ -168,7 +170,7 @@ func docOfFile(path string) string {
 		return TraceDoc
 	}
 	defer f.Close()
-	if format, _, err := trace.Detect(f); err == nil && format == trace.RunFormat {
+	if format, _, err := codec.Detect(f); err == nil && format == codec.RunFormat {
 		return RunDoc
 	}
 	return TraceDoc

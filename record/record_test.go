@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/record"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -97,8 +99,8 @@ func TestMergeRecovery(t *testing.T) {
 	golden.Check(t, "recovery.P1.jsonl", b1.Bytes())
 	m := must(record.Merge(record.Input{Name: "P0", R: b0}, record.Input{Name: "P1", R: b1}))
 	var run, tr bytes.Buffer
-	ok(t, trace.WriteRun(&run, m.Run, trace.WriteOptions{}))
-	ok(t, trace.WriteTrace(&tr, m.Trace, trace.WriteOptions{}))
+	ok(t, codec.WriteRun(&run, m.Run, codec.WriteOptions{}))
+	ok(t, codec.WriteTrace(&tr, m.Trace, codec.WriteOptions{}))
 	golden.Check(t, "recovery.run.json", run.Bytes())
 	golden.Check(t, "recovery.trace.json", tr.Bytes())
 }
@@ -121,7 +123,7 @@ func TestTraceOnly(t *testing.T) {
 		t.Fatal("a trace-only recording merged into a run")
 	}
 	var tr bytes.Buffer
-	ok(t, trace.WriteTrace(&tr, m.Trace, trace.WriteOptions{}))
+	ok(t, codec.WriteTrace(&tr, m.Trace, codec.WriteOptions{}))
 	golden.Check(t, "trace-only.json", tr.Bytes())
 }
 
@@ -133,6 +135,10 @@ func TestOpenResumes(t *testing.T) {
 	opt := record.Options{Processes: []string{"P0", "P1"}, Algorithm: "ms", Now: clock(epoch, time.Second)}
 	r := must(record.Open("P0", path, opt))
 	ok(t, r.Internal("one"))
+	ok(t, r.Sync())
+	if b := must(os.ReadFile(path)); !strings.Contains(string(b), `"label":"one"`) {
+		t.Fatalf("the event is not in the file after Sync:\n%s", b)
+	}
 	ok(t, r.Close())
 	f := must(os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0))
 	must(f.WriteString(`{"n":2,"kind":"torn`)) // a crash in mid-write

@@ -94,9 +94,6 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 	return r, nil
 }
 
-// Name returns the process name.
-func (r *Recorder) Name() string { return r.name }
-
 // Flush writes every buffered event to the writer (the operating system,
 // for a file). A process killed after Flush returns loses none of them.
 func (r *Recorder) Flush() error {

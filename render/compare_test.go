@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/compare"
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -23,7 +25,7 @@ func exampleTables(t *testing.T, o compare.Options) []compare.Table {
 	t.Helper()
 	var out []compare.Table
 	for _, name := range examples {
-		tr, err := trace.ReadTraceFile(filepath.Join("../testdata/traces", name))
+		tr, err := codec.ReadTraceFile(filepath.Join("../testdata/traces", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/internal/golden"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // exploreCases are the explorations the goldens show: a clean one through both
@@ -34,7 +35,7 @@ func exploreResults(t *testing.T) map[string]*explore.Result {
 	t.Helper()
 	out := map[string]*explore.Result{}
 	for _, c := range exploreCases {
-		tr, err := trace.ReadTraceFile(c.trace)
+		tr, err := codec.ReadTraceFile(c.trace)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -62,7 +64,7 @@ func has(t *testing.T, run *trace.Run, want ...string) {
 // re-transmits live sends (resend, of: 1, same piggyback) and runs the ops
 // it had never executed, all before the restart event.
 func TestInstantReplayRestart(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Checkpoint(0.1, "P0").
 		Send(0.2, "P0", "P1", "a").
 		Internal(0.3, "P0").
@@ -101,7 +103,7 @@ func TestInstantReplayRestart(t *testing.T) {
 // re-executed receive of a until a tick says retry, and holds the whole
 // process until the next tick resumes it.
 func TestRequeueHoldResume(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "a").
 		Recv(0.2, "P1", "a").
 		Internal(0.3, "P1").
@@ -156,7 +158,7 @@ func TestRequeueHoldResume(t *testing.T) {
 // resend of an op that is no live send, is the algorithm's error, never a
 // nested Step or a panic.
 func TestRestartContract(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "a").
 		Fail(0.5, "P0").
 		Send(0.6, "P0", "P1", "b").
@@ -200,7 +202,7 @@ func TestRestartContract(t *testing.T) {
 // again before resuming), and a hold without Until writes nothing (PK's
 // hold after a restart); the blocked time is block → resume.
 func TestBlockRecorded(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1.0, "P0").
 		Checkpoint(1.0, "P1").
 		Checkpoint(1.5, "P0").
@@ -263,7 +265,7 @@ func (a *cicSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 // vectors share one piggyback entry; a new vector makes a new entry, even
 // if equal in value (identity is what the protocols guarantee).
 func TestPiggybackTableSharesCIC(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Checkpoint(1, "P0").
 		Send(1.1, "P0", "P1", "a").
 		Send(1.2, "P0", "P1", "b").
@@ -300,7 +302,7 @@ func TestPiggybackTableSharesCIC(t *testing.T) {
 // blocks starves while they go on (coordinated checkpointing's rounds).
 // A hold without Until keeps that rule (PK).
 func TestBlockPauses(t *testing.T) {
-	b := trace.NewBuilder("P0")
+	b := tracetest.NewBuilder("P0")
 	for k := 1; k <= 10; k++ {
 		if k == 5 {
 			b.Internal(5, "P0")
@@ -337,7 +339,7 @@ func TestBlockPauses(t *testing.T) {
 // 1.5 s after its first ready time, which is in the past — and the run
 // stays in time order.
 func TestBlockOfAWaitingReceive(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Checkpoint(0.05, "P0").
 		Send(0.1, "P0", "P1", "m").
 		Recv(0.3, "P1", "m").

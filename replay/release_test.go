@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -46,7 +48,7 @@ func (a *stabler) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 
 // stableTrace: P0 sends a to P1, both tick, P0 sends b, both tick twice.
 func stableTrace(t *testing.T) *trace.Trace {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "a").Recv(1.5, "P1", "a").
 		Checkpoint(2, "P0").Checkpoint(2, "P1").
 		Send(3, "P0", "P1", "b").Recv(3.5, "P1", "b").

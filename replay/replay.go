@@ -42,7 +42,7 @@ type Options struct {
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
-// trace (trace.ReadTrace, the Builder or trace.Validate); Run still checks
+// trace (codec.ReadTrace, the Builder or trace.Validate); Run still checks
 // the indexes it relies on, so a malformed trace is an error, never a
 // panic. An algorithm that breaks the Effect contract is an error too.
 func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
@@ -32,7 +34,7 @@ func lines(run *trace.Run) []string {
 func TestEngine(t *testing.T) {
 	cases := []struct {
 		name  string
-		b     *trace.Builder
+		b     *tracetest.Builder
 		must  []string
 		never []string
 	}{
@@ -41,7 +43,7 @@ func TestEngine(t *testing.T) {
 			// checkpoint 1 (pos 1) and runs op 1 (gap 0.2) at 1.7, op 2
 			// (gap 0.1) at 1.8; the re-executed send is copy 2.
 			name: "gap-after-restart",
-			b: trace.NewBuilder("P0", "P1").
+			b: tracetest.NewBuilder("P0", "P1").
 				Params(trace.Params{RestartDelay: trace.Second / 2}).
 				Internal(0.1, "P0").
 				Checkpoint(0.2, "P0").
@@ -59,7 +61,7 @@ func TestEngine(t *testing.T) {
 			// flush does nothing; a restart at exactly a tick's time
 			// comes first.
 			name: "down",
-			b: trace.NewBuilder("P0", "P1").
+			b: tracetest.NewBuilder("P0", "P1").
 				Fail(1.0, "P0").
 				Checkpoint(1.2, "P0").
 				Fail(1.3, "P0").
@@ -75,7 +77,7 @@ func TestEngine(t *testing.T) {
 			// re-send, so P1's re-executed receive of m1 blocks forever,
 			// and P2, which waits for P1's m2, is blocked behind it.
 			name: "end-states",
-			b: trace.NewBuilder("P0", "P1", "P2").
+			b: tracetest.NewBuilder("P0", "P1", "P2").
 				Send(0.1, "P0", "P1", "m1").
 				Recv(0.2, "P1", "m1").
 				Fail(0.3, "P1").
@@ -88,7 +90,7 @@ func TestEngine(t *testing.T) {
 			// 1.6 when the copy arrives (the sender restarted at 1.1 and
 			// sent at 1.1 + gap 0.2; delay 0.3).
 			name: "late-copy",
-			b: trace.NewBuilder("P0", "P1").
+			b: tracetest.NewBuilder("P0", "P1").
 				Fail(0.1, "P0").
 				Send(0.2, "P0", "P1", "m").
 				Recv(0.5, "P1", "m"),
@@ -162,7 +164,7 @@ func (badAlg) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 }
 
 func TestContractErrors(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Recv(0.2, "P1", "m").Build()
+	tr, err := tracetest.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Recv(0.2, "P1", "m").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package trace
+package trace_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/internal/golden"
 )
@@ -19,17 +21,17 @@ func TestExamples(t *testing.T) {
 		// The variants are generated from their JSON originals.
 		for _, v := range []struct {
 			from, to string
-			opts     WriteOptions
+			opts     codec.WriteOptions
 		}{
-			{"forced.json", "forced.jsonl", WriteOptions{JSONL: true}},
-			{"orphan.json", "orphan.json.gz", WriteOptions{Gzip: true}},
+			{"forced.json", "forced.jsonl", codec.WriteOptions{JSONL: true}},
+			{"orphan.json", "orphan.json.gz", codec.WriteOptions{Gzip: true}},
 		} {
-			tr, err := ReadTraceFile(filepath.Join(dir, v.from))
+			tr, err := codec.ReadTraceFile(filepath.Join(dir, v.from))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteTrace(&b, tr, v.opts); err != nil {
+			if err := codec.WriteTrace(&b, tr, v.opts); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(dir, v.to), b.Bytes(), 0o644); err != nil {
@@ -39,17 +41,17 @@ func TestExamples(t *testing.T) {
 	}
 	for _, name := range []string{"forced", "orphan", "domino", "failure-free"} {
 		t.Run(name, func(t *testing.T) {
-			tr, err := ReadTraceFile(filepath.Join(dir, name+".json"))
+			tr, err := codec.ReadTraceFile(filepath.Join(dir, name+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteTrace(&b, tr, WriteOptions{}); err != nil {
+			if err := codec.WriteTrace(&b, tr, codec.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("canonical", name+".json"), b.Bytes())
 			for _, variant := range []string{name + ".jsonl", name + ".json.gz"} {
-				vt, err := ReadTraceFile(filepath.Join(dir, variant))
+				vt, err := codec.ReadTraceFile(filepath.Join(dir, variant))
 				if os.IsNotExist(err) {
 					continue
 				}
@@ -58,7 +60,7 @@ func TestExamples(t *testing.T) {
 				}
 				vt.Name = tr.Name
 				var vb bytes.Buffer
-				if err := WriteTrace(&vb, vt, WriteOptions{}); err != nil {
+				if err := codec.WriteTrace(&vb, vt, codec.WriteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(vb.Bytes(), b.Bytes()) {
@@ -77,7 +79,7 @@ func TestBadExamples(t *testing.T) {
 	}
 	var out strings.Builder
 	for _, p := range paths {
-		_, err := ReadTraceFile(p)
+		_, err := codec.ReadTraceFile(p)
 		if err == nil {
 			t.Errorf("%s: accepted", p)
 			continue

@@ -1,7 +1,5 @@
 package trace
 
-import "fmt"
-
 // The fields ckpt's own algorithms always write (SPEC §6). A run that
 // names one of them — ms, ms-textbook, pk and the checkpoint-placement
 // protocols bcs, fdas, hmnr, coordinated — claims their rules, and the
@@ -126,16 +124,4 @@ func (k pbKeys) fields(pb *Piggyback) []field {
 	return []field{{"pb.sn", k.sn && pb.Sn == None}, {"pb.inc", k.inc && pb.Inc == None}, {"pb.rec_line", k.recLine && pb.RecLine == None},
 		{"pb.vt", k.vt && !pb.HasVT()}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
 		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}
-}
-
-// checkRunFields rejects a run of one of ckpt's algorithms whose events
-// evs (the run's from seq first on) omit a field the algorithm always
-// writes, naming the event and the field.
-func checkRunFields(evs []RunEvent, run *Run, first int) error {
-	for i := range evs {
-		if f := run.MissingField(&evs[i]); f != "" {
-			return &InputError{File: run.Name, Event: first + i, Msg: fmt.Sprintf("%s event lacks %q, which %s always writes", evs[i].Kind, f, run.Algorithm)}
-		}
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
@@ -42,38 +41,6 @@ func FromSeconds(s float64) (t Time, ok bool) {
 		return 0, false
 	}
 	return Time(ns), true
-}
-
-// badSeconds describes a number v read for a time or duration (field
-// names it, as `"t"`) that FromSeconds (or, for a duration, > 0) rejects.
-// A finite v > 0 is beyond MaxTime: the message states the limit, and for
-// a point in time (a trace's "t") adds EpochHint, since such a number is
-// nearly always an absolute timestamp.
-func badSeconds(field string, v float64, duration bool) string {
-	if duration && RoundsToZero(v) {
-		return fmt.Sprintf("%s must be a finite number > 0, got %s, which %s", field, fmtFloat(v), ZeroRoundingText)
-	}
-	if v > 0 && !math.IsInf(v, 1) {
-		if duration {
-			return fmt.Sprintf("%s must be at most %s, got %s", field, MaxTimeText, fmtFloat(v))
-		}
-		return fmt.Sprintf("%s must be at most %s, got %s; %s", field, MaxTimeText, fmtFloat(v), EpochHint)
-	}
-	if duration {
-		return field + " must be a finite number > 0, got " + fmtFloat(v)
-	}
-	return field + " must be a finite number >= 0, got " + fmtFloat(v)
-}
-
-// badTime is badSeconds for a Time of a trace built in memory.
-func badTime(field string, t Time, duration bool) string {
-	if t > MaxTime {
-		return badSeconds(field, t.Seconds(), duration)
-	}
-	if duration {
-		return field + " must be a finite number > 0, got " + t.String()
-	}
-	return field + " must be a finite number >= 0, got " + t.String()
 }
 
 // ZeroRoundingText says why a positive duration shorter than half a

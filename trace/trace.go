@@ -1,21 +1,13 @@
-// Package trace defines ckpt's two file formats — the execution trace
-// (ckpt/trace@1, SPEC §2) and the run (ckpt/run@1, SPEC §6) — as compact
-// in-memory values, with their codecs and validation.
+// Package trace is the model of ckpt's two documents — the execution
+// trace (SPEC §2) and the run (SPEC §6) — as compact in-memory values,
+// with the rules a trace must follow (validate.go). Package codec reads
+// and writes them.
 //
 // Process names and message ids are interned: events refer to processes by
 // their index in Processes and to messages by their index in Msgs, so the
 // replay engine and the checker index slices instead of hashing strings in
 // their hot loops.
 package trace
-
-// Format names written in the "format" field of each document. A run is
-// written as RunFormat, or as RunFormat2 with WriteOptions.Compact
-// (docs/formats.md); readers take both.
-const (
-	TraceFormat = "ckpt/trace@1"
-	RunFormat   = "ckpt/run@1"
-	RunFormat2  = "ckpt/run@2"
-)
 
 // None marks an absent process, message, op, checkpoint or number in the
 // int32 fields of Event and RunEvent.

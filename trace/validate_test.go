@@ -64,22 +64,3 @@ func TestValidateInMemory(t *testing.T) {
 		})
 	}
 }
-
-func TestBuilderFailAndWriterErrors(t *testing.T) {
-	tr, err := NewBuilder("P0").Fail(1, "P0").Build()
-	if err != nil || tr.Events[0].Kind != Fail || tr.Events[0].Down != 0 {
-		t.Fatalf("%+v %v", tr, err)
-	}
-	if err := WriteTrace(failWriter{}, tr, WriteOptions{}); err == nil {
-		t.Error("WriteTrace hid a write error")
-	}
-	if err := WriteRun(failWriter{}, &Run{Processes: []string{"P0"}}, WriteOptions{Gzip: true}); err == nil {
-		t.Error("WriteRun hid a write error")
-	}
-}
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, errWrite }
-
-var errWrite = &InputError{Event: -1, Msg: "disk full"}

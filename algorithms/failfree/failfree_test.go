@@ -3,18 +3,20 @@ package failfree
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
 func TestCheck(t *testing.T) {
-	ok, err := trace.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Recv(0.2, "P1", "m").Build()
+	ok, err := tracetest.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Recv(0.2, "P1", "m").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := Check(ok, "bcs"); err != nil {
 		t.Fatalf("failure-free trace refused: %v", err)
 	}
-	bad, err := trace.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Fail(0.15, "P0").Recv(0.2, "P1", "m").Build()
+	bad, err := tracetest.NewBuilder("P0", "P1").Send(0.1, "P0", "P1", "m").Fail(0.15, "P0").Recv(0.2, "P1", "m").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

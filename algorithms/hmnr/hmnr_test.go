@@ -3,6 +3,8 @@ package hmnr
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	_ "github.com/ckpt-dev/ckpt/internal/golden" // -update, as in every test binary
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -17,7 +19,7 @@ import (
 // P1's message — sent after P1's checkpoint, with taken[0] set by it —
 // would force P0 although no path leads from P0 to P1.
 func TestInitialCheckpoint(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Checkpoint(0.1, "P1").
 		Send(0.2, "P1", "P0", "m").Recv(0.3, "P0", "m").
 		Build()

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -21,10 +23,10 @@ func generated(t *testing.T, seed uint64, failures int) *trace.Trace {
 	cfg.Concurrent = failures > 1
 	cfg.InTransit = int(seed % 3)
 	var buf bytes.Buffer
-	if _, err := gen.Write(&buf, cfg, trace.WriteOptions{}); err != nil {
+	if _, err := gen.Write(&buf, cfg, codec.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := trace.ReadTrace("gen", &buf)
+	tr, err := codec.ReadTrace("gen", &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,10 +78,10 @@ func TestExamples(t *testing.T) {
 	for _, tr := range trs {
 		var a, b bytes.Buffer
 		run := mustRun(t, tr, "")
-		if err := trace.WriteRun(&a, run, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&a, run, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := trace.WriteRun(&b, mustRun(t, tr, ""), trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&b, mustRun(t, tr, ""), codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {

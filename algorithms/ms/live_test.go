@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -62,10 +64,10 @@ func TestLiveIsMS(t *testing.T) {
 	for _, tr := range trs {
 		want, got := mustRun(t, tr, ""), runWith(t, tr, newPerProcess(tr))
 		var a, b bytes.Buffer
-		if err := trace.WriteRun(&a, want, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&a, want, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := trace.WriteRun(&b, got, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&b, got, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {

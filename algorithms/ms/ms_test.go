@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -51,7 +54,7 @@ func find(run *trace.Run, frags ...string) []string {
 
 type goldenCase struct {
 	name  string
-	build func() *trace.Builder
+	build func() *tracetest.Builder
 	// must lists fragments (space-separated within one string, all on one
 	// line) that the run must contain: the point of the case.
 	must []string
@@ -60,8 +63,8 @@ type goldenCase struct {
 var cases = []goldenCase{
 	{
 		name: "forced",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1").
 				Checkpoint(0.1, "P0").
 				Send(0.2, "P0", "P1", "m1").
 				Recv(0.5, "P1", "m1")
@@ -70,8 +73,8 @@ var cases = []goldenCase{
 	},
 	{
 		name: "skipped",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1").
 				Checkpoint(0.1, "P0").
 				Checkpoint(0.15, "P0").
 				Send(0.2, "P0", "P1", "m1").
@@ -88,8 +91,8 @@ var cases = []goldenCase{
 		// log, and P2 discards the first copy of m2, whose send the
 		// failure undid, then receives the re-sent copy.
 		name: "replay-and-stale",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1", "P2").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1", "P2").
 				Checkpoint(0.1, "P1").
 				Checkpoint(0.2, "P1").
 				Send(0.3, "P0", "P1", "m1").
@@ -109,8 +112,8 @@ var cases = []goldenCase{
 		// still valid for P2 and is logged. P0 takes a recovery
 		// checkpoint. Case 3: same applied set.
 		name: "receipt-cases",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1", "P2").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1", "P2").
 				Params(trace.Params{ControlDelay: sec(2)}).
 				Checkpoint(0.1, "P1").
 				Send(0.2, "P1", "P2", "m3").
@@ -129,8 +132,8 @@ var cases = []goldenCase{
 		// Two concurrent failures with different recovery lines (P0 r=1,
 		// P1 r=3).
 		name: "concurrent",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1", "P2").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1", "P2").
 				Checkpoint(0.05, "P0").
 				Checkpoint(0.05, "P1").
 				Checkpoint(0.06, "P1").
@@ -153,8 +156,8 @@ var cases = []goldenCase{
 		// is in flight; the request arrives while P1 is down (2.2 < 2.6) and is
 		// applied at its second restart.
 		name: "fail-twice",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1", "P2").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1", "P2").
 				Params(trace.Params{RestartDelay: sec(0.5), ControlDelay: sec(0.5)}).
 				Checkpoint(0.05, "P0").
 				Checkpoint(0.05, "P1").
@@ -175,8 +178,8 @@ var cases = []goldenCase{
 		// again before its logged m1 is replayed: the entry survives and
 		// the second restart still replays it.
 		name: "refail-before-replay",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1").
 				Checkpoint(0.1, "P1").
 				Checkpoint(0.2, "P1").
 				Internal(0.3, "P1").
@@ -195,8 +198,8 @@ var cases = []goldenCase{
 		// (index 6) before P2's send of m3 (index 7) whose zero-delay
 		// arrival is handled before P1's receive of m3 (index 8).
 		name: "ties",
-		build: func() *trace.Builder {
-			return trace.NewBuilder("P0", "P1", "P2").
+		build: func() *tracetest.Builder {
+			return tracetest.NewBuilder("P0", "P1", "P2").
 				Send(0.5, "P1", "P0", "m1").
 				Fail(1.0, "P0").
 				Send(1.5, "P2", "P0", "m2").
@@ -248,7 +251,7 @@ func TestGolden(t *testing.T) {
 // P1's Rollback, which also says inc 1, keeping m1 whose send P1's failure
 // undid.
 func textbookTrace(t *testing.T) *trace.Trace {
-	tr, err := trace.NewBuilder("P0", "P1", "P2").
+	tr, err := tracetest.NewBuilder("P0", "P1", "P2").
 		Checkpoint(0.05, "P0").
 		Checkpoint(0.06, "P0").
 		Checkpoint(0.07, "P0").
@@ -295,7 +298,7 @@ func exampleTraces(t *testing.T) []*trace.Trace {
 	files, _ := filepath.Glob("../../testdata/traces/*")
 	var out []*trace.Trace
 	for _, f := range files {
-		tr, err := trace.ReadTraceFile(f)
+		tr, err := codec.ReadTraceFile(f)
 		if err != nil {
 			continue // the examples directory also holds invalid inputs
 		}
@@ -344,10 +347,10 @@ func TestRandomFailures(t *testing.T) {
 		run := mustRun(t, tr, "")
 		again := mustRun(t, tr, "")
 		var a, b bytes.Buffer
-		if err := trace.WriteRun(&a, run, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&a, run, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := trace.WriteRun(&b, again, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&b, again, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {

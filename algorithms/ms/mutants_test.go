@@ -3,6 +3,8 @@ package ms_test
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
@@ -37,7 +39,7 @@ func TestMutantsAreBroken(t *testing.T) {
 // undoes m's send. The default drops the entry at P1's rollback and takes
 // the re-sent copy; replay-all replays the undone copy from the log.
 func TestReplayAllReplaysStale(t *testing.T) {
-	b := trace.NewBuilder("P0", "P1")
+	b := tracetest.NewBuilder("P0", "P1")
 	for i := 1; i <= 5; i++ {
 		b.Checkpoint(0.01*float64(i), "P1")
 	}

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
@@ -46,7 +47,7 @@ func TestProbePure(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := trace.WriteRun(&out[i], run, trace.WriteOptions{}); err != nil {
+			if err := codec.WriteRun(&out[i], run, codec.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 )
 
 const module = "github.com/ckpt-dev/ckpt/"
@@ -61,7 +61,7 @@ func TestTestOnly(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").Internal(0.1, "P0").Build()
+	tr, err := tracetest.NewBuilder("P0", "P1").Internal(0.1, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

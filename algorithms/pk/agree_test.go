@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -63,7 +65,7 @@ func TestCheckerAgrees(t *testing.T) {
 func TestBundledTraces(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/traces/*.json*")
 	for _, path := range paths {
-		tr, err := trace.ReadTraceFile(path)
+		tr, err := codec.ReadTraceFile(path)
 		if err != nil {
 			continue // invalid examples are the validator's business
 		}

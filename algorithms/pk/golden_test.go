@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -50,7 +53,7 @@ func msgIndex(run *trace.Run, name string) int32 {
 
 type goldenCase struct {
 	name  string
-	trace *trace.Builder
+	trace *tracetest.Builder
 	// done: every process must finish its whole program.
 	done  bool
 	check func(t *testing.T, run *trace.Run)
@@ -62,7 +65,7 @@ var goldenCases = []goldenCase{
 		// everything after it are orphans; P1 and P2 roll back, P2 resends
 		// m2, and the orphan copy of m5 still in transit is discarded.
 		name: "classic",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P0", "P1", "m1").
 			Recv(0.2, "P1", "m1").
 			Checkpoint(0.3, "P0").
@@ -102,7 +105,7 @@ var goldenCases = []goldenCase{
 		// The log was flushed before the crash: the restart replays every
 		// receipt, nothing is an orphan, nobody rolls back.
 		name: "flushed",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.4, "P2", "P0", "m2").
 			Recv(0.5, "P0", "m2").
 			Send(0.6, "P0", "P1", "m3").
@@ -125,7 +128,7 @@ var goldenCases = []goldenCase{
 	{
 		// P0 and P2 fail at nearly the same time: two tokens circulate.
 		name: "concurrent",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P1", "P0", "a").
 			Send(0.15, "P1", "P2", "b").
 			Recv(0.2, "P0", "a").
@@ -153,7 +156,7 @@ var goldenCases = []goldenCase{
 		// in P2's mailbox of control messages and P2 handles it at its
 		// restart, after which it forwards it.
 		name: "token-while-down",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P1", "P0", "a").
 			Recv(0.2, "P0", "a").
 			Send(0.3, "P0", "P2", "c").
@@ -179,7 +182,7 @@ var goldenCases = []goldenCase{
 		// P0 fails again before its first token returns: it starts a new
 		// token and resumes only when the newest returns.
 		name: "repeated",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P1", "P0", "a").
 			Recv(0.2, "P0", "a").
 			Send(0.3, "P0", "P1", "b").
@@ -209,7 +212,7 @@ var goldenCases = []goldenCase{
 		// P1 logs its receipt of the orphan c stably, is rolled back by
 		// P0's token, and fails later: its restart must not replay c.
 		name: "rolled-back-then-fails",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P2", "P0", "a").
 			Recv(0.2, "P0", "a").
 			Send(0.3, "P0", "P1", "c").
@@ -232,7 +235,7 @@ var goldenCases = []goldenCase{
 		// arrives: x is an orphan, the rollback undoes m's receipt too, and
 		// m's copy must come back to the mailbox.
 		name: "held-rollback-requeue",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P2", "P0", "w").
 			Recv(0.2, "P0", "w").
 			Send(0.3, "P0", "P1", "x").
@@ -277,7 +280,7 @@ var goldenCases = []goldenCase{
 		// names P0's new incarnation: P0 knows its own announcement, so
 		// the answer is not held forever.
 		name: "after-recovery",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P2", "P0", "w").
 			Recv(0.2, "P0", "w").
 			Fail(1.0, "P0").
@@ -298,7 +301,7 @@ var goldenCases = []goldenCase{
 		// second restart must not replay x's orphan receipt, and its
 		// announcement covers what incarnation 1 kept.
 		name: "second-failure-after-undone-replay",
-		trace: trace.NewBuilder("P0", "P1", "P2").
+		trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P2", "P0", "w").
 			Recv(0.2, "P0", "w").
 			Send(0.3, "P0", "P1", "x").
@@ -322,7 +325,7 @@ var goldenCases = []goldenCase{
 }
 
 func TestSingleProcess(t *testing.T) {
-	tr, err := trace.NewBuilder("P0").
+	tr, err := tracetest.NewBuilder("P0").
 		Internal(0.1, "P0").
 		Checkpoint(0.2, "P0").
 		Internal(0.3, "P0").
@@ -366,7 +369,7 @@ func TestGolden(t *testing.T) {
 				tc.check(t, run)
 			}
 			var buf bytes.Buffer
-			if err := trace.WriteRun(&buf, run, trace.WriteOptions{JSONL: true}); err != nil {
+			if err := codec.WriteRun(&buf, run, codec.WriteOptions{JSONL: true}); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, tc.name+".run.jsonl", buf.Bytes())

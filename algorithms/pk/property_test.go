@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -122,7 +124,7 @@ func TestRandomRecoveries(t *testing.T) {
 		}
 		if errs := runErrors(tr, run, cfg.InTransit == 0); len(errs) > 0 {
 			var b bytes.Buffer
-			_ = trace.WriteTrace(&b, tr, trace.WriteOptions{JSONL: true})
+			_ = codec.WriteTrace(&b, tr, codec.WriteOptions{JSONL: true})
 			t.Fatalf("seed %d: %v\ntrace:\n%s", seed, errs, b.String())
 		}
 	}
@@ -136,7 +138,7 @@ func TestDeterminism(t *testing.T) {
 	var out [2]bytes.Buffer
 	for i := range out {
 		run := replayPK(t, tr)
-		if err := trace.WriteRun(&out[i], run, trace.WriteOptions{}); err != nil {
+		if err := codec.WriteRun(&out[i], run, codec.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
@@ -125,7 +127,7 @@ func TestSpecPK(t *testing.T) {
 func TestSpecConformance(t *testing.T) {
 	for _, tc := range specCases {
 		t.Run(tc.file, func(t *testing.T) {
-			tr, err := trace.ReadTraceFile(filepath.Join("testdata", "spec", tc.file))
+			tr, err := codec.ReadTraceFile(filepath.Join("testdata", "spec", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -19,7 +21,7 @@ type harness struct {
 	pb map[replay.CopyID]trace.VT
 }
 
-func newHarness(t *testing.T, b *trace.Builder) *harness {
+func newHarness(t *testing.T, b *tracetest.Builder) *harness {
 	t.Helper()
 	tr, err := b.Build()
 	if err != nil {
@@ -123,8 +125,8 @@ func find(fx []replay.Effect, k replay.EffectKind) *replay.Effect {
 // classic is the textbook example: P0 checkpoints, receives m2 from P2,
 // sends m3 to P1, and crashes before flushing m2's receipt; P1 then sends
 // m4 to P2 after receiving m3.
-func classic() *trace.Builder {
-	return trace.NewBuilder("P0", "P1", "P2").
+func classic() *tracetest.Builder {
+	return tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P1", "m1").
 		Recv(0.2, "P1", "m1").
 		Checkpoint(0.3, "P0").
@@ -221,7 +223,7 @@ func TestClassicDecisions(t *testing.T) {
 
 func TestRestartStoppingPoint(t *testing.T) {
 	// P1: recv a, send b, recv c, internal, recv d.
-	b := trace.NewBuilder("P0", "P1").
+	b := tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "a").
 		Send(0.2, "P0", "P1", "c").
 		Send(0.3, "P0", "P1", "d").
@@ -296,7 +298,7 @@ func TestRestartStoppingPoint(t *testing.T) {
 }
 
 func TestHoldUntilAnnouncement(t *testing.T) {
-	b := trace.NewBuilder("P0", "P1", "P2").
+	b := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.1, "P0", "P2", "x").
 		Recv(0.2, "P2", "x")
 	h := newHarness(t, b)
@@ -314,7 +316,7 @@ func TestHoldUntilAnnouncement(t *testing.T) {
 }
 
 func TestOwnTokenResumesOnlyNewest(t *testing.T) {
-	h := newHarness(t, trace.NewBuilder("P0", "P1").Internal(0.1, "P0"))
+	h := newHarness(t, tracetest.NewBuilder("P0", "P1").Internal(0.1, "P0"))
 	h.fail(0, 1)
 	old := find(h.restart(0, 2), replay.EffControl).Body
 	h.fail(0, 3)
@@ -339,7 +341,7 @@ func TestRollbackRequeuesNonOrphans(t *testing.T) {
 	// P2 receives y (from P1, clean) after x (from P0, to be orphaned):
 	// rolling back to x's receipt undoes y's receipt too, whose copy must
 	// come back; x's copy is an orphan and does not.
-	b := trace.NewBuilder("P0", "P1", "P2").
+	b := tracetest.NewBuilder("P0", "P1", "P2").
 		Send(0.05, "P1", "P0", "w").
 		Recv(0.06, "P0", "w").
 		Send(0.1, "P0", "P2", "x").

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -34,12 +36,12 @@ func benchmarkWide(b *testing.B, procs int, write bool) {
 	var peak uint64
 	for range b.N {
 		a, _ := New(Default, tr)
-		var w *trace.RunWriter
+		var w *codec.RunWriter
 		var err error
 		_, err = replay.Run(tr, a, replay.Options{Stream: func(run *trace.Run, upto int) int {
 			if write {
 				if w == nil {
-					w, err = trace.NewRunWriter(io.Discard, run, trace.WriteOptions{Compact: true})
+					w, err = codec.NewRunWriter(io.Discard, run, codec.WriteOptions{Compact: true})
 				}
 				if err == nil {
 					err = w.Write(run, upto)

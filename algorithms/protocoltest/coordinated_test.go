@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/algorithms/coordinated"
@@ -78,7 +80,7 @@ func TestCoordinatedRefusesFailures(t *testing.T) {
 // log (ShiViz's chord) may give no timer at all, leaving coordinated
 // checkpointing without a single round.
 func TestCoordinatedInitiatorMostTicks(t *testing.T) {
-	b := trace.NewBuilder("P0", "P1", "P2")
+	b := tracetest.NewBuilder("P0", "P1", "P2")
 	b.Send(0.1, "P0", "P1", "m1")
 	b.Recv(0.2, "P1", "m1")
 	b.Checkpoint(0.3, "P1")
@@ -97,7 +99,7 @@ func TestCoordinatedInitiatorMostTicks(t *testing.T) {
 	if c := protocoltest.CountsOf(run); c.Basic != 3*3 || c.Control != 3*3*2 {
 		t.Errorf("counts %+v: want 3 rounds of 3 checkpoints and 6 control messages", c)
 	}
-	tie := trace.NewBuilder("P0", "P1", "P2")
+	tie := tracetest.NewBuilder("P0", "P1", "P2")
 	tie.Checkpoint(0.1, "P2")
 	tie.Checkpoint(0.2, "P1")
 	if tr, err := tie.Build(); err != nil || coordinated.Initiator(tr) != 1 {
@@ -117,7 +119,7 @@ func TestCoordinatedGolden(t *testing.T) {
 		// blocking 1 s delays P1 by 2 s (docs/protocols.md). P1's and
 		// P2's ticks are skipped, and so is P0's at 1.8, inside the
 		// round.
-		{Name: "round", Trace: trace.NewBuilder("P0", "P1", "P2").
+		{Name: "round", Trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.5, "P1", "P2", "m0").Recv(0.7, "P2", "m0").
 			Checkpoint(1.0, "P0").
 			Internal(1.5, "P1").
@@ -127,7 +129,7 @@ func TestCoordinatedGolden(t *testing.T) {
 		// Two rounds back to back: P0's tick at 2.0 meets the last
 		// acknowledgement of round 1, which arrives first; round 2
 		// starts at once.
-		{Name: "back-to-back", Trace: trace.NewBuilder("P0", "P1").
+		{Name: "back-to-back", Trace: tracetest.NewBuilder("P0", "P1").
 			Checkpoint(1.0, "P0").Checkpoint(2.0, "P0").
 			Send(3.0, "P1", "P0", "m").Recv(3.5, "P0", "m"),
 			Want: protocoltest.Counts{Basic: 4, Control: 6, Blocked: 4 * trace.Second}},

@@ -3,6 +3,8 @@ package protocoltest_test
 import (
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/algorithms/fdas"
 	"github.com/ckpt-dev/ckpt/algorithms/protocoltest"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -127,19 +129,19 @@ func TestFDASGolden(t *testing.T) {
 		// P1 sends m1 to P2, then m0 brings P1 its first dependency on
 		// P0: forced checkpoint, or the Z-path [m0 m1] would go
 		// untracked.
-		{Name: "after-send", Trace: trace.NewBuilder("P0", "P1", "P2").
+		{Name: "after-send", Trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.1, "P1", "P2", "m1").
 			Send(0.2, "P0", "P1", "m0").
 			Recv(0.3, "P1", "m0").Recv(0.4, "P2", "m1"), Want: protocoltest.Counts{Basic: 0, Forced: 1}},
 		// The same receipt before any send of P1's interval: nothing.
-		{Name: "before-send", Trace: trace.NewBuilder("P0", "P1", "P2").
+		{Name: "before-send", Trace: tracetest.NewBuilder("P0", "P1", "P2").
 			Send(0.2, "P0", "P1", "m0").
 			Recv(0.3, "P1", "m0").
 			Send(0.35, "P1", "P2", "m1").Recv(0.4, "P2", "m1"), Want: protocoltest.Counts{Basic: 0, Forced: 0}},
 		// A dependency P1 already has (m2's) forces nothing, even after
 		// a send; P0's tick makes m3's new. P0, having sent m3, then
 		// gets its first news of P1 with m1: forced too.
-		{Name: "known-then-new", Trace: trace.NewBuilder("P0", "P1").
+		{Name: "known-then-new", Trace: tracetest.NewBuilder("P0", "P1").
 			Send(0.1, "P0", "P1", "m0").Recv(0.2, "P1", "m0").
 			Send(0.3, "P1", "P0", "m1").
 			Send(0.35, "P0", "P1", "m2").Recv(0.4, "P1", "m2").

@@ -13,6 +13,8 @@ package protocoltest
 import (
 	"bytes"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -39,7 +41,7 @@ func Replay(t T, tr *trace.Trace, alg replay.Algorithm) *trace.Run {
 func Encode(t T, run *trace.Run) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := trace.WriteRun(&b, run, trace.WriteOptions{JSONL: true}); err != nil {
+	if err := codec.WriteRun(&b, run, codec.WriteOptions{JSONL: true}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/internal/golden"
@@ -156,7 +158,7 @@ func CheckMutantBreaks(t *testing.T, mk New, mutant func(replay.Algorithm) repla
 // (PBBytes ignored).
 type GoldenCase struct {
 	Name  string
-	Trace *trace.Builder
+	Trace *tracetest.Builder
 	Want  Counts
 }
 
@@ -198,7 +200,7 @@ func CheckRefusesFailures(t *testing.T, mk New) {
 // Procs returns an empty trace of the named processes, for Step tests.
 func Procs(t T, names ...string) *trace.Trace {
 	t.Helper()
-	tr, err := trace.NewBuilder(names...).Build()
+	tr, err := tracetest.NewBuilder(names...).Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -16,7 +18,7 @@ import (
 // P0, which receives it, ticks and answers y_k. Then P0 fails, and later
 // P1. P2 only computes.
 func zigzag(t *testing.T) *trace.Trace {
-	b := trace.NewBuilder("P0", "P1", "P2").Internal(0, "P2")
+	b := tracetest.NewBuilder("P0", "P1", "P2").Internal(0, "P2")
 	tm := 1.0
 	for k := 1; k <= 3; k++ {
 		x, y := "x"+strconv.Itoa(k), "y"+strconv.Itoa(k)
@@ -39,7 +41,7 @@ func zigzag(t *testing.T) *trace.Trace {
 // calm checkpoints so that no tick is useless: P1's receipt of a is
 // after its tick, and b is received after P0's.
 func calm(t *testing.T) *trace.Trace {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Internal(0.1, "P0").
 		Checkpoint(0.2, "P0").
 		Internal(0.3, "P1").
@@ -153,7 +155,7 @@ func TestUncoordinated(t *testing.T) {
 }
 
 func TestNoFailure(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(0, "P0", "P1", "m").Checkpoint(1, "P0").Build()
 	if err != nil {
 		t.Fatal(err)

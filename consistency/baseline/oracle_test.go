@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/trace"
 	"pgregory.net/rapid"
 )
@@ -15,7 +17,7 @@ func genTrace(t *rapid.T) *trace.Trace {
 	for p := range procs {
 		procs[p] = fmt.Sprintf("P%d", p)
 	}
-	b := trace.NewBuilder(procs...)
+	b := tracetest.NewBuilder(procs...)
 	type msg struct{ id, to string }
 	var pending []msg
 	steps := rapid.IntRange(0, 28).Draw(t, "steps")

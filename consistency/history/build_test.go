@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/replay"
@@ -19,7 +21,7 @@ func engineRuns(t *testing.T) map[string]*trace.Run {
 	traces := map[string]*trace.Trace{}
 	files, _ := filepath.Glob("../../testdata/traces/*.json")
 	for _, f := range files {
-		tr, err := trace.ReadTraceFile(f)
+		tr, err := codec.ReadTraceFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/cmd"
@@ -131,11 +134,11 @@ func TestNoLogLosesMoney(t *testing.T) {
 // names the trace, then returns dir.
 func runDir(t *testing.T, dir string) string {
 	t.Helper()
-	tr, err := trace.ReadTraceFile(filepath.Join(dir, "trace.json"))
+	tr, err := codec.ReadTraceFile(filepath.Join(dir, "trace.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := trace.ReadRunFile(filepath.Join(dir, "run.json"))
+	run, err := tracetest.ReadRunFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +160,7 @@ func TestPrograms(t *testing.T) {
 		for i := range n {
 			names = append(names, name(i))
 		}
-		b := trace.NewBuilder(names...)
+		b := tracetest.NewBuilder(names...)
 		for k, s := range order {
 			o := progs[s[0]][s[1]]
 			switch o.Kind {

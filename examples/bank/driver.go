@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/record"
@@ -266,12 +268,12 @@ func (d *driver) outcome() (*outcome, error) {
 		return nil, err
 	}
 	if err := writeAtomic(filepath.Join(d.o.Out, "trace.json"), func(f *os.File) error {
-		return trace.WriteTrace(f, m.Trace, trace.WriteOptions{})
+		return codec.WriteTrace(f, m.Trace, codec.WriteOptions{})
 	}); err != nil {
 		return nil, err
 	}
 	return out, writeAtomic(filepath.Join(d.o.Out, "run.json"), func(f *os.File) error {
-		return trace.WriteRun(f, m.Run, trace.WriteOptions{})
+		return codec.WriteRun(f, m.Run, codec.WriteOptions{})
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -24,7 +26,7 @@ func has(tr *trace.Trace, k trace.Kind, p string) bool {
 // fail of P2 after its receipt shrinks a noisy trace to exactly those
 // three events on two processes.
 func TestShrinkToCore(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1", "P2").
+	tr, err := tracetest.NewBuilder("P0", "P1", "P2").
 		Internal(0.1, "P1").
 		Send(0.2, "P1", "P0", "noise").
 		Checkpoint(0.3, "P0").
@@ -114,7 +116,7 @@ func clone(t *trace.Trace) *trace.Trace {
 // event's label indexes its trace's Labels table, which the candidate
 // traces must carry).
 func TestShrinkKeepsLabels(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Internal(0.1, "P1").Label("noise").
 		Send(0.2, "P0", "P1", "m").Label("request").
 		Recv(0.3, "P1", "m").

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -110,7 +112,7 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
 			c := parseSpecCase(t, f)
-			tr, err := trace.ReadTrace(filepath.Base(f), bytes.NewReader(c.trace))
+			tr, err := codec.ReadTrace(filepath.Base(f), bytes.NewReader(c.trace))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +131,7 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := trace.WriteRun(&out, run, trace.WriteOptions{JSONL: true}); err != nil {
+			if err := codec.WriteRun(&out, run, codec.WriteOptions{JSONL: true}); err != nil {
 				t.Fatal(err)
 			}
 			// Determinism (SPEC §3): a second replay is byte-identical.
@@ -139,7 +141,7 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 				t.Fatal(err)
 			}
 			var out2 bytes.Buffer
-			if err := trace.WriteRun(&out2, run2, trace.WriteOptions{JSONL: true}); err != nil {
+			if err := codec.WriteRun(&out2, run2, codec.WriteOptions{JSONL: true}); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(out.Bytes(), out2.Bytes()) {

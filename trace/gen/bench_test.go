@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -23,7 +25,7 @@ func BenchmarkGenerate(b *testing.B) {
 	var st Stats
 	for b.Loop() {
 		var err error
-		if st, err = Write(io.Discard, c, trace.WriteOptions{}); err != nil {
+		if st, err = Write(io.Discard, c, codec.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,7 +49,7 @@ func BenchmarkGenerateOnly(b *testing.B) {
 
 // peakSink samples the live heap every 2^20 events.
 type peakSink struct {
-	tw   *trace.TraceWriter
+	tw   *codec.TraceWriter
 	n    int
 	peak uint64
 }
@@ -75,7 +77,7 @@ func TestStreamingMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tw, err := trace.NewTraceWriter(io.Discard, h, trace.WriteOptions{})
+	tw, err := codec.NewTraceWriter(io.Discard, h, codec.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

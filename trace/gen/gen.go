@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -14,7 +16,7 @@ import (
 // Msg is the message's index in send order and msg its id (MsgName);
 // To and Msg are trace.None where absent; label is always "" (generated
 // events carry none). A sink must not keep ev: the generator reuses it.
-// *trace.TraceWriter is a Sink.
+// *codec.TraceWriter is a Sink.
 type Sink interface {
 	WriteEvent(ev *trace.Event, msg, label string) error
 }
@@ -108,16 +110,16 @@ type generator struct {
 }
 
 // Header returns the header of cfg's trace: its processes and params.
-func Header(cfg Config) (trace.TraceHeader, error) {
+func Header(cfg Config) (codec.TraceHeader, error) {
 	cfg, err := cfg.normalized()
 	if err != nil {
-		return trace.TraceHeader{}, err
+		return codec.TraceHeader{}, err
 	}
 	procs := make([]string, cfg.Procs)
 	for i := range procs {
 		procs[i] = ProcName(i)
 	}
-	return trace.TraceHeader{Processes: procs, Params: cfg.Params}, nil
+	return codec.TraceHeader{Processes: procs, Params: cfg.Params}, nil
 }
 
 // Generate writes the events of the trace that cfg describes into sink,
@@ -136,12 +138,12 @@ func Generate(cfg Config, sink Sink) (Stats, error) {
 
 // Write generates cfg's trace and writes it to w as JSON, JSON Lines
 // and/or gzip as opts say, streaming.
-func Write(w io.Writer, cfg Config, opts trace.WriteOptions) (Stats, error) {
+func Write(w io.Writer, cfg Config, opts codec.WriteOptions) (Stats, error) {
 	h, err := Header(cfg)
 	if err != nil {
 		return Stats{}, err
 	}
-	tw, err := trace.NewTraceWriter(w, h, opts)
+	tw, err := codec.NewTraceWriter(w, h, opts)
 	if err != nil {
 		return Stats{}, err
 	}

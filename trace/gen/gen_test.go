@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -525,7 +527,7 @@ func TestNoFailOfDownProcessWhenAllDown(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, c Config, opts trace.WriteOptions) []byte {
+func write(t *testing.T, c Config, opts codec.WriteOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if _, err := Write(&b, c, opts); err != nil {
@@ -538,20 +540,20 @@ func TestDeterminism(t *testing.T) {
 	c := DefaultConfig()
 	c.Events, c.Failures, c.Concurrent, c.InTransit, c.Topology = 3000, 4, true, 3, Random
 	c.Ticks = []trace.Time{2 * sec, 3 * sec}
-	a := write(t, c, trace.WriteOptions{})
-	if b := write(t, c, trace.WriteOptions{}); !bytes.Equal(a, b) {
+	a := write(t, c, codec.WriteOptions{})
+	if b := write(t, c, codec.WriteOptions{}); !bytes.Equal(a, b) {
 		t.Fatal("same config and seed gave different output")
 	}
-	if a, b := write(t, c, trace.WriteOptions{Gzip: true, JSONL: true}), write(t, c, trace.WriteOptions{Gzip: true, JSONL: true}); !bytes.Equal(a, b) {
+	if a, b := write(t, c, codec.WriteOptions{Gzip: true, JSONL: true}), write(t, c, codec.WriteOptions{Gzip: true, JSONL: true}); !bytes.Equal(a, b) {
 		t.Fatal("same config and seed gave different gzip output")
 	}
 	c2 := c
 	c2.Seed++
-	if b := write(t, c2, trace.WriteOptions{}); bytes.Equal(a, b) {
+	if b := write(t, c2, codec.WriteOptions{}); bytes.Equal(a, b) {
 		t.Fatal("different seeds gave the same output")
 	}
 	// The written trace reads back as the in-memory one.
-	got, err := trace.ReadTrace("gen.json", bytes.NewReader(a))
+	got, err := codec.ReadTrace("gen.json", bytes.NewReader(a))
 	if err != nil {
 		t.Fatalf("generated trace does not read back: %v", err)
 	}
@@ -577,7 +579,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			c := DefaultConfig()
 			tt.mod(&c)
-			got := write(t, c, trace.WriteOptions{JSONL: strings.HasSuffix(tt.file, ".jsonl")})
+			got := write(t, c, codec.WriteOptions{JSONL: strings.HasSuffix(tt.file, ".jsonl")})
 			golden.Check(t, tt.file, got)
 		})
 	}
@@ -624,11 +626,11 @@ func TestLimits(t *testing.T) {
 func TestMaxEvents(t *testing.T) {
 	c := DefaultConfig()
 	c.Procs, c.Events, c.Ticks, c.MaxEvents = 3, 100, []trace.Time{10 * sec}, 1000
-	if _, err := Write(io.Discard, c, trace.WriteOptions{}); err != nil {
+	if _, err := Write(io.Discard, c, codec.WriteOptions{}); err != nil {
 		t.Fatalf("a sane trace: %v", err)
 	}
 	c.Ticks = []trace.Time{10} // 10 ns
-	st, err := Write(io.Discard, c, trace.WriteOptions{})
+	st, err := Write(io.Discard, c, codec.WriteOptions{})
 	if !errors.Is(err, ErrTooManyEvents) || st.Events != 1001 {
 		t.Fatalf("a 10 ns tick: %d events, err %v; want ErrTooManyEvents at 1001", st.Events, err)
 	}

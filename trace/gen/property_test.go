@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -58,7 +60,7 @@ func TestPropertyValid(t *testing.T) {
 			t.Fatalf("ops, failures, in transit = %d, %d, %d; want %d, %d, %d", ops, fails, unreceived, c.Events, c.Failures, c.InTransit)
 		}
 		var a, b bytes.Buffer
-		opts := trace.WriteOptions{JSONL: c.Seed%2 == 0}
+		opts := codec.WriteOptions{JSONL: c.Seed%2 == 0}
 		if _, err := gen.Write(&a, c, opts); err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +70,7 @@ func TestPropertyValid(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatal("not deterministic")
 		}
-		back, err := trace.ReadTrace("gen.json", &a)
+		back, err := codec.ReadTrace("gen.json", &a)
 		if err != nil {
 			t.Fatalf("written trace rejected: %v", err)
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/internal/golden"
@@ -153,7 +155,7 @@ func TestRoundTripRapid(t *testing.T) {
 		for i := range procs {
 			procs[i] = fmt.Sprintf("P %d", i) // a space, which Export must survive
 		}
-		b := trace.NewBuilder(procs...)
+		b := tracetest.NewBuilder(procs...)
 		steps := rapid.IntRange(1, 40).Draw(rt, "steps")
 		tm, msg := 0.0, 0
 		for s := 0; s < steps; s++ {
@@ -191,7 +193,7 @@ func TestRoundTripRapid(t *testing.T) {
 // invisible to vector clocks; Export counts it and the re-import sees a
 // local event.
 func TestHidden(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "m1").
 		Send(2, "P0", "P1", "m2").
 		Recv(3, "P1", "m2").

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -43,7 +45,7 @@ func TestMixedDrawsBothHalves(t *testing.T) {
 // TestWithoutFailures: the fail events go, every other event stays in
 // its order, and FailureFree draws no failure.
 func TestWithoutFailures(t *testing.T) {
-	tr, err := trace.NewBuilder("P0", "P1").
+	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "m").Fail(2, "P1").Recv(3, "P1", "m").FailDown(4, "P0", 1).Checkpoint(6, "P0").Build()
 	if err != nil {
 		t.Fatal(err)

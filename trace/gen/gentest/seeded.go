@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"sort"
 
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -34,7 +36,7 @@ func Seeded(seed uint64, procs, ops, failures int) *trace.Trace {
 		names[p] = fmt.Sprintf("P%d", p)
 	}
 	ms := func(t int64) float64 { return float64(t) / 1000 }
-	b := trace.NewBuilder(names...).Params(trace.Params{RestartDelay: 50 * trace.Second / 1000, ControlDelay: 20 * trace.Second / 1000, DefaultDelay: 60 * trace.Second / 1000})
+	b := tracetest.NewBuilder(names...).Params(trace.Params{RestartDelay: 50 * trace.Second / 1000, ControlDelay: 20 * trace.Second / 1000, DefaultDelay: 60 * trace.Second / 1000})
 	for _, e := range evs {
 		switch e.kind {
 		case trace.Send:

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
 	"github.com/ckpt-dev/ckpt/internal/golden"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -42,7 +44,7 @@ func TestSeeded(t *testing.T) {
 		t.Error("seeds 1 and 2 give the same events")
 	}
 	var b bytes.Buffer
-	if err := trace.WriteTrace(&b, Seeded(7, 3, 30, 2), trace.WriteOptions{JSONL: true}); err != nil {
+	if err := codec.WriteTrace(&b, Seeded(7, 3, 30, 2), codec.WriteOptions{JSONL: true}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "seeded-7.jsonl", b.Bytes())

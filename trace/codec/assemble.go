@@ -1,0 +1,245 @@
+package codec
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// assembler builds a Trace one event at a time, as the frame hands the
+// events over: it reads their fields, resolves their names (procNames,
+// and msgTable for message ids) and applies the rules of SPEC §2 through
+// Trace.CheckEvent, giving the line of a JSON Lines event in its errors.
+type assembler struct {
+	tr    *trace.Trace
+	jsonl bool
+	procs procNames
+	msgs  msgTable
+	w     traceWire
+	// buf holds a string's text while it is read, when it has escapes.
+	buf []byte
+	// pendingLine remembers the line of a receive whose send has not
+	// been seen yet, to report it if the send comes later.
+	pendingLine map[int32]int
+}
+
+func newAssembler(name string) *assembler {
+	return &assembler{
+		tr:          &trace.Trace{Name: name},
+		procs:       newProcNames(),
+		msgs:        newMsgTable(),
+		pendingLine: make(map[int32]int),
+	}
+}
+
+func (a *assembler) errAt(event, line int, format string, args ...any) *trace.InputError {
+	if !a.jsonl {
+		line = 0
+	}
+	return &trace.InputError{File: a.tr.Name, Event: event, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (a *assembler) headerErr(format string, args ...any) *trace.InputError {
+	return &trace.InputError{File: a.tr.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// setProcesses installs the header's process list.
+func (a *assembler) setProcesses(procs []string) error {
+	if err := a.procs.list(procs); err != nil {
+		err.File = a.tr.Name
+		return err
+	}
+	a.tr.Processes = procs
+	return nil
+}
+
+// proc resolves the process named by v, a string, for event i.
+func (a *assembler) proc(v []byte, i, line int) (int32, error) {
+	idx, msg := a.procs.index(text(v, &a.buf), i)
+	if msg != "" {
+		return trace.None, a.errAt(i, line, "%s", msg)
+	}
+	return idx, nil
+}
+
+// message interns a message id.
+func (a *assembler) message(id []byte) int32 {
+	idx, isNew := a.msgs.intern(&a.tr.Msgs, id)
+	if isNew {
+		a.tr.Messages = append(grow(a.tr.Messages), trace.Message{Send: trace.None, Recv: trace.None})
+	}
+	return idx
+}
+
+// reserve allocates room for n events (an upper bound from the input
+// size), and for n/4 messages: a message takes a send and a receive,
+// and ckpt's traces average about 53 bytes an event against the
+// bound's 36, so n/4 leaves a margin. Beyond, the tables double.
+func (a *assembler) reserve(n int) {
+	a.tr.Events = make([]trace.Event, 0, n)
+	a.tr.Msgs = make([]string, 0, n/4)
+	a.tr.Messages = make([]trace.Message, 0, n/4)
+	a.msgs.reserve(n / 8)
+}
+
+// setParam checks and installs one of the header's params; ok and v
+// are as seconds returns them.
+func (a *assembler) setParam(key string, t trace.Time, ok bool, v float64) error {
+	if !ok || t <= 0 {
+		return a.headerErr("%s", badSeconds("params."+key, v, true))
+	}
+	switch key {
+	case "restart_delay":
+		a.tr.Params.RestartDelay = t
+	case "control_delay":
+		a.tr.Params.ControlDelay = t
+	case "default_delay":
+		a.tr.Params.DefaultDelay = t
+	}
+	return nil
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// add appends the event in a.w, of the given line, and checks it.
+func (a *assembler) add(line int) error {
+	i := len(a.tr.Events)
+	ev, err := a.resolve(i, line)
+	if err != nil {
+		return err
+	}
+	a.tr.Events = append(grow(a.tr.Events), ev)
+	if err := a.tr.CheckEvent(i, a.procs.names); err != nil {
+		err.Line = line
+		if err.Event != i {
+			err.Line = a.pendingLine[ev.Msg] // a receipt before its send
+		}
+		if !a.jsonl {
+			err.Line = 0
+		}
+		return err
+	}
+	if ev.Kind == trace.Recv && a.jsonl && a.tr.Messages[ev.Msg].Send == trace.None {
+		a.pendingLine[ev.Msg] = line
+	}
+	return nil
+}
+
+// resolve reads the fields of event i, whose JSON types are checked, as
+// its kind needs them.
+func (a *assembler) resolve(i, line int) (trace.Event, error) {
+	w := &a.w
+	var ev trace.Event
+	if len(w.T) == 0 {
+		return ev, a.errAt(i, line, `missing "t"`)
+	}
+	t, ok, tf := seconds(w.T)
+	if !ok {
+		return ev, a.errAt(i, line, "%s", badSeconds(`"t"`, tf, false))
+	}
+	if len(w.Kind) == 0 {
+		return ev, a.errAt(i, line, `missing "kind"`)
+	}
+	name := text(w.Kind, &a.buf)
+	kind := trace.ParseKind(string(name))
+	switch {
+	case !kind.IsTraceKind():
+		return ev, a.errAt(i, line, "unknown kind %q", name)
+	case len(w.P) == 0:
+		return ev, a.errAt(i, line, `missing "p"`)
+	}
+	p, err := a.proc(w.P, i, line)
+	if err != nil {
+		return ev, err
+	}
+	ev = trace.Event{T: t, Kind: kind, P: p, To: trace.None, Msg: trace.None}
+	switch kind {
+	case trace.Send:
+		if len(w.To) == 0 {
+			return ev, a.errAt(i, line, `send without "to"`)
+		}
+		if ev.To, err = a.proc(w.To, i, line); err != nil {
+			return ev, err
+		}
+		fallthrough
+	case trace.Recv:
+		if len(w.Msg) == 0 {
+			return ev, a.errAt(i, line, "%s without \"msg\"", kind)
+		}
+		ev.Msg = a.message(text(w.Msg, &a.buf))
+	case trace.Fail:
+		if len(w.Down) > 0 {
+			down, ok, df := seconds(w.Down)
+			if !ok || down <= 0 {
+				return ev, a.errAt(i, line, "%s", badSeconds(`"down"`, df, true))
+			}
+			ev.Down = down
+		}
+	}
+	if len(w.Label) > 0 {
+		if b := text(w.Label, &a.buf); len(b) > 0 {
+			ev.Label = a.label(b)
+		}
+	}
+	return ev, nil
+}
+
+// finish resolves provisional process indexes and reports receives of
+// messages that are never sent.
+func (a *assembler) finish() (*trace.Trace, error) {
+	tr := a.tr
+	if !a.procs.listed {
+		return nil, a.headerErr(`missing "processes"`)
+	}
+	if !a.procs.known {
+		remap, err := a.procs.remap(tr.Processes)
+		if err != nil {
+			err.File = tr.Name
+			return nil, err
+		}
+		for i := range tr.Events {
+			ev := &tr.Events[i]
+			ev.P = remap[ev.P]
+			if ev.To != trace.None {
+				ev.To = remap[ev.To]
+			}
+		}
+	}
+	if err := tr.CheckSent(); err != nil {
+		if a.jsonl {
+			err.Line = a.pendingLine[tr.Events[err.Event].Msg]
+		}
+		return nil, err
+	}
+	if len(tr.Msgs) == 0 {
+		// As without reserve: a trace without messages has nil tables.
+		tr.Msgs, tr.Messages = nil, nil
+	}
+	return tr, nil
+}
+
+// label interns a decoded label as Trace.AddLabel does, without
+// allocating when it repeats the last one.
+func (a *assembler) label(b []byte) int32 {
+	if n := len(a.tr.Labels); n > 1 && a.tr.Labels[n-1] == string(b) {
+		return int32(n - 1)
+	}
+	return a.tr.AddLabel(string(b))
+}
+
+// grow makes room for one more element, doubling the capacity: the
+// runtime grows large slices by only 1.25×, which for a million events
+// means several times more copying and fresh (page-faulting) memory.
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	n := 2 * cap(s)
+	if n < 256 {
+		n = 256
+	}
+	ns := make([]T, len(s), n)
+	copy(ns, s)
+	return ns
+}

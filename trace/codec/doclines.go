@@ -1,0 +1,106 @@
+package codec
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// errRelayout is what next returns for a document's event line that the
+// library rejects: eventLines then hands it to the stream decoder, which
+// reads it as part of the document and words what is wrong.
+var errRelayout = errors.New("event not alone on its line")
+
+// eventLines reads a document's events laid out one to a line, as
+// writers lay them out, like the events of JSON Lines: each line by
+// json.Unmarshal, which costs the library less than its stream decoder,
+// with the commas between events checked here. At the first line laid
+// out otherwise — the end of the array, an event spread over lines or
+// sharing one, anything the library rejects — it hands the rest of the
+// document to a new stream decoder (resume), which reads and reports it
+// as if it had read the whole document. It returns whether no event has
+// been read.
+func (f *frame) eventLines() (first bool, err error) {
+	line := f.tap.lineAt(f.dec.InputOffset())
+	f.tap.keep, f.tap.win = false, nil
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
+	first, comma := true, false
+	f.lined = true
+	defer func() { f.lined = false }()
+	for ; ; line++ {
+		// A line longer than maxLine (a hostile value) is left to the
+		// stream decoder, which holds it once.
+		text, long, rerr := f.readLine(br, maxLine)
+		if long {
+			return first, f.resume(first, comma, text, br, line)
+		}
+		if rerr != nil && rerr != io.EOF {
+			return first, &trace.InputError{File: f.name, Event: f.n, Msg: readError(rerr)}
+		}
+		ev, lead, trail := splitLine(text)
+		if len(ev) == 0 && !lead && !trail && rerr == nil {
+			continue
+		}
+		if len(ev) == 0 || ev[0] != '{' || lead == (first || comma) || rerr == io.EOF {
+			return first, f.resume(first, comma, text, br, line)
+		}
+		f.text = ev
+		switch err := f.c.event(f); {
+		case err == errRelayout:
+			return first, f.resume(first, comma, text, br, line)
+		case err != nil:
+			return first, err
+		}
+		f.n++
+		first, comma = false, trail
+	}
+}
+
+// splitLine cuts a line of events into the event and the commas before
+// and after it.
+func splitLine(b []byte) (ev []byte, lead, trail bool) {
+	ev = bytes.TrimSpace(b)
+	if lead = len(ev) > 0 && ev[0] == ','; lead {
+		ev = bytes.TrimSpace(ev[1:])
+	}
+	if trail = len(ev) > 0 && ev[len(ev)-1] == ','; trail {
+		ev = bytes.TrimSpace(ev[:len(ev)-1])
+	}
+	return ev, lead, trail
+}
+
+// resume hands the rest of a document — text, the line being read, then
+// br — to a new stream decoder, primed by a prefix that reopens the
+// header object and its events array, with a stand-in for the events
+// read, so that the grammar goes on as in the document; a comma already
+// read is put back before text.
+func (f *frame) resume(first, comma bool, text []byte, br io.Reader, line int) error {
+	prefix := `{"":[`
+	if !first {
+		prefix += "0"
+	}
+	if comma {
+		prefix += ","
+	}
+	t := newTap(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(bytes.Clone(text)), br))
+	t.nl = line - 1
+	f.stream(t)
+	// The prefix reopens the containers, so a fault found while priming
+	// is worded from the start.
+	f.resumeAt("", true, f.n)
+	for range 3 {
+		if _, err := f.dec.ReadToken(); err != nil {
+			return f.malformed(err)
+		}
+	}
+	if !first {
+		if err := f.dec.SkipValue(); err != nil {
+			return f.malformed(err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package codec
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+
+	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
+	jsonv2 "github.com/goccy/go-json/v2"
+)
+
+// container is what the decoder of one format (trace or run) gives the
+// framing both share: the header fields other than "format" and
+// "events", and the events.
+type container interface {
+	// field reads the value of the header field key through f.value or
+	// f.skip.
+	field(f *frame, key string) error
+	// event reads the next event through f.next and keeps it.
+	event(f *frame) error
+	// listed reports whether the header listed the processes, which
+	// JSON Lines needs before its first event.
+	listed() bool
+}
+
+// frame reads the container shared by traces and runs (see
+// docs/formats.md): gzip or not, a JSON document (the header object with
+// its "events" array) or JSON Lines (a header object without "events",
+// then one event per line), told apart by content. goccy/go-json reads
+// the JSON: its streaming jsontext.Decoder the structure, json/v2's
+// Unmarshal each event into a struct of raw fields. frame counts events
+// and lines and turns every syntax or read problem into an *InputError
+// naming the file, the event and, for JSON Lines and outside events, the
+// line.
+type frame struct {
+	name   string
+	format string // the wanted "format"
+	// alt is another "format" accepted (ckpt/run@2 for a run), seen the
+	// one read.
+	alt, seen string
+	c         container
+	tap       *tap
+	dec       *jsontext.Decoder
+	// at is where the text read next starts, for the walker if it fails.
+	at position
+	// n counts the events read: the index of the one being read.
+	n         int
+	hasFormat bool
+	hasEvents bool
+	// jsonl says the input is JSON Lines; lined that the event being
+	// read is the text of a line (JSON Lines, or a document's event laid
+	// out on a line of its own, see eventLines); line numbers it for JSON
+	// Lines, and last says it ends the input. whole holds a line longer
+	// than the line reader's buffer.
+	jsonl bool
+	lined bool
+	text  []byte
+	line  int
+	last  bool
+	whole []byte
+	buf   []byte
+}
+
+// position is a place in a document where the walker can resume: the
+// containers open there (innermost last: "{" the header, "{[" its
+// events), whether the innermost has no member yet, and the event a
+// problem there is reported at (-1: the header).
+type position struct {
+	off   int64
+	stack string
+	first bool
+	event int
+}
+
+// jsonOpts: a name given twice is an error (duplicateName words it),
+// invalid UTF-8 is read as U+FFFD.
+var jsonOpts = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(true))
+
+// unmarshal decodes the raw text of one JSON object into w, a struct of
+// jsontext.Value fields: keys match exactly (json/v2's rule, where
+// encoding/json's would read "T" as "t"), unknown ones are ignored.
+func unmarshal(v []byte, w any) error { return jsonv2.Unmarshal(v, w, jsonOpts) }
+
+// openInput returns r decompressed when it starts with the gzip magic
+// bytes; compression is detected from content, never from the name.
+func openInput(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return zr, nil
+	}
+	return br, nil
+}
+
+func newFrame(name, format string, in io.Reader) *frame {
+	f := &frame{name: name, format: format}
+	f.stream(newTap(in))
+	return f
+}
+
+// stream makes t the input of a new stream decoder.
+func (f *frame) stream(t *tap) {
+	f.tap, f.dec = t, jsontext.NewDecoder(t, jsonOpts)
+}
+
+// read reads the whole input into c.
+func (f *frame) read(c container) error {
+	f.c = c
+	if err := f.open(); err != nil {
+		return err
+	}
+	if err := f.header(); err != nil {
+		return err
+	}
+	if !f.hasFormat {
+		return f.headerErr(`missing "format" (want %q)`, f.format)
+	}
+	if f.hasEvents {
+		return f.end()
+	}
+	return f.lines()
+}
+
+func (f *frame) headerErr(format string, args ...any) error {
+	return &trace.InputError{File: f.name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// eventErr reports a problem of the event being read.
+func (f *frame) eventErr(format string, args ...any) error {
+	line := 0
+	if f.jsonl {
+		line = f.line
+	}
+	return &trace.InputError{File: f.name, Event: f.n, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// resumeAt records that the next read starts a member or element of the
+// containers in stack.
+func (f *frame) resumeAt(stack string, first bool, event int) {
+	off := f.dec.InputOffset()
+	f.at = position{off: off, stack: stack, first: first, event: event}
+	f.tap.mark = off
+}
+
+// peek returns the kind of the next value, or the error of reading it.
+func (f *frame) peek() (jsontext.Kind, error) {
+	if k := f.dec.PeekKind(); k != 0 {
+		return k, nil
+	}
+	_, err := f.dec.ReadToken()
+	return 0, err
+}
+
+// more starts the next member or element of the innermost container in
+// stack (see position): false, after reading its closing bracket, at its
+// end.
+func (f *frame) more(stack string, first bool, event int) (bool, error) {
+	f.resumeAt(stack, first, event)
+	k, err := f.peek()
+	if err == nil && (k == '}' || k == ']') {
+		_, err = f.dec.ReadToken()
+		if err == nil {
+			return false, nil
+		}
+	}
+	if err != nil {
+		return false, f.malformed(err)
+	}
+	return true, nil
+}
+
+// kindName names the JSON type of a value of kind k, for messages.
+func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
+
+// open reads the opening brace of the header.
+func (f *frame) open() error {
+	f.resumeAt("", true, -1)
+	k, err := f.peek()
+	switch {
+	case err == io.EOF && f.tap.rerr == nil:
+		return f.headerErr("empty input: expected a %s JSON object", f.format)
+	case err != nil:
+		return f.malformed(err)
+	case k == 't' || k == 'f' || k == 'n':
+		// Only its first byte has been looked at: text that is not JSON
+		// at all is malformed, not of the wrong type.
+		if w, ok := f.walkerAt(f.at.off); ok && w.value(0) != nil {
+			return f.malformed(nil)
+		}
+	}
+	if k != '{' {
+		return f.headerErr("expected a JSON object, found %s", kindName(k))
+	}
+	if _, err = f.dec.ReadToken(); err != nil {
+		return f.malformed(err)
+	}
+	return nil
+}
+
+// header reads the members of the header object; a document's events
+// are read in place, as they come.
+func (f *frame) header() error {
+	for first := true; ; first = false {
+		if more, err := f.more("{", first, -1); !more {
+			return err
+		}
+		tok, err := f.dec.ReadToken()
+		if err != nil {
+			return f.malformed(err)
+		}
+		switch key := tok.String(); key {
+		case "format":
+			err = f.formatField()
+		case "events":
+			err = f.events()
+		default:
+			err = f.c.field(f, key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// value reads the value of the current header member as raw text, valid
+// until the next read.
+func (f *frame) value() ([]byte, error) {
+	v, err := f.dec.ReadValue()
+	if err != nil {
+		return nil, f.malformed(err)
+	}
+	return v, nil
+}
+
+// skip reads past the value of the current header member, an array or
+// object a token at a time.
+func (f *frame) skip() error {
+	if err := f.dec.SkipValue(); err != nil {
+		return f.malformed(err)
+	}
+	return nil
+}
+
+func (f *frame) formatField() error {
+	v, err := f.value()
+	if err != nil {
+		return err
+	}
+	if v[0] != '"' {
+		return f.headerErr(`"format" must be a string, not %s`, kindOf(v[0]))
+	}
+	f.hasFormat = true
+	s := text(v, &f.buf)
+	if string(s) != f.format && (f.alt == "" || string(s) != f.alt) {
+		return f.headerErr(`"format" is %q, want %q`, s, f.format)
+	}
+	f.seen = string(s)
+	return nil
+}
+
+// events reads a document's "events" array, one event at a time.
+func (f *frame) events() error {
+	k, err := f.peek()
+	if err != nil {
+		return f.malformed(err)
+	}
+	if k != '[' {
+		return f.headerErr(`"events" must be an array, not %s`, kindName(k))
+	}
+	if f.hasEvents {
+		return f.headerErr(`"events" given twice`)
+	}
+	f.hasEvents = true
+	if _, err := f.dec.ReadToken(); err != nil {
+		return f.malformed(err)
+	}
+	first, err := f.eventLines()
+	if err != nil {
+		return err
+	}
+	for ; ; first = false {
+		if more, err := f.more("{[", first, f.n); !more {
+			return err
+		}
+		if err := f.c.event(f); err != nil {
+			return err
+		}
+		f.n++
+	}
+}
+
+// next decodes the event being read into w, a struct of jsontext.Value
+// fields: from its line, or from the document's stream.
+func (f *frame) next(w any) error {
+	if !f.lined {
+		if k := f.dec.PeekKind(); k != '{' && k != 0 {
+			return f.eventErr("an event must be a JSON object, not %s", kindName(k))
+		}
+		if err := jsonv2.UnmarshalDecode(f.dec, w); err != nil {
+			return f.malformed(err)
+		}
+		return nil
+	}
+	if c := firstByte(f.text); c != '{' && isValueStart(c) {
+		if !f.jsonl {
+			return errRelayout // the stream decoder checks the syntax first
+		}
+		return f.eventErr("an event must be a JSON object, not %s", kindOf(c))
+	}
+	err := unmarshal(f.text, w)
+	switch {
+	case err == nil:
+		return nil
+	case !f.jsonl:
+		return errRelayout
+	}
+	return f.malformed(err)
+}
+
+// firstByte returns the first byte of b after white space, or 0.
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
+	}
+	return 0
+}
+
+// isValueStart reports whether a JSON value can start with c.
+func isValueStart(c byte) bool {
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9'):
+		return true
+	}
+	return c == 't' || c == 'f' || c == 'n'
+}

@@ -1,0 +1,101 @@
+package codec
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"math"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// lines reads the events of JSON Lines, one per line, after the header
+// object has been read as the start of a stream. Blank lines are
+// skipped. The decoder's buffer holds the text after the header, the
+// tap the rest.
+func (f *frame) lines() error {
+	if !f.c.listed() {
+		return f.headerErr(`missing "processes"`)
+	}
+	f.jsonl, f.lined = true, true
+	line := f.tap.lineAt(f.dec.InputOffset())
+	f.tap.keep, f.tap.win = false, nil
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
+	for ; ; line++ {
+		// An event is its line, whatever its length.
+		text, _, err := f.readLine(br, math.MaxInt)
+		if err != nil && err != io.EOF {
+			return &trace.InputError{File: f.name, Event: f.n, Msg: readError(err)}
+		}
+		if !blank(text) {
+			f.text, f.line, f.last = text, line, err == io.EOF
+			if err := f.c.event(f); err != nil {
+				return err
+			}
+			f.n++
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// maxLine bounds the lines of a document read whole: PK tokens make
+// lines of hundreds of kilobytes, and a longer line is a hostile value
+// or a document on one line, which the stream decoder reads without
+// holding it twice. (A variable for the tests of that path.)
+var maxLine = 8 << 20
+
+// readLine returns the next line, with its newline, valid until the next
+// call; io.EOF comes with the last one (maybe empty). long says the line
+// outgrew max: text is its start, the rest is still in br.
+func (f *frame) readLine(br *bufio.Reader, max int) (text []byte, long bool, err error) {
+	b, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return b, false, err
+	}
+	f.whole = append(f.whole[:0], b...)
+	for err == bufio.ErrBufferFull {
+		if len(f.whole) >= max {
+			return f.whole, true, nil
+		}
+		b, err = br.ReadSlice('\n')
+		f.whole = append(f.whole, b...)
+	}
+	return f.whole, false, err
+}
+
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// end checks that only white space follows a document.
+func (f *frame) end() error {
+	line := f.tap.lineAt(f.dec.InputOffset())
+	f.tap.keep, f.tap.win = false, nil
+	rest := io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap)
+	var buf [4096]byte
+	for {
+		n, err := rest.Read(buf[:])
+		for _, c := range buf[:n] {
+			switch c {
+			case '\n':
+				line++
+			case ' ', '\t', '\r':
+			default:
+				return &trace.InputError{File: f.name, Event: -1, Line: line, Msg: "unexpected data after the JSON document"}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &trace.InputError{File: f.name, Event: -1, Msg: readError(err)}
+		}
+	}
+}

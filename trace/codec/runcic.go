@@ -1,0 +1,144 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// The vectors of the communication-induced checkpointing protocols in a
+// piggyback (docs/formats.md): FDAS's "dv", HMNR's "lc", "ckpt", "taken"
+// and "greater". They are read into a CIC carved from the decoder's
+// CICSlab, as the protocols build theirs, so that a decoded run is the
+// run the engine produced. Their lengths are checked in finish, where
+// the number of processes is known even when the events come first.
+
+// hasCIC reports whether the piggyback just split has a field of a CIC.
+func (w *pbWire) hasCIC() bool {
+	return len(w.LC)+len(w.DV)+len(w.Ckpt)+len(w.Taken)+len(w.Greater) > 0
+}
+
+// cic reads lc, dv, ckpt, taken and greater into a new CIC.
+func (d *runDecoder) cic(f *frame) (*trace.CIC, error) {
+	w := &d.pb
+	c := d.slab.CIC()
+	if err := optInt(f, "pb.lc", w.LC, 0, &c.LC); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.DV, err = d.vector(f, "pb.dv", w.DV); err != nil {
+		return nil, err
+	}
+	if c.Ckpt, err = d.vector(f, "pb.ckpt", w.Ckpt); err != nil {
+		return nil, err
+	}
+	if c.Taken, err = d.bits(f, "pb.taken", w.Taken); err != nil {
+		return nil, err
+	}
+	if c.Greater, err = d.bits(f, "pb.greater", w.Greater); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// vector reads an array of integers >= 0, or nil when v is absent. An
+// array where no null or string can hide is decoded straight to
+// integers; anything else is walked a token at a time for the message.
+func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
+	if len(v) == 0 {
+		return nil, nil
+	}
+	if err := want(f, key, v, '['); err != nil {
+		return nil, err
+	}
+	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.flat) == nil {
+		out := d.ints32(len(d.flat))
+		ok := true
+		for i, x := range d.flat {
+			ok = ok && x >= 0 && x <= math.MaxInt32
+			out[i] = int32(x)
+		}
+		if ok {
+			return out, nil
+		}
+	}
+	return d.vectorExact(f, key, v)
+}
+
+func (d *runDecoder) vectorExact(f *frame, key string, v []byte) ([]int32, error) {
+	d.flat = d.flat[:0]
+	dec := d.walk(v)
+	dec.ReadToken()
+	for dec.PeekKind() != ']' {
+		x, _ := dec.ReadValue()
+		if !isNumber(x) {
+			return nil, f.eventErr("%q must be an array of integers, found %s", key, kindOf(x[0]))
+		}
+		n, err := intField(f, key, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		d.flat = append(d.flat, int64(n))
+	}
+	out := d.ints32(len(d.flat))
+	for i, x := range d.flat {
+		out[i] = int32(x)
+	}
+	return out, nil
+}
+
+// bits reads a string of '0' and '1', one flag per process, or nil when
+// v is absent.
+func (d *runDecoder) bits(f *frame, key string, v []byte) ([]bool, error) {
+	s, err := stringField(f, key, v, &d.buf)
+	if err != nil || len(v) == 0 {
+		return nil, err
+	}
+	out := []bool{} // "" is an empty vector, not an absent one
+	if len(s) > 0 {
+		out = d.slab.Bools(len(s))
+	}
+	for i, c := range s {
+		switch c {
+		case '1':
+			out[i] = true
+		case '0':
+		default:
+			r, _ := utf8.DecodeRune(s[i:])
+			return nil, f.eventErr("%q must be a string of 0s and 1s, one per process; found %q", key, r)
+		}
+	}
+	return out, nil
+}
+
+// ints32 returns a zeroed vector of n ints from the slab; [] is an empty
+// vector, not an absent one.
+func (d *runDecoder) ints32(n int) []int32 {
+	if n == 0 {
+		return []int32{}
+	}
+	return d.slab.Ints(n)
+}
+
+// cicLengthErr says which vector of c is not one entry per process (n),
+// or "" when all are.
+func cicLengthErr(c *trace.CIC, n int) string {
+	for _, v := range [...]struct {
+		key string
+		n   int
+		has bool
+	}{
+		{"pb.dv", len(c.DV), c.DV != nil},
+		{"pb.ckpt", len(c.Ckpt), c.Ckpt != nil},
+		{"pb.taken", len(c.Taken), c.Taken != nil},
+		{"pb.greater", len(c.Greater), c.Greater != nil},
+	} {
+		if v.has && v.n != n {
+			return fmt.Sprintf("%q must have one entry per process (%d), not %d", v.key, n, v.n)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,372 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
+)
+
+// runDecoder reads a run (SPEC §6) as the frame hands it over. Like the
+// trace decoder it interns names as it meets them and renumbers
+// processes at the end if the document lists its events first.
+type runDecoder struct {
+	run   *trace.Run
+	procs procNames
+	msgs  msgTable
+	seen  bodySeen
+	lastT trace.Time
+	// v2 says the run is ckpt/run@2; chain is its vector state once the
+	// processes are known (runchain.go).
+	v2    bool
+	chain *vtChain
+	// take, when set, is handed the events as they are read (StreamRun);
+	// checked counts the events checked whole, taken those take took.
+	take    func(run *trace.Run, upto int) int
+	checked int
+	taken   int
+	// hasAlg says the header's "algorithm" was read; started that take
+	// was handed the header.
+	hasAlg, started bool
+	// cur is the index of the event being read.
+	cur int
+	w   runWire
+	pb  pbWire
+	bd  bodyWire
+	lw  listWire
+	dw  deltaWire
+	// buf holds unescaped strings; ints splits vector times; flat holds
+	// a vector of FDAS or HMNR while it is read into slab; obj walks the
+	// parts of an event.
+	buf  []byte
+	ints [][2]int64
+	flat []int64
+	slab trace.CICSlab
+	br   bytes.Reader
+	obj  jsontext.Decoder
+}
+
+// runWire is a run event as goccy/go-json splits it: the raw text of
+// each field, empty when absent.
+type runWire struct {
+	Seq     jsontext.Value `json:"seq"`
+	T       jsontext.Value `json:"t"`
+	P       jsontext.Value `json:"p"`
+	Kind    jsontext.Value `json:"kind"`
+	To      jsontext.Value `json:"to"`
+	From    jsontext.Value `json:"from"`
+	Msg     jsontext.Value `json:"msg"`
+	Op      jsontext.Value `json:"op"`
+	Copy    jsontext.Value `json:"copy"`
+	Of      jsontext.Value `json:"of"`
+	Ckpt    jsontext.Value `json:"ckpt"`
+	Pos     jsontext.Value `json:"pos"`
+	Sn      jsontext.Value `json:"sn"`
+	Next    jsontext.Value `json:"next"`
+	Restore jsontext.Value `json:"restore"`
+	Undone  jsontext.Value `json:"undone"`
+	Inc     jsontext.Value `json:"inc"`
+	Failure jsontext.Value `json:"failure"`
+	Resend  jsontext.Value `json:"resend"`
+	Via     jsontext.Value `json:"via"`
+	Type    jsontext.Value `json:"type"`
+	Reason  jsontext.Value `json:"reason"`
+	Cause   jsontext.Value `json:"cause"`
+	Control jsontext.Value `json:"control"`
+	State   jsontext.Value `json:"state"`
+	Until   jsontext.Value `json:"until"`
+	Label   jsontext.Value `json:"label"`
+	VT      jsontext.Value `json:"vt"`
+	PB      jsontext.Value `json:"pb"`
+	Body    jsontext.Value `json:"body"`
+}
+
+// reset empties the fields an event fills; a field absent from the next
+// event must not keep this one's value.
+func (w *runWire) reset() {
+	w.Seq, w.T, w.P, w.Kind, w.To, w.From = w.Seq[:0], w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.From[:0]
+	w.Msg, w.Op, w.Copy, w.Of, w.Ckpt, w.Pos = w.Msg[:0], w.Op[:0], w.Copy[:0], w.Of[:0], w.Ckpt[:0], w.Pos[:0]
+	w.Sn, w.Next, w.Restore, w.Undone, w.Inc = w.Sn[:0], w.Next[:0], w.Restore[:0], w.Undone[:0], w.Inc[:0]
+	w.Failure, w.Resend, w.Via, w.Type, w.Reason = w.Failure[:0], w.Resend[:0], w.Via[:0], w.Type[:0], w.Reason[:0]
+	w.Cause, w.Control, w.State, w.Until, w.Label = w.Cause[:0], w.Control[:0], w.State[:0], w.Until[:0], w.Label[:0]
+	w.VT, w.PB, w.Body = w.VT[:0], w.PB[:0], w.Body[:0]
+}
+
+// ReadRun decodes a run (ckpt/run@1 or @2) from r: a JSON document or
+// JSON Lines, optionally gzip-compressed, told apart by content. It
+// checks the structure — format, known processes, kinds and enum values,
+// seq equal to the event's index, non-decreasing t, field types — but not
+// the protocol, which is the consistency checker's job. Errors are
+// *InputError.
+func ReadRun(name string, r io.Reader) (*trace.Run, error) {
+	return StreamRun(name, r, nil)
+}
+
+// StreamRun is ReadRun handing the run to take as it is read, the way
+// replay.Options.Stream does: first the header with no event (upto 0),
+// then after each event read, run.Events[:upto] (checked, final). take
+// returns how many events it has taken: read everything it needs of,
+// vector times included. The reader then drops the vector times of those
+// events from the run's tables (a checker that reads a vector only while
+// it takes the event carrying it is fed a run of thousands of processes
+// in memory linear in its events). A run that lists its processes after
+// its events is handed over once read whole. It returns the run, without
+// the vectors dropped; a nil take keeps the whole run.
+func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int) (*trace.Run, error) {
+	in, err := openInput(r)
+	if err != nil {
+		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
+	}
+	d := &runDecoder{
+		run:   &trace.Run{Name: name},
+		procs: newProcNames(),
+		msgs:  newMsgTable(),
+		seen:  newBodySeen(),
+		take:  take,
+	}
+	if n := eventsHint(r, in, minRunEventBytes); n > 0 {
+		d.run.Events = make([]trace.RunEvent, 0, n)
+	}
+	f := newFrame(name, RunFormat, in)
+	f.alt = RunFormat2
+	if err := f.read(d); err != nil {
+		return nil, err
+	}
+	return d.finish()
+}
+
+func (d *runDecoder) headerErr(format string, args ...any) error {
+	return &trace.InputError{File: d.run.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *runDecoder) listed() bool { return d.procs.listed }
+
+// field reads a header field: "algorithm", "source", "processes" and
+// "options"; other keys are ignored.
+func (d *runDecoder) field(f *frame, key string) error {
+	switch key {
+	case "algorithm":
+		s, err := d.headerString(f, key)
+		d.run.Algorithm, d.hasAlg = s, true
+		return err
+	case "source":
+		return d.source(f)
+	case "processes":
+		return d.processes(f)
+	case "options":
+		return d.options(f)
+	}
+	return f.skip()
+}
+
+// headerString reads the string value of the header field key.
+func (d *runDecoder) headerString(f *frame, key string) (string, error) {
+	v, err := f.value()
+	if err != nil {
+		return "", err
+	}
+	return d.optString(key, v)
+}
+
+// source reads the header's "source". null says there is none, as
+// leaving the field out does: JSON writers commonly write an absent
+// optional field so, and a recorder that has no trace file has nothing
+// else to write (docs/formats.md).
+func (d *runDecoder) source(f *frame) error {
+	v, err := f.value()
+	if err != nil {
+		return err
+	}
+	if string(v) == "null" {
+		d.run.Source = ""
+		return nil
+	}
+	d.run.Source, err = d.optString("source", v)
+	return err
+}
+
+func (d *runDecoder) optString(key string, v []byte) (string, error) {
+	if v[0] != '"' {
+		return "", d.headerErr("%q must be a string, not %s", key, kindOf(v[0]))
+	}
+	return string(text(v, &d.buf)), nil
+}
+
+func (d *runDecoder) processes(f *frame) error {
+	if d.procs.listed {
+		return d.headerErr(`"processes" given twice`)
+	}
+	names, err := f.names()
+	if err != nil {
+		return err
+	}
+	if err := d.procs.list(names); err != nil {
+		err.File = d.run.Name
+		return err
+	}
+	d.run.Processes = names
+	return nil
+}
+
+func (d *runDecoder) options(f *frame) error {
+	p := &d.run.Options.Params
+	w, err := f.delays("options", func(key string, t trace.Time, ok bool, v float64) error {
+		if !ok || t <= 0 {
+			return d.headerErr("options.%s must be a finite number > 0, got %s", key, fmtFloat(v))
+		}
+		switch key {
+		case "restart_delay":
+			p.RestartDelay = t
+		case "control_delay":
+			p.ControlDelay = t
+		default:
+			p.DefaultDelay = t
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(w.Timing) > 0 {
+		if d.run.Options.Timing, err = d.optString("options.timing", w.Timing); err != nil {
+			return err
+		}
+		if d.run.Options.Timing != trace.TimingRecorded {
+			return d.headerErr("options.timing must be %q, got %q", trace.TimingRecorded, d.run.Options.Timing)
+		}
+	}
+	if len(w.Variant) == 0 {
+		return nil
+	}
+	d.run.Options.Variant, err = d.optString("options.variant", w.Variant)
+	return err
+}
+
+// proc resolves a process name met in the current event.
+func (d *runDecoder) proc(f *frame, name []byte, field string) (int32, error) {
+	idx, msg := d.procs.index(name, d.cur)
+	if msg != "" {
+		return trace.None, f.eventErr("%s: %s", field, msg)
+	}
+	return idx, nil
+}
+
+func (d *runDecoder) message(id []byte) int32 {
+	idx, _ := d.msgs.intern(&d.run.Msgs, id)
+	return idx
+}
+
+// finish renumbers provisional processes, checks the events not yet
+// checked and hands the rest to take.
+func (d *runDecoder) finish() (*trace.Run, error) {
+	run := d.run
+	if !d.procs.listed {
+		return nil, d.headerErr(`missing "processes"`)
+	}
+	if !d.procs.known {
+		if err := d.renumber(); err != nil {
+			return nil, err
+		}
+	}
+	d.hasAlg = true // the header is complete
+	if err := d.handOver(); err != nil {
+		return nil, err
+	}
+	// The events handed over were checked before their vectors went.
+	return run, checkRunFields(run.Events[d.taken:], run, d.taken)
+}
+
+// renumber gives the processes named before the header listed them
+// their final numbers.
+func (d *runDecoder) renumber() error {
+	run := d.run
+	remap, err := d.procs.remap(run.Processes)
+	if err != nil {
+		err.File = run.Name
+		return err
+	}
+	re := func(p int32) int32 {
+		if p < 0 {
+			return p
+		}
+		return remap[p]
+	}
+	// Events may share a body (runbodies.go): renumber each body once.
+	for i := range run.Bodies {
+		run.Bodies[i].Origin = re(run.Bodies[i].Origin)
+	}
+	for i := range run.Events {
+		ev := &run.Events[i]
+		ev.P, ev.Peer = re(ev.P), re(ev.Peer)
+		if pb := run.PB(ev); pb != nil {
+			for j := range pb.F {
+				pb.F[j].P = re(pb.F[j].P)
+			}
+		}
+	}
+	return nil
+}
+
+// handOver checks the events read since the last call, whose processes
+// are final, and hands them to take, once the header has what a consumer
+// starts from (the processes and the algorithm).
+func (d *runDecoder) handOver() error {
+	run := d.run
+	for ; d.checked < len(run.Events); d.checked++ {
+		if err := d.check(d.checked); err != nil {
+			return err
+		}
+	}
+	if d.take == nil || !d.hasAlg {
+		return nil
+	}
+	if !d.started {
+		d.started = true
+		d.take(run, 0)
+	}
+	for t := d.take(run, d.checked); d.taken < t; d.taken++ {
+		ev := &run.Events[d.taken]
+		if err := checkRunFields(run.Events[d.taken:d.taken+1], run, d.taken); err != nil {
+			return err
+		}
+		if ev.VT != trace.None {
+			run.VTs[ev.VT] = nil
+		}
+		if ev.PB != trace.None {
+			run.PBs[ev.PB].VT = nil
+		}
+	}
+	return nil
+}
+
+// check sorts event i's f vector by process and checks it names no
+// process twice, and that its vectors have one entry per process.
+func (d *runDecoder) check(i int) error {
+	run := d.run
+	n := len(run.Processes)
+	ev := &run.Events[i]
+	vt := run.VTOf(ev)
+	bad := vt != nil && len(vt) != n
+	if pb := run.PB(ev); pb != nil {
+		slices.SortStableFunc(pb.F, func(a, b trace.FEntry) int { return int(a.P - b.P) })
+		for j := 1; j < len(pb.F); j++ {
+			if pb.F[j].P == pb.F[j-1].P {
+				return &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
+			}
+		}
+		bad = bad || (pb.VT != nil && len(pb.VT) != n)
+		if c := pb.CIC; c != nil {
+			if msg := cicLengthErr(c, n); msg != "" {
+				return &trace.InputError{File: run.Name, Event: i, Msg: msg}
+			}
+		}
+	}
+	if bad {
+		return &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
+	}
+	return nil
+}

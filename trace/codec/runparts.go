@@ -1,0 +1,332 @@
+package codec
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
+)
+
+// The nested parts of a run event: vector times, piggybacks and control
+// bodies, each split by goccy/go-json like the event itself.
+
+// pbWire is a piggyback as read.
+type pbWire struct {
+	Sn      jsontext.Value `json:"sn"`
+	Inc     jsontext.Value `json:"inc"`
+	RecLine jsontext.Value `json:"rec_line"`
+	VT      jsontext.Value `json:"vt"`
+	F       jsontext.Value `json:"f"`
+	// The vectors of FDAS and HMNR (runcic.go).
+	LC      jsontext.Value `json:"lc"`
+	DV      jsontext.Value `json:"dv"`
+	Ckpt    jsontext.Value `json:"ckpt"`
+	Taken   jsontext.Value `json:"taken"`
+	Greater jsontext.Value `json:"greater"`
+}
+
+// bodyWire is a control body as read; Of is ckpt/run@2's reference.
+type bodyWire struct {
+	Origin   jsontext.Value `json:"origin"`
+	Count    jsontext.Value `json:"count"`
+	R        jsontext.Value `json:"r"`
+	Inc      jsontext.Value `json:"inc"`
+	K        jsontext.Value `json:"k"`
+	Received jsontext.Value `json:"received"`
+	Of       jsontext.Value `json:"of"`
+}
+
+// objectOpts read pb.f as the decoders read everything: a name given
+// twice reaches the check that reports it, invalid UTF-8 becomes U+FFFD.
+var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// want returns the error of a field of the wrong JSON type.
+func want(f *frame, key string, v []byte, open byte) error {
+	if v[0] == open {
+		return nil
+	}
+	what := "an array"
+	if open == '{' {
+		what = "an object"
+	}
+	return f.eventErr("%q must be %s, not %s", key, what, kindOf(v[0]))
+}
+
+// parts reads vt, pb and body.
+func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
+	w := &d.w
+	if len(w.VT) > 0 {
+		vt, err := d.vtField(f, "vt", w.VT, ev.P)
+		if err != nil {
+			return err
+		}
+		ev.VT = d.run.AddVT(vt)
+	}
+	if len(w.PB) > 0 {
+		if err := want(f, "pb", w.PB, '{'); err != nil {
+			return err
+		}
+		pb := trace.NewPiggyback()
+		if err := d.piggyback(f, w.PB, ev.P, &pb); err != nil {
+			return err
+		}
+		ev.PB = d.run.AddPB(&pb)
+	}
+	if len(w.Body) > 0 {
+		if err := want(f, "body", w.Body, '{'); err != nil {
+			return err
+		}
+		k := d.seen.key(w.Body)
+		if i, ok := d.seen.index[k]; ok {
+			ev.Body = i // the same text read the same way (runbodies.go)
+			return nil
+		}
+		i, err := d.bodyOf(f, w.Body)
+		if err != nil {
+			return err
+		}
+		ev.Body = i
+		d.seen.index[k] = i
+	}
+	return nil
+}
+
+// vtField reads a vector time of an event of process p: [[inc, count],
+// ...], or in ckpt/run@2 the entries that differ from its base.
+func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT, error) {
+	if v[0] == '{' && d.v2 {
+		return d.delta(f, key, v, p)
+	}
+	if err := want(f, key, v, '['); err != nil {
+		return nil, err
+	}
+	return d.vt(f, key, v)
+}
+
+// vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
+// array of number pairs, where no null or string can hide, is decoded
+// straight to integers (json/v2 holds a Go array to the JSON array's
+// length, and reads an int64 as strconv.ParseInt does); anything else is
+// walked a token at a time for the message (vtExact).
+func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
+	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
+		vt := make(trace.VT, 0, len(d.ints))
+		for _, p := range d.ints {
+			if p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
+				return d.vtExact(f, key, v)
+			}
+			vt = append(vt, trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])})
+		}
+		return vt, nil
+	}
+	return d.vtExact(f, key, v)
+}
+
+func (d *runDecoder) vtExact(f *frame, key string, v []byte) (trace.VT, error) {
+	dec := d.walk(v)
+	dec.ReadToken()
+	var vt trace.VT
+	for dec.PeekKind() != ']' {
+		if k := dec.PeekKind(); k != '[' {
+			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindName(k))
+		}
+		dec.ReadToken()
+		var e [2]int32
+		n := 0
+		for ; dec.PeekKind() != ']'; n++ {
+			x, _ := dec.ReadValue()
+			if n == 2 {
+				return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
+			}
+			var err error
+			if e[n], err = intField(f, key, x, 0); err != nil {
+				return nil, err
+			}
+		}
+		dec.ReadToken()
+		if n != 2 {
+			return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
+		}
+		vt = append(vt, trace.VTEntry{Inc: e[0], Count: e[1]})
+	}
+	return vt, nil
+}
+
+// piggyback reads a pb object of an event of process p into pb.
+func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *trace.Piggyback) error {
+	w := &d.pb
+	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
+	w.LC, w.DV, w.Ckpt, w.Taken, w.Greater = w.LC[:0], w.DV[:0], w.Ckpt[:0], w.Taken[:0], w.Greater[:0]
+	if err := unmarshal(v, w); err != nil {
+		return f.malformed(err)
+	}
+	if err := firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine)); err != nil {
+		return err
+	}
+	var err error
+	if len(w.VT) > 0 {
+		if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
+			return err
+		}
+	}
+	if len(w.F) > 0 {
+		if err := want(f, "pb.f", w.F, '{'); err != nil {
+			return err
+		}
+		if pb.F, err = d.fvec(f, w.F); err != nil {
+			return err
+		}
+	}
+	if w.hasCIC() {
+		if pb.CIC, err = d.cic(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstErr returns the first of errs that is not nil: the fields were
+// read in that order.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fvec reads {"P0": 2, ...}, walking the members in order so that a
+// process named twice reaches the check in finish.
+func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
+	fe := []trace.FEntry{}
+	if len(v) == 2 {
+		return fe, nil // {}
+	}
+	dec := d.walk(v)
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, f.malformed(err)
+	}
+	for dec.PeekKind() == '"' {
+		k, err := dec.ReadValue()
+		if err != nil {
+			return nil, f.malformed(err)
+		}
+		p, err := d.proc(f, text(k, &d.buf), "pb.f")
+		if err != nil {
+			return nil, err
+		}
+		n, err := dec.ReadValue()
+		if err != nil {
+			return nil, f.malformed(err)
+		}
+		count, err := intField(f, "pb.f", n, 0)
+		if err != nil {
+			return nil, err
+		}
+		fe = append(fe, trace.FEntry{P: p, Count: count})
+	}
+	return fe, nil
+}
+
+// bodyOf reads a control message body and returns its index in the
+// run's bodies: a new one, or in ckpt/run@2 the one {"of": seq} names.
+func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
+	w := &d.bd
+	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received, w.Of = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0], w.Of[:0]
+	if err := unmarshal(v, w); err != nil {
+		return trace.None, f.malformed(err)
+	}
+	if len(w.Of) > 0 && d.v2 {
+		e, err := d.ref(f, "body.of", w.Of)
+		if err != nil {
+			return trace.None, err
+		}
+		return e.Body, nil
+	}
+	b := trace.NewControlBody()
+	if err := d.body(f, &b); err != nil {
+		return trace.None, err
+	}
+	return d.run.AddBody(&b), nil
+}
+
+// body reads the body in d.bd into b.
+func (d *runDecoder) body(f *frame, b *trace.ControlBody) error {
+	w := &d.bd
+	name, err := stringField(f, "body.origin", w.Origin, &d.buf)
+	if err != nil {
+		return err
+	}
+	if len(w.Origin) > 0 {
+		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
+			return err
+		}
+	}
+	if err := firstErr(optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
+		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K)); err != nil {
+		return err
+	}
+	if len(w.Received) > 0 {
+		if w.Received[0] == '{' && d.v2 {
+			b.Received, err = d.receivedDelta(f, w.Received)
+			return err
+		}
+		if err := want(f, "body.received", w.Received, '['); err != nil {
+			return err
+		}
+		if b.Received, err = d.received(f, w.Received); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walk starts reading v, a JSON value, a token at a time with the
+// decoder the run decoder reuses.
+func (d *runDecoder) walk(v []byte) *jsontext.Decoder {
+	d.br.Reset(v)
+	d.obj.Reset(&d.br, objectOpts...)
+	return &d.obj
+}
+
+// received reads [["m1", inc], ...]. A PK token lists every receipt of
+// the announcer's recovered state (thousands), so the pairs are walked a
+// token at a time.
+func (d *runDecoder) received(f *frame, v []byte) ([]trace.Identity, error) {
+	const what = `"body.received" must be an array of ["msg", inc] pairs`
+	ids := []trace.Identity{}
+	dec := d.walk(v)
+	dec.ReadToken()
+	for dec.PeekKind() != ']' {
+		if dec.PeekKind() != '[' {
+			return nil, f.eventErr(what)
+		}
+		dec.ReadToken()
+		if dec.PeekKind() == ']' {
+			return nil, f.eventErr(what)
+		}
+		// A value read is valid until the next read.
+		m, _ := dec.ReadValue()
+		b, err := stringField(f, "body.received", m, &d.buf)
+		if err != nil {
+			return nil, err
+		}
+		id := trace.Identity{Msg: d.message(b)}
+		if dec.PeekKind() == ']' {
+			return nil, f.eventErr(what)
+		}
+		n, _ := dec.ReadValue()
+		if id.Inc, err = intField(f, "body.received", n, 0); err != nil {
+			return nil, err
+		}
+		if dec.PeekKind() != ']' {
+			return nil, f.eventErr(what)
+		}
+		dec.ReadToken()
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
