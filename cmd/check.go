@@ -1,8 +1,9 @@
 package cmd
 
 import (
-	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -47,7 +48,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		return err
 	}
 	reports, lines := checkFiles(ios, inputs, nil, func(path string, _ int) fileResult {
-		run, err := readRun(ios, path)
+		run, err := ios.pipe().ReadRun(path)
 		if err != nil {
 			return fileResult{err: err}
 		}

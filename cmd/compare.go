@@ -124,7 +124,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 		}
 	}
 	meter.Finish()
-	err = writeOutput(f.output, ios.Out, func(w io.Writer) error {
+	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
 	for _, l := range bad {
@@ -142,14 +142,14 @@ func compareFile(ios *IO, in pipeline.Input, o compare.Options) compare.Table {
 	err := in.Err
 	if err == nil {
 		var tr *trace.Trace
-		if tr, err = readTrace(ios, in.Path); err == nil {
+		if tr, err = ios.pipe().ReadTrace(in.Path); err == nil {
 			var t compare.Table
 			if t, err = compare.Run(tr, o); err == nil {
 				return t
 			}
 		}
 	}
-	return compare.Table{File: in.Path, Error: describe(err)}
+	return compare.Table{File: in.Path, Error: pipeline.Describe(err)}
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
@@ -172,14 +172,14 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 		return invalid(err)
 	}
 	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
-	if err := writeOutput(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {
+	if err := output.Write(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {
 		return err
 	}
-	if err := writeOutput(svgPath, nil, func(w io.Writer) error { return compare.Chart(w, f.sw, rows) }); err != nil {
+	if err := output.Write(svgPath, nil, func(w io.Writer) error { return compare.Chart(w, f.sw, rows) }); err != nil {
 		return err
 	}
 	if !f.quiet {
-		if err := writeOutput("", ios.Out, func(w io.Writer) error { return render.Sweep(w, format, f.sw, rows) }); err != nil {
+		if err := output.Write("", ios.Out, func(w io.Writer) error { return render.Sweep(w, format, f.sw, rows) }); err != nil {
 			return err
 		}
 	}

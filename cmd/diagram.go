@@ -10,7 +10,9 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/diagram"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // diagramFlags are the flags of `ckpt diagram`.
@@ -114,16 +116,20 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	if err := checkDiagramFlags(f); err != nil {
 		return err
 	}
-	doc, err := readOne(ios, "ckpt diagram", "trace or run", path, readEither)
+	var run *trace.Run
+	tr, err := readOne("ckpt diagram", "trace or run", path, func(p string) (tr *trace.Trace, err error) {
+		tr, run, err = ios.pipe().ReadAny(p)
+		return tr, err
+	})
 	if err != nil {
 		return err
 	}
-	panels, err := diagramPanels(ios, f, path, doc)
+	panels, err := diagramPanels(ios, f, path, tr, run)
 	if err != nil {
 		return err
 	}
 	opts := diagram.Options{MaxEvents: f.MaxEvents, Axis: f.Axis}
-	err = writeOutput(f.Output, ios.Out, func(w io.Writer) error {
+	err = output.Write(f.Output, ios.Out, func(w io.Writer) error {
 		if format == "html" {
 			return diagram.HTMLPanels(w, panels, opts)
 		}
@@ -137,25 +143,25 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 
 // diagramPanels checks a run as it is, or replays a trace through --algo
 // and checks every run (pipeline), and returns one panel per run.
-func diagramPanels(ios *IO, f *diagramFlags, path string, doc traceOrRun) ([]diagram.Panel, error) {
-	if doc.run != nil {
+func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *trace.Run) ([]diagram.Panel, error) {
+	if run != nil {
 		if f.Algo == "both" {
 			return nil, invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 		}
 		if n := ignoredNote(path, f.given); n != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
 		}
-		rep, note, err := ios.pipe().Check(doc.run, path)
+		rep, note, err := ios.pipe().Check(run, path)
 		if err != nil {
 			return nil, invalid(err)
 		}
 		if note != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", note)
 		}
-		doc.run.Name = path // the diagram names the file the user gave, as reports do
-		return []diagram.Panel{{Run: doc.run, Report: &rep}}, nil
+		run.Name = path // the diagram names the file the user gave, as reports do
+		return []diagram.Panel{{Run: run, Report: &rep}}, nil
 	}
-	outs := ios.pipe().Verify(doc.tr, path, pipeline.Options{
+	outs := ios.pipe().Verify(tr, path, pipeline.Options{
 		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.delays.params(), KeepRuns: true,
 	})
 	var panels []diagram.Panel

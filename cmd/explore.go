@@ -14,6 +14,7 @@ import (
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -85,7 +86,11 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := readExploreTrace(ios, path)
+	var tr *trace.Trace
+	err = dirError("ckpt explore", pipeline.TraceDoc, path)
+	if err == nil {
+		tr, err = ios.pipe().ReadTrace(path)
+	}
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
@@ -114,7 +119,7 @@ func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, si
 	if wrote {
 		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
 	}
-	err = writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
+	err = output.Write(rf.Output, ios.Out, func(w io.Writer) error {
 		return render.Explore(w, render.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
 	})
 	switch {
@@ -153,23 +158,14 @@ type signalError struct{ os.Signal }
 
 func (e signalError) Error() string { return e.String() }
 
-// readExploreTrace reads the one trace explore takes; a directory is
-// refused as report refuses one.
-func readExploreTrace(ios *IO, path string) (*trace.Trace, error) {
-	if isDir(path) {
-		return nil, dirError("ckpt explore", traceDoc)
-	}
-	return readTrace(ios, path)
-}
-
 // exploreError reports a trace that could not be read or explored as
 // verify reports a bad file: an error entry in the output, in every
 // format (-o written atomically all the same), and one line on stderr;
 // exit status 2.
 func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
-	msg := describe(err)
+	msg := pipeline.Describe(err)
 	rf := &f.report
-	werr := writeOutput(rf.Output, ios.Out, func(w io.Writer) error {
+	werr := output.Write(rf.Output, ios.Out, func(w io.Writer) error {
 		return render.ExploreError(w, render.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
 	})
 	if werr != nil {

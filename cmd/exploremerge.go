@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 )
 
@@ -52,7 +54,7 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	for i, path := range paths {
 		r, err := readShard(path)
 		if err != nil {
-			return invalidf("%s: %s", path, describe(err))
+			return invalidf("%s: %s", path, pipeline.Describe(err))
 		}
 		parts[i] = r
 	}
@@ -67,7 +69,7 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 // readShard reads one shard's --format json result; an error entry (the
 // shard could not explore its trace) is refused with its message.
 func readShard(path string) (*explore.Result, error) {
-	readingInput(path)
+	output.Reading(path)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

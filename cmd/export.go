@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
@@ -52,12 +54,12 @@ local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
 }
 
 func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
-	run, err := readOne(ios, "ckpt export shiviz", runDoc, file, readRun)
+	run, err := readOne("ckpt export shiviz", pipeline.RunDoc, file, ios.pipe().ReadRun)
 	if err != nil {
 		return err
 	}
 	var st shiviz.ExportStats
-	err = writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+	err = output.Write(o.Output, ios.Out, func(w io.Writer) error {
 		var err error
 		st, err = shiviz.Export(w, run)
 		return err
@@ -66,10 +68,10 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 		return invalid(err)
 	}
 	if !o.Quiet {
-		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, plural(st.Events, "event", "events"))
+		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, pipeline.Plural(st.Events, "event", "events"))
 		if st.Hidden > 0 {
 			fmt.Fprintf(ios.ErrOut, "; %s cannot show in vector clocks (the receiver already knew the send) and appear as local events",
-				plural(st.Hidden, "receive", "receives"))
+				pipeline.Plural(st.Hidden, "receive", "receives"))
 		}
 		fmt.Fprintln(ios.ErrOut)
 	}

@@ -3,7 +3,10 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"sync/atomic"
 
+	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/report"
@@ -24,24 +27,24 @@ type fileResult struct {
 // are reported as usual. The reports come back in argument order, with
 // the lines to say on stderr (notes, then one "ckpt: FILE: what" per
 // error entry), in the same order, so that output never depends on
-// scheduling.
-func checkFiles(ios *IO, inputs []pipeline.Input, prog *progress, one func(path string, cores int) fileResult) ([]report.Report, []string) {
+// scheduling. meter (nil: none) shows how many files are done.
+func checkFiles(ios *IO, inputs []pipeline.Input, meter *explore.Meter, one func(path string, cores int) fileResult) ([]report.Report, []string) {
 	results := make([]fileResult, len(inputs))
-	prog.update(0, int64(len(inputs)))
+	var done atomic.Int64
 	ios.pipe().Each(len(inputs), func(i, cores int) {
 		if inputs[i].Err != nil {
 			results[i] = fileResult{err: inputs[i].Err}
 		} else {
 			results[i] = one(inputs[i].Path, cores)
 		}
-		prog.step(int64(len(inputs)))
+		meter.Update(done.Add(1), int64(len(inputs)))
 	})
-	prog.finish()
+	meter.Finish()
 	var reports []report.Report
 	var lines []string
 	for i, res := range results {
 		if res.err != nil {
-			res.reports = []report.Report{report.ErrorReport(inputs[i].Path, "", describe(res.err))}
+			res.reports = []report.Report{report.ErrorReport(inputs[i].Path, "", pipeline.Describe(res.err))}
 		}
 		for _, n := range res.notes {
 			lines = append(lines, "ckpt: note: "+n)
@@ -63,7 +66,7 @@ func checkFiles(ios *IO, inputs []pipeline.Input, prog *progress, one func(path 
 func finishReports(ios *IO, f *reportFlags, reports []report.Report, lines []string, full bool) error {
 	opts := f.renderOptions(full)
 	opts.Color = reportColor(f, ios.Out)
-	werr := writeOutput(f.Output, ios.Out, func(w io.Writer) error {
+	werr := output.Write(f.Output, ios.Out, func(w io.Writer) error {
 		return render.Reports(w, render.Format(f.Format), reports, opts)
 	})
 	for _, l := range lines {

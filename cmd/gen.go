@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -132,7 +133,7 @@ func runGen(ios *IO, opts *genOptions) error {
 		// ten times is a runaway (a 10 ns tick over the run).
 		opts.Config.MaxEvents = 10*int64(opts.Config.Events) + 1_000_000
 	}
-	return writeOutput(opts.Output, ios.Out, func(out io.Writer) error {
+	return output.Write(opts.Output, ios.Out, func(out io.Writer) error {
 		_, err := gen.Write(out, opts.Config, w)
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/spf13/cobra"
@@ -197,16 +198,16 @@ func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func
 			if slices.Contains(args[:len(files)], "-") {
 				return nil, closeAll, usagef("standard input (-) can be read once")
 			}
-			files = append(files, foreign.File{Name: "-", R: openStdin(ios)})
+			files = append(files, foreign.File{Name: "-", R: ios.pipe().OpenStdin()})
 			continue
 		}
-		if isDir(file) {
-			return nil, closeAll, invalidf("%s: %s", file, dirError(o.command, o.takes).Error())
+		if err := dirError(o.command, o.takes, file); err != nil {
+			return nil, closeAll, invalidf("%s: %v", file, err)
 		}
-		readingInput(file)
+		output.Reading(file)
 		f, err := os.Open(file)
 		if err != nil {
-			return nil, closeAll, invalidf("%s: %s", file, osErrorText(unwrapPath(err)))
+			return nil, closeAll, invalidf("%s: %s", file, pipeline.OSErrorText(err))
 		}
 		opened = append(opened, f)
 		files = append(files, foreign.File{Name: file, R: f})
@@ -229,7 +230,7 @@ func (o *importOptions) writeOne(ios *IO, name string, log *shiviz.Log, opts shi
 		return err
 	}
 	o.summary(ios, name, log, ex, st)
-	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
 		return codec.WriteTrace(w, tr, wopts)
 	})
 }
@@ -270,7 +271,7 @@ func (o *importOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, o
 	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
 		o.summary(ios, out, log, ex, stats[i])
-		if err := writeOutput(out, ios.Out, func(w io.Writer) error {
+		if err := output.Write(out, ios.Out, func(w io.Writer) error {
 			return codec.WriteTrace(w, traces[i], wopts)
 		}); err != nil {
 			return invalid(err)
@@ -300,11 +301,11 @@ func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shivi
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
 	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s", name, label,
-		plural(st.Processes, "process", "processes"), plural(st.Events, "event", "events"),
-		plural(st.Messages, "message", "messages"), plural(st.Ticks, "tick", "ticks"),
-		plural(st.Flushes, "flush", "flushes")+", "+plural(st.Fails, "failure", "failures"))
+		pipeline.Plural(st.Processes, "process", "processes"), pipeline.Plural(st.Events, "event", "events"),
+		pipeline.Plural(st.Messages, "message", "messages"), pipeline.Plural(st.Ticks, "tick", "ticks"),
+		pipeline.Plural(st.Flushes, "flush", "flushes")+", "+pipeline.Plural(st.Fails, "failure", "failures"))
 	if ex.Skipped > 0 {
-		fmt.Fprintf(ios.ErrOut, "; %s skipped", plural(ex.Skipped, "unmatched line", "unmatched lines"))
+		fmt.Fprintf(ios.ErrOut, "; %s skipped", pipeline.Plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	}
 	fmt.Fprintf(ios.ErrOut, "\n  read as %s\n", log.Layout)
 	for _, n := range append(ex.Notes, st.Unplaced...) {

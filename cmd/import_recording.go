@@ -43,7 +43,7 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 		return invalid(err)
 	}
 	if m.Run == nil {
-		return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+		return output.Write(o.Output, ios.Out, func(w io.Writer) error {
 			return codec.WriteTrace(w, m.Trace, codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip})
 		})
 	}
@@ -54,12 +54,12 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 		return invalid(err)
 	}
 	m.Run.Source = "trace.json"
-	if err := writeOutput(filepath.Join(o.Output, "trace.json"), ios.Out, func(w io.Writer) error {
+	if err := output.Write(filepath.Join(o.Output, "trace.json"), ios.Out, func(w io.Writer) error {
 		return codec.WriteTrace(w, m.Trace, codec.WriteOptions{})
 	}); err != nil {
 		return invalid(err)
 	}
-	return writeOutput(filepath.Join(o.Output, "run.json"), ios.Out, func(w io.Writer) error {
+	return output.Write(filepath.Join(o.Output, "run.json"), ios.Out, func(w io.Writer) error {
 		return codec.WriteRun(w, m.Run, codec.WriteOptions{})
 	})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // Commands that take one file (replay, report, diagram, explore, export)
@@ -16,15 +16,19 @@ import (
 // explore takes one trace (verify takes directories)", "FILE: no such
 // file or directory" — never the OS's "read FILE: is a directory".
 
-// dirError is the message for a directory given where the command
-// (e.g. "ckpt explore") takes one file of kind takes ("trace", "trace or
-// run", "run"); it names the commands that read directories of that kind.
-func dirError(command, takes string) error {
+// dirError refuses a directory at path ("-" never is one) where the
+// command (e.g. "ckpt explore") takes one file of kind takes ("trace",
+// "trace or run", "run"), naming the commands that read directories of
+// that kind; nil when path is no directory.
+func dirError(command, takes, path string) error {
+	if st, err := os.Stat(path); path == "-" || err != nil || !st.IsDir() {
+		return nil
+	}
 	readers := " (verify and check take directories)"
 	switch takes {
-	case traceDoc:
+	case pipeline.TraceDoc:
 		readers = " (verify takes directories)"
-	case runDoc:
+	case pipeline.RunDoc:
 		readers = " (check takes directories)"
 	case "trace or run":
 	default:
@@ -33,26 +37,17 @@ func dirError(command, takes string) error {
 	return fmt.Errorf("is a directory: %s takes one %s%s", command, takes, readers)
 }
 
-// isDir reports whether path names a directory ("-" never does).
-func isDir(path string) bool {
-	if path == "-" {
-		return false
-	}
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
-}
-
 // readOne reads the one file a command takes with read, refusing a
 // directory; its errors are exit-2 errors naming the file, worded by
-// describe.
-func readOne[T any](ios *IO, command, takes, path string, read func(*IO, string) (T, error)) (T, error) {
-	var zero T
-	if isDir(path) {
-		return zero, invalidf("%s: %s", path, dirError(command, takes).Error())
+// pipeline.Describe.
+func readOne[T any](command, takes, path string, read func(string) (T, error)) (T, error) {
+	var v T
+	err := dirError(command, takes, path)
+	if err == nil {
+		v, err = read(path)
 	}
-	v, err := read(ios, path)
 	if err != nil {
-		return zero, invalidf("%s: %s", path, describe(err))
+		return v, invalidf("%s: %s", path, pipeline.Describe(err))
 	}
 	return v, nil
 }
@@ -84,16 +79,4 @@ func ignoredNote(path string, given []string) string {
 		verb = "are"
 	}
 	return fmt.Sprintf("%s: a run is taken as it is, replaying nothing: %s %s ignored", path, strings.Join(given, ", "), verb)
-}
-
-// traceOrRun is what readAny reads: a trace or a run.
-type traceOrRun struct {
-	tr  *trace.Trace
-	run *trace.Run
-}
-
-// readEither is readAny for readOne.
-func readEither(ios *IO, path string) (traceOrRun, error) {
-	tr, run, err := ios.pipe().ReadAny(path)
-	return traceOrRun{tr, run}, err
 }

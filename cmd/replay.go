@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/spf13/cobra"
@@ -67,7 +69,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 		return err
 	}
 	params := o.delays.params()
-	tr, err := readOne(ios, "ckpt replay", traceDoc, o.File, readTrace)
+	tr, err := readOne("ckpt replay", pipeline.TraceDoc, o.File, ios.pipe().ReadTrace)
 	if err != nil {
 		return err
 	}
@@ -93,12 +95,12 @@ func runReplay(ios *IO, o *replayOptions) error {
 		// whole first.
 		run, err := replay.Run(tr, alg, opts)
 		if err != nil {
-			return invalid(labelled(err, traceDoc))
+			return invalid(pipeline.Labelled(err, pipeline.TraceDoc))
 		}
 		run.Source = source
-		return writeOutput(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteRun(w, run, wo) })
+		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteRun(w, run, wo) })
 	}
-	return writeOutput(o.Output, ios.Out, func(w io.Writer) error {
+	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
 		return replayTo(w, tr, alg, opts, wo, source)
 	})
 }
@@ -120,7 +122,7 @@ func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Op
 		return upto
 	}
 	if _, err := replay.Run(tr, alg, opts); err != nil {
-		return invalid(labelled(err, traceDoc))
+		return invalid(pipeline.Labelled(err, pipeline.TraceDoc))
 	}
 	if werr != nil {
 		return werr

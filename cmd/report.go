@@ -47,10 +47,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	in := []pipeline.Input{{Path: path}}
-	if isDir(path) {
-		in[0].Err = dirError("ckpt report", "trace or run")
-	}
+	in := []pipeline.Input{{Path: path, Err: dirError("ckpt report", "trace or run", path)}}
 	reports, lines := checkFiles(ios, in, nil, func(path string, cores int) fileResult {
 		tr, run, err := ios.pipe().ReadAny(path)
 		switch {

@@ -80,7 +80,7 @@ type IO struct {
 // it reads, which no output may replace (isInput).
 func (ios *IO) pipe() *pipeline.Pipeline {
 	if ios.pl == nil {
-		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: readingInput}
+		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: output.Reading}
 	}
 	return ios.pl
 }
@@ -231,7 +231,7 @@ func isArgsError(err error) bool {
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return argsError{fmt.Errorf("%s takes %s%s, got %d", cmd.CommandPath(), plural(n, "argument", "arguments"), argNames(cmd), len(args))}
+			return argsError{fmt.Errorf("%s takes %s%s, got %d", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), argNames(cmd), len(args))}
 		}
 		return nil
 	}
@@ -242,7 +242,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return argsError{fmt.Errorf("%s needs at least %s%s", cmd.CommandPath(), plural(n, "argument", "arguments"), argNames(cmd))}
+			return argsError{fmt.Errorf("%s needs at least %s%s", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), argNames(cmd))}
 		}
 		return nil
 	}

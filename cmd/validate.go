@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 type validateOptions struct {
@@ -55,7 +57,7 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 		}
 		if err != nil {
 			bad++
-			msg := describe(err)
+			msg := pipeline.Describe(err)
 			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", in.Path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
 			// on stderr as "FILE: trace event N: what"; the stdout line is
@@ -88,5 +90,5 @@ func validateOne(ios *IO, path string) (string, error) {
 // counts is "N processes, M events, K messages", each in the singular
 // when it is 1.
 func counts(procs, events, msgs int) string {
-	return plural(procs, "process", "processes") + ", " + plural(events, "event", "events") + ", " + plural(msgs, "message", "messages")
+	return pipeline.Plural(procs, "process", "processes") + ", " + pipeline.Plural(events, "event", "events") + ", " + pipeline.Plural(msgs, "message", "messages")
 }

@@ -1,9 +1,11 @@
 package cmd
 
 import (
-	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/trace/codec"
+
+	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -44,12 +46,14 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	var prog *progress
-	if len(inputs) > 1 {
-		prog = newProgress(ios.ErrOut, "verify", "files")
+	// The bar is drawn on a terminal only: elsewhere it would be noise
+	// mixed into captured diagnostics.
+	var meter *explore.Meter
+	if len(inputs) > 1 && isTerminal(ios.ErrOut) {
+		meter = explore.NewMeter(ios.ErrOut, true, nil, "verify", "files")
 	}
-	reports, lines := checkFiles(ios, inputs, prog, func(path string, cores int) fileResult {
-		tr, err := readTrace(ios, path)
+	reports, lines := checkFiles(ios, inputs, meter, func(path string, cores int) fileResult {
+		tr, err := ios.pipe().ReadTrace(path)
 		if err != nil {
 			return fileResult{err: err}
 		}

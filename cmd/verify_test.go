@@ -54,38 +54,3 @@ func TestVerifyProgressNotOnPipe(t *testing.T) {
 		t.Errorf("stderr on a pipe got %q", b)
 	}
 }
-
-// TestProgressLine draws the line as a terminal would see it: redrawn
-// when the bar moves and at the end, blanked by finish; nothing on a
-// buffer, and a nil line is safe to use.
-func TestProgressLine(t *testing.T) {
-	var b bytes.Buffer
-	p := &progress{w: &b, label: "verify", unit: "files", filled: -1}
-	p.update(0, 4)
-	p.step(4)
-	p.step(4)
-	p.finish()
-	got := strings.Split(b.String(), "\r")
-	want := []string{"", "verify [                              ] 0/4 files",
-		"verify [=======                       ] 1/4 files",
-		"verify [===============               ] 2/4 files",
-		strings.Repeat(" ", len(got[3])), ""}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("progress output\n%q\nwant\n%q", got, want)
-	}
-	b.Reset()
-	q := &progress{w: &b, label: "explore", unit: "schedules", filled: -1}
-	for _, done := range []int64{1, 2, 100} {
-		q.update(done, 100)
-	}
-	if got := strings.Count(b.String(), "explore ["); got != 2 {
-		t.Errorf("drew the bar %d times, want 2: %q", got, b.String())
-	}
-	if newProgress(&b, "verify", "files") != nil {
-		t.Error("a progress line on a buffer")
-	}
-	var nilp *progress
-	nilp.step(1)
-	nilp.update(1, 2)
-	nilp.finish()
-}
