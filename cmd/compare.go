@@ -21,16 +21,15 @@ import (
 
 // compareFlags are `ckpt compare`'s flags.
 type compareFlags struct {
-	protocols    string
-	format       string
-	output       string
-	quiet        bool
-	noFailures   bool
-	restartDelay trace.Time
-	controlDelay trace.Time
-	sweep        bool
-	sw           compare.SweepOptions
-	ratios       string
+	protocols  string
+	format     string
+	output     string
+	quiet      bool
+	noFailures bool
+	params     trace.Params
+	sweep      bool
+	sw         compare.SweepOptions
+	ratios     string
 }
 
 // Files `ckpt compare --sweep` writes into its directory.
@@ -76,13 +75,12 @@ Exit status: 0 done; 2 invalid input or usage.`,
 	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+sweepCSV+" and "+sweepChart)
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print one line per trace and protocol: FILE, protocol, basic, forced, useless, piggyback bytes, control messages (tab-separated); with --sweep, only the files")
 	fl.BoolVar(&f.noFailures, "no-failures", false, "skip the ops-undone-per-failure columns")
-	fl.Var(secondsFlag{t: &f.restartDelay, positive: true}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Var(secondsFlag{t: &f.controlDelay, positive: true}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
+	addDelayFlags(fl, &f.params)
 	fl.BoolVar(&f.sweep, "sweep", false, "run the classic workload over a grid of ICT/MTT instead of reading traces")
-	fl.Var(intFlag{&f.sw.Procs, 2}, "procs", "--sweep: processes")
-	fl.Var(intFlag{&f.sw.Intervals, 1}, "intervals", "--sweep: mean basic checkpoint intervals per process in a trace")
-	fl.Var(intFlag{&f.sw.Seeds, 1}, "seeds", "--sweep: traces (seeds 1…N) per grid point")
-	fl.Var(secondsFlag{t: &f.sw.MTT, positive: true}, "mtt", "--sweep: mean time between a process's sends, in seconds")
+	fl.Var(intFlag(&f.sw.Procs, 2), "procs", "--sweep: processes")
+	fl.Var(intFlag(&f.sw.Intervals, 1), "intervals", "--sweep: mean basic checkpoint intervals per process in a trace")
+	fl.Var(intFlag(&f.sw.Seeds, 1), "seeds", "--sweep: traces (seeds 1…N) per grid point")
+	fl.Var(secondsFlag(&f.sw.MTT, true), "mtt", "--sweep: mean time between a process's sends, in seconds")
 	fl.StringVar(&f.ratios, "ratios", "1,2,5,10,20,50,100", "--sweep: the ICT/MTT values, comma-separated")
 	return c
 }
@@ -96,23 +94,22 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	if err != nil {
 		return usagef("--protocols %q: %v", f.protocols, err)
 	}
-	params := trace.Params{RestartDelay: f.restartDelay, ControlDelay: f.controlDelay}
 	if f.sweep {
 		if len(args) > 0 {
-			return argsError{fmt.Errorf("compare --sweep generates its traces: it takes no FILE (got %d)", len(args))}
+			return usagef("compare --sweep generates its traces: it takes no FILE (got %d)", len(args))
 		}
-		f.sw.Protocols, f.sw.Params = protocols, params
+		f.sw.Protocols, f.sw.Params = protocols, f.params
 		return runSweep(ios, f, format)
 	}
 	if len(args) == 0 {
-		return argsError{fmt.Errorf("compare needs at least 1 FILE (or --sweep)")}
+		return usagef("compare needs at least 1 FILE (or --sweep)")
 	}
 	inputs, err := expandInputs(ios.ErrOut, args, codec.TraceFormat)
 	if err != nil {
 		return err
 	}
 	// -q prints no per-failure figure: none is computed.
-	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: params, Pipeline: ios.pipe()}
+	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: f.params, Pipeline: ios.pipe()}
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "compare", "failure points")
 	o.Progress = meter.Update
 	tables := make([]compare.Table, len(inputs))

@@ -28,9 +28,8 @@ type diagramFlags struct {
 	maxSet bool
 	// given are the replay flags given, which a run ignores.
 	given []string
-	// delays holds --restart-delay and --control-delay, shared with the
-	// report commands so they are validated alike.
-	delays reportFlags
+	// params are --restart-delay and --control-delay.
+	params trace.Params
 }
 
 // newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk|both] [-o OUT.svg|OUT.html]`.
@@ -69,7 +68,7 @@ says so.
 
 Exit status: 0 when the diagram is written (whatever the verdict), 2 for
 invalid input or usage.`,
-		Args: exactArgs(1),
+		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.maxSet = cmd.Flags().Changed("max-events")
 			f.given = givenReplayFlags(cmd)
@@ -81,7 +80,7 @@ invalid input or usage.`,
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
 	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
 	fl.StringVar(&f.Variant, "variant", "", variantHelp(algoNames(true)))
-	addDelayFlags(fl, &f.delays)
+	addDelayFlags(fl, &f.params)
 	fl.StringVar(&f.Axis, "axis", diagram.AxisLogical, "x axis: logical (happened-before order) or time (real time, to scale)")
 	fl.IntVar(&f.MaxEvents, "max-events", 0, "window runs with more events than this (default 3000 for svg, 250000 for html)")
 	return c
@@ -162,7 +161,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		return []diagram.Panel{{Run: run, Report: &rep}}, nil
 	}
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.delays.params(), KeepRuns: true,
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.params, KeepRuns: true,
 	})
 	var panels []diagram.Panel
 	for _, o := range outs {

@@ -62,7 +62,7 @@ covers the schedules run so far, and the exit status is 130 or 143.
 
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2
 invalid input or usage.`,
-		Args: exactArgs(1),
+		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplore(ios, f, args[0])
 		},
@@ -198,6 +198,6 @@ func (f *exploreFlags) options() (explore.Options, error) {
 	return explore.Options{
 		Algorithms: rf.algorithms(), Variant: rf.Variant, Failures: f.failures,
 		Delays: f.delays, Budget: f.budget, Seed: f.seed, Shard: shard,
-		StripFailures: f.strip, NoReduce: f.noReduce, Params: rf.params(),
+		StripFailures: f.strip, NoReduce: f.noReduce, Params: rf.Params,
 	}, nil
 }

@@ -32,7 +32,7 @@ NAME being the trace's).
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2 a
 shard missing, given twice, stopped early, of another exploration or
 unreadable.`,
-		Args: minArgs(1),
+		Args: minArgs(1, "SHARD.json..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExploreMerge(ios, f, args)
 		},

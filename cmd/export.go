@@ -23,7 +23,7 @@ func newExportCmd(ios *IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Convert runs into formats other tools read",
-		Args:  exactArgs(0),
+		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return invalidf("export needs a format: ckpt export shiviz RUN")
 		},
@@ -43,7 +43,7 @@ then one line per event: process, vector clock, text. Sends, receives and
 internal events (also those a recovery later undid, marked [undone]) carry
 the messages; checkpoints, failures, restarts and rollbacks are labelled
 local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
-		Args: exactArgs(1),
+		Args: exactArgs(1, "RUN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExportShiviz(ios, o, args[0])
 		},

@@ -13,40 +13,48 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Numeric flags share their types and messages across commands, so that
-// a delay is given the same way to verify, replay, gen and import
-// (seconds, a plain number) and a bad value reads the same everywhere:
+// Flags whose values are more than a string or a bool share one type,
+// value, and their messages across commands, so that a delay is given
+// the same way to verify, replay, gen and import (seconds, a plain
+// number) and a bad value reads the same everywhere:
 //
 //	--down 0: want a number of seconds > 0
 //	--events -5: want a whole number >= 0
 //
 // Values are checked when the flag is parsed: a bad one is a flag error
-// (exit 2, with the usage).
+// (exit 2, with the pointer to --help).
 
-// secondsFlag is a duration in seconds, read into a trace.Time exactly as
-// trace times are (rounded once to the nanosecond).
-type secondsFlag struct {
-	t *trace.Time
-	// positive requires > 0 (delays, periods); otherwise 0 is allowed.
-	positive bool
+// value is a flag read into *p by parse; show (nil: fmt.Sprint) writes
+// the default in the help.
+type value[T any] struct {
+	p     *T
+	typ   string
+	parse func(string) (T, error)
+	show  func(T) string
 }
 
-func (v secondsFlag) String() string {
-	if v.t == nil {
-		return "0"
+func (v value[T]) Type() string { return v.typ }
+
+func (v value[T]) String() string {
+	if v.show != nil {
+		return v.show(*v.p)
 	}
-	return v.t.String()
+	return fmt.Sprint(*v.p)
 }
 
-func (v secondsFlag) Type() string { return "seconds" }
-
-func (v secondsFlag) Set(s string) error {
-	t, err := parseSeconds(s, v.positive)
-	if err != nil {
-		return err
+func (v value[T]) Set(s string) error {
+	t, err := v.parse(s)
+	if err == nil {
+		*v.p = t
 	}
-	*v.t = t
-	return nil
+	return err
+}
+
+// secondsFlag is a duration in seconds, read into a trace.Time exactly
+// as trace times are (rounded once to the nanosecond); > 0 if positive
+// (delays, periods), else >= 0.
+func secondsFlag(t *trace.Time, positive bool) value[trace.Time] {
+	return value[trace.Time]{p: t, typ: "seconds", parse: func(s string) (trace.Time, error) { return parseSeconds(s, positive) }}
 }
 
 // parseSeconds reads a number of seconds, > 0 if positive, else >= 0.
@@ -72,48 +80,25 @@ func parseSeconds(s string, positive bool) (trace.Time, error) {
 }
 
 // intFlag is a whole number of at least min.
-type intFlag struct {
-	n   *int
-	min int
-}
-
-func (v intFlag) String() string {
-	if v.n == nil {
-		return "0"
-	}
-	return strconv.Itoa(*v.n)
-}
-
-func (v intFlag) Type() string { return "int" }
-
-func (v intFlag) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < v.min {
-		return fmt.Errorf("want a whole number >= %d", v.min)
-	}
-	*v.n = n
-	return nil
+func intFlag(n *int, min int) value[int] {
+	return value[int]{p: n, typ: "int", parse: func(s string) (int, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < min {
+			return 0, fmt.Errorf("want a whole number >= %d", min)
+		}
+		return n, nil
+	}}
 }
 
 // fractionFlag is a number in [0, 1] (a probability).
-type fractionFlag struct{ f *float64 }
-
-func (v fractionFlag) String() string {
-	if v.f == nil {
-		return "0"
-	}
-	return strconv.FormatFloat(*v.f, 'g', -1, 64)
-}
-
-func (v fractionFlag) Type() string { return "float" }
-
-func (v fractionFlag) Set(s string) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(f >= 0 && f <= 1) {
-		return errors.New("want a number in [0, 1]")
-	}
-	*v.f = f
-	return nil
+func fractionFlag(f *float64) value[float64] {
+	return value[float64]{p: f, typ: "float", parse: func(s string) (float64, error) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			return 0, errors.New("want a number in [0, 1]")
+		}
+		return f, nil
+	}}
 }
 
 // flagValueError rewrites pflag's "invalid argument "-1" for "--seed"

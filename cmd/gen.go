@@ -21,54 +21,6 @@ type genOptions struct {
 	maxEvents int
 }
 
-// The flag values below parse at flag-parsing time, so a bad value is a
-// flag error: exit 2 with the usage, like an unknown flag.
-
-type distValue struct{ d *gen.Dist }
-
-func (v distValue) String() string { return v.d.String() }
-func (v distValue) Type() string   { return "dist" }
-func (v distValue) Set(s string) error {
-	d, err := gen.ParseDist(s)
-	if err != nil {
-		return err
-	}
-	*v.d = d
-	return nil
-}
-
-type topologyValue struct{ t *gen.Topology }
-
-func (v topologyValue) String() string { return string(*v.t) }
-func (v topologyValue) Type() string   { return "topology" }
-func (v topologyValue) Set(s string) error {
-	t, err := gen.ParseTopology(s)
-	if err != nil {
-		return err
-	}
-	*v.t = t
-	return nil
-}
-
-type ticksValue struct{ t *[]trace.Time }
-
-func (v ticksValue) String() string {
-	s := make([]string, len(*v.t))
-	for i, t := range *v.t {
-		s[i] = t.String()
-	}
-	return strings.Join(s, ",")
-}
-func (v ticksValue) Type() string { return "P[,P...]" }
-func (v ticksValue) Set(s string) error {
-	t, err := gen.ParseTicks(s)
-	if err != nil {
-		return err
-	}
-	*v.t = t
-	return nil
-}
-
 func newGenCmd(ios *IO) *cobra.Command {
 	opts := &genOptions{Config: gen.DefaultConfig()}
 	c := &opts.Config
@@ -88,31 +40,31 @@ different rates; 0 means no timer. --events counts program operations (send, rec
 OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 		Example: `  ckpt gen --procs 8 --events 20000 --failures 4 --concurrent --seed 7 | ckpt verify -
   ckpt gen --topology ring --delay uniform:0.1:2 --tick 5,7,11 -o t.jsonl.gz`,
-		Args: exactArgs(0),
+		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGen(ios, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.Var(intFlag{&c.Procs, 1}, "procs", "number of processes")
-	f.Var(intFlag{&c.Events, 0}, "events", "number of program operations (send, recv, internal)")
+	f.Var(intFlag(&c.Procs, 1), "procs", "number of processes")
+	f.Var(intFlag(&c.Events, 0), "events", "number of program operations (send, recv, internal)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "random seed")
-	f.Var(fractionFlag{&c.SendRatio}, "send-ratio", "probability that an op a process starts itself is a send, not an internal op")
-	f.Var(topologyValue{&c.Topology}, "topology", "who sends to whom: complete, ring, star or random")
-	f.Var(distValue{&c.Delay}, "delay", "message delay distribution")
-	f.Var(distValue{&c.OpGap}, "op-gap", "distribution of the time between a process's own ops")
-	f.Var(ticksValue{&c.Ticks}, "tick", "checkpoint timer period(s), one or a comma list (0: none)")
-	f.Var(distValue{&c.TickInterval}, "tick-interval", "draw every interval between a process's ticks from this distribution instead of --tick (the classic workload: uniform:0.5·ICT:1.5·ICT)")
-	f.Var(secondsFlag{t: &c.FlushEvery}, "flush-every", "log flush period per process (0: never)")
-	f.Var(intFlag{&c.Failures, 0}, "failures", "number of failures")
+	f.Var(fractionFlag(&c.SendRatio), "send-ratio", "probability that an op a process starts itself is a send, not an internal op")
+	f.Var(value[gen.Topology]{p: &c.Topology, typ: "topology", parse: gen.ParseTopology}, "topology", "who sends to whom: complete, ring, star or random")
+	f.Var(distFlag(&c.Delay), "delay", "message delay distribution")
+	f.Var(distFlag(&c.OpGap), "op-gap", "distribution of the time between a process's own ops")
+	f.Var(value[[]trace.Time]{p: &c.Ticks, typ: "P[,P...]", parse: gen.ParseTicks, show: joinTimes}, "tick", "checkpoint timer period(s), one or a comma list (0: none)")
+	f.Var(distFlag(&c.TickInterval), "tick-interval", "draw every interval between a process's ticks from this distribution instead of --tick (the classic workload: uniform:0.5·ICT:1.5·ICT)")
+	f.Var(secondsFlag(&c.FlushEvery, false), "flush-every", "log flush period per process (0: never)")
+	f.Var(intFlag(&c.Failures, 0), "failures", "number of failures")
 	f.BoolVar(&c.Concurrent, "concurrent", c.Concurrent, "let failures fall inside another failure's recovery window")
-	f.Var(intFlag{&c.InTransit, 0}, "in-transit", "messages sent and never received")
-	f.Var(secondsFlag{t: &c.Down, positive: true}, "down", "down time of every failure (default: the restart delay)")
-	f.Var(secondsFlag{t: &c.Params.RestartDelay, positive: true}, "restart-delay", "params.restart_delay to write")
-	f.Var(secondsFlag{t: &c.Params.ControlDelay, positive: true}, "control-delay", "params.control_delay to write")
-	f.Var(secondsFlag{t: &c.Params.DefaultDelay, positive: true}, "default-delay", "params.default_delay to write")
-	f.Var(secondsFlag{t: &c.Resolution, positive: true}, "resolution", "quantum of random durations")
-	f.Var(intFlag{&opts.maxEvents, 0}, "max-events", "stop (exit 2, no output file) once the trace passes this many events; 0: 10 × --events + 1000000")
+	f.Var(intFlag(&c.InTransit, 0), "in-transit", "messages sent and never received")
+	f.Var(secondsFlag(&c.Down, true), "down", "down time of every failure (default: the restart delay)")
+	f.Var(secondsFlag(&c.Params.RestartDelay, true), "restart-delay", "params.restart_delay to write")
+	f.Var(secondsFlag(&c.Params.ControlDelay, true), "control-delay", "params.control_delay to write")
+	f.Var(secondsFlag(&c.Params.DefaultDelay, true), "default-delay", "params.default_delay to write")
+	f.Var(secondsFlag(&c.Resolution, true), "resolution", "quantum of random durations")
+	f.Var(intFlag(&opts.maxEvents, 0), "max-events", "stop (exit 2, no output file) once the trace passes this many events; 0: 10 × --events + 1000000")
 	f.BoolVar(&opts.JSONL, "jsonl", false, "write JSON Lines")
 	f.BoolVar(&opts.Gzip, "gzip", false, "gzip the output")
 	f.StringVarP(&opts.Output, "output", "o", "", "output file (default stdout), written atomically")
@@ -137,4 +89,19 @@ func runGen(ios *IO, opts *genOptions) error {
 		_, err := gen.Write(out, opts.Config, w)
 		return err
 	})
+}
+
+// distFlag is a distribution of durations: exp:MEAN, uniform:A:B or
+// fixed:D.
+func distFlag(d *gen.Dist) value[gen.Dist] {
+	return value[gen.Dist]{p: d, typ: "dist", parse: gen.ParseDist}
+}
+
+// joinTimes is --tick's default as it is given: "5,7,11".
+func joinTimes(ts []trace.Time) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = t.String()
+	}
+	return strings.Join(s, ",")
 }

@@ -80,7 +80,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "import [flags] FILE...",
 		Short: "Convert logs and spans of real systems into execution traces",
 		Long:  importLong,
-		Args:  minArgs(1),
+		Args:  minArgs(1, "FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, o, args)
 		},
@@ -92,7 +92,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "shiviz [flags] FILE...",
 		Short: "Convert ShiViz / GoVector vector-clock logs into a ckpt/trace@1 trace",
 		Long:  "ckpt import --from shiviz FILE...: see ckpt import --help.",
-		Args:  minArgs(1),
+		Args:  minArgs(1, "FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, so, args)
 		},
@@ -112,17 +112,17 @@ func importFlags(c *cobra.Command, o *importOptions) {
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
 	o.Step = shiviz.DefaultStep
-	fl.Var(secondsFlag{t: &o.Step, positive: true}, "step", "seconds between consecutive ops when times come from positions")
+	fl.Var(secondsFlag(&o.Step, true), "step", "seconds between consecutive ops when times come from positions")
 	fl.StringVar(&o.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
 	fl.StringVar(&o.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
-	fl.Var(intFlag{&o.TickEvery, 0}, "tick-every", "add a checkpoint tick after every K events of each process")
+	fl.Var(intFlag(&o.TickEvery, 0), "tick-every", "add a checkpoint tick after every K events of each process")
 	fl.StringVar(&o.TickPeriod, "tick-period", "", "add checkpoint ticks every P seconds (P, or P0,P1,... per process)")
-	fl.Var(intFlag{&o.FlushEvery, 0}, "flush-every", "add a log flush after every K events of each process")
+	fl.Var(intFlag(&o.FlushEvery, 0), "flush-every", "add a log flush after every K events of each process")
 	fl.StringArrayVar(&o.FailAt, "fail-at", nil, "inject a failure after the N-th event of HOST (HOST:N, repeatable)")
 	fl.StringVar(&o.FailMatch, "fail-match", "", "inject a failure after every event whose text matches this regex (e.g. Crashing)")
-	fl.Var(secondsFlag{t: &o.Down, positive: true}, "down", "seconds an injected failure keeps its process down (default: restart_delay)")
-	fl.Var(secondsFlag{t: &o.RestartDelay, positive: true}, "restart-delay", "params.restart_delay written into the trace, in seconds")
-	fl.Var(secondsFlag{t: &o.ControlDelay, positive: true}, "control-delay", "params.control_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.Down, true), "down", "seconds an injected failure keeps its process down (default: restart_delay)")
+	fl.Var(secondsFlag(&o.RestartDelay, true), "restart-delay", "params.restart_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.ControlDelay, true), "control-delay", "params.control_delay written into the trace, in seconds")
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are

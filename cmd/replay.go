@@ -23,9 +23,8 @@ type replayOptions struct {
 	Output  string
 	Variant string
 	Quiet   bool
-	// delays holds --restart-delay and --control-delay, shared with the
-	// report commands so they are validated alike.
-	delays reportFlags
+	// params are --restart-delay and --control-delay.
+	params trace.Params
 }
 
 // newReplayCmd builds `ckpt replay --algo ms|pk FILE [-o OUT]`.
@@ -44,7 +43,7 @@ trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
 ` + algorithms.Help(),
-		Args: exactArgs(1),
+		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			return runReplay(ios, o)
@@ -53,7 +52,7 @@ check finds it from wherever it runs.
 	fl := c.Flags()
 	fl.StringVar(&o.Algo, "algo", "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
-	addDelayFlags(fl, &o.delays)
+	addDelayFlags(fl, &o.params)
 	fl.StringVar(&o.Variant, "variant", "", variantHelp(algoNames(false)))
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
@@ -68,7 +67,6 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err := checkAlgo(o.Algo, o.Variant, algoNames(false)); err != nil {
 		return err
 	}
-	params := o.delays.params()
 	tr, err := readOne("ckpt replay", pipeline.TraceDoc, o.File, ios.pipe().ReadTrace)
 	if err != nil {
 		return err
@@ -88,7 +86,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	// (docs/formats.md): at 4,096 processes a dense vector is 40 KB of
 	// text per event. Narrow ones stay @1, which people read.
 	wo.Compact = len(tr.Processes) >= compactFrom
-	opts := replay.Options{Params: params, Variant: o.Variant}
+	opts := replay.Options{Params: o.params, Variant: o.Variant}
 	source := sourceFor(o.File, o.Output)
 	if o.Output == "" || o.Output == "-" {
 		// Stdout gets nothing when the replay fails: the run is made

@@ -26,10 +26,8 @@ type reportFlags struct {
 	// Algo is an algorithm of the table, or both (ms and pk), for
 	// verify and report on traces.
 	Algo string
-	// RestartDelay and ControlDelay override the trace's params; 0 means
-	// "not given" (a given value is > 0, checked when the flag is parsed).
-	RestartDelay trace.Time
-	ControlDelay trace.Time
+	// Params are --restart-delay and --control-delay (addDelayFlags).
+	Params trace.Params
 	// Variant is a variant of the algorithm table ("" or "textbook"); it
 	// applies to the selected algorithms that have it.
 	Variant string
@@ -53,7 +51,7 @@ func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
 	fl.StringVar(&f.Algo, "algo", algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
-	addDelayFlags(fl, f)
+	addDelayFlags(fl, &f.Params)
 	fl.StringVar(&f.Variant, "variant", "", variantHelp(choices))
 }
 
@@ -112,11 +110,11 @@ func checkAlgo(algo, variant string, choices []string) error {
 }
 
 // addDelayFlags registers --restart-delay and --control-delay, writing
-// into f. Every command that replays uses it; the values are seconds, as
-// every duration flag of ckpt (flagvalues.go), and must be > 0 (SPEC §2).
-func addDelayFlags(fl *pflag.FlagSet, f *reportFlags) {
-	fl.Var(secondsFlag{t: &f.RestartDelay, positive: true}, "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
-	fl.Var(secondsFlag{t: &f.ControlDelay, positive: true}, "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
+// into p the params that override a trace's: 0 is "not given" (a given
+// value is > 0, SPEC §2). Every command that replays uses it.
+func addDelayFlags(fl *pflag.FlagSet, p *trace.Params) {
+	fl.Var(secondsFlag(&p.RestartDelay, true), "restart-delay", "seconds from a failure to the restart (overrides the trace's params)")
+	fl.Var(secondsFlag(&p.ControlDelay, true), "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
 }
 
 // validate checks the flag values; errors are usage errors (exit 2).
@@ -137,12 +135,6 @@ func (f *reportFlags) validate() error {
 // "both" is the two recovery algorithms, ms and pk (the protocols without
 // recovery are chosen by name).
 func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
-
-// params converts the delay flags into replay params that override a
-// trace's: a flag not given sets nothing.
-func (f *reportFlags) params() trace.Params {
-	return trace.Params{RestartDelay: f.RestartDelay, ControlDelay: f.ControlDelay}
-}
 
 // renderOptions returns the render.Options the flags ask for.
 func (f *reportFlags) renderOptions(full bool) render.Options {

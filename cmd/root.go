@@ -199,7 +199,7 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 		return ExitOK
 	}
 	var fe flagError
-	if errors.As(err, &fe) || isArgsError(err) {
+	if errors.As(err, &fe) || isCobraArgs(err) {
 		fmt.Fprintf(errOut, "ckpt: %v\n", err)
 		if c != nil {
 			fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", c.CommandPath())
@@ -217,59 +217,40 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	return ExitInvalid
 }
 
-// argsError marks errors from positional-argument validation, which earn
-// the pointer to --help as flag errors do.
-type argsError struct{ error }
-
-func isArgsError(err error) bool {
-	var ae argsError
-	return errors.As(err, &ae) || (err != nil && len(err.Error()) > 8 && (err.Error()[:8] == "unknown " || err.Error()[:8] == "accepts "))
+// isCobraArgs reports whether err is cobra's own argument error
+// ("unknown command ...", "accepts 1 arg(s) ..."), which earns the
+// pointer to --help as flag errors do.
+func isCobraArgs(err error) bool {
+	return strings.HasPrefix(err.Error(), "unknown ") || strings.HasPrefix(err.Error(), "accepts ")
 }
 
-// exactArgs is cobra.ExactArgs with errors that earn the --help pointer:
-// "ckpt report takes 1 argument (FILE), got 2".
-func exactArgs(n int) cobra.PositionalArgs {
+// exactArgs is cobra.ExactArgs with a usage error that names the
+// arguments (names, e.g. "FILE"; "" for none): "ckpt report takes 1
+// argument (FILE), got 2".
+func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return argsError{fmt.Errorf("%s takes %s%s, got %d", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), argNames(cmd), len(args))}
+			return usagef("%s takes %s%s, got %d", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names), len(args))
 		}
 		return nil
 	}
 }
 
-// minArgs is cobra.MinimumNArgs with errors that earn the --help pointer:
-// "ckpt verify needs at least 1 argument (FILE...)".
-func minArgs(n int) cobra.PositionalArgs {
+// minArgs is cobra.MinimumNArgs with a usage error that names the
+// arguments: "ckpt verify needs at least 1 argument (FILE...)".
+func minArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return argsError{fmt.Errorf("%s needs at least %s%s", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), argNames(cmd))}
+			return usagef("%s needs at least %s%s", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names))
 		}
 		return nil
 	}
 }
 
-// argNames names cmd's positional arguments as its Use line does
-// (" (FILE)", " (FILE...)"), or "" when it names none: the upper-case
-// words of Use outside brackets and not a flag's value.
-func argNames(cmd *cobra.Command) string {
-	var names []string
-	depth, flagValue := 0, false
-	for _, w := range strings.Fields(cmd.Use)[1:] {
-		opens, closes := strings.Count(w, "["), strings.Count(w, "]")
-		word := strings.Trim(w, "[]")
-		switch {
-		case depth > 0 || opens > 0:
-		case flagValue:
-			flagValue = false
-		case strings.HasPrefix(word, "-"):
-			flagValue = true
-		case word != "" && word == strings.ToUpper(word):
-			names = append(names, word)
-		}
-		depth += opens - closes
-	}
-	if len(names) == 0 {
+// parens is " (names)", or "" without names.
+func parens(names string) string {
+	if names == "" {
 		return ""
 	}
-	return " (" + strings.Join(names, " ") + ")"
+	return " (" + names + ")"
 }

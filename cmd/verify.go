@@ -29,7 +29,7 @@ reported as an error in the output, beside the others, and on stderr.
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
-		Args: minArgs(1),
+		Args: minArgs(1, "FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(ios, f, args)
 		},
@@ -66,7 +66,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 // up to cores goroutines, and checks each run (pipeline.Verify).
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, cores int) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.params(), Cores: cores,
+		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params, Cores: cores,
 	})
 	reports := make([]report.Report, len(outs))
 	for i := range outs {
