@@ -3,8 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
@@ -14,7 +12,6 @@ import (
 	"github.com/ckpt-dev/ckpt/compare"
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -31,12 +28,6 @@ type compareFlags struct {
 	sw         compare.SweepOptions
 	ratios     string
 }
-
-// Files `ckpt compare --sweep` writes into its directory.
-const (
-	sweepCSV   = "sweep.csv"
-	sweepChart = "forced-per-basic.svg"
-)
 
 // newCompareCmd builds `ckpt compare [flags] FILE...` and `ckpt compare
 // --sweep [flags] -o DIR`.
@@ -61,7 +52,7 @@ which cost one replay per failure point.
 (complete graph, exponential sends with mean --mtt, basic checkpoint
 intervals uniform on [ICT/2, 3·ICT/2]) for every ICT/MTT of --ratios and
 --seeds seeds, prints forced checkpoints per basic checkpoint, and writes
-DIR/` + sweepCSV + ` (every count) and DIR/` + sweepChart + ` (the chart).
+DIR/` + compare.SweepCSV + ` (every count) and DIR/` + compare.SweepChart + ` (the chart).
 See docs/protocols.md.
 
 Exit status: 0 done; 2 invalid input or usage.`,
@@ -72,7 +63,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 	fl := c.Flags()
 	fl.StringVar(&f.protocols, "protocols", strings.Join(compare.Protocols, ","), "protocols to compare, comma-separated, in row order (all: every one)")
 	fl.StringVar(&f.format, "format", string(render.Text), "output format: text, json or markdown")
-	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+sweepCSV+" and "+sweepChart)
+	fl.StringVarP(&f.output, "output", "o", "", "write the output to this file (atomically); with --sweep, the directory for "+compare.SweepCSV+" and "+compare.SweepChart)
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print one line per trace and protocol: FILE, protocol, basic, forced, useless, piggyback bytes, control messages (tab-separated); with --sweep, only the files")
 	fl.BoolVar(&f.noFailures, "no-failures", false, "skip the ops-undone-per-failure columns")
 	addDelayFlags(fl, &f.params)
@@ -112,15 +103,14 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: f.params, Pipeline: ios.pipe()}
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "compare", "failure points")
 	o.Progress = meter.Update
-	tables := make([]compare.Table, len(inputs))
+	tables := compare.Files(inputs, o)
+	meter.Finish()
 	var bad []string
-	for i, in := range inputs {
-		tables[i] = compareFile(ios, in, o)
-		if msg := tables[i].Error; msg != "" {
-			bad = append(bad, fmt.Sprintf("ckpt: %s: %s", in.Path, msg))
+	for _, t := range tables {
+		if t.Error != "" {
+			bad = append(bad, fmt.Sprintf("ckpt: %s: %s", t.File, t.Error))
 		}
 	}
-	meter.Finish()
 	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
@@ -133,32 +123,16 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	return err
 }
 
-// compareFile compares the protocols on one input; one that cannot be
-// read or compared is a table with its error, reported in its place.
-func compareFile(ios *IO, in pipeline.Input, o compare.Options) compare.Table {
-	err := in.Err
-	if err == nil {
-		var tr *trace.Trace
-		if tr, err = ios.pipe().ReadTrace(in.Path); err == nil {
-			var t compare.Table
-			if t, err = compare.Run(tr, o); err == nil {
-				return t
-			}
-		}
-	}
-	return compare.Table{File: in.Path, Error: pipeline.Describe(err)}
-}
-
 // runSweep runs the grid and writes its CSV and chart into the -o
 // directory (created if missing, its parent not: makeOutputDir), each
 // atomically, and its table to stdout.
 func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	if f.output == "" || f.output == "-" {
-		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", sweepCSV, sweepChart)
+		return usagef("compare --sweep: -o DIR is required (the directory for %s and %s)", compare.SweepCSV, compare.SweepChart)
 	}
-	ratios, err := parseRatios(f.ratios)
+	ratios, err := compare.ParseRatios(f.ratios)
 	if err != nil {
-		return err
+		return usagef("--ratios %q: %v", f.ratios, err)
 	}
 	f.sw.Ratios = ratios
 	if err := output.MakeDir(f.output); err != nil {
@@ -166,13 +140,10 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	}
 	rows, err := compare.Sweep(f.sw)
 	if err != nil {
-		return invalid(err)
-	}
-	csvPath, svgPath := filepath.Join(f.output, sweepCSV), filepath.Join(f.output, sweepChart)
-	if err := output.Write(csvPath, nil, func(w io.Writer) error { return compare.WriteCSV(w, f.sw, rows) }); err != nil {
 		return err
 	}
-	if err := output.Write(svgPath, nil, func(w io.Writer) error { return compare.Chart(w, f.sw, rows) }); err != nil {
+	csvPath, svgPath, err := compare.WriteSweep(f.output, f.sw, rows)
+	if err != nil {
 		return err
 	}
 	if !f.quiet {
@@ -182,20 +153,4 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	}
 	fmt.Fprintf(ios.ErrOut, "ckpt: wrote %s and %s\n", csvPath, svgPath)
 	return nil
-}
-
-// parseRatios reads --ratios: positive numbers, increasing.
-func parseRatios(s string) ([]float64, error) {
-	var out []float64
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v > 0) || v > 1e6 {
-			return nil, usagef("--ratios %q: %q is not a number in (0, 1e6]", s, strings.TrimSpace(p))
-		}
-		if len(out) > 0 && v <= out[len(out)-1] {
-			return nil, usagef("--ratios %q: want increasing values", s)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

@@ -135,7 +135,7 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 		return diagram.SVGPanels(w, panels, opts)
 	})
 	if err != nil {
-		return invalid(fmt.Errorf("diagram: %w", err))
+		return fmt.Errorf("diagram: %w", err)
 	}
 	return nil
 }
@@ -145,14 +145,14 @@ func runDiagram(ios *IO, f *diagramFlags, path string) error {
 func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *trace.Run) ([]diagram.Panel, error) {
 	if run != nil {
 		if f.Algo == "both" {
-			return nil, invalidf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
+			return nil, fmt.Errorf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 		}
 		if n := ignoredNote(path, f.given); n != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
 		}
 		rep, note, err := ios.pipe().Check(run, path)
 		if err != nil {
-			return nil, invalid(err)
+			return nil, err
 		}
 		if note != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", note)
@@ -166,7 +166,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 	var panels []diagram.Panel
 	for _, o := range outs {
 		if o.Report.Error != "" {
-			return nil, invalidf("%s: %s", path, o.Report.Error)
+			return nil, fmt.Errorf("%s: %s", path, o.Report.Error)
 		}
 		o.Run.Name = path
 		panels = append(panels, diagram.Panel{Run: o.Run, Report: &o.Report})

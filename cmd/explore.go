@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +93,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	ctx, stopped := trapSignals(ios)
+	ctx, stop := output.Trap()
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "explore", "schedules")
 	opts.Progress, opts.Pipeline = meter.Update, ios.pipe()
 	res, err := explore.Run(ctx, tr, opts)
@@ -105,7 +104,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	return finishExplore(ios, &f.report, res, cmp.Or(f.out, explore.WitnessDir(path)), stopped())
+	return finishExplore(ios, &f.report, res, cmp.Or(f.out, explore.WitnessDir(path)), signalStatus(ios, stop()))
 }
 
 // finishExplore writes res's witnesses into dir and res as the flags
@@ -114,7 +113,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, signal int) error {
 	wrote, err := explore.WriteWitnesses(res, dir)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	if wrote {
 		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
@@ -124,7 +123,7 @@ func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, si
 	})
 	switch {
 	case err != nil:
-		return invalid(err)
+		return err
 	case signal != 0:
 		return &ExitError{Code: 128 + signal}
 	case !res.Valid:
@@ -133,30 +132,18 @@ func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, si
 	return nil
 }
 
-// trapSignals returns a context that SIGINT or SIGTERM cancels, instead
-// of exiting (output.Trap), and a function that ends the trap and tells
-// which signal stopped the work (0: none), saying so on stderr.
-func trapSignals(ios *IO) (context.Context, func() int) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	release := output.Trap(func(s os.Signal) { cancel(signalError{s}) })
-	return ctx, func() int {
-		release()
-		var se signalError
-		if !errors.As(context.Cause(ctx), &se) {
-			return 0
-		}
-		fmt.Fprintf(ios.ErrOut, "ckpt: %s: stopped; the report covers the work done\n", se.Signal)
-		if sig, ok := se.Signal.(syscall.Signal); ok {
-			return int(sig)
-		}
-		return int(syscall.SIGINT)
+// signalStatus says on stderr that sig stopped the work and returns
+// its number, 128 less the exit status (0: no signal came).
+func signalStatus(ios *IO, sig os.Signal) int {
+	if sig == nil {
+		return 0
 	}
+	fmt.Fprintf(ios.ErrOut, "ckpt: %s: stopped; the report covers the work done\n", sig)
+	if n, ok := sig.(syscall.Signal); ok {
+		return int(n)
+	}
+	return int(syscall.SIGINT)
 }
-
-// signalError is a signal as a context's cause.
-type signalError struct{ os.Signal }
-
-func (e signalError) Error() string { return e.String() }
 
 // exploreError reports a trace that could not be read or explored as
 // verify reports a bad file: an error entry in the output, in every
@@ -169,9 +156,9 @@ func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
 		return render.ExploreError(w, render.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
 	})
 	if werr != nil {
-		return invalid(werr)
+		return werr
 	}
-	return invalidf("%s: %s", path, msg)
+	return fmt.Errorf("%s: %s", path, msg)
 }
 
 // options checks the flags (usage errors exit 2) and turns them into

@@ -54,13 +54,13 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	for i, path := range paths {
 		r, err := readShard(path)
 		if err != nil {
-			return invalidf("%s: %s", path, pipeline.Describe(err))
+			return fmt.Errorf("%s: %s", path, pipeline.Describe(err))
 		}
 		parts[i] = r
 	}
 	res, err := explore.Merge(parts, paths)
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	dir := cmp.Or(f.out, filepath.Join(filepath.Dir(paths[0]), filepath.Base(explore.WitnessDir(res.File))))
 	return finishExplore(ios, &f.report, res, dir, 0)

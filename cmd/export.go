@@ -25,7 +25,7 @@ func newExportCmd(ios *IO) *cobra.Command {
 		Short: "Convert runs into formats other tools read",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return invalidf("export needs a format: ckpt export shiviz RUN")
+			return fmt.Errorf("export needs a format: ckpt export shiviz RUN")
 		},
 	}
 	c.AddCommand(newExportShivizCmd(ios))
@@ -65,7 +65,7 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 		return err
 	})
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	if !o.Quiet {
 		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, pipeline.Plural(st.Events, "event", "events"))

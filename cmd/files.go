@@ -73,7 +73,7 @@ func finishReports(ios *IO, f *reportFlags, reports []report.Report, lines []str
 		fmt.Fprintln(ios.ErrOut, l)
 	}
 	if werr != nil {
-		return invalid(werr)
+		return werr
 	}
 	switch report.Worst(reports, f.Strict) {
 	case report.VerdictError:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/record"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/spf13/cobra"
@@ -164,7 +165,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if o.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
 	}
-	if o.From == "" && recordings(args) {
+	if o.From == "" && record.Recordings(args) {
 		return o.importRecordings(ios, args)
 	}
 	files, closeAll, err := openImports(ios, o, args)
@@ -175,13 +176,52 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	log, err := foreign.Read(files, foreign.Options{From: o.From,
 		Parse: shiviz.ParseOptions{Regex: o.Regex, Delimiter: o.Delimiter, Lenient: o.Lenient}})
 	if err != nil {
-		return invalid(err)
+		return err
+	}
+	wopts := codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
+	if o.Delimiter == "" {
+		if wopts, err = traceWriteOptions(o.Output, o.JSONL, o.Gzip); err != nil {
+			return err
+		}
 	}
 	name := strings.Join(log.Files, ", ")
-	if o.Delimiter == "" {
-		return o.writeOne(ios, name, log, opts)
+	traces, stats, err := foreign.Convert(log, name, opts)
+	if err != nil {
+		return err
 	}
-	return o.writeEach(ios, args[0], name, log, opts)
+	if o.Delimiter == "" {
+		o.summary(ios, name, log, log.Executions[0], stats[0])
+		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[0], wopts) })
+	}
+	if err := output.MakeDir(o.Output); err != nil {
+		return err
+	}
+	for i, ex := range log.Executions {
+		out := filepath.Join(o.Output, executionFile(args[0], i, len(traces), wopts))
+		o.summary(ios, out, log, ex, stats[i])
+		if err := output.Write(out, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[i], wopts) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// executionFile names the i-th of n executions of the log file in the
+// -o directory of import --delimiter: NAME-1.json, NAME-2.json, ...
+// (NAME-01.json from ten on; stdin is "stdin").
+func executionFile(file string, i, n int, wo codec.WriteOptions) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	if file == "-" {
+		base = "stdin"
+	}
+	ext := ".json"
+	if wo.JSONL {
+		ext = ".jsonl"
+	}
+	if wo.Gzip {
+		ext += ".gz"
+	}
+	return fmt.Sprintf("%s-%0*d%s", base, len(fmt.Sprint(n)), i+1, ext)
 }
 
 // openImports opens the files to import ("-" is stdin, once).
@@ -202,92 +242,17 @@ func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func
 			continue
 		}
 		if err := dirError(o.command, o.takes, file); err != nil {
-			return nil, closeAll, invalidf("%s: %v", file, err)
+			return nil, closeAll, fmt.Errorf("%s: %v", file, err)
 		}
 		output.Reading(file)
 		f, err := os.Open(file)
 		if err != nil {
-			return nil, closeAll, invalidf("%s: %s", file, pipeline.OSErrorText(err))
+			return nil, closeAll, fmt.Errorf("%s: %s", file, pipeline.OSErrorText(err))
 		}
 		opened = append(opened, f)
 		files = append(files, foreign.File{Name: file, R: f})
 	}
 	return files, closeAll, nil
-}
-
-// writeOne converts the log's only execution and writes its trace.
-func (o *importOptions) writeOne(ios *IO, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
-	wopts, err := traceWriteOptions(o.Output, o.JSONL, o.Gzip)
-	if err != nil {
-		return err
-	}
-	ex := log.Executions[0]
-	tr, st, err := ex.Trace(name, opts)
-	if err != nil {
-		return invalid(err)
-	}
-	if err := o.checkMatched(name, st.Matched); err != nil {
-		return err
-	}
-	o.summary(ios, name, log, ex, st)
-	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
-		return codec.WriteTrace(w, tr, wopts)
-	})
-}
-
-// writeEach converts every execution of the log and writes one trace
-// per execution into the -o directory; nothing is written unless every
-// execution converts.
-func (o *importOptions) writeEach(ios *IO, file, name string, log *shiviz.Log, opts shiviz.ImportOptions) error {
-	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	if file == "-" {
-		base = "stdin"
-	}
-	ext := ".json"
-	if o.JSONL {
-		ext = ".jsonl"
-	}
-	if o.Gzip {
-		ext += ".gz"
-	}
-	width := len(fmt.Sprint(len(log.Executions)))
-	traces := make([]*trace.Trace, len(log.Executions))
-	stats := make([]shiviz.Stats, len(log.Executions))
-	matched := 0
-	for i, ex := range log.Executions {
-		var err error
-		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
-			return invalid(err)
-		}
-		matched += stats[i].Matched
-	}
-	if err := o.checkMatched(name, matched); err != nil {
-		return err
-	}
-	if err := output.MakeDir(o.Output); err != nil {
-		return invalid(err)
-	}
-	wopts := codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
-	for i, ex := range log.Executions {
-		out := filepath.Join(o.Output, fmt.Sprintf("%s-%0*d%s", base, width, i+1, ext))
-		o.summary(ios, out, log, ex, stats[i])
-		if err := output.Write(out, ios.Out, func(w io.Writer) error {
-			return codec.WriteTrace(w, traces[i], wopts)
-		}); err != nil {
-			return invalid(err)
-		}
-	}
-	return nil
-}
-
-// checkMatched rejects a --fail-match pattern that matched no event: the
-// user asked for failures and would otherwise get a trace without any,
-// which verifies valid without exercising recovery.
-func (o *importOptions) checkMatched(name string, matched int) error {
-	if o.FailMatch != "" && matched == 0 {
-		return invalidf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, o.FailMatch)
-	}
-	return nil
 }
 
 // summary prints, on stderr, a line of counts and then, indented, how

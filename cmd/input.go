@@ -45,7 +45,7 @@ func expandInputs(w io.Writer, args []string, want string) ([]pipeline.Input, er
 	for _, n := range notes {
 		fmt.Fprintf(w, "ckpt: note: %s\n", n)
 	}
-	return in, invalid(err)
+	return in, err
 }
 
 // CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files

@@ -37,24 +37,6 @@ func TestStdinHint(t *testing.T) {
 	}
 }
 
-func TestSourceFor(t *testing.T) {
-	tests := []struct{ file, out, want string }{
-		{"t.json", "", "t.json"},
-		{"t.json", "-", "t.json"},
-		{"-", "runs/r.json", "-"},
-		{"t.json", "runs/r.json", "../t.json"},
-		{"traces/t.json", "runs/r.json", "../traces/t.json"},
-		{"traces/t.json", "traces/r.json", "t.json"},
-		{"t.json", "r.json", "t.json"},
-		{"/data/t.json", "/data/runs/r.json", "../t.json"},
-	}
-	for _, tc := range tests {
-		if got := sourceFor(tc.file, tc.out); got != tc.want {
-			t.Errorf("sourceFor(%q, %q) = %q, want %q", tc.file, tc.out, got, tc.want)
-		}
-	}
-}
-
 func TestTraceWriteOptions(t *testing.T) {
 	tests := []struct {
 		out         string

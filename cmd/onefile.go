@@ -47,7 +47,7 @@ func readOne[T any](command, takes, path string, read func(string) (T, error)) (
 		v, err = read(path)
 	}
 	if err != nil {
-		return v, invalidf("%s: %s", path, pipeline.Describe(err))
+		return v, fmt.Errorf("%s: %s", path, pipeline.Describe(err))
 	}
 	return v, nil
 }

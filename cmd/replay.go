@@ -2,17 +2,14 @@ package cmd
 
 import (
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -71,88 +68,16 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := ios.pipe().Fits(tr, []string{o.Algo}, false); err != nil {
-		return invalid(err)
-	}
-	alg, err := algorithms.New(o.Algo, o.Variant, tr)
-	if err != nil {
-		return invalid(err)
-	}
 	wo, err := traceWriteOptions(o.Output, false, false)
 	if err != nil {
 		return err
 	}
-	// Wide runs are written as ckpt/run@2, vectors by their differences
-	// (docs/formats.md): at 4,096 processes a dense vector is 40 KB of
-	// text per event. Narrow ones stay @1, which people read.
-	wo.Compact = len(tr.Processes) >= compactFrom
-	opts := replay.Options{Params: o.params, Variant: o.Variant}
-	source := sourceFor(o.File, o.Output)
-	if o.Output == "" || o.Output == "-" {
-		// Stdout gets nothing when the replay fails: the run is made
-		// whole first.
-		run, err := replay.Run(tr, alg, opts)
-		if err != nil {
-			return invalid(pipeline.Labelled(err, pipeline.TraceDoc))
-		}
-		run.Source = source
-		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteRun(w, run, wo) })
-	}
+	// A file is written while the run is made (output.Write removes it
+	// if the replay fails); stdout gets nothing unless the replay
+	// succeeds.
+	stream := o.Output != "" && o.Output != "-"
+	source := pipeline.SourceFor(o.File, o.Output)
 	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
-		return replayTo(w, tr, alg, opts, wo, source)
+		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.params, source, wo, stream)
 	})
-}
-
-// replayTo writes the run to w while the engine makes it (a file, which
-// writeOutput removes if the replay fails), so that the engine lets go
-// of every vector once it is written.
-func replayTo(w io.Writer, tr *trace.Trace, alg replay.Algorithm, opts replay.Options, wo codec.WriteOptions, source string) error {
-	var rw *codec.RunWriter
-	var werr error
-	opts.Stream = func(run *trace.Run, upto int) int {
-		if rw == nil && werr == nil {
-			run.Source = source
-			rw, werr = codec.NewRunWriter(w, run, wo)
-		}
-		if werr == nil {
-			werr = rw.Write(run, upto)
-		}
-		return upto
-	}
-	if _, err := replay.Run(tr, alg, opts); err != nil {
-		return invalid(pipeline.Labelled(err, pipeline.TraceDoc))
-	}
-	if werr != nil {
-		return werr
-	}
-	return rw.Close()
-}
-
-// compactFrom is the number of processes from which replay writes
-// ckpt/run@2.
-const compactFrom = 64
-
-// sourceFor is the source trace's name as a run written to out records
-// it: relative to the run file's directory, so that check finds it from
-// wherever it runs and a run moved together with its trace keeps
-// finding it. A run written to stdout (whose place is unknown) keeps the
-// path as given, and stdin stays "-".
-func sourceFor(file, out string) string {
-	if file == "-" || out == "" || out == "-" {
-		return file
-	}
-	dir := filepath.Dir(out)
-	if filepath.IsAbs(file) != filepath.IsAbs(dir) {
-		absFile, err1 := filepath.Abs(file)
-		absDir, err2 := filepath.Abs(dir)
-		if err1 != nil || err2 != nil {
-			return file
-		}
-		file, dir = absFile, absDir
-	}
-	rel, err := filepath.Rel(dir, file)
-	if err != nil {
-		return file
-	}
-	return filepath.ToSlash(rel)
 }

@@ -30,9 +30,10 @@ const (
 	ExitInvalid = 2 // invalid input or usage
 )
 
-// ExitError carries an exit status out of a command. A nil Err means the
-// command already said everything it had to say (e.g. a report that
-// contains failed properties) and only the status remains.
+// ExitError carries an exit status out of a command; any other error is
+// invalid input (ExitInvalid). A nil Err means the command already said
+// everything it had to say (e.g. a report that contains failed
+// properties) and only the status remains.
 type ExitError struct {
 	Code int
 	Err  error
@@ -46,23 +47,6 @@ func (e *ExitError) Error() string {
 }
 
 func (e *ExitError) Unwrap() error { return e.Err }
-
-// invalidf returns an ExitInvalid error: bad input or usage.
-func invalidf(format string, args ...any) error {
-	return &ExitError{Code: ExitInvalid, Err: fmt.Errorf(format, args...)}
-}
-
-// invalid wraps err as an ExitInvalid error.
-func invalid(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *ExitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &ExitError{Code: ExitInvalid, Err: err}
-}
 
 // IO is where commands read and write; tests substitute buffers.
 type IO struct {

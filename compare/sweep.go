@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -200,4 +201,21 @@ func WriteCSV(w io.Writer, o SweepOptions, rows []SweepRow) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ParseRatios reads a comma-separated list of ICT/MTT values: numbers in
+// (0, 1e6], increasing.
+func ParseRatios(s string) ([]float64, error) {
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v > 0) || v > 1e6 {
+			return nil, fmt.Errorf("%q is not a number in (0, 1e6]", strings.TrimSpace(p))
+		}
+		if len(out) > 0 && v <= out[len(out)-1] {
+			return nil, fmt.Errorf("want increasing values")
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -1,6 +1,8 @@
 package output
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -82,16 +84,30 @@ var trap struct {
 	f func(os.Signal)
 }
 
-// Trap hands the first SIGINT or SIGTERM to f instead of exiting, until
-// release is called: a command that can stop cleanly (explore writes
-// what it found so far) cancels its work and exits 128 + the signal
-// itself. A second signal exits as usual.
-func Trap(f func(os.Signal)) (release func()) {
+// Trap hands the first SIGINT or SIGTERM to ctx, which it cancels,
+// instead of exiting, until stop is called; stop returns the signal that
+// came (nil: none). A command that can stop cleanly (explore writes what
+// it found so far) watches ctx and exits 128 + the signal itself. A
+// second signal exits as usual.
+func Trap() (ctx context.Context, stop func() os.Signal) {
+	ctx, cancel := context.WithCancelCause(context.Background())
 	trap.Lock()
-	trap.f = f
+	trap.f = func(s os.Signal) { cancel(signalCause{s}) }
 	trap.Unlock()
-	return func() { takeTrap() }
+	return ctx, func() os.Signal {
+		takeTrap()
+		var sc signalCause
+		if errors.As(context.Cause(ctx), &sc) {
+			return sc.Signal
+		}
+		return nil
+	}
 }
+
+// signalCause is a signal as a context's cause.
+type signalCause struct{ os.Signal }
+
+func (e signalCause) Error() string { return e.String() }
 
 func takeTrap() func(os.Signal) {
 	trap.Lock()

@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-json"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace/gen"
-	"github.com/goccy/go-json"
 )
 
 // TestVerifyParallelSameReports verifies traces with their algorithms

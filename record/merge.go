@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,25 @@ func MergeFiles(paths ...string) (*Merged, error) {
 		in = append(in, Input{Name: p, R: f})
 	}
 	return Merge(in...)
+}
+
+// Recordings reports whether every path is a per-process recording:
+// its first line names Format. Standard input ("-") is never one
+// (merging needs every process's file).
+func Recordings(paths []string) bool {
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		head := make([]byte, 64)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if !bytes.Contains(head[:n], []byte(`"`+Format+`"`)) {
+			return false
+		}
+	}
+	return len(paths) > 0
 }
 
 // Merge merges per-process recordings into one run and trace. The order
