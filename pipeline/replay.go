@@ -10,11 +10,11 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
-// CompactFrom is the number of processes from which WriteRun writes
+// compactFrom is the number of processes from which WriteRun writes
 // ckpt/run@2, vectors by their differences (docs/formats.md): at 4,096
 // processes a dense vector is 40 KB of text per event. Narrow runs stay
 // ckpt/run@1, which people read.
-const CompactFrom = 64
+const compactFrom = 64
 
 // WriteRun replays tr through the algorithm name (variant as
 // algorithms.VariantRule says) with params overriding the trace's, and
@@ -32,7 +32,7 @@ func (p *Pipeline) WriteRun(w io.Writer, tr *trace.Trace, name, variant string, 
 	if err != nil {
 		return err
 	}
-	wo.Compact = len(tr.Processes) >= CompactFrom
+	wo.Compact = len(tr.Processes) >= compactFrom
 	opts := replay.Options{Params: params, Variant: variant}
 	var rw *codec.RunWriter
 	var werr error
