@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
+	"sync"
 
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/output"
@@ -30,14 +30,18 @@ type fileResult struct {
 // scheduling. meter (nil: none) shows how many files are done.
 func checkFiles(ios *IO, inputs []pipeline.Input, meter *explore.Meter, one func(path string, cores int) fileResult) ([]report.Report, []string) {
 	results := make([]fileResult, len(inputs))
-	var done atomic.Int64
+	var mu sync.Mutex // counts done in order, so the bar never steps back
+	done := int64(0)
 	ios.pipe().Each(len(inputs), func(i, cores int) {
 		if inputs[i].Err != nil {
 			results[i] = fileResult{err: inputs[i].Err}
 		} else {
 			results[i] = one(inputs[i].Path, cores)
 		}
-		meter.Update(done.Add(1), int64(len(inputs)))
+		mu.Lock()
+		done++
+		meter.Update(done, int64(len(inputs)))
+		mu.Unlock()
 	})
 	meter.Finish()
 	var reports []report.Report
