@@ -33,7 +33,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 	}
 	addReportFlags(c, f, algoNames(true))
 	// check replays nothing: the replay flags do not apply.
-	for _, name := range []string{"algo", "restart-delay", "control-delay", "variant"} {
+	for _, name := range replayFlagNames {
 		_ = c.Flags().MarkHidden(name)
 	}
 	return c

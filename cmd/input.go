@@ -48,6 +48,48 @@ func expandInputs(w io.Writer, args []string, want string) ([]pipeline.Input, er
 	return in, err
 }
 
+// Commands that take one file (replay, report, diagram, explore, export)
+// read it through here, so that a directory or an unreadable file gets
+// the same clear line from all of them — "FILE: is a directory: ckpt
+// explore takes one trace (verify takes directories)", "FILE: no such
+// file or directory" — never the OS's "read FILE: is a directory".
+
+// dirError refuses a directory at path ("-" never is one) where the
+// command (e.g. "ckpt explore") takes one file of kind takes ("trace",
+// "trace or run", "run"), naming the commands that read directories of
+// that kind; nil when path is no directory.
+func dirError(command, takes, path string) error {
+	if st, err := os.Stat(path); path == "-" || err != nil || !st.IsDir() {
+		return nil
+	}
+	readers := " (verify and check take directories)"
+	switch takes {
+	case pipeline.TraceDoc:
+		readers = " (verify takes directories)"
+	case pipeline.RunDoc:
+		readers = " (check takes directories)"
+	case "trace or run":
+	default:
+		readers = ""
+	}
+	return fmt.Errorf("is a directory: %s takes one %s%s", command, takes, readers)
+}
+
+// readOne reads the one file a command takes with read, refusing a
+// directory; its errors are exit-2 errors naming the file, worded by
+// pipeline.Describe.
+func readOne[T any](command, takes, path string, read func(string) (T, error)) (T, error) {
+	var v T
+	err := dirError(command, takes, path)
+	if err == nil {
+		v, err = read(path)
+	}
+	if err != nil {
+		return v, fmt.Errorf("%s: %s", path, pipeline.Describe(err))
+	}
+	return v, nil
+}
+
 // CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
 // of outputs being written, then exit 130 or 143. main installs it;
 // tests that call Main do not.

@@ -117,6 +117,35 @@ func addDelayFlags(fl *pflag.FlagSet, p *trace.Params) {
 	fl.Var(secondsFlag(&p.ControlDelay, true), "control-delay", "delivery delay of control messages in seconds (overrides the trace's params)")
 }
 
+// replayFlagNames are the flags that say how to replay a trace, which a
+// run (checked or drawn as it is) ignores.
+var replayFlagNames = []string{"algo", "variant", "restart-delay", "control-delay"}
+
+// givenReplayFlags names the replay flags given on cmd's command line.
+func givenReplayFlags(cmd *cobra.Command) []string {
+	var given []string
+	for _, name := range replayFlagNames {
+		if cmd.Flags().Changed(name) {
+			given = append(given, "--"+name)
+		}
+	}
+	return given
+}
+
+// ignoredNote says, for a run at path, that the replay flags given do
+// not apply to it ("" when none was given): report --algo pk RUN used to
+// ignore --algo without a word.
+func ignoredNote(path string, given []string) string {
+	if len(given) == 0 {
+		return ""
+	}
+	verb := "is"
+	if len(given) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s: a run is taken as it is, replaying nothing: %s %s ignored", path, strings.Join(given, ", "), verb)
+}
+
 // validate checks the flag values; errors are usage errors (exit 2).
 func (f *reportFlags) validate() error {
 	switch render.Format(f.Format) {
