@@ -76,17 +76,12 @@ func replayTimed(run *trace.Run) bool {
 	return run.Options.Timing == "" && p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
 }
 
-// fail records a violation of the property at index at (rules); text is
-// called only for the witnesses kept.
-func (f *specFrame) fail(at int, seqs []int32, text func() (msg, because string)) {
-	f.results[at].fail(seqs, text)
-}
-
 // bad records a violation of the property at index at, at seqs. text
-// is called only for the witnesses kept, and gives the message and the
-// because-chain split at the first newline; a text without one breaks
-// only the run's form (the because-chain is notWellFormed(message)), and
-// a second part that starts with "+" is appended to the message in it.
+// is called only for the witnesses kept (so that one past the cap costs
+// nothing), and gives the message and the because-chain split at the
+// first newline; a text without one breaks only the run's form (the
+// because-chain is notWellFormed(message)), and a second part that
+// starts with "+" is appended to the message in it.
 func (f *specFrame) bad(at int, seqs []int32, text func() string) {
 	f.results[at].fail(seqs, func() (string, string) { return splitWitness(text()) })
 }
@@ -105,7 +100,7 @@ func splitWitness(s string) (string, string) {
 // malformed records a violation of the run's form: its histories are
 // not the program executed in order, so it breaks equivalence.
 func (f *specFrame) malformed(seq int32, msg func() string) {
-	f.fail(equivalenceAt, []int32{seq}, func() (string, string) {
+	f.results[equivalenceAt].fail([]int32{seq}, func() (string, string) {
 		s := msg()
 		return s, notWellFormed(s)
 	})
@@ -123,6 +118,13 @@ func (f *specFrame) diverge(seqs []int32, text func() string) {
 		f.diverged = true
 		msg, because := splitWitness(text())
 		f.res.failed(msg, seqs, because)
+	}
+}
+
+// divergef is diverge with the text formatted from format and args.
+func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
+	if !f.mute && !f.diverged {
+		f.diverge(seqs, func() string { return fmt.Sprintf(format, args...) })
 	}
 }
 
@@ -229,8 +231,6 @@ func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.C
 	if b == nil || bodyFits(b, &want) {
 		return
 	}
-	f.diverge([]int32{fl.Seq, fl.Restart, seq}, func() string {
-		return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
-			f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
-	})
+	f.divergef([]int32{fl.Seq, fl.Restart, seq}, "%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
+		f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
 }
