@@ -128,11 +128,6 @@ func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
 	}
 }
 
-// divergeText is diverge with the text already formatted.
-func (f *specFrame) divergeText(seqs []int32, msg, because string) {
-	f.diverge(seqs, func() string { return msg + "\n" + because })
-}
-
 // lacks makes the protocol spec stop judging: the run lacks a field it
 // needs.
 func (f *specFrame) lacks(seq int32, what string) {

@@ -127,7 +127,8 @@ func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
 		return nil
 	}
 	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
-		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant", s.ev(seq), e.T, s.ev(d.seq))
+		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant",
+			s.ev(seq), e.T, s.ev(d.seq))
 	}
 	out := *d
 	if d.kind == oweRequests {
@@ -245,7 +246,8 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 	pb := s.m.Run.PB(e)
 	switch {
 	case e.Resend:
-		s.divergef([]int32{seq}, "%s re-transmits %s at seq %d\nMS never re-transmits: a send undone by a recovery is sent anew by the re-execution, and a receipt undone is replayed from the log or sent anew", s.name(e.P), s.m.MsgName(e.Msg), seq)
+		s.divergef([]int32{seq}, "%s re-transmits %s at seq %d\nMS never re-transmits: a send undone by a recovery is sent anew by the re-execution, and a receipt undone is replayed from the log or sent anew",
+			s.name(e.P), s.m.MsgName(e.Msg), seq)
 	case pb == nil || pb.Sn == history.None:
 		s.lacks(seq, "a piggyback with an sn")
 	case pb.Sn != p.sn || s.textbook && (pb.Inc != p.inc || pb.RecLine != p.line) || !s.textbook && !sameF(pb.F, p.f):
@@ -300,18 +302,21 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 // logged first.
 func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.Piggyback, from int32) bool {
 	if c := s.judge(p, pb); c != msValid {
-		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d, a %s message\n%[2]s, sent at seq %[5]d, is not valid at %[1]s: %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, map[msCase]string{msStale: "stale", msFuture: "future"}[c], from, s.why(p, e.P, pb, c))
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d, a %s message\n%[2]s, sent at seq %[5]d, is not valid at %[1]s: %[6]s",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, map[msCase]string{msStale: "stale", msFuture: "future"}[c], from, s.why(p, e.P, pb, c))
 		return true
 	}
 	if s.textbook && pb.Inc > p.inc {
-		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without adopting its incarnation %d\nthe textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %[1]s's incarnation is %[6]d", s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without adopting its incarnation %d\nthe textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %[1]s's incarnation is %[6]d",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
 		return true
 	}
 	if ent, ok := s.replayable(p, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
 		s.skipped(seq, e, p, ent, "took a copy from the network")
 	}
 	if pb.Sn < p.sn {
-		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without logging it\n%[2]s was sent at seq %[4]d with sn %[5]d, below %[1]s's current checkpoint number %[6]d when it was delivered at seq %[3]d, so the logging rule demands a log entry first, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without logging it\n%[2]s was sent at seq %[4]d with sn %[5]d, below %[1]s's current checkpoint number %[6]d when it was delivered at seq %[3]d, so the logging rule demands a log entry first, and there is none",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
 	}
 	return false
 }
@@ -343,9 +348,11 @@ func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
 func (s *msSpec) replay(seq int32, e *trace.RunEvent, p *msProc, ci int32, pb *trace.Piggyback) {
 	switch ent, ok := s.replayable(p, e.Op); {
 	case !ok || ent.ci != ci:
-		s.divergef([]int32{seq}, "%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
+		s.divergef([]int32{seq}, "%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
 	case ent.dropped || s.judge(p, pb) != msValid:
-		s.divergef([]int32{seq, ent.seq}, "%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
+		s.divergef([]int32{seq, ent.seq}, "%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
 	}
 }
 
@@ -404,10 +411,12 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 	case c == msFuture:
 		s.divergef([]int32{from, seq}, "%s\ncopy %d of %s is not stale: %s", what, e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
 	case c == msValid:
-		s.divergef([]int32{from, seq}, "%s\ncopy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it", what, e.Copy, s.m.MsgName(e.Msg), from, pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
+		s.divergef([]int32{from, seq}, "%s\ncopy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
+			what, e.Copy, s.m.MsgName(e.Msg), from, pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
 	case !s.textbook && e.Failure != history.None:
 		if why := s.staleFor(p, e.P, pb, e.Failure); why != "" {
-			s.divergef([]int32{from, seq}, "%s and names failure seq %d\na stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", what, e.Failure, why, s.why(p, e.P, pb, msStale))
+			s.divergef([]int32{from, seq}, "%s and names failure seq %d\na stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s",
+				what, e.Failure, why, s.why(p, e.P, pb, msStale))
 		}
 	}
 	if k := s.liveCount(e.P); int(k) < len(p.log) {

@@ -92,7 +92,8 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 		return
 	}
 	if p.next > p.sn {
-		s.divergef([]int32{seq}, "%s skips its timer tick %d at seq %d although its sn is %d\nMS takes a basic checkpoint at a tick whose number is above sn, and tick %[2]d is above %[1]s's latest checkpoint number %[4]d, rebuilt from the run", s.name(e.P), p.next, seq, p.sn)
+		s.divergef([]int32{seq}, "%s skips its timer tick %d at seq %d although its sn is %d\nMS takes a basic checkpoint at a tick whose number is above sn, and tick %[2]d is above %[1]s's latest checkpoint number %[4]d, rebuilt from the run",
+			s.name(e.P), p.next, seq, p.sn)
 	} else if e.Next != history.None && e.Next != p.next || e.Sn != history.None && e.Sn != p.sn {
 		s.divergef([]int32{seq}, "%s's skipped tick at seq %d records a state it does not have\na skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks: next %d and sn %d, but the skip at seq %[2]d records next %[5]d and sn %[6]d",
 			s.name(e.P), seq, p.next, p.sn, e.Next, e.Sn)
@@ -126,7 +127,8 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
 	if s.textbook {
 		if rec.c = p.inc + 1; e.Inc != history.None && e.Inc != rec.c {
-			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", s.name(e.P), seq, e.Inc, rec.c, p.inc)
+			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts",
+				s.name(e.P), seq, e.Inc, rec.c, p.inc)
 		}
 		p.inc, p.line = rec.c, rec.r
 	} else {
@@ -209,7 +211,8 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	}
 	switch {
 	case want == history.None || p.sn < rec.r:
-		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback", s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
+		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback",
+			s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
 	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
 		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
 			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
@@ -292,7 +295,8 @@ func (s *msSpec) owes(p *msProc, fi int32) bool {
 // request, carrying its recovery (o, c, r).
 func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msOwe) {
 	if d == nil || d.kind != oweRequests {
-		s.divergef([]int32{seq}, "%s sends a %s control message at seq %d outside its restart\n%s sends control messages only at a restart: the recovery's Rollback request, to every other process", s.name(e.P), e.Control, seq, algName(s.m))
+		s.divergef([]int32{seq}, "%s sends a %s control message at seq %d outside its restart\n%s sends control messages only at a restart: the recovery's Rollback request, to every other process",
+			s.name(e.P), e.Control, seq, algName(s.m))
 		return
 	}
 	rec := s.recs[d.fi]

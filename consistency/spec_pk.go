@@ -142,8 +142,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		s.checkpoint(seq, e, p)
 	case trace.CheckpointSkipped:
 		if e.Reason != trace.ReasonDown {
-			s.divergeText([]int32{seq}, fmt.Sprintf("%s skips its timer tick at seq %d", s.name(e.P), seq),
-				"PK takes a checkpoint at every timer tick of an up process, also while it holds for its token")
+			s.divergef([]int32{seq}, "%s skips its timer tick at seq %d\nPK takes a checkpoint at every timer tick of an up process, also while it holds for its token", s.name(e.P), seq)
 		}
 	case trace.Discard:
 		s.discard(seq, e, p)
@@ -162,7 +161,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Resume:
 		s.resume(seq, e, p, d)
 	case trace.Block:
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s blocks at seq %d", s.name(e.P), seq), "PK holds a process only for its token, which a run shows from the restart to the resume; it has no block events")
+		s.divergef([]int32{seq}, "%s blocks at seq %d\nPK holds a process only for its token, which a run shows from the restart to the resume; it has no block events", s.name(e.P), seq)
 	}
 	s.vectors.after(s, seq)
 }
@@ -194,9 +193,8 @@ func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) {
 	if j < 0 {
 		return
 	}
-	s.divergeText([]int32{seq}, fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want)),
-		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+	s.divergef([]int32{seq}, "%s's %s at seq %d carries vector time %s, not %s\n%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+		s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want), s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
 }
 
 // waits judges an app op of a process that holds for its token: it
@@ -205,9 +203,8 @@ func (s *pkSpec) waits(seq int32, e *trace.RunEvent, p *pkProc) bool {
 	if p.waiting == history.None {
 		return false
 	}
-	s.divergeText([]int32{p.waiting, seq}, fmt.Sprintf("%s executes op %d at seq %d while it waits for its token", s.name(e.P), e.Op, seq),
-		fmt.Sprintf("%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
-			s.name(e.P), p.waiting, s.m.Describe(seq)))
+	s.divergef([]int32{p.waiting, seq}, "%s executes op %d at seq %d while it waits for its token\n%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
+		s.name(e.P), e.Op, seq, s.name(e.P), p.waiting, s.m.Describe(seq))
 	p.waiting = history.None // one witness per hold
 	return true
 }
@@ -284,8 +281,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 		why = fmt.Sprintf("its vector names incarnation %d of %s while %s knows no announcement of incarnation %d: PK holds the receive until it does", x, s.name(k), s.name(e.P), x-1)
 	}
 	if why != "" {
-		s.divergeText([]int32{from, seq}, fmt.Sprintf("%s delivers %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("copy %d of %s, sent at seq %d, may not be delivered: %s", e.Copy, s.m.MsgName(e.Msg), from, why))
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d\ncopy %d of %s, sent at seq %d, may not be delivered: %s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.MsgName(e.Msg), from, why)
 	}
 	s.merge(e.P, vt)
 	s.recvOf[e.Msg] = seq
@@ -309,14 +305,13 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	if e.CkptType != trace.CkptBasic {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's %s checkpoint %d at seq %d is no PK checkpoint", s.name(e.P), e.CkptType, e.Ckpt, seq),
-			fmt.Sprintf("PK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s", seq, e.CkptType))
+		s.divergef([]int32{seq}, "%s's %s checkpoint %d at seq %d is no PK checkpoint\nPK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s",
+			s.name(e.P), e.CkptType, e.Ckpt, seq, seq, e.CkptType)
 	}
 	taken := s.b.Taken(e.P)
 	if c := taken[len(taken)-1]; c.Unstable > 0 {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", s.name(e.P), c.ID, seq, c.Unstable),
-			fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
-				s.name(e.P), c.ID, seq, c.Unstable))
+		s.divergef([]int32{seq}, "%s's checkpoint %d at seq %d leaves %d receipts off stable storage\ntaking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+			s.name(e.P), c.ID, seq, c.Unstable, s.name(e.P), c.ID, seq, c.Unstable)
 	}
 	want := s.at(e.P, s.liveCount(e.P))
 	switch vt := s.m.Run.VTOf(e); {
@@ -338,31 +333,33 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 // recorded (naming its failure), or of a duplicate of a live receipt
 // (naming none); PK has no other.
 func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
 	ci := s.copyOf(e)
 	vt, _, ok := s.copyVT(ci)
 	if !ok {
 		return
 	}
-	from := s.m.Copies.Send[ci]
+	from, why, names := s.m.Copies.Send[ci], "", ""
 	switch e.Reason {
 	case trace.ReasonOrphan:
 		if !p.ann.orphan(vt) {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
-				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq))
-		} else if why := s.orphanWhy(vt, e.Failure); why != "" {
-			s.divergeText([]int32{from, seq}, what+fmt.Sprintf(" and names failure seq %d", e.Failure),
-				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
+			why = fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
+				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq)
+		} else if w := s.orphanWhy(vt, e.Failure); w != "" {
+			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
+			why = fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", w, vtString(vt))
 		}
 	case trace.ReasonDuplicate:
 		if e.Failure != history.None {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("it names failure seq %d, but a duplicate is discarded for the receipt it repeats, not for a failure", e.Failure))
+			why = fmt.Sprintf("it names failure seq %d, but a duplicate is discarded for the receipt it repeats, not for a failure", e.Failure)
 		} else if !s.liveRecv(e.P, e.Msg) {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("%s's live history holds no receipt of %s at seq %d, so the copy is no duplicate", s.name(e.P), s.m.MsgName(e.Msg), seq))
+			why = fmt.Sprintf("%s's live history holds no receipt of %s at seq %d, so the copy is no duplicate", s.name(e.P), s.m.MsgName(e.Msg), seq)
 		}
 	default:
-		s.divergeText([]int32{from, seq}, what, fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
-			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg)))
+		why = fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
+			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg))
+	}
+	if why != "" {
+		s.divergef([]int32{from, seq}, "%s discards copy %d of %s at seq %d as %s%s\n%s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason, names, why)
 	}
 	s.vectors.taken(s, ci)
 }
