@@ -49,13 +49,10 @@ type pkProc struct {
 	// ckpts are the slots of its checkpoints' rebuilt vectors, by index
 	// in Taken (None: none), kept while a restore may read them.
 	ckpts []int32
-	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
-	// its live receipts' identities: what its token must list.
-	rsum    uint64
-	rn      int32
-	blind   int32 // live receipts of copies no send transmitted: no identity
-	blindAt int32 // the first of them
-	duties  []pkDuty
+	// blind counts its live receipts of copies no send transmitted when
+	// received (no identity for its token's list), the first at blindAt.
+	blind, blindAt int32
+	duties         []pkDuty
 	replay  *pkReplay // the restart being written, while down
 	target  int32     // the checkpoint a rollback being taken must restore
 }
@@ -260,7 +257,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	ci := s.copyOf(e)
-	vt, inc, ok := s.copyVT(ci)
+	vt, _, ok := s.copyVT(ci)
 	if !ok {
 		// Taken before (the model's), or never sent: orphan-free's.
 		if ci < 0 || s.m.Copies.Send[ci] == history.None {
@@ -285,8 +282,6 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	s.merge(e.P, vt)
 	s.recvOf[e.Msg] = seq
-	p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: inc})
-	p.rn++
 	s.vectors.taken(s, ci)
 }
 

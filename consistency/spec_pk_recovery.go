@@ -284,12 +284,18 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 
 // resync sets p's vector after a restore of checkpoint ck: the
 // checkpoint's, merged with the receipts the restore keeps (own entry
-// (inc, pos)), and takes the undone receipts out of its live set.
+// (inc, pos)), and takes the undone receipts of copies never sent out of
+// its blind count.
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
 	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == history.None {
 		s.dropped(seq)
 		return
+	}
+	for _, u := range rs.Undid {
+		if ue := s.m.Event(u); ue.Kind == trace.Recv && ue.Copy > 0 && s.copyOf(ue) < 0 {
+			p.blind--
+		}
 	}
 	rs.VT = slices.Clone(s.vectors.at(p.ckpts[ck]))
 	p.cur = append(p.cur[:0], rs.VT...)
@@ -298,16 +304,6 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {
 			if vt, _, ok := s.copyVT(s.copyOf(s.m.Event(live[k]))); ok {
 				mergeVT(p.cur, vt)
-			}
-		}
-	}
-	for _, u := range rs.Undid {
-		if ue := s.m.Event(u); ue.Kind == trace.Recv {
-			if ci := s.copyOf(ue); ci < 0 && ue.Copy > 0 {
-				p.blind--
-			} else if ci >= 0 && int(ci) < len(s.copies) {
-				p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
-				p.rn--
 			}
 		}
 	}

@@ -196,6 +196,7 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it
 	}
+	wantIDs, wantSum := s.liveReceipts(e.P)
 	switch {
 	case s.b.Gaps(e.P) > 0:
 		s.res.cannotJudge(fmt.Sprintf("%s's live history at its restart at seq %d has gaps, so the receipts its token lists cannot be rebuilt", s.name(e.P), f.Restart))
@@ -209,10 +210,10 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 		s.lists = append(s.lists, tokenList{})
 	}
 	s.lists[d.fi] = tokenList{sum: sum, n: n, ok: true}
-	if sum == p.rsum && n == int(p.rn) {
+	if sum == wantSum && n == len(wantIDs) {
 		return
 	}
-	wantIDs, _ := s.liveReceipts(e.P)
+	slices.SortFunc(wantIDs, compareIdentity)
 	got := listed(b)
 	if slices.Equal(wantIDs, got) {
 		return
@@ -249,19 +250,19 @@ func (s *pkSpec) reportLists() {
 	}
 }
 
-// liveReceipts returns the identities of p's live receipts, sorted.
-func (s *pkSpec) liveReceipts(pid int32) ([]trace.Identity, string) {
-	var out []trace.Identity
+// liveReceipts returns the identities of p's live receipts, what its
+// token must list, with their multiset hash (trace.IdentityHash).
+func (s *pkSpec) liveReceipts(pid int32) (ids []trace.Identity, sum uint64) {
 	for _, x := range s.b.Live(pid) {
 		if x == history.None || s.m.Event(x).Kind != trace.Recv {
 			continue
 		}
 		if ci := s.copyOf(s.m.Event(x)); ci >= 0 && int(ci) < len(s.copies) {
-			out = append(out, trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc})
+			id := trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc}
+			ids, sum = append(ids, id), sum+trace.IdentityHash(id)
 		}
 	}
-	slices.SortFunc(out, compareIdentity)
-	return out, ""
+	return ids, sum
 }
 
 // resume judges a resume: the token with the process's announcement came
