@@ -53,8 +53,8 @@ type pkProc struct {
 	// received (no identity for its token's list), the first at blindAt.
 	blind, blindAt int32
 	duties         []pkDuty
-	replay  *pkReplay // the restart being written, while down
-	target  int32     // the checkpoint a rollback being taken must restore
+	replay         *pkReplay // the restart being written, while down
+	target         int32     // the checkpoint a rollback being taken must restore
 }
 
 // pkDuty is what a process owes at once, begun by the event at seq.
@@ -64,7 +64,6 @@ type pkDuty struct {
 	fi     int32   // the failure whose token it is
 	recv   int32   // dutyHop: the token's control_recv
 	resent []int32 // the sends its hop resent
-	late   bool    // not done at once: reported
 }
 
 type pkDutyKind uint8
@@ -374,8 +373,7 @@ func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 	case int(fi) >= len(s.anns) || s.anns[fi].Origin == history.None:
 		return fmt.Sprintf("failure seq %d announced nothing", fs)
 	}
-	a := s.anns[fi]
-	if o, _ := orphanOf(vt, []history.Announcement{a}); !o {
+	if a := s.anns[fi]; !orphanOf(vt, a) {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""
@@ -408,7 +406,7 @@ func (s *pkSpec) finish() {
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !pr.duties[0].late && !s.b.Down(int32(p)) {
+		if len(pr.duties) > 0 && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), &pr.duties[0], history.None)
 		}
 	}

@@ -35,9 +35,8 @@ func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
 		last = e.Kind == trace.ControlSend
 	}
 	if !fits {
-		if s.instants && !d.late { // else other events may come between (spec.go)
-			s.unmet(e.P, d, seq)
-			d.late = true // reported once; it may still be done, late
+		if s.instants { // else other events may come between (spec.go)
+			s.unmet(e.P, d, seq) // it may still be done, late
 		}
 		return nil
 	}
@@ -51,6 +50,9 @@ func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
 // unmet reports duty d of process p left unfulfilled by the event at
 // seq (None: by the end of the run).
 func (s *pkSpec) unmet(p int32, d *pkDuty, seq int32) {
+	if s.diverged || s.mute {
+		return
+	}
 	next := "it has no further event"
 	if seq != history.None {
 		next = "its next event is " + s.ev(seq)
