@@ -87,7 +87,7 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 		s.recvOf[i] = history.None
 	}
 	if src := f.m.Src; src != nil && len(src.Processes) == np {
-		s.flushes.src = src
+		s.flushes = newPKFlushes(src, np)
 	}
 	f.b.PutBack(s.putBack)
 	return s
