@@ -97,15 +97,6 @@ func splitWitness(s string) (string, string) {
 	return msg, because
 }
 
-// malformed records a violation of the run's form: its histories are
-// not the program executed in order, so it breaks equivalence.
-func (f *specFrame) malformed(seq int32, msg func() string) {
-	f.results[equivalenceAt].fail([]int32{seq}, func() (string, string) {
-		s := msg()
-		return s, notWellFormed(s)
-	})
-}
-
 // notWellFormed is the because-chain of a violation that only says the
 // run breaks its own format.
 func notWellFormed(msg string) string { return "the run is not well formed: " + msg }

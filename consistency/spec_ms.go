@@ -19,8 +19,7 @@ type msSpec struct {
 	*specFrame
 	textbook bool
 	procs    []msProc
-	recs     []msRec   // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
-	lines    [][]int32 // default: lines[o][c-1] is r of o's c-th recovery
+	recs     []msRec // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
 }
 
 type msRec struct{ o, c, r int32 }
@@ -473,12 +472,14 @@ func (s *msSpec) staleBy(p *msProc, pb *trace.Piggyback) (o, c int32, stale bool
 	return 0, 0, false
 }
 
-// line returns r of o's c-th recovery, or None.
+// line returns r of o's c-th recovery (the latest made), or None.
 func (s *msSpec) line(o, c int32) int32 {
-	if o < 0 || int(o) >= len(s.lines) || c < 1 || int(c) > len(s.lines[o]) {
-		return history.None
+	for i := len(s.recs) - 1; i >= 0; i-- {
+		if s.recs[i].o == o && s.recs[i].c == c {
+			return s.recs[i].r
+		}
 	}
-	return s.lines[o][c-1]
+	return history.None
 }
 
 // why says why a copy with piggyback pb is not valid at p.

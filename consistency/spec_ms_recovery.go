@@ -131,14 +131,6 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 				s.name(e.P), seq, e.Inc, rec.c, p.inc)
 		}
 		p.inc, p.line = rec.c, rec.r
-	} else {
-		if s.lines == nil {
-			s.lines = make([][]int32, len(s.procs))
-		}
-		for int32(len(s.lines[rec.o])) < rec.c {
-			s.lines[rec.o] = append(s.lines[rec.o], history.None)
-		}
-		s.lines[rec.o][rec.c-1] = rec.r
 	}
 	for int(fi) >= len(s.recs) {
 		s.recs = append(s.recs, msRec{})

@@ -172,16 +172,6 @@ func (s *pkSpec) at(pid, count int32) trace.VT {
 	return p.cur
 }
 
-// merge takes the entry-wise maximum of p's vector with vt.
-func (s *pkSpec) merge(pid int32, vt trace.VT) {
-	cur := s.at(pid, s.liveCount(pid))
-	for j := range min(len(cur), len(vt)) {
-		if cur[j].Less(vt[j]) {
-			cur[j] = vt[j]
-		}
-	}
-}
-
 // compare judges a vector the run shows (a send's or a checkpoint's)
 // against the rebuilt one.
 func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) {
@@ -279,7 +269,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	if why != "" {
 		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d\ncopy %d of %s, sent at seq %d, may not be delivered: %s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.MsgName(e.Msg), from, why)
 	}
-	s.merge(e.P, vt)
+	mergeVT(s.at(e.P, s.liveCount(e.P)), vt)
 	s.recvOf[e.Msg] = seq
 	s.vectors.taken(s, ci)
 }

@@ -14,7 +14,6 @@ import (
 // pkReplay is the restart a down process is writing: the events its
 // replay runs at the restart's instant come before the restart event.
 type pkReplay struct {
-	seq  int32 // the first event of the restart
 	ck   int32 // the checkpoint it must restore (index in Taken)
 	stop int32 // where replay stops before the crash position, or None: beyond it
 	next int32 // the next op the replay runs for the first time
@@ -56,7 +55,7 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 		s.dropped(seq)
 		return nil
 	}
-	r := &pkReplay{seq: seq, ck: ck, stop: history.None, next: p.crashPos, vt: slices.Clone(vt)}
+	r := &pkReplay{ck: ck, stop: history.None, next: p.crashPos, vt: slices.Clone(vt)}
 	live, stable := s.b.Live(pid), s.b.Stable(pid)
 	for k := s.b.Taken(pid)[ck].Pos; k < p.crashPos && int(k) < len(live); k++ {
 		if live[k] == history.None || s.m.Event(live[k]).Kind != trace.Recv {
@@ -103,6 +102,7 @@ func (s *pkSpec) latestNonOrphan(pid int32, p *pkProc) (int32, trace.VT) {
 	return 0, nil
 }
 
+// mergeVT takes the entry-wise maximum of cur with vt, into cur.
 func mergeVT(cur, vt trace.VT) {
 	for j := range min(len(cur), len(vt)) {
 		if cur[j].Less(vt[j]) {
