@@ -14,8 +14,9 @@ import (
 // the earlier events left — porcupine's Model{Init, Step}, or TLA+ trace
 // validation of a recorded trace against a spec's Next relation. An
 // event the spec does not allow is a violation, explained in the spec's
-// own terms; the spec then follows the run as it happened, so that one
-// forgery is reported once and an independent one after it too.
+// own terms (Elle-style, "because …"). The run spec reports each; a
+// protocol spec reports its first divergence only, then follows the run
+// as it happened for what other properties read of it.
 //
 // Every run conforms to the run spec (spec_run*.go): the form any
 // algorithm's run keeps (SPEC §3, §6) — op continuity, copies sent

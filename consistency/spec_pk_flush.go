@@ -12,12 +12,8 @@ import (
 // writes every volatile log entry to stable storage, which a run shows as
 // one log event per entry at the flush's time, and PK writes a log event
 // at no other time (a timer tick's checkpoint flushes first). A run shows
-// no flush itself, so the flush times come from the source trace: a log
-// event deleted where the receipt is later undone changed nothing else
-// the checker sees, and one added where nothing flushes made a receipt
-// stable that the crash loses, so the restart replayed it instead of
-// rolling its dependents back. Without a comparable source trace log
-// events are taken as they are (docs/checker.md).
+// no flush itself, so the flush times come from the source trace; without
+// a comparable one log events are taken as they are (docs/checker.md).
 
 // pkFlushes is what the PK spec keeps of the source trace's flushes.
 type pkFlushes struct {

@@ -12,12 +12,8 @@ import (
 // process's trace-indexed items keep the trace's order; in a run that
 // claims §3's timing (replayTimed) a copy arrives its message's delay
 // after its send, a receive takes its message's copies in arrival order,
-// and a process restarts its fail's down time after it. Each was found
-// by an adversarial review: a receipt moved before its arrival (and so
-// before a flush) made a PK log legitimate and kept orphans; an early
-// restart passed; a receipt put before the flush the trace lists first
-// at its instant, and logged there, kept a receipt the crash loses. And
-// the end records (SPEC §3), judged against the rebuilt history.
+// and a process restarts its fail's down time after it. And the end
+// records (SPEC §3), judged against the rebuilt history.
 
 // envSpec is what the run spec keeps of the source trace. Its lists are
 // only ever resliced, never written: a clone shares their arrays.
