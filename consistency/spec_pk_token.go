@@ -98,23 +98,13 @@ func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		}
 		if why != "" {
 			s.divergef([]int32{seq}, "%s's resend of %s at seq %d for the failure at seq %d is not one the token asks for\n%s", s.name(e.P), s.m.MsgName(e.Msg), seq, failure, why)
-		} else if n := count(p.duties[0].resent, orig); n == 1 {
+		} else if slices.Contains(p.duties[0].resent, orig) {
 			s.divergef([]int32{orig, seq}, "%s resends its send of %s at seq %d more than once for the failure at seq %d\na token hop resends each live send the announcer's recovered state lacks once; the resend at seq %d repeats the send at seq %d again, and the extra copies can only be dropped",
 				s.name(e.P), s.m.MsgName(o.Msg), orig, failure, seq, orig)
 		}
 		p.duties[0].resent = append(p.duties[0].resent, orig)
 	}
 	s.repeats(seq, e, failure)
-}
-
-func count(xs []int32, x int32) int {
-	n := 0
-	for _, y := range xs {
-		if y == x {
-			n++
-		}
-	}
-	return n
 }
 
 // tokenList is a failure's token list as its announcer sent it.
