@@ -33,7 +33,7 @@ type runSpec struct {
 	// heard holds (process, fail seq) once the process heard of that
 	// failure: by its own restart or a control message naming it.
 	heard map[[2]int32]bool
-	env    envSpec
+	env   envSpec
 	// sawOp: an app event carried an op number. Until one does the live
 	// counts are unknown, and the checks of a pos against them wait in
 	// posChecks (dropped at the end if none came).
