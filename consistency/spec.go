@@ -28,8 +28,9 @@ import (
 // mailboxes — from the history model being built (history.Builder) and
 // keep only their own state.
 type protocol interface {
-	// prepare sees event seq before the model takes it: a restore's
-	// target is judged against the checkpoints held before it.
+	// prepare sees event seq, of a process of the run, before the model
+	// takes it: a restore's target is judged against the checkpoints held
+	// before it.
 	prepare(seq int32, e *trace.RunEvent)
 	step(seq int32, e *trace.RunEvent)
 	// finish judges what the end of the run leaves owed.

@@ -77,7 +77,7 @@ func newMSSpec(f *specFrame) *msSpec {
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}
 
 func (s *msSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) || !s.numbered(seq, e) {
+	if s.mute || !s.numbered(seq, e) {
 		return
 	}
 	p := &s.procs[e.P]

@@ -97,9 +97,6 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 // checkpoints and live history the process has before the restore.
 func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 	s.flushesBefore(e.T)
-	if e.P < 0 || int(e.P) >= len(s.procs) {
-		return
-	}
 	if e.Kind == trace.Log {
 		s.logged(seq, e)
 	}
@@ -115,7 +112,7 @@ func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 }
 
 func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+	if s.mute {
 		return
 	}
 	p := &s.procs[e.P]

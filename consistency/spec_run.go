@@ -129,19 +129,21 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// step judges event seq once the model has taken it.
+// step judges event seq once the model has taken it; the protocol spec
+// sees only events of a process of the run (prepare reports the others).
 func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 	s.shaped(seq, e)
-	if e.P >= 0 && int(e.P) < len(s.procs) {
-		s.holds(seq, e)
-		switch {
-		case e.Kind == trace.Send && e.Resend:
-			s.resendLive(seq, e)
-			s.resendOf(seq, e)
-		case e.Kind == trace.Restart || e.Kind == trace.Rollback:
-			s.undoneCount(seq, e)
-			s.restarted(seq, e)
-		}
+	if e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	s.holds(seq, e)
+	switch {
+	case e.Kind == trace.Send && e.Resend:
+		s.resendLive(seq, e)
+		s.resendOf(seq, e)
+	case e.Kind == trace.Restart || e.Kind == trace.Rollback:
+		s.undoneCount(seq, e)
+		s.restarted(seq, e)
 	}
 	if s.proto != nil {
 		s.proto.step(seq, e)
