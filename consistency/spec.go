@@ -121,6 +121,14 @@ func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
 	}
 }
 
+// badDiscard reports discard e at seq of copy ci, if why says what is
+// wrong with it (names adds to the message).
+func (f *specFrame) badDiscard(seq, ci int32, e *trace.RunEvent, names, why string) {
+	if why != "" {
+		f.divergef([]int32{f.m.Copies.Send[ci], seq}, "%s discards copy %d of %s at seq %d as %s%s\n%s", f.name(e.P), e.Copy, f.m.MsgName(e.Msg), seq, e.Reason, names, why)
+	}
+}
+
 // lacks makes the protocol spec stop judging: the run lacks a field it
 // needs.
 func (f *specFrame) lacks(seq int32, what string) {

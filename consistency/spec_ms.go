@@ -392,12 +392,12 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 // failure whose recovery makes them stale; one its replay log offered
 // (the entry of the receive it re-executes) leaves the log.
 func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
-	ci := s.copyOf(e)
 	if e.Reason != trace.ReasonStale {
-		s.divergef([]int32{seq}, "%s\nMS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", what, e.Reason)
+		s.divergef([]int32{seq}, "%s discards copy %d of %s at seq %d as %s\nMS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %[5]s discards",
+			s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
 		return
 	}
+	ci := s.copyOf(e)
 	var pb *trace.Piggyback
 	if ci >= 0 {
 		pb = s.pbOf(seq, ci)
@@ -405,19 +405,20 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 	if pb == nil {
 		return
 	}
-	from := s.m.Copies.Send[ci]
+	names, why := "", ""
 	switch c := s.judge(p, pb); {
 	case c == msFuture:
-		s.divergef([]int32{from, seq}, "%s\ncopy %d of %s is not stale: %s", what, e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
+		why = fmt.Sprintf("copy %d of %s is not stale: %s", e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
 	case c == msValid:
-		s.divergef([]int32{from, seq}, "%s\ncopy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
-			what, e.Copy, s.m.MsgName(e.Msg), from, pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
+		why = fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
+			e.Copy, s.m.MsgName(e.Msg), s.m.Copies.Send[ci], pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
 	case !s.textbook && e.Failure != history.None:
-		if why := s.staleFor(p, e.P, pb, e.Failure); why != "" {
-			s.divergef([]int32{from, seq}, "%s and names failure seq %d\na stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s",
-				what, e.Failure, why, s.why(p, e.P, pb, msStale))
+		if w := s.staleFor(p, e.P, pb, e.Failure); w != "" {
+			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
+			why = fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", w, s.why(p, e.P, pb, msStale))
 		}
 	}
+	s.badDiscard(seq, ci, e, names, why)
 	if k := s.liveCount(e.P); int(k) < len(p.log) {
 		if ent, ok := s.replayable(p, k); ok && ent.ci == ci {
 			if ent.dropped {

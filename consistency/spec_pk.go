@@ -339,9 +339,7 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 		why = fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
 			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg))
 	}
-	if why != "" {
-		s.divergef([]int32{from, seq}, "%s discards copy %d of %s at seq %d as %s%s\n%s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason, names, why)
-	}
+	s.badDiscard(seq, ci, e, names, why)
 	s.vectors.taken(s, ci)
 }
 
