@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -76,15 +77,12 @@ const (
 
 func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 	np := len(f.m.Run.Processes)
-	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: make([]int32, len(f.m.Run.Msgs)),
+	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: slices.Repeat([]int32{history.None}, len(f.m.Run.Msgs)),
 		copies: make([]pkCopy, 0, len(f.m.Run.Msgs)), vectors: newVTKeeper(f.m, lookahead)}
 	zero := s.vectors.put(make(trace.VT, np)) // every initial checkpoint's, never dropped
 	for p := range s.procs {
 		s.procs[p].waiting = history.None
 		s.procs[p].ckpts = []int32{zero}
-	}
-	for i := range s.recvOf {
-		s.recvOf[i] = history.None
 	}
 	if src := f.m.Src; src != nil && len(src.Processes) == np {
 		s.flushes = newPKFlushes(src, np)
