@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -67,11 +68,8 @@ const (
 )
 
 func newMSSpec(f *specFrame) *msSpec {
-	s := &msSpec{specFrame: f, textbook: f.m.Alg == history.Textbook, procs: make([]msProc, len(f.m.Run.Processes))}
-	for p := range s.procs {
-		s.procs[p].restored = history.None
-	}
-	return s
+	procs := slices.Repeat([]msProc{{restored: history.None}}, len(f.m.Run.Processes))
+	return &msSpec{specFrame: f, textbook: f.m.Alg == history.Textbook, procs: procs}
 }
 
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}

@@ -53,10 +53,8 @@ type runProc struct {
 
 func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
-	s := &runSpec{specFrame: f, procs: make([]runProc, len(f.m.Run.Processes)), ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
-	for p := range s.procs {
-		s.procs[p].restart, s.procs[p].recvHold, s.procs[p].procHold = history.None, history.None, history.None
-	}
+	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None}}, len(f.m.Run.Processes))
+	s := &runSpec{specFrame: f, procs: procs, ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
 	case history.MS, history.Textbook:
