@@ -14,8 +14,9 @@ import (
 // the earlier events left — porcupine's Model{Init, Step}, or TLA+ trace
 // validation of a recorded trace against a spec's Next relation. An
 // event the spec does not allow is a violation, explained in the spec's
-// own terms; the spec then follows the run as it happened, so that one
-// forgery is reported once and an independent one after it too.
+// own terms (Elle-style, "because …"). The run spec reports each; a
+// protocol spec reports its first divergence only, then follows the run
+// as it happened for what other properties read of it.
 //
 // Every run conforms to the run spec (spec_run*.go): the form any
 // algorithm's run keeps (SPEC §3, §6) — op continuity, copies sent
@@ -27,8 +28,9 @@ import (
 // mailboxes — from the history model being built (history.Builder) and
 // keep only their own state.
 type protocol interface {
-	// prepare sees event seq before the model takes it: a restore's
-	// target is judged against the checkpoints held before it.
+	// prepare sees event seq, of a process of the run, before the model
+	// takes it: a restore's target is judged against the checkpoints held
+	// before it.
 	prepare(seq int32, e *trace.RunEvent)
 	step(seq int32, e *trace.RunEvent)
 	// finish judges what the end of the run leaves owed.
@@ -76,17 +78,12 @@ func replayTimed(run *trace.Run) bool {
 	return run.Options.Timing == "" && p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
 }
 
-// fail records a violation of the property at index at (rules); text is
-// called only for the witnesses kept.
-func (f *specFrame) fail(at int, seqs []int32, text func() (msg, because string)) {
-	f.results[at].fail(seqs, text)
-}
-
 // bad records a violation of the property at index at, at seqs. text
-// is called only for the witnesses kept, and gives the message and the
-// because-chain split at the first newline; a text without one breaks
-// only the run's form (the because-chain is notWellFormed(message)), and
-// a second part that starts with "+" is appended to the message in it.
+// is called only for the witnesses kept (so that one past the cap costs
+// nothing), and gives the message and the because-chain split at the
+// first newline; a text without one breaks only the run's form (the
+// because-chain is notWellFormed(message)), and a second part that
+// starts with "+" is appended to the message in it.
 func (f *specFrame) bad(at int, seqs []int32, text func() string) {
 	f.results[at].fail(seqs, func() (string, string) { return splitWitness(text()) })
 }
@@ -100,15 +97,6 @@ func splitWitness(s string) (string, string) {
 		return msg, notWellFormed(msg + because[1:])
 	}
 	return msg, because
-}
-
-// malformed records a violation of the run's form: its histories are
-// not the program executed in order, so it breaks equivalence.
-func (f *specFrame) malformed(seq int32, msg func() string) {
-	f.fail(equivalenceAt, []int32{seq}, func() (string, string) {
-		s := msg()
-		return s, notWellFormed(s)
-	})
 }
 
 // notWellFormed is the because-chain of a violation that only says the
@@ -126,9 +114,19 @@ func (f *specFrame) diverge(seqs []int32, text func() string) {
 	}
 }
 
-// divergeText is diverge with the text already formatted.
-func (f *specFrame) divergeText(seqs []int32, msg, because string) {
-	f.diverge(seqs, func() string { return msg + "\n" + because })
+// divergef is diverge with the text formatted from format and args.
+func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
+	if !f.mute && !f.diverged {
+		f.diverge(seqs, func() string { return fmt.Sprintf(format, args...) })
+	}
+}
+
+// badDiscard reports discard e at seq of copy ci, if why says what is
+// wrong with it (names adds to the message).
+func (f *specFrame) badDiscard(seq, ci int32, e *trace.RunEvent, names, why string) {
+	if why != "" {
+		f.divergef([]int32{f.m.Copies.Send[ci], seq}, "%s discards copy %d of %s at seq %d as %s%s\n%s", f.name(e.P), e.Copy, f.m.MsgName(e.Msg), seq, e.Reason, names, why)
+	}
 }
 
 // lacks makes the protocol spec stop judging: the run lacks a field it
@@ -229,8 +227,6 @@ func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.C
 	if b == nil || bodyFits(b, &want) {
 		return
 	}
-	f.diverge([]int32{fl.Seq, fl.Restart, seq}, func() string {
-		return fmt.Sprintf("%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
-			f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
-	})
+	f.divergef([]int32{fl.Seq, fl.Restart, seq}, "%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
+		f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
 }

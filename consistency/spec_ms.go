@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -19,8 +20,7 @@ type msSpec struct {
 	*specFrame
 	textbook bool
 	procs    []msProc
-	recs     []msRec   // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
-	lines    [][]int32 // default: lines[o][c-1] is r of o's c-th recovery
+	recs     []msRec // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
 }
 
 type msRec struct{ o, c, r int32 }
@@ -68,17 +68,14 @@ const (
 )
 
 func newMSSpec(f *specFrame) *msSpec {
-	s := &msSpec{specFrame: f, textbook: f.m.Alg == history.Textbook, procs: make([]msProc, len(f.m.Run.Processes))}
-	for p := range s.procs {
-		s.procs[p].restored = history.None
-	}
-	return s
+	procs := slices.Repeat([]msProc{{restored: history.None}}, len(f.m.Run.Processes))
+	return &msSpec{specFrame: f, textbook: f.m.Alg == history.Textbook, procs: procs}
 }
 
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}
 
 func (s *msSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) || !s.numbered(seq, e) {
+	if s.mute || !s.numbered(seq, e) {
 		return
 	}
 	p := &s.procs[e.P]
@@ -107,9 +104,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.ControlSend:
 		s.sendRequest(seq, e, d)
 	case trace.Resume, trace.Block:
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s %ss at seq %d\n%s never holds a whole process, so its runs have no %[2]s events", s.name(e.P), e.Kind, seq, algName(s.m))
-		})
+		s.divergef([]int32{seq}, "%s %ss at seq %d\n%s never holds a whole process, so its runs have no %[2]s events", s.name(e.P), e.Kind, seq, algName(s.m))
 	}
 }
 
@@ -129,16 +124,13 @@ func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
 		return nil
 	}
 	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
-		s.diverge([]int32{d.seq, seq}, func() string {
-			return fmt.Sprintf("%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant", s.ev(seq), e.T, s.ev(d.seq))
-		})
+		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant",
+			s.ev(seq), e.T, s.ev(d.seq))
 	}
 	out := *d
 	if d.kind == oweRequests {
 		if d.sent[e.Peer] {
-			s.diverge([]int32{seq}, func() string {
-				return fmt.Sprintf("%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
-			})
+			s.divergef([]int32{seq}, "%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
 		}
 		if d.sent[e.Peer] = true; sentTo(d.sent, e.P) < len(d.sent)-1 {
 			return &out
@@ -251,9 +243,8 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 	pb := s.m.Run.PB(e)
 	switch {
 	case e.Resend:
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s re-transmits %s at seq %d\nMS never re-transmits: a send undone by a recovery is sent anew by the re-execution, and a receipt undone is replayed from the log or sent anew", s.name(e.P), s.m.MsgName(e.Msg), seq)
-		})
+		s.divergef([]int32{seq}, "%s re-transmits %s at seq %d\nMS never re-transmits: a send undone by a recovery is sent anew by the re-execution, and a receipt undone is replayed from the log or sent anew",
+			s.name(e.P), s.m.MsgName(e.Msg), seq)
 	case pb == nil || pb.Sn == history.None:
 		s.lacks(seq, "a piggyback with an sn")
 	case pb.Sn != p.sn || s.textbook && (pb.Inc != p.inc || pb.RecLine != p.line) || !s.textbook && !sameF(pb.F, p.f):
@@ -282,10 +273,8 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	if d != nil && d.kind == oweAdopted {
 		rec := s.recs[d.fi]
 		if pb.Inc != rec.c || pb.RecLine != rec.r {
-			s.diverge([]int32{d.seq, seq}, func() string {
-				return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
-					s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
-			})
+			s.divergef([]int32{d.seq, seq}, "%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
+				s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
 		}
 		p.inc, p.line = max(p.inc, rec.c), rec.r
 	}
@@ -298,10 +287,8 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		}
 	}
 	if pb.Sn > p.sn {
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s receives %s at seq %d with no forced checkpoint before it\n%[2]s was sent at seq %[4]d with sn %[5]d, above %[1]s's latest checkpoint number %[6]d when it was received at seq %[3]d; MS takes a forced checkpoint numbered %[5]d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
-				s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
-		})
+		s.divergef([]int32{from, seq}, "%s receives %s at seq %d with no forced checkpoint before it\n%[2]s was sent at seq %[4]d with sn %[5]d, above %[1]s's latest checkpoint number %[6]d when it was received at seq %[3]d; MS takes a forced checkpoint numbered %[5]d before such a receipt, so that every receipt of M follows a checkpoint numbered ≥ M.sn, and there is none",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
 	}
 }
 
@@ -312,24 +299,21 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 // logged first.
 func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.Piggyback, from int32) bool {
 	if c := s.judge(p, pb); c != msValid {
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s delivers %s at seq %d, a %s message\n%[2]s, sent at seq %[5]d, is not valid at %[1]s: %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, map[msCase]string{msStale: "stale", msFuture: "future"}[c], from, s.why(p, e.P, pb, c))
-		})
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d, a %s message\n%[2]s, sent at seq %[5]d, is not valid at %[1]s: %[6]s",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, map[msCase]string{msStale: "stale", msFuture: "future"}[c], from, s.why(p, e.P, pb, c))
 		return true
 	}
 	if s.textbook && pb.Inc > p.inc {
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s delivers %s at seq %d without adopting its incarnation %d\nthe textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %[1]s's incarnation is %[6]d", s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
-		})
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without adopting its incarnation %d\nthe textbook variant adopts the higher incarnation of a message it receives, and the recovery line %d it carries, and applies that recovery before the receipt; %[1]s's incarnation is %[6]d",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
 		return true
 	}
 	if ent, ok := s.replayable(p, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
 		s.skipped(seq, e, p, ent, "took a copy from the network")
 	}
 	if pb.Sn < p.sn {
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s delivers %s at seq %d without logging it\n%[2]s was sent at seq %[4]d with sn %[5]d, below %[1]s's current checkpoint number %[6]d when it was delivered at seq %[3]d, so the logging rule demands a log entry first, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
-		})
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d without logging it\n%[2]s was sent at seq %[4]d with sn %[5]d, below %[1]s's current checkpoint number %[6]d when it was delivered at seq %[3]d, so the logging rule demands a log entry first, and there is none",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, from, pb.Sn, p.sn)
 	}
 	return false
 }
@@ -340,10 +324,8 @@ func (s *msSpec) skipped(seq int32, e *trace.RunEvent, p *msProc, ent msEntry, d
 	if ent.dropped || s.judge(p, s.m.PB(ent.ci)) != msValid {
 		return
 	}
-	s.diverge([]int32{ent.seq, seq}, func() string {
-		return fmt.Sprintf("%s skips the logged %s at seq %d\n%[1]s logged %[2]s for op %[4]d at seq %[5]d, the entry is still valid after the restore at seq %[6]d, so the replay rule demands it, but op %[4]d %[7]s at seq %[3]d",
-			s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), seq, e.Op, ent.seq, p.restored, did)
-	})
+	s.divergef([]int32{ent.seq, seq}, "%s skips the logged %s at seq %d\n%[1]s logged %[2]s for op %[4]d at seq %[5]d, the entry is still valid after the restore at seq %[6]d, so the replay rule demands it, but op %[4]d %[7]s at seq %[3]d",
+		s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), seq, e.Op, ent.seq, p.restored, did)
 }
 
 // replayable returns p's log entry for op k if it was logged before the
@@ -363,13 +345,11 @@ func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
 func (s *msSpec) replay(seq int32, e *trace.RunEvent, p *msProc, ci int32, pb *trace.Piggyback) {
 	switch ent, ok := s.replayable(p, e.Op); {
 	case !ok || ent.ci != ci:
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
-		})
+		s.divergef([]int32{seq}, "%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
 	case ent.dropped || s.judge(p, pb) != msValid:
-		s.diverge([]int32{seq, ent.seq}, func() string {
-			return fmt.Sprintf("%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
-		})
+		s.divergef([]int32{seq, ent.seq}, "%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
 	}
 }
 
@@ -410,14 +390,12 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 // failure whose recovery makes them stale; one its replay log offered
 // (the entry of the receive it re-executes) leaves the log.
 func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
-	ci := s.copyOf(e)
 	if e.Reason != trace.ReasonStale {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s\nMS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %s discards", what, e.Reason)
-		})
+		s.divergef([]int32{seq}, "%s discards copy %d of %s at seq %d as %s\nMS discards a copy only when it is stale (its send undone by a recovery its sender had not applied); it has no %[5]s discards",
+			s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
 		return
 	}
+	ci := s.copyOf(e)
 	var pb *trace.Piggyback
 	if ci >= 0 {
 		pb = s.pbOf(seq, ci)
@@ -425,30 +403,25 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 	if pb == nil {
 		return
 	}
-	from := s.m.Copies.Send[ci]
+	names, why := "", ""
 	switch c := s.judge(p, pb); {
 	case c == msFuture:
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s\ncopy %d of %s is not stale: %s", what, e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
-		})
+		why = fmt.Sprintf("copy %d of %s is not stale: %s", e.Copy, s.m.MsgName(e.Msg), s.why(p, e.P, pb, c))
 	case c == msValid:
-		s.diverge([]int32{from, seq}, func() string {
-			return fmt.Sprintf("%s\ncopy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it", what, e.Copy, s.m.MsgName(e.Msg), from, pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
-		})
+		why = fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
+			e.Copy, s.m.MsgName(e.Msg), s.m.Copies.Send[ci], pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
 	case !s.textbook && e.Failure != history.None:
-		if why := s.staleFor(p, e.P, pb, e.Failure); why != "" {
-			s.diverge([]int32{from, seq}, func() string {
-				return fmt.Sprintf("%s and names failure seq %d\na stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", what, e.Failure, why, s.why(p, e.P, pb, msStale))
-			})
+		if w := s.staleFor(p, e.P, pb, e.Failure); w != "" {
+			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
+			why = fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", w, s.why(p, e.P, pb, msStale))
 		}
 	}
+	s.badDiscard(seq, ci, e, names, why)
 	if k := s.liveCount(e.P); int(k) < len(p.log) {
 		if ent, ok := s.replayable(p, k); ok && ent.ci == ci {
 			if ent.dropped {
-				s.diverge([]int32{ent.seq, seq}, func() string {
-					return fmt.Sprintf("%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
-						s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, p.restored)
-				})
+				s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
+					s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, p.restored)
 			}
 			p.log[k] = msEntry{}
 		}
@@ -498,12 +471,14 @@ func (s *msSpec) staleBy(p *msProc, pb *trace.Piggyback) (o, c int32, stale bool
 	return 0, 0, false
 }
 
-// line returns r of o's c-th recovery, or None.
+// line returns r of o's c-th recovery (the latest made), or None.
 func (s *msSpec) line(o, c int32) int32 {
-	if o < 0 || int(o) >= len(s.lines) || c < 1 || int(c) > len(s.lines[o]) {
-		return history.None
+	for i := len(s.recs) - 1; i >= 0; i-- {
+		if s.recs[i].o == o && s.recs[i].c == c {
+			return s.recs[i].r
+		}
 	}
-	return s.lines[o][c-1]
+	return history.None
 }
 
 // why says why a copy with piggyback pb is not valid at p.

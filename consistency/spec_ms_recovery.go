@@ -36,9 +36,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		rule = s.recoveryCheckpoint(seq, e, p, d)
 	}
 	if rule != "" {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s's %s checkpoint %d at seq %d is numbered %d\n%s", s.name(e.P), e.CkptType, e.Ckpt, seq, e.Sn, rule)
-		})
+		s.divergef([]int32{seq}, "%s's %s checkpoint %d at seq %d is numbered %d\n%s", s.name(e.P), e.CkptType, e.Ckpt, seq, e.Sn, rule)
 	}
 	p.sn = e.Sn
 }
@@ -94,14 +92,11 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 		return
 	}
 	if p.next > p.sn {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s skips its timer tick %d at seq %d although its sn is %d\nMS takes a basic checkpoint at a tick whose number is above sn, and tick %[2]d is above %[1]s's latest checkpoint number %[4]d, rebuilt from the run", s.name(e.P), p.next, seq, p.sn)
-		})
+		s.divergef([]int32{seq}, "%s skips its timer tick %d at seq %d although its sn is %d\nMS takes a basic checkpoint at a tick whose number is above sn, and tick %[2]d is above %[1]s's latest checkpoint number %[4]d, rebuilt from the run",
+			s.name(e.P), p.next, seq, p.sn)
 	} else if e.Next != history.None && e.Next != p.next || e.Sn != history.None && e.Sn != p.sn {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s's skipped tick at seq %d records a state it does not have\na skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks: next %d and sn %d, but the skip at seq %[2]d records next %[5]d and sn %[6]d",
-				s.name(e.P), seq, p.next, p.sn, e.Next, e.Sn)
-		})
+		s.divergef([]int32{seq}, "%s's skipped tick at seq %d records a state it does not have\na skip records the tick's number (next, counting every tick) and the process's sn, rebuilt here from the run's checkpoints and ticks: next %d and sn %d, but the skip at seq %[2]d records next %[5]d and sn %[6]d",
+			s.name(e.P), seq, p.next, p.sn, e.Next, e.Sn)
 	}
 }
 
@@ -125,28 +120,17 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 		return // it answers no failure: the run spec's
 	}
 	if ck != latest {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s restarts from checkpoint %d, not its latest checkpoint %d\nMS restores the failed process's latest checkpoint, which for %[1]s at %[4]s was checkpoint %[3]d (sn %[5]d, pos %[6]d), but the restart at seq %[7]d restored checkpoint %[2]d (sn %[8]d, pos %[9]d)",
-				s.name(e.P), taken[ck].ID, taken[latest].ID, s.m.FailName(fi), taken[latest].Sn, taken[latest].Pos, seq, taken[ck].Sn, taken[ck].Pos)
-		})
+		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest checkpoint %d\nMS restores the failed process's latest checkpoint, which for %[1]s at %[4]s was checkpoint %[3]d (sn %[5]d, pos %[6]d), but the restart at seq %[7]d restored checkpoint %[2]d (sn %[8]d, pos %[9]d)",
+			s.name(e.P), taken[ck].ID, taken[latest].ID, s.m.FailName(fi), taken[latest].Sn, taken[latest].Pos, seq, taken[ck].Sn, taken[ck].Pos)
 	}
 	s.restorePos(seq, e, taken[ck])
 	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
 	if s.textbook {
 		if rec.c = p.inc + 1; e.Inc != history.None && e.Inc != rec.c {
-			s.diverge([]int32{seq}, func() string {
-				return fmt.Sprintf("%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts", s.name(e.P), seq, e.Inc, rec.c, p.inc)
-			})
+			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts",
+				s.name(e.P), seq, e.Inc, rec.c, p.inc)
 		}
 		p.inc, p.line = rec.c, rec.r
-	} else {
-		if s.lines == nil {
-			s.lines = make([][]int32, len(s.procs))
-		}
-		for int32(len(s.lines[rec.o])) < rec.c {
-			s.lines[rec.o] = append(s.lines[rec.o], history.None)
-		}
-		s.lines[rec.o][rec.c-1] = rec.r
 	}
 	for int(fi) >= len(s.recs) {
 		s.recs = append(s.recs, msRec{})
@@ -170,10 +154,8 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 // are the run spec's.)
 func (s *msSpec) restorePos(seq int32, e *trace.RunEvent, ck history.Ckpt) {
 	if e.Pos > ck.Pos {
-		s.diverge([]int32{ck.Seq, seq}, func() string {
-			return fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\nMS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %[4]d keeps pos %[5]d",
-				s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos)
-		})
+		s.divergef([]int32{ck.Seq, seq}, "%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\nMS restores a checkpoint and stops at its position — what it replays from its log shows as recv events via log after the restore — so a restore of checkpoint %[4]d keeps pos %[5]d",
+			s.name(e.P), e.Kind, seq, ck.ID, ck.Pos, e.Pos)
 	}
 }
 
@@ -221,14 +203,11 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	}
 	switch {
 	case want == history.None || p.sn < rec.r:
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback", s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
-		})
+		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback",
+			s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
 	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
-		s.diverge([]int32{taken[ck].Seq, seq}, func() string {
-			return fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
-				s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
-		})
+		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
+			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
 	}
 	if ck == history.None {
 		return
@@ -257,10 +236,8 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32
 			return fi, e.Cause // applied already: once per failure is domino-free's
 		}
 	}
-	s.diverge([]int32{seq}, func() string {
-		return fmt.Sprintf("%s rolls back at seq %d (t=%s) for no request it has received\n%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %[1]s owes none at seq %[2]d: a process cannot act on a request it has not received",
-			s.name(e.P), seq, e.T, algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook])
-	})
+	s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no request it has received\n%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %[1]s owes none at seq %[2]d: a process cannot act on a request it has not received",
+		s.name(e.P), seq, e.T, algName(s.m), map[bool]string{true: ", or of a message in its mailbox naming a higher incarnation"}[s.textbook])
 	return fi, e.Cause
 }
 
@@ -310,9 +287,8 @@ func (s *msSpec) owes(p *msProc, fi int32) bool {
 // request, carrying its recovery (o, c, r).
 func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msOwe) {
 	if d == nil || d.kind != oweRequests {
-		s.diverge([]int32{seq}, func() string {
-			return fmt.Sprintf("%s sends a %s control message at seq %d outside its restart\n%s sends control messages only at a restart: the recovery's Rollback request, to every other process", s.name(e.P), e.Control, seq, algName(s.m))
-		})
+		s.divergef([]int32{seq}, "%s sends a %s control message at seq %d outside its restart\n%s sends control messages only at a restart: the recovery's Rollback request, to every other process",
+			s.name(e.P), e.Control, seq, algName(s.m))
 		return
 	}
 	rec := s.recs[d.fi]

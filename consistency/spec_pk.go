@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -49,15 +50,12 @@ type pkProc struct {
 	// ckpts are the slots of its checkpoints' rebuilt vectors, by index
 	// in Taken (None: none), kept while a restore may read them.
 	ckpts []int32
-	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
-	// its live receipts' identities: what its token must list.
-	rsum    uint64
-	rn      int32
-	blind   int32 // live receipts of copies no send transmitted: no identity
-	blindAt int32 // the first of them
-	duties  []pkDuty
-	replay  *pkReplay // the restart being written, while down
-	target  int32     // the checkpoint a rollback being taken must restore
+	// blind counts its live receipts of copies no send transmitted when
+	// received (no identity for its token's list), the first at blindAt.
+	blind, blindAt int32
+	duties         []pkDuty
+	replay         *pkReplay // the restart being written, while down
+	target         int32     // the checkpoint a rollback being taken must restore
 }
 
 // pkDuty is what a process owes at once, begun by the event at seq.
@@ -67,7 +65,6 @@ type pkDuty struct {
 	fi     int32   // the failure whose token it is
 	recv   int32   // dutyHop: the token's control_recv
 	resent []int32 // the sends its hop resent
-	late   bool    // not done at once: reported
 }
 
 type pkDutyKind uint8
@@ -80,18 +77,15 @@ const (
 
 func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 	np := len(f.m.Run.Processes)
-	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: make([]int32, len(f.m.Run.Msgs)),
+	s := &pkSpec{specFrame: f, procs: make([]pkProc, np), recvOf: slices.Repeat([]int32{history.None}, len(f.m.Run.Msgs)),
 		copies: make([]pkCopy, 0, len(f.m.Run.Msgs)), vectors: newVTKeeper(f.m, lookahead)}
 	zero := s.vectors.put(make(trace.VT, np)) // every initial checkpoint's, never dropped
 	for p := range s.procs {
 		s.procs[p].waiting = history.None
 		s.procs[p].ckpts = []int32{zero}
 	}
-	for i := range s.recvOf {
-		s.recvOf[i] = history.None
-	}
 	if src := f.m.Src; src != nil && len(src.Processes) == np {
-		s.flushes.src = src
+		s.flushes = newPKFlushes(src, np)
 	}
 	f.b.PutBack(s.putBack)
 	return s
@@ -101,9 +95,6 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 // checkpoints and live history the process has before the restore.
 func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 	s.flushesBefore(e.T)
-	if e.P < 0 || int(e.P) >= len(s.procs) {
-		return
-	}
 	if e.Kind == trace.Log {
 		s.logged(seq, e)
 	}
@@ -119,7 +110,7 @@ func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 }
 
 func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || e.P < 0 || int(e.P) >= len(s.procs) {
+	if s.mute {
 		return
 	}
 	p := &s.procs[e.P]
@@ -142,8 +133,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		s.checkpoint(seq, e, p)
 	case trace.CheckpointSkipped:
 		if e.Reason != trace.ReasonDown {
-			s.divergeText([]int32{seq}, fmt.Sprintf("%s skips its timer tick at seq %d", s.name(e.P), seq),
-				"PK takes a checkpoint at every timer tick of an up process, also while it holds for its token")
+			s.divergef([]int32{seq}, "%s skips its timer tick at seq %d\nPK takes a checkpoint at every timer tick of an up process, also while it holds for its token", s.name(e.P), seq)
 		}
 	case trace.Discard:
 		s.discard(seq, e, p)
@@ -162,7 +152,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	case trace.Resume:
 		s.resume(seq, e, p, d)
 	case trace.Block:
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s blocks at seq %d", s.name(e.P), seq), "PK holds a process only for its token, which a run shows from the restart to the resume; it has no block events")
+		s.divergef([]int32{seq}, "%s blocks at seq %d\nPK holds a process only for its token, which a run shows from the restart to the resume; it has no block events", s.name(e.P), seq)
 	}
 	s.vectors.after(s, seq)
 }
@@ -177,16 +167,6 @@ func (s *pkSpec) at(pid, count int32) trace.VT {
 	return p.cur
 }
 
-// merge takes the entry-wise maximum of p's vector with vt.
-func (s *pkSpec) merge(pid int32, vt trace.VT) {
-	cur := s.at(pid, s.liveCount(pid))
-	for j := range min(len(cur), len(vt)) {
-		if cur[j].Less(vt[j]) {
-			cur[j] = vt[j]
-		}
-	}
-}
-
 // compare judges a vector the run shows (a send's or a checkpoint's)
 // against the rebuilt one.
 func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) {
@@ -194,9 +174,8 @@ func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) {
 	if j < 0 {
 		return
 	}
-	s.divergeText([]int32{seq}, fmt.Sprintf("%s's %s at seq %d carries vector time %s, not %s", s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want)),
-		fmt.Sprintf("%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j)))
+	s.divergef([]int32{seq}, "%s's %s at seq %d carries vector time %s, not %s\n%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
+		s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want), s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
 }
 
 // waits judges an app op of a process that holds for its token: it
@@ -205,9 +184,8 @@ func (s *pkSpec) waits(seq int32, e *trace.RunEvent, p *pkProc) bool {
 	if p.waiting == history.None {
 		return false
 	}
-	s.divergeText([]int32{p.waiting, seq}, fmt.Sprintf("%s executes op %d at seq %d while it waits for its token", s.name(e.P), e.Op, seq),
-		fmt.Sprintf("%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
-			s.name(e.P), p.waiting, s.m.Describe(seq)))
+	s.divergef([]int32{p.waiting, seq}, "%s executes op %d at seq %d while it waits for its token\n%s restarted at seq %d and holds, executing no op, until the token with its announcement returns; the token has not come back, yet it executes %s",
+		s.name(e.P), e.Op, seq, s.name(e.P), p.waiting, s.m.Describe(seq))
 	p.waiting = history.None // one witness per hold
 	return true
 }
@@ -263,7 +241,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	ci := s.copyOf(e)
-	vt, inc, ok := s.copyVT(ci)
+	vt, _, ok := s.copyVT(ci)
 	if !ok {
 		// Taken before (the model's), or never sent: orphan-free's.
 		if ci < 0 || s.m.Copies.Send[ci] == history.None {
@@ -284,13 +262,10 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 		why = fmt.Sprintf("its vector names incarnation %d of %s while %s knows no announcement of incarnation %d: PK holds the receive until it does", x, s.name(k), s.name(e.P), x-1)
 	}
 	if why != "" {
-		s.divergeText([]int32{from, seq}, fmt.Sprintf("%s delivers %s at seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("copy %d of %s, sent at seq %d, may not be delivered: %s", e.Copy, s.m.MsgName(e.Msg), from, why))
+		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d\ncopy %d of %s, sent at seq %d, may not be delivered: %s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.MsgName(e.Msg), from, why)
 	}
-	s.merge(e.P, vt)
+	mergeVT(s.at(e.P, s.liveCount(e.P)), vt)
 	s.recvOf[e.Msg] = seq
-	p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: inc})
-	p.rn++
 	s.vectors.taken(s, ci)
 }
 
@@ -309,14 +284,13 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	if e.CkptType != trace.CkptBasic {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's %s checkpoint %d at seq %d is no PK checkpoint", s.name(e.P), e.CkptType, e.Ckpt, seq),
-			fmt.Sprintf("PK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s", seq, e.CkptType))
+		s.divergef([]int32{seq}, "%s's %s checkpoint %d at seq %d is no PK checkpoint\nPK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s",
+			s.name(e.P), e.CkptType, e.Ckpt, seq, seq, e.CkptType)
 	}
 	taken := s.b.Taken(e.P)
 	if c := taken[len(taken)-1]; c.Unstable > 0 {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's checkpoint %d at seq %d leaves %d receipts off stable storage", s.name(e.P), c.ID, seq, c.Unstable),
-			fmt.Sprintf("taking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
-				s.name(e.P), c.ID, seq, c.Unstable))
+		s.divergef([]int32{seq}, "%s's checkpoint %d at seq %d leaves %d receipts off stable storage\ntaking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
+			s.name(e.P), c.ID, seq, c.Unstable, s.name(e.P), c.ID, seq, c.Unstable)
 	}
 	want := s.at(e.P, s.liveCount(e.P))
 	switch vt := s.m.Run.VTOf(e); {
@@ -338,32 +312,32 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 // recorded (naming its failure), or of a duplicate of a live receipt
 // (naming none); PK has no other.
 func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
-	what := fmt.Sprintf("%s discards copy %d of %s at seq %d as %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, e.Reason)
 	ci := s.copyOf(e)
 	vt, _, ok := s.copyVT(ci)
 	if !ok {
 		return
 	}
-	from := s.m.Copies.Send[ci]
+	from, why, names := s.m.Copies.Send[ci], "", ""
 	switch e.Reason {
 	case trace.ReasonOrphan:
 		if !p.ann.orphan(vt) {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
-				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq))
-		} else if why := s.orphanWhy(vt, e.Failure); why != "" {
-			s.divergeText([]int32{from, seq}, what+fmt.Sprintf(" and names failure seq %d", e.Failure),
-				fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", why, vtString(vt)))
+			why = fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
+				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq)
+		} else if w := s.orphanWhy(vt, e.Failure); w != "" {
+			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
+			why = fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", w, vtString(vt))
 		}
 	case trace.ReasonDuplicate:
 		if e.Failure != history.None {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("it names failure seq %d, but a duplicate is discarded for the receipt it repeats, not for a failure", e.Failure))
+			why = fmt.Sprintf("it names failure seq %d, but a duplicate is discarded for the receipt it repeats, not for a failure", e.Failure)
 		} else if !s.liveRecv(e.P, e.Msg) {
-			s.divergeText([]int32{from, seq}, what, fmt.Sprintf("%s's live history holds no receipt of %s at seq %d, so the copy is no duplicate", s.name(e.P), s.m.MsgName(e.Msg), seq))
+			why = fmt.Sprintf("%s's live history holds no receipt of %s at seq %d, so the copy is no duplicate", s.name(e.P), s.m.MsgName(e.Msg), seq)
 		}
 	default:
-		s.divergeText([]int32{from, seq}, what, fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
-			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg)))
+		why = fmt.Sprintf("PK discards orphans of the announcements it knows and duplicates of its live receipts; it has no %s discards, and copy %d of %s is neither",
+			map[bool]string{true: "unexplained", false: e.Reason.String()}[e.Reason == trace.ReasonNone], e.Copy, s.m.MsgName(e.Msg))
 	}
+	s.badDiscard(seq, ci, e, names, why)
 	s.vectors.taken(s, ci)
 }
 
@@ -382,8 +356,7 @@ func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 	case int(fi) >= len(s.anns) || s.anns[fi].Origin == history.None:
 		return fmt.Sprintf("failure seq %d announced nothing", fs)
 	}
-	a := s.anns[fi]
-	if o, _ := orphanOf(vt, []history.Announcement{a}); !o {
+	if a := s.anns[fi]; !orphanOf(vt, a) {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""
@@ -416,7 +389,7 @@ func (s *pkSpec) finish() {
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !pr.duties[0].late && !s.b.Down(int32(p)) {
+		if len(pr.duties) > 0 && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), &pr.duties[0], history.None)
 		}
 	}

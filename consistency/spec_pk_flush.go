@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -11,25 +12,34 @@ import (
 // writes every volatile log entry to stable storage, which a run shows as
 // one log event per entry at the flush's time, and PK writes a log event
 // at no other time (a timer tick's checkpoint flushes first). A run shows
-// no flush itself, so the flush times come from the source trace: a log
-// event deleted where the receipt is later undone changed nothing else
-// the checker sees, and one added where nothing flushes made a receipt
-// stable that the crash loses, so the restart replayed it instead of
-// rolling its dependents back. Without a comparable source trace log
-// events are taken as they are (docs/checker.md).
+// no flush itself, so the flush times come from the source trace; without
+// a comparable one log events are taken as they are (docs/checker.md).
 
 // pkFlushes is what the PK spec keeps of the source trace's flushes.
 type pkFlushes struct {
 	src *trace.Trace
 	// next is the index of the source trace's first event whose flushes
-	// are not judged yet (they are, once an event of a later time comes);
-	// at the first after the instant of the last log event judged.
-	next, at int
-	// flushAt, tickAt and failAt are, per process, the time of its latest
-	// flush, tick and fail up to that instant, flushIdx and tickIdx their
-	// trace indexes; nil until the first log event.
-	flushAt, tickAt, failAt []trace.Time
-	flushIdx, tickIdx       []int32
+	// are not judged yet (they are, once an event of a later time comes).
+	next int
+	// up is, per process, the trace indexes of its flushes and ticks
+	// that find it up: a flush or tick after a fail of its instant finds
+	// the process down and flushes nothing (SPEC §3).
+	up [][]int32
+}
+
+func newPKFlushes(src *trace.Trace, np int) pkFlushes {
+	fl := pkFlushes{src: src, up: make([][]int32, np)}
+	failAt := make([]trace.Time, np)
+	for i := range src.Events {
+		switch e := &src.Events[i]; {
+		case e.P < 0 || int(e.P) >= np:
+		case e.Kind == trace.Fail:
+			failAt[e.P] = e.T + 1
+		case (e.Kind == trace.Flush || e.Kind == trace.Checkpoint) && failAt[e.P] != e.T+1:
+			fl.up[e.P] = append(fl.up[e.P], int32(i))
+		}
+	}
+	return fl
 }
 
 // flushesBefore judges the source trace's flushes strictly before t:
@@ -131,41 +141,10 @@ func (s *pkSpec) logged(seq int32, e *trace.RunEvent) {
 // flushOf returns the trace index of the latest flush or tick of log
 // event e's process at e's instant while it is up, or None.
 func (s *pkSpec) flushOf(e *trace.RunEvent) int32 {
-	fl := &s.flushes
-	if fl.flushAt == nil {
-		np := len(s.procs)
-		fl.flushAt, fl.tickAt, fl.failAt = make([]trace.Time, np), make([]trace.Time, np), make([]trace.Time, np)
-		fl.flushIdx, fl.tickIdx = make([]int32, np), make([]int32, np)
-		for p := range fl.flushAt {
-			fl.flushAt[p], fl.tickAt[p], fl.failAt[p] = -1, -1, -1
-		}
-	}
-	for ev := fl.src.Events; fl.at < len(ev) && ev[fl.at].T <= e.T; fl.at++ {
-		te := &ev[fl.at]
-		if te.P < 0 || int(te.P) >= len(s.procs) {
-			continue
-		}
-		// A flush or tick after a fail of its instant finds the process
-		// down: it flushes nothing (SPEC §3).
-		switch p := te.P; {
-		case te.Kind == trace.Fail:
-			fl.failAt[p] = te.T
-		case fl.failAt[p] == te.T:
-		case te.Kind == trace.Flush:
-			fl.flushAt[p], fl.flushIdx[p] = te.T, int32(fl.at)
-		case te.Kind == trace.Checkpoint:
-			fl.tickAt[p], fl.tickIdx[p] = te.T, int32(fl.at)
-		}
-	}
-	idx := history.None
-	if fl.flushAt[e.P] == e.T {
-		idx = fl.flushIdx[e.P]
-	}
-	if fl.tickAt[e.P] == e.T {
-		idx = max(idx, fl.tickIdx[e.P])
-	}
-	if s.b.Down(e.P) {
+	up, ev := s.flushes.up[e.P], s.flushes.src.Events
+	k := sort.Search(len(up), func(i int) bool { return ev[up[i]].T > e.T }) - 1
+	if k < 0 || ev[up[k]].T != e.T || s.b.Down(e.P) {
 		return history.None // a down process flushes nothing
 	}
-	return idx
+	return up[k]
 }

@@ -14,7 +14,6 @@ import (
 // pkReplay is the restart a down process is writing: the events its
 // replay runs at the restart's instant come before the restart event.
 type pkReplay struct {
-	seq  int32 // the first event of the restart
 	ck   int32 // the checkpoint it must restore (index in Taken)
 	stop int32 // where replay stops before the crash position, or None: beyond it
 	next int32 // the next op the replay runs for the first time
@@ -30,8 +29,8 @@ type pkReplay struct {
 func (s *pkSpec) atInstant(seq int32, e *trace.RunEvent, r *pkReplay) {
 	for _, x := range r.events {
 		if !s.sameInstant(seq, s.m.Event(x)) {
-			s.divergeText([]int32{x, seq}, fmt.Sprintf("%s's %s at seq %d (t=%s) is not at its restart's instant t=%s", s.name(e.P), s.m.Event(x).Kind, x, s.m.Event(x).T, e.T),
-				"a PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event")
+			s.divergef([]int32{x, seq}, "%s's %s at seq %d (t=%s) is not at its restart's instant t=%s\na PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event",
+				s.name(e.P), s.m.Event(x).Kind, x, s.m.Event(x).T, e.T)
 			return
 		}
 	}
@@ -56,7 +55,7 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 		s.dropped(seq)
 		return nil
 	}
-	r := &pkReplay{seq: seq, ck: ck, stop: history.None, next: p.crashPos, vt: slices.Clone(vt)}
+	r := &pkReplay{ck: ck, stop: history.None, next: p.crashPos, vt: slices.Clone(vt)}
 	live, stable := s.b.Live(pid), s.b.Stable(pid)
 	for k := s.b.Taken(pid)[ck].Pos; k < p.crashPos && int(k) < len(live); k++ {
 		if live[k] == history.None || s.m.Event(live[k]).Kind != trace.Recv {
@@ -103,6 +102,7 @@ func (s *pkSpec) latestNonOrphan(pid int32, p *pkProc) (int32, trace.VT) {
 	return 0, nil
 }
 
+// mergeVT takes the entry-wise maximum of cur with vt, into cur.
 func mergeVT(cur, vt trace.VT) {
 	for j := range min(len(cur), len(vt)) {
 		if cur[j].Less(vt[j]) {
@@ -126,9 +126,8 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	if r.stop != history.None || e.Op != r.next || e.Kind == trace.Recv {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s executes op %d at seq %d while it is down, which its restart's replay does not run", s.name(e.P), e.Op, seq),
-			fmt.Sprintf("a down process executes nothing; its restart replays from checkpoint %d, re-executing ops up to the first receive with no stable log entry (or an orphan one) and running for the first time, past its crash at op %d, ops that are no receive; %s is none of these",
-				s.b.Taken(e.P)[r.ck].ID, p.crashPos, s.m.Describe(seq)))
+		s.divergef([]int32{seq}, "%s executes op %d at seq %d while it is down, which its restart's replay does not run\na down process executes nothing; its restart replays from checkpoint %d, re-executing ops up to the first receive with no stable log entry (or an orphan one) and running for the first time, past its crash at op %d, ops that are no receive; %s is none of these",
+			s.name(e.P), e.Op, seq, s.b.Taken(e.P)[r.ck].ID, p.crashPos, s.m.Describe(seq))
 		return
 	}
 	r.next = e.Op + 1
@@ -147,9 +146,8 @@ func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay
 	}
 	lo := s.b.Taken(e.P)[r.ck].Pos
 	if e.Op < lo || e.Op >= end || slices.Contains(r.sent, e.Op) {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's re-transmission of %s at seq %d repeats a send its restart does not re-execute", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("a PK restart transmits again, once each, the sends its replay re-executes, ops %d to %d of %s; the resend at seq %d repeats op %d%s",
-				lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[slices.Contains(r.sent, e.Op)]))
+		s.divergef([]int32{seq}, "%s's re-transmission of %s at seq %d repeats a send its restart does not re-execute\na PK restart transmits again, once each, the sends its replay re-executes, ops %d to %d of %s; the resend at seq %d repeats op %d%s",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[slices.Contains(r.sent, e.Op)])
 	}
 	r.sent = append(r.sent, e.Op)
 	s.repeats(seq, e, s.b.LastFail(e.P))
@@ -159,8 +157,8 @@ func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay
 // the ones of its cause and of the copy repeated — and records its copy.
 func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 	if e.Failure != history.None && e.Failure != failure {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's resend of %s at seq %d names failure seq %d, not seq %d", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Failure, failure),
-			fmt.Sprintf("a resend answers the failure that caused it — its process's own at a restart, the token's at a hop — which is failure seq %d", failure))
+		s.divergef([]int32{seq}, "%s's resend of %s at seq %d names failure seq %d, not seq %d\na resend answers the failure that caused it — its process's own at a restart, the token's at a hop — which is failure seq %d",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, e.Failure, failure, failure)
 	}
 	orig := s.m.SendOf[seq]
 	if orig == history.None {
@@ -178,9 +176,8 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 		s.lacks(seq, "a piggybacked vector time")
 		return
 	} else if vtDiff(pb.VT, vt) >= 0 {
-		s.divergeText([]int32{orig, seq}, fmt.Sprintf("the resend of %s at seq %d does not carry the piggyback of copy %d", s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy),
-			fmt.Sprintf("a resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
-				s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(pb.VT), vtString(vt)))
+		s.divergef([]int32{orig, seq}, "the resend of %s at seq %d does not carry the piggyback of copy %d\na resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
+			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(pb.VT), vtString(vt))
 	}
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, inc, vt)
@@ -213,9 +210,8 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	rs.Want = r.ck
 	ck := rs.Restored
 	if ck != history.None && ck != r.ck {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d", s.name(e.P), e.Restore, taken[r.ck].ID),
-			fmt.Sprintf("PK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
-				s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore))
+		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d\nPK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
+			s.name(e.P), e.Restore, taken[r.ck].ID, s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore)
 	}
 	s.stopsAt(seq, e, p, r)
 	a := history.Announcement{Origin: e.P, Inc: p.inc, K: e.Pos}
@@ -253,21 +249,19 @@ func (s *pkSpec) stopsAt(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay) {
 		want = r.next
 		if op, ok := s.b.ProgOp(e.P, want); ok && op.Kind != trace.Recv && e.Pos == want {
 			want = history.None // a first-time op left out: judged below, with its kind
-			s.divergeText([]int32{seq}, fmt.Sprintf("%s's restart at seq %d stops at pos %d, before op %d (%s), which is no receive", s.name(e.P), seq, e.Pos, e.Pos, op.Kind),
-				fmt.Sprintf("past its crash at op %d, a restart runs for the first time every op up to the first receive, which no stable log entry can hold", p.crashPos))
+			s.divergef([]int32{seq}, "%s's restart at seq %d stops at pos %d, before op %d (%s), which is no receive\npast its crash at op %d, a restart runs for the first time every op up to the first receive, which no stable log entry can hold",
+				s.name(e.P), seq, e.Pos, e.Pos, op.Kind, p.crashPos)
 		}
 	}
 	if want != history.None && !r.unsure && e.Pos != want {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's restart at seq %d stops at pos %d, the replay rule says %d", s.name(e.P), seq, e.Pos, want),
-			fmt.Sprintf("replaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
-				ck.ID, ck.Pos, s.stopWhy(e.P, p, want, r.stop != history.None), want, e.Pos))
+		s.divergef([]int32{seq}, "%s's restart at seq %d stops at pos %d, the replay rule says %d\nreplaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
+			s.name(e.P), seq, e.Pos, want, ck.ID, ck.Pos, s.stopWhy(e.P, p, want, r.stop != history.None), want, e.Pos)
 	}
 	end := min(e.Pos, p.crashPos)
 	for k := ck.Pos; k < end; k++ {
 		if op, ok := s.b.ProgOp(e.P, k); ok && op.Kind == trace.Send && !slices.Contains(r.sent, k) {
-			s.divergeText([]int32{seq}, fmt.Sprintf("%s's restart at seq %d does not transmit its send op %d (%s) again", s.name(e.P), seq, k, s.m.MsgName(op.Msg)),
-				fmt.Sprintf("a PK restart re-executes ops %d to %d from checkpoint %d and, not knowing which sends went out before the crash, transmits every send among them again at its time, before the restart event; op %d is a send and the run shows none",
-					ck.Pos, e.Pos-1, ck.ID, k))
+			s.divergef([]int32{seq}, "%s's restart at seq %d does not transmit its send op %d (%s) again\na PK restart re-executes ops %d to %d from checkpoint %d and, not knowing which sends went out before the crash, transmits every send among them again at its time, before the restart event; op %d is a send and the run shows none",
+				s.name(e.P), seq, k, s.m.MsgName(op.Msg), ck.Pos, e.Pos-1, ck.ID, k)
 			break
 		}
 	}
@@ -290,12 +284,18 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 
 // resync sets p's vector after a restore of checkpoint ck: the
 // checkpoint's, merged with the receipts the restore keeps (own entry
-// (inc, pos)), and takes the undone receipts out of its live set.
+// (inc, pos)), and takes the undone receipts of copies never sent out of
+// its blind count.
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
 	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == history.None {
 		s.dropped(seq)
 		return
+	}
+	for _, u := range rs.Undid {
+		if ue := s.m.Event(u); ue.Kind == trace.Recv && ue.Copy > 0 && s.copyOf(ue) < 0 {
+			p.blind--
+		}
 	}
 	rs.VT = slices.Clone(s.vectors.at(p.ckpts[ck]))
 	p.cur = append(p.cur[:0], rs.VT...)
@@ -304,16 +304,6 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {
 			if vt, _, ok := s.copyVT(s.copyOf(s.m.Event(live[k]))); ok {
 				mergeVT(p.cur, vt)
-			}
-		}
-	}
-	for _, u := range rs.Undid {
-		if ue := s.m.Event(u); ue.Kind == trace.Recv {
-			if ci := s.copyOf(ue); ci < 0 && ue.Copy > 0 {
-				p.blind--
-			} else if ci >= 0 && int(ci) < len(s.copies) {
-				p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
-				p.rn--
 			}
 		}
 	}
@@ -328,14 +318,13 @@ func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return
 	}
 	if d == nil || d.kind != dutyHop {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s rolls back at seq %d (t=%s) for no token it has received", s.name(e.P), seq, e.T),
-			"PK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received")
+		s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no token it has received\nPK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received",
+			s.name(e.P), seq, e.T)
 	} else if e.Cause != trace.CauseNone && e.Cause != trace.CauseToken {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s's rollback at seq %d says cause %s, for which PK never rolls back", s.name(e.P), seq, e.Cause),
-			"PK rolls back on a token (cause token) only")
+		s.divergef([]int32{seq}, "%s's rollback at seq %d says cause %s, for which PK never rolls back\nPK rolls back on a token (cause token) only", s.name(e.P), seq, e.Cause)
 	} else if t := s.m.Event(d.recv); e.Failure != t.Failure {
-		s.divergeText([]int32{d.recv, seq}, fmt.Sprintf("%s's rollback at seq %d says cause token, but %s received no token control message for failure seq %d", s.name(e.P), seq, s.name(e.P), e.Failure),
-			fmt.Sprintf("a rollback answers the token that caused it, and the token %s received at seq %d is failure seq %d's", s.name(e.P), d.recv, t.Failure))
+		s.divergef([]int32{d.recv, seq}, "%s's rollback at seq %d says cause token, but %s received no token control message for failure seq %d\na rollback answers the token that caused it, and the token %s received at seq %d is failure seq %d's",
+			s.name(e.P), seq, s.name(e.P), e.Failure, s.name(e.P), d.recv, t.Failure)
 	}
 	want := p.target
 	rs, taken := s.m.RestoreOf(seq), s.b.Taken(e.P)
@@ -344,9 +333,8 @@ func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	if ck == history.None {
 		ck = want
 	} else if ck != want {
-		s.divergeText([]int32{taken[ck].Seq, seq}, fmt.Sprintf("%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d", s.name(e.P), seq, taken[ck].ID, taken[want].ID),
-			fmt.Sprintf("PK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
-				s.name(e.P), seq, taken[want].ID, taken[want].Pos, taken[ck].ID, taken[ck].Pos))
+		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d\nPK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
+			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(e.P), seq, taken[want].ID, taken[want].Pos, taken[ck].ID, taken[ck].Pos)
 	}
 	s.resync(seq, e, p, ck)
 }

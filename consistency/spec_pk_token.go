@@ -35,9 +35,8 @@ func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
 		last = e.Kind == trace.ControlSend
 	}
 	if !fits {
-		if s.instants && !d.late { // else other events may come between (spec.go)
-			s.unmet(e.P, d, seq)
-			d.late = true // reported once; it may still be done, late
+		if s.instants { // else other events may come between (spec.go)
+			s.unmet(e.P, d, seq) // it may still be done, late
 		}
 		return nil
 	}
@@ -51,6 +50,9 @@ func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
 // unmet reports duty d of process p left unfulfilled by the event at
 // seq (None: by the end of the run).
 func (s *pkSpec) unmet(p int32, d *pkDuty, seq int32) {
+	if s.diverged || s.mute {
+		return
+	}
 	next := "it has no further event"
 	if seq != history.None {
 		next = "its next event is " + s.ev(seq)
@@ -58,17 +60,15 @@ func (s *pkSpec) unmet(p int32, d *pkDuty, seq int32) {
 	seqs := []int32{d.seq, seq}
 	switch {
 	case d.kind == dutyResume:
-		s.divergeText(seqs, fmt.Sprintf("%s does not resume when its token returns at seq %d", s.name(p), d.seq),
-			fmt.Sprintf("the token with %s's announcement came back at seq %d, so it resumes there, but %s", s.name(p), d.seq, next))
+		s.divergef(seqs, "%s does not resume when its token returns at seq %d\nthe token with %s's announcement came back at seq %d, so it resumes there, but %s", s.name(p), d.seq, s.name(p), d.seq, next)
 	case d.kind == dutyOwnToken:
-		s.divergeText(seqs, fmt.Sprintf("%s's restart at seq %d sends no token", s.name(p), d.seq),
-			fmt.Sprintf("a restarted PK process sends a token with its announcement to its ring successor at once, but %s", next))
+		s.divergef(seqs, "%s's restart at seq %d sends no token\na restarted PK process sends a token with its announcement to its ring successor at once, but %s", s.name(p), d.seq, next)
 	case len(d.resent) > 0 && seq != history.None && s.m.Event(seq).Kind == trace.Rollback:
-		s.divergeText(seqs, fmt.Sprintf("%s rolls back at seq %d after resending for the token it received at seq %d", s.name(p), seq, d.recv),
-			"a token's receiver rolls back first, if its state is an orphan, and only then resends what the announcer lacks from its live history: a send the rollback undoes is no longer one to resend")
+		s.divergef(seqs, "%s rolls back at seq %d after resending for the token it received at seq %d\na token's receiver rolls back first, if its state is an orphan, and only then resends what the announcer lacks from its live history: a send the rollback undoes is no longer one to resend",
+			s.name(p), seq, d.recv)
 	default:
-		s.divergeText(seqs, fmt.Sprintf("%s does not forward the token it received at seq %d", s.name(p), d.recv),
-			fmt.Sprintf("a process that a failure's token reaches resends what the announcer lacks and forwards the token to its successor at once, but %s", next))
+		s.divergef(seqs, "%s does not forward the token it received at seq %d\na process that a failure's token reaches resends what the announcer lacks and forwards the token to its successor at once, but %s",
+			s.name(p), d.recv, next)
 	}
 }
 
@@ -76,8 +76,8 @@ func (s *pkSpec) unmet(p int32, d *pkDuty, seq int32) {
 // the announcer, whose identity the token's list lacks, once per hop.
 func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	if d == nil || d.kind != dutyHop {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s resends %s at seq %d, neither at its restart nor at a token", s.name(e.P), s.m.MsgName(e.Msg), seq),
-			fmt.Sprintf("a PK process resends at its own restart, while down, or when a failure's token reaches it, just before it forwards the token; %s is up at seq %d and owes no token hop", s.name(e.P), seq))
+		s.divergef([]int32{seq}, "%s resends %s at seq %d, neither at its restart nor at a token\na PK process resends at its own restart, while down, or when a failure's token reaches it, just before it forwards the token; %s is up at seq %d and owes no token hop",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, s.name(e.P), seq)
 		s.repeats(seq, e, e.Failure)
 		return
 	}
@@ -97,24 +97,14 @@ func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 			why = fmt.Sprintf("the token lists %s, so the announcer's recovered state holds that message: a token hop resends only what the list lacks", identity(s.m, id))
 		}
 		if why != "" {
-			s.divergeText([]int32{seq}, fmt.Sprintf("%s's resend of %s at seq %d for the failure at seq %d is not one the token asks for", s.name(e.P), s.m.MsgName(e.Msg), seq, failure), why)
-		} else if n := count(p.duties[0].resent, orig); n == 1 {
-			s.divergeText([]int32{orig, seq}, fmt.Sprintf("%s resends its send of %s at seq %d more than once for the failure at seq %d", s.name(e.P), s.m.MsgName(o.Msg), orig, failure),
-				fmt.Sprintf("a token hop resends each live send the announcer's recovered state lacks once; the resend at seq %d repeats the send at seq %d again, and the extra copies can only be dropped", seq, orig))
+			s.divergef([]int32{seq}, "%s's resend of %s at seq %d for the failure at seq %d is not one the token asks for\n%s", s.name(e.P), s.m.MsgName(e.Msg), seq, failure, why)
+		} else if slices.Contains(p.duties[0].resent, orig) {
+			s.divergef([]int32{orig, seq}, "%s resends its send of %s at seq %d more than once for the failure at seq %d\na token hop resends each live send the announcer's recovered state lacks once; the resend at seq %d repeats the send at seq %d again, and the extra copies can only be dropped",
+				s.name(e.P), s.m.MsgName(o.Msg), orig, failure, seq, orig)
 		}
 		p.duties[0].resent = append(p.duties[0].resent, orig)
 	}
 	s.repeats(seq, e, failure)
-}
-
-func count(xs []int32, x int32) int {
-	n := 0
-	for _, y := range xs {
-		if y == x {
-			n++
-		}
-	}
-	return n
 }
 
 // tokenList is a failure's token list as its announcer sent it.
@@ -144,12 +134,12 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return // the shape's to report
 	}
 	if n := int32(len(s.procs)); e.Peer != (e.P+1)%n {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s sends a token to %s at seq %d, not to its successor %s", s.name(e.P), s.name(e.Peer), seq, s.name((e.P+1)%n)),
-			fmt.Sprintf("a PK token travels the logical ring of the header's process order, each process forwarding it to the next (index i+1 mod %d), so %s's token goes to %s", n, s.name(e.P), s.name((e.P+1)%n)))
+		s.divergef([]int32{seq}, "%s sends a token to %s at seq %d, not to its successor %s\na PK token travels the logical ring of the header's process order, each process forwarding it to the next (index i+1 mod %d), so %s's token goes to %s",
+			s.name(e.P), s.name(e.Peer), seq, s.name((e.P+1)%n), n, s.name(e.P), s.name((e.P+1)%n))
 	}
 	if d == nil {
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s sends a token at seq %d outside its restart or a token hop", s.name(e.P), seq),
-			"a PK process sends its own token at its restart and forwards a token at its arrival; it sends none otherwise")
+		s.divergef([]int32{seq}, "%s sends a token at seq %d outside its restart or a token hop\na PK process sends its own token at its restart and forwards a token at its arrival; it sends none otherwise",
+			s.name(e.P), seq)
 		return
 	}
 	b := s.m.Run.Body(e)
@@ -170,8 +160,8 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 			what = fmt.Sprintf("%s's token (failure seq %d) sent at seq %d %s", s.name(b.Origin), s.m.Failures[d.fi].Seq, seq,
 				firstDiff(s.m, b.Origin, s.m.Failures[d.fi].Restart, listed(rb), listed(b)))
 		}
-		s.divergeText([]int32{d.recv, seq}, what,
-			fmt.Sprintf("a process forwards a token as it received it, but %s received %s at seq %d and forwards %s", s.name(e.P), describeBody(s.m, rb), d.recv, describeBody(s.m, b)))
+		s.divergef([]int32{d.recv, seq}, "%s\na process forwards a token as it received it, but %s received %s at seq %d and forwards %s",
+			what, s.name(e.P), describeBody(s.m, rb), d.recv, describeBody(s.m, b))
 	}
 }
 
@@ -198,6 +188,7 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it
 	}
+	wantIDs, wantSum := s.liveReceipts(e.P)
 	switch {
 	case s.b.Gaps(e.P) > 0:
 		s.res.cannotJudge(fmt.Sprintf("%s's live history at its restart at seq %d has gaps, so the receipts its token lists cannot be rebuilt", s.name(e.P), f.Restart))
@@ -211,10 +202,10 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 		s.lists = append(s.lists, tokenList{})
 	}
 	s.lists[d.fi] = tokenList{sum: sum, n: n, ok: true}
-	if sum == p.rsum && n == int(p.rn) {
+	if sum == wantSum && n == len(wantIDs) {
 		return
 	}
-	wantIDs, _ := s.liveReceipts(e.P)
+	slices.SortFunc(wantIDs, compareIdentity)
 	got := listed(b)
 	if slices.Equal(wantIDs, got) {
 		return
@@ -245,26 +236,25 @@ func (s *pkSpec) reportLists() {
 				sent = "seqs " + strings.Join(parts, ", ")
 			}
 			f := &s.m.Failures[w.fi]
-			s.divergeText(w.seqs, fmt.Sprintf("%s's token (failure seq %d) sent at %s %s", s.name(f.P), f.Seq, sent, w.diff),
-				fmt.Sprintf("a token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
-					s.name(f.P), f.Restart, w.want, sent, w.got))
+			s.divergef(w.seqs, "%s's token (failure seq %d) sent at %s %s\na token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
+				s.name(f.P), f.Seq, sent, w.diff, s.name(f.P), f.Restart, w.want, sent, w.got)
 		}
 	}
 }
 
-// liveReceipts returns the identities of p's live receipts, sorted.
-func (s *pkSpec) liveReceipts(pid int32) ([]trace.Identity, string) {
-	var out []trace.Identity
+// liveReceipts returns the identities of p's live receipts, what its
+// token must list, with their multiset hash (trace.IdentityHash).
+func (s *pkSpec) liveReceipts(pid int32) (ids []trace.Identity, sum uint64) {
 	for _, x := range s.b.Live(pid) {
 		if x == history.None || s.m.Event(x).Kind != trace.Recv {
 			continue
 		}
 		if ci := s.copyOf(s.m.Event(x)); ci >= 0 && int(ci) < len(s.copies) {
-			out = append(out, trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc})
+			id := trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc}
+			ids, sum = append(ids, id), sum+trace.IdentityHash(id)
 		}
 	}
-	slices.SortFunc(out, compareIdentity)
-	return out, ""
+	return ids, sum
 }
 
 // resume judges a resume: the token with the process's announcement came
@@ -273,12 +263,11 @@ func (s *pkSpec) resume(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	switch {
 	case d != nil && d.kind == dutyResume:
 	case p.waiting == history.None:
-		s.divergeText([]int32{seq}, fmt.Sprintf("%s resumes at seq %d but holds for no restart", s.name(e.P), seq),
-			fmt.Sprintf("resume says a restarted process's token came back and it executes again, but %s has not restarted since it last resumed or failed", s.name(e.P)))
+		s.divergef([]int32{seq}, "%s resumes at seq %d but holds for no restart\nresume says a restarted process's token came back and it executes again, but %s has not restarted since it last resumed or failed",
+			s.name(e.P), seq, s.name(e.P))
 	default:
-		s.divergeText([]int32{p.waiting, seq}, fmt.Sprintf("%s resumes at seq %d before its token returned", s.name(e.P), seq),
-			fmt.Sprintf("%s restarted at seq %d and sent a token with its announcement round the ring; it may resume only when that token returns, but no token with its announcement reached it before seq %d",
-				s.name(e.P), p.waiting, seq))
+		s.divergef([]int32{p.waiting, seq}, "%s resumes at seq %d before its token returned\n%s restarted at seq %d and sent a token with its announcement round the ring; it may resume only when that token returns, but no token with its announcement reached it before seq %d",
+			s.name(e.P), seq, s.name(e.P), p.waiting, seq)
 	}
 	p.waiting = history.None
 }

@@ -1,41 +1,44 @@
 package consistency
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// What PK's spec keeps of vector times. It reads a vector only while
-// the event that carries it is added (a run may drop it after: issue
-// 33), so it keeps its own copy of what a later event reads: a copy's
-// vector until a receive takes it, and — while a recovery may still come
-// — the vectors of checkpoints and of taken copies, which restores merge
-// and orphan tests read. Once none can come (vtKeeper.after), only the
-// copies still in flight keep theirs: a PK run at thousands of processes
-// then holds no vector per send.
+// What PK's spec keeps of vector times. It reads a vector only while the
+// event that carries it is added (a run may drop it after), so it keeps
+// its own copy of what a later event reads: a copy's vector until a
+// receive takes it, and — while a recovery may still come — the vectors
+// of checkpoints and of taken copies, which restores merge and orphan
+// tests read. Once none can come (vtKeeper.after) only the copies in
+// flight keep theirs: a PK run at thousands of processes then holds no
+// vector per send.
 
-// vtKeeper decides what the spec keeps, and holds the vectors: all of
-// one length (the run's processes), in slots of large blocks reused
-// through a free list, so that no vector is a pointer for the collector
-// to scan and memory is bounded by the vectors kept at once.
+// vtKeeper holds the vectors, all of one length (the run's processes),
+// in slots of large blocks reused through a free list: no vector is a
+// pointer for the collector to scan, and memory is bounded by the
+// vectors kept at once.
 type vtKeeper struct {
 	keep bool
 	// horizon is the seq from which the run shows no recovery event (a
-	// look ahead at a finished run), or None when unknown.
-	horizon int32
-	// srcFails counts the source trace's fails (-1 without one): once
-	// the run has shown as many and every recovery is over, none can
-	// come (another would be no fail of the trace: equivalence's).
+	// look ahead at a finished run), or None. srcFails counts the source
+	// trace's fails (-1 without one): once the run has shown as many and
+	// every recovery is over, none can come (another would be no fail of
+	// the trace: equivalence's).
+	horizon                 int32
 	srcFails, fails, tokens int
-	n                       int // entries per vector
+	n, per                  int // entries per vector, vectors per block
 	blocks                  [][]trace.VTEntry
 	free                    []int32
 	slots                   int32
 }
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
-	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: len(m.Run.Processes)}
-	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
+	n := len(m.Run.Processes)
+	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: n, per: max(1, (1<<16)/max(n, 1))}
+	if m.Src != nil && len(m.Src.Processes) == n {
 		k.srcFails = 0
 		for i := range m.Src.Events {
 			if m.Src.Events[i].Kind == trace.Fail {
@@ -46,17 +49,16 @@ func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	return k
 }
 
-// put stores vt (of length n) in a free slot and returns the slot.
+// put stores vt in a free slot and returns the slot.
 func (k *vtKeeper) put(vt trace.VT) int32 {
-	var slot int32
+	slot := k.slots
 	if n := len(k.free); n > 0 {
 		slot, k.free = k.free[n-1], k.free[:n-1]
 	} else {
-		per := int32(max(1, (1<<16)/max(k.n, 1)))
-		if k.slots%per == 0 {
-			k.blocks = append(k.blocks, make([]trace.VTEntry, int(per)*k.n))
+		if int(k.slots)%k.per == 0 {
+			k.blocks = append(k.blocks, make([]trace.VTEntry, k.per*k.n))
 		}
-		slot, k.slots = k.slots, k.slots+1
+		k.slots++
 	}
 	copy(k.at(slot), vt)
 	return slot
@@ -64,9 +66,8 @@ func (k *vtKeeper) put(vt trace.VT) int32 {
 
 // at returns the vector in slot.
 func (k *vtKeeper) at(slot int32) trace.VT {
-	per := int32(max(1, (1<<16)/max(k.n, 1)))
-	b, off := slot/per, int(slot%per)*k.n
-	return k.blocks[b][off : off+k.n : off+k.n]
+	off := int(slot) % k.per * k.n
+	return k.blocks[int(slot)/k.per][off : off+k.n : off+k.n]
 }
 
 // drop frees slot (None: nothing).
@@ -147,15 +148,15 @@ func recoveryHorizon(run *trace.Run) int32 {
 }
 
 // annIndex is the announcements a process recorded, indexed for orphan
-// tests in O(origins announced) per vector: per origin, minK[y] is the
-// least k announced for an incarnation ≥ y (entry (y, c) of a vector is
-// an orphan iff c exceeds it), and have[y] whether incarnation y's end
-// was announced.
+// tests in O(origins announced) per vector: per origin (sorted), minK[y]
+// is the least k announced for an incarnation ≥ y (entry (y, c) of a
+// vector is an orphan iff c exceeds it), and have[y] whether incarnation
+// y's end was announced. Announcements of no real incarnation are
+// scanned (odd).
 type annIndex struct {
-	list    []history.Announcement
-	odd     []history.Announcement
-	origins []int32
-	by      map[int32]*originAnns
+	list, odd []history.Announcement
+	origins   []int32
+	by        []originAnns // parallel to origins
 }
 
 type originAnns struct {
@@ -167,18 +168,14 @@ type originAnns struct {
 func (x *annIndex) add(a history.Announcement) {
 	x.list = append(x.list, a)
 	if a.Inc < 0 || int(a.Inc) > 1<<20 {
-		x.odd = append(x.odd, a) // no real incarnation: scanned
+		x.odd = append(x.odd, a)
 		return
 	}
-	o := x.by[a.Origin]
-	if o == nil {
-		if x.by == nil {
-			x.by = map[int32]*originAnns{}
-		}
-		o = &originAnns{}
-		x.by[a.Origin] = o
-		x.origins = append(x.origins, a.Origin)
+	i, ok := slices.BinarySearch(x.origins, a.Origin)
+	if !ok {
+		x.origins, x.by = slices.Insert(x.origins, i, a.Origin), slices.Insert(x.by, i, originAnns{})
 	}
+	o := &x.by[i]
 	for int32(len(o.minK)) <= a.Inc {
 		o.minK, o.have = append(o.minK, history.None), append(o.have, false)
 	}
@@ -191,24 +188,25 @@ func (x *annIndex) add(a history.Announcement) {
 // orphan reports whether vt is an orphan of an announcement recorded
 // (SPEC §5: an entry (y, c) for origin i with y ≤ inc and c > k).
 func (x *annIndex) orphan(vt trace.VT) bool {
-	for _, o := range x.origins {
+	for i, o := range x.origins {
 		if o < 0 || int(o) >= len(vt) {
 			continue
 		}
-		e, ks := vt[o], x.by[o].minK
+		e, ks := vt[o], x.by[i].minK
 		if y := max(e.Inc, 0); int(y) < len(ks) && ks[y] != history.None && e.Count > ks[y] {
 			return true
 		}
 	}
-	o, _ := orphanOf(vt, x.odd)
-	return o
+	return slices.ContainsFunc(x.odd, func(a history.Announcement) bool { return orphanOf(vt, a) })
 }
 
 // orphanBy returns the first announcement recorded that makes vt an
 // orphan, for a witness.
 func (x *annIndex) orphanBy(vt trace.VT) history.Announcement {
-	_, a := orphanOf(vt, x.list)
-	return a
+	if i := slices.IndexFunc(x.list, func(a history.Announcement) bool { return orphanOf(vt, a) }); i >= 0 {
+		return x.list[i]
+	}
+	return history.Announcement{}
 }
 
 // unheard returns an origin k and incarnation x ≥ 1 that vt names while
@@ -218,23 +216,16 @@ func (x *annIndex) unheard(vt trace.VT) (k, inc int32, ok bool) {
 		if e.Inc < 1 {
 			continue
 		}
-		o := x.by[int32(j)]
-		if o == nil || int(e.Inc-1) >= len(o.have) || !o.have[e.Inc-1] {
+		i, found := slices.BinarySearch(x.origins, int32(j))
+		if !found || int(e.Inc-1) >= len(x.by[i].have) || !x.by[i].have[e.Inc-1] {
 			return int32(j), e.Inc, true
 		}
 	}
 	return 0, 0, false
 }
 
-// orphanOf reports whether vector time vt is an orphan of one of anns,
-// and of the first such (SPEC §5).
-func orphanOf(vt trace.VT, anns []history.Announcement) (bool, history.Announcement) {
-	for _, a := range anns {
-		if a.Origin >= 0 && int(a.Origin) < len(vt) {
-			if x := vt[a.Origin]; x.Inc <= a.Inc && x.Count > a.K {
-				return true, a
-			}
-		}
-	}
-	return false, history.Announcement{}
+// orphanOf reports whether vector time vt is an orphan of announcement a
+// (SPEC §5).
+func orphanOf(vt trace.VT, a history.Announcement) bool {
+	return a.Origin >= 0 && int(a.Origin) < len(vt) && vt[a.Origin].Inc <= a.Inc && vt[a.Origin].Count > a.K
 }

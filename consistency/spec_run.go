@@ -30,22 +30,15 @@ type runSpec struct {
 	ended int32 // seq of the first end event, or None
 	// flight are the control_sends not yet received, in send order.
 	flight []int32
-	// heard says, by failure index × process, what each process heard of
-	// each failure (bit 1<<control kind, and heardRestart); heardX the
-	// same for fail seqs that name no effective failure.
-	heard  []uint32
-	heardX []heardOf
-	env    envSpec
+	// heard holds (process, fail seq) once the process heard of that
+	// failure: by its own restart or a control message naming it.
+	heard map[[2]int32]bool
+	env   envSpec
 	// sawOp: an app event carried an op number. Until one does the live
 	// counts are unknown, and the checks of a pos against them wait in
 	// posChecks (dropped at the end if none came).
 	sawOp     bool
 	posChecks result
-}
-
-type heardOf struct {
-	p, fail int32
-	what    uint32
 }
 
 // runProc is what the run spec keeps per process: the app ops executed
@@ -58,15 +51,10 @@ type runProc struct {
 	restart, recvHold, procHold int32
 }
 
-// heardRestart marks in heard a process's restart from its own failure.
-const heardRestart = 1 << 31
-
 func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
-	s := &runSpec{specFrame: f, procs: make([]runProc, len(f.m.Run.Processes)), ended: history.None, posChecks: newResult(ruleNames[equivalenceAt])}
-	for p := range s.procs {
-		s.procs[p].restart, s.procs[p].recvHold, s.procs[p].procHold = history.None, history.None, history.None
-	}
+	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None}}, len(f.m.Run.Processes))
+	s := &runSpec{specFrame: f, procs: procs, ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
 	case history.MS, history.Textbook:
@@ -110,7 +98,9 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.downTick(seq, e)
 	case trace.Fail:
 		s.environment(seq, e)
-		s.failure(seq, e)
+		if !s.b.Down(e.P) { // a fail of a down process is ignored
+			s.env.failedUntil(s, e)
+		}
 	case trace.Restart, trace.Rollback:
 		s.restart(seq, e)
 		s.restore(seq, e)
@@ -137,19 +127,21 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// step judges event seq once the model has taken it.
+// step judges event seq once the model has taken it; the protocol spec
+// sees only events of a process of the run (prepare reports the others).
 func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 	s.shaped(seq, e)
-	if e.P >= 0 && int(e.P) < len(s.procs) {
-		s.holds(seq, e)
-		switch {
-		case e.Kind == trace.Send && e.Resend:
-			s.resendLive(seq, e)
-			s.resendOf(seq, e)
-		case e.Kind == trace.Restart || e.Kind == trace.Rollback:
-			s.undoneCount(seq, e)
-			s.restarted(seq, e)
-		}
+	if e.P < 0 || int(e.P) >= len(s.procs) {
+		return
+	}
+	s.holds(seq, e)
+	switch {
+	case e.Kind == trace.Send && e.Resend:
+		s.resendLive(seq, e)
+		s.resendOf(seq, e)
+	case e.Kind == trace.Restart || e.Kind == trace.Rollback:
+		s.undoneCount(seq, e)
+		s.restarted(seq, e)
 	}
 	if s.proto != nil {
 		s.proto.step(seq, e)
@@ -461,23 +453,6 @@ func (s *runSpec) attributed(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// failure notes an effective fail: what processes heard of its seq before
-// (a broken run's) stays heard.
-func (s *runSpec) failure(seq int32, e *trace.RunEvent) {
-	if s.b.Down(e.P) {
-		return // a fail of a down process is ignored
-	}
-	s.env.failedUntil(s, e)
-	base := len(s.heard)
-	s.heard = append(s.heard, make([]uint32, len(s.procs))...)
-	s.heardX = slices.DeleteFunc(s.heardX, func(h heardOf) bool {
-		if h.fail == seq {
-			s.heard[base+int(h.p)] |= h.what
-		}
-		return h.fail == seq
-	})
-}
-
 // restart checks a restart or rollback against the process being down: a
 // restart ends its pending failure (the one its failure field names), at
 // the time it ends; a rollback comes from an up process, for a failure
@@ -522,7 +497,7 @@ func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
 		})
 	}
 	if fi := s.m.FailOf(seq); fi != history.None {
-		s.hear(e.P, s.m.Failures[fi].Seq, heardRestart)
+		s.heard[[2]int32{e.P, s.m.Failures[fi].Seq}] = true
 	}
 }
 
@@ -598,35 +573,13 @@ func (s *runSpec) downTick(seq int32, e *trace.RunEvent) {
 // failure it answers: a failure's control messages start at its
 // process's restart and travel from there (SPEC §4.2, §5).
 func (s *runSpec) prompted(seq int32, e *trace.RunEvent) {
-	if e.Failure == history.None || s.heardOf(e.P, e.Failure) != 0 || e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
+	if e.Failure == history.None || s.heard[[2]int32{e.P, e.Failure}] || e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
 		return // a rollback for a message from a later recovery (MS) needs none
 	}
 	s.bad(equivalenceAt, []int32{seq}, func() string {
 		return fmt.Sprintf("%s's %s at seq %d answers failure seq %d, of which it has not heard\na failure's control messages start at its process's restart and reach the others as control_recv events; %[1]s has no restart or control_recv for failure seq %[4]d before its %[2]s at seq %[3]d",
 			s.name(e.P), e.Kind, seq, e.Failure)
 	})
-}
-
-// hear records that process p learnt of the failure at seq fail by what.
-func (s *runSpec) hear(p, fail int32, what uint32) {
-	if fi, ok := s.m.FailureAt(fail); ok {
-		s.heard[int(fi)*len(s.procs)+int(p)] |= what
-	} else if i := slices.IndexFunc(s.heardX, func(h heardOf) bool { return h.p == p && h.fail == fail }); i >= 0 {
-		s.heardX[i].what |= what
-	} else {
-		s.heardX = append(s.heardX, heardOf{p, fail, what})
-	}
-}
-
-// heardOf says what process p heard of the failure at seq fail.
-func (s *runSpec) heardOf(p, fail int32) uint32 {
-	if fi, ok := s.m.FailureAt(fail); ok {
-		return s.heard[int(fi)*len(s.procs)+int(p)]
-	}
-	if i := slices.IndexFunc(s.heardX, func(h heardOf) bool { return h.p == p && h.fail == fail }); i >= 0 {
-		return s.heardX[i].what
-	}
-	return 0
 }
 
 // controlArrived takes a control message out of flight: of those in
@@ -684,7 +637,7 @@ func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
 // controlRecv notes what the receiver heard, and checks the failure the
 // message names.
 func (s *runSpec) controlRecv(seq int32, e *trace.RunEvent) {
-	s.hear(e.P, e.Failure, 1<<e.Control)
+	s.heard[[2]int32{e.P, e.Failure}] = true
 	if _, ok := s.m.FailureAt(e.Failure); !ok && e.Failure != history.None {
 		s.bad(equivalenceAt, []int32{seq}, func() string {
 			return fmt.Sprintf("control message received at seq %d answers failure seq %d, which is no fail event\nthe control_recv of %s at seq %[1]d names failure seq %[2]d, but the run has no effective fail event there", seq, e.Failure, s.name(e.P))

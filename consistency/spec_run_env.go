@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -12,12 +13,8 @@ import (
 // process's trace-indexed items keep the trace's order; in a run that
 // claims §3's timing (replayTimed) a copy arrives its message's delay
 // after its send, a receive takes its message's copies in arrival order,
-// and a process restarts its fail's down time after it. Each was found
-// by an adversarial review: a receipt moved before its arrival (and so
-// before a flush) made a PK log legitimate and kept orphans; an early
-// restart passed; a receipt put before the flush the trace lists first
-// at its instant, and logged there, kept a receipt the crash loses. And
-// the end records (SPEC §3), judged against the rebuilt history.
+// and a process restarts its fail's down time after it. And the end
+// records (SPEC §3), judged against the rebuilt history.
 
 // envSpec is what the run spec keeps of the source trace. Its lists are
 // only ever resliced, never written: a clone shares their arrays.
@@ -27,23 +24,26 @@ type envSpec struct {
 	// ticks and fails still to come.
 	ticks, fails [][]int32
 	// lastEnv is the trace index of the tick or fail matched last, or
-	// None; envAt and envIdx per process the time and trace index of the
-	// latest one the run showed (nil until needed).
+	// None; envIdx per process the trace index of the latest one the run
+	// showed, or None.
 	lastEnv int32
-	envAt   []trace.Time
 	envIdx  []int32
 	// request is, per process, the coordinated round request it received
-	// and no checkpoint answered yet, or None; nil before the first.
+	// and no checkpoint answered yet, or None; nil but in a coordinated
+	// run.
 	request []int32
 }
 
 func newEnvSpec(m *history.Model) envSpec {
 	env := envSpec{lastEnv: history.None}
 	src, np := m.Src, len(m.Run.Processes)
+	if m.Alg == history.Coordinated {
+		env.request = slices.Repeat([]int32{history.None}, np)
+	}
 	if src == nil || len(src.Processes) != np {
 		return env
 	}
-	env.src = src
+	env.src, env.envIdx = src, slices.Repeat([]int32{history.None}, np)
 	all := make([][]int32, 2*np) // ticks, then fails
 	for i := range src.Events {
 		if e := &src.Events[i]; e.P >= 0 && int(e.P) < np && (e.Kind == trace.Checkpoint || e.Kind == trace.Fail) {
@@ -73,13 +73,7 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	}
 	if len(*q) > 0 && env.src.Events[(*q)[0]].T == e.T {
 		s.afterOpsBefore(seq, e, (*q)[0])
-		if env.envAt == nil {
-			env.envAt, env.envIdx = make([]trace.Time, len(s.procs)), make([]int32, len(s.procs))
-			for p := range env.envAt {
-				env.envAt[p] = -1
-			}
-		}
-		env.envAt[e.P], env.envIdx[e.P], env.lastEnv = e.T, (*q)[0], (*q)[0]
+		env.envIdx[e.P], env.lastEnv = (*q)[0], (*q)[0]
 		*q = (*q)[1:]
 		return
 	}
@@ -115,7 +109,7 @@ func (env *envSpec) missing(s *runSpec) {
 // showed before it at the same instant: the trace must list that one
 // first too.
 func (env *envSpec) opAfterEnv(s *runSpec, seq int32, e *trace.RunEvent) {
-	if env.envAt == nil || env.envAt[e.P] != e.T {
+	if env.envIdx == nil || env.envIdx[e.P] == history.None || env.src.Events[env.envIdx[e.P]].T != e.T {
 		return
 	}
 	if idx, oi := env.envIdx[e.P], s.m.SrcIndex(e); oi != history.None && oi < idx {
@@ -219,12 +213,6 @@ func (env *envSpec) restartedAt(s *runSpec, seq int32, e *trace.RunEvent) {
 func (env *envSpec) roundRequested(m *history.Model, seq int32, e *trace.RunEvent) {
 	if m.Alg != history.Coordinated || e.Control != trace.ControlRequest {
 		return
-	}
-	if env.request == nil {
-		env.request = make([]int32, len(m.Run.Processes))
-		for p := range env.request {
-			env.request[p] = history.None
-		}
 	}
 	env.request[e.P] = seq
 }
