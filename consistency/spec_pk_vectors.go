@@ -28,13 +28,21 @@ type vtKeeper struct {
 	// come (another would be no fail of the trace: equivalence's).
 	srcFails, fails, tokens int
 	n                       int // entries per vector
-	blocks                  [][]trace.VTEntry
-	free                    []int32
-	slots                   int32
+	// per is the vectors per block: 2^16 entries' worth, or fewer for a
+	// finished run of fewer events (each event puts at most one), so
+	// that judging a small run does not clear half a megabyte.
+	per    int32
+	blocks [][]trace.VTEntry
+	free   []int32
+	slots  int32
 }
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: len(m.Run.Processes)}
+	k.per = int32(max(1, (1<<16)/max(k.n, 1)))
+	if n := len(m.Run.Events); n > 0 && n < int(k.per) {
+		k.per = int32(n)
+	}
 	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
 		k.srcFails = 0
 		for i := range m.Src.Events {
@@ -52,9 +60,8 @@ func (k *vtKeeper) put(vt trace.VT) int32 {
 	if n := len(k.free); n > 0 {
 		slot, k.free = k.free[n-1], k.free[:n-1]
 	} else {
-		per := int32(max(1, (1<<16)/max(k.n, 1)))
-		if k.slots%per == 0 {
-			k.blocks = append(k.blocks, make([]trace.VTEntry, int(per)*k.n))
+		if k.slots%k.per == 0 {
+			k.blocks = append(k.blocks, make([]trace.VTEntry, int(k.per)*k.n))
 		}
 		slot, k.slots = k.slots, k.slots+1
 	}
@@ -64,8 +71,7 @@ func (k *vtKeeper) put(vt trace.VT) int32 {
 
 // at returns the vector in slot.
 func (k *vtKeeper) at(slot int32) trace.VT {
-	per := int32(max(1, (1<<16)/max(k.n, 1)))
-	b, off := slot/per, int(slot%per)*k.n
+	b, off := slot/k.per, int(slot%k.per)*k.n
 	return k.blocks[b][off : off+k.n : off+k.n]
 }
 
