@@ -1,10 +1,14 @@
+//go:build unix
+
 package explore
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/codec"
@@ -49,8 +53,13 @@ func BenchmarkExploreScale(b *testing.B) {
 	}
 }
 
+// benchExplore explores tr with K=k on one worker and reports the
+// schedules per second of wall time and per second of the process's CPU
+// time (user+sys, every thread: the collector's included), the figure a
+// loaded machine does not distort.
 func benchExplore(b *testing.B, tr *trace.Trace, k int) {
 	var run int64
+	cpu0 := cpuTime(b)
 	for b.Loop() {
 		r, err := Run(context.Background(), tr, Options{Failures: k, Workers: 1})
 		if err != nil {
@@ -62,4 +71,14 @@ func benchExplore(b *testing.B, tr *trace.Trace, k int) {
 		run += r.Scope.Run
 	}
 	b.ReportMetric(float64(run)/b.Elapsed().Seconds(), "schedules/s")
+	b.ReportMetric(float64(run)/(cpuTime(b)-cpu0).Seconds(), "schedules/cpu-s")
+}
+
+// cpuTime is the process's CPU time so far, user and system.
+func cpuTime(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
