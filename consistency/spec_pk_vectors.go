@@ -38,6 +38,12 @@ type vtKeeper struct {
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	n := len(m.Run.Processes)
 	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: n, per: max(1, (1<<16)/max(n, 1))}
+	// A finished run of fewer events than a block holds (each puts at
+	// most one vector) gets a block its size: judging a small run does
+	// not clear half a megabyte (14% of explore's CPU on 360 events).
+	if e := len(m.Run.Events); e > 0 && e < k.per {
+		k.per = e
+	}
 	if m.Src != nil && len(m.Src.Processes) == n {
 		k.srcFails = 0
 		for i := range m.Src.Events {
