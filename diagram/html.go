@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	json "github.com/goccy/go-json"
+
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -112,32 +114,24 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 	var x xw
 	defs(&x)
 	d.Defs = template.HTML(x.b)
-	var j jw
-	j.open('{')
-	j.key("axis")
-	j.string(ms[0].opts.Axis)
-	j.key("kinds")
-	j.open('[')
+	data := pageJSON{Axis: ms[0].opts.Axis}
 	for k := trace.Kind(0); k.String() != trace.Kind(255).String(); k++ {
-		j.string(k.String())
+		data.Kinds = append(data.Kinds, k.String())
 	}
-	j.close(']')
-	j.key("panels")
-	j.open('[')
 	for i, m := range ms {
 		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
 		if m.rep != nil {
 			d.Heads[i].Properties = m.rep.Properties
 			d.Checked = true
 		}
-		m.pageData(&j, panelID(ms, i))
+		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
 		d.Violations = append(d.Violations, m.pageViolations(i)...)
 	}
-	j.close(']')
-	j.close('}')
-	// jw escapes <, > and & in every string, so the data cannot end its
-	// <script> element.
-	d.Data = template.JS(j.b)
+	b, err := json.Marshal(&data)
+	if err != nil {
+		return err
+	}
+	d.Data = template.JS(b)
 	return pageTmpl.Execute(w, d)
 }
 
