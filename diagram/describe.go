@@ -1,7 +1,9 @@
 package diagram
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -257,6 +259,152 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 			b = strconv.AppendInt(b, int64(id.Inc), 10)
 		}
 		b = append(b, ']')
+	}
+	return b
+}
+
+// pairText is the details of two events joined by sep: a held span, a
+// control message.
+func (m *model) pairText(b []byte, from int32, sep string, to int32) string {
+	b = append(m.describe(b, from), sep...)
+	return string(m.describe(b, to))
+}
+
+func (m *model) initialText(p int32) string {
+	s := m.run.Processes[p] + " initial checkpoint 0 (t=0, pos 0"
+	if m.isMS() {
+		s += ", sn 0"
+	}
+	return s + ")"
+}
+
+func (m *model) downText(d interval) string {
+	return fmt.Sprintf("%s down from t=%ss to t=%ss", m.run.Processes[d.p], m.run.Events[d.from].T, m.run.Events[d.to].T)
+}
+
+// lineText lists where a failure's recovery line passes.
+func (m *model) lineText(l rline) string {
+	f := &m.run.Events[l.fail]
+	var b strings.Builder
+	fmt.Fprintf(&b, "recovery line of failure #%d (%s at t=%ss):", l.fail, m.run.Processes[f.P], f.T)
+	for _, pt := range l.points {
+		b.WriteString("\n")
+		b.WriteString(m.run.Processes[pt.p])
+		switch {
+		case pt.ev == trace.None:
+			b.WriteString(": initial checkpoint 0")
+		case pt.kept:
+			b.WriteString(": keeps its state (no rollback)")
+		default:
+			e := &m.run.Events[pt.ev]
+			fmt.Fprintf(&b, ": checkpoint %d (%s)", e.Ckpt, e.CkptType)
+			if e.Sn >= 0 {
+				fmt.Fprintf(&b, " sn=%d", e.Sn)
+			}
+			if vt := m.run.VTOf(e); len(vt) > 0 {
+				b.WriteString(" vt=")
+				b.Write(appendVT(nil, vt))
+			}
+		}
+	}
+	return b.String()
+}
+
+// arrowText is an arrow's hover text: the message, its fate, and both
+// ends' details.
+func (m *model) arrowText(a arrow) string {
+	b := append([]byte(nil), m.msgName(a.msg)...)
+	if a.from != trace.None {
+		b = append(b, " copy "...)
+		b = strconv.AppendInt(b, int64(m.run.Events[a.from].Copy), 10)
+	}
+	b = append(append(append(b, ": "...), m.fate(a)...), '\n')
+	if a.from == trace.None {
+		return string(m.describe(b, a.to))
+	}
+	return m.pairText(b, a.from, "\n→ ", a.to)
+}
+
+// fate says in words what became of a copy.
+func (m *model) fate(a arrow) string {
+	switch {
+	case m.run.Events[a.to].Kind == trace.End && a.from == trace.None:
+		return "lost: the receive waits forever and no copy was ever sent"
+	case m.run.Events[a.to].Kind == trace.End:
+		return "lost: the receive waits forever; this is the message's last send"
+	case a.style == styleOrphan && m.run.Events[a.to].Kind == trace.Recv:
+		return "orphan: received, then its send was undone"
+	}
+	return fates[a.style]
+}
+
+// fates says in words what each message style means (the page's
+// script has the same table).
+var fates = map[string]string{
+	styleNormal: "delivered", styleReplayed: "delivered again from the message log", styleResent: "a resend, delivered",
+	styleDiscarded: "discarded (stale or duplicate)", styleLost: "lost: never received (left in the mailbox)",
+	styleOrphan: "orphan: discarded as an orphan",
+}
+
+func (m *model) msgName(msg int32) string {
+	if msg >= 0 && int(msg) < len(m.run.Msgs) {
+		return m.run.Msgs[msg]
+	}
+	return "?"
+}
+
+// jumpHead explains a rollback: who went back where, how much it undid
+// and why.
+func (m *model) jumpHead(b []byte, j jump) []byte {
+	e := &m.run.Events[j.ev]
+	b = append(b, m.run.Processes[e.P]...)
+	if e.Kind == trace.Restart {
+		b = append(b, " restarts from checkpoint "...)
+	} else {
+		b = append(b, " rolls back to checkpoint "...)
+	}
+	b = strconv.AppendInt(b, int64(e.Restore), 10)
+	if j.ckpt != trace.None {
+		c := &m.run.Events[j.ckpt]
+		if c.Sn >= 0 {
+			b = append(b, " (sn="...)
+			b = strconv.AppendInt(b, int64(c.Sn), 10)
+			b = append(b, ')')
+		}
+		if vt := m.run.VTOf(c); len(vt) > 0 {
+			b = append(b, " vt="...)
+			b = appendVT(b, vt)
+		}
+	}
+	if e.Undone >= 0 {
+		b = append(b, ", undoing "...)
+		b = strconv.AppendInt(b, int64(e.Undone), 10)
+		b = append(b, " ops"...)
+	}
+	if e.Pos >= 0 {
+		b = append(b, ", keeping "...)
+		b = strconv.AppendInt(b, int64(e.Pos), 10)
+		b = append(b, " live"...)
+	}
+	b = append(b, "\nwhy: "...)
+	switch {
+	case e.Kind == trace.Restart:
+		b = append(b, "it failed"...)
+	case e.Cause == trace.CauseRequest:
+		b = append(b, "a Rollback request"...)
+	case e.Cause == trace.CauseMessage:
+		b = append(b, "a message from a later recovery"...)
+	case e.Cause == trace.CauseToken:
+		b = append(b, "a token announced lost events its state depends on"...)
+	default:
+		b = append(b, "not recorded"...)
+	}
+	if f := e.Failure; f >= 0 && int(f) < m.n {
+		b = append(b, " (failure #"...)
+		b = strconv.AppendInt(b, int64(f), 10)
+		b = append(b, " of "...)
+		b = append(b, m.run.Processes[m.run.Events[f].P]...)
+		b = append(b, ')')
 	}
 	return b
 }

@@ -16,11 +16,7 @@ var diagramCSS string
 // SVG writes run as a standalone SVG space-time diagram. rep is the
 // checker's report on run (its violations are highlighted) or nil.
 func SVG(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	m, err := build(run, rep, opts, DefaultMaxEvents)
-	if err != nil {
-		return err
-	}
-	return writeSVG(w, []*model{m}, m.title())
+	return SVGPanels(w, []Panel{{Run: run, Report: rep}}, opts)
 }
 
 // SVGPanels writes one run, or two runs of one trace (MS and PK) one
@@ -31,14 +27,10 @@ func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
 	if err != nil {
 		return err
 	}
-	return writeSVG(w, ms, pageTitle(ms))
-}
-
-func writeSVG(w io.Writer, panels []*model, title string) error {
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	svgDoc(&x, panels, title)
-	_, err := w.Write(x.b)
+	svgDoc(&x, ms, pageTitle(ms))
+	_, err = w.Write(x.b)
 	return err
 }
 
@@ -98,12 +90,9 @@ func svgDoc(x *xw, panels []*model, title string) {
 	}
 	H := y + 10
 	x.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram"`)
-	x.num("width", W)
-	x.num("height", H)
+	x.nums("width height", W, H)
 	x.raw(` viewBox="0 0 `)
-	x.f(W)
-	x.raw(" ")
-	x.f(H)
+	x.coords(W, H)
 	x.raw(`"`)
 	m0 := panels[0]
 	x.attr("data-algorithm", m0.run.Algorithm)
@@ -113,22 +102,18 @@ func svgDoc(x *xw, panels []*model, title string) {
 	x.attr("data-axis", m0.opts.Axis)
 	x.raw(">\n<title>")
 	x.esc(title)
-	x.raw("</title>\n<style><![CDATA[\n")
-	x.raw(diagramCSS)
-	x.raw("]]></style>\n")
+	x.raw("</title>\n<style><![CDATA[\n" + diagramCSS + "]]></style>\n")
 	defs(x)
-	x.raw(`<g class="header"><text class="title" x="10"`)
-	x.num("y", titleY)
-	x.raw(">")
-	x.esc(title)
-	x.raw("</text>")
+	x.raw(`<g class="header">`)
+	x.text("title", 10, titleY, title)
 	for i, l := range lines {
-		if strings.HasPrefix(l, "Large run") {
-			x.raw(`<text class="window-note" id="window-note" x="10"`)
-		} else {
-			x.raw(`<text class="summary" x="10"`)
+		y := titleY + float64(i+1)*summaryH
+		if !strings.HasPrefix(l, "Large run") {
+			x.text("summary", 10, y, l)
+			continue
 		}
-		x.num("y", titleY+float64(i+1)*summaryH)
+		x.raw(`<text class="window-note" id="window-note"`)
+		x.nums("x y", 10, y)
 		x.raw(">")
 		x.esc(l)
 		x.raw("</text>")
@@ -189,14 +174,10 @@ func legendSVG(x *xw, rows [][]legendItem, top float64) {
 			x.raw(`<g class="legend-item"`)
 			x.attr("data-item", it.key)
 			x.raw(` transform="translate(`)
-			x.f(lx)
-			x.raw(" ")
-			x.f(top + float64(r)*legendRowH + 8)
-			x.raw(`)">`)
-			x.raw(it.sample)
-			x.raw(`<text x="36" y="4.5">`)
-			x.esc(it.label)
-			x.raw("</text></g>")
+			x.coords(lx, top+float64(r)*legendRowH+8)
+			x.raw(`)">` + it.sample)
+			x.text("", 36, 4.5, it.label)
+			x.raw("</g>")
 			lx += legendItemW(it)
 		}
 	}
@@ -222,11 +203,8 @@ func (m *model) panel(x *xw, heading bool) {
 	x.attr("data-algorithm", m.run.Algorithm)
 	x.raw(">\n")
 	if heading {
-		x.raw(`<text class="panel-title" x="10"`)
-		x.num("y", m.geo.top-axisH-6)
-		x.raw(">")
-		x.esc(algoName(m.run.Algorithm) + " — " + m.summary())
-		x.raw("</text>\n")
+		x.text("panel-title", 10, m.geo.top-axisH-6, algoName(m.run.Algorithm)+" — "+m.summary())
+		x.raw("\n")
 	}
 	m.axis(x)
 	m.lanes(x)
