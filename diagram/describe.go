@@ -145,7 +145,7 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 		b = m.run.Events[l].T.AppendJSON(b)
 		b = append(b, "s)"...)
 	}
-	if m.undone[i] {
+	if m.undone(i) {
 		b = append(trimSpace(b), "\nundone by a later restart or rollback"...)
 	}
 	if m.discarded[i] {

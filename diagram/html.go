@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"embed"
+	"errors"
 	"html/template"
 	"io"
 	"sort"
@@ -83,15 +84,6 @@ type pageViolation struct {
 	Missing int
 }
 
-// HTML writes run as one self-contained HTML page: the diagram drawn in
-// the browser from embedded data, with lane names and legend that stay
-// in view, semantic zoom, an overview strip, search, lane filters, deep
-// links (#seq=N), hover details and the violation list. It loads nothing
-// from the network. rep may be nil.
-func HTML(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	return HTMLPanels(w, []Panel{{Run: run, Report: rep}}, opts)
-}
-
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
 // and PK) one above the other on a shared x axis, with a table comparing
 // them and the ops they ran a different number of times outlined.
@@ -139,7 +131,7 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 // title come from the first.
 func buildPanels(panels []Panel, opts Options, maxEvents int) ([]*model, error) {
 	if len(panels) == 0 || len(panels) > 2 {
-		return nil, errPanels
+		return nil, errors.New("diagram: want one run, or two to compare")
 	}
 	var ms []*model
 	for _, p := range panels {

@@ -53,7 +53,7 @@ func (m *model) used() []legendItem {
 			continue
 		}
 		e := &m.run.Events[i]
-		have["undone"] = have["undone"] || m.undone[i]
+		have["undone"] = have["undone"] || m.undone(int32(i))
 		have["thrown"] = have["thrown"] || m.discarded[i]
 		kinds[e.Kind] = true
 		if e.Kind == trace.Checkpoint && e.Ckpt != 0 {

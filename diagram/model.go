@@ -149,11 +149,8 @@ type model struct {
 	// h is the checker's history model of the run, as built.
 	h *history.Builder
 
-	n      int
-	drawn  []bool
-	undone []bool
-	// undoneBy is the restart or rollback that undid an event, or None.
-	undoneBy []int32
+	n     int
+	drawn []bool
 	// discarded marks checkpoints a later restore threw away.
 	discarded []bool
 	// logged is the index of the log event of a recv, or None.
@@ -198,8 +195,6 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 	m := &model{
 		run: run, rep: rep, opts: opts, n: n,
 		drawn:     make([]bool, n),
-		undone:    make([]bool, n),
-		undoneBy:  fill(n, trace.None),
 		discarded: make([]bool, n),
 		logged:    fill(n, trace.None),
 		dep:       fill(n, trace.None),

@@ -261,14 +261,14 @@ func TestWording(t *testing.T) {
 		t.Error("the time axis has no scale or ticks")
 	}
 	var h bytes.Buffer
-	if err := HTML(&h, run, rep, Options{}); err != nil {
+	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(h.String(), "No violations") || strings.Contains(h.String(), ">none<") {
 		t.Error(`the page of a valid run does not say "No violations"`)
 	}
 	h.Reset()
-	if err := HTML(&h, run, nil, Options{}); err != nil {
+	if err := htmlOf(&h, run, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(h.String(), "Not checked") {
@@ -297,7 +297,7 @@ func TestPageData(t *testing.T) {
 	run := styleRun()
 	run.Processes[0] = "</script><script>alert(1)</script>"
 	var h bytes.Buffer
-	if err := HTML(&h, run, nil, Options{}); err != nil {
+	if err := htmlOf(&h, run, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(h.String(), "<script>alert") {

@@ -5,19 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 //go:embed assets/diagram.css
 var diagramCSS string
-
-// SVG writes run as a standalone SVG space-time diagram. rep is the
-// checker's report on run (its violations are highlighted) or nil.
-func SVG(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	return SVGPanels(w, []Panel{{Run: run, Report: rep}}, opts)
-}
 
 // SVGPanels writes one run, or two runs of one trace (MS and PK) one
 // above the other, as a standalone SVG; with two, the ops they ran a

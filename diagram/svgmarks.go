@@ -72,7 +72,7 @@ type classKey struct {
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
 	k := classKey{kind: e.Kind, resend: e.Resend, via: e.Via, ckptType: e.CkptType, initial: e.Kind == trace.Checkpoint && e.Ckpt == 0,
-		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone[i]}
+		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone(i)}
 	if c, ok := m.classes[k]; ok {
 		return c
 	}
@@ -113,7 +113,7 @@ func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 	default:
 		c = "ev ev-other"
 	}
-	if m.undone[i] {
+	if m.undone(i) {
 		c += " undone"
 	}
 	return c
