@@ -188,44 +188,25 @@ func (m *model) procName(p int32) string {
 	return "?"
 }
 
+// appendPB appends a piggyback's fields as "k=v" words (the caller
+// trims the last space).
 func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
-	start := len(b)
-	sep := func() {
-		if len(b) > start {
-			b = append(b, ' ')
-		}
-	}
-	if pb.Sn >= 0 {
-		sep()
-		b = append(b, "sn="...)
-		b = strconv.AppendInt(b, int64(pb.Sn), 10)
-		if pb.Inc < 0 {
-			b = append(b, " f={"...)
-			for i, f := range pb.F {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, m.procName(f.P)...)
-				b = append(b, ':')
-				b = strconv.AppendInt(b, int64(f.Count), 10)
+	b = numField(b, "sn", pb.Sn)
+	if pb.Sn >= 0 && pb.Inc < 0 {
+		b = append(b, "f={"...)
+		for i, f := range pb.F {
+			if i > 0 {
+				b = append(b, ',')
 			}
-			b = append(b, '}')
+			b = append(append(b, m.procName(f.P)...), ':')
+			b = strconv.AppendInt(b, int64(f.Count), 10)
 		}
+		b = append(b, "} "...)
 	}
-	if pb.Inc >= 0 {
-		sep()
-		b = append(b, "inc="...)
-		b = strconv.AppendInt(b, int64(pb.Inc), 10)
-	}
-	if pb.RecLine >= 0 {
-		sep()
-		b = append(b, "rec_line="...)
-		b = strconv.AppendInt(b, int64(pb.RecLine), 10)
-	}
+	b = numField(b, "inc", pb.Inc)
+	b = numField(b, "rec_line", pb.RecLine)
 	if len(pb.VT) > 0 {
-		sep()
-		b = append(b, "vt="...)
-		b = appendVT(b, pb.VT)
+		b = appendVT(append(b, "vt="...), pb.VT)
 	}
 	return b
 }

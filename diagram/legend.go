@@ -43,9 +43,9 @@ var legend = []legendItem{
 	{"diff", "ran a different number of times under the other algorithm", `<circle class="ev ev-send" cx="15" cy="0" r="4.5"/><circle class="diff" cx="15" cy="0" r="8"/>`},
 }
 
-// used lists the legend entries this diagram draws.
-func (m *model) used() []legendItem {
-	have := map[string]bool{"ckpt-initial": true}
+// used marks, in have, the legend entries this diagram draws.
+func (m *model) used(have map[string]bool) {
+	have["ckpt-initial"] = true
 	var kinds [256]bool
 	var ckpts [256]bool
 	for i := range m.run.Events {
@@ -85,12 +85,20 @@ func (m *model) used() []legendItem {
 	if len(m.lost) > 0 {
 		have["msg-lost"], have["lost-mark"] = true, true
 	}
-	have["ctl"] = len(m.ctl) > 0
-	have["jump"] = len(m.jumps) > 0
-	have["rline"] = len(m.lines) > 0
+	have["ctl"] = have["ctl"] || len(m.ctl) > 0
+	have["jump"] = have["jump"] || len(m.jumps) > 0
+	have["rline"] = have["rline"] || len(m.lines) > 0
 	have["held"] = have["held"] || len(m.holds) > 0
-	have["viol"] = len(m.violOf) > 0
-	have["diff"] = len(m.notes) > 0
+	have["viol"] = have["viol"] || len(m.violOf) > 0
+	have["diff"] = have["diff"] || len(m.notes) > 0
+}
+
+// usedUnion is the legend entries any panel draws, in legend order.
+func usedUnion(panels []*model) []legendItem {
+	have := map[string]bool{}
+	for _, m := range panels {
+		m.used(have)
+	}
 	var out []legendItem
 	for _, it := range legend {
 		if have[it.key] {
@@ -109,4 +117,45 @@ func ckptType(e *trace.RunEvent) string {
 		return t
 	}
 	return "basic"
+}
+
+// legendRows flows the entries into rows no wider than width, so none
+// is cut off.
+func legendRows(items []legendItem, width float64) [][]legendItem {
+	var rows [][]legendItem
+	var row []legendItem
+	used := 0.0
+	for _, it := range items {
+		w := legendItemW(it)
+		if len(row) > 0 && used+w > width {
+			rows = append(rows, row)
+			row, used = nil, 0
+		}
+		row = append(row, it)
+		used += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func legendItemW(it legendItem) float64 { return 36 + textWidth(it.label, textFont, false) + 22 }
+
+func legendSVG(x *xw, rows [][]legendItem, top float64) {
+	x.raw(`<g class="legend">`)
+	for r, row := range rows {
+		lx := 10.0
+		for _, it := range row {
+			x.raw(`<g class="legend-item"`)
+			x.attr("data-item", it.key)
+			x.raw(` transform="translate(`)
+			x.coords(lx, top+float64(r)*legendRowH+8)
+			x.raw(`)">` + it.sample)
+			x.text("", 36, 4.5, it.label)
+			x.raw("</g>")
+			lx += legendItemW(it)
+		}
+	}
+	x.raw("</g>\n")
 }

@@ -117,64 +117,6 @@ func svgDoc(x *xw, panels []*model, title string) {
 	x.raw("</svg>\n")
 }
 
-// usedUnion is the legend entries any panel draws, in legend order.
-func usedUnion(panels []*model) []legendItem {
-	have := map[string]bool{}
-	for _, m := range panels {
-		for _, it := range m.used() {
-			have[it.key] = true
-		}
-	}
-	var out []legendItem
-	for _, it := range legend {
-		if have[it.key] {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// legendRows flows the entries into rows no wider than width, so none
-// is cut off.
-func legendRows(items []legendItem, width float64) [][]legendItem {
-	var rows [][]legendItem
-	var row []legendItem
-	used := 0.0
-	for _, it := range items {
-		w := legendItemW(it)
-		if len(row) > 0 && used+w > width {
-			rows = append(rows, row)
-			row, used = nil, 0
-		}
-		row = append(row, it)
-		used += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-func legendItemW(it legendItem) float64 { return 36 + textWidth(it.label, textFont, false) + 22 }
-
-func legendSVG(x *xw, rows [][]legendItem, top float64) {
-	x.raw(`<g class="legend">`)
-	for r, row := range rows {
-		lx := 10.0
-		for _, it := range row {
-			x.raw(`<g class="legend-item"`)
-			x.attr("data-item", it.key)
-			x.raw(` transform="translate(`)
-			x.coords(lx, top+float64(r)*legendRowH+8)
-			x.raw(`)">` + it.sample)
-			x.text("", 36, 4.5, it.label)
-			x.raw("</g>")
-			lx += legendItemW(it)
-		}
-	}
-	x.raw("</g>\n")
-}
-
 // svgHeight is where the panel ends, its violation list included.
 func (m *model) svgHeight() float64 {
 	h := m.lanesBottom() + 10
