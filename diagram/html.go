@@ -49,7 +49,7 @@ func pageJS() string {
 type pageData struct {
 	Title      string
 	Heads      []pageHead
-	Legend     []pageLegend
+	Legend     []legendItem
 	Compare    *compareTable
 	Violations []pageViolation
 	Checked    bool
@@ -64,11 +64,6 @@ type pageHead struct {
 	Summary    string
 	Window     string
 	Properties []report.Property
-}
-
-type pageLegend struct {
-	Key, Label string
-	Sample     template.HTML
 }
 
 type pageViolation struct {
@@ -93,15 +88,13 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		return err
 	}
 	d := pageData{
-		Title: pageTitle(ms),
-		CSS:   template.CSS(pageCSS + diagramCSS),
-		JS:    template.JS(pageJS()),
+		Title:  pageTitle(ms),
+		Legend: usedUnion(ms),
+		CSS:    template.CSS(pageCSS + diagramCSS),
+		JS:     template.JS(pageJS()),
 	}
 	if len(ms) == 2 {
 		d.Compare = newCompareTable(ms, []int{len(ms[0].notes), len(ms[1].notes)})
-	}
-	for _, it := range usedUnion(ms) {
-		d.Legend = append(d.Legend, pageLegend{Key: it.key, Label: it.label, Sample: template.HTML(it.sample)})
 	}
 	var x xw
 	defs(&x)

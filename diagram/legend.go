@@ -1,13 +1,18 @@
 package diagram
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"html/template"
 
-// legendItem is one entry of the legend: a sample drawn at (0,0) in a
-// box 30 px wide, and its meaning. key names what must be in the diagram
-// for the entry to be shown: a legend lists only what the reader can
-// find.
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// legendItem is one entry of the legend, in the SVG and on the page
+// (assets/page.html): a sample drawn at (0,0) in a box 30 px wide, and
+// its meaning. Key names what must be in the diagram for the entry to be
+// shown: a legend lists only what the reader can find.
 type legendItem struct {
-	key, label, sample string
+	Key, Label string
+	Sample     template.HTML
 }
 
 var legend = []legendItem{
@@ -101,7 +106,7 @@ func usedUnion(panels []*model) []legendItem {
 	}
 	var out []legendItem
 	for _, it := range legend {
-		if have[it.key] {
+		if have[it.Key] {
 			out = append(out, it)
 		}
 	}
@@ -140,7 +145,7 @@ func legendRows(items []legendItem, width float64) [][]legendItem {
 	return rows
 }
 
-func legendItemW(it legendItem) float64 { return 36 + textWidth(it.label, textFont, false) + 22 }
+func legendItemW(it legendItem) float64 { return 36 + textWidth(it.Label, textFont, false) + 22 }
 
 func legendSVG(x *xw, rows [][]legendItem, top float64) {
 	x.raw(`<g class="legend">`)
@@ -148,11 +153,11 @@ func legendSVG(x *xw, rows [][]legendItem, top float64) {
 		lx := 10.0
 		for _, it := range row {
 			x.raw(`<g class="legend-item"`)
-			x.attr("data-item", it.key)
+			x.attr("data-item", it.Key)
 			x.raw(` transform="translate(`)
 			x.coords(lx, top+float64(r)*legendRowH+8)
-			x.raw(`)">` + it.sample)
-			x.text("", 36, 4.5, it.label)
+			x.raw(`)">` + string(it.Sample))
+			x.text("", 36, 4.5, it.Label)
 			x.raw("</g>")
 			lx += legendItemW(it)
 		}
