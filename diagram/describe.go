@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -158,12 +159,7 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 	return b
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\n') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+func trimSpace(b []byte) []byte { return bytes.TrimRight(b, " \n") }
 
 // appendVT writes a vector time as [(inc,count) …].
 func appendVT(b []byte, vt trace.VT) []byte {

@@ -12,6 +12,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
@@ -230,13 +231,7 @@ func checkRun(run *trace.Run) error {
 	return nil
 }
 
-func fill(n int, v int32) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
+func fill(n int, v int32) []int32 { return slices.Repeat([]int32{v}, n) }
 
 func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 
