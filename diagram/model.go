@@ -205,8 +205,6 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 	m.window(opts)
 	m.connect()
 	m.violations()
-	m.geo = newGeometry(m, 0)
-	m.layout()
 	return m, nil
 }
 

@@ -38,6 +38,7 @@ func TestLayoutOrder(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
+			m.layout()
 			checkOrder(rt, m, axis)
 		}
 	})

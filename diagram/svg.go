@@ -18,6 +18,9 @@ func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
 	if err != nil {
 		return err
 	}
+	for _, m := range ms {
+		m.layout()
+	}
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	svgDoc(&x, ms, pageTitle(ms))
