@@ -82,13 +82,22 @@ func svgDoc(x *xw, panels []*model, title string) {
 		m.geo.top = y + axisH
 		y = m.svgHeight()
 	}
-	H := y + 10
+	svgHead(x, panels[0], W, y+10, title, lines)
+	legendSVG(x, rows, legendTop)
+	for _, m := range panels {
+		m.panel(x, len(panels) > 1)
+	}
+	x.raw("</svg>\n")
+}
+
+// svgHead opens the <svg> element of size W×H, described by the first
+// panel m0, and writes the title and summary lines.
+func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
 	x.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram"`)
 	x.nums("width height", W, H)
 	x.raw(` viewBox="0 0 `)
 	x.coords(W, H)
 	x.raw(`"`)
-	m0 := panels[0]
 	x.attr("data-algorithm", m0.run.Algorithm)
 	x.int("data-events", m0.n)
 	x.int("data-drawn", m0.drawnCount())
@@ -113,11 +122,6 @@ func svgDoc(x *xw, panels []*model, title string) {
 		x.raw("</text>")
 	}
 	x.raw("</g>\n")
-	legendSVG(x, rows, legendTop)
-	for _, m := range panels {
-		m.panel(x, len(panels) > 1)
-	}
-	x.raw("</svg>\n")
 }
 
 // svgHeight is where the panel ends, its violation list included.
