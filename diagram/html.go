@@ -5,7 +5,6 @@ import (
 	"errors"
 	"html/template"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -176,6 +175,5 @@ func (m *model) pageViolations(panel int) []pageViolation {
 			Seqs: strings.Join(seqs, " "), Missing: len(v.Seqs) - len(m.violSeqs[i]),
 		})
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Panel < out[b].Panel })
 	return out
 }
