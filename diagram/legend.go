@@ -2,8 +2,7 @@ package diagram
 
 import (
 	"html/template"
-
-	"github.com/ckpt-dev/ckpt/trace"
+	"strings"
 )
 
 // legendItem is one entry of the legend, in the SVG and on the page
@@ -48,42 +47,24 @@ var legend = []legendItem{
 	{"diff", "ran a different number of times under the other algorithm", `<circle class="ev ev-send" cx="15" cy="0" r="4.5"/><circle class="diff" cx="15" cy="0" r="8"/>`},
 }
 
-// used marks, in have, the legend entries this diagram draws.
+// used marks, in have, the legend entries this diagram draws: the
+// words of its marks' classes (legend keys name them), and what else it
+// draws.
 func (m *model) used(have map[string]bool) {
 	have["ckpt-initial"] = true
-	var kinds [256]bool
-	var ckpts [256]bool
-	for i := range m.run.Events {
-		if !m.drawn[i] {
-			continue
-		}
-		e := &m.run.Events[i]
-		have["undone"] = have["undone"] || m.undone(int32(i))
-		have["thrown"] = have["thrown"] || m.discarded[i]
-		kinds[e.Kind] = true
-		if e.Kind == trace.Checkpoint && e.Ckpt != 0 {
-			ckpts[e.CkptType] = true
+	classes := map[string]bool{}
+	for i, d := range m.drawn {
+		if d {
+			classes[m.markClass(int32(i))] = true
 		}
 	}
-	for k, ok := range kinds {
-		if !ok {
-			continue
-		}
-		switch kd := trace.Kind(k); kd {
-		case trace.Checkpoint:
-		case trace.CheckpointSkipped:
-			have["ev-skipped"] = true
-		case trace.Hold:
-			have["held"] = true
-		default:
-			have["ev-"+kd.String()] = true
+	for c := range classes {
+		for _, w := range strings.Fields(c) {
+			have[w] = true
 		}
 	}
-	for t, ok := range ckpts {
-		if ok {
-			have["ckpt-"+ckptType(&trace.RunEvent{Kind: trace.Checkpoint, Ckpt: 1, CkptType: trace.CkptType(t)})] = true
-		}
-	}
+	have["thrown"] = have["thrown"] || have["discarded"]
+	have["held"] = have["held"] || have["ev-hold"]
 	for _, a := range m.arrows {
 		have["msg-"+a.style] = true
 	}
@@ -111,17 +92,6 @@ func usedUnion(panels []*model) []legendItem {
 		}
 	}
 	return out
-}
-
-// ckptType is a checkpoint's type name as its CSS class uses it.
-func ckptType(e *trace.RunEvent) string {
-	if e.Ckpt == 0 {
-		return "initial"
-	}
-	if t := e.CkptType.String(); t != "" {
-		return t
-	}
-	return "basic"
 }
 
 // legendRows flows the entries into rows no wider than width, so none

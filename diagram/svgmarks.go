@@ -119,6 +119,17 @@ func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 	return c
 }
 
+// ckptType is a checkpoint's type name as its CSS class uses it.
+func ckptType(e *trace.RunEvent) string {
+	if e.Ckpt == 0 {
+		return "initial"
+	}
+	if t := e.CkptType.String(); t != "" {
+		return t
+	}
+	return "basic"
+}
+
 // seg is one command of a mark's path, at (dx, dy) from the event's
 // point; " z" takes none.
 type seg struct {
