@@ -151,10 +151,8 @@ func panelID(ms []*model, i int) string {
 	return id
 }
 
+// pageTitle names the run and its algorithms ("ms vs pk").
 func pageTitle(ms []*model) string {
-	if len(ms) == 1 {
-		return ms[0].title()
-	}
 	var algs []string
 	for _, m := range ms {
 		algs = append(algs, m.run.Algorithm)

@@ -171,10 +171,6 @@ func algoName(a string) string {
 	return a
 }
 
-func (m *model) title() string {
-	return "ckpt diagram: " + m.name() + " (" + m.run.Algorithm + ")"
-}
-
 func (m *model) name() string {
 	switch {
 	case m.run.Name != "":
