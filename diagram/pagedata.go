@@ -179,6 +179,13 @@ func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 		d.Jumps = append(d.Jumps, ref(j.ev), ref(j.ckpt))
 		d.Jt = append(d.Jt, string(m.jumpHead(nil, j)))
 	}
+	m.lineData(d, ref)
+}
+
+// lineData fills recovery lines, failures, violations and left-out
+// stretches.
+func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
+	ev := m.run.Events
 	d.Lines = []lineJSON{}
 	for _, l := range m.lines {
 		lj := lineJSON{Fail: ref(l.fail), Pts: []int32{}, D: m.lineText(l)}
