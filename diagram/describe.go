@@ -78,32 +78,19 @@ func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
 			b = numField(b, "of", e.Of)
 		}
 	}
-	if e.Via != trace.ViaNone {
-		b = strField(b, "via", e.Via.String())
-	}
+	b = strField(b, "via", e.Via.String()) // an absent enum's name is ""
 	b = numField(b, "ckpt", e.Ckpt)
-	if e.CkptType != trace.CkptNone {
-		b = strField(b, "type", e.CkptType.String())
-	}
-	for _, f := range []struct {
+	b = strField(b, "type", e.CkptType.String())
+	for _, f := range [...]struct {
 		k string
 		v int32
 	}{{"restore", e.Restore}, {"pos", e.Pos}, {"undone", e.Undone}, {"sn", e.Sn}, {"next", e.Next}, {"inc", e.Inc}} {
 		b = numField(b, f.k, f.v)
 	}
-	if e.Reason != trace.ReasonNone {
-		b = strField(b, "reason", e.Reason.String())
+	for _, f := range [...]struct{ k, v string }{{"reason", e.Reason.String()}, {"cause", e.Cause.String()},
+		{"control", e.Control.String()}, {"state", e.State.String()}, {"until", run.Until(e)}} {
+		b = strField(b, f.k, f.v)
 	}
-	if e.Cause != trace.CauseNone {
-		b = strField(b, "cause", e.Cause.String())
-	}
-	if e.Control != trace.ControlNone {
-		b = strField(b, "control", e.Control.String())
-	}
-	if e.State != trace.StateNone {
-		b = strField(b, "state", e.State.String())
-	}
-	b = strField(b, "until", run.Until(e))
 	if e.Failure >= 0 {
 		b = append(b, "failure=#"...)
 		b = strconv.AppendInt(b, int64(e.Failure), 10)
