@@ -210,7 +210,7 @@ func TestBrowser(t *testing.T) {
 func browseMutant(t *testing.T, bin string) {
 	run, rep := replayed(t, readExample(t, "forced.json"), "ms")
 	var b bytes.Buffer
-	if err := HTML(&b, run, rep, Options{}); err != nil {
+	if err := htmlOf(&b, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -410,7 +410,7 @@ func BenchmarkBrowserOpen(b *testing.B) {
 func TestHTMLSelfContained(t *testing.T) {
 	run, rep := replayed(t, readExample(t, "orphan.json"), "pk")
 	var h bytes.Buffer
-	if err := HTML(&h, run, rep, Options{}); err != nil {
+	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := h.String()
@@ -429,7 +429,7 @@ func TestHTMLSelfContained(t *testing.T) {
 		}
 	}
 	var again bytes.Buffer
-	if err := HTML(&again, run, rep, Options{}); err != nil {
+	if err := htmlOf(&again, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(h.Bytes(), again.Bytes()) {

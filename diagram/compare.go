@@ -2,7 +2,8 @@ package diagram
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/ckpt-dev/ckpt/report"
@@ -147,6 +148,10 @@ func newCompareTable(ms []*model, diffs []int) *compareTable {
 // process, where each algorithm rolled back to and how much it undid.
 func compareFailures(ms []*model) []failureCompare {
 	var out []failureCompare
+	known := map[string]bool{}
+	for _, p := range ms[0].run.Processes {
+		known[p] = true
+	}
 	for k := 0; ; k++ {
 		var fc failureCompare
 		found := false
@@ -170,12 +175,18 @@ func compareFailures(ms []*model) []failureCompare {
 		if !found {
 			return out
 		}
-		names := make([]string, 0, len(byP))
-		for p := range byP {
-			names = append(names, p)
+		// Processes in the first run's order; a name it lacks after them,
+		// in name order.
+		names := slices.Clone(ms[0].run.Processes)
+		for _, p := range slices.Sorted(maps.Keys(byP)) {
+			if !known[p] {
+				names = append(names, p)
+			}
 		}
-		sort.Slice(names, func(i, j int) bool { return procOrder(ms[0], names[i]) < procOrder(ms[0], names[j]) })
 		for _, p := range names {
+			if byP[p] == nil {
+				continue
+			}
 			row := append([]string{p}, byP[p]...)
 			for i := range row {
 				if row[i] == "" {
@@ -186,15 +197,6 @@ func compareFailures(ms []*model) []failureCompare {
 		}
 		out = append(out, fc)
 	}
-}
-
-func procOrder(m *model, name string) int {
-	for i, p := range m.run.Processes {
-		if p == name {
-			return i
-		}
-	}
-	return len(m.run.Processes)
 }
 
 // lineWords says what one process did for one failure.

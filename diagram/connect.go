@@ -75,7 +75,7 @@ func (c *connector) event(idx int32) {
 			}
 		}
 		if e.Failure >= 0 {
-			c.addPoint(e.Failure, linePoint{p: e.P, ev: idx, kept: true})
+			c.point(e.Failure, linePoint{p: e.P, ev: idx, kept: true}, false)
 		}
 	case trace.Fail:
 		if c.downFrom[e.P] == trace.None {
@@ -85,7 +85,7 @@ func (c *connector) event(idx int32) {
 		c.restore(idx, e)
 	case trace.Checkpoint:
 		if e.CkptType == trace.CkptRecovery && e.Failure >= 0 {
-			c.replacePoint(e.Failure, linePoint{p: e.P, ev: idx})
+			c.point(e.Failure, linePoint{p: e.P, ev: idx}, true)
 		}
 	case trace.Resume:
 		if c.restartAt[e.P] != trace.None {
@@ -115,7 +115,7 @@ func (c *connector) message(idx int32, e *trace.RunEvent) {
 	if s == trace.None {
 		return
 	}
-	a := arrow{from: s, to: idx, style: styleNormal, undone: m.undone[s] || m.undone[idx], msg: e.Msg}
+	a := arrow{from: s, to: idx, style: styleNormal, undone: m.undone(s) || m.undone(idx), msg: e.Msg}
 	switch {
 	case e.Kind == trace.Discard && e.Reason == trace.ReasonOrphan:
 		a.style = styleOrphan
@@ -164,7 +164,7 @@ func (c *connector) restore(idx int32, e *trace.RunEvent) {
 	if e.Failure >= 0 {
 		// A restart is the failed process's own point: it replaces the
 		// kept point a control receipt recorded just before.
-		c.replacePoint(e.Failure, linePoint{p: e.P, ev: ck})
+		c.point(e.Failure, linePoint{p: e.P, ev: ck}, true)
 	}
 }
 
@@ -182,7 +182,7 @@ func (c *connector) end(idx int32, e *trace.RunEvent) {
 	}
 	a := arrow{from: trace.None, to: idx, style: styleLost, msg: e.Msg}
 	if s := m.sendOf(e.Msg, 0, idx); s != trace.None && m.drawn[s] {
-		a.from, a.undone = s, m.undone[s]
+		a.from, a.undone = s, m.undone(s)
 		m.dep[idx] = s
 	}
 	m.lost = append(m.lost, a)
@@ -195,7 +195,11 @@ func (c *connector) closeHold(p, idx int32) {
 	}
 }
 
-func (c *connector) addPoint(fail int32, pt linePoint) {
+// point records a process's point on failure fail's recovery line: its
+// first, or — replace — one over the "kept" point a control receipt at
+// the same process recorded just before a rollback, restart or recovery
+// checkpoint.
+func (c *connector) point(fail int32, pt linePoint, replace bool) {
 	m := c.m
 	li, ok := c.lineOf[fail]
 	if !ok {
@@ -206,31 +210,16 @@ func (c *connector) addPoint(fail int32, pt linePoint) {
 		c.lineOf[fail] = li
 		m.lines = append(m.lines, rline{fail: fail})
 	}
-	l := &m.lines[li]
-	for _, q := range l.points {
-		if q.p == pt.p {
+	pts := m.lines[li].points
+	for j := range pts {
+		if pts[j].p == pt.p {
+			if replace && pts[j].kept {
+				pts[j] = pt
+			}
 			return
 		}
 	}
-	l.points = append(l.points, pt)
-}
-
-// replacePoint records a rollback's or recovery checkpoint's point on a
-// failure's line, replacing the "kept" point a control receipt at the same
-// process recorded just before it.
-func (c *connector) replacePoint(fail int32, pt linePoint) {
-	if li, ok := c.lineOf[fail]; ok {
-		pts := c.m.lines[li].points
-		for j := range pts {
-			if pts[j].p == pt.p {
-				if pts[j].kept {
-					pts[j] = pt
-				}
-				return
-			}
-		}
-	}
-	c.addPoint(fail, pt)
+	m.lines[li].points = append(pts, pt)
 }
 
 func keepDrawn(in []interval, drawn []bool) []interval {

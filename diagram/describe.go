@@ -1,7 +1,10 @@
 package diagram
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -75,32 +78,19 @@ func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
 			b = numField(b, "of", e.Of)
 		}
 	}
-	if e.Via != trace.ViaNone {
-		b = strField(b, "via", e.Via.String())
-	}
+	b = strField(b, "via", e.Via.String()) // an absent enum's name is ""
 	b = numField(b, "ckpt", e.Ckpt)
-	if e.CkptType != trace.CkptNone {
-		b = strField(b, "type", e.CkptType.String())
-	}
-	for _, f := range []struct {
+	b = strField(b, "type", e.CkptType.String())
+	for _, f := range [...]struct {
 		k string
 		v int32
 	}{{"restore", e.Restore}, {"pos", e.Pos}, {"undone", e.Undone}, {"sn", e.Sn}, {"next", e.Next}, {"inc", e.Inc}} {
 		b = numField(b, f.k, f.v)
 	}
-	if e.Reason != trace.ReasonNone {
-		b = strField(b, "reason", e.Reason.String())
+	for _, f := range [...]struct{ k, v string }{{"reason", e.Reason.String()}, {"cause", e.Cause.String()},
+		{"control", e.Control.String()}, {"state", e.State.String()}, {"until", run.Until(e)}} {
+		b = strField(b, f.k, f.v)
 	}
-	if e.Cause != trace.CauseNone {
-		b = strField(b, "cause", e.Cause.String())
-	}
-	if e.Control != trace.ControlNone {
-		b = strField(b, "control", e.Control.String())
-	}
-	if e.State != trace.StateNone {
-		b = strField(b, "state", e.State.String())
-	}
-	b = strField(b, "until", run.Until(e))
 	if e.Failure >= 0 {
 		b = append(b, "failure=#"...)
 		b = strconv.AppendInt(b, int64(e.Failure), 10)
@@ -143,7 +133,7 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 		b = m.run.Events[l].T.AppendJSON(b)
 		b = append(b, "s)"...)
 	}
-	if m.undone[i] {
+	if m.undone(i) {
 		b = append(trimSpace(b), "\nundone by a later restart or rollback"...)
 	}
 	if m.discarded[i] {
@@ -156,12 +146,7 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 	return b
 }
 
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\n') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+func trimSpace(b []byte) []byte { return bytes.TrimRight(b, " \n") }
 
 // appendVT writes a vector time as [(inc,count) …].
 func appendVT(b []byte, vt trace.VT) []byte {
@@ -186,44 +171,25 @@ func (m *model) procName(p int32) string {
 	return "?"
 }
 
+// appendPB appends a piggyback's fields as "k=v" words (the caller
+// trims the last space).
 func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
-	start := len(b)
-	sep := func() {
-		if len(b) > start {
-			b = append(b, ' ')
-		}
-	}
-	if pb.Sn >= 0 {
-		sep()
-		b = append(b, "sn="...)
-		b = strconv.AppendInt(b, int64(pb.Sn), 10)
-		if pb.Inc < 0 {
-			b = append(b, " f={"...)
-			for i, f := range pb.F {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, m.procName(f.P)...)
-				b = append(b, ':')
-				b = strconv.AppendInt(b, int64(f.Count), 10)
+	b = numField(b, "sn", pb.Sn)
+	if pb.Sn >= 0 && pb.Inc < 0 {
+		b = append(b, "f={"...)
+		for i, f := range pb.F {
+			if i > 0 {
+				b = append(b, ',')
 			}
-			b = append(b, '}')
+			b = append(append(b, m.procName(f.P)...), ':')
+			b = strconv.AppendInt(b, int64(f.Count), 10)
 		}
+		b = append(b, "} "...)
 	}
-	if pb.Inc >= 0 {
-		sep()
-		b = append(b, "inc="...)
-		b = strconv.AppendInt(b, int64(pb.Inc), 10)
-	}
-	if pb.RecLine >= 0 {
-		sep()
-		b = append(b, "rec_line="...)
-		b = strconv.AppendInt(b, int64(pb.RecLine), 10)
-	}
+	b = numField(b, "inc", pb.Inc)
+	b = numField(b, "rec_line", pb.RecLine)
 	if len(pb.VT) > 0 {
-		sep()
-		b = append(b, "vt="...)
-		b = appendVT(b, pb.VT)
+		b = appendVT(append(b, "vt="...), pb.VT)
 	}
 	return b
 }
@@ -257,6 +223,152 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 			b = strconv.AppendInt(b, int64(id.Inc), 10)
 		}
 		b = append(b, ']')
+	}
+	return b
+}
+
+// pairText is the details of two events joined by sep: a held span, a
+// control message.
+func (m *model) pairText(b []byte, from int32, sep string, to int32) string {
+	b = append(m.describe(b, from), sep...)
+	return string(m.describe(b, to))
+}
+
+func (m *model) initialText(p int32) string {
+	s := m.run.Processes[p] + " initial checkpoint 0 (t=0, pos 0"
+	if m.isMS() {
+		s += ", sn 0"
+	}
+	return s + ")"
+}
+
+func (m *model) downText(d interval) string {
+	return fmt.Sprintf("%s down from t=%ss to t=%ss", m.run.Processes[d.p], m.run.Events[d.from].T, m.run.Events[d.to].T)
+}
+
+// lineText lists where a failure's recovery line passes.
+func (m *model) lineText(l rline) string {
+	f := &m.run.Events[l.fail]
+	var b strings.Builder
+	fmt.Fprintf(&b, "recovery line of failure #%d (%s at t=%ss):", l.fail, m.run.Processes[f.P], f.T)
+	for _, pt := range l.points {
+		b.WriteString("\n")
+		b.WriteString(m.run.Processes[pt.p])
+		switch {
+		case pt.ev == trace.None:
+			b.WriteString(": initial checkpoint 0")
+		case pt.kept:
+			b.WriteString(": keeps its state (no rollback)")
+		default:
+			e := &m.run.Events[pt.ev]
+			fmt.Fprintf(&b, ": checkpoint %d (%s)", e.Ckpt, e.CkptType)
+			if e.Sn >= 0 {
+				fmt.Fprintf(&b, " sn=%d", e.Sn)
+			}
+			if vt := m.run.VTOf(e); len(vt) > 0 {
+				b.WriteString(" vt=")
+				b.Write(appendVT(nil, vt))
+			}
+		}
+	}
+	return b.String()
+}
+
+// arrowText is an arrow's hover text: the message, its fate, and both
+// ends' details.
+func (m *model) arrowText(a arrow) string {
+	b := append([]byte(nil), m.msgName(a.msg)...)
+	if a.from != trace.None {
+		b = append(b, " copy "...)
+		b = strconv.AppendInt(b, int64(m.run.Events[a.from].Copy), 10)
+	}
+	b = append(append(append(b, ": "...), m.fate(a)...), '\n')
+	if a.from == trace.None {
+		return string(m.describe(b, a.to))
+	}
+	return m.pairText(b, a.from, "\n→ ", a.to)
+}
+
+// fate says in words what became of a copy.
+func (m *model) fate(a arrow) string {
+	switch {
+	case m.run.Events[a.to].Kind == trace.End && a.from == trace.None:
+		return "lost: the receive waits forever and no copy was ever sent"
+	case m.run.Events[a.to].Kind == trace.End:
+		return "lost: the receive waits forever; this is the message's last send"
+	case a.style == styleOrphan && m.run.Events[a.to].Kind == trace.Recv:
+		return "orphan: received, then its send was undone"
+	}
+	return fates[a.style]
+}
+
+// fates says in words what each message style means (the page's
+// script has the same table).
+var fates = map[string]string{
+	styleNormal: "delivered", styleReplayed: "delivered again from the message log", styleResent: "a resend, delivered",
+	styleDiscarded: "discarded (stale or duplicate)", styleLost: "lost: never received (left in the mailbox)",
+	styleOrphan: "orphan: discarded as an orphan",
+}
+
+func (m *model) msgName(msg int32) string {
+	if msg >= 0 && int(msg) < len(m.run.Msgs) {
+		return m.run.Msgs[msg]
+	}
+	return "?"
+}
+
+// jumpHead explains a rollback: who went back where, how much it undid
+// and why.
+func (m *model) jumpHead(b []byte, j jump) []byte {
+	e := &m.run.Events[j.ev]
+	b = append(b, m.run.Processes[e.P]...)
+	if e.Kind == trace.Restart {
+		b = append(b, " restarts from checkpoint "...)
+	} else {
+		b = append(b, " rolls back to checkpoint "...)
+	}
+	b = strconv.AppendInt(b, int64(e.Restore), 10)
+	if j.ckpt != trace.None {
+		c := &m.run.Events[j.ckpt]
+		if c.Sn >= 0 {
+			b = append(b, " (sn="...)
+			b = strconv.AppendInt(b, int64(c.Sn), 10)
+			b = append(b, ')')
+		}
+		if vt := m.run.VTOf(c); len(vt) > 0 {
+			b = append(b, " vt="...)
+			b = appendVT(b, vt)
+		}
+	}
+	if e.Undone >= 0 {
+		b = append(b, ", undoing "...)
+		b = strconv.AppendInt(b, int64(e.Undone), 10)
+		b = append(b, " ops"...)
+	}
+	if e.Pos >= 0 {
+		b = append(b, ", keeping "...)
+		b = strconv.AppendInt(b, int64(e.Pos), 10)
+		b = append(b, " live"...)
+	}
+	b = append(b, "\nwhy: "...)
+	switch {
+	case e.Kind == trace.Restart:
+		b = append(b, "it failed"...)
+	case e.Cause == trace.CauseRequest:
+		b = append(b, "a Rollback request"...)
+	case e.Cause == trace.CauseMessage:
+		b = append(b, "a message from a later recovery"...)
+	case e.Cause == trace.CauseToken:
+		b = append(b, "a token announced lost events its state depends on"...)
+	default:
+		b = append(b, "not recorded"...)
+	}
+	if f := e.Failure; f >= 0 && int(f) < m.n {
+		b = append(b, " (failure #"...)
+		b = strconv.AppendInt(b, int64(f), 10)
+		b = append(b, " of "...)
+		b = append(b, m.run.Processes[m.run.Events[f].P]...)
+		b = append(b, ')')
 	}
 	return b
 }

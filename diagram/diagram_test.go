@@ -171,7 +171,7 @@ func TestEscaping(t *testing.T) {
 		}
 	}
 	var h bytes.Buffer
-	if err := HTML(&h, run, rep, Options{}); err != nil {
+	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(h.String(), "<script>alert") || strings.Contains(h.String(), "<b>bold") {
@@ -200,7 +200,7 @@ func TestBadRuns(t *testing.T) {
 			run := styleRun()
 			tc.mod(run)
 			var b bytes.Buffer
-			err := SVG(&b, run, nil, Options{})
+			err := svgOf(&b, run, nil, Options{})
 			if tc.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -216,7 +216,7 @@ func TestBadRuns(t *testing.T) {
 			}
 		})
 	}
-	if err := SVG(&bytes.Buffer{}, nil, nil, Options{}); err == nil {
+	if err := svgOf(&bytes.Buffer{}, nil, nil, Options{}); err == nil {
 		t.Error("nil run: no error")
 	}
 }
@@ -247,7 +247,7 @@ func TestViolationHighlight(t *testing.T) {
 		t.Errorf("%d list entries and %d rings for %d violations", entries, rings, nviol)
 	}
 	var h bytes.Buffer
-	if err := HTML(&h, run, rep, Options{}); err != nil {
+	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(h.String(), `<li class="violation"`); got != nviol {

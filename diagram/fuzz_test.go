@@ -38,11 +38,11 @@ func FuzzDiagram(f *testing.F) {
 		}
 		rep := consistency.Check(run, nil)
 		var b bytes.Buffer
-		if err := SVG(&b, run, &rep, Options{MaxEvents: int(max%32) + 1, Around: 2}); err != nil {
+		if err := svgOf(&b, run, &rep, Options{MaxEvents: int(max%32) + 1, Around: 2}); err != nil {
 			return
 		}
 		parseSVG(t, b.Bytes())
-		if err := HTML(io.Discard, run, &rep, Options{}); err != nil {
+		if err := htmlOf(io.Discard, run, &rep, Options{}); err != nil {
 			t.Fatal(err)
 		}
 	})

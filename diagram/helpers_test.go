@@ -50,10 +50,20 @@ func readExample(t testing.TB, name string) *trace.Trace {
 	return tr
 }
 
+// svgOf draws one run as an SVG.
+func svgOf(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
+	return SVGPanels(w, []Panel{{Run: run, Report: rep}}, opts)
+}
+
+// htmlOf draws one run as a page.
+func htmlOf(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
+	return HTMLPanels(w, []Panel{{Run: run, Report: rep}}, opts)
+}
+
 func renderSVG(t testing.TB, run *trace.Run, rep *report.Report, opts Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := SVG(&b, run, rep, opts); err != nil {
+	if err := svgOf(&b, run, rep, opts); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

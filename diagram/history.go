@@ -6,11 +6,11 @@ import (
 )
 
 // history builds the checker's history model of the run (package
-// consistency/history, the model its properties read) and takes from it
-// what the diagram draws faded: the ops restarts and rollbacks undid
-// (and which restore undid each; a resend with the send it repeats), and
-// the checkpoints a later restore threw away. It also ties each log
-// event to the receipt it makes stable.
+// consistency/history, the model its properties read): what the
+// diagram draws faded — the ops restarts and rollbacks undid, and the
+// checkpoints a later restore threw away — is read from it (undoneBy,
+// discarded). It also ties each log event to the receipt it makes
+// stable.
 func (m *model) history() {
 	run := m.run
 	b := history.NewBuilder(run, nil, history.AlgOf(run), m.n)
@@ -18,20 +18,13 @@ func (m *model) history() {
 		b.Add(&run.Events[i])
 	}
 	m.h = b
-	h := b.Model()
 	lastRecv := make(map[uint64]int32)
 	for i := range run.Events {
-		e, s := &run.Events[i], int32(i)
-		switch {
-		case e.Kind == trace.Send && e.Resend:
-			s = h.SendOf[i]
-		case e.Kind == trace.Recv:
-			lastRecv[copyKey(e.Msg, e.Copy)] = s
-		case e.Kind == trace.Log:
-			m.noteLog(s, lastRecv)
-		}
-		if s != trace.None && h.UndoneBy[s] >= 0 {
-			m.undone[i], m.undoneBy[i] = true, h.UndoneBy[s]
+		switch e := &run.Events[i]; e.Kind {
+		case trace.Recv:
+			lastRecv[copyKey(e.Msg, e.Copy)] = int32(i)
+		case trace.Log:
+			m.noteLog(int32(i), lastRecv)
 		}
 	}
 	for p := range run.Processes {
@@ -46,6 +39,23 @@ func (m *model) history() {
 		}
 	}
 }
+
+// undoneBy returns the restart or rollback that undid event i (for a
+// resend, the live send it repeats), or None.
+func (m *model) undoneBy(i int32) int32 {
+	h := m.h.Model()
+	if e := &m.run.Events[i]; e.Kind == trace.Send && e.Resend {
+		if i = h.SendOf[i]; i == trace.None {
+			return trace.None
+		}
+	}
+	if u := h.UndoneBy[i]; u >= 0 {
+		return u
+	}
+	return trace.None
+}
+
+func (m *model) undone(i int32) bool { return m.undoneBy(i) != trace.None }
 
 // restored returns the checkpoint event restart or rollback idx
 // restores (None: the implicit initial checkpoint), or false when the
@@ -104,11 +114,11 @@ func (m *model) noteLog(idx int32, lastRecv map[uint64]int32) {
 // A receipt undone for an earlier failure, before its send was undone,
 // received no orphan.
 func (m *model) orphanReceipt(s, r int32) bool {
-	us := m.undoneBy[s]
+	us := m.undoneBy(s)
 	if us == trace.None {
 		return false
 	}
-	ur := m.undoneBy[r]
+	ur := m.undoneBy(r)
 	if ur == trace.None || ur > us {
 		return true
 	}

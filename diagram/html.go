@@ -2,11 +2,13 @@ package diagram
 
 import (
 	"embed"
+	"errors"
 	"html/template"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -46,7 +48,7 @@ func pageJS() string {
 type pageData struct {
 	Title      string
 	Heads      []pageHead
-	Legend     []pageLegend
+	Legend     []legendItem
 	Compare    *compareTable
 	Violations []pageViolation
 	Checked    bool
@@ -63,11 +65,6 @@ type pageHead struct {
 	Properties []report.Property
 }
 
-type pageLegend struct {
-	Key, Label string
-	Sample     template.HTML
-}
-
 type pageViolation struct {
 	Panel    int
 	Algo     string
@@ -81,15 +78,6 @@ type pageViolation struct {
 	Missing int
 }
 
-// HTML writes run as one self-contained HTML page: the diagram drawn in
-// the browser from embedded data, with lane names and legend that stay
-// in view, semantic zoom, an overview strip, search, lane filters, deep
-// links (#seq=N), hover details and the violation list. It loads nothing
-// from the network. rep may be nil.
-func HTML(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	return HTMLPanels(w, []Panel{{Run: run, Report: rep}}, opts)
-}
-
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
 // and PK) one above the other on a shared x axis, with a table comparing
 // them and the ops they ran a different number of times outlined.
@@ -99,45 +87,35 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		return err
 	}
 	d := pageData{
-		Title: pageTitle(ms),
-		CSS:   template.CSS(pageCSS + diagramCSS),
-		JS:    template.JS(pageJS()),
+		Title:  pageTitle(ms),
+		Legend: usedUnion(ms),
+		CSS:    template.CSS(pageCSS + diagramCSS),
+		JS:     template.JS(pageJS()),
 	}
 	if len(ms) == 2 {
 		d.Compare = newCompareTable(ms, []int{len(ms[0].notes), len(ms[1].notes)})
 	}
-	for _, it := range usedUnion(ms) {
-		d.Legend = append(d.Legend, pageLegend{Key: it.key, Label: it.label, Sample: template.HTML(it.sample)})
-	}
 	var x xw
 	defs(&x)
 	d.Defs = template.HTML(x.b)
-	var j jw
-	j.open('{')
-	j.key("axis")
-	j.string(ms[0].opts.Axis)
-	j.key("kinds")
-	j.open('[')
+	data := pageJSON{Axis: ms[0].opts.Axis}
 	for k := trace.Kind(0); k.String() != trace.Kind(255).String(); k++ {
-		j.string(k.String())
+		data.Kinds = append(data.Kinds, k.String())
 	}
-	j.close(']')
-	j.key("panels")
-	j.open('[')
 	for i, m := range ms {
 		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
 		if m.rep != nil {
 			d.Heads[i].Properties = m.rep.Properties
 			d.Checked = true
 		}
-		m.pageData(&j, panelID(ms, i))
+		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
 		d.Violations = append(d.Violations, m.pageViolations(i)...)
 	}
-	j.close(']')
-	j.close('}')
-	// jw escapes <, > and & in every string, so the data cannot end its
-	// <script> element.
-	d.Data = template.JS(j.b)
+	b, err := json.Marshal(&data)
+	if err != nil {
+		return err
+	}
+	d.Data = template.JS(b)
 	return pageTmpl.Execute(w, d)
 }
 
@@ -145,7 +123,7 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 // title come from the first.
 func buildPanels(panels []Panel, opts Options, maxEvents int) ([]*model, error) {
 	if len(panels) == 0 || len(panels) > 2 {
-		return nil, errPanels
+		return nil, errors.New("diagram: want one run, or two to compare")
 	}
 	var ms []*model
 	for _, p := range panels {
@@ -173,10 +151,8 @@ func panelID(ms []*model, i int) string {
 	return id
 }
 
+// pageTitle names the run and its algorithms ("ms vs pk").
 func pageTitle(ms []*model) string {
-	if len(ms) == 1 {
-		return ms[0].title()
-	}
 	var algs []string
 	for _, m := range ms {
 		algs = append(algs, m.run.Algorithm)
@@ -197,6 +173,5 @@ func (m *model) pageViolations(panel int) []pageViolation {
 			Seqs: strings.Join(seqs, " "), Missing: len(v.Seqs) - len(m.violSeqs[i]),
 		})
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Panel < out[b].Panel })
 	return out
 }

@@ -1,6 +1,10 @@
 package diagram
 
-import "unicode/utf8"
+import (
+	"cmp"
+	"slices"
+	"unicode/utf8"
+)
 
 // Type sizes (px). Nothing in a diagram is smaller than 12 px at zoom 1:
 // issue 18 found 8-px text unreadable.
@@ -82,30 +86,17 @@ type placer struct {
 }
 
 func (pl *placer) place(b box) bool {
-	// Find the first box whose x0 could overlap: x0 > b.x0 - maxW.
-	lo, hi := 0, len(pl.boxes)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if pl.boxes[mid].x0 <= b.x0-pl.maxW {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	i := lo
-	for ; i < len(pl.boxes) && pl.boxes[i].x0 < b.x1; i++ {
+	byX0 := func(a box, x float64) int { return cmp.Compare(a.x0, x) }
+	// Only boxes starting less than the widest box's width before b can
+	// reach it.
+	lo, _ := slices.BinarySearchFunc(pl.boxes, b.x0-pl.maxW, byX0)
+	for i := lo; i < len(pl.boxes) && pl.boxes[i].x0 < b.x1; i++ {
 		if pl.boxes[i].overlaps(b) {
 			return false
 		}
 	}
-	// Insert keeping the order by x0.
-	at := lo
-	for at < len(pl.boxes) && pl.boxes[at].x0 < b.x0 {
-		at++
-	}
-	pl.boxes = append(pl.boxes, box{})
-	copy(pl.boxes[at+1:], pl.boxes[at:])
-	pl.boxes[at] = b
+	at, _ := slices.BinarySearchFunc(pl.boxes, b.x0, byX0)
+	pl.boxes = slices.Insert(pl.boxes, at, b)
 	pl.maxW = max(pl.maxW, b.x1-b.x0)
 	return true
 }

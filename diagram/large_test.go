@@ -65,7 +65,7 @@ func TestWindow(t *testing.T) {
 				t.Errorf("%d failures drawn, want all 4", fails)
 			}
 			var h bytes.Buffer
-			if err := HTML(&h, run, rep, opts); err != nil {
+			if err := htmlOf(&h, run, rep, opts); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(h.String(), `class="window-note page-window-note"`) {
@@ -91,7 +91,7 @@ func BenchmarkSVG(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if err := SVG(io.Discard, run, rep, Options{}); err != nil {
+		if err := svgOf(io.Discard, run, rep, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -113,7 +113,7 @@ func BenchmarkHTMLLarge(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var w countWriter
-		if err := HTML(&w, run, rep, Options{}); err != nil {
+		if err := htmlOf(&w, run, rep, Options{}); err != nil {
 			b.Fatal(err)
 		}
 		size = int(w)
@@ -131,7 +131,7 @@ func BenchmarkHTMLSmall(b *testing.B) {
 	run, rep := replayed(b, generated(b, 2000, 3), "pk")
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := HTML(io.Discard, run, rep, Options{}); err != nil {
+		if err := htmlOf(io.Discard, run, rep, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,8 +53,10 @@ func (m *model) lanesBottom() float64 {
 	return m.laneY(int32(len(m.run.Processes)-1)) + laneGap/2
 }
 
-// layout gives every drawn event its x on the chosen axis.
+// layout gives every drawn event its x on the chosen axis (the SVG's;
+// the page lays events out in the browser).
 func (m *model) layout() {
+	m.geo = newGeometry(m, 0)
 	if m.opts.Axis == AxisTime {
 		m.layoutTime()
 	} else {

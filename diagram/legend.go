@@ -1,13 +1,17 @@
 package diagram
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"html/template"
+	"strings"
+)
 
-// legendItem is one entry of the legend: a sample drawn at (0,0) in a
-// box 30 px wide, and its meaning. key names what must be in the diagram
-// for the entry to be shown: a legend lists only what the reader can
-// find.
+// legendItem is one entry of the legend, in the SVG and on the page
+// (assets/page.html): a sample drawn at (0,0) in a box 30 px wide, and
+// its meaning. Key names what must be in the diagram for the entry to be
+// shown: a legend lists only what the reader can find.
 type legendItem struct {
-	key, label, sample string
+	Key, Label string
+	Sample     template.HTML
 }
 
 var legend = []legendItem{
@@ -43,70 +47,90 @@ var legend = []legendItem{
 	{"diff", "ran a different number of times under the other algorithm", `<circle class="ev ev-send" cx="15" cy="0" r="4.5"/><circle class="diff" cx="15" cy="0" r="8"/>`},
 }
 
-// used lists the legend entries this diagram draws.
-func (m *model) used() []legendItem {
-	have := map[string]bool{"ckpt-initial": true}
-	var kinds [256]bool
-	var ckpts [256]bool
-	for i := range m.run.Events {
-		if !m.drawn[i] {
-			continue
-		}
-		e := &m.run.Events[i]
-		have["undone"] = have["undone"] || m.undone[i]
-		have["thrown"] = have["thrown"] || m.discarded[i]
-		kinds[e.Kind] = true
-		if e.Kind == trace.Checkpoint && e.Ckpt != 0 {
-			ckpts[e.CkptType] = true
+// used marks, in have, the legend entries this diagram draws: the
+// words of its marks' classes (legend keys name them), and what else it
+// draws.
+func (m *model) used(have map[string]bool) {
+	have["ckpt-initial"] = true
+	classes := map[string]bool{}
+	for i, d := range m.drawn {
+		if d {
+			classes[m.markClass(int32(i))] = true
 		}
 	}
-	for k, ok := range kinds {
-		if !ok {
-			continue
-		}
-		switch kd := trace.Kind(k); kd {
-		case trace.Checkpoint:
-		case trace.CheckpointSkipped:
-			have["ev-skipped"] = true
-		case trace.Hold:
-			have["held"] = true
-		default:
-			have["ev-"+kd.String()] = true
+	for c := range classes {
+		for _, w := range strings.Fields(c) {
+			have[w] = true
 		}
 	}
-	for t, ok := range ckpts {
-		if ok {
-			have["ckpt-"+ckptType(&trace.RunEvent{Kind: trace.Checkpoint, Ckpt: 1, CkptType: trace.CkptType(t)})] = true
-		}
-	}
+	have["thrown"] = have["thrown"] || have["discarded"]
+	have["held"] = have["held"] || have["ev-hold"]
 	for _, a := range m.arrows {
 		have["msg-"+a.style] = true
 	}
 	if len(m.lost) > 0 {
 		have["msg-lost"], have["lost-mark"] = true, true
 	}
-	have["ctl"] = len(m.ctl) > 0
-	have["jump"] = len(m.jumps) > 0
-	have["rline"] = len(m.lines) > 0
+	have["ctl"] = have["ctl"] || len(m.ctl) > 0
+	have["jump"] = have["jump"] || len(m.jumps) > 0
+	have["rline"] = have["rline"] || len(m.lines) > 0
 	have["held"] = have["held"] || len(m.holds) > 0
-	have["viol"] = len(m.violOf) > 0
-	have["diff"] = len(m.notes) > 0
+	have["viol"] = have["viol"] || len(m.violOf) > 0
+	have["diff"] = have["diff"] || len(m.notes) > 0
+}
+
+// usedUnion is the legend entries any panel draws, in legend order.
+func usedUnion(panels []*model) []legendItem {
+	have := map[string]bool{}
+	for _, m := range panels {
+		m.used(have)
+	}
 	var out []legendItem
 	for _, it := range legend {
-		if have[it.key] {
+		if have[it.Key] {
 			out = append(out, it)
 		}
 	}
 	return out
 }
 
-// ckptType is a checkpoint's type name as its CSS class uses it.
-func ckptType(e *trace.RunEvent) string {
-	if e.Ckpt == 0 {
-		return "initial"
+// legendRows flows the entries into rows no wider than width, so none
+// is cut off.
+func legendRows(items []legendItem, width float64) [][]legendItem {
+	var rows [][]legendItem
+	var row []legendItem
+	used := 0.0
+	for _, it := range items {
+		w := legendItemW(it)
+		if len(row) > 0 && used+w > width {
+			rows = append(rows, row)
+			row, used = nil, 0
+		}
+		row = append(row, it)
+		used += w
 	}
-	if t := e.CkptType.String(); t != "" {
-		return t
+	if len(row) > 0 {
+		rows = append(rows, row)
 	}
-	return "basic"
+	return rows
+}
+
+func legendItemW(it legendItem) float64 { return 36 + textWidth(it.Label, textFont, false) + 22 }
+
+func legendSVG(x *xw, rows [][]legendItem, top float64) {
+	x.raw(`<g class="legend">`)
+	for r, row := range rows {
+		lx := 10.0
+		for _, it := range row {
+			x.raw(`<g class="legend-item"`)
+			x.attr("data-item", it.Key)
+			x.raw(` transform="translate(`)
+			x.coords(lx, top+float64(r)*legendRowH+8)
+			x.raw(`)">` + string(it.Sample))
+			x.text("", 36, 4.5, it.Label)
+			x.raw("</g>")
+			lx += legendItemW(it)
+		}
+	}
+	x.raw("</g>\n")
 }

@@ -12,6 +12,7 @@ package diagram
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
@@ -149,11 +150,8 @@ type model struct {
 	// h is the checker's history model of the run, as built.
 	h *history.Builder
 
-	n      int
-	drawn  []bool
-	undone []bool
-	// undoneBy is the restart or rollback that undid an event, or None.
-	undoneBy []int32
+	n     int
+	drawn []bool
 	// discarded marks checkpoints a later restore threw away.
 	discarded []bool
 	// logged is the index of the log event of a recv, or None.
@@ -198,8 +196,6 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 	m := &model{
 		run: run, rep: rep, opts: opts, n: n,
 		drawn:     make([]bool, n),
-		undone:    make([]bool, n),
-		undoneBy:  fill(n, trace.None),
 		discarded: make([]bool, n),
 		logged:    fill(n, trace.None),
 		dep:       fill(n, trace.None),
@@ -209,8 +205,6 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 	m.window(opts)
 	m.connect()
 	m.violations()
-	m.geo = newGeometry(m, 0)
-	m.layout()
 	return m, nil
 }
 
@@ -235,13 +229,7 @@ func checkRun(run *trace.Run) error {
 	return nil
 }
 
-func fill(n int, v int32) []int32 {
-	s := make([]int32, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
-}
+func fill(n int, v int32) []int32 { return slices.Repeat([]int32{v}, n) }
 
 func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 

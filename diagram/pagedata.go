@@ -1,18 +1,84 @@
 package diagram
 
 import (
+	json "github.com/goccy/go-json"
+
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// pageData writes one panel of the page's data: the drawn events as
+// pageJSON is the data the page's script draws. It goes inside a
+// <script> element: go-json escapes <, > and & (so no "</script>" or
+// "<!--" can appear) and U+2028/U+2029, and turns invalid UTF-8 into
+// U+FFFD.
+type pageJSON struct {
+	Axis   string       `json:"axis"`
+	Kinds  []string     `json:"kinds"`
+	Panels []*panelJSON `json:"panels"`
+}
+
+// panelJSON is one panel of the page's data: the drawn events as
 // columns (process, time, kind, mark class, details…) and everything
 // that connects them, by index into those columns. The browser lays the
 // events out itself (it can hide lanes, collapse local events and switch
 // the axis), so the data holds times and dependencies, not positions.
-func (m *model) pageData(w *jw, id string) {
+// Rows of connections (arrows, intervals, jumps) are flattened into one
+// array of integers each.
+type panelJSON struct {
+	ID        string          `json:"id"`
+	Algorithm string          `json:"algorithm"`
+	Title     string          `json:"title"`
+	Summary   string          `json:"summary"`
+	Window    string          `json:"window"`
+	MS        bool            `json:"ms"`
+	N         int             `json:"n"`
+	Procs     []string        `json:"procs"`
+	Init      []bool          `json:"init"`
+	Seq       []int32         `json:"seq"`
+	P         []int32         `json:"p"`
+	T         json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
+	K         []int32         `json:"k"`
+	C         []int32         `json:"c"`
+	Cls       []string        `json:"cls"`
+	Sn        []int32         `json:"sn"`
+	M         []int32         `json:"m"`
+	Dep       []int32         `json:"dep"`
+	Msgs      []string        `json:"msgs"`
+	D         []string        `json:"d"`
+	Diff      []int32         `json:"diff"`
+	Styles    []string        `json:"styles"`
+	Ar        []int32         `json:"ar"`
+	Lost      []int32         `json:"lost"`
+	Ctl       []int32         `json:"ctl"`
+	Ctlc      []string        `json:"ctlc"`
+	Down      []int32         `json:"down"`
+	Held      []int32         `json:"held"`
+	Jumps     []int32         `json:"jumps"`
+	Jt        []string        `json:"jt"`
+	Lines     []lineJSON      `json:"lines"`
+	Fails     []int32         `json:"fails"`
+	Viol      []violJSON      `json:"viol"`
+	// Gaps are (before, omitted, t0, t1) per left-out stretch.
+	Gaps []any `json:"gaps"`
+}
+
+type lineJSON struct {
+	Fail int32   `json:"fail"`
+	Pts  []int32 `json:"pts"` // (p, ev, kept) per point
+	D    string  `json:"d"`
+}
+
+type violJSON struct {
+	Prop string  `json:"prop"`
+	Msg  string  `json:"msg"`
+	Ev   []int32 `json:"ev"`
+}
+
+// pageData returns one panel's data. Every slice is non-nil: the script
+// reads an empty one as [], never null.
+func (m *model) pageData(id string) *panelJSON {
 	run := m.run
 	em := fill(m.n, trace.None) // run index -> emitted index
-	var order []int32
+	order := []int32{}
 	for i, d := range m.drawn {
 		if d {
 			em[i] = int32(len(order))
@@ -25,120 +91,65 @@ func (m *model) pageData(w *jw, id string) {
 		}
 		return em[i]
 	}
-	w.open('{')
-	w.key("id")
-	w.string(id)
-	w.key("algorithm")
-	w.string(run.Algorithm)
-	w.key("title")
-	w.string(algoName(run.Algorithm))
-	w.key("summary")
-	w.string(m.summary())
-	w.key("window")
-	w.string(m.windowNote())
-	w.key("ms")
-	w.bool(m.isMS())
-	w.key("n")
-	w.int(m.n)
-	w.strs("procs", run.Processes)
-	w.key("init")
-	w.open('[')
-	for _, e := range m.explicitInitial() {
-		w.bool(!e)
+	d := &panelJSON{
+		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
+		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: []bool{}, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
-	w.close(']')
-	m.eventColumns(w, order, ref)
-	m.connections(w, ref)
-	w.close('}')
+	for _, e := range m.explicitInitial() {
+		d.Init = append(d.Init, !e)
+	}
+	m.eventColumns(d, order, ref)
+	m.connections(d, ref)
+	return d
 }
 
-// eventColumns writes the per-event columns.
-func (m *model) eventColumns(w *jw, order []int32, ref func(int32) int32) {
+// eventColumns fills the per-event columns.
+func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32) {
 	ev := m.run.Events
-	col := func(k string, f func(e *trace.RunEvent, i int32) int32) {
-		w.key(k)
-		w.open('[')
-		for _, i := range order {
-			w.int(int(f(&ev[i], i)))
-		}
-		w.close(']')
-	}
-	col("seq", func(_ *trace.RunEvent, i int32) int32 { return i })
-	col("p", func(e *trace.RunEvent, _ int32) int32 { return e.P })
-	w.key("t")
-	w.open('[')
-	for _, i := range order {
-		w.time(ev[i].T)
-	}
-	w.close(']')
-	col("k", func(e *trace.RunEvent, _ int32) int32 { return int32(e.Kind) })
+	n := len(order)
+	d.Seq, d.P, d.K, d.C = order, make([]int32, n), make([]int32, n), make([]int32, n)
+	d.Sn, d.M, d.Dep, d.D, d.Diff, d.Cls = make([]int32, n), make([]int32, n), make([]int32, n), make([]string, n), []int32{}, []string{}
 	classes := map[string]int32{}
-	var clsTable []string
-	col("c", func(_ *trace.RunEvent, i int32) int32 {
+	var b []byte
+	d.T = append(d.T, '[')
+	for k, i := range order {
+		e := &ev[i]
+		if k > 0 {
+			d.T = append(d.T, ',')
+		}
+		d.T = e.T.AppendJSON(d.T)
+		d.P[k], d.K[k], d.Sn[k], d.M[k], d.Dep[k] = e.P, int32(e.Kind), trace.None, trace.None, ref(m.dep[i])
 		c := m.markClass(i)
 		ci, ok := classes[c]
 		if !ok {
-			ci = int32(len(clsTable))
+			ci = int32(len(d.Cls))
 			classes[c] = ci
-			clsTable = append(clsTable, c)
+			d.Cls = append(d.Cls, c)
 		}
-		return ci
-	})
-	w.strs("cls", clsTable)
-	col("sn", func(e *trace.RunEvent, _ int32) int32 {
+		d.C[k] = ci
 		if e.Kind == trace.Checkpoint {
-			return e.Sn
+			d.Sn[k] = e.Sn
 		}
-		return trace.None
-	})
-	col("m", func(e *trace.RunEvent, _ int32) int32 {
 		if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) && e.Kind != trace.End {
-			return e.Msg
+			d.M[k] = e.Msg
 		}
-		return trace.None
-	})
-	col("dep", func(_ *trace.RunEvent, i int32) int32 { return ref(m.dep[i]) })
-	w.strs("msgs", m.run.Msgs)
-	w.key("d")
-	w.open('[')
-	var b []byte
-	for _, i := range order {
 		b = m.describe(b[:0], i)
-		w.bytes(b)
-	}
-	w.close(']')
-	var diff []int32
-	for _, i := range order {
+		d.D[k] = string(b)
 		if _, ok := m.notes[i]; ok {
-			diff = append(diff, ref(i))
+			d.Diff = append(d.Diff, int32(k))
 		}
 	}
-	w.ints("diff", diff)
+	d.T = append(d.T, ']')
 }
 
-// connections writes arrows, intervals, jumps, recovery lines,
+// connections fills arrows, intervals, jumps, recovery lines,
 // violations, failures and left-out stretches.
-func (m *model) connections(w *jw, ref func(int32) int32) {
+func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	ev := m.run.Events
-	var row []int32
-	// flat writes n rows, each the values f appends to row, as one flat
-	// array of integers.
-	flat := func(k string, n int, f func(i int, row []int32) []int32) {
-		w.key(k)
-		w.open('[')
-		for i := 0; i < n; i++ {
-			row = f(i, row[:0])
-			for _, v := range row {
-				w.int(int(v))
-			}
-		}
-		w.close(']')
-	}
 	styles := map[string]int32{}
 	for i, s := range arrowStyles {
 		styles[s] = int32(i)
 	}
-	w.strs("styles", arrowStyles)
 	arrowRow := func(row []int32, a arrow) []int32 {
 		u := int32(0)
 		if a.undone {
@@ -146,85 +157,63 @@ func (m *model) connections(w *jw, ref func(int32) int32) {
 		}
 		return append(row, ref(a.from), ref(a.to), styles[a.style], u, a.msg)
 	}
-	flat("ar", len(m.arrows), func(i int, row []int32) []int32 { return arrowRow(row, m.arrows[i]) })
-	flat("lost", len(m.lost), func(i int, row []int32) []int32 { return arrowRow(row, m.lost[i]) })
-	flat("ctl", len(m.ctl), func(i int, row []int32) []int32 { return append(row, ref(m.ctl[i].from), ref(m.ctl[i].to)) })
-	w.key("ctlc")
-	w.open('[')
+	d.Ar, d.Lost, d.Ctl, d.Ctlc = []int32{}, []int32{}, []int32{}, []string{}
+	for _, a := range m.arrows {
+		d.Ar = arrowRow(d.Ar, a)
+	}
+	for _, a := range m.lost {
+		d.Lost = arrowRow(d.Lost, a)
+	}
 	for _, c := range m.ctl {
-		w.string("ctl ctl-" + ev[c.from].Control.String())
+		d.Ctl = append(d.Ctl, ref(c.from), ref(c.to))
+		d.Ctlc = append(d.Ctlc, "ctl ctl-"+ev[c.from].Control.String())
 	}
-	w.close(']')
-	flat("down", len(m.down), func(i int, row []int32) []int32 { d := m.down[i]; return append(row, d.p, ref(d.from), ref(d.to)) })
-	flat("held", len(m.holds), func(i int, row []int32) []int32 { h := m.holds[i]; return append(row, h.p, ref(h.from), ref(h.to)) })
-	flat("jumps", len(m.jumps), func(i int, row []int32) []int32 { return append(row, ref(m.jumps[i].ev), ref(m.jumps[i].ckpt)) })
-	w.key("jt")
-	w.open('[')
+	d.Down, d.Held, d.Jumps, d.Jt = []int32{}, []int32{}, []int32{}, []string{}
+	for _, iv := range m.down {
+		d.Down = append(d.Down, iv.p, ref(iv.from), ref(iv.to))
+	}
+	for _, iv := range m.holds {
+		d.Held = append(d.Held, iv.p, ref(iv.from), ref(iv.to))
+	}
 	for _, j := range m.jumps {
-		w.string(string(m.jumpHead(nil, j)))
+		d.Jumps = append(d.Jumps, ref(j.ev), ref(j.ckpt))
+		d.Jt = append(d.Jt, string(m.jumpHead(nil, j)))
 	}
-	w.close(']')
-	m.lineData(w, ref)
-	var fails []int32
-	for i := range ev {
-		if m.drawn[i] && ev[i].Kind == trace.Fail {
-			fails = append(fails, ref(int32(i)))
-		}
-	}
-	w.ints("fails", fails)
-	m.violationData(w, ref)
-	w.key("gaps")
-	w.open('[')
-	for _, g := range m.gaps {
-		w.int(int(ref(g.before)))
-		w.int(g.omitted)
-		w.time(g.t0)
-		w.time(g.t1)
-	}
-	w.close(']')
+	m.lineData(d, ref)
 }
 
-func (m *model) lineData(w *jw, ref func(int32) int32) {
-	w.key("lines")
-	w.open('[')
+// lineData fills recovery lines, failures, violations and left-out
+// stretches.
+func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
+	ev := m.run.Events
+	d.Lines = []lineJSON{}
 	for _, l := range m.lines {
-		w.open('{')
-		w.key("fail")
-		w.int(int(ref(l.fail)))
-		w.key("pts")
-		w.open('[')
+		lj := lineJSON{Fail: ref(l.fail), Pts: []int32{}, D: m.lineText(l)}
 		for _, pt := range l.points {
-			k := 0
+			k := int32(0)
 			if pt.kept {
 				k = 1
 			}
-			w.int(int(pt.p))
-			w.int(int(ref(pt.ev)))
-			w.int(k)
+			lj.Pts = append(lj.Pts, pt.p, ref(pt.ev), k)
 		}
-		w.close(']')
-		w.key("d")
-		w.string(m.lineText(l))
-		w.close('}')
+		d.Lines = append(d.Lines, lj)
 	}
-	w.close(']')
-}
-
-func (m *model) violationData(w *jw, ref func(int32) int32) {
-	w.key("viol")
-	w.open('[')
+	d.Fails = []int32{}
+	for i := range ev {
+		if m.drawn[i] && ev[i].Kind == trace.Fail {
+			d.Fails = append(d.Fails, ref(int32(i)))
+		}
+	}
+	d.Viol = []violJSON{}
 	for v, seqs := range m.violSeqs {
-		w.open('{')
-		w.key("prop")
-		w.string(m.violOf[v].Property)
-		w.key("msg")
-		w.string(m.violOf[v].Message)
-		idx := make([]int32, len(seqs))
+		vj := violJSON{Prop: m.violOf[v].Property, Msg: m.violOf[v].Message, Ev: make([]int32, len(seqs))}
 		for k, s := range seqs {
-			idx[k] = ref(s)
+			vj.Ev[k] = ref(s)
 		}
-		w.ints("ev", idx)
-		w.close('}')
+		d.Viol = append(d.Viol, vj)
 	}
-	w.close(']')
+	d.Gaps = []any{}
+	for _, g := range m.gaps {
+		d.Gaps = append(d.Gaps, ref(g.before), g.omitted, g.t0, g.t1)
+	}
 }

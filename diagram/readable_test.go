@@ -2,8 +2,8 @@ package diagram
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	json "github.com/goccy/go-json"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +38,7 @@ func TestLayoutOrder(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
+			m.layout()
 			checkOrder(rt, m, axis)
 		}
 	})
@@ -261,14 +262,14 @@ func TestWording(t *testing.T) {
 		t.Error("the time axis has no scale or ticks")
 	}
 	var h bytes.Buffer
-	if err := HTML(&h, run, rep, Options{}); err != nil {
+	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(h.String(), "No violations") || strings.Contains(h.String(), ">none<") {
 		t.Error(`the page of a valid run does not say "No violations"`)
 	}
 	h.Reset()
-	if err := HTML(&h, run, nil, Options{}); err != nil {
+	if err := htmlOf(&h, run, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(h.String(), "Not checked") {
@@ -279,25 +280,25 @@ func TestWording(t *testing.T) {
 // TestPageData: the embedded data is valid JSON that cannot end its
 // <script> element, whatever the run's text.
 func TestPageData(t *testing.T) {
-	var w jw
-	w.open('{')
-	w.key("s")
-	w.string("</script><!-- \u2028\u2029 \xff \x01 \"q\" \\")
-	w.close('}')
-	if bytes.Contains(w.b, []byte("</")) || bytes.Contains(w.b, []byte("<!")) || bytes.ContainsRune(w.b, '\u2028') {
-		t.Errorf("data can break out of its script element: %s", w.b)
+	hostile := "</script><!-- \u2028\u2029 \xff \x01 \"q\" \\"
+	b, err := json.Marshal(&pageJSON{Axis: hostile})
+	if err != nil {
+		t.Fatal(err)
 	}
-	var v map[string]string
-	if err := json.Unmarshal(w.b, &v); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, w.b)
+	if bytes.Contains(b, []byte("</")) || bytes.Contains(b, []byte("<!")) || bytes.ContainsRune(b, '\u2028') {
+		t.Errorf("data can break out of its script element: %s", b)
 	}
-	if v["s"] != "</script><!-- \u2028\u2029 \uFFFD \x01 \"q\" \\" {
-		t.Errorf("round trip gave %q", v["s"])
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, b)
+	}
+	if v["axis"] != "</script><!-- \u2028\u2029 \uFFFD \x01 \"q\" \\" {
+		t.Errorf("round trip gave %q", v["axis"])
 	}
 	run := styleRun()
 	run.Processes[0] = "</script><script>alert(1)</script>"
 	var h bytes.Buffer
-	if err := HTML(&h, run, nil, Options{}); err != nil {
+	if err := htmlOf(&h, run, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(h.String(), "<script>alert") {

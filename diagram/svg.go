@@ -5,23 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 //go:embed assets/diagram.css
 var diagramCSS string
-
-// SVG writes run as a standalone SVG space-time diagram. rep is the
-// checker's report on run (its violations are highlighted) or nil.
-func SVG(w io.Writer, run *trace.Run, rep *report.Report, opts Options) error {
-	m, err := build(run, rep, opts, DefaultMaxEvents)
-	if err != nil {
-		return err
-	}
-	return writeSVG(w, []*model{m}, m.title())
-}
 
 // SVGPanels writes one run, or two runs of one trace (MS and PK) one
 // above the other, as a standalone SVG; with two, the ops they ran a
@@ -31,14 +18,13 @@ func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
 	if err != nil {
 		return err
 	}
-	return writeSVG(w, ms, pageTitle(ms))
-}
-
-func writeSVG(w io.Writer, panels []*model, title string) error {
+	for _, m := range ms {
+		m.layout()
+	}
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	svgDoc(&x, panels, title)
-	_, err := w.Write(x.b)
+	svgDoc(&x, ms, pageTitle(ms))
+	_, err = w.Write(x.b)
 	return err
 }
 
@@ -96,44 +82,7 @@ func svgDoc(x *xw, panels []*model, title string) {
 		m.geo.top = y + axisH
 		y = m.svgHeight()
 	}
-	H := y + 10
-	x.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram"`)
-	x.num("width", W)
-	x.num("height", H)
-	x.raw(` viewBox="0 0 `)
-	x.f(W)
-	x.raw(" ")
-	x.f(H)
-	x.raw(`"`)
-	m0 := panels[0]
-	x.attr("data-algorithm", m0.run.Algorithm)
-	x.int("data-events", m0.n)
-	x.int("data-drawn", m0.drawnCount())
-	x.int("data-processes", len(m0.run.Processes))
-	x.attr("data-axis", m0.opts.Axis)
-	x.raw(">\n<title>")
-	x.esc(title)
-	x.raw("</title>\n<style><![CDATA[\n")
-	x.raw(diagramCSS)
-	x.raw("]]></style>\n")
-	defs(x)
-	x.raw(`<g class="header"><text class="title" x="10"`)
-	x.num("y", titleY)
-	x.raw(">")
-	x.esc(title)
-	x.raw("</text>")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "Large run") {
-			x.raw(`<text class="window-note" id="window-note" x="10"`)
-		} else {
-			x.raw(`<text class="summary" x="10"`)
-		}
-		x.num("y", titleY+float64(i+1)*summaryH)
-		x.raw(">")
-		x.esc(l)
-		x.raw("</text>")
-	}
-	x.raw("</g>\n")
+	svgHead(x, panels[0], W, y+10, title, lines)
 	legendSVG(x, rows, legendTop)
 	for _, m := range panels {
 		m.panel(x, len(panels) > 1)
@@ -141,64 +90,36 @@ func svgDoc(x *xw, panels []*model, title string) {
 	x.raw("</svg>\n")
 }
 
-// usedUnion is the legend entries any panel draws, in legend order.
-func usedUnion(panels []*model) []legendItem {
-	have := map[string]bool{}
-	for _, m := range panels {
-		for _, it := range m.used() {
-			have[it.key] = true
+// svgHead opens the <svg> element of size W×H, described by the first
+// panel m0, and writes the title and summary lines.
+func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
+	x.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram"`)
+	x.nums("width height", W, H)
+	x.raw(` viewBox="0 0 `)
+	x.coords(W, H)
+	x.raw(`"`)
+	x.attr("data-algorithm", m0.run.Algorithm)
+	x.int("data-events", m0.n)
+	x.int("data-drawn", m0.drawnCount())
+	x.int("data-processes", len(m0.run.Processes))
+	x.attr("data-axis", m0.opts.Axis)
+	x.raw(">\n<title>")
+	x.esc(title)
+	x.raw("</title>\n<style><![CDATA[\n" + diagramCSS + "]]></style>\n")
+	defs(x)
+	x.raw(`<g class="header">`)
+	x.text("title", 10, titleY, title)
+	for i, l := range lines {
+		y := titleY + float64(i+1)*summaryH
+		if !strings.HasPrefix(l, "Large run") {
+			x.text("summary", 10, y, l)
+			continue
 		}
-	}
-	var out []legendItem
-	for _, it := range legend {
-		if have[it.key] {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// legendRows flows the entries into rows no wider than width, so none
-// is cut off.
-func legendRows(items []legendItem, width float64) [][]legendItem {
-	var rows [][]legendItem
-	var row []legendItem
-	used := 0.0
-	for _, it := range items {
-		w := legendItemW(it)
-		if len(row) > 0 && used+w > width {
-			rows = append(rows, row)
-			row, used = nil, 0
-		}
-		row = append(row, it)
-		used += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-func legendItemW(it legendItem) float64 { return 36 + textWidth(it.label, textFont, false) + 22 }
-
-func legendSVG(x *xw, rows [][]legendItem, top float64) {
-	x.raw(`<g class="legend">`)
-	for r, row := range rows {
-		lx := 10.0
-		for _, it := range row {
-			x.raw(`<g class="legend-item"`)
-			x.attr("data-item", it.key)
-			x.raw(` transform="translate(`)
-			x.f(lx)
-			x.raw(" ")
-			x.f(top + float64(r)*legendRowH + 8)
-			x.raw(`)">`)
-			x.raw(it.sample)
-			x.raw(`<text x="36" y="4.5">`)
-			x.esc(it.label)
-			x.raw("</text></g>")
-			lx += legendItemW(it)
-		}
+		x.raw(`<text class="window-note" id="window-note"`)
+		x.nums("x y", 10, y)
+		x.raw(">")
+		x.esc(l)
+		x.raw("</text>")
 	}
 	x.raw("</g>\n")
 }
@@ -222,11 +143,8 @@ func (m *model) panel(x *xw, heading bool) {
 	x.attr("data-algorithm", m.run.Algorithm)
 	x.raw(">\n")
 	if heading {
-		x.raw(`<text class="panel-title" x="10"`)
-		x.num("y", m.geo.top-axisH-6)
-		x.raw(">")
-		x.esc(algoName(m.run.Algorithm) + " — " + m.summary())
-		x.raw("</text>\n")
+		x.text("panel-title", 10, m.geo.top-axisH-6, algoName(m.run.Algorithm)+" — "+m.summary())
+		x.raw("\n")
 	}
 	m.axis(x)
 	m.lanes(x)
@@ -251,10 +169,6 @@ func algoName(a string) string {
 		return "PK (pk)"
 	}
 	return a
-}
-
-func (m *model) title() string {
-	return "ckpt diagram: " + m.name() + " (" + m.run.Algorithm + ")"
 }
 
 func (m *model) name() string {

@@ -13,19 +13,14 @@ import (
 func (m *model) marks(x *xw) {
 	run := m.run
 	x.raw(`<g class="events">`)
-	explicit := m.explicitInitial()
-	for p := range run.Processes {
-		if explicit[p] {
-			continue
+	for p, explicit := range m.explicitInitial() {
+		if !explicit {
+			x.el("rect", "ckpt ckpt-initial")
+			x.attr("data-p", run.Processes[p])
+			x.nums("x y", m.geo.left-4, m.laneY(int32(p))-8)
+			x.raw(` width="8" height="16"`)
+			x.end("rect", m.initialText(int32(p)))
 		}
-		y := m.laneY(int32(p))
-		x.raw(`<rect class="ckpt ckpt-initial"`)
-		x.attr("data-p", run.Processes[p])
-		x.num("x", m.geo.left-4)
-		x.num("y", y-8)
-		x.raw(` width="8" height="16"><title>`)
-		x.esc(m.initialText(int32(p)))
-		x.raw("</title></rect>")
 	}
 	for i := range run.Events {
 		if m.drawn[i] && slotted(run.Events[i].Kind) {
@@ -33,18 +28,13 @@ func (m *model) marks(x *xw) {
 		}
 	}
 	for _, a := range m.lost {
-		e := &run.Events[a.to]
-		cx, y := m.x[a.to], m.laneY(e.P)
-		x.raw(`<path class="lost-mark"`)
+		cx, y := m.x[a.to], m.laneY(run.Events[a.to].P)
+		x.el("path", "lost-mark")
 		x.int("data-seq", int(a.to))
 		x.raw(` d="M`)
-		x.f(cx - 8)
-		x.raw(" ")
-		x.f(y - 8)
-		x.raw(" l16 16 m0 -16 l-16 16")
-		x.raw(`"><title>`)
-		x.escBytes(m.arrowText(a))
-		x.raw("</title></path>")
+		x.coords(cx-8, y-8)
+		x.raw(` l16 16 m0 -16 l-16 16"`)
+		x.end("path", m.arrowText(a))
 	}
 	x.raw("</g>\n")
 }
@@ -60,14 +50,6 @@ func (m *model) explicitInitial() []bool {
 		}
 	}
 	return explicit
-}
-
-func (m *model) initialText(p int32) string {
-	s := m.run.Processes[p] + " initial checkpoint 0 (t=0, pos 0"
-	if m.isMS() {
-		s += ", sn 0"
-	}
-	return s + ")"
 }
 
 func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
@@ -90,7 +72,7 @@ type classKey struct {
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
 	k := classKey{kind: e.Kind, resend: e.Resend, via: e.Via, ckptType: e.CkptType, initial: e.Kind == trace.Checkpoint && e.Ckpt == 0,
-		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone[i]}
+		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone(i)}
 	if c, ok := m.classes[k]; ok {
 		return c
 	}
@@ -131,87 +113,80 @@ func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 	default:
 		c = "ev ev-other"
 	}
-	if m.undone[i] {
+	if m.undone(i) {
 		c += " undone"
 	}
 	return c
 }
 
+// ckptType is a checkpoint's type name as its CSS class uses it.
+func ckptType(e *trace.RunEvent) string {
+	if e.Ckpt == 0 {
+		return "initial"
+	}
+	if t := e.CkptType.String(); t != "" {
+		return t
+	}
+	return "basic"
+}
+
+// seg is one command of a mark's path, at (dx, dy) from the event's
+// point; " z" takes none.
+type seg struct {
+	cmd    string
+	dx, dy float64
+}
+
+var (
+	// radius is the size of the marks drawn as circles.
+	radius = map[trace.Kind]float64{trace.Send: 4.5, trace.Recv: 4.5, trace.Internal: 4, trace.Unconsumed: 3.5}
+	// shapes are the marks drawn as paths; other kinds get a short dash.
+	shapes = map[trace.Kind][]seg{
+		trace.CheckpointSkipped: {{"M", 0, -7}, {" L", 0, 7}},
+		trace.Discard:           {{"M", -4.5, -4.5}, {" L", 4.5, 4.5}, {" M", -4.5, 4.5}, {" L", 4.5, -4.5}},
+		trace.Hold:              {{"M", 0, -5}, {" L", 5, 0}, {" L", 0, 5}, {" L", -5, 0}, {" z", 0, 0}},
+		trace.Fail:              {{"M", -6, -6}, {" L", 6, 6}, {" M", -6, 6}, {" L", 6, -6}},
+		trace.Restart:           {{"M", 0, -10}, {" L", 0, 10}},
+		trace.Rollback:          {{"M", 0, -10}, {" L", 0, 10}},
+		trace.Resume:            {{"M", -3, -5}, {" L", 4, 0}, {" L", -3, 5}, {" z", 0, 0}},
+		trace.End:               {{"M", 0, -8}, {" L", 0, 8}},
+	}
+	otherShape = []seg{{"M", -2.5, 0}, {" L", 2.5, 0}}
+)
+
 func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 	cx, y := m.x[i], m.laneY(e.P)
 	tag := "path"
-	switch e.Kind {
-	case trace.Send, trace.Recv, trace.Internal, trace.Unconsumed:
+	r, round := radius[e.Kind]
+	switch {
+	case round:
 		tag = "circle"
-	case trace.Checkpoint:
+	case e.Kind == trace.Checkpoint:
 		tag = "rect"
 	}
-	x.raw("<" + tag + ` class="` + m.markClass(i) + `"`)
+	x.el(tag, m.markClass(i))
 	x.int("data-seq", int(i))
-	pt := func(cmd string, a, b float64) {
-		x.raw(cmd)
-		x.f(a)
-		x.raw(" ")
-		x.f(b)
-	}
-	circle := func(r float64) {
-		x.num("cx", cx)
-		x.num("cy", y)
-		x.num("r", r)
-	}
-	switch e.Kind {
-	case trace.Send, trace.Recv:
-		circle(4.5)
-	case trace.Internal:
-		circle(4)
-	case trace.Unconsumed:
-		circle(3.5)
-	case trace.Checkpoint:
-		x.num("x", cx-4)
-		x.num("y", y-8)
+	switch {
+	case round:
+		x.nums("cx cy r", cx, y, r)
+	case e.Kind == trace.Checkpoint:
+		x.nums("x y", cx-4, y-8)
 		x.raw(` width="8" height="16"`)
 	default:
+		shape, ok := shapes[e.Kind]
+		if !ok {
+			shape = otherShape
+		}
 		x.raw(` d="`)
-		switch e.Kind {
-		case trace.CheckpointSkipped:
-			pt("M", cx, y-7)
-			pt(" L", cx, y+7)
-		case trace.Discard:
-			pt("M", cx-4.5, y-4.5)
-			pt(" L", cx+4.5, y+4.5)
-			pt(" M", cx-4.5, y+4.5)
-			pt(" L", cx+4.5, y-4.5)
-		case trace.Hold:
-			pt("M", cx, y-5)
-			pt(" L", cx+5, y)
-			pt(" L", cx, y+5)
-			pt(" L", cx-5, y)
-			x.raw(" z")
-		case trace.Fail:
-			pt("M", cx-6, y-6)
-			pt(" L", cx+6, y+6)
-			pt(" M", cx-6, y+6)
-			pt(" L", cx+6, y-6)
-		case trace.Restart, trace.Rollback:
-			pt("M", cx, y-10)
-			pt(" L", cx, y+10)
-		case trace.Resume:
-			pt("M", cx-3, y-5)
-			pt(" L", cx+4, y)
-			pt(" L", cx-3, y+5)
-			x.raw(" z")
-		case trace.End:
-			pt("M", cx, y-8)
-			pt(" L", cx, y+8)
-		default:
-			pt("M", cx-2.5, y)
-			pt(" L", cx+2.5, y)
+		for _, s := range shape {
+			x.raw(s.cmd)
+			if s.cmd != " z" {
+				x.coords(cx+s.dx, y+s.dy)
+			}
 		}
 		x.raw(`"`)
 	}
-	x.raw("><title>")
-	x.escBytes(m.describe(nil, i))
-	x.raw("</title></" + tag + ">")
+	x.end(tag, string(m.describe(nil, i)))
 }
 
 // textLabels writes the labels drawn beside marks and arrows, most
@@ -227,9 +202,8 @@ func (m *model) textLabels(x *xw) {
 		m.label(x, &pl, "lost-label", s, m.x[a.to]+12, m.laneY(e.P)-12, false)
 	}
 	if m.isMS() {
-		explicit := m.explicitInitial()
-		for p := range m.run.Processes {
-			if !explicit[p] {
+		for p, explicit := range m.explicitInitial() {
+			if !explicit {
 				m.label(x, &pl, "sn", "0", m.geo.left, m.laneY(int32(p))+24, true)
 			}
 		}
@@ -275,75 +249,7 @@ func (m *model) label(x *xw, pl *placer, class, s string, lx, ly float64, centre
 		b.x0, b.x1 = lx-w/2, lx+w/2
 	}
 	b.x0, b.x1 = b.x0-2, b.x1+2
-	if !pl.place(b) {
-		return
+	if pl.place(b) {
+		x.text(class, lx, ly, s)
 	}
-	x.raw(`<text class="` + class + `"`)
-	x.num("x", lx)
-	x.num("y", ly)
-	x.raw(">")
-	x.esc(s)
-	x.raw("</text>")
-}
-
-// jumpText explains a rollback: who went back where, how much it undid
-// and why.
-func (m *model) jumpText(j jump) []byte {
-	b := m.jumpHead(nil, j)
-	b = append(b, "\n\n"...)
-	return m.describe(b, j.ev)
-}
-
-func (m *model) jumpHead(b []byte, j jump) []byte {
-	e := &m.run.Events[j.ev]
-	b = append(b, m.run.Processes[e.P]...)
-	if e.Kind == trace.Restart {
-		b = append(b, " restarts from checkpoint "...)
-	} else {
-		b = append(b, " rolls back to checkpoint "...)
-	}
-	b = strconv.AppendInt(b, int64(e.Restore), 10)
-	if j.ckpt != trace.None {
-		c := &m.run.Events[j.ckpt]
-		if c.Sn >= 0 {
-			b = append(b, " (sn="...)
-			b = strconv.AppendInt(b, int64(c.Sn), 10)
-			b = append(b, ')')
-		}
-		if vt := m.run.VTOf(c); len(vt) > 0 {
-			b = append(b, " vt="...)
-			b = appendVT(b, vt)
-		}
-	}
-	if e.Undone >= 0 {
-		b = append(b, ", undoing "...)
-		b = strconv.AppendInt(b, int64(e.Undone), 10)
-		b = append(b, " ops"...)
-	}
-	if e.Pos >= 0 {
-		b = append(b, ", keeping "...)
-		b = strconv.AppendInt(b, int64(e.Pos), 10)
-		b = append(b, " live"...)
-	}
-	b = append(b, "\nwhy: "...)
-	switch {
-	case e.Kind == trace.Restart:
-		b = append(b, "it failed"...)
-	case e.Cause == trace.CauseRequest:
-		b = append(b, "a Rollback request"...)
-	case e.Cause == trace.CauseMessage:
-		b = append(b, "a message from a later recovery"...)
-	case e.Cause == trace.CauseToken:
-		b = append(b, "a token announced lost events its state depends on"...)
-	default:
-		b = append(b, "not recorded"...)
-	}
-	if f := e.Failure; f >= 0 && int(f) < m.n {
-		b = append(b, " (failure #"...)
-		b = strconv.AppendInt(b, int64(f), 10)
-		b = append(b, " of "...)
-		b = append(b, m.run.Processes[m.run.Events[f].P]...)
-		b = append(b, ')')
-	}
-	return b
 }

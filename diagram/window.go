@@ -31,6 +31,23 @@ func (m *model) window(opts Options) {
 		around = min(around, max((budget-head)/(m.failures*4), 8))
 	}
 	budget -= m.drawRange(0, min(head, budget))
+	m.drawFailures(budget, around)
+	for i := range ev {
+		e := &ev[i]
+		if m.drawn[i] && (e.Kind == trace.Restart || e.Kind == trace.Rollback) {
+			if c, ok := m.restored(int32(i)); ok && c != trace.None {
+				m.drawn[c] = true
+			}
+		}
+	}
+	m.findGaps()
+}
+
+// drawFailures draws, failure by failure while the budget lasts, the
+// events from around before each fail to around after the last event
+// answering it.
+func (m *model) drawFailures(budget, around int) {
+	ev := m.run.Events
 	// The last event answering each failure bounds its recovery.
 	last := make(map[int32]int32)
 	for i := range ev {
@@ -62,15 +79,6 @@ func (m *model) window(opts Options) {
 		budget -= m.drawRange(lo, hi)
 		m.failShown++
 	}
-	for i := range ev {
-		e := &ev[i]
-		if m.drawn[i] && (e.Kind == trace.Restart || e.Kind == trace.Rollback) {
-			if c, ok := m.restored(int32(i)); ok && c != trace.None {
-				m.drawn[c] = true
-			}
-		}
-	}
-	m.findGaps()
 }
 
 // drawRange draws events [lo, hi) and returns how many were not drawn yet.

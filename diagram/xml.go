@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -43,8 +44,6 @@ func (w *xw) esc(s string) {
 	}
 }
 
-func (w *xw) escBytes(b []byte) { w.esc(string(b)) }
-
 // attr appends ` name="value"`.
 func (w *xw) attr(name, value string) {
 	w.b = append(w.b, ' ')
@@ -54,14 +53,54 @@ func (w *xw) attr(name, value string) {
 	w.b = append(w.b, '"')
 }
 
-// num appends ` name="v"` with v rounded to 0.1 px: enough for a
-// drawing, and short.
-func (w *xw) num(name string, v float64) {
-	w.b = append(w.b, ' ')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, `="`...)
-	w.f(v)
-	w.b = append(w.b, '"')
+// el starts element tag of the given classes (none: "").
+func (w *xw) el(tag, class string) {
+	w.raw("<" + tag)
+	if class != "" {
+		w.raw(` class="` + class + `"`)
+	}
+}
+
+// nums appends ` name="v"` for each value, the names space-separated in
+// names, each v rounded to 0.1 px: enough for a drawing, and short.
+func (w *xw) nums(names string, vs ...float64) {
+	for _, v := range vs {
+		name, rest, _ := strings.Cut(names, " ")
+		names = rest
+		w.b = append(w.b, ' ')
+		w.b = append(w.b, name...)
+		w.b = append(w.b, `="`...)
+		w.f(v)
+		w.b = append(w.b, '"')
+	}
+}
+
+// coords appends the values separated by spaces (a path's or a
+// transform's numbers).
+func (w *xw) coords(vs ...float64) {
+	for i, v := range vs {
+		if i > 0 {
+			w.raw(" ")
+		}
+		w.f(v)
+	}
+}
+
+// end closes the start tag of element tag and ends it with title as its
+// tooltip.
+func (w *xw) end(tag, title string) {
+	w.raw("><title>")
+	w.esc(title)
+	w.raw("</title></" + tag + ">")
+}
+
+// text writes a <text> element of the given class at (x, y).
+func (w *xw) text(class string, x, y float64, s string) {
+	w.el("text", class)
+	w.nums("x y", x, y)
+	w.raw(">")
+	w.esc(s)
+	w.raw("</text>")
 }
 
 // int appends ` name="v"`.
