@@ -1,0 +1,165 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/gen"
+	"github.com/goccy/go-json"
+)
+
+// TestCheckFileSameReports: a run checked as it is decoded (CheckFile:
+// two passes, each event's vectors dropped once the checker took it)
+// gets the very report, byte for byte, that the run read whole and
+// checked gets (Check) — on generated runs of 16 processes of every
+// algorithm and variant, with failures for those that recover, written
+// as ckpt/run@1 and @2, as a document and as gzip JSON Lines, with its
+// source trace and without, and with the processes after the events
+// (read whole).
+func TestCheckFileSameReports(t *testing.T) {
+	dir := t.TempDir()
+	p := &Pipeline{Mem: &Cap{Bytes: 1 << 40}}
+	n := 0
+	for _, a := range algorithms.All {
+		cfg := gen.DefaultConfig()
+		cfg.Seed, cfg.Procs, cfg.Events = uint64(len(a.Name)), 16, 1500
+		if a.Recovery {
+			cfg.Failures, cfg.Concurrent = 8, a.Name == "pk"
+		}
+		tr, err := gen.Trace(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, a.Name+".json"), func(b *bytes.Buffer) error { return codec.WriteTrace(b, tr, codec.WriteOptions{}) })
+		variants := []string{""}
+		for _, v := range a.Variants {
+			variants = append(variants, v.Name)
+		}
+		for _, v := range variants {
+			alg, err := a.New(v, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := replay.Run(tr, alg, replay.Options{Variant: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, o := range []codec.WriteOptions{{}, {Compact: true}, {Compact: true, JSONL: true, Gzip: true}} {
+				for _, src := range []string{a.Name + ".json", "missing.json"} {
+					run.Source = src
+					path := filepath.Join(dir, fmt.Sprintf("%s-%s-%d-%s", a.Name, v, i, src))
+					writeFile(t, path, func(b *bytes.Buffer) error { return codec.WriteRun(b, run, o) })
+					sameCheck(t, p, path)
+					n++
+				}
+			}
+			run.Source = a.Name + ".json"
+			path := filepath.Join(dir, a.Name+v+"-late.json")
+			writeFile(t, path, func(b *bytes.Buffer) error {
+				if err := codec.WriteRun(b, run, codec.WriteOptions{}); err != nil {
+					return err
+				}
+				late := regexp.MustCompile(`"processes":\[[^]]*\],`)
+				procs := late.Find(b.Bytes())
+				doc := late.ReplaceAll(b.Bytes(), nil)
+				doc = append(bytes.TrimRight(doc, "}\n"), append([]byte(","), procs[:len(procs)-1]...)...)
+				b.Reset()
+				b.Write(append(doc, '}'))
+				return nil
+			})
+			sameCheck(t, p, path)
+		}
+	}
+	if n < 40 {
+		t.Fatalf("only %d runs checked", n)
+	}
+}
+
+// sameCheck checks the run at path both ways and compares the reports.
+func sameCheck(t *testing.T, p *Pipeline, path string) {
+	t.Helper()
+	run, err := p.ReadRun(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantNote, err := p.Check(run, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, note, err := p.CheckFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, g := marshal(t, want), marshal(t, got)
+	if g != w || note != wantNote {
+		t.Fatalf("%s: checked as decoded (note %q):\n%.3000s\nread whole, then checked (note %q):\n%.3000s", path, note, g, wantNote, w)
+	}
+	if strings.Contains(path, "missing") != (note != "") {
+		t.Fatalf("%s: note %q", path, note)
+	}
+}
+
+// TestCheckFileErrors: a run that is invalid gets from CheckFile the
+// error reading it whole gives — the first problem, even where the
+// first pass, which checks no event's fields, finds a later one — and
+// a run whose file gains a message between the passes is refused.
+func TestCheckFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	head := `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"events":[` + "\n"
+	send := `{"seq":0,"t":1,"p":"P0","kind":"send","to":"P1","msg":"m1","op":0,"copy":1,"pb":{"sn":0,"inc":0,"rec_line":0}}`
+	for name, doc := range map[string]string{
+		"bad field, then bad syntax": head + `{"seq":0,"t":"x","p":"P0","kind":"send"},` + "\n" + `{"seq":1,,}]}`,
+		"bad syntax":                 head + send + ",\n" + `{"seq":1,,}]}`,
+		"bad header":                 head + send + "\n" + `], "processes": 3}`,
+		"missing processes":          `{"format":"ckpt/run@1","algorithm":"ms","events":[]}`,
+	} {
+		path := filepath.Join(dir, "bad.json")
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := &Pipeline{}
+		_, wantErr := p.ReadRun(path)
+		_, _, err := p.CheckFile(path)
+		if wantErr == nil || err == nil || err.Error() != wantErr.Error() {
+			t.Errorf("%s: CheckFile: %v, want the error of reading it whole: %v", name, err, wantErr)
+		}
+	}
+	first := head + send + "]}"
+	h, err := codec.ScanRun("r.json", strings.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Stream(strings.NewReader(strings.ReplaceAll(first, "m1", "m2")), func(_ *trace.Run, upto int) int { return upto })
+	if err == nil || !strings.Contains(err.Error(), `message "m2" was not in the file when it was first read`) {
+		t.Fatalf("a message the first pass did not meet: %v", err)
+	}
+}
+
+func writeFile(t *testing.T, path string, write func(b *bytes.Buffer) error) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func marshal(t *testing.T, v any) string {
+	t.Helper()
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
