@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // The memory cap (--max-memory; docs/performance.md "Memory cap").
