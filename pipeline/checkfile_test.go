@@ -222,3 +222,29 @@ func replayed(t *testing.T, name string, tr *trace.Trace, take func(*trace.Run, 
 	}
 	return run
 }
+
+// TestStreamCheckEstimate: checking a PK run as it is decoded counts a
+// vector per copy in flight when the source trace shows no failure, and
+// one per send and checkpoint otherwise (PK's spec keeps what a recovery
+// may read); without the source, every one too.
+func TestStreamCheckEstimate(t *testing.T) {
+	h := &codec.RunHead{Run: &trace.Run{Algorithm: "pk", Processes: make([]string, 1000)}, Compact: true,
+		Events: 100000, Sends: 30000, Checkpoints: 5000, InFlight: 100}
+	quiet := &trace.Trace{Events: []trace.Event{{Kind: trace.Send}}}
+	failing := &trace.Trace{Events: []trace.Event{{Kind: trace.Fail}}}
+	vectors := func(n int64) int64 { return n * 1000 * 8 }
+	for _, tc := range []struct {
+		name     string
+		src      *trace.Trace
+		min, max int64
+	}{
+		{"no failure", quiet, vectors(100 + 1000), vectors(1000)},
+		{"a failure", failing, vectors(35000), vectors(40000)},
+		{"no source", nil, vectors(35000), vectors(40000)},
+	} {
+		e := streamCheckEstimate(h, tc.src)
+		if e.bytes < tc.min || e.bytes > tc.max+baseBytes+100000*400 {
+			t.Errorf("%s: estimate %s (%s), want %s to %s beside the events", tc.name, FormatBytes(e.bytes), e.why, FormatBytes(tc.min), FormatBytes(tc.max))
+		}
+	}
+}
