@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -106,9 +105,9 @@ func (h *RunHead) Stream(r io.Reader, take func(run *trace.Run, upto int) int) (
 	}
 	run := d.run
 	run.Algorithm, run.Source, run.Options = h.Run.Algorithm, h.Run.Source, h.Run.Options
-	run.Msgs = slices.Clone(h.Run.Msgs)
-	for _, id := range run.Msgs {
-		d.msgs.intern(&d.run.Msgs, []byte(id))
+	run.Msgs = make([]string, 0, len(h.Run.Msgs))
+	for _, id := range h.Run.Msgs {
+		d.msgs.intern(&run.Msgs, []byte(id))
 	}
 	run.Events = make([]trace.RunEvent, 0, h.Events)
 	d.hasAlg, d.frozen = true, true

@@ -30,6 +30,9 @@ func twoPasses(t *testing.T, data []byte, whole *trace.Run, wholeErr error) {
 	if err != nil || calls == 0 {
 		t.Fatalf("RunHead.Stream: %v, %d calls", err, calls)
 	}
+	if !slices.Equal(got.Msgs, whole.Msgs) {
+		t.Fatalf("read in two passes, %d messages %q; read whole, %d %q", len(got.Msgs), got.Msgs, len(whole.Msgs), whole.Msgs)
+	}
 	var a, b bytes.Buffer
 	if err := WriteRun(&a, whole, WriteOptions{JSONL: true}); err != nil {
 		t.Fatal(err)
