@@ -48,11 +48,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		return err
 	}
 	reports, lines := checkFiles(ios, inputs, nil, func(path string, _ int) fileResult {
-		run, err := ios.pipe().ReadRun(path)
-		if err != nil {
-			return fileResult{err: err}
-		}
-		return checkRun(ios, run, path)
+		return checked(ios.pipe().CheckFile(path))
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
@@ -62,7 +58,11 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 // says so on stderr and in the report, whose equivalence is then
 // unknown.
 func checkRun(ios *IO, run *trace.Run, path string) fileResult {
-	r, note, err := ios.pipe().Check(run, path)
+	return checked(ios.pipe().Check(run, path))
+}
+
+// checked is the result of a check that gave r, note and err.
+func checked(r report.Report, note string, err error) fileResult {
 	if err != nil {
 		return fileResult{err: err}
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,16 +26,106 @@ func (p *Pipeline) Check(run *trace.Run, path string) (r report.Report, note str
 	}
 	src, note := p.source(run, path)
 	r = consistency.Check(run, src)
-	r.File = path
-	if note != "" {
-		for i := range r.Properties {
-			if q := &r.Properties[i]; q.Name == report.Equivalence && q.Status == report.Unknown {
-				q.Note = note
-			}
-		}
-		note = fmt.Sprintf("%s: %s: equivalence is unknown", path, note)
-	}
+	r, note = noted(r, path, note)
 	return r, note, nil
+}
+
+// CheckFile reads the run at path ("-": stdin) and judges it as Check
+// does, with the same report, in less memory: a file is read twice,
+// first for its header and message ids (codec.ScanRun), then its events
+// are fed to the checker as they are decoded (codec.RunHead.Stream), and
+// each event's vectors are dropped once the checker has taken it. A run
+// of thousands of processes so needs memory linear in its events, not
+// in events × processes. Stdin, which cannot be read twice, and a run
+// that lists its processes after its events are read whole, then
+// checked.
+func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
+	if path == "-" {
+		return p.checkWhole(path)
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && p.OnRead != nil {
+		p.OnRead(path)
+	}
+	head, err := p.scanRun(path)
+	if err != nil {
+		return report.Report{}, "", err
+	}
+	if !head.Early {
+		return p.checkWhole(path)
+	}
+	src, note := p.source(head.Run, path)
+	if err := p.Mem.check(path, streamCheckEstimate(head, src)); err != nil {
+		return report.Report{}, "", err
+	}
+	in, c, err := p.open(path)
+	if err != nil {
+		return report.Report{}, "", err
+	}
+	defer c.Close()
+	var s *consistency.Stream
+	fed := 0
+	_, err = head.Stream(in, func(run *trace.Run, upto int) int {
+		if s == nil {
+			s = consistency.NewStream(run, src, int(head.Events))
+		}
+		for ; fed < upto; fed++ {
+			s.Add(&run.Events[fed])
+		}
+		return upto // the checker read each vector as it took it
+	})
+	if err != nil {
+		return report.Report{}, "", Labelled(err, RunDoc)
+	}
+	r, note := noted(s.Report(), path, note)
+	return r, note, nil
+}
+
+// checkWhole reads the run at path whole and checks it.
+func (p *Pipeline) checkWhole(path string) (report.Report, string, error) {
+	run, err := p.ReadRun(path)
+	if err != nil {
+		return report.Report{}, "", err
+	}
+	return p.Check(run, path)
+}
+
+// scanRun is the first pass of CheckFile. Where it finds the file
+// invalid, the decoder, fed nothing, words the first problem as reading
+// it whole would (the first pass checks no event's fields), its memory
+// bounded as the second pass's.
+func (p *Pipeline) scanRun(path string) (*codec.RunHead, error) {
+	in, c, err := p.open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	head, scanErr := codec.ScanRun(path, in)
+	if scanErr == nil {
+		return head, nil
+	}
+	if in, c, err = p.open(path); err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	if _, err := codec.StreamRun(path, in, func(_ *trace.Run, upto int) int { return upto }); err != nil {
+		return nil, Labelled(err, RunDoc)
+	}
+	return nil, Labelled(scanErr, RunDoc)
+}
+
+// noted names path in r, and when note says why the source trace is not
+// used, puts it on the unknown equivalence and words it for stderr.
+func noted(r report.Report, path, note string) (report.Report, string) {
+	r.File = path
+	if note == "" {
+		return r, ""
+	}
+	for i := range r.Properties {
+		if q := &r.Properties[i]; q.Name == report.Equivalence && q.Status == report.Unknown {
+			q.Note = note
+		}
+	}
+	return r, fmt.Sprintf("%s: %s: equivalence is unknown", path, note)
 }
 
 // source reads the trace a run's header names, if it can. The name is

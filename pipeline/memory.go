@@ -8,11 +8,13 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // The memory cap (--max-memory; docs/performance.md "Memory cap").
@@ -132,13 +134,18 @@ const (
 	perCkpt       = 80
 	perFail       = 1 << 10
 	perFailProc   = 480
+	perVTEntry    = 8
+	perSlice      = 24
 	baseBytes     = 16 << 20
 )
 
 // decodeEstimate estimates decoding the file at path from its size (for
-// gzip, the uncompressed size its trailer records). A file that cannot
-// be read is left to the decoder to report.
-func decodeEstimate(path string) (estimate, bool) {
+// gzip, the uncompressed size its trailer records). A compact run
+// (ckpt/run@2) writes a vector time as its differences, one or two
+// entries, but decodes each dense: its vectors are counted by a first
+// pass (codec.ScanCompactRun), under a cap only. A file that cannot be
+// read is left to the decoder to report.
+func (p *Pipeline) decodeEstimate(path string) (estimate, bool) {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return estimate{}, false
@@ -147,8 +154,21 @@ func decodeEstimate(path string) (estimate, bool) {
 	if u, ok := gzipSize(path, size); ok {
 		size = u
 	}
-	return estimate{bytes: int64(float64(size) * perJSONByte), doing: "decoding it",
-		why: "a " + FormatBytes(size) + " document"}, true
+	e := estimate{bytes: int64(float64(size) * perJSONByte), doing: "decoding it",
+		why: "a " + FormatBytes(size) + " document"}
+	if p.Mem == nil || p.Mem.Bytes == 0 {
+		return e, true
+	}
+	if r, c, err := p.open(path); err == nil {
+		h := codec.ScanCompactRun(path, r)
+		c.Close()
+		if n := int64(0); h != nil {
+			n = int64(len(h.Run.Processes))
+			e.bytes += h.Vectors * (n*perVTEntry + perSlice)
+			e.why = fmt.Sprintf("%s of %d vector times, each of %d entries once decoded", e.why, h.Vectors, n)
+		}
+	}
+	return e, true
 }
 
 // gzipSize returns the uncompressed size a gzip file's trailer records
@@ -233,18 +253,60 @@ func checkEstimate(run *trace.Run) estimate {
 	return estimate{bytes: baseBytes + b, doing: "checking it", why: why}
 }
 
+// streamCheckEstimate estimates checking the run h heads as it is read
+// (CheckFile) against src (nil: none): the run's events stay, each
+// without its vectors once taken; the checker's model; the source trace;
+// and PK's vectors. PK's spec keeps one per process and its own copy of
+// each vector a recovery may read (consistency/spec_pk_vectors.go) —
+// every one, unless the source trace shows no failure, and then those of
+// the copies in flight; the decoder of a compact run keeps as many again
+// (codec's vtChain: a process's latest vector, each copy's in flight).
+// Measured on the 4,096-process run of docs/performance.md: 745 MB
+// estimated, 785 MB the most live heap.
+func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
+	np := int64(len(h.Run.Processes))
+	s := algorithms.Sizes{Events: h.Events, Procs: np, Busy: np,
+		Sends: h.Sends, Recvs: h.Recvs, Checkpoints: h.Checkpoints, Fails: h.Fails}
+	b, why := heldBytes(s, h.Events, true)
+	if src != nil {
+		b += int64(len(src.Events))*perTraceEvent + int64(len(src.Msgs))*perMsg
+	}
+	kept := s
+	if h.Run.Algorithm == "pk" && h.Fails == 0 && src != nil && !slices.ContainsFunc(src.Events, func(e trace.Event) bool { return e.Kind == trace.Fail }) {
+		kept.Sends, kept.Checkpoints = h.InFlight, 0
+	}
+	if h.Compact && h.Run.Algorithm == "pk" {
+		b += (np + h.InFlight) * np * perVTEntry
+	}
+	alg, algWhy := algBytes(h.Run.Algorithm, kept)
+	if alg > b {
+		why = algWhy
+	}
+	return estimate{bytes: baseBytes + b + alg, doing: "checking it", why: why}
+}
+
 // runBytes estimates one run of algorithm name, of runEvents events,
 // and, when check is set, the checker's model of it; why names the term
 // that dominates. The algorithm's own memory (its registry entry) is
 // counted again for the checker, which rebuilds what it judges.
 func runBytes(name string, s algorithms.Sizes, runEvents int64, check bool) (int64, string) {
+	b, why := heldBytes(s, runEvents, check)
+	alg, algWhy := algBytes(name, s)
+	if check {
+		alg *= 2
+	}
+	if alg > b {
+		why = algWhy
+	}
+	return b + alg, why
+}
+
+// heldBytes estimates a run's events and copies but its algorithm's
+// vectors, and with check the checker's model; why names the term that
+// dominates.
+func heldBytes(s algorithms.Sizes, runEvents int64, check bool) (int64, string) {
 	b := runEvents*perRunEvent + s.Sends*perSendCopy
 	why := fmt.Sprintf("%d run events", runEvents)
-	var alg int64
-	var algWhy string
-	if a, ok := algorithms.Lookup(strings.SplitN(name, "-", 2)[0]); ok && a.Memory != nil {
-		alg, algWhy = a.Memory(s)
-	}
 	if check {
 		b += runEvents*perModelEvent + s.Checkpoints*perCkpt
 		fails := s.Fails * (s.Procs*perFailProc + perFail)
@@ -252,12 +314,17 @@ func runBytes(name string, s algorithms.Sizes, runEvents int64, check bool) (int
 			why = fmt.Sprintf("%d failures × %d processes of recovery lines", s.Fails, s.Procs)
 		}
 		b += fails
-		alg *= 2
 	}
-	if alg > b {
-		why = algWhy
+	return b, why
+}
+
+// algBytes is the memory of algorithm name's state and vectors (its
+// registry entry), 0 if it has no estimate.
+func algBytes(name string, s algorithms.Sizes) (int64, string) {
+	if a, ok := algorithms.Lookup(strings.SplitN(name, "-", 2)[0]); ok && a.Memory != nil {
+		return a.Memory(s)
 	}
-	return b + alg, why
+	return 0, ""
 }
 
 // machineMemory returns the memory ckpt may use: the machine's

@@ -56,7 +56,7 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && p.OnRead != nil {
 			p.OnRead(path)
 		}
-		if e, ok := decodeEstimate(path); ok {
+		if e, ok := p.decodeEstimate(path); ok {
 			if err := p.Mem.check(path, e); err != nil {
 				return nil, nil, err
 			}

@@ -25,10 +25,9 @@ import (
 //     A copy discarded, left in a mailbox or taken by a receipt later
 //     undone keeps its piggyback to the end.
 //
-// What a restore read stays to the end: the vectors of the checkpoints it
-// chose among and of the receipts it could replay or undo. The checker
-// judges a restore by deciding it again from them after the fact. These
-// are a few per failure.
+// A restore's vectors are no exception: the checker reads each vector
+// only while it takes the event carrying it (consistency/spec_pk_vectors.go
+// keeps its own copy of what a later restore reads).
 //
 // The algorithm's vectors are its own business: it holds what it needs
 // and drops the rest (PK: algorithms/pk/line.go).
@@ -128,35 +127,6 @@ func (e *engine) stabilize(f *Effect) error {
 	}
 	pr.ckpts = cs[i:]
 	return nil
-}
-
-// pin keeps to the end the vectors a restore of p to checkpoint id, at
-// position cpos, read while p was at position L: those of its checkpoints
-// from id on and of its receipts from cpos on.
-func (e *engine) pin(p, id, cpos, L int32) {
-	if e.stream == nil {
-		return // nothing is dropped
-	}
-	pr := &e.procs[p]
-	cs := pr.ckpts
-	i := len(cs)
-	for i > 0 && cs[i-1].id >= id {
-		i--
-	}
-	// Earlier checkpoints sharing the first one's entry (storeVT) too.
-	for i > 0 && i < len(cs) && cs[i].vt != trace.None && cs[i-1].vt == cs[i].vt {
-		i--
-	}
-	for ; i < len(cs); i++ {
-		cs[i].vt = trace.None // not the engine's to drop any more
-	}
-	for k := cpos; k < L && k < pr.pos(); k++ {
-		if c := pr.live[k]; c != NoCopy && e.copies[c].to == p {
-			if pb := e.copies[c].pb; pb != trace.None && e.pbRefs[pb] >= 0 {
-				e.pbRefs[pb]++ // never ended
-			}
-		}
-	}
 }
 
 // release drops the queued vectors whose events the consumer has taken:

@@ -29,7 +29,6 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	if err := e.checkReplay(p, f.Replay); err != nil {
 		return err
 	}
-	e.pin(p, f.Ckpt, cpos, L)
 	undone := max(L-pos, 0)
 	// The held or blocked receive is undone by any restore.
 	if pr.heldRecv {

@@ -252,7 +252,7 @@ procs() {
 
 # wide PROCS EVENTS: PK at the width of real systems (docs/performance.md,
 # "PK at 4,096 processes"), no failures: replay --algo pk -o (and the
-# run's size), verify --algo pk and --algo ms; with OLD set, the verify
+# run's size), check of that run, verify --algo pk and --algo ms; with OLD set, the verify
 # commands of that build too, interleaved run by run (never its replay
 # -o at 4,096 processes: 13 GB of memory and a 12 GB run).
 wide() {
@@ -264,6 +264,8 @@ wide() {
   gen "$f" "$np" "$n" 0
   measure replay --algo pk "$f" -o "$run"
   echo "| new | replay --algo pk -o | $wall | $cpu | $rss | $(du -m "$run" | cut -f1) |"
+  measure check "$run"
+  echo "| new | check (the run) | $wall | $cpu | $rss | |"
   rm -f "$run"
   for cmd in "verify --algo pk" "verify --algo ms"; do
     declare -A best=()

@@ -77,6 +77,7 @@ func FuzzReadRun(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, err := ReadRun("fuzz", bytes.NewReader(data))
+		twoPasses(t, data, run, err)
 		if err != nil {
 			if _, ok := err.(*trace.InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
@@ -129,6 +130,7 @@ func FuzzReadCompactRun(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run, err := ReadRun("fuzz", bytes.NewReader(data))
+		twoPasses(t, data, run, err)
 		if err != nil {
 			if _, ok := err.(*trace.InputError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

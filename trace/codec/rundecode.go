@@ -34,11 +34,19 @@ type runDecoder struct {
 	hasAlg, started bool
 	// cur is the index of the event being read.
 	cur int
-	w   runWire
-	pb  pbWire
-	bd  bodyWire
-	lw  listWire
-	dw  deltaWire
+	// in is the input, f its framing.
+	in io.Reader
+	f  *frame
+	// scan, when set, is the first pass's head (runhead.go), which reads
+	// only the header and message ids; frozen says the message table is
+	// the first pass's, and changed that an event named one it did not.
+	scan            *RunHead
+	frozen, changed bool
+	w               runWire
+	pb              pbWire
+	bd              bodyWire
+	lw              listWire
+	dw              deltaWire
 	// buf holds unescaped strings; ints splits vector times; flat holds
 	// a vector of FDAS or HMNR while it is read into slab; obj walks the
 	// parts of an event.
@@ -117,6 +125,21 @@ func ReadRun(name string, r io.Reader) (*trace.Run, error) {
 // its events is handed over once read whole. It returns the run, without
 // the vectors dropped; a nil take keeps the whole run.
 func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int) (*trace.Run, error) {
+	d, err := newRunDecoder(name, r, take)
+	if err != nil {
+		return nil, err
+	}
+	if n := eventsHint(r, d.in, minRunEventBytes); n > 0 {
+		d.run.Events = make([]trace.RunEvent, 0, n)
+	}
+	if err := d.f.read(d); err != nil {
+		return nil, err
+	}
+	return d.finish()
+}
+
+// newRunDecoder starts reading the run in r, gzip or not.
+func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int) int) (*runDecoder, error) {
 	in, err := openInput(r)
 	if err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
@@ -127,16 +150,11 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 		msgs:  newMsgTable(),
 		seen:  newBodySeen(),
 		take:  take,
+		in:    in,
+		f:     newFrame(name, RunFormat, in),
 	}
-	if n := eventsHint(r, in, minRunEventBytes); n > 0 {
-		d.run.Events = make([]trace.RunEvent, 0, n)
-	}
-	f := newFrame(name, RunFormat, in)
-	f.alt = RunFormat2
-	if err := f.read(d); err != nil {
-		return nil, err
-	}
-	return d.finish()
+	d.f.alt = RunFormat2
+	return d, nil
 }
 
 func (d *runDecoder) headerErr(format string, args ...any) error {
@@ -256,7 +274,8 @@ func (d *runDecoder) proc(f *frame, name []byte, field string) (int32, error) {
 }
 
 func (d *runDecoder) message(id []byte) int32 {
-	idx, _ := d.msgs.intern(&d.run.Msgs, id)
+	idx, isNew := d.msgs.intern(&d.run.Msgs, id)
+	d.changed = d.changed || (isNew && d.frozen)
 	return idx
 }
 

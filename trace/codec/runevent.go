@@ -9,6 +9,9 @@ import (
 // event reads one run event: first every field as read, checking its
 // type and range, then what the event as a whole needs.
 func (d *runDecoder) event(f *frame) error {
+	if d.scan != nil {
+		return d.scanEvent(f)
+	}
 	d.cur = f.n
 	if d.v2 = f.seen == RunFormat2; d.v2 && d.procs.known && d.chain == nil {
 		d.chain = newVTChain(len(d.run.Processes))
@@ -23,6 +26,8 @@ func (d *runDecoder) event(f *frame) error {
 		return err
 	}
 	switch {
+	case d.changed:
+		return d.changedErr(f)
 	case len(w.T) == 0:
 		return f.eventErr(`missing "t"`)
 	case len(w.Kind) == 0:

@@ -1,0 +1,204 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
+)
+
+// Checking a run file in two passes. A checker sizes its tables by the
+// run's message table when it starts, but the decoder learns the table
+// as it reads the events; and a wide run's vectors fit in memory only if
+// each is dropped once the checker has taken its event. So a first pass
+// (ScanRun) reads the header and the message ids alone — no vector, no
+// body, nothing checked beyond the header — and the second (RunHead.Stream)
+// decodes the events with that table already in place, handing them over
+// as StreamRun does.
+
+// RunHead is what ScanRun learns of a run without decoding its events.
+type RunHead struct {
+	// Run is the header and the message table, in the order the decoder
+	// interns the ids (first met, an event's msg before the ids of its
+	// receipt list); it has no events.
+	Run *trace.Run
+	// Compact says the run is ckpt/run@2: its vectors are written by
+	// difference, and decoded each is dense.
+	Compact bool
+	// Early says the header lists the processes before the first event,
+	// so that the second pass hands the events over as it reads them.
+	Early bool
+	// Events counts the events; Vectors those that carry a vector time
+	// (a vt, or a pb with one); the others count kinds. InFlight is the
+	// most copies sent and not yet received, discarded or left
+	// unconsumed at once, counted by kind alone.
+	Events, Vectors, InFlight        int64
+	Sends, Recvs, Checkpoints, Fails int64
+	flight                           int64 // in flight now
+	compactOnly                      bool  // ScanCompactRun
+}
+
+// scanWire is what the first pass reads of an event.
+type scanWire struct {
+	Kind jsontext.Value `json:"kind"`
+	Msg  jsontext.Value `json:"msg"`
+	VT   jsontext.Value `json:"vt"`
+	PB   jsontext.Value `json:"pb"`
+	Body jsontext.Value `json:"body"`
+}
+
+// ScanRun reads the header and message ids of the run in r (ckpt/run@1
+// or @2, JSON document or JSON Lines, gzip or not). It reports the
+// errors of the framing and the header that ReadRun reports; an event's
+// fields it does not check: the second pass does.
+func ScanRun(name string, r io.Reader) (*RunHead, error) {
+	return scanRun(name, r, false)
+}
+
+// ScanCompactRun is ScanRun for a memory estimate: nil when r holds no
+// ckpt/run@2 (which puts its format before its events; its first event
+// ends the pass) or cannot be read — the decoder reports why.
+func ScanCompactRun(name string, r io.Reader) *RunHead {
+	h, err := scanRun(name, r, true)
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
+// errNotCompact ends ScanCompactRun's pass over a ckpt/run@1.
+var errNotCompact = errors.New("not ckpt/run@2")
+
+func scanRun(name string, r io.Reader, compactOnly bool) (*RunHead, error) {
+	d, err := newRunDecoder(name, r, nil)
+	if err != nil {
+		return nil, err
+	}
+	d.scan = &RunHead{Run: d.run, compactOnly: compactOnly}
+	if err := d.f.read(d); err != nil {
+		return nil, err
+	}
+	if !d.procs.listed {
+		return nil, d.headerErr(`missing "processes"`)
+	}
+	if d.scan.Events == 0 {
+		d.scan.Early = true
+	}
+	d.scan.Compact = d.f.seen == RunFormat2
+	return d.scan, nil
+}
+
+// Stream reads the run in r, the file ScanRun read, as StreamRun does,
+// but hands take the header with every message id at once: its first
+// call (upto 0) comes before the first event when the processes come
+// before it (Early), whatever the order of the other header fields. An
+// event naming a message the first pass did not meet is an error (the
+// file changed in between).
+func (h *RunHead) Stream(r io.Reader, take func(run *trace.Run, upto int) int) (*trace.Run, error) {
+	d, err := newRunDecoder(h.Run.Name, r, take)
+	if err != nil {
+		return nil, err
+	}
+	run := d.run
+	run.Algorithm, run.Source, run.Options = h.Run.Algorithm, h.Run.Source, h.Run.Options
+	run.Msgs = make([]string, 0, len(h.Run.Msgs))
+	for _, id := range h.Run.Msgs {
+		d.msgs.intern(&run.Msgs, []byte(id))
+	}
+	run.Events = make([]trace.RunEvent, 0, h.Events)
+	d.hasAlg, d.frozen = true, true
+	if err := d.f.read(d); err != nil {
+		return nil, err
+	}
+	return d.finish()
+}
+
+// scanEvent reads what the first pass keeps of an event, and counts it.
+func (d *runDecoder) scanEvent(f *frame) error {
+	h := d.scan
+	if h.compactOnly && f.seen != RunFormat2 {
+		return errNotCompact
+	}
+	var w scanWire
+	if err := f.next(&w); err != nil {
+		return err // errRelayout too: the event is read again
+	}
+	if h.Events++; h.Events == 1 {
+		h.Early = d.procs.listed
+	}
+	d.scanID(f, w.Msg)
+	kind := trace.KindInvalid
+	if b, err := stringField(f, "kind", w.Kind, &d.buf); err == nil {
+		kind = trace.ParseKind(string(b))
+	}
+	h.count(kind)
+	if (len(w.VT) > 0 && w.VT[0] != 'n') || bytes.Contains(w.PB, []byte(`"vt"`)) {
+		h.Vectors++
+	}
+	if len(w.Body) > 0 && w.Body[0] == '{' {
+		var b bodyWire
+		if unmarshal(w.Body, &b) == nil {
+			d.scanReceived(f, b.Received)
+		}
+	}
+	return nil
+}
+
+// count tallies an event of kind k.
+func (h *RunHead) count(k trace.Kind) {
+	switch k {
+	case trace.Send:
+		h.Sends++
+		h.flight++
+		h.InFlight = max(h.InFlight, h.flight)
+	case trace.Recv:
+		h.Recvs++
+		h.flight = max(h.flight-1, 0)
+	case trace.Discard, trace.Unconsumed:
+		h.flight = max(h.flight-1, 0)
+	case trace.Checkpoint:
+		h.Checkpoints++
+	case trace.Fail:
+		h.Fails++
+	}
+}
+
+// scanID interns a message id, if v is a string.
+func (d *runDecoder) scanID(f *frame, v []byte) {
+	if len(v) == 0 {
+		return
+	}
+	if b, err := stringField(f, "msg", v, &d.buf); err == nil {
+		d.message(b)
+	}
+}
+
+// scanReceived interns the message ids of a receipt list: [["m", inc],
+// …], or ckpt/run@2's {"of": s, "keep": k, "add": [...]}.
+func (d *runDecoder) scanReceived(f *frame, v []byte) {
+	if len(v) > 0 && v[0] == '{' {
+		var lw listWire
+		if unmarshal(v, &lw) != nil {
+			return
+		}
+		v = lw.Add
+	}
+	var pairs [][]jsontext.Value
+	if len(v) == 0 || unmarshal(v, &pairs) != nil {
+		return
+	}
+	for _, p := range pairs {
+		if len(p) > 0 {
+			d.scanID(f, p[0])
+		}
+	}
+}
+
+// changedErr reports a message id the first pass did not meet.
+func (d *runDecoder) changedErr(f *frame) error {
+	return f.eventErr("%s", fmt.Sprintf("message %q was not in the file when it was first read: it changed while it was read", d.run.Msgs[len(d.run.Msgs)-1]))
+}
