@@ -205,6 +205,43 @@ func sizesOf(tr *trace.Trace) algorithms.Sizes {
 	return s
 }
 
+// streamedSizes are the sizes whose vectors a streamed verify holds at
+// once (the run handed to the checker as it is made, vectors dropped
+// once taken: replay/release.go), where s holds every one: the sends
+// and checkpoint ticks up to a bound on the point past which no failure
+// is recovered from — the latest restart, plus a token's round of the
+// ring, one control delay a hop — whose vectors a recovery may still
+// read (the checker keeps them: consistency/spec_pk_vectors.go); beyond
+// it, the copies in flight at once and two checkpoints per busy process
+// (the latest, and the one before it until the latest is stable).
+// Measured on the 4,096-process trace of docs/performance.md.
+func streamedSizes(tr *trace.Trace, s algorithms.Sizes, params trace.Params) algorithms.Sizes {
+	p := tr.Params.Override(params).WithDefaults()
+	quiet := trace.Time(-1)
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == trace.Fail {
+			quiet = max(quiet, e.T+p.DownOf(e)+trace.Time(s.Procs+1)*p.ControlDelay)
+		}
+	}
+	var sends, ticks, inFlight, most int64
+	for i := range tr.Events {
+		switch e := &tr.Events[i]; {
+		case e.Kind == trace.Send:
+			inFlight++
+			most = max(most, inFlight)
+			if e.T <= quiet {
+				sends++
+			}
+		case e.Kind == trace.Recv:
+			inFlight--
+		case e.Kind == trace.Checkpoint && e.T <= quiet:
+			ticks++
+		}
+	}
+	s.Sends, s.Checkpoints = sends+most, ticks+2*s.Busy
+	return s
+}
+
 // tally counts an event of kind k into s.
 func tally(s *algorithms.Sizes, k trace.Kind) {
 	switch k {

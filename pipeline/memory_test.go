@@ -154,3 +154,30 @@ func TestRoomForParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyStreamedEstimate: a streamed verify holds the vectors of a
+// wide PK run only while they may be read again — the copies in flight,
+// the latest checkpoints, and up to its last failure's recovery what a
+// recovery may restore — so a cap that the whole run's vectors exceed
+// does not refuse it, and a run kept whole (KeepRuns) still is.
+func TestVerifyStreamedEstimate(t *testing.T) {
+	c := gen.DefaultConfig()
+	c.Procs, c.Events, c.Failures, c.Seed = 512, 20000, 0, 1
+	tr, err := gen.Trace(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sizesOf(tr)
+	whole := replayEstimate(s, []string{"pk"}, true).bytes
+	streamed := replayEstimate(streamedSizes(tr, s, trace.Params{}), []string{"pk"}, true).bytes
+	if streamed*2 > whole {
+		t.Fatalf("streamed estimate %d is not well under the whole run's %d", streamed, whole)
+	}
+	p := &Pipeline{Mem: &Cap{Bytes: streamed}}
+	if r := p.Verify(tr, "w.json", Options{Algorithms: []string{"pk"}})[0].Report; r.Error != "" {
+		t.Errorf("streamed verify refused: %q", r.Error)
+	}
+	if r := p.Verify(tr, "w.json", Options{Algorithms: []string{"pk"}, KeepRuns: true})[0].Report; r.Error == "" {
+		t.Errorf("kept run under a cap its estimate %d exceeds: not refused", whole)
+	}
+}

@@ -81,6 +81,9 @@ type Outcome struct {
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
+	if !o.KeepRuns && !o.Verdicts {
+		s = streamedSizes(tr, s, o.Params)
+	}
 	var fit []int // the algorithms that fit alone
 	for i, name := range o.Algorithms {
 		if err := p.Mem.check(tr.Name, replayEstimate(s, []string{name}, true)); err != nil {
