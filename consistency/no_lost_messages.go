@@ -85,48 +85,27 @@ func newStuck(m *history.Model) *stuck {
 // send and no live receipt.
 func lostAt(m *history.Model, st *stuck, p int32, r *result) {
 	ps := &m.Procs[p]
-	var pr []history.ProgOp
-	if int(p) < len(m.Program) {
-		pr = m.Program[p]
-	}
+	n := m.ProgLen(p)
 	var end *trace.RunEvent
 	if ps.End != history.None {
 		end = m.Event(ps.End)
 	}
 	switch {
-	case end != nil && end.State == trace.StateDone && len(ps.Live) >= len(pr):
+	case end != nil && end.State == trace.StateDone && len(ps.Live) >= n:
 		return
 	case st.blockedOn[p] != history.None:
 		blockedOnUnsent(m, st, p, r)
 		return
+	case end != nil && end.State == trace.StateBlocked && lostReceive(m, st, p, len(ps.Live), history.ProgOp{Kind: trace.Recv, Msg: end.Msg}, r):
+		// Blocked on a message whose send is live: that receive is what
+		// it has still to run, whatever its program says.
+		return
 	}
-	ahead := aheadOf(m, ps, pr, end)
-	for k := len(ps.Live); k < len(ahead); k++ {
-		if lostReceive(m, st, p, k, ahead[k], r) {
+	for k := len(ps.Live); k < n; k++ {
+		if lostReceive(m, st, p, k, m.ProgOp(p, int32(k)), r) {
 			return
 		}
 	}
-}
-
-// aheadOf returns the program a stuck process has still to run from its
-// live count on: its program, or — when it ended blocked on a message
-// whose send is live — that receive, whatever the program says beyond.
-func aheadOf(m *history.Model, ps *history.Proc, pr []history.ProgOp, end *trace.RunEvent) []history.ProgOp {
-	live := len(ps.Live)
-	if end == nil || end.State != trace.StateBlocked {
-		return pr
-	}
-	msg := end.Msg
-	if msg < 0 || int(msg) >= len(m.LiveSend) || m.LiveSend[msg] == history.None || m.LiveRecv[msg] != history.None {
-		return pr
-	}
-	if live < len(pr) && pr[live].Kind == trace.Recv && pr[live].Msg == msg {
-		return pr
-	}
-	// Only the op at live is read.
-	out := make([]history.ProgOp, live+1)
-	out[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
-	return out
 }
 
 // lostReceive reports whether op k of p's program, still ahead, is a

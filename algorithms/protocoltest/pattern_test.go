@@ -95,16 +95,6 @@ func (pt *Pattern) Useless() ([]zgraph.Checkpoint, error) {
 // RDT returns the pattern's RDT violations (package rdt).
 func (pt *Pattern) RDT() ([]rdt.Violation, error) { return rdt.Check(pt.Ckpts, pt.Msgs) }
 
-// Judge returns the pattern's RDT findings as the checker gets them
-// (rdt.Judge: live checkpoints with the initial one).
-func (pt *Pattern) Judge() ([]rdt.Finding, error) {
-	live := make([][]int32, len(pt.Ckpts))
-	for p, cs := range pt.Ckpts {
-		live[p] = append([]int32{0}, cs...)
-	}
-	return rdt.Judge(live, pt.Msgs, rdt.Names{})
-}
-
 // SnOrphans returns the messages that make some S_n inconsistent (SPEC
 // §4.1's theorem, package zgraph), judged from the checkpoints' numbers.
 func (pt *Pattern) SnOrphans() ([]zgraph.SnOrphan, error) {

@@ -52,10 +52,6 @@ type procBuild struct {
 	// app event's op says how many ops stayed live.
 	posless bool
 	end     int32
-	// progKind and progMsg are the program as the run shows it: kind and
-	// message of each op index in any execution.
-	progKind []trace.Kind
-	progMsg  []int32
 	// restarts counts its restarts: its incarnation after the latest.
 	restarts int32
 	// attributed counts the restarts attributed to a failure whose
@@ -74,7 +70,7 @@ type procBuild struct {
 // sizeHint is the expected number of events, 0 if unknown.
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
-	m := &Model{Run: run, Src: src, Alg: alg}
+	m := &Model{Run: run, Src: src, Alg: alg, shownKind: make([][]trace.Kind, np), shownMsg: make([][]int32, np)}
 	// One allocation for the per-event tables (each is capped, so a run
 	// longer than the hint regrows only its own).
 	perEvent := make([]int32, 3*sizeHint)
@@ -101,8 +97,8 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		ps := &b.procs[p]
 		hi, chi := lo+opRoom[p], clo+ckRoom[p]
 		ps.live = ops[lo:lo:hi]
-		ps.progMsg = ops[nops+lo : nops+lo : nops+hi]
-		ps.progKind = kinds[lo:lo:hi]
+		m.shownMsg[p] = ops[nops+lo : nops+lo : nops+hi]
+		m.shownKind[p] = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
 		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Index: 0, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
 		ps.held = append(held[clo:clo:chi], 0)

@@ -39,7 +39,6 @@ func (b *Builder) Finish() *Model {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.Program = b.program()
 		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 			m.dep = m.dependence()
 		}
@@ -101,36 +100,28 @@ func (x *msgMaps) lookup(to []int32, i int32) int32 {
 	return None
 }
 
-// program returns every process's program: from the source trace when
-// there is one (through its op table), else as the run shows it (SPEC
-// §7). From the source, all processes share one backing array.
-func (b *Builder) program() [][]ProgOp {
-	m := b.m
-	out := make([][]ProgOp, len(b.procs))
+// ProgOp returns op k of p's program: the source trace's when there is a
+// comparable one, else the op the run has shown p executing there (SPEC
+// §7); of kind KindInvalid beyond it or for an op the run never showed.
+func (m *Model) ProgOp(p, k int32) ProgOp {
 	if m.srcOps == nil {
-		for p := range out {
-			ps := &b.procs[p]
-			ops := make([]ProgOp, len(ps.progKind))
-			for k := range ops {
-				ops[k] = ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}
-			}
-			out[p] = ops
-		}
-		return out
+		op, _ := m.shown(p, k)
+		return op
 	}
-	total := 0
-	for _, idx := range m.srcOps {
-		total += len(idx)
+	if k < 0 || int(k) >= len(m.srcOps[p]) {
+		return ProgOp{Kind: trace.KindInvalid, Msg: None}
 	}
-	all := make([]ProgOp, total)
-	for p, idx := range m.srcOps {
-		out[p], all = all[:len(idx):len(idx)], all[len(idx):]
-		for k, i := range idx {
-			te := &m.Src.Events[i]
-			out[p][k] = ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
-		}
+	te := &m.Src.Events[m.srcOps[p][k]]
+	return ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
+}
+
+// ProgLen returns the length of p's program: the source trace's when
+// there is a comparable one, else the ops the run has shown.
+func (m *Model) ProgLen(p int32) int {
+	if m.srcOps == nil {
+		return len(m.shownKind[p])
 	}
-	return out
+	return len(m.srcOps[p])
 }
 
 // srcOpTable returns, per process, the source trace indexes of its ops

@@ -332,9 +332,6 @@ type Model struct {
 	// producer may drop vectors after.
 	PiggybackBytes int64
 
-	// Program is every process's program: from the source trace when
-	// there is one, else as the run shows it (SPEC §7).
-	Program [][]ProgOp
 	// LiveSend and LiveRecv are, per message, its live send and its first
 	// live receive at the end (by process, then op), or None.
 	LiveSend, LiveRecv []int32
@@ -354,6 +351,10 @@ type Model struct {
 	// trace; nil without one.
 	msgs   *msgMaps
 	srcOps [][]int32
+	// shownKind and shownMsg are each process's program as the run shows
+	// it: kind and message of each op index in its first execution.
+	shownKind [][]trace.Kind
+	shownMsg  [][]int32
 }
 
 // SrcOps returns, per process, the source trace indexes of its ops in
@@ -368,16 +369,14 @@ type ProgOp struct {
 }
 
 // FinalGraph is the final live history as zgraph sees it: per process the
-// held checkpoints' counts and numbers, the messages with both ends live
-// (and the seq of each one's receive), and the Z-graph over them.
+// held checkpoints' numbers and positions, the messages with both ends
+// live (and the seq of each one's receive), and the Z-graph over them.
 type FinalGraph struct {
-	Counts  []int32
-	Numbers [][]int32
-	Msgs    []zgraph.Msg
-	Recvs   []int32
-	Graph   *zgraph.Graph // nil when Err is set
-	Err     error
-	pos     [][]int32 // per process, the held checkpoints' positions
+	Numbers, Pos [][]int32
+	Msgs         []zgraph.Msg
+	Recvs        []int32
+	Graph        *zgraph.Graph // nil when Err is set
+	Err          error
 }
 
 // answer is an event attributed to a failure.

@@ -42,8 +42,6 @@
 // dependency vector.
 package rdt
 
-import "fmt"
-
 // None marks an absent index, as trace.None does.
 const None = -1
 
@@ -88,9 +86,4 @@ func Check(ckpts [][]int32, msgs []Msg) ([]Violation, error) {
 		return nil, err
 	}
 	return pt.undoubled(d), nil
-}
-
-// String renders v for messages and tests: "C(1,0) ~> C(2,1) via m3 m5".
-func (v Violation) String() string {
-	return fmt.Sprintf("C(%d,%d) ~> C(%d,%d) via m%d m%d", v.From.P, v.From.X, v.To.P, v.To.X, v.M1, v.M2)
 }

@@ -144,13 +144,6 @@ func TestCheckRejects(t *testing.T) {
 	}
 }
 
-func TestViolationString(t *testing.T) {
-	v := Violation{M1: 3, M2: 5, From: Checkpoint{1, 0}, To: Checkpoint{2, 1}}
-	if got, want := v.String(), "C(1,0) ~> C(2,1) via m3 m5"; got != want {
-		t.Fatalf("%q, want %q", got, want)
-	}
-}
-
 // Trackable reports whether the pattern is rollback-dependency trackable.
 func Trackable(ckpts [][]int32, msgs []Msg) (bool, error) {
 	v, err := Check(ckpts, msgs)
