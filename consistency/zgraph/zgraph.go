@@ -51,7 +51,6 @@ type Graph struct {
 	// targets of v's message edges and emsg the message index of each.
 	off, adj, emsg []int32
 	useless        int
-	uselessOf      []int32
 }
 
 // validate checks that every index lies in range, so that bad input
@@ -119,11 +118,9 @@ func New(counts []int32, msgs []Msg) (*Graph, error) {
 	}
 	g.comp = g.tarjan(fill)
 
-	g.uselessOf = make([]int32, len(counts))
 	for p := range counts {
 		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
 			if g.comp[v] == g.comp[v-1] {
-				g.uselessOf[p]++
 				g.useless++
 			}
 		}
@@ -271,9 +268,6 @@ func (g *Graph) Useless(p, x int32) bool {
 
 // UselessCount returns the number of useless checkpoints.
 func (g *Graph) UselessCount() int { return g.useless }
-
-// UselessOf returns the number of useless checkpoints of process p.
-func (g *Graph) UselessOf(p int32) int { return int(g.uselessOf[p]) }
 
 // UselessList returns every useless checkpoint, by process then index.
 func (g *Graph) UselessList() []Checkpoint {
