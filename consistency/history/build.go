@@ -40,16 +40,16 @@ type Builder struct {
 // procBuild is one process's state while the run is read.
 type procBuild struct {
 	live  []int32
-	gaps  int32           // None entries in live: ops a broken continuity skipped
-	held  []int32         // the checkpoints held, as indexes into taken, in order
-	taken []Ckpt          // every checkpoint taken
+	gaps  int32   // None entries in live: ops a broken continuity skipped
+	held  []int32 // the checkpoints held, as indexes into taken, in order
+	taken []Ckpt  // every checkpoint taken
 	// byID maps the ids of the checkpoints taken after the initial one to
 	// their index in taken (the latest one with that id); nil while every
 	// id is its checkpoint's index, as the engine numbers them: a map
 	// lookup per checkpoint and restore was 12% of verify's CPU with 10^5
 	// failures.
 	byID map[int32]int32
-	down  bool
+	down bool
 	// lastFail is the seq of the latest effective fail; lastRestore of
 	// the latest restart or rollback.
 	lastFail, lastRestore int32
