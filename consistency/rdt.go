@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/consistency/rdt"
+	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/report"
 )
 
@@ -13,23 +13,23 @@ import (
 // state counting as its last checkpoint), every Z-path between two
 // checkpoints is causally doubled (Wang 1997), so every rollback
 // dependency is visible on-line to dependency vectors. FDAS promises it
-// (promises.go); package rdt judges it in O(ops · n).
+// (promises.go); zgraph.CheckRDT judges it in O(ops · n).
 func rollbackDependencyTrackable(m *history.Model) result {
 	r := newResult(report.RDT)
 	g, judge := finalGraph(m, &r, trackable)
 	if g == nil || !judge {
 		return r
 	}
-	msgs := make([]rdt.Msg, len(g.Recvs))
+	msgs := make([]zgraph.OpMsg, len(g.Recvs))
 	for i, rc := range g.Recvs {
 		re, se := m.Event(rc), m.Event(m.SendOf[rc])
-		msgs[i] = rdt.Msg{From: se.P, Send: se.Op, To: re.P, Recv: re.Op}
+		msgs[i] = zgraph.OpMsg{From: se.P, Send: se.Op, To: re.P, Recv: re.Op}
 	}
 	ckpts := make([][]int32, len(g.Pos))
 	for p, pos := range g.Pos {
-		ckpts[p] = pos[1:] // rdt counts the initial checkpoint implicitly
+		ckpts[p] = pos[1:] // CheckRDT counts the initial checkpoint implicitly
 	}
-	vs, err := rdt.Check(ckpts, msgs)
+	vs, err := zgraph.CheckRDT(ckpts, msgs)
 	if err != nil {
 		r.cannotJudge(err.Error())
 		return r
@@ -46,7 +46,7 @@ func rollbackDependencyTrackable(m *history.Model) result {
 // receiver of M1, the sender of M2) with M1 only after q sent M2 in the
 // same interval, and M2 reaches b before To, so [.. M1, M2] is a Z-path
 // from From to To that no causal path doubles.
-func rdtWitness(m *history.Model, msgs []rdt.Msg, rc1, rc2 int32, v rdt.Violation) (string, string) {
+func rdtWitness(m *history.Model, msgs []zgraph.OpMsg, rc1, rc2 int32, v zgraph.RDTViolation) (string, string) {
 	m1, m2 := msgs[v.M1], msgs[v.M2]
 	q, b := m.ProcName(m2.From), m.ProcName(m2.To)
 	n1, n2 := m.MsgName(m.Event(rc1).Msg), m.MsgName(m.Event(rc2).Msg)
@@ -64,7 +64,7 @@ func rdtWitness(m *history.Model, msgs []rdt.Msg, rc1, rc2 int32, v rdt.Violatio
 
 // rdtCkptName names held checkpoint c.X of c.P (0 the initial one, one
 // past the last the final state) as the report does.
-func rdtCkptName(m *history.Model, c rdt.Checkpoint) string {
+func rdtCkptName(m *history.Model, c zgraph.Checkpoint) string {
 	pr := &m.Procs[c.P]
 	if int(c.X) >= len(pr.Held) {
 		return fmt.Sprintf("%s's final state", m.ProcName(c.P))
@@ -78,7 +78,7 @@ func rdtCkptName(m *history.Model, c rdt.Checkpoint) string {
 
 // rdtCkptSeq is the seq of held checkpoint c, or None for an implicit
 // initial checkpoint or a final state.
-func rdtCkptSeq(m *history.Model, c rdt.Checkpoint) int32 {
+func rdtCkptSeq(m *history.Model, c zgraph.Checkpoint) int32 {
 	if pr := &m.Procs[c.P]; int(c.X) < len(pr.Held) {
 		return pr.HeldCkpt(int(c.X)).Seq
 	}

@@ -1,6 +1,7 @@
-// Package zgraph finds useless checkpoints — those on a Z-cycle (Netzer
-// and Xu 1995) — in time linear in checkpoints plus messages, and checks
-// whether a set of checkpoints forms a consistent global checkpoint.
+// Package zgraph judges checkpoint and communication patterns: it finds
+// useless checkpoints — those on a Z-cycle (Netzer and Xu 1995) — in time
+// linear in checkpoints plus messages, checks the S_n lines of SPEC §4.1,
+// and checks rollback-dependency trackability (CheckRDT, rdt.go).
 //
 // Checkpoints and messages are plain numbers, so the checker can feed it a
 // run's final live history and the baseline a trace's timer ticks. The

@@ -1,4 +1,6 @@
-// Package rdt checks rollback-dependency trackability (RDT, Wang 1997) of
+package zgraph
+
+// CheckRDT checks rollback-dependency trackability (RDT, Wang 1997) of
 // a checkpoint and communication pattern: every Z-path between two
 // checkpoints is causally doubled — there is also a causal path between
 // them — so that every rollback dependency is visible to transitive
@@ -6,7 +8,7 @@
 // Wang's FDAS protocol (algorithms/fdas). RDT implies that no checkpoint
 // is useless (a Z-cycle is a Z-path no causal path can double).
 //
-// Model. It is consistency/zgraph's, with program positions instead of
+// Model. It is the Z-graph's, with program positions instead of
 // bare interval numbers, because whether a Z-path is causal depends on
 // the order of a receipt and a send inside one interval. Process p
 // executes ops 0, 1, …; ckpts[p] lists the positions (ops completed when
@@ -40,43 +42,34 @@
 // O(ops · n) time at worst (one vector merge per receipt), memory linear
 // in the pattern plus O(n²) and one vector per distinct in-flight
 // dependency vector.
-package rdt
 
-// None marks an absent index, as trace.None does.
-const None = -1
-
-// Msg is one message: sent by op Send of process From and received by op
+// OpMsg is one message: sent by op Send of process From and received by op
 // Recv of process To.
-type Msg struct {
+type OpMsg struct {
 	From, Send int32
 	To, Recv   int32
 }
 
-// Checkpoint names checkpoint X of process P (0 is the initial one).
-type Checkpoint struct {
-	P, X int32
-}
-
-// Violation is a Z-path no causal path doubles: a causal path from
+// RDTViolation is a Z-path no causal path doubles: a causal path from
 // checkpoint From ends with M1 (an index into the messages given to
-// Check), received by the process that sent M2 earlier in the same
+// CheckRDT), received by the process that sent M2 earlier in the same
 // interval, and M2 is received before checkpoint To; no causal path leads
 // from From to To. When From and To are the same process the Z-path runs
 // backwards or in a cycle: From is useless. To.X one past the process's
 // last checkpoint names its final state.
-type Violation struct {
+type RDTViolation struct {
 	M1, M2   int32
 	From, To Checkpoint
 }
 
-// Check returns the violations of RDT in the pattern: for each send, one
+// CheckRDT returns the violations of RDT in the pattern: for each send, one
 // per dependency its sender learnt later in the same interval that its
 // receiver's next checkpoint lacks, ordered by sender and position. None
 // means the pattern is rollback-dependency trackable. It returns an error, never
 // panics, when an index is out of range, two messages claim one op, a
 // process's checkpoint positions decrease, or the messages form a causal
 // cycle (no execution could produce them).
-func Check(ckpts [][]int32, msgs []Msg) ([]Violation, error) {
+func CheckRDT(ckpts [][]int32, msgs []OpMsg) ([]RDTViolation, error) {
 	pt, err := newPattern(ckpts, msgs)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package rdt
+package zgraph
 
 import (
 	"cmp"
@@ -18,13 +18,13 @@ type opRef struct {
 type pattern struct {
 	n     int
 	ckpts [][]int32
-	msgs  []Msg
+	msgs  []OpMsg
 	ops   [][]opRef
 	// recvIv[m] is m's interval at its receiver.
 	recvIv []int32
 }
 
-func newPattern(ckpts [][]int32, msgs []Msg) (*pattern, error) {
+func newPattern(ckpts [][]int32, msgs []OpMsg) (*pattern, error) {
 	n := len(ckpts)
 	for p, cs := range ckpts {
 		for x, pos := range cs {
