@@ -22,6 +22,7 @@ package zgraph
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -51,7 +52,7 @@ type Graph struct {
 	// Edges in CSR form, kept for Cycle: adj[off[v]:off[v+1]] are the
 	// targets of v's message edges and emsg the message index of each.
 	off, adj, emsg []int32
-	useless        int
+	useless        []Checkpoint // by process, then index
 }
 
 // validate checks that every index lies in range, so that bad input
@@ -122,7 +123,7 @@ func New(counts []int32, msgs []Msg) (*Graph, error) {
 	for p := range counts {
 		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
 			if g.comp[v] == g.comp[v-1] {
-				g.useless++
+				g.useless = append(g.useless, Checkpoint{int32(p), v - g.base[p]})
 			}
 		}
 	}
@@ -268,20 +269,10 @@ func (g *Graph) Useless(p, x int32) bool {
 }
 
 // UselessCount returns the number of useless checkpoints.
-func (g *Graph) UselessCount() int { return g.useless }
+func (g *Graph) UselessCount() int { return len(g.useless) }
 
 // UselessList returns every useless checkpoint, by process then index.
-func (g *Graph) UselessList() []Checkpoint {
-	out := make([]Checkpoint, 0, g.useless)
-	for p := int32(0); int(p) < g.Processes(); p++ {
-		for x := int32(1); x < g.Checkpoints(p); x++ {
-			if g.Useless(p, x) {
-				out = append(out, Checkpoint{p, x})
-			}
-		}
-	}
-	return out
-}
+func (g *Graph) UselessList() []Checkpoint { return slices.Clone(g.useless) }
 
 // Cycle returns a Z-cycle through checkpoint x of process p, as indexes
 // into the messages given to New in Z-path order: the first is sent by p
