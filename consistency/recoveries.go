@@ -11,7 +11,7 @@ import (
 // checkpoints it is compared with.
 func recoveries(m *history.Model) []report.Recovery {
 	out := make([]report.Recovery, len(m.Failures))
-	msLines := m.Alg.IsMS() && !m.Missing.MSReplay()
+	msLines := m.Alg.IsMS() && !m.Missing.Replay() && !m.Missing.Sn
 	pkAnns := m.Alg == history.PK && !m.Missing.Replay()
 	for fi := range m.Failures {
 		f := &m.Failures[fi]

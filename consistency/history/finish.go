@@ -149,6 +149,18 @@ func srcOpTable(src *trace.Trace, np int) [][]int32 {
 	return out
 }
 
+// srcMsg returns the source trace's entry of run message rm, or nil (no
+// comparable source, or an id the source trace lacks).
+func (m *Model) srcMsg(rm int32) *trace.Message {
+	if m.msgs == nil {
+		return nil
+	}
+	if sm := m.msgs.src(rm); sm != None && int(sm) < len(m.Src.Messages) {
+		return &m.Src.Messages[sm]
+	}
+	return nil
+}
+
 // SrcIndex returns the source trace index of the op r, or None (no
 // comparable source, a message the source trace lacks, an op number
 // beyond its program). Sends and receives are found by their message,
@@ -164,14 +176,10 @@ func (m *Model) SrcIndex(r *trace.RunEvent) int32 {
 		}
 		return ops[r.Op]
 	}
-	sm := m.msgs.src(r.Msg)
-	if sm == None {
-		return None
-	}
-	switch msg := &m.Src.Messages[sm]; r.Kind {
-	case trace.Send:
+	switch msg := m.srcMsg(r.Msg); {
+	case msg != nil && r.Kind == trace.Send:
 		return msg.Send
-	case trace.Recv:
+	case msg != nil && r.Kind == trace.Recv:
 		return msg.Recv
 	}
 	return None
@@ -181,32 +189,21 @@ func (m *Model) SrcIndex(r *trace.RunEvent) int32 {
 // receive's time less its send's, or default_delay when the trace never
 // receives it; false when the source lacks the message.
 func (m *Model) SrcDelay(rm int32) (trace.Time, bool) {
-	if m.msgs == nil {
+	switch msg := m.srcMsg(rm); {
+	case msg == nil:
 		return 0, false
-	}
-	sm := m.msgs.src(rm)
-	if sm == None {
-		return 0, false
-	}
-	msg := &m.Src.Messages[sm]
-	if msg.Recv == None {
+	case msg.Recv == None:
 		return m.Run.Options.Params.DefaultDelay, true
+	default:
+		return m.Src.Events[msg.Recv].T - m.Src.Events[msg.Send].T, true
 	}
-	return m.Src.Events[msg.Recv].T - m.Src.Events[msg.Send].T, true
 }
 
 // SrcSender returns the process that sends run message msg in the
 // source trace, or None.
-func (m *Model) SrcSender(msg int32) int32 {
-	if m.msgs == nil {
-		return None
-	}
-	sm := m.msgs.src(msg)
-	if sm == None || int(sm) >= len(m.Src.Messages) {
-		return None
-	}
-	if s := m.Src.Messages[sm].Send; s >= 0 && int(s) < len(m.Src.Events) {
-		return m.Src.Events[s].P
+func (m *Model) SrcSender(rm int32) int32 {
+	if msg := m.srcMsg(rm); msg != nil && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
+		return m.Src.Events[msg.Send].P
 	}
 	return None
 }

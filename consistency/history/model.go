@@ -264,9 +264,6 @@ type Missing struct {
 // judge nothing, saying why once.
 func (x Missing) Replay() bool { return x.Ops || x.Copy || x.Restore }
 
-// MSReplay is Replay for MS's rules, which also need checkpoint numbers.
-func (x Missing) MSReplay() bool { return x.Replay() || x.Sn }
-
 // Model is the frozen history of a run. Every slice and map in it is
 // read-only: the property rules share one model.
 type Model struct {
