@@ -30,8 +30,8 @@ func (b *Builder) Gaps(p int32) int32 { return b.procs[p].gaps }
 // Stable reports, per live op of p, whether a log event made it stable.
 func (b *Builder) Stable(p int32) []bool { return b.procs[p].stable }
 
-// ProgOp returns op k of p's program (Model.ProgOp), as far as the run
-// has shown it so far.
+// ProgOp returns op k of p's program (Model.ProgOp: the source trace's,
+// else the run's so far), and whether there is one.
 func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
 	op := b.m.ProgOp(p, k)
 	return op, op.Kind != trace.KindInvalid
@@ -50,8 +50,8 @@ func (m *Model) shown(p, k int32) (ProgOp, bool) {
 	return op, op.Kind != trace.KindInvalid
 }
 
-// ProgLen returns the length of p's program (Model.ProgLen), as far as
-// the run has shown it so far.
+// ProgLen returns the length of p's program (Model.ProgLen: the source
+// trace's, else the run's so far).
 func (b *Builder) ProgLen(p int32) int { return b.m.ProgLen(p) }
 
 // Down reports whether p is down: it failed and has not restarted.
