@@ -34,15 +34,6 @@ type stuck struct {
 	behind    [][]int32
 }
 
-// sender returns the process that sends message msg: from the run's
-// sends, else from the source trace, else None.
-func sender(m *history.Model, msg int32) int32 {
-	if s := m.Copies.Sender(msg, m.Run); s != history.None {
-		return s
-	}
-	return m.SrcSender(msg)
-}
-
 func newStuck(m *history.Model) *stuck {
 	np := len(m.Procs)
 	st := &stuck{blockedOn: make([]int32, np), behind: make([][]int32, np)}
@@ -56,7 +47,7 @@ func newStuck(m *history.Model) *stuck {
 		e := m.Event(end)
 		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
 			st.blockedOn[p] = e.Msg
-			if s := sender(m, e.Msg); s != history.None && s != int32(p) {
+			if s := m.Sender(e.Msg); s != history.None && s != int32(p) {
 				waits[p] = s
 			}
 		}
@@ -162,7 +153,7 @@ func lostWhy(m *history.Model, st *stuck, p int32, k int, msg, snd int32) ([]int
 // live: charged to its root, unless nothing explains it.
 func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 	msg := st.blockedOn[p]
-	s := sender(m, msg)
+	s := m.Sender(msg)
 	switch {
 	case s == history.None:
 		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))

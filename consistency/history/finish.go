@@ -199,9 +199,17 @@ func (m *Model) SrcDelay(rm int32) (trace.Time, bool) {
 	}
 }
 
-// SrcSender returns the process that sends run message msg in the
-// source trace, or None.
-func (m *Model) SrcSender(rm int32) int32 {
+// Sender returns the process that sends run message rm: the sender of
+// its first copy the run transmits, else its sender in the source trace,
+// else None.
+func (m *Model) Sender(rm int32) int32 {
+	if c := &m.Copies; rm >= 0 && int(rm) < len(c.first) {
+		for cp := int32(1); cp <= c.count[rm]; cp++ {
+			if s := c.Send[c.Index(rm, cp)]; s != None {
+				return m.Run.Events[s].P
+			}
+		}
+	}
 	if msg := m.srcMsg(rm); msg != nil && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
 		return m.Src.Events[msg.Send].P
 	}
