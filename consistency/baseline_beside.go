@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/baseline"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -31,12 +32,23 @@ func StartBaseline(src *trace.Trace) *Baseline {
 	return br
 }
 
-// wait returns the baseline once computed, its failure list a copy of
-// its own: each report renumbers it for its run (renumberBaseline). What
-// the list's entries hold is shared, and never written.
-func (br *Baseline) wait() (report.Uncoordinated, error) {
+// wait returns the baseline once computed, for the report of m: its
+// failure list is a copy of its own, with the trace-event indexes of the
+// fails replaced by the seqs of the run's fail events, the same fails in
+// order. What the list's entries hold is shared, and never written.
+func (br *Baseline) wait(m *history.Model) (report.Uncoordinated, error) {
 	<-br.done
 	b := br.b
-	b.Line = slices.Clone(b.Line)
+	var fails []int32
+	for i := range m.Run.Events {
+		if m.Run.Events[i].Kind == trace.Fail {
+			fails = append(fails, int32(i))
+		}
+	}
+	if b.Line = slices.Clone(b.Line); len(fails) == len(b.Line) {
+		for k := range b.Line {
+			b.Line[k].Failure.Seq = fails[k]
+		}
+	}
 	return b, br.err
 }

@@ -56,71 +56,13 @@ func Check(run *trace.Run, src *trace.Trace) report.Report { return check(run, s
 // schedules; the two were about a sixteenth of its time.
 func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, true) }
 
-// check feeds a finished run to a Stream, which may look ahead at it;
-// verdicts as in Stream.report.
+// check feeds a finished run to a Stream, which may look ahead at it.
 func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
 	s := newStream(run, src, len(run.Events), recoveryHorizon(run))
 	for i := range run.Events {
 		s.Add(&run.Events[i])
 	}
 	return s.report(verdicts)
-}
-
-// judgeOnly judges the finished model m, streamed being what the specs
-// found as the run streamed; it leaves out the uncoordinated baseline
-// and the statistics when verdicts is set. base is the baseline already
-// started (StartBaseline), or nil to compute it here.
-func judgeOnly(m *history.Model, streamed *[len(rules)]result, verdicts bool, base *Baseline) report.Report {
-	r := report.Report{
-		File:       m.Run.Name,
-		Algorithm:  m.Run.Algorithm,
-		Valid:      true,
-		Properties: make([]report.Property, 0, len(rules)),
-	}
-	var stats *report.Stats
-	if !verdicts {
-		stats = &r.Stats
-	}
-	for _, res := range judgeRules(m, streamed, stats) {
-		p := res.property()
-		r.Valid = r.Valid && p.Status != report.Fail
-		r.Properties = append(r.Properties, p)
-	}
-	// The report's tables last: the rules make garbage, the tables live
-	// data (a tenth of the heap with 10^5 failures), and the collector's
-	// goal is a multiple of what is live when it runs.
-	r.Recoveries = recoveries(m)
-	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}
-	if verdicts {
-		return r
-	}
-	if m.Src != nil {
-		if base == nil {
-			base = StartBaseline(m.Src)
-		}
-		if b, err := base.wait(); err == nil {
-			renumberBaseline(m, &b)
-			r.Baseline.Uncoordinated = b
-		}
-	}
-	return r
-}
-
-// renumberBaseline replaces the baseline's trace-event indexes by the
-// seqs of the run's fail events, which are the same fails in order.
-func renumberBaseline(m *history.Model, b *report.Uncoordinated) {
-	var fails []int32
-	for i := range m.Run.Events {
-		if m.Run.Events[i].Kind == trace.Fail {
-			fails = append(fails, int32(i))
-		}
-	}
-	if len(fails) != len(b.Line) {
-		return
-	}
-	for k := range b.Line {
-		b.Line[k].Failure.Seq = fails[k]
-	}
 }
 
 // judgeRules runs the rules on every core the process may use: they are

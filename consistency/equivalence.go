@@ -39,20 +39,19 @@ func equivalence(m *history.Model) result {
 
 // programAt compares process p's final live history with its program.
 func programAt(m *history.Model, p int32, r *result) {
-	live := m.Procs[p].Live
-	pr := m.Program[p]
+	live, n := m.Procs[p].Live, m.ProgLen(p)
 	k := 0
-	for ; k < len(live) && k < len(pr); k++ {
+	for ; k < len(live) && k < n; k++ {
 		s := live[k]
 		if s == history.None {
 			break
 		}
-		e := m.Event(s)
-		if e.Kind != pr[k].Kind || (e.Kind != trace.Internal && e.Msg != pr[k].Msg) {
+		e, op := m.Event(s), m.ProgOp(p, int32(k))
+		if e.Kind != op.Kind || (e.Kind != trace.Internal && e.Msg != op.Msg) {
 			break
 		}
 	}
-	if k == len(live) && k == len(pr) {
+	if k == len(live) && k == n {
 		return
 	}
 	r.failChain(func() (string, []int32, string) {
@@ -64,22 +63,22 @@ func programAt(m *history.Model, p int32, r *result) {
 // programDiff says how process p's final live history departs from its
 // program at op k, the first where they differ, and the seqs that show it.
 func programDiff(m *history.Model, p int32, k int) (string, []int32) {
-	live, pr := m.Procs[p].Live, m.Program[p]
+	live, n, op := m.Procs[p].Live, m.ProgLen(p), m.ProgOp(p, int32(k))
 	seqs := []int32{}
 	switch {
-	case k < len(live) && k < len(pr):
+	case k < len(live) && k < n:
 		s := live[k]
 		got := "a gap"
 		if s != history.None {
 			got = m.Describe(s)
 			seqs = append(seqs, s)
 		}
-		return fmt.Sprintf("op %d of %s's program is %s%s, but its final live history has %s there", k, m.ProcName(p), pr[k].Kind, m.MsgOpt(pr[k].Msg), got), seqs
-	case k < len(pr):
+		return fmt.Sprintf("op %d of %s's program is %s%s, but its final live history has %s there", k, m.ProcName(p), op.Kind, m.MsgOpt(op.Msg), got), seqs
+	case k < n:
 		if e := m.Procs[p].End; e != history.None {
 			seqs = append(seqs, e)
 		}
-		return fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s%s) and the rest never happened", m.ProcName(p), len(pr), len(live), k, pr[k].Kind, m.MsgOpt(pr[k].Msg)), seqs
+		return fmt.Sprintf("%s's program has %d ops, its final live history only %d: op %d (%s%s) and the rest never happened", m.ProcName(p), n, len(live), k, op.Kind, m.MsgOpt(op.Msg)), seqs
 	}
-	return fmt.Sprintf("%s's program has %d ops, but its final live history has %d", m.ProcName(p), len(pr), len(live)), seqs
+	return fmt.Sprintf("%s's program has %d ops, but its final live history has %d", m.ProcName(p), n, len(live)), seqs
 }

@@ -7,18 +7,13 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// replayTimes judges the ops' times of SPEC §3 (readyTimes), in a run
-// that records the params it was replayed with (replayTimed).
-// The network's and the down time's are the model's (history
-// arrivals.go, ControlLate), judged under the same condition.
-//
-// A foreign algorithm's run keeps its own network's timing and claims
-// none of §3's. A run of one of ckpt's algorithms claims it; without
-// its params the times cannot be judged, and SPEC §6 makes a property
-// whose fields a run omits unknown, never pass: stripping the params
-// used to let a retimed receipt (moved before its copy's arrival, and so
-// before a flush) or an early restart pass (docs/checker.md, "Runs
-// without params").
+// replayTimes judges the ops' times of SPEC §3 (readyTimes) in a run
+// that records the params it was replayed with (replayTimed); the run
+// spec judges the network's and the down times under the same condition.
+// A foreign algorithm's run keeps its own network's timing. A run of one
+// of ckpt's algorithms claims §3's; without its params the times cannot
+// be judged, and SPEC §6 makes the property unknown, never pass
+// (docs/checker.md, "Runs without params").
 func replayTimes(m *history.Model, r *result) {
 	switch {
 	case replayTimed(m.Run):
@@ -39,14 +34,11 @@ const noParamsWhy = "the run records no params (restart_delay, control_delay, de
 // readyTimes checks that every op executes at its ready time (SPEC §3):
 // op k is ready gap_k (its trace time less its predecessor's) after the
 // previous op executed, or after the restore, if later; a send or an
-// internal op executes when ready, a receive then or later, when a copy
-// is there and accepted; an op PK replays at a restore, at its time. A held process executes nothing: after a block
-// the wait it had already done is kept (exec moves by the block's
-// length), after another hold (PK's until its token returns) the next
-// op is ready a gap after the resume; either way not before the resume
-// (docs/replay.md). Found by the second review round: a send moved
-// earlier let its receipt come before a flush and the rollback undo less
-// than it must; any op moved in a failure-free run passed.
+// internal op executes when ready, a receive then or later; an op PK
+// replays at a restore, at its time. A held process executes nothing:
+// after a block the wait already done is kept (exec moves by the block's
+// length), after another hold the next op is ready a gap after the
+// resume; either way not before the resume (docs/replay.md).
 func readyTimes(m *history.Model, r *result) {
 	np := len(m.Procs)
 	opAt := m.SrcOps()

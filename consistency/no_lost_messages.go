@@ -34,15 +34,6 @@ type stuck struct {
 	behind    [][]int32
 }
 
-// sender returns the process that sends message msg: from the run's
-// sends, else from the source trace, else None.
-func sender(m *history.Model, msg int32) int32 {
-	if s := m.Copies.Sender(msg, m.Run); s != history.None {
-		return s
-	}
-	return m.SrcSender(msg)
-}
-
 func newStuck(m *history.Model) *stuck {
 	np := len(m.Procs)
 	st := &stuck{blockedOn: make([]int32, np), behind: make([][]int32, np)}
@@ -56,7 +47,7 @@ func newStuck(m *history.Model) *stuck {
 		e := m.Event(end)
 		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
 			st.blockedOn[p] = e.Msg
-			if s := sender(m, e.Msg); s != history.None && s != int32(p) {
+			if s := m.Sender(e.Msg); s != history.None && s != int32(p) {
 				waits[p] = s
 			}
 		}
@@ -85,48 +76,27 @@ func newStuck(m *history.Model) *stuck {
 // send and no live receipt.
 func lostAt(m *history.Model, st *stuck, p int32, r *result) {
 	ps := &m.Procs[p]
-	var pr []history.ProgOp
-	if int(p) < len(m.Program) {
-		pr = m.Program[p]
-	}
+	n := m.ProgLen(p)
 	var end *trace.RunEvent
 	if ps.End != history.None {
 		end = m.Event(ps.End)
 	}
 	switch {
-	case end != nil && end.State == trace.StateDone && len(ps.Live) >= len(pr):
+	case end != nil && end.State == trace.StateDone && len(ps.Live) >= n:
 		return
 	case st.blockedOn[p] != history.None:
 		blockedOnUnsent(m, st, p, r)
 		return
+	case end != nil && end.State == trace.StateBlocked && lostReceive(m, st, p, len(ps.Live), history.ProgOp{Kind: trace.Recv, Msg: end.Msg}, r):
+		// Blocked on a message whose send is live: that receive is what
+		// it has still to run, whatever its program says.
+		return
 	}
-	ahead := aheadOf(m, ps, pr, end)
-	for k := len(ps.Live); k < len(ahead); k++ {
-		if lostReceive(m, st, p, k, ahead[k], r) {
+	for k := len(ps.Live); k < n; k++ {
+		if lostReceive(m, st, p, k, m.ProgOp(p, int32(k)), r) {
 			return
 		}
 	}
-}
-
-// aheadOf returns the program a stuck process has still to run from its
-// live count on: its program, or — when it ended blocked on a message
-// whose send is live — that receive, whatever the program says beyond.
-func aheadOf(m *history.Model, ps *history.Proc, pr []history.ProgOp, end *trace.RunEvent) []history.ProgOp {
-	live := len(ps.Live)
-	if end == nil || end.State != trace.StateBlocked {
-		return pr
-	}
-	msg := end.Msg
-	if msg < 0 || int(msg) >= len(m.LiveSend) || m.LiveSend[msg] == history.None || m.LiveRecv[msg] != history.None {
-		return pr
-	}
-	if live < len(pr) && pr[live].Kind == trace.Recv && pr[live].Msg == msg {
-		return pr
-	}
-	// Only the op at live is read.
-	out := make([]history.ProgOp, live+1)
-	out[live] = history.ProgOp{Kind: trace.Recv, Msg: msg}
-	return out
 }
 
 // lostReceive reports whether op k of p's program, still ahead, is a
@@ -183,7 +153,7 @@ func lostWhy(m *history.Model, st *stuck, p int32, k int, msg, snd int32) ([]int
 // live: charged to its root, unless nothing explains it.
 func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 	msg := st.blockedOn[p]
-	s := sender(m, msg)
+	s := m.Sender(msg)
 	switch {
 	case s == history.None:
 		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))

@@ -40,25 +40,18 @@ var promises = [...]promise{
 	history.Coordinated: noUseless | snConsistent,
 }
 
-// algName names an algorithm in because-chains and notes.
+// algNames name the known algorithms in because-chains and notes.
+var algNames = [...]string{
+	history.MS: "MS", history.Textbook: "MS's textbook variant", history.PK: "PK", history.BCS: "BCS",
+	history.FDAS: "FDAS", history.HMNR: "HMNR", history.Coordinated: "coordinated checkpointing",
+}
+
+// algName names the run's algorithm in because-chains and notes.
 func algName(m *history.Model) string {
-	switch m.Alg {
-	case history.MS:
-		return "MS"
-	case history.Textbook:
-		return "MS's textbook variant"
-	case history.PK:
-		return "PK"
-	case history.BCS:
-		return "BCS"
-	case history.FDAS:
-		return "FDAS"
-	case history.HMNR:
-		return "HMNR"
-	case history.Coordinated:
-		return "coordinated checkpointing"
+	if m.Alg == history.Foreign || int(m.Alg) >= len(algNames) {
+		return fmt.Sprintf("%q", m.Run.Algorithm)
 	}
-	return fmt.Sprintf("%q", m.Run.Algorithm)
+	return algNames[m.Alg]
 }
 
 // promised sets r's standing for promise p and reports whether the run's

@@ -46,10 +46,10 @@ func TestRulesArePure(t *testing.T) {
 // equivalenceAt first, which must be equivalence.
 func TestLogReplayAt(t *testing.T) {
 	m := history.Build(&trace.Run{Algorithm: "pk", Processes: []string{"P0"}}, nil, history.PK)
-	if got := rules[logReplayAt](m).name; got != report.LogReplayRules {
+	if got := rules[logReplayAt](m).Name; got != report.LogReplayRules {
 		t.Fatalf("rules[logReplayAt] judges %s", got)
 	}
-	if got := rules[equivalenceAt](m).name; got != report.Equivalence {
+	if got := rules[equivalenceAt](m).Name; got != report.Equivalence {
 		t.Fatalf("rules[equivalenceAt] judges %s", got)
 	}
 }

@@ -26,14 +26,22 @@ func TestRestoreIndexMatchesID(t *testing.T) {
 	}
 	n := 0
 	for name, run := range runs {
-		m := history.Build(run, nil, history.AlgOf(run))
+		b := history.NewBuilder(run, nil, history.AlgOf(run), len(run.Events))
+		for i := range run.Events {
+			b.Add(&run.Events[i])
+		}
+		// The id's checkpoint once the run is over, as the builder finds it.
+		m := b.Model()
+		want, wok := make([]history.Ckpt, len(m.Restores)), make([]bool, len(m.Restores))
+		for i, rs := range m.Restores {
+			want[i], wok[i] = b.CkptByID(m.Event(rs.Seq).P, m.Event(rs.Seq).Restore)
+		}
+		b.Finish()
 		for i := range m.Restores {
 			rs := &m.Restores[i]
-			e := m.Event(rs.Seq)
-			want, wok := m.Procs[e.P].Checkpoint(e.Restore)
 			got, ok := m.RestoredCkpt(rs)
-			if ok != wok || got != want {
-				t.Errorf("%s: restore at seq %d: resolved %+v (%v), its id names %+v (%v)", name, rs.Seq, got, ok, want, wok)
+			if ok != wok[i] || got != want[i] {
+				t.Errorf("%s: restore at seq %d: resolved %+v (%v), its id names %+v (%v)", name, rs.Seq, got, ok, want[i], wok[i])
 			}
 			n++
 		}
@@ -60,12 +68,16 @@ func TestRestoreIndexReusedID(t *testing.T) {
 		}
 	}
 
-	m := history.Build(run, nil, history.MS)
+	b := history.NewBuilder(run, nil, history.MS, len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	if ck, _ := b.CkptByID(0, 1); ck.Seq != reused {
+		t.Errorf("CkptByID(0, 1) is %+v, want the latest with id 1, at seq %d", ck, reused)
+	}
+	m := b.Finish()
 	if ck, ok := m.RestoredCkpt(m.RestoreOf(restart)); !ok || ck.Seq != 1 || ck.Sn != 1 {
 		t.Errorf("the restart at seq %d restored %+v (%v), want the checkpoint at seq 1", restart, ck, ok)
-	}
-	if ck, _ := m.Procs[0].Checkpoint(1); ck.Seq != reused {
-		t.Errorf("Checkpoint(1) is %+v, want the latest with id 1, at seq %d", ck, reused)
 	}
 	r := Check(run, nil)
 	expect(t, r, map[string]report.Status{report.Equivalence: fail, report.LogReplayRules: pass})

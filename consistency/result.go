@@ -11,27 +11,18 @@ import (
 // have millions, and the first few explain the rest.
 const maxWitnesses = 20
 
-// standing says whether a property was judged, and if not why not. A
-// violation makes a property fail whatever its standing.
-type standing uint8
-
-const (
-	judged      standing = iota // pass unless a violation is found
-	notPromised                 // n/a: the algorithm does not promise it
-	unjudgeable                 // unknown: the run cannot show it
-)
-
-// result is one property's verdict as a rule builds it: its standing
-// (with the note that explains it) and its violations.
+// result is one property's verdict as a rule builds it: the report's
+// property, whose status is pass, n/a or unknown (with the note that
+// explains it) until a violation makes it fail, and the number of
+// violations found, also those whose witness is not kept.
 type result struct {
-	name       string
-	standing   standing
-	note       string
-	violations []report.Violation
-	count      int
+	report.Property
+	count int
 }
 
-func newResult(name string) result { return result{name: name} }
+func newResult(name string) result {
+	return result{Property: report.Property{Name: name, Status: report.Pass}}
+}
 
 // fail records a witness of the property failing, at seqs. text renders
 // its message and because-chain and is called only for the witnesses
@@ -65,59 +56,52 @@ func (r *result) failed(msg string, seqs []int32, because string) {
 // kept: the count stays exact however many are dropped.
 func (r *result) counted() bool {
 	r.count++
-	return len(r.violations) < maxWitnesses
+	return len(r.Violations) < maxWitnesses
 }
 
 // keep appends a witness.
 func (r *result) keep(msg string, seqs []int32, because string) {
-	r.violations = append(r.violations, report.Violation{Property: r.name, Message: msg, Seqs: dedupe(seqs), Because: because})
+	r.Violations = append(r.Violations, report.Violation{Property: r.Name, Message: msg, Seqs: dedupe(seqs), Because: because})
 }
 
 // notApplicable marks the property n/a: a property the algorithm does
 // not promise stays n/a whatever fields the run omits.
 func (r *result) notApplicable(why string) {
-	if r.standing != notPromised {
-		r.standing, r.note = notPromised, why
+	if r.Status != report.NA {
+		r.Status, r.Note = report.NA, why
 	}
 }
 
 // cannotJudge marks the property unknown unless a reason is already
 // recorded: the first reason explains it.
 func (r *result) cannotJudge(why string) {
-	if r.standing == judged && why != "" {
-		r.standing, r.note = unjudgeable, why
+	if r.Status != report.NA && r.Status != report.Unknown && why != "" {
+		r.Status, r.Note = report.Unknown, why
 	}
 }
 
 // then appends the violations of a later, separate judgement of the same
 // property (kept apart so that earlier witnesses keep their order).
 func (r *result) then(o result) {
-	for _, v := range o.violations {
+	for _, v := range o.Violations {
 		r.failed(v.Message, v.Seqs, v.Because)
 	}
-	r.count += o.count - len(o.violations)
-	if o.standing == notPromised {
-		r.notApplicable(o.note)
-	} else if o.standing == unjudgeable {
-		r.cannotJudge(o.note)
+	r.count += o.count - len(o.Violations)
+	if o.Status == report.NA {
+		r.notApplicable(o.Note)
+	} else if o.Status == report.Unknown {
+		r.cannotJudge(o.Note)
 	}
 }
 
 // property returns the report's form of the verdict.
 func (r *result) property() report.Property {
-	p := report.Property{Name: r.name, Violations: r.violations}
-	switch {
-	case len(r.violations) > 0:
-		p.Status = report.Fail
-		if r.count > len(r.violations) {
-			p.Note = fmt.Sprintf("%d violations, the first %d shown", r.count, len(r.violations))
+	p := r.Property
+	if len(p.Violations) > 0 {
+		p.Status, p.Note = report.Fail, ""
+		if r.count > len(p.Violations) {
+			p.Note = fmt.Sprintf("%d violations, the first %d shown", r.count, len(p.Violations))
 		}
-	case r.standing == notPromised:
-		p.Status, p.Note = report.NA, r.note
-	case r.standing == unjudgeable:
-		p.Status, p.Note = report.Unknown, r.note
-	default:
-		p.Status = report.Pass
 	}
 	if p.Violations == nil {
 		p.Violations = []report.Violation{}

@@ -62,23 +62,16 @@ var shapes = [...]shape{
 
 // fieldsOf returns the fields pb carries.
 func fieldsOf(pb *trace.Piggyback) pbField {
-	var s pbField
-	set := func(f pbField, ok bool) {
-		if ok {
-			s |= f
-		}
+	c := pb.CIC
+	if c == nil {
+		c = &trace.CIC{LC: trace.None}
 	}
-	set(pbSn, pb.Sn != trace.None)
-	set(pbInc, pb.Inc != trace.None)
-	set(pbRecLine, pb.RecLine != trace.None)
-	set(pbF, len(pb.F) > 0)
-	set(pbVT, pb.VT != nil)
-	if c := pb.CIC; c != nil {
-		set(pbLC, c.LC != trace.None)
-		set(pbDV, c.DV != nil)
-		set(pbCkpt, c.Ckpt != nil)
-		set(pbTaken, c.Taken != nil)
-		set(pbGreater, c.Greater != nil)
+	var s pbField
+	for i, has := range [...]bool{pb.Sn != trace.None, pb.Inc != trace.None, pb.RecLine != trace.None, len(pb.F) > 0, pb.VT != nil,
+		c.LC != trace.None, c.DV != nil, c.Ckpt != nil, c.Taken != nil, c.Greater != nil} {
+		if has {
+			s |= 1 << i
+		}
 	}
 	return s
 }

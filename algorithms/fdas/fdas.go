@@ -10,7 +10,7 @@
 // checkpoint before the delivery; then D := max(D, m.D). So a process's
 // dependencies never change after its first send in an interval, which
 // makes every Z-path causally doubled: the pattern is rollback-dependency
-// trackable (RDT), checked by consistency/rdt. Recovery is not
+// trackable (RDT), checked by zgraph.CheckRDT. Recovery is not
 // implemented (package failfree). docs/protocols.md gives the decisions.
 package fdas
 

@@ -3,7 +3,6 @@ package protocoltest
 import (
 	"fmt"
 
-	"github.com/ckpt-dev/ckpt/consistency/rdt"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -17,7 +16,7 @@ type Pattern struct {
 	// Sn[p][x] is the number (sn) of checkpoint x of p, 0 for the
 	// initial one, None where the run records none.
 	Sn   [][]int32
-	Msgs []rdt.Msg
+	Msgs []zgraph.OpMsg
 }
 
 // PatternOf extracts the pattern of run, which must have no restart or
@@ -45,7 +44,7 @@ func PatternOf(run *trace.Run) (*Pattern, error) {
 			if !ok {
 				return nil, fmt.Errorf("event %d: receipt of a copy never sent", e.Seq)
 			}
-			pt.Msgs = append(pt.Msgs, rdt.Msg{From: s[0], Send: s[1], To: e.P, Recv: e.Op})
+			pt.Msgs = append(pt.Msgs, zgraph.OpMsg{From: s[0], Send: s[1], To: e.P, Recv: e.Op})
 		}
 	}
 	return pt, nil
@@ -92,18 +91,8 @@ func (pt *Pattern) Useless() ([]zgraph.Checkpoint, error) {
 	return g.UselessList(), nil
 }
 
-// RDT returns the pattern's RDT violations (package rdt).
-func (pt *Pattern) RDT() ([]rdt.Violation, error) { return rdt.Check(pt.Ckpts, pt.Msgs) }
-
-// Judge returns the pattern's RDT findings as the checker gets them
-// (rdt.Judge: live checkpoints with the initial one).
-func (pt *Pattern) Judge() ([]rdt.Finding, error) {
-	live := make([][]int32, len(pt.Ckpts))
-	for p, cs := range pt.Ckpts {
-		live[p] = append([]int32{0}, cs...)
-	}
-	return rdt.Judge(live, pt.Msgs, rdt.Names{})
-}
+// RDT returns the pattern's RDT violations (zgraph.CheckRDT).
+func (pt *Pattern) RDT() ([]zgraph.RDTViolation, error) { return zgraph.CheckRDT(pt.Ckpts, pt.Msgs) }
 
 // SnOrphans returns the messages that make some S_n inconsistent (SPEC
 // §4.1's theorem, package zgraph), judged from the checkpoints' numbers.

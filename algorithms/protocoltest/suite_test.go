@@ -36,16 +36,14 @@ func ZCycleFree(pt *Pattern) error {
 	return nil
 }
 
-// Trackable is the promise of fdas: rollback-dependency trackability,
-// judged through rdt.Judge, the checker's entry point (its first
-// finding's explanation says why not).
+// Trackable is the promise of fdas: rollback-dependency trackability.
 func Trackable(pt *Pattern) error {
-	f, err := pt.Judge()
+	v, err := pt.RDT()
 	if err != nil {
 		return err
 	}
-	if len(f) > 0 {
-		return fmt.Errorf("%d RDT violations, first %v: %s because %s", len(f), f[0].Violation, f[0].Message, f[0].Because)
+	if len(v) > 0 {
+		return fmt.Errorf("%d RDT violations, first %+v", len(v), v[0])
 	}
 	return nil
 }

@@ -30,37 +30,29 @@ func (b *Builder) Gaps(p int32) int32 { return b.procs[p].gaps }
 // Stable reports, per live op of p, whether a log event made it stable.
 func (b *Builder) Stable(p int32) []bool { return b.procs[p].stable }
 
-// ProgOp returns op k of p's program: the source trace's when there is a
-// comparable one, else what the run has shown p executing so far.
+// ProgOp returns op k of p's program (Model.ProgOp: the source trace's,
+// else the run's so far), and whether there is one.
 func (b *Builder) ProgOp(p, k int32) (ProgOp, bool) {
-	if ops := b.m.srcOps; ops != nil {
-		if k < 0 || int(k) >= len(ops[p]) {
-			return ProgOp{}, false
-		}
-		te := &b.m.Src.Events[ops[p][k]]
-		return ProgOp{Kind: te.Kind, Msg: b.m.msgs.run(te.Msg)}, true
-	}
-	return b.Shown(p, k)
+	op := b.m.ProgOp(p, k)
+	return op, op.Kind != trace.KindInvalid
 }
 
 // Shown returns op k of p as the run has shown p executing it so far (the
-// first execution of op k), whatever the source trace says.
-func (b *Builder) Shown(p, k int32) (ProgOp, bool) {
-	ps := &b.procs[p]
-	if k < 0 || int(k) >= len(ps.progKind) || ps.progKind[k] == trace.KindInvalid {
-		return ProgOp{}, false
+// first execution of op k), whatever the source trace says; for an op
+// not shown, its kind is KindInvalid.
+func (b *Builder) Shown(p, k int32) (ProgOp, bool) { return b.m.shown(p, k) }
+
+func (m *Model) shown(p, k int32) (ProgOp, bool) {
+	if k < 0 || int(k) >= len(m.shownKind[p]) {
+		return ProgOp{Kind: trace.KindInvalid, Msg: None}, false
 	}
-	return ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}, true
+	op := ProgOp{Kind: m.shownKind[p][k], Msg: m.shownMsg[p][k]}
+	return op, op.Kind != trace.KindInvalid
 }
 
-// ProgLen returns the length of p's program: the source trace's when
-// there is a comparable one, else the ops the run has shown so far.
-func (b *Builder) ProgLen(p int32) int {
-	if b.m.srcOps == nil {
-		return len(b.procs[p].progKind)
-	}
-	return len(b.m.srcOps[p])
-}
+// ProgLen returns the length of p's program (Model.ProgLen: the source
+// trace's, else the run's so far).
+func (b *Builder) ProgLen(p int32) int { return b.m.ProgLen(p) }
 
 // Down reports whether p is down: it failed and has not restarted.
 func (b *Builder) Down(p int32) bool { return b.procs[p].down }

@@ -191,21 +191,9 @@ func (sp *setPool) union(a, b int32) int32 {
 		return u
 	}
 	x, y := sp.get(a), sp.get(b)
-	merged := make([]int32, 0, len(x)+len(y))
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		switch {
-		case j == len(y) || (i < len(x) && x[i] < y[j]):
-			merged = append(merged, x[i])
-			i++
-		case i == len(x) || y[j] < x[i]:
-			merged = append(merged, y[j])
-			j++
-		default:
-			merged = append(merged, x[i])
-			i, j = i+1, j+1
-		}
-	}
+	merged := append(append(make([]int32, 0, len(x)+len(y)), x...), y...)
+	slices.Sort(merged)
+	merged = slices.Compact(merged)
 	u := a
 	switch len(merged) {
 	case len(x):

@@ -32,22 +32,31 @@ func TestCheckpointIDs(t *testing.T) {
 			continue
 		}
 		sparse := renumbered(run, func(id int32) int32 { return 3*id + 100 })
-		m := history.Build(sparse, nil, history.AlgOf(sparse))
+		m := builderOf(sparse)
 		if r := consistency.Check(sparse, nil); !r.Valid {
 			t.Errorf("%s: sparse ids: invalid: %+v", name, r.Properties)
 		}
 		for p := range base.Procs {
 			for _, c := range base.Procs[p].Taken[1:] {
-				got, ok := m.Procs[p].Checkpoint(3*c.ID + 100)
+				got, ok := m.CkptByID(int32(p), 3*c.ID+100)
 				if !ok || got.Seq != c.Seq {
 					t.Errorf("%s: P%d: id %d (was %d) finds seq %d, %v; want seq %d", name, p, 3*c.ID+100, c.ID, got.Seq, ok, c.Seq)
 				}
-				if _, ok := m.Procs[p].Checkpoint(c.ID); ok && c.ID != 0 && (c.ID-100)%3 != 0 {
+				if _, ok := m.CkptByID(int32(p), c.ID); ok && c.ID != 0 && (c.ID-100)%3 != 0 {
 					t.Errorf("%s: P%d: old id %d still found", name, p, c.ID)
 				}
 			}
 		}
 	}
+}
+
+// builderOf is the builder of run's model once every event is added.
+func builderOf(run *trace.Run) *history.Builder {
+	b := history.NewBuilder(run, nil, history.AlgOf(run), len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	return b
 }
 
 // renumbered copies run with every checkpoint id other than the initial
@@ -114,8 +123,7 @@ func TestCheckpointWithoutID(t *testing.T) {
 			}
 			id, p := e.Ckpt, e.P
 			e.Ckpt = trace.None
-			m := history.Build(r, nil, history.AlgOf(r))
-			if c, ok := m.Procs[p].Checkpoint(id); ok {
+			if c, ok := builderOf(r).CkptByID(p, id); ok {
 				t.Errorf("%s: P%d: id %d, written without, finds the checkpoint at seq %d", name, p, id, c.Seq)
 			}
 			break

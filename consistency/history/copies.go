@@ -37,19 +37,6 @@ func (c *Copies) Index(m, cp int32) int32 {
 // Len returns the number of copies.
 func (c *Copies) Len() int { return len(c.Send) }
 
-// Sender returns the process that sent message m's first copy, or None.
-func (c *Copies) Sender(m int32, run *trace.Run) int32 {
-	if m < 0 || int(m) >= len(c.first) {
-		return None
-	}
-	for cp := int32(1); cp <= c.count[m]; cp++ {
-		if s := c.Send[c.Index(m, cp)]; s != None {
-			return run.Events[s].P
-		}
-	}
-	return None
-}
-
 // CopyTo returns the process copy ci was sent to, or None.
 func (m *Model) CopyTo(ci int32) int32 {
 	if s := m.Copies.Send[ci]; s != None {

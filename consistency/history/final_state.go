@@ -60,7 +60,11 @@ func (m *Model) finalState() {
 	m.inWalkOrder(m.Stale)
 	if g != nil {
 		edges.file(g)
-		g.Graph, g.Err = zgraph.New(g.Counts, g.Msgs)
+		counts := make([]int32, len(g.Pos))
+		for p := range counts {
+			counts[p] = int32(len(g.Pos[p]))
+		}
+		g.Graph, g.Err = zgraph.New(counts, g.Msgs)
 		m.Final = g
 	}
 }
@@ -135,7 +139,7 @@ type finalEdges struct {
 }
 
 func newFinalEdges(g *FinalGraph, nm int) finalEdges {
-	return finalEdges{msgs: make([]zgraph.Msg, 0, nm), recvs: make([]int32, 0, nm), per: make([]int, len(g.Counts))}
+	return finalEdges{msgs: make([]zgraph.Msg, 0, nm), recvs: make([]int32, 0, nm), per: make([]int, len(g.Pos))}
 }
 
 func (fe *finalEdges) add(s int32, msg zgraph.Msg) {
@@ -160,10 +164,10 @@ func (fe *finalEdges) file(g *FinalGraph) {
 }
 
 // newFinalGraph starts the final graph with the held checkpoints: per
-// process their count, numbers and positions.
+// process their numbers and positions.
 func (m *Model) newFinalGraph() *FinalGraph {
 	np := len(m.Procs)
-	g := &FinalGraph{Counts: make([]int32, np), Numbers: make([][]int32, np), pos: make([][]int32, np)}
+	g := &FinalGraph{Numbers: make([][]int32, np), Pos: make([][]int32, np)}
 	total := 0
 	for p := range m.Procs {
 		total += len(m.Procs[p].Held)
@@ -172,11 +176,10 @@ func (m *Model) newFinalGraph() *FinalGraph {
 	for p := range m.Procs {
 		pr := &m.Procs[p]
 		n := len(pr.Held)
-		g.Counts[p] = int32(n)
-		g.Numbers[p], g.pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
+		g.Numbers[p], g.Pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
 		for k := range pr.Held {
 			ck := pr.HeldCkpt(k)
-			g.Numbers[p][k], g.pos[p][k] = ck.Sn, ck.Pos
+			g.Numbers[p][k], g.Pos[p][k] = ck.Sn, ck.Pos
 		}
 	}
 	return g
@@ -185,7 +188,7 @@ func (m *Model) newFinalGraph() *FinalGraph {
 // interval is the index of p's last held checkpoint taken at or before op
 // (checkpoint at pos x precedes op x).
 func (g *FinalGraph) interval(p, op int32) int32 {
-	ps := g.pos[p]
+	ps := g.Pos[p]
 	lo, hi := 0, len(ps) // ps[:lo] <= op < ps[hi:]
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)

@@ -60,8 +60,8 @@ func walkFinalState(m *Model) walked {
 					w.Stale = append(w.Stale, s)
 				case graph:
 					se := &m.Run.Events[snd]
-					ivFrom := sort.Search(len(g.pos[se.P]), func(i int) bool { return g.pos[se.P][i] > se.Op }) - 1
-					ivTo := sort.Search(len(g.pos[e.P]), func(i int) bool { return g.pos[e.P][i] > e.Op }) - 1
+					ivFrom := sort.Search(len(g.Pos[se.P]), func(i int) bool { return g.Pos[se.P][i] > se.Op }) - 1
+					ivTo := sort.Search(len(g.Pos[e.P]), func(i int) bool { return g.Pos[e.P][i] > e.Op }) - 1
 					w.Msgs = append(w.Msgs, zgraph.Msg{From: se.P, FromInterval: int32(ivFrom), To: e.P, ToInterval: int32(ivTo)})
 					w.Recvs = append(w.Recvs, s)
 				}

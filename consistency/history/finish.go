@@ -31,7 +31,7 @@ func (b *Builder) Finish() *Model {
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
 		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, byID: ps.byID, Taken: ps.taken, End: ps.end}
+		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, Taken: ps.taken, End: ps.end}
 	}
 	// The source's tables and happened-before are built beside the final
 	// state (the costliest step, a random walk over the live events):
@@ -39,7 +39,6 @@ func (b *Builder) Finish() *Model {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.Program = b.program()
 		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 			m.dep = m.dependence()
 		}
@@ -101,36 +100,28 @@ func (x *msgMaps) lookup(to []int32, i int32) int32 {
 	return None
 }
 
-// program returns every process's program: from the source trace when
-// there is one (through its op table), else as the run shows it (SPEC
-// §7). From the source, all processes share one backing array.
-func (b *Builder) program() [][]ProgOp {
-	m := b.m
-	out := make([][]ProgOp, len(b.procs))
+// ProgOp returns op k of p's program: the source trace's when there is a
+// comparable one, else the op the run has shown p executing there (SPEC
+// §7); of kind KindInvalid beyond it or for an op the run never showed.
+func (m *Model) ProgOp(p, k int32) ProgOp {
 	if m.srcOps == nil {
-		for p := range out {
-			ps := &b.procs[p]
-			ops := make([]ProgOp, len(ps.progKind))
-			for k := range ops {
-				ops[k] = ProgOp{Kind: ps.progKind[k], Msg: ps.progMsg[k]}
-			}
-			out[p] = ops
-		}
-		return out
+		op, _ := m.shown(p, k)
+		return op
 	}
-	total := 0
-	for _, idx := range m.srcOps {
-		total += len(idx)
+	if k < 0 || int(k) >= len(m.srcOps[p]) {
+		return ProgOp{Kind: trace.KindInvalid, Msg: None}
 	}
-	all := make([]ProgOp, total)
-	for p, idx := range m.srcOps {
-		out[p], all = all[:len(idx):len(idx)], all[len(idx):]
-		for k, i := range idx {
-			te := &m.Src.Events[i]
-			out[p][k] = ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
-		}
+	te := &m.Src.Events[m.srcOps[p][k]]
+	return ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
+}
+
+// ProgLen returns the length of p's program: the source trace's when
+// there is a comparable one, else the ops the run has shown.
+func (m *Model) ProgLen(p int32) int {
+	if m.srcOps == nil {
+		return len(m.shownKind[p])
 	}
-	return out
+	return len(m.srcOps[p])
 }
 
 // srcOpTable returns, per process, the source trace indexes of its ops
@@ -158,6 +149,18 @@ func srcOpTable(src *trace.Trace, np int) [][]int32 {
 	return out
 }
 
+// srcMsg returns the source trace's entry of run message rm, or nil (no
+// comparable source, or an id the source trace lacks).
+func (m *Model) srcMsg(rm int32) *trace.Message {
+	if m.msgs == nil {
+		return nil
+	}
+	if sm := m.msgs.src(rm); sm != None && int(sm) < len(m.Src.Messages) {
+		return &m.Src.Messages[sm]
+	}
+	return nil
+}
+
 // SrcIndex returns the source trace index of the op r, or None (no
 // comparable source, a message the source trace lacks, an op number
 // beyond its program). Sends and receives are found by their message,
@@ -173,14 +176,10 @@ func (m *Model) SrcIndex(r *trace.RunEvent) int32 {
 		}
 		return ops[r.Op]
 	}
-	sm := m.msgs.src(r.Msg)
-	if sm == None {
-		return None
-	}
-	switch msg := &m.Src.Messages[sm]; r.Kind {
-	case trace.Send:
+	switch msg := m.srcMsg(r.Msg); {
+	case msg != nil && r.Kind == trace.Send:
 		return msg.Send
-	case trace.Recv:
+	case msg != nil && r.Kind == trace.Recv:
 		return msg.Recv
 	}
 	return None
@@ -190,32 +189,29 @@ func (m *Model) SrcIndex(r *trace.RunEvent) int32 {
 // receive's time less its send's, or default_delay when the trace never
 // receives it; false when the source lacks the message.
 func (m *Model) SrcDelay(rm int32) (trace.Time, bool) {
-	if m.msgs == nil {
+	switch msg := m.srcMsg(rm); {
+	case msg == nil:
 		return 0, false
-	}
-	sm := m.msgs.src(rm)
-	if sm == None {
-		return 0, false
-	}
-	msg := &m.Src.Messages[sm]
-	if msg.Recv == None {
+	case msg.Recv == None:
 		return m.Run.Options.Params.DefaultDelay, true
+	default:
+		return m.Src.Events[msg.Recv].T - m.Src.Events[msg.Send].T, true
 	}
-	return m.Src.Events[msg.Recv].T - m.Src.Events[msg.Send].T, true
 }
 
-// SrcSender returns the process that sends run message msg in the
-// source trace, or None.
-func (m *Model) SrcSender(msg int32) int32 {
-	if m.msgs == nil {
-		return None
+// Sender returns the process that sends run message rm: the sender of
+// its first copy the run transmits, else its sender in the source trace,
+// else None.
+func (m *Model) Sender(rm int32) int32 {
+	if c := &m.Copies; rm >= 0 && int(rm) < len(c.first) {
+		for cp := int32(1); cp <= c.count[rm]; cp++ {
+			if s := c.Send[c.Index(rm, cp)]; s != None {
+				return m.Run.Events[s].P
+			}
+		}
 	}
-	sm := m.msgs.src(msg)
-	if sm == None || int(sm) >= len(m.Src.Messages) {
-		return None
-	}
-	if s := m.Src.Messages[sm].Send; s >= 0 && int(s) < len(m.Src.Events) {
-		return m.Src.Events[s].P
+	if msg := m.srcMsg(rm); msg != nil && msg.Send >= 0 && int(msg.Send) < len(m.Src.Events) {
+		return m.Src.Events[msg.Send].P
 	}
 	return None
 }

@@ -98,11 +98,10 @@ type Ckpt struct {
 	Pos int32
 	Sn  int32
 	Seq int32 // None for the implicit initial checkpoint
-	// Index is its index in its process's Taken; Parent the index of the
-	// checkpoint held just before it was taken (None for the initial
-	// one): the checkpoints a process holds at any moment are a chain of
-	// parents.
-	Index, Parent int32
+	// Parent is the index in Taken of the checkpoint held just before it
+	// was taken (None for the initial one): the checkpoints a process
+	// holds at any moment are a chain of parents.
+	Parent int32
 	// Unstable counts the live receipts no log event had made stable
 	// when the checkpoint was taken.
 	Unstable int32
@@ -127,32 +126,12 @@ type Proc struct {
 	// Taken lists every checkpoint the process took, the initial one
 	// first, in seq order.
 	Taken []Ckpt
-	// byID maps the ids of the checkpoints taken after the initial one to
-	// their index in Taken (the latest one with that id); nil while every
-	// id is its checkpoint's index, as the engine numbers them: a map
-	// lookup per checkpoint and restore was 12% of verify's CPU with 10^5
-	// failures.
-	byID map[int32]int32
 	// End is the seq of the process's end event, or None.
 	End int32
 }
 
 // HeldCkpt returns the k-th checkpoint held at the end.
 func (p *Proc) HeldCkpt(k int) *Ckpt { return &p.Taken[p.Held[k]] }
-
-// Checkpoint returns the checkpoint the process took with id (the
-// latest one, if the run reuses ids; 0 is the initial one). A restore's
-// checkpoint is Model.RestoredCkpt, resolved when it happened.
-func (p *Proc) Checkpoint(id int32) (Ckpt, bool) {
-	return checkpointByID(p.Taken, p.byID, id)
-}
-
-func checkpointByID(taken []Ckpt, byID map[int32]int32, id int32) (Ckpt, bool) {
-	if k := ckptIndex(taken, byID, id); k != None {
-		return taken[k], true
-	}
-	return Ckpt{}, false
-}
 
 // ckptIndex returns the index in Taken of the checkpoint with id (the
 // latest one with it; 0 is the initial one), or None.
@@ -238,7 +217,7 @@ type Restore struct {
 	// held just before the restore: the head of its held chain.
 	Latest int32
 	// Restored is the index in Taken of the checkpoint it restores, its
-	// id resolved once, at the restore, as Proc.Checkpoint resolves ids
+	// id resolved once, at the restore, as Builder.CkptByID resolves ids
 	// (the latest checkpoint taken with it by then; 0 the initial one),
 	// so that no rule looks the id up again; None if the process took
 	// none with that id (or the restore names none). RestoredCkpt reads it.
@@ -285,9 +264,6 @@ type Missing struct {
 // judge nothing, saying why once.
 func (x Missing) Replay() bool { return x.Ops || x.Copy || x.Restore }
 
-// MSReplay is Replay for MS's rules, which also need checkpoint numbers.
-func (x Missing) MSReplay() bool { return x.Replay() || x.Sn }
-
 // Model is the frozen history of a run. Every slice and map in it is
 // read-only: the property rules share one model.
 type Model struct {
@@ -332,9 +308,6 @@ type Model struct {
 	// producer may drop vectors after.
 	PiggybackBytes int64
 
-	// Program is every process's program: from the source trace when
-	// there is one, else as the run shows it (SPEC §7).
-	Program [][]ProgOp
 	// LiveSend and LiveRecv are, per message, its live send and its first
 	// live receive at the end (by process, then op), or None.
 	LiveSend, LiveRecv []int32
@@ -354,6 +327,10 @@ type Model struct {
 	// trace; nil without one.
 	msgs   *msgMaps
 	srcOps [][]int32
+	// shownKind and shownMsg are each process's program as the run shows
+	// it: kind and message of each op index in its first execution.
+	shownKind [][]trace.Kind
+	shownMsg  [][]int32
 }
 
 // SrcOps returns, per process, the source trace indexes of its ops in
@@ -368,16 +345,14 @@ type ProgOp struct {
 }
 
 // FinalGraph is the final live history as zgraph sees it: per process the
-// held checkpoints' counts and numbers, the messages with both ends live
-// (and the seq of each one's receive), and the Z-graph over them.
+// held checkpoints' numbers and positions, the messages with both ends
+// live (and the seq of each one's receive), and the Z-graph over them.
 type FinalGraph struct {
-	Counts  []int32
-	Numbers [][]int32
-	Msgs    []zgraph.Msg
-	Recvs   []int32
-	Graph   *zgraph.Graph // nil when Err is set
-	Err     error
-	pos     [][]int32 // per process, the held checkpoints' positions
+	Numbers, Pos [][]int32
+	Msgs         []zgraph.Msg
+	Recvs        []int32
+	Graph        *zgraph.Graph // nil when Err is set
+	Err          error
 }
 
 // answer is an event attributed to a failure.

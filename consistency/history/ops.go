@@ -10,13 +10,13 @@ const maxOpGap = 64
 
 // OpInRange reports whether the op number of app event e, the seq-th,
 // is one its process can have reached: no process has more ops than the
-// run has events, nor runs an op before every earlier one (progKind
+// run has events, nor runs an op before every earlier one (shownKind
 // reaches one past the highest op run so far). A run that skips a few is
 // built with a gap; beyond maxOpGap the builder leaves the event out,
 // since its tables grow to the op claimed (2,000 events claiming op
 // 1,999 at 2,000 processes cost 160 MB).
 func (b *Builder) OpInRange(seq int32, e *trace.RunEvent) bool {
-	return e.Op >= 0 && e.Op <= max(b.sizeHint, seq) && e.Op <= int32(len(b.procs[e.P].progKind))+maxOpGap
+	return e.Op >= 0 && e.Op <= max(b.sizeHint, seq) && e.Op <= int32(len(b.m.shownKind[e.P]))+maxOpGap
 }
 
 // op adds an executed app op (send, recv, internal; not a resend) to its
@@ -57,7 +57,7 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Kind == trace.Recv {
 		ps.unstable++
 	}
-	b.learnOp(e, ps)
+	b.learnOp(e)
 	b.copyOf(seq, e)
 }
 
@@ -119,15 +119,14 @@ func (b *Builder) resend(seq int32, e *trace.RunEvent, ps *procBuild) {
 
 // learnOp adds an executed op to the inferred program of its process
 // (the first execution of op k says what it is).
-func (b *Builder) learnOp(e *trace.RunEvent, ps *procBuild) {
-	k := int(e.Op)
-	for len(ps.progKind) <= k {
-		ps.progKind = append(ps.progKind, trace.KindInvalid)
-		ps.progMsg = append(ps.progMsg, None)
+func (b *Builder) learnOp(e *trace.RunEvent) {
+	k, kinds, msgs := int(e.Op), &b.m.shownKind[e.P], &b.m.shownMsg[e.P]
+	for len(*kinds) <= k {
+		*kinds = append(*kinds, trace.KindInvalid)
+		*msgs = append(*msgs, None)
 	}
-	if ps.progKind[k] == trace.KindInvalid {
-		ps.progKind[k] = e.Kind
-		ps.progMsg[k] = e.Msg
+	if (*kinds)[k] == trace.KindInvalid {
+		(*kinds)[k], (*msgs)[k] = e.Kind, e.Msg
 	}
 }
 

@@ -7,9 +7,8 @@ import "github.com/ckpt-dev/ckpt/trace"
 // live count, so that rules walking programs from it stay in range.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	head := &ps.taken[ps.held[len(ps.held)-1]]
-	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType,
-		Index: int32(len(ps.taken)), Parent: head.Index, Unstable: ps.unstable}
+	k, head := int32(len(ps.taken)), &ps.taken[ps.held[len(ps.held)-1]]
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, Parent: ps.held[len(ps.held)-1], Unstable: ps.unstable}
 	if e.Pos < 0 {
 		ck.Pos = int32(len(ps.live))
 	}
@@ -19,7 +18,7 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	ck.sorted = head.sorted && head.Pos <= ck.Pos
 	ck.snBelow = max(head.snBelow, head.Sn)
 	if e.CkptType == trace.CkptInitial {
-		ck.Pos, ck.ID, ck.Index, ck.Parent, ck.sorted, ck.snBelow = 0, 0, 0, None, true, None
+		ck.Pos, ck.ID, ck.Parent, ck.sorted, ck.snBelow = 0, 0, None, true, None
 		if ck.Sn == None {
 			ck.Sn = 0
 		}
@@ -34,16 +33,16 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Ckpt == None {
 		m.Missing.CkptID = true
 	} else {
-		ps.indexID(e.Ckpt, ck.Index)
+		ps.indexID(e.Ckpt, k)
 	}
-	ps.held = append(ps.held, ck.Index)
+	ps.held = append(ps.held, k)
 	if fi, ok := m.FailureAt(e.Failure); ok && e.CkptType == trace.CkptRecovery {
 		b.handle(fi, e.P, seq, ps)
 	}
 }
 
 // indexID records that checkpoint k has id: nothing while ids are
-// indexes (Proc.byID), else in the map, built from the checkpoints
+// indexes (byID), else in the map, built from the checkpoints
 // taken so far the first time an id is not its index.
 func (ps *procBuild) indexID(id, k int32) {
 	if ps.byID == nil {
@@ -60,10 +59,15 @@ func (ps *procBuild) indexID(id, k int32) {
 	ps.byID[id] = k
 }
 
-// CkptByID returns the checkpoint p took with id, as Proc.Checkpoint
-// does, on the checkpoints taken so far.
+// CkptByID returns the checkpoint p has taken with id (the latest one, if
+// the run reuses ids; 0 is the initial one). A restore's checkpoint is
+// Model.RestoredCkpt, resolved when it happened.
 func (b *Builder) CkptByID(p, id int32) (Ckpt, bool) {
-	return checkpointByID(b.procs[p].taken, b.procs[p].byID, id)
+	ps := &b.procs[p]
+	if k := ckptIndex(ps.taken, ps.byID, id); k != None {
+		return ps.taken[k], true
+	}
+	return Ckpt{}, false
 }
 
 // handle records that process p handled failure fi at event seq.

@@ -44,10 +44,6 @@ type Entry struct {
 	// Undone is current − Pos: ops of the state at the failure instant
 	// that the line discards.
 	Undone int32
-	// Cause is the index of the message whose orphan receipt forced the
-	// process's last rollback, or None if it did not move. Following
-	// causes from receiver to sender explains the whole propagation.
-	Cause int32
 }
 
 // Graph holds checkpoints and messages indexed for repeated propagation
@@ -205,7 +201,7 @@ func (g *Graph) Line(start, current []int32) ([]Entry, error) {
 		if at != start[p] {
 			c = None
 		}
-		line[p] = Entry{Pos: start[p], Ckpt: c, Cause: None}
+		line[p] = Entry{Pos: start[p], Ckpt: c}
 		hi[p] = g.firstSentAt(p, current[p])
 		queue = append(queue, p)
 		queued[p] = true
@@ -217,14 +213,13 @@ func (g *Graph) Line(start, current []int32) ([]Entry, error) {
 		lo := g.firstSentAt(a, line[a].Pos)
 		// Examine a's messages now sent after its line, newest first.
 		for k := hi[a] - 1; k >= lo; k-- {
-			mi := g.out[k]
-			m := &g.msgs[mi]
+			m := &g.msgs[g.out[k]]
 			b := m.To
 			if m.RecvOp >= line[b].Pos {
 				continue // not received on b's line: no orphan
 			}
 			c, at := g.ckpts.Latest(b, m.RecvOp)
-			line[b] = Entry{Pos: at, Ckpt: c, Moved: true, Cause: mi}
+			line[b] = Entry{Pos: at, Ckpt: c, Moved: true}
 			if !queued[b] {
 				queued[b] = true
 				queue = append(queue, b)

@@ -39,8 +39,8 @@ func TestLine(t *testing.T) {
 			name: "zigzag domino", ckpts: zc, msgs: zm,
 			start: []int32{5, 6}, current: []int32{6, 6},
 			want: []Entry{
-				{Pos: 0, Ckpt: 0, Moved: true, Undone: 6, Cause: 0},
-				{Pos: 0, Ckpt: 1, Moved: true, Undone: 6, Cause: 1},
+				{Pos: 0, Ckpt: 0, Moved: true, Undone: 6},
+				{Pos: 0, Ckpt: 1, Moved: true, Undone: 6},
 			},
 		},
 		{
@@ -49,8 +49,8 @@ func TestLine(t *testing.T) {
 			name: "zigzag one round", ckpts: zc, msgs: zm[:2],
 			start: []int32{1, 2}, current: []int32{2, 2},
 			want: []Entry{
-				{Pos: 0, Ckpt: 0, Moved: true, Undone: 2, Cause: 0},
-				{Pos: 0, Ckpt: 1, Moved: true, Undone: 2, Cause: 1},
+				{Pos: 0, Ckpt: 0, Moved: true, Undone: 2},
+				{Pos: 0, Ckpt: 1, Moved: true, Undone: 2},
 			},
 		},
 		{
@@ -59,8 +59,8 @@ func TestLine(t *testing.T) {
 			msgs:  []Msg{{From: 0, SendOp: 1, To: 1, RecvOp: 0}},
 			start: []int32{2, 3}, current: []int32{4, 3},
 			want: []Entry{
-				{Pos: 2, Ckpt: 1, Undone: 2, Cause: None},
-				{Pos: 3, Ckpt: None, Undone: 0, Cause: None},
+				{Pos: 2, Ckpt: 1, Undone: 2},
+				{Pos: 3, Ckpt: None, Undone: 0},
 			},
 		},
 		{
@@ -75,8 +75,8 @@ func TestLine(t *testing.T) {
 			},
 			start: []int32{1, 4}, current: []int32{3, 4},
 			want: []Entry{
-				{Pos: 1, Ckpt: 1, Undone: 2, Cause: None},
-				{Pos: 1, Ckpt: 1, Moved: true, Undone: 3, Cause: 0},
+				{Pos: 1, Ckpt: 1, Undone: 2},
+				{Pos: 1, Ckpt: 1, Moved: true, Undone: 3},
 			},
 		},
 		{
@@ -87,8 +87,8 @@ func TestLine(t *testing.T) {
 			msgs:  []Msg{{From: 0, SendOp: 0, To: 1, RecvOp: 1}, {From: 0, SendOp: 1, To: 1, RecvOp: None}},
 			start: []int32{0, 1}, current: []int32{2, 1},
 			want: []Entry{
-				{Pos: 0, Ckpt: 0, Undone: 2, Cause: None},
-				{Pos: 1, Ckpt: None, Undone: 0, Cause: None},
+				{Pos: 0, Ckpt: 0, Undone: 2},
+				{Pos: 1, Ckpt: None, Undone: 0},
 			},
 		},
 	}
@@ -266,17 +266,6 @@ func TestLineOracle(t *testing.T) {
 			}
 			if e.Ckpt == None && (e.Moved || slices.Contains(ckpts[p], e.Pos)) {
 				t.Fatalf("P%d: no checkpoint named at %d", p, e.Pos)
-			}
-			if e.Moved {
-				m := msgs[e.Cause]
-				if int(m.To) != p || m.RecvOp < e.Pos || m.SendOp < line[m.From].Pos {
-					t.Fatalf("P%d: cause %+v does not explain its rollback to %d", p, m, e.Pos)
-				}
-				if int(e.Ckpt)+1 < len(ckpts[p]) && ckpts[p][e.Ckpt+1] <= m.RecvOp {
-					t.Fatalf("P%d: went past checkpoint %d before the receipt of %+v", p, e.Ckpt+1, m)
-				}
-			} else if e.Cause != None {
-				t.Fatalf("P%d: cause without a move", p)
 			}
 		}
 	})

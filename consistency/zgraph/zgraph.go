@@ -1,6 +1,7 @@
-// Package zgraph finds useless checkpoints — those on a Z-cycle (Netzer
-// and Xu 1995) — in time linear in checkpoints plus messages, and checks
-// whether a set of checkpoints forms a consistent global checkpoint.
+// Package zgraph judges checkpoint and communication patterns: it finds
+// useless checkpoints — those on a Z-cycle (Netzer and Xu 1995) — in time
+// linear in checkpoints plus messages, checks the S_n lines of SPEC §4.1,
+// and checks rollback-dependency trackability (CheckRDT, rdt.go).
 //
 // Checkpoints and messages are plain numbers, so the checker can feed it a
 // run's final live history and the baseline a trace's timer ticks. The
@@ -21,6 +22,7 @@ package zgraph
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -50,8 +52,7 @@ type Graph struct {
 	// Edges in CSR form, kept for Cycle: adj[off[v]:off[v+1]] are the
 	// targets of v's message edges and emsg the message index of each.
 	off, adj, emsg []int32
-	useless        int
-	uselessOf      []int32
+	useless        []Checkpoint // by process, then index
 }
 
 // validate checks that every index lies in range, so that bad input
@@ -119,12 +120,10 @@ func New(counts []int32, msgs []Msg) (*Graph, error) {
 	}
 	g.comp = g.tarjan(fill)
 
-	g.uselessOf = make([]int32, len(counts))
 	for p := range counts {
 		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
 			if g.comp[v] == g.comp[v-1] {
-				g.uselessOf[p]++
-				g.useless++
+				g.useless = append(g.useless, Checkpoint{int32(p), v - g.base[p]})
 			}
 		}
 	}
@@ -270,23 +269,10 @@ func (g *Graph) Useless(p, x int32) bool {
 }
 
 // UselessCount returns the number of useless checkpoints.
-func (g *Graph) UselessCount() int { return g.useless }
-
-// UselessOf returns the number of useless checkpoints of process p.
-func (g *Graph) UselessOf(p int32) int { return int(g.uselessOf[p]) }
+func (g *Graph) UselessCount() int { return len(g.useless) }
 
 // UselessList returns every useless checkpoint, by process then index.
-func (g *Graph) UselessList() []Checkpoint {
-	out := make([]Checkpoint, 0, g.useless)
-	for p := int32(0); int(p) < g.Processes(); p++ {
-		for x := int32(1); x < g.Checkpoints(p); x++ {
-			if g.Useless(p, x) {
-				out = append(out, Checkpoint{p, x})
-			}
-		}
-	}
-	return out
-}
+func (g *Graph) UselessList() []Checkpoint { return slices.Clone(g.useless) }
 
 // Cycle returns a Z-cycle through checkpoint x of process p, as indexes
 // into the messages given to New in Z-path order: the first is sent by p

@@ -1,4 +1,4 @@
-package rdt
+package zgraph
 
 import "testing"
 
@@ -18,19 +18,19 @@ func FuzzCheck(f *testing.F) {
 		n := int(data[0]%4) + 1
 		ckpts := make([][]int32, n)
 		next := make([]int32, n)
-		var msgs []Msg
+		var msgs []OpMsg
 		for i := 1; i+2 < len(data) && len(msgs) < 40; i += 3 {
 			a, b := int32(int(data[i+1])%n), int32(int(data[i+2])%n)
 			if data[i]%2 == 0 {
 				ckpts[a] = append(ckpts[a], next[a])
 				continue
 			}
-			m := Msg{From: a, Send: next[a], To: b, Recv: next[b]}
+			m := OpMsg{From: a, Send: next[a], To: b, Recv: next[b]}
 			next[a]++
 			next[b]++
 			msgs = append(msgs, m)
 		}
-		v, err := Check(ckpts, msgs)
+		v, err := CheckRDT(ckpts, msgs)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package rdt
+package zgraph
 
 import (
 	"cmp"
@@ -12,8 +12,8 @@ import (
 // interval of b beyond r. What q knew at the send, m carries; so only the
 // entries raised in interval s after the send are tested: each was raised
 // by a receipt m1 that makes [m1, m] a CM-path.
-func (pt *pattern) undoubled(d *deps) []Violation {
-	var out []Violation
+func (pt *pattern) undoubled(d *deps) []RDTViolation {
+	var out []RDTViolation
 	for q := range pt.ops {
 		ch := d.byY[q]
 		cs := pt.ckpts[q]
@@ -36,7 +36,7 @@ func (pt *pattern) undoubled(d *deps) []Violation {
 				if c.a == b && c.v < y || c.a != b && d.known(b, c.a, y) >= c.v {
 					continue
 				}
-				out = append(out, Violation{M1: c.m, M2: o.msg,
+				out = append(out, RDTViolation{M1: c.m, M2: o.msg,
 					From: Checkpoint{P: c.a, X: c.v}, To: Checkpoint{P: b, X: y}})
 			}
 		}

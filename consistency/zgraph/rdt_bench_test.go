@@ -1,4 +1,4 @@
-package rdt
+package zgraph
 
 import (
 	"testing"
@@ -21,9 +21,9 @@ func BenchmarkCheck1M(b *testing.B) {
 	ckpts, msgs := fromTrace(tr)
 	b.ReportAllocs()
 	b.ResetTimer()
-	var v []Violation
+	var v []RDTViolation
 	for b.Loop() {
-		if v, err = Check(ckpts, msgs); err != nil {
+		if v, err = CheckRDT(ckpts, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package rdt
+package zgraph
 
 import (
 	"cmp"
@@ -14,18 +14,17 @@ type opRef struct {
 }
 
 // pattern is the validated input: per process its sends and receipts in
-// program order, and every message's send and receive interval.
+// program order, and every message's receive interval.
 type pattern struct {
 	n     int
 	ckpts [][]int32
-	msgs  []Msg
+	msgs  []OpMsg
 	ops   [][]opRef
-	// sendIv[m] and recvIv[m] are m's intervals at its sender and
-	// receiver.
-	sendIv, recvIv []int32
+	// recvIv[m] is m's interval at its receiver.
+	recvIv []int32
 }
 
-func newPattern(ckpts [][]int32, msgs []Msg) (*pattern, error) {
+func newPattern(ckpts [][]int32, msgs []OpMsg) (*pattern, error) {
 	n := len(ckpts)
 	for p, cs := range ckpts {
 		for x, pos := range cs {
@@ -49,7 +48,7 @@ func newPattern(ckpts [][]int32, msgs []Msg) (*pattern, error) {
 		count[m.To]++
 	}
 	pt := &pattern{n: n, ckpts: ckpts, msgs: msgs, ops: make([][]opRef, n),
-		sendIv: make([]int32, len(msgs)), recvIv: make([]int32, len(msgs))}
+		recvIv: make([]int32, len(msgs))}
 	for p := range pt.ops {
 		pt.ops[p] = make([]opRef, 0, count[p])
 	}
@@ -69,9 +68,9 @@ func newPattern(ckpts [][]int32, msgs []Msg) (*pattern, error) {
 	return pt, nil
 }
 
-// intervals fills the send and receive intervals of p's messages: the
-// interval of op k is the number of checkpoints after the initial one
-// taken at a position ≤ k.
+// intervals fills the receive intervals of p's messages: the interval
+// of op k is the number of checkpoints after the initial one taken at a
+// position ≤ k.
 func (pt *pattern) intervals(p int32) {
 	cs := pt.ckpts[p]
 	x := 0
@@ -81,8 +80,6 @@ func (pt *pattern) intervals(p int32) {
 		}
 		if o.recv {
 			pt.recvIv[o.msg] = int32(x)
-		} else {
-			pt.sendIv[o.msg] = int32(x)
 		}
 	}
 }

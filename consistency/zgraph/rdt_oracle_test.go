@@ -1,11 +1,10 @@
-package rdt
+package zgraph
 
 import (
 	"testing"
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -16,15 +15,15 @@ import (
 // last b receives in interval < j, and where each next message is sent by
 // the previous one's receiver in the interval of that receipt or later; a
 // causal path is the same with each next message sent after the receipt.
-// As in package rdt, each process's final state is a checkpoint too.
+// As in CheckRDT, each process's final state is a checkpoint too.
 type oracle struct {
 	counts         []int32
-	msgs           []Msg
+	msgs           []OpMsg
 	sIv, rIv       []int32
 	zreach, creach [][]bool // per first message: messages on some path from it
 }
 
-func bruteForce(ckpts [][]int32, msgs []Msg) *oracle {
+func bruteForce(ckpts [][]int32, msgs []OpMsg) *oracle {
 	o := &oracle{msgs: msgs, sIv: make([]int32, len(msgs)), rIv: make([]int32, len(msgs))}
 	interval := func(p, op int32) int32 {
 		x := int32(0)
@@ -108,12 +107,12 @@ func (o *oracle) rdt() bool {
 // fromTrace is the failure-free pattern of a trace: its ticks are the
 // checkpoints, its received messages the messages, in file order (which
 // is causal). Fail events are ignored.
-func fromTrace(tr *trace.Trace) ([][]int32, []Msg) {
+func fromTrace(tr *trace.Trace) ([][]int32, []OpMsg) {
 	n := len(tr.Processes)
 	ckpts := make([][]int32, n)
 	ops := make([]int32, n)
 	sendOp := make([]int32, len(tr.Msgs))
-	var msgs []Msg
+	var msgs []OpMsg
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		switch e.Kind {
@@ -123,7 +122,7 @@ func fromTrace(tr *trace.Trace) ([][]int32, []Msg) {
 			sendOp[e.Msg] = ops[e.P]
 		case trace.Recv:
 			s := &tr.Events[tr.Messages[e.Msg].Send]
-			msgs = append(msgs, Msg{From: s.P, Send: sendOp[e.Msg], To: e.P, Recv: ops[e.P]})
+			msgs = append(msgs, OpMsg{From: s.P, Send: sendOp[e.Msg], To: e.P, Recv: ops[e.P]})
 		}
 		if e.Kind.IsOp() {
 			ops[e.P]++
@@ -141,7 +140,7 @@ func TestCheckAgreesWithBruteForce(t *testing.T) {
 		// At least 20–80 ops in the generated half: non-trackable
 		// dependencies are common there.
 		ckpts, msgs := fromTrace(gentest.Mixed(20, 80).Draw(t, "trace"))
-		got, err := Check(ckpts, msgs)
+		got, err := CheckRDT(ckpts, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,15 +156,15 @@ func TestCheckAgreesWithBruteForce(t *testing.T) {
 				t.Fatalf("violation %v does not name a CM-path", v)
 			}
 		}
-		zm := make([]zgraph.Msg, len(msgs))
+		zm := make([]Msg, len(msgs))
 		for i, m := range msgs {
-			zm[i] = zgraph.Msg{From: m.From, FromInterval: o.sIv[i], To: m.To, ToInterval: o.rIv[i]}
+			zm[i] = Msg{From: m.From, FromInterval: o.sIv[i], To: m.To, ToInterval: o.rIv[i]}
 		}
 		real := make([]int32, len(ckpts))
 		for p := range ckpts {
 			real[p] = int32(len(ckpts[p]) + 1)
 		}
-		g, err := zgraph.New(real, zm)
+		g, err := New(real, zm)
 		if err != nil {
 			t.Fatal(err)
 		}
