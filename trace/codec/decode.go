@@ -169,11 +169,11 @@ func (a *assembler) event(f *frame) error {
 		return err
 	}
 	for _, c := range [...]struct {
-		key    string
-		v      []byte
-		number bool
-	}{{"t", w.T, true}, {"down", w.Down, true}, {"kind", w.Kind, false}, {"p", w.P, false}, {"to", w.To, false}, {"msg", w.Msg, false}, {"label", w.Label, false}} {
-		if err := wantType(f, c.key, c.v, c.number); err != nil {
+		key  string
+		v    []byte
+		kind byte
+	}{{"t", w.T, '0'}, {"down", w.Down, '0'}, {"kind", w.Kind, '"'}, {"p", w.P, '"'}, {"to", w.To, '"'}, {"msg", w.Msg, '"'}, {"label", w.Label, '"'}} {
+		if err := want(f, c.key, c.v, c.kind); err != nil {
 			return err
 		}
 	}

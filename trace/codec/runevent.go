@@ -73,7 +73,7 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 			return f.eventErr("seq is %d, want %d (its index in the run)", seq, d.cur)
 		}
 	}
-	if err := wantType(f, "t", w.T, true); err != nil {
+	if err := want(f, "t", w.T, '0'); err != nil {
 		return err
 	}
 	if len(w.T) > 0 {
@@ -106,10 +106,10 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 	if len(w.Msg) > 0 {
 		ev.Msg = d.message(b)
 	}
-	if err := wantType(f, "to", w.To, false); err != nil {
+	if err := want(f, "to", w.To, '"'); err != nil {
 		return err
 	}
-	return wantType(f, "from", w.From, false)
+	return want(f, "from", w.From, '"')
 }
 
 // numbers reads the integer fields and resend.

@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"math"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -41,18 +42,6 @@ type bodyWire struct {
 // objectOpts read pb.f as the decoders read everything: a name given
 // twice reaches the check that reports it, invalid UTF-8 becomes U+FFFD.
 var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-
-// want returns the error of a field of the wrong JSON type.
-func want(f *frame, key string, v []byte, open byte) error {
-	if v[0] == open {
-		return nil
-	}
-	what := "an array"
-	if open == '{' {
-		what = "an object"
-	}
-	return f.eventErr("%q must be %s, not %s", key, what, kindOf(v[0]))
-}
 
 // parts reads vt, pb and body.
 func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
@@ -106,52 +95,73 @@ func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT,
 }
 
 // vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
-// array of number pairs, where no null or string can hide, is decoded
-// straight to integers (json/v2 holds a Go array to the JSON array's
-// length, and reads an int64 as strconv.ParseInt does); anything else is
-// walked a token at a time for the message (vtExact).
+// array of number pairs is decoded straight to integers (fast); anything
+// else is walked for the message (intsExact).
 func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
-	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
-		vt := make(trace.VT, 0, len(d.ints))
-		for _, p := range d.ints {
-			if p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
-				return d.vtExact(f, key, v)
-			}
-			vt = append(vt, trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])})
+	if !fast(v, &d.ints) || slices.ContainsFunc(d.ints, func(p [2]int64) bool { return !isCount(p[0]) || !isCount(p[1]) }) {
+		if err := d.intsExact(f, key, v, 2, "[inc, count] pairs"); err != nil {
+			return nil, err
 		}
-		return vt, nil
+		d.ints = d.ints[:0]
+		for i := 0; i < len(d.flat); i += 2 {
+			d.ints = append(d.ints, [2]int64{d.flat[i], d.flat[i+1]})
+		}
 	}
-	return d.vtExact(f, key, v)
-}
-
-func (d *runDecoder) vtExact(f *frame, key string, v []byte) (trace.VT, error) {
-	dec := d.walk(v)
-	dec.ReadToken()
-	var vt trace.VT
-	for dec.PeekKind() != ']' {
-		if k := dec.PeekKind(); k != '[' {
-			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindName(k))
-		}
-		dec.ReadToken()
-		var e [2]int32
-		n := 0
-		for ; dec.PeekKind() != ']'; n++ {
-			x, _ := dec.ReadValue()
-			if n == 2 {
-				return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
-			}
-			var err error
-			if e[n], err = intField(f, key, x, 0); err != nil {
-				return nil, err
-			}
-		}
-		dec.ReadToken()
-		if n != 2 {
-			return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
-		}
-		vt = append(vt, trace.VTEntry{Inc: e[0], Count: e[1]})
+	vt := make(trace.VT, len(d.ints))
+	for i, p := range d.ints {
+		vt[i] = trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])}
 	}
 	return vt, nil
+}
+
+// fast decodes v, an array of numbers or of arrays of numbers, into dst,
+// a slice of int64 or of arrays of them: false if it holds anything else
+// (json/v2 holds a Go array to the JSON array's length, and reads an
+// int64 as strconv.ParseInt does; no null or string hides in it).
+func fast[T any](v []byte, dst *T) bool {
+	return !bytes.ContainsAny(v, `n"`) && unmarshal(v, dst) == nil
+}
+
+// isCount reports whether x is an integer field's value: in [0, MaxInt32].
+func isCount(x int64) bool { return x >= 0 && x <= math.MaxInt32 }
+
+// intsExact walks v, an array of integers >= 0 (width 0) or of arrays of
+// width of them (shape names the elements), into d.flat, wording the
+// first element that is not one.
+func (d *runDecoder) intsExact(f *frame, key string, v []byte, width int, shape string) error {
+	d.flat = d.flat[:0]
+	dec := d.walk(v)
+	dec.ReadToken()
+	for k := dec.PeekKind(); k != ']'; k = dec.PeekKind() {
+		switch {
+		case width == 0 && k == '0':
+			if err := d.flatInt(f, key, dec); err != nil {
+				return err
+			}
+			continue
+		case width == 0 || k != '[':
+			return f.eventErr("%q must be an array of %s, found %s", key, shape, kindName(k))
+		}
+		dec.ReadToken()
+		for n := 0; n < width || dec.PeekKind() != ']'; n++ {
+			if n == width || dec.PeekKind() == ']' {
+				return f.eventErr("%q entries must be %s", key, shape)
+			}
+			if err := d.flatInt(f, key, dec); err != nil {
+				return err
+			}
+		}
+		dec.ReadToken()
+	}
+	return nil
+}
+
+// flatInt reads the next value of dec, an integer >= 0, into d.flat.
+func (d *runDecoder) flatInt(f *frame, key string, dec *jsontext.Decoder) error {
+	x, _ := dec.ReadValue()
+	n, err := intField(f, key, x, 0)
+	d.flat = append(d.flat, int64(n))
+	return err
 }
 
 // piggyback reads a pb object of an event of process p into pb.
