@@ -178,5 +178,5 @@ func (a *assembler) event(f *frame) error {
 		}
 	}
 	a.jsonl = f.jsonl
-	return a.add(f.line)
+	return a.add(f)
 }

@@ -25,9 +25,8 @@ var errRelayout = errors.New("event not alone on its line")
 // as if it had read the whole document. It returns whether no event has
 // been read.
 func (f *frame) eventLines() (first bool, err error) {
-	line := f.tap.lineAt(f.dec.InputOffset())
-	f.tap.keep, f.tap.win = false, nil
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
+	line, rest := f.rest()
+	br := bufio.NewReaderSize(rest, 64<<10)
 	first, comma := true, false
 	f.lined = true
 	defer func() { f.lined = false }()

@@ -140,6 +140,8 @@ func int32Of(v []byte) (int32, bool) {
 	return int32(n), err == nil
 }
 
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 // badSeconds describes a number v read for a time or duration (field
 // names it, as `"t"`) that FromSeconds (or, for a duration, > 0) rejects.
 // A finite v > 0 is beyond MaxTime: the message states the limit, and for
