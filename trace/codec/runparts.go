@@ -46,13 +46,11 @@ var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext
 // parts reads vt, pb and body.
 func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 	w := &d.w
-	if len(w.VT) > 0 {
-		vt, err := d.vtField(f, "vt", w.VT, ev.P)
-		if err != nil {
-			return err
-		}
-		ev.VT = d.run.AddVT(vt)
+	vt, err := d.vtField(f, "vt", w.VT, ev.P)
+	if err != nil {
+		return err
 	}
+	ev.VT = d.run.AddVT(vt)
 	if len(w.PB) > 0 {
 		if err := want(f, "pb", w.PB, '{'); err != nil {
 			return err
@@ -83,9 +81,13 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 }
 
 // vtField reads a vector time of an event of process p: [[inc, count],
-// ...], or in ckpt/run@2 the entries that differ from its base.
+// ...], or in ckpt/run@2 the entries that differ from its base; nil when
+// absent.
 func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT, error) {
-	if v[0] == '{' && d.v2 {
+	switch {
+	case len(v) == 0:
+		return nil, nil
+	case v[0] == '{' && d.v2:
 		return d.delta(f, key, v, p)
 	}
 	if err := want(f, key, v, '['); err != nil {
@@ -176,18 +178,11 @@ func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *trace.Piggyback)
 		return err
 	}
 	var err error
-	if len(w.VT) > 0 {
-		if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
-			return err
-		}
+	if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
+		return err
 	}
-	if len(w.F) > 0 {
-		if err := want(f, "pb.f", w.F, '{'); err != nil {
-			return err
-		}
-		if pb.F, err = d.fvec(f, w.F); err != nil {
-			return err
-		}
+	if pb.F, err = d.fvec(f, w.F); err != nil {
+		return err
 	}
 	if w.hasCIC() {
 		if pb.CIC, err = d.cic(f); err != nil {
@@ -208,30 +203,29 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// fvec reads {"P0": 2, ...}, walking the members in order so that a
-// process named twice reaches the check in finish.
+// fvec reads {"P0": 2, ...}, nil when absent, walking the members in
+// order so that a process named twice reaches the check in finish. (The
+// text was read whole before: walking it finds no syntax error.)
 func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
+	if len(v) == 0 {
+		return nil, nil
+	}
+	if err := want(f, "pb.f", v, '{'); err != nil {
+		return nil, err
+	}
 	fe := []trace.FEntry{}
 	if len(v) == 2 {
 		return fe, nil // {}
 	}
 	dec := d.walk(v)
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, f.malformed(err)
-	}
+	dec.ReadToken()
 	for dec.PeekKind() == '"' {
-		k, err := dec.ReadValue()
-		if err != nil {
-			return nil, f.malformed(err)
-		}
+		k, _ := dec.ReadValue()
 		p, err := d.proc(f, text(k, &d.buf), "pb.f")
 		if err != nil {
 			return nil, err
 		}
-		n, err := dec.ReadValue()
-		if err != nil {
-			return nil, f.malformed(err)
-		}
+		n, _ := dec.ReadValue()
 		count, err := intField(f, "pb.f", n, 0)
 		if err != nil {
 			return nil, err
@@ -266,14 +260,9 @@ func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 // body reads the body in d.bd into b.
 func (d *runDecoder) body(f *frame, b *trace.ControlBody) error {
 	w := &d.bd
-	name, err := stringField(f, "body.origin", w.Origin, &d.buf)
-	if err != nil {
+	var err error
+	if b.Origin, err = d.procField(f, "body.origin", w.Origin); err != nil {
 		return err
-	}
-	if len(w.Origin) > 0 {
-		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
-			return err
-		}
 	}
 	if err := firstErr(optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
 		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K)); err != nil {

@@ -126,20 +126,6 @@ func exactSeconds(b []byte) (trace.Time, bool) {
 	return t, true
 }
 
-// tooLarge reports whether v is a positive integer beyond int32: the one
-// integer int32Of refuses that deserves its own message (the limit).
-func tooLarge(v []byte) bool {
-	n, err := strconv.ParseInt(string(v), 10, 32)
-	return errors.Is(err, strconv.ErrRange) && n > 0
-}
-
-// int32Of reads a number that must be an integer fitting in int32; ok is
-// false when it is not such an integer.
-func int32Of(v []byte) (int32, bool) {
-	n, err := strconv.ParseInt(string(v), 10, 32)
-	return int32(n), err == nil
-}
-
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // badSeconds describes a number v read for a time or duration (field
