@@ -72,14 +72,7 @@ func (f *frame) readLine(br *bufio.Reader, max int) (text []byte, long bool, err
 	return f.whole, false, err
 }
 
-func blank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
-}
+func blank(b []byte) bool { return len(skipSpace(b)) == 0 }
 
 // end checks that only white space follows a document.
 func (f *frame) end() error {
