@@ -548,14 +548,7 @@ func (r *Run) AddString(s string) int32 {
 }
 
 // ProcIndex returns the index of the process named name, or None.
-func (r *Run) ProcIndex(name string) int32 {
-	for i, p := range r.Processes {
-		if p == name {
-			return int32(i)
-		}
-	}
-	return None
-}
+func (r *Run) ProcIndex(name string) int32 { return int32(slices.Index(r.Processes, name)) }
 
 // grow makes room for one more element, doubling the capacity: the
 // runtime grows large slices by only 1.25×, which for a million events

@@ -80,7 +80,7 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 		var ok bool
 		var fv float64
 		if ev.T, ok, fv = seconds(w.T); !ok {
-			return f.eventErr(`"t" must be a finite number >= 0, got %s`, fmtFloat(fv))
+			return f.eventErr("%s", trace.OutOfRange(`"t"`, fmtFloat(fv), false, false))
 		}
 	}
 	var err error
