@@ -20,27 +20,18 @@ func (w *pbWire) hasCIC() bool {
 	return len(w.LC)+len(w.DV)+len(w.Ckpt)+len(w.Taken)+len(w.Greater) > 0
 }
 
-// cic reads lc, dv, ckpt, taken and greater into a new CIC.
+// cic reads lc, dv, ckpt, taken and greater into a new CIC. Each field
+// is read on its own, so the first error in that order is the one a
+// reader stopping at it would report.
 func (d *runDecoder) cic(f *frame) (*trace.CIC, error) {
 	w := &d.pb
 	c := d.slab.CIC()
-	if err := optInt(f, "pb.lc", w.LC, 0, &c.LC); err != nil {
-		return nil, err
-	}
-	var err error
-	if c.DV, err = d.vector(f, "pb.dv", w.DV); err != nil {
-		return nil, err
-	}
-	if c.Ckpt, err = d.vector(f, "pb.ckpt", w.Ckpt); err != nil {
-		return nil, err
-	}
-	if c.Taken, err = d.bits(f, "pb.taken", w.Taken); err != nil {
-		return nil, err
-	}
-	if c.Greater, err = d.bits(f, "pb.greater", w.Greater); err != nil {
-		return nil, err
-	}
-	return c, nil
+	var errs [4]error
+	c.DV, errs[0] = d.vector(f, "pb.dv", w.DV)
+	c.Ckpt, errs[1] = d.vector(f, "pb.ckpt", w.Ckpt)
+	c.Taken, errs[2] = d.bits(f, "pb.taken", w.Taken)
+	c.Greater, errs[3] = d.bits(f, "pb.greater", w.Greater)
+	return c, firstErr(optInt(f, "pb.lc", w.LC, 0, &c.LC), errs[0], errs[1], errs[2], errs[3])
 }
 
 // vector reads an array of integers >= 0, or nil when v is absent, as
