@@ -174,26 +174,19 @@ func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *trace.Piggyback)
 	if err := unmarshal(v, w); err != nil {
 		return f.malformed(err)
 	}
-	if err := firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine)); err != nil {
-		return err
-	}
-	var err error
-	if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
-		return err
-	}
-	if pb.F, err = d.fvec(f, w.F); err != nil {
-		return err
-	}
+	var errs [3]error
+	pb.VT, errs[0] = d.vtField(f, "pb.vt", w.VT, p)
+	pb.F, errs[1] = d.fvec(f, w.F)
 	if w.hasCIC() {
-		if pb.CIC, err = d.cic(f); err != nil {
-			return err
-		}
+		pb.CIC, errs[2] = d.cic(f)
 	}
-	return nil
+	return firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine),
+		errs[0], errs[1], errs[2])
 }
 
-// firstErr returns the first of errs that is not nil: the fields were
-// read in that order.
+// firstErr returns the first of errs that is not nil. Readers of
+// independent fields hand their errors here in the fields' order: the
+// one reported is the one a reader stopping at the first would report.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -260,27 +253,26 @@ func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 // body reads the body in d.bd into b.
 func (d *runDecoder) body(f *frame, b *trace.ControlBody) error {
 	w := &d.bd
-	var err error
-	if b.Origin, err = d.procField(f, "body.origin", w.Origin); err != nil {
-		return err
+	var errs [2]error
+	b.Origin, errs[0] = d.procField(f, "body.origin", w.Origin)
+	b.Received, errs[1] = d.receivedField(f, w.Received)
+	return firstErr(errs[0], optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
+		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K), errs[1])
+}
+
+// receivedField reads "body.received": [["m1", inc], ...], or in
+// ckpt/run@2 by reference to an earlier list; nil when absent.
+func (d *runDecoder) receivedField(f *frame, v []byte) ([]trace.Identity, error) {
+	switch {
+	case len(v) == 0:
+		return nil, nil
+	case v[0] == '{' && d.v2:
+		return d.receivedDelta(f, v)
 	}
-	if err := firstErr(optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
-		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K)); err != nil {
-		return err
+	if err := want(f, "body.received", v, '['); err != nil {
+		return nil, err
 	}
-	if len(w.Received) > 0 {
-		if w.Received[0] == '{' && d.v2 {
-			b.Received, err = d.receivedDelta(f, w.Received)
-			return err
-		}
-		if err := want(f, "body.received", w.Received, '['); err != nil {
-			return err
-		}
-		if b.Received, err = d.received(f, w.Received); err != nil {
-			return err
-		}
-	}
-	return nil
+	return d.received(f, v)
 }
 
 // walk starts reading v, a JSON value, a token at a time with the
