@@ -23,7 +23,8 @@ var errRelayout = errors.New("event not alone on its line")
 // sharing one, anything the library rejects — it hands the rest of the
 // document to a new stream decoder (resume), which reads and reports it
 // as if it had read the whole document. It returns whether no event has
-// been read.
+// been read. (Without it, `validate` of a 10^6-event JSON document took
+// 15–25% more CPU: interleaved rounds, December 2026.)
 func (f *frame) eventLines() (first bool, err error) {
 	line, rest := f.rest()
 	br := bufio.NewReaderSize(rest, 64<<10)
