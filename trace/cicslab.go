@@ -27,21 +27,18 @@ func (s *CICSlab) CIC() *CIC {
 }
 
 // Ints returns a new zeroed vector of n ints, its capacity n.
-func (s *CICSlab) Ints(n int) []int32 {
-	if len(s.ints) < n {
-		s.ints = make([]int32, max(slabChunk, 16*n))
-	}
-	v := s.ints[:n:n]
-	s.ints = s.ints[n:]
-	return v
-}
+func (s *CICSlab) Ints(n int) []int32 { return carve(&s.ints, n) }
 
 // Bools returns a new zeroed vector of n flags, its capacity n.
-func (s *CICSlab) Bools(n int) []bool {
-	if len(s.bools) < n {
-		s.bools = make([]bool, max(slabChunk, 16*n))
+func (s *CICSlab) Bools(n int) []bool { return carve(&s.bools, n) }
+
+// carve returns the next n zeroed elements of *chunk, capacity n, from a
+// new chunk when it has fewer left.
+func carve[T any](chunk *[]T, n int) []T {
+	if len(*chunk) < n {
+		*chunk = make([]T, max(slabChunk, 16*n))
 	}
-	v := s.bools[:n:n]
-	s.bools = s.bools[n:]
+	v := (*chunk)[:n:n]
+	*chunk = (*chunk)[n:]
 	return v
 }

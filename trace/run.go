@@ -506,8 +506,7 @@ func (r *Run) AddPB(pb *Piggyback) int32 {
 	if pb == nil {
 		return None
 	}
-	r.PBs = append(grow(r.PBs), *pb)
-	return int32(len(r.PBs) - 1)
+	return push(&r.PBs, *pb)
 }
 
 // AddVT stores vt in r.VTs and returns its index for RunEvent.VT. A nil
@@ -517,8 +516,7 @@ func (r *Run) AddVT(vt VT) int32 {
 	if vt == nil {
 		return None
 	}
-	r.VTs = append(grow(r.VTs), vt)
-	return int32(len(r.VTs) - 1)
+	return push(&r.VTs, vt)
 }
 
 // AddBody stores b in r.Bodies and returns its index for RunEvent.Body;
@@ -527,8 +525,7 @@ func (r *Run) AddBody(b *ControlBody) int32 {
 	if b == nil {
 		return None
 	}
-	r.Bodies = append(grow(r.Bodies), *b)
-	return int32(len(r.Bodies) - 1)
+	return push(&r.Bodies, *b)
 }
 
 // AddString stores s in r.Strings and returns its index for
@@ -543,18 +540,16 @@ func (r *Run) AddString(s string) int32 {
 	if n := len(r.Strings); n > 0 && r.Strings[n-1] == s {
 		return int32(n - 1)
 	}
-	r.Strings = append(grow(r.Strings), s)
-	return int32(len(r.Strings) - 1)
+	return push(&r.Strings, s)
 }
 
 // ProcIndex returns the index of the process named name, or None.
-func (r *Run) ProcIndex(name string) int32 {
-	for i, p := range r.Processes {
-		if p == name {
-			return int32(i)
-		}
-	}
-	return None
+func (r *Run) ProcIndex(name string) int32 { return int32(slices.Index(r.Processes, name)) }
+
+// push appends v to the table *tab and returns its index.
+func push[T any](tab *[]T, v T) int32 {
+	*tab = append(grow(*tab), v)
+	return int32(len(*tab) - 1)
 }
 
 // grow makes room for one more element, doubling the capacity: the

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -26,6 +27,22 @@ const MaxTimeText = "2305843009.213693951 s (about 73 years)"
 // EpochHint is the advice given with a time beyond MaxTime: such times
 // are nearly always absolute timestamps.
 const EpochHint = "make epoch timestamps relative to the trace's start"
+
+// OutOfRange words a time (field names it, as `"t"`) or a duration
+// whose value, written got, is out of range: beyond MaxTime when over —
+// for a time with EpochHint, since such a number is nearly always an
+// absolute timestamp — else below 0, or for a duration not above 0.
+func OutOfRange(field, got string, over, duration bool) string {
+	switch {
+	case over && duration:
+		return fmt.Sprintf("%s must be at most %s, got %s", field, MaxTimeText, got)
+	case over:
+		return fmt.Sprintf("%s must be at most %s, got %s; %s", field, MaxTimeText, got, EpochHint)
+	case duration:
+		return field + " must be a finite number > 0, got " + got
+	}
+	return field + " must be a finite number >= 0, got " + got
+}
 
 // FromSeconds converts a number of seconds read from JSON into a Time,
 // rounding to the nearest nanosecond. ok is false for NaN, infinities,

@@ -9,6 +9,8 @@
 // their hot loops.
 package trace
 
+import "slices"
+
 // None marks an absent process, message, op, checkpoint or number in the
 // int32 fields of Event and RunEvent.
 const None = -1
@@ -243,11 +245,4 @@ func (t *Trace) AddLabel(s string) int32 {
 }
 
 // ProcIndex returns the index of the process named name, or None.
-func (t *Trace) ProcIndex(name string) int32 {
-	for i, p := range t.Processes {
-		if p == name {
-			return int32(i)
-		}
-	}
-	return None
-}
+func (t *Trace) ProcIndex(name string) int32 { return int32(slices.Index(t.Processes, name)) }

@@ -179,13 +179,8 @@ func (tr *Trace) normalize(i int) *InputError {
 // badTime words a time or duration of a trace built in memory that is
 // out of range, as a decoder words the number it read.
 func badTime(field string, t Time, duration bool) string {
-	switch {
-	case t > MaxTime && duration:
-		return fmt.Sprintf("%s must be at most %s, got %s", field, MaxTimeText, strconv.FormatFloat(t.Seconds(), 'g', -1, 64))
-	case t > MaxTime:
-		return fmt.Sprintf("%s must be at most %s, got %s; %s", field, MaxTimeText, strconv.FormatFloat(t.Seconds(), 'g', -1, 64), EpochHint)
-	case duration:
-		return field + " must be a finite number > 0, got " + t.String()
+	if t > MaxTime {
+		return OutOfRange(field, strconv.FormatFloat(t.Seconds(), 'g', -1, 64), true, duration)
 	}
-	return field + " must be a finite number >= 0, got " + t.String()
+	return OutOfRange(field, t.String(), false, duration)
 }

@@ -2,7 +2,6 @@ package codec
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -33,13 +32,6 @@ func newAssembler(name string) *assembler {
 	}
 }
 
-func (a *assembler) errAt(event, line int, format string, args ...any) *trace.InputError {
-	if !a.jsonl {
-		line = 0
-	}
-	return &trace.InputError{File: a.tr.Name, Event: event, Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
 func (a *assembler) headerErr(format string, args ...any) *trace.InputError {
 	return &trace.InputError{File: a.tr.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
@@ -54,11 +46,11 @@ func (a *assembler) setProcesses(procs []string) error {
 	return nil
 }
 
-// proc resolves the process named by v, a string, for event i.
-func (a *assembler) proc(v []byte, i, line int) (int32, error) {
-	idx, msg := a.procs.index(text(v, &a.buf), i)
+// proc resolves the process named by v, a string, in the event f reads.
+func (a *assembler) proc(f *frame, v []byte) (int32, error) {
+	idx, msg := a.procs.index(text(v, &a.buf), f.n)
 	if msg != "" {
-		return trace.None, a.errAt(i, line, "%s", msg)
+		return trace.None, f.eventErr("%s", msg)
 	}
 	return idx, nil
 }
@@ -100,12 +92,10 @@ func (a *assembler) setParam(key string, t trace.Time, ok bool, v float64) error
 	return nil
 }
 
-func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// add appends the event in a.w, of the given line, and checks it.
-func (a *assembler) add(line int) error {
-	i := len(a.tr.Events)
-	ev, err := a.resolve(i, line)
+// add appends the event in a.w, which f reads, and checks it.
+func (a *assembler) add(f *frame) error {
+	i, line := len(a.tr.Events), f.line
+	ev, err := a.resolve(f)
 	if err != nil {
 		return err
 	}
@@ -126,30 +116,30 @@ func (a *assembler) add(line int) error {
 	return nil
 }
 
-// resolve reads the fields of event i, whose JSON types are checked, as
-// its kind needs them.
-func (a *assembler) resolve(i, line int) (trace.Event, error) {
+// resolve reads the fields of the event f reads, whose JSON types are
+// checked, as its kind needs them.
+func (a *assembler) resolve(f *frame) (trace.Event, error) {
 	w := &a.w
 	var ev trace.Event
 	if len(w.T) == 0 {
-		return ev, a.errAt(i, line, `missing "t"`)
+		return ev, f.eventErr(`missing "t"`)
 	}
 	t, ok, tf := seconds(w.T)
 	if !ok {
-		return ev, a.errAt(i, line, "%s", badSeconds(`"t"`, tf, false))
+		return ev, f.eventErr("%s", badSeconds(`"t"`, tf, false))
 	}
 	if len(w.Kind) == 0 {
-		return ev, a.errAt(i, line, `missing "kind"`)
+		return ev, f.eventErr(`missing "kind"`)
 	}
 	name := text(w.Kind, &a.buf)
 	kind := trace.ParseKind(string(name))
 	switch {
 	case !kind.IsTraceKind():
-		return ev, a.errAt(i, line, "unknown kind %q", name)
+		return ev, f.eventErr("unknown kind %q", name)
 	case len(w.P) == 0:
-		return ev, a.errAt(i, line, `missing "p"`)
+		return ev, f.eventErr(`missing "p"`)
 	}
-	p, err := a.proc(w.P, i, line)
+	p, err := a.proc(f, w.P)
 	if err != nil {
 		return ev, err
 	}
@@ -157,22 +147,22 @@ func (a *assembler) resolve(i, line int) (trace.Event, error) {
 	switch kind {
 	case trace.Send:
 		if len(w.To) == 0 {
-			return ev, a.errAt(i, line, `send without "to"`)
+			return ev, f.eventErr(`send without "to"`)
 		}
-		if ev.To, err = a.proc(w.To, i, line); err != nil {
+		if ev.To, err = a.proc(f, w.To); err != nil {
 			return ev, err
 		}
 		fallthrough
 	case trace.Recv:
 		if len(w.Msg) == 0 {
-			return ev, a.errAt(i, line, "%s without \"msg\"", kind)
+			return ev, f.eventErr("%s without \"msg\"", kind)
 		}
 		ev.Msg = a.message(text(w.Msg, &a.buf))
 	case trace.Fail:
 		if len(w.Down) > 0 {
 			down, ok, df := seconds(w.Down)
 			if !ok || down <= 0 {
-				return ev, a.errAt(i, line, "%s", badSeconds(`"down"`, df, true))
+				return ev, f.eventErr("%s", badSeconds(`"down"`, df, true))
 			}
 			ev.Down = down
 		}

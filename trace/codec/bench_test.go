@@ -153,10 +153,12 @@ func TestDecodeAllocations(t *testing.T) {
 // syntheticRun writes a run of n events over 8 processes shaped like an
 // MS run (sends with {sn, f}, receives, checkpoints with sn) every other
 // thousand events and like a PK run (sends and checkpoints with vector
-// times) in between, so both piggyback forms are decoded.
+// times) in between, so both piggyback forms are decoded. It names an
+// algorithm of its own: mixing the shapes, it is no ms or pk run, whose
+// fields the decoder would require.
 func syntheticRun(tb testing.TB, n int, opts WriteOptions) []byte {
 	const procs = 8
-	run := &trace.Run{Name: "bench", Algorithm: "ms", Options: trace.RunOptions{Params: trace.Params{RestartDelay: trace.Second}}}
+	run := &trace.Run{Name: "bench", Algorithm: "mixed", Options: trace.RunOptions{Params: trace.Params{RestartDelay: trace.Second}}}
 	for i := 0; i < procs; i++ {
 		run.Processes = append(run.Processes, "P"+strconv.Itoa(i))
 	}

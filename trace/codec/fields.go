@@ -9,22 +9,20 @@ import (
 // its value (see values.go), empty when absent; each checks the JSON
 // type and words the error as it always has.
 
-// wantType reports a field of the wrong JSON type: a number, or a string.
-func wantType(f *frame, key string, v []byte, number bool) error {
-	switch {
-	case len(v) == 0:
-	case number && !isNumber(v):
-		return f.eventErr("%q must be a number, not %s", key, kindOf(v[0]))
-	case !number && v[0] != '"':
-		return f.eventErr("%q must be a string, not %s", key, kindOf(v[0]))
+// want reports a field of the wrong JSON type, kind being the first
+// byte of the type wanted: '0' a number, '"' a string, '[' an array,
+// '{' an object. An absent field is of every type.
+func want(f *frame, key string, v []byte, kind byte) error {
+	if len(v) == 0 || v[0] == kind || (kind == '0' && isNumber(v)) {
+		return nil
 	}
-	return nil
+	return f.eventErr("%q must be %s, not %s", key, kindOf(kind), kindOf(v[0]))
 }
 
 // stringField reads a string field, unescaped into *scratch if need be;
 // nil when absent.
 func stringField(f *frame, key string, v []byte, scratch *[]byte) ([]byte, error) {
-	if err := wantType(f, key, v, false); err != nil || len(v) == 0 {
+	if err := want(f, key, v, '"'); err != nil || len(v) == 0 {
 		return nil, err
 	}
 	return text(v, scratch), nil

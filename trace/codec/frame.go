@@ -326,12 +326,18 @@ func (f *frame) next(w any) error {
 
 // firstByte returns the first byte of b after white space, or 0.
 func firstByte(b []byte) byte {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return c
-		}
+	if b = skipSpace(b); len(b) > 0 {
+		return b[0]
 	}
 	return 0
+}
+
+// skipSpace returns b after JSON's white space.
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	return b
 }
 
 // isValueStart reports whether a JSON value can start with c.

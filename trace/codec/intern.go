@@ -10,7 +10,9 @@ import (
 // msgTable interns message ids during decoding: an open-addressing hash
 // table of indexes into Trace.Msgs. Its slots hold no pointers, so the
 // garbage collector never scans it and growing it copies no pointers,
-// unlike a map[string]int32 of millions of entries.
+// unlike a map[string]int32 of millions of entries: with such a map,
+// `validate` of a 10^6-event trace took 5–14% more CPU and 9 MB more
+// memory (interleaved rounds, December 2026).
 type msgTable struct {
 	seed maphash.Seed
 	// slots[i] is 0 when empty, else the hash's high 32 bits << 32 |

@@ -18,9 +18,8 @@ func (f *frame) lines() error {
 		return f.headerErr(`missing "processes"`)
 	}
 	f.jsonl, f.lined = true, true
-	line := f.tap.lineAt(f.dec.InputOffset())
-	f.tap.keep, f.tap.win = false, nil
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap), 64<<10)
+	line, rest := f.rest()
+	br := bufio.NewReaderSize(rest, 64<<10)
 	for ; ; line++ {
 		// An event is its line, whatever its length.
 		text, _, err := f.readLine(br, math.MaxInt)
@@ -38,6 +37,14 @@ func (f *frame) lines() error {
 			return nil
 		}
 	}
+}
+
+// rest leaves the stream decoder: it returns the line it is at and the
+// input after what it has consumed, of which the tap keeps nothing.
+func (f *frame) rest() (line int, r io.Reader) {
+	line = f.tap.lineAt(f.dec.InputOffset())
+	f.tap.keep, f.tap.win = false, nil
+	return line, io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap)
 }
 
 // maxLine bounds the lines of a document read whole: PK tokens make
@@ -65,20 +72,11 @@ func (f *frame) readLine(br *bufio.Reader, max int) (text []byte, long bool, err
 	return f.whole, false, err
 }
 
-func blank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
-}
+func blank(b []byte) bool { return len(skipSpace(b)) == 0 }
 
 // end checks that only white space follows a document.
 func (f *frame) end() error {
-	line := f.tap.lineAt(f.dec.InputOffset())
-	f.tap.keep, f.tap.win = false, nil
-	rest := io.MultiReader(bytes.NewReader(f.dec.UnreadBuffer()), f.tap)
+	line, rest := f.rest()
 	var buf [4096]byte
 	for {
 		n, err := rest.Read(buf[:])

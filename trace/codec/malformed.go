@@ -2,6 +2,7 @@ package codec
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -151,8 +152,6 @@ var errTruncated = errors.New("unexpected end of input (truncated JSON?)")
 // recurses, stops well before.
 const maxDepth = 1000
 
-func (w *walker) fail(msg string) error { return errors.New(msg) }
-
 // fill reads more text; false at its end.
 func (w *walker) fill() bool {
 	if w.refill == nil {
@@ -224,7 +223,7 @@ func (w *walker) rest(open byte, first bool, depth int) error {
 		}
 		if !first {
 			if c != ',' {
-				return w.fail("expected ',' or " + quoteByte(closing) + ", found " + quoteByte(c))
+				return errors.New("expected ',' or " + quoteByte(closing) + ", found " + quoteByte(c))
 			}
 			w.pos++
 		}
@@ -246,7 +245,7 @@ func (w *walker) key() error {
 		return errTruncated
 	}
 	if c != '"' {
-		return w.fail("expected a string key, found " + quoteByte(c))
+		return errors.New("expected a string key, found " + quoteByte(c))
 	}
 	if err := w.str(); err != nil {
 		return err
@@ -255,7 +254,7 @@ func (w *walker) key() error {
 		return errTruncated
 	}
 	if c != ':' {
-		return w.fail("expected ':', found " + quoteByte(c))
+		return errors.New("expected ':', found " + quoteByte(c))
 	}
 	w.pos++
 	return nil
@@ -264,7 +263,7 @@ func (w *walker) key() error {
 // value checks one value of any type.
 func (w *walker) value(depth int) error {
 	if depth > maxDepth {
-		return w.fail("JSON nested too deeply")
+		return errors.New("JSON nested too deeply")
 	}
 	c, ok := w.next()
 	if !ok {
@@ -281,7 +280,7 @@ func (w *walker) value(depth int) error {
 	case c == 't' || c == 'f' || c == 'n':
 		return w.literal()
 	}
-	return w.fail("invalid character " + quoteByte(c) + " (not a JSON value)")
+	return errors.New("invalid character " + quoteByte(c) + " (not a JSON value)")
 }
 
 // str checks a string; the next byte is its opening quote. Invalid
@@ -298,7 +297,7 @@ func (w *walker) str() error {
 			w.pos++
 			return nil
 		case c < 0x20:
-			return w.fail("control character " + quoteByte(c) + " in string")
+			return errors.New("control character " + quoteByte(c) + " in string")
 		case c == '\\':
 			if err := w.escape(); err != nil {
 				return err
@@ -322,22 +321,18 @@ func (w *walker) escape() error {
 	case 'u':
 		if len(w.b)-w.pos < 6 || !isHex4(w.b[w.pos+2:w.pos+6]) {
 			w.pos += 2
-			return w.fail(`invalid \u escape in string`)
+			return errors.New(`invalid \u escape in string`)
 		}
 		w.pos += 6
 		return nil
 	}
 	w.pos += 2
-	return w.fail("invalid escape " + quoteByte(c) + " in string")
+	return errors.New("invalid escape " + quoteByte(c) + " in string")
 }
 
 func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	_, err := strconv.ParseUint(string(b), 16, 16)
+	return err == nil
 }
 
 // number checks a number: the run of bytes that can be in one must
@@ -354,8 +349,8 @@ func (w *walker) number() error {
 	}
 	b := w.b[w.pos:i]
 	w.pos = i
-	if !validNumber(b) {
-		return w.fail("invalid number " + strconv.Quote(string(b)))
+	if !jsonNumber.Match(b) {
+		return errors.New("invalid number " + strconv.Quote(string(b)))
 	}
 	return nil
 }
@@ -373,7 +368,7 @@ func (w *walker) literal() error {
 	if len(rest) < 4 {
 		return errTruncated
 	}
-	return w.fail("invalid character " + quoteByte(rest[0]) + " (not a JSON value)")
+	return errors.New("invalid character " + quoteByte(rest[0]) + " (not a JSON value)")
 }
 
 func quoteByte(c byte) string {
@@ -387,47 +382,6 @@ func isNumByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-// validNumber checks the JSON number grammar, which is stricter than
+// jsonNumber is the JSON number grammar, which is stricter than
 // strconv's (no leading '+', no leading zeros, digits around '.').
-func validNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	if i >= len(b) {
-		return false
-	}
-	if b[i] == '0' {
-		i++
-	} else if b[i] >= '1' && b[i] <= '9' {
-		i = digits(b, i)
-	} else {
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(b, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(b, i)
-		if j == i {
-			return false
-		}
-		i = j
-	}
-	return i == len(b)
-}
-
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
-}
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)

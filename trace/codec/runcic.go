@@ -1,9 +1,8 @@
 package codec
 
 import (
-	"bytes"
 	"fmt"
-	"math"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -21,32 +20,22 @@ func (w *pbWire) hasCIC() bool {
 	return len(w.LC)+len(w.DV)+len(w.Ckpt)+len(w.Taken)+len(w.Greater) > 0
 }
 
-// cic reads lc, dv, ckpt, taken and greater into a new CIC.
+// cic reads lc, dv, ckpt, taken and greater into a new CIC. Each field
+// is read on its own, so the first error in that order is the one a
+// reader stopping at it would report.
 func (d *runDecoder) cic(f *frame) (*trace.CIC, error) {
 	w := &d.pb
 	c := d.slab.CIC()
-	if err := optInt(f, "pb.lc", w.LC, 0, &c.LC); err != nil {
-		return nil, err
-	}
-	var err error
-	if c.DV, err = d.vector(f, "pb.dv", w.DV); err != nil {
-		return nil, err
-	}
-	if c.Ckpt, err = d.vector(f, "pb.ckpt", w.Ckpt); err != nil {
-		return nil, err
-	}
-	if c.Taken, err = d.bits(f, "pb.taken", w.Taken); err != nil {
-		return nil, err
-	}
-	if c.Greater, err = d.bits(f, "pb.greater", w.Greater); err != nil {
-		return nil, err
-	}
-	return c, nil
+	var errs [4]error
+	c.DV, errs[0] = d.vector(f, "pb.dv", w.DV)
+	c.Ckpt, errs[1] = d.vector(f, "pb.ckpt", w.Ckpt)
+	c.Taken, errs[2] = d.bits(f, "pb.taken", w.Taken)
+	c.Greater, errs[3] = d.bits(f, "pb.greater", w.Greater)
+	return c, firstErr(optInt(f, "pb.lc", w.LC, 0, &c.LC), errs[0], errs[1], errs[2], errs[3])
 }
 
-// vector reads an array of integers >= 0, or nil when v is absent. An
-// array where no null or string can hide is decoded straight to
-// integers; anything else is walked a token at a time for the message.
+// vector reads an array of integers >= 0, or nil when v is absent, as
+// vt does.
 func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 	if len(v) == 0 {
 		return nil, nil
@@ -54,34 +43,10 @@ func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 	if err := want(f, key, v, '['); err != nil {
 		return nil, err
 	}
-	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.flat) == nil {
-		out := d.ints32(len(d.flat))
-		ok := true
-		for i, x := range d.flat {
-			ok = ok && x >= 0 && x <= math.MaxInt32
-			out[i] = int32(x)
-		}
-		if ok {
-			return out, nil
-		}
-	}
-	return d.vectorExact(f, key, v)
-}
-
-func (d *runDecoder) vectorExact(f *frame, key string, v []byte) ([]int32, error) {
-	d.flat = d.flat[:0]
-	dec := d.walk(v)
-	dec.ReadToken()
-	for dec.PeekKind() != ']' {
-		x, _ := dec.ReadValue()
-		if !isNumber(x) {
-			return nil, f.eventErr("%q must be an array of integers, found %s", key, kindOf(x[0]))
-		}
-		n, err := intField(f, key, x, 0)
-		if err != nil {
+	if !fast(v, &d.flat) || slices.ContainsFunc(d.flat, func(x int64) bool { return !isCount(x) }) {
+		if err := d.intsExact(f, key, v, 0, "integers"); err != nil {
 			return nil, err
 		}
-		d.flat = append(d.flat, int64(n))
 	}
 	out := d.ints32(len(d.flat))
 	for i, x := range d.flat {

@@ -52,20 +52,11 @@ func (e *runEncoder) vt(b []byte, p int32, vt trace.VT) []byte {
 	if c.diff, few = c.chain.diff(p, vt, c.base, c.diff[:0], len(vt)/2); !few {
 		return appendVT(b, vt)
 	}
-	b = append(b, `{"set":[`...)
-	for k, i := range c.diff {
-		if k > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(vt[i].Inc), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(vt[i].Count), 10)
-		b = append(b, ']')
-	}
-	return append(b, "]}"...)
+	b = appendArray(append(b, `{"set":`...), len(c.diff), func(b []byte, k int) []byte {
+		i := c.diff[k]
+		return appendInts(b, i, vt[i].Inc, vt[i].Count)
+	})
+	return append(b, '}')
 }
 
 // bodyAt writes body, the run's body number idx, at event seq: by
@@ -91,12 +82,13 @@ func (e *runEncoder) bodyAt(b []byte, seq int, idx int32, body *trace.ControlBod
 		b = b[:start]
 		c.wrote[idx] = at
 	}
-	b = append(b, `,"body":{"of":`...)
-	b = strconv.AppendInt(b, int64(at), 10)
+	b = strconv.AppendInt(append(b, `,"body":{"of":`...), int64(at), 10)
 	return append(b, '}')
 }
 
-// received writes a token's receipt list, at event seq, for origin o.
+// received writes a token's receipt list [["msg", inc], ...], at event
+// seq, for origin o: by reference to the list of o's previous token when
+// they share a prefix.
 func (e *runEncoder) received(b []byte, seq int, o int32, ids []trace.Identity) []byte {
 	start := 0
 	if c := e.c; c != nil && o != trace.None {
@@ -106,32 +98,17 @@ func (e *runEncoder) received(b []byte, seq int, o int32, ids []trace.Identity) 
 			start++
 		}
 		if start > 0 {
-			b = append(b, `{"of":`...)
-			b = strconv.AppendInt(b, int64(last.seq), 10)
-			b = append(b, `,"keep":`...)
-			b = strconv.AppendInt(b, int64(start), 10)
-			b = append(b, `,"add":`...)
+			b = strconv.AppendInt(append(b, `{"of":`...), int64(last.seq), 10)
+			b = append(appendInt(b, "keep", int32(start)), `,"add":`...)
 		}
 	}
-	b = e.identities(b, ids[start:])
+	ids = ids[start:]
+	b = appendArray(b, len(ids), func(b []byte, i int) []byte {
+		b = appendString(append(b, '['), nameOf(e.run.Msgs, ids[i].Msg))
+		return append(strconv.AppendInt(append(b, ','), int64(ids[i].Inc), 10), ']')
+	})
 	if start > 0 {
 		b = append(b, '}')
 	}
 	return b
-}
-
-// identities writes [["msg", inc], ...].
-func (e *runEncoder) identities(b []byte, ids []trace.Identity) []byte {
-	b = append(b, '[')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = appendString(b, nameOf(e.run.Msgs, id.Msg))
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(id.Inc), 10)
-		b = append(b, ']')
-	}
-	return append(b, ']')
 }

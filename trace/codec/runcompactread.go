@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bytes"
 	"math"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -44,7 +43,7 @@ func (d *runDecoder) delta(f *frame, key string, v []byte, p int32) (trace.VT, e
 		return nil, f.eventErr("%q by its differences must have \"set\", an array of [process, inc, count]", key)
 	}
 	var rows [][3]int64
-	if bytes.ContainsAny(w.Set, `n"`) || unmarshal(w.Set, &rows) != nil {
+	if !fast(w.Set, &rows) {
 		return nil, f.eventErr("%q.set must be an array of [process, inc, count] triples of integers", key)
 	}
 	vt := make(trace.VT, len(d.chain.prev))
@@ -54,7 +53,7 @@ func (d *runDecoder) delta(f *frame, key string, v []byte, p int32) (trace.VT, e
 		switch {
 		case r[0] <= last || r[0] >= int64(len(vt)):
 			return nil, f.eventErr("%q.set: process %d out of order or out of range (%d processes)", key, r[0], len(vt))
-		case r[1] < 0 || r[2] < 0 || r[1] > math.MaxInt32 || r[2] > math.MaxInt32:
+		case !isCount(r[1]) || !isCount(r[2]):
 			return nil, f.eventErr("%q.set: inc and count must be integers in [0, %d]", key, math.MaxInt32)
 		}
 		last = r[0]

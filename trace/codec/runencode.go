@@ -42,30 +42,14 @@ func NewRunWriter(w io.Writer, run *trace.Run, opts WriteOptions) (*RunWriter, e
 		format = RunFormat2
 		rw.e.c = newCompact(len(run.Processes))
 	}
-	b := append(rw.buf, `{"format":"`+format+`","algorithm":`...)
-	b = appendString(b, run.Algorithm)
-	b = append(b, `,"processes":`...)
-	b = appendNames(b, run.Processes)
-	b = append(b, `,"options":{`...)
-	b = appendDelays(b, run.Options.Params)
-	sep := run.Options.Params != (trace.Params{})
-	for _, f := range [...]struct{ key, v string }{{"variant", run.Options.Variant}, {"timing", run.Options.Timing}} {
-		if f.v == "" {
-			continue
-		}
-		if sep {
-			b = append(b, ',')
-		}
-		b = append(b, `"`+f.key+`":`...)
-		b = appendString(b, f.v)
-		sep = true
-	}
-	b = append(b, '}')
-	if run.Source != "" {
-		b = append(b, `,"source":`...)
-		b = appendString(b, run.Source)
-	}
-	rw.buf = b
+	b := append(rw.buf, `{"format":"`+format+`"`...)
+	b = appendStr(b, "algorithm", run.Algorithm)
+	b = appendNames(b, "processes", run.Processes)
+	b = appendObject(b, "options", func(b []byte) []byte {
+		b = appendDelays(b, run.Options.Params)
+		return appendOptStr(appendOptStr(b, "variant", run.Options.Variant), "timing", run.Options.Timing)
+	})
+	rw.buf = appendOptStr(b, "source", run.Source)
 	return rw, rw.header()
 }
 
@@ -88,48 +72,6 @@ type runEncoder struct {
 	c   *compact
 }
 
-func appendInt(b []byte, key string, v int32) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendInt(b, int64(v), 10)
-}
-
-func appendOptInt(b []byte, key string, v int32) []byte {
-	if v == trace.None {
-		return b
-	}
-	return appendInt(b, key, v)
-}
-
-func appendKey(b []byte, key string) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	return append(b, '"', ':')
-}
-
-func appendEnum(b []byte, key, name string) []byte {
-	b = appendKey(b, key)
-	b = append(b, '"')
-	b = append(b, name...)
-	return append(b, '"')
-}
-
-func appendVT(b []byte, vt trace.VT) []byte {
-	b = append(b, '[')
-	for i, x := range vt {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, int64(x.Inc), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(x.Count), 10)
-		b = append(b, ']')
-	}
-	return append(b, ']')
-}
-
 // event writes event i.
 func (e *runEncoder) event(b []byte, i int, ev *trace.RunEvent) []byte {
 	b = e.head(b, i, ev)
@@ -142,25 +84,17 @@ func (e *runEncoder) event(b []byte, i int, ev *trace.RunEvent) []byte {
 
 // head writes the fields of event i from seq to via.
 func (e *runEncoder) head(b []byte, i int, ev *trace.RunEvent) []byte {
-	b = append(b, `{"seq":`...)
-	b = strconv.AppendInt(b, int64(i), 10)
-	b = append(b, `,"t":`...)
-	b = ev.T.AppendJSON(b)
-	b = append(b, `,"p":`...)
-	b = appendString(b, nameOf(e.run.Processes, ev.P))
-	b = appendEnum(b, "kind", ev.Kind.String())
+	procs := e.run.Processes
+	b = appendHead(strconv.AppendInt(append(b, `{"seq":`...), int64(i), 10), `,"t":`, ev.T, nameOf(procs, ev.P), ev.Kind)
 	if ev.Msg != trace.None {
-		b = appendKey(b, "msg")
-		b = appendString(b, nameOf(e.run.Msgs, ev.Msg))
+		b = appendStr(b, "msg", nameOf(e.run.Msgs, ev.Msg))
 	}
 	if ev.Peer != trace.None {
 		switch ev.Kind {
 		case trace.Send, trace.ControlSend:
-			b = appendKey(b, "to")
-			b = appendString(b, nameOf(e.run.Processes, ev.Peer))
+			b = appendStr(b, "to", nameOf(procs, ev.Peer))
 		case trace.Recv, trace.ControlRecv:
-			b = appendKey(b, "from")
-			b = appendString(b, nameOf(e.run.Processes, ev.Peer))
+			b = appendStr(b, "from", nameOf(procs, ev.Peer))
 		}
 	}
 	b = appendOptInt(b, "op", ev.Op)
@@ -173,10 +107,7 @@ func (e *runEncoder) head(b []byte, i int, ev *trace.RunEvent) []byte {
 	if ev.Of != 0 {
 		b = appendInt(b, "of", ev.Of)
 	}
-	if ev.Via != trace.ViaNone {
-		b = appendEnum(b, "via", ev.Via.String())
-	}
-	return b
+	return appendOptStr(b, "via", ev.Via.String())
 }
 
 // tail writes the fields of event i from pb to label.
@@ -185,44 +116,26 @@ func (e *runEncoder) tail(b []byte, i int, ev *trace.RunEvent) []byte {
 		b = e.piggyback(b, ev.P, pb)
 	}
 	b = appendOptInt(b, "ckpt", ev.Ckpt)
-	if ev.CkptType != trace.CkptNone {
-		b = appendEnum(b, "type", ev.CkptType.String())
-	}
+	b = appendOptStr(b, "type", ev.CkptType.String())
 	b = appendOptInt(b, "pos", ev.Pos)
 	b = appendOptInt(b, "sn", ev.Sn)
 	if vt := e.run.VTOf(ev); vt != nil {
-		b = appendKey(b, "vt")
-		b = e.vt(b, ev.P, vt)
+		b = e.vt(appendKey(b, "vt"), ev.P, vt)
 	}
 	b = appendOptInt(b, "next", ev.Next)
-	if ev.Reason != trace.ReasonNone {
-		b = appendEnum(b, "reason", ev.Reason.String())
-	}
+	b = appendOptStr(b, "reason", ev.Reason.String())
 	b = appendOptInt(b, "restore", ev.Restore)
 	b = appendOptInt(b, "undone", ev.Undone)
 	b = appendOptInt(b, "inc", ev.Inc)
-	if ev.Cause != trace.CauseNone {
-		b = appendEnum(b, "cause", ev.Cause.String())
-	}
-	if ev.Control != trace.ControlNone {
-		b = appendEnum(b, "control", ev.Control.String())
-	}
+	b = appendOptStr(b, "cause", ev.Cause.String())
+	b = appendOptStr(b, "control", ev.Control.String())
 	if body := e.run.Body(ev); body != nil {
 		b = e.bodyAt(b, i, ev.Body, body)
 	}
-	if ev.State != trace.StateNone {
-		b = appendEnum(b, "state", ev.State.String())
-	}
-	if until := e.run.Until(ev); until != "" {
-		b = appendKey(b, "until")
-		b = appendString(b, until)
-	}
+	b = appendOptStr(b, "state", ev.State.String())
+	b = appendOptStr(b, "until", e.run.Until(ev))
 	b = appendOptInt(b, "failure", ev.Failure)
-	if label := e.run.Label(ev); label != "" {
-		b = appendKey(b, "label")
-		b = appendString(b, label)
-	}
-	return b
+	return appendOptStr(b, "label", e.run.Label(ev))
 }
 
 // piggyback writes pb as {sn, f, inc, rec_line, vt, lc, dv, ckpt, taken,
@@ -230,63 +143,45 @@ func (e *runEncoder) tail(b []byte, i int, ev *trace.RunEvent) []byte {
 // plain MS shape (sn alone), where an empty vector is {} rather than
 // absent.
 func (e *runEncoder) piggyback(b []byte, p int32, pb *trace.Piggyback) []byte {
-	b = append(b, `,"pb":{`...)
-	n := len(b)
-	if pb.Sn != trace.None {
-		b = appendInt(b, "sn", pb.Sn)
-	}
-	if pb.F != nil || (pb.Sn != trace.None && pb.Inc == trace.None && pb.RecLine == trace.None && pb.VT == nil && pb.CIC == nil) {
-		b = appendKey(b, "f")
-		b = append(b, '{')
-		for i, f := range pb.F {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, nameOf(e.run.Processes, f.P))
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(f.Count), 10)
+	return appendObject(b, "pb", func(b []byte) []byte {
+		b = appendOptInt(b, "sn", pb.Sn)
+		if pb.F != nil || (pb.Sn != trace.None && pb.Inc == trace.None && pb.RecLine == trace.None && pb.VT == nil && pb.CIC == nil) {
+			b = appendObject(b, "f", func(b []byte) []byte {
+				for _, f := range pb.F {
+					b = appendString(append(b, ','), nameOf(e.run.Processes, f.P))
+					b = strconv.AppendInt(append(b, ':'), int64(f.Count), 10)
+				}
+				return b
+			})
 		}
-		b = append(b, '}')
-	}
-	b = appendOptInt(b, "inc", pb.Inc)
-	b = appendOptInt(b, "rec_line", pb.RecLine)
-	if pb.VT != nil {
-		b = appendKey(b, "vt")
-		b = e.vt(b, p, pb.VT)
-	}
-	if pb.CIC != nil {
-		b = appendCIC(b, pb.CIC)
-	}
-	if len(b) > n {
-		// Drop the comma the first field put after the brace.
-		copy(b[n:], b[n+1:])
-		b = b[:len(b)-1]
-	}
-	return append(b, '}')
+		b = appendOptInt(b, "inc", pb.Inc)
+		b = appendOptInt(b, "rec_line", pb.RecLine)
+		if pb.VT != nil {
+			b = e.vt(appendKey(b, "vt"), p, pb.VT)
+		}
+		if pb.CIC != nil {
+			b = appendCIC(b, pb.CIC)
+		}
+		return b
+	})
 }
 
 // body writes a control body as {origin, count, r, inc, k, received}, at
 // event seq.
 func (e *runEncoder) body(b []byte, seq int, c *trace.ControlBody) []byte {
-	b = append(b, `,"body":{`...)
-	n := len(b)
-	if c.Origin != trace.None {
-		b = appendKey(b, "origin")
-		b = appendString(b, nameOf(e.run.Processes, c.Origin))
-	}
-	b = appendOptInt(b, "count", c.Count)
-	b = appendOptInt(b, "r", c.R)
-	b = appendOptInt(b, "inc", c.Inc)
-	b = appendOptInt(b, "k", c.K)
-	if ids := c.ReceivedList(); ids != nil {
-		b = appendKey(b, "received")
-		b = e.received(b, seq, c.Origin, ids)
-	}
-	if len(b) > n {
-		copy(b[n:], b[n+1:])
-		b = b[:len(b)-1]
-	}
-	return append(b, '}')
+	return appendObject(b, "body", func(b []byte) []byte {
+		if c.Origin != trace.None {
+			b = appendStr(b, "origin", nameOf(e.run.Processes, c.Origin))
+		}
+		b = appendOptInt(b, "count", c.Count)
+		b = appendOptInt(b, "r", c.R)
+		b = appendOptInt(b, "inc", c.Inc)
+		b = appendOptInt(b, "k", c.K)
+		if ids := c.ReceivedList(); ids != nil {
+			b = e.received(appendKey(b, "received"), seq, c.Origin, ids)
+		}
+		return b
+	})
 }
 
 // appendCIC writes the fields of FDAS's and HMNR's vectors: "lc" a
@@ -295,40 +190,44 @@ func (e *runEncoder) body(b []byte, seq int, c *trace.ControlBody) []byte {
 // Nil vectors are left out.
 func appendCIC(b []byte, c *trace.CIC) []byte {
 	b = appendOptInt(b, "lc", c.LC)
-	for _, v := range [...]struct {
-		key string
-		v   []int32
-	}{{"dv", c.DV}, {"ckpt", c.Ckpt}} {
-		if v.v == nil {
-			continue
-		}
-		b = appendKey(b, v.key)
-		b = append(b, '[')
-		for i, x := range v.v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(x), 10)
-		}
-		b = append(b, ']')
+	if c.DV != nil {
+		b = appendInts(appendKey(b, "dv"), c.DV...)
+	}
+	if c.Ckpt != nil {
+		b = appendInts(appendKey(b, "ckpt"), c.Ckpt...)
 	}
 	for _, v := range [...]struct {
 		key string
 		v   []bool
 	}{{"taken", c.Taken}, {"greater", c.Greater}} {
-		if v.v == nil {
-			continue
-		}
-		b = appendKey(b, v.key)
-		b = append(b, '"')
-		for _, x := range v.v {
-			if x {
-				b = append(b, '1')
-			} else {
-				b = append(b, '0')
+		if v.v != nil {
+			b = append(appendKey(b, v.key), '"')
+			for _, x := range v.v {
+				b = append(b, '0'+bit(x))
 			}
+			b = append(b, '"')
 		}
-		b = append(b, '"')
 	}
 	return b
+}
+
+func bit(x bool) byte {
+	if x {
+		return 1
+	}
+	return 0
+}
+
+// appendVT writes [[inc, count], ...]: most of a PK run's text, so
+// written without a call per entry.
+func appendVT(b []byte, vt trace.VT) []byte {
+	b = append(b, '[')
+	for i, x := range vt {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(append(b, '['), int64(x.Inc), 10)
+		b = append(strconv.AppendInt(append(b, ','), int64(x.Count), 10), ']')
+	}
+	return append(b, ']')
 }

@@ -1,7 +1,9 @@
 package codec
 
 import (
+	"errors"
 	"math"
+	"strconv"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -69,35 +71,29 @@ func (d *runDecoder) fields(f *frame, ev *trace.RunEvent) error {
 // head reads seq, t, p, kind, msg, to and from.
 func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 	w := &d.w
-	if len(w.Seq) > 0 {
-		seq, err := intField(f, "seq", w.Seq, 0)
-		if err != nil {
-			return err
-		}
-		if int(seq) != d.cur {
-			return f.eventErr("seq is %d, want %d (its index in the run)", seq, d.cur)
-		}
+	seq := int32(d.cur)
+	if err := optInt(f, "seq", w.Seq, 0, &seq); err != nil {
+		return err
 	}
-	if err := wantType(f, "t", w.T, true); err != nil {
+	if int(seq) != d.cur {
+		return f.eventErr("seq is %d, want %d (its index in the run)", seq, d.cur)
+	}
+	if err := want(f, "t", w.T, '0'); err != nil {
 		return err
 	}
 	if len(w.T) > 0 {
 		var ok bool
 		var fv float64
 		if ev.T, ok, fv = seconds(w.T); !ok {
-			return f.eventErr(`"t" must be a finite number >= 0, got %s`, fmtFloat(fv))
+			return f.eventErr("%s", trace.OutOfRange(`"t"`, fmtFloat(fv), false, false))
 		}
 	}
-	b, err := stringField(f, "p", w.P, &d.buf)
-	if err != nil {
+	var err error
+	if ev.P, err = d.procField(f, "p", w.P); err != nil {
 		return err
 	}
-	if len(w.P) > 0 {
-		if ev.P, err = d.proc(f, b, "p"); err != nil {
-			return err
-		}
-	}
-	if b, err = stringField(f, "kind", w.Kind, &d.buf); err != nil {
+	b, err := stringField(f, "kind", w.Kind, &d.buf)
+	if err != nil {
 		return err
 	}
 	if len(w.Kind) > 0 {
@@ -111,10 +107,17 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 	if len(w.Msg) > 0 {
 		ev.Msg = d.message(b)
 	}
-	if err := wantType(f, "to", w.To, false); err != nil {
-		return err
+	return firstErr(want(f, "to", w.To, '"'), want(f, "from", w.From, '"'))
+}
+
+// procField resolves the process the string field key names; None when
+// it is absent.
+func (d *runDecoder) procField(f *frame, key string, v []byte) (int32, error) {
+	name, err := stringField(f, key, v, &d.buf)
+	if err != nil || len(v) == 0 {
+		return trace.None, err
 	}
-	return wantType(f, "from", w.From, false)
+	return d.proc(f, name, key)
 }
 
 // numbers reads the integer fields and resend.
@@ -150,19 +153,21 @@ func optInt(f *frame, key string, v []byte, min int64, dst *int32) error {
 	return err
 }
 
-// intField reads an integer >= min that fits in int32.
+// intField reads an integer >= min that fits in int32. A positive
+// integer beyond int32 is the one refused with its own message (the
+// limit).
 func intField(f *frame, key string, v []byte, min int64) (int32, error) {
 	if !isNumber(v) {
 		return 0, f.eventErr("%q must be an integer, not %s", key, kindOf(v[0]))
 	}
-	n, ok := int32Of(v)
+	n, err := strconv.ParseInt(string(v), 10, 32)
 	switch {
-	case !ok && tooLarge(v):
+	case errors.Is(err, strconv.ErrRange) && n > 0:
 		return 0, f.eventErr("%q is %s, too large: at most %d", key, v, math.MaxInt32)
-	case !ok || int64(n) < min:
+	case err != nil || n < min:
 		return 0, f.eventErr("%q must be an integer >= %d", key, min)
 	}
-	return n, nil
+	return int32(n), nil
 }
 
 // enums reads the fields whose strings name a value, and until and label.
@@ -224,10 +229,7 @@ func (d *runDecoder) peerOf(f *frame, ev *trace.RunEvent) error {
 	if len(vOther) > 0 {
 		return f.eventErr("%s has %q, want %q", ev.Kind, other, want)
 	}
-	if len(v) == 0 {
-		return nil
-	}
 	var err error
-	ev.Peer, err = d.proc(f, text(v, &d.buf), want)
+	ev.Peer, err = d.procField(f, want, v)
 	return err
 }

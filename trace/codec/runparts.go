@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"math"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -42,28 +43,14 @@ type bodyWire struct {
 // twice reaches the check that reports it, invalid UTF-8 becomes U+FFFD.
 var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
-// want returns the error of a field of the wrong JSON type.
-func want(f *frame, key string, v []byte, open byte) error {
-	if v[0] == open {
-		return nil
-	}
-	what := "an array"
-	if open == '{' {
-		what = "an object"
-	}
-	return f.eventErr("%q must be %s, not %s", key, what, kindOf(v[0]))
-}
-
 // parts reads vt, pb and body.
 func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 	w := &d.w
-	if len(w.VT) > 0 {
-		vt, err := d.vtField(f, "vt", w.VT, ev.P)
-		if err != nil {
-			return err
-		}
-		ev.VT = d.run.AddVT(vt)
+	vt, err := d.vtField(f, "vt", w.VT, ev.P)
+	if err != nil {
+		return err
 	}
+	ev.VT = d.run.AddVT(vt)
 	if len(w.PB) > 0 {
 		if err := want(f, "pb", w.PB, '{'); err != nil {
 			return err
@@ -94,9 +81,13 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 }
 
 // vtField reads a vector time of an event of process p: [[inc, count],
-// ...], or in ckpt/run@2 the entries that differ from its base.
+// ...], or in ckpt/run@2 the entries that differ from its base; nil when
+// absent.
 func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT, error) {
-	if v[0] == '{' && d.v2 {
+	switch {
+	case len(v) == 0:
+		return nil, nil
+	case v[0] == '{' && d.v2:
 		return d.delta(f, key, v, p)
 	}
 	if err := want(f, key, v, '['); err != nil {
@@ -106,52 +97,73 @@ func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT,
 }
 
 // vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
-// array of number pairs, where no null or string can hide, is decoded
-// straight to integers (json/v2 holds a Go array to the JSON array's
-// length, and reads an int64 as strconv.ParseInt does); anything else is
-// walked a token at a time for the message (vtExact).
+// array of number pairs is decoded straight to integers (fast); anything
+// else is walked for the message (intsExact).
 func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
-	if !bytes.ContainsAny(v, `n"`) && unmarshal(v, &d.ints) == nil {
-		vt := make(trace.VT, 0, len(d.ints))
-		for _, p := range d.ints {
-			if p[0] < 0 || p[1] < 0 || p[0] > math.MaxInt32 || p[1] > math.MaxInt32 {
-				return d.vtExact(f, key, v)
-			}
-			vt = append(vt, trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])})
+	if !fast(v, &d.ints) || slices.ContainsFunc(d.ints, func(p [2]int64) bool { return !isCount(p[0]) || !isCount(p[1]) }) {
+		if err := d.intsExact(f, key, v, 2, "[inc, count] pairs"); err != nil {
+			return nil, err
 		}
-		return vt, nil
+		d.ints = d.ints[:0]
+		for i := 0; i < len(d.flat); i += 2 {
+			d.ints = append(d.ints, [2]int64{d.flat[i], d.flat[i+1]})
+		}
 	}
-	return d.vtExact(f, key, v)
-}
-
-func (d *runDecoder) vtExact(f *frame, key string, v []byte) (trace.VT, error) {
-	dec := d.walk(v)
-	dec.ReadToken()
-	var vt trace.VT
-	for dec.PeekKind() != ']' {
-		if k := dec.PeekKind(); k != '[' {
-			return nil, f.eventErr("%q must be an array of [inc, count] pairs, found %s", key, kindName(k))
-		}
-		dec.ReadToken()
-		var e [2]int32
-		n := 0
-		for ; dec.PeekKind() != ']'; n++ {
-			x, _ := dec.ReadValue()
-			if n == 2 {
-				return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
-			}
-			var err error
-			if e[n], err = intField(f, key, x, 0); err != nil {
-				return nil, err
-			}
-		}
-		dec.ReadToken()
-		if n != 2 {
-			return nil, f.eventErr("%q entries must be [inc, count] pairs", key)
-		}
-		vt = append(vt, trace.VTEntry{Inc: e[0], Count: e[1]})
+	vt := make(trace.VT, len(d.ints))
+	for i, p := range d.ints {
+		vt[i] = trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])}
 	}
 	return vt, nil
+}
+
+// fast decodes v, an array of numbers or of arrays of numbers, into dst,
+// a slice of int64 or of arrays of them: false if it holds anything else
+// (json/v2 holds a Go array to the JSON array's length, and reads an
+// int64 as strconv.ParseInt does; no null or string hides in it).
+func fast[T any](v []byte, dst *T) bool {
+	return !bytes.ContainsAny(v, `n"`) && unmarshal(v, dst) == nil
+}
+
+// isCount reports whether x is an integer field's value: in [0, MaxInt32].
+func isCount(x int64) bool { return x >= 0 && x <= math.MaxInt32 }
+
+// intsExact walks v, an array of integers >= 0 (width 0) or of arrays of
+// width of them (shape names the elements), into d.flat, wording the
+// first element that is not one.
+func (d *runDecoder) intsExact(f *frame, key string, v []byte, width int, shape string) error {
+	d.flat = d.flat[:0]
+	dec := d.walk(v)
+	dec.ReadToken()
+	for k := dec.PeekKind(); k != ']'; k = dec.PeekKind() {
+		switch {
+		case width == 0 && k == '0':
+			if err := d.flatInt(f, key, dec); err != nil {
+				return err
+			}
+			continue
+		case width == 0 || k != '[':
+			return f.eventErr("%q must be an array of %s, found %s", key, shape, kindName(k))
+		}
+		dec.ReadToken()
+		for n := 0; n < width || dec.PeekKind() != ']'; n++ {
+			if n == width || dec.PeekKind() == ']' {
+				return f.eventErr("%q entries must be %s", key, shape)
+			}
+			if err := d.flatInt(f, key, dec); err != nil {
+				return err
+			}
+		}
+		dec.ReadToken()
+	}
+	return nil
+}
+
+// flatInt reads the next value of dec, an integer >= 0, into d.flat.
+func (d *runDecoder) flatInt(f *frame, key string, dec *jsontext.Decoder) error {
+	x, _ := dec.ReadValue()
+	n, err := intField(f, key, x, 0)
+	d.flat = append(d.flat, int64(n))
+	return err
 }
 
 // piggyback reads a pb object of an event of process p into pb.
@@ -162,33 +174,19 @@ func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *trace.Piggyback)
 	if err := unmarshal(v, w); err != nil {
 		return f.malformed(err)
 	}
-	if err := firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine)); err != nil {
-		return err
-	}
-	var err error
-	if len(w.VT) > 0 {
-		if pb.VT, err = d.vtField(f, "pb.vt", w.VT, p); err != nil {
-			return err
-		}
-	}
-	if len(w.F) > 0 {
-		if err := want(f, "pb.f", w.F, '{'); err != nil {
-			return err
-		}
-		if pb.F, err = d.fvec(f, w.F); err != nil {
-			return err
-		}
-	}
+	var errs [3]error
+	pb.VT, errs[0] = d.vtField(f, "pb.vt", w.VT, p)
+	pb.F, errs[1] = d.fvec(f, w.F)
 	if w.hasCIC() {
-		if pb.CIC, err = d.cic(f); err != nil {
-			return err
-		}
+		pb.CIC, errs[2] = d.cic(f)
 	}
-	return nil
+	return firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine),
+		errs[0], errs[1], errs[2])
 }
 
-// firstErr returns the first of errs that is not nil: the fields were
-// read in that order.
+// firstErr returns the first of errs that is not nil. Readers of
+// independent fields hand their errors here in the fields' order: the
+// one reported is the one a reader stopping at the first would report.
 func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
@@ -198,30 +196,29 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// fvec reads {"P0": 2, ...}, walking the members in order so that a
-// process named twice reaches the check in finish.
+// fvec reads {"P0": 2, ...}, nil when absent, walking the members in
+// order so that a process named twice reaches the check in finish. (The
+// text was read whole before: walking it finds no syntax error.)
 func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
+	if len(v) == 0 {
+		return nil, nil
+	}
+	if err := want(f, "pb.f", v, '{'); err != nil {
+		return nil, err
+	}
 	fe := []trace.FEntry{}
 	if len(v) == 2 {
 		return fe, nil // {}
 	}
 	dec := d.walk(v)
-	if _, err := dec.ReadToken(); err != nil {
-		return nil, f.malformed(err)
-	}
+	dec.ReadToken()
 	for dec.PeekKind() == '"' {
-		k, err := dec.ReadValue()
-		if err != nil {
-			return nil, f.malformed(err)
-		}
+		k, _ := dec.ReadValue()
 		p, err := d.proc(f, text(k, &d.buf), "pb.f")
 		if err != nil {
 			return nil, err
 		}
-		n, err := dec.ReadValue()
-		if err != nil {
-			return nil, f.malformed(err)
-		}
+		n, _ := dec.ReadValue()
 		count, err := intField(f, "pb.f", n, 0)
 		if err != nil {
 			return nil, err
@@ -256,32 +253,26 @@ func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 // body reads the body in d.bd into b.
 func (d *runDecoder) body(f *frame, b *trace.ControlBody) error {
 	w := &d.bd
-	name, err := stringField(f, "body.origin", w.Origin, &d.buf)
-	if err != nil {
-		return err
+	var errs [2]error
+	b.Origin, errs[0] = d.procField(f, "body.origin", w.Origin)
+	b.Received, errs[1] = d.receivedField(f, w.Received)
+	return firstErr(errs[0], optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
+		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K), errs[1])
+}
+
+// receivedField reads "body.received": [["m1", inc], ...], or in
+// ckpt/run@2 by reference to an earlier list; nil when absent.
+func (d *runDecoder) receivedField(f *frame, v []byte) ([]trace.Identity, error) {
+	switch {
+	case len(v) == 0:
+		return nil, nil
+	case v[0] == '{' && d.v2:
+		return d.receivedDelta(f, v)
 	}
-	if len(w.Origin) > 0 {
-		if b.Origin, err = d.proc(f, name, "body.origin"); err != nil {
-			return err
-		}
+	if err := want(f, "body.received", v, '['); err != nil {
+		return nil, err
 	}
-	if err := firstErr(optInt(f, "body.count", w.Count, 0, &b.Count), optInt(f, "body.r", w.R, 0, &b.R),
-		optInt(f, "body.inc", w.Inc, 0, &b.Inc), optInt(f, "body.k", w.K, 0, &b.K)); err != nil {
-		return err
-	}
-	if len(w.Received) > 0 {
-		if w.Received[0] == '{' && d.v2 {
-			b.Received, err = d.receivedDelta(f, w.Received)
-			return err
-		}
-		if err := want(f, "body.received", w.Received, '['); err != nil {
-			return err
-		}
-		if b.Received, err = d.received(f, w.Received); err != nil {
-			return err
-		}
-	}
-	return nil
+	return d.received(f, v)
 }
 
 // walk starts reading v, a JSON value, a token at a time with the

@@ -2,7 +2,6 @@ package codec
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -126,37 +125,15 @@ func exactSeconds(b []byte) (trace.Time, bool) {
 	return t, true
 }
 
-// tooLarge reports whether v is a positive integer beyond int32: the one
-// integer int32Of refuses that deserves its own message (the limit).
-func tooLarge(v []byte) bool {
-	n, err := strconv.ParseInt(string(v), 10, 32)
-	return errors.Is(err, strconv.ErrRange) && n > 0
-}
-
-// int32Of reads a number that must be an integer fitting in int32; ok is
-// false when it is not such an integer.
-func int32Of(v []byte) (int32, bool) {
-	n, err := strconv.ParseInt(string(v), 10, 32)
-	return int32(n), err == nil
-}
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // badSeconds describes a number v read for a time or duration (field
-// names it, as `"t"`) that FromSeconds (or, for a duration, > 0) rejects.
-// A finite v > 0 is beyond MaxTime: the message states the limit, and for
-// a point in time (a trace's "t") adds EpochHint, since such a number is
-// nearly always an absolute timestamp.
+// names it, as `"t"`) that FromSeconds (or, for a duration, > 0)
+// rejects: a finite v > 0 is beyond MaxTime, a positive duration below
+// the resolution says so.
 func badSeconds(field string, v float64, duration bool) string {
 	if duration && trace.RoundsToZero(v) {
-		return fmt.Sprintf("%s must be a finite number > 0, got %s, which %s", field, fmtFloat(v), trace.ZeroRoundingText)
+		return trace.OutOfRange(field, fmtFloat(v)+", which "+trace.ZeroRoundingText, false, true)
 	}
-	if v > 0 && !math.IsInf(v, 1) {
-		if duration {
-			return fmt.Sprintf("%s must be at most %s, got %s", field, trace.MaxTimeText, fmtFloat(v))
-		}
-		return fmt.Sprintf("%s must be at most %s, got %s; %s", field, trace.MaxTimeText, fmtFloat(v), trace.EpochHint)
-	}
-	if duration {
-		return field + " must be a finite number > 0, got " + fmtFloat(v)
-	}
-	return field + " must be a finite number >= 0, got " + fmtFloat(v)
+	return trace.OutOfRange(field, fmtFloat(v), v > 0 && !math.IsInf(v, 1), duration)
 }

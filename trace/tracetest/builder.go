@@ -15,7 +15,7 @@ import (
 
 // Builder assembles a trace in code, for tests and examples:
 //
-//	tr, err := trace.NewBuilder("P0", "P1").
+//	tr, err := tracetest.NewBuilder("P0", "P1").
 //		Send(0.4, "P0", "P1", "m1").
 //		Recv(0.9, "P1", "m1").
 //		Build()
