@@ -49,18 +49,25 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 	}
 	in := []pipeline.Input{{Path: path, Err: dirError("ckpt report", "trace or run", path)}}
 	reports, lines := checkFiles(ios, in, nil, func(path string, cores int) fileResult {
-		tr, run, err := ios.pipe().ReadAny(path)
-		switch {
-		case err != nil:
-			return fileResult{err: err}
-		case run != nil:
-			res := checkRun(ios, run, path)
-			if n := ignoredNote(path, f.given); n != "" {
-				res.notes = append([]string{n}, res.notes...)
+		// A run file is checked in two passes (pipeline.CheckFile), in
+		// memory linear in its events; stdin is read whole.
+		var res fileResult
+		if ios.pipe().IsRun(path) {
+			res = checked(ios.pipe().CheckFile(path))
+		} else {
+			tr, run, err := ios.pipe().ReadAny(path)
+			switch {
+			case err != nil:
+				return fileResult{err: err}
+			case tr != nil:
+				return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
 			}
-			return res
+			res = checkRun(ios, run, path)
 		}
-		return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
+		if n := ignoredNote(path, f.given); n != "" {
+			res.notes = append([]string{n}, res.notes...)
+		}
+		return res
 	})
 	return finishReports(ios, f, reports, lines, true)
 }

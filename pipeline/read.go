@@ -49,6 +49,22 @@ func (p *Pipeline) ReadAny(path string) (*trace.Trace, *trace.Run, error) {
 	return p.read(path, "")
 }
 
+// IsRun reports whether the file at path starts as a run, by its
+// header's format, without reading its events: such a file can be
+// checked in two passes (CheckFile) rather than read whole.
+func (p *Pipeline) IsRun(path string) bool {
+	if path == "-" {
+		return false
+	}
+	r, c, err := p.open(path)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	format, _, err := codec.Detect(r)
+	return err == nil && format == codec.RunFormat
+}
+
 // read reads path as want (codec.TraceFormat, codec.RunFormat, or ""
 // for either, told by its header).
 func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
