@@ -238,7 +238,9 @@ func streamedSizes(tr *trace.Trace, s algorithms.Sizes, params trace.Params) alg
 			ticks++
 		}
 	}
-	s.Sends, s.Checkpoints = sends+most, ticks+2*s.Busy
+	// Never more than the whole run's: a failure late in the trace
+	// leaves every vector to be read again.
+	s.Sends, s.Checkpoints = min(s.Sends, sends+most), min(s.Checkpoints, ticks+2*s.Busy)
 	return s
 }
 
