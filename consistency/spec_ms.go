@@ -114,7 +114,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 // come between.
 func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
 	d := s.head(p)
-	if d == nil || e.Kind == trace.Unhold {
+	if d == nil || e.Kind == trace.Unhold || s.forcedBeforeAdopted(d, e) {
 		return nil
 	}
 	if !s.fulfils(d, e) {
@@ -138,6 +138,16 @@ func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
 	}
 	p.owes = p.owes[1:]
 	return &out
+}
+
+// forcedBeforeAdopted reports whether e is the forced checkpoint that
+// textbook MS takes, at the same instant, between the recovery
+// checkpoint adopting a message's higher incarnation (numbered by its
+// rec_line) and the delivery of that message, when its sn is above the
+// line: adopt, then force, then deliver (SPEC §4). The adoption's duty
+// stays for the receipt, which also meets the forced checkpoint's.
+func (s *msSpec) forcedBeforeAdopted(d *msOwe, e *trace.RunEvent) bool {
+	return d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced && s.sameInstant(d.seq, e)
 }
 
 // head returns the duty p owes now, passing over the requests that
