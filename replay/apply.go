@@ -156,12 +156,8 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 	pr := &e.procs[p]
 	c := in.Copy
 	cr := &e.copies[c]
-	if f.Kind != EffHold && pr.heldRecv {
-		pr.heldRecv = false
-		r := e.ev(trace.Unhold, p)
-		r.Msg = cr.msg
-		r.Failure = f.Failure.Run()
-		e.emit(r)
+	if f.Kind != EffHold {
+		e.unholdRecv(p, cr.msg, f.Failure)
 	}
 	switch f.Kind {
 	case EffDeliver:
@@ -170,11 +166,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.boxRemove(c)
 			cr.state = copyTaken
 		}
-		r := e.ev(trace.Recv, p)
-		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
-		r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[in.Op]]))
-		e.emit(r)
-		pr.live = append(pr.live, c)
+		e.receipt(p, in.Op, c, in.Via)
 		pr.blocked = false
 		pr.exec = e.now
 		e.schedule(p)
@@ -198,4 +190,27 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.emit(r)
 		}
 	}
+}
+
+// unholdRecv ends p's held receive, if any, writing `unhold` for msg:
+// a judgement other than hold, or a restore, ends it.
+func (e *engine) unholdRecv(p, msg int32, failure Seq) {
+	if pr := &e.procs[p]; pr.heldRecv {
+		pr.heldRecv = false
+		r := e.ev(trace.Unhold, p)
+		r.Msg, r.Failure = msg, failure.Run()
+		e.emit(r)
+	}
+}
+
+// receipt writes receive op k of p taking copy c from via, and makes
+// the op live.
+func (e *engine) receipt(p, k int32, c CopyID, via trace.Via) {
+	pr := &e.procs[p]
+	cr := &e.copies[c]
+	r := e.ev(trace.Recv, p)
+	r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, k, cr.no, via
+	r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[k]]))
+	e.emit(r)
+	pr.live = append(pr.live, c)
 }

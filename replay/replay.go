@@ -45,19 +45,13 @@ type Options struct {
 // trace (codec.ReadTrace, the Builder or trace.Validate); Run still checks
 // the indexes it relies on, so a malformed trace is an error, never a
 // panic. An algorithm that breaks the Effect contract is an error too.
+// It is a Sim run to the end without a stop.
 func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
-	e, err := newEngine(tr, alg, opts)
+	s, err := Start(tr, alg, opts)
 	if err != nil {
 		return nil, err
 	}
-	e.stream = opts.Stream
-	if e.stream != nil {
-		e.release(e.stream(e.out, 0))
-	}
-	if err := e.run(); err != nil {
-		return nil, err
-	}
-	return e.result(), nil
+	return s.Finish()
 }
 
 // result returns the finished run. newEngine seeds the side tables; one
@@ -164,6 +158,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	e := &engine{
 		tr:     tr,
 		alg:    alg,
+		stream: opts.Stream,
 		params: tr.Params.Override(opts.Params).WithDefaults(),
 		procs:  make([]proc, n),
 		head:   make([]CopyID, len(tr.Msgs)),
@@ -369,16 +364,12 @@ func (e *engine) step(in *Input) []Effect {
 	return e.fx
 }
 
-func (e *engine) run() error {
-	e.begin()
-	if err := e.advance(nil); err != nil {
-		return err
-	}
-	e.finish()
+// publish hands the events made so far to the stream, if any, and lets
+// go of what its consumer has taken.
+func (e *engine) publish() {
 	if e.stream != nil {
 		e.release(e.stream(e.out, len(e.out.Events)))
 	}
-	return nil
 }
 
 // begin queues every process's first op.
@@ -447,8 +438,6 @@ func (e *engine) advance(stop *item) error {
 		if err != nil {
 			return err
 		}
-		if e.stream != nil {
-			e.release(e.stream(e.out, len(e.out.Events)))
-		}
+		e.publish()
 	}
 }
