@@ -58,19 +58,16 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 // never added to is left nil, as it was before seeding, so callers see
 // the same Run.
 func (e *engine) result() *trace.Run {
-	if len(e.out.PBs) == 0 {
-		e.out.PBs = nil
+	r := e.out
+	r.PBs, r.VTs, r.Bodies, r.Strings = orNil(r.PBs), orNil(r.VTs), orNil(r.Bodies), orNil(r.Strings)
+	return r
+}
+
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
 	}
-	if len(e.out.VTs) == 0 {
-		e.out.VTs = nil
-	}
-	if len(e.out.Bodies) == 0 {
-		e.out.Bodies = nil
-	}
-	if len(e.out.Strings) == 0 {
-		e.out.Strings = nil
-	}
-	return e.out
+	return s
 }
 
 // ckptRec is a checkpoint the engine knows: its id, position and the
