@@ -152,30 +152,61 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	if len(tr.Messages) != len(tr.Msgs) {
 		return nil, fmt.Errorf("%s: trace is not validated (messages table missing)", tr.Name)
 	}
-	e := &engine{
-		tr:     tr,
-		alg:    alg,
-		stream: opts.Stream,
-		params: tr.Params.Override(opts.Params).WithDefaults(),
-		procs:  make([]proc, n),
-		head:   make([]CopyID, len(tr.Msgs)),
-		tail:   make([]CopyID, len(tr.Msgs)),
-		ncopy:  make([]int32, len(tr.Msgs)),
-		lastPB: make([]int32, n),
-		lastVT: make([]int32, n),
-	}
-	e.stable = make([]stableAt, n)
-	for i := range e.lastPB {
-		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
-	}
-	if err := checkParams(tr.Name, e.params); err != nil {
+	params := tr.Params.Override(opts.Params).WithDefaults()
+	if err := checkParams(tr.Name, params); err != nil {
 		return nil, err
 	}
 	sz, err := checkTrace(tr)
 	if err != nil {
 		return nil, err
 	}
-	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
+	e := &engine{
+		tr:     tr,
+		alg:    alg,
+		stream: opts.Stream,
+		params: params,
+		procs:  make([]proc, n),
+		head:   make([]CopyID, len(tr.Msgs)),
+		tail:   make([]CopyID, len(tr.Msgs)),
+		ncopy:  make([]int32, len(tr.Msgs)),
+		lastPB: make([]int32, n),
+		lastVT: make([]int32, n),
+		// Recovery re-sends: a little slack keeps the one growth of this
+		// large array (a copy of all of it) out of runs with few failures.
+		copies: make([]copyRec, 1, sz.sends+sz.sends/16+17),
+		out:    newRun(tr, alg, params, opts.Variant, sz),
+	}
+	e.stable = make([]stableAt, n)
+	for i := range e.lastPB {
+		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
+	}
+	e.programs(sz.ops)
+	return e, nil
+}
+
+// programs fills every process's program (the trace indexes of its ops,
+// counts[p] of them) in one array.
+func (e *engine) programs(counts []int32) {
+	evs := e.tr.Events
+	all := make([]int32, 0, len(evs))
+	for p := range e.procs {
+		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
+		all = all[:len(all)+int(counts[p])]
+		e.procs[p].live = make([]CopyID, 0, counts[p])
+		e.procs[p].holdMsg = trace.None
+	}
+	for i := range evs {
+		if ev := &evs[i]; ev.Kind.IsOp() {
+			pr := &e.procs[ev.P]
+			pr.prog = append(pr.prog, int32(i))
+		}
+	}
+}
+
+// newRun returns the run's header and tables, reserved for what a replay
+// of a trace of sizes sz writes.
+func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string, sz sizes) *trace.Run {
+	n := len(tr.Processes)
 	// A run has the trace's events but its flushes (PK writes their log
 	// entries, at most one per receive), plus per receive a forced
 	// checkpoint or log entry, per failure its restart and its process's
@@ -183,28 +214,11 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	// process. Reserving that avoids copying a run of hundreds of
 	// megabytes as it grows, and reserving no more keeps untouched
 	// capacity out of the collector's heap goal.
-	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*3*n + 2*n + 16
-	all := make([]int32, 0, len(tr.Events))
-	for p := range e.procs {
-		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
-		all = all[:len(all)+int(counts[p])]
-		e.procs[p].live = make([]CopyID, 0, counts[p])
-		e.procs[p].holdMsg = trace.None
-	}
-	for i := range tr.Events {
-		if ev := &tr.Events[i]; ev.Kind.IsOp() {
-			pr := &e.procs[ev.P]
-			pr.prog = append(pr.prog, int32(i))
-		}
-	}
-	// Recovery re-sends: a little slack keeps the one growth of this
-	// large array (a copy of all of it) out of runs with few failures.
-	e.copies = make([]copyRec, 1, nsend+nsend/16+17)
-	e.out = &trace.Run{
-		Name:      "",
+	reserve := len(tr.Events) - sz.flushes + sz.recvs + sz.fails*3*n + 2*n + 16
+	return &trace.Run{
 		Algorithm: alg.Name(),
 		Processes: tr.Processes,
-		Options:   trace.RunOptions{Params: e.params, Variant: opts.Variant},
+		Options:   trace.RunOptions{Params: params, Variant: variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
 		Events:    make([]trace.RunEvent, 0, reserve),
@@ -213,16 +227,15 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		// recovery: grown by doubling, they allocated twice their size
 		// and copied it, pointers and all (10^7 events: 0.3 s of PK's
 		// replay).
-		PBs: make([]trace.Piggyback, 0, nsend+nsend/16+n+8),
+		PBs: make([]trace.Piggyback, 0, sz.sends+sz.sends/16+n+8),
 		// The other side tables otherwise start at trace.grow's 256
 		// entries (tens of kilobytes), which a small trace never fills.
 		// These estimates only set the first capacity: a table that
 		// outgrows one goes to 256 and doubles as before.
 		VTs:     make([]trace.VT, 0, sideCap(len(tr.Events)+n+8)),
-		Bodies:  make([]trace.ControlBody, 0, sideCap(2*nfail*n+8)),
+		Bodies:  make([]trace.ControlBody, 0, sideCap(2*sz.fails*n+8)),
 		Strings: make([]string, 0, sideCap(len(tr.Events)+8)),
 	}
-	return e, nil
 }
 
 // sizes are what checkTrace counts.
