@@ -81,7 +81,7 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	}
 	r := e.ev(trace.Checkpoint, p)
 	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
-	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos(), vt: r.VT})
+	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
 	e.emit(r)
 	return nil
 }

@@ -70,9 +70,8 @@ func orNil[T any](s []T) []T {
 	return s
 }
 
-// ckptRec is a checkpoint the engine knows: its id, position and the
-// index of its vector in the run's VTs (or None).
-type ckptRec struct{ id, pos, vt int32 }
+// ckptRec is a checkpoint the engine knows: its id and position.
+type ckptRec struct{ id, pos int32 }
 
 // proc is the engine's view of one process.
 type proc struct {
