@@ -23,13 +23,7 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			r.Next, r.Sn, r.Reason = orNone(f.Next), orNone(f.Sn), f.Reason
 			e.emit(r)
 		case EffLog:
-			if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
-				return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
-			}
-			cr := &e.copies[f.Copy]
-			r := e.ev(trace.Log, p)
-			r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
-			e.emit(r)
+			err = e.logged(p, f)
 		case EffDeliver, EffDiscard, EffHold:
 			if in.Kind != InRecv || j == nil || j.res != resNone {
 				return fmt.Errorf("replay: algorithm %s: judgement outside a receive", e.alg.Name())
@@ -82,6 +76,18 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	r := e.ev(trace.Checkpoint, p)
 	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
 	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
+	e.emit(r)
+	return nil
+}
+
+// logged applies EffLog.
+func (e *engine) logged(p int32, f *Effect) error {
+	if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
+		return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
+	}
+	cr := &e.copies[f.Copy]
+	r := e.ev(trace.Log, p)
+	r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
 	e.emit(r)
 	return nil
 }
