@@ -27,24 +27,12 @@ func (r *Recorder) Send(to string, payload []byte) ([]byte, error) {
 // SendPB is Send for a protocol that piggybacks pb on the message (MS:
 // sn and F); the wire bytes carry pb, and Parse returns it.
 func (r *Recorder) SendPB(to string, pb *trace.Piggyback, payload []byte) ([]byte, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return nil, r.err
-	}
-	msg := MsgID(r.name, r.op)
-	b := r.begin(trace.Send, 0)
-	b = str(b, "msg", msg)
-	b = str(b, "to", to)
-	b = num(b, "op", int64(r.op))
-	b = r.pb(b, pb)
-	h := Header{From: r.name, Msg: msg, Tx: r.n, Clock: r.clock, PB: pb}
-	r.op++
-	r.buf = append(b, "}\n"...)
-	if err := r.flush(); err != nil {
-		return nil, err
-	}
-	return wire(&h, payload), nil
+	return r.transmit(trace.Send, payload, func(b []byte) ([]byte, Header) {
+		msg := MsgID(r.name, r.op)
+		b = num(str(str(b, "msg", msg), "to", to), "op", int64(r.op))
+		r.op++
+		return r.pb(b, pb), Header{From: r.name, Msg: msg, Tx: r.n, Clock: r.clock, PB: pb}
+	})
 }
 
 // Recv records the receipt of wire bytes from the network and returns
@@ -56,72 +44,44 @@ func (r *Recorder) Recv(wire []byte) ([]byte, error) { return r.recv(wire, trace
 func (r *Recorder) Replay(wire []byte) ([]byte, error) { return r.recv(wire, trace.ViaLog) }
 
 func (r *Recorder) recv(wire []byte, via trace.Via) ([]byte, error) {
-	h, payload, err := Parse(wire)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return nil, r.err
-	}
-	r.clock = max(r.clock, h.Clock)
-	b := r.copyLine(trace.Recv, &h)
-	b = num(b, "op", int64(r.op))
-	b = str(b, "via", via.String())
-	r.op++
-	return payload, r.end(b)
+	_, payload, err := r.receive(trace.Recv, wire, func(b []byte, h Header) []byte {
+		b = num(copyKeys(b, h), "op", int64(r.op))
+		r.op++
+		return str(b, "via", via.String())
+	})
+	return payload, err
 }
 
-// copyLine begins an event about the copy h describes: msg, from, tx.
-func (r *Recorder) copyLine(kind trace.Kind, h *Header) []byte {
-	b := r.begin(kind, 0)
-	b = str(b, "msg", h.Msg)
-	b = str(b, "from", h.From)
-	return num(b, "tx", h.Tx)
+// copyKeys writes what names the copy h describes: msg, from, tx.
+func copyKeys(b []byte, h Header) []byte {
+	return num(str(str(b, "msg", h.Msg), "from", h.From), "tx", h.Tx)
 }
 
 // Internal records an operation that neither sends nor receives; label
 // may be empty.
 func (r *Recorder) Internal(label string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	b := r.begin(trace.Internal, 0)
-	b = num(b, "op", int64(r.op))
-	if label != "" {
-		b = str(b, "label", label)
-	}
-	r.op++
-	return r.end(b)
+	return r.event(trace.Internal, func(b []byte) []byte {
+		b = num(b, "op", int64(r.op))
+		r.op++
+		if label != "" {
+			b = str(b, "label", label)
+		}
+		return b
+	})
 }
 
 // Checkpoint records a tick of the basic checkpoint timer, for a trace.
 // A protocol's own checkpoints are CheckpointTaken.
-func (r *Recorder) Checkpoint() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	return r.end(r.begin(trace.Checkpoint, 0))
-}
+func (r *Recorder) Checkpoint() error { return r.event(trace.Checkpoint, nil) }
 
 // Fail records that the process crashed at time at (the zero time means
 // now). Whoever saw the crash records it: a supervisor, or the process
 // itself when it restarts, told the time by its supervisor. at must not
 // precede the process's last recorded event; a later one is kept.
 func (r *Recorder) Fail(at time.Time) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
 	ns := int64(0)
 	if !at.IsZero() {
-		ns = max(at.UnixNano(), r.last)
+		ns = at.UnixNano()
 	}
-	return r.end(r.begin(trace.Fail, ns))
+	return r.eventAt(trace.Fail, ns, nil)
 }

@@ -49,7 +49,8 @@ func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
 	r.clock++
 	if ns == 0 {
 		ns = r.now()
-	} else if ns > r.last {
+	} else {
+		ns = max(ns, r.last)
 		r.last = ns
 	}
 	b := append(r.buf, `{"n":`...)
@@ -70,6 +71,65 @@ func (r *Recorder) end(b []byte) error {
 		return r.flush()
 	}
 	return r.err
+}
+
+// event records one event of kind, now, whose fields fill writes (nil:
+// none).
+func (r *Recorder) event(kind trace.Kind, fill func([]byte) []byte) error {
+	return r.eventAt(kind, 0, fill)
+}
+
+// eventAt is event at Unix time ns (0: now; never before the last event).
+func (r *Recorder) eventAt(kind trace.Kind, ns int64, fill func([]byte) []byte) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
+	}
+	b := r.begin(kind, ns)
+	if fill != nil {
+		b = fill(b)
+	}
+	return r.end(b)
+}
+
+// transmit records a send or control_send whose fields fill writes,
+// with the wire header it returns, and writes out everything recorded so
+// far before it returns the wire bytes (the header, then payload): no
+// process can then hold a message whose send a crash erased.
+func (r *Recorder) transmit(kind trace.Kind, payload []byte, fill func([]byte) ([]byte, Header)) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return nil, r.err
+	}
+	b, h := fill(r.begin(kind, 0))
+	r.buf = append(b, "}\n"...)
+	if err := r.flush(); err != nil {
+		return nil, err
+	}
+	return wire(&h, payload), nil
+}
+
+// receive records an event about the transmission in wire (a copy, or
+// a control message for control_recv) whose fields fill writes, having
+// merged the sender's Lamport clock; it returns the wire's header and
+// payload.
+func (r *Recorder) receive(kind trace.Kind, wire []byte, fill func([]byte, Header) []byte) (Header, []byte, error) {
+	h, payload, err := Parse(wire)
+	if err == nil && kind == trace.ControlRecv && h.Control == trace.ControlNone {
+		err = ErrWire
+	}
+	if err != nil {
+		return h, nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return h, nil, r.err
+	}
+	r.clock = max(r.clock, h.Clock)
+	return h, payload, r.end(fill(r.begin(kind, 0), h))
 }
 
 func appendStr(b []byte, s string) []byte {

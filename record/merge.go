@@ -60,18 +60,10 @@ func Recordings(paths []string) bool {
 	return len(paths) > 0
 }
 
-// Merge merges per-process recordings into one run and trace. The order
-// comes from recorded causality only: each process's own order (its
-// event numbers), and each receipt, log, discard or control_recv after
-// the send of the copy it names (carried in the wire bytes). Among the
-// events causality leaves free, the one recorded earliest goes first,
-// so that clocks that agree (one machine) give exact times, and clocks
-// that do not only reorder what no message orders; a time earlier than
-// the event before it in the merged order is raised to it. Ends and
-// unconsumed copies come last. Merge fills in what no single process
-// knows: seq, copy numbers (transmissions of a message id, in merged
-// order), undone counts, and failure seqs (a Failure names P's N-th
-// fail event).
+// Merge merges per-process recordings into one run and trace: in an
+// order from recorded causality only (merged), with what no single
+// process knows filled in — seq, copy numbers, undone counts, failure
+// seqs (build).
 //
 // The run records no params (restart_delay, control_delay,
 // default_delay): they are the simulator's, and a running system's

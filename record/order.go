@@ -10,7 +10,9 @@ import (
 // respects causality: each process's order, and every event about a copy
 // or control message after its send. Among the events whose causes are
 // placed, the earliest recorded (then the lowest Lamport clock, then
-// the lowest process index) goes next. A process's end and unconsumed
+// the lowest process index) goes next: clocks that agree (one machine)
+// give exact times, and clocks that do not only reorder what no message
+// orders. Clocks never decide causality. A process's end and unconsumed
 // copies wait until every other event is placed. It sets each event's
 // seq.
 func merged(recs []*recording, procs []string) ([]*event, error) {

@@ -97,41 +97,20 @@ func (r *Recorder) restore(kind trace.Kind, s Restore) error {
 // wire bytes (written out first, as Send's are). ControlRecv returns
 // the body and failure.
 func (r *Recorder) ControlSend(to string, c trace.Control, body *trace.ControlBody, f Failure) ([]byte, error) {
-	var h Header
-	err := r.event(trace.ControlSend, func(b []byte) []byte {
-		h = Header{From: r.name, Tx: r.n, Clock: r.clock, Control: c, Body: body, Failure: f}
+	return r.transmit(trace.ControlSend, nil, func(b []byte) ([]byte, Header) {
 		b = str(str(b, "to", to), "control", c.String())
-		return failure(r.body(b, body), f)
+		return failure(r.body(b, body), f), Header{From: r.name, Tx: r.n, Clock: r.clock, Control: c, Body: body, Failure: f}
 	})
-	if err == nil {
-		err = r.Flush()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return wire(&h, nil), nil
 }
 
 // ControlRecv records the arrival of a control message and returns its
 // header: kind, body, failure.
 func (r *Recorder) ControlRecv(wire []byte) (Header, error) {
-	h, _, err := Parse(wire)
-	if err == nil && h.Control == trace.ControlNone {
-		err = ErrWire
-	}
-	if err != nil {
-		return h, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return h, r.err
-	}
-	r.clock = max(r.clock, h.Clock)
-	b := r.begin(trace.ControlRecv, 0)
-	b = num(str(b, "from", h.From), "tx", h.Tx)
-	b = str(b, "control", h.Control.String())
-	err = r.end(failure(r.body(b, h.Body), h.Failure))
+	h, _, err := r.receive(trace.ControlRecv, wire, func(b []byte, h Header) []byte {
+		b = num(str(b, "from", h.From), "tx", h.Tx)
+		b = str(b, "control", h.Control.String())
+		return failure(r.body(b, h.Body), h.Failure)
+	})
 	return h, err
 }
 
@@ -155,31 +134,13 @@ func (r *Recorder) Unconsumed(wire []byte) error {
 	return r.copyEvent(trace.Unconsumed, wire, nil)
 }
 
-// event records one event of kind whose fields fill writes.
-func (r *Recorder) event(kind trace.Kind, fill func([]byte) []byte) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	return r.end(fill(r.begin(kind, 0)))
-}
-
 // copyEvent records an event about the copy in wire.
 func (r *Recorder) copyEvent(kind trace.Kind, wire []byte, fill func([]byte) []byte) error {
-	h, _, err := Parse(wire)
-	if err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	r.clock = max(r.clock, h.Clock)
-	b := r.copyLine(kind, &h)
-	if fill != nil {
-		b = fill(b)
-	}
-	return r.end(b)
+	_, _, err := r.receive(kind, wire, func(b []byte, h Header) []byte {
+		if b = copyKeys(b, h); fill != nil {
+			b = fill(b)
+		}
+		return b
+	})
+	return err
 }

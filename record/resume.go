@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -25,11 +26,8 @@ func (r *Recorder) resume(f *os.File) (int64, error) {
 	if head[len(head)-1] != '\n' {
 		return 0, f.Truncate(0) // a crash cut the header short
 	}
-	var h struct {
-		Format  string `json:"format"`
-		Process string `json:"process"`
-	}
-	if json.Unmarshal(head, &h) != nil || h.Format != Format || h.Process != r.name {
+	var rec recording
+	if rec.header(head) != nil || rec.process != r.name {
 		return 0, fmt.Errorf("not a %s recording of %s", Format, r.name)
 	}
 	end := size
@@ -53,11 +51,7 @@ func (r *Recorder) resume(f *os.File) (int64, error) {
 	if int64(len(last)) == end {
 		return end, nil // the header alone
 	}
-	var e struct {
-		N  int64  `json:"n"`
-		NS int64  `json:"ns"`
-		C  uint64 `json:"c"`
-	}
+	var e event
 	if err := json.Unmarshal(last, &e); err != nil {
 		return 0, fmt.Errorf("its last event: %w", err)
 	}
@@ -65,20 +59,14 @@ func (r *Recorder) resume(f *os.File) (int64, error) {
 	return end, nil
 }
 
-// firstLine returns the first line of f, which holds size bytes.
+// firstLine returns the first line of f, which holds size bytes, with
+// its newline if it has one.
 func firstLine(f *os.File, size int64) ([]byte, error) {
-	for window := int64(4096); ; window *= 2 {
-		b := make([]byte, min(window, size))
-		if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
-			return nil, err
-		}
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			return b[:i+1], nil
-		}
-		if int64(len(b)) == size {
-			return b, nil
-		}
+	b, err := bufio.NewReader(io.NewSectionReader(f, 0, size)).ReadBytes('\n')
+	if err == io.EOF {
+		err = nil
 	}
+	return b, err
 }
 
 // lastLine returns the last line of f[:end], with its newline if it has

@@ -46,11 +46,7 @@ func wire(h *Header, payload []byte) []byte {
 	if h.PB != nil {
 		n += (1 + 2*len(h.PB.F)) * binary.MaxVarintLen32
 	}
-	return appendWire(make([]byte, 0, n+4*binary.MaxVarintLen32), h, payload)
-}
-
-// appendWire encodes h, then payload, after b.
-func appendWire(b []byte, h *Header, payload []byte) []byte {
+	b := make([]byte, 0, n+4*binary.MaxVarintLen32)
 	flags := byte(0)
 	if h.PB != nil {
 		flags |= flagPB

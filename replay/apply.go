@@ -23,13 +23,7 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			r.Next, r.Sn, r.Reason = orNone(f.Next), orNone(f.Sn), f.Reason
 			e.emit(r)
 		case EffLog:
-			if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
-				return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
-			}
-			cr := &e.copies[f.Copy]
-			r := e.ev(trace.Log, p)
-			r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
-			e.emit(r)
+			err = e.logged(p, f)
 		case EffDeliver, EffDiscard, EffHold:
 			if in.Kind != InRecv || j == nil || j.res != resNone {
 				return fmt.Errorf("replay: algorithm %s: judgement outside a receive", e.alg.Name())
@@ -81,7 +75,19 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	}
 	r := e.ev(trace.Checkpoint, p)
 	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
-	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos(), vt: r.VT})
+	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
+	e.emit(r)
+	return nil
+}
+
+// logged applies EffLog.
+func (e *engine) logged(p int32, f *Effect) error {
+	if f.Copy <= NoCopy || int(f.Copy) >= len(e.copies) {
+		return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
+	}
+	cr := &e.copies[f.Copy]
+	r := e.ev(trace.Log, p)
+	r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
 	e.emit(r)
 	return nil
 }
@@ -156,12 +162,8 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 	pr := &e.procs[p]
 	c := in.Copy
 	cr := &e.copies[c]
-	if f.Kind != EffHold && pr.heldRecv {
-		pr.heldRecv = false
-		r := e.ev(trace.Unhold, p)
-		r.Msg = cr.msg
-		r.Failure = f.Failure.Run()
-		e.emit(r)
+	if f.Kind != EffHold {
+		e.unholdRecv(p, cr.msg, f.Failure)
 	}
 	switch f.Kind {
 	case EffDeliver:
@@ -170,11 +172,7 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.boxRemove(c)
 			cr.state = copyTaken
 		}
-		r := e.ev(trace.Recv, p)
-		r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, in.Op, cr.no, in.Via
-		r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[in.Op]]))
-		e.emit(r)
-		pr.live = append(pr.live, c)
+		e.receipt(p, in.Op, c, in.Via)
 		pr.blocked = false
 		pr.exec = e.now
 		e.schedule(p)
@@ -198,4 +196,27 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 			e.emit(r)
 		}
 	}
+}
+
+// unholdRecv ends p's held receive, if any, writing `unhold` for msg:
+// a judgement other than hold, or a restore, ends it.
+func (e *engine) unholdRecv(p, msg int32, failure Seq) {
+	if pr := &e.procs[p]; pr.heldRecv {
+		pr.heldRecv = false
+		r := e.ev(trace.Unhold, p)
+		r.Msg, r.Failure = msg, failure.Run()
+		e.emit(r)
+	}
+}
+
+// receipt writes receive op k of p taking copy c from via, and makes
+// the op live.
+func (e *engine) receipt(p, k int32, c CopyID, via trace.Via) {
+	pr := &e.procs[p]
+	cr := &e.copies[c]
+	r := e.ev(trace.Recv, p)
+	r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, k, cr.no, via
+	r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[k]]))
+	e.emit(r)
+	pr.live = append(pr.live, c)
 }

@@ -85,7 +85,7 @@ const (
 	// receipt there put back or offered again, and no send there
 	// re-transmitted by a restart or resent unless its receiver's receipt
 	// of it is not final. Ckpt never goes back. The engine then lets go
-	// of the vectors only such a restore could read (release.go); a later
+	// of the piggybacks only such a restore could read (release.go); a later
 	// restore below Ckpt, or a resend of a send whose vector it let go, is
 	// an error. It may come with any input but InSend and InFail.
 	EffStable

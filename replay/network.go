@@ -96,6 +96,7 @@ func (e *engine) storeVT(p int32, vt trace.VT) int32 {
 	if last := e.lastVT[p]; last != trace.None && len(vt) > 0 && len(e.out.VTs[last]) == len(vt) && &e.out.VTs[last][0] == &vt[0] {
 		return last
 	}
+	e.replaced(e.lastVT[p])
 	i := e.out.AddVT(vt)
 	e.lastVT[p] = i
 	return i

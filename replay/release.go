@@ -17,8 +17,9 @@ import (
 // never restore below a checkpoint — and from the copies the engine
 // holds:
 //
-//   - a checkpoint's vector, once a later checkpoint of its process is
-//     stable: no restore reads it again;
+//   - a checkpoint's vector, once its process's next checkpoint has
+//     another: nothing the engine holds reads it, and a restore reads
+//     nothing of the run;
 //   - a piggyback, once the send that made it is final at its sender and
 //     every copy that carries it was delivered by a receipt that is final
 //     at its receiver: no copy can be offered, put back or repeated again.
@@ -87,7 +88,7 @@ func (e *engine) usable(pb int32, what string) error {
 
 // stabilize applies EffStable: the ops of process f.To before checkpoint
 // f.Ckpt are final. Their sends and receipts end a reason to keep their
-// piggybacks; the vectors of earlier checkpoints are let go.
+// piggybacks; earlier checkpoints are forgotten.
 func (e *engine) stabilize(f *Effect) error {
 	q := int32(f.To)
 	if q < 0 || int(q) >= len(e.procs) {
@@ -109,24 +110,22 @@ func (e *engine) stabilize(f *Effect) error {
 		}
 	}
 	st.ckpt, st.pos = f.Ckpt, pos
-	cs := pr.ckpts
 	i := 0
-	for i < len(cs) && cs[i].id < f.Ckpt {
+	for i < len(pr.ckpts) && pr.ckpts[i].id < f.Ckpt {
 		i++
 	}
-	keep := int32(trace.None)
-	if i < len(cs) {
-		keep = cs[i].vt
-	}
-	for _, c := range cs[:i] {
-		// Consecutive checkpoints of equal vectors share an entry
-		// (storeVT): one the stable checkpoint shares stays.
-		if c.vt != trace.None && c.vt != keep && e.stream != nil {
-			e.drops = append(e.drops, drop{upto: int32(len(e.out.Events)), pb: trace.None, vt: c.vt})
-		}
-	}
-	pr.ckpts = cs[i:]
+	pr.ckpts = pr.ckpts[i:] // no restore reads them again
 	return nil
+}
+
+// replaced lets go of checkpoint vector vt, which its process's next
+// checkpoint does not share (storeVT): the consumer reads it only while
+// it takes the events that carry it, and a restore reads nothing of the
+// run (the checker keeps its own copy of what a later restore reads).
+func (e *engine) replaced(vt int32) {
+	if vt != trace.None && e.stream != nil {
+		e.drops = append(e.drops, drop{upto: int32(len(e.out.Events)), pb: trace.None, vt: vt})
+	}
 }
 
 // release drops the queued vectors whose events the consumer has taken:

@@ -45,43 +45,33 @@ type Options struct {
 // trace (codec.ReadTrace, the Builder or trace.Validate); Run still checks
 // the indexes it relies on, so a malformed trace is an error, never a
 // panic. An algorithm that breaks the Effect contract is an error too.
+// It is a Sim run to the end without a stop.
 func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
-	e, err := newEngine(tr, alg, opts)
+	s, err := Start(tr, alg, opts)
 	if err != nil {
 		return nil, err
 	}
-	e.stream = opts.Stream
-	if e.stream != nil {
-		e.release(e.stream(e.out, 0))
-	}
-	if err := e.run(); err != nil {
-		return nil, err
-	}
-	return e.result(), nil
+	return s.Finish()
 }
 
 // result returns the finished run. newEngine seeds the side tables; one
 // never added to is left nil, as it was before seeding, so callers see
 // the same Run.
 func (e *engine) result() *trace.Run {
-	if len(e.out.PBs) == 0 {
-		e.out.PBs = nil
-	}
-	if len(e.out.VTs) == 0 {
-		e.out.VTs = nil
-	}
-	if len(e.out.Bodies) == 0 {
-		e.out.Bodies = nil
-	}
-	if len(e.out.Strings) == 0 {
-		e.out.Strings = nil
-	}
-	return e.out
+	r := e.out
+	r.PBs, r.VTs, r.Bodies, r.Strings = orNil(r.PBs), orNil(r.VTs), orNil(r.Bodies), orNil(r.Strings)
+	return r
 }
 
-// ckptRec is a checkpoint the engine knows: its id, position and the
-// index of its vector in the run's VTs (or None).
-type ckptRec struct{ id, pos, vt int32 }
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// ckptRec is a checkpoint the engine knows: its id and position.
+type ckptRec struct{ id, pos int32 }
 
 // proc is the engine's view of one process.
 type proc struct {
@@ -161,29 +151,61 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	if len(tr.Messages) != len(tr.Msgs) {
 		return nil, fmt.Errorf("%s: trace is not validated (messages table missing)", tr.Name)
 	}
-	e := &engine{
-		tr:     tr,
-		alg:    alg,
-		params: tr.Params.Override(opts.Params).WithDefaults(),
-		procs:  make([]proc, n),
-		head:   make([]CopyID, len(tr.Msgs)),
-		tail:   make([]CopyID, len(tr.Msgs)),
-		ncopy:  make([]int32, len(tr.Msgs)),
-		lastPB: make([]int32, n),
-		lastVT: make([]int32, n),
-	}
-	e.stable = make([]stableAt, n)
-	for i := range e.lastPB {
-		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
-	}
-	if err := checkParams(tr.Name, e.params); err != nil {
+	params := tr.Params.Override(opts.Params).WithDefaults()
+	if err := checkParams(tr.Name, params); err != nil {
 		return nil, err
 	}
 	sz, err := checkTrace(tr)
 	if err != nil {
 		return nil, err
 	}
-	counts, nsend, nrecv, nfail := sz.ops, sz.sends, sz.recvs, sz.fails
+	e := &engine{
+		tr:     tr,
+		alg:    alg,
+		stream: opts.Stream,
+		params: params,
+		procs:  make([]proc, n),
+		head:   make([]CopyID, len(tr.Msgs)),
+		tail:   make([]CopyID, len(tr.Msgs)),
+		ncopy:  make([]int32, len(tr.Msgs)),
+		lastPB: make([]int32, n),
+		lastVT: make([]int32, n),
+		// Recovery re-sends: a little slack keeps the one growth of this
+		// large array (a copy of all of it) out of runs with few failures.
+		copies: make([]copyRec, 1, sz.sends+sz.sends/16+17),
+		out:    newRun(tr, alg, params, opts.Variant, sz),
+	}
+	e.stable = make([]stableAt, n)
+	for i := range e.lastPB {
+		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
+	}
+	e.programs(sz.ops)
+	return e, nil
+}
+
+// programs fills every process's program (the trace indexes of its ops,
+// counts[p] of them) in one array.
+func (e *engine) programs(counts []int32) {
+	evs := e.tr.Events
+	all := make([]int32, 0, len(evs))
+	for p := range e.procs {
+		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
+		all = all[:len(all)+int(counts[p])]
+		e.procs[p].live = make([]CopyID, 0, counts[p])
+		e.procs[p].holdMsg = trace.None
+	}
+	for i := range evs {
+		if ev := &evs[i]; ev.Kind.IsOp() {
+			pr := &e.procs[ev.P]
+			pr.prog = append(pr.prog, int32(i))
+		}
+	}
+}
+
+// newRun returns the run's header and tables, reserved for what a replay
+// of a trace of sizes sz writes.
+func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string, sz sizes) *trace.Run {
+	n := len(tr.Processes)
 	// A run has the trace's events but its flushes (PK writes their log
 	// entries, at most one per receive), plus per receive a forced
 	// checkpoint or log entry, per failure its restart and its process's
@@ -191,28 +213,11 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 	// process. Reserving that avoids copying a run of hundreds of
 	// megabytes as it grows, and reserving no more keeps untouched
 	// capacity out of the collector's heap goal.
-	reserve := len(tr.Events) - sz.flushes + nrecv + nfail*3*n + 2*n + 16
-	all := make([]int32, 0, len(tr.Events))
-	for p := range e.procs {
-		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
-		all = all[:len(all)+int(counts[p])]
-		e.procs[p].live = make([]CopyID, 0, counts[p])
-		e.procs[p].holdMsg = trace.None
-	}
-	for i := range tr.Events {
-		if ev := &tr.Events[i]; ev.Kind.IsOp() {
-			pr := &e.procs[ev.P]
-			pr.prog = append(pr.prog, int32(i))
-		}
-	}
-	// Recovery re-sends: a little slack keeps the one growth of this
-	// large array (a copy of all of it) out of runs with few failures.
-	e.copies = make([]copyRec, 1, nsend+nsend/16+17)
-	e.out = &trace.Run{
-		Name:      "",
+	reserve := len(tr.Events) - sz.flushes + sz.recvs + sz.fails*3*n + 2*n + 16
+	return &trace.Run{
 		Algorithm: alg.Name(),
 		Processes: tr.Processes,
-		Options:   trace.RunOptions{Params: e.params, Variant: opts.Variant},
+		Options:   trace.RunOptions{Params: params, Variant: variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
 		Events:    make([]trace.RunEvent, 0, reserve),
@@ -221,16 +226,15 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		// recovery: grown by doubling, they allocated twice their size
 		// and copied it, pointers and all (10^7 events: 0.3 s of PK's
 		// replay).
-		PBs: make([]trace.Piggyback, 0, nsend+nsend/16+n+8),
+		PBs: make([]trace.Piggyback, 0, sz.sends+sz.sends/16+n+8),
 		// The other side tables otherwise start at trace.grow's 256
 		// entries (tens of kilobytes), which a small trace never fills.
 		// These estimates only set the first capacity: a table that
 		// outgrows one goes to 256 and doubles as before.
 		VTs:     make([]trace.VT, 0, sideCap(len(tr.Events)+n+8)),
-		Bodies:  make([]trace.ControlBody, 0, sideCap(2*nfail*n+8)),
+		Bodies:  make([]trace.ControlBody, 0, sideCap(2*sz.fails*n+8)),
 		Strings: make([]string, 0, sideCap(len(tr.Events)+8)),
 	}
-	return e, nil
 }
 
 // sizes are what checkTrace counts.
@@ -369,16 +373,12 @@ func (e *engine) step(in *Input) []Effect {
 	return e.fx
 }
 
-func (e *engine) run() error {
-	e.begin()
-	if err := e.advance(nil); err != nil {
-		return err
-	}
-	e.finish()
+// publish hands the events made so far to the stream, if any, and lets
+// go of what its consumer has taken.
+func (e *engine) publish() {
 	if e.stream != nil {
 		e.release(e.stream(e.out, len(e.out.Events)))
 	}
-	return nil
 }
 
 // begin queues every process's first op.
@@ -447,8 +447,6 @@ func (e *engine) advance(stop *item) error {
 		if err != nil {
 			return err
 		}
-		if e.stream != nil {
-			e.release(e.stream(e.out, len(e.out.Events)))
-		}
+		e.publish()
 	}
 }

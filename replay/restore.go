@@ -31,12 +31,7 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	}
 	undone := max(L-pos, 0)
 	// The held or blocked receive is undone by any restore.
-	if pr.heldRecv {
-		pr.heldRecv = false
-		r := e.ev(trace.Unhold, p)
-		r.Msg, r.Failure = pr.holdMsg, f.Failure.Run()
-		e.emit(r)
-	}
+	e.unholdRecv(p, pr.holdMsg, f.Failure)
 	pr.blocked = false
 	pr.stale()
 	if L > pos {
@@ -146,11 +141,7 @@ func (e *engine) replayRecv(p, k int32, tev *trace.Event) error {
 	if c == NoCopy || e.copies[c].msg != tev.Msg {
 		return fmt.Errorf("replay: algorithm %s: %s replays receive op %d without a log copy", e.alg.Name(), e.name(p), k)
 	}
-	cr := &e.copies[c]
-	r := e.ev(trace.Recv, p)
-	r.Msg, r.Peer, r.Op, r.Copy, r.Via, r.Label = cr.msg, cr.from, k, cr.no, trace.ViaLog, e.out.AddString(e.tr.Label(tev))
-	e.emit(r)
-	pr.live = append(pr.live, c)
+	e.receipt(p, k, c, trace.ViaLog)
 	return nil
 }
 

@@ -40,15 +40,13 @@ type Cloner interface {
 }
 
 // Start prepares the replay of tr through alg, as Run does, without
-// running it. A Sim streams nothing (opts.Stream must be nil).
+// running it. Its stream (opts.Stream) gets the header at once.
 func Start(tr *trace.Trace, alg Algorithm, opts Options) (*Sim, error) {
-	if opts.Stream != nil {
-		return nil, errors.New("replay: a Sim does not stream its run")
-	}
 	e, err := newEngine(tr, alg, opts)
 	if err != nil {
 		return nil, err
 	}
+	e.publish()
 	e.begin()
 	return &Sim{e: e}, nil
 }
@@ -67,13 +65,18 @@ func (s *Sim) Finish() (*trace.Run, error) {
 		return nil, err
 	}
 	s.e.finish()
+	s.e.publish()
 	return s.e.result(), nil
 }
 
 // Clone returns an independent copy of the replay, its algorithm's
-// state cloned (the algorithm must be a Cloner).
+// state cloned (the algorithm must be a Cloner). A replay that streams
+// its run cannot be cloned: its consumer takes one run.
 func (s *Sim) Clone() (*Sim, error) {
 	e := s.e
+	if e.stream != nil {
+		return nil, errors.New("replay: a Sim that streams its run cannot be cloned")
+	}
 	var alg Algorithm
 	if cl, ok := e.alg.(Cloner); ok {
 		alg = cl.Clone()

@@ -49,20 +49,7 @@ func DumpEvent(r *trace.Run, e *trace.RunEvent) string {
 		fmt.Fprintf(&b, " via=%s", e.Via)
 	}
 	if pb := r.PB(e); pb != nil {
-		fmt.Fprintf(&b, " pb={sn:%d", pb.Sn)
-		if pb.Inc != trace.None {
-			fmt.Fprintf(&b, " inc:%d rec_line:%d", pb.Inc, pb.RecLine)
-		}
-		if len(pb.F) > 0 {
-			b.WriteString(" f:")
-			for i, f := range pb.F {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				fmt.Fprintf(&b, "%s=%d", r.Processes[f.P], f.Count)
-			}
-		}
-		b.WriteByte('}')
+		dumpPB(&b, r, pb)
 	}
 	num("ckpt", e.Ckpt)
 	if e.CkptType != trace.CkptNone {
@@ -97,4 +84,22 @@ func DumpEvent(r *trace.Run, e *trace.RunEvent) string {
 		fmt.Fprintf(&b, " label=%q", label)
 	}
 	return b.String()
+}
+
+// dumpPB renders a piggyback as DumpEvent does.
+func dumpPB(b *strings.Builder, r *trace.Run, pb *trace.Piggyback) {
+	fmt.Fprintf(b, " pb={sn:%d", pb.Sn)
+	if pb.Inc != trace.None {
+		fmt.Fprintf(b, " inc:%d rec_line:%d", pb.Inc, pb.RecLine)
+	}
+	if len(pb.F) > 0 {
+		b.WriteString(" f:")
+		for i, f := range pb.F {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(b, "%s=%d", r.Processes[f.P], f.Count)
+		}
+	}
+	b.WriteByte('}')
 }

@@ -116,11 +116,7 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 			if err != nil {
 				t.Fatal(err)
 			}
-			alg, err := newAlg(c.variant, tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := replay.Run(tr, alg, replay.Options{Variant: c.variant})
+			out, err := replayJSONL(tr, c.variant, newAlg)
 			if c.err != "" {
 				if err == nil || !regexp.MustCompile(c.err).MatchString(err.Error()) {
 					t.Fatalf("replay error %v, want one matching %q", err, c.err)
@@ -130,24 +126,27 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out bytes.Buffer
-			if err := codec.WriteRun(&out, run, codec.WriteOptions{JSONL: true}); err != nil {
-				t.Fatal(err)
-			}
 			// Determinism (SPEC §3): a second replay is byte-identical.
-			alg2, _ := newAlg(c.variant, tr)
-			run2, err := replay.Run(tr, alg2, replay.Options{Variant: c.variant})
-			if err != nil {
-				t.Fatal(err)
+			if out2, err := replayJSONL(tr, c.variant, newAlg); err != nil || !bytes.Equal(out, out2) {
+				t.Errorf("two replays of the same trace differ (%v)", err)
 			}
-			var out2 bytes.Buffer
-			if err := codec.WriteRun(&out2, run2, codec.WriteOptions{JSONL: true}); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(out.Bytes(), out2.Bytes()) {
-				t.Error("two replays of the same trace differ")
-			}
-			checkSpecRun(t, strings.Split(strings.TrimSpace(out.String()), "\n"), c.want)
+			checkSpecRun(t, strings.Split(strings.TrimSpace(string(out)), "\n"), c.want)
 		})
 	}
+}
+
+// replayJSONL replays tr through the algorithm newAlg makes of variant
+// and returns the run as JSON Lines.
+func replayJSONL(tr *trace.Trace, variant string, newAlg func(variant string, tr *trace.Trace) (replay.Algorithm, error)) ([]byte, error) {
+	alg, err := newAlg(variant, tr)
+	if err != nil {
+		return nil, err
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Variant: variant})
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	err = codec.WriteRun(&out, run, codec.WriteOptions{JSONL: true})
+	return out.Bytes(), err
 }
