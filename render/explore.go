@@ -34,10 +34,8 @@ func Explore(w io.Writer, f Format, r *explore.Result, opts Options) error {
 		return WriteJSON(w, r)
 	case JUnit:
 		return writeJUnit(w, exploreJUnit(r))
-	case Markdown:
-		return writeMarkdown(w, exploreDoc(r))
 	}
-	return writeText(w, exploreDoc(r), opts.Color)
+	return writeDoc(w, f, exploreDoc(r), opts.Color)
 }
 
 // exploreErrorEntry is the JSON document of a file explore could not
@@ -77,10 +75,8 @@ func ExploreError(w io.Writer, f Format, file, msg string, opts Options) error {
 		s := junitSuite{Name: xmlSafe("explore " + file)}
 		s.add(junitCase{Name: "input", Classname: xmlSafe(file), Error: junitMessage("error", msg)})
 		return writeJUnit(w, junitSuites{Name: "ckpt explore", Suites: []junitSuite{s}})
-	case Markdown:
-		return writeMarkdown(w, doc)
 	}
-	return writeText(w, doc, opts.Color)
+	return writeDoc(w, f, doc, opts.Color)
 }
 
 // validTone is a verdict's colour: green if valid, red if not.

@@ -35,16 +35,14 @@ func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error
 		return WriteJSON(w, reportsJSON(reports))
 	case JUnit:
 		return writeJUnit(w, reportsJUnit(reports, opts.Strict))
-	case Markdown:
-		doc := document(reports, opts.Full)
-		// A CI job summary is read from the top: the summary table, when
-		// there is one, comes first.
-		if n := len(doc); len(reports) > 1 {
-			doc = append(doc[n-2:n:n], doc[:n-2]...)
-		}
-		return writeMarkdown(w, doc)
 	}
-	return writeText(w, document(reports, opts.Full), opts.Color)
+	doc := document(reports, opts.Full)
+	// A CI job summary is read from the top: the summary table, when
+	// there is one, comes first.
+	if n := len(doc); f == Markdown && len(reports) > 1 {
+		doc = append(doc[n-2:n:n], doc[:n-2]...)
+	}
+	return writeDoc(w, f, doc, opts.Color)
 }
 
 // orDash is s, or "-" when it is empty.
@@ -242,10 +240,7 @@ func summaryBlocks(reports []report.Report) []block {
 		r := &reports[i]
 		count[r.Verdict]++
 		w, t := verdictWord(r.Verdict)
-		algo, failures := r.Algorithm, strconv.Itoa(len(r.Recoveries))
-		if algo == "" {
-			algo = "-"
-		}
+		algo, failures := orDash(r.Algorithm), strconv.Itoa(len(r.Recoveries))
 		if r.Verdict == report.VerdictError {
 			failures = "-"
 		}
