@@ -189,7 +189,7 @@ func violationItem(prop string, v report.Violation) item {
 	}
 	it := item{strong: prop, head: v.Message}
 	if len(v.Seqs) > 0 {
-		it.detail = append(it.detail, seqsLabel(v.Seqs)+joinSeqs(v.Seqs))
+		it.detail = append(it.detail, seqsText(v.Seqs))
 	}
 	if b := becauseText(v.Because); b != "" {
 		it.detail = append(it.detail, b)
@@ -207,17 +207,14 @@ func becauseText(s string) string {
 	return "because " + s
 }
 
-// seqsLabel names what the numbers of a witness are: seqs of the run (a
-// trace's event indexes are another numbering, "trace event N").
-func seqsLabel(seqs []int32) string {
+// seqsText lists the run events of a witness, saying they are seqs of
+// the run (a trace's event indexes are another numbering, "trace event
+// N").
+func seqsText(seqs []int32) string {
+	b := []byte("run seqs ")
 	if len(seqs) == 1 {
-		return "run seq "
+		b = []byte("run seq ")
 	}
-	return "run seqs "
-}
-
-func joinSeqs(seqs []int32) string {
-	b := make([]byte, 0, 4*len(seqs))
 	for i, s := range seqs {
 		if i > 0 {
 			b = append(b, ", "...)
