@@ -5,7 +5,7 @@ import "strings"
 // drawTable fits t to width and draws it, its parts apart by a blank
 // line, colouring cells if color; it returns the notes moved out of it,
 // for the caller to list under it.
-func drawTable(sb *strings.Builder, t *table, width int, color bool) []string {
+func drawTable(sb *strings.Builder, t *table, width int, color bool) []item {
 	l := fit(t, width)
 	for i, p := range l.parts {
 		if i > 0 {

@@ -79,18 +79,14 @@ func ExploreError(w io.Writer, f Format, file, msg string, opts Options) error {
 	return writeDoc(w, f, doc, opts.Color)
 }
 
-// validTone is a verdict's colour: green if valid, red if not.
-func validTone(valid bool) tone {
-	if valid {
-		return good
-	}
-	return bad
-}
-
 // exploreDoc builds the blocks of r.
 func exploreDoc(r *explore.Result) []block {
+	tn := bad
+	if r.Valid && !r.Stopped {
+		tn = good
+	}
 	doc := []block{
-		{kind: heading, level: 1, text: exploreTitle(r), tone: validTone(r.Valid && !r.Stopped)},
+		{kind: heading, level: 1, text: exploreTitle(r), tone: tn},
 		{kind: para, text: scopeText(&r.Scope)},
 		{kind: tableBlock, table: exploreVerdictTable(r)},
 	}

@@ -56,7 +56,7 @@ func TestFit(t *testing.T) {
 	}
 	tb.notes = 3
 	l = fit(tb, 31)
-	if partCols(l) != "[0 1 2]" || len(l.notes) != 1 || l.notes[0] != "x: "+strings.Repeat("3", 10) {
+	if partCols(l) != "[0 1 2]" || len(l.notes) != 1 || l.notes[0].head != "x: "+strings.Repeat("3", 10) {
 		t.Errorf("notes column not moved out: %s, notes %q", partCols(l), l.notes)
 	}
 }

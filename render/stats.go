@@ -67,9 +67,8 @@ func baselineBlocks(r *report.Report, used []bool) []block {
 			if e.Ckpt < 0 {
 				ck = "state"
 			}
-			rest.rows = append(rest.rows, []cell{{text: name}, {text: e.P},
-				{text: ck}, {text: strconv.Itoa(int(e.Pos))},
-				{text: strconv.Itoa(e.Undone)}, dominoCell(e.Domino)})
+			cells := row(name, e.P, ck, strconv.Itoa(int(e.Pos)), strconv.Itoa(e.Undone))
+			rest.rows = append(rest.rows, append(cells, dominoCell(e.Domino)))
 		}
 	}
 	if len(rest.rows) > 0 {

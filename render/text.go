@@ -32,12 +32,7 @@ func writeText(w io.Writer, doc []block, color bool) error {
 		case para:
 			wrapText(&sb, b.text, "", "", width)
 		case tableBlock:
-			notes := drawTable(&sb, b.table, width, color)
-			items := make([]item, len(notes))
-			for j, n := range notes {
-				items[j] = item{head: n}
-			}
-			writeTextList(&sb, block{items: items}, color)
+			writeTextList(&sb, block{items: drawTable(&sb, b.table, width, color)}, color)
 		case list:
 			writeTextList(&sb, b, color)
 		}
