@@ -120,7 +120,7 @@ func exploreTitle(r *explore.Result) string {
 
 // stoppedText says how far a stopped exploration came and what it found.
 func stoppedText(r *explore.Result) string {
-	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural64(r.Scope.ToRun, "schedule", "schedules"))
+	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural(r.Scope.ToRun, "schedule", "schedules"))
 	if r.Valid {
 		return s + ", none failed so far"
 	}
@@ -160,7 +160,7 @@ func scopeText(s *explore.Scope) string {
 	if s.Classes != nil && s.Reduced {
 		fmt.Fprintf(&b, " in %s (%s merged)", pluralBig(s.Classes, "class", "classes"), s.Merged)
 	}
-	fmt.Fprintf(&b, ". %s: %s run", s.Mode, plural64(s.Run, "schedule", "schedules"))
+	fmt.Fprintf(&b, ". %s: %s run", s.Mode, plural(s.Run, "schedule", "schedules"))
 	if s.Mode == explore.Sampled {
 		fmt.Fprintf(&b, " (seed %d, budget %d)", s.Seed, s.Budget)
 	}
