@@ -1,8 +1,10 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -150,10 +152,7 @@ func reportBlocks(r *report.Report, full bool) []block {
 }
 
 func verdictTable(r *report.Report) *table {
-	hasNote := false
-	for _, p := range r.Properties {
-		hasNote = hasNote || p.Note != ""
-	}
+	hasNote := slices.ContainsFunc(r.Properties, func(p report.Property) bool { return p.Note != "" })
 	tb := &table{header: []string{"property", "status", "violations"}, right: []bool{false, false, true}}
 	if hasNote {
 		tb.header = append(tb.header, "note")
@@ -177,24 +176,17 @@ func violationItems(r *report.Report) []item {
 	var items []item
 	for _, p := range r.Properties {
 		for _, v := range p.Violations {
-			items = append(items, violationItem(p.Name, v))
+			it := item{strong: cmp.Or(v.Property, p.Name), head: v.Message}
+			if len(v.Seqs) > 0 {
+				it.detail = append(it.detail, seqsText(v.Seqs))
+			}
+			if b := becauseText(v.Because); b != "" {
+				it.detail = append(it.detail, b)
+			}
+			items = append(items, it)
 		}
 	}
 	return items
-}
-
-func violationItem(prop string, v report.Violation) item {
-	if v.Property != "" {
-		prop = v.Property
-	}
-	it := item{strong: prop, head: v.Message}
-	if len(v.Seqs) > 0 {
-		it.detail = append(it.detail, seqsText(v.Seqs))
-	}
-	if b := becauseText(v.Because); b != "" {
-		it.detail = append(it.detail, b)
-	}
-	return it
 }
 
 // becauseText prefixes the explanation with "because" unless the checker
