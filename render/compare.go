@@ -49,10 +49,7 @@ func Compare(w io.Writer, f Format, tables []compare.Table, opts Options) error 
 	for i := range tables {
 		doc = append(doc, compareBlocks(&tables[i])...)
 	}
-	if f == Markdown {
-		return writeMarkdown(w, doc)
-	}
-	return writeText(w, doc, false)
+	return writeDoc(w, f, doc, false)
 }
 
 // compareErrorEntry is a file compare could not compare, in the JSON
@@ -166,8 +163,5 @@ func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRo
 		*last = append(*last, cell{text: v})
 	}
 	doc := []block{{kind: heading, level: 3, text: "Forced checkpoints per basic checkpoint. " + o.Workload()}, {kind: tableBlock, table: tb, tight: true}}
-	if f == Markdown {
-		return writeMarkdown(w, doc)
-	}
-	return writeText(w, doc, false)
+	return writeDoc(w, f, doc, false)
 }

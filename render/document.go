@@ -1,5 +1,7 @@
 package render
 
+import "io"
+
 // The document every command's text and markdown are drawn from: a list
 // of blocks (headings, paragraphs, tables, lists) built once from what
 // the command found. Only the surface syntax differs between the two
@@ -88,4 +90,12 @@ func row(text ...string) []cell {
 		r[i] = cell{text: s}
 	}
 	return r
+}
+
+// writeDoc writes doc as markdown, or as text in any other format.
+func writeDoc(w io.Writer, f Format, doc []block, color bool) error {
+	if f == Markdown {
+		return writeMarkdown(w, doc)
+	}
+	return writeText(w, doc, color)
 }

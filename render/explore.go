@@ -34,10 +34,8 @@ func Explore(w io.Writer, f Format, r *explore.Result, opts Options) error {
 		return WriteJSON(w, r)
 	case JUnit:
 		return writeJUnit(w, exploreJUnit(r))
-	case Markdown:
-		return writeMarkdown(w, exploreDoc(r))
 	}
-	return writeText(w, exploreDoc(r), opts.Color)
+	return writeDoc(w, f, exploreDoc(r), opts.Color)
 }
 
 // exploreErrorEntry is the JSON document of a file explore could not
@@ -77,24 +75,18 @@ func ExploreError(w io.Writer, f Format, file, msg string, opts Options) error {
 		s := junitSuite{Name: xmlSafe("explore " + file)}
 		s.add(junitCase{Name: "input", Classname: xmlSafe(file), Error: junitMessage("error", msg)})
 		return writeJUnit(w, junitSuites{Name: "ckpt explore", Suites: []junitSuite{s}})
-	case Markdown:
-		return writeMarkdown(w, doc)
 	}
-	return writeText(w, doc, opts.Color)
-}
-
-// validTone is a verdict's colour: green if valid, red if not.
-func validTone(valid bool) tone {
-	if valid {
-		return good
-	}
-	return bad
+	return writeDoc(w, f, doc, opts.Color)
 }
 
 // exploreDoc builds the blocks of r.
 func exploreDoc(r *explore.Result) []block {
+	tn := bad
+	if r.Valid && !r.Stopped {
+		tn = good
+	}
 	doc := []block{
-		{kind: heading, level: 1, text: exploreTitle(r), tone: validTone(r.Valid && !r.Stopped)},
+		{kind: heading, level: 1, text: exploreTitle(r), tone: tn},
 		{kind: para, text: scopeText(&r.Scope)},
 		{kind: tableBlock, table: exploreVerdictTable(r)},
 	}
@@ -128,7 +120,7 @@ func exploreTitle(r *explore.Result) string {
 
 // stoppedText says how far a stopped exploration came and what it found.
 func stoppedText(r *explore.Result) string {
-	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural64(r.Scope.ToRun, "schedule", "schedules"))
+	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural(r.Scope.ToRun, "schedule", "schedules"))
 	if r.Valid {
 		return s + ", none failed so far"
 	}
@@ -168,7 +160,7 @@ func scopeText(s *explore.Scope) string {
 	if s.Classes != nil && s.Reduced {
 		fmt.Fprintf(&b, " in %s (%s merged)", pluralBig(s.Classes, "class", "classes"), s.Merged)
 	}
-	fmt.Fprintf(&b, ". %s: %s run", s.Mode, plural64(s.Run, "schedule", "schedules"))
+	fmt.Fprintf(&b, ". %s: %s run", s.Mode, plural(s.Run, "schedule", "schedules"))
 	if s.Mode == explore.Sampled {
 		fmt.Fprintf(&b, " (seed %d, budget %d)", s.Seed, s.Budget)
 	}

@@ -390,24 +390,23 @@ func TestXMLSafe(t *testing.T) {
 func TestStoryLine(t *testing.T) {
 	tests := []struct {
 		e    report.LineEntry
-		sn   bool
 		want string
 	}{
-		{report.LineEntry{P: "P2", Pos: 7, Cause: "none"}, true, "P2 kept its state (nothing undone)"},
-		{report.LineEntry{P: "P2", Pos: 7, Cause: "request"}, true, "P2 handled the failure (request) without rolling back"},
-		{report.LineEntry{P: "P2", Pos: 7, Cause: "recovery"}, true, "P2 took a recovery checkpoint instead of rolling back (nothing undone)"},
-		{report.LineEntry{P: "P2", Restore: i32(1), Pos: 7, Undone: 1, Cause: "rollback"}, true, "P2 rolled back to checkpoint 1, undoing 1 op, resuming at op 7"},
-		{report.LineEntry{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"}, true,
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "none"}, "P2 kept its state (nothing undone)"},
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "request"}, "P2 handled the failure (request) without rolling back"},
+		{report.LineEntry{P: "P2", Pos: 7, Cause: "recovery"}, "P2 took a recovery checkpoint instead of rolling back (nothing undone)"},
+		{report.LineEntry{P: "P2", Restore: i32(1), Pos: 7, Undone: 1, Cause: "rollback"}, "P2 rolled back to checkpoint 1, undoing 1 op, resuming at op 7"},
+		{report.LineEntry{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"},
 			"P0 rolled back to checkpoint 2 (sn 3) on a Rollback request, undoing 4 ops, replaying 1 message from the log, resuming at op 5; 1 op more than the maximum consistent line"},
-		{report.LineEntry{P: "P1", Restore: i32(2), Sn: i32(2), Pos: 9, Cause: "restart"}, true,
+		{report.LineEntry{P: "P1", Restore: i32(2), Sn: i32(2), Pos: 9, Cause: "restart"},
 			"P1 failed and restarted from checkpoint 2 (sn 2), undoing nothing, resuming at op 9"},
-		{report.LineEntry{P: "P1", Restore: i32(1), VT: vt(0, 3, 1, 2), Pos: 3, Undone: 1, Extra: -2, Cause: "token"}, false,
+		{report.LineEntry{P: "P1", Restore: i32(1), VT: vt(0, 3, 1, 2), Pos: 3, Undone: 1, Extra: -2, Cause: "token"},
 			"P1 rolled back to checkpoint 1 (vt [3 1:2]) on the failure token, its state being an orphan, undoing 1 op, resuming at op 3; logging saved 2 ops against the maximum consistent line"},
-		{report.LineEntry{P: "P1", Restore: i32(1), Pos: 3, Undone: 2, Cause: "message"}, true,
+		{report.LineEntry{P: "P1", Restore: i32(1), Pos: 3, Undone: 2, Cause: "message"},
 			"P1 rolled back to checkpoint 1 on a message from a recovery it had not applied, undoing 2 ops, resuming at op 3"},
 	}
 	for _, tc := range tests {
-		if got := storyLine(tc.e, tc.sn); got != tc.want {
+		if got := storyLine(tc.e); got != tc.want {
 			t.Errorf("storyLine(%+v):\n got %s\nwant %s", tc.e, got, tc.want)
 		}
 	}

@@ -33,7 +33,7 @@ type part struct {
 // moved out of it ("key · key: note"), to be listed under them.
 type layout struct {
 	parts []part
-	notes []string
+	notes []item
 }
 
 // fit lays t out in width columns. A single column wider than width on
@@ -154,8 +154,8 @@ func tableWidth(w []int, cols []int) int {
 
 // noteItems lists the non-empty cells of t's notes column, each after
 // the row's key columns ("z-cycle-free: PK checkpoints are …").
-func noteItems(t *table) []string {
-	var items []string
+func noteItems(t *table) []item {
+	var items []item
 	keys := max(t.keys, 1)
 	for _, r := range t.rows {
 		if t.notes >= len(r) {
@@ -174,7 +174,7 @@ func noteItems(t *table) []string {
 				key += t
 			}
 		}
-		items = append(items, key+": "+oneLine(note))
+		items = append(items, item{head: key + ": " + oneLine(note)})
 	}
 	return items
 }

@@ -120,16 +120,14 @@ func writeMarkdownTable(sb *strings.Builder, t *table) {
 	}
 	sb.WriteString("\n|")
 	for i := range t.header {
-		switch {
-		case t.dense && t.right[i]:
-			sb.WriteString("---:|")
-		case t.dense:
-			sb.WriteString("---|")
-		case t.right[i]:
-			sb.WriteString(" ---: |")
-		default:
-			sb.WriteString(" --- |")
+		d := "---"
+		if t.right[i] {
+			d += ":"
 		}
+		if !t.dense {
+			d = " " + d + " "
+		}
+		sb.WriteString(d + "|")
 	}
 	sb.WriteByte('\n')
 	for _, r := range t.rows {

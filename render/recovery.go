@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/ckpt-dev/ckpt/report"
@@ -76,104 +77,76 @@ func recoveryBlocks(r *report.Report, i int, used []bool) []block {
 	}
 	title += ", " + plural(rec.ControlMessages, "control message", "control messages")
 	base := matchBaseline(r, f, used)
-	cols := lineColumnsOf(rec)
-	tb := cols.table(rec, base != nil)
 	var story []item
 	for _, e := range rec.Line {
-		row := append(cols.lead(e), lineCells(rec, e)...)
-		if base != nil {
-			row = append(row, baselineCell(base, e.P))
-		}
-		tb.rows = append(tb.rows, row)
-		story = append(story, item{head: storyLine(e, cols.sn)})
+		story = append(story, item{head: storyLine(e)})
 	}
 	return []block{
 		{kind: heading, level: 2, text: title},
-		{kind: tableBlock, table: tb},
+		{kind: tableBlock, table: lineTable(rec, base)},
 		{kind: list, items: story},
 	}
 }
 
-// lineColumns says which optional columns a recovery line's table has:
-// sn for MS, vt for PK.
-type lineColumns struct{ sn, vt bool }
+// lineHeader and lineRight are a recovery line's columns, and which of
+// them are numbers.
+var (
+	lineHeader = []string{"process", "restored", "sn", "vt", "cause", "pos", "undone", "replayed",
+		"discarded", "resent", "max line", "extra", "uncoordinated"}
+	lineRight = []bool{false, false, true, false, false, true, true, true, true, true, false, true, false}
+)
 
-func lineColumnsOf(rec *report.Recovery) lineColumns {
-	var c lineColumns
+// lineTable is a recovery line as a table, one row per process. Only MS
+// has sn and only PK vt, and uncoordinated needs a matching baseline
+// failure: a column none has is left out.
+func lineTable(rec *report.Recovery, base *report.UncoordinatedFailure) *table {
+	tb := &table{header: lineHeader, right: lineRight}
 	for _, e := range rec.Line {
-		c.sn = c.sn || e.Sn != nil
-		c.vt = c.vt || e.VT != nil
+		tb.rows = append(tb.rows, lineCells(rec, e, base))
 	}
-	return c
-}
-
-// table returns the empty table of a recovery line, its header set.
-func (c lineColumns) table(rec *report.Recovery, baseline bool) *table {
-	tb := &table{}
-	col := func(name string, right bool) {
-		tb.header = append(tb.header, name)
-		tb.right = append(tb.right, right)
+	if vtTooWide(rec.Line) {
+		tb.wrap = make([]bool, len(lineHeader))
+		tb.wrap[3] = true
 	}
-	col("process", false)
-	col("restored", false)
-	if c.sn {
-		col("sn", true)
+	if base == nil {
+		dropColumn(tb, 12)
 	}
-	if c.vt {
-		col("vt", false)
-		if vtTooWide(rec.Line) {
-			tb.wrap = make([]bool, len(tb.header))
-			tb.wrap[len(tb.header)-1] = true
-		}
+	if !slices.ContainsFunc(rec.Line, func(e report.LineEntry) bool { return e.VT != nil }) {
+		dropColumn(tb, 3)
 	}
-	for _, name := range []string{"cause", "pos", "undone", "replayed", "discarded", "resent", "max line", "extra"} {
-		col(name, name != "cause" && name != "max line")
-	}
-	if baseline {
-		col("uncoordinated", false)
+	if !slices.ContainsFunc(rec.Line, func(e report.LineEntry) bool { return e.Sn != nil }) {
+		dropColumn(tb, 2)
 	}
 	return tb
 }
 
-// lead returns a line entry's process, restored checkpoint and, where
-// the table has them, its sn and vt.
-func (c lineColumns) lead(e report.LineEntry) []cell {
-	restored := "-"
+// dropColumn removes column c of t, copying what it shares.
+func dropColumn(t *table, c int) {
+	t.header = slices.Delete(slices.Clone(t.header), c, c+1)
+	t.right = slices.Delete(slices.Clone(t.right), c, c+1)
+	if t.wrap != nil {
+		t.wrap = slices.Delete(t.wrap, c, c+1)
+	}
+	for i := range t.rows {
+		t.rows[i] = slices.Delete(t.rows[i], c, c+1)
+	}
+}
+
+// lineCells returns a line entry's row: process, restored checkpoint, sn,
+// vt, cause, pos, counts, maximum consistent line, extra rollback and
+// where the baseline goes back.
+func lineCells(rec *report.Recovery, e report.LineEntry, base *report.UncoordinatedFailure) []cell {
+	restored, sn, cause := "-", "-", e.Cause
 	if e.Restore != nil {
 		restored = "ckpt " + strconv.Itoa(int(*e.Restore))
 	}
-	row := []cell{{text: e.P}, {text: restored}}
-	if c.sn {
-		sn := "-"
-		if e.Sn != nil {
-			sn = strconv.Itoa(int(*e.Sn))
-		}
-		row = append(row, cell{text: sn})
+	if e.Sn != nil {
+		sn = strconv.Itoa(int(*e.Sn))
 	}
-	if c.vt {
-		row = append(row, cell{text: formatVT(e.VT)})
-	}
-	return row
-}
-
-// lineCells returns a line entry's cause, pos, counts, maximum
-// consistent line and extra rollback.
-func lineCells(rec *report.Recovery, e report.LineEntry) []cell {
-	cause := e.Cause
 	if cause == "" {
 		cause = "none"
 		if e.Restore != nil {
 			cause = "-"
-		}
-	}
-	maxLine := "-"
-	if m := findMax(rec.MaxLine, e.P); m != nil {
-		if m.Ckpt >= 0 {
-			maxLine = fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
-		} else {
-			// No checkpoint: the line keeps the process's state at the
-			// failure instant.
-			maxLine = fmt.Sprintf("state @ %d", m.Pos)
 		}
 	}
 	extra := cell{text: signed(e.Extra)}
@@ -184,9 +157,23 @@ func lineCells(rec *report.Recovery, e report.LineEntry) []cell {
 	if e.Undone > 0 {
 		undone.tone = warn
 	}
-	return []cell{{text: cause}, {text: strconv.Itoa(int(e.Pos))}, undone,
-		{text: strconv.Itoa(e.Replayed)}, {text: strconv.Itoa(e.Discarded)},
-		{text: strconv.Itoa(e.Resent)}, {text: maxLine}, extra}
+	return []cell{{text: e.P}, {text: restored}, {text: sn}, {text: formatVT(e.VT)}, {text: cause},
+		{text: strconv.Itoa(int(e.Pos))}, undone, {text: strconv.Itoa(e.Replayed)}, {text: strconv.Itoa(e.Discarded)},
+		{text: strconv.Itoa(e.Resent)}, {text: maxLineText(rec, e.P)}, extra, baselineCell(base, e.P)}
+}
+
+// maxLineText is where the maximum consistent recovery line puts p.
+func maxLineText(rec *report.Recovery, p string) string {
+	i := slices.IndexFunc(rec.MaxLine, func(m report.MaxLineEntry) bool { return m.P == p })
+	switch {
+	case i < 0:
+		return "-"
+	case rec.MaxLine[i].Ckpt < 0:
+		// No checkpoint: the line keeps the process's state at the
+		// failure instant.
+		return fmt.Sprintf("state @ %d", rec.MaxLine[i].Pos)
+	}
+	return fmt.Sprintf("ckpt %d @ %d", rec.MaxLine[i].Ckpt, rec.MaxLine[i].Pos)
 }
 
 // legend explains the recovery table's columns once per report.
@@ -196,16 +183,10 @@ const legend = "restored: the checkpoint the process went back to (- if it kept 
 	"extra: ops undone beyond that line (negative where message logging saved work); " +
 	"uncoordinated: where uncoordinated checkpointing would go back for this failure alone."
 
-func findMax(line []report.MaxLineEntry, p string) *report.MaxLineEntry {
-	for i := range line {
-		if line[i].P == p {
-			return &line[i]
-		}
-	}
-	return nil
-}
-
 func baselineCell(b *report.UncoordinatedFailure, p string) cell {
+	if b == nil {
+		return cell{text: "-"}
+	}
 	for _, u := range b.Line {
 		if u.P == p {
 			c := cell{text: fmt.Sprintf("ckpt %d, %d undone", u.Ckpt, u.Undone)}
@@ -226,7 +207,7 @@ func baselineCell(b *report.UncoordinatedFailure, p string) cell {
 
 // storyLine says in words where a process went and why: the table has
 // the numbers, this line is what a reader takes away.
-func storyLine(e report.LineEntry, hasSn bool) string {
+func storyLine(e report.LineEntry) string {
 	if e.Restore == nil {
 		switch e.Cause {
 		case "", "none":
@@ -237,7 +218,7 @@ func storyLine(e report.LineEntry, hasSn bool) string {
 		return fmt.Sprintf("%s handled the failure (%s) without rolling back", e.P, e.Cause)
 	}
 	target := "checkpoint " + strconv.Itoa(int(*e.Restore))
-	if hasSn && e.Sn != nil {
+	if e.Sn != nil {
 		target += fmt.Sprintf(" (sn %d)", *e.Sn)
 	} else if e.VT != nil {
 		target += " (vt " + formatVT(e.VT) + ")"

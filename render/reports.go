@@ -1,8 +1,10 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,16 +37,14 @@ func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error
 		return WriteJSON(w, reportsJSON(reports))
 	case JUnit:
 		return writeJUnit(w, reportsJUnit(reports, opts.Strict))
-	case Markdown:
-		doc := document(reports, opts.Full)
-		// A CI job summary is read from the top: the summary table, when
-		// there is one, comes first.
-		if n := len(doc); len(reports) > 1 {
-			doc = append(doc[n-2:n:n], doc[:n-2]...)
-		}
-		return writeMarkdown(w, doc)
 	}
-	return writeText(w, document(reports, opts.Full), opts.Color)
+	doc := document(reports, opts.Full)
+	// A CI job summary is read from the top: the summary table, when
+	// there is one, comes first.
+	if n := len(doc); f == Markdown && len(reports) > 1 {
+		doc = append(doc[n-2:n:n], doc[:n-2]...)
+	}
+	return writeDoc(w, f, doc, opts.Color)
 }
 
 // orDash is s, or "-" when it is empty.
@@ -152,10 +152,7 @@ func reportBlocks(r *report.Report, full bool) []block {
 }
 
 func verdictTable(r *report.Report) *table {
-	hasNote := false
-	for _, p := range r.Properties {
-		hasNote = hasNote || p.Note != ""
-	}
+	hasNote := slices.ContainsFunc(r.Properties, func(p report.Property) bool { return p.Note != "" })
 	tb := &table{header: []string{"property", "status", "violations"}, right: []bool{false, false, true}}
 	if hasNote {
 		tb.header = append(tb.header, "note")
@@ -179,24 +176,17 @@ func violationItems(r *report.Report) []item {
 	var items []item
 	for _, p := range r.Properties {
 		for _, v := range p.Violations {
-			items = append(items, violationItem(p.Name, v))
+			it := item{strong: cmp.Or(v.Property, p.Name), head: v.Message}
+			if len(v.Seqs) > 0 {
+				it.detail = append(it.detail, seqsText(v.Seqs))
+			}
+			if b := becauseText(v.Because); b != "" {
+				it.detail = append(it.detail, b)
+			}
+			items = append(items, it)
 		}
 	}
 	return items
-}
-
-func violationItem(prop string, v report.Violation) item {
-	if v.Property != "" {
-		prop = v.Property
-	}
-	it := item{strong: prop, head: v.Message}
-	if len(v.Seqs) > 0 {
-		it.detail = append(it.detail, seqsLabel(v.Seqs)+joinSeqs(v.Seqs))
-	}
-	if b := becauseText(v.Because); b != "" {
-		it.detail = append(it.detail, b)
-	}
-	return it
 }
 
 // becauseText prefixes the explanation with "because" unless the checker
@@ -209,17 +199,14 @@ func becauseText(s string) string {
 	return "because " + s
 }
 
-// seqsLabel names what the numbers of a witness are: seqs of the run (a
-// trace's event indexes are another numbering, "trace event N").
-func seqsLabel(seqs []int32) string {
+// seqsText lists the run events of a witness, saying they are seqs of
+// the run (a trace's event indexes are another numbering, "trace event
+// N").
+func seqsText(seqs []int32) string {
+	b := []byte("run seqs ")
 	if len(seqs) == 1 {
-		return "run seq "
+		b = []byte("run seq ")
 	}
-	return "run seqs "
-}
-
-func joinSeqs(seqs []int32) string {
-	b := make([]byte, 0, 4*len(seqs))
 	for i, s := range seqs {
 		if i > 0 {
 			b = append(b, ", "...)
@@ -242,10 +229,7 @@ func summaryBlocks(reports []report.Report) []block {
 		r := &reports[i]
 		count[r.Verdict]++
 		w, t := verdictWord(r.Verdict)
-		algo, failures := r.Algorithm, strconv.Itoa(len(r.Recoveries))
-		if algo == "" {
-			algo = "-"
-		}
+		algo, failures := orDash(r.Algorithm), strconv.Itoa(len(r.Recoveries))
 		if r.Verdict == report.VerdictError {
 			failures = "-"
 		}

@@ -14,17 +14,13 @@ import "github.com/ckpt-dev/ckpt/report"
 func reportsJSON(reports []report.Report) []any {
 	out := make([]any, len(reports))
 	for i := range reports {
-		out[i] = jsonEntry(&reports[i])
+		if reports[i].Verdict == report.VerdictError {
+			out[i] = newErrorEntry(&reports[i])
+		} else {
+			out[i] = normalized(reports[i])
+		}
 	}
 	return out
-}
-
-// jsonEntry is what the JSON array holds for r.
-func jsonEntry(r *report.Report) any {
-	if r.Verdict == report.VerdictError {
-		return newErrorEntry(r)
-	}
-	return normalized(*r)
 }
 
 // errorEntry is the JSON of a report whose file could not be checked.

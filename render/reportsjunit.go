@@ -110,7 +110,7 @@ func junitFailureOf(p report.Property) *junitFailure {
 		}
 		fmt.Fprintf(&sb, "%d. %s\n", i+1, v.Message)
 		if len(v.Seqs) > 0 {
-			fmt.Fprintf(&sb, "   %s%s\n", seqsLabel(v.Seqs), joinSeqs(v.Seqs))
+			fmt.Fprintf(&sb, "   %s\n", seqsText(v.Seqs))
 		}
 		if b := becauseText(v.Because); b != "" {
 			fmt.Fprintf(&sb, "   %s\n", strings.ReplaceAll(b, "\n", "\n   "))

@@ -8,11 +8,13 @@ import (
 	"github.com/ckpt-dev/ckpt/report"
 )
 
-func yesNo(b bool) string {
-	if b {
-		return "yes"
+// dominoCell says whether the baseline suffers a domino effect, in red
+// if it does.
+func dominoCell(domino bool) cell {
+	if domino {
+		return cell{text: "yes", tone: bad}
 	}
-	return "no"
+	return cell{text: "no"}
 }
 
 // algorithmDomino is the algorithm's own domino verdict, from its
@@ -35,16 +37,12 @@ func algorithmDomino(r *report.Report) cell {
 
 func baselineBlocks(r *report.Report, used []bool) []block {
 	u := &r.Baseline.Uncoordinated
-	dom := cell{text: yesNo(u.Domino)}
-	if u.Domino {
-		dom.tone = bad
-	}
 	tb := &table{
 		header: []string{"measure", r.Algorithm, "uncoordinated"},
 		right:  []bool{false, true, true},
 		rows: [][]cell{
 			{{text: "ops undone"}, {text: strconv.Itoa(r.Stats.Undone)}, {text: strconv.Itoa(u.Undone)}},
-			{{text: "domino effect"}, algorithmDomino(r), dom},
+			{{text: "domino effect"}, algorithmDomino(r), dominoCell(u.Domino)},
 			{{text: "useless checkpoints"}, {text: strconv.Itoa(r.Stats.Checkpoints.Useless)}, {text: strconv.Itoa(u.Useless)}},
 		},
 	}
@@ -65,17 +63,12 @@ func baselineBlocks(r *report.Report, used []bool) []block {
 		b := &u.Line[i]
 		name := fmt.Sprintf("%s at t=%s", b.Failure.P, b.Failure.T)
 		for _, e := range b.Line {
-			d := cell{text: yesNo(e.Domino)}
-			if e.Domino {
-				d.tone = bad
-			}
 			ck := strconv.Itoa(int(e.Ckpt))
 			if e.Ckpt < 0 {
 				ck = "state"
 			}
-			rest.rows = append(rest.rows, []cell{{text: name}, {text: e.P},
-				{text: ck}, {text: strconv.Itoa(int(e.Pos))},
-				{text: strconv.Itoa(e.Undone)}, d})
+			cells := row(name, e.P, ck, strconv.Itoa(int(e.Pos)), strconv.Itoa(e.Undone))
+			rest.rows = append(rest.rows, append(cells, dominoCell(e.Domino)))
 		}
 	}
 	if len(rest.rows) > 0 {

@@ -6,13 +6,11 @@ import (
 )
 
 // plural is "1 one" or "N many".
-func plural(n int, one, many string) string { return plural64(int64(n), one, many) }
-
-func plural64(n int64, one, many string) string {
+func plural[N int | int64](n N, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.FormatInt(n, 10) + " " + many
+	return strconv.FormatInt(int64(n), 10) + " " + many
 }
 
 func pluralBig(n *big.Int, one, many string) string {

@@ -19,23 +19,12 @@ func (e LineEntry) MarshalJSON() ([]byte, error) {
 	vt := e.VT
 	e.VT = nil
 	b, err := json.Marshal(lineEntryJSON(e))
-	if err != nil {
-		return nil, err
-	}
-	if vt == nil {
-		return b, nil
+	if err != nil || vt == nil {
+		return b, err
 	}
 	// Inside a JSON string every quote is escaped, so the first
 	// unescaped `"vt":null` is the key itself.
-	const key = `"vt":null`
-	i := bytes.Index(b, []byte(key))
-	if i < 0 {
-		return nil, fmt.Errorf("report: encoding line entry of %s: no vt key", e.P)
-	}
-	out := make([]byte, 0, len(b)+8*len(vt))
-	out = append(out, b[:i+len(key)-len("null")]...)
-	out = appendVT(out, vt)
-	return append(out, b[i+len(key):]...), nil
+	return bytes.Replace(b, []byte(`"vt":null`), appendVT([]byte(`"vt":`), vt), 1), nil
 }
 
 func appendVT(b []byte, vt trace.VT) []byte {

@@ -1,5 +1,7 @@
 package report
 
+import "slices"
+
 // Verdict is a report's overall verdict, the one CI gates on. Valid
 // (SPEC §9) only says that no property fails; a verdict also says whether
 // anything was shown to hold.
@@ -20,19 +22,8 @@ const (
 	VerdictError Verdict = "error"
 )
 
-// rank orders verdicts from best to worst.
-func (v Verdict) rank() int {
-	switch v {
-	case VerdictValid:
-		return 0
-	case VerdictUnknown:
-		return 1
-	case VerdictInvalid:
-		return 2
-	default:
-		return 3
-	}
-}
+// byRank lists the verdicts from best to worst.
+var byRank = []Verdict{VerdictValid, VerdictUnknown, VerdictInvalid, VerdictError}
 
 // ErrorReport is the entry of a file that could not be checked: invalid
 // input, or a replay that could not run. msg says why, without the file
@@ -95,7 +86,7 @@ func Judged(r Report, strict bool) Report {
 func Worst(reports []Report, strict bool) Verdict {
 	w := VerdictValid
 	for i := range reports {
-		if v := Judge(&reports[i], strict); v.rank() > w.rank() {
+		if v := Judge(&reports[i], strict); slices.Index(byRank, v) > slices.Index(byRank, w) {
 			w = v
 		}
 	}
