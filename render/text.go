@@ -11,6 +11,7 @@ import (
 // fitted (layout.go), ANSI colours by tone if color.
 func writeText(w io.Writer, doc []block, color bool) error {
 	var sb strings.Builder
+	tw := newTableWriter(&sb)
 	for i, b := range doc {
 		if i > 0 && !b.tight {
 			sb.WriteByte('\n')
@@ -32,7 +33,11 @@ func writeText(w io.Writer, doc []block, color bool) error {
 		case para:
 			wrapText(&sb, b.text, "", "", width)
 		case tableBlock:
-			writeTextList(&sb, block{items: drawTable(&sb, b.table, width, color)}, color)
+			notes, err := tw.write(b.table, width, color)
+			if err != nil {
+				return err
+			}
+			writeTextList(&sb, block{items: notes}, color)
 		case list:
 			writeTextList(&sb, b, color)
 		}
@@ -57,18 +62,4 @@ func writeTextList(sb *strings.Builder, b block, color bool) {
 			wrapText(sb, d, indent, indent+"  ", width)
 		}
 	}
-}
-
-// ANSI colours of the tones; plain text gets none.
-var toneColor = [...]string{plain: "", good: "\x1b[32m", bad: "\x1b[1;31m", warn: "\x1b[33m"}
-
-const colorReset = "\x1b[0m"
-
-// paint colours every line of s (a table pads each line of a cell on its
-// own, so each needs its colour and reset).
-func paint(s string, t tone, color bool) string {
-	if !color || t == plain || s == "" {
-		return s
-	}
-	return toneColor[t] + strings.ReplaceAll(s, "\n", colorReset+"\n"+toneColor[t]) + colorReset
 }
