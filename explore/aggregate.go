@@ -44,40 +44,22 @@ func (x *extreme) merge(o *extreme) {
 	}
 }
 
-// perFail sums ops undone per failure.
-type perFail struct {
-	n, total int64
-	max      int
+// add counts times failures that undid undone ops each.
+func (p *PerFailure) add(undone int, times int64) {
+	p.merge(PerFailure{Failures: times, Total: int64(undone) * times, Max: undone})
 }
 
-func (p *perFail) add(undone int, times int64) {
-	if times <= 0 {
+// merge adds o's failures into p.
+func (p *PerFailure) merge(o PerFailure) {
+	if o.Failures <= 0 {
 		return
 	}
-	if p.n == 0 || undone > p.max {
-		p.max = undone
+	if p.Failures == 0 || o.Max > p.Max {
+		p.Max = o.Max
 	}
-	p.n += times
-	p.total += int64(undone) * times
-}
-
-func (p *perFail) merge(o *perFail) {
-	if o.n == 0 {
-		return
-	}
-	if p.n == 0 || o.max > p.max {
-		p.max = o.max
-	}
-	p.n += o.n
-	p.total += o.total
-}
-
-func (p *perFail) result() PerFailure {
-	r := PerFailure{Failures: p.n, Total: p.total, Max: p.max}
-	if p.n > 0 {
-		r.Mean = float64(p.total) / float64(p.n)
-	}
-	return r
+	p.Failures += o.Failures
+	p.Total += o.Total
+	p.Mean = float64(p.Total) / float64(p.Failures)
 }
 
 // algTally is one algorithm's tally.
@@ -89,13 +71,13 @@ type algTally struct {
 	first          [16]ref
 	undone, rolled extreme
 	extra          extreme
-	pf             perFail
+	pf             PerFailure
 }
 
 // tally is one worker's (or, merged, the whole run's) tally.
 type tally struct {
 	algs     []algTally
-	baseline perFail
+	baseline PerFailure
 	run      int64
 	covered  int64
 	// err is the error of the earliest failing schedule, if any.
@@ -191,9 +173,9 @@ func (t *tally) merge(o *tally) {
 		at.undone.merge(&ot.undone)
 		at.rolled.merge(&ot.rolled)
 		at.extra.merge(&ot.extra)
-		at.pf.merge(&ot.pf)
+		at.pf.merge(ot.pf)
 	}
-	t.baseline.merge(&o.baseline)
+	t.baseline.merge(o.baseline)
 	t.run += o.run
 	t.covered += o.covered
 	if o.err != nil && (t.err == nil || o.errOrd < t.errOrd) {

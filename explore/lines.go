@@ -41,11 +41,11 @@ func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o O
 	if err != nil {
 		return PerFailure{}, err
 	}
-	var pf perFail
+	var pf PerFailure
 	for _, u := range per {
 		pf.add(u, 1)
 	}
-	return pf.result(), nil
+	return pf, nil
 }
 
 // LinesPerPoint is Lines' figure at each failure point, in the global

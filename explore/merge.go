@@ -43,7 +43,7 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			for a := range r.Algorithms {
 				mergeAlgorithm(&r.Algorithms[a], &p.Algorithms[a])
 			}
-			r.Baseline = mergePerFailure(r.Baseline, p.Baseline)
+			r.Baseline.merge(p.Baseline)
 		}
 	}
 	if r.Scope.Schedules.Sign() > 0 {
@@ -148,18 +148,7 @@ func mergeAlgorithm(a, o *AlgorithmResult) {
 			*x.a = *o
 		}
 	}
-	a.PerFailure = mergePerFailure(a.PerFailure, o.PerFailure)
-}
-
-func mergePerFailure(a, o PerFailure) PerFailure {
-	if o.Failures == 0 {
-		return a
-	}
-	if a.Failures == 0 || o.Max > a.Max {
-		a.Max = o.Max
-	}
-	p := perFail{n: a.Failures + o.Failures, total: a.Total + o.Total, max: a.Max}
-	return p.result()
+	a.PerFailure.merge(o.PerFailure)
 }
 
 // mergedStatus is property i of algorithm a over the shards, as status

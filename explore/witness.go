@@ -40,11 +40,11 @@ func (x *explorer) result(t *tally) *Result {
 			}
 		}
 		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
-		ar.PerFailure = at.pf.result()
+		ar.PerFailure = at.pf
 		r.Valid = r.Valid && ar.Valid
 		r.Algorithms = append(r.Algorithms, ar)
 	}
-	r.Baseline = t.baseline.result()
+	r.Baseline = t.baseline
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
 		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
