@@ -5,36 +5,23 @@ package explore
 // accumulate on their own and merging their tallies in any order gives
 // the same result: the output does not depend on the number of cores.
 
-// ref names a schedule that reached some figure.
-type ref struct {
-	ordinal int64 // -1: none yet
-	b       *base
-	pts     []int32
-	size    int64
-}
-
-func (r *ref) set(s *sched) {
-	*r = ref{ordinal: s.ordinal, b: s.b, pts: s.pts, size: s.size}
-}
-
-// earlier reports whether o should replace r as "the first".
-func (r *ref) earlier(o *ref) bool {
+// earlier reports whether o should replace r as "the first" schedule
+// to reach a figure (ordinal -1: none yet).
+func (r *sched) earlier(o *sched) bool {
 	return o.ordinal >= 0 && (r.ordinal < 0 || o.ordinal < r.ordinal)
 }
 
 // extreme is a maximum and the first schedule reaching it.
 type extreme struct {
 	value int
-	at    ref
+	at    sched
 }
 
 func (x *extreme) offer(v int, s *sched) {
-	if x.at.ordinal < 0 || v > x.value || (v == x.value && s.ordinal < x.at.ordinal) {
-		x.value = v
-		x.at.set(s)
-	}
+	x.merge(&extreme{value: v, at: *s})
 }
 
+// merge keeps the larger of x and o, the earlier schedule on a tie.
 func (x *extreme) merge(o *extreme) {
 	if o.at.ordinal < 0 {
 		return
@@ -68,7 +55,7 @@ type algTally struct {
 	// na and unknown count the runs in which the checker reported a
 	// property n/a or unknown.
 	na, unknown    [16]int64
-	first          [16]ref
+	first          [16]sched
 	undone, rolled extreme
 	extra          extreme
 	pf             PerFailure
@@ -113,8 +100,8 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		}
 		at.failing[i] += s.size
 		at.classes[i]++
-		if at.first[i].ordinal < 0 || s.ordinal < at.first[i].ordinal {
-			at.first[i].set(s)
+		if at.first[i].earlier(s) {
+			at.first[i] = *s
 		}
 	}
 	for j, k := range inj {

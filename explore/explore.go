@@ -189,7 +189,7 @@ func (x *explorer) explore() (*tally, error) {
 		x.total.Store(shardCount(x.o.Shard, x.scope.Classes.Int64()))
 		t = x.runAll(func(emit func(task) bool) { genErr = x.exhaustive(emit) })
 	} else {
-		list, _, err := x.sample()
+		list, err := x.sample()
 		if err != nil {
 			return nil, err
 		}

@@ -75,15 +75,15 @@ func checkShards(parts []*Result, names []string) error {
 		if p.Stopped {
 			return bad("stopped after %d of %d schedules: run the shard to the end", p.Scope.Run, p.Scope.ToRun)
 		}
-		k, n, err := parseShard(p.Scope.Shard)
-		if err != nil || n != len(parts) {
+		sh, err := ParseShard(p.Scope.Shard)
+		if err != nil || sh.Count != len(parts) {
 			results := map[bool]string{true: "1 result", false: strconv.Itoa(len(parts)) + " results"}[len(parts) == 1]
 			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each", p.Scope.Shard, results)
 		}
-		if seen[k] != "" {
-			return bad("shard %s again (also %s)", p.Scope.Shard, seen[k])
+		if seen[sh.Index] != "" {
+			return bad("shard %s again (also %s)", p.Scope.Shard, seen[sh.Index])
 		}
-		seen[k] = names[i]
+		seen[sh.Index] = names[i]
 		if what := differs(parts[0], p); what != "" {
 			return bad("not the same exploration as %s (%s differs)", names[0], what)
 		}
@@ -116,21 +116,15 @@ func differs(q, p *Result) string {
 	return ""
 }
 
-// parseShard reads "I/N" (1-based) as the 0-based index and the count.
-func parseShard(s string) (int, int, error) {
+// ParseShard reads --shard I/N, 1-based as CI matrices count.
+func ParseShard(s string) (Shard, error) {
 	i, n, ok := strings.Cut(s, "/")
 	a, err1 := strconv.Atoi(i)
 	b, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
-		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
 	}
-	return a - 1, b, nil
-}
-
-// ParseShard reads --shard I/N, 1-based as CI matrices count.
-func ParseShard(s string) (Shard, error) {
-	i, n, err := parseShard(s)
-	return Shard{Index: i, Count: n}, err
+	return Shard{Index: a - 1, Count: b}, nil
 }
 
 // mergeAlgorithm adds o, another shard's, into a.

@@ -94,12 +94,11 @@ func (x *explorer) eachBase(f func(b *base) bool) error {
 	}
 	digits := make([]int32, len(x.choices))
 	for nextVector(digits, x.choices) {
-		extra := extraOf(digits, x.choices)
-		rt, err := retime(x.tr, extra)
+		b, err := x.vectorBase(digits)
 		if err != nil {
 			return err
 		}
-		if !f(newBase(rt, extra)) {
+		if !f(b) {
 			return nil
 		}
 	}

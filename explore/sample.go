@@ -24,9 +24,8 @@ import (
 // barely larger than the budget would otherwise spend long on repeats.
 const maxDrawFactor = 20
 
-// sample returns the sampled schedules in sample order (every shard's),
-// and how many draws it took.
-func (x *explorer) sample() ([]sched, int64, error) {
+// sample returns the sampled schedules in sample order (every shard's).
+func (x *explorer) sample() ([]sched, error) {
 	rng := rand.New(rand.NewPCG(x.o.Seed, 0x6578706c6f7265)) // "explore"
 	n := int64(len(x.base0.points))
 	weights := sizeWeights(n, x.o.Failures)
@@ -39,7 +38,7 @@ func (x *explorer) sample() ([]sched, int64, error) {
 		draws++
 		b, seed, digits, err := x.drawBase(rng)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		k := pickSize(rng, weights)
 		pts := drawPoints(rng, b, k)
@@ -58,7 +57,7 @@ func (x *explorer) sample() ([]sched, int64, error) {
 		}
 		out = append(out, s)
 	}
-	return out, draws, nil
+	return out, nil
 }
 
 // drawBase draws a delay vector: the base trace for it, the seed that
@@ -91,7 +90,13 @@ func vectorDigits(seed uint64, choices [][]trace.Time) []int32 {
 
 // sampledBase builds the base of the delay vector seed names.
 func (x *explorer) sampledBase(seed uint64) (*base, error) {
-	extra := extraOf(vectorDigits(seed, x.choices), x.choices)
+	return x.vectorBase(vectorDigits(seed, x.choices))
+}
+
+// vectorBase builds the base of the delay vector digits (base0 for the
+// recorded delays).
+func (x *explorer) vectorBase(digits []int32) (*base, error) {
+	extra := extraOf(digits, x.choices)
 	if extra == nil {
 		return x.base0, nil
 	}

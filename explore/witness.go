@@ -56,7 +56,7 @@ func (x *explorer) result(t *tally) *Result {
 // shrinkWitness rebuilds the schedule's trace (with labels on the
 // injected fails) and, if shrunk is set, shrinks it while property
 // prop still fails.
-func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness, shrunk bool) {
+func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrunk bool) {
 	var buf traceBuf
 	tr := cloneTrace(r.b.build(r.pts, &buf, true))
 	w.Trace = tr
@@ -82,7 +82,7 @@ func cloneTrace(t *trace.Trace) *trace.Trace {
 }
 
 // info describes the schedule r names.
-func (x *explorer) info(r *ref) ScheduleInfo {
+func (x *explorer) info(r *sched) ScheduleInfo {
 	s := ScheduleInfo{Ordinal: r.ordinal, Class: r.size, Failures: []FailureInfo{}, Delays: []DelayInfo{}}
 	for _, g := range r.pts {
 		pt := &r.b.points[g]
