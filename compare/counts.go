@@ -37,10 +37,15 @@ func countRow(run *trace.Run) Row {
 		}
 		pat.add(e)
 	}
+	r.Useless = pat.useless()
+	r.quotients()
+	return r
+}
+
+// quotients sets the figures that divide the counts.
+func (r *Row) quotients() {
 	r.ForcedPerBasic = quotient(float64(r.Forced), r.Basic)
 	r.PiggybackPerMessage = quotient(float64(r.PiggybackBytes), r.Messages)
-	r.Useless = pat.useless()
-	return r
 }
 
 // quotient returns a/b, or nil when b is 0.

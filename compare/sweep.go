@@ -81,8 +81,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 				sr.Row.add(&cells[ri*o.Seeds+s][pi])
 			}
 			sr.Row.Protocol = name
-			sr.Row.ForcedPerBasic = quotient(float64(sr.Row.Forced), sr.Row.Basic)
-			sr.Row.PiggybackPerMessage = quotient(float64(sr.Row.PiggybackBytes), sr.Row.Messages)
+			sr.Row.quotients()
 			out = append(out, sr)
 		}
 	}

@@ -54,7 +54,7 @@ func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, err
 	if err := o.normalize(); err != nil {
 		return nil, err
 	}
-	prep, err := prepare(tr, &o)
+	prep, err := Prepare(tr, o.Params, o.StripFailures)
 	if err != nil {
 		return nil, err
 	}

@@ -46,16 +46,14 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			r.Baseline.merge(p.Baseline)
 		}
 	}
-	if r.Scope.Schedules.Sign() > 0 {
-		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, r.Scope.Schedules).Float64()
-	}
+	r.Scope.setCoverage()
 	r.Valid = true
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
 		ar.Valid = true
 		for i := range ar.Properties {
 			pr := &ar.Properties[i]
-			pr.Status = mergedStatus(parts, a, i)
+			pr.Status = mergedStatus(parts, a, i, r.Scope.Run)
 			ar.Valid = ar.Valid && pr.Witness == nil
 		}
 		r.Valid = r.Valid && ar.Valid
@@ -146,27 +144,21 @@ func mergeAlgorithm(a, o *AlgorithmResult) {
 }
 
 // mergedStatus is property i of algorithm a over the shards, as status
-// sums it over one run: fail if any shard fails it; else unknown if any
-// could not judge it; else n/a if it applies to no schedule run (a
-// shard that ran none says pass); else pass.
-func mergedStatus(parts []*Result, a, i int) report.Status {
-	var run int64
-	na := true
-	for _, st := range []report.Status{report.Fail, report.Unknown} {
-		for _, p := range parts {
-			if p.Algorithms[a].Properties[i].Status == st {
-				return st
-			}
+// sums it over one run: a shard that could not judge it counts one
+// unknown run, one where it applies to none of its runs that many n/a.
+func mergedStatus(parts []*Result, a, i int, run int64) report.Status {
+	var failing, unknown, na int64
+	for _, p := range parts {
+		pr := &p.Algorithms[a].Properties[i]
+		failing += pr.Failing
+		switch pr.Status {
+		case report.Unknown:
+			unknown++
+		case report.NA:
+			na += p.Scope.Run
 		}
 	}
-	for _, p := range parts {
-		run += p.Scope.Run
-		na = na && (p.Scope.Run == 0 || p.Algorithms[a].Properties[i].Status == report.NA)
-	}
-	if na && run > 0 {
-		return report.NA
-	}
-	return report.Pass
+	return status(failing, unknown, na, run)
 }
 
 // readWitnesses decodes the witness traces the shards' results carry.
