@@ -107,29 +107,26 @@ func (c *chart) frame(b *strings.Builder) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="13" role="img" aria-labelledby="title desc">`+"\n",
 		chartW, chartH, chartW, chartH)
 	title := "Forced checkpoints per basic checkpoint"
-	fmt.Fprintf(b, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", title, html.EscapeString(c.workload()))
+	fmt.Fprintf(b, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", title, html.EscapeString(c.o.Workload()))
 	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", chartW, chartH)
 	fmt.Fprintf(b, `<text x="%d" y="30" font-size="18" font-weight="bold" fill="#222">%s</text>`+"\n", plotL, title)
-	for i, l := range c.workloadLines() {
+	for i, l := range c.o.workloadLines() {
 		fmt.Fprintf(b, `<text class="subtitle" x="%d" y="%d" font-size="12" fill="#555">%s</text>`+"\n", plotL, 52+16*i, html.EscapeString(l))
 	}
 }
 
 // workloadLines describe the sweep, in two lines.
-func (c *chart) workloadLines() []string {
+func (o SweepOptions) workloadLines() []string {
 	return []string{
-		fmt.Sprintf("Classic workload: %d processes on a complete graph, each sending every MTT = %s s on average (exponential);", c.o.Procs, c.o.MTT),
+		fmt.Sprintf("Classic workload: %d processes on a complete graph, each sending every MTT = %s s on average (exponential);", o.Procs, o.MTT),
 		fmt.Sprintf("basic checkpoint intervals uniform on [ICT/2, 3·ICT/2]; %d basic %s per process, %d %s per point.",
-			c.o.Intervals, plural(c.o.Intervals, "interval", "intervals"), c.o.Seeds, plural(c.o.Seeds, "seed", "seeds")),
+			o.Intervals, plural(o.Intervals, "interval", "intervals"), o.Seeds, plural(o.Seeds, "seed", "seeds")),
 	}
 }
 
-// workload describes the sweep in one line.
-func (c *chart) workload() string { return strings.Join(c.workloadLines(), " ") }
-
 // Workload describes the sweep in one line, as the chart's description
 // does (`ckpt compare --sweep` titles its table with it).
-func (o SweepOptions) Workload() string { return (&chart{o: o}).workload() }
+func (o SweepOptions) Workload() string { return strings.Join(o.workloadLines(), " ") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

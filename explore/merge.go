@@ -57,8 +57,8 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			ar.Valid = ar.Valid && pr.Witness == nil
 		}
 		r.Valid = r.Valid && ar.Valid
-		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
+	r.notes()
 	return &r, readWitnesses(&r)
 }
 

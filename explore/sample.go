@@ -2,7 +2,6 @@ package explore
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -29,7 +28,7 @@ func (x *explorer) sample() ([]sched, error) {
 	rng := rand.New(rand.NewPCG(x.o.Seed, 0x6578706c6f7265)) // "explore"
 	n := int64(len(x.base0.points))
 	weights := sizeWeights(n, x.o.Failures)
-	seen := map[[2]uint64]bool{}
+	seen := map[string]bool{}
 	out := []sched{{ordinal: 0, b: x.base0, size: 1}}
 	seen[scheduleKey(nil, nil)] = true
 	var draws int64
@@ -157,20 +156,16 @@ func drawPoints(rng *rand.Rand, b *base, k int) []int32 {
 }
 
 // scheduleKey identifies a schedule (delay digits, canonical points) for
-// de-duplicating draws.
-func scheduleKey(digits []int32, pts []int32) [2]uint64 {
-	h := fnv.New128a()
-	var b [4]byte
+// de-duplicating draws. Digits are below 0xff, so the separator keeps
+// keys of the recorded delays (no digits) apart from the others.
+func scheduleKey(digits []int32, pts []int32) string {
+	b := make([]byte, 0, 4*(len(digits)+len(pts))+1)
 	for _, d := range digits {
-		binary.LittleEndian.PutUint32(b[:], uint32(d))
-		h.Write(b[:])
+		b = binary.LittleEndian.AppendUint32(b, uint32(d))
 	}
-	h.Write([]byte{0xff})
+	b = append(b, 0xff)
 	for _, p := range pts {
-		binary.LittleEndian.PutUint32(b[:], uint32(p))
-		h.Write(b[:])
+		b = binary.LittleEndian.AppendUint32(b, uint32(p))
 	}
-	var sum [16]byte
-	h.Sum(sum[:0])
-	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
+	return string(b)
 }

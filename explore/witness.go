@@ -43,10 +43,7 @@ func (x *explorer) result(t *tally) *Result {
 		r.Algorithms = append(r.Algorithms, ar)
 	}
 	r.Baseline = t.baseline
-	for a := range r.Algorithms {
-		ar := &r.Algorithms[a]
-		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
-	}
+	r.notes()
 	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i, _ int) { jobs[i]() })
 	return r
 }
@@ -100,6 +97,14 @@ func (x *explorer) extreme(e *extreme) Extreme {
 	}
 	info := x.info(&e.at)
 	return Extreme{Value: e.value, Schedule: &info}
+}
+
+// notes explains the surprising per-failure figures (UndoneNote).
+func (r *Result) notes() {
+	for a := range r.Algorithms {
+		ar := &r.Algorithms[a]
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
+	}
 }
 
 // status sums a property's verdicts over the run schedules: failing
