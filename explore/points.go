@@ -60,10 +60,7 @@ type Point struct {
 func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32) {
 	n := len(tr.Processes)
 	perProc := make([][]Point, n)
-	last := make([]int32, n)
-	for p := range last {
-		last[p] = trace.None
-	}
+	last := slices.Repeat([]int32{trace.None}, n)
 	for i := range tr.Events {
 		ev := &tr.Events[i]
 		if ev.Kind == trace.Fail {

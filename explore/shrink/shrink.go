@@ -28,15 +28,9 @@ func Trace(tr *trace.Trace, fails func(*trace.Trace) bool, maxTests int) Result 
 		src:      tr,
 		fails:    fails,
 		budget:   maxTests,
-		keepProc: make([]bool, len(tr.Processes)),
-		keepEv:   make([]bool, len(tr.Events)),
+		keepProc: slices.Repeat([]bool{true}, len(tr.Processes)),
+		keepEv:   slices.Repeat([]bool{true}, len(tr.Events)),
 		best:     tr,
-	}
-	for i := range s.keepProc {
-		s.keepProc[i] = true
-	}
-	for i := range s.keepEv {
-		s.keepEv[i] = true
 	}
 	for {
 		before := s.removed
@@ -143,10 +137,7 @@ func (s *state) materialize() *trace.Trace {
 	if len(out.Processes) == 0 {
 		return nil
 	}
-	newM := make([]int32, len(src.Msgs))
-	for m := range newM {
-		newM[m] = trace.None
-	}
+	newM := slices.Repeat([]int32{trace.None}, len(src.Msgs))
 	for i := range src.Events {
 		ev := src.Events[i]
 		if !s.keepEv[i] || newP[ev.P] == trace.None {
