@@ -240,30 +240,23 @@ func marker(shape string, x, y float64) string {
 	return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="4.5"/>`, x, y)
 }
 
-// allZero names the series that are 0 wherever they are defined.
-func (c *chart) allZero() []string {
-	var out []string
-	for _, s := range c.series {
-		if s.allZero {
-			out = append(out, s.name)
-		}
-	}
-	return out
-}
-
 // legendBox lists the protocols with their line and marker; those that
 // force nothing say so (their lines lie on 0, over each other).
 func (c *chart) legendBox(b *strings.Builder) {
 	b.WriteString(`<g id="legend">` + "\n")
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold" fill="#222">protocol</text>`+"\n", legendX, legend-14)
+	var zero []string // the series that are 0 wherever they are defined
 	for i, s := range c.series {
+		if s.allZero {
+			zero = append(zero, s.name)
+		}
 		st := styles[s.name]
 		y := float64(legend + i*legendStep)
 		fmt.Fprintf(b, `<g class="entry" stroke="%s" fill="%s"><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke-width="2.2"/>%s</g>`+"\n",
 			st.color, st.color, legendX, y, legendX+28, y, marker(st.marker, float64(legendX+14), y))
 		fmt.Fprintf(b, `<text class="legend-label" x="%d" y="%.1f" dominant-baseline="middle" fill="#222">%s</text>`+"\n", legendX+36, y, html.EscapeString(s.name))
 	}
-	if zero := c.allZero(); len(zero) > 0 {
+	if len(zero) > 0 {
 		y := legend + len(c.series)*legendStep + 8
 		verb := "forces"
 		if len(zero) > 1 {
