@@ -224,7 +224,7 @@ func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 			r.PerFailure, r.UndoneBy = &pf, "recovery"
 			continue
 		}
-		pf, err := explore.Lines(ff, mk(r.Protocol), explore.Options{Workers: o.Workers})
+		pf, err := explore.Lines(ff, mk(r.Protocol))
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Protocol, err)
 		}
