@@ -107,29 +107,26 @@ func (c *chart) frame(b *strings.Builder) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="13" role="img" aria-labelledby="title desc">`+"\n",
 		chartW, chartH, chartW, chartH)
 	title := "Forced checkpoints per basic checkpoint"
-	fmt.Fprintf(b, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", title, html.EscapeString(c.workload()))
+	fmt.Fprintf(b, "<title id=\"title\">%s</title>\n<desc id=\"desc\">%s</desc>\n", title, html.EscapeString(c.o.Workload()))
 	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", chartW, chartH)
 	fmt.Fprintf(b, `<text x="%d" y="30" font-size="18" font-weight="bold" fill="#222">%s</text>`+"\n", plotL, title)
-	for i, l := range c.workloadLines() {
+	for i, l := range c.o.workloadLines() {
 		fmt.Fprintf(b, `<text class="subtitle" x="%d" y="%d" font-size="12" fill="#555">%s</text>`+"\n", plotL, 52+16*i, html.EscapeString(l))
 	}
 }
 
 // workloadLines describe the sweep, in two lines.
-func (c *chart) workloadLines() []string {
+func (o SweepOptions) workloadLines() []string {
 	return []string{
-		fmt.Sprintf("Classic workload: %d processes on a complete graph, each sending every MTT = %s s on average (exponential);", c.o.Procs, c.o.MTT),
+		fmt.Sprintf("Classic workload: %d processes on a complete graph, each sending every MTT = %s s on average (exponential);", o.Procs, o.MTT),
 		fmt.Sprintf("basic checkpoint intervals uniform on [ICT/2, 3·ICT/2]; %d basic %s per process, %d %s per point.",
-			c.o.Intervals, plural(c.o.Intervals, "interval", "intervals"), c.o.Seeds, plural(c.o.Seeds, "seed", "seeds")),
+			o.Intervals, plural(o.Intervals, "interval", "intervals"), o.Seeds, plural(o.Seeds, "seed", "seeds")),
 	}
 }
 
-// workload describes the sweep in one line.
-func (c *chart) workload() string { return strings.Join(c.workloadLines(), " ") }
-
 // Workload describes the sweep in one line, as the chart's description
 // does (`ckpt compare --sweep` titles its table with it).
-func (o SweepOptions) Workload() string { return (&chart{o: o}).workload() }
+func (o SweepOptions) Workload() string { return strings.Join(o.workloadLines(), " ") }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -243,30 +240,23 @@ func marker(shape string, x, y float64) string {
 	return fmt.Sprintf(`<circle cx="%.1f" cy="%.1f" r="4.5"/>`, x, y)
 }
 
-// allZero names the series that are 0 wherever they are defined.
-func (c *chart) allZero() []string {
-	var out []string
-	for _, s := range c.series {
-		if s.allZero {
-			out = append(out, s.name)
-		}
-	}
-	return out
-}
-
 // legendBox lists the protocols with their line and marker; those that
 // force nothing say so (their lines lie on 0, over each other).
 func (c *chart) legendBox(b *strings.Builder) {
 	b.WriteString(`<g id="legend">` + "\n")
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold" fill="#222">protocol</text>`+"\n", legendX, legend-14)
+	var zero []string // the series that are 0 wherever they are defined
 	for i, s := range c.series {
+		if s.allZero {
+			zero = append(zero, s.name)
+		}
 		st := styles[s.name]
 		y := float64(legend + i*legendStep)
 		fmt.Fprintf(b, `<g class="entry" stroke="%s" fill="%s"><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke-width="2.2"/>%s</g>`+"\n",
 			st.color, st.color, legendX, y, legendX+28, y, marker(st.marker, float64(legendX+14), y))
 		fmt.Fprintf(b, `<text class="legend-label" x="%d" y="%.1f" dominant-baseline="middle" fill="#222">%s</text>`+"\n", legendX+36, y, html.EscapeString(s.name))
 	}
-	if zero := c.allZero(); len(zero) > 0 {
+	if len(zero) > 0 {
 		y := legend + len(c.series)*legendStep + 8
 		verb := "forces"
 		if len(zero) > 1 {

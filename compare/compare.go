@@ -134,10 +134,11 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	if err := o.Check(); err != nil {
 		return t, err
 	}
-	ff, stripped, err := failureFree(tr, o.Params)
+	ff, err := explore.Prepare(tr, o.Params, true)
 	if err != nil {
 		return t, err
 	}
+	stripped := len(tr.Events) - len(ff.Events)
 	t.Rows = make([]Row, len(o.Protocols))
 	for i, name := range o.Protocols {
 		if o.Pipeline != nil {
@@ -166,23 +167,6 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 		}
 	}
 	return t, nil
-}
-
-// failureFree returns tr without its fail events, with params overridden
-// and defaulted, validated, and how many fails it dropped.
-func failureFree(tr *trace.Trace, params trace.Params) (*trace.Trace, int, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels),
-		Params: tr.Params.Override(params).WithDefaults()}
-	out.Events = make([]trace.Event, 0, len(tr.Events))
-	for _, ev := range tr.Events {
-		if ev.Kind != trace.Fail {
-			out.Events = append(out.Events, ev)
-		}
-	}
-	if err := trace.Validate(out); err != nil {
-		return nil, 0, err
-	}
-	return out, len(tr.Events) - len(out.Events), nil
 }
 
 // mk returns the constructor of protocol name for failure-free traces.
@@ -240,7 +224,7 @@ func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 			r.PerFailure, r.UndoneBy = &pf, "recovery"
 			continue
 		}
-		pf, err := explore.Lines(ff, mk(r.Protocol), explore.Options{Workers: o.Workers})
+		pf, err := explore.Lines(ff, mk(r.Protocol))
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Protocol, err)
 		}

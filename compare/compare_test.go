@@ -27,7 +27,7 @@ func TestAgainstIndependentFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ff, _, err := failureFree(tr, trace.Params{})
+		ff, err := explore.Prepare(tr, trace.Params{}, true)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -18,7 +19,7 @@ import (
 // checkpointing is valid.
 func TestAgreesWithReport(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		ff, _, err := failureFree(gentest.Trace().Draw(t, "trace"), trace.Params{})
+		ff, err := explore.Prepare(gentest.Trace().Draw(t, "trace"), trace.Params{}, true)
 		if err != nil {
 			t.Fatal(err)
 		}

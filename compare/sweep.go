@@ -4,11 +4,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -66,24 +65,9 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 	}
 	cells := make([][]Row, len(o.Ratios)*o.Seeds) // per (ratio, seed): one row per protocol
 	errs := make([]error, len(cells))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	for range workers {
-		wg.Go(func() {
-			for c := range work {
-				cells[c], errs[c] = o.cell(o.Ratios[c/o.Seeds], uint64(c%o.Seeds)+1)
-			}
-		})
-	}
-	for c := range cells {
-		work <- c
-	}
-	close(work)
-	wg.Wait()
+	(&pipeline.Pipeline{Cores: o.Workers}).Each(len(cells), func(c, _ int) {
+		cells[c], errs[c] = o.cell(o.Ratios[c/o.Seeds], uint64(c%o.Seeds)+1)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -97,8 +81,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 				sr.Row.add(&cells[ri*o.Seeds+s][pi])
 			}
 			sr.Row.Protocol = name
-			sr.Row.ForcedPerBasic = quotient(float64(sr.Row.Forced), sr.Row.Basic)
-			sr.Row.PiggybackPerMessage = quotient(float64(sr.Row.PiggybackBytes), sr.Row.Messages)
+			sr.Row.quotients()
 			out = append(out, sr)
 		}
 	}

@@ -37,9 +37,8 @@ type verdict struct {
 type recStat struct {
 	found bool
 	// undone is the ops every process undid for the failure; failed is
-	// the failed process's share, maxFailed what the maximum consistent
-	// line of checkpoints would undo at it.
-	undone, failed, maxFailed int
+	// the failed process's share.
+	undone, failed int
 	// rolled counts the processes that restored a checkpoint.
 	rolled int
 	// extra sums the line's extra rollback (report.LineEntry.Extra).
@@ -160,11 +159,6 @@ func sumRecovery(rec *report.Recovery) recStat {
 		}
 		if le.P == rec.Failure.P {
 			s.failed = le.Undone
-		}
-	}
-	for i := range rec.MaxLine {
-		if rec.MaxLine[i].P == rec.Failure.P {
-			s.maxFailed = rec.MaxLine[i].Undone
 		}
 	}
 	return s

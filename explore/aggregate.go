@@ -5,36 +5,23 @@ package explore
 // accumulate on their own and merging their tallies in any order gives
 // the same result: the output does not depend on the number of cores.
 
-// ref names a schedule that reached some figure.
-type ref struct {
-	ordinal int64 // -1: none yet
-	b       *base
-	pts     []int32
-	size    int64
-}
-
-func (r *ref) set(s *sched) {
-	*r = ref{ordinal: s.ordinal, b: s.b, pts: s.pts, size: s.size}
-}
-
-// earlier reports whether o should replace r as "the first".
-func (r *ref) earlier(o *ref) bool {
+// earlier reports whether o should replace r as "the first" schedule
+// to reach a figure (ordinal -1: none yet).
+func (r *sched) earlier(o *sched) bool {
 	return o.ordinal >= 0 && (r.ordinal < 0 || o.ordinal < r.ordinal)
 }
 
 // extreme is a maximum and the first schedule reaching it.
 type extreme struct {
 	value int
-	at    ref
+	at    sched
 }
 
 func (x *extreme) offer(v int, s *sched) {
-	if x.at.ordinal < 0 || v > x.value || (v == x.value && s.ordinal < x.at.ordinal) {
-		x.value = v
-		x.at.set(s)
-	}
+	x.merge(&extreme{value: v, at: *s})
 }
 
+// merge keeps the larger of x and o, the earlier schedule on a tie.
 func (x *extreme) merge(o *extreme) {
 	if o.at.ordinal < 0 {
 		return
@@ -44,40 +31,22 @@ func (x *extreme) merge(o *extreme) {
 	}
 }
 
-// perFail sums ops undone per failure.
-type perFail struct {
-	n, total int64
-	max      int
+// add counts times failures that undid undone ops each.
+func (p *PerFailure) add(undone int, times int64) {
+	p.merge(PerFailure{Failures: times, Total: int64(undone) * times, Max: undone})
 }
 
-func (p *perFail) add(undone int, times int64) {
-	if times <= 0 {
+// merge adds o's failures into p.
+func (p *PerFailure) merge(o PerFailure) {
+	if o.Failures <= 0 {
 		return
 	}
-	if p.n == 0 || undone > p.max {
-		p.max = undone
+	if p.Failures == 0 || o.Max > p.Max {
+		p.Max = o.Max
 	}
-	p.n += times
-	p.total += int64(undone) * times
-}
-
-func (p *perFail) merge(o *perFail) {
-	if o.n == 0 {
-		return
-	}
-	if p.n == 0 || o.max > p.max {
-		p.max = o.max
-	}
-	p.n += o.n
-	p.total += o.total
-}
-
-func (p *perFail) result() PerFailure {
-	r := PerFailure{Failures: p.n, Total: p.total, Max: p.max}
-	if p.n > 0 {
-		r.Mean = float64(p.total) / float64(p.n)
-	}
-	return r
+	p.Failures += o.Failures
+	p.Total += o.Total
+	p.Mean = float64(p.Total) / float64(p.Failures)
 }
 
 // algTally is one algorithm's tally.
@@ -86,16 +55,16 @@ type algTally struct {
 	// na and unknown count the runs in which the checker reported a
 	// property n/a or unknown.
 	na, unknown    [16]int64
-	first          [16]ref
+	first          [16]sched
 	undone, rolled extreme
 	extra          extreme
-	pf             perFail
+	pf             PerFailure
 }
 
 // tally is one worker's (or, merged, the whole run's) tally.
 type tally struct {
 	algs     []algTally
-	baseline perFail
+	baseline PerFailure
 	run      int64
 	covered  int64
 	// err is the error of the earliest failing schedule, if any.
@@ -131,8 +100,8 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		}
 		at.failing[i] += s.size
 		at.classes[i]++
-		if at.first[i].ordinal < 0 || s.ordinal < at.first[i].ordinal {
-			at.first[i].set(s)
+		if at.first[i].earlier(s) {
+			at.first[i] = *s
 		}
 	}
 	for j, k := range inj {
@@ -191,9 +160,9 @@ func (t *tally) merge(o *tally) {
 		at.undone.merge(&ot.undone)
 		at.rolled.merge(&ot.rolled)
 		at.extra.merge(&ot.extra)
-		at.pf.merge(&ot.pf)
+		at.pf.merge(ot.pf)
 	}
-	t.baseline.merge(&o.baseline)
+	t.baseline.merge(o.baseline)
 	t.run += o.run
 	t.covered += o.covered
 	if o.err != nil && (t.err == nil || o.errOrd < t.errOrd) {

@@ -19,7 +19,6 @@ type base struct {
 	// points in global order; byID maps a point's ID to its index.
 	points []Point
 	byID   []int32
-	ids    []int32
 	// opIndex is each event's op index in its process's program, or
 	// trace.None for environment events.
 	opIndex []int32
@@ -37,7 +36,7 @@ type base struct {
 // exploration.
 func newBase(tr *trace.Trace, extra []trace.Time) *base {
 	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
-	b.points, b.byID, b.ids = findPoints(tr, tr.Params.RestartDelay)
+	b.points, b.byID = findPoints(tr, tr.Params.RestartDelay)
 	b.opIndex = make([]int32, len(tr.Events))
 	ops := make([]int32, len(tr.Processes))
 	for i := range tr.Events {

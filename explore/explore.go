@@ -116,15 +116,16 @@ func (o *Options) normalize() error {
 	return nil
 }
 
-// prepare returns the trace explore starts from: tr's events (without
-// its fails when strip), its params overridden and defaulted so that
-// every schedule and witness carries them explicitly, validated.
-func prepare(tr *trace.Trace, o *Options) (*trace.Trace, error) {
+// Prepare returns the trace an exploration or a comparison starts
+// from: tr's events (without its fails when strip), its params
+// overridden by params and defaulted so that every schedule and witness
+// carries them explicitly, validated.
+func Prepare(tr *trace.Trace, params trace.Params, strip bool) (*trace.Trace, error) {
 	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
-	out.Params = tr.Params.Override(o.Params).WithDefaults()
+	out.Params = tr.Params.Override(params).WithDefaults()
 	out.Events = make([]trace.Event, 0, len(tr.Events))
 	for _, ev := range tr.Events {
-		if o.StripFailures && ev.Kind == trace.Fail {
+		if strip && ev.Kind == trace.Fail {
 			continue
 		}
 		out.Events = append(out.Events, ev)
@@ -156,7 +157,7 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 	if err := o.normalize(); err != nil {
 		return nil, err
 	}
-	prep, err := prepare(tr, &o)
+	prep, err := Prepare(tr, o.Params, o.StripFailures)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +190,7 @@ func (x *explorer) explore() (*tally, error) {
 		x.total.Store(shardCount(x.o.Shard, x.scope.Classes.Int64()))
 		t = x.runAll(func(emit func(task) bool) { genErr = x.exhaustive(emit) })
 	} else {
-		list, _, err := x.sample()
+		list, err := x.sample()
 		if err != nil {
 			return nil, err
 		}

@@ -255,7 +255,7 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 		}
 		return keys
 	}
-	list, _, err := x.sample()
+	list, err := x.sample()
 	if err != nil {
 		t.Fatal(err)
 	}

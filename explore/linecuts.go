@@ -48,22 +48,40 @@ func tickLabelled(tr *trace.Trace) *trace.Trace {
 	return &out
 }
 
+// Pattern is a failure-free run's checkpoint and communication
+// pattern: every process's checkpoint positions (0, its initial state,
+// first) and every received message, ops at both ends.
+func Pattern(run *trace.Run) (ckpts [][]int32, msgs []rline.Msg) {
+	ckpts = make([][]int32, len(run.Processes))
+	for p := range ckpts {
+		ckpts[p] = []int32{0}
+	}
+	sent := make([]rline.Msg, len(run.Msgs))
+	for i := range run.Events {
+		switch e := &run.Events[i]; e.Kind {
+		case trace.Checkpoint:
+			ckpts[e.P] = append(ckpts[e.P], e.Pos)
+		case trace.Send:
+			sent[e.Msg] = rline.Msg{From: e.P, SendOp: e.Op}
+		case trace.Recv:
+			m := sent[e.Msg]
+			m.To, m.RecvOp = e.P, e.Op
+			msgs = append(msgs, m)
+		}
+	}
+	return ckpts, msgs
+}
+
 // newHistory indexes run, the failure-free replay of tr.
 func newHistory(run *trace.Run, tr *trace.Trace) (*history, error) {
-	n := len(tr.Processes)
-	h := &history{run: run, tr: tr, ckpts: make([][]int32, n), image: make([]int32, len(tr.Events))}
-	prog := make([][]int32, n)
+	h := &history{run: run, tr: tr, image: make([]int32, len(tr.Events))}
+	prog := make([][]int32, len(tr.Processes))
 	for i := range tr.Events {
 		h.image[i] = trace.None
 		if ev := &tr.Events[i]; ev.Kind.IsOp() {
 			prog[ev.P] = append(prog[ev.P], int32(i))
 		}
 	}
-	for p := range h.ckpts {
-		h.ckpts[p] = []int32{0}
-	}
-	sent := make([]rline.Msg, len(run.Msgs))
-	var msgs []rline.Msg
 	for i := range run.Events {
 		e := &run.Events[i]
 		x := int32(trace.None)
@@ -72,17 +90,7 @@ func newHistory(run *trace.Run, tr *trace.Trace) (*history, error) {
 			if e.Op >= 0 && int(e.Op) < len(prog[e.P]) {
 				x = prog[e.P][e.Op]
 			}
-			if e.Kind == trace.Send {
-				sent[e.Msg] = rline.Msg{From: e.P, SendOp: e.Op}
-			} else if e.Kind == trace.Recv {
-				m := sent[e.Msg]
-				m.To, m.RecvOp = e.P, e.Op
-				msgs = append(msgs, m)
-			}
 		case trace.Checkpoint, trace.CheckpointSkipped:
-			if e.Kind == trace.Checkpoint {
-				h.ckpts[e.P] = append(h.ckpts[e.P], e.Pos)
-			}
 			if l, ok := strings.CutPrefix(run.Label(e), tickLabel); ok {
 				v, _ := strconv.Atoi(l)
 				x = int32(v)
@@ -93,7 +101,9 @@ func newHistory(run *trace.Run, tr *trace.Trace) (*history, error) {
 			h.images, h.imageOf = append(h.images, int32(i)), append(h.imageOf, x)
 		}
 	}
+	var msgs []rline.Msg
 	var err error
+	h.ckpts, msgs = Pattern(run)
 	h.g, err = rline.New(h.ckpts, msgs)
 	return h, err
 }

@@ -31,40 +31,32 @@ import (
 // find it with less work done and charge it less: it is charged for the
 // same crash in the program instead.
 //
-// mk builds the protocol's state machine for the failure-free trace. The
-// trace's own failures must be stripped (o.StripFailures) or absent;
-// o.Params applies, the rest of o does not. Every point counts once, so
+// mk builds the protocol's state machine for tr, which Prepare made
+// failure-free (a fail event is refused). Every point counts once, so
 // the figures are over the same space as Run's per-failure statistics.
 // Cost: one replay, then per point the propagation only.
-func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o Options) (PerFailure, error) {
-	per, err := LinesPerPoint(tr, mk, o)
+func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) (PerFailure, error) {
+	per, err := LinesPerPoint(tr, mk)
 	if err != nil {
 		return PerFailure{}, err
 	}
-	var pf perFail
+	var pf PerFailure
 	for _, u := range per {
 		pf.add(u, 1)
 	}
-	return pf.result(), nil
+	return pf, nil
 }
 
 // LinesPerPoint is Lines' figure at each failure point, in the global
 // order of points (by trace position).
-func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error), o Options) ([]int, error) {
-	if err := o.normalize(); err != nil {
-		return nil, err
-	}
-	prep, err := prepare(tr, &o)
-	if err != nil {
-		return nil, err
-	}
-	for i := range prep.Events {
-		if prep.Events[i].Kind == trace.Fail {
+func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) ([]int, error) {
+	for i := range tr.Events {
+		if tr.Events[i].Kind == trace.Fail {
 			return nil, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
 				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
 		}
 	}
-	lines, err := newBase(prep, nil).lines(mk)
+	lines, err := newBase(tr, nil).lines(mk)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestLinesAreTheBaseline(t *testing.T) {
 	moved := 0
 	rapid.Check(t, func(t *rapid.T) {
 		tr := prepared(t, gentest.Trace().Draw(t, "trace"), true)
-		got, err := LinesPerPoint(tr, plain, Options{Workers: 2})
+		got, err := LinesPerPoint(tr, plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,28 +95,24 @@ func (a *dropForced) Step(in *replay.Input, fx []replay.Effect) []replay.Effect 
 }
 
 // TestLinesEveryProtocol: every protocol without recovery gets a figure
-// at every point, the same with one worker or several, and a trace with
-// failures left in is refused with the event named.
+// at every point, and a trace with failures left in is refused with the
+// event named.
 func TestLinesEveryProtocol(t *testing.T) {
 	tr := prepared(t, mustGen(t, 3, 60, 3), true)
 	for _, name := range []string{"bcs", "fdas", "hmnr", "coordinated"} {
-		one, err := LinesPerPoint(tr, protocol(name), Options{Workers: 1})
+		per, err := LinesPerPoint(tr, protocol(name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		many, err := LinesPerPoint(tr, protocol(name), Options{Workers: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(one) != len(newBase(tr, nil).points) || !slices.Equal(one, many) {
-			t.Errorf("%s: %v with one worker, %v with three", name, one, many)
+		if len(per) != len(newBase(tr, nil).points) {
+			t.Errorf("%s: %d figures for %d points", name, len(per), len(newBase(tr, nil).points))
 		}
 	}
 	withFail := prepared(t, mustGenFailures(t, 3, 60, 3), false)
-	if _, err := LinesPerPoint(withFail, protocol("bcs"), Options{}); err == nil {
+	if _, err := LinesPerPoint(withFail, protocol("bcs")); err == nil {
 		t.Error("a trace with failures was measured")
 	}
-	if _, err := LinesPerPoint(withFail, protocol("bcs"), Options{StripFailures: true}); err != nil {
+	if _, err := LinesPerPoint(prepared(t, withFail, true), protocol("bcs")); err != nil {
 		t.Errorf("stripped: %v", err)
 	}
 }
@@ -223,7 +219,7 @@ func traceOpsBefore(tr *trace.Trace, gap int32) []int32 {
 func BenchmarkLines(b *testing.B) {
 	tr := prepared(b, genTrace(b, 6, 1000, 4, 0), true)
 	for b.Loop() {
-		if _, err := Lines(tr, protocol("bcs"), Options{}); err != nil {
+		if _, err := Lines(tr, protocol("bcs")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -43,24 +43,22 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 			for a := range r.Algorithms {
 				mergeAlgorithm(&r.Algorithms[a], &p.Algorithms[a])
 			}
-			r.Baseline = mergePerFailure(r.Baseline, p.Baseline)
+			r.Baseline.merge(p.Baseline)
 		}
 	}
-	if r.Scope.Schedules.Sign() > 0 {
-		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, r.Scope.Schedules).Float64()
-	}
+	r.Scope.setCoverage()
 	r.Valid = true
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
 		ar.Valid = true
 		for i := range ar.Properties {
 			pr := &ar.Properties[i]
-			pr.Status = mergedStatus(parts, a, i)
+			pr.Status = mergedStatus(parts, a, i, r.Scope.Run)
 			ar.Valid = ar.Valid && pr.Witness == nil
 		}
 		r.Valid = r.Valid && ar.Valid
-		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
+	r.notes()
 	return &r, readWitnesses(&r)
 }
 
@@ -75,15 +73,15 @@ func checkShards(parts []*Result, names []string) error {
 		if p.Stopped {
 			return bad("stopped after %d of %d schedules: run the shard to the end", p.Scope.Run, p.Scope.ToRun)
 		}
-		k, n, err := parseShard(p.Scope.Shard)
-		if err != nil || n != len(parts) {
+		sh, err := ParseShard(p.Scope.Shard)
+		if err != nil || sh.Count != len(parts) {
 			results := map[bool]string{true: "1 result", false: strconv.Itoa(len(parts)) + " results"}[len(parts) == 1]
 			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each", p.Scope.Shard, results)
 		}
-		if seen[k] != "" {
-			return bad("shard %s again (also %s)", p.Scope.Shard, seen[k])
+		if seen[sh.Index] != "" {
+			return bad("shard %s again (also %s)", p.Scope.Shard, seen[sh.Index])
 		}
-		seen[k] = names[i]
+		seen[sh.Index] = names[i]
 		if what := differs(parts[0], p); what != "" {
 			return bad("not the same exploration as %s (%s differs)", names[0], what)
 		}
@@ -116,21 +114,15 @@ func differs(q, p *Result) string {
 	return ""
 }
 
-// parseShard reads "I/N" (1-based) as the 0-based index and the count.
-func parseShard(s string) (int, int, error) {
+// ParseShard reads --shard I/N, 1-based as CI matrices count.
+func ParseShard(s string) (Shard, error) {
 	i, n, ok := strings.Cut(s, "/")
 	a, err1 := strconv.Atoi(i)
 	b, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || b < 1 || a < 1 || a > b {
-		return 0, 0, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
 	}
-	return a - 1, b, nil
-}
-
-// ParseShard reads --shard I/N, 1-based as CI matrices count.
-func ParseShard(s string) (Shard, error) {
-	i, n, err := parseShard(s)
-	return Shard{Index: i, Count: n}, err
+	return Shard{Index: a - 1, Count: b}, nil
 }
 
 // mergeAlgorithm adds o, another shard's, into a.
@@ -148,42 +140,25 @@ func mergeAlgorithm(a, o *AlgorithmResult) {
 			*x.a = *o
 		}
 	}
-	a.PerFailure = mergePerFailure(a.PerFailure, o.PerFailure)
-}
-
-func mergePerFailure(a, o PerFailure) PerFailure {
-	if o.Failures == 0 {
-		return a
-	}
-	if a.Failures == 0 || o.Max > a.Max {
-		a.Max = o.Max
-	}
-	p := perFail{n: a.Failures + o.Failures, total: a.Total + o.Total, max: a.Max}
-	return p.result()
+	a.PerFailure.merge(o.PerFailure)
 }
 
 // mergedStatus is property i of algorithm a over the shards, as status
-// sums it over one run: fail if any shard fails it; else unknown if any
-// could not judge it; else n/a if it applies to no schedule run (a
-// shard that ran none says pass); else pass.
-func mergedStatus(parts []*Result, a, i int) report.Status {
-	var run int64
-	na := true
-	for _, st := range []report.Status{report.Fail, report.Unknown} {
-		for _, p := range parts {
-			if p.Algorithms[a].Properties[i].Status == st {
-				return st
-			}
+// sums it over one run: a shard that could not judge it counts one
+// unknown run, one where it applies to none of its runs that many n/a.
+func mergedStatus(parts []*Result, a, i int, run int64) report.Status {
+	var failing, unknown, na int64
+	for _, p := range parts {
+		pr := &p.Algorithms[a].Properties[i]
+		failing += pr.Failing
+		switch pr.Status {
+		case report.Unknown:
+			unknown++
+		case report.NA:
+			na += p.Scope.Run
 		}
 	}
-	for _, p := range parts {
-		run += p.Scope.Run
-		na = na && (p.Scope.Run == 0 || p.Algorithms[a].Properties[i].Status == report.NA)
-	}
-	if na && run > 0 {
-		return report.NA
-	}
-	return report.Pass
+	return status(failing, unknown, na, run)
 }
 
 // readWitnesses decodes the witness traces the shards' results carry.

@@ -59,11 +59,16 @@ func (x *explorer) plan() error {
 		s.Classes = classes
 	case vectors.IsInt64() && vectors.Int64() <= x.o.Budget &&
 		vectors.Int64()*int64(len(x.tr.Events)+len(x.base0.points)) <= countLimit:
-		total, err := x.countDelayed(k, reduce)
+		// Sum the classes of every delay vector's failure space.
+		s.Classes = new(big.Int)
+		err := x.eachBase(func(b *base) bool {
+			_, c := b.spaceSize(k, reduce)
+			s.Classes.Add(s.Classes, c)
+			return true
+		})
 		if err != nil {
 			return err
 		}
-		s.Classes = total
 	}
 	if s.Classes != nil {
 		s.Merged = new(big.Int).Sub(s.Schedules, s.Classes)
@@ -75,17 +80,6 @@ func (x *explorer) plan() error {
 	return nil
 }
 
-// countDelayed sums the classes of every delay vector's failure space.
-func (x *explorer) countDelayed(k int, reduce bool) (*big.Int, error) {
-	total := new(big.Int)
-	err := x.eachBase(func(b *base) bool {
-		_, c := b.spaceSize(k, reduce)
-		total.Add(total, c)
-		return true
-	})
-	return total, err
-}
-
 // eachBase calls f with the base of every delay vector in order (just
 // base0 without delays).
 func (x *explorer) eachBase(f func(b *base) bool) error {
@@ -94,12 +88,11 @@ func (x *explorer) eachBase(f func(b *base) bool) error {
 	}
 	digits := make([]int32, len(x.choices))
 	for nextVector(digits, x.choices) {
-		extra := extraOf(digits, x.choices)
-		rt, err := retime(x.tr, extra)
+		b, err := x.vectorBase(digits)
 		if err != nil {
 			return err
 		}
-		if !f(newBase(rt, extra)) {
+		if !f(b) {
 			return nil
 		}
 	}

@@ -56,15 +56,11 @@ type Point struct {
 // findPoints returns the failure points of tr in global order — by Gap,
 // then time, then process — which is the order in which their fail events
 // appear when several are inserted into the trace. restart is the restart
-// delay in force. ids gives each process's first point ID (the points of
-// process p have IDs ids[p] .. ids[p+1]-1).
-func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32, ids []int32) {
+// delay in force. byID maps a point's ID to its index.
+func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32) {
 	n := len(tr.Processes)
 	perProc := make([][]Point, n)
-	last := make([]int32, n)
-	for p := range last {
-		last[p] = trace.None
-	}
+	last := slices.Repeat([]int32{trace.None}, n)
 	for i := range tr.Events {
 		ev := &tr.Events[i]
 		if ev.Kind == trace.Fail {
@@ -73,7 +69,7 @@ func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32,
 		perProc[ev.P] = append(perProc[ev.P], Point{P: ev.P, Gap: int32(i), T: ev.T, Before: int32(i), After: last[ev.P]})
 		last[ev.P] = int32(i)
 	}
-	ids = make([]int32, n+1)
+	ids := make([]int32, n)
 	total := 0
 	for p := range perProc {
 		end := Point{P: int32(p), Gap: 0, Before: trace.None, After: last[p]}
@@ -84,7 +80,6 @@ func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32,
 		ids[p] = int32(total)
 		total += len(perProc[p])
 	}
-	ids[n] = int32(total)
 	pts = make([]Point, 0, total)
 	for p, list := range perProc {
 		stretches(tr, list, restart)
@@ -103,7 +98,7 @@ func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32,
 		pt := &pts[g]
 		pt.End = byID[pt.ID+pt.Dist]
 	}
-	return pts, byID, ids
+	return pts, byID
 }
 
 // stretches fills Dist, Size and Down for the points of one process, in

@@ -29,17 +29,11 @@ package explore
 // not already there, is not canonical: its class is explored through the
 // schedule with the failure at the end.
 func (b *base) canonical(pts []int32) (ok bool, size int64) {
-	if len(pts) == 0 {
+	if len(pts) == 0 || !b.movable(pts) {
 		return true, 1
 	}
 	first := &b.points[pts[0]]
-	if !b.movable(pts) {
-		return true, 1
-	}
-	if first.Dist != 0 {
-		return false, 0
-	}
-	return true, int64(first.Size)
+	return first.Dist == 0, int64(first.Size)
 }
 
 // movable reports whether the first failure of pts may move within its

@@ -205,11 +205,7 @@ func effective(tr *trace.Trace, inj []int32, eff []bool, until []trace.Time) ([]
 		}
 		on := ev.T >= until[ev.P]
 		if on {
-			down := ev.Down
-			if down == 0 {
-				down = tr.Params.RestartDelay
-			}
-			until[ev.P] = ev.T + down
+			until[ev.P] = ev.T + tr.Params.DownOf(ev)
 		}
 		if j < len(inj) && inj[j] == k {
 			eff = append(eff, on)

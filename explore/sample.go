@@ -2,7 +2,6 @@ package explore
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -24,13 +23,12 @@ import (
 // barely larger than the budget would otherwise spend long on repeats.
 const maxDrawFactor = 20
 
-// sample returns the sampled schedules in sample order (every shard's),
-// and how many draws it took.
-func (x *explorer) sample() ([]sched, int64, error) {
+// sample returns the sampled schedules in sample order (every shard's).
+func (x *explorer) sample() ([]sched, error) {
 	rng := rand.New(rand.NewPCG(x.o.Seed, 0x6578706c6f7265)) // "explore"
 	n := int64(len(x.base0.points))
 	weights := sizeWeights(n, x.o.Failures)
-	seen := map[[2]uint64]bool{}
+	seen := map[string]bool{}
 	out := []sched{{ordinal: 0, b: x.base0, size: 1}}
 	seen[scheduleKey(nil, nil)] = true
 	var draws int64
@@ -39,7 +37,7 @@ func (x *explorer) sample() ([]sched, int64, error) {
 		draws++
 		b, seed, digits, err := x.drawBase(rng)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		k := pickSize(rng, weights)
 		pts := drawPoints(rng, b, k)
@@ -58,7 +56,7 @@ func (x *explorer) sample() ([]sched, int64, error) {
 		}
 		out = append(out, s)
 	}
-	return out, draws, nil
+	return out, nil
 }
 
 // drawBase draws a delay vector: the base trace for it, the seed that
@@ -91,7 +89,13 @@ func vectorDigits(seed uint64, choices [][]trace.Time) []int32 {
 
 // sampledBase builds the base of the delay vector seed names.
 func (x *explorer) sampledBase(seed uint64) (*base, error) {
-	extra := extraOf(vectorDigits(seed, x.choices), x.choices)
+	return x.vectorBase(vectorDigits(seed, x.choices))
+}
+
+// vectorBase builds the base of the delay vector digits (base0 for the
+// recorded delays).
+func (x *explorer) vectorBase(digits []int32) (*base, error) {
+	extra := extraOf(digits, x.choices)
 	if extra == nil {
 		return x.base0, nil
 	}
@@ -152,20 +156,16 @@ func drawPoints(rng *rand.Rand, b *base, k int) []int32 {
 }
 
 // scheduleKey identifies a schedule (delay digits, canonical points) for
-// de-duplicating draws.
-func scheduleKey(digits []int32, pts []int32) [2]uint64 {
-	h := fnv.New128a()
-	var b [4]byte
+// de-duplicating draws. Digits are below 0xff, so the separator keeps
+// keys of the recorded delays (no digits) apart from the others.
+func scheduleKey(digits []int32, pts []int32) string {
+	b := make([]byte, 0, 4*(len(digits)+len(pts))+1)
 	for _, d := range digits {
-		binary.LittleEndian.PutUint32(b[:], uint32(d))
-		h.Write(b[:])
+		b = binary.LittleEndian.AppendUint32(b, uint32(d))
 	}
-	h.Write([]byte{0xff})
+	b = append(b, 0xff)
 	for _, p := range pts {
-		binary.LittleEndian.PutUint32(b[:], uint32(p))
-		h.Write(b[:])
+		b = binary.LittleEndian.AppendUint32(b, uint32(p))
 	}
-	var sum [16]byte
-	h.Sum(sum[:0])
-	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
+	return string(b)
 }

@@ -65,7 +65,7 @@ func prepared(t fataler, tr *trace.Trace, strip bool) *trace.Trace {
 	if err := o.normalize(); err != nil {
 		t.Fatal(err)
 	}
-	prep, err := prepare(tr, &o)
+	prep, err := Prepare(tr, o.Params, o.StripFailures)
 	if err != nil {
 		t.Fatal(err)
 	}

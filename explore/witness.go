@@ -22,9 +22,7 @@ func (x *explorer) result(t *tally) *Result {
 	r := &Result{File: x.tr.Name, Valid: true, Scope: x.scope, Stopped: x.ctx.Err() != nil}
 	r.Scope.Run, r.Scope.ToRun = t.run, x.total.Load()
 	r.Scope.Covered = big.NewInt(t.covered)
-	if x.scope.Schedules.Sign() > 0 {
-		r.Scope.Coverage, _ = new(big.Rat).SetFrac(r.Scope.Covered, x.scope.Schedules).Float64()
-	}
+	r.Scope.setCoverage()
 	var jobs []func()
 	for a, e := range x.engines {
 		at := &t.algs[a]
@@ -32,7 +30,7 @@ func (x *explorer) result(t *tally) *Result {
 		ar.Properties = make([]PropertyResult, len(Properties))
 		for i, name := range Properties {
 			pr := &ar.Properties[i]
-			*pr = PropertyResult{Name: name, Status: status(at, i, t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
+			*pr = PropertyResult{Name: name, Status: status(at.failing[i], at.unknown[i], at.na[i], t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
 			if first := &at.first[i]; first.ordinal >= 0 {
 				ar.Valid = false
 				pr.Witness = &Witness{Schedule: x.info(first)}
@@ -40,15 +38,12 @@ func (x *explorer) result(t *tally) *Result {
 			}
 		}
 		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
-		ar.PerFailure = at.pf.result()
+		ar.PerFailure = at.pf
 		r.Valid = r.Valid && ar.Valid
 		r.Algorithms = append(r.Algorithms, ar)
 	}
-	r.Baseline = t.baseline.result()
-	for a := range r.Algorithms {
-		ar := &r.Algorithms[a]
-		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
-	}
+	r.Baseline = t.baseline
+	r.notes()
 	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i, _ int) { jobs[i]() })
 	return r
 }
@@ -56,7 +51,7 @@ func (x *explorer) result(t *tally) *Result {
 // shrinkWitness rebuilds the schedule's trace (with labels on the
 // injected fails) and, if shrunk is set, shrinks it while property
 // prop still fails.
-func (x *explorer) shrinkWitness(e engine, prop int, r *ref, w *Witness, shrunk bool) {
+func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrunk bool) {
 	var buf traceBuf
 	tr := cloneTrace(r.b.build(r.pts, &buf, true))
 	w.Trace = tr
@@ -82,7 +77,7 @@ func cloneTrace(t *trace.Trace) *trace.Trace {
 }
 
 // info describes the schedule r names.
-func (x *explorer) info(r *ref) ScheduleInfo {
+func (x *explorer) info(r *sched) ScheduleInfo {
 	s := ScheduleInfo{Ordinal: r.ordinal, Class: r.size, Failures: []FailureInfo{}, Delays: []DelayInfo{}}
 	for _, g := range r.pts {
 		pt := &r.b.points[g]
@@ -104,15 +99,32 @@ func (x *explorer) extreme(e *extreme) Extreme {
 	return Extreme{Value: e.value, Schedule: &info}
 }
 
-// status sums property i's verdicts over the run schedules.
-func status(at *algTally, i int, run int64) report.Status {
+// notes explains the surprising per-failure figures (UndoneNote).
+func (r *Result) notes() {
+	for a := range r.Algorithms {
+		ar := &r.Algorithms[a]
+		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
+	}
+}
+
+// status sums a property's verdicts over the run schedules: failing
+// schedules, runs the checker could not judge it in, runs it applied to
+// none of.
+func status(failing, unknown, na, run int64) report.Status {
 	switch {
-	case at.failing[i] > 0:
+	case failing > 0:
 		return report.Fail
-	case at.unknown[i] > 0:
+	case unknown > 0:
 		return report.Unknown
-	case run > 0 && at.na[i] == run:
+	case run > 0 && na == run:
 		return report.NA
 	}
 	return report.Pass
+}
+
+// setCoverage sets Coverage from Covered.
+func (s *Scope) setCoverage() {
+	if s.Schedules.Sign() > 0 {
+		s.Coverage, _ = new(big.Rat).SetFrac(s.Covered, s.Schedules).Float64()
+	}
 }

@@ -28,21 +28,15 @@ func Trace(tr *trace.Trace, fails func(*trace.Trace) bool, maxTests int) Result 
 		src:      tr,
 		fails:    fails,
 		budget:   maxTests,
-		keepProc: make([]bool, len(tr.Processes)),
-		keepEv:   make([]bool, len(tr.Events)),
+		keepProc: slices.Repeat([]bool{true}, len(tr.Processes)),
+		keepEv:   slices.Repeat([]bool{true}, len(tr.Events)),
 		best:     tr,
-	}
-	for i := range s.keepProc {
-		s.keepProc[i] = true
-	}
-	for i := range s.keepEv {
-		s.keepEv[i] = true
 	}
 	for {
 		before := s.removed
-		ddmin(s.procUnits(), s.dropProcs)
-		ddmin(s.msgUnits(), s.dropMsgs)
-		ddmin(s.eventUnits(), s.dropEvents)
+		s.ddmin(s.procUnits(), func(p int) { s.keepProc[p] = false })
+		s.ddmin(s.msgUnits(), s.dropMsg)
+		s.ddmin(s.eventUnits(), func(i int) { s.keepEv[i] = false })
 		if s.removed == before || s.tests >= s.budget {
 			break
 		}
@@ -62,14 +56,16 @@ type state struct {
 	best     *trace.Trace
 }
 
-// try applies drop to the candidate, keeps the change if the trace it
+// try drops units from the candidate, keeps the change if the trace it
 // gives still fails, and reverts it otherwise.
-func (s *state) try(drop func()) bool {
+func (s *state) try(units []int, drop func(int)) bool {
 	if s.tests >= s.budget {
 		return false
 	}
 	procs, evs := append([]bool(nil), s.keepProc...), append([]bool(nil), s.keepEv...)
-	drop()
+	for _, u := range units {
+		drop(u)
+	}
 	tr := s.materialize()
 	if tr != nil {
 		s.tests++
@@ -94,14 +90,6 @@ func (s *state) procUnits() []int {
 	return u
 }
 
-func (s *state) dropProcs(units []int) bool {
-	return s.try(func() {
-		for _, p := range units {
-			s.keepProc[p] = false
-		}
-	})
-}
-
 func (s *state) msgUnits() []int {
 	var u []int
 	for m, msg := range s.src.Messages {
@@ -112,16 +100,13 @@ func (s *state) msgUnits() []int {
 	return u
 }
 
-func (s *state) dropMsgs(units []int) bool {
-	return s.try(func() {
-		for _, m := range units {
-			msg := s.src.Messages[m]
-			s.keepEv[msg.Send] = false
-			if msg.Recv != trace.None {
-				s.keepEv[msg.Recv] = false
-			}
-		}
-	})
+// dropMsg drops message m's send and receive.
+func (s *state) dropMsg(m int) {
+	msg := s.src.Messages[m]
+	s.keepEv[msg.Send] = false
+	if msg.Recv != trace.None {
+		s.keepEv[msg.Recv] = false
+	}
 }
 
 func (s *state) eventUnits() []int {
@@ -132,14 +117,6 @@ func (s *state) eventUnits() []int {
 		}
 	}
 	return u
-}
-
-func (s *state) dropEvents(units []int) bool {
-	return s.try(func() {
-		for _, i := range units {
-			s.keepEv[i] = false
-		}
-	})
 }
 
 // materialize builds the candidate trace: kept processes (renumbered),
@@ -160,10 +137,7 @@ func (s *state) materialize() *trace.Trace {
 	if len(out.Processes) == 0 {
 		return nil
 	}
-	newM := make([]int32, len(src.Msgs))
-	for m := range newM {
-		newM[m] = trace.None
-	}
+	newM := slices.Repeat([]int32{trace.None}, len(src.Msgs))
 	for i := range src.Events {
 		ev := src.Events[i]
 		if !s.keepEv[i] || newP[ev.P] == trace.None {
@@ -193,21 +167,21 @@ func (s *state) materialize() *trace.Trace {
 	return out
 }
 
-// ddmin removes as many units as it can with drop (which commits a
-// removal that keeps the failure and reports whether it did): chunks
-// first, halving their size when no chunk can go, down to single units.
-func ddmin(units []int, drop func([]int) bool) {
+// ddmin removes as many units as it can (drop removes one; try keeps a
+// removal that keeps the failure): chunks first, halving their size
+// when no chunk can go, down to single units.
+func (s *state) ddmin(units []int, drop func(int)) {
 	n := 2
 	for len(units) > 0 {
 		if len(units) == 1 {
-			drop(units)
+			s.try(units, drop)
 			return
 		}
 		size := (len(units) + n - 1) / n
 		removed := false
 		for start := 0; start < len(units); start += size {
 			end := min(start+size, len(units))
-			if drop(units[start:end]) {
+			if s.try(units[start:end], drop) {
 				units = append(append([]int(nil), units[:start]...), units[end:]...)
 				n = max(n-1, 2)
 				removed = true
