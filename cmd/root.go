@@ -39,6 +39,7 @@ type ExitError struct {
 	Err  error
 }
 
+// Error is the wrapped error's message, or the bare exit status.
 func (e *ExitError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit status %d", e.Code)
@@ -46,6 +47,7 @@ func (e *ExitError) Error() string {
 	return e.Err.Error()
 }
 
+// Unwrap returns the wrapped error, so errors.Is and As see through it.
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // IO is where commands read and write; tests substitute buffers.

@@ -34,6 +34,7 @@ type Cap struct {
 	from  string // where the default came from, for messages
 }
 
+// String writes the cap as --max-memory takes it (flag.Value).
 func (c *Cap) String() string {
 	if c.Bytes == 0 {
 		return "0"
@@ -81,6 +82,7 @@ func (c *Cap) Resolve() {
 // TooBig refuses work whose memory estimate exceeds the cap.
 type TooBig struct{ File, Msg string }
 
+// Error names the file and what is too big in it.
 func (e *TooBig) Error() string { return e.File + ": " + e.Msg }
 
 // estimate is a predicted peak: doing what, and what makes it that big.

@@ -28,6 +28,8 @@ type InputError struct {
 	Doc   string
 }
 
+// Error is the one line the CLI prints: file, event (with its line
+// when known) and what is wrong.
 func (e *InputError) Error() string {
 	b := make([]byte, 0, len(e.File)+len(e.Msg)+32)
 	if e.File != "" {

@@ -101,11 +101,22 @@ func parse(names []string, s string) uint8 {
 	return 0
 }
 
-func (v Via) String() string      { return name(viaNames, uint8(v)) }
+// String is the via as a run writes it.
+func (v Via) String() string { return name(viaNames, uint8(v)) }
+
+// String is the checkpoint type as a run writes it.
 func (c CkptType) String() string { return name(ckptTypeNames, uint8(c)) }
-func (r Reason) String() string   { return name(reasonNames, uint8(r)) }
-func (c Cause) String() string    { return name(causeNames, uint8(c)) }
-func (c Control) String() string  { return name(controlNames, uint8(c)) }
+
+// String is the discard reason as a run writes it.
+func (r Reason) String() string { return name(reasonNames, uint8(r)) }
+
+// String is the rollback cause as a run writes it.
+func (c Cause) String() string { return name(causeNames, uint8(c)) }
+
+// String is the control message kind as a run writes it.
+func (c Control) String() string { return name(controlNames, uint8(c)) }
+
+// String is the end state as a run writes it.
 func (s EndState) String() string { return name(stateNames, uint8(s)) }
 
 // ParseVia returns the Via named s, or ViaNone.
