@@ -81,6 +81,24 @@ func (o *Options) Check() error {
 type Row struct {
 	File     string `json:"file"`
 	Protocol string `json:"protocol"`
+	Counts
+	// PerFailure is ops undone per single failure over every failure
+	// point (null with NoFailures); UndoneBy says how they are counted:
+	// "recovery" (MS, PK: explore replays each failure and the checker
+	// reads the recovery) or "recovery-line" (the others: Wang's maximum
+	// consistent recovery line over the checkpoints placed before the
+	// failure, explore.Lines).
+	PerFailure *explore.PerFailure `json:"per_failure"`
+	UndoneBy   string              `json:"undone_by,omitempty"`
+	// Note says why a figure is surprising (explore.UndoneNote).
+	Note string `json:"note,omitempty"`
+	// Stripped counts the trace's own fail events left out.
+	Stripped int `json:"stripped_failures"`
+}
+
+// Counts are a protocol's counts of one run, or summed over the runs of
+// a sweep cell: a Row's, and a sweep row's in JSON.
+type Counts struct {
 	// Basic and Forced count checkpoints by type (coordinated's round
 	// checkpoints are basic: it forces none).
 	Basic  int `json:"basic"`
@@ -99,18 +117,6 @@ type Row struct {
 	ControlMessages int `json:"control_messages"`
 	// Blocked sums the time processes were held (`block` to `resume`).
 	Blocked trace.Time `json:"blocked"`
-	// PerFailure is ops undone per single failure over every failure
-	// point (null with NoFailures); UndoneBy says how they are counted:
-	// "recovery" (MS, PK: explore replays each failure and the checker
-	// reads the recovery) or "recovery-line" (the others: Wang's maximum
-	// consistent recovery line over the checkpoints placed before the
-	// failure, explore.Lines).
-	PerFailure *explore.PerFailure `json:"per_failure"`
-	UndoneBy   string              `json:"undone_by,omitempty"`
-	// Note says why a figure is surprising (explore.UndoneNote).
-	Note string `json:"note,omitempty"`
-	// Stripped counts the trace's own fail events left out.
-	Stripped int `json:"stripped_failures"`
 }
 
 // Table is the rows of one trace, in protocol order.

@@ -78,7 +78,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 		for pi, name := range o.Protocols {
 			sr := SweepRow{Ratio: ratio, ICT: o.ict(ratio), Protocol: name}
 			for s := range o.Seeds {
-				sr.Row.add(&cells[ri*o.Seeds+s][pi])
+				sr.Row.add(&cells[ri*o.Seeds+s][pi].Counts)
 			}
 			sr.Row.Protocol = name
 			sr.Row.quotients()
@@ -145,7 +145,7 @@ func (o *SweepOptions) cell(ratio float64, seed uint64) ([]Row, error) {
 }
 
 // add sums o's counts into r.
-func (r *Row) add(o *Row) {
+func (r *Counts) add(o *Counts) {
 	r.Basic += o.Basic
 	r.Forced += o.Forced
 	r.Useless += o.Useless

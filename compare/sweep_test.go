@@ -133,7 +133,7 @@ func TestChartScales(t *testing.T) {
 		var rows []SweepRow
 		for i, r := range o.Ratios {
 			for _, p := range o.Protocols {
-				rows = append(rows, SweepRow{Ratio: r, Protocol: p, Row: Row{ForcedPerBasic: pos(vals[p][i])}})
+				rows = append(rows, SweepRow{Ratio: r, Protocol: p, Row: Row{Counts: Counts{ForcedPerBasic: pos(vals[p][i])}}})
 			}
 		}
 		return o, rows

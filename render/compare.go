@@ -117,18 +117,10 @@ func compareCells(r *compare.Row) []string {
 
 // sweepJSON is one sweep row in `--format json`.
 type sweepJSON struct {
-	Ratio               float64    `json:"ict_per_mtt"`
-	ICT                 trace.Time `json:"ict"`
-	Protocol            string     `json:"protocol"`
-	Basic               int        `json:"basic"`
-	Forced              int        `json:"forced"`
-	ForcedPerBasic      *float64   `json:"forced_per_basic"`
-	Useless             int        `json:"useless"`
-	Messages            int        `json:"messages"`
-	PiggybackBytes      int64      `json:"piggyback_bytes"`
-	PiggybackPerMessage *float64   `json:"piggyback_bytes_per_message"`
-	ControlMessages     int        `json:"control_messages"`
-	Blocked             trace.Time `json:"blocked"`
+	Ratio    float64    `json:"ict_per_mtt"`
+	ICT      trace.Time `json:"ict"`
+	Protocol string     `json:"protocol"`
+	compare.Counts
 }
 
 // Sweep writes `ckpt compare --sweep`'s forced checkpoints per basic
@@ -141,9 +133,7 @@ func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRo
 	if f == JSON {
 		out := make([]sweepJSON, len(rows))
 		for i, sr := range rows {
-			r := &sr.Row
-			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, r.Basic, r.Forced, r.ForcedPerBasic, r.Useless,
-				r.Messages, r.PiggybackBytes, r.PiggybackPerMessage, r.ControlMessages, r.Blocked}
+			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, sr.Row.Counts}
 		}
 		return WriteJSON(w, out)
 	}
