@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Verify ckpt's two algorithms on the real recorded systems.
 #
-# Imports every ShiViz / GoVector log of shared/realtraces/shiviz (found
-# beside the repository, or given as the first argument) and every real
+# Imports every ShiViz / GoVector log of testdata/imports/shiviz (or of
+# the directory given as the first argument) and every real
 # file of testdata/imports with checkpoint ticks, flushes and injected
 # failures, replays each trace through MS and
 # PK with `ckpt verify --format json`, and prints the markdown table of
@@ -52,19 +52,9 @@ if [ "${1:-}" = --parse-summary ]; then
 fi
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-}
-if [ -z "$dir" ]; then
-	d=$repo
-	while [ "$d" != / ]; do
-		if [ -d "$d/shared/realtraces/shiviz" ]; then
-			dir=$d/shared/realtraces/shiviz
-			break
-		fi
-		d=$(dirname "$d")
-	done
-fi
-if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-	echo "realtraces.sh: shared/realtraces/shiviz not found beside the repository; pass its path" >&2
+dir=${1:-$repo/testdata/imports/shiviz}
+if [ ! -d "$dir" ]; then
+	echo "realtraces.sh: $dir: no such directory" >&2
 	exit 2
 fi
 command -v jq >/dev/null || { echo "realtraces.sh: needs jq" >&2; exit 2; }
@@ -87,8 +77,7 @@ cat <<'EOF'
 
 Real logs and spans of public projects imported with `ckpt import` and
 checked by `ckpt verify --algo both`. Produced by
-`scripts/realtraces.sh > docs/realtraces.md` (needs go and jq; finds
-`shared/` beside the repository).
+`scripts/realtraces.sh > docs/realtraces.md` (needs go and jq).
 
 ## Formats
 
@@ -99,12 +88,12 @@ data (a NUL byte), text that is not UTF-8, a line longer than 1 MiB, a
 JSON document of no format below, text with no event in its first 64 KiB.
 Several files of one log are merged into one execution; files of spans
 and of vector clocks are not mixed. The real examples are in
-`testdata/imports` (sources and licences in its README) and
-`shared/realtraces/shiviz`.
+`testdata/imports` (sources and licences in its README; ShiViz's
+example logs in `testdata/imports/shiviz`, MIT licence beside them).
 
 | format (`--from`) | told by | real example | a process is | an event is | messages |
 |---|---|---|---|---|---|
-| ShiViz / GoVector text (`shiviz`) | any other text | `blueprint-*-Log.txt` (GoVector, one file per process), `tracechecker-trace_log_shiviz.txt`, `shared/realtraces/shiviz/*.log` | a host | a regex match: `--regex`, else the regex on the first line, else the layout detected (docs/shiviz.md) | inferred from the vector clocks, as ShiViz does |
+| ShiViz / GoVector text (`shiviz`) | any other text | `blueprint-*-Log.txt` (GoVector, one file per process), `tracechecker-trace_log_shiviz.txt`, `shiviz/*.log` | a host | a regex match: `--regex`, else the regex on the first line, else the layout detected (docs/shiviz.md) | inferred from the vector clocks, as ShiViz does |
 | DistributedClocks tracing records (`tracing`) | a JSON object with `TracerIdentity`, `Tag`, `Body` or `VectorClock` first | `tracechecker-trace_log.txt` (TraceChecker) | a `TracerIdentity` | a line: text `Tag Body`, field `trace` = `TraceID` | inferred from `VectorClock` |
 | OpenTelemetry OTLP/JSON (`otlp`) | a JSON object with `resourceSpans` (one such object a line too) | `otlp-nodejs.json` (Node.js SDK), `otlp-example.json` (the protocol's example) | a resource's `service.name` | a span's start (below) | parent/child spans on two processes (below) |
 | Jaeger JSON (`jaeger`) | a JSON object with `data` (query API, UI download) or `spans`/`processes` (one trace) | `jaeger-petclinic.json` (Spring PetClinic), `jaeger-nodejs.json` | a process's `serviceName` | a span's start | the span's first reference (`FOLLOWS_FROM`: asynchronous); others are counted as links |
@@ -130,9 +119,10 @@ process per instance, `service@instance`.
   `NAME returned` placed within the parent.
 * Times are the spans' own, relative to the earliest. Each process's
   clock is shifted by the least non-negative amount that puts every
-  receive at or after its send (`trace/skew`: longest paths over the
-  processes' constraints); if the clocks contradict each other no process
-  is shifted; then any event still earlier than a cause is raised to it.
+  receive at or after its send (`Execution.Deskew` in `trace/shiviz`:
+  longest paths over the processes' constraints); if the clocks
+  contradict each other no process is shifted; then any event still
+  earlier than a cause is raised to it.
   Every shift and raise is reported.
 * The summary counts spans, request and response messages, spans within
   their parent's process, client or producer spans that call a service
@@ -215,7 +205,7 @@ one() {
 	row "$log" "—" "$fails" "$(head -1 "$out.summary")" "$out"
 }
 
-header "shared/realtraces/shiviz: ShiViz's example logs (--tick-every 10 --flush-every 5)"
+header "testdata/imports/shiviz: ShiViz's example logs (--tick-every 10 --flush-every 5)"
 one chord.log "front-end:23, kv-node-30:101" --fail-at front-end:23 --fail-at kv-node-30:101 "$dir/chord.log"
 one simpledb.log "24464:33, 24468:62" --fail-at 24464:33 --fail-at 24468:62 "$dir/simpledb.log"
 one voldemort.log "42795@…main]:43" --fail-at '42795@jvoldemortThread[main,5,main]:43' "$dir/voldemort.log"

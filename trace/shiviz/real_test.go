@@ -10,27 +10,9 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// realDir finds shared/realtraces/shiviz by walking up from the package
-// directory: the repository and shared/ are siblings (/work/main and
-// /work/shared here, X/main-clone and X/shared in CI).
-func realDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "realtraces", "shiviz")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/realtraces/shiviz not found beside the repository; skipping the real logs")
-		}
-		dir = parent
-	}
-}
+// realDir is the repository's copy of ShiViz's example logs
+// (testdata/imports/shiviz, MIT licence beside them).
+func realDir(testing.TB) string { return filepath.Join("..", "..", "testdata", "imports", "shiviz") }
 
 // RealLog describes one log of shared/realtraces/shiviz with the regex its
 // README gives.

@@ -22,7 +22,7 @@ func TestRealLogsVerify(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays every real log through both algorithms")
 	}
-	dir := findReal(t)
+	dir := filepath.Join("..", "..", "testdata", "imports", "shiviz")
 	akka := `\[\w+\] \[(?<date>([^ ]+ [^ ]+))\] [^ ]+ \[akka://Broadcast/user/(?<host>\w+)\] (?<clock>.*\}) (?<event>.*)`
 	logs := []struct {
 		file, regex, delimiter string
@@ -89,22 +89,5 @@ func TestRealLogsVerify(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func findReal(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "realtraces", "shiviz")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("shared/realtraces/shiviz not found beside the repository")
-		}
-		dir = filepath.Dir(dir)
 	}
 }
