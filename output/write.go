@@ -48,20 +48,17 @@ func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := writeBuffered(tmp, fill); err != nil {
-		return tempError(path, tmp.Name(), err)
+	err = writeBuffered(tmp, fill)
+	for _, step := range []func() error{tmp.Sync, tmp.Close, func() error { return os.Chmod(tmp.Name(), 0o644) }} {
+		if err == nil {
+			err = step()
+		}
 	}
-	if err := tmp.Sync(); err != nil {
-		return tempError(path, tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return tempError(path, tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err != nil {
 		return tempError(path, tmp.Name(), err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %s", path, linkError(err))
+		return fmt.Errorf("writing %s: %s", path, cause(err))
 	}
 	ok = true
 	return nil
@@ -148,14 +145,14 @@ func followLink(path string) (string, error) {
 			if d, derr := os.Stat(filepath.Dir(path)); derr == nil && d.IsDir() {
 				return path, nil
 			}
-			return "", fmt.Errorf("%s: %s", path, unwrapPath(err))
+			return "", fmt.Errorf("%s: %s", path, cause(err))
 		}
 		if st.Mode()&os.ModeSymlink == 0 {
 			return path, nil
 		}
 		dest, err := os.Readlink(path)
 		if err != nil {
-			return "", unwrapPath(err)
+			return "", cause(err)
 		}
 		if !filepath.IsAbs(dest) {
 			dest = filepath.Join(filepath.Dir(path), dest)
@@ -176,7 +173,7 @@ func followLink(path string) (string, error) {
 func writeSpecial(path string, fill func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("writing %s: %s", path, unwrapPath(err))
+		return fmt.Errorf("writing %s: %s", path, cause(err))
 	}
 	err = writeBuffered(f, fill)
 	if cerr := f.Close(); err == nil {
@@ -226,21 +223,18 @@ func dirProblem(dir string, err error) string {
 	case errors.Is(err, os.ErrPermission):
 		return "permission denied in the directory " + dir
 	}
-	return unwrapPath(err).Error()
+	return cause(err).Error()
 }
 
-// unwrapPath returns the error inside a *os.PathError, or err.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
-// linkError returns the error inside a *os.LinkError (rename), or err.
-func linkError(err error) error {
+// cause returns the error inside a *os.PathError or *os.LinkError
+// (rename), which name ckpt's temporary file, or err.
+func cause(err error) error {
+	var pe *os.PathError
 	var le *os.LinkError
-	if errors.As(err, &le) {
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
 		return le.Err
 	}
 	return err
