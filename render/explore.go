@@ -273,7 +273,7 @@ func exploreJUnit(r *explore.Result) junitSuites {
 			case report.Fail:
 				c.Failure = exploreFailure(&r.Scope, &p)
 			case report.NA, report.Unknown:
-				c.Skipped = &junitSkipped{Message: string(p.Status)}
+				c.Skipped = &junitFailure{Message: string(p.Status)}
 			}
 			s.add(c)
 		}

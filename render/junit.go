@@ -13,21 +13,23 @@ import (
 // deterministic.
 
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+// junitCounts count a suite's test cases (or all suites') by outcome.
+type junitCounts struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Skipped  int `xml:"skipped,attr"`
 }
 
 type junitSuite struct {
-	Name       string           `xml:"name,attr"`
-	Tests      int              `xml:"tests,attr"`
-	Failures   int              `xml:"failures,attr"`
-	Errors     int              `xml:"errors,attr"`
-	Skipped    int              `xml:"skipped,attr"`
+	Name string `xml:"name,attr"`
+	junitCounts
 	Properties *junitProperties `xml:"properties,omitempty"`
 	Cases      []junitCase      `xml:"testcase"`
 	SystemOut  string           `xml:"system-out,omitempty"`
@@ -47,17 +49,15 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Error     *junitFailure `xml:"error,omitempty"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	Skipped   *junitFailure `xml:"skipped,omitempty"`
 }
 
+// junitFailure is a case's <error>, <failure> or <skipped> (which has
+// neither type nor text).
 type junitFailure struct {
 	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
+	Type    string `xml:"type,attr,omitempty"`
 	Text    string `xml:",cdata"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr,omitempty"`
 }
 
 // add appends c to s, counting it by its outcome.

@@ -59,7 +59,7 @@ func junitReport(s *junitSuite, r *report.Report, strict bool) {
 			if note := displayNote(r, p); note != "" {
 				msg += ": " + note
 			}
-			c.Skipped = &junitSkipped{Message: xmlSafe(msg)}
+			c.Skipped = &junitFailure{Message: xmlSafe(msg)}
 		}
 		failed = failed || c.Failure != nil
 		s.add(c)

@@ -113,27 +113,31 @@ func statRows(s *report.Stats, reasons []string) [][2]string {
 	}...)
 }
 
-// discardReasons lists the discard reasons of s in a fixed order: stale,
-// orphan, duplicate, then any other alphabetically.
-func discardReasons(s *report.Stats) []string {
-	var out, others []string
-	for _, k := range []string{"stale", "orphan", "duplicate"} {
-		if _, ok := s.DiscardedBy[k]; ok {
-			out = append(out, k)
-		}
-	}
-	for k := range s.DiscardedBy {
-		if k != "stale" && k != "orphan" && k != "duplicate" {
+// discardReasons lists the discard reasons of every map given (each
+// once) in a fixed order: stale, orphan, duplicate, then any other
+// alphabetically.
+func discardReasons(by ...map[string]int) []string {
+	var others []string
+	for _, m := range by {
+		for k := range m {
 			others = append(others, k)
 		}
 	}
 	slices.Sort(others)
+	others = slices.Compact(others)
+	var out []string
+	for _, k := range []string{"stale", "orphan", "duplicate"} {
+		if i, ok := slices.BinarySearch(others, k); ok {
+			out = append(out, k)
+			others = slices.Delete(others, i, i+1)
+		}
+	}
 	return append(out, others...)
 }
 
 func statsTable(r *report.Report) *table {
 	tb := &table{header: []string{"statistic", "value"}, right: []bool{false, true}}
-	for _, kv := range statRows(&r.Stats, discardReasons(&r.Stats)) {
+	for _, kv := range statRows(&r.Stats, discardReasons(r.Stats.DiscardedBy)) {
 		tb.rows = append(tb.rows, []cell{{text: kv[0]}, {text: kv[1]}})
 	}
 	return tb
@@ -168,23 +172,13 @@ func comparisonBlocks(reports []report.Report, g []int) []block {
 		})
 	}
 	row("failures", func(r *report.Report) cell { return cell{text: strconv.Itoa(len(r.Recoveries))} })
-	union := &report.Stats{DiscardedBy: map[string]int{}}
+	var by []map[string]int
 	for _, i := range g {
-		for k := range reports[i].Stats.DiscardedBy {
-			union.DiscardedBy[k] = 0
-		}
+		by = append(by, reports[i].Stats.DiscardedBy)
 	}
-	reasons := discardReasons(union)
-	cols := make([][][2]string, len(g))
-	for j, i := range g {
-		cols[j] = statRows(&reports[i].Stats, reasons)
-	}
-	for k := range cols[0] {
-		cells := []cell{{text: cols[0][k][0]}}
-		for j := range g {
-			cells = append(cells, cell{text: cols[j][k][1]})
-		}
-		tb.rows = append(tb.rows, cells)
+	reasons := discardReasons(by...)
+	for k, kv := range statRows(&reports[g[0]].Stats, reasons) {
+		row(kv[0], func(r *report.Report) cell { return cell{text: statRows(&r.Stats, reasons)[k][1]} })
 	}
 	row("uncoordinated ops undone", func(r *report.Report) cell { return cell{text: strconv.Itoa(r.Baseline.Uncoordinated.Undone)} })
 	return []block{
