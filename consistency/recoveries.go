@@ -122,7 +122,7 @@ func restored(m *history.Model, seq int32, e *trace.RunEvent, le *report.LineEnt
 	}
 	rs := m.RestoreOf(seq)
 	if ck, ok := m.RestoredCkpt(rs); ok && m.Alg == history.PK {
-		le.VT = rs.VT
+		le.VT = report.VT(rs.VT)
 	} else if ok {
 		sn := ck.Sn
 		le.Sn = nil

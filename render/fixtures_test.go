@@ -7,8 +7,8 @@ import (
 
 func i32(v int32) *int32 { return &v }
 
-func vt(pairs ...int32) trace.VT {
-	out := make(trace.VT, 0, len(pairs)/2)
+func vt(pairs ...int32) report.VT {
+	out := make(report.VT, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
 		out = append(out, trace.VTEntry{Inc: pairs[i], Count: pairs[i+1]})
 	}

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // formatVT writes a PK vector time compactly: each process's count,
@@ -25,7 +24,7 @@ func vtTooWide(line []report.LineEntry) bool {
 	return names+vts+7 > width // "│ name │ vt │"
 }
 
-func formatVT(vt trace.VT) string {
+func formatVT(vt report.VT) string {
 	if vt == nil {
 		return "-"
 	}

@@ -61,7 +61,7 @@ func TestWriteJSONIsEncodingJSON(t *testing.T) {
 			Count:  new(big.Int).Lsh(big.NewInt(rapid.Int64().Draw(t, "count")), uint(rapid.IntRange(0, 100).Draw(t, "shift"))),
 			Ints:   rapid.SliceOf(rapid.Int64()).Draw(t, "ints"),
 			Names:  rapid.MapOf(text, rapid.Int()).Draw(t, "names"),
-			Line: []report.LineEntry{{P: text.Draw(t, "p"), Restore: i32(2), VT: trace.VT{{Inc: 1, Count: 2}}},
+			Line: []report.LineEntry{{P: text.Draw(t, "p"), Restore: i32(2), VT: report.VT{{Inc: 1, Count: 2}}},
 				{P: text.Draw(t, "p2")}},
 			Time:   trace.Time(rapid.Int64Range(0, int64(trace.MaxTime)).Draw(t, "t")),
 			Nested: map[string]any{"z": []any{1.5, "<a>", nil, true}, "a": map[string]any{}},

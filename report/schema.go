@@ -118,13 +118,13 @@ type LineEntry struct {
 	// not roll back for this failure.
 	Restore *int32 `json:"restore"`
 	// Sn (MS) or VT (PK) describes the restored checkpoint.
-	Sn        *int32   `json:"sn"`
-	VT        trace.VT `json:"vt"`
-	Pos       int32    `json:"pos"`
-	Undone    int      `json:"undone"`
-	Replayed  int      `json:"replayed"`
-	Discarded int      `json:"discarded"`
-	Resent    int      `json:"resent"`
+	Sn        *int32 `json:"sn"`
+	VT        VT     `json:"vt"`
+	Pos       int32  `json:"pos"`
+	Undone    int    `json:"undone"`
+	Replayed  int    `json:"replayed"`
+	Discarded int    `json:"discarded"`
+	Resent    int    `json:"resent"`
 	// Extra is ops the algorithm undid minus ops the maximum consistent
 	// recovery line of checkpoints undoes; negative where logging saved
 	// work.
