@@ -18,25 +18,30 @@ var mdEscaper = strings.NewReplacer(
 
 func mdEscape(s string) string { return mdEscaper.Replace(s) }
 
-// splitCode cuts a heading or paragraph around its code words (a file
-// name, a command); ok is false when it has none.
-func splitCode(b block) (before, code, after string, ok bool) {
+// codeText escapes a heading or paragraph with esc and sets its code
+// words (a file name, a command) as code sets them.
+func codeText(b block, esc, code func(string) string) string {
 	i := strings.Index(b.text, b.code)
 	if b.code == "" || i < 0 {
-		return "", "", "", false
+		return esc(b.text)
 	}
-	return b.text[:i], b.code, b.text[i+len(b.code):], true
+	return esc(b.text[:i]) + code(b.code) + esc(b.text[i+len(b.code):])
 }
 
-// mdText sets the code words of a heading or paragraph as code (when it
-// can be: a code span cannot hold a backtick or a line break) and
-// escapes the rest.
+// mdText is a heading or paragraph in markdown, its code words in
+// backticks when they can be (a code span cannot hold a backtick or a
+// line break).
 func mdText(b block) string {
-	before, code, after, ok := splitCode(b)
-	if !ok || strings.ContainsAny(code, "`\r\n") {
+	if strings.ContainsAny(b.code, "`\r\n") {
 		return mdEscape(b.text)
 	}
-	return mdEscape(before) + "`" + code + "`" + mdEscape(after)
+	return codeText(b, mdEscape, func(c string) string { return "`" + c + "`" })
+}
+
+// htmlHeading is a heading inside HTML (<summary>), where markdown is not
+// read: the code words are <code>, everything HTML-escaped.
+func htmlHeading(b block) string {
+	return codeText(b, html.EscapeString, func(c string) string { return "<code>" + html.EscapeString(c) + "</code>" })
 }
 
 // toneMark marks a level-1 heading.
@@ -101,16 +106,6 @@ func writeMarkdownList(sb *strings.Builder, b block) {
 			sb.WriteString(pad + "- " + mdEscape(d) + "\n")
 		}
 	}
-}
-
-// htmlHeading is a heading inside HTML (<summary>), where markdown is not
-// read: the file name becomes <code>, the rest is HTML-escaped.
-func htmlHeading(b block) string {
-	before, code, after, ok := splitCode(b)
-	if !ok {
-		return html.EscapeString(b.text)
-	}
-	return html.EscapeString(before) + "<code>" + html.EscapeString(code) + "</code>" + html.EscapeString(after)
 }
 
 func writeMarkdownTable(sb *strings.Builder, t *table) {

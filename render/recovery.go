@@ -8,22 +8,22 @@ import (
 	"github.com/ckpt-dev/ckpt/report"
 )
 
-// formatVT writes a PK vector time compactly: each process's count,
-// prefixed "inc:" once that process has restarted (inc ≥ 1), so that the
-// common failure-free entries stay short.
 // vtTooWide reports whether a recovery line's vectors, beside its
 // process names, would not fit the text width even in a table of those
 // two columns alone (a real log of many processes with long names): only
 // then may the vt column wrap, so that short vectors stay on one line.
 func vtTooWide(line []report.LineEntry) bool {
-	names, vts := 0, 0
+	w := []int{0, 0} // names, vectors
 	for i := range line {
-		names = max(names, displayWidth(line[i].P))
-		vts = max(vts, displayWidth(formatVT(line[i].VT)))
+		w[0] = max(w[0], displayWidth(line[i].P))
+		w[1] = max(w[1], displayWidth(formatVT(line[i].VT)))
 	}
-	return names+vts+7 > width // "│ name │ vt │"
+	return tableWidth(w, allColumns(2)) > width
 }
 
+// formatVT writes a PK vector time compactly: each process's count,
+// prefixed "inc:" once that process has restarted (inc ≥ 1), so that the
+// common failure-free entries stay short.
 func formatVT(vt report.VT) string {
 	if vt == nil {
 		return "-"
