@@ -65,10 +65,10 @@ type Options struct {
 	Progress func(done, total int64)
 }
 
-// Check reports whether every name of o.Protocols is known, naming the
+// checkProtocols reports whether every name is a protocol, naming the
 // first that is not.
-func (o *Options) Check() error {
-	for _, p := range o.Protocols {
+func checkProtocols(names []string) error {
+	for _, p := range names {
 		if !slices.Contains(Protocols, p) {
 			return fmt.Errorf("unknown protocol %q (want %s)", p, algorithms.Choice(Protocols))
 		}
@@ -137,7 +137,7 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	if o.Protocols == nil {
 		o.Protocols = Protocols
 	}
-	if err := o.Check(); err != nil {
+	if err := checkProtocols(o.Protocols); err != nil {
 		return t, err
 	}
 	ff, err := explore.Prepare(tr, o.Params, true)
@@ -259,6 +259,5 @@ func ParseProtocols(s string) ([]string, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no protocol listed (want some of %s)", strings.Join(Protocols, ","))
 	}
-	o := Options{Protocols: out}
-	return out, o.Check()
+	return out, checkProtocols(out)
 }

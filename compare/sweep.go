@@ -57,7 +57,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 	if o.Protocols == nil {
 		o.Protocols = Protocols
 	}
-	if err := (&Options{Protocols: o.Protocols}).Check(); err != nil {
+	if err := checkProtocols(o.Protocols); err != nil {
 		return nil, err
 	}
 	if err := o.check(); err != nil {
