@@ -129,7 +129,7 @@ func reportBlocks(r *report.Report, full bool) []block {
 		return doc
 	}
 	doc = append(doc, block{kind: tableBlock, table: verdictTable(r)})
-	if items := violationItems(r); len(items) > 0 {
+	if items := violationItems(r.Properties); len(items) > 0 {
 		doc = append(doc,
 			block{kind: heading, level: 2, text: "Violations"},
 			block{kind: list, numbered: true, items: items})
@@ -170,11 +170,11 @@ func verdictTable(r *report.Report) *table {
 	return tb
 }
 
-// violationItems lists every witness, numbered across properties in
-// report order.
-func violationItems(r *report.Report) []item {
+// violationItems lists every witness of props, numbered across them in
+// report order (the JUnit failure of one property lists its own).
+func violationItems(props []report.Property) []item {
 	var items []item
-	for _, p := range r.Properties {
+	for _, p := range props {
 		for _, v := range p.Violations {
 			it := item{strong: cmp.Or(v.Property, p.Name), head: v.Message}
 			if len(v.Seqs) > 0 {

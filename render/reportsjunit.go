@@ -104,16 +104,13 @@ func junitFailureOf(p report.Property) *junitFailure {
 		}
 	}
 	var sb strings.Builder
-	for i, v := range p.Violations {
+	for i, it := range violationItems([]report.Property{p}) {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		fmt.Fprintf(&sb, "%d. %s\n", i+1, v.Message)
-		if len(v.Seqs) > 0 {
-			fmt.Fprintf(&sb, "   %s\n", seqsText(v.Seqs))
-		}
-		if b := becauseText(v.Because); b != "" {
-			fmt.Fprintf(&sb, "   %s\n", strings.ReplaceAll(b, "\n", "\n   "))
+		fmt.Fprintf(&sb, "%d. %s\n", i+1, it.head)
+		for _, d := range it.detail {
+			fmt.Fprintf(&sb, "   %s\n", strings.ReplaceAll(d, "\n", "\n   "))
 		}
 	}
 	if sb.Len() == 0 {
