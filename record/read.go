@@ -54,6 +54,7 @@ type event struct {
 	p     int32        // the process's index
 	from  *event       // the send this event's copy or control message comes from
 	seq   int32        // position in the merged run; None until placed
+	t     trace.Time   // time in the merged run
 	copy  int32        // a send's copy number
 }
 
