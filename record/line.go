@@ -48,11 +48,10 @@ func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
 	r.n++
 	r.clock++
 	if ns == 0 {
-		ns = r.now()
-	} else {
-		ns = max(ns, r.last)
-		r.last = ns
+		ns = r.opt.Now().UnixNano()
 	}
+	ns = max(ns, r.last) // never before the last event
+	r.last = ns
 	b := append(r.buf, `{"n":`...)
 	b = strconv.AppendInt(b, r.n, 10)
 	b = append(b, `,"ns":`...)
