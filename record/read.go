@@ -22,6 +22,14 @@ type recording struct {
 	events    []*event
 }
 
+// head is a recording's header line, as written and as read.
+type head struct {
+	Format    string   `json:"format"`
+	Process   string   `json:"process"`
+	Processes []string `json:"processes,omitempty"`
+	Algorithm string   `json:"algorithm,omitempty"`
+}
+
 // event is one decoded line, with what merging works out for it.
 type event struct {
 	N     int64        `json:"n"`
@@ -105,12 +113,7 @@ func read(name string, r io.Reader) (*recording, error) {
 }
 
 func (rec *recording) header(b []byte) error {
-	var h struct {
-		Format    string   `json:"format"`
-		Process   string   `json:"process"`
-		Processes []string `json:"processes"`
-		Algorithm string   `json:"algorithm"`
-	}
+	var h head
 	if err := json.Unmarshal(b, &h); err != nil {
 		return err
 	}
