@@ -65,7 +65,7 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 // It is the one rule of every importer and of record's merge: the
 // smallest shift that restores causality.
 func (ex *Execution) Deskew() error {
-	if ex.rebase() > trace.MaxTime {
+	if span := ex.rebase(); span < 0 || span > trace.MaxTime { // < 0: it overflowed
 		return fmt.Errorf("the events' times span more than %s", trace.MaxTimeText)
 	}
 	shift, consistent, raised, err := ex.deskew()
