@@ -15,11 +15,10 @@ type builder struct {
 	live   []int32   // live ops per process
 	copies map[string]int32
 	last   trace.Time
-	t0     int64
 }
 
-// build makes the run of the merged events: times from the earliest
-// event, never decreasing; seq, copy numbers, undone counts and failure
+// build makes the run of the merged events: times as merged, never
+// decreasing; seq, copy numbers, undone counts and failure
 // seqs filled in.
 func build(order []*event, procs []string, alg string) (*trace.Run, error) {
 	b := &builder{
@@ -28,12 +27,6 @@ func build(order []*event, procs []string, alg string) (*trace.Run, error) {
 		fails:  make([][]int32, len(procs)),
 		live:   make([]int32, len(procs)),
 		copies: map[string]int32{},
-	}
-	if len(order) > 0 {
-		b.t0 = order[0].NS
-		for _, e := range order {
-			b.t0 = min(b.t0, e.NS)
-		}
 	}
 	for _, e := range order {
 		re, err := b.event(e)
@@ -46,7 +39,7 @@ func build(order []*event, procs []string, alg string) (*trace.Run, error) {
 }
 
 func (b *builder) event(e *event) (trace.RunEvent, error) {
-	t := max(trace.Time(e.NS-b.t0), b.last)
+	t := max(e.t, b.last) // an end or unconsumed copy, placed last
 	b.last = t
 	re := trace.NewRunEvent(e.kind, t, e.p)
 	re.Seq = e.seq

@@ -10,7 +10,8 @@ import (
 // Derive returns the execution trace a run of a running system was an
 // execution of: each process's program — op k is the operation its first
 // execution of op k performed, at that time — plus the environment the
-// run met: its timer ticks (basic checkpoints and skipped ticks) and
+// run met: its timer ticks (basic checkpoints, skipped ticks, and the
+// Checkpoint ticks of a recording of a trace only) and
 // failures, at their times, each failure down until its restart. A
 // running system has no trace of its own to replay; this is the one the
 // checker needs to judge equivalence (SPEC §7), and `ckpt verify` can
@@ -36,7 +37,7 @@ func Derive(run *trace.Run) (*trace.Trace, error) {
 			}
 			seen[e.P]++
 			add(tr, run, e, e.Kind)
-		case e.Kind == trace.Checkpoint && e.CkptType == trace.CkptBasic, e.Kind == trace.CheckpointSkipped:
+		case e.Kind == trace.Checkpoint && (e.CkptType == trace.CkptBasic || e.CkptType == trace.CkptNone), e.Kind == trace.CheckpointSkipped:
 			add(tr, run, e, trace.Checkpoint)
 		case e.Kind == trace.Fail:
 			down[e.P] = len(tr.Events)
@@ -48,21 +49,6 @@ func Derive(run *trace.Run) (*trace.Trace, error) {
 	}
 	if err := trace.Validate(tr); err != nil {
 		return nil, fmt.Errorf("record: the run's first executions are no valid trace: %w", err)
-	}
-	return tr, nil
-}
-
-// asTrace returns the trace a recording of a trace only holds: every
-// event, in merged order.
-func asTrace(run *trace.Run) (*trace.Trace, error) {
-	tr := &trace.Trace{Processes: run.Processes, Msgs: slices.Clone(run.Msgs)}
-	for i := range run.Events {
-		if e := &run.Events[i]; e.Kind.IsTraceKind() {
-			add(tr, run, e, e.Kind)
-		}
-	}
-	if err := trace.Validate(tr); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
 	}
 	return tr, nil
 }

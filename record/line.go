@@ -3,6 +3,7 @@ package record
 import (
 	"strconv"
 
+	json "github.com/goccy/go-json"
 	"github.com/goccy/go-json/jsontext"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -23,23 +24,8 @@ import (
 // Merging turns n, tx and failure into seq, copy and failure seqs.
 
 func (r *Recorder) header() {
-	b := append(r.buf, `{"format":"`+Format+`","process":`...)
-	b = appendStr(b, r.name)
-	if r.opt.Processes != nil {
-		b = append(b, `,"processes":[`...)
-		for i, p := range r.opt.Processes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendStr(b, p)
-		}
-		b = append(b, ']')
-	}
-	if r.opt.Algorithm != "" {
-		b = append(b, `,"algorithm":`...)
-		b = appendStr(b, r.opt.Algorithm)
-	}
-	r.buf = append(b, "}\n"...)
+	b, _ := json.MarshalWithOption(head{Format: Format, Process: r.name, Processes: r.opt.Processes, Algorithm: r.opt.Algorithm}, json.DisableHTMLEscape())
+	r.buf = append(append(r.buf, b...), '\n')
 }
 
 // begin starts the line of a new event of kind at Unix time ns (0: now);
@@ -48,11 +34,10 @@ func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
 	r.n++
 	r.clock++
 	if ns == 0 {
-		ns = r.now()
-	} else {
-		ns = max(ns, r.last)
-		r.last = ns
+		ns = r.opt.Now().UnixNano()
 	}
+	ns = max(ns, r.last) // never before the last event
+	r.last = ns
 	b := append(r.buf, `{"n":`...)
 	b = strconv.AppendInt(b, r.n, 10)
 	b = append(b, `,"ns":`...)

@@ -22,8 +22,8 @@ type Merged struct {
 	// Run is the run (ckpt/run@1), when the recordings name the
 	// protocol they ran; nil for recordings of a trace only.
 	Run *trace.Run
-	// Trace is the execution trace (ckpt/trace@1): for a run, derived
-	// from it (see Derive); else every recorded event, in merged order.
+	// Trace is the execution trace (ckpt/trace@1) the run executed
+	// (Derive); for recordings of a trace only, every recorded event.
 	Trace *trace.Trace
 }
 
@@ -94,11 +94,10 @@ func Merge(in ...Input) (*Merged, error) {
 		return nil, err
 	}
 	run.Options.Timing = trace.TimingRecorded
+	tr, err := Derive(run)
 	if alg == "" {
-		tr, err := asTrace(run)
 		return &Merged{Trace: tr}, err
 	}
-	tr, err := Derive(run)
 	return &Merged{Run: run, Trace: tr}, err
 }
 

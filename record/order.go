@@ -4,64 +4,66 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
 // merged orders the events of every recording into one sequence that
-// respects causality: each process's order, and every event about a copy
-// or control message after its send. Among the events whose causes are
-// placed, the earliest recorded (then the lowest Lamport clock, then
-// the lowest process index) goes next: clocks that agree (one machine)
-// give exact times, and clocks that do not only reorder what no message
-// orders. Clocks never decide causality. A process's end and unconsumed
-// copies wait until every other event is placed. It sets each event's
-// seq.
+// respects causality — each process's order, and every event about a
+// copy or control message after its send — and times them as ckpt
+// times every imported log (shiviz.Execution.Deskew): each process's
+// clock shifted by the least that puts every such event at or after
+// its send, any event still before a cause raised to it, and the
+// earliest made 0. Clocks that agree (one machine) keep their exact
+// times, and clocks never decide causality. Among the events causality
+// leaves free the earliest goes next, then the lowest process's. A
+// process's end and unconsumed copies wait until every other event is
+// placed. It sets each event's seq and time.
 func merged(recs []*recording, procs []string) ([]*event, error) {
 	byProc := make([][]*event, len(procs))
-	total := 0
 	for _, r := range recs {
 		byProc[r.p] = r.events
-		total += len(r.events)
 	}
-	out := make([]*event, 0, total)
-	next := make([]int, len(procs))
-	place := func(e *event) {
-		e.seq = int32(len(out))
-		out = append(out, e)
+	ex := &shiviz.Execution{Hosts: procs}
+	var all []*event                   // the events of ex.Events
+	first := make([]int32, len(procs)) // where each process's events start
+	for p, evs := range byProc {
+		first[p] = int32(len(all))
+		for i, e := range evs {
+			if i > 0 && final(evs[i-1].kind) && !final(e.kind) {
+				return nil, fmt.Errorf("record: %s's event n=%d (%s) cannot be placed: it follows the process's end", procs[p], e.N, e.Kind)
+			}
+			ex.Events = append(ex.Events, shiviz.Event{Host: int32(p), Own: int32(i + 1), Time: trace.Time(e.NS)})
+			all = append(all, e)
+		}
 	}
-	for {
-		var best *event
-		for p, evs := range byProc {
-			if next[p] == len(evs) {
-				continue
-			}
-			e := evs[next[p]]
-			if final(e.kind) || e.from != nil && e.from.seq == trace.None {
-				continue
-			}
-			if best == nil || e.NS < best.NS || e.NS == best.NS && e.C < best.C {
-				best = e
-			}
+	for i, e := range all {
+		if e.from != nil {
+			s := first[e.from.p] + int32(e.from.N-1)
+			ex.Events[s].Children = append(ex.Events[s].Children, int32(i))
+			ex.Events[i].Parents = append(ex.Events[i].Parents, s)
 		}
-		if best == nil {
-			break
+	}
+	if err := ex.Complete(); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	if err := ex.Deskew(); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	out := make([]*event, 0, len(all))
+	place := func(i int32) {
+		all[i].seq, all[i].t = int32(len(out)), ex.Events[i].Time
+		out = append(out, all[i])
+	}
+	for _, i := range ex.Order {
+		if !final(all[i].kind) {
+			place(i)
 		}
-		place(best)
-		next[best.p]++
 	}
 	for _, kind := range []trace.Kind{trace.End, trace.Unconsumed} {
-		for p, evs := range byProc {
-			for ; next[p] < len(evs) && evs[next[p]].kind == kind; next[p]++ {
-				place(evs[next[p]])
+		for i, e := range all {
+			if e.kind == kind {
+				place(int32(i))
 			}
-		}
-	}
-	for p, evs := range byProc {
-		if i := next[p]; i < len(evs) {
-			why := "it follows the process's end"
-			if i == 0 || !final(evs[i-1].kind) {
-				why = fmt.Sprintf("%s's send it names (n=%d) comes after it, as far as the recordings tell", evs[i].From, evs[i].Tx)
-			}
-			return nil, fmt.Errorf("record: %s's event n=%d (%s) cannot be placed: %s", procs[p], evs[i].N, evs[i].Kind, why)
 		}
 	}
 	return out, nil

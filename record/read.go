@@ -22,6 +22,14 @@ type recording struct {
 	events    []*event
 }
 
+// head is a recording's header line, as written and as read.
+type head struct {
+	Format    string   `json:"format"`
+	Process   string   `json:"process"`
+	Processes []string `json:"processes,omitempty"`
+	Algorithm string   `json:"algorithm,omitempty"`
+}
+
 // event is one decoded line, with what merging works out for it.
 type event struct {
 	N     int64        `json:"n"`
@@ -54,6 +62,7 @@ type event struct {
 	p     int32        // the process's index
 	from  *event       // the send this event's copy or control message comes from
 	seq   int32        // position in the merged run; None until placed
+	t     trace.Time   // time in the merged run
 	copy  int32        // a send's copy number
 }
 
@@ -104,12 +113,7 @@ func read(name string, r io.Reader) (*recording, error) {
 }
 
 func (rec *recording) header(b []byte) error {
-	var h struct {
-		Format    string   `json:"format"`
-		Process   string   `json:"process"`
-		Processes []string `json:"processes"`
-		Algorithm string   `json:"algorithm"`
-	}
+	var h head
 	if err := json.Unmarshal(b, &h); err != nil {
 		return err
 	}

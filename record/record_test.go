@@ -241,3 +241,15 @@ func FuzzMerge(f *testing.F) {
 		record.Merge(record.Input{Name: "p0", R: bytes.NewReader(p0)}, record.Input{Name: "p1", R: bytes.NewReader(p1)})
 	})
 }
+
+// TestMergeTimeRange: recorded times further apart than ckpt's time
+// range are refused, not wrapped around.
+func TestMergeTimeRange(t *testing.T) {
+	rec := `{"format":"ckpt/recording@1","process":"P0"}` + "\n" +
+		`{"n":1,"ns":-9000000000000000000,"c":1,"kind":"internal","op":0}` + "\n" +
+		`{"n":2,"ns":9000000000000000000,"c":2,"kind":"internal","op":1}` + "\n"
+	_, err := record.Merge(record.Input{Name: "p0", R: strings.NewReader(rec)})
+	if err == nil || !strings.Contains(err.Error(), "span more than") {
+		t.Fatalf("got %v, want the times refused", err)
+	}
+}

@@ -157,13 +157,3 @@ func (r *Recorder) fail(err error) error {
 	}
 	return err
 }
-
-// now returns the time of a new event, Unix ns, never before the last.
-func (r *Recorder) now() int64 {
-	t := r.opt.Now().UnixNano()
-	if t < r.last {
-		t = r.last
-	}
-	r.last = t
-	return t
-}

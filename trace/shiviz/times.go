@@ -49,9 +49,7 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	}
 	origin := slices.MinFunc(abs, time.Time.Compare)
 	for i := range ex.Events {
-		if ex.Events[i].Time = trace.Time(abs[i].Sub(origin)); ex.Events[i].Time > trace.MaxTime {
-			return bad(ex.Events[i].Line, "timestamps span more than ckpt's time range")
-		}
+		ex.Events[i].Time = trace.Time(abs[i].Sub(origin))
 	}
 	if err := ex.Deskew(); err != nil {
 		return bad(0, "%s", err.Error())
@@ -59,23 +57,22 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	return nil
 }
 
-// Deskew makes the events' times, each taken by its host's own clock,
-// consistent with causality (deskew: the least shift per host, then any
-// event still before a cause raised to it), makes the earliest time 0,
-// orders the events by time, and notes every shift and raise. Order must
-// be a causal order.
+// Deskew makes the events' times, each taken by its host's own clock
+// on any origin (Unix nanoseconds, say), consistent with causality
+// (deskew: the least shift per host, then any event still before a
+// cause raised to it), makes the earliest time 0, orders the events by
+// time, and notes every shift and raise. Order must be a causal order.
+// It is the one rule of every importer and of record's merge: the
+// smallest shift that restores causality.
 func (ex *Execution) Deskew() error {
+	if span := ex.rebase(); span < 0 || span > trace.MaxTime { // < 0: it overflowed
+		return fmt.Errorf("the events' times span more than %s", trace.MaxTimeText)
+	}
 	shift, consistent, raised, err := ex.deskew()
 	if err != nil {
 		return err
 	}
-	origin := trace.MaxTime
-	for _, ev := range ex.Events {
-		origin = min(origin, ev.Time)
-	}
-	for i := range ex.Events {
-		ex.Events[i].Time -= origin
-	}
+	ex.rebase()
 	ex.Timed = true
 	ex.order(perHost(ex)) // no cycle: Order was one
 	for h, s := range shift {
@@ -90,6 +87,21 @@ func (ex *Execution) Deskew() error {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d event(s) earlier than their cause raised to it", raised))
 	}
 	return nil
+}
+
+// rebase makes the earliest time 0 and returns the latest.
+func (ex *Execution) rebase() trace.Time {
+	if len(ex.Events) == 0 {
+		return 0
+	}
+	origin, last := ex.Events[0].Time, ex.Events[0].Time
+	for _, ev := range ex.Events {
+		origin, last = min(origin, ev.Time), max(last, ev.Time)
+	}
+	for i := range ex.Events {
+		ex.Events[i].Time -= origin
+	}
+	return last - origin
 }
 
 // deskew rewrites the times so that they are non-decreasing along each

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
@@ -172,24 +171,18 @@ func (b *builder) sortByStart(spans []int32) []int32 {
 	return spans
 }
 
-// finish numbers each process's events by its clock, makes the times
-// relative to the earliest, orders the execution and makes its times
-// causal.
+// finish numbers each process's events by its clock, orders the
+// execution and makes its times causal.
 func (b *builder) finish() error {
 	ex := b.ex
 	per := make([][]int32, len(ex.Hosts))
-	origin := ex.Events[0].Time
 	for i, ev := range ex.Events {
 		per[ev.Host] = append(per[ev.Host], int32(i))
-		origin = min(origin, ev.Time)
 	}
 	for _, evs := range per {
 		slices.SortStableFunc(evs, func(x, y int32) int { return cmp.Compare(ex.Events[x].Time, ex.Events[y].Time) })
 		for k, e := range evs {
 			ex.Events[e].Own = int32(k + 1)
-			if ex.Events[e].Time -= origin; ex.Events[e].Time > trace.MaxTime {
-				return fmt.Errorf("the spans last more than %s", trace.MaxTimeText)
-			}
 		}
 	}
 	if err := ex.Complete(); err != nil {
