@@ -129,7 +129,13 @@ func (f *frame) read(c container) error {
 }
 
 func (f *frame) headerErr(format string, args ...any) error {
-	return &trace.InputError{File: f.name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+	return headerErr(f.name, format, args...)
+}
+
+// headerErr reports a problem of the header or of the document as a
+// whole in the named file.
+func headerErr(file, format string, args ...any) error {
+	return &trace.InputError{File: file, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // eventErr reports a problem of the event being read.

@@ -10,7 +10,7 @@ import (
 // them. When the header lists the processes first, a name it does not
 // list is an error at once; when events come first, their numbers are
 // provisional, and remap gives the final ones once the list is read, so
-// that the events are never held twice.
+// that the events are never held twice. The zero procNames is ready.
 type procNames struct {
 	names []string
 	idx   map[string]int32
@@ -23,25 +23,29 @@ type procNames struct {
 	listed bool
 }
 
-func newProcNames() procNames { return procNames{idx: map[string]int32{}} }
-
-// list takes the header's process list.
-func (n *procNames) list(procs []string) *trace.InputError {
+// read reads the header's "processes" and takes it as the list.
+func (n *procNames) read(f *frame) ([]string, error) {
 	if n.listed {
-		return &trace.InputError{Event: -1, Msg: `"processes" given twice`}
+		return nil, f.headerErr(`"processes" given twice`)
+	}
+	procs, err := f.names()
+	if err != nil {
+		return nil, err
 	}
 	if err := trace.CheckProcesses(procs); err != nil {
-		return err
+		err.File = f.name
+		return nil, err
 	}
 	n.listed = true
 	if len(n.names) == 0 {
 		n.names = append(n.names, procs...)
+		n.idx = make(map[string]int32, len(procs))
 		for i, p := range procs {
 			n.idx[p] = int32(i)
 		}
 		n.known = true
 	}
-	return nil
+	return procs, nil
 }
 
 // index returns the number of the process named name, met in event i,
@@ -55,6 +59,9 @@ func (n *procNames) index(name []byte, i int) (int32, string) {
 	}
 	if len(name) == 0 {
 		return trace.None, "process name must not be empty"
+	}
+	if n.idx == nil {
+		n.idx = map[string]int32{}
 	}
 	idx := int32(len(n.names))
 	s := string(name)

@@ -145,20 +145,17 @@ func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int)
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	d := &runDecoder{
-		run:   &trace.Run{Name: name},
-		procs: newProcNames(),
-		msgs:  newMsgTable(),
-		seen:  newBodySeen(),
-		take:  take,
-		in:    in,
-		f:     newFrame(name, RunFormat, in),
+		run:  &trace.Run{Name: name},
+		take: take,
+		in:   in,
+		f:    newFrame(name, RunFormat, in),
 	}
 	d.f.alt = RunFormat2
 	return d, nil
 }
 
 func (d *runDecoder) headerErr(format string, args ...any) error {
-	return &trace.InputError{File: d.run.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+	return headerErr(d.run.Name, format, args...)
 }
 
 func (d *runDecoder) listed() bool { return d.procs.listed }
@@ -214,37 +211,14 @@ func (d *runDecoder) optString(key string, v []byte) (string, error) {
 	return string(text(v, &d.buf)), nil
 }
 
-func (d *runDecoder) processes(f *frame) error {
-	if d.procs.listed {
-		return d.headerErr(`"processes" given twice`)
-	}
-	names, err := f.names()
-	if err != nil {
-		return err
-	}
-	if err := d.procs.list(names); err != nil {
-		err.File = d.run.Name
-		return err
-	}
-	d.run.Processes = names
-	return nil
+func (d *runDecoder) processes(f *frame) (err error) {
+	d.run.Processes, err = d.procs.read(f)
+	return err
 }
 
 func (d *runDecoder) options(f *frame) error {
-	p := &d.run.Options.Params
-	w, err := f.delays("options", func(key string, t trace.Time, ok bool, v float64) error {
-		if !ok || t <= 0 {
-			return d.headerErr("options.%s must be a finite number > 0, got %s", key, fmtFloat(v))
-		}
-		switch key {
-		case "restart_delay":
-			p.RestartDelay = t
-		case "control_delay":
-			p.ControlDelay = t
-		default:
-			p.DefaultDelay = t
-		}
-		return nil
+	w, err := f.delays("options", &d.run.Options.Params, func(field string, v float64) string {
+		return field + " must be a finite number > 0, got " + fmtFloat(v)
 	})
 	if err != nil {
 		return err
