@@ -145,17 +145,13 @@ func (a *assembler) finish() (*trace.Trace, error) {
 		return nil, headerErr(tr.Name, `missing "processes"`)
 	}
 	if !a.procs.known {
-		remap, err := a.procs.remap(tr.Processes)
+		re, err := a.procs.remap(tr.Name, tr.Processes)
 		if err != nil {
-			err.File = tr.Name
 			return nil, err
 		}
 		for i := range tr.Events {
 			ev := &tr.Events[i]
-			ev.P = remap[ev.P]
-			if ev.To != trace.None {
-				ev.To = remap[ev.To]
-			}
+			ev.P, ev.To = re(ev.P), re(ev.To)
 		}
 	}
 	if err := tr.CheckSent(); err != nil {

@@ -71,10 +71,11 @@ func (n *procNames) index(name []byte, i int) (int32, string) {
 	return idx, ""
 }
 
-// remap returns, once the header's list procs is read, the final number
-// of each provisional one; or, for a name procs does not list, the event
-// that first named it and the error.
-func (n *procNames) remap(procs []string) ([]int32, *trace.InputError) {
+// remap returns, once the header's list procs is read, the function
+// from a provisional number to the final one (None stays None); or, for
+// a name procs does not list, the error at the event that first named it
+// in the named file.
+func (n *procNames) remap(file string, procs []string) (func(int32) int32, error) {
 	final := make(map[string]int32, len(procs))
 	for i, p := range procs {
 		final[p] = int32(i)
@@ -83,10 +84,15 @@ func (n *procNames) remap(procs []string) ([]int32, *trace.InputError) {
 	for i, name := range n.names {
 		idx, ok := final[name]
 		if !ok {
-			return nil, &trace.InputError{Event: int(n.firstUse[i]), Msg: fmt.Sprintf("unknown process %q", name)}
+			return nil, &trace.InputError{File: file, Event: int(n.firstUse[i]), Msg: fmt.Sprintf("unknown process %q", name)}
 		}
 		remap[i] = idx
 	}
 	n.names, n.known = procs, true
-	return remap, nil
+	return func(p int32) int32 {
+		if p < 0 {
+			return p
+		}
+		return remap[p]
+	}, nil
 }

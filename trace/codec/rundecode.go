@@ -132,10 +132,7 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 	if n := eventsHint(r, d.in, minRunEventBytes); n > 0 {
 		d.run.Events = make([]trace.RunEvent, 0, n)
 	}
-	if err := d.f.read(d); err != nil {
-		return nil, err
-	}
-	return d.finish()
+	return d.decode()
 }
 
 // newRunDecoder starts reading the run in r, gzip or not.
@@ -253,10 +250,13 @@ func (d *runDecoder) message(id []byte) int32 {
 	return idx
 }
 
-// finish renumbers provisional processes, checks the events not yet
-// checked and hands the rest to take.
-func (d *runDecoder) finish() (*trace.Run, error) {
+// decode reads the run, renumbers provisional processes, checks the
+// events not yet checked and hands the rest to take.
+func (d *runDecoder) decode() (*trace.Run, error) {
 	run := d.run
+	if err := d.f.read(d); err != nil {
+		return nil, err
+	}
 	if !d.procs.listed {
 		return nil, d.headerErr(`missing "processes"`)
 	}
@@ -277,16 +277,9 @@ func (d *runDecoder) finish() (*trace.Run, error) {
 // their final numbers.
 func (d *runDecoder) renumber() error {
 	run := d.run
-	remap, err := d.procs.remap(run.Processes)
+	re, err := d.procs.remap(run.Name, run.Processes)
 	if err != nil {
-		err.File = run.Name
 		return err
-	}
-	re := func(p int32) int32 {
-		if p < 0 {
-			return p
-		}
-		return remap[p]
 	}
 	// Events may share a body (runbodies.go): renumber each body once.
 	for i := range run.Bodies {
@@ -336,8 +329,9 @@ func (d *runDecoder) handOver() error {
 	return nil
 }
 
-// check sorts event i's f vector by process and checks it names no
-// process twice, and that its vectors have one entry per process.
+// check sorts event i's f vector by process (goccy/go-json refuses a
+// process named twice) and checks that its vectors have one entry per
+// process.
 func (d *runDecoder) check(i int) error {
 	run := d.run
 	n := len(run.Processes)
@@ -345,12 +339,7 @@ func (d *runDecoder) check(i int) error {
 	vt := run.VTOf(ev)
 	bad := vt != nil && len(vt) != n
 	if pb := run.PB(ev); pb != nil {
-		slices.SortStableFunc(pb.F, func(a, b trace.FEntry) int { return int(a.P - b.P) })
-		for j := 1; j < len(pb.F); j++ {
-			if pb.F[j].P == pb.F[j-1].P {
-				return &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
-			}
-		}
+		slices.SortFunc(pb.F, func(a, b trace.FEntry) int { return int(a.P - b.P) })
 		bad = bad || (pb.VT != nil && len(pb.VT) != n)
 		if c := pb.CIC; c != nil {
 			if msg := cicLengthErr(c, n); msg != "" {
