@@ -1,7 +1,8 @@
 package trace
 
 import (
-	"strconv"
+	"fmt"
+	"strings"
 )
 
 // InputError reports invalid input: a trace or run that cannot be read or
@@ -31,31 +32,21 @@ type InputError struct {
 // Error is the one line the CLI prints: file, event (with its line
 // when known) and what is wrong.
 func (e *InputError) Error() string {
-	b := make([]byte, 0, len(e.File)+len(e.Msg)+32)
+	var b strings.Builder
 	if e.File != "" {
-		b = append(b, e.File...)
-		b = append(b, ": "...)
+		b.WriteString(e.File + ": ")
 	}
 	if e.Event >= 0 && e.Doc != "" {
-		b = append(b, e.Doc...)
-		b = append(b, ' ')
+		b.WriteString(e.Doc + " ")
 	}
 	switch {
 	case e.Event >= 0 && e.Line > 0:
-		b = append(b, "event "...)
-		b = strconv.AppendInt(b, int64(e.Event), 10)
-		b = append(b, " (line "...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
-		b = append(b, "): "...)
+		fmt.Fprintf(&b, "event %d (line %d): ", e.Event, e.Line)
 	case e.Event >= 0:
-		b = append(b, "event "...)
-		b = strconv.AppendInt(b, int64(e.Event), 10)
-		b = append(b, ": "...)
+		fmt.Fprintf(&b, "event %d: ", e.Event)
 	case e.Line > 0:
-		b = append(b, "line "...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
-		b = append(b, ": "...)
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
-	b = append(b, e.Msg...)
-	return string(b)
+	b.WriteString(e.Msg)
+	return b.String()
 }

@@ -48,7 +48,7 @@ const (
 	numKinds
 )
 
-var kindNames = [numKinds]string{
+var kindNames = []string{
 	KindInvalid:       "",
 	Send:              "send",
 	Recv:              "recv",
@@ -71,23 +71,12 @@ var kindNames = [numKinds]string{
 	Block:             "block",
 }
 
-// String returns the kind's name as written in files.
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return "kind(?)"
-}
+// String returns the kind's name as written in files ("?" out of
+// range, as the run's enums).
+func (k Kind) String() string { return name(kindNames, uint8(k)) }
 
 // ParseKind returns the kind named s, or KindInvalid.
-func ParseKind(s string) Kind {
-	for k := Send; k < numKinds; k++ {
-		if kindNames[k] == s {
-			return k
-		}
-	}
-	return KindInvalid
-}
+func ParseKind(s string) Kind { return Kind(parse(kindNames, s)) }
 
 // IsOp reports whether k is a program operation (send, recv, internal):
 // the piecewise-deterministic part of a process, as opposed to environment

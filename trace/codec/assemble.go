@@ -1,8 +1,6 @@
 package codec
 
 import (
-	"fmt"
-
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -24,26 +22,7 @@ type assembler struct {
 }
 
 func newAssembler(name string) *assembler {
-	return &assembler{
-		tr:          &trace.Trace{Name: name},
-		procs:       newProcNames(),
-		msgs:        newMsgTable(),
-		pendingLine: make(map[int32]int),
-	}
-}
-
-func (a *assembler) headerErr(format string, args ...any) *trace.InputError {
-	return &trace.InputError{File: a.tr.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
-}
-
-// setProcesses installs the header's process list.
-func (a *assembler) setProcesses(procs []string) error {
-	if err := a.procs.list(procs); err != nil {
-		err.File = a.tr.Name
-		return err
-	}
-	a.tr.Processes = procs
-	return nil
+	return &assembler{tr: &trace.Trace{Name: name}, pendingLine: make(map[int32]int)}
 }
 
 // proc resolves the process named by v, a string, in the event f reads.
@@ -73,23 +52,6 @@ func (a *assembler) reserve(n int) {
 	a.tr.Msgs = make([]string, 0, n/4)
 	a.tr.Messages = make([]trace.Message, 0, n/4)
 	a.msgs.reserve(n / 8)
-}
-
-// setParam checks and installs one of the header's params; ok and v
-// are as seconds returns them.
-func (a *assembler) setParam(key string, t trace.Time, ok bool, v float64) error {
-	if !ok || t <= 0 {
-		return a.headerErr("%s", badSeconds("params."+key, v, true))
-	}
-	switch key {
-	case "restart_delay":
-		a.tr.Params.RestartDelay = t
-	case "control_delay":
-		a.tr.Params.ControlDelay = t
-	case "default_delay":
-		a.tr.Params.DefaultDelay = t
-	}
-	return nil
 }
 
 // add appends the event in a.w, which f reads, and checks it.
@@ -180,20 +142,16 @@ func (a *assembler) resolve(f *frame) (trace.Event, error) {
 func (a *assembler) finish() (*trace.Trace, error) {
 	tr := a.tr
 	if !a.procs.listed {
-		return nil, a.headerErr(`missing "processes"`)
+		return nil, headerErr(tr.Name, `missing "processes"`)
 	}
 	if !a.procs.known {
-		remap, err := a.procs.remap(tr.Processes)
+		re, err := a.procs.remap(tr.Name, tr.Processes)
 		if err != nil {
-			err.File = tr.Name
 			return nil, err
 		}
 		for i := range tr.Events {
 			ev := &tr.Events[i]
-			ev.P = remap[ev.P]
-			if ev.To != trace.None {
-				ev.To = remap[ev.To]
-			}
+			ev.P, ev.To = re(ev.P), re(ev.To)
 		}
 	}
 	if err := tr.CheckSent(); err != nil {

@@ -150,13 +150,11 @@ func (a *assembler) listed() bool { return a.procs.listed }
 func (a *assembler) field(f *frame, key string) error {
 	switch key {
 	case "processes":
-		procs, err := f.names()
-		if err != nil {
-			return err
-		}
-		return a.setProcesses(procs)
+		var err error
+		a.tr.Processes, err = a.procs.read(f)
+		return err
 	case "params":
-		_, err := f.delays("params", a.setParam)
+		_, err := f.delays("params", &a.tr.Params, func(field string, v float64) string { return badSeconds(field, v, true) })
 		return err
 	}
 	return f.skip()

@@ -62,10 +62,10 @@ type delaysWire struct {
 	Timing  jsontext.Value `json:"timing"`
 }
 
-// delays reads the header object of replay defaults named what and
-// hands each delay given to set, with ok and v as seconds returns them.
-// It returns the object for its other fields.
-func (f *frame) delays(what string, set func(key string, t trace.Time, ok bool, v float64) error) (*delaysWire, error) {
+// delays reads the header object of replay defaults named what into p,
+// wording a delay that is not > 0 with bad (given the field and the
+// number read). It returns the object for its other fields.
+func (f *frame) delays(what string, p *trace.Params, bad func(field string, v float64) string) (*delaysWire, error) {
 	v, err := f.value()
 	if err != nil {
 		return nil, err
@@ -80,7 +80,8 @@ func (f *frame) delays(what string, set func(key string, t trace.Time, ok bool, 
 	for _, d := range [...]struct {
 		key string
 		v   []byte
-	}{{"restart_delay", w.Restart}, {"control_delay", w.Control}, {"default_delay", w.Default}} {
+		dst *trace.Time
+	}{{"restart_delay", w.Restart, &p.RestartDelay}, {"control_delay", w.Control, &p.ControlDelay}, {"default_delay", w.Default, &p.DefaultDelay}} {
 		if len(d.v) == 0 {
 			continue
 		}
@@ -88,9 +89,10 @@ func (f *frame) delays(what string, set func(key string, t trace.Time, ok bool, 
 			return nil, f.headerErr("%s.%s must be a finite number > 0, not %s", what, d.key, kindOf(d.v[0]))
 		}
 		t, ok, fv := seconds(d.v)
-		if err := set(d.key, t, ok, fv); err != nil {
-			return nil, err
+		if !ok || t <= 0 {
+			return nil, f.headerErr("%s", bad(what+"."+d.key, fv))
 		}
+		*d.dst = t
 	}
 	return &w, nil
 }

@@ -44,8 +44,10 @@ type frame struct {
 	c         container
 	tap       *tap
 	dec       *jsontext.Decoder
-	// at is where the text read next starts, for the walker if it fails.
-	at position
+	// at is the event a syntax error of the text read next is reported
+	// at (-1: the header), outer the container that text is in.
+	at    int
+	outer byte
 	// n counts the events read: the index of the one being read.
 	n         int
 	hasFormat bool
@@ -62,17 +64,6 @@ type frame struct {
 	last  bool
 	whole []byte
 	buf   []byte
-}
-
-// position is a place in a document where the walker can resume: the
-// containers open there (innermost last: "{" the header, "{[" its
-// events), whether the innermost has no member yet, and the event a
-// problem there is reported at (-1: the header).
-type position struct {
-	off   int64
-	stack string
-	first bool
-	event int
 }
 
 // jsonOpts: a name given twice is an error (duplicateName words it),
@@ -129,7 +120,13 @@ func (f *frame) read(c container) error {
 }
 
 func (f *frame) headerErr(format string, args ...any) error {
-	return &trace.InputError{File: f.name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+	return headerErr(f.name, format, args...)
+}
+
+// headerErr reports a problem of the header or of the document as a
+// whole in the named file.
+func headerErr(file, format string, args ...any) error {
+	return &trace.InputError{File: file, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // eventErr reports a problem of the event being read.
@@ -141,12 +138,11 @@ func (f *frame) eventErr(format string, args ...any) error {
 	return &trace.InputError{File: f.name, Event: f.n, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// resumeAt records that the next read starts a member or element of the
-// containers in stack.
-func (f *frame) resumeAt(stack string, first bool, event int) {
-	off := f.dec.InputOffset()
-	f.at = position{off: off, stack: stack, first: first, event: event}
-	f.tap.mark = off
+// resumeAt records that the next read starts a member or element of
+// container outer ('{', '[' or 0 for none), of event (-1: the header):
+// the tap keeps the text from there.
+func (f *frame) resumeAt(event int, outer byte) {
+	f.at, f.outer, f.tap.mark = event, outer, f.dec.InputOffset()
 }
 
 // peek returns the kind of the next value, or the error of reading it.
@@ -158,11 +154,11 @@ func (f *frame) peek() (jsontext.Kind, error) {
 	return 0, err
 }
 
-// more starts the next member or element of the innermost container in
-// stack (see position): false, after reading its closing bracket, at its
-// end.
-func (f *frame) more(stack string, first bool, event int) (bool, error) {
-	f.resumeAt(stack, first, event)
+// more starts the next member or element of the innermost container,
+// of event (see resumeAt): false, after reading its closing bracket, at
+// its end.
+func (f *frame) more(event int, outer byte) (bool, error) {
+	f.resumeAt(event, outer)
 	k, err := f.peek()
 	if err == nil && (k == '}' || k == ']') {
 		_, err = f.dec.ReadToken()
@@ -181,7 +177,7 @@ func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
 
 // open reads the opening brace of the header.
 func (f *frame) open() error {
-	f.resumeAt("", true, -1)
+	f.resumeAt(-1, 0)
 	k, err := f.peek()
 	switch {
 	case err == io.EOF && f.tap.rerr == nil:
@@ -191,8 +187,8 @@ func (f *frame) open() error {
 	case k == 't' || k == 'f' || k == 'n':
 		// Only its first byte has been looked at: text that is not JSON
 		// at all is malformed, not of the wrong type.
-		if w, ok := f.walkerAt(f.at.off); ok && w.value(0) != nil {
-			return f.malformed(nil)
+		if err := f.dec.SkipValue(); err != nil {
+			return f.malformed(err)
 		}
 	}
 	if k != '{' {
@@ -207,8 +203,8 @@ func (f *frame) open() error {
 // header reads the members of the header object; a document's events
 // are read in place, as they come.
 func (f *frame) header() error {
-	for first := true; ; first = false {
-		if more, err := f.more("{", first, -1); !more {
+	for {
+		if more, err := f.more(-1, '{'); !more {
 			return err
 		}
 		tok, err := f.dec.ReadToken()
@@ -281,12 +277,11 @@ func (f *frame) events() error {
 	if _, err := f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
 	}
-	first, err := f.eventLines()
-	if err != nil {
+	if err := f.eventLines(); err != nil {
 		return err
 	}
-	for ; ; first = false {
-		if more, err := f.more("{[", first, f.n); !more {
+	for {
+		if more, err := f.more(f.n, '['); !more {
 			return err
 		}
 		if err := f.c.event(f); err != nil {

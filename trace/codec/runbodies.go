@@ -16,17 +16,16 @@ import "hash/maphash"
 type bodyKey [2]uint64
 
 // bodySeen maps the texts of the bodies read so far to their index in
-// the run's Bodies.
+// the run's Bodies. The zero bodySeen is ready: key sets it up.
 type bodySeen struct {
 	seeds [2]maphash.Seed
 	index map[bodyKey]int32
 }
 
-func newBodySeen() bodySeen {
-	return bodySeen{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, index: map[bodyKey]int32{}}
-}
-
 // key returns the key of text v.
 func (s *bodySeen) key(v []byte) bodyKey {
+	if s.index == nil {
+		s.seeds, s.index = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, map[bodyKey]int32{}
+	}
 	return bodyKey{maphash.Bytes(s.seeds[0], v), maphash.Bytes(s.seeds[1], v)}
 }

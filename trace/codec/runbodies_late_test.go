@@ -7,7 +7,7 @@ import (
 
 // TestRunBodiesSharedProcessesLast: in a document that lists its
 // processes after its events, the decoder numbers processes
-// provisionally and finish renumbers each event's body origin; a body
+// provisionally and decode renumbers each event's body origin; a body
 // shared by two events must be renumbered once, not once per event
 // (renumbered twice it names the wrong process, or indexes past the
 // provisional numbering and panics).

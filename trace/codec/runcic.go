@@ -12,7 +12,7 @@ import (
 // piggyback (docs/formats.md): FDAS's "dv", HMNR's "lc", "ckpt", "taken"
 // and "greater". They are read into a CIC carved from the decoder's
 // CICSlab, as the protocols build theirs, so that a decoded run is the
-// run the engine produced. Their lengths are checked in finish, where
+// run the engine produced. Their lengths are checked in check (rundecode.go), where
 // the number of processes is known even when the events come first.
 
 // hasCIC reports whether the piggyback just split has a field of a CIC.

@@ -39,7 +39,7 @@ type listAt struct {
 }
 
 func newCompact(n int) *compact {
-	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, seen: newBodySeen(), base: make(trace.VT, n)}
+	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, base: make(trace.VT, n)}
 }
 
 // vt writes vector vt of an event of process p.

@@ -132,10 +132,7 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 	if n := eventsHint(r, d.in, minRunEventBytes); n > 0 {
 		d.run.Events = make([]trace.RunEvent, 0, n)
 	}
-	if err := d.f.read(d); err != nil {
-		return nil, err
-	}
-	return d.finish()
+	return d.decode()
 }
 
 // newRunDecoder starts reading the run in r, gzip or not.
@@ -145,20 +142,17 @@ func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int)
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
 	d := &runDecoder{
-		run:   &trace.Run{Name: name},
-		procs: newProcNames(),
-		msgs:  newMsgTable(),
-		seen:  newBodySeen(),
-		take:  take,
-		in:    in,
-		f:     newFrame(name, RunFormat, in),
+		run:  &trace.Run{Name: name},
+		take: take,
+		in:   in,
+		f:    newFrame(name, RunFormat, in),
 	}
 	d.f.alt = RunFormat2
 	return d, nil
 }
 
 func (d *runDecoder) headerErr(format string, args ...any) error {
-	return &trace.InputError{File: d.run.Name, Event: -1, Msg: fmt.Sprintf(format, args...)}
+	return headerErr(d.run.Name, format, args...)
 }
 
 func (d *runDecoder) listed() bool { return d.procs.listed }
@@ -214,37 +208,14 @@ func (d *runDecoder) optString(key string, v []byte) (string, error) {
 	return string(text(v, &d.buf)), nil
 }
 
-func (d *runDecoder) processes(f *frame) error {
-	if d.procs.listed {
-		return d.headerErr(`"processes" given twice`)
-	}
-	names, err := f.names()
-	if err != nil {
-		return err
-	}
-	if err := d.procs.list(names); err != nil {
-		err.File = d.run.Name
-		return err
-	}
-	d.run.Processes = names
-	return nil
+func (d *runDecoder) processes(f *frame) (err error) {
+	d.run.Processes, err = d.procs.read(f)
+	return err
 }
 
 func (d *runDecoder) options(f *frame) error {
-	p := &d.run.Options.Params
-	w, err := f.delays("options", func(key string, t trace.Time, ok bool, v float64) error {
-		if !ok || t <= 0 {
-			return d.headerErr("options.%s must be a finite number > 0, got %s", key, fmtFloat(v))
-		}
-		switch key {
-		case "restart_delay":
-			p.RestartDelay = t
-		case "control_delay":
-			p.ControlDelay = t
-		default:
-			p.DefaultDelay = t
-		}
-		return nil
+	w, err := f.delays("options", &d.run.Options.Params, func(field string, v float64) string {
+		return field + " must be a finite number > 0, got " + fmtFloat(v)
 	})
 	if err != nil {
 		return err
@@ -279,10 +250,13 @@ func (d *runDecoder) message(id []byte) int32 {
 	return idx
 }
 
-// finish renumbers provisional processes, checks the events not yet
-// checked and hands the rest to take.
-func (d *runDecoder) finish() (*trace.Run, error) {
+// decode reads the run, renumbers provisional processes, checks the
+// events not yet checked and hands the rest to take.
+func (d *runDecoder) decode() (*trace.Run, error) {
 	run := d.run
+	if err := d.f.read(d); err != nil {
+		return nil, err
+	}
 	if !d.procs.listed {
 		return nil, d.headerErr(`missing "processes"`)
 	}
@@ -303,16 +277,9 @@ func (d *runDecoder) finish() (*trace.Run, error) {
 // their final numbers.
 func (d *runDecoder) renumber() error {
 	run := d.run
-	remap, err := d.procs.remap(run.Processes)
+	re, err := d.procs.remap(run.Name, run.Processes)
 	if err != nil {
-		err.File = run.Name
 		return err
-	}
-	re := func(p int32) int32 {
-		if p < 0 {
-			return p
-		}
-		return remap[p]
 	}
 	// Events may share a body (runbodies.go): renumber each body once.
 	for i := range run.Bodies {
@@ -362,8 +329,9 @@ func (d *runDecoder) handOver() error {
 	return nil
 }
 
-// check sorts event i's f vector by process and checks it names no
-// process twice, and that its vectors have one entry per process.
+// check sorts event i's f vector by process (goccy/go-json refuses a
+// process named twice) and checks that its vectors have one entry per
+// process.
 func (d *runDecoder) check(i int) error {
 	run := d.run
 	n := len(run.Processes)
@@ -371,12 +339,7 @@ func (d *runDecoder) check(i int) error {
 	vt := run.VTOf(ev)
 	bad := vt != nil && len(vt) != n
 	if pb := run.PB(ev); pb != nil {
-		slices.SortStableFunc(pb.F, func(a, b trace.FEntry) int { return int(a.P - b.P) })
-		for j := 1; j < len(pb.F); j++ {
-			if pb.F[j].P == pb.F[j-1].P {
-				return &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("pb.f names %s twice", run.Processes[pb.F[j].P])}
-			}
-		}
+		slices.SortFunc(pb.F, func(a, b trace.FEntry) int { return int(a.P - b.P) })
 		bad = bad || (pb.VT != nil && len(pb.VT) != n)
 		if c := pb.CIC; c != nil {
 			if msg := cicLengthErr(c, n); msg != "" {

@@ -111,10 +111,7 @@ func (h *RunHead) Stream(r io.Reader, take func(run *trace.Run, upto int) int) (
 	}
 	run.Events = make([]trace.RunEvent, 0, h.Events)
 	d.hasAlg, d.frozen = true, true
-	if err := d.f.read(d); err != nil {
-		return nil, err
-	}
-	return d.finish()
+	return d.decode()
 }
 
 // scanEvent reads what the first pass keeps of an event, and counts it.

@@ -39,8 +39,8 @@ type bodyWire struct {
 	Of       jsontext.Value `json:"of"`
 }
 
-// objectOpts read pb.f as the decoders read everything: a name given
-// twice reaches the check that reports it, invalid UTF-8 becomes U+FFFD.
+// objectOpts walk a part of an event already read whole, whose names
+// were checked then; invalid UTF-8 becomes U+FFFD.
 var objectOpts = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // parts reads vt, pb and body.
@@ -196,9 +196,8 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// fvec reads {"P0": 2, ...}, nil when absent, walking the members in
-// order so that a process named twice reaches the check in finish. (The
-// text was read whole before: walking it finds no syntax error.)
+// fvec reads {"P0": 2, ...}, nil when absent. (The text was read whole
+// before: walking it finds no syntax error and no name given twice.)
 func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
 	if len(v) == 0 {
 		return nil, nil

@@ -9,7 +9,7 @@ import (
 // tap sits between the input and the goccy/go-json Decoder of a JSON
 // document. It keeps the text read since the last mark (the start of the
 // member or event being read), so that a syntax error can be worded from
-// the text it is in (see walker); it counts the lines of what it drops,
+// the text it is in (see reword); it counts the lines of what it drops,
 // so that a position can be given as a line; and it remembers the
 // reader's error, which the decoder passes on without saying that it is
 // one of reading rather than of JSON.
@@ -20,12 +20,11 @@ type tap struct {
 	win    []byte
 	winOff int64
 	nl     int
-	// mark is the offset of the text the walker would start from: win
+	// mark is the offset of the text a syntax error would be in: win
 	// is dropped up to it. keep is false once nothing needs keeping
 	// (JSON Lines after the header, which keeps lines of its own).
 	mark int64
 	keep bool
-	eof  bool
 	rerr error
 }
 
@@ -38,6 +37,8 @@ const (
 	// tailKeep covers what the decoder has read but not consumed (it
 	// reads 512 bytes at a time), so the line of its position stays known.
 	tailKeep = 8 << 10
+	// before is what the window keeps before the mark.
+	before = 64
 )
 
 func newTap(r io.Reader) *tap { return &tap{r: r, keep: true} }
@@ -48,18 +49,17 @@ func (t *tap) Read(p []byte) (int, error) {
 		t.add(p[:n])
 	}
 	switch {
-	case err == io.EOF:
-		t.eof = true
-	case err != nil:
+	case err != nil && err != io.EOF:
 		t.rerr = err
 	}
 	return n, err
 }
 
-// add appends b to the window, first dropping what lies before the mark.
+// add appends b to the window, first dropping what lies before the mark
+// but for the few bytes that say what the mark follows.
 func (t *tap) add(b []byte) {
-	if t.mark > t.winOff {
-		t.drop(int(min(t.mark-t.winOff, int64(len(t.win)))))
+	if t.mark-before > t.winOff {
+		t.drop(int(min(t.mark-before-t.winOff, int64(len(t.win)))))
 	}
 	t.win = append(t.win, b...)
 	if len(t.win) > maxKeep {
@@ -83,32 +83,6 @@ func (t *tap) lineAt(off int64) int {
 	i := min(max(int(off-t.winOff), 0), len(t.win))
 	return 1 + t.nl + bytes.Count(t.win[:i], newline)
 }
-
-// from returns the text from offset off to what has been read; ok is
-// false if it was not kept.
-func (t *tap) from(off int64) (b []byte, ok bool) {
-	i := int(off - t.winOff)
-	if i < 0 || i > len(t.win) {
-		return nil, false
-	}
-	return t.win[i:], true
-}
-
-// more reads another chunk into the window, for the walker when the
-// decoder stopped before the text it needs; false at the end of the
-// input or after an error.
-func (t *tap) more() bool {
-	if t.drained() || !t.keep {
-		return false
-	}
-	var buf [4096]byte
-	n, _ := t.Read(buf[:])
-	return n > 0 || !t.drained()
-}
-
-// drained reports whether the input has been read to its end or to the
-// reader's error.
-func (t *tap) drained() bool { return t.eof || t.rerr != nil }
 
 // readError words a failure of the reader (I/O, corrupt or cut gzip), or
 // returns "" for none.
