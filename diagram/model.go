@@ -50,9 +50,6 @@ type Options struct {
 	// MaxEvents is the largest run drawn whole; a larger run is windowed.
 	// 0 means DefaultMaxEvents for SVG, DefaultPageMaxEvents for HTML.
 	MaxEvents int
-	// Head is how many events from the start a windowed diagram keeps;
-	// 0 means MaxEvents/2.
-	Head int
 	// Around is how many events a windowed diagram keeps either side of
 	// each failure's recovery; 0 means DefaultAround.
 	Around int
@@ -64,9 +61,6 @@ type Options struct {
 func (o Options) withDefaults(maxEvents int) Options {
 	if o.MaxEvents <= 0 {
 		o.MaxEvents = maxEvents
-	}
-	if o.Head <= 0 {
-		o.Head = o.MaxEvents / 2
 	}
 	if o.Around <= 0 {
 		o.Around = DefaultAround
@@ -230,8 +224,6 @@ func checkRun(run *trace.Run) error {
 }
 
 func fill(n int, v int32) []int32 { return slices.Repeat([]int32{v}, n) }
-
-func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 
 // slotted reports whether an event gets a mark of its own on its lane.
 // The others (log, control messages, unhold) are drawn at, or attached

@@ -3,7 +3,7 @@ package diagram
 import "github.com/ckpt-dev/ckpt/trace"
 
 // window chooses the events to draw: all of them for a small run, else
-// the first Head events and Around events either side of each failure's
+// the first MaxEvents/2 events and Around events either side of each failure's
 // recovery, as many failures as MaxEvents allows, plus every checkpoint a
 // drawn rollback restores.
 func (m *model) window(opts Options) {
@@ -25,7 +25,7 @@ func (m *model) window(opts Options) {
 	// Share the budget between the start and the failures: many failures
 	// get a shorter start and tighter surroundings rather than being
 	// dropped.
-	head, around := opts.Head, opts.Around
+	head, around := opts.MaxEvents/2, opts.Around
 	if m.failures > 0 {
 		head = min(head, max(budget/(m.failures+1), budget/10))
 		around = min(around, max((budget-head)/(m.failures*4), 8))
