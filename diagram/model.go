@@ -146,6 +146,10 @@ type model struct {
 
 	n     int
 	drawn []bool
+	// implicit marks the processes whose initial checkpoint the run does
+	// not write itself (foreign runs may): the diagram draws it at
+	// column 0.
+	implicit []bool
 	// discarded marks checkpoints a later restore threw away.
 	discarded []bool
 	// logged is the index of the log event of a recv, or None.
@@ -194,6 +198,12 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 		logged:    fill(n, trace.None),
 		dep:       fill(n, trace.None),
 		x:         make([]float64, n),
+		implicit:  slices.Repeat([]bool{true}, len(run.Processes)),
+	}
+	for i := range run.Events {
+		if e := &run.Events[i]; e.Kind == trace.Checkpoint && e.Ckpt == 0 {
+			m.implicit[e.P] = false
+		}
 	}
 	m.history()
 	m.window(opts)

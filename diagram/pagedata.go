@@ -93,10 +93,7 @@ func (m *model) pageData(id string) *panelJSON {
 	}
 	d := &panelJSON{
 		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
-		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: []bool{}, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
-	}
-	for _, e := range m.explicitInitial() {
-		d.Init = append(d.Init, !e)
+		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
 	m.eventColumns(d, order, ref)
 	m.connections(d, ref)
