@@ -30,7 +30,8 @@ const (
 	// more: 10^5 events open in well under a second (docs/diagram.md).
 	DefaultPageMaxEvents = 250_000
 	// DefaultAround is how many events are kept either side of each
-	// failure's recovery when windowing.
+	// failure's recovery when windowing (fewer when many failures share
+	// the window).
 	DefaultAround = 60
 )
 
@@ -50,9 +51,6 @@ type Options struct {
 	// MaxEvents is the largest run drawn whole; a larger run is windowed.
 	// 0 means DefaultMaxEvents for SVG, DefaultPageMaxEvents for HTML.
 	MaxEvents int
-	// Around is how many events a windowed diagram keeps either side of
-	// each failure's recovery; 0 means DefaultAround.
-	Around int
 	// Axis is AxisLogical (the default) or AxisTime: the SVG's x axis and
 	// the page's initial one (the page can switch).
 	Axis string
@@ -61,9 +59,6 @@ type Options struct {
 func (o Options) withDefaults(maxEvents int) Options {
 	if o.MaxEvents <= 0 {
 		o.MaxEvents = maxEvents
-	}
-	if o.Around <= 0 {
-		o.Around = DefaultAround
 	}
 	if o.Axis != AxisTime {
 		o.Axis = AxisLogical
@@ -206,7 +201,7 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 		}
 	}
 	m.history()
-	m.window(opts)
+	m.window(opts.MaxEvents)
 	m.connect()
 	m.violations()
 	return m, nil

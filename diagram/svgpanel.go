@@ -2,8 +2,8 @@ package diagram
 
 import (
 	"fmt"
-	"slices"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
