@@ -90,11 +90,11 @@ type arrow struct {
 // ctlArrow is one control message (MS Rollback request, PK token).
 type ctlArrow struct{ from, to int32 }
 
-// interval is a span of one lane between two events (down time, holds).
+// interval is a span of one lane between two events: down time (from
+// the fail event), holds.
 type interval struct {
 	p        int32
 	from, to int32
-	fail     int32 // the fail event of a down interval
 }
 
 // jump is a rollback or restart going back to the restored checkpoint.

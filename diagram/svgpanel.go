@@ -118,7 +118,7 @@ func (m *model) intervals(x *xw) {
 	x.raw(`<g class="intervals">`)
 	for _, d := range m.down {
 		x.el("rect", "down")
-		x.int("data-seq", int(d.fail))
+		x.int("data-seq", int(d.from))
 		x.nums("x y width height", m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2), 24)
 		x.end("rect", m.downText(d))
 	}
