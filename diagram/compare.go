@@ -2,7 +2,6 @@ package diagram
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -146,54 +145,34 @@ func newCompareTable(ms []*model, diffs []int) *compareTable {
 // compareFailures lines the runs' recoveries up by failure (the k-th
 // fail event of each run is the trace's k-th failure) and says, per
 // process, where each algorithm rolled back to and how much it undid.
+// The runs replay one trace, so they have the same processes.
 func compareFailures(ms []*model) []failureCompare {
 	var out []failureCompare
-	known := map[string]bool{}
-	for _, p := range ms[0].run.Processes {
-		known[p] = true
-	}
 	for k := 0; ; k++ {
 		var fc failureCompare
-		found := false
 		byP := map[string][]string{}
 		for mi, m := range ms {
 			if m.rep == nil || k >= len(m.rep.Recoveries) {
 				continue
 			}
 			rc := &m.rep.Recoveries[k]
-			if !found {
+			if fc.Title == "" {
 				fc.Title = fmt.Sprintf("failure %d: %s at t=%ss", k+1, rc.Failure.P, rc.Failure.T)
-				found = true
 			}
 			for _, l := range rc.Line {
 				if byP[l.P] == nil {
-					byP[l.P] = make([]string, len(ms))
+					byP[l.P] = slices.Repeat([]string{"—"}, len(ms))
 				}
 				byP[l.P][mi] = lineWords(&l)
 			}
 		}
-		if !found {
+		if fc.Title == "" {
 			return out
 		}
-		// Processes in the first run's order; a name it lacks after them,
-		// in name order.
-		names := slices.Clone(ms[0].run.Processes)
-		for _, p := range slices.Sorted(maps.Keys(byP)) {
-			if !known[p] {
-				names = append(names, p)
+		for _, p := range ms[0].run.Processes {
+			if byP[p] != nil {
+				fc.Rows = append(fc.Rows, append([]string{p}, byP[p]...))
 			}
-		}
-		for _, p := range names {
-			if byP[p] == nil {
-				continue
-			}
-			row := append([]string{p}, byP[p]...)
-			for i := range row {
-				if row[i] == "" {
-					row[i] = "—"
-				}
-			}
-			fc.Rows = append(fc.Rows, row)
 		}
 		out = append(out, fc)
 	}

@@ -1,6 +1,8 @@
 package diagram
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -10,7 +12,6 @@ import (
 type connector struct {
 	m        *model
 	ctlQ     map[ctlKey][]int32
-	downFrom []int32
 	holdFrom []int32
 	// restartAt is a PK restart waiting for its token to come back.
 	restartAt []int32
@@ -32,12 +33,13 @@ func (m *model) connect() {
 	c := &connector{
 		m:        m,
 		ctlQ:     make(map[ctlKey][]int32),
-		downFrom: fill(np, trace.None), holdFrom: fill(np, trace.None), restartAt: fill(np, trace.None),
+		holdFrom: fill(np, trace.None), restartAt: fill(np, trace.None),
 		lineOf: make(map[int32]int),
 	}
 	for i := range m.run.Events {
 		c.event(int32(i))
 	}
+	m.downTime()
 	// Intervals whose ends are not both drawn are dropped.
 	m.down = keepDrawn(m.down, m.drawn)
 	m.holds = keepDrawn(m.holds, m.drawn)
@@ -76,10 +78,6 @@ func (c *connector) event(idx int32) {
 		}
 		if e.Failure >= 0 {
 			c.point(e.Failure, linePoint{p: e.P, ev: idx, kept: true}, false)
-		}
-	case trace.Fail:
-		if c.downFrom[e.P] == trace.None {
-			c.downFrom[e.P] = idx
 		}
 	case trace.Restart, trace.Rollback:
 		c.restore(idx, e)
@@ -142,17 +140,13 @@ func (c *connector) message(idx int32, e *trace.RunEvent) {
 	m.dep[idx] = s
 }
 
-// restore handles a restart or rollback: down time, the jump back to the
-// restored checkpoint, and the process's point on the recovery line.
+// restore handles a restart or rollback: the jump back to the restored
+// checkpoint, and the process's point on the recovery line.
 func (c *connector) restore(idx int32, e *trace.RunEvent) {
 	m := c.m
 	if e.Kind == trace.Restart {
 		// PK holds a restarted process until its token returns.
 		c.restartAt[e.P] = idx
-		if c.downFrom[e.P] != trace.None {
-			m.down = append(m.down, interval{p: e.P, from: c.downFrom[e.P], to: idx, fail: c.downFrom[e.P]})
-			c.downFrom[e.P] = trace.None
-		}
 	}
 	ck, ok := m.restored(idx)
 	if !ok {
@@ -168,14 +162,10 @@ func (c *connector) restore(idx int32, e *trace.RunEvent) {
 	}
 }
 
-// end closes open intervals and records a receive blocked forever as a
+// end closes an open hold and records a receive blocked forever as a
 // lost message, drawn from the latest send of its message if any.
 func (c *connector) end(idx int32, e *trace.RunEvent) {
 	m := c.m
-	if c.downFrom[e.P] != trace.None {
-		m.down = append(m.down, interval{p: e.P, from: c.downFrom[e.P], to: idx, fail: c.downFrom[e.P]})
-		c.downFrom[e.P] = trace.None
-	}
 	c.closeHold(e.P, idx)
 	if e.State != trace.StateBlocked || !m.drawn[idx] {
 		return
@@ -220,6 +210,22 @@ func (c *connector) point(fail int32, pt linePoint, replace bool) {
 		}
 	}
 	m.lines[li].points = append(pts, pt)
+}
+
+// downTime is each failure the history model counts, from its fail event
+// to its restart or, without one, its process's end: in the order they
+// end.
+func (m *model) downTime() {
+	for _, f := range m.h.Model().Failures {
+		to := f.Restart
+		if to == trace.None {
+			to = m.h.Ended(f.P)
+		}
+		if to != trace.None {
+			m.down = append(m.down, interval{p: f.P, from: f.Seq, to: to})
+		}
+	}
+	slices.SortFunc(m.down, func(a, b interval) int { return cmp.Compare(a.to, b.to) })
 }
 
 func keepDrawn(in []interval, drawn []bool) []interval {

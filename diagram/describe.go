@@ -3,7 +3,6 @@ package diagram
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -22,19 +21,10 @@ func (m *model) describe(b []byte, i int32) []byte {
 
 // describeHead appends "#seq t=Ts P kind msg" and a newline.
 func (m *model) describeHead(b []byte, i int32) []byte {
-	run := m.run
-	e := &run.Events[i]
-	b = append(b, '#')
-	b = strconv.AppendInt(b, int64(i), 10)
-	b = append(b, " t="...)
-	b = e.T.AppendJSON(b)
-	b = append(b, "s "...)
-	b = append(b, run.Processes[e.P]...)
-	b = append(b, ' ')
-	b = append(b, e.Kind.String()...)
-	if e.Msg >= 0 && int(e.Msg) < len(run.Msgs) {
-		b = append(b, ' ')
-		b = append(b, run.Msgs[e.Msg]...)
+	e := &m.run.Events[i]
+	b = fmt.Appendf(b, "#%d t=%ss %s %s", i, e.T, m.run.Processes[e.P], e.Kind)
+	if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) {
+		b = append(append(b, ' '), m.run.Msgs[e.Msg]...)
 	}
 	return append(b, '\n')
 }
@@ -44,9 +34,7 @@ func numField(b []byte, k string, v int32) []byte {
 	if v < 0 {
 		return b
 	}
-	b = append(append(b, k...), '=')
-	b = strconv.AppendInt(b, int64(v), 10)
-	return append(b, ' ')
+	return fmt.Appendf(b, "%s=%d ", k, v)
 }
 
 // strField appends "k=v " for a present string.
@@ -54,8 +42,7 @@ func strField(b []byte, k, v string) []byte {
 	if v == "" {
 		return b
 	}
-	b = append(append(b, k...), '=')
-	return append(append(b, v...), ' ')
+	return fmt.Appendf(b, "%s=%s ", k, v)
 }
 
 // describeFields appends the event's scalar fields as "k=v" words.
@@ -92,14 +79,10 @@ func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
 		b = strField(b, f.k, f.v)
 	}
 	if e.Failure >= 0 {
-		b = append(b, "failure=#"...)
-		b = strconv.AppendInt(b, int64(e.Failure), 10)
-		b = append(b, ' ')
+		b = fmt.Appendf(b, "failure=#%d ", e.Failure)
 	}
 	if vt := run.VTOf(e); len(vt) > 0 {
-		b = append(b, "vt="...)
-		b = appendVT(b, vt)
-		b = append(b, ' ')
+		b = append(appendVT(append(b, "vt="...), vt), ' ')
 	}
 	return b
 }
@@ -127,11 +110,7 @@ func (m *model) describeParts(b []byte, e *trace.RunEvent) []byte {
 // where it was logged, whether it was undone or thrown away, its notes.
 func (m *model) describeFindings(b []byte, i int32) []byte {
 	if l := m.logged[i]; l >= 0 {
-		b = append(trimSpace(b), "\nlogged to the stable message log at #"...)
-		b = strconv.AppendInt(b, int64(l), 10)
-		b = append(b, " (t="...)
-		b = m.run.Events[l].T.AppendJSON(b)
-		b = append(b, "s)"...)
+		b = fmt.Appendf(trimSpace(b), "\nlogged to the stable message log at #%d (t=%ss)", l, m.run.Events[l].T)
 	}
 	if m.undone(i) {
 		b = append(trimSpace(b), "\nundone by a later restart or rollback"...)
@@ -155,11 +134,7 @@ func appendVT(b []byte, vt trace.VT) []byte {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = append(b, '(')
-		b = strconv.AppendInt(b, int64(v.Inc), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(v.Count), 10)
-		b = append(b, ')')
+		b = fmt.Appendf(b, "(%d,%d)", v.Inc, v.Count)
 	}
 	return append(b, ']')
 }
@@ -181,8 +156,7 @@ func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(append(b, m.procName(f.P)...), ':')
-			b = strconv.AppendInt(b, int64(f.Count), 10)
+			b = fmt.Appendf(b, "%s:%d", m.procName(f.P), f.Count)
 		}
 		b = append(b, "} "...)
 	}
@@ -196,18 +170,14 @@ func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
 
 func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 	if c.Origin >= 0 {
-		b = append(b, "origin="...)
-		b = append(b, m.procName(c.Origin)...)
+		b = append(append(b, "origin="...), m.procName(c.Origin)...)
 	}
 	for _, f := range []struct {
 		k string
 		v int32
 	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
 		if f.v >= 0 {
-			b = append(b, ' ')
-			b = append(b, f.k...)
-			b = append(b, '=')
-			b = strconv.AppendInt(b, int64(f.v), 10)
+			b = fmt.Appendf(b, " %s=%d", f.k, f.v)
 		}
 	}
 	if ids := c.ReceivedList(); ids != nil {
@@ -219,8 +189,7 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 			if id.Msg >= 0 && int(id.Msg) < len(m.run.Msgs) {
 				b = append(b, m.run.Msgs[id.Msg]...)
 			}
-			b = append(b, '@')
-			b = strconv.AppendInt(b, int64(id.Inc), 10)
+			b = fmt.Appendf(b, "@%d", id.Inc)
 		}
 		b = append(b, ']')
 	}
@@ -277,12 +246,11 @@ func (m *model) lineText(l rline) string {
 // arrowText is an arrow's hover text: the message, its fate, and both
 // ends' details.
 func (m *model) arrowText(a arrow) string {
-	b := append([]byte(nil), m.msgName(a.msg)...)
+	b := []byte(m.msgName(a.msg))
 	if a.from != trace.None {
-		b = append(b, " copy "...)
-		b = strconv.AppendInt(b, int64(m.run.Events[a.from].Copy), 10)
+		b = fmt.Appendf(b, " copy %d", m.run.Events[a.from].Copy)
 	}
-	b = append(append(append(b, ": "...), m.fate(a)...), '\n')
+	b = fmt.Appendf(b, ": %s\n", m.fate(a))
 	if a.from == trace.None {
 		return string(m.describe(b, a.to))
 	}
@@ -321,54 +289,43 @@ func (m *model) msgName(msg int32) string {
 // and why.
 func (m *model) jumpHead(b []byte, j jump) []byte {
 	e := &m.run.Events[j.ev]
-	b = append(b, m.run.Processes[e.P]...)
+	verb := "rolls back to"
 	if e.Kind == trace.Restart {
-		b = append(b, " restarts from checkpoint "...)
-	} else {
-		b = append(b, " rolls back to checkpoint "...)
+		verb = "restarts from"
 	}
-	b = strconv.AppendInt(b, int64(e.Restore), 10)
+	b = fmt.Appendf(b, "%s %s checkpoint %d", m.run.Processes[e.P], verb, e.Restore)
 	if j.ckpt != trace.None {
 		c := &m.run.Events[j.ckpt]
 		if c.Sn >= 0 {
-			b = append(b, " (sn="...)
-			b = strconv.AppendInt(b, int64(c.Sn), 10)
-			b = append(b, ')')
+			b = fmt.Appendf(b, " (sn=%d)", c.Sn)
 		}
 		if vt := m.run.VTOf(c); len(vt) > 0 {
-			b = append(b, " vt="...)
-			b = appendVT(b, vt)
+			b = appendVT(append(b, " vt="...), vt)
 		}
 	}
 	if e.Undone >= 0 {
-		b = append(b, ", undoing "...)
-		b = strconv.AppendInt(b, int64(e.Undone), 10)
-		b = append(b, " ops"...)
+		b = fmt.Appendf(b, ", undoing %d ops", e.Undone)
 	}
 	if e.Pos >= 0 {
-		b = append(b, ", keeping "...)
-		b = strconv.AppendInt(b, int64(e.Pos), 10)
-		b = append(b, " live"...)
+		b = fmt.Appendf(b, ", keeping %d live", e.Pos)
 	}
-	b = append(b, "\nwhy: "...)
+	why, ok := causes[e.Cause]
 	switch {
 	case e.Kind == trace.Restart:
-		b = append(b, "it failed"...)
-	case e.Cause == trace.CauseRequest:
-		b = append(b, "a Rollback request"...)
-	case e.Cause == trace.CauseMessage:
-		b = append(b, "a message from a later recovery"...)
-	case e.Cause == trace.CauseToken:
-		b = append(b, "a token announced lost events its state depends on"...)
-	default:
-		b = append(b, "not recorded"...)
+		why = "it failed"
+	case !ok:
+		why = "not recorded"
 	}
+	b = append(append(b, "\nwhy: "...), why...)
 	if f := e.Failure; f >= 0 && int(f) < m.n {
-		b = append(b, " (failure #"...)
-		b = strconv.AppendInt(b, int64(f), 10)
-		b = append(b, " of "...)
-		b = append(b, m.run.Processes[m.run.Events[f].P]...)
-		b = append(b, ')')
+		b = fmt.Appendf(b, " (failure #%d of %s)", f, m.run.Processes[m.run.Events[f].P])
 	}
 	return b
+}
+
+// causes says in words why a process rolled back.
+var causes = map[trace.Cause]string{
+	trace.CauseRequest: "a Rollback request",
+	trace.CauseMessage: "a message from a later recovery",
+	trace.CauseToken:   "a token announced lost events its state depends on",
 }

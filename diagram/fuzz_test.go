@@ -38,7 +38,7 @@ func FuzzDiagram(f *testing.F) {
 		}
 		rep := consistency.Check(run, nil)
 		var b bytes.Buffer
-		if err := svgOf(&b, run, &rep, Options{MaxEvents: int(max%32) + 1, Around: 2}); err != nil {
+		if err := svgOf(&b, run, &rep, Options{MaxEvents: int(max%32) + 1}); err != nil {
 			return
 		}
 		parseSVG(t, b.Bytes())

@@ -15,18 +15,12 @@ func (m *model) history() {
 	run := m.run
 	b := history.NewBuilder(run, nil, history.AlgOf(run), m.n)
 	for i := range run.Events {
+		if e := &run.Events[i]; e.Kind == trace.Log {
+			m.noteLog(int32(i), b)
+		}
 		b.Add(&run.Events[i])
 	}
 	m.h = b
-	lastRecv := make(map[uint64]int32)
-	for i := range run.Events {
-		switch e := &run.Events[i]; e.Kind {
-		case trace.Recv:
-			lastRecv[copyKey(e.Msg, e.Copy)] = int32(i)
-		case trace.Log:
-			m.noteLog(int32(i), lastRecv)
-		}
-	}
 	for p := range run.Processes {
 		taken, held := b.Taken(int32(p)), b.Held(int32(p))
 		for k := 1; k < len(taken); k++ {
@@ -90,9 +84,9 @@ func (m *model) sendOf(msg, cp, idx int32) int32 {
 }
 
 // noteLog ties log event idx to the receipt it records: MS logs just
-// before the recv, PK makes entries stable after it (at a flush), when
-// lastRecv names the latest receipt of each copy.
-func (m *model) noteLog(idx int32, lastRecv map[uint64]int32) {
+// before the recv, PK makes a live receipt stable after it (at a flush),
+// which the history builder, not yet fed idx, names (Logs).
+func (m *model) noteLog(idx int32, b *history.Builder) {
 	ev := m.run.Events
 	l := &ev[idx]
 	if j := int(idx) + 1; j < len(ev) {
@@ -102,7 +96,7 @@ func (m *model) noteLog(idx int32, lastRecv map[uint64]int32) {
 			return
 		}
 	}
-	if j, ok := lastRecv[copyKey(l.Msg, l.Copy)]; ok && ev[j].P == l.P && m.logged[j] == trace.None {
+	if j := b.Logs(l); j != trace.None && m.logged[j] == trace.None {
 		m.logged[j] = idx
 	}
 }

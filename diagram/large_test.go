@@ -29,7 +29,7 @@ func TestWindow(t *testing.T) {
 	for _, alg := range []string{"ms", "pk"} {
 		t.Run(alg, func(t *testing.T) {
 			run, rep := replayed(t, generated(t, 3000, 4), alg)
-			opts := Options{MaxEvents: 800, Around: 40}
+			opts := Options{MaxEvents: 800}
 			doc := renderSVG(t, run, rep, opts)
 			nodes := parseSVG(t, doc)
 			root := nodes[0]

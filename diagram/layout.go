@@ -48,6 +48,9 @@ func newGeometry(m *model, top float64) geometry {
 
 func (m *model) laneY(p int32) float64 { return m.geo.top + float64(p)*laneGap }
 
+// at is where event i is drawn.
+func (m *model) at(i int32) (float64, float64) { return m.x[i], m.laneY(m.run.Events[i].P) }
+
 // lanesBottom is where the lanes end; the violation list goes below.
 func (m *model) lanesBottom() float64 {
 	return m.laneY(int32(len(m.run.Processes)-1)) + laneGap/2

@@ -30,7 +30,8 @@ const (
 	// more: 10^5 events open in well under a second (docs/diagram.md).
 	DefaultPageMaxEvents = 250_000
 	// DefaultAround is how many events are kept either side of each
-	// failure's recovery when windowing.
+	// failure's recovery when windowing (fewer when many failures share
+	// the window).
 	DefaultAround = 60
 )
 
@@ -50,12 +51,6 @@ type Options struct {
 	// MaxEvents is the largest run drawn whole; a larger run is windowed.
 	// 0 means DefaultMaxEvents for SVG, DefaultPageMaxEvents for HTML.
 	MaxEvents int
-	// Head is how many events from the start a windowed diagram keeps;
-	// 0 means MaxEvents/2.
-	Head int
-	// Around is how many events a windowed diagram keeps either side of
-	// each failure's recovery; 0 means DefaultAround.
-	Around int
 	// Axis is AxisLogical (the default) or AxisTime: the SVG's x axis and
 	// the page's initial one (the page can switch).
 	Axis string
@@ -64,12 +59,6 @@ type Options struct {
 func (o Options) withDefaults(maxEvents int) Options {
 	if o.MaxEvents <= 0 {
 		o.MaxEvents = maxEvents
-	}
-	if o.Head <= 0 {
-		o.Head = o.MaxEvents / 2
-	}
-	if o.Around <= 0 {
-		o.Around = DefaultAround
 	}
 	if o.Axis != AxisTime {
 		o.Axis = AxisLogical
@@ -101,11 +90,11 @@ type arrow struct {
 // ctlArrow is one control message (MS Rollback request, PK token).
 type ctlArrow struct{ from, to int32 }
 
-// interval is a span of one lane between two events (down time, holds).
+// interval is a span of one lane between two events: down time (from
+// the fail event), holds.
 type interval struct {
 	p        int32
 	from, to int32
-	fail     int32 // the fail event of a down interval
 }
 
 // jump is a rollback or restart going back to the restored checkpoint.
@@ -152,6 +141,10 @@ type model struct {
 
 	n     int
 	drawn []bool
+	// implicit marks the processes whose initial checkpoint the run does
+	// not write itself (foreign runs may): the diagram draws it at
+	// column 0.
+	implicit []bool
 	// discarded marks checkpoints a later restore threw away.
 	discarded []bool
 	// logged is the index of the log event of a recv, or None.
@@ -200,9 +193,15 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 		logged:    fill(n, trace.None),
 		dep:       fill(n, trace.None),
 		x:         make([]float64, n),
+		implicit:  slices.Repeat([]bool{true}, len(run.Processes)),
+	}
+	for i := range run.Events {
+		if e := &run.Events[i]; e.Kind == trace.Checkpoint && e.Ckpt == 0 {
+			m.implicit[e.P] = false
+		}
 	}
 	m.history()
-	m.window(opts)
+	m.window(opts.MaxEvents)
 	m.connect()
 	m.violations()
 	return m, nil
@@ -230,8 +229,6 @@ func checkRun(run *trace.Run) error {
 }
 
 func fill(n int, v int32) []int32 { return slices.Repeat([]int32{v}, n) }
-
-func copyKey(msg, cp int32) uint64 { return uint64(uint32(msg))<<32 | uint64(uint32(cp)) }
 
 // slotted reports whether an event gets a mark of its own on its lane.
 // The others (log, control messages, unhold) are drawn at, or attached

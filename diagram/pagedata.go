@@ -1,6 +1,8 @@
 package diagram
 
 import (
+	"slices"
+
 	json "github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -24,39 +26,37 @@ type pageJSON struct {
 // Rows of connections (arrows, intervals, jumps) are flattened into one
 // array of integers each.
 type panelJSON struct {
-	ID        string          `json:"id"`
-	Algorithm string          `json:"algorithm"`
-	Title     string          `json:"title"`
-	Summary   string          `json:"summary"`
-	Window    string          `json:"window"`
-	MS        bool            `json:"ms"`
-	N         int             `json:"n"`
-	Procs     []string        `json:"procs"`
-	Init      []bool          `json:"init"`
-	Seq       []int32         `json:"seq"`
-	P         []int32         `json:"p"`
-	T         json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
-	K         []int32         `json:"k"`
-	C         []int32         `json:"c"`
-	Cls       []string        `json:"cls"`
-	Sn        []int32         `json:"sn"`
-	M         []int32         `json:"m"`
-	Dep       []int32         `json:"dep"`
-	Msgs      []string        `json:"msgs"`
-	D         []string        `json:"d"`
-	Diff      []int32         `json:"diff"`
-	Styles    []string        `json:"styles"`
-	Ar        []int32         `json:"ar"`
-	Lost      []int32         `json:"lost"`
-	Ctl       []int32         `json:"ctl"`
-	Ctlc      []string        `json:"ctlc"`
-	Down      []int32         `json:"down"`
-	Held      []int32         `json:"held"`
-	Jumps     []int32         `json:"jumps"`
-	Jt        []string        `json:"jt"`
-	Lines     []lineJSON      `json:"lines"`
-	Fails     []int32         `json:"fails"`
-	Viol      []violJSON      `json:"viol"`
+	ID      string          `json:"id"`
+	Title   string          `json:"title"`
+	Summary string          `json:"summary"`
+	MS      bool            `json:"ms"`
+	N       int             `json:"n"`
+	Procs   []string        `json:"procs"`
+	Init    []bool          `json:"init"`
+	Seq     []int32         `json:"seq"`
+	P       []int32         `json:"p"`
+	T       json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
+	K       []int32         `json:"k"`
+	C       []int32         `json:"c"`
+	Cls     []string        `json:"cls"`
+	Sn      []int32         `json:"sn"`
+	M       []int32         `json:"m"`
+	Dep     []int32         `json:"dep"`
+	Msgs    []string        `json:"msgs"`
+	D       []string        `json:"d"`
+	Diff    []int32         `json:"diff"`
+	Styles  []string        `json:"styles"`
+	Ar      []int32         `json:"ar"`
+	Lost    []int32         `json:"lost"`
+	Ctl     []int32         `json:"ctl"`
+	Ctlc    []string        `json:"ctlc"`
+	Down    []int32         `json:"down"`
+	Held    []int32         `json:"held"`
+	Jumps   []int32         `json:"jumps"`
+	Jt      []string        `json:"jt"`
+	Lines   []lineJSON      `json:"lines"`
+	Fails   []int32         `json:"fails"`
+	Viol    []violJSON      `json:"viol"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
 }
@@ -92,11 +92,8 @@ func (m *model) pageData(id string) *panelJSON {
 		return em[i]
 	}
 	d := &panelJSON{
-		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
-		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: []bool{}, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
-	}
-	for _, e := range m.explicitInitial() {
-		d.Init = append(d.Init, !e)
+		ID: id, Title: algoName(run.Algorithm), Summary: m.summary(),
+		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
 	m.eventColumns(d, order, ref)
 	m.connections(d, ref)
@@ -146,16 +143,8 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 // violations, failures and left-out stretches.
 func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	ev := m.run.Events
-	styles := map[string]int32{}
-	for i, s := range arrowStyles {
-		styles[s] = int32(i)
-	}
 	arrowRow := func(row []int32, a arrow) []int32 {
-		u := int32(0)
-		if a.undone {
-			u = 1
-		}
-		return append(row, ref(a.from), ref(a.to), styles[a.style], u, a.msg)
+		return append(row, ref(a.from), ref(a.to), int32(slices.Index(arrowStyles, a.style)), b2i(a.undone), a.msg)
 	}
 	d.Ar, d.Lost, d.Ctl, d.Ctlc = []int32{}, []int32{}, []int32{}, []string{}
 	for _, a := range m.arrows {
@@ -190,11 +179,7 @@ func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
 	for _, l := range m.lines {
 		lj := lineJSON{Fail: ref(l.fail), Pts: []int32{}, D: m.lineText(l)}
 		for _, pt := range l.points {
-			k := int32(0)
-			if pt.kept {
-				k = 1
-			}
-			lj.Pts = append(lj.Pts, pt.p, ref(pt.ev), k)
+			lj.Pts = append(lj.Pts, pt.p, ref(pt.ev), b2i(pt.kept))
 		}
 		d.Lines = append(d.Lines, lj)
 	}
@@ -216,4 +201,12 @@ func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
 	for _, g := range m.gaps {
 		d.Gaps = append(d.Gaps, ref(g.before), g.omitted, g.t0, g.t1)
 	}
+}
+
+// b2i is the page data's 0 or 1 for false or true.
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -13,8 +13,8 @@ import (
 func (m *model) marks(x *xw) {
 	run := m.run
 	x.raw(`<g class="events">`)
-	for p, explicit := range m.explicitInitial() {
-		if !explicit {
+	for p, implicit := range m.implicit {
+		if implicit {
 			x.el("rect", "ckpt ckpt-initial")
 			x.attr("data-p", run.Processes[p])
 			x.nums("x y", m.geo.left-4, m.laneY(int32(p))-8)
@@ -37,19 +37,6 @@ func (m *model) marks(x *xw) {
 		x.end("path", m.arrowText(a))
 	}
 	x.raw("</g>\n")
-}
-
-// explicitInitial marks the processes whose initial checkpoint the run
-// writes itself (foreign runs may).
-func (m *model) explicitInitial() []bool {
-	explicit := make([]bool, len(m.run.Processes))
-	for i := range m.run.Events {
-		e := &m.run.Events[i]
-		if e.Kind == trace.Checkpoint && e.Ckpt == 0 {
-			explicit[e.P] = true
-		}
-	}
-	return explicit
 }
 
 func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
@@ -202,8 +189,8 @@ func (m *model) textLabels(x *xw) {
 		m.label(x, &pl, "lost-label", s, m.x[a.to]+12, m.laneY(e.P)-12, false)
 	}
 	if m.isMS() {
-		for p, explicit := range m.explicitInitial() {
-			if !explicit {
+		for p, implicit := range m.implicit {
+			if implicit {
 				m.label(x, &pl, "sn", "0", m.geo.left, m.laneY(int32(p))+24, true)
 			}
 		}

@@ -3,6 +3,7 @@ package diagram
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -117,7 +118,7 @@ func (m *model) intervals(x *xw) {
 	x.raw(`<g class="intervals">`)
 	for _, d := range m.down {
 		x.el("rect", "down")
-		x.int("data-seq", int(d.fail))
+		x.int("data-seq", int(d.from))
 		x.nums("x y width height", m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2), 24)
 		x.end("rect", m.downText(d))
 	}
@@ -174,34 +175,32 @@ const lostStubDX, lostStubDY = -56.0, -30.0
 
 func (m *model) messages(x *xw) {
 	x.raw(`<g class="messages">`)
-	for _, a := range m.arrows {
-		s, r := &m.run.Events[a.from], &m.run.Events[a.to]
-		m.arrowLine(x, a, m.x[a.from], m.laneY(s.P), m.x[a.to], m.laneY(r.P))
-	}
-	for _, a := range m.lost {
-		r := &m.run.Events[a.to]
-		x2, y2 := m.x[a.to], m.laneY(r.P)
-		x1, y1 := x2+lostStubDX, y2+lostStubDY
-		if a.from != trace.None {
-			x1, y1 = m.x[a.from], m.laneY(m.run.Events[a.from].P)
-		}
-		m.arrowLine(x, a, x1, y1, x2, y2)
+	for _, a := range slices.Concat(m.arrows, m.lost) {
+		m.arrowLine(x, a)
 	}
 	x.raw("</g>\n")
 	x.raw(`<g class="controls">`)
 	for _, c := range m.ctl {
-		s, r := &m.run.Events[c.from], &m.run.Events[c.to]
-		x.el("line", "ctl ctl-"+s.Control.String())
+		x1, y1 := m.at(c.from)
+		x2, y2 := m.at(c.to)
+		x.el("line", "ctl ctl-"+m.run.Events[c.from].Control.String())
 		x.int("data-seq", int(c.from))
 		x.int("data-to", int(c.to))
-		x.nums("x1 y1 x2 y2", m.x[c.from], m.laneY(s.P), m.x[c.to], m.laneY(r.P))
+		x.nums("x1 y1 x2 y2", x1, y1, x2, y2)
 		x.raw(` marker-end="url(#ah-ctl)"`)
 		x.end("line", m.pairText(nil, c.from, "\n→ ", c.to))
 	}
 	x.raw("</g>\n")
 }
 
-func (m *model) arrowLine(x *xw, a arrow, x1, y1, x2, y2 float64) {
+// arrowLine draws a message arrow; a lost one without a send comes from
+// nowhere (lostStub).
+func (m *model) arrowLine(x *xw, a arrow) {
+	x2, y2 := m.at(a.to)
+	x1, y1 := x2+lostStubDX, y2+lostStubDY
+	if a.from != trace.None {
+		x1, y1 = m.at(a.from)
+	}
 	class := "msg msg-" + a.style
 	if a.from == trace.None || m.run.Events[a.to].Kind == trace.End {
 		class += " lost-receive"

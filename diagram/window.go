@@ -3,17 +3,17 @@ package diagram
 import "github.com/ckpt-dev/ckpt/trace"
 
 // window chooses the events to draw: all of them for a small run, else
-// the first Head events and Around events either side of each failure's
-// recovery, as many failures as MaxEvents allows, plus every checkpoint a
-// drawn rollback restores.
-func (m *model) window(opts Options) {
+// the first maxEvents/2 events and DefaultAround events either side of
+// each failure's recovery, as many failures as maxEvents allows, plus
+// every checkpoint a drawn rollback restores.
+func (m *model) window(maxEvents int) {
 	ev := m.run.Events
 	for i := range ev {
 		if ev[i].Kind == trace.Fail {
 			m.failures++
 		}
 	}
-	if m.n <= opts.MaxEvents {
+	if m.n <= maxEvents {
 		for i := range m.drawn {
 			m.drawn[i] = true
 		}
@@ -21,11 +21,11 @@ func (m *model) window(opts Options) {
 		return
 	}
 	m.windowed = true
-	budget := opts.MaxEvents
+	budget := maxEvents
 	// Share the budget between the start and the failures: many failures
 	// get a shorter start and tighter surroundings rather than being
 	// dropped.
-	head, around := opts.Head, opts.Around
+	head, around := maxEvents/2, DefaultAround
 	if m.failures > 0 {
 		head = min(head, max(budget/(m.failures+1), budget/10))
 		around = min(around, max((budget-head)/(m.failures*4), 8))

@@ -1,9 +1,9 @@
 package diagram
 
 import (
+	"encoding/xml"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // xw builds markup in a byte slice. Escaping is done here, once, for text
@@ -13,35 +13,18 @@ type xw struct{ b []byte }
 
 func (w *xw) raw(s string) { w.b = append(w.b, s...) }
 
-// esc appends s escaped for XML text or a double-quoted attribute.
-// Characters XML 1.0 forbids, and invalid UTF-8, become U+FFFD: a label
-// with a NUL byte must still give a well-formed SVG.
+// Write appends p unescaped, for encoding/xml's escaper.
+func (w *xw) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// esc appends s escaped for XML text or a double-quoted attribute, as
+// encoding/xml escapes: characters XML 1.0 forbids, and invalid UTF-8,
+// become U+FFFD, so a label with a NUL byte still gives a well-formed
+// SVG.
 func (w *xw) esc(s string) {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '&':
-			w.b = append(w.b, "&amp;"...)
-		case r == '<':
-			w.b = append(w.b, "&lt;"...)
-		case r == '>':
-			w.b = append(w.b, "&gt;"...)
-		case r == '"':
-			w.b = append(w.b, "&quot;"...)
-		case r == '\'':
-			w.b = append(w.b, "&#39;"...)
-		case r == '\n':
-			w.b = append(w.b, "&#10;"...)
-		case r == '\t' || r == '\r':
-			w.b = append(w.b, ' ')
-		case r == utf8.RuneError && size == 1, r < 0x20, r == 0xFFFE, r == 0xFFFF,
-			r >= 0xD800 && r <= 0xDFFF:
-			w.b = append(w.b, "\uFFFD"...)
-		default:
-			w.b = append(w.b, s[i:i+size]...)
-		}
-		i += size
-	}
+	_ = xml.EscapeText(w, []byte(s)) // xw's Write never fails
 }
 
 // attr appends ` name="value"`.
