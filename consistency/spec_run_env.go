@@ -17,7 +17,7 @@ import (
 // records (SPEC §3), judged against the rebuilt history.
 
 // envSpec is what the run spec keeps of the source trace. Its lists are
-// only ever resliced, never written: a clone shares their arrays.
+// the model's (history.Model.SrcEnv), only ever resliced, never written.
 type envSpec struct {
 	src *trace.Trace // comparable source trace, or nil
 	// ticks and fails are, per process, the trace indexes of its timer
@@ -44,17 +44,8 @@ func newEnvSpec(m *history.Model) envSpec {
 		return env
 	}
 	env.src, env.envIdx = src, slices.Repeat([]int32{history.None}, np)
-	all := make([][]int32, 2*np) // ticks, then fails
-	for i := range src.Events {
-		if e := &src.Events[i]; e.P >= 0 && int(e.P) < np && (e.Kind == trace.Checkpoint || e.Kind == trace.Fail) {
-			k := int(e.P)
-			if e.Kind == trace.Fail {
-				k += np
-			}
-			all[k] = append(all[k], int32(i))
-		}
-	}
-	env.ticks, env.fails = all[:np:np], all[np:]
+	ticks, fails := m.SrcEnv()
+	env.ticks, env.fails = slices.Clone(ticks), slices.Clone(fails)
 	return env
 }
 

@@ -110,7 +110,7 @@ func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
 func (b *Builder) Restarts(p int32) int32 { return b.procs[p].restarts }
 
 // Copies returns how many copies the run has transmitted so far.
-func (b *Builder) Copies() int { return len(b.box.state) }
+func (b *Builder) Copies() int { return b.m.Copies.Len() }
 
 // Posless reports whether p's latest restart or rollback named no pos
 // and no op has come since: its undo shows only in the op after it.
