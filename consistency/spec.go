@@ -180,16 +180,6 @@ func (f *specFrame) copyOf(e *trace.RunEvent) int32 { return f.m.Copies.Index(e.
 // liveCount returns p's live op count now.
 func (f *specFrame) liveCount(p int32) int32 { return int32(len(f.b.Live(p))) }
 
-// restored returns the checkpoint the restore at seq restored (an index
-// into Taken, or None) and the head of the chain held just before it.
-func (f *specFrame) restored(seq int32) (ck, latest int32) {
-	rs := f.m.RestoreOf(seq)
-	if rs == nil {
-		return history.None, history.None
-	}
-	return rs.Restored, rs.Latest
-}
-
 // bodyFits reports whether every number control body b writes is want's.
 func bodyFits(b, want *trace.ControlBody) bool {
 	fits := func(got, w int32) bool { return got == history.None || got == w }

@@ -2,7 +2,6 @@ package consistency
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -30,8 +29,7 @@ type msProc struct {
 	f         []trace.FEntry // default: the recoveries applied
 	inc, line int32          // textbook
 	pending   []int32        // the requests (control_recv seqs) that arrived while down
-	log       []msEntry      // the stable message log, by op
-	restored  int32          // seq of the latest restore: entries logged before it replay
+	log       []msEntry      // the stable message log, by op: entries logged before the latest restore replay
 	owes      []msOwe
 }
 
@@ -68,7 +66,7 @@ const (
 )
 
 func newMSSpec(f *specFrame) *msSpec {
-	procs := slices.Repeat([]msProc{{restored: history.None}}, len(f.m.Run.Processes))
+	procs := make([]msProc, len(f.m.Run.Processes))
 	return &msSpec{specFrame: f, textbook: f.m.Alg == history.Textbook, procs: procs}
 }
 
@@ -318,7 +316,7 @@ func (s *msSpec) netReceipt(seq int32, e *trace.RunEvent, p *msProc, pb *trace.P
 			s.name(e.P), s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine, p.inc)
 		return true
 	}
-	if ent, ok := s.replayable(p, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
+	if ent, ok := s.replayable(e.P, e.Op); ok && s.m.Event(ent.seq).Msg == e.Msg {
 		s.skipped(seq, e, p, ent, "took a copy from the network")
 	}
 	if pb.Sn < p.sn {
@@ -335,14 +333,15 @@ func (s *msSpec) skipped(seq int32, e *trace.RunEvent, p *msProc, ent msEntry, d
 		return
 	}
 	s.divergef([]int32{ent.seq, seq}, "%s skips the logged %s at seq %d\n%[1]s logged %[2]s for op %[4]d at seq %[5]d, the entry is still valid after the restore at seq %[6]d, so the replay rule demands it, but op %[4]d %[7]s at seq %[3]d",
-		s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), seq, e.Op, ent.seq, p.restored, did)
+		s.name(e.P), s.m.MsgName(s.m.Event(ent.seq).Msg), seq, e.Op, ent.seq, s.b.LastRestore(e.P), did)
 }
 
-// replayable returns p's log entry for op k if it was logged before the
-// latest restore: one the replay rule may offer, unless the restore
-// dropped it as stale.
-func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
-	if k < 0 || int(k) >= len(p.log) || p.log[k].seq == 0 || p.log[k].seq-1 > p.restored || p.restored == history.None {
+// replayable returns process pid's log entry for op k if it was logged
+// before the latest restore: one the replay rule may offer, unless the
+// restore dropped it as stale.
+func (s *msSpec) replayable(pid, k int32) (msEntry, bool) {
+	p, restored := &s.procs[pid], s.b.LastRestore(pid)
+	if k < 0 || int(k) >= len(p.log) || p.log[k].seq == 0 || p.log[k].seq-1 > restored || restored == history.None {
 		return msEntry{}, false
 	}
 	ent := p.log[k]
@@ -353,10 +352,10 @@ func (s *msSpec) replayable(p *msProc, k int32) (msEntry, bool) {
 // replay judges a receive via the log: it takes the entry logged for its
 // op before the latest restore, still valid.
 func (s *msSpec) replay(seq int32, e *trace.RunEvent, p *msProc, ci int32, pb *trace.Piggyback) {
-	switch ent, ok := s.replayable(p, e.Op); {
+	switch ent, ok := s.replayable(e.P, e.Op); {
 	case !ok || ent.ci != ci:
 		s.divergef([]int32{seq}, "%s replays %s at seq %d without a log entry\na receive via log must take the entry %[1]s logged for op %[4]d before its restore at seq %[5]d, and there is none",
-			s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, p.restored)
+			s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op, s.b.LastRestore(e.P))
 	case ent.dropped || s.judge(p, pb) != msValid:
 		s.divergef([]int32{seq, ent.seq}, "%s replays stale %s at seq %d\nthe replay rule replays only entries still valid for the recoveries applied, but the entry of %[2]s logged at seq %[4]d is stale: %[5]s",
 			s.name(e.P), s.m.MsgName(e.Msg), seq, ent.seq, s.why(p, e.P, pb, msStale))
@@ -383,7 +382,7 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 			return fmt.Sprintf("%s logs %s at seq %d against the logging rule\nMS logs a message iff it is valid and M.sn < sn; %[1]s logged copy %[4]d of %[2]s (sent at seq %[5]d) at seq %[3]d, but %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.Copies.Send[ci], why)
 		})
 	}
-	if old, ok := s.replayable(p, e.Op); ok && old.ci != ci {
+	if old, ok := s.replayable(e.P, e.Op); ok && old.ci != ci {
 		s.skipped(seq, e, p, old, "took another copy and logged it anew")
 	}
 	if p.log == nil {
@@ -428,10 +427,10 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 	}
 	s.badDiscard(seq, ci, e, names, why)
 	if k := s.liveCount(e.P); int(k) < len(p.log) {
-		if ent, ok := s.replayable(p, k); ok && ent.ci == ci {
+		if ent, ok := s.replayable(e.P, k); ok && ent.ci == ci {
 			if ent.dropped {
 				s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
-					s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, p.restored)
+					s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, s.b.LastRestore(e.P))
 			}
 			p.log[k] = msEntry{}
 		}

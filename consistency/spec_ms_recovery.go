@@ -108,14 +108,15 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 // application of the requests that arrived while it was down, in order.
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
-	ck, latest := s.restored(seq)
-	p.restored, p.owes = seq, p.owes[:0]
+	rs := s.m.RestoreOf(seq)
+	ck, latest := rs.Restored, rs.Latest
+	p.owes = p.owes[:0]
 	if e.Restore == history.None || e.Pos == history.None {
 		s.lacks(seq, "a restart's restore or pos")
 		return
 	}
 	taken := s.b.Taken(e.P)
-	if s.m.RestoreOf(seq).Want = latest; ck == history.None {
+	if rs.Want = latest; ck == history.None {
 		ck = latest // restores a checkpoint it does not hold: domino-free's
 	}
 	if p.sn = taken[ck].Sn; fi == history.None {
@@ -177,8 +178,8 @@ func (s *msSpec) dropStale(p *msProc, pos int32) {
 // the request it owes — or, textbook, by a message of a higher
 // incarnation.
 func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
-	ck, latest := s.restored(seq)
-	p.restored = seq
+	rs := s.m.RestoreOf(seq)
+	ck, latest := rs.Restored, rs.Latest
 	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
 		s.lacks(seq, "a rollback's restore, pos or failure")
 		return
@@ -197,8 +198,8 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	}
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, latest, rec.r)
-	if s.m.RestoreOf(seq).Want = want; want == history.None {
-		s.m.RestoreOf(seq).Want = history.Nowhere
+	if rs.Want = want; want == history.None {
+		rs.Want = history.Nowhere
 	}
 	if ck == history.None {
 		ck = want

@@ -358,7 +358,7 @@ func (s *runSpec) mailboxesListed() {
 	if !s.m.Alg.Recovers() || s.ended == history.None {
 		return
 	}
-	for ci := range int32(s.b.Copies()) {
+	for ci := range int32(s.m.Copies.Len()) {
 		if to := s.m.CopyTo(ci); s.b.InMailbox(ci) && to != history.None {
 			send := s.m.Copies.Send[ci]
 			e := s.m.Event(send)

@@ -17,11 +17,11 @@ import (
 // records (SPEC §3), judged against the rebuilt history.
 
 // envSpec is what the run spec keeps of the source trace. Its lists are
-// only ever resliced, never written: a clone shares their arrays.
+// the model's (history.Model.SrcEnv), only ever resliced, never written.
 type envSpec struct {
-	src *trace.Trace // comparable source trace, or nil
 	// ticks and fails are, per process, the trace indexes of its timer
-	// ticks and fails still to come.
+	// ticks and fails still to come; nil without a comparable source
+	// trace.
 	ticks, fails [][]int32
 	// lastEnv is the trace index of the tick or fail matched last, or
 	// None; envIdx per process the trace index of the latest one the run
@@ -35,26 +35,14 @@ type envSpec struct {
 }
 
 func newEnvSpec(m *history.Model) envSpec {
-	env := envSpec{lastEnv: history.None}
-	src, np := m.Src, len(m.Run.Processes)
+	env, np := envSpec{lastEnv: history.None}, len(m.Run.Processes)
 	if m.Alg == history.Coordinated {
 		env.request = slices.Repeat([]int32{history.None}, np)
 	}
-	if src == nil || len(src.Processes) != np {
-		return env
+	if ticks, fails := m.SrcEnv(); ticks != nil {
+		env.envIdx = slices.Repeat([]int32{history.None}, np)
+		env.ticks, env.fails = slices.Clone(ticks), slices.Clone(fails)
 	}
-	env.src, env.envIdx = src, slices.Repeat([]int32{history.None}, np)
-	all := make([][]int32, 2*np) // ticks, then fails
-	for i := range src.Events {
-		if e := &src.Events[i]; e.P >= 0 && int(e.P) < np && (e.Kind == trace.Checkpoint || e.Kind == trace.Fail) {
-			k := int(e.P)
-			if e.Kind == trace.Fail {
-				k += np
-			}
-			all[k] = append(all[k], int32(i))
-		}
-	}
-	env.ticks, env.fails = all[:np:np], all[np:]
 	return env
 }
 
@@ -71,7 +59,7 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	if e.Kind == trace.Fail {
 		q, what = &env.fails[e.P], "fail"
 	}
-	if len(*q) > 0 && env.src.Events[(*q)[0]].T == e.T {
+	if len(*q) > 0 && s.m.Src.Events[(*q)[0]].T == e.T {
 		s.afterOpsBefore(seq, e, (*q)[0])
 		env.envIdx[e.P], env.lastEnv = (*q)[0], (*q)[0]
 		*q = (*q)[1:]
@@ -79,7 +67,7 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	}
 	next, nor := "none is left", ""
 	if len(*q) > 0 {
-		next = fmt.Sprintf("the next is at t=%s", env.src.Events[(*q)[0]].T)
+		next = fmt.Sprintf("the next is at t=%s", s.m.Src.Events[(*q)[0]].T)
 	}
 	if s.m.Alg == history.Coordinated && e.Kind == trace.Checkpoint {
 		nor = " and answers no round request at its instant"
@@ -95,7 +83,7 @@ func (env *envSpec) missing(s *runSpec) {
 	for p := range env.ticks {
 		for k, left := range [][]int32{env.ticks[p], env.fails[p]} {
 			for _, i := range left {
-				t := env.src.Events[i].T
+				t := s.m.Src.Events[i].T
 				s.bad(equivalenceAt, nil, func() string {
 					return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run\nenvironment events happen at their trace time, one run event for each, and a run ends only when none is pending",
 						[]string{"timer tick", "fail"}[k], s.name(int32(p)), t)
@@ -109,7 +97,7 @@ func (env *envSpec) missing(s *runSpec) {
 // showed before it at the same instant: the trace must list that one
 // first too.
 func (env *envSpec) opAfterEnv(s *runSpec, seq int32, e *trace.RunEvent) {
-	if env.envIdx == nil || env.envIdx[e.P] == history.None || env.src.Events[env.envIdx[e.P]].T != e.T {
+	if env.envIdx == nil || env.envIdx[e.P] == history.None || s.m.Src.Events[env.envIdx[e.P]].T != e.T {
 		return
 	}
 	if idx, oi := env.envIdx[e.P], s.m.SrcIndex(e); oi != history.None && oi < idx {
@@ -180,7 +168,7 @@ func (env *envSpec) failedUntil(s *runSpec, e *trace.RunEvent) {
 	if env.lastEnv == history.None || !s.instants {
 		return
 	}
-	down := env.src.Events[env.lastEnv].Down
+	down := s.m.Src.Events[env.lastEnv].Down
 	if down == 0 {
 		down = s.m.Run.Options.Params.RestartDelay
 	}
@@ -289,7 +277,7 @@ func (s *runSpec) endWhy(p int32, e *trace.RunEvent) string {
 		return ""
 	case e.Op != history.None && e.Op != live:
 		return fmt.Sprintf("its final live history has %d ops, so it is stuck at op %[1]d, not op %d", live, e.Op)
-	case int(live) >= s.b.ProgLen(p) && s.env.src != nil && e.State != trace.StateDown:
+	case int(live) >= s.b.ProgLen(p) && s.env.ticks != nil && e.State != trace.StateDown:
 		return fmt.Sprintf("%s has run its whole program (%d ops), so it is done, not %s", s.name(p), s.b.ProgLen(p), e.State)
 	}
 	op, ok := s.b.ProgOp(p, live)

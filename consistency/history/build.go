@@ -13,7 +13,6 @@ import "github.com/ckpt-dev/ckpt/trace"
 type Builder struct {
 	m     *Model
 	procs []procBuild
-	box   mailbox
 	n     int32 // events added so far
 	// sizeHint is the expected number of events: it bounds the op
 	// numbers a broken run can make the builder pad up to.
@@ -86,11 +85,10 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	if src != nil && len(src.Processes) == np {
 		mm := newMsgMaps(run.Msgs, src.Msgs)
 		m.msgs = &mm
-		m.srcOps = srcOpTable(src, np)
+		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
 	}
 	m.Copies.reserve(len(run.Msgs))
-	b.box.reserve(len(run.Msgs))
-	opRoom, ckRoom := room(src, np, sizeHint)
+	opRoom, ckRoom := room(m, np, sizeHint)
 	ops := make([]int32, 2*sum(opRoom))
 	kinds := make([]trace.Kind, sum(opRoom))
 	stable := make([]bool, sum(opRoom))
@@ -120,29 +118,13 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 // the tables as usual); without one, an even share of the events for the
 // ops and a few checkpoints. The processes share backing arrays, and
 // tables that do not regrow are not copied.
-func room(src *trace.Trace, np, sizeHint int) (ops, ckpts []int) {
+func room(m *Model, np, sizeHint int) (ops, ckpts []int) {
 	ops, ckpts = make([]int, np), make([]int, np)
-	if src != nil && len(src.Processes) == np {
-		for i := range src.Events {
-			e := &src.Events[i]
-			if e.P < 0 || int(e.P) >= np {
-				continue
-			}
-			switch {
-			case e.Kind.IsOp():
-				ops[e.P]++
-			case e.Kind == trace.Checkpoint:
-				ckpts[e.P]++
-			}
-		}
-		for p := range ops {
-			ops[p] += 8
-			ckpts[p] += 4
-		}
-		return ops, ckpts
-	}
 	for p := range ops {
 		ops[p], ckpts[p] = sizeHint/max(np, 1)+8, 4
+		if m.srcOps != nil {
+			ops[p], ckpts[p] = len(m.srcOps[p])+8, len(m.srcTicks[p])+4
+		}
 	}
 	return ops, ckpts
 }

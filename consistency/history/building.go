@@ -109,9 +109,6 @@ func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
 // Restarts returns how many times p has restarted.
 func (b *Builder) Restarts(p int32) int32 { return b.procs[p].restarts }
 
-// Copies returns how many copies the run has transmitted so far.
-func (b *Builder) Copies() int { return len(b.box.state) }
-
 // Posless reports whether p's latest restart or rollback named no pos
 // and no op has come since: its undo shows only in the op after it.
 func (b *Builder) Posless(p int32) bool { return b.procs[p].posless }

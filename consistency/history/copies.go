@@ -18,6 +18,14 @@ type Copies struct {
 	first []int32          // per message: index of copy 1, or None
 	count []int32          // per message: copies numbered so far
 	later map[uint64]int32 // (message, copy ≥ 2) → index
+	// box is, while the model is built, where each copy is: in its
+	// receiver's mailbox since it was sent (inBox), or put back there by a
+	// rollback under the algorithm's rule (putBack), maybe there (unsure:
+	// an undone receipt may or may not have put it back — a foreign
+	// algorithm, or a PK copy whose vector is unknown — and nobody who
+	// takes or lists it is judged), or taken by the receive, discard or
+	// unconsumed record at that seq (or never sent: None).
+	box []int32
 }
 
 func laterKey(m, cp int32) uint64 { return uint64(uint32(m))<<32 | uint64(uint32(cp)) }
@@ -54,6 +62,7 @@ func (c *Copies) reserve(n int) {
 	}
 	c.Send = make([]int32, 0, n)
 	c.Orig = make([]int32, 0, n)
+	c.box = make([]int32, 0, n)
 }
 
 // grow makes room for message index m.
@@ -69,6 +78,7 @@ func (c *Copies) add(m int32) int32 {
 	i := int32(len(c.Send))
 	c.Send = append(c.Send, None)
 	c.Orig = append(c.Orig, None)
+	c.box = append(c.box, None)
 	c.count[m]++
 	if c.count[m] == 1 {
 		c.first[m] = i
@@ -78,41 +88,28 @@ func (c *Copies) add(m int32) int32 {
 	return i
 }
 
-// mailbox is the builder's view of where each copy is, one int32 per
-// copy: in its receiver's mailbox since it was sent (inBox), or put back
-// there by a rollback under the algorithm's rule (putBack), maybe there
-// (unsure: an undone receipt may or may not have put it back — a
-// foreign algorithm, or a PK copy whose vector is unknown — and nobody
-// who takes or lists it is judged), or taken by the receive, discard or
-// unconsumed record at that seq (or never sent: None).
-type mailbox struct {
-	state []int32
-}
-
+// Where a copy is (Copies.box) when no event has taken it.
 const (
 	inBox   int32 = -3
 	unsure  int32 = -4
 	putBack int32 = -5
 )
 
-func (x *mailbox) reserve(n int) { x.state = make([]int32, 0, n) }
-func (x *mailbox) add()          { x.state = append(x.state, None) }
-
 // MayHold reports whether copy ci is (or may be) in its mailbox.
-func (b *Builder) MayHold(ci int32) bool { return b.box.state[ci] <= inBox }
+func (b *Builder) MayHold(ci int32) bool { return b.m.Copies.box[ci] <= inBox }
 
 // InMailbox reports whether copy ci is surely in its receiver's mailbox.
 func (b *Builder) InMailbox(ci int32) bool {
-	return b.box.state[ci] == inBox || b.box.state[ci] == putBack
+	return b.m.Copies.box[ci] == inBox || b.m.Copies.box[ci] == putBack
 }
 
 // Untaken reports whether copy ci is in its mailbox since it was sent.
-func (b *Builder) Untaken(ci int32) bool { return b.box.state[ci] == inBox }
+func (b *Builder) Untaken(ci int32) bool { return b.m.Copies.box[ci] == inBox }
 
 // TakenBy returns the seq of the receive, discard or unconsumed record
 // that took copy ci last, or None.
 func (b *Builder) TakenBy(ci int32) int32 {
-	if t := b.box.state[ci]; t >= 0 {
+	if t := b.m.Copies.box[ci]; t >= 0 {
 		return t
 	}
 	return None
@@ -145,15 +142,13 @@ func (b *Builder) transmit(seq int32, e *trace.RunEvent) int32 {
 		}
 		for c.count[m] < cp {
 			c.add(m)
-			b.box.add()
 		}
 	} else if cp == n+1 {
 		c.add(m)
-		b.box.add()
 	}
 	i := c.Index(m, cp)
 	c.Send[i] = seq
-	b.box.state[i] = inBox
+	b.m.Copies.box[i] = inBox
 	return i
 }
 
@@ -167,16 +162,16 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 	if !b.MayHold(ci) && e.Kind != trace.Discard {
 		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: b.TakenBy(ci), Second: seq, Ambiguous: e.Via == trace.ViaNone})
 	}
-	b.box.state[ci] = seq
+	b.m.Copies.box[ci] = seq
 }
 
 // requeue puts the copy an undone receipt took back in its receiver's
 // mailbox, or marks it unsure when whether it went back is unknown.
 func (b *Builder) requeue(ci int32, sure bool) {
 	if sure {
-		b.box.state[ci] = putBack
+		b.m.Copies.box[ci] = putBack
 	} else {
-		b.box.state[ci] = unsure
+		b.m.Copies.box[ci] = unsure
 	}
 }
 
@@ -184,6 +179,6 @@ func (b *Builder) requeue(ci int32, sure bool) {
 // mailbox, if it holds it: listed once.
 func (b *Builder) unconsumed(seq int32, e *trace.RunEvent) {
 	if ci := b.m.Copies.Index(e.Msg, e.Copy); ci >= 0 && b.MayHold(ci) && b.m.CopyTo(ci) == e.P {
-		b.box.state[ci] = seq
+		b.m.Copies.box[ci] = seq
 	}
 }

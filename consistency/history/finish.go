@@ -48,6 +48,7 @@ func (b *Builder) Finish() *Model {
 	// What only building needed goes now, not when the caller drops the
 	// builder: with many failures its maps are tens of megabytes.
 	*b = Builder{}
+	m.Copies.box = nil
 	return m
 }
 
@@ -124,30 +125,50 @@ func (m *Model) ProgLen(p int32) int {
 	return len(m.srcOps[p])
 }
 
-// srcOpTable returns, per process, the source trace indexes of its ops
-// in program order, all in one backing array.
-func srcOpTable(src *trace.Trace, np int) [][]int32 {
-	counts := make([]int, np+1)
+// srcTables returns, per process, the source trace indexes of its ops
+// (in program order), its timer ticks and its fails, in trace order, all
+// in one backing array: one table of the source that the builder sizes
+// its own by and the run spec follows the environment with.
+func srcTables(src *trace.Trace, np int) (ops, ticks, fails [][]int32) {
+	class := func(e *trace.Event) int {
+		switch {
+		case e.P < 0 || int(e.P) >= np:
+			return -1
+		case e.Kind.IsOp():
+			return int(e.P)
+		case e.Kind == trace.Checkpoint:
+			return np + int(e.P)
+		case e.Kind == trace.Fail:
+			return 2*np + int(e.P)
+		}
+		return -1
+	}
+	at := make([]int, 3*np+1)
 	for i := range src.Events {
-		if e := &src.Events[i]; e.Kind.IsOp() && e.P >= 0 && int(e.P) < np {
-			counts[e.P+1]++
+		if k := class(&src.Events[i]); k >= 0 {
+			at[k+1]++
 		}
 	}
-	for p := 1; p <= np; p++ {
-		counts[p] += counts[p-1]
+	for k := 1; k <= 3*np; k++ {
+		at[k] += at[k-1]
 	}
-	all := make([]int32, counts[np])
-	out := make([][]int32, np)
-	for p := range out {
-		out[p] = all[counts[p]:counts[p]:counts[p+1]]
+	all := make([]int32, at[3*np])
+	out := make([][]int32, 3*np)
+	for k := range out {
+		out[k] = all[at[k]:at[k]:at[k+1]]
 	}
 	for i := range src.Events {
-		if e := &src.Events[i]; e.Kind.IsOp() && e.P >= 0 && int(e.P) < np {
-			out[e.P] = append(out[e.P], int32(i))
+		if k := class(&src.Events[i]); k >= 0 {
+			out[k] = append(out[k], int32(i))
 		}
 	}
-	return out
+	return out[:np:np], out[np : 2*np : 2*np], out[2*np:]
 }
+
+// SrcEnv returns, per process, the source trace indexes of its timer
+// ticks and of its fails, in trace order, or nil without a comparable
+// source trace. The tables are the model's: read only.
+func (m *Model) SrcEnv() (ticks, fails [][]int32) { return m.srcTicks, m.srcFails }
 
 // srcMsg returns the source trace's entry of run message rm, or nil (no
 // comparable source, or an id the source trace lacks).

@@ -325,8 +325,9 @@ type Model struct {
 	dep     *Dependence // nil without failures, ops or copies
 	// msgs maps message indexes between the run and a comparable source
 	// trace; nil without one.
-	msgs   *msgMaps
-	srcOps [][]int32
+	msgs *msgMaps
+	// srcOps, srcTicks and srcFails are srcTables'.
+	srcOps, srcTicks, srcFails [][]int32
 	// shownKind and shownMsg are each process's program as the run shows
 	// it: kind and message of each op index in its first execution.
 	shownKind [][]trace.Kind

@@ -141,27 +141,25 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 // apart: a restore of none held is then as unknown as one without
 // restore.)
 func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
-	k := len(ps.held) - 1
-	for k >= 0 && ps.taken[ps.held[k]].ID != e.Restore {
-		k--
-	}
-	if k >= 0 {
+	if k := ps.heldAt(e.Restore); k >= 0 {
 		ps.held = ps.held[:k+1]
 	} else if b.m.Missing.CkptID {
 		b.m.Missing.Restore = true
 	}
 }
 
-// Holds reports whether p holds a checkpoint with id.
-func (b *Builder) Holds(p, id int32) bool {
-	ps := &b.procs[p]
-	for k := len(ps.held) - 1; k >= 0; k-- { // from the latest: restores name recent ones
-		if ps.taken[ps.held[k]].ID == id {
-			return true
-		}
+// heldAt returns the place in held of the latest checkpoint held with
+// id, or -1. It looks from the latest: restores name recent ones.
+func (ps *procBuild) heldAt(id int32) int {
+	k := len(ps.held) - 1
+	for k >= 0 && ps.taken[ps.held[k]].ID != id {
+		k--
 	}
-	return false
+	return k
 }
+
+// Holds reports whether p holds a checkpoint with id.
+func (b *Builder) Holds(p, id int32) bool { return b.procs[p].heldAt(id) >= 0 }
 
 // replayed counts the live receipts a PK restart or rollback replays
 // silently from the message log: those between the position of the
