@@ -81,7 +81,7 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 			r.stop = k
 			break
 		}
-		mergeVT(r.vt, cvt)
+		r.vt.Merge(cvt)
 	}
 	p.replay = r
 	return r
@@ -92,23 +92,14 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 func (s *pkSpec) latestNonOrphan(pid int32, p *pkProc) (int32, trace.VT) {
 	held := s.b.Held(pid)
 	for k := len(held) - 1; k >= 0; k-- {
-		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == history.None {
+		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == nil {
 			return held[k], nil
 		}
-		if vt := s.vectors.at(p.ckpts[held[k]]); k == 0 || !p.ann.orphan(vt) {
+		if vt := p.ckpts[held[k]]; k == 0 || !p.ann.orphan(vt) {
 			return held[k], vt
 		}
 	}
 	return 0, nil
-}
-
-// mergeVT takes the entry-wise maximum of cur with vt, into cur.
-func mergeVT(cur, vt trace.VT) {
-	for j := range min(len(cur), len(vt)) {
-		if cur[j].Less(vt[j]) {
-			cur[j] = vt[j]
-		}
-	}
 }
 
 // replayed judges an op of a down process: part of its restart's replay,
@@ -200,7 +191,7 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
 		p.replay = nil
-		p.inc++
+		s.raise(e.P, p)
 		s.resync(seq, e, p, r.ck)
 		return
 	}
@@ -225,7 +216,7 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 			s.procs[x[0]].ann.add(a)
 		}
 	}
-	p.inc++
+	s.raise(e.P, p)
 	if ck == history.None {
 		ck = r.ck
 	}
@@ -239,6 +230,14 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		}
 	}
 	p.pending = p.pending[:0]
+}
+
+// raise starts p's next incarnation.
+func (s *pkSpec) raise(pid int32, p *pkProc) {
+	if p.inc++; p.inc == 1 {
+		i, _ := slices.BinarySearch(s.restarted, pid)
+		s.restarted = slices.Insert(s.restarted, i, pid)
+	}
 }
 
 // stopsAt judges a restart's pos — where its replay stops — and that it
@@ -288,7 +287,7 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 // its blind count.
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
-	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == history.None {
+	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == nil {
 		s.dropped(seq)
 		return
 	}
@@ -297,13 +296,13 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 			p.blind--
 		}
 	}
-	rs.VT = slices.Clone(s.vectors.at(p.ckpts[ck]))
+	rs.VT = p.ckpts[ck]
 	p.cur = append(p.cur[:0], rs.VT...)
 	live := s.b.Live(e.P)
 	for k := s.b.Taken(e.P)[ck].Pos; k < e.Pos && int(k) < len(live); k++ {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {
 			if vt, _, ok := s.copyVT(s.copyOf(s.m.Event(live[k]))); ok {
-				mergeVT(p.cur, vt)
+				p.cur.Merge(vt)
 			}
 		}
 	}
