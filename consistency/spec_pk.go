@@ -26,9 +26,8 @@ type pkSpec struct {
 	// lists are, per failure, the hash and size of its token's list as
 	// the announcer sent it, when judged right (ok).
 	lists []tokenList
-	// anns are the announcements the restarts made, by failure index;
-	// early the tokens (process, failure seq) that came before theirs.
-	anns  []history.Announcement
+	// early are the tokens (process, failure seq) that came before the
+	// restart that made their announcement.
 	early [][2]int32
 	// recvOf[msg] is the seq of msg's latest receipt, or None: the
 	// duplicate test (while the model has not undone it).
@@ -49,8 +48,9 @@ type pkCopy struct {
 	vt  trace.VT
 }
 
+// pkProc is a process; its incarnation is the model's count of its
+// restarts (history.Builder.Restarts).
 type pkProc struct {
-	inc      int32
 	cur      trace.VT // made on first use
 	crashPos int32    // its live op count at its latest effective fail
 	ann      annIndex
@@ -172,7 +172,7 @@ func (s *pkSpec) at(pid, count int32) trace.VT {
 	if p.cur == nil {
 		p.cur = make(trace.VT, len(s.procs))
 	}
-	p.cur[pid] = trace.VTEntry{Inc: p.inc, Count: count}
+	p.cur[pid] = trace.VTEntry{Inc: s.b.Restarts(pid), Count: count}
 	return p.cur
 }
 
@@ -185,7 +185,7 @@ func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) trace
 	}
 	if j := vtDiff(got, want); j >= 0 {
 		s.divergef([]int32{seq}, "%s's %s at seq %d carries vector time %s, not %s\n%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want), s.name(e.P), seq, s.procs[e.P].inc, want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
+			s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want), s.name(e.P), seq, s.b.Restarts(e.P), want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
 	}
 	return slices.Clone(want)
 }
@@ -211,7 +211,7 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	s.waits(seq, e, p)
 	want := s.at(e.P, e.Op+1)
-	s.sent(seq, e, want, p.inc)
+	s.sent(seq, e, want, s.b.Restarts(e.P))
 }
 
 // sent judges the vector a send carries against want and records the
@@ -356,6 +356,15 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 	s.vectors.taken(s, ci)
 }
 
+// annOf returns the announcement the restart of failure seq fs made,
+// or nil (none yet, or no failure).
+func (s *pkSpec) annOf(fs int32) *history.Announcement {
+	if fi, ok := s.m.FailureAt(fs); ok {
+		return s.m.Failures[fi].Ann
+	}
+	return nil
+}
+
 // orphanWhy returns why failure seq fs's announcement does not make vt an
 // orphan, or "" if it does (or fs is absent).
 func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
@@ -368,10 +377,10 @@ func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 		return fmt.Sprintf("failure seq %d announced nothing: it comes later", fs)
 	case !ok:
 		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-	case int(fi) >= len(s.anns) || s.anns[fi].Origin == history.None:
+	case s.m.Failures[fi].Ann == nil:
 		return fmt.Sprintf("failure seq %d announced nothing", fs)
 	}
-	if a := s.anns[fi]; !orphanOf(vt, a) {
+	if a := *s.m.Failures[fi].Ann; !orphanOf(vt, a) {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""

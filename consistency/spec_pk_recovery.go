@@ -46,8 +46,8 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 		return p.replay
 	}
 	for _, r := range p.pending {
-		if fi, ok := s.m.FailureAt(s.m.Event(r).Failure); ok && int(fi) < len(s.anns) && s.anns[fi].Origin != history.None {
-			p.ann.add(s.anns[fi])
+		if a := s.annOf(s.m.Event(r).Failure); a != nil {
+			p.ann.add(*a)
 		}
 	}
 	ck, vt := s.latestNonOrphan(pid, p)
@@ -123,8 +123,8 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	r.next = e.Op + 1
 	if e.Kind == trace.Send {
-		r.vt[e.P] = trace.VTEntry{Inc: p.inc, Count: e.Op + 1}
-		s.sent(seq, e, r.vt, p.inc)
+		r.vt[e.P] = trace.VTEntry{Inc: s.b.Restarts(e.P), Count: e.Op + 1}
+		s.sent(seq, e, r.vt, s.b.Restarts(e.P))
 	}
 }
 
@@ -189,9 +189,12 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	if r == nil {
 		return
 	}
+	if s.b.Restarts(e.P) == 1 {
+		i, _ := slices.BinarySearch(s.restarted, e.P)
+		s.restarted = slices.Insert(s.restarted, i, e.P)
+	}
 	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
 		p.replay = nil
-		s.raise(e.P, p)
 		s.resync(seq, e, p, r.ck)
 		return
 	}
@@ -205,18 +208,13 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 			s.name(e.P), e.Restore, taken[r.ck].ID, s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore)
 	}
 	s.stopsAt(seq, e, p, r)
-	a := history.Announcement{Origin: e.P, Inc: p.inc, K: e.Pos}
-	for int(fi) >= len(s.anns) {
-		s.anns = append(s.anns, history.Announcement{Origin: history.None})
-	}
-	s.anns[fi] = a
+	a := *s.m.Failures[fi].Ann // the model's: (e.P, inc, e.Pos)
 	p.ann.add(a)
 	for _, x := range s.early {
 		if x[1] == s.m.Failures[fi].Seq {
 			s.procs[x[0]].ann.add(a)
 		}
 	}
-	s.raise(e.P, p)
 	if ck == history.None {
 		ck = r.ck
 	}
@@ -230,14 +228,6 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		}
 	}
 	p.pending = p.pending[:0]
-}
-
-// raise starts p's next incarnation.
-func (s *pkSpec) raise(pid int32, p *pkProc) {
-	if p.inc++; p.inc == 1 {
-		i, _ := slices.BinarySearch(s.restarted, pid)
-		s.restarted = slices.Insert(s.restarted, i, pid)
-	}
 }
 
 // stopsAt judges a restart's pos — where its replay stops — and that it
@@ -359,16 +349,16 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 	if !ok {
 		fi = history.None
 	}
-	switch {
-	case fi != history.None && int(fi) < len(s.anns) && s.anns[fi].Origin != history.None:
-		p.ann.add(s.anns[fi]) // the announcement its restart made (the body is the sender's to get right)
+	switch a := s.annOf(e.Failure); {
+	case a != nil:
+		p.ann.add(*a) // the announcement its restart made (the body is the sender's to get right)
 	case e.Failure != history.None:
 		// A token of a failure yet to come (a forged run: the model's
 		// ControlUnsent): its announcement is recorded once made.
 		s.early = append(s.early, [2]int32{e.P, e.Failure})
 	}
 	if b.Origin == e.P {
-		if p.waiting != history.None && b.Inc == p.inc-1 {
+		if p.waiting != history.None && b.Inc == s.b.Restarts(e.P)-1 {
 			p.duties = append(p.duties, pkDuty{kind: dutyResume, seq: seq})
 		}
 		return // an older own token is ignored
