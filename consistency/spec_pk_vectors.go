@@ -112,12 +112,12 @@ func recoveryHorizon(run *trace.Run) int32 {
 // tests in O(origins announced) per vector: per origin (sorted), minK[y]
 // is the least k announced for an incarnation ≥ y (entry (y, c) of a
 // vector is an orphan iff c exceeds it), and have[y] whether incarnation
-// y's end was announced. Announcements of no real incarnation are
-// scanned (odd).
+// y's end was announced. Announcements are the model's (Failure.Ann): of
+// real processes and incarnations.
 type annIndex struct {
-	list, odd []history.Announcement
-	origins   []int32
-	by        []originAnns // parallel to origins
+	list    []history.Announcement
+	origins []int32
+	by      []originAnns // parallel to origins
 }
 
 type originAnns struct {
@@ -128,10 +128,6 @@ type originAnns struct {
 // add records announcement a.
 func (x *annIndex) add(a history.Announcement) {
 	x.list = append(x.list, a)
-	if a.Inc < 0 || int(a.Inc) > 1<<20 {
-		x.odd = append(x.odd, a)
-		return
-	}
 	i, ok := slices.BinarySearch(x.origins, a.Origin)
 	if !ok {
 		x.origins, x.by = slices.Insert(x.origins, i, a.Origin), slices.Insert(x.by, i, originAnns{})
@@ -150,7 +146,7 @@ func (x *annIndex) add(a history.Announcement) {
 // (SPEC §5: an entry (y, c) for origin i with y ≤ inc and c > k).
 func (x *annIndex) orphan(vt trace.VT) bool {
 	for i, o := range x.origins {
-		if o < 0 || int(o) >= len(vt) {
+		if int(o) >= len(vt) {
 			continue
 		}
 		e, ks := vt[o], x.by[i].minK
@@ -158,7 +154,7 @@ func (x *annIndex) orphan(vt trace.VT) bool {
 			return true
 		}
 	}
-	return slices.ContainsFunc(x.odd, func(a history.Announcement) bool { return orphanOf(vt, a) })
+	return false
 }
 
 // orphanBy returns the first announcement recorded that makes vt an
