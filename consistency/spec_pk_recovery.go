@@ -46,8 +46,8 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 		return p.replay
 	}
 	for _, r := range p.pending {
-		if fi, ok := s.m.FailureAt(s.m.Event(r).Failure); ok && int(fi) < len(s.anns) && s.anns[fi].Origin != history.None {
-			p.ann.add(s.anns[fi])
+		if a := s.annOf(s.m.Event(r).Failure); a != nil {
+			p.ann.add(*a)
 		}
 	}
 	ck, vt := s.latestNonOrphan(pid, p)
@@ -81,7 +81,7 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 			r.stop = k
 			break
 		}
-		mergeVT(r.vt, cvt)
+		r.vt.Merge(cvt)
 	}
 	p.replay = r
 	return r
@@ -92,23 +92,14 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 func (s *pkSpec) latestNonOrphan(pid int32, p *pkProc) (int32, trace.VT) {
 	held := s.b.Held(pid)
 	for k := len(held) - 1; k >= 0; k-- {
-		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == history.None {
+		if int(held[k]) >= len(p.ckpts) || p.ckpts[held[k]] == nil {
 			return held[k], nil
 		}
-		if vt := s.vectors.at(p.ckpts[held[k]]); k == 0 || !p.ann.orphan(vt) {
+		if vt := p.ckpts[held[k]]; k == 0 || !p.ann.orphan(vt) {
 			return held[k], vt
 		}
 	}
 	return 0, nil
-}
-
-// mergeVT takes the entry-wise maximum of cur with vt, into cur.
-func mergeVT(cur, vt trace.VT) {
-	for j := range min(len(cur), len(vt)) {
-		if cur[j].Less(vt[j]) {
-			cur[j] = vt[j]
-		}
-	}
 }
 
 // replayed judges an op of a down process: part of its restart's replay,
@@ -132,8 +123,8 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	r.next = e.Op + 1
 	if e.Kind == trace.Send {
-		r.vt[e.P] = trace.VTEntry{Inc: p.inc, Count: e.Op + 1}
-		s.sent(seq, e, r.vt, p.inc)
+		r.vt[e.P] = trace.VTEntry{Inc: s.b.Restarts(e.P), Count: e.Op + 1}
+		s.sent(seq, e, r.vt, s.b.Restarts(e.P))
 	}
 }
 
@@ -198,9 +189,12 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	if r == nil {
 		return
 	}
+	if s.b.Restarts(e.P) == 1 {
+		i, _ := slices.BinarySearch(s.restarted, e.P)
+		s.restarted = slices.Insert(s.restarted, i, e.P)
+	}
 	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
 		p.replay = nil
-		p.inc++
 		s.resync(seq, e, p, r.ck)
 		return
 	}
@@ -214,18 +208,13 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 			s.name(e.P), e.Restore, taken[r.ck].ID, s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore)
 	}
 	s.stopsAt(seq, e, p, r)
-	a := history.Announcement{Origin: e.P, Inc: p.inc, K: e.Pos}
-	for int(fi) >= len(s.anns) {
-		s.anns = append(s.anns, history.Announcement{Origin: history.None})
-	}
-	s.anns[fi] = a
+	a := *s.m.Failures[fi].Ann // the model's: (e.P, inc, e.Pos)
 	p.ann.add(a)
 	for _, x := range s.early {
 		if x[1] == s.m.Failures[fi].Seq {
 			s.procs[x[0]].ann.add(a)
 		}
 	}
-	p.inc++
 	if ck == history.None {
 		ck = r.ck
 	}
@@ -288,7 +277,7 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 // its blind count.
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
-	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == history.None {
+	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == nil {
 		s.dropped(seq)
 		return
 	}
@@ -297,13 +286,13 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 			p.blind--
 		}
 	}
-	rs.VT = slices.Clone(s.vectors.at(p.ckpts[ck]))
+	rs.VT = p.ckpts[ck]
 	p.cur = append(p.cur[:0], rs.VT...)
 	live := s.b.Live(e.P)
 	for k := s.b.Taken(e.P)[ck].Pos; k < e.Pos && int(k) < len(live); k++ {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {
 			if vt, _, ok := s.copyVT(s.copyOf(s.m.Event(live[k]))); ok {
-				mergeVT(p.cur, vt)
+				p.cur.Merge(vt)
 			}
 		}
 	}
@@ -360,16 +349,16 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 	if !ok {
 		fi = history.None
 	}
-	switch {
-	case fi != history.None && int(fi) < len(s.anns) && s.anns[fi].Origin != history.None:
-		p.ann.add(s.anns[fi]) // the announcement its restart made (the body is the sender's to get right)
+	switch a := s.annOf(e.Failure); {
+	case a != nil:
+		p.ann.add(*a) // the announcement its restart made (the body is the sender's to get right)
 	case e.Failure != history.None:
 		// A token of a failure yet to come (a forged run: the model's
 		// ControlUnsent): its announcement is recorded once made.
 		s.early = append(s.early, [2]int32{e.P, e.Failure})
 	}
 	if b.Origin == e.P {
-		if p.waiting != history.None && b.Inc == p.inc-1 {
+		if p.waiting != history.None && b.Inc == s.b.Restarts(e.P)-1 {
 			p.duties = append(p.duties, pkDuty{kind: dutyResume, seq: seq})
 		}
 		return // an older own token is ignored

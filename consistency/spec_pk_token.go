@@ -179,11 +179,10 @@ func sameToken(a, b *trace.ControlBody) bool {
 // ownToken judges a restarted process's token: its announcement (i, inc,
 // k) and the identities of the receipts live in its recovered state.
 func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b *trace.ControlBody) {
-	if d.fi == history.None {
+	if d.fi == history.None || s.m.Failures[d.fi].Ann == nil {
 		return
 	}
-	a := s.anns[d.fi]
-	f := &s.m.Failures[d.fi]
+	a, f := s.m.Failures[d.fi].Ann, &s.m.Failures[d.fi]
 	s.carries(seq, e, d.fi, trace.ControlBody{Origin: a.Origin, Count: history.None, R: history.None, Inc: a.Inc, K: a.K})
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it

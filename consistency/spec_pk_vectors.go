@@ -9,17 +9,16 @@ import (
 
 // What PK's spec keeps of vector times. It reads a vector only while the
 // event that carries it is added (a run may drop it after), so it keeps
-// its own copy of what a later event reads: a copy's vector until a
-// receive takes it, and — while a recovery may still come — the vectors
-// of checkpoints and of taken copies, which restores merge and orphan
-// tests read. Once none can come (vtKeeper.after) only the copies in
-// flight keep theirs: a PK run at thousands of processes then holds no
-// vector per send.
+// what a later event reads: a copy's vector until a receive takes it,
+// and — while a recovery may still come — the vectors of checkpoints and
+// of taken copies, which restores merge and orphan tests read. Once none
+// can come (vtKeeper.after) only the copies in flight keep theirs: a PK
+// run at thousands of processes then holds no vector per send. A vector
+// kept is the run's own, once judged equal to the rebuilt one (vectors
+// are never written once sent), so keeping one copies nothing.
 
-// vtKeeper holds the vectors, all of one length (the run's processes),
-// in slots of large blocks reused through a free list: no vector is a
-// pointer for the collector to scan, and memory is bounded by the
-// vectors kept at once.
+// vtKeeper says whether a recovery may still read the vectors of
+// checkpoints and taken copies.
 type vtKeeper struct {
 	keep bool
 	// horizon is the seq from which the run shows no recovery event (a
@@ -29,22 +28,11 @@ type vtKeeper struct {
 	// the trace: equivalence's).
 	horizon                 int32
 	srcFails, fails, tokens int
-	n, per                  int // entries per vector, vectors per block
-	blocks                  [][]trace.VTEntry
-	free                    []int32
-	slots                   int32
 }
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
-	n := len(m.Run.Processes)
-	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1, n: n, per: max(1, (1<<16)/max(n, 1))}
-	// A finished run of fewer events than a block holds (each puts at
-	// most one vector) gets a block its size: judging a small run does
-	// not clear half a megabyte (14% of explore's CPU on 360 events).
-	if e := len(m.Run.Events); e > 0 && e < k.per {
-		k.per = e
-	}
-	if m.Src != nil && len(m.Src.Processes) == n {
+	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1}
+	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
 		k.srcFails = 0
 		for i := range m.Src.Events {
 			if m.Src.Events[i].Kind == trace.Fail {
@@ -55,40 +43,11 @@ func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	return k
 }
 
-// put stores vt in a free slot and returns the slot.
-func (k *vtKeeper) put(vt trace.VT) int32 {
-	slot := k.slots
-	if n := len(k.free); n > 0 {
-		slot, k.free = k.free[n-1], k.free[:n-1]
-	} else {
-		if int(k.slots)%k.per == 0 {
-			k.blocks = append(k.blocks, make([]trace.VTEntry, k.per*k.n))
-		}
-		k.slots++
-	}
-	copy(k.at(slot), vt)
-	return slot
-}
-
-// at returns the vector in slot.
-func (k *vtKeeper) at(slot int32) trace.VT {
-	off := int(slot) % k.per * k.n
-	return k.blocks[int(slot)/k.per][off : off+k.n : off+k.n]
-}
-
-// drop frees slot (None: nothing).
-func (k *vtKeeper) drop(slot int32) {
-	if slot != history.None {
-		k.free = append(k.free, slot)
-	}
-}
-
 // taken drops copy ci's vector once a receive or discard took it, when
 // no recovery can read it again.
 func (k *vtKeeper) taken(s *pkSpec, ci int32) {
 	if !k.keep && ci >= 0 && int(ci) < len(s.copies) {
-		k.drop(s.copies[ci].slot)
-		s.copies[ci].slot = history.None
+		s.copies[ci].vt = nil
 	}
 }
 
@@ -108,15 +67,11 @@ func (k *vtKeeper) after(s *pkSpec, seq int32) {
 	}
 	k.keep = false
 	for p := range s.procs {
-		for _, slot := range s.procs[p].ckpts[1:] {
-			k.drop(slot)
-		}
 		s.procs[p].ckpts = nil
 	}
 	for ci := range s.copies {
 		if !s.b.InMailbox(int32(ci)) {
-			k.drop(s.copies[ci].slot)
-			s.copies[ci].slot = history.None
+			s.copies[ci].vt = nil
 		}
 	}
 }
@@ -157,12 +112,12 @@ func recoveryHorizon(run *trace.Run) int32 {
 // tests in O(origins announced) per vector: per origin (sorted), minK[y]
 // is the least k announced for an incarnation ≥ y (entry (y, c) of a
 // vector is an orphan iff c exceeds it), and have[y] whether incarnation
-// y's end was announced. Announcements of no real incarnation are
-// scanned (odd).
+// y's end was announced. Announcements are the model's (Failure.Ann): of
+// real processes and incarnations.
 type annIndex struct {
-	list, odd []history.Announcement
-	origins   []int32
-	by        []originAnns // parallel to origins
+	list    []history.Announcement
+	origins []int32
+	by      []originAnns // parallel to origins
 }
 
 type originAnns struct {
@@ -173,10 +128,6 @@ type originAnns struct {
 // add records announcement a.
 func (x *annIndex) add(a history.Announcement) {
 	x.list = append(x.list, a)
-	if a.Inc < 0 || int(a.Inc) > 1<<20 {
-		x.odd = append(x.odd, a)
-		return
-	}
 	i, ok := slices.BinarySearch(x.origins, a.Origin)
 	if !ok {
 		x.origins, x.by = slices.Insert(x.origins, i, a.Origin), slices.Insert(x.by, i, originAnns{})
@@ -195,7 +146,7 @@ func (x *annIndex) add(a history.Announcement) {
 // (SPEC §5: an entry (y, c) for origin i with y ≤ inc and c > k).
 func (x *annIndex) orphan(vt trace.VT) bool {
 	for i, o := range x.origins {
-		if o < 0 || int(o) >= len(vt) {
+		if int(o) >= len(vt) {
 			continue
 		}
 		e, ks := vt[o], x.by[i].minK
@@ -203,7 +154,7 @@ func (x *annIndex) orphan(vt trace.VT) bool {
 			return true
 		}
 	}
-	return slices.ContainsFunc(x.odd, func(a history.Announcement) bool { return orphanOf(vt, a) })
+	return false
 }
 
 // orphanBy returns the first announcement recorded that makes vt an
@@ -216,15 +167,17 @@ func (x *annIndex) orphanBy(vt trace.VT) history.Announcement {
 }
 
 // unheard returns an origin k and incarnation x ≥ 1 that vt names while
-// no announcement of k's incarnation x − 1 was recorded.
-func (x *annIndex) unheard(vt trace.VT) (k, inc int32, ok bool) {
-	for j, e := range vt {
-		if e.Inc < 1 {
+// p recorded no announcement of k's incarnation x − 1. Only a process
+// that restarted has an entry of incarnation ≥ 1 in a rebuilt vector.
+func (s *pkSpec) unheard(p *pkProc, vt trace.VT) (k, inc int32, ok bool) {
+	for _, j := range s.restarted {
+		if int(j) >= len(vt) || vt[j].Inc < 1 {
 			continue
 		}
-		i, found := slices.BinarySearch(x.origins, int32(j))
-		if !found || int(e.Inc-1) >= len(x.by[i].have) || !x.by[i].have[e.Inc-1] {
-			return int32(j), e.Inc, true
+		x := &p.ann
+		i, found := slices.BinarySearch(x.origins, j)
+		if !found || int(vt[j].Inc-1) >= len(x.by[i].have) || !x.by[i].have[vt[j].Inc-1] {
+			return j, vt[j].Inc, true
 		}
 	}
 	return 0, 0, false
