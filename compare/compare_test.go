@@ -8,8 +8,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -31,7 +31,7 @@ func TestAgainstIndependentFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base, err := baseline.Uncoordinated(ff)
+		base, err := measure.Uncoordinated(ff)
 		if err != nil {
 			t.Fatal(err)
 		}

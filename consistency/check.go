@@ -43,43 +43,38 @@ var ruleNames = [...]string{
 // The places in rules of the properties the specs report to.
 const orphanFreeAt, logReplayAt, dominoFreeAt, equivalenceAt = 0, 3, 4, 9
 
-// Check judges run against SPEC §7 and returns its report. src is the
-// trace the run was replayed from, or nil: equivalence is then unknown and
-// the baseline empty. Check never panics on a malformed run: what it
-// cannot judge is reported unknown, what contradicts itself fails.
-func Check(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, false) }
+// Check judges run against SPEC §7 and returns its verdicts: the
+// report's properties (the tables the report adds beside them are
+// package measure's). src is the trace the run was replayed from, or
+// nil: equivalence is then unknown. Check never panics on a malformed
+// run: what it cannot judge is reported unknown, what contradicts itself
+// fails.
+func Check(run *trace.Run, src *trace.Trace) report.Report {
+	r, _ := Judge(run, src)
+	return r
+}
 
-// CheckVerdicts is Check without the two tables a caller that judges
-// many schedules of one trace never reads: the uncoordinated baseline
-// (recomputed from the source trace each time) and the statistics. The
-// properties and the recoveries are Check's. explore judges thousands of
-// schedules; the two were about a sixteenth of its time.
-func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, true) }
-
-// check feeds a finished run to a Stream, which may look ahead at it.
-func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
+// Judge is Check, also returning the model it judged, from which the
+// report's tables are measured.
+func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 	s := newStream(run, src, len(run.Events), recoveryHorizon(run))
 	for i := range run.Events {
 		s.Add(&run.Events[i])
 	}
-	return s.report(verdicts)
+	return s.Report(), s.Model()
 }
 
 // judgeRules runs the rules on every core the process may use: they are
 // pure functions of the model (TestRulesArePure) and each result has its
 // own slot, so the report is the same in any order. Each follows what
-// the specs found of its property as the run streamed. With stats, the
-// report's statistics are counted beside them. verify runs its
+// the specs found of its property as the run streamed. verify runs its
 // algorithms in parallel: this fills the core the one that finishes
 // first leaves idle while the other is judged.
-func judgeRules(m *history.Model, streamed *[len(rules)]result, stats *report.Stats) []result {
+func judgeRules(m *history.Model, streamed *[len(rules)]result) []result {
 	out := streamed[:]
-	tasks := make(chan func(), len(rules)+1)
+	tasks := make(chan func(), len(rules))
 	// The costliest first, so that no core is left with it at the end.
 	tasks <- func() { out[equivalenceAt].then(equivalence(m)) }
-	if stats != nil {
-		tasks <- func() { *stats = statistics(m) }
-	}
 	for i := range rules {
 		if i != equivalenceAt {
 			tasks <- func() { out[i].then(rules[i](m)) }

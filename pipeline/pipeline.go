@@ -21,6 +21,8 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -54,7 +56,7 @@ type Options struct {
 	// is garbage once judged.
 	KeepRuns bool
 	// Verdicts leaves out of the reports the uncoordinated baseline and
-	// the statistics (consistency.CheckVerdicts), which a caller judging
+	// the statistics (measure.Fill), which a caller judging
 	// many schedules of one trace never reads.
 	Verdicts bool
 	// New builds an algorithm's state machine; nil: algorithms.New (tests
@@ -106,9 +108,9 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	}
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
-	var base *consistency.Baseline
+	var base *measure.Baseline
 	if !o.Verdicts {
-		base = consistency.StartBaseline(tr)
+		base = measure.StartBaseline(tr)
 	}
 	var wg sync.WaitGroup
 	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
@@ -128,7 +130,7 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 // checker takes each event as soon as the engine has made it final
 // (replay.Options.Stream), while it is still in the cache, unless
 // o.Verdicts asks for the finished run's verdicts only.
-func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.Baseline) Outcome {
+func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline) Outcome {
 	variant := algorithms.VariantFor(name, o.Variant)
 	mk := o.New
 	if mk == nil {
@@ -145,7 +147,6 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.
 		opts.Stream = func(run *trace.Run, upto int) int {
 			if s == nil {
 				s = consistency.NewStream(run, tr, cap(run.Events))
-				s.ShareBaseline(base)
 			}
 			for ; fed < upto; fed++ {
 				s.Add(&run.Events[fed])
@@ -161,11 +162,13 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
 	}
 	var r report.Report
+	var m *history.Model
 	if o.Verdicts {
-		r = consistency.CheckVerdicts(run, tr)
+		r, m = consistency.Judge(run, tr)
 	} else {
-		r = s.Report()
+		r, m = s.Report(), s.Model()
 	}
+	measure.Fill(&r, m, base, o.Verdicts)
 	r.File = file
 	if !o.KeepRuns {
 		run = nil

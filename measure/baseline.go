@@ -1,12 +1,4 @@
-// Package baseline computes SPEC §7's uncoordinated-checkpointing
-// baseline from an execution trace alone: the rollback each failure would
-// cause if the timer ticks were the only checkpoints and nothing were
-// logged (the domino effect), and how many ticks are useless (on a
-// Z-cycle).
-//
-// The baseline depends on the trace only, not on any algorithm, so it is
-// the same in every report of a trace.
-package baseline
+package measure
 
 import (
 	"fmt"
@@ -17,7 +9,11 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Uncoordinated computes the baseline of SPEC §7 for tr.
+// Uncoordinated computes SPEC §7's uncoordinated-checkpointing baseline
+// for tr, from the trace alone: the rollback each failure would cause if
+// the timer ticks were the only checkpoints and nothing were logged (the
+// domino effect), and how many ticks are useless (on a Z-cycle). It
+// depends on no algorithm, so it is the same in every report of a trace.
 //
 // Each fail event is taken on its own, as if it were the only one: the
 // checkpoints are the initial one plus every tick before the fail event in

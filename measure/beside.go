@@ -1,9 +1,8 @@
-package consistency
+package measure
 
 import (
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -27,7 +26,7 @@ func StartBaseline(src *trace.Trace) *Baseline {
 	br := &Baseline{done: make(chan struct{})}
 	go func() {
 		defer close(br.done)
-		br.b, br.err = baseline.Uncoordinated(src)
+		br.b, br.err = Uncoordinated(src)
 	}()
 	return br
 }
