@@ -34,11 +34,10 @@ var rules = [...]func(m *history.Model) result{
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
-// ruleNames are the rules' properties, in their order.
-var ruleNames = [...]string{
-	report.OrphanFree, report.NoLostMessages, report.NoDuplicates, report.LogReplayRules, report.DominoFree,
-	report.ZCycleFree, report.RDT, report.SnLines, report.MinimalRollback, report.Equivalence,
-}
+// ruleNames are the rules' properties, in their order: the report's
+// list (the conversion panics at start-up if it is not ten long, and
+// judgeRules' array type does not compile unless rules are ten).
+var ruleNames = [10]string(report.PropertyNames)
 
 // The places in rules of the properties the specs report to.
 const orphanFreeAt, logReplayAt, dominoFreeAt, equivalenceAt = 0, 3, 4, 9
