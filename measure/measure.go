@@ -12,17 +12,13 @@ import (
 	"github.com/ckpt-dev/ckpt/report"
 )
 
-// Fill adds the tables to r, the checker's report of m. With verdicts
-// (explore's thousands of schedules of one trace) only the recoveries:
-// the statistics and the baseline are left out. base is the source
-// trace's baseline started beside the checking (StartBaseline), or nil
-// to compute it here.
-func Fill(r *report.Report, m *history.Model, base *Baseline, verdicts bool) {
+// Fill adds the tables to r, the checker's report of m. base is the
+// source trace's baseline started beside the checking (StartBaseline),
+// or nil to compute it here. explore, which judges thousands of
+// schedules of one trace, reads only the recoveries (Recoveries).
+func Fill(r *report.Report, m *history.Model, base *Baseline) {
 	r.Recoveries = Recoveries(m)
 	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}
-	if verdicts {
-		return
-	}
 	r.Stats = Stats(m)
 	if m.Src == nil {
 		return

@@ -36,7 +36,7 @@ func (p *Pipeline) Check(run *trace.Run, path string) (r report.Report, note str
 func Report(run *trace.Run, src *trace.Trace) report.Report {
 	base := startBaseline(src)
 	r, m := consistency.Judge(run, src)
-	measure.Fill(&r, m, base, false)
+	measure.Fill(&r, m, base)
 	return r
 }
 
@@ -96,7 +96,7 @@ func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
 		return report.Report{}, "", Labelled(err, RunDoc)
 	}
 	r := s.Report()
-	measure.Fill(&r, s.Model(), base, false)
+	measure.Fill(&r, s.Model(), base)
 	r, note = noted(r, path, note)
 	return r, note, nil
 }
