@@ -10,7 +10,10 @@
 // (live histories, checkpoints, copies and who took them, failures and
 // their handling, happened-before); then one pure function per property,
 // each in the file named after it (orphan_free.go, no_lost_messages.go,
-// …), judges the model and returns its verdict and witnesses.
+// …), judges the model into its property's verdict and witnesses,
+// after what the specs found as the run streamed. The report's tables
+// (recoveries, statistics, baseline) are package measure's: they feed
+// no verdict.
 //
 // Cost: linear in events + checkpoints + copies + failures × processes
 // (happened-before over every failure's undone set is one forward pass of
@@ -27,9 +30,9 @@ import (
 )
 
 // rules are the property rules in report order (report.PropertyNames),
-// each judging the finished model; what the specs judged as the run
-// streamed comes before what they find.
-var rules = [...]func(m *history.Model) result{
+// each judging the finished model into the result that holds what the
+// specs judged of its property as the run streamed, after it.
+var rules = [...]func(m *history.Model, r *result){
 	orphanFree, noLostMessages, noDuplicates, logReplayRules, dominoFree,
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
@@ -64,19 +67,19 @@ func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 }
 
 // judgeRules runs the rules on every core the process may use: they are
-// pure functions of the model (TestRulesArePure) and each result has its
-// own slot, so the report is the same in any order. Each follows what
-// the specs found of its property as the run streamed. verify runs its
+// pure functions of the model (TestRulesArePure) and each writes only
+// its own result, so the report is the same in any order. Each follows
+// what the specs found of its property as the run streamed. verify runs its
 // algorithms in parallel: this fills the core the one that finishes
 // first leaves idle while the other is judged.
 func judgeRules(m *history.Model, streamed *[len(rules)]result) []result {
 	out := streamed[:]
 	tasks := make(chan func(), len(rules))
 	// The costliest first, so that no core is left with it at the end.
-	tasks <- func() { out[equivalenceAt].then(equivalence(m)) }
+	tasks <- func() { equivalence(m, &out[equivalenceAt]) }
 	for i := range rules {
 		if i != equivalenceAt {
-			tasks <- func() { out[i].then(rules[i](m)) }
+			tasks <- func() { rules[i](m, &out[i]) }
 		}
 	}
 	close(tasks)
