@@ -16,7 +16,7 @@ import (
 
 // TestAgainstIndependentFigures: on random traces, uncoordinated
 // checkpointing's useless checkpoints and ops undone per failure are
-// those of SPEC §7's baseline (consistency/baseline and explore's
+// those of SPEC §7's baseline (measure.Uncoordinated and explore's
 // baseline, computed from the trace alone); the protocols that promise
 // no useless checkpoint have none; forced per basic and bytes per
 // message are the quotients of their counts.

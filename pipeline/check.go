@@ -34,20 +34,12 @@ func (p *Pipeline) Check(run *trace.Run, path string) (r report.Report, note str
 // measured from the model it judged, the source trace's baseline
 // computed beside the checking. src is the source trace or nil.
 func Report(run *trace.Run, src *trace.Trace) report.Report {
-	base := startBaseline(src)
+	base := measure.StartBaseline(src)
 	r, m := consistency.Judge(run, src)
 	measure.Fill(&r, m, base)
 	return r
 }
 
-// startBaseline starts src's baseline (nil without a source trace), to
-// be computed while the run is judged.
-func startBaseline(src *trace.Trace) *measure.Baseline {
-	if src == nil {
-		return nil
-	}
-	return measure.StartBaseline(src)
-}
 
 // CheckFile reads the run at path ("-": stdin) and judges it as Check
 // does, with the same report, in less memory: a file is read twice,
@@ -82,7 +74,7 @@ func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
 	}
 	defer c.Close()
 	var s *consistency.Stream
-	fed, base := 0, startBaseline(src)
+	fed, base := 0, measure.StartBaseline(src)
 	_, err = head.Stream(in, func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, src, int(head.Events))
