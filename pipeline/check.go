@@ -40,7 +40,6 @@ func Report(run *trace.Run, src *trace.Trace) report.Report {
 	return r
 }
 
-
 // CheckFile reads the run at path ("-": stdin) and judges it as Check
 // does, with the same report, in less memory: a file is read twice,
 // first for its header and message ids (codec.ScanRun), then its events
