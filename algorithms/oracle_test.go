@@ -10,7 +10,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -462,7 +462,7 @@ func TestPropertyCheckerAgreesWithOracles(t *testing.T) {
 	judge := func(t tb, tr *trace.Trace, a [2]string) {
 		t.Helper()
 		run := replayWith(t, tr, a[0], a[1])
-		r := consistency.Check(run, tr)
+		r := pipeline.Report(run, tr)
 		if a[1] == "" {
 			assertClean(t, tr, run, a[0], r)
 		}

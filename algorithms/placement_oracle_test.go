@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -98,7 +98,7 @@ func TestPlacementCheckerAgreesWithOracles(t *testing.T) {
 	judge := func(t tb, tr *trace.Trace, a [2]string) {
 		t.Helper()
 		run := replayWith(t, tr, a[0], a[1])
-		r := consistency.Check(run, tr)
+		r := pipeline.Report(run, tr)
 		o := newOracle(run)
 		if o.unsupported != "" {
 			t.Fatalf("%s/%s: the oracle cannot judge a failure-free run: %s", a[0], a[1], o.unsupported)

@@ -8,15 +8,15 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
 // TestAgainstIndependentFigures: on random traces, uncoordinated
 // checkpointing's useless checkpoints and ops undone per failure are
-// those of SPEC §7's baseline (consistency/baseline and explore's
+// those of SPEC §7's baseline (measure.Uncoordinated and explore's
 // baseline, computed from the trace alone); the protocols that promise
 // no useless checkpoint have none; forced per basic and bytes per
 // message are the quotients of their counts.
@@ -31,7 +31,7 @@ func TestAgainstIndependentFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base, err := baseline.Uncoordinated(ff)
+		base, err := measure.Uncoordinated(ff)
 		if err != nil {
 			t.Fatal(err)
 		}

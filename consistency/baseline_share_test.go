@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -23,7 +23,7 @@ func TestSharedBaselineSameReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := consistency.StartBaseline(tr)
+		base := measure.StartBaseline(tr)
 		shared := map[string]report.Report{}
 		for _, name := range []string{"ms", "pk"} {
 			shared[name], _ = streamedSharing(t, name, tr, base)

@@ -92,7 +92,7 @@ func syntheticMS(n, np, every int) *trace.Run {
 
 func TestSyntheticValid(t *testing.T) {
 	run := syntheticMS(20000, 8, 100)
-	r := Check(run, nil)
+	r := measured(run, nil)
 	for _, p := range r.Properties {
 		if p.Status == "fail" {
 			t.Fatalf("synthetic run fails %s:\n%s", p.Name, dump(r))

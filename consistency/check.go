@@ -10,7 +10,10 @@
 // (live histories, checkpoints, copies and who took them, failures and
 // their handling, happened-before); then one pure function per property,
 // each in the file named after it (orphan_free.go, no_lost_messages.go,
-// …), judges the model and returns its verdict and witnesses.
+// …), judges the model into its property's verdict and witnesses,
+// after what the specs found as the run streamed. The report's tables
+// (recoveries, statistics, baseline) are package measure's: they feed
+// no verdict.
 //
 // Cost: linear in events + checkpoints + copies + failures × processes
 // (happened-before over every failure's undone set is one forward pass of
@@ -27,62 +30,56 @@ import (
 )
 
 // rules are the property rules in report order (report.PropertyNames),
-// each judging the finished model; what the specs judged as the run
-// streamed comes before what they find.
-var rules = [...]func(m *history.Model) result{
+// each judging the finished model into the result that holds what the
+// specs judged of its property as the run streamed, after it.
+var rules = [...]func(m *history.Model, r *result){
 	orphanFree, noLostMessages, noDuplicates, logReplayRules, dominoFree,
 	zCycleFree, rollbackDependencyTrackable, snLines, minimalRollback, equivalence,
 }
 
-// ruleNames are the rules' properties, in their order.
-var ruleNames = [...]string{
-	report.OrphanFree, report.NoLostMessages, report.NoDuplicates, report.LogReplayRules, report.DominoFree,
-	report.ZCycleFree, report.RDT, report.SnLines, report.MinimalRollback, report.Equivalence,
-}
+// ruleNames are the rules' properties, in their order: the report's
+// list (the conversion panics at start-up if it is not ten long, and
+// judgeRules' array type does not compile unless rules are ten).
+var ruleNames = [10]string(report.PropertyNames)
 
 // The places in rules of the properties the specs report to.
 const orphanFreeAt, logReplayAt, dominoFreeAt, equivalenceAt = 0, 3, 4, 9
 
-// Check judges run against SPEC §7 and returns its report. src is the
-// trace the run was replayed from, or nil: equivalence is then unknown and
-// the baseline empty. Check never panics on a malformed run: what it
-// cannot judge is reported unknown, what contradicts itself fails.
-func Check(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, false) }
+// Check judges run against SPEC §7 and returns its verdicts: the
+// report's properties (the tables the report adds beside them are
+// package measure's). src is the trace the run was replayed from, or
+// nil: equivalence is then unknown. Check never panics on a malformed
+// run: what it cannot judge is reported unknown, what contradicts itself
+// fails.
+func Check(run *trace.Run, src *trace.Trace) report.Report {
+	r, _ := Judge(run, src)
+	return r
+}
 
-// CheckVerdicts is Check without the two tables a caller that judges
-// many schedules of one trace never reads: the uncoordinated baseline
-// (recomputed from the source trace each time) and the statistics. The
-// properties and the recoveries are Check's. explore judges thousands of
-// schedules; the two were about a sixteenth of its time.
-func CheckVerdicts(run *trace.Run, src *trace.Trace) report.Report { return check(run, src, true) }
-
-// check feeds a finished run to a Stream, which may look ahead at it.
-func check(run *trace.Run, src *trace.Trace, verdicts bool) report.Report {
+// Judge is Check, also returning the model it judged, from which the
+// report's tables are measured.
+func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 	s := newStream(run, src, len(run.Events), recoveryHorizon(run))
 	for i := range run.Events {
 		s.Add(&run.Events[i])
 	}
-	return s.report(verdicts)
+	return s.Report(), s.Model()
 }
 
 // judgeRules runs the rules on every core the process may use: they are
-// pure functions of the model (TestRulesArePure) and each result has its
-// own slot, so the report is the same in any order. Each follows what
-// the specs found of its property as the run streamed. With stats, the
-// report's statistics are counted beside them. verify runs its
+// pure functions of the model (TestRulesArePure) and each writes only
+// its own result, so the report is the same in any order. Each follows
+// what the specs found of its property as the run streamed. verify runs its
 // algorithms in parallel: this fills the core the one that finishes
 // first leaves idle while the other is judged.
-func judgeRules(m *history.Model, streamed *[len(rules)]result, stats *report.Stats) []result {
+func judgeRules(m *history.Model, streamed *[len(rules)]result) []result {
 	out := streamed[:]
-	tasks := make(chan func(), len(rules)+1)
+	tasks := make(chan func(), len(rules))
 	// The costliest first, so that no core is left with it at the end.
-	tasks <- func() { out[equivalenceAt].then(equivalence(m)) }
-	if stats != nil {
-		tasks <- func() { *stats = statistics(m) }
-	}
+	tasks <- func() { equivalence(m, &out[equivalenceAt]) }
 	for i := range rules {
 		if i != equivalenceAt {
-			tasks <- func() { out[i].then(rules[i](m)) }
+			tasks <- func() { rules[i](m, &out[i]) }
 		}
 	}
 	close(tasks)

@@ -106,7 +106,7 @@ func msSource(t *testing.T, extra bool) *trace.Trace {
 // The hand-written run records no params, so its times (which are not
 // SPEC §3's) leave equivalence unknown (equivalence_times.go).
 func TestMSCleanFailure(t *testing.T) {
-	r := Check(msFailureRun(msOpts{}), msSource(t, false))
+	r := measured(msFailureRun(msOpts{}), msSource(t, false))
 	expect(t, r, map[string]report.Status{
 		report.OrphanFree: pass, report.NoLostMessages: pass, report.NoDuplicates: pass,
 		report.LogReplayRules: pass, report.DominoFree: pass, report.ZCycleFree: pass,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -16,16 +15,15 @@ import (
 // the rules name are the protocol spec's (history.Restore.Want), found
 // as the run streamed. A restore of a checkpoint the process does not
 // hold fails it too (the run spec).
-func dominoFree(m *history.Model) result {
-	r := newResult(report.DominoFree)
+func dominoFree(m *history.Model, r *result) {
 	if m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
 	switch {
 	case m.Alg.Recovers():
-		restoreBounds(m, &r)
+		restoreBounds(m, r)
 	case m.Alg.Places():
-		placementRecovery(m, &r)
+		placementRecovery(m, r)
 	default:
 		r.cannotJudge(foreignWhy(m))
 	}
@@ -36,7 +34,6 @@ func dominoFree(m *history.Model) result {
 			})
 		}
 	}
-	return r
 }
 
 // restoreBounds judges each restart against the checkpoint the rule

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -13,28 +12,26 @@ import (
 // message id. A run that breaks its own form fails it too (the run spec,
 // as the run streamed: spec_run*.go), an end record that contradicts the
 // rebuilt history among them.
-func equivalence(m *history.Model) result {
-	r := newResult(report.Equivalence)
+func equivalence(m *history.Model, r *result) {
 	if m.Missing.Ops {
 		r.cannotJudge(finalOpsWhy)
-		return r
+		return
 	}
 	if m.Src == nil {
 		r.cannotJudge("no source trace: the processes' programs are unknown")
-		return r
+		return
 	}
 	if len(m.Src.Processes) != len(m.Run.Processes) {
 		r.fail([]int32{}, func() (string, string) {
 			return "the run and its source trace have different processes",
 				fmt.Sprintf("the source trace has %d processes, the run %d", len(m.Src.Processes), len(m.Run.Processes))
 		})
-		return r
+		return
 	}
 	for p := range m.Procs {
-		programAt(m, int32(p), &r)
+		programAt(m, int32(p), r)
 	}
-	replayTimes(m, &r)
-	return r
+	replayTimes(m, r)
 }
 
 // programAt compares process p's final live history with its program.

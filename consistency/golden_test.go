@@ -9,8 +9,8 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/internal/golden"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -39,7 +39,7 @@ func TestExamplesVerifyClean(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				r := consistency.Check(run, tr)
+				r := pipeline.Report(run, tr)
 				r.File = "testdata/traces/" + filepath.Base(file)
 				if !r.Valid {
 					t.Errorf("%s under %s is invalid:\n%s", file, name, dumpReport(r))

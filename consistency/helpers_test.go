@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -231,4 +232,12 @@ func expect(t *testing.T, r report.Report, want map[string]report.Status) {
 	if r.Valid == failed {
 		t.Errorf("valid = %v with a failing property = %v", r.Valid, failed)
 	}
+}
+
+// measured is Check with the report's tables (package measure), for the
+// tests that read them.
+func measured(run *trace.Run, src *trace.Trace) report.Report {
+	r, m := Judge(run, src)
+	measure.Fill(&r, m, nil)
+	return r
 }

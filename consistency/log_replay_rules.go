@@ -11,14 +11,12 @@ import (
 // mailbox — and, for every algorithm, no orphan is delivered after its
 // failure was handled (handled_orphans.go). What the specs found comes
 // first; this adds the standing of an algorithm without a spec.
-func logReplayRules(m *history.Model) result {
-	r := newResult(ruleNames[logReplayAt])
+func logReplayRules(m *history.Model, r *result) {
 	switch {
 	case m.Alg.Places():
-		placementRecovery(m, &r)
+		placementRecovery(m, r)
 	case !m.Alg.Recovers():
 		r.cannotJudge(foreignWhy(m))
 	}
-	handledOrphanDeliveries(m, &r)
-	return r
+	handledOrphanDeliveries(m, r)
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -14,8 +13,7 @@ import (
 // for failure f undid exactly the suffix that causally depends on L_f,
 // the events f's process lost at its restart — it leaves none that
 // depends on L_f and undoes none that does not.
-func minimalRollback(m *history.Model) result {
-	r := newResult(report.MinimalRollback)
+func minimalRollback(m *history.Model, r *result) {
 	if m.Alg == history.PK && m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
@@ -54,11 +52,10 @@ func minimalRollback(m *history.Model) result {
 	case m.Alg.IsMS():
 		r.notApplicable("minimal rollback is PK's promise, not MS's")
 	case m.Alg.Places():
-		placementRecovery(m, &r)
+		placementRecovery(m, r)
 	case m.Alg != history.PK:
 		r.cannotJudge(foreignWhy(m))
 	}
-	return r
 }
 
 // shortRollbacks returns the rollbacks after which the process still

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -14,11 +13,10 @@ import (
 // e.g. re-consumed after a restart undid the receipt that took it (a
 // restart puts no copy back): the second receipt is a delivery the
 // network never made, whatever the final history shows.
-func noDuplicates(m *history.Model) result {
-	r := newResult(report.NoDuplicates)
+func noDuplicates(m *history.Model, r *result) {
 	if m.Missing.Ops {
 		r.cannotJudge(finalOpsWhy)
-		return r
+		return
 	}
 	for _, s := range m.Repeats {
 		first := m.LiveRecv[m.Event(s).Msg]
@@ -28,9 +26,8 @@ func noDuplicates(m *history.Model) result {
 		})
 	}
 	for _, t := range m.Takes {
-		takenTwice(m, t, &r)
+		takenTwice(m, t, r)
 	}
-	return r
 }
 
 // takenTwice reports a copy taken from a mailbox that no longer held it,

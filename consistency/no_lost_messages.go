@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -13,17 +12,15 @@ import (
 // not finish is stuck at some op; a receive it still has to make whose
 // send is live is a lost message, and a receive blocked on a message
 // whose sender is itself stuck is charged to that sender (the root).
-func noLostMessages(m *history.Model) result {
-	r := newResult(report.NoLostMessages)
+func noLostMessages(m *history.Model, r *result) {
 	if m.Missing.Ops {
 		r.cannotJudge(finalOpsWhy)
-		return r
+		return
 	}
 	st := newStuck(m)
 	for p := range m.Procs {
-		lostAt(m, st, int32(p), &r)
+		lostAt(m, st, int32(p), r)
 	}
-	return r
 }
 
 // stuck says, per process, on which message a process blocked on a

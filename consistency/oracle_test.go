@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -155,7 +156,7 @@ func TestOrphansAgainstBruteForce(t *testing.T) {
 		var got int
 		all := dump(r)
 		for _, p := range r.Properties {
-			if p.Name != orphanFreeName {
+			if p.Name != report.OrphanFree {
 				continue
 			}
 			for _, v := range p.Violations {
@@ -265,7 +266,7 @@ func TestMinimalRollbackAgainstBruteForce(t *testing.T) {
 		r := Check(run, nil)
 		got := map[int32]bool{}
 		for _, p := range r.Properties {
-			if p.Name != minimalRollbackName {
+			if p.Name != report.MinimalRollback {
 				continue
 			}
 			if len(p.Violations) >= maxWitnesses {

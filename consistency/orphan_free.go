@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -18,20 +17,18 @@ import (
 // undone. A receive of a copy never sent, or a resend of a send that is
 // not live, consumes or makes a copy with no live send: it fails too
 // (the run spec, as the run streamed).
-func orphanFree(m *history.Model) result {
-	r := newResult(report.OrphanFree)
+func orphanFree(m *history.Model, r *result) {
 	if m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
 	if m.Missing.Ops || m.Missing.Copy {
 		r.cannotJudge(causalWhy)
 	} else if d := m.Dependence(); d != nil {
-		handledOrphans(m, d, &r)
+		handledOrphans(m, d, r)
 	}
 	if !m.Missing.Ops {
-		liveOrphans(m, &r)
+		liveOrphans(m, r)
 	}
-	return r
 }
 
 // handledOrphans checks every handling point, reporting failure group by

@@ -86,7 +86,7 @@ func pkSource(t *testing.T, o ...pkOpts) *trace.Trace {
 // The hand-written run records no params: equivalence is unknown, as in
 // TestMSCleanFailure.
 func TestPKClean(t *testing.T) {
-	r := Check(pkRun(pkOpts{}), pkSource(t))
+	r := measured(pkRun(pkOpts{}), pkSource(t))
 	expect(t, r, map[string]report.Status{
 		report.OrphanFree: pass, report.NoLostMessages: pass, report.NoDuplicates: pass,
 		report.LogReplayRules: pass, report.DominoFree: pass, report.ZCycleFree: na,

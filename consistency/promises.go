@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
+	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // What each algorithm promises of its checkpoints, and so which of the
@@ -25,33 +26,37 @@ const (
 	snConsistent
 )
 
-// promises are the algorithms' promises, by history.Alg. Coordinated
-// checkpointing promises that every round is a consistent global
-// checkpoint: its round-r checkpoints are numbered r (S_r is the round)
-// and, every checkpoint being in a round, none is useless.
-var promises = [...]promise{
-	history.Foreign:     0,
-	history.MS:          noUseless | snConsistent,
-	history.Textbook:    noUseless | snConsistent,
-	history.PK:          0,
-	history.BCS:         noUseless | snConsistent,
-	history.FDAS:        noUseless | trackable,
-	history.HMNR:        noUseless,
-	history.Coordinated: noUseless | snConsistent,
-}
-
-// algNames name the known algorithms in because-chains and notes.
-var algNames = [...]string{
-	history.MS: "MS", history.Textbook: "MS's textbook variant", history.PK: "PK", history.BCS: "BCS",
-	history.FDAS: "FDAS", history.HMNR: "HMNR", history.Coordinated: "coordinated checkpointing",
+// known is what the checker knows of each of ckpt's algorithms, by
+// history.Alg, in one table: the name because-chains and notes give it,
+// what it promises of its checkpoints, and what its runs carry (its
+// piggyback fields, which it must and may send, and its control
+// messages: SPEC §6, docs/formats.md; MS's f may be empty, which the
+// format cannot tell from absent). Coordinated checkpointing promises
+// that every round is a consistent global checkpoint: its round-r
+// checkpoints are numbered r (S_r is the round) and, every checkpoint
+// being in a round, none is useless. A foreign algorithm's entry is
+// empty: nothing is promised, nothing judged.
+var known = [...]struct {
+	name    string
+	promise promise
+	shape   shape
+}{
+	history.Foreign:     {},
+	history.MS:          {"MS", noUseless | snConsistent, shape{must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}}},
+	history.Textbook:    {"MS's textbook variant", noUseless | snConsistent, shape{must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}}},
+	history.PK:          {"PK", 0, shape{must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}}},
+	history.BCS:         {"BCS", noUseless | snConsistent, shape{must: pbLC, may: pbLC}},
+	history.FDAS:        {"FDAS", noUseless | trackable, shape{must: pbDV, may: pbDV}},
+	history.HMNR:        {"HMNR", noUseless, shape{must: pbLC | pbCkpt | pbTaken | pbGreater, may: pbLC | pbCkpt | pbTaken | pbGreater}},
+	history.Coordinated: {"coordinated checkpointing", noUseless | snConsistent, shape{controls: []trace.Control{trace.ControlRequest, trace.ControlAck, trace.ControlCommit}}},
 }
 
 // algName names the run's algorithm in because-chains and notes.
 func algName(m *history.Model) string {
-	if m.Alg == history.Foreign || int(m.Alg) >= len(algNames) {
+	if m.Alg == history.Foreign || int(m.Alg) >= len(known) {
 		return fmt.Sprintf("%q", m.Run.Algorithm)
 	}
-	return algNames[m.Alg]
+	return known[m.Alg].name
 }
 
 // promised sets r's standing for promise p and reports whether the run's
@@ -62,7 +67,7 @@ func promised(m *history.Model, r *result, p promise) bool {
 	case m.Alg == history.Foreign:
 		r.cannotJudge(foreignPromiseWhy(m, p))
 		return false
-	case int(m.Alg) >= len(promises) || promises[m.Alg]&p == 0:
+	case int(m.Alg) >= len(known) || known[m.Alg].promise&p == 0:
 		r.notApplicable(unpromisedWhy(m, p))
 		return false
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // The property rules are pure: judging a model changes neither it nor
@@ -24,8 +23,9 @@ func TestRulesArePure(t *testing.T) {
 			t.Fatal(err)
 		}
 		judged := history.Build(run, nil, history.AlgOf(run))
-		for _, rule := range rules {
-			rule(judged)
+		for i, rule := range rules {
+			r := newResult(ruleNames[i])
+			rule(judged, &r)
 		}
 		fresh := history.Build(run, nil, history.AlgOf(run))
 		if !reflect.DeepEqual(judged, fresh) {
@@ -41,16 +41,26 @@ func TestRulesArePure(t *testing.T) {
 	}
 }
 
-// TestLogReplayAt: judge swaps in the streamed form of the rule at
-// logReplayAt, which must be log-replay-rules, and starts the one at
-// equivalenceAt first, which must be equivalence.
-func TestLogReplayAt(t *testing.T) {
-	m := history.Build(&trace.Run{Algorithm: "pk", Processes: []string{"P0"}}, nil, history.PK)
-	if got := rules[logReplayAt](m).Name; got != report.LogReplayRules {
-		t.Fatalf("rules[logReplayAt] judges %s", got)
+// TestRuleOrder: each rule stands at its property's place in the
+// report's order (ruleNames), the places the specs report to among them:
+// a rule judges into the result at its place, named from there.
+func TestRuleOrder(t *testing.T) {
+	want := map[string]func(*history.Model, *result){
+		report.OrphanFree: orphanFree, report.NoLostMessages: noLostMessages, report.NoDuplicates: noDuplicates,
+		report.LogReplayRules: logReplayRules, report.DominoFree: dominoFree, report.ZCycleFree: zCycleFree,
+		report.RDT: rollbackDependencyTrackable, report.SnLines: snLines, report.MinimalRollback: minimalRollback,
+		report.Equivalence: equivalence,
 	}
-	if got := rules[equivalenceAt](m).Name; got != report.Equivalence {
-		t.Fatalf("rules[equivalenceAt] judges %s", got)
+	for i, name := range ruleNames {
+		if w, ok := want[name]; !ok || reflect.ValueOf(rules[i]).Pointer() != reflect.ValueOf(w).Pointer() {
+			t.Errorf("rules[%d] is not the rule of %s", i, name)
+		}
+	}
+	at := map[int]string{orphanFreeAt: report.OrphanFree, logReplayAt: report.LogReplayRules, dominoFreeAt: report.DominoFree, equivalenceAt: report.Equivalence}
+	for i, name := range at {
+		if ruleNames[i] != name {
+			t.Errorf("place %d is %s's, not %s's", i, ruleNames[i], name)
+		}
 	}
 }
 

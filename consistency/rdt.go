@@ -5,7 +5,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/report"
 )
 
 // rollbackDependencyTrackable judges rdt: over the final live history
@@ -14,11 +13,10 @@ import (
 // checkpoints is causally doubled (Wang 1997), so every rollback
 // dependency is visible on-line to dependency vectors. FDAS promises it
 // (promises.go); zgraph.CheckRDT judges it in O(ops · n).
-func rollbackDependencyTrackable(m *history.Model) result {
-	r := newResult(report.RDT)
-	g, judge := finalGraph(m, &r, trackable)
+func rollbackDependencyTrackable(m *history.Model, r *result) {
+	g, judge := finalGraph(m, r, trackable)
 	if g == nil || !judge {
-		return r
+		return
 	}
 	msgs := make([]zgraph.OpMsg, len(g.Recvs))
 	for i, rc := range g.Recvs {
@@ -32,14 +30,13 @@ func rollbackDependencyTrackable(m *history.Model) result {
 	vs, err := zgraph.CheckRDT(ckpts, msgs)
 	if err != nil {
 		r.cannotJudge(err.Error())
-		return r
+		return
 	}
 	for _, v := range vs {
 		rc1, rc2 := g.Recvs[v.M1], g.Recvs[v.M2]
 		seqs := []int32{rdtCkptSeq(m, v.From), m.SendOf[rc1], rc1, m.SendOf[rc2], rc2, rdtCkptSeq(m, v.To)}
 		r.fail(seqs, func() (string, string) { return rdtWitness(m, msgs, rc1, rc2, v) })
 	}
-	return r
 }
 
 // rdtWitness words violation v: a causal path from From reaches q (the

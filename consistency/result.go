@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
@@ -114,14 +115,7 @@ func (r *result) property() report.Property {
 func dedupe(seqs []int32) []int32 {
 	out := make([]int32, 0, len(seqs))
 	for _, s := range seqs {
-		if s < 0 {
-			continue
-		}
-		dup := false
-		for _, o := range out {
-			dup = dup || o == s
-		}
-		if !dup {
+		if s >= 0 && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -141,9 +135,3 @@ const (
 func foreignWhy(m *history.Model) string {
 	return fmt.Sprintf("foreign algorithm %q: its logging, replay and rollback rules are unknown", m.Run.Algorithm)
 }
-
-// Property names the package's tests use, local aliases of report's.
-const (
-	orphanFreeName      = report.OrphanFree
-	minimalRollbackName = report.MinimalRollback
-)

@@ -40,24 +40,12 @@ func (s pbField) String() string {
 	return "{" + strings.Join(out, ", ") + "}"
 }
 
-// shape is what an algorithm's runs carry: the piggyback fields it
-// must and may send, and the control messages it exchanges.
+// shape is what an algorithm's runs carry (known, promises.go): the
+// piggyback fields it must and may send, and the control messages it
+// exchanges.
 type shape struct {
 	must, may pbField
 	controls  []trace.Control
-}
-
-// shapes are the known algorithms' run shapes (SPEC §6, docs/formats.md).
-// MS's f may be empty, which the format cannot tell from absent.
-var shapes = [...]shape{
-	history.Foreign:     {}, // not judged
-	history.MS:          {must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}},
-	history.Textbook:    {must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}},
-	history.PK:          {must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}},
-	history.BCS:         {must: pbLC, may: pbLC},
-	history.FDAS:        {must: pbDV, may: pbDV},
-	history.HMNR:        {must: pbLC | pbCkpt | pbTaken | pbGreater, may: pbLC | pbCkpt | pbTaken | pbGreater},
-	history.Coordinated: {controls: []trace.Control{trace.ControlRequest, trace.ControlAck, trace.ControlCommit}},
 }
 
 // fieldsOf returns the fields pb carries.
@@ -86,10 +74,10 @@ func fieldsOf(pb *trace.Piggyback) pbField {
 // piggyback only while its send is added: a producer may drop vectors
 // after.
 func (s *runSpec) shaped(seq int32, e *trace.RunEvent) {
-	if s.m.Alg == history.Foreign || int(s.m.Alg) >= len(shapes) {
+	if s.m.Alg == history.Foreign || int(s.m.Alg) >= len(known) {
 		return
 	}
-	switch sh := shapes[s.m.Alg]; e.Kind {
+	switch sh := known[s.m.Alg].shape; e.Kind {
 	case trace.Send:
 		if pb := s.m.Run.PB(e); pb != nil {
 			pbShape(s.m, s.res, sh, seq, e, pb)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/report"
 )
 
 // snLines judges SPEC §7 sn-lines: over the final live history, every
@@ -14,20 +13,19 @@ import (
 // coordinated checkpointing of its rounds (round r's checkpoints are
 // numbered r); PK and FDAS number no checkpoints, HMNR's numbers are no
 // BCS index (promises.go).
-func snLines(m *history.Model) result {
-	r := newResult(report.SnLines)
-	g, judge := finalGraph(m, &r, snConsistent)
+func snLines(m *history.Model, r *result) {
+	g, judge := finalGraph(m, r, snConsistent)
 	if g == nil || !judge {
-		return r
+		return
 	}
 	if m.Missing.Sn {
 		r.cannotJudge("checkpoints carry no sn")
-		return r
+		return
 	}
 	orphans, err := zgraph.SnLines(g.Numbers, g.Msgs)
 	if err != nil {
 		r.cannotJudge("sn-lines: " + err.Error())
-		return r
+		return
 	}
 	for _, o := range orphans {
 		rc := g.Recvs[o.Msg]
@@ -44,5 +42,4 @@ func snLines(m *history.Model) result {
 					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi)
 		})
 	}
-	return r
 }

@@ -30,7 +30,7 @@ func TestPiggybackBytes(t *testing.T) {
 				sum += run.PB(e).Bytes()
 			}
 		}
-		got := Check(run, tr).Stats.PiggybackBytes
+		got := measured(run, tr).Stats.PiggybackBytes
 		if got != tc.want || sum != tc.want {
 			t.Errorf("%s: piggyback_bytes %d (sum of Bytes %d), want %d", tc.algo, got, sum, tc.want)
 		}

@@ -17,7 +17,7 @@ type Stream struct {
 	b    *history.Builder
 	spec *runSpec
 	n    int32
-	base *Baseline // shared by the caller, or nil
+	m    *history.Model
 }
 
 // NewStream starts judging run, whose header is set and whose events
@@ -44,45 +44,24 @@ func (s *Stream) Add(e *trace.RunEvent) {
 	s.spec.step(seq, e)
 }
 
-// ShareBaseline has Report take the baseline from b, started for the
-// stream's source trace, instead of computing its own.
-func (s *Stream) ShareBaseline(b *Baseline) { s.base = b }
-
 // Report judges the run fed so far, which must be complete.
-func (s *Stream) Report() report.Report { return s.report(false) }
-
-// report is Report, without the uncoordinated baseline and the
-// statistics when verdicts is set (CheckVerdicts).
-func (s *Stream) report(verdicts bool) report.Report {
-	m, base := s.b.Model(), s.base
-	if base == nil && !verdicts && m.Src != nil {
-		base = StartBaseline(m.Src)
-	}
+func (s *Stream) Report() report.Report {
+	m := s.b.Model()
 	s.spec.finish()
 	streamed := &s.spec.results
 	s.b.Finish()
 	// What the stream kept for itself is garbage before the rules make
 	// theirs.
-	s.b, s.spec = nil, nil
+	s.b, s.spec, s.m = nil, nil, m
 	r := report.Report{File: m.Run.Name, Algorithm: m.Run.Algorithm, Valid: true, Properties: make([]report.Property, 0, len(rules))}
-	var stats *report.Stats
-	if !verdicts {
-		stats = &r.Stats
-	}
-	for _, res := range judgeRules(m, streamed, stats) {
+	for _, res := range judgeRules(m, streamed) {
 		p := res.property()
 		r.Valid = r.Valid && p.Status != report.Fail
 		r.Properties = append(r.Properties, p)
 	}
-	// The report's tables last: the rules make garbage, the tables live
-	// data (a tenth of the heap with 10^5 failures), and the collector's
-	// goal is a multiple of what is live when it runs.
-	r.Recoveries = recoveries(m)
-	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}
-	if !verdicts && m.Src != nil {
-		if b, err := base.wait(m); err == nil {
-			r.Baseline.Uncoordinated = b
-		}
-	}
 	return r
 }
+
+// Model is the model Report judged, from which the report's tables are
+// measured (package measure); nil before Report.
+func (s *Stream) Model() *history.Model { return s.m }

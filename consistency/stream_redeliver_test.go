@@ -6,7 +6,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
 
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -40,7 +40,7 @@ func TestStreamAgreesWhenACopyIsDeliveredAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := replayed(t, "pk", tr)
-	want := consistency.Check(run, tr)
+	want := pipeline.Report(run, tr)
 	got, _ := streamed(t, "pk", tr)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("judged as it streamed:\n%s\nchecking the finished run:\n%s", dumpReport(got), dumpReport(want))

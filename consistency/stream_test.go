@@ -8,6 +8,8 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/measure"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -36,7 +38,7 @@ func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trac
 
 // streamedSharing is streamed, the report taking tr's baseline from base
 // (nil: its own).
-func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace, base *consistency.Baseline) (report.Report, *trace.Run) {
+func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace, base *measure.Baseline) (report.Report, *trace.Run) {
 	alg, err := algorithms.New(name, "", tr)
 	if err != nil {
 		t.Fatalf("%v", err)
@@ -46,7 +48,6 @@ func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *tra
 	run, err := replay.Run(tr, alg, replay.Options{Stream: func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, tr, 0)
-			s.ShareBaseline(base)
 		}
 		for ; fed < upto; fed++ {
 			s.Add(&run.Events[fed])
@@ -56,32 +57,32 @@ func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *tra
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}
-	return s.Report(), run
+	r := s.Report()
+	measure.Fill(&r, s.Model(), base)
+	return r, run
 }
 
 // TestStreamAgrees: judging a run as it streams reports exactly what
 // checking the finished run does: on random traces with failures,
-// through every algorithm. CheckVerdicts (explore's) gives Check's verdicts and recoveries.
+// through every algorithm. The verdicts with the recoveries alone
+// (explore's way) are the whole report's.
 func TestStreamAgrees(t *testing.T) {
 	for _, name := range []string{"pk", "ms"} {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				tr := gentest.Trace().Draw(t, "trace")
 				run := replayed(t, name, tr)
-				want := consistency.Check(run, tr)
+				want := pipeline.Report(run, tr)
 				got, _ := streamed(t, name, tr)
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("judged as it streamed:\n%s\nchecking the finished run:\n%s", dumpReport(got), dumpReport(want))
 				}
-				// CheckVerdicts: Check's verdicts and recoveries, no
-				// statistics or baseline.
-				v := consistency.CheckVerdicts(run, tr)
-				if !reflect.DeepEqual(v.Stats, report.Stats{}) || len(v.Baseline.Uncoordinated.Line) > 0 {
-					t.Fatalf("CheckVerdicts made the statistics or the baseline")
-				}
-				v.Stats, v.Baseline = want.Stats, want.Baseline
+				// explore's way: the verdicts, and the recoveries measured
+				// alone.
+				v, m := consistency.Judge(run, tr)
+				v.Recoveries, v.Stats, v.Baseline = measure.Recoveries(m), want.Stats, want.Baseline
 				if !reflect.DeepEqual(v, want) {
-					t.Fatalf("CheckVerdicts:\n%s\nCheck:\n%s", dumpReport(v), dumpReport(want))
+					t.Fatalf("verdicts and recoveries:\n%s\nwhole:\n%s", dumpReport(v), dumpReport(want))
 				}
 			})
 		})

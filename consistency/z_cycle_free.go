@@ -6,7 +6,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/report"
 )
 
 // zCycleFree judges SPEC §7 z-cycle-free: over the final live history
@@ -14,23 +13,21 @@ import (
 // a Z-cycle (Netzer–Xu: a checkpoint is useless iff it is on one). MS,
 // BCS, HMNR, FDAS (through RDT) and coordinated checkpointing (through
 // its consistent rounds) promise it; PK does not (promises.go).
-func zCycleFree(m *history.Model) result {
-	r := newResult(report.ZCycleFree)
-	g, judge := finalGraph(m, &r, noUseless)
+func zCycleFree(m *history.Model, r *result) {
+	g, judge := finalGraph(m, r, noUseless)
 	if g == nil {
-		return r
+		return
 	}
 	if g.Err != nil {
 		r.cannotJudge("z-graph: " + g.Err.Error())
-		return r
+		return
 	}
 	if !judge {
-		return r
+		return
 	}
 	for _, u := range g.Graph.UselessList() {
 		r.failChain(func() (string, []int32, string) { return uselessWitness(m, g, u) })
 	}
-	return r
 }
 
 // uselessWitness is the witness of useless checkpoint u: the Z-cycle it

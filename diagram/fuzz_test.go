@@ -9,7 +9,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // FuzzDiagram: any run the decoder accepts is drawn without panicking,
@@ -36,7 +36,7 @@ func FuzzDiagram(f *testing.F) {
 		if err != nil {
 			return
 		}
-		rep := consistency.Check(run, nil)
+		rep := pipeline.Report(run, nil)
 		var b bytes.Buffer
 		if err := svgOf(&b, run, &rep, Options{MaxEvents: int(max%32) + 1}); err != nil {
 			return

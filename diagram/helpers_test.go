@@ -13,7 +13,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -35,7 +35,7 @@ func replayed(t testing.TB, tr *trace.Trace, alg string) (*trace.Run, *report.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := consistency.Check(run, tr)
+	rep := pipeline.Report(run, tr)
 	return run, &rep
 }
 

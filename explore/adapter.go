@@ -10,7 +10,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -99,7 +99,8 @@ func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
 // fail events map to their ordinals among the trace's fail events: the
 // engine records every fail, ignored or not, in trace order.
 func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
-	rep := consistency.CheckVerdicts(run, tr)
+	rep, m := consistency.Judge(run, tr)
+	rep.Recoveries = measure.Recoveries(m)
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -176,7 +177,7 @@ func propIndex(name string) int {
 // baselineUndone returns, per fail event of tr in trace order, the ops
 // uncoordinated checkpointing would undo for it on its own (SPEC §7).
 func baselineUndone(tr *trace.Trace) ([]int, error) {
-	u, err := baseline.Uncoordinated(tr)
+	u, err := measure.Uncoordinated(tr)
 	if err != nil {
 		return nil, err
 	}

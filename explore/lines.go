@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -17,7 +17,7 @@ import (
 // recovery"): the protocol runs the trace failure-free once, and for a
 // crash at every failure point of tr (the points Run injects failures
 // at) the maximum consistent recovery line of checkpoints is computed
-// (Wang 1997, consistency/rline) — the failed process at its latest
+// (Wang 1997, package rline) — the failed process at its latest
 // checkpoint, every other process at its state at the crash, rollbacks
 // propagated over the messages received by then — and its ops undone,
 // summed over the processes, are the crash's cost. For uncoordinated

@@ -22,7 +22,7 @@ func protocol(name string) func(*trace.Trace) (replay.Algorithm, error) {
 
 // TestLinesAreTheBaseline: with a checkpoint at every tick, the recovery
 // line at every failure point undoes exactly what SPEC §7's
-// uncoordinated baseline (consistency/baseline, computed from the trace
+// uncoordinated baseline (measure.Uncoordinated, computed from the trace
 // alone) says — two independent computations of one figure, one
 // through the engine up to the failure, one from the trace.
 func TestLinesAreTheBaseline(t *testing.T) {

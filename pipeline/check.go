@@ -10,6 +10,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -25,9 +26,18 @@ func (p *Pipeline) Check(run *trace.Run, path string) (r report.Report, note str
 		return report.Report{}, "", err
 	}
 	src, note := p.source(run, path)
-	r = consistency.Check(run, src)
-	r, note = noted(r, path, note)
+	r, note = noted(Report(run, src), path, note)
 	return r, note, nil
+}
+
+// Report is a run's whole report: the checker's verdicts and the tables
+// measured from the model it judged, the source trace's baseline
+// computed beside the checking. src is the source trace or nil.
+func Report(run *trace.Run, src *trace.Trace) report.Report {
+	base := measure.StartBaseline(src)
+	r, m := consistency.Judge(run, src)
+	measure.Fill(&r, m, base)
+	return r
 }
 
 // CheckFile reads the run at path ("-": stdin) and judges it as Check
@@ -63,7 +73,7 @@ func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
 	}
 	defer c.Close()
 	var s *consistency.Stream
-	fed := 0
+	fed, base := 0, measure.StartBaseline(src)
 	_, err = head.Stream(in, func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, src, int(head.Events))
@@ -76,7 +86,9 @@ func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
 	if err != nil {
 		return report.Report{}, "", Labelled(err, RunDoc)
 	}
-	r, note := noted(s.Report(), path, note)
+	r := s.Report()
+	measure.Fill(&r, s.Model(), base)
+	r, note = noted(r, path, note)
 	return r, note, nil
 }
 

@@ -6,8 +6,8 @@
 // (memory.go), and spreads the work over the cores (Each). ckpt's
 // commands map their flags to its options and render what it returns;
 // explore and compare, which replay many schedules of one trace, can
-// call Verify per schedule with Options.Verdicts and their own
-// Options.New, one core each, under Each.
+// call Verify per schedule with their own Options.New, one core each,
+// under Each.
 package pipeline
 
 import (
@@ -21,6 +21,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -53,10 +54,6 @@ type Options struct {
 	// KeepRuns returns the runs beside the reports; without it each run
 	// is garbage once judged.
 	KeepRuns bool
-	// Verdicts leaves out of the reports the uncoordinated baseline and
-	// the statistics (consistency.CheckVerdicts), which a caller judging
-	// many schedules of one trace never reads.
-	Verdicts bool
 	// New builds an algorithm's state machine; nil: algorithms.New (tests
 	// substitute mutants).
 	New func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
@@ -81,7 +78,7 @@ type Outcome struct {
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
-	if !o.KeepRuns && !o.Verdicts {
+	if !o.KeepRuns {
 		s = streamedSizes(tr, s, o.Params)
 	}
 	var fit []int // the algorithms that fit alone
@@ -106,10 +103,7 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	}
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
-	var base *consistency.Baseline
-	if !o.Verdicts {
-		base = consistency.StartBaseline(tr)
-	}
+	base := measure.StartBaseline(tr)
 	var wg sync.WaitGroup
 	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
 	for _, i := range fit {
@@ -126,9 +120,8 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 
 // verifyOne replays tr through algorithm name and checks the run: the
 // checker takes each event as soon as the engine has made it final
-// (replay.Options.Stream), while it is still in the cache, unless
-// o.Verdicts asks for the finished run's verdicts only.
-func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.Baseline) Outcome {
+// (replay.Options.Stream), while it is still in the cache.
+func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline) Outcome {
 	variant := algorithms.VariantFor(name, o.Variant)
 	mk := o.New
 	if mk == nil {
@@ -140,32 +133,24 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.
 	}
 	var s *consistency.Stream
 	fed := 0
-	opts := replay.Options{Params: o.Params, Variant: variant}
-	if !o.Verdicts {
-		opts.Stream = func(run *trace.Run, upto int) int {
-			if s == nil {
-				s = consistency.NewStream(run, tr, cap(run.Events))
-				s.ShareBaseline(base)
-			}
-			for ; fed < upto; fed++ {
-				s.Add(&run.Events[fed])
-			}
-			if o.KeepRuns {
-				return 0 // the caller reads the run's vectors after
-			}
-			return upto // the checker read each vector as it took it
+	opts := replay.Options{Params: o.Params, Variant: variant, Stream: func(run *trace.Run, upto int) int {
+		if s == nil {
+			s = consistency.NewStream(run, tr, cap(run.Events))
 		}
-	}
+		for ; fed < upto; fed++ {
+			s.Add(&run.Events[fed])
+		}
+		if o.KeepRuns {
+			return 0 // the caller reads the run's vectors after
+		}
+		return upto // the checker read each vector as it took it
+	}}
 	run, err := replay.Run(tr, alg, opts)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
 	}
-	var r report.Report
-	if o.Verdicts {
-		r = consistency.CheckVerdicts(run, tr)
-	} else {
-		r = s.Report()
-	}
+	r := s.Report()
+	measure.Fill(&r, s.Model(), base)
 	r.File = file
 	if !o.KeepRuns {
 		run = nil

@@ -9,6 +9,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/report"
@@ -132,7 +133,8 @@ func TestSpecConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			run := replayPK(t, tr)
-			rep := consistency.Check(run, tr)
+			rep, m := consistency.Judge(run, tr)
+			measure.Fill(&rep, m, nil)
 			if !rep.Valid {
 				t.Errorf("not valid: %v", failing(run, tr))
 			}

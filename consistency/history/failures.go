@@ -1,7 +1,7 @@
 package history
 
 import (
-	"github.com/ckpt-dev/ckpt/consistency/rline"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -1,6 +1,6 @@
 package history
 
-import "github.com/ckpt-dev/ckpt/consistency/rline"
+import "github.com/ckpt-dev/ckpt/rline"
 
 // MaxLineEntry is one process's place on a failure's maximum consistent
 // recovery line of checkpoints.

@@ -23,8 +23,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 

@@ -250,18 +250,11 @@ func (t *scc) finish(v int32) {
 	}
 }
 
-// Processes returns the number of processes.
-func (g *Graph) Processes() int { return len(g.base) - 1 }
-
-// Checkpoints returns the number of checkpoints of process p, the initial
-// one included.
-func (g *Graph) Checkpoints(p int32) int32 { return g.base[p+1] - g.base[p] }
-
 // Useless reports whether checkpoint x of process p lies on a Z-cycle.
 // The initial checkpoint (x = 0) never does; out-of-range arguments report
 // false.
 func (g *Graph) Useless(p, x int32) bool {
-	if p < 0 || int(p) >= g.Processes() || x < 1 || x >= g.Checkpoints(p) {
+	if p < 0 || int(p) >= len(g.base)-1 || x < 1 || x >= g.base[p+1]-g.base[p] {
 		return false
 	}
 	v := g.base[p] + x

@@ -1,23 +1,19 @@
-// Package baseline computes SPEC §7's uncoordinated-checkpointing
-// baseline from an execution trace alone: the rollback each failure would
-// cause if the timer ticks were the only checkpoints and nothing were
-// logged (the domino effect), and how many ticks are useless (on a
-// Z-cycle).
-//
-// The baseline depends on the trace only, not on any algorithm, so it is
-// the same in every report of a trace.
-package baseline
+package measure
 
 import (
 	"fmt"
 
-	"github.com/ckpt-dev/ckpt/consistency/rline"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Uncoordinated computes the baseline of SPEC §7 for tr.
+// Uncoordinated computes SPEC §7's uncoordinated-checkpointing baseline
+// for tr, from the trace alone: the rollback each failure would cause if
+// the timer ticks were the only checkpoints and nothing were logged (the
+// domino effect), and how many ticks are useless (on a Z-cycle). It
+// depends on no algorithm, so it is the same in every report of a trace.
 //
 // Each fail event is taken on its own, as if it were the only one: the
 // checkpoints are the initial one plus every tick before the fail event in
@@ -48,7 +44,7 @@ func Uncoordinated(tr *trace.Trace) (report.Uncoordinated, error) {
 		return res, err
 	}
 	if res.Useless, err = sc.useless(); err != nil {
-		return res, err // unreachable: the intervals come from the scan
+		return res, err // a message to or from no process
 	}
 	if len(sc.fails) == 0 {
 		return res, nil
@@ -93,8 +89,11 @@ type fail struct {
 	ops, ticks []int32
 }
 
-// scanTrace makes the pass over tr, rejecting what a valid trace cannot
-// hold.
+// scanTrace makes the pass over tr. SPEC §2's rules are the decoder's
+// and trace.Validate's (a message sent once, not to its sender, received
+// once by its receiver after its send): the scan only refuses indexes
+// out of range, so that an unvalidated trace cannot make it panic; what
+// such a trace breaks otherwise rline refuses or the baseline shows.
 func scanTrace(tr *trace.Trace) (*scan, error) {
 	np, nm := int32(len(tr.Processes)), int32(len(tr.Msgs))
 	sc := &scan{np: np, ops: make([]int32, np), ticks: make([]int32, np), ckpts: make([][]int32, np),
@@ -129,14 +128,11 @@ func (sc *scan) event(tr *trace.Trace, i int) error {
 		if e.Msg < 0 || e.Msg >= int32(len(sc.rm)) {
 			return bad(tr, i, "unknown message index %d", e.Msg)
 		}
-		var err error
 		if e.Kind == trace.Send {
-			err = sc.send(tr, i, e)
+			sc.rm[e.Msg].From, sc.rm[e.Msg].SendOp, sc.rm[e.Msg].To = p, sc.ops[p], e.To
+			sc.zm[e.Msg].From, sc.zm[e.Msg].FromInterval, sc.zm[e.Msg].To = p, sc.ticks[p], e.To
 		} else {
-			err = sc.recv(tr, i, e)
-		}
-		if err != nil {
-			return err
+			sc.rm[e.Msg].RecvOp, sc.zm[e.Msg].ToInterval = sc.ops[p], sc.ticks[p]
 		}
 		sc.ops[p]++
 	case trace.Internal:
@@ -150,35 +146,6 @@ func (sc *scan) event(tr *trace.Trace, i int) error {
 	default:
 		return bad(tr, i, "unexpected event kind %q in a trace", e.Kind)
 	}
-	return nil
-}
-
-func (sc *scan) send(tr *trace.Trace, i int, e *trace.Event) error {
-	p := e.P
-	if e.To < 0 || e.To >= sc.np || e.To == p {
-		return bad(tr, i, "send of %q to a bad receiver", tr.Msgs[e.Msg])
-	}
-	if sc.rm[e.Msg].From != trace.None {
-		return bad(tr, i, "duplicate message id %q", tr.Msgs[e.Msg])
-	}
-	sc.rm[e.Msg].From, sc.rm[e.Msg].SendOp, sc.rm[e.Msg].To = p, sc.ops[p], e.To
-	sc.zm[e.Msg].From, sc.zm[e.Msg].FromInterval, sc.zm[e.Msg].To = p, sc.ticks[p], e.To
-	return nil
-}
-
-func (sc *scan) recv(tr *trace.Trace, i int, e *trace.Event) error {
-	p := e.P
-	m := &sc.rm[e.Msg]
-	switch {
-	case m.From == trace.None:
-		return bad(tr, i, "recv of %q before its send", tr.Msgs[e.Msg])
-	case m.To != p:
-		return bad(tr, i, "recv of %q by %s, but it is sent to %s", tr.Msgs[e.Msg], tr.Processes[p], tr.Processes[m.To])
-	case m.RecvOp != trace.None:
-		return bad(tr, i, "second recv of %q", tr.Msgs[e.Msg])
-	}
-	m.RecvOp = sc.ops[p]
-	sc.zm[e.Msg].ToInterval = sc.ticks[p]
 	return nil
 }
 

@@ -1,9 +1,8 @@
-package consistency
+package measure
 
 import (
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/consistency/baseline"
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -12,22 +11,25 @@ import (
 // Baseline is the uncoordinated baseline of a source trace (SPEC §7),
 // computed on a goroutine of its own. It reads only the source trace, so
 // one serves the reports of every algorithm replayed from that trace
-// (Stream.ShareBaseline), and it is computed beside other work: a Stream
-// without a shared one starts its own before the model's last steps,
-// whose work is mostly on one core (10^7 events: about a second of both
-// algorithms' reports).
+// (Fill), and it is computed beside other work: the pipeline starts it
+// before the replays or the checking, whose last steps are mostly on one
+// core (10^7 events: about a second of both algorithms' reports).
 type Baseline struct {
 	done chan struct{}
 	b    report.Uncoordinated
 	err  error
 }
 
-// StartBaseline starts computing src's baseline.
+// StartBaseline starts computing src's baseline; nil without a source
+// trace.
 func StartBaseline(src *trace.Trace) *Baseline {
+	if src == nil {
+		return nil
+	}
 	br := &Baseline{done: make(chan struct{})}
 	go func() {
 		defer close(br.done)
-		br.b, br.err = baseline.Uncoordinated(src)
+		br.b, br.err = Uncoordinated(src)
 	}()
 	return br
 }

@@ -1,4 +1,4 @@
-package consistency
+package measure
 
 import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -6,12 +6,12 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// statistics fills the report's stats (SPEC §9). Piggyback bytes count a
+// Stats counts the report's stats (SPEC §9). Piggyback bytes count a
 // compact binary encoding (trace.Piggyback.Bytes: 4 bytes per number, 8
 // per F or VT entry, a bit per HMNR flag), so algorithms are compared on
 // what they carry, not on JSON spelling — by the same definition as
 // ckpt compare.
-func statistics(m *history.Model) report.Stats {
+func Stats(m *history.Model) report.Stats {
 	s := report.Stats{Events: len(m.Run.Events), PiggybackBytes: m.PiggybackBytes}
 	s.Checkpoints.Initial = len(m.Procs)
 	seen := make([]bool, len(m.Run.Msgs))

@@ -1,4 +1,4 @@
-package consistency
+package measure
 
 import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -6,10 +6,10 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// recoveries builds the report's recoveries: per failure, what every
+// Recoveries builds the report's recoveries: per failure, what every
 // process restored and undid, and the maximum consistent recovery line of
 // checkpoints it is compared with.
-func recoveries(m *history.Model) []report.Recovery {
+func Recoveries(m *history.Model) []report.Recovery {
 	out := make([]report.Recovery, len(m.Failures))
 	msLines := m.Alg.IsMS() && !m.Missing.Replay() && !m.Missing.Sn
 	pkAnns := m.Alg == history.PK && !m.Missing.Replay()
