@@ -109,15 +109,10 @@ func (x *explorer) vectorBase(digits []int32) (*base, error) {
 // sizeWeights returns the cumulative share of schedules with 0..k
 // failures among n points.
 func sizeWeights(n int64, k int) []float64 {
+	counts := upTo(n, k)
 	cum := make([]float64, k+1)
-	total := new(big.Int)
-	for i := 0; i <= k; i++ {
-		total.Add(total, binomial(n, int64(i)))
-	}
-	acc := new(big.Int)
-	for i := 0; i <= k; i++ {
-		acc.Add(acc, binomial(n, int64(i)))
-		cum[i], _ = new(big.Rat).SetFrac(acc, total).Float64()
+	for i, c := range counts {
+		cum[i], _ = new(big.Rat).SetFrac(c, counts[k]).Float64()
 	}
 	return cum
 }
