@@ -94,7 +94,7 @@ func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error)
 		order[g] = g
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
-	n := len(h.ckpts)
+	n := len(h.run.Processes)
 	ops, latest := make([]int32, n), make([]int32, n)
 	out := make([][]rline.Entry, len(points))
 	next := 0
