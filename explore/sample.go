@@ -70,7 +70,7 @@ func (x *explorer) drawBase(rng *rand.Rand) (*base, uint64, []int32, error) {
 	if !slices.ContainsFunc(digits, func(d int32) bool { return d != 0 }) {
 		return x.base0, 0, nil, nil
 	}
-	b, err := x.sampledBase(seed)
+	b, err := x.vectorBase(digits)
 	return b, seed, digits, err
 }
 
@@ -85,11 +85,6 @@ func vectorDigits(seed uint64, choices [][]trace.Time) []int32 {
 		}
 	}
 	return digits
-}
-
-// sampledBase builds the base of the delay vector seed names.
-func (x *explorer) sampledBase(seed uint64) (*base, error) {
-	return x.vectorBase(vectorDigits(seed, x.choices))
 }
 
 // vectorBase builds the base of the delay vector digits (base0 for the
