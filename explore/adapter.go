@@ -88,11 +88,11 @@ func (e engine) start(tr *trace.Trace) (*replay.Sim, error) {
 
 // replay replays tr through the engine's algorithm from the start.
 func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
-	alg, err := e.mk(e.name, e.variant, tr)
+	s, err := e.start(tr)
 	if err != nil {
 		return nil, err
 	}
-	return replay.Run(tr, alg, replay.Options{Variant: e.variant})
+	return s.Finish()
 }
 
 // verdict checks run, the engine's replay of tr, and fills v. The run's

@@ -125,16 +125,12 @@ func retime(tr *trace.Trace, extra []trace.Time) (*trace.Trace, error) {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(newT[a], newT[b]) })
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: tr.Params, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
-	out.Events = make([]trace.Event, n)
+	evs := make([]trace.Event, n)
 	for j, i := range order {
-		out.Events[j] = tr.Events[i]
-		out.Events[j].T = newT[i]
+		evs[j] = tr.Events[i]
+		evs[j].T = newT[i]
 	}
-	if err := trace.Validate(out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return withEvents(tr, tr.Params, evs)
 }
 
 // extraOf returns the extra delay per message that digits choose, or nil

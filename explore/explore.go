@@ -121,15 +121,20 @@ func (o *Options) normalize() error {
 // overridden by params and defaulted so that every schedule and witness
 // carries them explicitly, validated.
 func Prepare(tr *trace.Trace, params trace.Params, strip bool) (*trace.Trace, error) {
-	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels)}
-	out.Params = tr.Params.Override(params).WithDefaults()
-	out.Events = make([]trace.Event, 0, len(tr.Events))
+	evs := make([]trace.Event, 0, len(tr.Events))
 	for _, ev := range tr.Events {
-		if strip && ev.Kind == trace.Fail {
-			continue
+		if !strip || ev.Kind != trace.Fail {
+			evs = append(evs, ev)
 		}
-		out.Events = append(out.Events, ev)
 	}
+	return withEvents(tr, tr.Params.Override(params).WithDefaults(), evs)
+}
+
+// withEvents returns the trace of tr's processes, messages and labels
+// with params and the events evs, validated (which rebuilds its message
+// table).
+func withEvents(tr *trace.Trace, params trace.Params, evs []trace.Event) (*trace.Trace, error) {
+	out := &trace.Trace{Name: tr.Name, Processes: tr.Processes, Params: params, Msgs: tr.Msgs, Labels: slices.Clip(tr.Labels), Events: evs}
 	if err := trace.Validate(out); err != nil {
 		return nil, err
 	}

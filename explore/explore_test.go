@@ -232,7 +232,7 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	add := func(s sched) bool {
 		b := s.b
 		if b == nil {
-			if b, err = x.sampledBase(s.vecSeed); err != nil {
+			if b, err = x.vectorBase(vectorDigits(s.vecSeed, x.choices)); err != nil {
 				t.Fatal(err)
 			}
 		}

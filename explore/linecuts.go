@@ -17,8 +17,7 @@ type history struct {
 	// g holds every checkpoint and received message of the run: one
 	// graph serves every crash, since rline ignores what a state at the
 	// crash has not reached (rline.Graph.Line).
-	g     *rline.Graph
-	ckpts [][]int32
+	g *rline.Graph
 	// image[x] is the run event trace event x became — its op, or the
 	// checkpoint or skip its tick produced — or None; images lists the
 	// run events that are images, in run order, and imageOf their trace
@@ -101,10 +100,8 @@ func newHistory(run *trace.Run, tr *trace.Trace) (*history, error) {
 			h.images, h.imageOf = append(h.images, int32(i)), append(h.imageOf, x)
 		}
 	}
-	var msgs []rline.Msg
 	var err error
-	h.ckpts, msgs = Pattern(run)
-	h.g, err = rline.New(h.ckpts, msgs)
+	h.g, err = rline.New(Pattern(run))
 	return h, err
 }
 

@@ -36,49 +36,36 @@ import (
 // the figures are over the same space as Run's per-failure statistics.
 // Cost: one replay, then per point the propagation only.
 func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) (PerFailure, error) {
-	per, err := LinesPerPoint(tr, mk)
-	if err != nil {
-		return PerFailure{}, err
-	}
-	var pf PerFailure
-	for _, u := range per {
-		pf.add(u, 1)
-	}
-	return pf, nil
-}
-
-// LinesPerPoint is Lines' figure at each failure point, in the global
-// order of points (by trace position).
-func LinesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) ([]int, error) {
 	for i := range tr.Events {
 		if tr.Events[i].Kind == trace.Fail {
-			return nil, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
+			return PerFailure{}, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
 				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
 		}
 	}
 	lines, err := newBase(tr, nil).lines(mk)
 	if err != nil {
-		return nil, err
+		return PerFailure{}, err
 	}
-	out := make([]int, len(lines))
-	for g, pl := range lines {
-		for _, e := range pl.line {
-			out[g] += int(e.Undone)
-		}
+	var pf PerFailure
+	for _, line := range lines {
+		pf.add(undone(line), 1)
 	}
-	return out, nil
+	return pf, nil
 }
 
-// pointLine is the recovery line of a crash at one failure point, and
-// the position of the failed process's latest checkpoint then.
-type pointLine struct {
-	line   []rline.Entry
-	latest int32
+// undone sums the ops a recovery line undoes over the processes.
+func undone(line []rline.Entry) int {
+	u := 0
+	for _, e := range line {
+		u += int(e.Undone)
+	}
+	return u
 }
 
 // lines replays the base trace once through the protocol and returns the
-// recovery line of a crash at every failure point.
-func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([]pointLine, error) {
+// recovery line of a crash at every failure point, in the global order
+// of points.
+func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([][]rline.Entry, error) {
 	alg, err := mk(b.tr)
 	if err != nil {
 		return nil, err
@@ -101,15 +88,15 @@ func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([]pointLi
 // linesAt walks the run once, keeping every process's ops and latest
 // checkpoint, and at each cut (a crash before that run event) propagates
 // rollbacks from the crashed process's latest checkpoint.
-func (h *history) linesAt(points []Point, cuts []int32) ([]pointLine, error) {
+func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error) {
 	order := make([]int, len(points))
 	for g := range order {
 		order[g] = g
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
-	n := len(h.ckpts)
+	n := len(h.run.Processes)
 	ops, latest := make([]int32, n), make([]int32, n)
-	out := make([]pointLine, len(points))
+	out := make([][]rline.Entry, len(points))
 	next := 0
 	for i := 0; i <= len(h.run.Events); i++ {
 		for ; next < len(order) && cuts[order[next]] == int32(i); next++ {
@@ -117,11 +104,10 @@ func (h *history) linesAt(points []Point, cuts []int32) ([]pointLine, error) {
 			f := points[g].P
 			start := slices.Clone(ops)
 			start[f] = latest[f]
-			line, err := h.g.Line(start, ops)
-			if err != nil {
+			var err error
+			if out[g], err = h.g.Line(start, ops); err != nil {
 				return nil, err
 			}
-			out[g] = pointLine{line: line, latest: latest[f]}
 		}
 		if i == len(h.run.Events) {
 			break

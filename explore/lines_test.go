@@ -29,7 +29,7 @@ func TestLinesAreTheBaseline(t *testing.T) {
 	moved := 0
 	rapid.Check(t, func(t *rapid.T) {
 		tr := prepared(t, gentest.Trace().Draw(t, "trace"), true)
-		got, err := LinesPerPoint(tr, plain)
+		got, err := linesPerPoint(tr, plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,8 +60,9 @@ func TestLinesKeepBCSAtItsLatestCheckpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for g, pl := range lines {
-			if f := b.points[g].P; pl.line[f].Pos < pl.latest {
+		// Moved: rolled back below its start, the latest checkpoint.
+		for g, line := range lines {
+			if line[b.points[g].P].Moved {
 				beyond++
 			}
 		}
@@ -100,7 +101,7 @@ func (a *dropForced) Step(in *replay.Input, fx []replay.Effect) []replay.Effect 
 func TestLinesEveryProtocol(t *testing.T) {
 	tr := prepared(t, mustGen(t, 3, 60, 3), true)
 	for _, name := range []string{"bcs", "fdas", "hmnr", "coordinated"} {
-		per, err := LinesPerPoint(tr, protocol(name))
+		per, err := linesPerPoint(tr, protocol(name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -109,12 +110,23 @@ func TestLinesEveryProtocol(t *testing.T) {
 		}
 	}
 	withFail := prepared(t, mustGenFailures(t, 3, 60, 3), false)
-	if _, err := LinesPerPoint(withFail, protocol("bcs")); err == nil {
+	if _, err := Lines(withFail, protocol("bcs")); err == nil {
 		t.Error("a trace with failures was measured")
 	}
-	if _, err := LinesPerPoint(prepared(t, withFail, true), protocol("bcs")); err != nil {
+	if _, err := Lines(prepared(t, withFail, true), protocol("bcs")); err != nil {
 		t.Errorf("stripped: %v", err)
 	}
+}
+
+// linesPerPoint is Lines' figure at each failure point, in the global
+// order of points.
+func linesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) ([]int, error) {
+	lines, err := newBase(tr, nil).lines(mk)
+	out := make([]int, len(lines))
+	for g, line := range lines {
+		out[g] = undone(line)
+	}
+	return out, err
 }
 
 // mustGen returns a generated failure-free trace: procs processes, ops

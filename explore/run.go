@@ -84,7 +84,7 @@ func (w *worker) run(tk *task, t *tally) {
 	b := tk.b
 	if b == nil {
 		if w.sbase == nil || w.seed != tk.vecSeed {
-			nb, err := w.x.sampledBase(tk.vecSeed)
+			nb, err := w.x.vectorBase(vectorDigits(tk.vecSeed, w.x.choices))
 			if err != nil {
 				t.fail(&tk.scheds[0], err)
 				return

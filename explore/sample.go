@@ -70,7 +70,7 @@ func (x *explorer) drawBase(rng *rand.Rand) (*base, uint64, []int32, error) {
 	if !slices.ContainsFunc(digits, func(d int32) bool { return d != 0 }) {
 		return x.base0, 0, nil, nil
 	}
-	b, err := x.sampledBase(seed)
+	b, err := x.vectorBase(digits)
 	return b, seed, digits, err
 }
 
@@ -85,11 +85,6 @@ func vectorDigits(seed uint64, choices [][]trace.Time) []int32 {
 		}
 	}
 	return digits
-}
-
-// sampledBase builds the base of the delay vector seed names.
-func (x *explorer) sampledBase(seed uint64) (*base, error) {
-	return x.vectorBase(vectorDigits(seed, x.choices))
 }
 
 // vectorBase builds the base of the delay vector digits (base0 for the
@@ -109,15 +104,10 @@ func (x *explorer) vectorBase(digits []int32) (*base, error) {
 // sizeWeights returns the cumulative share of schedules with 0..k
 // failures among n points.
 func sizeWeights(n int64, k int) []float64 {
+	counts := upTo(n, k)
 	cum := make([]float64, k+1)
-	total := new(big.Int)
-	for i := 0; i <= k; i++ {
-		total.Add(total, binomial(n, int64(i)))
-	}
-	acc := new(big.Int)
-	for i := 0; i <= k; i++ {
-		acc.Add(acc, binomial(n, int64(i)))
-		cum[i], _ = new(big.Rat).SetFrac(acc, total).Float64()
+	for i, c := range counts {
+		cum[i], _ = new(big.Rat).SetFrac(c, counts[k]).Float64()
 	}
 	return cum
 }

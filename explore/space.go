@@ -12,10 +12,7 @@ import "math/big"
 // reduce, classes equals full.
 func (b *base) spaceSize(k int, reduce bool) (full, classes *big.Int) {
 	n := int64(len(b.points))
-	full = new(big.Int)
-	for i := 0; i <= k; i++ {
-		full.Add(full, binomial(n, int64(i)))
-	}
+	full = upTo(n, k)[k]
 	classes = new(big.Int).Set(full)
 	if !reduce || k == 0 {
 		return full, classes
@@ -30,22 +27,24 @@ func (b *base) spaceSize(k int, reduce bool) (full, classes *big.Int) {
 		if pt.Dist != 0 || pt.Size < 2 || b.firstFail < pt.Gap {
 			continue
 		}
-		after := n - 1 - int64(e)
-		ways := new(big.Int)
-		for i := 0; i < k; i++ {
-			ways.Add(ways, binomial(after, int64(i)))
-		}
+		ways := upTo(n-1-int64(e), k-1)[k-1]
 		merged.Add(merged, ways.Mul(ways, big.NewInt(int64(pt.Size-1))))
 	}
 	return full, classes.Sub(classes, merged)
 }
 
-// binomial returns C(n, r) (0 when r > n).
-func binomial(n, r int64) *big.Int {
-	if r < 0 || r > n {
-		return new(big.Int)
+// upTo returns, for i = 0..k, how many sets of at most i of n points
+// there are: the sum of C(n, j) for j ≤ i.
+func upTo(n int64, k int) []*big.Int {
+	cum := make([]*big.Int, k+1)
+	acc := new(big.Int)
+	for i := range cum {
+		if int64(i) <= n {
+			acc.Add(acc, new(big.Int).Binomial(n, int64(i)))
+		}
+		cum[i] = new(big.Int).Set(acc)
 	}
-	return new(big.Int).Binomial(n, r)
+	return cum
 }
 
 // each calls yield for every schedule of b's failure space, in order,

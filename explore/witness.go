@@ -52,8 +52,9 @@ func (x *explorer) result(t *tally) *Result {
 // injected fails) and, if shrunk is set, shrinks it while property
 // prop still fails.
 func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrunk bool) {
+	// A traceBuf of its own: the trace outlives the call.
 	var buf traceBuf
-	tr := cloneTrace(r.b.build(r.pts, &buf, true))
+	tr := r.b.build(r.pts, &buf, true)
 	w.Trace = tr
 	if shrunk {
 		res := shrink.Trace(tr, func(c *trace.Trace) bool { return e.failsProperty(c, prop) }, x.o.ShrinkTests)
@@ -65,15 +66,6 @@ func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrun
 	if err := codec.WriteTrace(&doc, w.Trace, codec.WriteOptions{}); err == nil {
 		w.Doc = doc.Bytes()
 	}
-}
-
-// cloneTrace copies the slices a traceBuf reuses.
-func cloneTrace(t *trace.Trace) *trace.Trace {
-	c := *t
-	c.Events = append([]trace.Event(nil), t.Events...)
-	c.Labels = append([]string(nil), t.Labels...)
-	c.Messages = append([]trace.Message(nil), t.Messages...)
-	return &c
 }
 
 // info describes the schedule r names.
