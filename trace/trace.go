@@ -235,3 +235,8 @@ func (t *Trace) AddLabel(s string) int32 {
 
 // ProcIndex returns the index of the process named name, or None.
 func (t *Trace) ProcIndex(name string) int32 { return int32(slices.Index(t.Processes, name)) }
+
+// Grow makes room for one more element of s, doubling its capacity as
+// the run's tables grow (run.go's grow): the decoders grow the events
+// and message tables they fill by it.
+func Grow[T any](s []T) []T { return grow(s) }

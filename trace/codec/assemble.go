@@ -38,7 +38,7 @@ func (a *assembler) proc(f *frame, v []byte) (int32, error) {
 func (a *assembler) message(id []byte) int32 {
 	idx, isNew := a.msgs.intern(&a.tr.Msgs, id)
 	if isNew {
-		a.tr.Messages = append(grow(a.tr.Messages), trace.Message{Send: trace.None, Recv: trace.None})
+		a.tr.Messages = append(trace.Grow(a.tr.Messages), trace.Message{Send: trace.None, Recv: trace.None})
 	}
 	return idx
 }
@@ -61,7 +61,7 @@ func (a *assembler) add(f *frame) error {
 	if err != nil {
 		return err
 	}
-	a.tr.Events = append(grow(a.tr.Events), ev)
+	a.tr.Events = append(trace.Grow(a.tr.Events), ev)
 	if err := a.tr.CheckEvent(i, a.procs.names); err != nil {
 		err.Line = line
 		if err.Event != i {
@@ -174,20 +174,4 @@ func (a *assembler) label(b []byte) int32 {
 		return int32(n - 1)
 	}
 	return a.tr.AddLabel(string(b))
-}
-
-// grow makes room for one more element, doubling the capacity: the
-// runtime grows large slices by only 1.25×, which for a million events
-// means several times more copying and fresh (page-faulting) memory.
-func grow[T any](s []T) []T {
-	if len(s) < cap(s) {
-		return s
-	}
-	n := 2 * cap(s)
-	if n < 256 {
-		n = 256
-	}
-	ns := make([]T, len(s), n)
-	copy(ns, s)
-	return ns
 }

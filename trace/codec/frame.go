@@ -336,10 +336,4 @@ func skipSpace(b []byte) []byte {
 }
 
 // isValueStart reports whether a JSON value can start with c.
-func isValueStart(c byte) bool {
-	switch {
-	case c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9'):
-		return true
-	}
-	return c == 't' || c == 'f' || c == 'n'
-}
+func isValueStart(c byte) bool { return kindOf(c) != kindOf(0) }

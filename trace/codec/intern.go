@@ -39,7 +39,7 @@ func (t *msgTable) intern(msgs *[]string, id []byte) (idx int32, isNew bool) {
 		return idx, false
 	}
 	idx = int32(len(*msgs))
-	*msgs = append(grow(*msgs), t.str(id))
+	*msgs = append(trace.Grow(*msgs), t.str(id))
 	t.insert(*msgs, id, idx, slot)
 	return idx, true
 }

@@ -22,7 +22,7 @@ func (f *frame) malformed(err error) error {
 	if msg := readError(f.tap.rerr); msg != "" && !isSyntax(err) {
 		return &trace.InputError{File: f.name, Event: f.at, Msg: msg}
 	}
-	werr, off := reword(err, f.tap.win, f.tap.winOff, int(f.tap.mark-f.tap.winOff), f.outer)
+	off, werr := reword(err, f.tap.win, f.tap.winOff, int(f.tap.mark-f.tap.winOff), f.outer)
 	line := 0
 	switch {
 	case f.jsonl:
@@ -43,7 +43,7 @@ func isSyntax(err error) bool {
 // malformedLine words the syntax error of a JSON Lines event: its line
 // holds exactly one value.
 func (f *frame) malformedLine(err error) error {
-	werr, _ := reword(err, f.text, 0, 0, 0)
+	_, werr := reword(err, f.text, 0, 0, 0)
 	if werr == errTruncated && !f.last {
 		werr = errCutLine
 	}
@@ -79,18 +79,18 @@ func jsonProblem(err error) string {
 // grammar it was, in words that differ between its versions. text is
 // the input kept from offset base on; the value or member being read
 // starts at text[start], inside the container outer ('{', '[' or 0 for
-// none). It returns the message and the offset of the byte at fault.
-func reword(err error, text []byte, base int64, start int, outer byte) (error, int64) {
+// none). It returns the offset of the byte at fault and the message.
+func reword(err error, text []byte, base int64, start int, outer byte) (int64, error) {
 	var se *jsontext.SyntacticError
 	if !errors.As(err, &se) {
-		return libraryError(err), base
+		return base, libraryError(err)
 	}
 	i := int(se.ByteOffset - base)
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errTruncated, se.ByteOffset
+		return se.ByteOffset, errTruncated
 	case i < 0 || i >= len(text) || errors.Is(se.Err, jsontext.ErrDuplicateName):
-		return libraryError(err), se.ByteOffset
+		return se.ByteOffset, libraryError(err)
 	}
 	msg := se.Err.Error()
 	// A fault inside a number or literal is the value's: back to its start.
@@ -102,7 +102,7 @@ func reword(err error, text []byte, base int64, start int, outer byte) (error, i
 	if c == ',' && strings.Contains(msg, "start of value") && !strings.ContainsRune(":[{,", rune(prev)) && prev != 0 {
 		// The comma ends a member or element: what follows is at fault.
 		if i += 1 + len(text[i+1:]) - len(skipSpace(text[i+1:])); i == len(text) {
-			return errTruncated, base + int64(i)
+			return base + int64(i), errTruncated
 		}
 		c, prev = text[i], ','
 	}
@@ -110,29 +110,29 @@ func reword(err error, text []byte, base int64, start int, outer byte) (error, i
 	open := opener(text[min(start, i):i], outer)
 	switch {
 	case strings.Contains(msg, "max depth"):
-		return errors.New("JSON nested too deeply"), at
+		return at, errors.New("JSON nested too deeply")
 	case strings.Contains(msg, "after top-level value"):
-		return errTwoOnLine, at
+		return at, errTwoOnLine
 	case strings.HasPrefix(msg, "invalid escape") && i+1 < len(text):
 		if text[i+1] == 'u' {
-			return errors.New(`invalid \u escape in string`), at
+			return at, errors.New(`invalid \u escape in string`)
 		}
-		return errors.New("invalid escape " + quoteByte(text[i+1]) + " in string"), at
+		return at, errors.New("invalid escape " + quoteByte(text[i+1]) + " in string")
 	case strings.Contains(msg, "in string"):
-		return errors.New("control character " + quoteByte(c) + " in string"), at
+		return at, errors.New("control character " + quoteByte(c) + " in string")
 	case open == '{' && (prev == '{' || prev == ','):
-		return errors.New("expected a string key, found " + quoteByte(c)), at
+		return at, errors.New("expected a string key, found " + quoteByte(c))
 	case strings.Contains(msg, "after object name"):
-		return errors.New("expected ':', found " + quoteByte(c)), at
+		return at, errors.New("expected ':', found " + quoteByte(c))
 	case prev == ':' || prev == '[' || prev == ',' || open == 0:
 		if c == '-' || (c >= '0' && c <= '9') {
-			return errors.New("invalid number " + strconv.Quote(number(text[i:]))), at
+			return at, errors.New("invalid number " + strconv.Quote(number(text[i:])))
 		}
-		return notValue(c), at
+		return at, notValue(c)
 	case open == '{':
-		return errors.New("expected ',' or '}', found " + quoteByte(c)), at
+		return at, errors.New("expected ',' or '}', found " + quoteByte(c))
 	}
-	return errors.New("expected ',' or ']', found " + quoteByte(c)), at
+	return at, errors.New("expected ',' or ']', found " + quoteByte(c))
 }
 
 // opener returns the innermost container open at the end of text, which

@@ -161,12 +161,8 @@ func (d *runDecoder) listed() bool { return d.procs.listed }
 // "options"; other keys are ignored.
 func (d *runDecoder) field(f *frame, key string) error {
 	switch key {
-	case "algorithm":
-		s, err := d.headerString(f, key)
-		d.run.Algorithm, d.hasAlg = s, true
-		return err
-	case "source":
-		return d.source(f)
+	case "algorithm", "source":
+		return d.name(f, key)
 	case "processes":
 		return d.processes(f)
 	case "options":
@@ -175,29 +171,24 @@ func (d *runDecoder) field(f *frame, key string) error {
 	return f.skip()
 }
 
-// headerString reads the string value of the header field key.
-func (d *runDecoder) headerString(f *frame, key string) (string, error) {
-	v, err := f.value()
-	if err != nil {
-		return "", err
-	}
-	return d.optString(key, v)
-}
-
-// source reads the header's "source". null says there is none, as
-// leaving the field out does: JSON writers commonly write an absent
-// optional field so, and a recorder that has no trace file has nothing
-// else to write (docs/formats.md).
-func (d *runDecoder) source(f *frame) error {
+// name reads the header's "algorithm" or "source", a string. A null
+// source says there is none, as leaving the field out does: JSON writers
+// commonly write an absent optional field so, and a recorder that has no
+// trace file has nothing else to write (docs/formats.md).
+func (d *runDecoder) name(f *frame, key string) error {
 	v, err := f.value()
 	if err != nil {
 		return err
 	}
-	if string(v) == "null" {
+	switch {
+	case key == "algorithm":
+		d.run.Algorithm, err = d.optString(key, v)
+		d.hasAlg = true
+	case string(v) == "null":
 		d.run.Source = ""
-		return nil
+	default:
+		d.run.Source, err = d.optString(key, v)
 	}
-	d.run.Source, err = d.optString("source", v)
 	return err
 }
 

@@ -47,7 +47,7 @@ func (d *runDecoder) event(f *frame) error {
 	if d.chain != nil {
 		d.chain.event(&ev, vectorOf(d.run, &ev))
 	}
-	d.run.Events = append(grow(d.run.Events), ev)
+	d.run.Events = append(trace.Grow(d.run.Events), ev)
 	if d.procs.known {
 		return d.handOver()
 	}
