@@ -3,6 +3,7 @@ package diagram
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -22,7 +23,9 @@ func (m *model) describe(b []byte, i int32) []byte {
 // describeHead appends "#seq t=Ts P kind msg" and a newline.
 func (m *model) describeHead(b []byte, i int32) []byte {
 	e := &m.run.Events[i]
-	b = fmt.Appendf(b, "#%d t=%ss %s %s", i, e.T, m.run.Processes[e.P], e.Kind)
+	b = strconv.AppendInt(append(b, '#'), int64(i), 10)
+	b = append(e.T.AppendJSON(append(b, " t="...)), "s "...)
+	b = append(append(append(b, m.run.Processes[e.P]...), ' '), e.Kind.String()...)
 	if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) {
 		b = append(append(b, ' '), m.run.Msgs[e.Msg]...)
 	}
@@ -34,7 +37,8 @@ func numField(b []byte, k string, v int32) []byte {
 	if v < 0 {
 		return b
 	}
-	return fmt.Appendf(b, "%s=%d ", k, v)
+	b = strconv.AppendInt(append(append(b, k...), '='), int64(v), 10)
+	return append(b, ' ')
 }
 
 // strField appends "k=v " for a present string.
@@ -42,7 +46,7 @@ func strField(b []byte, k, v string) []byte {
 	if v == "" {
 		return b
 	}
-	return fmt.Appendf(b, "%s=%s ", k, v)
+	return append(append(append(append(b, k...), '='), v...), ' ')
 }
 
 // describeFields appends the event's scalar fields as "k=v" words.
@@ -79,7 +83,7 @@ func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
 		b = strField(b, f.k, f.v)
 	}
 	if e.Failure >= 0 {
-		b = fmt.Appendf(b, "failure=#%d ", e.Failure)
+		b = append(strconv.AppendInt(append(b, "failure=#"...), int64(e.Failure), 10), ' ')
 	}
 	if vt := run.VTOf(e); len(vt) > 0 {
 		b = append(appendVT(append(b, "vt="...), vt), ' ')
@@ -110,7 +114,8 @@ func (m *model) describeParts(b []byte, e *trace.RunEvent) []byte {
 // where it was logged, whether it was undone or thrown away, its notes.
 func (m *model) describeFindings(b []byte, i int32) []byte {
 	if l := m.logged[i]; l >= 0 {
-		b = fmt.Appendf(trimSpace(b), "\nlogged to the stable message log at #%d (t=%ss)", l, m.run.Events[l].T)
+		b = strconv.AppendInt(append(trimSpace(b), "\nlogged to the stable message log at #"...), int64(l), 10)
+		b = append(m.run.Events[l].T.AppendJSON(append(b, " (t="...)), "s)"...)
 	}
 	if m.undone(i) {
 		b = append(trimSpace(b), "\nundone by a later restart or rollback"...)
@@ -134,7 +139,8 @@ func appendVT(b []byte, vt trace.VT) []byte {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = fmt.Appendf(b, "(%d,%d)", v.Inc, v.Count)
+		b = strconv.AppendInt(append(b, '('), int64(v.Inc), 10)
+		b = append(strconv.AppendInt(append(b, ','), int64(v.Count), 10), ')')
 	}
 	return append(b, ']')
 }
@@ -156,7 +162,8 @@ func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = fmt.Appendf(b, "%s:%d", m.procName(f.P), f.Count)
+			b = append(append(b, m.procName(f.P)...), ':')
+			b = strconv.AppendInt(b, int64(f.Count), 10)
 		}
 		b = append(b, "} "...)
 	}
@@ -177,7 +184,7 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 		v int32
 	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
 		if f.v >= 0 {
-			b = fmt.Appendf(b, " %s=%d", f.k, f.v)
+			b = strconv.AppendInt(append(append(append(b, ' '), f.k...), '='), int64(f.v), 10)
 		}
 	}
 	if ids := c.ReceivedList(); ids != nil {
@@ -189,7 +196,7 @@ func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
 			if id.Msg >= 0 && int(id.Msg) < len(m.run.Msgs) {
 				b = append(b, m.run.Msgs[id.Msg]...)
 			}
-			b = fmt.Appendf(b, "@%d", id.Inc)
+			b = strconv.AppendInt(append(b, '@'), int64(id.Inc), 10)
 		}
 		b = append(b, ']')
 	}

@@ -26,37 +26,38 @@ type pageJSON struct {
 // Rows of connections (arrows, intervals, jumps) are flattened into one
 // array of integers each.
 type panelJSON struct {
-	ID      string          `json:"id"`
-	Title   string          `json:"title"`
-	Summary string          `json:"summary"`
-	MS      bool            `json:"ms"`
-	N       int             `json:"n"`
-	Procs   []string        `json:"procs"`
-	Init    []bool          `json:"init"`
-	Seq     []int32         `json:"seq"`
-	P       []int32         `json:"p"`
-	T       json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
-	K       []int32         `json:"k"`
-	C       []int32         `json:"c"`
-	Cls     []string        `json:"cls"`
-	Sn      []int32         `json:"sn"`
-	M       []int32         `json:"m"`
-	Dep     []int32         `json:"dep"`
-	Msgs    []string        `json:"msgs"`
-	D       []string        `json:"d"`
-	Diff    []int32         `json:"diff"`
-	Styles  []string        `json:"styles"`
-	Ar      []int32         `json:"ar"`
-	Lost    []int32         `json:"lost"`
-	Ctl     []int32         `json:"ctl"`
-	Ctlc    []string        `json:"ctlc"`
-	Down    []int32         `json:"down"`
-	Held    []int32         `json:"held"`
-	Jumps   []int32         `json:"jumps"`
-	Jt      []string        `json:"jt"`
-	Lines   []lineJSON      `json:"lines"`
-	Fails   []int32         `json:"fails"`
-	Viol    []violJSON      `json:"viol"`
+	ID        string          `json:"id"`
+	Algorithm string          `json:"algorithm"`
+	Title     string          `json:"title"`
+	Summary   string          `json:"summary"`
+	MS        bool            `json:"ms"`
+	N         int             `json:"n"`
+	Procs     []string        `json:"procs"`
+	Init      []bool          `json:"init"`
+	Seq       []int32         `json:"seq"`
+	P         []int32         `json:"p"`
+	T         json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
+	K         []int32         `json:"k"`
+	C         []int32         `json:"c"`
+	Cls       []string        `json:"cls"`
+	Sn        []int32         `json:"sn"`
+	M         []int32         `json:"m"`
+	Dep       []int32         `json:"dep"`
+	Msgs      []string        `json:"msgs"`
+	D         []string        `json:"d"`
+	Diff      []int32         `json:"diff"`
+	Styles    []string        `json:"styles"`
+	Ar        []int32         `json:"ar"`
+	Lost      []int32         `json:"lost"`
+	Ctl       []int32         `json:"ctl"`
+	Ctlc      []string        `json:"ctlc"`
+	Down      []int32         `json:"down"`
+	Held      []int32         `json:"held"`
+	Jumps     []int32         `json:"jumps"`
+	Jt        []string        `json:"jt"`
+	Lines     []lineJSON      `json:"lines"`
+	Fails     []int32         `json:"fails"`
+	Viol      []violJSON      `json:"viol"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
 }
@@ -92,7 +93,7 @@ func (m *model) pageData(id string) *panelJSON {
 		return em[i]
 	}
 	d := &panelJSON{
-		ID: id, Title: algoName(run.Algorithm), Summary: m.summary(),
+		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(),
 		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
 	m.eventColumns(d, order, ref)
