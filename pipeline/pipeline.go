@@ -60,9 +60,6 @@ type Options struct {
 	// New builds an algorithm's state machine; nil: algorithms.New (tests
 	// substitute mutants).
 	New func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
-	// Cores is how many goroutines this trace may use; 0: the
-	// Pipeline's.
-	Cores int
 }
 
 // Outcome is one algorithm's report, and its run with KeepRuns.
@@ -75,9 +72,10 @@ type Outcome struct {
 // against tr while it is made; file names the trace in the reports. An
 // algorithm whose replay cannot run, or whose estimate exceeds the
 // memory cap, gets an error report; the others are reported as usual.
-// With two cores or more and room for all of them at once
-// (Cap.roomForParallel), the algorithms run in parallel; the outcomes
-// keep o's order either way.
+// The algorithms run one after the other, in o's order, each run
+// garbage once judged: in parallel their heaps added up, and every page
+// first touched costs system time (docs/performance.md: on the 10^6
+// trace, verify both took 12% more CPU and 40% more memory in parallel).
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
@@ -110,17 +108,9 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	if !o.Verdicts {
 		base = consistency.StartBaseline(tr)
 	}
-	var wg sync.WaitGroup
-	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
 	for _, i := range fit {
-		one := func() { out[i] = verifyOne(tr, file, o.Algorithms[i], o, base) }
-		if parallel {
-			wg.Go(one)
-		} else {
-			one()
-		}
+		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
 	}
-	wg.Wait()
 	return out
 }
 
@@ -192,28 +182,22 @@ func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failu
 	return p.Mem.check(tr.Name, e)
 }
 
-// cores is how many goroutines may work at once: n, else the
-// Pipeline's, else GOMAXPROCS.
-func (p *Pipeline) cores(n int) int {
-	switch {
-	case n > 0:
-		return n
-	case p.Cores > 0:
+// cores is how many goroutines may work at once: the Pipeline's, else
+// GOMAXPROCS.
+func (p *Pipeline) cores() int {
+	if p.Cores > 0 {
 		return p.Cores
 	}
 	return runtime.GOMAXPROCS(0)
 }
 
-// Each runs one(i, cores) for every i in [0, n) on at most the
-// Pipeline's cores goroutines at once, and tells each call how many
-// cores it may use itself (the share of its goroutine, at least 1): one
-// trace on two cores replays its algorithms in parallel, two traces on
-// two cores one algorithm at a time each.
-func (p *Pipeline) Each(n int, one func(i, cores int)) {
-	workers := min(p.cores(0), n)
+// Each runs one(i) for every i in [0, n) on at most the Pipeline's
+// cores goroutines at once.
+func (p *Pipeline) Each(n int, one func(i int)) {
+	workers := min(p.cores(), n)
 	if workers <= 1 {
 		for i := range n {
-			one(i, p.cores(0))
+			one(i)
 		}
 		return
 	}
@@ -222,7 +206,7 @@ func (p *Pipeline) Each(n int, one func(i, cores int)) {
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				one(i, max(1, p.cores(0)/workers))
+				one(i)
 			}
 		})
 	}
