@@ -105,7 +105,6 @@ func (c *Cap) check(file string, e estimate) error {
 		e.doing, FormatBytes(e.bytes), e.why, name)}
 }
 
-
 // Bytes per item, calibrated on measured peaks (docs/performance.md
 // "Memory cap"): a decoded byte of JSON, a trace event and message, a
 // run event (the engine's and the checker's), a copy of a send in the

@@ -141,7 +141,6 @@ func TestVerifyOverCap(t *testing.T) {
 	}
 }
 
-
 // TestVerifyStreamedEstimate: a streamed verify holds the vectors of a
 // wide PK run only while they may be read again — the copies in flight,
 // the latest checkpoints, and up to its last failure's recovery what a

@@ -4,10 +4,7 @@
 // each run's events as they become final, checks recorded runs
 // (check.go), refuses work whose memory estimate exceeds the cap
 // (memory.go), and spreads the work over the cores (Each). ckpt's
-// commands map their flags to its options and render what it returns;
-// explore and compare, which replay many schedules of one trace, can
-// call Verify per schedule with Options.Verdicts and their own
-// Options.New, one core each, under Each.
+// commands map their flags to its options and render what it returns.
 package pipeline
 
 import (
@@ -53,13 +50,6 @@ type Options struct {
 	// KeepRuns returns the runs beside the reports; without it each run
 	// is garbage once judged.
 	KeepRuns bool
-	// Verdicts leaves out of the reports the uncoordinated baseline and
-	// the statistics (consistency.CheckVerdicts), which a caller judging
-	// many schedules of one trace never reads.
-	Verdicts bool
-	// New builds an algorithm's state machine; nil: algorithms.New (tests
-	// substitute mutants).
-	New func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
 }
 
 // Outcome is one algorithm's report, and its run with KeepRuns.
@@ -79,7 +69,7 @@ type Outcome struct {
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
-	if !o.KeepRuns && !o.Verdicts {
+	if !o.KeepRuns {
 		s = streamedSizes(tr, s, o.Params)
 	}
 	var fit []int // the algorithms that fit alone
@@ -104,11 +94,16 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	}
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
-	var base *consistency.Baseline
-	if !o.Verdicts {
-		base = consistency.StartBaseline(tr)
-	}
-	for _, i := range fit {
+	base := consistency.StartBaseline(tr)
+	for k, i := range fit {
+		if k > 0 && !o.KeepRuns {
+			// The last run and its checker are garbage: collected now,
+			// their pages hold the next run instead of new ones. verify
+			// both of the 10^6 trace, whole process (scripts/bench.sh):
+			// 490 MB peak instead of 548-551, 1.20-1.25 s of system time
+			// instead of 1.49-1.55.
+			runtime.GC()
+		}
 		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
 	}
 	return out
@@ -116,46 +111,34 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 
 // verifyOne replays tr through algorithm name and checks the run: the
 // checker takes each event as soon as the engine has made it final
-// (replay.Options.Stream), while it is still in the cache, unless
-// o.Verdicts asks for the finished run's verdicts only.
+// (replay.Options.Stream), while it is still in the cache.
 func verifyOne(tr *trace.Trace, file, name string, o Options, base *consistency.Baseline) Outcome {
 	variant := algorithms.VariantFor(name, o.Variant)
-	mk := o.New
-	if mk == nil {
-		mk = algorithms.New
-	}
-	alg, err := mk(name, variant, tr)
+	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}
 	}
 	var s *consistency.Stream
 	fed := 0
 	opts := replay.Options{Params: o.Params, Variant: variant}
-	if !o.Verdicts {
-		opts.Stream = func(run *trace.Run, upto int) int {
-			if s == nil {
-				s = consistency.NewStream(run, tr, cap(run.Events))
-				s.ShareBaseline(base)
-			}
-			for ; fed < upto; fed++ {
-				s.Add(&run.Events[fed])
-			}
-			if o.KeepRuns {
-				return 0 // the caller reads the run's vectors after
-			}
-			return upto // the checker read each vector as it took it
+	opts.Stream = func(run *trace.Run, upto int) int {
+		if s == nil {
+			s = consistency.NewStream(run, tr, cap(run.Events))
+			s.ShareBaseline(base)
 		}
+		for ; fed < upto; fed++ {
+			s.Add(&run.Events[fed])
+		}
+		if o.KeepRuns {
+			return 0 // the caller reads the run's vectors after
+		}
+		return upto // the checker read each vector as it took it
 	}
 	run, err := replay.Run(tr, alg, opts)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
 	}
-	var r report.Report
-	if o.Verdicts {
-		r = consistency.CheckVerdicts(run, tr)
-	} else {
-		r = s.Report()
-	}
+	r := s.Report()
 	r.File = file
 	if !o.KeepRuns {
 		run = nil
