@@ -95,15 +95,13 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
 	base := consistency.StartBaseline(tr)
-	for k, i := range fit {
-		if k > 0 && !o.KeepRuns {
-			// The last run and its checker are garbage: collected now,
-			// their pages hold the next run instead of new ones. verify
-			// both of the 10^6 trace, whole process (scripts/bench.sh):
-			// 490 MB peak instead of 548-551, 1.20-1.25 s of system time
-			// instead of 1.49-1.55.
-			runtime.GC()
-		}
+	for _, i := range fit {
+		// The decode's garbage, then the last run and its checker's, are
+		// collected now, so that their pages hold the next run instead of
+		// new ones. verify both of the 10^6 trace, whole process
+		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
+		// s CPU instead of 5.42-6.11 (docs/performance.md).
+		runtime.GC()
 		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
 	}
 	return out
