@@ -47,7 +47,7 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	reports, lines := checkFiles(ios, inputs, nil, func(path string, _ int) fileResult {
+	reports, lines := checkFiles(ios, inputs, nil, func(path string) fileResult {
 		return checked(ios.pipe().CheckFile(path))
 	})
 	return finishReports(ios, f, reports, lines, false)

@@ -22,21 +22,21 @@ type fileResult struct {
 }
 
 // checkFiles runs one for every input on the pipeline's cores (pipeline
-// Each), telling it how many cores it may use itself. One bad file
+// Each). One bad file
 // hides nothing: it becomes an error entry in its place, and the others
 // are reported as usual. The reports come back in argument order, with
 // the lines to say on stderr (notes, then one "ckpt: FILE: what" per
 // error entry), in the same order, so that output never depends on
 // scheduling. meter (nil: none) shows how many files are done.
-func checkFiles(ios *IO, inputs []pipeline.Input, meter *explore.Meter, one func(path string, cores int) fileResult) ([]report.Report, []string) {
+func checkFiles(ios *IO, inputs []pipeline.Input, meter *explore.Meter, one func(path string) fileResult) ([]report.Report, []string) {
 	results := make([]fileResult, len(inputs))
 	var mu sync.Mutex // counts done in order, so the bar never steps back
 	done := int64(0)
-	ios.pipe().Each(len(inputs), func(i, cores int) {
+	ios.pipe().Each(len(inputs), func(i int) {
 		if inputs[i].Err != nil {
 			results[i] = fileResult{err: inputs[i].Err}
 		} else {
-			results[i] = one(inputs[i].Path, cores)
+			results[i] = one(inputs[i].Path)
 		}
 		mu.Lock()
 		done++

@@ -48,7 +48,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		return err
 	}
 	in := []pipeline.Input{{Path: path, Err: dirError("ckpt report", "trace or run", path)}}
-	reports, lines := checkFiles(ios, in, nil, func(path string, cores int) fileResult {
+	reports, lines := checkFiles(ios, in, nil, func(path string) fileResult {
 		// A run file is checked in two passes (pipeline.CheckFile), in
 		// memory linear in its events; stdin is read whole.
 		var res fileResult
@@ -60,7 +60,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 			case err != nil:
 				return fileResult{err: err}
 			case tr != nil:
-				return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
+				return fileResult{reports: verifyTrace(ios, tr, path, f)}
 			}
 			res = checkRun(ios, run, path)
 		}

@@ -52,21 +52,21 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	if len(inputs) > 1 && isTerminal(ios.ErrOut) {
 		meter = explore.NewMeter(ios.ErrOut, true, nil, "verify", "files")
 	}
-	reports, lines := checkFiles(ios, inputs, meter, func(path string, cores int) fileResult {
+	reports, lines := checkFiles(ios, inputs, meter, func(path string) fileResult {
 		tr, err := ios.pipe().ReadTrace(path)
 		if err != nil {
 			return fileResult{err: err}
 		}
-		return fileResult{reports: verifyTrace(ios, tr, path, f, cores)}
+		return fileResult{reports: verifyTrace(ios, tr, path, f)}
 	})
 	return finishReports(ios, f, reports, lines, false)
 }
 
 // verifyTrace replays tr through every algorithm the flags select, on
-// up to cores goroutines, and checks each run (pipeline.Verify).
-func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags, cores int) []report.Report {
+// one after the other, and checks each run (pipeline.Verify).
+func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params, Cores: cores,
+		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params,
 	})
 	reports := make([]report.Report, len(outs))
 	for i := range outs {

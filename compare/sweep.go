@@ -65,7 +65,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 	}
 	cells := make([][]Row, len(o.Ratios)*o.Seeds) // per (ratio, seed): one row per protocol
 	errs := make([]error, len(cells))
-	(&pipeline.Pipeline{Cores: o.Workers}).Each(len(cells), func(c, _ int) {
+	(&pipeline.Pipeline{Cores: o.Workers}).Each(len(cells), func(c int) {
 		cells[c], errs[c] = o.cell(o.Ratios[c/o.Seeds], uint64(c%o.Seeds)+1)
 	})
 	for _, err := range errs {

@@ -44,7 +44,7 @@ func (x *explorer) result(t *tally) *Result {
 	}
 	r.Baseline = t.baseline
 	r.notes()
-	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i, _ int) { jobs[i]() })
+	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i int) { jobs[i]() })
 	return r
 }
 

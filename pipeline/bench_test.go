@@ -32,8 +32,7 @@ func benchTrace(b *testing.B, procs, n, failures int) *trace.Trace {
 
 // BenchmarkVerify is what `ckpt verify --algo ms|pk|both` does after
 // decoding: replay, the checker taking each run as it is made, the
-// reports. both runs the two algorithms in parallel on two cores,
-// both-1core one after the other. peak-MiB is the process's peak
+// reports. both runs the two algorithms one after the other. peak-MiB is the process's peak
 // resident set over the operation (Linux; the heap is handed back to the
 // OS first), the test binary's own share (the trace, about 150 MiB at
 // 10^6) included. A knob is kept only if it lowers this benchmark's CPU
@@ -49,12 +48,10 @@ func BenchmarkVerify(b *testing.B) {
 		for _, c := range []struct {
 			name  string
 			algos []string
-			cores int
 		}{
-			{"ms", []string{"ms"}, 0},
-			{"pk", []string{"pk"}, 0},
-			{"both", []string{"ms", "pk"}, 0},
-			{"both-1core", []string{"ms", "pk"}, 1},
+			{"ms", []string{"ms"}},
+			{"pk", []string{"pk"}},
+			{"both", []string{"ms", "pk"}},
 		} {
 			b.Run(name+"/"+c.name, func(b *testing.B) {
 				tr := benchTrace(b, sz[0], sz[1], sz[2])
@@ -66,7 +63,7 @@ func BenchmarkVerify(b *testing.B) {
 					debug.FreeOSMemory()
 					resetPeak()
 					b.StartTimer()
-					for _, o := range p.Verify(tr, "bench.json", Options{Algorithms: c.algos, Cores: c.cores}) {
+					for _, o := range p.Verify(tr, "bench.json", Options{Algorithms: c.algos}) {
 						if o.Report.Error != "" {
 							b.Fatal(o.Report.Error)
 						}

@@ -105,22 +105,6 @@ func (c *Cap) check(file string, e estimate) error {
 		e.doing, FormatBytes(e.bytes), e.why, name)}
 }
 
-// roomForParallel reports whether work estimated at e may run as one
-// piece, its parts in parallel: with no cap, always; under a cap, when
-// e, garbage included (peaks are about 1.4 times the live heap), takes
-// at most a tenth of it. In parallel the algorithms' heaps add up, and on
-// a virtual machine every page first touched costs system time. verify
-// both, measured whole-process (scripts/bench.sh, 2 cores, cap 17.7
-// GiB): 10^6 events on 16 processes (estimated 629 MiB) in parallel
-// take 731-775 MiB, their wall time about 0.8 of one after the other;
-// 10^5 failures on 4 processes (estimated 1.6 GiB) took 11.8 s CPU and
-// 1,763 MiB in parallel, against 8.4 s and 973 MiB one after the other;
-// at 10^7 events in parallel (6.9 GB) the wall time was longer than one
-// after the other (docs/performance.md of d6ffbd3).
-func (c *Cap) roomForParallel(e estimate) bool {
-	return c == nil || c.Bytes == 0 || e.bytes/10*14 <= c.Bytes/10
-}
-
 // Bytes per item, calibrated on measured peaks (docs/performance.md
 // "Memory cap"): a decoded byte of JSON, a trace event and message, a
 // run event (the engine's and the checker's), a copy of a send in the

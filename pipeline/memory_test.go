@@ -49,7 +49,7 @@ func TestMeminfoTotal(t *testing.T) {
 // TestReplayEstimate: the estimate grows with what makes runs big —
 // PK's vectors with processes (from its registry entry), recovery lines
 // with failures — and names it; a cap below it refuses, at it accepts;
-// in parallel the runs add up.
+// runs kept together add up.
 func TestReplayEstimate(t *testing.T) {
 	small := algorithms.Sizes{Events: 1000, Procs: 4, Msgs: 300, Sends: 300, Recvs: 300, Checkpoints: 40, Flushes: 20, Busy: 4}
 	wide := small
@@ -89,7 +89,7 @@ func TestReplayEstimate(t *testing.T) {
 	both := replayEstimate(small, []string{"ms", "pk"}, true)
 	ms, pk := replayEstimate(small, []string{"ms"}, true), replayEstimate(small, []string{"pk"}, true)
 	if both.bytes <= max(ms.bytes, pk.bytes) || !strings.HasSuffix(both.doing, "ms and pk and checking the runs") {
-		t.Errorf("in parallel the estimates must add up: both %d (%s), ms %d, pk %d", both.bytes, both.doing, ms.bytes, pk.bytes)
+		t.Errorf("kept together the estimates must add up: both %d (%s), ms %d, pk %d", both.bytes, both.doing, ms.bytes, pk.bytes)
 	}
 }
 
@@ -137,20 +137,6 @@ func TestVerifyOverCap(t *testing.T) {
 	for _, o := range outs {
 		if !strings.Contains(o.Report.Error, "replaying it through ms and pk and checking the runs") || o.Run != nil {
 			t.Errorf("kept runs over the cap: %q", o.Report.Error)
-		}
-	}
-}
-
-// TestRoomForParallel: algorithms run in parallel under no cap, or when
-// their summed estimate, garbage included, takes at most a tenth of it.
-func TestRoomForParallel(t *testing.T) {
-	e := estimate{bytes: 1 << 30}
-	for _, tc := range []struct {
-		c    *Cap
-		want bool
-	}{{nil, true}, {&Cap{}, true}, {&Cap{Bytes: 14 << 30}, true}, {&Cap{Bytes: 13 << 30}, false}} {
-		if got := tc.c.roomForParallel(e); got != tc.want {
-			t.Errorf("cap %+v: %v, want %v", tc.c, got, tc.want)
 		}
 	}
 }

@@ -4,10 +4,7 @@
 // each run's events as they become final, checks recorded runs
 // (check.go), refuses work whose memory estimate exceeds the cap
 // (memory.go), and spreads the work over the cores (Each). ckpt's
-// commands map their flags to its options and render what it returns;
-// explore and compare, which replay many schedules of one trace, can
-// call Verify per schedule with their own Options.New, one core each,
-// under Each.
+// commands map their flags to its options and render what it returns.
 package pipeline
 
 import (
@@ -54,12 +51,6 @@ type Options struct {
 	// KeepRuns returns the runs beside the reports; without it each run
 	// is garbage once judged.
 	KeepRuns bool
-	// New builds an algorithm's state machine; nil: algorithms.New (tests
-	// substitute mutants).
-	New func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
-	// Cores is how many goroutines this trace may use; 0: the
-	// Pipeline's.
-	Cores int
 }
 
 // Outcome is one algorithm's report, and its run with KeepRuns.
@@ -72,9 +63,10 @@ type Outcome struct {
 // against tr while it is made; file names the trace in the reports. An
 // algorithm whose replay cannot run, or whose estimate exceeds the
 // memory cap, gets an error report; the others are reported as usual.
-// With two cores or more and room for all of them at once
-// (Cap.roomForParallel), the algorithms run in parallel; the outcomes
-// keep o's order either way.
+// The algorithms run one after the other, in o's order, each run
+// garbage once judged: in parallel their heaps added up, and every page
+// first touched costs system time (docs/performance.md: on the 10^6
+// trace, verify both took 12% more CPU and 40% more memory in parallel).
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
 	s := sizesOf(tr)
@@ -104,17 +96,15 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
 	base := measure.StartBaseline(tr)
-	var wg sync.WaitGroup
-	parallel := len(fit) > 1 && p.Mem.roomForParallel(all) && p.cores(o.Cores) > 1
 	for _, i := range fit {
-		one := func() { out[i] = verifyOne(tr, file, o.Algorithms[i], o, base) }
-		if parallel {
-			wg.Go(one)
-		} else {
-			one()
-		}
+		// The decode's garbage, then the last run and its checker's, are
+		// collected now, so that their pages hold the next run instead of
+		// new ones. verify both of the 10^6 trace, whole process
+		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
+		// s CPU instead of 5.42-6.11 (docs/performance.md).
+		runtime.GC()
+		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
 	}
-	wg.Wait()
 	return out
 }
 
@@ -123,17 +113,14 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 // (replay.Options.Stream), while it is still in the cache.
 func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline) Outcome {
 	variant := algorithms.VariantFor(name, o.Variant)
-	mk := o.New
-	if mk == nil {
-		mk = algorithms.New
-	}
-	alg, err := mk(name, variant, tr)
+	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}
 	}
 	var s *consistency.Stream
 	fed := 0
-	opts := replay.Options{Params: o.Params, Variant: variant, Stream: func(run *trace.Run, upto int) int {
+	opts := replay.Options{Params: o.Params, Variant: variant}
+	opts.Stream = func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, tr, cap(run.Events))
 		}
@@ -144,7 +131,7 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Base
 			return 0 // the caller reads the run's vectors after
 		}
 		return upto // the checker read each vector as it took it
-	}}
+	}
 	run, err := replay.Run(tr, alg, opts)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
@@ -177,28 +164,22 @@ func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failu
 	return p.Mem.check(tr.Name, e)
 }
 
-// cores is how many goroutines may work at once: n, else the
-// Pipeline's, else GOMAXPROCS.
-func (p *Pipeline) cores(n int) int {
-	switch {
-	case n > 0:
-		return n
-	case p.Cores > 0:
+// cores is how many goroutines may work at once: the Pipeline's, else
+// GOMAXPROCS.
+func (p *Pipeline) cores() int {
+	if p.Cores > 0 {
 		return p.Cores
 	}
 	return runtime.GOMAXPROCS(0)
 }
 
-// Each runs one(i, cores) for every i in [0, n) on at most the
-// Pipeline's cores goroutines at once, and tells each call how many
-// cores it may use itself (the share of its goroutine, at least 1): one
-// trace on two cores replays its algorithms in parallel, two traces on
-// two cores one algorithm at a time each.
-func (p *Pipeline) Each(n int, one func(i, cores int)) {
-	workers := min(p.cores(0), n)
+// Each runs one(i) for every i in [0, n) on at most the Pipeline's
+// cores goroutines at once.
+func (p *Pipeline) Each(n int, one func(i int)) {
+	workers := min(p.cores(), n)
 	if workers <= 1 {
 		for i := range n {
-			one(i, p.cores(0))
+			one(i)
 		}
 		return
 	}
@@ -207,7 +188,7 @@ func (p *Pipeline) Each(n int, one func(i, cores int)) {
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				one(i, max(1, p.cores(0)/workers))
+				one(i)
 			}
 		})
 	}
