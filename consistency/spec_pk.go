@@ -59,6 +59,12 @@ type pkProc struct {
 	// ckpts are its checkpoints' rebuilt vectors, by index in Taken (nil:
 	// none), kept while a restore may read them.
 	ckpts []trace.VT
+	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
+	// its live receipts' identities: what its token must list, kept as
+	// receipts come and go, so a token is judged without walking the
+	// live history (10^5 restarts would make that quadratic).
+	rsum uint64
+	rn   int32
 	// blind counts its live receipts of copies no send transmitted when
 	// received (no identity for its token's list), the first at blindAt.
 	blind, blindAt int32
@@ -253,7 +259,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 		return
 	}
 	ci := s.copyOf(e)
-	vt, _, ok := s.copyVT(ci)
+	vt, inc, ok := s.copyVT(ci)
 	if !ok {
 		// Taken before (the model's), or never sent: orphan-free's.
 		if ci < 0 || s.m.Copies.Send[ci] == history.None {
@@ -278,6 +284,8 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	s.at(e.P, s.liveCount(e.P)).Merge(vt)
 	s.recvOf[e.Msg] = seq
+	p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: inc})
+	p.rn++
 	s.vectors.taken(s, ci)
 }
 

@@ -273,8 +273,8 @@ func (s *pkSpec) stopWhy(pid int32, p *pkProc, pos int32, logged bool) string {
 
 // resync sets p's vector after a restore of checkpoint ck: the
 // checkpoint's, merged with the receipts the restore keeps (own entry
-// (inc, pos)), and takes the undone receipts of copies never sent out of
-// its blind count.
+// (inc, pos)), and takes the undone receipts out of its live set (rsum,
+// rn, blind).
 func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 	rs := s.m.RestoreOf(seq)
 	if int(ck) >= len(p.ckpts) || p.ckpts[ck] == nil {
@@ -282,8 +282,13 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		return
 	}
 	for _, u := range rs.Undid {
-		if ue := s.m.Event(u); ue.Kind == trace.Recv && ue.Copy > 0 && s.copyOf(ue) < 0 {
-			p.blind--
+		if ue := s.m.Event(u); ue.Kind == trace.Recv {
+			if ci := s.copyOf(ue); ci < 0 && ue.Copy > 0 {
+				p.blind--
+			} else if ci >= 0 && int(ci) < len(s.copies) {
+				p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
+				p.rn--
+			}
 		}
 	}
 	rs.VT = p.ckpts[ck]

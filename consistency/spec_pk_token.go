@@ -187,7 +187,6 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	if b.Receipts == nil && b.Received == nil {
 		return // a token without a list is not judged for it
 	}
-	wantIDs, wantSum := s.liveReceipts(e.P)
 	switch {
 	case s.b.Gaps(e.P) > 0:
 		s.res.cannotJudge(fmt.Sprintf("%s's live history at its restart at seq %d has gaps, so the receipts its token lists cannot be rebuilt", s.name(e.P), f.Restart))
@@ -201,10 +200,10 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 		s.lists = append(s.lists, tokenList{})
 	}
 	s.lists[d.fi] = tokenList{sum: sum, n: n, ok: true}
-	if sum == wantSum && n == len(wantIDs) {
+	if sum == p.rsum && n == int(p.rn) {
 		return
 	}
-	slices.SortFunc(wantIDs, compareIdentity)
+	wantIDs := s.liveReceipts(e.P)
 	got := listed(b)
 	if slices.Equal(wantIDs, got) {
 		return
@@ -241,19 +240,20 @@ func (s *pkSpec) reportLists() {
 	}
 }
 
-// liveReceipts returns the identities of p's live receipts, what its
-// token must list, with their multiset hash (trace.IdentityHash).
-func (s *pkSpec) liveReceipts(pid int32) (ids []trace.Identity, sum uint64) {
+// liveReceipts returns the identities of p's live receipts, sorted: the
+// witness of a token list whose hash differs from the running one.
+func (s *pkSpec) liveReceipts(pid int32) []trace.Identity {
+	var out []trace.Identity
 	for _, x := range s.b.Live(pid) {
 		if x == history.None || s.m.Event(x).Kind != trace.Recv {
 			continue
 		}
 		if ci := s.copyOf(s.m.Event(x)); ci >= 0 && int(ci) < len(s.copies) {
-			id := trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc}
-			ids, sum = append(ids, id), sum+trace.IdentityHash(id)
+			out = append(out, trace.Identity{Msg: s.m.Event(x).Msg, Inc: s.copies[ci].inc})
 		}
 	}
-	return ids, sum
+	slices.SortFunc(out, compareIdentity)
+	return out
 }
 
 // resume judges a resume: the token with the process's announcement came
