@@ -10,11 +10,29 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
-// compactFrom is the number of processes from which WriteRun writes
-// ckpt/run@2, vectors by their differences (docs/formats.md): at 4,096
-// processes a dense vector is 40 KB of text per event. Narrow runs stay
+// compactFrom is the number of processes, or of a PK trace's failures,
+// from which WriteRun writes ckpt/run@2 (docs/formats.md): at 4,096
+// processes a dense vector is 40 KB of text per event, and every hop of
+// every PK token lists its announcer's live receipts, so 10^5 failures
+// of 4 processes made a ckpt/run@1 of over 50 GB (8,000: 538 MB; @2
+// writes a list by reference to the previous one). Small runs stay
 // ckpt/run@1, which people read.
 const compactFrom = 64
+
+// compact reports whether WriteRun writes tr's run through algorithm
+// name as ckpt/run@2.
+func compact(tr *trace.Trace, name string) bool {
+	if len(tr.Processes) >= compactFrom {
+		return true
+	}
+	fails := 0
+	for i := range tr.Events {
+		if tr.Events[i].Kind == trace.Fail {
+			fails++
+		}
+	}
+	return name == "pk" && fails >= compactFrom
+}
 
 // WriteRun replays tr through the algorithm name (variant as
 // algorithms.VariantRule says) with params overriding the trace's, and
@@ -32,7 +50,7 @@ func (p *Pipeline) WriteRun(w io.Writer, tr *trace.Trace, name, variant string, 
 	if err != nil {
 		return err
 	}
-	wo.Compact = len(tr.Processes) >= compactFrom
+	wo.Compact = compact(tr, name)
 	opts := replay.Options{Params: params, Variant: variant}
 	var rw *codec.RunWriter
 	var werr error
