@@ -90,34 +90,23 @@ type receiptView struct {
 	log *receiptLog
 	top int32
 	at  int32
-	// ids is the list once made: a run writes each token's body at
-	// every hop. Only writing (or describing) a run makes it, so a
-	// checked run never holds the lists.
-	ids []trace.Identity
 }
 
 // Identities implements trace.ReceiptSet: the chain from the top node,
-// sorted by message (a live history receives each message once).
+// sorted by message (a live history receives each message once). The
+// list is made anew at each call, never kept: the run holds every
+// token's view, and keeping each list made replay -o of 3*10^4 failures
+// of 4 processes hold 334 MB of them (10^5: 10 GB).
 func (v *receiptView) Identities() []trace.Identity {
-	if v.ids != nil {
-		return v.ids
-	}
 	ids := []trace.Identity{}
 	v.WalkIdentities(func(id trace.Identity) { ids = append(ids, id) })
 	slices.SortFunc(ids, func(a, b trace.Identity) int { return int(a.Msg) - int(b.Msg) })
-	v.ids = ids
 	return ids
 }
 
 // WalkIdentities implements trace.ReceiptWalker: the chain from the top
-// node, or the list once made, without making it.
+// node, without making the list.
 func (v *receiptView) WalkIdentities(yield func(trace.Identity)) {
-	if v.ids != nil {
-		for _, id := range v.ids {
-			yield(id)
-		}
-		return
-	}
 	for n := v.top; n != trace.None; n = v.log.nodes[n].parent {
 		yield(trace.Identity{Msg: v.log.nodes[n].msg, Inc: v.log.nodes[n].inc})
 	}
