@@ -103,11 +103,11 @@ func (b *Builder) snapshot(f *Failure) {
 		return
 	}
 	b.snapshotUsed += total
-	s.heads = make([]int32, np)
-	s.recvs = make([]rline.Msg, 0, total/2+1)
+	s.Heads = make([]int32, np)
+	s.Recvs = make([]rline.Msg, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.heads[q] = ps.held[len(ps.held)-1]
+		s.Heads[q] = ps.held[len(ps.held)-1]
 		for _, r := range ps.live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue
@@ -117,7 +117,7 @@ func (b *Builder) snapshot(f *Failure) {
 				continue
 			}
 			se := &m.Run.Events[snd]
-			s.recvs = append(s.recvs, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
+			s.Recvs = append(s.Recvs, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
 		}
 	}
 }
