@@ -39,7 +39,12 @@ func maxLine(m *history.Model, fi int, sorted [][]bool) []report.MaxLineEntry {
 	if x := min(restored, s.LiveAt[f.P]); x >= 0 {
 		_, start[f.P] = ch.Latest(f.P, x)
 	}
-	g, err := rline.NewOver(int32(len(s.Heads)), ch, s.Recvs)
+	msgs := make([]rline.Msg, len(s.Recvs))
+	for i, r := range s.Recvs {
+		re, se := m.Event(r), m.Event(m.SendOf[r])
+		msgs[i] = rline.Msg{From: se.P, SendOp: se.Op, To: re.P, RecvOp: re.Op}
+	}
+	g, err := rline.NewOver(int32(len(s.Heads)), ch, msgs)
 	if err != nil {
 		return nil
 	}

@@ -24,7 +24,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -195,9 +194,9 @@ type Snapshot struct {
 	// held: the held checkpoints are its chain of parents. nil: no
 	// snapshot (the budget ran out).
 	Heads []int32
-	// Recvs are the live receipts whose send is live too, the messages
-	// the maximum recovery line must not orphan.
-	Recvs []rline.Msg
+	// Recvs are the seqs of the live receipts whose send is live too
+	// (SendOf): the messages the maximum recovery line must not orphan.
+	Recvs []int32
 }
 
 // Handling is a point where a process has handled a failure: the state
