@@ -31,9 +31,13 @@ func Recoveries(m *history.Model) []report.Recovery {
 		}
 	}
 	tally(m, out)
+	var sorted [][]bool
 	for fi := range out {
 		f, rec := &m.Failures[fi], &out[fi]
-		maxLine := m.MaxLine(fi)
+		if sorted == nil && f.Snap.Heads != nil {
+			sorted = sortedChains(m)
+		}
+		rec.MaxLine = maxLine(m, fi, sorted)
 		for p := range rec.Line {
 			le := &rec.Line[p]
 			if le.Restore == nil {
@@ -42,10 +46,8 @@ func Recoveries(m *history.Model) []report.Recovery {
 			if le.Pos == history.None && p < len(f.Snap.LiveAt) {
 				le.Pos = f.Snap.LiveAt[p]
 			}
-			if maxLine != nil {
-				ml := maxLine[p]
-				le.Extra = le.Undone - int(ml.Undone)
-				rec.MaxLine = append(rec.MaxLine, report.MaxLineEntry{P: le.P, Ckpt: ml.Ckpt, Pos: ml.Pos, Undone: int(ml.Undone)})
+			if rec.MaxLine != nil {
+				le.Extra = le.Undone - rec.MaxLine[p].Undone
 			}
 		}
 	}

@@ -103,7 +103,7 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		m.shownMsg[p] = ops[nops+lo : nops+lo : nops+hi]
 		m.shownKind[p] = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Parent: None, Type: trace.CkptInitial, sorted: true, snBelow: None}
+		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Parent: None, Type: trace.CkptInitial, snBelow: None}
 		ps.held = append(held[clo:clo:chi], 0)
 		ps.taken = append(ckpts[clo:clo:chi], init)
 		ps.lastFail, ps.lastRestore, ps.end = None, None, None

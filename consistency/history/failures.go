@@ -1,9 +1,6 @@
 package history
 
-import (
-	"github.com/ckpt-dev/ckpt/rline"
-	"github.com/ckpt-dev/ckpt/trace"
-)
+import "github.com/ckpt-dev/ckpt/trace"
 
 // fail records an effective fail event; a fail of a process that is
 // already down is ignored (SPEC §3).
@@ -103,11 +100,11 @@ func (b *Builder) snapshot(f *Failure) {
 		return
 	}
 	b.snapshotUsed += total
-	s.heads = make([]int32, np)
-	s.recvs = make([]rline.Msg, 0, total/2+1)
+	s.Heads = make([]int32, np)
+	s.Recvs = make([]int32, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.heads[q] = ps.held[len(ps.held)-1]
+		s.Heads[q] = ps.held[len(ps.held)-1]
 		for _, r := range ps.live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue
@@ -116,8 +113,7 @@ func (b *Builder) snapshot(f *Failure) {
 			if snd == None || m.UndoneBy[snd] != None {
 				continue
 			}
-			se := &m.Run.Events[snd]
-			s.recvs = append(s.recvs, rline.Msg{From: se.P, SendOp: se.Op, To: int32(q), RecvOp: m.Run.Events[r].Op})
+			s.Recvs = append(s.Recvs, r)
 		}
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -106,9 +105,6 @@ type Ckpt struct {
 	// when the checkpoint was taken.
 	Unstable int32
 	Type     trace.CkptType
-	// sorted: positions never decrease along the chain of parents down
-	// to the initial checkpoint (a run can break that; rline needs it).
-	sorted bool
 	// snBelow is the largest Sn along the chain of parents (None for the
 	// initial checkpoint): a walk down the chain for a number stops
 	// where nothing below can match.
@@ -194,11 +190,13 @@ type Failure struct {
 // live too.
 type Snapshot struct {
 	LiveAt []int32
-	// heads are, per process, the index in Taken of the latest checkpoint
+	// Heads are, per process, the index in Taken of the latest checkpoint
 	// held: the held checkpoints are its chain of parents. nil: no
 	// snapshot (the budget ran out).
-	heads []int32
-	recvs []rline.Msg
+	Heads []int32
+	// Recvs are the seqs of the live receipts whose send is live too
+	// (SendOf): the messages the maximum recovery line must not orphan.
+	Recvs []int32
 }
 
 // Handling is a point where a process has handled a failure: the state

@@ -15,10 +15,9 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if e.Sn == None {
 		m.Missing.Sn = true
 	}
-	ck.sorted = head.sorted && head.Pos <= ck.Pos
 	ck.snBelow = max(head.snBelow, head.Sn)
 	if e.CkptType == trace.CkptInitial {
-		ck.Pos, ck.ID, ck.Parent, ck.sorted, ck.snBelow = 0, 0, None, true, None
+		ck.Pos, ck.ID, ck.Parent, ck.snBelow = 0, 0, None, None
 		if ck.Sn == None {
 			ck.Sn = 0
 		}
