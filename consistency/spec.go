@@ -220,3 +220,46 @@ func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.C
 	f.divergef([]int32{fl.Seq, fl.Restart, seq}, "%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
 		f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
 }
+
+// duties is what a process owes at once, oldest first: the rest of a
+// reaction an event began (MS: a forced checkpoint's delivery, a
+// request's application; PK: a token hop, a resume). D is the protocol
+// spec's duty, its kinds and texts the spec's own. In a run that claims
+// SPEC §3's timing a reaction is instantaneous and uninterrupted, so
+// another event first diverges, though the duty may still be done, late;
+// in another, events may come between.
+type duties[D any] []D
+
+// head returns the duty owed now, or nil, first popping those drop
+// (nil: none) says are no longer owed.
+func (q *duties[D]) head(drop func(*D) bool) *D {
+	for len(*q) > 0 {
+		if d := &(*q)[0]; drop == nil || !drop(d) {
+			return d
+		}
+		*q = (*q)[1:]
+	}
+	return nil
+}
+
+// owed returns the duty event e fulfils, or nil: the head, if step says
+// e is one of its steps, popped once e is its last. An event that is
+// none leaves it unmet (in a timed run).
+func (q *duties[D]) owed(f *specFrame, e *trace.RunEvent, drop func(*D) bool, step func(*D) (ok, last bool), unmet func(*D)) *D {
+	d := q.head(drop)
+	if d == nil || e.Kind == trace.Unhold {
+		return nil
+	}
+	ok, last := step(d)
+	if !ok {
+		if f.instants {
+			unmet(d)
+		}
+		return nil
+	}
+	out := *d
+	if last {
+		*q = (*q)[1:]
+	}
+	return &out
+}

@@ -31,7 +31,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		if e.Sn <= p.sn {
 			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
 		}
-		if h := s.head(p); h == nil || !s.forcedBeforeAdopted(h, e) {
+		if h := p.owes.head(s.dropApplied(p)); h == nil || !s.forcedBeforeAdopted(h, e) {
 			p.owes = append(p.owes, msOwe{kind: oweDeliverSn, seq: seq, n: e.Sn})
 		}
 	case trace.CkptRecovery:

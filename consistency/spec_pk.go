@@ -62,7 +62,7 @@ type pkProc struct {
 	// blind counts its live receipts of copies no send transmitted when
 	// received (no identity for its token's list), the first at blindAt.
 	blind, blindAt int32
-	duties         []pkDuty
+	duties         duties[pkDuty]
 	replay         *pkReplay // the restart being written, while down
 	target         int32     // the checkpoint a rollback being taken must restore
 }
@@ -413,8 +413,8 @@ func (s *pkSpec) finish() {
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !s.b.Down(int32(p)) {
-			s.unmet(int32(p), &pr.duties[0], history.None)
+		if d := pr.duties.head(nil); d != nil && !s.b.Down(int32(p)) {
+			s.unmet(int32(p), d, history.None)
 		}
 	}
 }
