@@ -111,10 +111,6 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	rs := s.m.RestoreOf(seq)
 	ck, latest := rs.Restored, rs.Latest
 	p.owes = p.owes[:0]
-	if e.Restore == history.None || e.Pos == history.None {
-		s.lacks(seq, "a restart's restore or pos")
-		return
-	}
 	taken := s.b.Taken(e.P)
 	if rs.Want = latest; ck == history.None {
 		ck = latest // restores a checkpoint it does not hold: domino-free's
@@ -180,10 +176,6 @@ func (s *msSpec) dropStale(p *msProc, pos int32) {
 func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	rs := s.m.RestoreOf(seq)
 	ck, latest := rs.Restored, rs.Latest
-	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
-		s.lacks(seq, "a rollback's restore, pos or failure")
-		return
-	}
 	fi, cause := s.cause(seq, e, p, d)
 	if fi == history.None {
 		return

@@ -181,10 +181,6 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 // sends its token and holds until the token returns.
 func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	fi := s.m.FailOf(seq)
-	if e.Restore == history.None || e.Pos == history.None {
-		s.lacks(seq, "a restart's restore or pos")
-		return
-	}
 	r := s.plan(seq, e.P, p)
 	if r == nil {
 		return
@@ -302,10 +298,6 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 // latest checkpoint that is no orphan of the announcements it recorded
 // (how far it undoes is minimal-rollback's), and replays silently.
 func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
-	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
-		s.lacks(seq, "a rollback's restore, pos or failure")
-		return
-	}
 	if d == nil || d.kind != dutyHop {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no token it has received\nPK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received",
 			s.name(e.P), seq, e.T)
