@@ -179,6 +179,20 @@ func (f *specFrame) sameInstant(seq int32, e *trace.RunEvent) bool {
 	return !f.instants || f.m.Event(seq).T == e.T
 }
 
+// restored records want (None: nowhere) as the checkpoint, by index in
+// Taken, that the restore at seq must restore, and returns the one it
+// restored: want if it restored none the process holds (domino-free's).
+func (f *specFrame) restored(seq, want int32) int32 {
+	rs := f.m.RestoreOf(seq)
+	if rs.Want = want; want == history.None {
+		rs.Want = history.Nowhere
+	}
+	if rs.Restored == history.None {
+		return want
+	}
+	return rs.Restored
+}
+
 // copyOf returns the index of the copy event e names, or -1.
 func (f *specFrame) copyOf(e *trace.RunEvent) int32 { return f.m.Copies.Index(e.Msg, e.Copy) }
 
