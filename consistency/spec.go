@@ -256,7 +256,7 @@ func (q *duties[D]) head(drop func(*D) bool) *D {
 		if d := &(*q)[0]; drop == nil || !drop(d) {
 			return d
 		}
-		*q = (*q)[1:]
+		q.pop()
 	}
 	return nil
 }
@@ -278,7 +278,11 @@ func (q *duties[D]) owed(f *specFrame, e *trace.RunEvent, drop func(*D) bool, st
 	}
 	out := *d
 	if last {
-		*q = (*q)[1:]
+		q.pop()
 	}
 	return &out
 }
+
+// pop removes the head, keeping the queue's array for the next duties
+// (a queue is short: a token hop's, the requests a restart owes).
+func (q *duties[D]) pop() { *q = append((*q)[:0], (*q)[1:]...) }
