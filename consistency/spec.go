@@ -140,7 +140,8 @@ func (f *specFrame) lacks(seq int32, what string) {
 
 // numbered reports whether e carries the op and copy numbers, and a
 // restore's checkpoint and position, the specs follow the run by (SPEC
-// §6); a run without them is not judged further.
+// §6), and the spec still judges: a run without them is not judged
+// further.
 func (f *specFrame) numbered(seq int32, e *trace.RunEvent) bool {
 	switch {
 	case e.Kind.IsOp() && e.Op == history.None:

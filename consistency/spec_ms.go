@@ -73,7 +73,7 @@ func newMSSpec(f *specFrame) *msSpec {
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}
 
 func (s *msSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || !s.numbered(seq, e) {
+	if !s.numbered(seq, e) {
 		return
 	}
 	p := &s.procs[e.P]

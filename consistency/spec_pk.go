@@ -119,13 +119,10 @@ func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 }
 
 func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute {
-		return
-	}
-	p := &s.procs[e.P]
 	if !s.numbered(seq, e) {
 		return
 	}
+	p := &s.procs[e.P]
 	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
 		return
