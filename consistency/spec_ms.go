@@ -181,10 +181,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 		} else if seq != history.None {
 			next = "its next event is " + s.ev(seq)
 		}
-		e, fail := s.m.Event(d.seq), ""
-		if d.kind == oweApply || d.kind == oweRequests {
-			fail = s.m.FailName(d.fi)
-		}
+		e := s.m.Event(d.seq)
 		switch d.kind {
 		case oweDeliverSn:
 			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
@@ -193,10 +190,10 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 		case oweApply:
 			rec := s.recs[d.fi]
 			return fmt.Sprintf("%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
-				s.name(p), s.m.Failures[d.fi].Seq, fail, d.seq, s.name(rec.o), rec.c, rec.r, next)
+				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
 		case oweRequests:
 			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
-				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, fail, strings.TrimPrefix(next, "its next event is "))
+				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
 		}
 		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
 	})
