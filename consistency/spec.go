@@ -138,14 +138,20 @@ func (f *specFrame) lacks(seq int32, what string) {
 	}
 }
 
-// numbered reports whether e carries the op and copy numbers the specs
-// follow the run by (SPEC §6); a run without them is not judged further.
+// numbered reports whether e carries the op and copy numbers, and a
+// restore's checkpoint and position, the specs follow the run by (SPEC
+// §6), and the spec still judges: a run without them is not judged
+// further.
 func (f *specFrame) numbered(seq int32, e *trace.RunEvent) bool {
 	switch {
 	case e.Kind.IsOp() && e.Op == history.None:
 		f.lacks(seq, "an op number")
 	case (e.Kind == trace.Send || e.Kind == trace.Recv || e.Kind == trace.Log || e.Kind == trace.Discard) && e.Copy <= 0:
 		f.lacks(seq, "a copy number")
+	case e.Kind == trace.Restart && (e.Restore == history.None || e.Pos == history.None):
+		f.lacks(seq, "a restart's restore or pos")
+	case e.Kind == trace.Rollback && (e.Restore == history.None || e.Pos == history.None || e.Failure == history.None):
+		f.lacks(seq, "a rollback's restore, pos or failure")
 	}
 	return !f.mute
 }
@@ -172,6 +178,20 @@ func (f *specFrame) ev(seq int32) string {
 // reacts to an input at once, so both share an instant.
 func (f *specFrame) sameInstant(seq int32, e *trace.RunEvent) bool {
 	return !f.instants || f.m.Event(seq).T == e.T
+}
+
+// restored records want (None: nowhere) as the checkpoint, by index in
+// Taken, that the restore at seq must restore, and returns the one it
+// restored: want if it restored none the process holds (domino-free's).
+func (f *specFrame) restored(seq, want int32) int32 {
+	rs := f.m.RestoreOf(seq)
+	if rs.Want = want; want == history.None {
+		rs.Want = history.Nowhere
+	}
+	if rs.Restored == history.None {
+		return want
+	}
+	return rs.Restored
 }
 
 // copyOf returns the index of the copy event e names, or -1.
@@ -220,3 +240,50 @@ func (f *specFrame) carries(seq int32, e *trace.RunEvent, fi int32, want trace.C
 	f.divergef([]int32{fl.Seq, fl.Restart, seq}, "%s's %s control message at seq %d carries %s, not %s\na control message for %s carries what its restart at seq %d made of it",
 		f.name(e.P), e.Control, seq, describeBody(f.m, b), describeBody(f.m, &want), f.m.FailName(fi), fl.Restart)
 }
+
+// duties is what a process owes at once, oldest first: the rest of a
+// reaction an event began (MS: a forced checkpoint's delivery, a
+// request's application; PK: a token hop, a resume). D is the protocol
+// spec's duty, its kinds and texts the spec's own. In a run that claims
+// SPEC §3's timing a reaction is instantaneous and uninterrupted, so
+// another event first diverges, though the duty may still be done, late;
+// in another, events may come between.
+type duties[D any] []D
+
+// head returns the duty owed now, or nil, first popping those drop
+// (nil: none) says are no longer owed.
+func (q *duties[D]) head(drop func(*D) bool) *D {
+	for len(*q) > 0 {
+		if d := &(*q)[0]; drop == nil || !drop(d) {
+			return d
+		}
+		q.pop()
+	}
+	return nil
+}
+
+// owed returns the duty event e fulfils, or nil: the head, if step says
+// e is one of its steps, popped once e is its last. An event that is
+// none leaves it unmet (in a timed run).
+func (q *duties[D]) owed(f *specFrame, e *trace.RunEvent, drop func(*D) bool, step func(*D) (ok, last bool), unmet func(*D)) *D {
+	d := q.head(drop)
+	if d == nil || e.Kind == trace.Unhold {
+		return nil
+	}
+	ok, last := step(d)
+	if !ok {
+		if f.instants {
+			unmet(d)
+		}
+		return nil
+	}
+	out := *d
+	if last {
+		q.pop()
+	}
+	return &out
+}
+
+// pop removes the head, keeping the queue's array for the next duties
+// (a queue is short: a token hop's, the requests a restart owes).
+func (q *duties[D]) pop() { *q = append((*q)[:0], (*q)[1:]...) }

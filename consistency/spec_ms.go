@@ -30,7 +30,7 @@ type msProc struct {
 	inc, line int32          // textbook
 	pending   []int32        // the requests (control_recv seqs) that arrived while down
 	log       []msEntry      // the stable message log, by op: entries logged before the latest restore replay
-	owes      []msOwe
+	owes      duties[msOwe]
 }
 
 // msEntry is a stable log entry: its copy and its log event's seq + 1
@@ -73,7 +73,7 @@ func newMSSpec(f *specFrame) *msSpec {
 func (s *msSpec) prepare(int32, *trace.RunEvent) {}
 
 func (s *msSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute || !s.numbered(seq, e) {
+	if !s.numbered(seq, e) {
 		return
 	}
 	p := &s.procs[e.P]
@@ -106,36 +106,14 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// owed returns the duty event e fulfils, popping it, or nil. In a run
-// that claims SPEC §3's timing a reaction is instantaneous and
-// uninterrupted, so another event first diverges; in another, events may
-// come between.
+// owed returns the duty event e fulfils, popping it once fulfilled, or
+// nil (duties).
 func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
-	d := s.head(p)
-	if d == nil || e.Kind == trace.Unhold || s.forcedBeforeAdopted(d, e) {
-		return nil
-	}
-	if !s.fulfils(d, e) {
-		if s.instants {
+	return p.owes.owed(s.specFrame, e, s.dropApplied(p), func(d *msOwe) (bool, bool) { return s.fulfils(seq, e, d) }, func(d *msOwe) {
+		if !s.forcedBeforeAdopted(d, e) {
 			s.unmet(e.P, d, seq)
 		}
-		return nil
-	}
-	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
-		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant",
-			s.ev(seq), e.T, s.ev(d.seq))
-	}
-	out := *d
-	if d.kind == oweRequests {
-		if d.sent[e.Peer] {
-			s.divergef([]int32{seq}, "%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
-		}
-		if d.sent[e.Peer] = true; sentTo(d.sent, e.P) < len(d.sent)-1 {
-			return &out
-		}
-	}
-	p.owes = p.owes[1:]
-	return &out
+	})
 }
 
 // forcedBeforeAdopted reports whether e is the forced checkpoint that
@@ -148,35 +126,49 @@ func (s *msSpec) forcedBeforeAdopted(d *msOwe, e *trace.RunEvent) bool {
 	return d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced && s.sameInstant(d.seq, e)
 }
 
-// head returns the duty p owes now, passing over the requests that
-// arrived while it was down and that it has applied since.
-func (s *msSpec) head(p *msProc) *msOwe {
-	for len(p.owes) > 0 {
-		d := &p.owes[0]
+// dropApplied passes over the requests that arrived while p was down and
+// that it has applied since.
+func (s *msSpec) dropApplied(p *msProc) func(*msOwe) bool {
+	return func(d *msOwe) bool {
 		if !d.pending {
-			return d
+			return false
 		}
-		if d.pending = false; s.owes(p, d.fi) {
-			return d
-		}
-		p.owes = p.owes[1:]
+		d.pending = false
+		return !s.owes(p, d.fi)
 	}
-	return nil
 }
 
-// fulfils reports whether e is the step duty d asks for.
-func (s *msSpec) fulfils(d *msOwe, e *trace.RunEvent) bool {
+// fulfils reports whether e is a step duty d asks for, and its last: a
+// delivery at the instant of its forced checkpoint or log, a request to
+// each other process once.
+func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool) {
 	switch {
 	case d.kind == oweDeliverSn || d.kind == oweAdopted:
-		return e.Kind == trace.Recv
+		ok = e.Kind == trace.Recv
 	case d.kind == oweDeliverCopy:
-		return e.Kind == trace.Recv && e.Via != trace.ViaLog && s.copyOf(e) == d.ci && e.Op == d.n
+		ok = e.Kind == trace.Recv && e.Via != trace.ViaLog && s.copyOf(e) == d.ci && e.Op == d.n
 	case e.Failure != history.None && e.Failure != s.m.Failures[d.fi].Seq:
-		return false
+		return false, false
 	case d.kind == oweApply:
-		return e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery
+		return e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery, true
+	default:
+		ok = e.Kind == trace.ControlSend && e.Control == trace.ControlRollback && e.Peer >= 0 && int(e.Peer) < len(d.sent)
 	}
-	return e.Kind == trace.ControlSend && e.Control == trace.ControlRollback && e.Peer >= 0 && int(e.Peer) < len(d.sent)
+	if !ok {
+		return false, false
+	}
+	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
+		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant",
+			s.ev(seq), e.T, s.ev(d.seq))
+	}
+	if d.kind != oweRequests {
+		return true, true
+	}
+	if d.sent[e.Peer] {
+		s.divergef([]int32{seq}, "%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
+	}
+	d.sent[e.Peer] = true
+	return true, sentTo(d.sent, e.P) == len(d.sent)-1
 }
 
 // unmet reports duty d of process p left unfulfilled by the event at
@@ -189,10 +181,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 		} else if seq != history.None {
 			next = "its next event is " + s.ev(seq)
 		}
-		e, fail := s.m.Event(d.seq), ""
-		if d.kind == oweApply || d.kind == oweRequests {
-			fail = s.m.FailName(d.fi)
-		}
+		e := s.m.Event(d.seq)
 		switch d.kind {
 		case oweDeliverSn:
 			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
@@ -201,10 +190,10 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 		case oweApply:
 			rec := s.recs[d.fi]
 			return fmt.Sprintf("%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
-				s.name(p), s.m.Failures[d.fi].Seq, fail, d.seq, s.name(rec.o), rec.c, rec.r, next)
+				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
 		case oweRequests:
 			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
-				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, fail, strings.TrimPrefix(next, "its next event is "))
+				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
 		}
 		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
 	})
@@ -213,7 +202,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 // finish judges what the processes still owe at the end.
 func (s *msSpec) finish() {
 	for p := range s.procs {
-		if d := s.head(&s.procs[p]); d != nil && !s.b.Down(int32(p)) {
+		if d := s.procs[p].owes.head(s.dropApplied(&s.procs[p])); d != nil && !s.b.Down(int32(p)) {
 			s.unmet(int32(p), d, history.None)
 		}
 	}

@@ -31,7 +31,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		if e.Sn <= p.sn {
 			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
 		}
-		if h := s.head(p); h == nil || !s.forcedBeforeAdopted(h, e) {
+		if h := p.owes.head(s.dropApplied(p)); h == nil || !s.forcedBeforeAdopted(h, e) {
 			p.owes = append(p.owes, msOwe{kind: oweDeliverSn, seq: seq, n: e.Sn})
 		}
 	case trace.CkptRecovery:
@@ -108,17 +108,9 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 // application of the requests that arrived while it was down, in order.
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
-	rs := s.m.RestoreOf(seq)
-	ck, latest := rs.Restored, rs.Latest
+	latest := s.m.RestoreOf(seq).Latest
 	p.owes = p.owes[:0]
-	if e.Restore == history.None || e.Pos == history.None {
-		s.lacks(seq, "a restart's restore or pos")
-		return
-	}
-	taken := s.b.Taken(e.P)
-	if rs.Want = latest; ck == history.None {
-		ck = latest // restores a checkpoint it does not hold: domino-free's
-	}
+	taken, ck := s.b.Taken(e.P), s.restored(seq, latest)
 	if p.sn = taken[ck].Sn; fi == history.None {
 		return // it answers no failure: the run spec's
 	}
@@ -178,12 +170,6 @@ func (s *msSpec) dropStale(p *msProc, pos int32) {
 // the request it owes — or, textbook, by a message of a higher
 // incarnation.
 func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
-	rs := s.m.RestoreOf(seq)
-	ck, latest := rs.Restored, rs.Latest
-	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
-		s.lacks(seq, "a rollback's restore, pos or failure")
-		return
-	}
 	fi, cause := s.cause(seq, e, p, d)
 	if fi == history.None {
 		return
@@ -197,13 +183,8 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		})
 	}
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
-	want := s.b.EarliestHeld(e.P, latest, rec.r)
-	if rs.Want = want; want == history.None {
-		rs.Want = history.Nowhere
-	}
-	if ck == history.None {
-		ck = want
-	}
+	want := s.b.EarliestHeld(e.P, s.m.RestoreOf(seq).Latest, rec.r)
+	ck := s.restored(seq, want)
 	switch {
 	case want == history.None || p.sn < rec.r:
 		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback",

@@ -68,7 +68,7 @@ type pkProc struct {
 	// blind counts its live receipts of copies no send transmitted when
 	// received (no identity for its token's list), the first at blindAt.
 	blind, blindAt int32
-	duties         []pkDuty
+	duties         duties[pkDuty]
 	replay         *pkReplay // the restart being written, while down
 	target         int32     // the checkpoint a rollback being taken must restore
 }
@@ -125,13 +125,10 @@ func (s *pkSpec) prepare(seq int32, e *trace.RunEvent) {
 }
 
 func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
-	if s.mute {
-		return
-	}
-	p := &s.procs[e.P]
 	if !s.numbered(seq, e) {
 		return
 	}
+	p := &s.procs[e.P]
 	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
 		return
@@ -421,8 +418,8 @@ func (s *pkSpec) finish() {
 	s.reportLists()
 	for p := range s.procs {
 		pr := &s.procs[p]
-		if len(pr.duties) > 0 && !s.b.Down(int32(p)) {
-			s.unmet(int32(p), &pr.duties[0], history.None)
+		if d := pr.duties.head(nil); d != nil && !s.b.Down(int32(p)) {
+			s.unmet(int32(p), d, history.None)
 		}
 	}
 }

@@ -181,10 +181,6 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 // sends its token and holds until the token returns.
 func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	fi := s.m.FailOf(seq)
-	if e.Restore == history.None || e.Pos == history.None {
-		s.lacks(seq, "a restart's restore or pos")
-		return
-	}
 	r := s.plan(seq, e.P, p)
 	if r == nil {
 		return
@@ -200,10 +196,8 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	s.atInstant(seq, e, r)
 	p.replay = nil
-	taken, rs := s.b.Taken(e.P), s.m.RestoreOf(seq)
-	rs.Want = r.ck
-	ck := rs.Restored
-	if ck != history.None && ck != r.ck {
+	taken, ck := s.b.Taken(e.P), s.restored(seq, r.ck)
+	if ck != r.ck {
 		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d\nPK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
 			s.name(e.P), e.Restore, taken[r.ck].ID, s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore)
 	}
@@ -214,9 +208,6 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		if x[1] == s.m.Failures[fi].Seq {
 			s.procs[x[0]].ann.add(a)
 		}
-	}
-	if ck == history.None {
-		ck = r.ck
 	}
 	s.resync(seq, e, p, ck)
 	p.waiting = seq
@@ -307,10 +298,6 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 // latest checkpoint that is no orphan of the announcements it recorded
 // (how far it undoes is minimal-rollback's), and replays silently.
 func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
-	if e.Restore == history.None || e.Pos == history.None || e.Failure == history.None {
-		s.lacks(seq, "a rollback's restore, pos or failure")
-		return
-	}
 	if d == nil || d.kind != dutyHop {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no token it has received\nPK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received",
 			s.name(e.P), seq, e.T)
@@ -320,13 +307,9 @@ func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		s.divergef([]int32{d.recv, seq}, "%s's rollback at seq %d says cause token, but %s received no token control message for failure seq %d\na rollback answers the token that caused it, and the token %s received at seq %d is failure seq %d's",
 			s.name(e.P), seq, s.name(e.P), e.Failure, s.name(e.P), d.recv, t.Failure)
 	}
-	want := p.target
-	rs, taken := s.m.RestoreOf(seq), s.b.Taken(e.P)
-	rs.Want = want
-	ck := rs.Restored
-	if ck == history.None {
-		ck = want
-	} else if ck != want {
+	want, taken := p.target, s.b.Taken(e.P)
+	ck := s.restored(seq, want)
+	if ck != want {
 		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d\nPK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
 			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(e.P), seq, taken[want].ID, taken[want].Pos, taken[ck].ID, taken[ck].Pos)
 	}

@@ -13,38 +13,20 @@ import (
 // PK's tokens (SPEC §5): what a process owes when one reaches it, what a
 // hop resends, what a token carries, and the resume.
 
-// owed returns the duty event e fulfils, or nil; an event that leaves a
-// duty unfulfilled is a divergence, reported once: the duty may still be
-// done, late. A hop is fulfilled by its rollback, its resends and,
-// last, its forward.
+// owed returns the duty event e fulfils, or nil (duties). A hop is
+// fulfilled by its rollback, its resends and, last, its forward.
 func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
-	if len(p.duties) == 0 || e.Kind == trace.Unhold {
-		return nil
-	}
-	d := &p.duties[0]
-	var fits, last bool
-	switch d.kind {
-	case dutyResume:
-		fits, last = e.Kind == trace.Resume, true
-	case dutyOwnToken:
-		fits, last = e.Kind == trace.ControlSend && e.Control == trace.ControlToken, true
-	case dutyHop:
+	return p.duties.owed(s.specFrame, e, nil, func(d *pkDuty) (bool, bool) {
+		switch d.kind {
+		case dutyResume:
+			return e.Kind == trace.Resume, true
+		case dutyOwnToken:
+			return e.Kind == trace.ControlSend && e.Control == trace.ControlToken, true
+		}
 		// Whether it rolls back, and how far, is minimal-rollback's and
 		// orphan-free's to judge.
-		fits = e.Kind == trace.Rollback && len(d.resent) == 0 || e.Kind == trace.Send && e.Resend || e.Kind == trace.ControlSend && e.Control == trace.ControlToken
-		last = e.Kind == trace.ControlSend
-	}
-	if !fits {
-		if s.instants { // else other events may come between (spec.go)
-			s.unmet(e.P, d, seq) // it may still be done, late
-		}
-		return nil
-	}
-	out := *d
-	if last {
-		p.duties = append(p.duties[:0], p.duties[1:]...)
-	}
-	return &out
+		return e.Kind == trace.Rollback && len(d.resent) == 0 || e.Kind == trace.Send && e.Resend || e.Kind == trace.ControlSend && e.Control == trace.ControlToken, e.Kind == trace.ControlSend
+	}, func(d *pkDuty) { s.unmet(e.P, d, seq) })
 }
 
 // unmet reports duty d of process p left unfulfilled by the event at
