@@ -32,8 +32,9 @@ func newReplayCmd(ios *IO) *cobra.Command {
 		Short: "Replay a trace through one algorithm and write the run",
 		Long: `replay runs the execution trace FILE ("-" for stdin) through the
 discrete-event replay engine driving one recovery algorithm and writes the
-resulting run (ckpt/run@1; from 64 processes ckpt/run@2, which writes
-vectors by their differences): JSON by default, JSON Lines when OUT ends
+resulting run (ckpt/run@1; from 64 processes, or for pk from 64
+failures, ckpt/run@2, which writes vectors and token lists by their
+differences): JSON by default, JSON Lines when OUT ends
 in .jsonl, gzip-compressed when it ends in .gz. A file is written while
 the run is made. The run names its source
 trace relative to OUT's directory (as given, on stdout), so that ckpt
