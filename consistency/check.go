@@ -69,9 +69,9 @@ func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 // judgeRules runs the rules on every core the process may use: they are
 // pure functions of the model (TestRulesArePure) and each writes only
 // its own result, so the report is the same in any order. Each follows
-// what the specs found of its property as the run streamed. verify runs its
-// algorithms in parallel: this fills the core the one that finishes
-// first leaves idle while the other is judged.
+// what the specs found of its property as the run streamed. The replay
+// and the streamed check use one core; judging at the end is where the
+// others help.
 func judgeRules(m *history.Model, streamed *[len(rules)]result) []result {
 	out := streamed[:]
 	tasks := make(chan func(), len(rules))
