@@ -19,19 +19,10 @@ import (
 // ckpt/run@1, which people read.
 const compactFrom = 64
 
-// compact reports whether WriteRun writes tr's run through algorithm
-// name as ckpt/run@2.
-func compact(tr *trace.Trace, name string) bool {
-	if len(tr.Processes) >= compactFrom {
-		return true
-	}
-	fails := 0
-	for i := range tr.Events {
-		if tr.Events[i].Kind == trace.Fail {
-			fails++
-		}
-	}
-	return name == "pk" && fails >= compactFrom
+// compact reports whether WriteRun writes the run of a trace of sizes s
+// through algorithm name as ckpt/run@2.
+func compact(s algorithms.Sizes, name string) bool {
+	return s.Procs >= compactFrom || name == "pk" && s.Fails >= compactFrom
 }
 
 // WriteRun replays tr through the algorithm name (variant as
@@ -43,14 +34,15 @@ func compact(tr *trace.Trace, name string) bool {
 // Without stream nothing is written unless the replay succeeds. The
 // replay is refused (*TooBig) when its estimate exceeds the memory cap.
 func (p *Pipeline) WriteRun(w io.Writer, tr *trace.Trace, name, variant string, params trace.Params, source string, wo codec.WriteOptions, stream bool) error {
-	if err := p.Fits(tr, []string{name}, false); err != nil {
+	sizes := sizesOf(tr)
+	if err := p.Mem.check(tr.Name, replayEstimate(sizes, []string{name}, false)); err != nil {
 		return err
 	}
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return err
 	}
-	wo.Compact = compact(tr, name)
+	wo.Compact = compact(sizes, name)
 	opts := replay.Options{Params: params, Variant: variant}
 	var rw *codec.RunWriter
 	var werr error
