@@ -43,8 +43,9 @@ func (a *PK) lacking(j int32, p *proc, b *trace.ControlBody, i int32) []int32 {
 	bv, ok := b.Receipts.(*receiptView)
 	if !ok || i < 0 || i >= a.n {
 		var ops []int32
+		ids := b.ReceivedList()
 		for k := range p.sends {
-			if s := &p.sends[k]; s.to == i && !hasIdentity(b.ReceivedList(), s.msg, s.inc) {
+			if s := &p.sends[k]; s.to == i && !hasIdentity(ids, s.msg, s.inc) {
 				ops = append(ops, s.op)
 			}
 		}
