@@ -48,7 +48,7 @@ const (
 	numKinds
 )
 
-var kindNames = []string{
+var kindNames = [numKinds]string{
 	KindInvalid:       "",
 	Send:              "send",
 	Recv:              "recv",
@@ -73,10 +73,10 @@ var kindNames = []string{
 
 // String returns the kind's name as written in files ("?" out of
 // range, as the run's enums).
-func (k Kind) String() string { return name(kindNames, uint8(k)) }
+func (k Kind) String() string { return name(kindNames[:], uint8(k)) }
 
 // ParseKind returns the kind named s, or KindInvalid.
-func ParseKind(s string) Kind { return Kind(parse(kindNames, s)) }
+func ParseKind(s string) Kind { return Kind(parse(kindNames[:], s)) }
 
 // IsOp reports whether k is a program operation (send, recv, internal):
 // the piecewise-deterministic part of a process, as opposed to environment
