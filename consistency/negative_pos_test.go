@@ -33,3 +33,17 @@ func TestNegativeCheckpointPos(t *testing.T) {
 		t.Errorf("no witness names the negative pos:\n%s", dump(r))
 	}
 }
+
+// TestNegativeRestartPos: a PK restart at a negative pos has no
+// announcement in the model; the checker fails the run instead of
+// panicking on it.
+func TestNegativeRestartPos(t *testing.T) {
+	b := newRun("pk", "P0", "P1")
+	b.internal("P0", 0)
+	f := b.fail("P0")
+	b.restart("P0", 0, -5, 0, f)
+	b.done("P0", "P1")
+	if r := Check(b.run, nil); r.Valid {
+		t.Fatalf("a restart at pos -5 passed:\n%s", dump(r))
+	}
+}

@@ -139,7 +139,8 @@ func (f *specFrame) lacks(seq int32, what string) {
 }
 
 // numbered reports whether e carries the op and copy numbers, and a
-// restore's checkpoint and position, the specs follow the run by (SPEC
+// restore's checkpoint and position (a negative one is none: the model
+// announces no PK restart from it), the specs follow the run by (SPEC
 // §6), and the spec still judges: a run without them is not judged
 // further.
 func (f *specFrame) numbered(seq int32, e *trace.RunEvent) bool {
@@ -148,9 +149,9 @@ func (f *specFrame) numbered(seq int32, e *trace.RunEvent) bool {
 		f.lacks(seq, "an op number")
 	case (e.Kind == trace.Send || e.Kind == trace.Recv || e.Kind == trace.Log || e.Kind == trace.Discard) && e.Copy <= 0:
 		f.lacks(seq, "a copy number")
-	case e.Kind == trace.Restart && (e.Restore == history.None || e.Pos == history.None):
+	case e.Kind == trace.Restart && (e.Restore == history.None || e.Pos < 0):
 		f.lacks(seq, "a restart's restore or pos")
-	case e.Kind == trace.Rollback && (e.Restore == history.None || e.Pos == history.None || e.Failure == history.None):
+	case e.Kind == trace.Rollback && (e.Restore == history.None || e.Pos < 0 || e.Failure == history.None):
 		f.lacks(seq, "a rollback's restore, pos or failure")
 	}
 	return !f.mute
