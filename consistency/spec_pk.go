@@ -252,11 +252,16 @@ func (s *pkSpec) copyVT(ci int32) (trace.VT, int32, bool) {
 // receiver recorded, no duplicate of a live receipt, and names no
 // incarnation the receiver has not heard the end of before it.
 func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
+	ci := s.copyOf(e)
+	if ci >= 0 && int(ci) < len(s.copies) {
+		// Live whatever is judged below: counted as liveReceipts counts.
+		p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: s.copies[ci].inc})
+		p.rn++
+	}
 	if s.waits(seq, e, p) {
 		return
 	}
-	ci := s.copyOf(e)
-	vt, inc, ok := s.copyVT(ci)
+	vt, _, ok := s.copyVT(ci)
 	if !ok {
 		// Taken before (the model's), or never sent: orphan-free's.
 		if ci < 0 || s.m.Copies.Send[ci] == history.None {
@@ -281,8 +286,6 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	s.at(e.P, s.liveCount(e.P)).Merge(vt)
 	s.recvOf[e.Msg] = seq
-	p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: inc})
-	p.rn++
 	s.vectors.taken(s, ci)
 }
 
