@@ -38,8 +38,8 @@ var rules = [...]func(m *history.Model, r *result){
 }
 
 // ruleNames are the rules' properties, in their order: the report's
-// list (the conversion panics at start-up if it is not ten long, and
-// judgeRules' array type does not compile unless rules are ten).
+// list (the conversion panics at start-up if it is shorter than ten;
+// TestRuleOrder fails if it is longer).
 var ruleNames = [10]string(report.PropertyNames)
 
 // The places in rules of the properties the specs report to.

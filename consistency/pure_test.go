@@ -51,6 +51,9 @@ func TestRuleOrder(t *testing.T) {
 		report.RDT: rollbackDependencyTrackable, report.SnLines: snLines, report.MinimalRollback: minimalRollback,
 		report.Equivalence: equivalence,
 	}
+	if len(report.PropertyNames) != len(rules) {
+		t.Errorf("the report lists %d properties, the checker judges %d", len(report.PropertyNames), len(rules))
+	}
 	for i, name := range ruleNames {
 		if w, ok := want[name]; !ok || reflect.ValueOf(rules[i]).Pointer() != reflect.ValueOf(w).Pointer() {
 			t.Errorf("rules[%d] is not the rule of %s", i, name)
