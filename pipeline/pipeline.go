@@ -59,6 +59,10 @@ type Outcome struct {
 	Report report.Report
 }
 
+// collectFrom is the estimated size of a trace's runs from which Verify
+// collects garbage before each replay (the figures are beside the call).
+const collectFrom = 64 << 20
+
 // Verify replays tr through every algorithm of o and checks each run
 // against tr while it is made; file names the trace in the reports. An
 // algorithm whose replay cannot run, or whose estimate exceeds the
@@ -81,15 +85,17 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 		}
 		fit = append(fit, i)
 	}
+	if len(fit) == 0 {
+		return out
+	}
 	names := make([]string, len(fit))
 	for k, i := range fit {
 		names[k] = o.Algorithms[i]
 	}
 	all := replayEstimate(s, names, true)
-	atOnce := p.Mem.check(tr.Name, all)
-	if len(fit) == 0 || (o.KeepRuns && atOnce != nil) {
+	if err := p.Mem.check(tr.Name, all); o.KeepRuns && err != nil {
 		for _, i := range fit { // kept, the runs add up
-			out[i].Report = report.ErrorReport(file, o.Algorithms[i], Describe(atOnce))
+			out[i].Report = report.ErrorReport(file, o.Algorithms[i], Describe(err))
 		}
 		return out
 	}
@@ -101,8 +107,12 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 		// collected now, so that their pages hold the next run instead of
 		// new ones. verify both of the 10^6 trace, whole process
 		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
-		// s CPU instead of 5.42-6.11 (docs/performance.md).
-		runtime.GC()
+		// s CPU instead of 5.42-6.11 (docs/performance.md). Only for a big
+		// run: a forced cycle per small trace doubled the CPU of verifying
+		// 300 traces of 300 events (2.42 s against 1.28).
+		if all.bytes >= collectFrom {
+			runtime.GC()
+		}
 		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
 	}
 	return out
