@@ -358,3 +358,19 @@ func TestLenient(t *testing.T) {
 		t.Errorf("notes %q, %d messages", ex.Notes, ex.Messages)
 	}
 }
+
+// TestTimeGroupOutOfRange: timestamps farther apart than ckpt's time
+// range are refused naming the line of the first event out of range.
+func TestTimeGroupOutOfRange(t *testing.T) {
+	text := `[INFO] [10/13/2014 04:23:20.113] [d] [akka://Broadcast/user/node0] {"node0" : 1} Sending hello to node1
+[INFO] [10/13/2314 04:23:20.113] [d] [akka://Broadcast/user/node1] {"node0" : 1, "node1" : 1} Received hello from node0
+`
+	log, err := Parse([]Source{{Name: "far.log", R: strings.NewReader(text)}}, ParseOptions{Regex: akkaRegex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = log.Executions[0].Trace("far.log", ImportOptions{TimeGroup: "date"})
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "span more than") {
+		t.Fatalf("got %v, want the line of the event out of range", err)
+	}
+}

@@ -49,7 +49,9 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	}
 	origin := slices.MinFunc(abs, time.Time.Compare)
 	for i := range ex.Events {
-		ex.Events[i].Time = trace.Time(abs[i].Sub(origin))
+		if ex.Events[i].Time = trace.Time(abs[i].Sub(origin)); ex.Events[i].Time > trace.MaxTime {
+			return bad(ex.Events[i].Line, "the events' times span more than %s", trace.MaxTimeText)
+		}
 	}
 	if err := ex.Deskew(); err != nil {
 		return bad(0, "%s", err.Error())
