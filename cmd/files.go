@@ -22,9 +22,8 @@ type fileResult struct {
 }
 
 // checkFiles runs one for every input on the pipeline's cores (pipeline
-// Each). One bad file
-// hides nothing: it becomes an error entry in its place, and the others
-// are reported as usual. The reports come back in argument order, with
+// Each). One bad file hides nothing: it becomes an error entry in its
+// place, and the others are reported as usual. The reports come back in argument order, with
 // the lines to say on stderr (notes, then one "ckpt: FILE: what" per
 // error entry), in the same order, so that output never depends on
 // scheduling. meter (nil: none) shows how many files are done.

@@ -62,8 +62,8 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 	return finishReports(ios, f, reports, lines, false)
 }
 
-// verifyTrace replays tr through every algorithm the flags select, on
-// one after the other, and checks each run (pipeline.Verify).
+// verifyTrace replays tr through every algorithm the flags select, one
+// after the other, and checks each run (pipeline.Verify).
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
 		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params,

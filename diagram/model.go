@@ -29,10 +29,10 @@ const (
 	// windows. The page draws only what is in view, so it holds far
 	// more: 10^5 events open in well under a second (docs/diagram.md).
 	DefaultPageMaxEvents = 250_000
-	// DefaultAround is how many events are kept either side of each
+	// aroundFailure is how many events are kept either side of each
 	// failure's recovery when windowing (fewer when many failures share
 	// the window).
-	DefaultAround = 60
+	aroundFailure = 60
 )
 
 // Axis modes: what x means.

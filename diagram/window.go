@@ -3,7 +3,7 @@ package diagram
 import "github.com/ckpt-dev/ckpt/trace"
 
 // window chooses the events to draw: all of them for a small run, else
-// the first maxEvents/2 events and DefaultAround events either side of
+// the first maxEvents/2 events and aroundFailure events either side of
 // each failure's recovery, as many failures as maxEvents allows, plus
 // every checkpoint a drawn rollback restores.
 func (m *model) window(maxEvents int) {
@@ -25,7 +25,7 @@ func (m *model) window(maxEvents int) {
 	// Share the budget between the start and the failures: many failures
 	// get a shorter start and tighter surroundings rather than being
 	// dropped.
-	head, around := maxEvents/2, DefaultAround
+	head, around := maxEvents/2, aroundFailure
 	if m.failures > 0 {
 		head = min(head, max(budget/(m.failures+1), budget/10))
 		around = min(around, max((budget-head)/(m.failures*4), 8))

@@ -10,8 +10,9 @@ import (
 // for failure fi (Wang 1997) from the snapshot the model took at its fail
 // instant: the failed process at its latest checkpoint at or before its
 // restored state, everyone else at its state at the failure instant,
-// then rollback propagation, as the report writes it. nil when it cannot be computed (no restart,
-// no snapshot, or a history rline refuses). sorted is sortedChains(m).
+// then rollback propagation, as the report writes it. nil when it cannot
+// be computed (no restart, no snapshot, or a history rline refuses).
+// sorted is sortedChains(m).
 //
 // The held checkpoints are read from each process's chain of parents,
 // walked only as far as the propagation goes: a failure costs what it

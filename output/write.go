@@ -227,7 +227,8 @@ func dirProblem(dir string, err error) string {
 }
 
 // cause returns the error inside a *os.PathError or *os.LinkError
-// (rename), which name ckpt's temporary file, or err.
+// (rename), or err: the callers name the path in their own words (the
+// wrapped error may name ckpt's temporary file instead).
 func cause(err error) error {
 	var pe *os.PathError
 	var le *os.LinkError

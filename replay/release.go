@@ -121,7 +121,9 @@ func (e *engine) stabilize(f *Effect) error {
 // replaced lets go of checkpoint vector vt, which its process's next
 // checkpoint does not share (storeVT): the consumer reads it only while
 // it takes the events that carry it, and a restore reads nothing of the
-// run (the checker keeps its own copy of what a later restore reads).
+// run (the checker keeps, by reference, the vectors a later restore
+// reads: a vector handed out is never written again, as
+// algorithms/pk's TestVectorsNeverRewritten pins).
 func (e *engine) replaced(vt int32) {
 	if vt != trace.None && e.stream != nil {
 		e.drops = append(e.drops, drop{upto: int32(len(e.out.Events)), pb: trace.None, vt: vt})
