@@ -33,40 +33,14 @@ func paint(s string, t tone, color bool) string {
 // drawPart draws the columns of p as a box-drawn table: the header, a
 // rule, then the rows, ruled apart when a cell wraps over several lines
 // so that each reads as one. Right-aligned columns are the numeric ones
-// (t.right) past the key columns. A cell's lines are drawn without the
-// spaces around them, painted ones with them (they are inside the
-// colour), as the tables have always been drawn.
+// (t.right) past the key columns.
 func drawPart(sb *strings.Builder, t *table, p part, color bool) {
-	n := len(p.cols)
-	right := make([]bool, n)
-	head := make([][]string, n)
+	right := make([]bool, len(p.cols))
 	for j, c := range p.cols {
 		right[j] = c >= max(t.keys, 1) && c < len(t.right) && t.right[c]
-		head[j] = []string{strings.TrimSpace(t.header[c])}
 	}
-	rows := [][][]string{head} // per row, per column, the cell's lines
-	wrapped := false
-	for _, r := range t.rows {
-		row := make([][]string, n)
-		for j, c := range p.cols {
-			row[j] = []string{""}
-			if c >= len(r) {
-				continue
-			}
-			text := oneLine(r[c].text)
-			if p.wraps[j] > 0 {
-				row[j] = wrapLines(text, p.wraps[j])
-				wrapped = wrapped || len(row[j]) > 1
-			} else {
-				row[j][0] = text
-			}
-			for k := range row[j] {
-				row[j][k] = strings.TrimSpace(paint(row[j][k], r[c].tone, color))
-			}
-		}
-		rows = append(rows, row)
-	}
-	widths := make([]int, n)
+	rows, wrapped := partLines(t, p, color)
+	widths := make([]int, len(p.cols))
 	for _, row := range rows {
 		for j, lines := range row {
 			for _, l := range lines {
@@ -112,4 +86,37 @@ func drawPart(sb *strings.Builder, t *table, p part, color bool) {
 		}
 	}
 	rule("└", "┴", "┘")
+}
+
+// partLines are the lines of every cell of p, the header's first, each
+// painted and without the spaces around it (a painted line keeps them:
+// they are inside the colour), as the tables have always been drawn;
+// wrapped says a cell wraps over several lines.
+func partLines(t *table, p part, color bool) (rows [][][]string, wrapped bool) {
+	head := make([][]string, len(p.cols))
+	for j, c := range p.cols {
+		head[j] = []string{strings.TrimSpace(t.header[c])}
+	}
+	rows = [][][]string{head}
+	for _, r := range t.rows {
+		row := make([][]string, len(p.cols))
+		for j, c := range p.cols {
+			row[j] = []string{""}
+			if c >= len(r) {
+				continue
+			}
+			text := oneLine(r[c].text)
+			if p.wraps[j] > 0 {
+				row[j] = wrapLines(text, p.wraps[j])
+				wrapped = wrapped || len(row[j]) > 1
+			} else {
+				row[j][0] = text
+			}
+			for k := range row[j] {
+				row[j][k] = strings.TrimSpace(paint(row[j][k], r[c].tone, color))
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows, wrapped
 }
