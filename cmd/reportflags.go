@@ -148,10 +148,8 @@ func ignoredNote(path string, given []string) string {
 
 // validate checks the flag values; errors are usage errors (exit 2).
 func (f *reportFlags) validate() error {
-	switch render.Format(f.Format) {
-	case render.Text, render.JSON, render.Markdown, render.JUnit:
-	default:
-		return usagef("--format %q: want text, json, markdown or junit", f.Format)
+	if _, err := render.ParseFormat(f.Format); err != nil {
+		return usageError(err)
 	}
 	choices := f.choices
 	if choices == nil {

@@ -5,6 +5,8 @@ import (
 	"html"
 	"io"
 	"strings"
+
+	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
 // The chart's geometry, in SVG user units (pixels at 100% zoom).
@@ -119,21 +121,14 @@ func (c *chart) frame(b *strings.Builder) {
 func (o SweepOptions) workloadLines() []string {
 	return []string{
 		fmt.Sprintf("Classic workload: %d processes on a complete graph, each sending every MTT = %s s on average (exponential);", o.Procs, o.MTT),
-		fmt.Sprintf("basic checkpoint intervals uniform on [ICT/2, 3·ICT/2]; %d basic %s per process, %d %s per point.",
-			o.Intervals, plural(o.Intervals, "interval", "intervals"), o.Seeds, plural(o.Seeds, "seed", "seeds")),
+		fmt.Sprintf("basic checkpoint intervals uniform on [ICT/2, 3·ICT/2]; %s per process, %s per point.",
+			pipeline.Plural(o.Intervals, "basic interval", "basic intervals"), pipeline.Plural(o.Seeds, "seed", "seeds")),
 	}
 }
 
 // Workload describes the sweep in one line, as the chart's description
 // does (`ckpt compare --sweep` titles its table with it).
 func (o SweepOptions) Workload() string { return strings.Join(o.workloadLines(), " ") }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
 
 // axes draws the grid, the ticks and their labels, the zero lane and
 // the axis titles.

@@ -1,10 +1,8 @@
 package compare
 
 import (
-	"sort"
-
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/explore"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -58,24 +56,10 @@ func quotient(a float64, b int) *float64 {
 
 // useless counts the checkpoints of a failure-free run on a Z-cycle.
 func useless(run *trace.Run) int {
-	ckpts, msgs := explore.Pattern(run)
-	counts := make([]int32, len(ckpts))
-	for q := range counts {
-		counts[q] = int32(len(ckpts[q]))
-	}
-	// The interval of op k: the last checkpoint at a position ≤ k.
-	interval := func(q, k int32) int32 {
-		cs := ckpts[q]
-		return int32(sort.Search(len(cs), func(i int) bool { return cs[i] > k }) - 1)
-	}
-	zm := make([]zgraph.Msg, len(msgs))
-	for i, m := range msgs {
-		zm[i] = zgraph.Msg{From: m.From, FromInterval: interval(m.From, m.SendOp), To: m.To, ToInterval: interval(m.To, m.RecvOp)}
-	}
-	g, err := zgraph.New(counts, zm)
+	n, err := measure.Useless(explore.Pattern(run))
 	if err != nil {
 		// A replay's own run is well formed: cannot happen.
 		panic("compare: " + err.Error())
 	}
-	return g.UselessCount()
+	return n
 }

@@ -3,7 +3,6 @@ package measure
 import (
 	"fmt"
 
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -43,7 +42,7 @@ func Uncoordinated(tr *trace.Trace) (report.Uncoordinated, error) {
 	if err != nil {
 		return res, err
 	}
-	if res.Useless, err = sc.useless(); err != nil {
+	if res.Useless, err = Useless(sc.ckpts, sc.rm); err != nil {
 		return res, err // a message to or from no process
 	}
 	if len(sc.fails) == 0 {
@@ -76,9 +75,8 @@ type scan struct {
 	ops   []int32   // per process, ops so far
 	ticks []int32   // per process, ticks so far
 	ckpts [][]int32 // per process, the positions of its checkpoints
-	// Per message: both ends for rline, both intervals for zgraph.
+	// Per message: both ends, for rline and Useless.
 	rm []rline.Msg
-	zm []zgraph.Msg
 	// Per fail event: where it is and every process's ops and ticks
 	// just before it. F × P, the size of the output.
 	fails []fail
@@ -97,7 +95,7 @@ type fail struct {
 func scanTrace(tr *trace.Trace) (*scan, error) {
 	np, nm := int32(len(tr.Processes)), int32(len(tr.Msgs))
 	sc := &scan{np: np, ops: make([]int32, np), ticks: make([]int32, np), ckpts: make([][]int32, np),
-		rm: make([]rline.Msg, nm), zm: make([]zgraph.Msg, nm)}
+		rm: make([]rline.Msg, nm)}
 	for p := range sc.ckpts {
 		sc.ckpts[p] = []int32{0}
 	}
@@ -130,9 +128,8 @@ func (sc *scan) event(tr *trace.Trace, i int) error {
 		}
 		if e.Kind == trace.Send {
 			sc.rm[e.Msg].From, sc.rm[e.Msg].SendOp, sc.rm[e.Msg].To = p, sc.ops[p], e.To
-			sc.zm[e.Msg].From, sc.zm[e.Msg].FromInterval, sc.zm[e.Msg].To = p, sc.ticks[p], e.To
 		} else {
-			sc.rm[e.Msg].RecvOp, sc.zm[e.Msg].ToInterval = sc.ops[p], sc.ticks[p]
+			sc.rm[e.Msg].RecvOp = sc.ops[p]
 		}
 		sc.ops[p]++
 	case trace.Internal:
@@ -147,26 +144,6 @@ func (sc *scan) event(tr *trace.Trace, i int) error {
 		return bad(tr, i, "unexpected event kind %q in a trace", e.Kind)
 	}
 	return nil
-}
-
-// useless counts the ticks on a Z-cycle over the messages both sent and
-// received.
-func (sc *scan) useless() (int, error) {
-	counts := make([]int32, sc.np)
-	for p := range counts {
-		counts[p] = sc.ticks[p] + 1
-	}
-	recvd := make([]zgraph.Msg, 0, len(sc.rm))
-	for i := range sc.rm {
-		if sc.rm[i].RecvOp != trace.None {
-			recvd = append(recvd, sc.zm[i])
-		}
-	}
-	zg, err := zgraph.New(counts, recvd)
-	if err != nil {
-		return 0, err
-	}
-	return zg.UselessCount(), nil
 }
 
 // line is the baseline's line for one fail event.

@@ -8,7 +8,6 @@
 package output
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -19,10 +18,13 @@ import (
 // Write writes what fill produces to path, or to w when path is "" or
 // "-". A file is written atomically: into a temporary file in the same
 // directory, synced, then renamed over path, so a reader never sees half
-// a file and a failed write leaves any old file untouched.
+// a file and a failed write leaves any old file untouched. fill writes
+// to the file itself: every writer ckpt hands it buffers on its own (the
+// codec, the renderers, the diagram), so a second buffer here would only
+// copy.
 func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
-		return writeBuffered(w, fill)
+		return fill(w)
 	}
 	if isInput(path) {
 		return fmt.Errorf("writing %s: it is an input of this command, which the output would replace; give another name", path)
@@ -48,7 +50,7 @@ func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 			os.Remove(tmp.Name())
 		}
 	}()
-	err = writeBuffered(tmp, fill)
+	err = fill(tmp)
 	for _, step := range []func() error{tmp.Sync, tmp.Close, func() error { return os.Chmod(tmp.Name(), 0o644) }} {
 		if err == nil {
 			err = step()
@@ -175,7 +177,7 @@ func writeSpecial(path string, fill func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %s", path, cause(err))
 	}
-	err = writeBuffered(f, fill)
+	err = fill(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -200,15 +202,6 @@ func MakeDir(dir string) error {
 		return fmt.Errorf("writing %s: it is a file, not a directory; give a directory", dir)
 	}
 	return fmt.Errorf("writing %s: %s", dir, dirProblem(filepath.Dir(dir), err))
-}
-
-// writeBuffered runs fill on a buffer in front of w and flushes it.
-func writeBuffered(w io.Writer, fill func(io.Writer) error) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := fill(bw); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 // dirProblem says why a file cannot be created in dir, in place of the

@@ -95,9 +95,7 @@ func TestWriteWrapped(t *testing.T) {
 			{{text: "pk"}, {text: "schedule 2"}},
 		}}
 	var sb strings.Builder
-	if _, err := newTableWriter(&sb).write(tb, 60, false); err != nil {
-		t.Fatal(err)
-	}
+	writeTable(&sb, tb, 60, false)
 	out := sb.String()
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if n := utf8.RuneCountInString(line); n > 60 {
@@ -108,22 +106,15 @@ func TestWriteWrapped(t *testing.T) {
 		t.Errorf("wrapped rows:\n%s", out)
 	}
 	sb.Reset()
-	if _, err := newTableWriter(&sb).write(tb, 60, true); err != nil {
-		t.Fatal(err)
-	}
+	writeTable(&sb, tb, 60, true)
 	if !strings.Contains(sb.String(), "│           │ \x1b[1;31m(its checkpoint tick at t=2) (t=2, down 1s);\x1b[0m │\n") {
 		t.Errorf("colour per line:\n%q", sb.String())
 	}
 	// A table that fits is drawn without rules between its rows, even by
 	// a writer that has just ruled one.
-	w := newTableWriter(&sb)
-	if _, err := w.write(tb, 60, false); err != nil {
-		t.Fatal(err)
-	}
+	writeTable(&sb, tb, 60, false)
 	sb.Reset()
-	if _, err := w.write(&table{header: []string{"a"}, rows: plainRows([][]string{{"1"}, {"2"}})}, 60, false); err != nil {
-		t.Fatal(err)
-	}
+	writeTable(&sb, &table{header: []string{"a"}, rows: plainRows([][]string{{"1"}, {"2"}})}, 60, false)
 	if sb.String() != "┌───┐\n│ a │\n├───┤\n│ 1 │\n│ 2 │\n└───┘\n" {
 		t.Errorf("unwrapped table after a wrapped one:\n%s", sb.String())
 	}
@@ -146,9 +137,7 @@ func TestDisplayWidth(t *testing.T) {
 	}
 	tb := &table{header: []string{"process", "n"}, rows: [][]cell{row("节点一号服务器", "1"), row("p", "2")}}
 	var sb strings.Builder
-	if _, err := newTableWriter(&sb).write(tb, width, false); err != nil {
-		t.Fatal(err)
-	}
+	writeTable(&sb, tb, width, false)
 	lines := strings.Split(strings.TrimSpace(sb.String()), "\n")
 	for _, l := range lines {
 		if displayWidth(l) != displayWidth(lines[0]) {

@@ -20,19 +20,16 @@ func dominoCell(domino bool) cell {
 // algorithmDomino is the algorithm's own domino verdict, from its
 // domino-free property.
 func algorithmDomino(r *report.Report) cell {
-	for _, p := range r.Properties {
-		if p.Name == report.DominoFree {
-			switch p.Status {
-			case report.Pass:
-				return cell{text: "no", tone: good}
-			case report.Fail:
-				return cell{text: "yes", tone: bad}
-			default:
-				return cell{text: string(p.Status), tone: warn}
-			}
-		}
+	s, ok := r.Status(report.DominoFree)
+	switch {
+	case !ok:
+		return cell{text: "-"}
+	case s == report.Pass:
+		return cell{text: "no", tone: good}
+	case s == report.Fail:
+		return cell{text: "yes", tone: bad}
 	}
-	return cell{text: "-"}
+	return cell{text: string(s), tone: warn}
 }
 
 func baselineBlocks(r *report.Report, used []bool) []block {
@@ -163,10 +160,8 @@ func comparisonBlocks(reports []report.Report, g []int) []block {
 	})
 	for _, name := range report.PropertyNames {
 		row(name, func(r *report.Report) cell {
-			for _, p := range r.Properties {
-				if p.Name == name {
-					return cell{text: string(p.Status), tone: statusTone(p.Status)}
-				}
+			if s, ok := r.Status(name); ok {
+				return cell{text: string(s), tone: statusTone(s)}
 			}
 			return cell{text: "-"}
 		})

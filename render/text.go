@@ -11,7 +11,6 @@ import (
 // fitted (layout.go), ANSI colours by tone if color.
 func writeText(w io.Writer, doc []block, color bool) error {
 	var sb strings.Builder
-	tw := newTableWriter(&sb)
 	for i, b := range doc {
 		if i > 0 && !b.tight {
 			sb.WriteByte('\n')
@@ -33,11 +32,7 @@ func writeText(w io.Writer, doc []block, color bool) error {
 		case para:
 			wrapText(&sb, b.text, "", "", width)
 		case tableBlock:
-			notes, err := tw.write(b.table, width, color)
-			if err != nil {
-				return err
-			}
-			writeTextList(&sb, block{items: notes}, color)
+			writeTextList(&sb, block{items: writeTable(&sb, b.table, width, color)}, color)
 		case list:
 			writeTextList(&sb, b, color)
 		}

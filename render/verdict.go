@@ -63,12 +63,8 @@ const (
 // failure-free run: such a protocol has no recovery, and `ckpt explore`,
 // which injects failures, refuses it.
 func recovers(r *report.Report) bool {
-	for _, p := range r.Properties {
-		if p.Name == report.LogReplayRules {
-			return p.Status != report.NA
-		}
-	}
-	return true
+	s, ok := r.Status(report.LogReplayRules)
+	return !ok || s != report.NA
 }
 
 // verdictBlocks explain, under a report's heading, what its verdict does

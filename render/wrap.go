@@ -7,18 +7,16 @@ import (
 )
 
 func init() {
-	// tablewriter measures cells with twwidth, whose East Asian mode
-	// follows the locale (LANG=zh_CN… counts "·", "—" and "…" two columns
-	// wide). Output must not depend on the environment, so ambiguous-width
-	// characters are narrow, as modern terminals draw them, everywhere:
-	// in tablewriter's padding and in width alike.
+	// twwidth's East Asian mode follows the locale (LANG=zh_CN… counts
+	// "·", "—" and "…" two columns wide). Output must not depend on the
+	// environment, so ambiguous-width characters are narrow, as modern
+	// terminals draw them.
 	twwidth.SetOptions(twwidth.Options{})
 }
 
 // displayWidth is the display width of s in terminal columns: a CJK or other
 // wide character takes two, a combining mark none, ANSI colour
-// sequences none — what tablewriter pads cells by, so that everything
-// text lays out is measured alike.
+// sequences none, so that everything text lays out is measured alike.
 func displayWidth(s string) int { return twwidth.Width(s) }
 
 // wrapText writes s word-wrapped at width display columns: the first line

@@ -54,6 +54,18 @@ func (r *Report) Counts() Counts {
 	return c
 }
 
+// Status returns the status of r's property name; ok is false when r
+// has no such property (an error entry, or one the algorithm's report
+// leaves out).
+func (r *Report) Status(name string) (s Status, ok bool) {
+	for _, p := range r.Properties {
+		if p.Name == name {
+			return p.Status, true
+		}
+	}
+	return "", false
+}
+
 // Applicable is the number of properties that are not n/a.
 func (c Counts) Applicable() int { return c.Pass + c.Fail + c.Unknown }
 
