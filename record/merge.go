@@ -76,6 +76,9 @@ func Merge(in ...Input) (*Merged, error) {
 		if err != nil {
 			return nil, err
 		}
+		if rec.process == "" {
+			return nil, fmt.Errorf("%s: empty recording", i.Name)
+		}
 		recs = append(recs, rec)
 	}
 	procs, alg, err := header(recs)

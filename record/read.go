@@ -14,7 +14,10 @@ import (
 
 // recording is one process's decoded recording.
 type recording struct {
-	file      string
+	file string
+	// size is the length of the recording's whole lines: a last line
+	// without its newline is not counted.
+	size      int64
 	p         int32 // the process's index
 	process   string
 	processes []string
@@ -34,7 +37,6 @@ type head struct {
 type event struct {
 	N     int64        `json:"n"`
 	NS    int64        `json:"ns"`
-	C     uint64       `json:"c"`
 	Kind  string       `json:"kind"`
 	Msg   string       `json:"msg"`
 	To    string       `json:"to"`
@@ -83,22 +85,21 @@ type wireFailure struct {
 }
 
 // read decodes a recording. A last line without its newline is the tail
-// a crash cut short, and is dropped.
+// a crash cut short, and is dropped; a recording without a whole line
+// has no process.
 func read(name string, r io.Reader) (*recording, error) {
 	br := bufio.NewReader(r)
 	rec := &recording{file: name}
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			if line == 1 {
-				return nil, fmt.Errorf("%s: empty recording", name)
-			}
 			return rec, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if len(bytes.TrimSpace(b)) == 0 {
+		rec.size += int64(len(b))
+		if line > 1 && len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		if line == 1 {

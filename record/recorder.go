@@ -35,18 +35,17 @@ type Options struct {
 
 // Recorder records one process. Its methods are safe for concurrent use.
 type Recorder struct {
-	mu    sync.Mutex
-	name  string
-	opt   Options
-	w     io.Writer
-	file  *os.File // set by Open: Sync and Close act on it
-	buf   []byte
-	size  int64  // bytes written to w
-	n     int64  // number of the last event written or buffered
-	clock uint64 // Lamport clock
-	last  int64  // time of the last event, Unix ns (kept non-decreasing)
-	op    int32  // live ops so far: the next op's "op"
-	err   error  // first write error; every later call returns it
+	mu   sync.Mutex
+	name string
+	opt  Options
+	w    io.Writer
+	file *os.File // set by Open: Sync and Close act on it
+	buf  []byte
+	size int64 // bytes written to w
+	n    int64 // number of the last event written or buffered
+	last int64 // time of the last event, Unix ns (kept non-decreasing)
+	op   int32 // live ops so far: the next op's "op"
+	err  error // first write error; every later call returns it
 }
 
 // New returns a recorder for process name writing a new recording to
@@ -71,7 +70,7 @@ func newRecorder(name string, w io.Writer, opt Options) *Recorder {
 // at path, which it creates if need be. An existing recording is a
 // restarted process's: Open checks that it is name's, drops a torn last
 // line (what a crash cut short) and carries on its event numbers and
-// clock. The live op count is unknown after a crash: Restart sets it.
+// time. The live op count is unknown after a crash: Restart sets it.
 func Open(name, path string, opt Options) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -79,19 +78,37 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 	}
 	r := newRecorder(name, f, opt)
 	r.file = f
-	end, err := r.resume(f)
-	if err == nil {
-		_, err = f.Seek(end, io.SeekStart)
-	}
-	if err != nil {
+	if err := r.resume(path, f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	r.size = end
-	if end == 0 {
+	if r.size == 0 {
 		r.header()
 	}
 	return r, nil
+}
+
+// resume takes up the recording at path, open in f, for Open: it checks
+// that the recording is the process's, drops a torn last line (a crash
+// cut its write short; what comes before it is whole) and takes up the
+// last event's number and time. An empty file, or a header cut short,
+// starts afresh.
+func (r *Recorder) resume(path string, f *os.File) error {
+	rec, err := read(path, f)
+	if err != nil {
+		return err
+	}
+	if rec.process != "" && rec.process != r.name {
+		return fmt.Errorf("%s: not a %s recording of %s", path, Format, r.name)
+	}
+	if n := len(rec.events); n > 0 {
+		r.n, r.last = rec.events[n-1].N, rec.events[n-1].NS
+	}
+	if err := f.Truncate(rec.size); err != nil {
+		return err
+	}
+	r.size, err = f.Seek(rec.size, io.SeekStart)
+	return err
 }
 
 // Flush writes every buffered event to the writer (the operating system,
