@@ -68,9 +68,10 @@ func newRecorder(name string, w io.Writer, opt Options) *Recorder {
 
 // Open returns a recorder for process name appending to the recording
 // at path, which it creates if need be. An existing recording is a
-// restarted process's: Open checks that it is name's, drops a torn last
-// line (what a crash cut short) and carries on its event numbers and
-// time. The live op count is unknown after a crash: Restart sets it.
+// restarted process's: Open reads it as Merge does, checks that it is
+// name's, drops a torn last line (what a crash cut short) and carries on
+// its event numbers and time. The live op count is unknown after a
+// crash: Restart sets it.
 func Open(name, path string, opt Options) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
