@@ -76,9 +76,6 @@ func Merge(in ...Input) (*Merged, error) {
 		if err != nil {
 			return nil, err
 		}
-		if rec.process == "" {
-			return nil, fmt.Errorf("%s: empty recording", i.Name)
-		}
 		recs = append(recs, rec)
 	}
 	procs, alg, err := header(recs)

@@ -14,10 +14,7 @@ import (
 
 // recording is one process's decoded recording.
 type recording struct {
-	file string
-	// size is the length of the recording's whole lines: a last line
-	// without its newline is not counted.
-	size      int64
+	file      string
 	p         int32 // the process's index
 	process   string
 	processes []string
@@ -61,21 +58,22 @@ type wireFailure struct {
 }
 
 // read decodes a recording. A last line without its newline is the tail
-// a crash cut short, and is dropped; a recording without a whole line
-// has no process.
+// a crash cut short, and is dropped.
 func read(name string, r io.Reader) (*recording, error) {
 	br := bufio.NewReader(r)
 	rec := &recording{file: name}
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
+			if line == 1 {
+				return nil, fmt.Errorf("%s: empty recording", name)
+			}
 			return rec, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		rec.size += int64(len(b))
-		if line > 1 && len(bytes.TrimSpace(b)) == 0 {
+		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		if line == 1 {

@@ -2,7 +2,6 @@ package record
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -68,9 +67,9 @@ func newRecorder(name string, w io.Writer, opt Options) *Recorder {
 
 // Open returns a recorder for process name appending to the recording
 // at path, which it creates if need be. An existing recording is a
-// restarted process's: Open reads it as Merge does, checks that it is
-// name's, drops a torn last line (what a crash cut short) and carries on
-// its event numbers and time. The live op count is unknown after a
+// restarted process's: Open checks that it is name's, drops a torn last
+// line (what a crash cut short) and carries on its event numbers and
+// time, reading only the recording's first line and its end. The live op count is unknown after a
 // crash: Restart sets it.
 func Open(name, path string, opt Options) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -87,29 +86,6 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 		r.header()
 	}
 	return r, nil
-}
-
-// resume takes up the recording at path, open in f, for Open: it checks
-// that the recording is the process's, drops a torn last line (a crash
-// cut its write short; what comes before it is whole) and takes up the
-// last event's number and time. An empty file, or a header cut short,
-// starts afresh.
-func (r *Recorder) resume(path string, f *os.File) error {
-	rec, err := read(path, f)
-	if err != nil {
-		return err
-	}
-	if rec.process != "" && rec.process != r.name {
-		return fmt.Errorf("%s: not a %s recording of %s", path, Format, r.name)
-	}
-	if n := len(rec.events); n > 0 {
-		r.n, r.last = rec.events[n-1].N, rec.events[n-1].NS
-	}
-	if err := f.Truncate(rec.size); err != nil {
-		return err
-	}
-	r.size, err = f.Seek(rec.size, io.SeekStart)
-	return err
 }
 
 // Flush writes every buffered event to the writer (the operating system,
