@@ -22,6 +22,9 @@ type builder struct {
 	copies map[string]int32
 	last   trace.Time
 	doc    []byte
+	// line and dec read each recorded line, reused from line to line.
+	line bytes.Reader
+	dec  jsontext.Decoder
 }
 
 // build makes the run of the merged events: each recorded line, a run
@@ -89,14 +92,16 @@ func (b *builder) event(e *event) error {
 			d = num(d, f.key, int64(f.v))
 		}
 	}
-	b.doc, err = recorded(d, e.line)
+	b.doc, err = b.recorded(d, e.line)
 	return err
 }
 
 // recorded appends the keys of a recorded line that a run event has,
 // leaving out those merging replaces or the run does not have.
-func recorded(d, line []byte) ([]byte, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(line))
+func (b *builder) recorded(d, line []byte) ([]byte, error) {
+	b.line.Reset(line)
+	dec := &b.dec
+	dec.Reset(&b.line)
 	if _, err := dec.ReadToken(); err != nil {
 		return d, err
 	}
