@@ -80,7 +80,6 @@ func (p *parser) inferEdges(ex *Execution, perHost [][]int32) error {
 					src := perHost[c][cand[c]-1]
 					ev.Parents = append(ev.Parents, src)
 					ex.Events[src].Children = append(ex.Events[src].Children, e)
-					ex.Messages++
 				}
 				cand[c], implied[c] = 0, false
 			}

@@ -98,7 +98,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 			return nil, c.st, err
 		}
 	}
-	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages)
+	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages())
 	for h := range ex.Hosts {
 		if len(opts.TickPeriod) > 0 {
 			c.nextTick = append(c.nextTick, c.period(h))

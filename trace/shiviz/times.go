@@ -63,20 +63,15 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 // 2, … per host), texts, times and messages (Parents and Children) are
 // set — as the span importer and record's merge build it, or as Parse
 // leaves it once a timestamp group gave the times — each time taken by
-// its host's own clock on any origin (Unix nanoseconds, say). It counts
-// the messages, orders the events causally (messages that make a cycle
-// with the hosts' order are an error), makes the times consistent with
-// causality (deskew: the least shift per host, then any event still
-// before a cause raised to it), makes the earliest time 0, orders the
-// events by time, and notes every shift and raise. It is the one rule of
-// every importer and of record's merge: the smallest shift that restores
-// causality.
+// its host's own clock on any origin (Unix nanoseconds, say). It orders
+// the events causally (messages that make a cycle with the hosts' order
+// are an error), makes the times consistent with causality (deskew: the
+// least shift per host, then any event still before a cause raised to
+// it), makes the earliest time 0, orders the events by time, and notes
+// every shift and raise. It is the one rule of every importer and of
+// record's merge: the smallest shift that restores causality.
 func (ex *Execution) Deskew() error {
 	per := perHost(ex)
-	ex.Messages = 0
-	for i := range ex.Events {
-		ex.Messages += len(ex.Events[i].Parents)
-	}
 	if path := ex.order(per); path != nil {
 		ev := &ex.Events[path[0]]
 		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", ex.Hosts[ev.Host], ev.Own)
