@@ -16,8 +16,8 @@ import (
 func MsgID(p string, op int32) string { return p + "." + strconv.Itoa(int(op)) }
 
 // Send records the sending of payload to process to and returns the
-// wire bytes to transmit: the message id, the transmission and the
-// Lamport clock, then payload. The event is written out before Send
+// wire bytes to transmit: the message id and the transmission, then
+// payload. The event is written out before Send
 // returns, so no process can hold a message whose send a crash of this
 // one erased from its recording.
 func (r *Recorder) Send(to string, payload []byte) ([]byte, error) {
@@ -31,7 +31,7 @@ func (r *Recorder) SendPB(to string, pb *trace.Piggyback, payload []byte) ([]byt
 		msg := MsgID(r.name, r.op)
 		b = num(str(str(b, "msg", msg), "to", to), "op", int64(r.op))
 		r.op++
-		return r.pb(b, pb), Header{From: r.name, Msg: msg, Tx: r.n, Clock: r.clock, PB: pb}
+		return r.pb(b, pb), Header{From: r.name, Msg: msg, Tx: r.n, PB: pb}
 	})
 }
 

@@ -1,124 +1,128 @@
 package record
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+
+	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // builder turns merged events into a run.
 type builder struct {
-	run    *trace.Run
-	msgs   map[string]int32
+	procs  []string
 	fails  [][]int32 // fails[p]: seqs of p's fail events, in order
 	live   []int32   // live ops per process
 	copies map[string]int32
 	last   trace.Time
+	doc    []byte
+	// line and dec read each recorded line, reused from line to line.
+	line bytes.Reader
+	dec  jsontext.Decoder
 }
 
-// build makes the run of the merged events: times as merged, never
-// decreasing; seq, copy numbers, undone counts and failure
-// seqs filled in.
+// build makes the run of the merged events: each recorded line, a run
+// event's keys already, with what merging knows put in — seq, times as
+// merged (never decreasing), p, copy numbers, undone counts and failure
+// seqs — read by the run decoder, which checks it as it checks any run.
 func build(order []*event, procs []string, alg string) (*trace.Run, error) {
-	b := &builder{
-		run:    &trace.Run{Algorithm: alg, Processes: procs, Events: make([]trace.RunEvent, 0, len(order))},
-		msgs:   map[string]int32{},
-		fails:  make([][]int32, len(procs)),
-		live:   make([]int32, len(procs)),
-		copies: map[string]int32{},
-	}
-	for _, e := range order {
-		re, err := b.event(e)
-		if err != nil {
+	b := &builder{procs: procs, fails: make([][]int32, len(procs)), live: make([]int32, len(procs)), copies: map[string]int32{}}
+	head, _ := json.MarshalWithOption(struct {
+		Format    string   `json:"format"`
+		Algorithm string   `json:"algorithm"`
+		Processes []string `json:"processes"`
+	}{codec.RunFormat, alg, procs}, json.DisableHTMLEscape())
+	b.doc = append(append(head[:len(head)-1], `,"events":[`...), '\n')
+	for i, e := range order {
+		if i > 0 {
+			b.doc = append(b.doc, ",\n"...)
+		}
+		if err := b.event(e); err != nil {
 			return nil, fmt.Errorf("record: %s's event n=%d (%s): %w", procs[e.p], e.N, e.Kind, err)
 		}
-		b.run.Events = append(b.run.Events, re)
 	}
-	return b.run, nil
+	run, err := codec.ReadRun("", bytes.NewReader(append(b.doc, "]}\n"...)))
+	if ie := (*trace.InputError)(nil); errors.As(err, &ie) && ie.Event >= 0 && ie.Event < len(order) {
+		e := order[ie.Event]
+		return nil, fmt.Errorf("record: %s's event n=%d (%s): %s", procs[e.p], e.N, e.Kind, ie.Msg)
+	}
+	return run, err
 }
 
-func (b *builder) event(e *event) (trace.RunEvent, error) {
+// event appends e's run event to the document.
+func (b *builder) event(e *event) error {
 	t := max(e.t, b.last) // an end or unconsumed copy, placed last
 	b.last = t
-	re := trace.NewRunEvent(e.kind, t, e.p)
-	re.Seq = e.seq
-	re.Op, re.Ckpt, re.Pos, re.Sn, re.Next, re.Inc = e.Op, e.Ckpt, e.Pos, e.Sn, e.Next, e.Inc
-	re.Restore = e.Rest
-	re.CkptType, re.Via, re.Reason = trace.ParseCkptType(e.Type), trace.ParseVia(e.Via), trace.ParseReason(e.Why)
-	re.Cause, re.Control, re.State = trace.ParseCause(e.Cause), trace.ParseControl(e.Ctl), trace.ParseEndState(e.State)
-	re.Label, re.Until = b.run.AddString(e.Label), b.run.AddString(e.Until)
-	if e.Msg != "" {
-		re.Msg = b.msg(e.Msg)
+	failure, err := b.failure(e.Fail)
+	if err != nil {
+		return err
 	}
-	var err error
-	if re.Peer, err = b.peer(e); err != nil {
-		return re, err
-	}
+	var copyN int32
 	if e.from != nil {
-		re.Copy = e.from.copy
+		copyN = e.from.copy
 	}
-	if re.Failure, err = b.failure(e.Fail); err != nil {
-		return re, err
-	}
+	undone := int32(trace.None)
 	switch e.kind {
 	case trace.Send:
 		b.copies[e.Msg]++
-		e.copy, re.Copy = b.copies[e.Msg], b.copies[e.Msg]
-		if e.PB != nil {
-			pb, err := b.pb(e.PB)
-			if err != nil {
-				return re, err
-			}
-			re.PB = b.run.AddPB(&pb)
-		}
+		e.copy, copyN = b.copies[e.Msg], b.copies[e.Msg]
 	case trace.Fail:
 		b.fails[e.p] = append(b.fails[e.p], e.seq)
 	case trace.Restart, trace.Rollback:
-		re.Undone = max(b.live[e.p]-e.Pos, 0)
+		undone = max(b.live[e.p]-e.Pos, 0)
 		b.live[e.p] = e.Pos
 	}
 	if e.kind.IsOp() && e.Op >= 0 {
 		b.live[e.p] = e.Op + 1
 	}
-	if e.Body != nil {
-		body, err := b.body(e.Body)
-		if err != nil {
-			return re, err
+	d := strconv.AppendInt(append(b.doc, `{"seq":`...), int64(e.seq), 10)
+	d = t.AppendJSON(append(d, `,"t":`...))
+	d, _ = jsontext.AppendQuote(append(d, `,"p":`...), b.procs[e.p])
+	for _, f := range []struct {
+		key string
+		v   int32
+	}{{"copy", copyN}, {"undone", undone}, {"failure", failure}} {
+		if f.v > 0 || f.v == 0 && f.key != "copy" {
+			d = num(d, f.key, int64(f.v))
 		}
-		re.Body = b.run.AddBody(&body)
 	}
-	return re, nil
+	b.doc, err = b.recorded(d, e.line)
+	return err
 }
 
-func (b *builder) msg(id string) int32 {
-	m, ok := b.msgs[id]
-	if !ok {
-		m = int32(len(b.run.Msgs))
-		b.msgs[id] = m
-		b.run.Msgs = append(b.run.Msgs, id)
+// recorded appends the keys of a recorded line that a run event has,
+// leaving out those merging replaces or the run does not have.
+func (b *builder) recorded(d, line []byte) ([]byte, error) {
+	b.line.Reset(line)
+	dec := &b.dec
+	dec.Reset(&b.line)
+	if _, err := dec.ReadToken(); err != nil {
+		return d, err
 	}
-	return m
-}
-
-// proc returns the index of process name.
-func (b *builder) proc(name string) (int32, error) {
-	if p := slices.Index(b.run.Processes, name); p >= 0 {
-		return int32(p), nil
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return d, err
+		}
+		key := tok.String() // the next read voids tok
+		v, err := dec.ReadValue()
+		if err != nil {
+			return d, err
+		}
+		switch key {
+		case "seq", "t", "p", "copy", "undone", "failure", "n", "ns", "tx":
+		default:
+			d, _ = jsontext.AppendQuote(append(d, ','), key)
+			d = append(append(d, ':'), v...)
+		}
 	}
-	return trace.None, fmt.Errorf("unknown process %q", name)
-}
-
-// peer is the receiver of a send or control_send, the sender of a recv
-// or control_recv (the run's "to" or "from").
-func (b *builder) peer(e *event) (int32, error) {
-	switch e.kind {
-	case trace.Send, trace.ControlSend:
-		return b.proc(e.To)
-	case trace.Recv, trace.ControlRecv:
-		return b.proc(e.From)
-	}
-	return trace.None, nil
+	return append(d, '}'), nil
 }
 
 // failure resolves a failure's name to the seq of its fail event, which
@@ -127,35 +131,12 @@ func (b *builder) failure(f *wireFailure) (int32, error) {
 	if f == nil {
 		return trace.None, nil
 	}
-	p, err := b.proc(f.P)
-	if err != nil {
-		return trace.None, err
+	p := slices.Index(b.procs, f.P)
+	if p < 0 {
+		return trace.None, fmt.Errorf("unknown process %q", f.P)
 	}
 	if f.N < 1 || int(f.N) > len(b.fails[p]) {
 		return trace.None, fmt.Errorf("it answers %s's failure %d, which is not recorded before it", f.P, f.N)
 	}
 	return b.fails[p][f.N-1], nil
-}
-
-func (b *builder) pb(w *wirePB) (trace.Piggyback, error) {
-	pb := trace.NewPiggyback()
-	pb.Sn = w.Sn
-	pb.F = make([]trace.FEntry, 0, len(w.F))
-	for name, c := range w.F {
-		p, err := b.proc(name)
-		if err != nil {
-			return pb, err
-		}
-		pb.F = append(pb.F, trace.FEntry{P: p, Count: c})
-	}
-	slices.SortFunc(pb.F, func(x, y trace.FEntry) int { return int(x.P - y.P) })
-	return pb, nil
-}
-
-func (b *builder) body(w *wireBody) (trace.ControlBody, error) {
-	body := trace.NewControlBody()
-	var err error
-	body.Origin, err = b.proc(w.Origin)
-	body.Count, body.R = w.Count, w.R
-	return body, err
 }

@@ -20,12 +20,11 @@
 // A recording is JSON Lines, one file per process: a header line, then
 // one event per line, with a run event's keys (docs/formats.md) plus
 // n (the event's number in its process), ns (its clock, Unix
-// nanoseconds), c (a Lamport clock), tx (the transmission a receipt
-// names) and failures named as "the N-th failure of P" (line.go). Wire
-// bytes carry the message id, the transmission and the Lamport clock
-// (wire.go); a message id is the sender and the op that sends it
-// (MsgID), so a process that re-executes deterministically re-sends the
-// same message. Merging needs nothing else: the order comes from each
+// nanoseconds), tx (the transmission a receipt names) and failures
+// named as "the N-th failure of P" (line.go). Wire bytes carry the
+// message id and the transmission (wire.go); a message id is the sender
+// and the op that sends it (MsgID), so a process that re-executes
+// deterministically re-sends the same message. Merging needs nothing else: the order comes from each
 // process's own order and from every receipt naming its send, never from
 // comparing clocks across machines (merge.go; docs/record.md).
 //

@@ -16,7 +16,6 @@ import (
 //
 //	n     the event's number in its process, 1, 2, … across restarts
 //	ns    the process's clock, Unix nanoseconds
-//	c     the process's Lamport clock
 //	tx    on a receipt, log, discard, unconsumed or control_recv: the n
 //	      of the send that transmitted the copy, at process "from"
 //	failure  {"p": process, "n": k}: the k-th failure of p
@@ -29,10 +28,9 @@ func (r *Recorder) header() {
 }
 
 // begin starts the line of a new event of kind at Unix time ns (0: now);
-// the caller holds mu and has merged any received clock into r.clock.
+// the caller holds mu.
 func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
 	r.n++
-	r.clock++
 	if ns == 0 {
 		ns = r.opt.Now().UnixNano()
 	}
@@ -42,8 +40,6 @@ func (r *Recorder) begin(kind trace.Kind, ns int64) []byte {
 	b = strconv.AppendInt(b, r.n, 10)
 	b = append(b, `,"ns":`...)
 	b = strconv.AppendInt(b, ns, 10)
-	b = append(b, `,"c":`...)
-	b = strconv.AppendUint(b, r.clock, 10)
 	b = append(b, `,"kind":"`...)
 	b = append(b, kind.String()...)
 	return append(b, '"')
@@ -97,9 +93,8 @@ func (r *Recorder) transmit(kind trace.Kind, payload []byte, fill func([]byte) (
 }
 
 // receive records an event about the transmission in wire (a copy, or
-// a control message for control_recv) whose fields fill writes, having
-// merged the sender's Lamport clock; it returns the wire's header and
-// payload.
+// a control message for control_recv) whose fields fill writes; it
+// returns the wire's header and payload.
 func (r *Recorder) receive(kind trace.Kind, wire []byte, fill func([]byte, Header) []byte) (Header, []byte, error) {
 	h, payload, err := Parse(wire)
 	if err == nil && kind == trace.ControlRecv && h.Control == trace.ControlNone {
@@ -113,7 +108,6 @@ func (r *Recorder) receive(kind trace.Kind, wire []byte, fill func([]byte, Heade
 	if r.err != nil {
 		return h, nil, r.err
 	}
-	r.clock = max(r.clock, h.Clock)
 	return h, payload, r.end(fill(r.begin(kind, 0), h))
 }
 

@@ -43,9 +43,6 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 			ex.Events[i].Parents = append(ex.Events[i].Parents, s)
 		}
 	}
-	if err := ex.Complete(); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
 	if err := ex.Deskew(); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}

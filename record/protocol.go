@@ -99,7 +99,7 @@ func (r *Recorder) restore(kind trace.Kind, s Restore) error {
 func (r *Recorder) ControlSend(to string, c trace.Control, body *trace.ControlBody, f Failure) ([]byte, error) {
 	return r.transmit(trace.ControlSend, nil, func(b []byte) ([]byte, Header) {
 		b = str(str(b, "to", to), "control", c.String())
-		return failure(r.body(b, body), f), Header{From: r.name, Tx: r.n, Clock: r.clock, Control: c, Body: body, Failure: f}
+		return failure(r.body(b, body), f), Header{From: r.name, Tx: r.n, Control: c, Body: body, Failure: f}
 	})
 }
 

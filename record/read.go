@@ -30,51 +30,26 @@ type head struct {
 	Algorithm string   `json:"algorithm,omitempty"`
 }
 
-// event is one decoded line, with what merging works out for it.
+// event is one decoded line: the keys merging reads (the others only
+// pass into the run, build.go), with what merging works out for it.
 type event struct {
-	N     int64        `json:"n"`
-	NS    int64        `json:"ns"`
-	C     uint64       `json:"c"`
-	Kind  string       `json:"kind"`
-	Msg   string       `json:"msg"`
-	To    string       `json:"to"`
-	From  string       `json:"from"`
-	Tx    int64        `json:"tx"`
-	Op    int32        `json:"op"`
-	Ckpt  int32        `json:"ckpt"`
-	Pos   int32        `json:"pos"`
-	Sn    int32        `json:"sn"`
-	Next  int32        `json:"next"`
-	Rest  int32        `json:"restore"`
-	Inc   int32        `json:"inc"`
-	Type  string       `json:"type"`
-	Via   string       `json:"via"`
-	Why   string       `json:"reason"`
-	Cause string       `json:"cause"`
-	Ctl   string       `json:"control"`
-	State string       `json:"state"`
-	Until string       `json:"until"`
-	Label string       `json:"label"`
-	PB    *wirePB      `json:"pb"`
-	Body  *wireBody    `json:"body"`
-	Fail  *wireFailure `json:"failure"`
-	kind  trace.Kind   // Kind parsed
-	p     int32        // the process's index
-	from  *event       // the send this event's copy or control message comes from
-	seq   int32        // position in the merged run; None until placed
-	t     trace.Time   // time in the merged run
-	copy  int32        // a send's copy number
-}
-
-type wirePB struct {
-	Sn int32            `json:"sn"`
-	F  map[string]int32 `json:"f"`
-}
-
-type wireBody struct {
-	Origin string `json:"origin"`
-	Count  int32  `json:"count"`
-	R      int32  `json:"r"`
+	N    int64        `json:"n"`
+	NS   int64        `json:"ns"`
+	Kind string       `json:"kind"`
+	Msg  string       `json:"msg"`
+	To   string       `json:"to"`
+	From string       `json:"from"`
+	Tx   int64        `json:"tx"`
+	Op   int32        `json:"op"`
+	Pos  int32        `json:"pos"`
+	Fail *wireFailure `json:"failure"`
+	line []byte       // the line as recorded
+	kind trace.Kind   // Kind parsed
+	p    int32        // the process's index
+	from *event       // the send this event's copy or control message comes from
+	seq  int32        // position in the merged run; None until placed
+	t    trace.Time   // time in the merged run
+	copy int32        // a send's copy number
 }
 
 type wireFailure struct {
@@ -125,8 +100,7 @@ func (rec *recording) header(b []byte) error {
 }
 
 func (rec *recording) add(b []byte) error {
-	e := &event{Op: trace.None, Ckpt: trace.None, Pos: trace.None, Sn: trace.None, Next: trace.None,
-		Rest: trace.None, Inc: trace.None, seq: trace.None}
+	e := &event{Op: trace.None, Pos: trace.None, seq: trace.None, line: b}
 	if err := json.Unmarshal(b, e); err != nil {
 		return err
 	}

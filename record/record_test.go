@@ -253,3 +253,30 @@ func TestMergeTimeRange(t *testing.T) {
 		t.Fatalf("got %v, want the times refused", err)
 	}
 }
+
+// TestOpenResumesEnds: Open finds the last whole event across the
+// blocks it reads backwards, and starts afresh on a header cut short.
+func TestOpenResumesEnds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "P0.jsonl")
+	opt := record.Options{Now: clock(epoch, time.Second)}
+	r := must(record.Open("P0", path, opt))
+	ok(t, r.Internal("a"))
+	ok(t, r.Internal(strings.Repeat("x", 150<<10))) // longer than a block
+	ok(t, r.Close())
+	f := must(os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0))
+	must(f.WriteString(strings.Repeat("y", 70<<10))) // a torn line, over a block too
+	ok(t, f.Close())
+	r = must(record.Open("P0", path, opt))
+	ok(t, r.Internal("b"))
+	ok(t, r.Close())
+	b := must(os.ReadFile(path))
+	if !strings.Contains(string(b), `{"n":3,`) || strings.Contains(string(b), "yyy") {
+		t.Fatalf("resumed recording ends %q", b[max(len(b)-200, 0):])
+	}
+	ok(t, os.WriteFile(path, []byte(`{"format":"ckpt/rec`), 0o644))
+	r = must(record.Open("P0", path, opt))
+	ok(t, r.Close())
+	if b := must(os.ReadFile(path)); !strings.HasPrefix(string(b), `{"format":"ckpt/recording@1","process":"P0"}`+"\n") {
+		t.Fatalf("a header cut short was not rewritten: %q", b)
+	}
+}

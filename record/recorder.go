@@ -2,7 +2,6 @@ package record
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -35,18 +34,17 @@ type Options struct {
 
 // Recorder records one process. Its methods are safe for concurrent use.
 type Recorder struct {
-	mu    sync.Mutex
-	name  string
-	opt   Options
-	w     io.Writer
-	file  *os.File // set by Open: Sync and Close act on it
-	buf   []byte
-	size  int64  // bytes written to w
-	n     int64  // number of the last event written or buffered
-	clock uint64 // Lamport clock
-	last  int64  // time of the last event, Unix ns (kept non-decreasing)
-	op    int32  // live ops so far: the next op's "op"
-	err   error  // first write error; every later call returns it
+	mu   sync.Mutex
+	name string
+	opt  Options
+	w    io.Writer
+	file *os.File // set by Open: Sync and Close act on it
+	buf  []byte
+	size int64 // bytes written to w
+	n    int64 // number of the last event written or buffered
+	last int64 // time of the last event, Unix ns (kept non-decreasing)
+	op   int32 // live ops so far: the next op's "op"
+	err  error // first write error; every later call returns it
 }
 
 // New returns a recorder for process name writing a new recording to
@@ -71,7 +69,8 @@ func newRecorder(name string, w io.Writer, opt Options) *Recorder {
 // at path, which it creates if need be. An existing recording is a
 // restarted process's: Open checks that it is name's, drops a torn last
 // line (what a crash cut short) and carries on its event numbers and
-// clock. The live op count is unknown after a crash: Restart sets it.
+// time, reading only the recording's first line and its end. The live op count is unknown after a
+// crash: Restart sets it.
 func Open(name, path string, opt Options) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -79,16 +78,11 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 	}
 	r := newRecorder(name, f, opt)
 	r.file = f
-	end, err := r.resume(f)
-	if err == nil {
-		_, err = f.Seek(end, io.SeekStart)
-	}
-	if err != nil {
+	if err := r.resume(path, f); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	r.size = end
-	if end == 0 {
+	if r.size == 0 {
 		r.header()
 	}
 	return r, nil

@@ -14,9 +14,8 @@ type Header struct {
 	Msg  string // the message id ("" for a control message)
 	// Tx is the sender's event number of this transmission: one copy,
 	// as a receipt, log or discard names it.
-	Tx    int64
-	Clock uint64           // the sender's Lamport clock
-	PB    *trace.Piggyback // the piggyback, if the send had one
+	Tx int64
+	PB *trace.Piggyback // the piggyback, if the send had one
 	// Control, Body and Failure describe a control message.
 	Control trace.Control
 	Body    *trace.ControlBody
@@ -42,7 +41,7 @@ var ErrWire = errors.New("record: not a recorded message")
 
 // wire encodes h, then payload, into one new slice.
 func wire(h *Header, payload []byte) []byte {
-	n := 2 + 3*binary.MaxVarintLen64 + len(h.From) + len(h.Msg) + len(h.Failure.P) + len(payload)
+	n := 2 + 2*binary.MaxVarintLen64 + len(h.From) + len(h.Msg) + len(h.Failure.P) + len(payload)
 	if h.PB != nil {
 		n += (1 + 2*len(h.PB.F)) * binary.MaxVarintLen32
 	}
@@ -58,7 +57,6 @@ func wire(h *Header, payload []byte) []byte {
 	b = appendBytes(b, h.From)
 	b = appendBytes(b, h.Msg)
 	b = binary.AppendUvarint(b, uint64(h.Tx))
-	b = binary.AppendUvarint(b, h.Clock)
 	if pb := h.PB; pb != nil {
 		b = binary.AppendVarint(b, int64(pb.Sn))
 		b = binary.AppendUvarint(b, uint64(len(pb.F)))
@@ -99,7 +97,7 @@ func Parse(wire []byte) (Header, []byte, error) {
 	flags := wire[1]
 	d.b = wire[2:]
 	h.From, h.Msg = d.str(), d.str()
-	h.Tx, h.Clock = int64(d.uvarint()), d.uvarint()
+	h.Tx = int64(d.uvarint())
 	if flags&flagPB != 0 {
 		pb := trace.NewPiggyback()
 		pb.Sn = d.int32()

@@ -73,7 +73,7 @@ func TestRealFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			ex := log.Executions[0]
-			if got := [3]int{len(ex.Hosts), len(ex.Events), ex.Messages}; got != tc.want {
+			if got := [3]int{len(ex.Hosts), len(ex.Events), ex.Messages()}; got != tc.want {
 				t.Errorf("processes, events, messages = %v, want %v", got, tc.want)
 			}
 			if _, _, err := ex.Trace(tc.files[0], shiviz.ImportOptions{TickEvery: 2}); err != nil {

@@ -30,23 +30,6 @@ func (p *parser) finish(ex *Execution) error {
 	return p.verify(ex, per)
 }
 
-// Complete finishes an execution built from events whose hosts, own
-// positions (1, 2, … per host), texts, times and messages (Parents and
-// Children) are set, as the span importer builds them: it counts the
-// messages and computes Order. It fails on messages that make a cycle
-// with the hosts' order.
-func (ex *Execution) Complete() error {
-	ex.Messages = 0
-	for i := range ex.Events {
-		ex.Messages += len(ex.Events[i].Parents)
-	}
-	if path := ex.order(perHost(ex)); path != nil {
-		ev := &ex.Events[path[0]]
-		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", ex.Hosts[ev.Host], ev.Own)
-	}
-	return nil
-}
-
 // inferEdges finds each event's parents the way ShiViz's ModelGraph does:
 // walking a host's events in clock order, an entry for another host that
 // exceeds every value the host has seen names a candidate sender (the
@@ -97,7 +80,6 @@ func (p *parser) inferEdges(ex *Execution, perHost [][]int32) error {
 					src := perHost[c][cand[c]-1]
 					ev.Parents = append(ev.Parents, src)
 					ex.Events[src].Children = append(ex.Events[src].Children, e)
-					ex.Messages++
 				}
 				cand[c], implied[c] = 0, false
 			}

@@ -86,7 +86,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	if opts.Step <= 0 {
 		opts.Step = DefaultStep
 	}
-	c := &converter{ex: ex, opts: opts, msgOf: make(map[int64]int32, ex.Messages),
+	c := &converter{ex: ex, opts: opts, firstMsg: make([]int32, len(ex.Events)),
 		tr: &trace.Trace{Name: name, Processes: slices.Clone(ex.Hosts), Params: opts.Params}}
 	if err := c.checkOptions(name); err != nil {
 		return nil, c.st, err
@@ -98,7 +98,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 			return nil, c.st, err
 		}
 	}
-	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages)
+	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages())
 	for h := range ex.Hosts {
 		if len(opts.TickPeriod) > 0 {
 			c.nextTick = append(c.nextTick, c.period(h))
@@ -180,8 +180,11 @@ type converter struct {
 	failAt []bool
 	tr     *trace.Trace
 	st     Stats
-	// msgOf maps msgKey(sending event, receiving event) to a message index.
-	msgOf map[int64]int32
+	// firstMsg is the index of the first message each event sends: its
+	// k-th child receives message firstMsg+k. One event may send to two
+	// events of one host (a span calling one service twice), so the
+	// receiving host would not name the message.
+	firstMsg []int32
 	// nextTick is the next period tick time per process (nil: none).
 	nextTick []trace.Time
 	op       int
@@ -194,11 +197,6 @@ type converter struct {
 	label strings.Builder
 	first bool
 }
-
-// msgKey identifies a message by its sending and its receiving event:
-// one event may send to two events of one host (a span calling one
-// service twice), so the receiving host would not do.
-func msgKey(sender, receiver int32) int64 { return int64(sender)<<32 | int64(receiver) }
 
 // repeat tells apart the messages one event sends to one host: "" for
 // the first, "#2" for the second (earlier lists the children before it).
@@ -262,14 +260,13 @@ func (c *converter) event(e int32) {
 		c.label.WriteByte(']')
 	}
 	for _, q := range ev.Parents {
-		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.msgOf[msgKey(q, e)]})
+		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.firstMsg[q] + int32(slices.Index(ex.Events[q].Children, e))})
 	}
+	c.firstMsg[e] = int32(len(c.tr.Msgs))
 	for k, ch := range ev.Children {
 		to := ex.Events[ch].Host
-		m := int32(len(c.tr.Msgs))
 		c.tr.Msgs = append(c.tr.Msgs, ex.Hosts[c.h]+":"+strconv.Itoa(int(ev.Own))+"->"+ex.Hosts[to]+c.repeat(ev.Children[:k], to))
-		c.msgOf[msgKey(e, ch)] = m
-		c.add(trace.Event{Kind: trace.Send, To: to, Msg: m})
+		c.add(trace.Event{Kind: trace.Send, To: to, Msg: c.firstMsg[e] + int32(k)})
 	}
 	if c.first {
 		c.add(trace.Event{Kind: trace.Internal, To: trace.None, Msg: trace.None})

@@ -37,10 +37,11 @@ func deskewTimes(times [][]trace.Time, msgs []msg) (shift []trace.Time, consiste
 		ex.Events[s].Children = append(ex.Events[s].Children, r)
 		ex.Events[r].Parents = append(ex.Events[r].Parents, s)
 	}
-	if err := ex.Complete(); err != nil {
-		return nil, false, 0, err
+	per := perHost(ex)
+	if ex.order(per) != nil {
+		return nil, false, 0, fmt.Errorf("a cycle")
 	}
-	if shift, consistent, raised, err = ex.deskew(); err == nil {
+	if shift, consistent, raised, err = ex.deskew(per); err == nil {
 		for p := range times {
 			for k, e := range index[p] {
 				times[p][k] = ex.Events[e].Time

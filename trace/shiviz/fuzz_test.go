@@ -48,8 +48,8 @@ func FuzzParse(f *testing.F) {
 			if err != nil {
 				t.Fatalf("parsed, but the trace is invalid: %v", err)
 			}
-			if len(tr.Msgs) != ex.Messages {
-				t.Fatalf("%d messages in the trace, %d inferred", len(tr.Msgs), ex.Messages)
+			if len(tr.Msgs) != ex.Messages() {
+				t.Fatalf("%d messages in the trace, %d inferred", len(tr.Msgs), ex.Messages())
 			}
 		}
 	})

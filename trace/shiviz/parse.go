@@ -100,12 +100,18 @@ type Execution struct {
 	Order []int32
 	// Timed says the events carry times consistent with causality.
 	Timed bool
-	// Messages is the number of message edges.
-	Messages int
 	// Skipped counts the non-blank lines no match covered.
 	Skipped int
 	// Notes say what the import decided or repaired, for its summary.
 	Notes []string
+}
+
+// Messages counts the message edges.
+func (ex *Execution) Messages() (n int) {
+	for i := range ex.Events {
+		n += len(ex.Events[i].Parents)
+	}
+	return n
 }
 
 // Log is a parsed log.

@@ -107,8 +107,8 @@ func TestInference(t *testing.T) {
 	if got, want := strings.Join(edges, " "), "a2->b2 a2->c1 b3->c2 a3->c3 b4->c3 c3->a4"; got != want {
 		t.Errorf("edges %s\nwant  %s", got, want)
 	}
-	if ex.Messages != 6 || len(ex.Events) != 11 || ex.Skipped != 1 {
-		t.Errorf("messages %d events %d skipped %d, want 6 11 1", ex.Messages, len(ex.Events), ex.Skipped)
+	if ex.Messages() != 6 || len(ex.Events) != 11 || ex.Skipped != 1 {
+		t.Errorf("messages %d events %d skipped %d, want 6 11 1", ex.Messages(), len(ex.Events), ex.Skipped)
 	}
 	// File order is per host; the causal order must put a2 before b2.
 	pos := map[string]int{}
@@ -259,8 +259,8 @@ func TestCRLF(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := log.Executions[0]
-	if ex.Messages != 1 || ex.Events[1].Text != "e2" || ex.Events[1].Line != 3 {
-		t.Errorf("messages %d text %q line %d", ex.Messages, ex.Events[1].Text, ex.Events[1].Line)
+	if ex.Messages() != 1 || ex.Events[1].Text != "e2" || ex.Events[1].Line != 3 {
+		t.Errorf("messages %d text %q line %d", ex.Messages(), ex.Events[1].Text, ex.Events[1].Line)
 	}
 }
 
@@ -311,7 +311,7 @@ func TestMerge(t *testing.T) {
 	x, y := both.Executions[0], split.Executions[0]
 	tx, _, _ := x.Trace("t", ImportOptions{})
 	ty, _, _ := y.Trace("t", ImportOptions{})
-	if dumpTrace(tx) != dumpTrace(ty) || x.Messages != 2 {
+	if dumpTrace(tx) != dumpTrace(ty) || x.Messages() != 2 {
 		t.Errorf("merged:\n%s\nconcatenated:\n%s", dumpTrace(ty), dumpTrace(tx))
 	}
 	if _, err := Parse([]Source{{Name: "a", R: strings.NewReader(a)}}, ParseOptions{}); err == nil || !strings.Contains(err.Error(), "a file per process") {
@@ -332,7 +332,7 @@ func TestTracing(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := log.Executions[0]
-	if ex.Messages != 1 || ex.Events[0].Text != `Send {"K":1}` || ex.Events[1].Text != "Recv" || ex.Events[1].Line != 3 || ex.Events[1].Fields[0].Value != "7" {
+	if ex.Messages() != 1 || ex.Events[0].Text != `Send {"K":1}` || ex.Events[1].Text != "Recv" || ex.Events[1].Line != 3 || ex.Events[1].Fields[0].Value != "7" {
 		t.Errorf("%+v", ex.Events)
 	}
 	for _, bad := range []string{`{"Tag":"x","VectorClock":{"c":1}}`, `not json`, `{"TracerIdentity":"c","Tag":"x"}`} {
@@ -354,8 +354,8 @@ func TestLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ex := l.Executions[0]; len(ex.Notes) != 1 || ex.Notes[0] != `repaired line 6: host "b" forgot "a":1, which it knew; raised` || ex.Messages != 1 {
-		t.Errorf("notes %q, %d messages", ex.Notes, ex.Messages)
+	if ex := l.Executions[0]; len(ex.Notes) != 1 || ex.Notes[0] != `repaired line 6: host "b" forgot "a":1, which it knew; raised` || ex.Messages() != 1 {
+		t.Errorf("notes %q, %d messages", ex.Notes, ex.Messages())
 	}
 }
 

@@ -54,7 +54,7 @@ func TestRealLogs(t *testing.T) {
 				t.Fatalf("%d executions, want %d", len(log.Executions), len(rl.want))
 			}
 			for i, ex := range log.Executions {
-				got := [4]int{len(ex.Hosts), len(ex.Events), ex.Messages, ex.Skipped}
+				got := [4]int{len(ex.Hosts), len(ex.Events), ex.Messages(), ex.Skipped}
 				if got != rl.want[i] {
 					t.Errorf("execution %d (%q): processes, events, messages, skipped = %v, want %v", i, ex.Label, got, rl.want[i])
 				}
@@ -81,8 +81,8 @@ func TestRealLogs(t *testing.T) {
 						fails++
 					}
 				}
-				if sends != ex.Messages || recvs != ex.Messages || st.Messages != ex.Messages {
-					t.Errorf("sends %d recvs %d, want %d each", sends, recvs, ex.Messages)
+				if sends != ex.Messages() || recvs != ex.Messages() || st.Messages != ex.Messages() {
+					t.Errorf("sends %d recvs %d, want %d each", sends, recvs, ex.Messages())
 				}
 				if fails == 0 || fails != st.Fails {
 					t.Errorf("%d failures injected, stats say %d", fails, st.Fails)

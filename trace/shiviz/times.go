@@ -59,24 +59,33 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	return nil
 }
 
-// Deskew makes the events' times, each taken by its host's own clock
-// on any origin (Unix nanoseconds, say), consistent with causality
-// (deskew: the least shift per host, then any event still before a
-// cause raised to it), makes the earliest time 0, orders the events by
-// time, and notes every shift and raise. Order must be a causal order.
-// It is the one rule of every importer and of record's merge: the
-// smallest shift that restores causality.
+// Deskew finishes an execution whose events' hosts, own positions (1,
+// 2, … per host), texts, times and messages (Parents and Children) are
+// set — as the span importer and record's merge build it, or as Parse
+// leaves it once a timestamp group gave the times — each time taken by
+// its host's own clock on any origin (Unix nanoseconds, say). It orders
+// the events causally (messages that make a cycle with the hosts' order
+// are an error), makes the times consistent with causality (deskew: the
+// least shift per host, then any event still before a cause raised to
+// it), makes the earliest time 0, orders the events by time, and notes
+// every shift and raise. It is the one rule of every importer and of
+// record's merge: the smallest shift that restores causality.
 func (ex *Execution) Deskew() error {
+	per := perHost(ex)
+	if path := ex.order(per); path != nil {
+		ev := &ex.Events[path[0]]
+		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", ex.Hosts[ev.Host], ev.Own)
+	}
 	if span := ex.rebase(); span < 0 || span > trace.MaxTime { // < 0: it overflowed
 		return fmt.Errorf("the events' times span more than %s", trace.MaxTimeText)
 	}
-	shift, consistent, raised, err := ex.deskew()
+	shift, consistent, raised, err := ex.deskew(per)
 	if err != nil {
 		return err
 	}
 	ex.rebase()
 	ex.Timed = true
-	ex.order(perHost(ex)) // no cycle: Order was one
+	ex.order(per) // no cycle: it was ordered
 	for h, s := range shift {
 		if s > 0 {
 			ex.Notes = append(ex.Notes, fmt.Sprintf("clock of %s shifted by +%s s to restore causality", ex.Hosts[h], s))
@@ -114,7 +123,7 @@ func (ex *Execution) rebase() trace.Time {
 // one of its causes is raised to the latest of them, and counted; with
 // consistent clocks that are non-decreasing per host, none is. A shifted
 // time beyond trace.MaxTime is an error.
-func (ex *Execution) deskew() (shift []trace.Time, consistent bool, raised int, err error) {
+func (ex *Execution) deskew(per [][]int32) (shift []trace.Time, consistent bool, raised int, err error) {
 	if shift, consistent = ex.shifts(); !consistent {
 		clear(shift)
 	}
@@ -123,7 +132,6 @@ func (ex *Execution) deskew() (shift []trace.Time, consistent bool, raised int, 
 			return nil, false, 0, fmt.Errorf("a time of %s shifted by %s exceeds %s", ex.Hosts[ev.Host], shift[ev.Host], trace.MaxTimeText)
 		}
 	}
-	per := perHost(ex)
 	for _, e := range ex.Order {
 		ev := &ex.Events[e]
 		t := ev.Time + shift[ev.Host]

@@ -185,9 +185,6 @@ func (b *builder) finish() error {
 			ex.Events[e].Own = int32(k + 1)
 		}
 	}
-	if err := ex.Complete(); err != nil {
-		return err
-	}
 	ex.Notes = []string{fmt.Sprintf("%d spans; %d parent-child edges cross processes: %d request and %d response messages",
 		len(b.spans), b.count["requests"], b.count["requests"], b.count["responses"])}
 	delete(b.count, "requests")
