@@ -45,8 +45,8 @@ func (b *builder) event(e *event) (trace.RunEvent, error) {
 	re.Seq = e.seq
 	re.Op, re.Ckpt, re.Pos, re.Sn, re.Next, re.Inc = e.Op, e.Ckpt, e.Pos, e.Sn, e.Next, e.Inc
 	re.Restore = e.Rest
-	re.CkptType, re.Via, re.Reason = trace.ParseCkptType(e.Type), trace.ParseVia(e.Via), trace.ParseReason(e.Why)
-	re.Cause, re.Control, re.State = trace.ParseCause(e.Cause), trace.ParseControl(e.Ctl), trace.ParseEndState(e.State)
+	re.CkptType, re.Via, re.Reason = trace.Parse[trace.CkptType](e.Type), trace.Parse[trace.Via](e.Via), trace.Parse[trace.Reason](e.Why)
+	re.Cause, re.Control, re.State = trace.Parse[trace.Cause](e.Cause), trace.Parse[trace.Control](e.Ctl), trace.Parse[trace.EndState](e.State)
 	re.Label, re.Until = b.run.AddString(e.Label), b.run.AddString(e.Until)
 	if e.Msg != "" {
 		re.Msg = b.msg(e.Msg)

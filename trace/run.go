@@ -92,10 +92,15 @@ func name(names []string, i uint8) string {
 	return "?"
 }
 
-func parse(names []string, s string) uint8 {
-	for i := 1; i < len(names); i++ {
-		if names[i] == s {
-			return uint8(i)
+// Parse returns the value of E (a Kind or one of the run's enums) whose
+// name is s, or its zero value (none) when no value has that name.
+func Parse[E interface {
+	~uint8
+	String() string
+}](s string) E {
+	for e := E(1); e.String() != "?"; e++ {
+		if e.String() == s {
+			return e
 		}
 	}
 	return 0
@@ -118,24 +123,6 @@ func (c Control) String() string { return name(controlNames, uint8(c)) }
 
 // String is the end state as a run writes it.
 func (s EndState) String() string { return name(stateNames, uint8(s)) }
-
-// ParseVia returns the Via named s, or ViaNone.
-func ParseVia(s string) Via { return Via(parse(viaNames, s)) }
-
-// ParseCkptType returns the checkpoint type named s, or CkptNone.
-func ParseCkptType(s string) CkptType { return CkptType(parse(ckptTypeNames, s)) }
-
-// ParseReason returns the reason named s, or ReasonNone.
-func ParseReason(s string) Reason { return Reason(parse(reasonNames, s)) }
-
-// ParseCause returns the cause named s, or CauseNone.
-func ParseCause(s string) Cause { return Cause(parse(causeNames, s)) }
-
-// ParseControl returns the control kind named s, or ControlNone.
-func ParseControl(s string) Control { return Control(parse(controlNames, s)) }
-
-// ParseEndState returns the end state named s, or StateNone.
-func ParseEndState(s string) EndState { return EndState(parse(stateNames, s)) }
 
 // VTEntry is one entry of a Peterson–Kearns vector time: an (incarnation,
 // count) pair, compared lexicographically. JSON: [inc, count].

@@ -75,9 +75,6 @@ var kindNames = [numKinds]string{
 // range, as the run's enums).
 func (k Kind) String() string { return name(kindNames[:], uint8(k)) }
 
-// ParseKind returns the kind named s, or KindInvalid.
-func ParseKind(s string) Kind { return Kind(parse(kindNames[:], s)) }
-
 // IsOp reports whether k is a program operation (send, recv, internal):
 // the piecewise-deterministic part of a process, as opposed to environment
 // events that happen at absolute times.

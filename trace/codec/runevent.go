@@ -97,7 +97,7 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 		return err
 	}
 	if len(w.Kind) > 0 {
-		if ev.Kind = trace.ParseKind(string(b)); ev.Kind == trace.KindInvalid || ev.Kind == trace.Flush {
+		if ev.Kind = trace.Parse[trace.Kind](string(b)); ev.Kind == trace.KindInvalid || ev.Kind == trace.Flush {
 			return f.eventErr("unknown kind %q", b)
 		}
 	}
@@ -205,13 +205,10 @@ func enum[E interface {
 	if err != nil || len(v) == 0 {
 		return err
 	}
-	for e := E(1); e.String() != "?"; e++ {
-		if e.String() == string(b) {
-			*dst = e
-			return nil
-		}
+	if *dst = trace.Parse[E](string(b)); *dst == 0 {
+		return f.eventErr("unknown %s %q", key, b)
 	}
-	return f.eventErr("unknown %s %q", key, b)
+	return nil
 }
 
 // peerOf resolves "to" (send, control_send) or "from" (recv,
