@@ -541,9 +541,6 @@ func (r *Run) AddString(s string) int32 {
 	return push(&r.Strings, s)
 }
 
-// ProcIndex returns the index of the process named name, or None.
-func (r *Run) ProcIndex(name string) int32 { return int32(slices.Index(r.Processes, name)) }
-
 // push appends v to the table *tab and returns its index.
 func push[T any](tab *[]T, v T) int32 {
 	*tab = append(grow(*tab), v)

@@ -9,8 +9,6 @@
 // their hot loops.
 package trace
 
-import "slices"
-
 // None marks an absent process, message, op, checkpoint or number in the
 // int32 fields of Event and RunEvent.
 const None = -1
@@ -229,9 +227,6 @@ func (t *Trace) AddLabel(s string) int32 {
 	t.Labels = append(t.Labels, s)
 	return int32(len(t.Labels) - 1)
 }
-
-// ProcIndex returns the index of the process named name, or None.
-func (t *Trace) ProcIndex(name string) int32 { return int32(slices.Index(t.Processes, name)) }
 
 // Grow makes room for one more element of s, doubling its capacity as
 // the run's tables grow (run.go's grow): the decoders grow the events

@@ -113,20 +113,22 @@ func (f *frame) read(c container) error {
 	if !f.hasFormat {
 		return f.headerErr(`missing "format" (want %q)`, f.format)
 	}
+	var err error
 	if f.hasEvents {
-		return f.end()
+		err = f.end()
+	} else if c.listed() { // JSON Lines needs the processes first
+		err = f.lines()
 	}
-	return f.lines()
-}
-
-func (f *frame) headerErr(format string, args ...any) error {
-	return headerErr(f.name, format, args...)
+	if err == nil && !c.listed() {
+		err = f.headerErr(`missing "processes"`)
+	}
+	return err
 }
 
 // headerErr reports a problem of the header or of the document as a
-// whole in the named file.
-func headerErr(file, format string, args ...any) error {
-	return &trace.InputError{File: file, Event: -1, Msg: fmt.Sprintf(format, args...)}
+// whole.
+func (f *frame) headerErr(format string, args ...any) error {
+	return &trace.InputError{File: f.name, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // eventErr reports a problem of the event being read.
@@ -172,9 +174,6 @@ func (f *frame) more(event int, outer byte) (bool, error) {
 	return true, nil
 }
 
-// kindName names the JSON type of a value of kind k, for messages.
-func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
-
 // open reads the opening brace of the header.
 func (f *frame) open() error {
 	f.resumeAt(-1, 0)
@@ -192,7 +191,7 @@ func (f *frame) open() error {
 		}
 	}
 	if k != '{' {
-		return f.headerErr("expected a JSON object, found %s", kindName(k))
+		return f.headerErr("expected a JSON object, found %s", kindOf(byte(k)))
 	}
 	if _, err = f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
@@ -268,7 +267,7 @@ func (f *frame) events() error {
 		return f.malformed(err)
 	}
 	if k != '[' {
-		return f.headerErr(`"events" must be an array, not %s`, kindName(k))
+		return f.headerErr(`"events" must be an array, not %s`, kindOf(byte(k)))
 	}
 	if f.hasEvents {
 		return f.headerErr(`"events" given twice`)
@@ -296,7 +295,7 @@ func (f *frame) events() error {
 func (f *frame) next(w any) error {
 	if !f.lined {
 		if k := f.dec.PeekKind(); k != '{' && k != 0 {
-			return f.eventErr("an event must be a JSON object, not %s", kindName(k))
+			return f.eventErr("an event must be a JSON object, not %s", kindOf(byte(k)))
 		}
 		if err := jsonv2.UnmarshalDecode(f.dec, w); err != nil {
 			return f.malformed(err)

@@ -14,9 +14,6 @@ import (
 // skipped. The decoder's buffer holds the text after the header, the
 // tap the rest.
 func (f *frame) lines() error {
-	if !f.c.listed() {
-		return f.headerErr(`missing "processes"`)
-	}
 	f.jsonl, f.lined = true, true
 	line, rest := f.rest()
 	br := bufio.NewReaderSize(rest, 64<<10)

@@ -82,9 +82,6 @@ func scanRun(name string, r io.Reader, compactOnly bool) (*RunHead, error) {
 	if err := d.f.read(d); err != nil {
 		return nil, err
 	}
-	if !d.procs.listed {
-		return nil, d.headerErr(`missing "processes"`)
-	}
 	if d.scan.Events == 0 {
 		d.scan.Early = true
 	}
