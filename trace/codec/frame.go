@@ -54,7 +54,7 @@ type frame struct {
 	hasEvents bool
 	// jsonl says the input is JSON Lines; lined that the event being
 	// read is the text of a line (JSON Lines, or a document's event laid
-	// out on a line of its own, see eventLines); line numbers it for JSON
+	// out on a line of its own, see lines); line numbers it for JSON
 	// Lines, and last says it ends the input. whole holds a line longer
 	// than the line reader's buffer.
 	jsonl bool
@@ -117,6 +117,7 @@ func (f *frame) read(c container) error {
 	if f.hasEvents {
 		err = f.end()
 	} else if c.listed() { // JSON Lines needs the processes first
+		f.jsonl = true
 		err = f.lines()
 	}
 	if err == nil && !c.listed() {
@@ -276,7 +277,7 @@ func (f *frame) events() error {
 	if _, err := f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
 	}
-	if err := f.eventLines(); err != nil {
+	if err := f.lines(); err != nil {
 		return err
 	}
 	for {
