@@ -164,9 +164,6 @@ type Piggyback struct {
 	CIC *CIC
 }
 
-// HasVT reports whether pb carries a vector time.
-func (pb *Piggyback) HasVT() bool { return pb.VT != nil }
-
 // CIC is the vector part of an FDAS or HMNR piggyback, one entry per
 // process in process order (docs/formats.md). A piggyback's CIC is
 // immutable once sent: senders share it until their state changes.
@@ -543,14 +540,16 @@ func (r *Run) AddString(s string) int32 {
 
 // push appends v to the table *tab and returns its index.
 func push[T any](tab *[]T, v T) int32 {
-	*tab = append(grow(*tab), v)
+	*tab = append(Grow(*tab), v)
 	return int32(len(*tab) - 1)
 }
 
-// grow makes room for one more element, doubling the capacity: the
+// Grow makes room for one more element, doubling the capacity: the
 // runtime grows large slices by only 1.25×, which for a million events
 // means several times more copying and fresh (page-faulting) memory.
-func grow[T any](s []T) []T {
+// The run's tables and the decoders' events and message tables grow by
+// it.
+func Grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}

@@ -122,6 +122,6 @@ func (k pbKeys) fields(pb *Piggyback) []field {
 	}
 	c := pb.CIC
 	return []field{{"pb.sn", k.sn && pb.Sn == None}, {"pb.inc", k.inc && pb.Inc == None}, {"pb.rec_line", k.recLine && pb.RecLine == None},
-		{"pb.vt", k.vt && !pb.HasVT()}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
+		{"pb.vt", k.vt && pb.VT == nil}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
 		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}
 }

@@ -227,8 +227,3 @@ func (t *Trace) AddLabel(s string) int32 {
 	t.Labels = append(t.Labels, s)
 	return int32(len(t.Labels) - 1)
 }
-
-// Grow makes room for one more element of s, doubling its capacity as
-// the run's tables grow (run.go's grow): the decoders grow the events
-// and message tables they fill by it.
-func Grow[T any](s []T) []T { return grow(s) }

@@ -160,7 +160,9 @@ func (d *runDecoder) field(f *frame, key string) error {
 	case "algorithm", "source":
 		return d.name(f, key)
 	case "processes":
-		return d.processes(f)
+		var err error
+		d.run.Processes, err = d.procs.read(f)
+		return err
 	case "options":
 		return d.options(f)
 	}
@@ -193,11 +195,6 @@ func (d *runDecoder) optString(key string, v []byte) (string, error) {
 		return "", d.f.headerErr("%q must be a string, not %s", key, kindOf(v[0]))
 	}
 	return string(text(v, &d.buf)), nil
-}
-
-func (d *runDecoder) processes(f *frame) (err error) {
-	d.run.Processes, err = d.procs.read(f)
-	return err
 }
 
 func (d *runDecoder) options(f *frame) error {
