@@ -130,7 +130,7 @@ func (rec *recording) add(b []byte) error {
 	if err := json.Unmarshal(b, e); err != nil {
 		return err
 	}
-	e.kind = trace.Parse[trace.Kind](e.Kind)
+	e.kind = trace.ParseKind(e.Kind)
 	if e.kind == trace.KindInvalid {
 		return fmt.Errorf("unknown event kind %q", e.Kind)
 	}
