@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func newRun(alg string, procs ...string) *rb {
 }
 
 func (b *rb) p(name string) int32 {
-	i := b.run.ProcIndex(name)
+	i := int32(slices.Index(b.run.Processes, name))
 	if i == trace.None {
 		panic("unknown process " + name)
 	}

@@ -92,10 +92,15 @@ func name(names []string, i uint8) string {
 	return "?"
 }
 
-func parse(names []string, s string) uint8 {
-	for i := 1; i < len(names); i++ {
-		if names[i] == s {
-			return uint8(i)
+// Parse returns the value of E (a Kind or one of the run's enums) whose
+// name is s, or its zero value (none) when no value has that name.
+func Parse[E interface {
+	~uint8
+	String() string
+}](s string) E {
+	for e := E(1); e.String() != "?"; e++ {
+		if e.String() == s {
+			return e
 		}
 	}
 	return 0
@@ -118,24 +123,6 @@ func (c Control) String() string { return name(controlNames, uint8(c)) }
 
 // String is the end state as a run writes it.
 func (s EndState) String() string { return name(stateNames, uint8(s)) }
-
-// ParseVia returns the Via named s, or ViaNone.
-func ParseVia(s string) Via { return Via(parse(viaNames, s)) }
-
-// ParseCkptType returns the checkpoint type named s, or CkptNone.
-func ParseCkptType(s string) CkptType { return CkptType(parse(ckptTypeNames, s)) }
-
-// ParseReason returns the reason named s, or ReasonNone.
-func ParseReason(s string) Reason { return Reason(parse(reasonNames, s)) }
-
-// ParseCause returns the cause named s, or CauseNone.
-func ParseCause(s string) Cause { return Cause(parse(causeNames, s)) }
-
-// ParseControl returns the control kind named s, or ControlNone.
-func ParseControl(s string) Control { return Control(parse(controlNames, s)) }
-
-// ParseEndState returns the end state named s, or StateNone.
-func ParseEndState(s string) EndState { return EndState(parse(stateNames, s)) }
 
 // VTEntry is one entry of a Peterson–Kearns vector time: an (incarnation,
 // count) pair, compared lexicographically. JSON: [inc, count].
@@ -176,9 +163,6 @@ type Piggyback struct {
 	// before.
 	CIC *CIC
 }
-
-// HasVT reports whether pb carries a vector time.
-func (pb *Piggyback) HasVT() bool { return pb.VT != nil }
 
 // CIC is the vector part of an FDAS or HMNR piggyback, one entry per
 // process in process order (docs/formats.md). A piggyback's CIC is
@@ -554,19 +538,18 @@ func (r *Run) AddString(s string) int32 {
 	return push(&r.Strings, s)
 }
 
-// ProcIndex returns the index of the process named name, or None.
-func (r *Run) ProcIndex(name string) int32 { return int32(slices.Index(r.Processes, name)) }
-
 // push appends v to the table *tab and returns its index.
 func push[T any](tab *[]T, v T) int32 {
-	*tab = append(grow(*tab), v)
+	*tab = append(Grow(*tab), v)
 	return int32(len(*tab) - 1)
 }
 
-// grow makes room for one more element, doubling the capacity: the
+// Grow makes room for one more element, doubling the capacity: the
 // runtime grows large slices by only 1.25×, which for a million events
 // means several times more copying and fresh (page-faulting) memory.
-func grow[T any](s []T) []T {
+// The run's tables and the decoders' events and message tables grow by
+// it.
+func Grow[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}

@@ -42,7 +42,8 @@ func (r *Run) MissingField(e *RunEvent) string {
 	if !ok {
 		return ""
 	}
-	for _, f := range sh.fields(r, e) {
+	var buf [16]field // the most a kind requires: a resend's, with HMNR's piggyback
+	for _, f := range sh.fields(r, e, buf[:0]) {
 		if f.missing {
 			return f.name
 		}
@@ -55,41 +56,42 @@ type field struct {
 	missing bool
 }
 
-// fields lists the fields of e the shape requires, each with whether it
-// is missing.
-func (sh runShape) fields(r *Run, e *RunEvent) []field {
+// fields appends to dst the fields of e the shape requires, each with
+// whether it is missing (dst: the caller's buffer, so that checking an
+// event allocates nothing).
+func (sh runShape) fields(r *Run, e *RunEvent, dst []field) []field {
 	switch e.Kind {
 	case Send:
-		fs := []field{{"msg", e.Msg == None}, {"to", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"pb", e.PB == None}}
+		fs := append(dst, []field{{"msg", e.Msg == None}, {"to", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"pb", e.PB == None}}...)
 		if e.Resend {
 			fs = append(fs, field{"of", e.Of <= 0}, field{"failure", e.Failure == None})
 		}
-		return append(fs, sh.pb.fields(r.PB(e))...)
+		return sh.pb.fields(r.PB(e), fs)
 	case Recv:
-		return []field{{"msg", e.Msg == None}, {"from", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"via", e.Via == ViaNone}}
+		return append(dst, []field{{"msg", e.Msg == None}, {"from", e.Peer == None}, {"op", e.Op == None}, {"copy", e.Copy <= 0}, {"via", e.Via == ViaNone}}...)
 	case Internal:
-		return []field{{"op", e.Op == None}}
+		return append(dst, []field{{"op", e.Op == None}}...)
 	case Checkpoint:
-		return []field{{"ckpt", e.Ckpt == None}, {"type", e.CkptType == CkptNone}, {"pos", e.Pos == None},
+		return append(dst, []field{{"ckpt", e.Ckpt == None}, {"type", e.CkptType == CkptNone}, {"pos", e.Pos == None},
 			{"sn", sh.sn && e.Sn == None}, {"vt", sh.vt && e.VT == None},
-			{"failure", sh.recovers && e.CkptType == CkptRecovery && e.Failure == None}}
+			{"failure", sh.recovers && e.CkptType == CkptRecovery && e.Failure == None}}...)
 	case CheckpointSkipped:
-		return []field{{"next", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Next == None},
-			{"sn", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Sn == None}}
+		return append(dst, []field{{"next", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Next == None},
+			{"sn", sh.recovers && sh.sn && e.Reason == ReasonNone && e.Sn == None}}...)
 	case Log, Unconsumed:
-		return []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"op", e.Kind == Log && e.Op == None}}
+		return append(dst, []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"op", e.Kind == Log && e.Op == None}}...)
 	case Discard:
-		return []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"reason", e.Reason == ReasonNone},
-			{"failure", e.Failure == None && (e.Reason == ReasonStale || e.Reason == ReasonOrphan)}}
+		return append(dst, []field{{"msg", e.Msg == None}, {"copy", e.Copy <= 0}, {"reason", e.Reason == ReasonNone},
+			{"failure", e.Failure == None && (e.Reason == ReasonStale || e.Reason == ReasonOrphan)}}...)
 	case Restart, Rollback:
-		return []field{{"restore", e.Restore == None}, {"pos", e.Pos == None}, {"undone", e.Undone == None},
+		return append(dst, []field{{"restore", e.Restore == None}, {"pos", e.Pos == None}, {"undone", e.Undone == None},
 			{"inc", e.Kind == Restart && e.Inc == None}, {"cause", e.Kind == Rollback && e.Cause == CauseNone},
-			{"failure", e.Failure == None}}
+			{"failure", e.Failure == None}}...)
 	case ControlSend, ControlRecv:
-		return sh.control(r, e)
+		return sh.control(r, e, dst)
 	case End:
-		return []field{{"state", e.State == StateNone}, {"op", (e.State == StateBlocked || e.State == StateHeld) && e.Op == None},
-			{"msg", e.State == StateBlocked && e.Msg == None}}
+		return append(dst, []field{{"state", e.State == StateNone}, {"op", (e.State == StateBlocked || e.State == StateHeld) && e.Op == None},
+			{"msg", e.State == StateBlocked && e.Msg == None}}...)
 	}
 	return nil
 }
@@ -97,10 +99,13 @@ func (sh runShape) fields(r *Run, e *RunEvent) []field {
 // control lists a control message's fields: MS's Rollback request
 // carries its recovery (origin, count, r), PK's token its announcement
 // (origin, inc, k) and list, coordinated checkpointing's its round.
-func (sh runShape) control(r *Run, e *RunEvent) []field {
-	peer := map[Kind]string{ControlSend: "to", ControlRecv: "from"}[e.Kind]
-	fs := []field{{"control", e.Control == ControlNone}, {peer, e.Peer == None}, {"body", e.Body == None},
-		{"failure", sh.recovers && e.Failure == None}}
+func (sh runShape) control(r *Run, e *RunEvent, dst []field) []field {
+	peer := "to"
+	if e.Kind == ControlRecv {
+		peer = "from"
+	}
+	fs := append(dst, []field{{"control", e.Control == ControlNone}, {peer, e.Peer == None}, {"body", e.Body == None},
+		{"failure", sh.recovers && e.Failure == None}}...)
 	b := r.Body(e)
 	if b == nil {
 		return fs
@@ -115,13 +120,14 @@ func (sh runShape) control(r *Run, e *RunEvent) []field {
 	return append(fs, field{"body.count", b.Count == None})
 }
 
-// fields lists the piggyback fields of pb the algorithm always sends.
-func (k pbKeys) fields(pb *Piggyback) []field {
+// fields appends to dst the piggyback fields of pb the algorithm always
+// sends.
+func (k pbKeys) fields(pb *Piggyback, dst []field) []field {
 	if pb == nil {
-		return nil
+		return dst
 	}
 	c := pb.CIC
-	return []field{{"pb.sn", k.sn && pb.Sn == None}, {"pb.inc", k.inc && pb.Inc == None}, {"pb.rec_line", k.recLine && pb.RecLine == None},
-		{"pb.vt", k.vt && !pb.HasVT()}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
-		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}
+	return append(dst, []field{{"pb.sn", k.sn && pb.Sn == None}, {"pb.inc", k.inc && pb.Inc == None}, {"pb.rec_line", k.recLine && pb.RecLine == None},
+		{"pb.vt", k.vt && pb.VT == nil}, {"pb.lc", k.lc && (c == nil || c.LC == None)}, {"pb.dv", k.dv && (c == nil || c.DV == nil)},
+		{"pb.ckpt", k.hmnr && (c == nil || c.Ckpt == nil)}, {"pb.taken", k.hmnr && (c == nil || c.Taken == nil)}, {"pb.greater", k.hmnr && (c == nil || c.Greater == nil)}}...)
 }

@@ -141,9 +141,6 @@ func (a *assembler) resolve(f *frame) (trace.Event, error) {
 // messages that are never sent.
 func (a *assembler) finish() (*trace.Trace, error) {
 	tr := a.tr
-	if !a.procs.listed {
-		return nil, headerErr(tr.Name, `missing "processes"`)
-	}
 	if !a.procs.known {
 		re, err := a.procs.remap(tr.Name, tr.Processes)
 		if err != nil {

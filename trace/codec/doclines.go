@@ -5,40 +5,56 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // errRelayout is what next returns for a document's event line that the
-// library rejects: eventLines then hands it to the stream decoder, which
+// library rejects: lines then hands it to the stream decoder, which
 // reads it as part of the document and words what is wrong.
 var errRelayout = errors.New("event not alone on its line")
 
-// eventLines reads a document's events laid out one to a line, as
-// writers lay them out, like the events of JSON Lines: each line by
-// json.Unmarshal, which costs the library less than its stream decoder,
-// with the commas between events checked here. At the first line laid
-// out otherwise — the end of the array, an event spread over lines or
-// sharing one, anything the library rejects — it hands the rest of the
-// document to a new stream decoder (resume), which reads and reports it
-// as if it had read the whole document. (Without it, `validate` of a 10^6-event JSON document took
-// 15–25% more CPU: interleaved rounds, December 2026.)
-func (f *frame) eventLines() error {
+// lines reads the events laid out one to a line: every event of JSON
+// Lines (f.jsonl), whatever its length, blank lines skipped; and a
+// document's events as writers lay them out, each by json.Unmarshal,
+// which costs the library less than its stream decoder, with the commas
+// between events checked here. At the first line of a document laid out
+// otherwise — the end of the array, an event spread over lines or
+// sharing one, anything the library rejects, a line longer than maxLine
+// (a hostile value, which the stream decoder holds once) — it hands the
+// rest of the document to a new stream decoder (resume), which reads and
+// reports it as if it had read the whole document. (Without it,
+// `validate` of a 10^6-event JSON document took 15–25% more CPU:
+// interleaved rounds, December 2026.)
+func (f *frame) lines() error {
 	line, rest := f.rest()
 	br := bufio.NewReaderSize(rest, 64<<10)
-	first, comma := true, false
+	first, comma, limit := true, false, maxLine
+	if f.jsonl {
+		limit = math.MaxInt
+	}
 	f.lined = true
-	defer func() { f.lined = false }()
+	defer func() { f.lined = f.jsonl }()
 	for ; ; line++ {
-		// A line longer than maxLine (a hostile value) is left to the
-		// stream decoder, which holds it once.
-		text, long, rerr := f.readLine(br, maxLine)
-		if long {
+		text, long, rerr := f.readLine(br, limit)
+		switch {
+		case long:
 			return f.resume(first, comma, text, br, line)
-		}
-		if rerr != nil && rerr != io.EOF {
+		case rerr != nil && rerr != io.EOF:
 			return &trace.InputError{File: f.name, Event: f.n, Msg: readError(rerr)}
+		case f.jsonl && blank(text) && rerr == io.EOF:
+			return nil
+		case f.jsonl && blank(text):
+			continue
+		case f.jsonl:
+			f.text, f.line, f.last = text, line, rerr == io.EOF
+			if err := f.c.event(f); err != nil || rerr == io.EOF {
+				return err
+			}
+			f.n++
+			continue
 		}
 		ev, lead, trail := splitLine(text)
 		if len(ev) == 0 && !lead && !trail && rerr == nil {

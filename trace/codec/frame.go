@@ -54,7 +54,7 @@ type frame struct {
 	hasEvents bool
 	// jsonl says the input is JSON Lines; lined that the event being
 	// read is the text of a line (JSON Lines, or a document's event laid
-	// out on a line of its own, see eventLines); line numbers it for JSON
+	// out on a line of its own, see lines); line numbers it for JSON
 	// Lines, and last says it ends the input. whole holds a line longer
 	// than the line reader's buffer.
 	jsonl bool
@@ -113,20 +113,23 @@ func (f *frame) read(c container) error {
 	if !f.hasFormat {
 		return f.headerErr(`missing "format" (want %q)`, f.format)
 	}
+	var err error
 	if f.hasEvents {
-		return f.end()
+		err = f.end()
+	} else if c.listed() { // JSON Lines needs the processes first
+		f.jsonl = true
+		err = f.lines()
 	}
-	return f.lines()
-}
-
-func (f *frame) headerErr(format string, args ...any) error {
-	return headerErr(f.name, format, args...)
+	if err == nil && !c.listed() {
+		err = f.headerErr(`missing "processes"`)
+	}
+	return err
 }
 
 // headerErr reports a problem of the header or of the document as a
-// whole in the named file.
-func headerErr(file, format string, args ...any) error {
-	return &trace.InputError{File: file, Event: -1, Msg: fmt.Sprintf(format, args...)}
+// whole.
+func (f *frame) headerErr(format string, args ...any) error {
+	return &trace.InputError{File: f.name, Event: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // eventErr reports a problem of the event being read.
@@ -172,9 +175,6 @@ func (f *frame) more(event int, outer byte) (bool, error) {
 	return true, nil
 }
 
-// kindName names the JSON type of a value of kind k, for messages.
-func kindName(k jsontext.Kind) string { return kindOf(byte(k)) }
-
 // open reads the opening brace of the header.
 func (f *frame) open() error {
 	f.resumeAt(-1, 0)
@@ -192,7 +192,7 @@ func (f *frame) open() error {
 		}
 	}
 	if k != '{' {
-		return f.headerErr("expected a JSON object, found %s", kindName(k))
+		return f.headerErr("expected a JSON object, found %s", kindOf(byte(k)))
 	}
 	if _, err = f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
@@ -268,7 +268,7 @@ func (f *frame) events() error {
 		return f.malformed(err)
 	}
 	if k != '[' {
-		return f.headerErr(`"events" must be an array, not %s`, kindName(k))
+		return f.headerErr(`"events" must be an array, not %s`, kindOf(byte(k)))
 	}
 	if f.hasEvents {
 		return f.headerErr(`"events" given twice`)
@@ -277,7 +277,7 @@ func (f *frame) events() error {
 	if _, err := f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
 	}
-	if err := f.eventLines(); err != nil {
+	if err := f.lines(); err != nil {
 		return err
 	}
 	for {
@@ -296,7 +296,7 @@ func (f *frame) events() error {
 func (f *frame) next(w any) error {
 	if !f.lined {
 		if k := f.dec.PeekKind(); k != '{' && k != 0 {
-			return f.eventErr("an event must be a JSON object, not %s", kindName(k))
+			return f.eventErr("an event must be a JSON object, not %s", kindOf(byte(k)))
 		}
 		if err := jsonv2.UnmarshalDecode(f.dec, w); err != nil {
 			return f.malformed(err)

@@ -4,40 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"math"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
-
-// lines reads the events of JSON Lines, one per line, after the header
-// object has been read as the start of a stream. Blank lines are
-// skipped. The decoder's buffer holds the text after the header, the
-// tap the rest.
-func (f *frame) lines() error {
-	if !f.c.listed() {
-		return f.headerErr(`missing "processes"`)
-	}
-	f.jsonl, f.lined = true, true
-	line, rest := f.rest()
-	br := bufio.NewReaderSize(rest, 64<<10)
-	for ; ; line++ {
-		// An event is its line, whatever its length.
-		text, _, err := f.readLine(br, math.MaxInt)
-		if err != nil && err != io.EOF {
-			return &trace.InputError{File: f.name, Event: f.n, Msg: readError(err)}
-		}
-		if !blank(text) {
-			f.text, f.line, f.last = text, line, err == io.EOF
-			if err := f.c.event(f); err != nil {
-				return err
-			}
-			f.n++
-		}
-		if err == io.EOF {
-			return nil
-		}
-	}
-}
 
 // rest leaves the stream decoder: it returns the line it is at and the
 // input after what it has consumed, of which the tap keeps nothing.

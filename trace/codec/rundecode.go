@@ -151,10 +151,6 @@ func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int)
 	return d, nil
 }
 
-func (d *runDecoder) headerErr(format string, args ...any) error {
-	return headerErr(d.run.Name, format, args...)
-}
-
 func (d *runDecoder) listed() bool { return d.procs.listed }
 
 // field reads a header field: "algorithm", "source", "processes" and
@@ -164,7 +160,9 @@ func (d *runDecoder) field(f *frame, key string) error {
 	case "algorithm", "source":
 		return d.name(f, key)
 	case "processes":
-		return d.processes(f)
+		var err error
+		d.run.Processes, err = d.procs.read(f)
+		return err
 	case "options":
 		return d.options(f)
 	}
@@ -194,14 +192,9 @@ func (d *runDecoder) name(f *frame, key string) error {
 
 func (d *runDecoder) optString(key string, v []byte) (string, error) {
 	if v[0] != '"' {
-		return "", d.headerErr("%q must be a string, not %s", key, kindOf(v[0]))
+		return "", d.f.headerErr("%q must be a string, not %s", key, kindOf(v[0]))
 	}
 	return string(text(v, &d.buf)), nil
-}
-
-func (d *runDecoder) processes(f *frame) (err error) {
-	d.run.Processes, err = d.procs.read(f)
-	return err
 }
 
 func (d *runDecoder) options(f *frame) error {
@@ -216,7 +209,7 @@ func (d *runDecoder) options(f *frame) error {
 			return err
 		}
 		if d.run.Options.Timing != trace.TimingRecorded {
-			return d.headerErr("options.timing must be %q, got %q", trace.TimingRecorded, d.run.Options.Timing)
+			return d.f.headerErr("options.timing must be %q, got %q", trace.TimingRecorded, d.run.Options.Timing)
 		}
 	}
 	if len(w.Variant) == 0 {
@@ -247,9 +240,6 @@ func (d *runDecoder) decode() (*trace.Run, error) {
 	run := d.run
 	if err := d.f.read(d); err != nil {
 		return nil, err
-	}
-	if !d.procs.listed {
-		return nil, d.headerErr(`missing "processes"`)
 	}
 	if !d.procs.known {
 		if err := d.renumber(); err != nil {

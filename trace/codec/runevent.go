@@ -205,13 +205,10 @@ func enum[E interface {
 	if err != nil || len(v) == 0 {
 		return err
 	}
-	for e := E(1); e.String() != "?"; e++ {
-		if e.String() == string(b) {
-			*dst = e
-			return nil
-		}
+	if *dst = trace.Parse[E](string(b)); *dst == 0 {
+		return f.eventErr("unknown %s %q", key, b)
 	}
-	return f.eventErr("unknown %s %q", key, b)
+	return nil
 }
 
 // peerOf resolves "to" (send, control_send) or "from" (recv,

@@ -42,15 +42,6 @@ type RunHead struct {
 	compactOnly                      bool  // ScanCompactRun
 }
 
-// scanWire is what the first pass reads of an event.
-type scanWire struct {
-	Kind jsontext.Value `json:"kind"`
-	Msg  jsontext.Value `json:"msg"`
-	VT   jsontext.Value `json:"vt"`
-	PB   jsontext.Value `json:"pb"`
-	Body jsontext.Value `json:"body"`
-}
-
 // ScanRun reads the header and message ids of the run in r (ckpt/run@1
 // or @2, JSON document or JSON Lines, gzip or not). It reports the
 // errors of the framing and the header that ReadRun reports; an event's
@@ -81,9 +72,6 @@ func scanRun(name string, r io.Reader, compactOnly bool) (*RunHead, error) {
 	d.scan = &RunHead{Run: d.run, compactOnly: compactOnly}
 	if err := d.f.read(d); err != nil {
 		return nil, err
-	}
-	if !d.procs.listed {
-		return nil, d.headerErr(`missing "processes"`)
 	}
 	if d.scan.Events == 0 {
 		d.scan.Early = true
@@ -120,8 +108,9 @@ func (d *runDecoder) scanEvent(f *frame) error {
 	if h.compactOnly && f.seen != RunFormat2 {
 		return errNotCompact
 	}
-	var w scanWire
-	if err := f.next(&w); err != nil {
+	w := &d.w
+	w.reset()
+	if err := f.next(w); err != nil {
 		return err // errRelayout too: the event is read again
 	}
 	if h.Events++; h.Events == 1 {

@@ -142,7 +142,7 @@ func (d *runDecoder) intsExact(f *frame, key string, v []byte, width int, shape 
 			}
 			continue
 		case width == 0 || k != '[':
-			return f.eventErr("%q must be an array of %s, found %s", key, shape, kindName(k))
+			return f.eventErr("%q must be an array of %s, found %s", key, shape, kindOf(byte(k)))
 		}
 		dec.ReadToken()
 		for n := 0; n < width || dec.PeekKind() != ']'; n++ {
