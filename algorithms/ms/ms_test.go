@@ -230,11 +230,11 @@ func TestGolden(t *testing.T) {
 					t.Errorf("run lacks %q", m)
 				}
 			}
-			h := replaytest.NewHistory(run)
-			if u := h.UndoneReceipts(); len(u) != 0 {
+			h := newHistory(run)
+			if u := h.undoneReceipts(); len(u) != 0 {
 				t.Errorf("live receipts of undone sends: %v", u)
 			}
-			if err := h.SnLines(); err != nil {
+			if err := h.snLines(); err != nil {
 				t.Error(err)
 			}
 			for i := range run.Events {
@@ -274,14 +274,14 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 		t.Errorf("algorithm %q", tb.Algorithm)
 	}
 	golden.Check(t, "textbook-orphan.golden", []byte(replaytest.Dump(tb)))
-	if u := replaytest.NewHistory(tb).UndoneReceipts(); len(u) == 0 {
+	if u := newHistory(tb).undoneReceipts(); len(u) == 0 {
 		t.Error("textbook variant: expected a live receipt of an undone send (m1), found none")
 	} else if e := tb.Events[u[0]]; tb.Msgs[e.Msg] != "m1" {
 		t.Errorf("textbook orphan is %s, want m1", tb.Msgs[e.Msg])
 	}
 	def := mustRun(t, tr, "")
 	golden.Check(t, "default-no-orphan.golden", []byte(replaytest.Dump(def)))
-	if u := replaytest.NewHistory(def).UndoneReceipts(); len(u) != 0 {
+	if u := newHistory(def).undoneReceipts(); len(u) != 0 {
 		t.Errorf("default variant keeps orphans: %v", u)
 	}
 }
@@ -327,7 +327,7 @@ func TestFailureFreeIdentity(t *testing.T) {
 			if !reflect.DeepEqual(want, got) {
 				t.Errorf("%s (%q): app events differ from the trace", tr.Name, variant)
 			}
-			if err := replaytest.NewHistory(run).SnLines(); err != nil {
+			if err := newHistory(run).snLines(); err != nil {
 				t.Errorf("%s: %v", tr.Name, err)
 			}
 		}
@@ -356,11 +356,11 @@ func TestRandomFailures(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("seed %d: replay is not deterministic", seed)
 		}
-		h := replaytest.NewHistory(run)
-		if u := h.UndoneReceipts(); len(u) != 0 {
+		h := newHistory(run)
+		if u := h.undoneReceipts(); len(u) != 0 {
 			t.Fatalf("seed %d: live receipts of undone sends %v\n%s", seed, u, replaytest.Dump(run))
 		}
-		if err := h.SnLines(); err != nil {
+		if err := h.snLines(); err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, replaytest.Dump(run))
 		}
 		for i := range run.Events {

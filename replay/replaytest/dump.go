@@ -1,7 +1,7 @@
 // Package replaytest holds test helpers shared by the replay engine's and
-// the algorithms' tests: a readable dump of a run for golden files,
-// causality checks computed from a run, and the SPEC-conformance case
-// harness. Random traces come from trace/gen/gentest.
+// the algorithms' tests: a readable dump of a run for golden files, the
+// app events of a trace and its run side by side, and the
+// SPEC-conformance case harness. Random traces come from trace/gen/gentest.
 package replaytest
 
 import (
