@@ -39,7 +39,7 @@ type Algorithm struct {
 	// pipeline counts), and says what makes them that big; nil: nothing
 	// that grows beyond the engine's per-event share (scalar
 	// piggybacks).
-	Memory func(s Sizes) (bytes int64, why string)
+	Memory func(s replay.Sizes) (bytes int64, why string)
 	// New returns a fresh state machine for the trace tr with the given
 	// variant ("" or one of Variants).
 	New func(variant string, tr *trace.Trace) (replay.Algorithm, error)
@@ -67,7 +67,7 @@ var All = []Algorithm{
 		Recovery: true,
 		// A vector time on every send and checkpoint, and a current one
 		// per process with events (pk.New).
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 8, s.Busy) },
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 8, s.Busy) },
 		New:    func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
 	},
 	// The checkpoint-placement protocols (docs/protocols.md): no
@@ -81,13 +81,13 @@ var All = []Algorithm{
 		Name: fdas.Name,
 		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
 		// A dependency vector of int32 on every send and checkpoint.
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
 		New:    placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
 	},
 	{
 		Name:   hmnr.Name,
 		Doc:    "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
 		New:    placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
 	},
 	{
@@ -97,20 +97,10 @@ var All = []Algorithm{
 	},
 }
 
-// Sizes are the counts of a trace (or of a run, to check it) that the
-// memory estimates read.
-type Sizes struct {
-	Events, Msgs, Procs int64
-	Busy                int64 // processes with events of their own
-	Sends, Recvs        int64
-	Checkpoints         int64 // timer ticks of a trace, checkpoints of a run
-	Flushes, Fails      int64
-}
-
 // vectors estimates a process-wide vector of entry bytes per entry on
 // every send and checkpoint, and on current more (one per busy process:
 // the algorithm's own), and says so.
-func vectors(s Sizes, entry, current int64) (int64, string) {
+func vectors(s replay.Sizes, entry, current int64) (int64, string) {
 	n := s.Sends + s.Checkpoints + current
 	why := fmt.Sprintf("%d processes: a %d-entry vector for each of %d sends and %d checkpoints", s.Procs, s.Procs, s.Sends, s.Checkpoints)
 	if s.Sends+s.Checkpoints < current {
