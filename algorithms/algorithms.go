@@ -8,6 +8,7 @@ package algorithms
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -41,7 +42,7 @@ type Algorithm struct {
 	// piggybacks).
 	Memory func(s replay.Sizes) (bytes int64, why string)
 	// New returns a fresh state machine for the trace tr with the given
-	// variant ("" or one of Variants).
+	// variant ("" or one of Variants), and refuses any other.
 	New func(variant string, tr *trace.Trace) (replay.Algorithm, error)
 }
 
@@ -150,18 +151,10 @@ func names(keep func(*Algorithm) bool) []string {
 	return out
 }
 
-// HasVariant reports whether v is the default ("") or one of a's
+// hasVariant reports whether v is the default ("") or one of a's
 // variants.
-func (a *Algorithm) HasVariant(v string) bool {
-	if v == "" {
-		return true
-	}
-	for _, x := range a.Variants {
-		if x.Name == v {
-			return true
-		}
-	}
-	return false
+func (a *Algorithm) hasVariant(v string) bool {
+	return v == "" || slices.ContainsFunc(a.Variants, func(x Variant) bool { return x.Name == v })
 }
 
 // VariantNames returns every variant name of the table, each once, in
@@ -170,7 +163,7 @@ func VariantNames() []string {
 	var out []string
 	for _, a := range All {
 		for _, v := range a.Variants {
-			if !contains(out, v.Name) {
+			if !slices.Contains(out, v.Name) {
 				out = append(out, v.Name)
 			}
 		}
@@ -180,13 +173,7 @@ func VariantNames() []string {
 
 // VariantsOf returns the names of the algorithms that have variant v.
 func VariantsOf(v string) []string {
-	var out []string
-	for i := range All {
-		if v != "" && All[i].HasVariant(v) {
-			out = append(out, All[i].Name)
-		}
-	}
-	return out
+	return names(func(a *Algorithm) bool { return v != "" && a.hasVariant(v) })
 }
 
 // Both is the --algo value that selects every recovery algorithm
@@ -213,11 +200,11 @@ func CheckVariant(variant string, selected []string) error {
 	if variant == "" {
 		return nil
 	}
-	if !contains(VariantNames(), variant) {
+	if !slices.Contains(VariantNames(), variant) {
 		return fmt.Errorf("--variant %q: want %s", variant, Choice(VariantNames()))
 	}
 	for _, name := range selected {
-		if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+		if a, ok := Lookup(name); ok && a.hasVariant(variant) {
 			return nil
 		}
 	}
@@ -226,33 +213,16 @@ func CheckVariant(variant string, selected []string) error {
 		verb = "have"
 	}
 	return fmt.Errorf("--variant %s: %s %s no %s variant (it applies to --algo %s)",
-		variant, andList(selected), verb, variant, Choice(VariantsOf(variant)))
+		variant, list(selected, "and"), verb, variant, Choice(VariantsOf(variant)))
 }
 
 // VariantFor returns the variant to replay algorithm name with under
 // VariantRule: variant if name has it, else the default.
 func VariantFor(name, variant string) string {
-	if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+	if a, ok := Lookup(name); ok && a.hasVariant(variant) {
 		return variant
 	}
 	return ""
-}
-
-// andList joins names as "ms", "ms and pk", "ms, pk and bcs".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // New returns a fresh state machine for algorithm name and variant ("" for
@@ -262,35 +232,20 @@ func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(AllNames))
 	}
-	if !a.HasVariant(variant) {
-		return nil, fmt.Errorf("%s: unknown variant %q (%s)", name, variant, a.VariantChoice())
-	}
 	return a.New(variant, tr)
-}
-
-// VariantChoice says which variants a has, for messages: "want textbook"
-// or "ms has none".
-func (a *Algorithm) VariantChoice() string {
-	if len(a.Variants) == 0 {
-		return a.Name + " has none"
-	}
-	names := make([]string, len(a.Variants))
-	for i, v := range a.Variants {
-		names[i] = v.Name
-	}
-	return "want " + Choice(names)
 }
 
 // Choice joins names for messages and help: "ms", "ms or pk", "ms, pk or
 // both".
-func Choice(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
+func Choice(names []string) string { return list(names, "or") }
+
+// list joins names as "ms", "ms and pk", "ms, pk and bcs" with conj
+// ("and" or "or").
+func list(names []string, conj string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // Help describes the table for a command's long help: one line per
