@@ -76,25 +76,25 @@ var All = []Algorithm{
 	{
 		Name: bcs.Name,
 		Doc:  "Briatico–Ciuffoletti–Simoncini index-based checkpointing (BCS 1984)",
-		New:  placement(bcs.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }),
+		New:  placement(bcs.Name, func(tr *trace.Trace) replay.Algorithm { return bcs.New(tr) }),
 	},
 	{
 		Name: fdas.Name,
 		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
 		// A dependency vector of int32 on every send and checkpoint.
 		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
-		New:    placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
+		New:    placement(fdas.Name, func(tr *trace.Trace) replay.Algorithm { return fdas.New(tr) }),
 	},
 	{
 		Name:   hmnr.Name,
 		Doc:    "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
 		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
-		New:    placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
+		New:    placement(hmnr.Name, func(tr *trace.Trace) replay.Algorithm { return hmnr.New(tr) }),
 	},
 	{
 		Name: coordinated.Name,
 		Doc:  "blocking two-phase coordinated checkpointing (Koo–Toueg rounds)",
-		New:  placement(coordinated.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }),
+		New:  placement(coordinated.Name, func(tr *trace.Trace) replay.Algorithm { return coordinated.New(tr) }),
 	},
 }
 
@@ -111,13 +111,25 @@ func vectors(s replay.Sizes, entry, current int64) (int64, string) {
 }
 
 // placement adapts the constructor of a checkpoint-placement protocol,
-// which has no variants, to the table's.
-func placement(name string, mk func(*trace.Trace) (replay.Algorithm, error)) func(string, *trace.Trace) (replay.Algorithm, error) {
+// which has no variants, to the table's. Such a protocol places
+// checkpoints in failure-free executions, which is what the classic
+// comparisons of such protocols measure, and has no recovery procedure:
+// a trace with a failure is refused, naming its first fail event,
+// rather than replayed wrongly. How far a failure would roll it back is
+// an analysis of its failure-free checkpoints (the maximum consistent
+// recovery line), not a replay: docs/protocols.md.
+func placement(name string, mk func(*trace.Trace) replay.Algorithm) func(string, *trace.Trace) (replay.Algorithm, error) {
 	return func(v string, tr *trace.Trace) (replay.Algorithm, error) {
 		if v != "" {
 			return nil, fmt.Errorf("%s: unknown variant %q (%s has none)", name, v, name)
 		}
-		return mk(tr)
+		for i := range tr.Events {
+			if tr.Events[i].Kind == trace.Fail {
+				return nil, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
+					Msg: fmt.Sprintf("fail: %s places checkpoints in failure-free executions only and has no recovery (replay failures with ms or pk)", name)}
+			}
+		}
+		return mk(tr), nil
 	}
 }
 
