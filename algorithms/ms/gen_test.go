@@ -61,7 +61,7 @@ func TestGenerated(t *testing.T) {
 			}
 			for i := range run.Events {
 				if e := &run.Events[i]; e.Kind == trace.End && e.State != trace.StateDone {
-					t.Errorf("seed %d: %s", seed, replaytest.DumpEvent(run, e))
+					t.Errorf("seed %d: %s", seed, replaytest.Lines(run)[i])
 				}
 			}
 		}

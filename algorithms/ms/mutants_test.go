@@ -55,7 +55,7 @@ func TestReplayAllReplaysStale(t *testing.T) {
 	if u := newHistory(def).undoneReceipts(); len(u) != 0 {
 		t.Errorf("default keeps an orphan: %v\n%s", u, replaytest.Dump(def))
 	}
-	if len(find(def, "P1 log msg=m")) != 1 || len(find(def, "P1 recv msg=m", "copy=2")) != 1 {
+	if len(find(def, `"p":"P1","kind":"log","msg":"m"`)) != 1 || len(find(def, `"p":"P1","kind":"recv","msg":"m"`, `"copy":2`)) != 1 {
 		t.Errorf("default: want m logged, then copy 2 received:\n%s", replaytest.Dump(def))
 	}
 	bad := mustRun(t, tr, "replay-all")
