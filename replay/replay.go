@@ -54,22 +54,6 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	return s.Finish()
 }
 
-// result returns the finished run. newEngine seeds the side tables; one
-// never added to is left nil, as it was before seeding, so callers see
-// the same Run.
-func (e *engine) result() *trace.Run {
-	r := e.out
-	r.PBs, r.VTs, r.Bodies, r.Strings = orNil(r.PBs), orNil(r.VTs), orNil(r.Bodies), orNil(r.Strings)
-	return r
-}
-
-func orNil[T any](s []T) []T {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}
-
 // ckptRec is a checkpoint the engine knows: its id and position.
 type ckptRec struct{ id, pos int32 }
 
