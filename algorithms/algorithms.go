@@ -8,6 +8,7 @@ package algorithms
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -39,9 +40,9 @@ type Algorithm struct {
 	// pipeline counts), and says what makes them that big; nil: nothing
 	// that grows beyond the engine's per-event share (scalar
 	// piggybacks).
-	Memory func(s Sizes) (bytes int64, why string)
+	Memory func(s replay.Sizes) (bytes int64, why string)
 	// New returns a fresh state machine for the trace tr with the given
-	// variant ("" or one of Variants).
+	// variant ("" or one of Variants), and refuses any other.
 	New func(variant string, tr *trace.Trace) (replay.Algorithm, error)
 }
 
@@ -67,7 +68,7 @@ var All = []Algorithm{
 		Recovery: true,
 		// A vector time on every send and checkpoint, and a current one
 		// per process with events (pk.New).
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 8, s.Busy) },
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 8, s.Busy) },
 		New:    func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) },
 	},
 	// The checkpoint-placement protocols (docs/protocols.md): no
@@ -75,42 +76,32 @@ var All = []Algorithm{
 	{
 		Name: bcs.Name,
 		Doc:  "Briatico–Ciuffoletti–Simoncini index-based checkpointing (BCS 1984)",
-		New:  placement(bcs.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }),
+		New:  placement(bcs.Name, func(tr *trace.Trace) replay.Algorithm { return bcs.New(tr) }),
 	},
 	{
 		Name: fdas.Name,
 		Doc:  "Wang's Fixed-Dependency-After-Send, rollback-dependency trackable (FDAS 1997)",
 		// A dependency vector of int32 on every send and checkpoint.
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
-		New:    placement(fdas.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }),
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
+		New:    placement(fdas.Name, func(tr *trace.Trace) replay.Algorithm { return fdas.New(tr) }),
 	},
 	{
 		Name:   hmnr.Name,
 		Doc:    "Hélary–Mostefaoui–Netzer–Raynal communication-induced checkpointing (HMNR 2000)",
-		Memory: func(s Sizes) (int64, string) { return vectors(s, 4, 0) },
-		New:    placement(hmnr.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }),
+		Memory: func(s replay.Sizes) (int64, string) { return vectors(s, 4, 0) },
+		New:    placement(hmnr.Name, func(tr *trace.Trace) replay.Algorithm { return hmnr.New(tr) }),
 	},
 	{
 		Name: coordinated.Name,
 		Doc:  "blocking two-phase coordinated checkpointing (Koo–Toueg rounds)",
-		New:  placement(coordinated.Name, func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }),
+		New:  placement(coordinated.Name, func(tr *trace.Trace) replay.Algorithm { return coordinated.New(tr) }),
 	},
-}
-
-// Sizes are the counts of a trace (or of a run, to check it) that the
-// memory estimates read.
-type Sizes struct {
-	Events, Msgs, Procs int64
-	Busy                int64 // processes with events of their own
-	Sends, Recvs        int64
-	Checkpoints         int64 // timer ticks of a trace, checkpoints of a run
-	Flushes, Fails      int64
 }
 
 // vectors estimates a process-wide vector of entry bytes per entry on
 // every send and checkpoint, and on current more (one per busy process:
 // the algorithm's own), and says so.
-func vectors(s Sizes, entry, current int64) (int64, string) {
+func vectors(s replay.Sizes, entry, current int64) (int64, string) {
 	n := s.Sends + s.Checkpoints + current
 	why := fmt.Sprintf("%d processes: a %d-entry vector for each of %d sends and %d checkpoints", s.Procs, s.Procs, s.Sends, s.Checkpoints)
 	if s.Sends+s.Checkpoints < current {
@@ -120,13 +111,25 @@ func vectors(s Sizes, entry, current int64) (int64, string) {
 }
 
 // placement adapts the constructor of a checkpoint-placement protocol,
-// which has no variants, to the table's.
-func placement(name string, mk func(*trace.Trace) (replay.Algorithm, error)) func(string, *trace.Trace) (replay.Algorithm, error) {
+// which has no variants, to the table's. Such a protocol places
+// checkpoints in failure-free executions, which is what the classic
+// comparisons of such protocols measure, and has no recovery procedure:
+// a trace with a failure is refused, naming its first fail event,
+// rather than replayed wrongly. How far a failure would roll it back is
+// an analysis of its failure-free checkpoints (the maximum consistent
+// recovery line), not a replay: docs/protocols.md.
+func placement(name string, mk func(*trace.Trace) replay.Algorithm) func(string, *trace.Trace) (replay.Algorithm, error) {
 	return func(v string, tr *trace.Trace) (replay.Algorithm, error) {
 		if v != "" {
 			return nil, fmt.Errorf("%s: unknown variant %q (%s has none)", name, v, name)
 		}
-		return mk(tr)
+		for i := range tr.Events {
+			if tr.Events[i].Kind == trace.Fail {
+				return nil, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
+					Msg: fmt.Sprintf("fail: %s places checkpoints in failure-free executions only and has no recovery (replay failures with ms or pk)", name)}
+			}
+		}
+		return mk(tr), nil
 	}
 }
 
@@ -160,18 +163,10 @@ func names(keep func(*Algorithm) bool) []string {
 	return out
 }
 
-// HasVariant reports whether v is the default ("") or one of a's
+// hasVariant reports whether v is the default ("") or one of a's
 // variants.
-func (a *Algorithm) HasVariant(v string) bool {
-	if v == "" {
-		return true
-	}
-	for _, x := range a.Variants {
-		if x.Name == v {
-			return true
-		}
-	}
-	return false
+func (a *Algorithm) hasVariant(v string) bool {
+	return v == "" || slices.ContainsFunc(a.Variants, func(x Variant) bool { return x.Name == v })
 }
 
 // VariantNames returns every variant name of the table, each once, in
@@ -180,7 +175,7 @@ func VariantNames() []string {
 	var out []string
 	for _, a := range All {
 		for _, v := range a.Variants {
-			if !contains(out, v.Name) {
+			if !slices.Contains(out, v.Name) {
 				out = append(out, v.Name)
 			}
 		}
@@ -190,13 +185,7 @@ func VariantNames() []string {
 
 // VariantsOf returns the names of the algorithms that have variant v.
 func VariantsOf(v string) []string {
-	var out []string
-	for i := range All {
-		if v != "" && All[i].HasVariant(v) {
-			out = append(out, All[i].Name)
-		}
-	}
-	return out
+	return names(func(a *Algorithm) bool { return v != "" && a.hasVariant(v) })
 }
 
 // Both is the --algo value that selects every recovery algorithm
@@ -223,11 +212,11 @@ func CheckVariant(variant string, selected []string) error {
 	if variant == "" {
 		return nil
 	}
-	if !contains(VariantNames(), variant) {
+	if !slices.Contains(VariantNames(), variant) {
 		return fmt.Errorf("--variant %q: want %s", variant, Choice(VariantNames()))
 	}
 	for _, name := range selected {
-		if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+		if a, ok := Lookup(name); ok && a.hasVariant(variant) {
 			return nil
 		}
 	}
@@ -236,33 +225,16 @@ func CheckVariant(variant string, selected []string) error {
 		verb = "have"
 	}
 	return fmt.Errorf("--variant %s: %s %s no %s variant (it applies to --algo %s)",
-		variant, andList(selected), verb, variant, Choice(VariantsOf(variant)))
+		variant, list(selected, "and"), verb, variant, Choice(VariantsOf(variant)))
 }
 
 // VariantFor returns the variant to replay algorithm name with under
 // VariantRule: variant if name has it, else the default.
 func VariantFor(name, variant string) string {
-	if a, ok := Lookup(name); ok && a.HasVariant(variant) {
+	if a, ok := Lookup(name); ok && a.hasVariant(variant) {
 		return variant
 	}
 	return ""
-}
-
-// andList joins names as "ms", "ms and pk", "ms, pk and bcs".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // New returns a fresh state machine for algorithm name and variant ("" for
@@ -272,35 +244,20 @@ func New(name, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, Choice(AllNames))
 	}
-	if !a.HasVariant(variant) {
-		return nil, fmt.Errorf("%s: unknown variant %q (%s)", name, variant, a.VariantChoice())
-	}
 	return a.New(variant, tr)
-}
-
-// VariantChoice says which variants a has, for messages: "want textbook"
-// or "ms has none".
-func (a *Algorithm) VariantChoice() string {
-	if len(a.Variants) == 0 {
-		return a.Name + " has none"
-	}
-	names := make([]string, len(a.Variants))
-	for i, v := range a.Variants {
-		names[i] = v.Name
-	}
-	return "want " + Choice(names)
 }
 
 // Choice joins names for messages and help: "ms", "ms or pk", "ms, pk or
 // both".
-func Choice(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
+func Choice(names []string) string { return list(names, "or") }
+
+// list joins names as "ms", "ms and pk", "ms, pk and bcs" with conj
+// ("and" or "or").
+func list(names []string, conj string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // Help describes the table for a command's long help: one line per

@@ -119,21 +119,6 @@ func listSome(names []string, n int) string {
 	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }
 
-// fileFormat is the "format" a file's header names ("" if it cannot be
-// told: such files are kept, so that bad input is still reported).
-func fileFormat(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	got, _, err := codec.Detect(f)
-	if err != nil {
-		return ""
-	}
-	return got
-}
-
 // Plural is "1 thing" or "n things".
 func Plural(n int, one, many string) string {
 	if n == 1 {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
@@ -180,17 +181,6 @@ func gzipSize(path string, size int64) (int64, bool) {
 	return u, true
 }
 
-// sizesOf counts tr's sizes.
-func sizesOf(tr *trace.Trace) algorithms.Sizes {
-	s := algorithms.Sizes{Events: int64(len(tr.Events)), Msgs: int64(len(tr.Msgs)), Procs: int64(len(tr.Processes))}
-	for i := range tr.Events {
-		tally(&s, tr.Events[i].Kind)
-	}
-	_, busy := tr.Busy()
-	s.Busy = int64(busy)
-	return s
-}
-
 // streamedSizes are the sizes whose vectors a streamed verify holds at
 // once (the run handed to the checker as it is made, vectors dropped
 // once taken: replay/release.go), where s holds every one: the sends
@@ -201,7 +191,7 @@ func sizesOf(tr *trace.Trace) algorithms.Sizes {
 // it, the copies in flight at once and two checkpoints per busy process
 // (the latest, and the one before it until the latest is stable).
 // Measured on the 4,096-process trace of docs/performance.md.
-func streamedSizes(tr *trace.Trace, s algorithms.Sizes, params trace.Params) algorithms.Sizes {
+func streamedSizes(tr *trace.Trace, s replay.Sizes, params trace.Params) replay.Sizes {
 	p := tr.Params.Override(params).WithDefaults()
 	quiet := trace.Time(-1)
 	for i := range tr.Events {
@@ -230,31 +220,13 @@ func streamedSizes(tr *trace.Trace, s algorithms.Sizes, params trace.Params) alg
 	return s
 }
 
-// tally counts an event of kind k into s.
-func tally(s *algorithms.Sizes, k trace.Kind) {
-	switch k {
-	case trace.Send:
-		s.Sends++
-	case trace.Recv:
-		s.Recvs++
-	case trace.Checkpoint:
-		s.Checkpoints++
-	case trace.Flush:
-		s.Flushes++
-	case trace.Fail:
-		s.Fails++
-	}
-}
-
 // replayEstimate estimates replaying a trace of sizes s through the
 // algorithms names at once (their runs add up), and checking the runs
-// when check is set. The run's events are the trace's, less flushes,
-// plus a forced checkpoint or log entry per receive, the control
-// messages and restores of every failure, and an end per process.
-func replayEstimate(s algorithms.Sizes, names []string, check bool) estimate {
+// when check is set.
+func replayEstimate(s replay.Sizes, names []string, check bool) estimate {
 	e := estimate{bytes: baseBytes + s.Events*perTraceEvent + s.Msgs*perMsg,
 		doing: "replaying it through " + strings.Join(names, " and ")}
-	runEvents := s.Events - s.Flushes + s.Recvs + s.Fails*(3*s.Procs+2) + 2*s.Procs + 16
+	runEvents := s.RunEvents()
 	var most int64
 	for _, name := range names {
 		b, why := runBytes(name, s, runEvents, check)
@@ -270,9 +242,9 @@ func replayEstimate(s algorithms.Sizes, names []string, check bool) estimate {
 
 // checkEstimate estimates checking a decoded run beside it.
 func checkEstimate(run *trace.Run) estimate {
-	s := algorithms.Sizes{Procs: int64(len(run.Processes)), Busy: int64(run.Busy())}
+	s := replay.Sizes{Procs: int64(len(run.Processes)), Busy: int64(run.Busy())}
 	for i := range run.Events {
-		tally(&s, run.Events[i].Kind)
+		s.Count(run.Events[i].Kind)
 	}
 	b, why := runBytes(run.Algorithm, s, int64(len(run.Events)), true)
 	return estimate{bytes: baseBytes + b, doing: "checking it", why: why}
@@ -290,7 +262,7 @@ func checkEstimate(run *trace.Run) estimate {
 // estimated, 785 MB the most live heap.
 func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
 	np := int64(len(h.Run.Processes))
-	s := algorithms.Sizes{Events: h.Events, Procs: np, Busy: np,
+	s := replay.Sizes{Events: h.Events, Procs: np, Busy: np,
 		Sends: h.Sends, Recvs: h.Recvs, Checkpoints: h.Checkpoints, Fails: h.Fails}
 	b, why := heldBytes(s, h.Events, true)
 	if src != nil {
@@ -314,7 +286,7 @@ func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
 // and, when check is set, the checker's model of it; why names the term
 // that dominates. The algorithm's own memory (its registry entry) is
 // counted again for the checker, which rebuilds what it judges.
-func runBytes(name string, s algorithms.Sizes, runEvents int64, check bool) (int64, string) {
+func runBytes(name string, s replay.Sizes, runEvents int64, check bool) (int64, string) {
 	b, why := heldBytes(s, runEvents, check)
 	alg, algWhy := algBytes(name, s)
 	if check {
@@ -329,7 +301,7 @@ func runBytes(name string, s algorithms.Sizes, runEvents int64, check bool) (int
 // heldBytes estimates a run's events and copies but its algorithm's
 // vectors, and with check the checker's model; why names the term that
 // dominates.
-func heldBytes(s algorithms.Sizes, runEvents int64, check bool) (int64, string) {
+func heldBytes(s replay.Sizes, runEvents int64, check bool) (int64, string) {
 	b := runEvents*perRunEvent + s.Sends*perSendCopy
 	why := fmt.Sprintf("%d run events", runEvents)
 	if check {
@@ -345,7 +317,7 @@ func heldBytes(s algorithms.Sizes, runEvents int64, check bool) (int64, string) 
 
 // algBytes is the memory of algorithm name's state and vectors (its
 // registry entry), 0 if it has no estimate.
-func algBytes(name string, s algorithms.Sizes) (int64, string) {
+func algBytes(name string, s replay.Sizes) (int64, string) {
 	if a, ok := algorithms.Lookup(strings.SplitN(name, "-", 2)[0]); ok && a.Memory != nil {
 		return a.Memory(s)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
@@ -51,7 +51,7 @@ func TestMeminfoTotal(t *testing.T) {
 // with failures — and names it; a cap below it refuses, at it accepts;
 // runs kept together add up.
 func TestReplayEstimate(t *testing.T) {
-	small := algorithms.Sizes{Events: 1000, Procs: 4, Msgs: 300, Sends: 300, Recvs: 300, Checkpoints: 40, Flushes: 20, Busy: 4}
+	small := replay.Sizes{Events: 1000, Procs: 4, Msgs: 300, Sends: 300, Recvs: 300, Checkpoints: 40, Flushes: 20, Busy: 4}
 	wide := small
 	wide.Procs, wide.Busy = 4096, 4096
 	idle := wide // the same processes, only 4 with events
@@ -60,7 +60,7 @@ func TestReplayEstimate(t *testing.T) {
 	failing.Fails = 100000
 	base := replayEstimate(small, []string{"ms"}, true).bytes
 	for _, tc := range []struct {
-		s     algorithms.Sizes
+		s     replay.Sizes
 		alg   string
 		why   string
 		times float64 // at least this many times the small MS estimate
@@ -122,7 +122,7 @@ func TestVerifyOverCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := sizesOf(tr)
+	s := replay.SizesOf(tr)
 	msBytes := replayEstimate(s, []string{"ms"}, true).bytes
 	p := &Pipeline{Mem: &Cap{Bytes: msBytes}}
 	outs := p.Verify(tr, "w.json", Options{Algorithms: []string{"ms", "pk"}})
@@ -153,7 +153,7 @@ func TestVerifyStreamedEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := sizesOf(tr)
+	s := replay.SizesOf(tr)
 	whole := replayEstimate(s, []string{"pk"}, true).bytes
 	streamed := replayEstimate(streamedSizes(tr, s, trace.Params{}), []string{"pk"}, true).bytes
 	if streamed*2 > whole {

@@ -73,7 +73,7 @@ const collectFrom = 64 << 20
 // trace, verify both took 12% more CPU and 40% more memory in parallel).
 func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	out := make([]Outcome, len(o.Algorithms))
-	s := sizesOf(tr)
+	s := replay.SizesOf(tr)
 	if !o.KeepRuns {
 		s = streamedSizes(tr, s, o.Params)
 	}
@@ -159,14 +159,14 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Base
 // once, and checking the runs when check is set, when the estimate
 // exceeds the memory cap.
 func (p *Pipeline) Fits(tr *trace.Trace, names []string, check bool) error {
-	return p.Mem.check(tr.Name, replayEstimate(sizesOf(tr), names, check))
+	return p.Mem.check(tr.Name, replayEstimate(replay.SizesOf(tr), names, check))
 }
 
 // FitsAtOnce refuses (*TooBig), as Fits does, n replays of tr at once,
 // each with failures more fail events than tr has: what explore holds
 // (its workers' schedules and the prefixes they share).
 func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failures, n int) error {
-	s := sizesOf(tr)
+	s := replay.SizesOf(tr)
 	s.Fails += int64(failures)
 	e := replayEstimate(s, names, check)
 	e.bytes = baseBytes + (e.bytes-baseBytes)*int64(n)

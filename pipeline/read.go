@@ -53,16 +53,22 @@ func (p *Pipeline) ReadAny(path string) (*trace.Trace, *trace.Run, error) {
 // header's format, without reading its events: such a file can be
 // checked in two passes (CheckFile) rather than read whole.
 func (p *Pipeline) IsRun(path string) bool {
-	if path == "-" {
-		return false
-	}
-	r, c, err := p.open(path)
+	return path != "-" && fileFormat(path) == codec.RunFormat
+}
+
+// fileFormat is the "format" the header of the file at path names, past
+// a byte order mark and inside gzip ("" if it cannot be told).
+func fileFormat(path string) string {
+	r, c, err := openFile(path)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer c.Close()
 	format, _, err := codec.Detect(r)
-	return err == nil && format == codec.RunFormat
+	if err != nil {
+		return ""
+	}
+	return format
 }
 
 // read reads path as want (codec.TraceFormat, codec.RunFormat, or ""
@@ -86,8 +92,11 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 	if f, file := r.(*os.File); file && want == "" && atStart(f) {
 		// By name, the format is found even after the events.
 		tr, run, err := codec.ReadAnyFile(path)
-		if err != nil {
-			err = Labelled(err, docOfFile(path))
+		if doc := TraceDoc; err != nil {
+			if fileFormat(path) == codec.RunFormat {
+				doc = RunDoc
+			}
+			err = Labelled(err, doc)
 		}
 		return tr, run, err
 	}
@@ -113,6 +122,11 @@ func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 	if path == "-" {
 		return p.OpenStdin(), io.NopCloser(nil), nil
 	}
+	return openFile(path)
+}
+
+// openFile is open of a file.
+func openFile(path string) (io.Reader, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -176,20 +190,6 @@ func skipBOM(r io.Reader) (io.Reader, bool) {
 		return zbr, false
 	}
 	return br, false
-}
-
-// docOfFile tells, for an error message, whether the file at path is a
-// run (by the "format" its header starts with) or else a trace.
-func docOfFile(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return TraceDoc
-	}
-	defer f.Close()
-	if format, _, err := codec.Detect(f); err == nil && format == codec.RunFormat {
-		return RunDoc
-	}
-	return TraceDoc
 }
 
 // labelled names the document kind of err's InputError, if it has none.

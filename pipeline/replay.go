@@ -21,7 +21,7 @@ const compactFrom = 64
 
 // compact reports whether WriteRun writes the run of a trace of sizes s
 // through algorithm name as ckpt/run@2.
-func compact(s algorithms.Sizes, name string) bool {
+func compact(s replay.Sizes, name string) bool {
 	return s.Procs >= compactFrom || name == "pk" && s.Fails >= compactFrom
 }
 
@@ -34,7 +34,7 @@ func compact(s algorithms.Sizes, name string) bool {
 // Without stream nothing is written unless the replay succeeds. The
 // replay is refused (*TooBig) when its estimate exceeds the memory cap.
 func (p *Pipeline) WriteRun(w io.Writer, tr *trace.Trace, name, variant string, params trace.Params, source string, wo codec.WriteOptions, stream bool) error {
-	sizes := sizesOf(tr)
+	sizes := replay.SizesOf(tr)
 	if err := p.Mem.check(tr.Name, replayEstimate(sizes, []string{name}, false)); err != nil {
 		return err
 	}

@@ -113,8 +113,6 @@ type Input struct {
 	Peer Proc
 	// Copy is the new copy of InSend or the candidate of InRecv.
 	Copy CopyID
-	// CopyNo is Copy's number among the transmissions of Msg (1, 2, ...).
-	CopyNo int32
 	// Via is where InRecv's candidate comes from.
 	Via trace.Via
 	// PB is InRecv's candidate piggyback.

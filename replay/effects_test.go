@@ -90,12 +90,12 @@ func TestInstantReplayRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	has(t, run,
-		"t=0.7 P1 recv msg=a peer=P0 op=0 copy=1",
-		"t=1.5 P0 send msg=a peer=P1 op=0 copy=2 resend of=1",
-		"t=1.5 P0 send msg=b peer=P1 op=2 copy=1",
-		"t=1.5 P0 restart restore=1 pos=3 undone=0 inc=1",
-		"t=1.8 P1 recv msg=b peer=P0 op=1 copy=1",
-		"P1 unconsumed msg=a copy=2")
+		`"t":0.7,"p":"P1","kind":"recv","msg":"a","from":"P0","op":0,"copy":1`,
+		`"t":1.5,"p":"P0","kind":"send","msg":"a","to":"P1","op":0,"copy":2,"resend":true,"of":1`,
+		`"t":1.5,"p":"P0","kind":"send","msg":"b","to":"P1","op":2,"copy":1`,
+		`"t":1.5,"p":"P0","kind":"restart","pos":3,"restore":1,"undone":0,"inc":1`,
+		`"t":1.8,"p":"P1","kind":"recv","msg":"b","from":"P0","op":1,"copy":1`,
+		`"p":"P1","kind":"unconsumed","msg":"a","copy":2`)
 }
 
 // TestRequeueHoldResume: P1 delivers a and b, then a control message from
@@ -142,15 +142,15 @@ func TestRequeueHoldResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	has(t, run,
-		"t=1 P0 control_send peer=P1 control=token",
-		"t=1.5 P1 control_recv peer=P0 control=token",
-		"t=1.5 P1 rollback restore=0 pos=0 undone=2 cause=token",
-		"t=1.7 P1 hold msg=a until=tick",
-		"t=3 P1 resume",
-		"t=3.2 P1 unhold msg=a",
-		"t=3.2 P1 recv msg=a peer=P0 op=0 copy=1 via=net",
-		"t=3.3 P1 internal op=1",
-		"P1 end state=done")
+		`"t":1,"p":"P0","kind":"control_send","to":"P1","control":"token"`,
+		`"t":1.5,"p":"P1","kind":"control_recv","from":"P0","control":"token"`,
+		`"t":1.5,"p":"P1","kind":"rollback","pos":0,"restore":0,"undone":2,"cause":"token"`,
+		`"t":1.7,"p":"P1","kind":"hold","msg":"a","until":"tick"`,
+		`"t":3,"p":"P1","kind":"resume"`,
+		`"t":3.2,"p":"P1","kind":"unhold","msg":"a"`,
+		`"t":3.2,"p":"P1","kind":"recv","msg":"a","from":"P0","op":0,"copy":1,"via":"net"`,
+		`"t":3.3,"p":"P1","kind":"internal","op":1`,
+		`"p":"P1","kind":"end","state":"done"`)
 }
 
 // TestRestartContract: the piggybacks of a restart's first-time sends
@@ -230,7 +230,7 @@ func TestBlockRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The block paused P0 for 1 s: its op, due at 3, runs at 4.
-	has(t, run, "t=1 P0 block until=commit", "t=2 P0 resume", "t=2.5 P1 resume", "t=4 P0 internal op=0")
+	has(t, run, `"t":1,"p":"P0","kind":"block","until":"commit"`, `"t":2,"p":"P0","kind":"resume"`, `"t":2.5,"p":"P1","kind":"resume"`, `"t":4,"p":"P0","kind":"internal","op":0`)
 	blocks := 0
 	for i := range run.Events {
 		if run.Events[i].Kind == trace.Block {
@@ -315,7 +315,7 @@ func TestBlockPauses(t *testing.T) {
 	}
 	for _, c := range []struct {
 		until, want string
-	}{{"commit", "t=9 P0 internal op=0"}, {"", "t=15.5 P0 internal op=0"}} {
+	}{{"commit", `"t":9,"p":"P0","kind":"internal","op":0`}, {"", `"t":15.5,"p":"P0","kind":"internal","op":0`}} {
 		alg := newScripted(1, func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
 			if in.Kind != replay.InTick {
 				return fx, false
@@ -363,7 +363,7 @@ func TestBlockOfAWaitingReceive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has(t, run, "t=1 P0 resume", "t=1.05 P0 send msg=m", "t=2 P1 resume", "t=2 P1 recv msg=m")
+	has(t, run, `"t":1,"p":"P0","kind":"resume"`, `"t":1.05,"p":"P0","kind":"send","msg":"m"`, `"t":2,"p":"P1","kind":"resume"`, `"t":2,"p":"P1","kind":"recv","msg":"m"`)
 	for i := 1; i < len(run.Events); i++ {
 		if run.Events[i].T < run.Events[i-1].T {
 			t.Fatalf("event %d goes back in time:\n%s", i, replaytest.Dump(run))

@@ -68,7 +68,7 @@ func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure Seq
 func (e *engine) askPB(p, k, msg, to int32) (int32, error) {
 	in := &e.in
 	*in = Input{Kind: InSend, T: e.now, P: Proc(p), Pos: e.procs[p].pos(), Op: k, Msg: Msg(msg), Peer: Proc(to),
-		Copy: CopyID(len(e.copies)), CopyNo: e.ncopy[msg] + 1}
+		Copy: CopyID(len(e.copies))}
 	fx := e.step(in)
 	if len(fx) != 1 || fx[0].Kind != EffPiggyback {
 		return 0, fmt.Errorf("replay: algorithm %s must answer a send with one EffPiggyback", e.alg.Name())

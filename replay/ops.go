@@ -108,7 +108,7 @@ func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	// after they are stored but to drop their vector (release.go), which
 	// the check above rules out here.
 	*in = Input{Kind: InRecv, T: e.now, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
-		Copy: c, CopyNo: cr.no, Via: via, PB: &e.out.PBs[cr.pb]}
+		Copy: c, Via: via, PB: &e.out.PBs[cr.pb]}
 	j := judgement{}
 	gen := e.procs[p].gen
 	if err := e.apply(in, e.step(in), &j); err != nil {

@@ -54,22 +54,6 @@ func Run(tr *trace.Trace, alg Algorithm, opts Options) (*trace.Run, error) {
 	return s.Finish()
 }
 
-// result returns the finished run. newEngine seeds the side tables; one
-// never added to is left nil, as it was before seeding, so callers see
-// the same Run.
-func (e *engine) result() *trace.Run {
-	r := e.out
-	r.PBs, r.VTs, r.Bodies, r.Strings = orNil(r.PBs), orNil(r.VTs), orNil(r.Bodies), orNil(r.Strings)
-	return r
-}
-
-func orNil[T any](s []T) []T {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}
-
 // ckptRec is a checkpoint the engine knows: its id and position.
 type ckptRec struct{ id, pos int32 }
 
@@ -172,7 +156,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		lastVT: make([]int32, n),
 		// Recovery re-sends: a little slack keeps the one growth of this
 		// large array (a copy of all of it) out of runs with few failures.
-		copies: make([]copyRec, 1, sz.sends+sz.sends/16+17),
+		copies: make([]copyRec, 1, sz.Sends+sz.Sends/16+17),
 		out:    newRun(tr, alg, params, opts.Variant, sz),
 	}
 	e.stable = make([]stableAt, n)
@@ -206,14 +190,10 @@ func (e *engine) programs(counts []int32) {
 // of a trace of sizes sz writes.
 func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string, sz sizes) *trace.Run {
 	n := len(tr.Processes)
-	// A run has the trace's events but its flushes (PK writes their log
-	// entries, at most one per receive), plus per receive a forced
-	// checkpoint or log entry, per failure its restart and its process's
-	// control messages and rollbacks (three per process), and an end per
-	// process. Reserving that avoids copying a run of hundreds of
-	// megabytes as it grows, and reserving no more keeps untouched
-	// capacity out of the collector's heap goal.
-	reserve := len(tr.Events) - sz.flushes + sz.recvs + sz.fails*3*n + 2*n + 16
+	// Reserving the run's events (Sizes.RunEvents) avoids copying a run
+	// of hundreds of megabytes as it grows, and reserving no more keeps
+	// untouched capacity out of the collector's heap goal.
+	reserve := sz.RunEvents()
 	return &trace.Run{
 		Algorithm: alg.Name(),
 		Processes: tr.Processes,
@@ -226,29 +206,30 @@ func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string,
 		// recovery: grown by doubling, they allocated twice their size
 		// and copied it, pointers and all (10^7 events: 0.3 s of PK's
 		// replay).
-		PBs: make([]trace.Piggyback, 0, sz.sends+sz.sends/16+n+8),
+		PBs: make([]trace.Piggyback, 0, sz.Sends+sz.Sends/16+int64(n)+8),
 		// The other side tables otherwise start at trace.grow's 256
 		// entries (tens of kilobytes), which a small trace never fills.
 		// These estimates only set the first capacity: a table that
 		// outgrows one goes to 256 and doubles as before.
 		VTs:     make([]trace.VT, 0, sideCap(len(tr.Events)+n+8)),
-		Bodies:  make([]trace.ControlBody, 0, sideCap(2*sz.fails*n+8)),
+		Bodies:  make([]trace.ControlBody, 0, sideCap(2*int(sz.Fails)*n+8)),
 		Strings: make([]string, 0, sideCap(len(tr.Events)+8)),
 	}
 }
 
-// sizes are what checkTrace counts.
+// sizes are what checkTrace counts: the trace's Sizes, but Busy, and
+// each process's ops.
 type sizes struct {
-	ops                          []int32 // per process
-	sends, recvs, fails, flushes int
+	Sizes
+	ops []int32 // per process
 }
 
 // checkTrace checks the indexes and times the engine relies on (a
 // validated trace has them right; a hand-made one may not) and counts
-// ops per process, sends, receives and failures.
+// the trace's sizes and each process's ops.
 func checkTrace(tr *trace.Trace) (sizes, error) {
 	n := len(tr.Processes)
-	sz := sizes{ops: make([]int32, n)}
+	sz := sizes{Sizes: Sizes{Events: int64(len(tr.Events)), Msgs: int64(len(tr.Msgs)), Procs: int64(n)}, ops: make([]int32, n)}
 	bad := func(i int, msg string) (sizes, error) {
 		return sizes{}, &trace.InputError{File: tr.Name, Event: i, Msg: msg}
 	}
@@ -259,12 +240,8 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 			return bad(i, "invalid event (trace not validated)")
 		}
 		prev = ev.T
-		switch ev.Kind {
-		case trace.Fail:
-			sz.fails++
-		case trace.Flush:
-			sz.flushes++
-		case trace.Send, trace.Recv:
+		sz.Count(ev.Kind)
+		if ev.Kind == trace.Send || ev.Kind == trace.Recv {
 			if ev.Msg < 0 || int(ev.Msg) >= len(tr.Msgs) {
 				return bad(i, "message index out of range")
 			}
@@ -274,11 +251,6 @@ func checkTrace(tr *trace.Trace) (sizes, error) {
 			}
 			if ev.Kind == trace.Recv && (m.Recv != int32(i) || m.Send < 0 || m.Send >= int32(i) || tr.Events[m.Send].To != ev.P) {
 				return bad(i, "inconsistent recv (trace not validated)")
-			}
-			if ev.Kind == trace.Send {
-				sz.sends++
-			} else {
-				sz.recvs++
 			}
 		}
 		if ev.Kind.IsOp() {

@@ -23,13 +23,7 @@ func runPlain(t *testing.T, tr *trace.Trace) *trace.Run {
 	return run
 }
 
-func lines(run *trace.Run) []string {
-	var out []string
-	for i := range run.Events {
-		out = append(out, replaytest.DumpEvent(run, &run.Events[i]))
-	}
-	return out
-}
+func lines(run *trace.Run) []string { return replaytest.Lines(run) }
 
 func TestEngine(t *testing.T) {
 	cases := []struct {
@@ -51,9 +45,9 @@ func TestEngine(t *testing.T) {
 				Send(0.4, "P0", "P1", "m").
 				Fail(1.0, "P0").
 				Recv(2.0, "P1", "m"),
-			must: []string{"5 t=1.5 P0 restart restore=1 pos=1 undone=2 failure=4",
-				"t=1.7 P0 internal op=1", "t=1.8 P0 send msg=m peer=P1 op=2 copy=2",
-				"P1 recv msg=m peer=P0 op=0 copy=1 via=net", "P1 unconsumed msg=m copy=2"},
+			must: []string{`"seq":5,"t":1.5,"p":"P0","kind":"restart","pos":1,"restore":1,"undone":2,"failure":4`,
+				`"t":1.7,"p":"P0","kind":"internal","op":1`, `"t":1.8,"p":"P0","kind":"send","msg":"m","to":"P1","op":2,"copy":2`,
+				`"p":"P1","kind":"recv","msg":"m","from":"P0","op":0,"copy":1,"via":"net"`, `"p":"P1","kind":"unconsumed","msg":"m","copy":2`},
 		},
 		{
 			// Environment events of a down process: a tick is skipped
@@ -68,8 +62,8 @@ func TestEngine(t *testing.T) {
 				Flush(1.4, "P0").
 				Checkpoint(2.0, "P0").
 				Internal(2.5, "P1"),
-			must: []string{"1 t=1.2 P0 checkpoint_skipped reason=down", "2 t=1.3 P0 fail",
-				"3 t=2 P0 restart restore=0 pos=0 undone=0 failure=0", "4 t=2 P0 checkpoint ckpt=1 type=basic pos=0"},
+			must: []string{`"seq":1,"t":1.2,"p":"P0","kind":"checkpoint_skipped","reason":"down"`, `"seq":2,"t":1.3,"p":"P0","kind":"fail"`,
+				`"seq":3,"t":2,"p":"P0","kind":"restart","pos":0,"restore":0,"undone":0,"failure":0`, `"seq":4,"t":2,"p":"P0","kind":"checkpoint","ckpt":1,"type":"basic","pos":0`},
 			never: []string{"failure=2"},
 		},
 		{
@@ -83,7 +77,7 @@ func TestEngine(t *testing.T) {
 				Fail(0.3, "P1").
 				Send(1.5, "P1", "P2", "m2").
 				Recv(1.6, "P2", "m2"),
-			must: []string{"P0 end state=done", "P1 end msg=m1 op=0 state=blocked", "P2 end msg=m2 op=0 state=blocked"},
+			must: []string{`"p":"P0","kind":"end","state":"done"`, `"p":"P1","kind":"end","msg":"m1","op":0,"state":"blocked"`, `"p":"P2","kind":"end","msg":"m2","op":0,"state":"blocked"`},
 		},
 		{
 			// A receive waits for a late copy: ready at 0.5, executed at
@@ -94,7 +88,7 @@ func TestEngine(t *testing.T) {
 				Fail(0.1, "P0").
 				Send(0.2, "P0", "P1", "m").
 				Recv(0.5, "P1", "m"),
-			must: []string{"t=1.3 P0 send msg=m peer=P1 op=0 copy=1", "t=1.6 P1 recv msg=m"},
+			must: []string{`"t":1.3,"p":"P0","kind":"send","msg":"m","to":"P1","op":0,"copy":1`, `"t":1.6,"p":"P1","kind":"recv","msg":"m"`},
 		},
 	}
 	for _, c := range cases {

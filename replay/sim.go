@@ -66,7 +66,7 @@ func (s *Sim) Finish() (*trace.Run, error) {
 	}
 	s.e.finish()
 	s.e.publish()
-	return s.e.result(), nil
+	return s.e.out, nil
 }
 
 // Clone returns an independent copy of the replay, its algorithm's

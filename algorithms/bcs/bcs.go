@@ -12,12 +12,12 @@
 // not MS's {"sn", "f"}: a BCS run must not read as an MS one. Hence
 // the checkpoints numbered ≥ n that come first on each process form a
 // consistent global checkpoint for every n, and no checkpoint is useless
-// (lies on a Z-cycle). Recovery is not implemented (package failfree).
+// (lies on a Z-cycle). Recovery is not implemented (the registry,
+// package algorithms, refuses a trace with a failure).
 // docs/protocols.md gives the sources and the decisions.
 package bcs
 
 import (
-	"github.com/ckpt-dev/ckpt/algorithms/failfree"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -36,18 +36,15 @@ type BCS struct {
 	slab trace.CICSlab
 }
 
-// New returns the state machine for tr, or an input error if tr has a
-// failure.
-func New(tr *trace.Trace) (*BCS, error) {
-	if err := failfree.Check(tr, Name); err != nil {
-		return nil, err
-	}
+// New returns the state machine for tr, which has no failure (the
+// registry, package algorithms, refuses one).
+func New(tr *trace.Trace) *BCS {
 	n := len(tr.Processes)
 	a := &BCS{lc: make([]int32, n), nextID: make([]int32, n), pb: make([]*trace.CIC, n)}
 	for p := range a.nextID {
 		a.nextID[p] = 1
 	}
-	return a, nil
+	return a
 }
 
 // Name implements replay.Algorithm.

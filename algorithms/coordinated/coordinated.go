@@ -25,11 +25,11 @@
 // commit), so every round's checkpoints form a consistent global
 // checkpoint. The cost is 3(n−1) control messages and 2·control_delay of
 // blocked time per process and round. Recovery is not implemented
-// (package failfree). docs/protocols.md gives the decisions.
+// (the registry, package algorithms, refuses a trace with a failure).
+// docs/protocols.md gives the decisions.
 package coordinated
 
 import (
-	"github.com/ckpt-dev/ckpt/algorithms/failfree"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -74,18 +74,15 @@ type Coordinated struct {
 	bodies []*trace.ControlBody
 }
 
-// New returns the state machine for tr, or an input error if tr has a
-// failure.
-func New(tr *trace.Trace) (*Coordinated, error) {
-	if err := failfree.Check(tr, Name); err != nil {
-		return nil, err
-	}
+// New returns the state machine for tr, which has no failure (the
+// registry, package algorithms, refuses one).
+func New(tr *trace.Trace) *Coordinated {
 	n := len(tr.Processes)
 	a := &Coordinated{init: Initiator(tr), joined: make([]int32, n), busy: make([]bool, n), nextID: make([]int32, n)}
 	for p := range a.nextID {
 		a.nextID[p] = 1
 	}
-	return a, nil
+	return a
 }
 
 // Name implements replay.Algorithm.

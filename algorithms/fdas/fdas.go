@@ -11,11 +11,11 @@
 // dependencies never change after its first send in an interval, which
 // makes every Z-path causally doubled: the pattern is rollback-dependency
 // trackable (RDT), checked by zgraph.CheckRDT. Recovery is not
-// implemented (package failfree). docs/protocols.md gives the decisions.
+// implemented (the registry, package algorithms, refuses a trace with a
+// failure). docs/protocols.md gives the decisions.
 package fdas
 
 import (
-	"github.com/ckpt-dev/ckpt/algorithms/failfree"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -43,12 +43,9 @@ type FDAS struct {
 	procs []proc
 }
 
-// New returns the state machine for tr, or an input error if tr has a
-// failure.
-func New(tr *trace.Trace) (*FDAS, error) {
-	if err := failfree.Check(tr, Name); err != nil {
-		return nil, err
-	}
+// New returns the state machine for tr, which has no failure (the
+// registry, package algorithms, refuses one).
+func New(tr *trace.Trace) *FDAS {
 	n := len(tr.Processes)
 	a := &FDAS{procs: make([]proc, n)}
 	d := make([]int32, n*n)
@@ -60,7 +57,7 @@ func New(tr *trace.Trace) (*FDAS, error) {
 		pr.d[p] = 1 // checkpoint 0
 		pr.nextID = 1
 	}
-	return a, nil
+	return a
 }
 
 // Name implements replay.Algorithm.

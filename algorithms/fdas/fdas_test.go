@@ -46,10 +46,7 @@ func TestIntervalZeroIsADependency(t *testing.T) {
 // zeroSelf, and reports whether the checker finds RDT failing.
 func breaksRDT(t *testing.T, tr *trace.Trace, zeroSelf bool) bool {
 	t.Helper()
-	f, err := New(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := New(tr)
 	if zeroSelf {
 		for p := range f.procs {
 			f.procs[p].d[p] = 0

@@ -19,12 +19,12 @@
 // greater[k] := m.greater[k] for k ≠ i; if m.lc = lc, greater[k] &&=
 // m.greater[k] for all k; and for k ≠ i, ckpt[k] and taken[k] take m's
 // values if m.ckpt[k] > ckpt[k], or taken[k] ||= m.taken[k] if equal.
-// No checkpoint is useless. Recovery is not implemented (package
-// failfree). docs/protocols.md gives the decisions.
+// No checkpoint is useless. Recovery is not implemented (the registry,
+// package algorithms, refuses a trace with a failure). docs/protocols.md
+// gives the decisions.
 package hmnr
 
 import (
-	"github.com/ckpt-dev/ckpt/algorithms/failfree"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -49,12 +49,9 @@ type HMNR struct {
 	procs []proc
 }
 
-// New returns the state machine for tr, or an input error if tr has a
-// failure.
-func New(tr *trace.Trace) (*HMNR, error) {
-	if err := failfree.Check(tr, Name); err != nil {
-		return nil, err
-	}
+// New returns the state machine for tr, which has no failure (the
+// registry, package algorithms, refuses one).
+func New(tr *trace.Trace) *HMNR {
 	n := len(tr.Processes)
 	a := &HMNR{procs: make([]proc, n)}
 	slab := &trace.CICSlab{}
@@ -70,7 +67,7 @@ func New(tr *trace.Trace) (*HMNR, error) {
 		pr.procedure(int32(p))
 		pr.nextID = 1
 	}
-	return a, nil
+	return a
 }
 
 // Name implements replay.Algorithm.

@@ -27,10 +27,7 @@ func TestInitialCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	forced := func(skipped bool) int {
-		a, err := New(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := New(tr)
 		if skipped {
 			for p := range a.procs {
 				a.procs[p].ckpt[p] = 0

@@ -49,19 +49,19 @@ func TestGenerated(t *testing.T) {
 		for _, v := range []string{"", "textbook"} {
 			tr := generated(t, seed, 1+int(seed%6))
 			run := mustRun(t, tr, v)
-			h := replaytest.NewHistory(run)
-			if err := h.SnLines(); err != nil {
+			h := newHistory(run)
+			if err := h.snLines(); err != nil {
 				t.Errorf("seed %d %q: %v", seed, v, err)
 			}
 			if v != "" {
 				continue // the textbook variant may keep orphans
 			}
-			if u := h.UndoneReceipts(); len(u) != 0 {
+			if u := h.undoneReceipts(); len(u) != 0 {
 				t.Errorf("seed %d: live receipts of undone sends %v", seed, u)
 			}
 			for i := range run.Events {
 				if e := &run.Events[i]; e.Kind == trace.End && e.State != trace.StateDone {
-					t.Errorf("seed %d: %s", seed, replaytest.DumpEvent(run, e))
+					t.Errorf("seed %d: %s", seed, replaytest.Lines(run)[i])
 				}
 			}
 		}
@@ -87,11 +87,11 @@ func TestExamples(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Errorf("%s: not deterministic", tr.Name)
 		}
-		h := replaytest.NewHistory(run)
-		if u := h.UndoneReceipts(); len(u) != 0 {
+		h := newHistory(run)
+		if u := h.undoneReceipts(); len(u) != 0 {
 			t.Errorf("%s: live receipts of undone sends %v", tr.Name, u)
 		}
-		if err := h.SnLines(); err != nil {
+		if err := h.snLines(); err != nil {
 			t.Errorf("%s: %v", tr.Name, err)
 		}
 	}

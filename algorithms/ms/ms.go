@@ -66,7 +66,7 @@ func New(variant string, tr *trace.Trace) (*MS, error) {
 		a.textbook, a.name = true, "ms-textbook"
 		a.incFailure = map[int32]replay.Seq{}
 	default:
-		return nil, fmt.Errorf("ms: unknown variant %q (want %q)", variant, Textbook)
+		return nil, fmt.Errorf("ms: unknown variant %q (want %s)", variant, Textbook)
 	}
 	n := len(tr.Processes)
 	a.procs = make([]proc, n)

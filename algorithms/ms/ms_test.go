@@ -33,11 +33,10 @@ func mustRun(t *testing.T, tr *trace.Trace, variant string) *trace.Run {
 	return run
 }
 
-// find returns the dumped lines of run that contain every fragment.
+// find returns the lines of run (replaytest.Lines) that contain every fragment.
 func find(run *trace.Run, frags ...string) []string {
 	var out []string
-	for i := range run.Events {
-		l := replaytest.DumpEvent(run, &run.Events[i])
+	for _, l := range replaytest.Lines(run) {
 		ok := true
 		for _, f := range frags {
 			if !strings.Contains(l, f) {
@@ -69,7 +68,7 @@ var cases = []goldenCase{
 				Send(0.2, "P0", "P1", "m1").
 				Recv(0.5, "P1", "m1")
 		},
-		must: []string{"P1 checkpoint ckpt=1 type=forced pos=0 sn=1", "P1 recv msg=m1"},
+		must: []string{`"p":"P1","kind":"checkpoint","ckpt":1,"type":"forced","pos":0,"sn":1`, `"p":"P1","kind":"recv","msg":"m1"`},
 	},
 	{
 		name: "skipped",
@@ -83,8 +82,8 @@ var cases = []goldenCase{
 				Checkpoint(0.7, "P1").
 				Checkpoint(0.8, "P1")
 		},
-		must: []string{"P1 checkpoint ckpt=1 type=forced pos=0 sn=2", "P1 checkpoint_skipped sn=2 next=1",
-			"P1 checkpoint_skipped sn=2 next=2", "P1 checkpoint ckpt=2 type=basic pos=1 sn=3"},
+		must: []string{`"p":"P1","kind":"checkpoint","ckpt":1,"type":"forced","pos":0,"sn":2`, `"p":"P1","kind":"checkpoint_skipped","sn":2,"next":1`,
+			`"p":"P1","kind":"checkpoint_skipped","sn":2,"next":2`, `"p":"P1","kind":"checkpoint","ckpt":2,"type":"basic","pos":1,"sn":3`},
 	},
 	{
 		// P1 logs m1 (sn 0 < 2); after its failure it replays m1 from the
@@ -101,8 +100,8 @@ var cases = []goldenCase{
 				Fail(1.0, "P1").
 				Recv(3.0, "P2", "m2")
 		},
-		must: []string{"P1 log msg=m1 op=0 copy=1", "P1 recv msg=m1 peer=P0 op=0 copy=1 via=log",
-			"P2 discard msg=m2 copy=1 reason=stale", "P2 recv msg=m2 peer=P1 op=0 copy=2 via=net"},
+		must: []string{`"p":"P1","kind":"log","msg":"m1","op":0,"copy":1`, `"p":"P1","kind":"recv","msg":"m1","from":"P0","op":0,"copy":1,"via":"log"`,
+			`"p":"P2","kind":"discard","msg":"m2","copy":1,"reason":"stale"`, `"p":"P2","kind":"recv","msg":"m2","from":"P1","op":0,"copy":2,"via":"net"`},
 	},
 	{
 		// Case 1: the re-sent m4 (from the future) reaches P2 before P1's
@@ -124,9 +123,9 @@ var cases = []goldenCase{
 				Recv(1.6, "P2", "m4").
 				Recv(6.0, "P2", "m5")
 		},
-		must: []string{"P2 hold msg=m4 until=rollback(P1,1)", "P2 rollback restore=1 pos=0 undone=1 cause=request",
-			"P0 checkpoint ckpt=1 type=recovery pos=1 sn=1", "P2 log msg=m5 op=2 copy=1", "P2 recv msg=m5",
-			"P2 unhold msg=m4"},
+		must: []string{`"p":"P2","kind":"hold","msg":"m4","until":"rollback(P1,1)"`, `"p":"P2","kind":"rollback","pos":0,"restore":1,"undone":1,"cause":"request"`,
+			`"p":"P0","kind":"checkpoint","ckpt":1,"type":"recovery","pos":1,"sn":1`, `"p":"P2","kind":"log","msg":"m5","op":2,"copy":1`, `"p":"P2","kind":"recv","msg":"m5"`,
+			`"p":"P2","kind":"unhold","msg":"m4"`},
 	},
 	{
 		// Two concurrent failures with different recovery lines (P0 r=1,
@@ -149,7 +148,7 @@ var cases = []goldenCase{
 				Recv(0.65, "P1", "d").
 				Fail(1.1, "P1")
 		},
-		must: []string{"body={origin:0 count:1 r:1}", "body={origin:1 count:1 r:3}"},
+		must: []string{`"body":{"origin":"P0","count":1,"r":1}`, `"body":{"origin":"P1","count":1,"r":3}`},
 	},
 	{
 		// P1 fails twice (restart_delay 0.5) while P0's Rollback request
@@ -171,7 +170,7 @@ var cases = []goldenCase{
 				Fail(1.2, "P0").
 				FailDown(1.6, "P1", 1.0)
 		},
-		must: []string{"P1 restart restore=1 pos=0"},
+		must: []string{`"p":"P1","kind":"restart","pos":0,"restore":1`},
 	},
 	{
 		// P1 fails, re-executes op 0, takes a basic checkpoint, fails
@@ -189,8 +188,8 @@ var cases = []goldenCase{
 				Checkpoint(2.35, "P1").
 				Fail(2.4, "P1")
 		},
-		must: []string{"P1 checkpoint ckpt=3 type=basic pos=1 sn=3", "P1 restart restore=3 pos=1",
-			"P1 recv msg=m1 peer=P0 op=1 copy=1 via=log"},
+		must: []string{`"p":"P1","kind":"checkpoint","ckpt":3,"type":"basic","pos":1,"sn":3`, `"p":"P1","kind":"restart","pos":1,"restore":3`,
+			`"p":"P1","kind":"recv","msg":"m1","from":"P0","op":1,"copy":1,"via":"log"`},
 	},
 	{
 		// Ties at t=2: P0's restart first, then the arrival of m1 (sent
@@ -210,8 +209,8 @@ var cases = []goldenCase{
 				Send(2.0, "P2", "P1", "m3").
 				Recv(2.0, "P1", "m3")
 		},
-		must: []string{"3 t=2 P0 restart", "6 t=2 P1 internal op=1", "7 t=2 P0 checkpoint ckpt=1 type=basic pos=0 sn=1",
-			"8 t=2 P2 send msg=m3", "9 t=2 P1 recv msg=m3"},
+		must: []string{`"seq":3,"t":2,"p":"P0","kind":"restart"`, `"seq":6,"t":2,"p":"P1","kind":"internal","op":1`, `"seq":7,"t":2,"p":"P0","kind":"checkpoint","ckpt":1,"type":"basic","pos":0,"sn":1`,
+			`"seq":8,"t":2,"p":"P2","kind":"send","msg":"m3"`, `"seq":9,"t":2,"p":"P1","kind":"recv","msg":"m3"`},
 	},
 }
 
@@ -230,16 +229,16 @@ func TestGolden(t *testing.T) {
 					t.Errorf("run lacks %q", m)
 				}
 			}
-			h := replaytest.NewHistory(run)
-			if u := h.UndoneReceipts(); len(u) != 0 {
+			h := newHistory(run)
+			if u := h.undoneReceipts(); len(u) != 0 {
 				t.Errorf("live receipts of undone sends: %v", u)
 			}
-			if err := h.SnLines(); err != nil {
+			if err := h.snLines(); err != nil {
 				t.Error(err)
 			}
 			for i := range run.Events {
 				if e := &run.Events[i]; e.Kind == trace.End && e.State != trace.StateDone {
-					t.Errorf("not done: %s", replaytest.DumpEvent(run, e))
+					t.Errorf("not done: %s", replaytest.Lines(run)[i])
 				}
 			}
 		})
@@ -274,14 +273,14 @@ func TestTextbookKeepsOrphan(t *testing.T) {
 		t.Errorf("algorithm %q", tb.Algorithm)
 	}
 	golden.Check(t, "textbook-orphan.golden", []byte(replaytest.Dump(tb)))
-	if u := replaytest.NewHistory(tb).UndoneReceipts(); len(u) == 0 {
+	if u := newHistory(tb).undoneReceipts(); len(u) == 0 {
 		t.Error("textbook variant: expected a live receipt of an undone send (m1), found none")
 	} else if e := tb.Events[u[0]]; tb.Msgs[e.Msg] != "m1" {
 		t.Errorf("textbook orphan is %s, want m1", tb.Msgs[e.Msg])
 	}
 	def := mustRun(t, tr, "")
 	golden.Check(t, "default-no-orphan.golden", []byte(replaytest.Dump(def)))
-	if u := replaytest.NewHistory(def).UndoneReceipts(); len(u) != 0 {
+	if u := newHistory(def).undoneReceipts(); len(u) != 0 {
 		t.Errorf("default variant keeps orphans: %v", u)
 	}
 }
@@ -327,7 +326,7 @@ func TestFailureFreeIdentity(t *testing.T) {
 			if !reflect.DeepEqual(want, got) {
 				t.Errorf("%s (%q): app events differ from the trace", tr.Name, variant)
 			}
-			if err := replaytest.NewHistory(run).SnLines(); err != nil {
+			if err := newHistory(run).snLines(); err != nil {
 				t.Errorf("%s: %v", tr.Name, err)
 			}
 		}
@@ -356,16 +355,16 @@ func TestRandomFailures(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("seed %d: replay is not deterministic", seed)
 		}
-		h := replaytest.NewHistory(run)
-		if u := h.UndoneReceipts(); len(u) != 0 {
+		h := newHistory(run)
+		if u := h.undoneReceipts(); len(u) != 0 {
 			t.Fatalf("seed %d: live receipts of undone sends %v\n%s", seed, u, replaytest.Dump(run))
 		}
-		if err := h.SnLines(); err != nil {
+		if err := h.snLines(); err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, replaytest.Dump(run))
 		}
 		for i := range run.Events {
 			if e := &run.Events[i]; e.Kind == trace.End && e.State != trace.StateDone {
-				t.Fatalf("seed %d: %s\n%s", seed, replaytest.DumpEvent(run, e), replaytest.Dump(run))
+				t.Fatalf("seed %d: %s\n%s", seed, replaytest.Lines(run)[i], replaytest.Dump(run))
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestMutantsAreBroken: each test-only mutant must produce, on some random
-// trace, a run that the oracles of replaytest reject, or it would be
+// trace, a run that the oracles of history_test.go reject, or it would be
 // useless to the checker's tests.
 func TestMutantsAreBroken(t *testing.T) {
 	for _, v := range []string{"no-forced", "no-log"} {
@@ -19,8 +19,8 @@ func TestMutantsAreBroken(t *testing.T) {
 		for seed := uint64(1); seed <= 200 && !caught; seed++ {
 			tr := gentest.Seeded(seed, 2+int(seed%4), 20+int(seed%50), 1+int(seed%4))
 			run := mustRun(t, tr, v)
-			h := replaytest.NewHistory(run)
-			if len(h.UndoneReceipts()) > 0 || h.SnLines() != nil {
+			h := newHistory(run)
+			if len(h.undoneReceipts()) > 0 || h.snLines() != nil {
 				caught = true
 			}
 			for i := range run.Events {
@@ -52,14 +52,14 @@ func TestReplayAllReplaysStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := mustRun(t, tr, "")
-	if u := replaytest.NewHistory(def).UndoneReceipts(); len(u) != 0 {
+	if u := newHistory(def).undoneReceipts(); len(u) != 0 {
 		t.Errorf("default keeps an orphan: %v\n%s", u, replaytest.Dump(def))
 	}
-	if len(find(def, "P1 log msg=m")) != 1 || len(find(def, "P1 recv msg=m", "copy=2")) != 1 {
+	if len(find(def, `"p":"P1","kind":"log","msg":"m"`)) != 1 || len(find(def, `"p":"P1","kind":"recv","msg":"m"`, `"copy":2`)) != 1 {
 		t.Errorf("default: want m logged, then copy 2 received:\n%s", replaytest.Dump(def))
 	}
 	bad := mustRun(t, tr, "replay-all")
-	if u := replaytest.NewHistory(bad).UndoneReceipts(); len(u) == 0 {
+	if u := newHistory(bad).undoneReceipts(); len(u) == 0 {
 		t.Errorf("replay-all: expected the undone copy of m replayed:\n%s", replaytest.Dump(bad))
 	}
 }

@@ -3,7 +3,6 @@ package mutants
 import (
 	"fmt"
 
-	"github.com/ckpt-dev/ckpt/algorithms/ms"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -51,14 +50,10 @@ type noForcedMS struct {
 	pb   trace.Piggyback
 }
 
-// newNoForced wraps a default MS for tr: the real machine, so that
+// newNoForced wraps a, the real default MS for n processes, so that
 // every rule but the forced checkpoint is the real one.
-func newNoForced(tr *trace.Trace) (replay.Algorithm, error) {
-	a, err := ms.New(ms.Default, tr)
-	if err != nil {
-		return nil, err
-	}
-	return &noForcedMS{Algorithm: a, recs: make([][]int32, len(tr.Processes))}, nil
+func newNoForced(a replay.Algorithm, n int) replay.Algorithm {
+	return &noForcedMS{Algorithm: a, recs: make([][]int32, n)}
 }
 
 // Step implements replay.Algorithm.
@@ -138,14 +133,10 @@ type replayAllMS struct {
 	pb  trace.Piggyback
 }
 
-// newReplayAll wraps a default MS for tr: the real machine, so that
+// newReplayAll wraps a, the real default MS for n processes, so that
 // every rule but the replay rule is the real one.
-func newReplayAll(tr *trace.Trace) (replay.Algorithm, error) {
-	a, err := ms.New(ms.Default, tr)
-	if err != nil {
-		return nil, err
-	}
-	return &replayAllMS{Algorithm: a, log: make([][]replay.LogCopy, len(tr.Processes))}, nil
+func newReplayAll(a replay.Algorithm, n int) replay.Algorithm {
+	return &replayAllMS{Algorithm: a, log: make([][]replay.LogCopy, n)}
 }
 
 // Step implements replay.Algorithm.

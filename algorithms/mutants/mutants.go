@@ -15,8 +15,6 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/algorithms/ms"
-	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -27,19 +25,21 @@ type Mutant struct {
 	Name string
 	// Doc says what it breaks.
 	Doc string
-	new func(tr *trace.Trace) (replay.Algorithm, error)
+	// wrap wraps a, the real machine of Algo (its default variant) for a
+	// trace of n processes.
+	wrap func(a replay.Algorithm, n int) replay.Algorithm
 }
 
 // All lists the mutants (docs/ms.md, docs/pk.md). The run of a mutant is
 // labelled with its algorithm's name: it stands in for a buggy
 // implementation of it.
 var All = []Mutant{
-	{Algo: "ms", Name: "no-forced", Doc: "never takes forced checkpoints", new: newNoForced},
-	{Algo: "ms", Name: "no-log", Doc: "never logs, so a restore replays nothing", new: editMS(noLog)},
-	{Algo: "ms", Name: "replay-all", Doc: "replays every logged entry, ignoring the validity rule", new: newReplayAll},
-	{Algo: "pk", Name: "no-token", Doc: "a restart tells nobody and does not wait", new: editPK(noToken)},
-	{Algo: "pk", Name: "no-resend", Doc: "tokens trigger no resends", new: editPK(noResend)},
-	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", new: editPK(noRequeue)},
+	{Algo: "ms", Name: "no-forced", Doc: "never takes forced checkpoints", wrap: newNoForced},
+	{Algo: "ms", Name: "no-log", Doc: "never logs, so a restore replays nothing", wrap: edit(noLog)},
+	{Algo: "ms", Name: "replay-all", Doc: "replays every logged entry, ignoring the validity rule", wrap: newReplayAll},
+	{Algo: "pk", Name: "no-token", Doc: "a restart tells nobody and does not wait", wrap: edit(noToken)},
+	{Algo: "pk", Name: "no-resend", Doc: "tokens trigger no resends", wrap: edit(noResend)},
+	{Algo: "pk", Name: "no-requeue", Doc: "a rollback drops the copies of the receipts it undoes", wrap: edit(noRequeue)},
 }
 
 // Placement lists the mutants of the checkpoint-placement protocols
@@ -48,10 +48,10 @@ var All = []Mutant{
 // apart from All, whose mutants the recovery tests replay on traces with
 // failures.
 var Placement = []Mutant{
-	{Algo: "bcs", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("bcs", noForced)},
-	{Algo: "fdas", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("fdas", noForced)},
-	{Algo: "hmnr", Name: "no-forced", Doc: "never takes forced checkpoints", new: editProtocol("hmnr", noForced)},
-	{Algo: "coordinated", Name: "non-blocking", Doc: "computes on between its round checkpoint and the commit", new: editProtocol("coordinated", noBlocking)},
+	{Algo: "bcs", Name: "no-forced", Doc: "never takes forced checkpoints", wrap: edit(noForced)},
+	{Algo: "fdas", Name: "no-forced", Doc: "never takes forced checkpoints", wrap: edit(noForced)},
+	{Algo: "hmnr", Name: "no-forced", Doc: "never takes forced checkpoints", wrap: edit(noForced)},
+	{Algo: "coordinated", Name: "non-blocking", Doc: "computes on between its round checkpoint and the commit", wrap: edit(noBlocking)},
 }
 
 // New returns the state machine of algorithm algo in variant: a mutant's
@@ -59,7 +59,11 @@ var Placement = []Mutant{
 func New(algo, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	for _, m := range append(All[:len(All):len(All)], Placement...) {
 		if m.Algo == algo && m.Name == variant {
-			return m.new(tr)
+			a, err := algorithms.New(algo, "", tr)
+			if err != nil {
+				return nil, err
+			}
+			return m.wrap(a, len(tr.Processes)), nil
 		}
 	}
 	a, err := algorithms.New(algo, variant, tr)
@@ -69,34 +73,10 @@ func New(algo, variant string, tr *trace.Trace) (replay.Algorithm, error) {
 	return a, nil
 }
 
-func editMS(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
-	return func(tr *trace.Trace) (replay.Algorithm, error) {
-		a, err := ms.New(ms.Default, tr)
-		if err != nil {
-			return nil, err
-		}
-		return &edited{Algorithm: a, keep: fn}, nil
-	}
-}
-
-func editPK(fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
-	return func(tr *trace.Trace) (replay.Algorithm, error) {
-		a, err := pk.New(pk.Default, tr)
-		if err != nil {
-			return nil, err
-		}
-		return &edited{Algorithm: a, keep: fn}, nil
-	}
-}
-
-func editProtocol(name string, fn func(f *replay.Effect) bool) func(*trace.Trace) (replay.Algorithm, error) {
-	return func(tr *trace.Trace) (replay.Algorithm, error) {
-		a, err := algorithms.New(name, "", tr)
-		if err != nil {
-			return nil, err
-		}
-		return &edited{Algorithm: a, keep: fn}, nil
-	}
+// edit returns the wrapper of a mutant that edits the real machine's
+// effects with keep.
+func edit(keep func(f *replay.Effect) bool) func(replay.Algorithm, int) replay.Algorithm {
+	return func(a replay.Algorithm, _ int) replay.Algorithm { return &edited{Algorithm: a, keep: keep} }
 }
 
 // edited is a real machine whose effects keep edits, one at a time: it

@@ -98,13 +98,6 @@ func (s *Known) Knows(p, inc int32) bool {
 	return s.k[i][inc] != trace.None
 }
 
-// OrphanEntry reports whether entry e of process p is an orphan of a
-// known announcement: some (p, inc, k) with e.Inc ≤ inc and e.Count > k.
-func (s *Known) OrphanEntry(p int32, e trace.VTEntry) bool {
-	i, ok := s.find(p)
-	return ok && s.orphanAt(i, e)
-}
-
 func (s *Known) orphanAt(i int, e trace.VTEntry) bool {
 	mins := s.min[i]
 	if e.Inc < 0 || int(e.Inc) >= len(mins) {
@@ -125,34 +118,12 @@ func (s *Known) Orphan(v trace.VT) bool {
 	return false
 }
 
-// OrphanOf reports whether v is an orphan of the one announcement a.
-func OrphanOf(v trace.VT, a Announcement) bool {
-	if a.P < 0 || int(a.P) >= len(v) {
-		return false
-	}
-	return orphanEntryOf(v[a.P], a)
-}
-
-func orphanEntryOf(e trace.VTEntry, a Announcement) bool {
-	return e.Inc <= a.Inc && e.Count > a.K
-}
-
-// Missing returns the first process whose entry in v names an incarnation
-// x ≥ 1 while the end of its incarnation x − 1 is unknown, with x − 1; a
-// copy carrying such a vector must be held (SPEC §5). ok is false when
-// nothing is missing.
-func (s *Known) Missing(v trace.VT) (p, inc int32, ok bool) {
-	for i, e := range v {
-		if e.Inc >= 1 && !s.Knows(int32(i), e.Inc-1) {
-			return int32(i), e.Inc - 1, true
-		}
-	}
-	return trace.None, trace.None, false
-}
-
-// MissingAmong is Missing for a vector whose entries can name an
-// incarnation above 0 only for the processes among (increasing): those
-// that have restarted, as every vector time of a run has.
+// MissingAmong returns the first process among (increasing) whose entry
+// in v names an incarnation x ≥ 1 while the end of its incarnation x − 1
+// is unknown, with x − 1; a copy carrying such a vector must be held
+// (SPEC §5). ok is false when nothing is missing. among lists the
+// processes that can name an incarnation above 0: those that have
+// restarted, as every vector time of a run has.
 func (s *Known) MissingAmong(v trace.VT, among []int32) (p, inc int32, ok bool) {
 	for _, q := range among {
 		if int(q) < len(v) {

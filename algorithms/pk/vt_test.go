@@ -70,8 +70,9 @@ func TestOrphanPredicate(t *testing.T) {
 				t.Fatalf("OrphanWhy = %d %d %v, want %d %d %v", p, inc, ok, tc.p, tc.inc, tc.orphan)
 			}
 			for _, a := range tc.anns {
-				if OrphanOf(tc.v, a) && !tc.orphan {
-					t.Fatalf("OrphanOf(%v, %v) but not Orphan", tc.v, a)
+				// The definition, for the one announcement a.
+				if int(a.P) < len(tc.v) && tc.v[a.P].Inc <= a.Inc && tc.v[a.P].Count > a.K && !tc.orphan {
+					t.Fatalf("an orphan of %v but not Orphan(%v)", a, tc.v)
 				}
 			}
 		})
@@ -97,9 +98,9 @@ func TestMissing(t *testing.T) {
 			for _, a := range tc.anns {
 				s.Add(a)
 			}
-			p, inc, ok := s.Missing(tc.v)
+			p, inc, ok := s.MissingAmong(tc.v, []int32{0, 1})
 			if p != tc.p || inc != tc.inc || ok != tc.ok {
-				t.Fatalf("Missing = %d %d %v, want %d %d %v", p, inc, ok, tc.p, tc.inc, tc.ok)
+				t.Fatalf("MissingAmong = %d %d %v, want %d %d %v", p, inc, ok, tc.p, tc.inc, tc.ok)
 			}
 		})
 	}
@@ -125,8 +126,8 @@ func TestKnownMatchesBruteForce(t *testing.T) {
 				for _, a := range anns {
 					want = want || (y <= a.Inc && c > a.K)
 				}
-				if got := s.OrphanEntry(0, trace.VTEntry{Inc: y, Count: c}); got != want {
-					t.Fatalf("%v: OrphanEntry(%d,%d) = %v, want %v", anns, y, c, got, want)
+				if got := s.Orphan(trace.VT{{Inc: y, Count: c}}); got != want {
+					t.Fatalf("%v: Orphan of entry (%d,%d) = %v, want %v", anns, y, c, got, want)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package protocoltest_test
 
 import (
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
@@ -115,7 +116,7 @@ func (bcsReference) Stamp(s *protocoltest.Sim, p int32, kind trace.Kind, typ tra
 	return bcsClock(s, s.Last(p)) + 1
 }
 
-func newBCS(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }
+func newBCS(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(bcs.Name, "", tr) }
 
 func TestBCSAgainstReference(t *testing.T) {
 	protocoltest.CheckAgainstReference(t, newBCS, bcsReference{})
@@ -171,11 +172,7 @@ func TestBCSForcedNumber(t *testing.T) {
 
 func mustBCS(t *testing.T, tr *trace.Trace) *bcs.BCS {
 	t.Helper()
-	a, err := bcs.New(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return bcs.New(tr)
 }
 
 func BenchmarkReplayBCS100K(b *testing.B) { protocoltest.BenchReplay(b, newBCS, 100_000) }

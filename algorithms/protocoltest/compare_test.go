@@ -2,6 +2,7 @@ package protocoltest_test
 
 import (
 	"fmt"
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"strings"
 	"testing"
 
@@ -23,10 +24,10 @@ type protocol struct {
 
 var protocols = []protocol{
 	{"ms", func(tr *trace.Trace) (replay.Algorithm, error) { return ms.New("", tr) }, []protocoltest.Promise{protocoltest.ZCycleFree, protocoltest.SnConsistent}},
-	{"bcs", func(tr *trace.Trace) (replay.Algorithm, error) { return bcs.New(tr) }, []protocoltest.Promise{protocoltest.ZCycleFree, protocoltest.SnConsistent}},
-	{"hmnr", func(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }, []protocoltest.Promise{protocoltest.ZCycleFree}},
-	{"fdas", func(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }, []protocoltest.Promise{protocoltest.Trackable}},
-	{"coordinated", func(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }, []protocoltest.Promise{protocoltest.SnConsistent, protocoltest.ZCycleFree}},
+	{"bcs", func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(bcs.Name, "", tr) }, []protocoltest.Promise{protocoltest.ZCycleFree, protocoltest.SnConsistent}},
+	{"hmnr", func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(hmnr.Name, "", tr) }, []protocoltest.Promise{protocoltest.ZCycleFree}},
+	{"fdas", func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(fdas.Name, "", tr) }, []protocoltest.Promise{protocoltest.Trackable}},
+	{"coordinated", func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(coordinated.Name, "", tr) }, []protocoltest.Promise{protocoltest.SnConsistent, protocoltest.ZCycleFree}},
 }
 
 // TestCompareClassic replays the classic workload (protocoltest.Classic)

@@ -3,6 +3,7 @@ package protocoltest_test
 import (
 	"errors"
 	"fmt"
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"slices"
 	"testing"
 
@@ -18,11 +19,7 @@ import (
 
 func mustCoordinated(t protocoltest.T, tr *trace.Trace) *coordinated.Coordinated {
 	t.Helper()
-	a, err := coordinated.New(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return coordinated.New(tr)
 }
 
 // coordinatedCtl is a control message of the given kind and round r from `from`
@@ -234,7 +231,9 @@ func coordinatedRounds(pt *protocoltest.Pattern) bool {
 	return true
 }
 
-func newCoordinated(tr *trace.Trace) (replay.Algorithm, error) { return coordinated.New(tr) }
+func newCoordinated(tr *trace.Trace) (replay.Algorithm, error) {
+	return algorithms.New(coordinated.Name, "", tr)
+}
 
 // TestCoordinatedPromise: every round is a consistent global checkpoint (S_r, the
 // checkpoints numbered r), taken by every process; none is useless.

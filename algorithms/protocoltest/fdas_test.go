@@ -1,6 +1,7 @@
 package protocoltest_test
 
 import (
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
@@ -107,7 +108,7 @@ func (fdasReference) Stamp(*protocoltest.Sim, int32, trace.Kind, trace.CkptType,
 	return 0
 }
 
-func newFDAS(tr *trace.Trace) (replay.Algorithm, error) { return fdas.New(tr) }
+func newFDAS(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(fdas.Name, "", tr) }
 
 func TestFDASAgainstReference(t *testing.T) {
 	protocoltest.CheckAgainstReference(t, newFDAS, fdasReference{})

@@ -1,6 +1,7 @@
 package protocoltest_test
 
 import (
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
@@ -31,11 +32,7 @@ func hmnrPB(lc int32, es ...hmnrEnt) trace.Piggyback {
 
 func mustHMNR(t protocoltest.T, tr *trace.Trace) *hmnr.HMNR {
 	t.Helper()
-	a, err := hmnr.New(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return hmnr.New(tr)
 }
 
 // TestHMNRStep: the rules of the package comment, input by input. Piggybacks
@@ -209,7 +206,7 @@ func (hmnrReference) overtakes(s *protocoltest.Sim, i, send int32) bool {
 	return false
 }
 
-func newHMNR(tr *trace.Trace) (replay.Algorithm, error) { return hmnr.New(tr) }
+func newHMNR(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(hmnr.Name, "", tr) }
 
 func TestHMNRAgainstReference(t *testing.T) {
 	protocoltest.CheckAgainstReference(t, newHMNR, hmnrReference{})

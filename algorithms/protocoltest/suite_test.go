@@ -182,7 +182,7 @@ func CheckGolden(t *testing.T, protocol string, mk New, cases []GoldenCase) {
 }
 
 // CheckRefusesFailures: a trace with a failure is an input error naming
-// the fail event (package failfree).
+// the fail event (the registry's placement).
 func CheckRefusesFailures(t *testing.T, mk New) {
 	tr := Procs(t, "P0", "P1")
 	tr.Events = []trace.Event{

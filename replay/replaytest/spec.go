@@ -136,7 +136,7 @@ func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Tra
 }
 
 // replayJSONL replays tr through the algorithm newAlg makes of variant
-// and returns the run as JSON Lines.
+// and returns the run as JSON Lines (Dump).
 func replayJSONL(tr *trace.Trace, variant string, newAlg func(variant string, tr *trace.Trace) (replay.Algorithm, error)) ([]byte, error) {
 	alg, err := newAlg(variant, tr)
 	if err != nil {
@@ -146,7 +146,5 @@ func replayJSONL(tr *trace.Trace, variant string, newAlg func(variant string, tr
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	err = codec.WriteRun(&out, run, codec.WriteOptions{JSONL: true})
-	return out.Bytes(), err
+	return []byte(Dump(run)), nil
 }

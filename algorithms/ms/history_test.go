@@ -1,4 +1,4 @@
-package replaytest
+package ms_test
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 
 // History is the final live history of a run, recomputed from its events
 // alone (restarts and rollbacks truncate a process to their pos), as an
-// independent oracle for the engine's and the algorithms' tests.
+// oracle for MS's tests independent of the checker.
 type History struct {
 	// Live[p] lists the seqs of p's live app events, indexed by op.
 	Live [][]int32
@@ -22,8 +22,8 @@ type History struct {
 	sendOf map[[2]int32]int32
 }
 
-// NewHistory replays the run's records into live histories.
-func NewHistory(r *trace.Run) *History {
+// newHistory replays the run's records into live histories.
+func newHistory(r *trace.Run) *History {
 	n := len(r.Processes)
 	h := &History{Live: make([][]int32, n), Ckpts: make([][]int32, n), run: r, sendOf: map[[2]int32]int32{}}
 	for i := range r.Events {
@@ -67,9 +67,9 @@ func (h *History) liveSend(msg, copy int32) (bool, int32) {
 	return live, e.Op
 }
 
-// UndoneReceipts returns the seqs of live receipts whose copy's send is
+// undoneReceipts returns the seqs of live receipts whose copy's send is
 // not live: orphans left at the end.
-func (h *History) UndoneReceipts() []int32 {
+func (h *History) undoneReceipts() []int32 {
 	var out []int32
 	for p := range h.Live {
 		for _, s := range h.Live[p] {
@@ -86,10 +86,10 @@ func (h *History) UndoneReceipts() []int32 {
 	return out
 }
 
-// Consistent reports the first message of the final live history that the
+// consistent reports the first message of the final live history that the
 // cut (cut[p] = number of p's ops inside) makes an orphan: received inside,
 // sent outside.
-func (h *History) Consistent(cut []int32) error {
+func (h *History) consistent(cut []int32) error {
 	for p := range h.Live {
 		for op, s := range h.Live[p] {
 			e := &h.run.Events[s]
@@ -110,11 +110,11 @@ func (h *History) Consistent(cut []int32) error {
 	return nil
 }
 
-// SnLines checks the MS theorem over the final live history: for every n
+// snLines checks the MS theorem over the final live history: for every n
 // up to the largest checkpoint number, each process's earliest live
 // checkpoint numbered ≥ n (its current state if none) forms a consistent
 // cut.
-func (h *History) SnLines() error {
+func (h *History) snLines() error {
 	maxSn := int32(0)
 	for p := range h.Ckpts {
 		for _, s := range h.Ckpts[p] {
@@ -138,29 +138,9 @@ func (h *History) SnLines() error {
 				}
 			}
 		}
-		if err := h.Consistent(cut); err != nil {
+		if err := h.consistent(cut); err != nil {
 			return fmt.Errorf("line S_%d: %w", n, err)
 		}
 	}
 	return nil
-}
-
-// AppEvents returns, per process, the trace's app events (ops) as
-// (t, kind, msg) triples, and the run's, for the failure-free identity.
-func AppEvents(tr *trace.Trace, r *trace.Run) (want, got [][]string) {
-	n := len(tr.Processes)
-	want, got = make([][]string, n), make([][]string, n)
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		if e.Kind.IsOp() {
-			want[e.P] = append(want[e.P], fmt.Sprintf("%s %s %d", e.T, e.Kind, e.Msg))
-		}
-	}
-	for i := range r.Events {
-		e := &r.Events[i]
-		if e.Kind.IsOp() {
-			got[e.P] = append(got[e.P], fmt.Sprintf("%s %s %d", e.T, e.Kind, e.Msg))
-		}
-	}
-	return want, got
 }
