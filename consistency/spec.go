@@ -164,6 +164,21 @@ func (f *specFrame) unsent(seq int32) {
 	f.res.cannotJudge(fmt.Sprintf("the %s at seq %d concerns a copy no send transmitted, so the piggyback it is judged by is unknown", f.m.Event(seq).Kind, seq))
 }
 
+// unrecovered returns why a discard cannot name failure seq fs as the
+// recovery that makes its copy stale or an orphan (made: its restart has
+// made that recovery), or "".
+func (f *specFrame) unrecovered(fs int32, made bool) string {
+	switch _, ok := f.m.FailureAt(fs); {
+	case !ok && fs > int32(len(f.m.Pred)):
+		return fmt.Sprintf("failure seq %d has made no recovery yet: it comes later", fs)
+	case !ok:
+		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
+	case !made:
+		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
+	}
+	return ""
+}
+
 // name names process p.
 func (f *specFrame) name(p int32) string { return f.m.ProcName(p) }
 

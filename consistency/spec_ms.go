@@ -33,6 +33,12 @@ type msProc struct {
 	owes      duties[msOwe]
 }
 
+// adopt makes p (textbook) take the incarnation and recovery line of
+// recovery rec: at its own restart, at a request it applies, or before
+// delivering a message of a higher incarnation: the one place its
+// scalar state moves.
+func (p *msProc) adopt(rec msRec) { p.inc, p.line = max(p.inc, rec.c), rec.r }
+
 // msEntry is a stable log entry: its copy and its log event's seq + 1
 // (0: no entry); dropped once a restore found it stale.
 type msEntry struct {
@@ -273,7 +279,7 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 			s.divergef([]int32{d.seq, seq}, "%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
 				s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
 		}
-		p.inc, p.line = max(p.inc, rec.c), rec.r
+		p.adopt(rec)
 	}
 	from := s.m.Copies.Send[ci]
 	if e.Via == trace.ViaLog {
@@ -496,11 +502,8 @@ func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string
 // sender had not, and M.sn ≥ r.
 func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
 	fi := s.recOf(fs)
-	if fi == history.None {
-		if _, ok := s.m.FailureAt(fs); !ok {
-			return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-		}
-		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
+	if why := s.unrecovered(fs, fi != history.None); why != "" {
+		return why
 	}
 	rec := s.recs[fi]
 	name := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", s.name(rec.o), rec.c, rec.r, fs)

@@ -64,7 +64,7 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 		if f := s.recOf(e.Failure); f != history.None { // follow the run
 			s.apply(p, f)
 			if s.textbook {
-				p.inc, p.line = max(p.inc, s.recs[f].c), s.recs[f].r
+				p.adopt(s.recs[f])
 			}
 		}
 		return ""
@@ -125,7 +125,7 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts",
 				s.name(e.P), seq, e.Inc, rec.c, p.inc)
 		}
-		p.inc, p.line = rec.c, rec.r
+		p.adopt(rec)
 	}
 	for int(fi) >= len(s.recs) {
 		s.recs = append(s.recs, msRec{})
@@ -214,7 +214,7 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32
 	if fi != history.None {
 		switch rec := s.recs[fi]; {
 		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
-			p.inc, p.line = rec.c, rec.r
+			p.adopt(rec)
 			return fi, trace.CauseMessage
 		case !s.textbook && fGet(p.f, rec.o) >= rec.c, s.textbook && rec.c <= p.inc:
 			return fi, e.Cause // applied already: once per failure is domino-free's
@@ -263,7 +263,7 @@ func (s *msSpec) owes(p *msProc, fi int32) bool {
 	if rec.c <= p.inc {
 		return false
 	}
-	p.inc, p.line = rec.c, rec.r
+	p.adopt(rec)
 	return true
 }
 

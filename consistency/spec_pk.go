@@ -379,16 +379,11 @@ func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 	if fs == history.None {
 		return ""
 	}
-	fi, ok := s.m.FailureAt(fs)
-	switch {
-	case !ok && fs > int32(len(s.m.Pred)):
-		return fmt.Sprintf("failure seq %d announced nothing: it comes later", fs)
-	case !ok:
-		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-	case s.m.Failures[fi].Ann == nil:
-		return fmt.Sprintf("failure seq %d announced nothing", fs)
+	a := s.annOf(fs)
+	if why := s.unrecovered(fs, a != nil); why != "" {
+		return why
 	}
-	if a := *s.m.Failures[fi].Ann; !orphanOf(vt, a) {
+	if !orphanOf(vt, *a) {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""

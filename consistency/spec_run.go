@@ -492,8 +492,8 @@ func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
 	}
 	if n := s.b.Restarts(e.P); e.Inc != history.None && (s.m.Alg == history.MS || s.m.Alg == history.PK) && e.Inc != n {
 		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts; %[1]s restarts for the %[5]s time at seq %[2]d, but the run says inc %[3]d",
-				s.name(e.P), seq, e.Inc, n, ordinal(n))
+			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
+				s.name(e.P), seq, e.Inc, n)
 		})
 	}
 	if fi := s.m.FailOf(seq); fi != history.None {
@@ -643,12 +643,4 @@ func (s *runSpec) controlRecv(seq int32, e *trace.RunEvent) {
 			return fmt.Sprintf("control message received at seq %d answers failure seq %d, which is no fail event\nthe control_recv of %s at seq %[1]d names failure seq %[2]d, but the run has no effective fail event there", seq, e.Failure, s.name(e.P))
 		})
 	}
-}
-
-func ordinal(n int32) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		suffix = [...]string{"th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"}[uint32(n)%10]
-	}
-	return fmt.Sprint(n) + suffix
 }
