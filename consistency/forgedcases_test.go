@@ -151,7 +151,7 @@ func forgedCases() []propCase {
 			func(run *trace.Run, e *trace.RunEvent) { e.Restore = 2 }),
 		forged(report.LogReplayRules, "forged-restore-id-ms", "restores checkpoint 3, not checkpoint 1", "ms", bundled("textbook-orphan"),
 			at(21, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 3 }),
-		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not its latest non-orphan checkpoint 1", "pk", orphanPK,
+		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not checkpoint 1", "pk", orphanPK,
 			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 0 }),
 		// 3. a resend that names a copy it does not repeat.
 		forged(report.Equivalence, "forged-resend-of-self", "says it repeats copy 2 of m2, but the send it repeats", "pk", orphanPK,

@@ -189,6 +189,18 @@ func (f *specFrame) ev(seq int32) string {
 	return fmt.Sprintf("%s's %s at seq %d (t=%s)", f.name(e.P), e.Kind, seq, e.T)
 }
 
+// next says what a process that owes a duty did instead: its event at
+// seq (None: it has no further event).
+func (f *specFrame) next(seq int32) string {
+	switch {
+	case seq == history.None:
+		return "it has no further event"
+	case f.m.Event(seq).Kind.IsOp():
+		return "its next event is " + f.m.Describe(seq)
+	}
+	return "its next event is " + f.ev(seq)
+}
+
 // sameInstant reports whether event e may complete a reaction that the
 // event at seq started: in a run that claims SPEC §3's timing, a process
 // reacts to an input at once, so both share an instant.
@@ -208,6 +220,15 @@ func (f *specFrame) restored(seq, want int32) int32 {
 		return want
 	}
 	return rs.Restored
+}
+
+// restoredOther reports that the restart or rollback e at seq restored
+// checkpoint ck (an index in Taken), not want, the one the protocol's
+// rule restores; rule says which that is.
+func (f *specFrame) restoredOther(seq int32, e *trace.RunEvent, ck, want int32, rule string) {
+	taken := f.b.Taken(e.P)
+	f.divergef([]int32{taken[ck].Seq, seq}, "%s's %s at seq %d restores checkpoint %d, not checkpoint %d\n%s, which for %[1]s at seq %[3]d is checkpoint %[5]d (pos %[7]d), but the %[2]s restored checkpoint %[4]d (pos %[8]d)",
+		f.name(e.P), e.Kind, seq, taken[ck].ID, taken[want].ID, rule, taken[want].Pos, taken[ck].Pos)
 }
 
 // copyOf returns the index of the copy event e names, or -1.

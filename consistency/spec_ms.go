@@ -181,13 +181,7 @@ func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool)
 // seq (None: by the end of the run).
 func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 	s.diverge([]int32{d.seq, seq}, func() string {
-		next := "it has no further event"
-		if seq != history.None && s.m.Event(seq).Kind.IsOp() {
-			next = "its next event is " + s.m.Describe(seq)
-		} else if seq != history.None {
-			next = "its next event is " + s.ev(seq)
-		}
-		e := s.m.Event(d.seq)
+		next, e := s.next(seq), s.m.Event(d.seq)
 		switch d.kind {
 		case oweDeliverSn:
 			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)

@@ -115,8 +115,7 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 		return // it answers no failure: the run spec's
 	}
 	if ck != latest {
-		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest checkpoint %d\nMS restores the failed process's latest checkpoint, which for %[1]s at %[4]s was checkpoint %[3]d (sn %[5]d, pos %[6]d), but the restart at seq %[7]d restored checkpoint %[2]d (sn %[8]d, pos %[9]d)",
-			s.name(e.P), taken[ck].ID, taken[latest].ID, s.m.FailName(fi), taken[latest].Sn, taken[latest].Pos, seq, taken[ck].Sn, taken[ck].Pos)
+		s.restoredOther(seq, e, ck, latest, "MS restores the failed process's latest checkpoint")
 	}
 	s.restorePos(seq, e, taken[ck])
 	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
@@ -190,8 +189,7 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback",
 			s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
 	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
-		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
-			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
+		s.restoredOther(seq, e, ck, want, fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[3]d it holds", s.name(rec.o), rec.c, rec.r))
 	}
 	if ck == history.None {
 		return
