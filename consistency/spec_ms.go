@@ -51,8 +51,8 @@ type msEntry struct {
 // copy ci as op n (after logging it), to apply failure fi's recovery
 // (after its request at seq n; pending: one that arrived while it was
 // down, owed only if not applied by then), to send fi's request to every
-// other process (sent), or (textbook) to deliver the message whose
-// incarnation fi's recovery adopted.
+// other process (sent, to n of them so far), or (textbook) to deliver
+// the message whose incarnation fi's recovery adopted.
 type msOwe struct {
 	kind       msOweKind
 	seq, fi, n int32
@@ -173,8 +173,11 @@ func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool)
 	if d.sent[e.Peer] {
 		s.divergef([]int32{seq}, "%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
 	}
+	if !d.sent[e.Peer] && e.Peer != e.P {
+		d.n++
+	}
 	d.sent[e.Peer] = true
-	return true, sentTo(d.sent, e.P) == len(d.sent)-1
+	return true, int(d.n) == len(d.sent)-1
 }
 
 // unmet reports duty d of process p left unfulfilled by the event at
@@ -193,7 +196,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
 		case oweRequests:
 			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
-				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
+				s.name(p), d.seq, d.n, len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
 		}
 		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
 	})
@@ -206,17 +209,6 @@ func (s *msSpec) finish() {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
-}
-
-// sentTo counts the processes sent to, self (if sent to) aside.
-func sentTo(sent []bool, self int32) int {
-	n := 0
-	for q, x := range sent {
-		if x && int32(q) != self {
-			n++
-		}
-	}
-	return n
 }
 
 // pbOf returns the piggyback copy ci is judged by, or nil (the spec then
