@@ -231,6 +231,14 @@ func (f *specFrame) restoredOther(seq int32, e *trace.RunEvent, ck, want int32, 
 		f.name(e.P), e.Kind, seq, taken[ck].ID, taken[want].ID, rule, taken[want].Pos, taken[ck].Pos)
 }
 
+// wrongCause reports a rollback whose cause, if it names one, is not
+// want, the cause the protocol's rule gives it.
+func (f *specFrame) wrongCause(seq int32, e *trace.RunEvent, want trace.Cause, rule string) {
+	if e.Cause != trace.CauseNone && e.Cause != want {
+		f.divergef([]int32{seq}, "%s's rollback at seq %d says cause %s, not %s\n%s, and this one answers a %[4]s", f.name(e.P), seq, e.Cause, want, rule)
+	}
+}
+
 // copyOf returns the index of the copy event e names, or -1.
 func (f *specFrame) copyOf(e *trace.RunEvent) int32 { return f.m.Copies.Index(e.Msg, e.Copy) }
 

@@ -173,14 +173,11 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	if fi == history.None {
 		return
 	}
-	if e.Cause != trace.CauseNone && e.Cause != cause {
-		s.diverge([]int32{seq}, func() string {
-			never := e.Cause == trace.CauseToken || e.Cause == trace.CauseMessage && !s.textbook
-			return fmt.Sprintf("%s's rollback at seq %d says cause %s, %s\n%s rolls back on a Rollback request (cause request)%s, and this rollback applies %s", s.name(e.P), seq, e.Cause,
-				map[bool]string{true: "for which " + algName(s.m) + " never rolls back", false: "not " + cause.String()}[never], algName(s.m),
-				map[bool]string{true: " or a message naming a later incarnation (cause message)"}[s.textbook], map[trace.Cause]string{trace.CauseRequest: "a request it received", trace.CauseMessage: "the incarnation of a message it received"}[cause])
-		})
+	rule := "MS rolls back on a Rollback request it received (cause request) only"
+	if s.textbook {
+		rule = "textbook MS rolls back on a Rollback request it received (cause request) or a message naming a later incarnation (cause message)"
 	}
+	s.wrongCause(seq, e, cause, rule)
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, s.m.RestoreOf(seq).Latest, rec.r)
 	ck := s.restored(seq, want)

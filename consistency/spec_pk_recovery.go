@@ -304,7 +304,7 @@ func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no token it has received\nPK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received",
 			s.name(e.P), seq, e.T)
 	} else if e.Cause != trace.CauseNone && e.Cause != trace.CauseToken {
-		s.divergef([]int32{seq}, "%s's rollback at seq %d says cause %s, for which PK never rolls back\nPK rolls back on a token (cause token) only", s.name(e.P), seq, e.Cause)
+		s.wrongCause(seq, e, trace.CauseToken, "PK rolls back on a token it received (cause token) only")
 	} else if t := s.m.Event(d.recv); e.Failure != t.Failure {
 		s.divergef([]int32{d.recv, seq}, "%s's rollback at seq %d says cause token, but %s received no token control message for failure seq %d\na rollback answers the token that caused it, and the token %s received at seq %d is failure seq %d's",
 			s.name(e.P), seq, s.name(e.P), e.Failure, s.name(e.P), d.recv, t.Failure)
