@@ -141,7 +141,7 @@ func forgedCases() []propCase {
 		relabelled("forged-label-textbook", "P1's send of m1 at seq 4 piggybacks {sn}, not what MS's textbook variant sends", "ms", "ms-textbook", bundled("textbook-orphan")),
 		relabelled("forged-label-bcs", "P0 sends a rollback control message at seq 13, which BCS does not send", "ms", "bcs", orphanMS),
 		// A rollback cause the algorithm never has, or one not received.
-		forged(report.LogReplayRules, "forged-rollback-cause-ms", "P1's rollback at seq 16 says cause token, for which MS never rolls back", "ms", orphanMS,
+		forged(report.LogReplayRules, "forged-rollback-cause-ms", "P1's rollback at seq 16 says cause token, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseToken }),
 		forged(report.LogReplayRules, "forged-rollback-cause-pk", "P2's rollback at seq 18 says cause token, but P2 received no token control message for failure seq 3", "pk", orphanPK,
 			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Failure = 3 }),
@@ -151,7 +151,7 @@ func forgedCases() []propCase {
 			func(run *trace.Run, e *trace.RunEvent) { e.Restore = 2 }),
 		forged(report.LogReplayRules, "forged-restore-id-ms", "restores checkpoint 3, not checkpoint 1", "ms", bundled("textbook-orphan"),
 			at(21, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 3 }),
-		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not its latest non-orphan checkpoint 1", "pk", orphanPK,
+		forged(report.LogReplayRules, "forged-restore-id-pk", "restores checkpoint 0, not checkpoint 1", "pk", orphanPK,
 			at(18, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Restore = 0 }),
 		// 3. a resend that names a copy it does not repeat.
 		forged(report.Equivalence, "forged-resend-of-self", "says it repeats copy 2 of m2, but the send it repeats", "pk", orphanPK,
@@ -210,9 +210,9 @@ func forgedCases() []propCase {
 			}),
 		forged(report.LogReplayRules, "forged-control-kind-ms", "P0 sends a token control message at seq 13, which MS does not send", "ms", orphanMS,
 			at(13, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) { e.Control = trace.ControlToken }),
-		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, for which MS never rolls back", "ms", orphanMS,
+		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
-		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, for which PK never rolls back", "pk", orphanPK,
+		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,
 			at(14, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseRequest }),
 	}
 }

@@ -44,8 +44,8 @@ func pkDiscardEarly(t *testing.T) *trace.Run {
 
 // pkDiscardUnannounced is that run with P1 failing again at the end
 // (seq 28), never to restart, and the discard naming that failure,
-// which announced nothing. The source trace has no such fail: the run
-// is judged without it.
+// which has made no recovery yet. The source trace has no such fail:
+// the run is judged without it.
 func pkDiscardUnannounced(t *testing.T) *trace.Run {
 	run := replayOf(t, "pk", pkDiscardTrace(t))
 	run = insertAt(run, 28, trace.NewRunEvent(trace.Fail, run.Events[27].T, 1))
@@ -75,7 +75,7 @@ func TestPKDiscardReasons(t *testing.T) {
 			run:     pkDiscardEdited(func(e *trace.RunEvent) { e.Failure = 1 }),
 			witness: "its announcement (P1, inc 0, k 2) does not make it one"},
 		{name: "orphan-names-unannounced-failure", run: pkDiscardUnannounced, prop: lrr, status: fail,
-			witness: "failure seq 28 announced nothing"},
+			witness: "failure seq 28 has made no recovery yet"},
 		{name: "duplicate-of-nothing-live", src: src, prop: lrr, status: fail,
 			run:     pkDiscardEdited(func(e *trace.RunEvent) { e.Reason, e.Failure = trace.ReasonDuplicate, trace.None }),
 			witness: "P2's live history holds no receipt of m3 at seq 26, so the copy is no duplicate"},

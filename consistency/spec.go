@@ -164,6 +164,21 @@ func (f *specFrame) unsent(seq int32) {
 	f.res.cannotJudge(fmt.Sprintf("the %s at seq %d concerns a copy no send transmitted, so the piggyback it is judged by is unknown", f.m.Event(seq).Kind, seq))
 }
 
+// unrecovered returns why a discard cannot name failure seq fs as the
+// recovery that makes its copy stale or an orphan (made: its restart has
+// made that recovery), or "".
+func (f *specFrame) unrecovered(fs int32, made bool) string {
+	switch _, ok := f.m.FailureAt(fs); {
+	case !ok && fs > int32(len(f.m.Pred)):
+		return fmt.Sprintf("failure seq %d has made no recovery yet: it comes later", fs)
+	case !ok:
+		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
+	case !made:
+		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
+	}
+	return ""
+}
+
 // name names process p.
 func (f *specFrame) name(p int32) string { return f.m.ProcName(p) }
 
@@ -172,6 +187,18 @@ func (f *specFrame) name(p int32) string { return f.m.ProcName(p) }
 func (f *specFrame) ev(seq int32) string {
 	e := f.m.Event(seq)
 	return fmt.Sprintf("%s's %s at seq %d (t=%s)", f.name(e.P), e.Kind, seq, e.T)
+}
+
+// next says what a process that owes a duty did instead: its event at
+// seq (None: it has no further event).
+func (f *specFrame) next(seq int32) string {
+	switch {
+	case seq == history.None:
+		return "it has no further event"
+	case f.m.Event(seq).Kind.IsOp():
+		return "its next event is " + f.m.Describe(seq)
+	}
+	return "its next event is " + f.ev(seq)
 }
 
 // sameInstant reports whether event e may complete a reaction that the
@@ -193,6 +220,23 @@ func (f *specFrame) restored(seq, want int32) int32 {
 		return want
 	}
 	return rs.Restored
+}
+
+// restoredOther reports that the restart or rollback e at seq restored
+// checkpoint ck (an index in Taken), not want, the one the protocol's
+// rule restores; rule says which that is.
+func (f *specFrame) restoredOther(seq int32, e *trace.RunEvent, ck, want int32, rule string) {
+	taken := f.b.Taken(e.P)
+	f.divergef([]int32{taken[ck].Seq, seq}, "%s's %s at seq %d restores checkpoint %d, not checkpoint %d\n%s, which for %[1]s at seq %[3]d is checkpoint %[5]d (pos %[7]d), but the %[2]s restored checkpoint %[4]d (pos %[8]d)",
+		f.name(e.P), e.Kind, seq, taken[ck].ID, taken[want].ID, rule, taken[want].Pos, taken[ck].Pos)
+}
+
+// wrongCause reports a rollback whose cause, if it names one, is not
+// want, the cause the protocol's rule gives it.
+func (f *specFrame) wrongCause(seq int32, e *trace.RunEvent, want trace.Cause, rule string) {
+	if e.Cause != trace.CauseNone && e.Cause != want {
+		f.divergef([]int32{seq}, "%s's rollback at seq %d says cause %s, not %s\n%s, and this one answers a %[4]s", f.name(e.P), seq, e.Cause, want, rule)
+	}
 }
 
 // copyOf returns the index of the copy event e names, or -1.

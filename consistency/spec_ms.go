@@ -33,6 +33,12 @@ type msProc struct {
 	owes      duties[msOwe]
 }
 
+// adopt makes p (textbook) take the incarnation and recovery line of
+// recovery rec: at its own restart, at a request it applies, or before
+// delivering a message of a higher incarnation: the one place its
+// scalar state moves.
+func (p *msProc) adopt(rec msRec) { p.inc, p.line = max(p.inc, rec.c), rec.r }
+
 // msEntry is a stable log entry: its copy and its log event's seq + 1
 // (0: no entry); dropped once a restore found it stale.
 type msEntry struct {
@@ -45,8 +51,8 @@ type msEntry struct {
 // copy ci as op n (after logging it), to apply failure fi's recovery
 // (after its request at seq n; pending: one that arrived while it was
 // down, owed only if not applied by then), to send fi's request to every
-// other process (sent), or (textbook) to deliver the message whose
-// incarnation fi's recovery adopted.
+// other process (sent, to n of them so far), or (textbook) to deliver
+// the message whose incarnation fi's recovery adopted.
 type msOwe struct {
 	kind       msOweKind
 	seq, fi, n int32
@@ -167,21 +173,18 @@ func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool)
 	if d.sent[e.Peer] {
 		s.divergef([]int32{seq}, "%s sends its Rollback request to %s twice\na restarted MS process sends its recovery's Rollback request to every other process once", s.name(e.P), s.name(e.Peer))
 	}
+	if !d.sent[e.Peer] && e.Peer != e.P {
+		d.n++
+	}
 	d.sent[e.Peer] = true
-	return true, sentTo(d.sent, e.P) == len(d.sent)-1
+	return true, int(d.n) == len(d.sent)-1
 }
 
 // unmet reports duty d of process p left unfulfilled by the event at
 // seq (None: by the end of the run).
 func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 	s.diverge([]int32{d.seq, seq}, func() string {
-		next := "it has no further event"
-		if seq != history.None && s.m.Event(seq).Kind.IsOp() {
-			next = "its next event is " + s.m.Describe(seq)
-		} else if seq != history.None {
-			next = "its next event is " + s.ev(seq)
-		}
-		e := s.m.Event(d.seq)
+		next, e := s.next(seq), s.m.Event(d.seq)
 		switch d.kind {
 		case oweDeliverSn:
 			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
@@ -193,7 +196,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
 		case oweRequests:
 			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
-				s.name(p), d.seq, sentTo(d.sent, -1), len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
+				s.name(p), d.seq, d.n, len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
 		}
 		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
 	})
@@ -206,17 +209,6 @@ func (s *msSpec) finish() {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
-}
-
-// sentTo counts the processes sent to, self (if sent to) aside.
-func sentTo(sent []bool, self int32) int {
-	n := 0
-	for q, x := range sent {
-		if x && int32(q) != self {
-			n++
-		}
-	}
-	return n
 }
 
 // pbOf returns the piggyback copy ci is judged by, or nil (the spec then
@@ -273,7 +265,7 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 			s.divergef([]int32{d.seq, seq}, "%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
 				s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
 		}
-		p.inc, p.line = max(p.inc, rec.c), rec.r
+		p.adopt(rec)
 	}
 	from := s.m.Copies.Send[ci]
 	if e.Via == trace.ViaLog {
@@ -496,11 +488,8 @@ func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string
 // sender had not, and M.sn ≥ r.
 func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
 	fi := s.recOf(fs)
-	if fi == history.None {
-		if _, ok := s.m.FailureAt(fs); !ok {
-			return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-		}
-		return fmt.Sprintf("failure seq %d has made no recovery yet", fs)
+	if why := s.unrecovered(fs, fi != history.None); why != "" {
+		return why
 	}
 	rec := s.recs[fi]
 	name := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", s.name(rec.o), rec.c, rec.r, fs)

@@ -64,7 +64,7 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 		if f := s.recOf(e.Failure); f != history.None { // follow the run
 			s.apply(p, f)
 			if s.textbook {
-				p.inc, p.line = max(p.inc, s.recs[f].c), s.recs[f].r
+				p.adopt(s.recs[f])
 			}
 		}
 		return ""
@@ -115,8 +115,7 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 		return // it answers no failure: the run spec's
 	}
 	if ck != latest {
-		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest checkpoint %d\nMS restores the failed process's latest checkpoint, which for %[1]s at %[4]s was checkpoint %[3]d (sn %[5]d, pos %[6]d), but the restart at seq %[7]d restored checkpoint %[2]d (sn %[8]d, pos %[9]d)",
-			s.name(e.P), taken[ck].ID, taken[latest].ID, s.m.FailName(fi), taken[latest].Sn, taken[latest].Pos, seq, taken[ck].Sn, taken[ck].Pos)
+		s.restoredOther(seq, e, ck, latest, "MS restores the failed process's latest checkpoint")
 	}
 	s.restorePos(seq, e, taken[ck])
 	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
@@ -125,7 +124,7 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts",
 				s.name(e.P), seq, e.Inc, rec.c, p.inc)
 		}
-		p.inc, p.line = rec.c, rec.r
+		p.adopt(rec)
 	}
 	for int(fi) >= len(s.recs) {
 		s.recs = append(s.recs, msRec{})
@@ -174,14 +173,11 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	if fi == history.None {
 		return
 	}
-	if e.Cause != trace.CauseNone && e.Cause != cause {
-		s.diverge([]int32{seq}, func() string {
-			never := e.Cause == trace.CauseToken || e.Cause == trace.CauseMessage && !s.textbook
-			return fmt.Sprintf("%s's rollback at seq %d says cause %s, %s\n%s rolls back on a Rollback request (cause request)%s, and this rollback applies %s", s.name(e.P), seq, e.Cause,
-				map[bool]string{true: "for which " + algName(s.m) + " never rolls back", false: "not " + cause.String()}[never], algName(s.m),
-				map[bool]string{true: " or a message naming a later incarnation (cause message)"}[s.textbook], map[trace.Cause]string{trace.CauseRequest: "a request it received", trace.CauseMessage: "the incarnation of a message it received"}[cause])
-		})
+	rule := "MS rolls back on a Rollback request it received (cause request) only"
+	if s.textbook {
+		rule = "textbook MS rolls back on a Rollback request it received (cause request) or a message naming a later incarnation (cause message)"
 	}
+	s.wrongCause(seq, e, cause, rule)
 	rec, taken := s.recs[fi], s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, s.m.RestoreOf(seq).Latest, rec.r)
 	ck := s.restored(seq, want)
@@ -190,8 +186,7 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d though its sn %d is below the line %d\napplying recovery (%s, %d, r=%[4]d) at a process whose checkpoints are all numbered below %[4]d takes a recovery checkpoint, not a rollback",
 			s.name(e.P), seq, p.sn, rec.r, s.name(rec.o), rec.c)
 	case ck != history.None && ck != want && taken[ck].Pos >= taken[want].Pos:
-		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not checkpoint %d\napplying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[7]d it holds, which for %[1]s was checkpoint %[4]d (sn %[8]d, pos %[9]d), but the rollback restored checkpoint %[3]d (sn %[10]d, pos %[11]d)",
-			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(rec.o), rec.c, rec.r, taken[want].Sn, taken[want].Pos, taken[ck].Sn, taken[ck].Pos)
+		s.restoredOther(seq, e, ck, want, fmt.Sprintf("applying recovery (%s, %d, r=%d) MS restores the earliest checkpoint numbered ≥ %[3]d it holds", s.name(rec.o), rec.c, rec.r))
 	}
 	if ck == history.None {
 		return
@@ -214,7 +209,7 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32
 	if fi != history.None {
 		switch rec := s.recs[fi]; {
 		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
-			p.inc, p.line = rec.c, rec.r
+			p.adopt(rec)
 			return fi, trace.CauseMessage
 		case !s.textbook && fGet(p.f, rec.o) >= rec.c, s.textbook && rec.c <= p.inc:
 			return fi, e.Cause // applied already: once per failure is domino-free's
@@ -263,7 +258,7 @@ func (s *msSpec) owes(p *msProc, fi int32) bool {
 	if rec.c <= p.inc {
 		return false
 	}
-	p.inc, p.line = rec.c, rec.r
+	p.adopt(rec)
 	return true
 }
 

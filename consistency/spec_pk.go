@@ -187,8 +187,12 @@ func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) trace
 		return got
 	}
 	if j := vtDiff(got, want); j >= 0 {
+		holder := "send of " + s.m.MsgName(e.Msg)
+		if e.Kind == trace.Checkpoint {
+			holder = fmt.Sprintf("checkpoint %d", e.Ckpt)
+		}
 		s.divergef([]int32{seq}, "%s's %s at seq %d carries vector time %s, not %s\n%s's vector time at seq %d, rebuilt from its incarnation (%d restarts), its %d live ops and the vectors of the copies its live receipts took, is %s; its entry for %s is %s, but the run says %s",
-			s.name(e.P), vtHolder(s.m, e), seq, vtString(got), vtString(want), s.name(e.P), seq, s.b.Restarts(e.P), want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
+			s.name(e.P), holder, seq, vtString(got), vtString(want), s.name(e.P), seq, s.b.Restarts(e.P), want[e.P].Count, vtString(want), s.name(int32(j)), vtEntry(want, j), vtEntry(got, j))
 	}
 	return slices.Clone(want)
 }
@@ -379,16 +383,11 @@ func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
 	if fs == history.None {
 		return ""
 	}
-	fi, ok := s.m.FailureAt(fs)
-	switch {
-	case !ok && fs > int32(len(s.m.Pred)):
-		return fmt.Sprintf("failure seq %d announced nothing: it comes later", fs)
-	case !ok:
-		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
-	case s.m.Failures[fi].Ann == nil:
-		return fmt.Sprintf("failure seq %d announced nothing", fs)
+	a := s.annOf(fs)
+	if why := s.unrecovered(fs, a != nil); why != "" {
+		return why
 	}
-	if a := *s.m.Failures[fi].Ann; !orphanOf(vt, a) {
+	if !orphanOf(vt, *a) {
 		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
 	}
 	return ""
@@ -425,14 +424,6 @@ func (s *pkSpec) finish() {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
-}
-
-// vtHolder names the send or checkpoint a vector belongs to.
-func vtHolder(m *history.Model, e *trace.RunEvent) string {
-	if e.Kind == trace.Checkpoint {
-		return fmt.Sprintf("checkpoint %d", e.Ckpt)
-	}
-	return "send of " + m.MsgName(e.Msg)
 }
 
 // vtEqual reports whether two vectors are equal, compared as bytes: a

@@ -175,6 +175,9 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 	}
 }
 
+// pkRestores is the checkpoint a PK restart or rollback restores.
+const pkRestores = "PK restores the latest checkpoint that is no orphan of the announcements recorded by then (a rollback then replays silently from it)"
+
 // restart judges a restart against the replay its plan says: the
 // checkpoint restored, where it stops and the sends it re-transmitted;
 // then the process records its announcement (i, inc, k), raises inc,
@@ -196,10 +199,9 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	s.atInstant(seq, e, r)
 	p.replay = nil
-	taken, ck := s.b.Taken(e.P), s.restored(seq, r.ck)
+	ck := s.restored(seq, r.ck)
 	if ck != r.ck {
-		s.divergef([]int32{seq}, "%s restarts from checkpoint %d, not its latest non-orphan checkpoint %d\nPK restores the latest checkpoint that is not an orphan of the announcements recorded by then; for %s at %s that is checkpoint %d (pos %d), but the restart at seq %d restored checkpoint %d",
-			s.name(e.P), e.Restore, taken[r.ck].ID, s.name(e.P), s.m.FailName(fi), taken[r.ck].ID, taken[r.ck].Pos, seq, e.Restore)
+		s.restoredOther(seq, e, ck, r.ck, pkRestores)
 	}
 	s.stopsAt(seq, e, p, r)
 	a := *s.m.Failures[fi].Ann // the model's: (e.P, inc, e.Pos)
@@ -302,16 +304,14 @@ func (s *pkSpec) rollback(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no token it has received\nPK rolls back only when a token's announcement makes its state an orphan, at the token's arrival: a process cannot act on a token it has not received",
 			s.name(e.P), seq, e.T)
 	} else if e.Cause != trace.CauseNone && e.Cause != trace.CauseToken {
-		s.divergef([]int32{seq}, "%s's rollback at seq %d says cause %s, for which PK never rolls back\nPK rolls back on a token (cause token) only", s.name(e.P), seq, e.Cause)
+		s.wrongCause(seq, e, trace.CauseToken, "PK rolls back on a token it received (cause token) only")
 	} else if t := s.m.Event(d.recv); e.Failure != t.Failure {
 		s.divergef([]int32{d.recv, seq}, "%s's rollback at seq %d says cause token, but %s received no token control message for failure seq %d\na rollback answers the token that caused it, and the token %s received at seq %d is failure seq %d's",
 			s.name(e.P), seq, s.name(e.P), e.Failure, s.name(e.P), d.recv, t.Failure)
 	}
-	want, taken := p.target, s.b.Taken(e.P)
-	ck := s.restored(seq, want)
-	if ck != want {
-		s.divergef([]int32{taken[ck].Seq, seq}, "%s's rollback at seq %d restores checkpoint %d, not its latest non-orphan checkpoint %d\nPK rolls back to the latest checkpoint that is no orphan of the announcements recorded by then and replays silently from it; for %s at seq %d that is checkpoint %d (pos %d), but the rollback restored checkpoint %d (pos %d)",
-			s.name(e.P), seq, taken[ck].ID, taken[want].ID, s.name(e.P), seq, taken[want].ID, taken[want].Pos, taken[ck].ID, taken[ck].Pos)
+	ck := s.restored(seq, p.target)
+	if ck != p.target {
+		s.restoredOther(seq, e, ck, p.target, pkRestores)
 	}
 	s.resync(seq, e, p, ck)
 }

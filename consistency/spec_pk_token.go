@@ -35,11 +35,7 @@ func (s *pkSpec) unmet(p int32, d *pkDuty, seq int32) {
 	if s.diverged || s.mute {
 		return
 	}
-	next := "it has no further event"
-	if seq != history.None {
-		next = "its next event is " + s.ev(seq)
-	}
-	seqs := []int32{d.seq, seq}
+	next, seqs := s.next(seq), []int32{d.seq, seq}
 	switch {
 	case d.kind == dutyResume:
 		s.divergef(seqs, "%s does not resume when its token returns at seq %d\nthe token with %s's announcement came back at seq %d, so it resumes there, but %s", s.name(p), d.seq, s.name(p), d.seq, next)

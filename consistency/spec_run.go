@@ -436,9 +436,10 @@ func (s *runSpec) checkpoint(seq int32, e *trace.RunEvent) {
 	}
 }
 
-// attributed checks the failure a rollback or recovery checkpoint names:
-// an effective fail whose process has restarted (its recovery is known
-// only then).
+// attributed checks the failure a rollback, recovery checkpoint or
+// control message names: an effective fail whose process has restarted
+// (its recovery is known only then; a control message that came before
+// is the sender's to answer for: prompted).
 func (s *runSpec) attributed(seq int32, e *trace.RunEvent) {
 	fi, ok := s.m.FailureAt(e.Failure)
 	switch {
@@ -446,7 +447,7 @@ func (s *runSpec) attributed(seq int32, e *trace.RunEvent) {
 		s.bad(equivalenceAt, []int32{seq}, func() string {
 			return fmt.Sprintf("%s at seq %d answers failure seq %d, which is no fail event\nthe %[1]s of %[4]s at seq %[2]d names failure seq %[3]d, but the run has no effective fail event there", e.Kind, seq, e.Failure, s.name(e.P))
 		})
-	case ok && s.m.Failures[fi].Restart == history.None:
+	case ok && e.Kind != trace.ControlRecv && s.m.Failures[fi].Restart == history.None:
 		s.bad(equivalenceAt, []int32{seq}, func() string {
 			return fmt.Sprintf("%s at seq %d answers %s before its restart\na failure is announced at its process's restart, but the %[1]s of %[4]s at seq %[2]d answers %[3]s, whose process has not restarted yet", e.Kind, seq, s.m.FailName(fi), s.name(e.P))
 		})
@@ -492,8 +493,8 @@ func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
 	}
 	if n := s.b.Restarts(e.P); e.Inc != history.None && (s.m.Alg == history.MS || s.m.Alg == history.PK) && e.Inc != n {
 		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts; %[1]s restarts for the %[5]s time at seq %[2]d, but the run says inc %[3]d",
-				s.name(e.P), seq, e.Inc, n, ordinal(n))
+			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
+				s.name(e.P), seq, e.Inc, n)
 		})
 	}
 	if fi := s.m.FailOf(seq); fi != history.None {
@@ -638,17 +639,5 @@ func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
 // message names.
 func (s *runSpec) controlRecv(seq int32, e *trace.RunEvent) {
 	s.heard[[2]int32{e.P, e.Failure}] = true
-	if _, ok := s.m.FailureAt(e.Failure); !ok && e.Failure != history.None {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("control message received at seq %d answers failure seq %d, which is no fail event\nthe control_recv of %s at seq %[1]d names failure seq %[2]d, but the run has no effective fail event there", seq, e.Failure, s.name(e.P))
-		})
-	}
-}
-
-func ordinal(n int32) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		suffix = [...]string{"th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"}[uint32(n)%10]
-	}
-	return fmt.Sprint(n) + suffix
+	s.attributed(seq, e)
 }
