@@ -1,5 +1,7 @@
 package explore
 
+import "sync"
+
 // What explore keeps of the schedules it runs. Every figure is a sum, a
 // maximum or a minimum with the schedule ordinal as tie-break, so workers
 // accumulate on their own and merging their tallies in any order gives
@@ -17,17 +19,10 @@ type extreme struct {
 	at    sched
 }
 
+// offer keeps the larger of x and v, the earlier schedule on a tie.
 func (x *extreme) offer(v int, s *sched) {
-	x.merge(&extreme{value: v, at: *s})
-}
-
-// merge keeps the larger of x and o, the earlier schedule on a tie.
-func (x *extreme) merge(o *extreme) {
-	if o.at.ordinal < 0 {
-		return
-	}
-	if x.at.ordinal < 0 || o.value > x.value || (o.value == x.value && o.at.ordinal < x.at.ordinal) {
-		*x = *o
+	if x.at.ordinal < 0 || v > x.value || (v == x.value && s.ordinal < x.at.ordinal) {
+		*x = extreme{value: v, at: *s}
 	}
 }
 
@@ -61,8 +56,9 @@ type algTally struct {
 	pf             PerFailure
 }
 
-// tally is one worker's (or, merged, the whole run's) tally.
+// tally is what the workers found, each adding its schedules under mu.
 type tally struct {
+	mu       sync.Mutex
 	algs     []algTally
 	baseline PerFailure
 	run      int64
@@ -87,6 +83,8 @@ func newTally(nalg int) *tally {
 // addVerdict counts algorithm a's verdict on schedule s. inj maps s's
 // injected failures to their fail ordinals in the schedule's trace.
 func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	at := &t.algs[a]
 	for i := range Properties {
 		if v.na&(1<<i) != 0 {
@@ -127,9 +125,13 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 }
 
 // addBaseline counts the uncoordinated baseline of s's effective injected
-// failures.
-func (t *tally) addBaseline(s *sched, eff []bool, members []int32) {
+// failures, and s as run.
+func (t *tally) addBaseline(s *sched, eff []bool) {
 	bu := s.b.baselines()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.run++
+	t.covered += s.size
 	for j, g := range s.pts {
 		if !eff[j] {
 			continue
@@ -138,34 +140,19 @@ func (t *tally) addBaseline(s *sched, eff []bool, members []int32) {
 			t.baseline.add(bu[g], s.size)
 			continue
 		}
-		for _, m := range s.b.members(g, members) {
-			t.baseline.add(bu[m], 1)
+		// The class's members: the points of the stretch ending at g.
+		pt := &s.b.points[g]
+		for d := range pt.Size {
+			t.baseline.add(bu[s.b.byID[pt.ID-d]], 1)
 		}
 	}
 }
 
-// merge adds o into t.
-func (t *tally) merge(o *tally) {
-	for a := range t.algs {
-		at, ot := &t.algs[a], &o.algs[a]
-		for i := range at.failing {
-			at.failing[i] += ot.failing[i]
-			at.classes[i] += ot.classes[i]
-			at.na[i] += ot.na[i]
-			at.unknown[i] += ot.unknown[i]
-			if at.first[i].earlier(&ot.first[i]) {
-				at.first[i] = ot.first[i]
-			}
-		}
-		at.undone.merge(&ot.undone)
-		at.rolled.merge(&ot.rolled)
-		at.extra.merge(&ot.extra)
-		at.pf.merge(ot.pf)
-	}
-	t.baseline.merge(o.baseline)
-	t.run += o.run
-	t.covered += o.covered
-	if o.err != nil && (t.err == nil || o.errOrd < t.errOrd) {
-		t.err, t.errOrd = o.err, o.errOrd
+// fail records err, schedule s's, if s is the earliest schedule to fail.
+func (t *tally) fail(s *sched, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err == nil || s.ordinal < t.errOrd {
+		t.err, t.errOrd = err, s.ordinal
 	}
 }

@@ -24,11 +24,9 @@ type worker struct {
 	x *explorer
 	// bufs[d] holds the trace of the node at depth d of the prefix tree
 	// being walked (depth 0 is the base trace itself).
-	bufs    []traceBuf
-	v       verdict
-	eff     []bool
-	until   []trace.Time
-	members []int32
+	bufs []traceBuf
+	v    verdict
+	eff  []bool
 	// The last sampled delay vector's base, reused while tasks of the
 	// same vector follow each other.
 	seed  uint64
@@ -36,15 +34,13 @@ type worker struct {
 }
 
 // runAll runs every task gen produces on o.Workers workers and returns
-// the merged tally. It stops early, with the schedules done so far,
+// the tally they share. It stops early, with the schedules done so far,
 // when the context is done.
 func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
 	tasks := make(chan task, x.o.Workers)
-	tallies := make([]*tally, x.o.Workers)
+	t := newTally(len(x.engines))
 	var wg sync.WaitGroup
-	for i := range tallies {
-		t := newTally(len(x.engines))
-		tallies[i] = t
+	for range x.o.Workers {
 		wg.Go(func() {
 			w := &worker{x: x, bufs: make([]traceBuf, x.o.Failures+2)}
 			for tk := range tasks {
@@ -60,11 +56,7 @@ func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
 	})
 	close(tasks)
 	wg.Wait()
-	all := newTally(len(x.engines))
-	for _, t := range tallies {
-		all.merge(t)
-	}
-	return all
+	return t
 }
 
 // node is a node of the prefix tree: the schedule (run or not) of its
@@ -170,48 +162,17 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 		if sim != nil {
 			sim.Release()
 		}
+		if a == 0 {
+			// The engine ignores a fail of a process already down (SPEC
+			// §3), whatever the algorithm: the checker then reports no
+			// recovery for it, and it is left out of the baseline.
+			w.eff = w.eff[:0]
+			for _, k := range n.inj {
+				w.eff = append(w.eff, w.v.recs[k].found)
+			}
+		}
 		t.addVerdict(a, s, &w.v, n.inj)
 	}
-	w.eff, w.until = effective(n.tr, n.inj, w.eff, w.until)
-	t.addBaseline(s, w.eff, w.members)
-	t.run++
-	t.covered += s.size
+	t.addBaseline(s, w.eff)
 	w.x.step()
-}
-
-func (t *tally) fail(s *sched, err error) {
-	if t.err == nil || s.ordinal < t.errOrd {
-		t.err, t.errOrd = err, s.ordinal
-	}
-}
-
-// effective reports, per injected failure (inj: their fail ordinals),
-// whether it takes effect: a fail of a process that is already down is
-// ignored (SPEC §3), and so left out of the per-failure figures.
-func effective(tr *trace.Trace, inj []int32, eff []bool, until []trace.Time) ([]bool, []trace.Time) {
-	eff = eff[:0]
-	if len(inj) == 0 {
-		return eff, until
-	}
-	until = until[:0]
-	for range tr.Processes {
-		until = append(until, -1)
-	}
-	k, j := int32(0), 0
-	for i := range tr.Events {
-		ev := &tr.Events[i]
-		if ev.Kind != trace.Fail {
-			continue
-		}
-		on := ev.T >= until[ev.P]
-		if on {
-			until[ev.P] = ev.T + tr.Params.DownOf(ev)
-		}
-		if j < len(inj) && inj[j] == k {
-			eff = append(eff, on)
-			j++
-		}
-		k++
-	}
-	return eff, until
 }
