@@ -200,7 +200,7 @@ func (x *explorer) explore() (*tally, error) {
 			return nil, err
 		}
 		x.total.Store(shardCount(x.o.Shard, int64(len(list))))
-		t = x.runAll(func(emit func(task) bool) { x.sampled(list, emit) })
+		t = x.runAll(func(emit func(task) bool) { genErr = x.sampled(list, emit) })
 	}
 	if genErr != nil {
 		return nil, genErr

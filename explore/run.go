@@ -12,8 +12,8 @@ import (
 type sched struct {
 	ordinal int64
 	b       *base
-	// vecSeed names a sampled delay vector whose base the worker builds
-	// (b is nil then).
+	// vecSeed names a sampled delay vector, whose base is built when
+	// its schedules are run (b is nil until then).
 	vecSeed uint64
 	pts     []int32
 	size    int64
@@ -73,24 +73,12 @@ type node struct {
 // run runs the schedules of tk: one failure-free replay per engine,
 // cloned at each failure point, each clone continued over its schedule.
 func (w *worker) run(tk *task, t *tally) {
-	b := tk.b
-	if b == nil {
-		if w.sbase == nil || w.seed != tk.vecSeed {
-			nb, err := w.x.vectorBase(vectorDigits(tk.vecSeed, w.x.choices))
-			if err != nil {
-				t.fail(&tk.scheds[0], err)
-				return
-			}
-			w.sbase, w.seed = nb, tk.vecSeed
-		}
-		b = w.sbase
-	}
-	root := &node{b: b, tr: b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
+	root := &node{b: tk.b, tr: tk.b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
 	for a, e := range w.x.engines {
-		root.sims[a], _ = e.start(b.tr) // on error, each schedule replays alone and says why
+		root.sims[a], _ = e.start(tk.b.tr) // on error, each schedule replays alone and says why
 	}
 	for i := range tk.scheds {
-		tk.scheds[i].b = b
+		tk.scheds[i].b = tk.b
 	}
 	w.walk(root, tk.scheds, t)
 }
