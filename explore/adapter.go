@@ -178,19 +178,3 @@ func propIndex(name string) int {
 	}
 	return 15
 }
-
-// baselineUndone returns, per fail event of tr in trace order, the ops
-// uncoordinated checkpointing would undo for it on its own (SPEC §7).
-func baselineUndone(tr *trace.Trace) ([]int, error) {
-	u, err := measure.Uncoordinated(tr)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int, len(u.Line))
-	for k := range u.Line {
-		for _, e := range u.Line[k].Line {
-			out[k] += e.Undone
-		}
-	}
-	return out, nil
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -129,30 +131,24 @@ func (b *base) failEvent(t *trace.Trace, g int32, labels bool) trace.Event {
 }
 
 // baselines returns, per global point, the ops uncoordinated
-// checkpointing undoes for a failure there on its own (SPEC §7). The
-// baseline takes every fail event on its own, so one trace with a fail
-// at each of many points gives them all at once: in chunks, so that
-// their recovery lines (one entry per process each) stay in bounds.
+// checkpointing undoes for a failure there on its own (SPEC §7): the
+// recovery line of checkpoints at every tick (Lines with replay.Plain,
+// which is the baseline exactly), over the base trace without its own
+// fails, which the baseline takes each on its own too. Its points are
+// the base's, matched by ID.
 func (b *base) baselines() []int {
 	b.baselineOnce.Do(func() {
 		b.baseline = make([]int, len(b.points))
-		chunk := max(1, (1<<20)/len(b.tr.Processes))
-		var buf traceBuf
-		var pts []int32
-		for lo := 0; lo < len(b.points); lo += chunk {
-			pts = pts[:0]
-			for g := lo; g < min(lo+chunk, len(b.points)); g++ {
-				pts = append(pts, int32(g))
-			}
-			tr := b.build(pts, &buf, false)
-			per, err := baselineUndone(tr)
+		ff := b
+		if b.firstFail < int32(len(b.tr.Events)) {
+			tr, err := Prepare(b.tr, trace.Params{}, true)
 			if err != nil {
 				return // the base trace is valid: cannot happen
 			}
-			for j, k := range buf.inj {
-				b.baseline[pts[j]] = per[k]
-			}
+			ff = newBase(tr, nil)
 		}
+		plain := func(tr *trace.Trace) (replay.Algorithm, error) { return replay.NewPlain(len(tr.Processes)), nil }
+		ff.lines(plain, func(g int, line []rline.Entry) { b.baseline[b.byID[ff.points[g].ID]] = undone(line) })
 	})
 	return b.baseline
 }
