@@ -95,12 +95,12 @@ func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
 	return s.Finish()
 }
 
-// verdict checks run, the engine's replay of tr, and fills v. The run's
-// fail events map to their ordinals among the trace's fail events: the
-// engine records every fail, ignored or not, in trace order.
-func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
+// verdict checks run, the engine's replay of tr, and fills v; with
+// recoveries, also v.recs. The run's fail events map to their ordinals
+// among the trace's fail events: the engine records every fail, ignored
+// or not, in trace order.
+func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict, recoveries bool) {
 	rep, m := consistency.Judge(run, tr)
-	rep.Recoveries = measure.Recoveries(m)
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -113,16 +113,18 @@ func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
 			v.unknown |= bit
 		}
 	}
+	if !recoveries {
+		return
+	}
 	v.recs, v.seqs = v.recs[:0], v.seqs[:0]
 	for i := range run.Events {
 		if run.Events[i].Kind == trace.Fail {
 			v.recs, v.seqs = append(v.recs, recStat{}), append(v.seqs, int32(i))
 		}
 	}
-	for i := range rep.Recoveries {
-		rec := &rep.Recoveries[i]
+	for _, rec := range measure.Recoveries(m) {
 		if k, ok := slices.BinarySearch(v.seqs, rec.Failure.Seq); ok {
-			v.recs[k] = sumRecovery(rec)
+			v.recs[k] = sumRecovery(&rec)
 		}
 	}
 }
@@ -135,13 +137,9 @@ func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 	if err != nil {
 		return false
 	}
-	rep, _ := consistency.Judge(run, tr)
-	for i := range rep.Properties {
-		if propIndex(rep.Properties[i].Name) == prop {
-			return rep.Properties[i].Status == report.Fail
-		}
-	}
-	return false
+	var v verdict
+	e.verdict(run, tr, &v, false)
+	return v.fails&(1<<prop) != 0
 }
 
 // algName is the name runs and reports give the engine's algorithm

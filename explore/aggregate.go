@@ -3,27 +3,23 @@ package explore
 import "sync"
 
 // What explore keeps of the schedules it runs. Every figure is a sum, a
-// maximum or a minimum with the schedule ordinal as tie-break, so workers
-// accumulate on their own and merging their tallies in any order gives
-// the same result: the output does not depend on the number of cores.
+// maximum or a minimum with the schedule ordinal as tie-break, so the
+// order in which workers add their schedules does not matter: the output
+// does not depend on the number of cores.
 
-// earlier reports whether o should replace r as "the first" schedule
-// to reach a figure (ordinal -1: none yet).
-func (r *sched) earlier(o *sched) bool {
-	return o.ordinal >= 0 && (r.ordinal < 0 || o.ordinal < r.ordinal)
-}
-
-// extreme is a maximum and the first schedule reaching it.
-type extreme struct {
-	value int
-	at    sched
-}
-
-// offer keeps the larger of x and v, the earlier schedule on a tie.
-func (x *extreme) offer(v int, s *sched) {
-	if x.at.ordinal < 0 || v > x.value || (v == x.value && s.ordinal < x.at.ordinal) {
-		*x = extreme{value: v, at: *s}
+// offer keeps the larger of x and v, schedule s's, the earlier schedule
+// on a tie.
+func (x *Extreme) offer(v int, s *sched) {
+	if x.beaten(v, s.ordinal) {
+		info := s.info()
+		*x = Extreme{Value: v, Schedule: &info}
 	}
+}
+
+// beaten reports whether value v, reached by the schedule of ordinal
+// ord, replaces x: a larger value, or the same reached earlier.
+func (x *Extreme) beaten(v int, ord int64) bool {
+	return x.Schedule == nil || v > x.Value || (v == x.Value && ord < x.Schedule.Ordinal)
 }
 
 // add counts times failures that undid undone ops each.
@@ -49,11 +45,11 @@ type algTally struct {
 	failing, classes [16]int64
 	// na and unknown count the runs in which the checker reported a
 	// property n/a or unknown.
-	na, unknown    [16]int64
-	first          [16]sched
-	undone, rolled extreme
-	extra          extreme
-	pf             PerFailure
+	na, unknown [16]int64
+	// first is the first schedule failing each property (nil: none).
+	first [16]*sched
+	worst Worst
+	pf    PerFailure
 }
 
 // tally is what the workers found, each adding its schedules under mu.
@@ -69,15 +65,7 @@ type tally struct {
 }
 
 func newTally(nalg int) *tally {
-	t := &tally{algs: make([]algTally, nalg), errOrd: -1}
-	for a := range t.algs {
-		at := &t.algs[a]
-		for i := range at.first {
-			at.first[i].ordinal = -1
-		}
-		at.undone.at.ordinal, at.rolled.at.ordinal, at.extra.at.ordinal = -1, -1, -1
-	}
-	return t
+	return &tally{algs: make([]algTally, nalg), errOrd: -1}
 }
 
 // addVerdict counts algorithm a's verdict on schedule s. inj maps s's
@@ -98,8 +86,9 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		}
 		at.failing[i] += s.size
 		at.classes[i]++
-		if at.first[i].earlier(s) {
-			at.first[i] = *s
+		if f := at.first[i]; f == nil || s.ordinal < f.ordinal {
+			c := *s
+			at.first[i] = &c
 		}
 	}
 	for j, k := range inj {
@@ -107,9 +96,9 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		if !r.found {
 			continue
 		}
-		at.undone.offer(r.undone, s)
-		at.rolled.offer(r.rolled, s)
-		at.extra.offer(r.extra, s)
+		at.worst.Undone.offer(r.undone, s)
+		at.worst.Processes.offer(r.rolled, s)
+		at.worst.Extra.offer(r.extra, s)
 		if j > 0 || s.size == 1 {
 			at.pf.add(r.undone, s.size)
 			continue

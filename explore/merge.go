@@ -136,7 +136,7 @@ func mergeAlgorithm(a, o *AlgorithmResult) {
 		}
 	}
 	for _, x := range []struct{ a, o *Extreme }{{&a.Worst.Undone, &o.Worst.Undone}, {&a.Worst.Processes, &o.Worst.Processes}, {&a.Worst.Extra, &o.Worst.Extra}} {
-		if o := x.o; o.Schedule != nil && (x.a.Schedule == nil || o.Value > x.a.Value || (o.Value == x.a.Value && o.Schedule.Ordinal < x.a.Schedule.Ordinal)) {
+		if o := x.o; o.Schedule != nil && x.a.beaten(o.Value, o.Schedule.Ordinal) {
 			*x.a = *o
 		}
 	}

@@ -146,7 +146,7 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		e.verdict(run, n.tr, &w.v)
+		e.verdict(run, n.tr, &w.v, true)
 		if sim != nil {
 			sim.Release()
 		}

@@ -31,13 +31,13 @@ func (x *explorer) result(t *tally) *Result {
 		for i, name := range Properties {
 			pr := &ar.Properties[i]
 			*pr = PropertyResult{Name: name, Status: status(at.failing[i], at.unknown[i], at.na[i], t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
-			if first := &at.first[i]; first.ordinal >= 0 {
+			if first := at.first[i]; first != nil {
 				ar.Valid = false
-				pr.Witness = &Witness{Schedule: x.info(first)}
+				pr.Witness = &Witness{Schedule: first.info()}
 				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness, !r.Stopped) })
 			}
 		}
-		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
+		ar.Worst = at.worst
 		ar.PerFailure = at.pf
 		r.Valid = r.Valid && ar.Valid
 		r.Algorithms = append(r.Algorithms, ar)
@@ -69,7 +69,7 @@ func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrun
 }
 
 // info describes the schedule r names.
-func (x *explorer) info(r *sched) ScheduleInfo {
+func (r *sched) info() ScheduleInfo {
 	s := ScheduleInfo{Ordinal: r.ordinal, Class: r.size, Failures: []FailureInfo{}, Delays: []DelayInfo{}}
 	for _, g := range r.pts {
 		pt := &r.b.points[g]
@@ -81,14 +81,6 @@ func (x *explorer) info(r *sched) ScheduleInfo {
 		}
 	}
 	return s
-}
-
-func (x *explorer) extreme(e *extreme) Extreme {
-	if e.at.ordinal < 0 {
-		return Extreme{}
-	}
-	info := x.info(&e.at)
-	return Extreme{Value: e.value, Schedule: &info}
 }
 
 // notes explains the surprising per-failure figures (UndoneNote).
