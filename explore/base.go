@@ -21,9 +21,6 @@ type base struct {
 	// points in global order; byID maps a point's ID to its index.
 	points []Point
 	byID   []int32
-	// opIndex is each event's op index in its process's program, or
-	// trace.None for environment events.
-	opIndex []int32
 	// firstFail is the index of the trace's first own `fail` event, or
 	// len(Events): a quiet stretch ending at or after it cannot be merged
 	// (reduce.go).
@@ -39,17 +36,10 @@ type base struct {
 func newBase(tr *trace.Trace, extra []trace.Time) *base {
 	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
 	b.points, b.byID = findPoints(tr, tr.Params.RestartDelay)
-	b.opIndex = make([]int32, len(tr.Events))
-	ops := make([]int32, len(tr.Processes))
 	for i := range tr.Events {
-		ev := &tr.Events[i]
-		b.opIndex[i] = trace.None
-		if ev.Kind.IsOp() {
-			b.opIndex[i] = ops[ev.P]
-			ops[ev.P]++
-		}
-		if ev.Kind == trace.Fail && int32(i) < b.firstFail {
+		if tr.Events[i].Kind == trace.Fail {
 			b.firstFail = int32(i)
+			break
 		}
 	}
 	return b
