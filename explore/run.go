@@ -34,9 +34,10 @@ type worker struct {
 }
 
 // runAll runs every task gen produces on o.Workers workers and returns
-// the tally they share. It stops early, with the schedules done so far,
-// when the context is done.
-func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
+// the tally they share, or the error of gen or else of the earliest
+// schedule that could not run. It stops early, with the schedules done
+// so far, when the context is done.
+func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) {
 	tasks := make(chan task, x.o.Workers)
 	t := newTally(len(x.engines))
 	var wg sync.WaitGroup
@@ -50,13 +51,16 @@ func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
 			}
 		})
 	}
-	gen(func(tk task) bool {
+	err := gen(func(tk task) bool {
 		tasks <- tk
 		return x.ctx.Err() == nil
 	})
 	close(tasks)
 	wg.Wait()
-	return t
+	if err != nil {
+		return nil, err
+	}
+	return t, t.err
 }
 
 // node is a node of the prefix tree: the schedule (run or not) of its
