@@ -47,18 +47,12 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 		}
 	}
 	r.Scope.setCoverage()
-	r.Valid = true
 	for a := range r.Algorithms {
-		ar := &r.Algorithms[a]
-		ar.Valid = true
-		for i := range ar.Properties {
-			pr := &ar.Properties[i]
-			pr.Status = mergedStatus(parts, a, i, r.Scope.Run)
-			ar.Valid = ar.Valid && pr.Witness == nil
+		for i := range r.Algorithms[a].Properties {
+			r.Algorithms[a].Properties[i].Status = mergedStatus(parts, a, i, r.Scope.Run)
 		}
-		r.Valid = r.Valid && ar.Valid
 	}
-	r.notes()
+	r.settle()
 	return &r, readWitnesses(&r)
 }
 
