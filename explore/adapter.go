@@ -49,10 +49,11 @@ type recStat struct {
 // a trace (algorithms.New's signature).
 type Constructor func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
 
-// engine replays and checks one algorithm (name, variant).
+// engine replays and checks one algorithm (name, variant); alg is the
+// name runs and reports give it ("ms", "ms-textbook", "pk").
 type engine struct {
-	name, variant string
-	mk            Constructor
+	name, variant, alg string
+	mk                 Constructor
 }
 
 // newEngine checks that the algorithm exists. variant applies if the
@@ -66,14 +67,15 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 		return engine{}, fmt.Errorf("%s has no recovery to explore (failures are injected); ckpt compare measures how far a failure would roll it back", name)
 	}
 	if variant != "" {
-		if _, err := mk(name, variant, tr); err == nil {
-			return engine{name: name, variant: variant, mk: mk}, nil
+		if a, err := mk(name, variant, tr); err == nil {
+			return engine{name: name, variant: variant, alg: a.Name(), mk: mk}, nil
 		}
 	}
-	if _, err := mk(name, "", tr); err != nil {
+	a, err := mk(name, "", tr)
+	if err != nil {
 		return engine{}, err
 	}
-	return engine{name: name, mk: mk}, nil
+	return engine{name: name, alg: a.Name(), mk: mk}, nil
 }
 
 // start prepares the replay of tr through the engine's algorithm, to be
@@ -140,16 +142,6 @@ func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 	var v verdict
 	e.verdict(run, tr, &v, false)
 	return v.fails&(1<<prop) != 0
-}
-
-// algName is the name runs and reports give the engine's algorithm
-// ("ms", "ms-textbook", "pk").
-func (e engine) algName(tr *trace.Trace) string {
-	alg, err := e.mk(e.name, e.variant, tr)
-	if err != nil {
-		return e.name
-	}
-	return alg.Name()
 }
 
 func sumRecovery(rec *report.Recovery) recStat {

@@ -27,7 +27,7 @@ func (x *explorer) result(t *tally) *Result {
 	var jobs []func()
 	for a, e := range x.engines {
 		at := &t.algs[a]
-		ar := AlgorithmResult{Algorithm: e.algName(x.tr)}
+		ar := AlgorithmResult{Algorithm: e.alg}
 		ar.Properties = make([]PropertyResult, len(Properties))
 		for i, name := range Properties {
 			pr := &ar.Properties[i]
