@@ -27,10 +27,6 @@ type worker struct {
 	bufs []traceBuf
 	v    verdict
 	eff  []bool
-	// The last sampled delay vector's base, reused while tasks of the
-	// same vector follow each other.
-	seed  uint64
-	sbase *base
 }
 
 // runAll runs every task gen produces on o.Workers workers and returns
