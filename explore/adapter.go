@@ -49,10 +49,11 @@ type recStat struct {
 // a trace (algorithms.New's signature).
 type Constructor func(name, variant string, tr *trace.Trace) (replay.Algorithm, error)
 
-// engine replays and checks one algorithm (name, variant).
+// engine replays and checks one algorithm (name, variant); alg is the
+// name runs and reports give it ("ms", "ms-textbook", "pk").
 type engine struct {
-	name, variant string
-	mk            Constructor
+	name, variant, alg string
+	mk                 Constructor
 }
 
 // newEngine checks that the algorithm exists. variant applies if the
@@ -66,14 +67,15 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 		return engine{}, fmt.Errorf("%s has no recovery to explore (failures are injected); ckpt compare measures how far a failure would roll it back", name)
 	}
 	if variant != "" {
-		if _, err := mk(name, variant, tr); err == nil {
-			return engine{name: name, variant: variant, mk: mk}, nil
+		if a, err := mk(name, variant, tr); err == nil {
+			return engine{name: name, variant: variant, alg: a.Name(), mk: mk}, nil
 		}
 	}
-	if _, err := mk(name, "", tr); err != nil {
+	a, err := mk(name, "", tr)
+	if err != nil {
 		return engine{}, err
 	}
-	return engine{name: name, mk: mk}, nil
+	return engine{name: name, alg: a.Name(), mk: mk}, nil
 }
 
 // start prepares the replay of tr through the engine's algorithm, to be
@@ -95,12 +97,12 @@ func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
 	return s.Finish()
 }
 
-// verdict checks run, the engine's replay of tr, and fills v. The run's
-// fail events map to their ordinals among the trace's fail events: the
-// engine records every fail, ignored or not, in trace order.
-func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
+// verdict checks run, the engine's replay of tr, and fills v; with
+// recoveries, also v.recs. The run's fail events map to their ordinals
+// among the trace's fail events: the engine records every fail, ignored
+// or not, in trace order.
+func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict, recoveries bool) {
 	rep, m := consistency.Judge(run, tr)
-	rep.Recoveries = measure.Recoveries(m)
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -113,16 +115,18 @@ func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict) {
 			v.unknown |= bit
 		}
 	}
+	if !recoveries {
+		return
+	}
 	v.recs, v.seqs = v.recs[:0], v.seqs[:0]
 	for i := range run.Events {
 		if run.Events[i].Kind == trace.Fail {
 			v.recs, v.seqs = append(v.recs, recStat{}), append(v.seqs, int32(i))
 		}
 	}
-	for i := range rep.Recoveries {
-		rec := &rep.Recoveries[i]
+	for _, rec := range measure.Recoveries(m) {
 		if k, ok := slices.BinarySearch(v.seqs, rec.Failure.Seq); ok {
-			v.recs[k] = sumRecovery(rec)
+			v.recs[k] = sumRecovery(&rec)
 		}
 	}
 }
@@ -135,23 +139,9 @@ func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 	if err != nil {
 		return false
 	}
-	rep, _ := consistency.Judge(run, tr)
-	for i := range rep.Properties {
-		if propIndex(rep.Properties[i].Name) == prop {
-			return rep.Properties[i].Status == report.Fail
-		}
-	}
-	return false
-}
-
-// algName is the name runs and reports give the engine's algorithm
-// ("ms", "ms-textbook", "pk").
-func (e engine) algName(tr *trace.Trace) string {
-	alg, err := e.mk(e.name, e.variant, tr)
-	if err != nil {
-		return e.name
-	}
-	return alg.Name()
+	var v verdict
+	e.verdict(run, tr, &v, false)
+	return v.fails&(1<<prop) != 0
 }
 
 func sumRecovery(rec *report.Recovery) recStat {
@@ -177,20 +167,4 @@ func propIndex(name string) int {
 		}
 	}
 	return 15
-}
-
-// baselineUndone returns, per fail event of tr in trace order, the ops
-// uncoordinated checkpointing would undo for it on its own (SPEC §7).
-func baselineUndone(tr *trace.Trace) ([]int, error) {
-	u, err := measure.Uncoordinated(tr)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int, len(u.Line))
-	for k := range u.Line {
-		for _, e := range u.Line[k].Line {
-			out[k] += e.Undone
-		}
-	}
-	return out, nil
 }

@@ -1,34 +1,25 @@
 package explore
 
+import "sync"
+
 // What explore keeps of the schedules it runs. Every figure is a sum, a
-// maximum or a minimum with the schedule ordinal as tie-break, so workers
-// accumulate on their own and merging their tallies in any order gives
-// the same result: the output does not depend on the number of cores.
+// maximum or a minimum with the schedule ordinal as tie-break, so the
+// order in which workers add their schedules does not matter: the output
+// does not depend on the number of cores.
 
-// earlier reports whether o should replace r as "the first" schedule
-// to reach a figure (ordinal -1: none yet).
-func (r *sched) earlier(o *sched) bool {
-	return o.ordinal >= 0 && (r.ordinal < 0 || o.ordinal < r.ordinal)
-}
-
-// extreme is a maximum and the first schedule reaching it.
-type extreme struct {
-	value int
-	at    sched
-}
-
-func (x *extreme) offer(v int, s *sched) {
-	x.merge(&extreme{value: v, at: *s})
-}
-
-// merge keeps the larger of x and o, the earlier schedule on a tie.
-func (x *extreme) merge(o *extreme) {
-	if o.at.ordinal < 0 {
-		return
+// offer keeps the larger of x and v, schedule s's, the earlier schedule
+// on a tie.
+func (x *Extreme) offer(v int, s *sched) {
+	if x.beaten(v, s.ordinal) {
+		info := s.info()
+		*x = Extreme{Value: v, Schedule: &info}
 	}
-	if x.at.ordinal < 0 || o.value > x.value || (o.value == x.value && o.at.ordinal < x.at.ordinal) {
-		*x = *o
-	}
+}
+
+// beaten reports whether value v, reached by the schedule of ordinal
+// ord, replaces x: a larger value, or the same reached earlier.
+func (x *Extreme) beaten(v int, ord int64) bool {
+	return x.Schedule == nil || v > x.Value || (v == x.Value && ord < x.Schedule.Ordinal)
 }
 
 // add counts times failures that undid undone ops each.
@@ -54,15 +45,16 @@ type algTally struct {
 	failing, classes [16]int64
 	// na and unknown count the runs in which the checker reported a
 	// property n/a or unknown.
-	na, unknown    [16]int64
-	first          [16]sched
-	undone, rolled extreme
-	extra          extreme
-	pf             PerFailure
+	na, unknown [16]int64
+	// first is the first schedule failing each property (nil: none).
+	first [16]*sched
+	worst Worst
+	pf    PerFailure
 }
 
-// tally is one worker's (or, merged, the whole run's) tally.
+// tally is what the workers found, each adding its schedules under mu.
 type tally struct {
+	mu       sync.Mutex
 	algs     []algTally
 	baseline PerFailure
 	run      int64
@@ -73,20 +65,14 @@ type tally struct {
 }
 
 func newTally(nalg int) *tally {
-	t := &tally{algs: make([]algTally, nalg), errOrd: -1}
-	for a := range t.algs {
-		at := &t.algs[a]
-		for i := range at.first {
-			at.first[i].ordinal = -1
-		}
-		at.undone.at.ordinal, at.rolled.at.ordinal, at.extra.at.ordinal = -1, -1, -1
-	}
-	return t
+	return &tally{algs: make([]algTally, nalg), errOrd: -1}
 }
 
 // addVerdict counts algorithm a's verdict on schedule s. inj maps s's
 // injected failures to their fail ordinals in the schedule's trace.
 func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	at := &t.algs[a]
 	for i := range Properties {
 		if v.na&(1<<i) != 0 {
@@ -100,8 +86,9 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		}
 		at.failing[i] += s.size
 		at.classes[i]++
-		if at.first[i].earlier(s) {
-			at.first[i] = *s
+		if f := at.first[i]; f == nil || s.ordinal < f.ordinal {
+			c := *s
+			at.first[i] = &c
 		}
 	}
 	for j, k := range inj {
@@ -109,9 +96,9 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		if !r.found {
 			continue
 		}
-		at.undone.offer(r.undone, s)
-		at.rolled.offer(r.rolled, s)
-		at.extra.offer(r.extra, s)
+		at.worst.Undone.offer(r.undone, s)
+		at.worst.Processes.offer(r.rolled, s)
+		at.worst.Extra.offer(r.extra, s)
 		if j > 0 || s.size == 1 {
 			at.pf.add(r.undone, s.size)
 			continue
@@ -127,9 +114,13 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 }
 
 // addBaseline counts the uncoordinated baseline of s's effective injected
-// failures.
-func (t *tally) addBaseline(s *sched, eff []bool, members []int32) {
+// failures, and s as run.
+func (t *tally) addBaseline(s *sched, eff []bool) {
 	bu := s.b.baselines()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.run++
+	t.covered += s.size
 	for j, g := range s.pts {
 		if !eff[j] {
 			continue
@@ -138,34 +129,19 @@ func (t *tally) addBaseline(s *sched, eff []bool, members []int32) {
 			t.baseline.add(bu[g], s.size)
 			continue
 		}
-		for _, m := range s.b.members(g, members) {
-			t.baseline.add(bu[m], 1)
+		// The class's members: the points of the stretch ending at g.
+		pt := &s.b.points[g]
+		for d := range pt.Size {
+			t.baseline.add(bu[s.b.byID[pt.ID-d]], 1)
 		}
 	}
 }
 
-// merge adds o into t.
-func (t *tally) merge(o *tally) {
-	for a := range t.algs {
-		at, ot := &t.algs[a], &o.algs[a]
-		for i := range at.failing {
-			at.failing[i] += ot.failing[i]
-			at.classes[i] += ot.classes[i]
-			at.na[i] += ot.na[i]
-			at.unknown[i] += ot.unknown[i]
-			if at.first[i].earlier(&ot.first[i]) {
-				at.first[i] = ot.first[i]
-			}
-		}
-		at.undone.merge(&ot.undone)
-		at.rolled.merge(&ot.rolled)
-		at.extra.merge(&ot.extra)
-		at.pf.merge(ot.pf)
-	}
-	t.baseline.merge(o.baseline)
-	t.run += o.run
-	t.covered += o.covered
-	if o.err != nil && (t.err == nil || o.errOrd < t.errOrd) {
-		t.err, t.errOrd = o.err, o.errOrd
+// fail records err, schedule s's, if s is the earliest schedule to fail.
+func (t *tally) fail(s *sched, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err == nil || s.ordinal < t.errOrd {
+		t.err, t.errOrd = err, s.ordinal
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -19,9 +21,6 @@ type base struct {
 	// points in global order; byID maps a point's ID to its index.
 	points []Point
 	byID   []int32
-	// opIndex is each event's op index in its process's program, or
-	// trace.None for environment events.
-	opIndex []int32
 	// firstFail is the index of the trace's first own `fail` event, or
 	// len(Events): a quiet stretch ending at or after it cannot be merged
 	// (reduce.go).
@@ -37,17 +36,10 @@ type base struct {
 func newBase(tr *trace.Trace, extra []trace.Time) *base {
 	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
 	b.points, b.byID = findPoints(tr, tr.Params.RestartDelay)
-	b.opIndex = make([]int32, len(tr.Events))
-	ops := make([]int32, len(tr.Processes))
 	for i := range tr.Events {
-		ev := &tr.Events[i]
-		b.opIndex[i] = trace.None
-		if ev.Kind.IsOp() {
-			b.opIndex[i] = ops[ev.P]
-			ops[ev.P]++
-		}
-		if ev.Kind == trace.Fail && int32(i) < b.firstFail {
+		if tr.Events[i].Kind == trace.Fail {
 			b.firstFail = int32(i)
+			break
 		}
 	}
 	return b
@@ -129,30 +121,24 @@ func (b *base) failEvent(t *trace.Trace, g int32, labels bool) trace.Event {
 }
 
 // baselines returns, per global point, the ops uncoordinated
-// checkpointing undoes for a failure there on its own (SPEC §7). The
-// baseline takes every fail event on its own, so one trace with a fail
-// at each of many points gives them all at once: in chunks, so that
-// their recovery lines (one entry per process each) stay in bounds.
+// checkpointing undoes for a failure there on its own (SPEC §7): the
+// recovery line of checkpoints at every tick (Lines with replay.Plain,
+// which is the baseline exactly), over the base trace without its own
+// fails, which the baseline takes each on its own too. Its points are
+// the base's, matched by ID.
 func (b *base) baselines() []int {
 	b.baselineOnce.Do(func() {
 		b.baseline = make([]int, len(b.points))
-		chunk := max(1, (1<<20)/len(b.tr.Processes))
-		var buf traceBuf
-		var pts []int32
-		for lo := 0; lo < len(b.points); lo += chunk {
-			pts = pts[:0]
-			for g := lo; g < min(lo+chunk, len(b.points)); g++ {
-				pts = append(pts, int32(g))
-			}
-			tr := b.build(pts, &buf, false)
-			per, err := baselineUndone(tr)
+		ff := b
+		if b.firstFail < int32(len(b.tr.Events)) {
+			tr, err := Prepare(b.tr, trace.Params{}, true)
 			if err != nil {
 				return // the base trace is valid: cannot happen
 			}
-			for j, k := range buf.inj {
-				b.baseline[pts[j]] = per[k]
-			}
+			ff = newBase(tr, nil)
 		}
+		plain := func(tr *trace.Trace) (replay.Algorithm, error) { return replay.NewPlain(len(tr.Processes)), nil }
+		ff.lines(plain, func(g int, line []rline.Entry) { b.baseline[b.byID[ff.points[g].ID]] = undone(line) })
 	})
 	return b.baseline
 }

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"runtime"
 	"slices"
 
@@ -189,26 +190,16 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 
 // explore runs the schedules the plan chose and returns their tally.
 func (x *explorer) explore() (*tally, error) {
-	var genErr error
-	var t *tally
-	if x.scope.Mode == Exhaustive {
-		x.total.Store(shardCount(x.o.Shard, x.scope.Classes.Int64()))
-		t = x.runAll(func(emit func(task) bool) { genErr = x.exhaustive(emit) })
-	} else {
+	gen, total := x.exhaustive, x.scope.Classes
+	if x.scope.Mode == Sampled {
 		list, err := x.sample()
 		if err != nil {
 			return nil, err
 		}
-		x.total.Store(shardCount(x.o.Shard, int64(len(list))))
-		t = x.runAll(func(emit func(task) bool) { x.sampled(list, emit) })
+		gen, total = func(emit func(task) bool) error { return x.sampled(list, emit) }, big.NewInt(int64(len(list)))
 	}
-	if genErr != nil {
-		return nil, genErr
-	}
-	if t.err != nil {
-		return nil, t.err
-	}
-	return t, nil
+	x.total.Store(shardCount(x.o.Shard, total.Int64()))
+	return x.runAll(gen)
 }
 
 // fit lowers the workers to what the memory cap holds: each keeps a

@@ -42,15 +42,9 @@ func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) (Pe
 				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
 		}
 	}
-	lines, err := newBase(tr, nil).lines(mk)
-	if err != nil {
-		return PerFailure{}, err
-	}
 	var pf PerFailure
-	for _, line := range lines {
-		pf.add(undone(line), 1)
-	}
-	return pf, nil
+	err := newBase(tr, nil).lines(mk, func(_ int, line []rline.Entry) { pf.add(undone(line), 1) })
+	return pf, err
 }
 
 // undone sums the ops a recovery line undoes over the processes.
@@ -62,33 +56,34 @@ func undone(line []rline.Entry) int {
 	return u
 }
 
-// lines replays the base trace once through the protocol and returns the
-// recovery line of a crash at every failure point, in the global order
-// of points.
-func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error)) ([][]rline.Entry, error) {
+// lines replays the base trace (failure-free) once through the protocol
+// and calls each with the recovery line of a crash at every failure
+// point (g its global index), in the order of the crashes in the run:
+// the lines are not all kept at once.
+func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error), each func(g int, line []rline.Entry)) error {
 	alg, err := mk(b.tr)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	run, err := replay.Run(tickLabelled(b.tr), alg, replay.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("replaying through %s: %w", alg.Name(), err)
+		return fmt.Errorf("replaying through %s: %w", alg.Name(), err)
 	}
 	h, err := newHistory(run, b.tr)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cuts := make([]int32, len(b.points))
 	for g := range b.points {
 		cuts[g] = h.cut(&b.points[g])
 	}
-	return h.linesAt(b.points, cuts)
+	return h.linesAt(b.points, cuts, each)
 }
 
 // linesAt walks the run once, keeping every process's ops and latest
 // checkpoint, and at each cut (a crash before that run event) propagates
 // rollbacks from the crashed process's latest checkpoint.
-func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error) {
+func (h *history) linesAt(points []Point, cuts []int32, each func(g int, line []rline.Entry)) error {
 	order := make([]int, len(points))
 	for g := range order {
 		order[g] = g
@@ -96,7 +91,6 @@ func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error)
 	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
 	n := len(h.run.Processes)
 	ops, latest := make([]int32, n), make([]int32, n)
-	out := make([][]rline.Entry, len(points))
 	next := 0
 	for i := 0; i <= len(h.run.Events); i++ {
 		for ; next < len(order) && cuts[order[next]] == int32(i); next++ {
@@ -104,10 +98,11 @@ func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error)
 			f := points[g].P
 			start := slices.Clone(ops)
 			start[f] = latest[f]
-			var err error
-			if out[g], err = h.g.Line(start, ops); err != nil {
-				return nil, err
+			line, err := h.g.Line(start, ops)
+			if err != nil {
+				return err
 			}
+			each(g, line)
 		}
 		if i == len(h.run.Events) {
 			break
@@ -120,5 +115,5 @@ func (h *history) linesAt(points []Point, cuts []int32) ([][]rline.Entry, error)
 			ops[e.P]++
 		}
 	}
-	return out, nil
+	return nil
 }

@@ -47,18 +47,12 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 		}
 	}
 	r.Scope.setCoverage()
-	r.Valid = true
 	for a := range r.Algorithms {
-		ar := &r.Algorithms[a]
-		ar.Valid = true
-		for i := range ar.Properties {
-			pr := &ar.Properties[i]
-			pr.Status = mergedStatus(parts, a, i, r.Scope.Run)
-			ar.Valid = ar.Valid && pr.Witness == nil
+		for i := range r.Algorithms[a].Properties {
+			r.Algorithms[a].Properties[i].Status = mergedStatus(parts, a, i, r.Scope.Run)
 		}
-		r.Valid = r.Valid && ar.Valid
 	}
-	r.notes()
+	r.settle()
 	return &r, readWitnesses(&r)
 }
 
@@ -136,7 +130,7 @@ func mergeAlgorithm(a, o *AlgorithmResult) {
 		}
 	}
 	for _, x := range []struct{ a, o *Extreme }{{&a.Worst.Undone, &o.Worst.Undone}, {&a.Worst.Processes, &o.Worst.Processes}, {&a.Worst.Extra, &o.Worst.Extra}} {
-		if o := x.o; o.Schedule != nil && (x.a.Schedule == nil || o.Value > x.a.Value || (o.Value == x.a.Value && o.Schedule.Ordinal < x.a.Schedule.Ordinal)) {
+		if o := x.o; o.Schedule != nil && x.a.beaten(o.Value, o.Schedule.Ordinal) {
 			*x.a = *o
 		}
 	}

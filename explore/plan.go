@@ -113,13 +113,13 @@ func (x *explorer) exhaustive(emit func(task) bool) error {
 			ord++
 			return true
 		})
-		return x.tasks(b, 0, list, emit)
+		return x.tasks(b, list, emit)
 	})
 }
 
 // sampled emits this shard's part of the sample as tasks, grouped by
-// delay vector.
-func (x *explorer) sampled(list []sched, emit func(task) bool) {
+// delay vector, building each vector's base in turn.
+func (x *explorer) sampled(list []sched, emit func(task) bool) error {
 	var mine []sched
 	for _, s := range list {
 		if x.o.Shard.has(s.ordinal) {
@@ -132,32 +132,39 @@ func (x *explorer) sampled(list []sched, emit func(task) bool) {
 		for j < len(mine) && mine[j].vecSeed == mine[0].vecSeed {
 			j++
 		}
-		if !x.tasks(mine[0].b, mine[0].vecSeed, mine[:j], emit) {
-			return
+		b := mine[0].b
+		if b == nil {
+			var err error
+			if b, err = x.vectorBase(vectorDigits(mine[0].vecSeed, x.choices)); err != nil {
+				return err
+			}
+		}
+		if !x.tasks(b, mine[:j], emit) {
+			return nil
 		}
 		mine = mine[j:]
 	}
+	return nil
 }
 
-// task is what one worker runs at once: schedules of one base sorted by
+// task is what one worker runs at once: schedules of base b sorted by
 // their points, whole subtrees of the prefix tree (every schedule with
 // the same first point), so that they share the replays of their
 // prefixes (run.go).
 type task struct {
-	b       *base // nil: the base of delay vector vecSeed, which the worker builds
-	vecSeed uint64
-	scheds  []sched
+	b      *base
+	scheds []sched
 }
 
 // tasks sorts the schedules of one base by their points and cuts them
 // into tasks of about an eighth of a worker's share of the work each:
 // a schedule costs about the replay after its last failure point, and a
 // task the replay up to its first.
-func (x *explorer) tasks(b *base, seed uint64, list []sched, emit func(task) bool) bool {
+func (x *explorer) tasks(b *base, list []sched, emit func(task) bool) bool {
 	slices.SortFunc(list, func(a, c sched) int { return slices.Compare(a.pts, c.pts) })
 	events := int64(len(x.tr.Events))
 	cost := func(s *sched) int64 {
-		if b == nil || len(s.pts) == 0 {
+		if len(s.pts) == 0 {
 			return events + 1
 		}
 		return events - int64(b.points[s.pts[len(s.pts)-1]].Gap) + 1
@@ -173,7 +180,7 @@ func (x *explorer) tasks(b *base, seed uint64, list []sched, emit func(task) boo
 			w += cost(&list[j])
 			j++
 		}
-		if !emit(task{b: b, vecSeed: seed, scheds: list[:j:j]}) {
+		if !emit(task{b: b, scheds: list[:j:j]}) {
 			return false
 		}
 		list = list[j:]

@@ -157,7 +157,14 @@ func (b *base) eventName(i int32) string {
 	case trace.Flush:
 		return fmt.Sprintf("its flush at t=%s", ev.T)
 	}
-	op := b.opIndex[i]
+	// Its op index in the program: ops of its process before it. Names
+	// are rare (witnesses, worst cases), so they are counted here.
+	op := 0
+	for j := range i {
+		if e := &b.tr.Events[j]; e.P == ev.P && e.Kind.IsOp() {
+			op++
+		}
+	}
 	switch ev.Kind {
 	case trace.Send:
 		return fmt.Sprintf("op %d (send %s to %s)", op, b.tr.Msgs[ev.Msg], b.tr.Processes[ev.To])

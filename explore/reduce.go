@@ -55,14 +55,3 @@ func (b *base) canonicalize(pts []int32) int64 {
 	pts[0] = b.points[pts[0]].End
 	return int64(b.points[pts[0]].Size)
 }
-
-// members returns the points of the class whose canonical first failure
-// is at global point g: the stretch's points, nearest the end first.
-func (b *base) members(g int32, out []int32) []int32 {
-	pt := &b.points[g]
-	out = out[:0]
-	for d := int32(0); d < pt.Size; d++ {
-		out = append(out, b.byID[pt.ID-d])
-	}
-	return out
-}

@@ -12,8 +12,8 @@ import (
 type sched struct {
 	ordinal int64
 	b       *base
-	// vecSeed names a sampled delay vector whose base the worker builds
-	// (b is nil then).
+	// vecSeed names a sampled delay vector, whose base is built when
+	// its schedules are run (b is nil until then).
 	vecSeed uint64
 	pts     []int32
 	size    int64
@@ -24,27 +24,20 @@ type worker struct {
 	x *explorer
 	// bufs[d] holds the trace of the node at depth d of the prefix tree
 	// being walked (depth 0 is the base trace itself).
-	bufs    []traceBuf
-	v       verdict
-	eff     []bool
-	until   []trace.Time
-	members []int32
-	// The last sampled delay vector's base, reused while tasks of the
-	// same vector follow each other.
-	seed  uint64
-	sbase *base
+	bufs []traceBuf
+	v    verdict
+	eff  []bool
 }
 
 // runAll runs every task gen produces on o.Workers workers and returns
-// the merged tally. It stops early, with the schedules done so far,
-// when the context is done.
-func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
+// the tally they share, or the error of gen or else of the earliest
+// schedule that could not run. It stops early, with the schedules done
+// so far, when the context is done.
+func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) {
 	tasks := make(chan task, x.o.Workers)
-	tallies := make([]*tally, x.o.Workers)
+	t := newTally(len(x.engines))
 	var wg sync.WaitGroup
-	for i := range tallies {
-		t := newTally(len(x.engines))
-		tallies[i] = t
+	for range x.o.Workers {
 		wg.Go(func() {
 			w := &worker{x: x, bufs: make([]traceBuf, x.o.Failures+2)}
 			for tk := range tasks {
@@ -54,17 +47,16 @@ func (x *explorer) runAll(gen func(emit func(task) bool)) *tally {
 			}
 		})
 	}
-	gen(func(tk task) bool {
+	err := gen(func(tk task) bool {
 		tasks <- tk
 		return x.ctx.Err() == nil
 	})
 	close(tasks)
 	wg.Wait()
-	all := newTally(len(x.engines))
-	for _, t := range tallies {
-		all.merge(t)
+	if err != nil {
+		return nil, err
 	}
-	return all
+	return t, t.err
 }
 
 // node is a node of the prefix tree: the schedule (run or not) of its
@@ -81,24 +73,12 @@ type node struct {
 // run runs the schedules of tk: one failure-free replay per engine,
 // cloned at each failure point, each clone continued over its schedule.
 func (w *worker) run(tk *task, t *tally) {
-	b := tk.b
-	if b == nil {
-		if w.sbase == nil || w.seed != tk.vecSeed {
-			nb, err := w.x.vectorBase(vectorDigits(tk.vecSeed, w.x.choices))
-			if err != nil {
-				t.fail(&tk.scheds[0], err)
-				return
-			}
-			w.sbase, w.seed = nb, tk.vecSeed
-		}
-		b = w.sbase
-	}
-	root := &node{b: b, tr: b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
+	root := &node{b: tk.b, tr: tk.b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
 	for a, e := range w.x.engines {
-		root.sims[a], _ = e.start(b.tr) // on error, each schedule replays alone and says why
+		root.sims[a], _ = e.start(tk.b.tr) // on error, each schedule replays alone and says why
 	}
 	for i := range tk.scheds {
-		tk.scheds[i].b = b
+		tk.scheds[i].b = tk.b
 	}
 	w.walk(root, tk.scheds, t)
 }
@@ -166,52 +146,21 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		e.verdict(run, n.tr, &w.v)
+		e.verdict(run, n.tr, &w.v, true)
 		if sim != nil {
 			sim.Release()
 		}
+		if a == 0 {
+			// The engine ignores a fail of a process already down (SPEC
+			// §3), whatever the algorithm: the checker then reports no
+			// recovery for it, and it is left out of the baseline.
+			w.eff = w.eff[:0]
+			for _, k := range n.inj {
+				w.eff = append(w.eff, w.v.recs[k].found)
+			}
+		}
 		t.addVerdict(a, s, &w.v, n.inj)
 	}
-	w.eff, w.until = effective(n.tr, n.inj, w.eff, w.until)
-	t.addBaseline(s, w.eff, w.members)
-	t.run++
-	t.covered += s.size
+	t.addBaseline(s, w.eff)
 	w.x.step()
-}
-
-func (t *tally) fail(s *sched, err error) {
-	if t.err == nil || s.ordinal < t.errOrd {
-		t.err, t.errOrd = err, s.ordinal
-	}
-}
-
-// effective reports, per injected failure (inj: their fail ordinals),
-// whether it takes effect: a fail of a process that is already down is
-// ignored (SPEC §3), and so left out of the per-failure figures.
-func effective(tr *trace.Trace, inj []int32, eff []bool, until []trace.Time) ([]bool, []trace.Time) {
-	eff = eff[:0]
-	if len(inj) == 0 {
-		return eff, until
-	}
-	until = until[:0]
-	for range tr.Processes {
-		until = append(until, -1)
-	}
-	k, j := int32(0), 0
-	for i := range tr.Events {
-		ev := &tr.Events[i]
-		if ev.Kind != trace.Fail {
-			continue
-		}
-		on := ev.T >= until[ev.P]
-		if on {
-			until[ev.P] = ev.T + tr.Params.DownOf(ev)
-		}
-		if j < len(inj) && inj[j] == k {
-			eff = append(eff, on)
-			j++
-		}
-		k++
-	}
-	return eff, until
 }

@@ -89,7 +89,7 @@ func (bf *bruteForce) verdict(t fataler, pts []int32) []uint16 {
 		if err != nil {
 			t.Fatalf("schedule %v: %v", pts, err)
 		}
-		e.verdict(run, tr, &v)
+		e.verdict(run, tr, &v, true)
 		out[i] = v.fails
 	}
 	bf.verdicts[k] = out

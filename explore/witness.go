@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"math/big"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
@@ -19,31 +20,29 @@ const DefaultShrinkTests = 5000
 // result turns the tally into the Result, shrinking one witness per
 // failing (algorithm, property) unless the exploration was stopped.
 func (x *explorer) result(t *tally) *Result {
-	r := &Result{File: x.tr.Name, Valid: true, Scope: x.scope, Stopped: x.ctx.Err() != nil}
+	r := &Result{File: x.tr.Name, Scope: x.scope, Stopped: x.ctx.Err() != nil}
 	r.Scope.Run, r.Scope.ToRun = t.run, x.total.Load()
 	r.Scope.Covered = big.NewInt(t.covered)
 	r.Scope.setCoverage()
 	var jobs []func()
 	for a, e := range x.engines {
 		at := &t.algs[a]
-		ar := AlgorithmResult{Algorithm: e.algName(x.tr), Valid: true}
+		ar := AlgorithmResult{Algorithm: e.alg}
 		ar.Properties = make([]PropertyResult, len(Properties))
 		for i, name := range Properties {
 			pr := &ar.Properties[i]
 			*pr = PropertyResult{Name: name, Status: status(at.failing[i], at.unknown[i], at.na[i], t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
-			if first := &at.first[i]; first.ordinal >= 0 {
-				ar.Valid = false
-				pr.Witness = &Witness{Schedule: x.info(first)}
+			if first := at.first[i]; first != nil {
+				pr.Witness = &Witness{Schedule: first.info()}
 				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness, !r.Stopped) })
 			}
 		}
-		ar.Worst = Worst{Undone: x.extreme(&at.undone), Processes: x.extreme(&at.rolled), Extra: x.extreme(&at.extra)}
+		ar.Worst = at.worst
 		ar.PerFailure = at.pf
-		r.Valid = r.Valid && ar.Valid
 		r.Algorithms = append(r.Algorithms, ar)
 	}
 	r.Baseline = t.baseline
-	r.notes()
+	r.settle()
 	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i int) { jobs[i]() })
 	return r
 }
@@ -69,7 +68,7 @@ func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrun
 }
 
 // info describes the schedule r names.
-func (x *explorer) info(r *sched) ScheduleInfo {
+func (r *sched) info() ScheduleInfo {
 	s := ScheduleInfo{Ordinal: r.ordinal, Class: r.size, Failures: []FailureInfo{}, Delays: []DelayInfo{}}
 	for _, g := range r.pts {
 		pt := &r.b.points[g]
@@ -83,18 +82,16 @@ func (x *explorer) info(r *sched) ScheduleInfo {
 	return s
 }
 
-func (x *explorer) extreme(e *extreme) Extreme {
-	if e.at.ordinal < 0 {
-		return Extreme{}
-	}
-	info := x.info(&e.at)
-	return Extreme{Value: e.value, Schedule: &info}
-}
-
-// notes explains the surprising per-failure figures (UndoneNote).
-func (r *Result) notes() {
+// settle sets what follows from the figures: an algorithm is valid when
+// no property has a failing schedule (a witness), the result when every
+// algorithm is; and the notes on surprising per-failure figures
+// (UndoneNote).
+func (r *Result) settle() {
+	r.Valid = true
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
+		ar.Valid = !slices.ContainsFunc(ar.Properties, func(p PropertyResult) bool { return p.Witness != nil })
+		r.Valid = r.Valid && ar.Valid
 		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
 }
