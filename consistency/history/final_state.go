@@ -188,15 +188,6 @@ func (m *Model) newFinalGraph() *FinalGraph {
 // interval is the index of p's last held checkpoint taken at or before op
 // (checkpoint at pos x precedes op x).
 func (g *FinalGraph) interval(p, op int32) int32 {
-	ps := g.Pos[p]
-	lo, hi := 0, len(ps) // ps[:lo] <= op < ps[hi:]
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if ps[mid] > op {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return int32(lo - 1)
+	i, _ := slices.BinarySearch(g.Pos[p], op+1) // the first checkpoint after op
+	return int32(i - 1)
 }

@@ -220,9 +220,8 @@ type Restore struct {
 	// so that no rule looks the id up again; None if the process took
 	// none with that id (or the restore names none). RestoredCkpt reads it.
 	Restored int32
-	// Undone counts the live ops it undid; Undid lists them, in seq order.
-	Undone int32
-	Undid  []int32
+	// Undid lists the live ops it undid, in seq order.
+	Undid []int32
 	// Replayed counts the live receipts between the restored
 	// checkpoint's position and pos: what the process replays silently
 	// from its log (PK; MS writes its replays as recv events and

@@ -131,7 +131,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 			r.Undid = append(r.Undid, s)
 		}
 	}
-	r.Undone = int32(b.undo(ps, pos, seq, keep))
+	b.undo(ps, pos, seq, keep)
 	return k
 }
 
@@ -189,11 +189,9 @@ const (
 
 // undo truncates ps's live history to pos, marking the dropped ops as
 // undone by event by (ImplicitUndo for a broken continuity), puts back
-// in the mailbox the copies of undone receipts that keep says, and
-// returns how many live ops it dropped.
-func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
+// in the mailbox the copies of undone receipts that keep says.
+func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) {
 	m := b.m
-	n := 0
 	ps.logFrom = min(ps.logFrom, pos)
 	for k := len(ps.live) - 1; k >= int(pos); k-- {
 		s := ps.live[k]
@@ -202,7 +200,6 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 			continue
 		}
 		m.UndoneBy[s] = by
-		n++
 		e := &m.Run.Events[s]
 		if e.Kind != trace.Recv {
 			continue
@@ -224,5 +221,4 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 	}
 	ps.live = ps.live[:pos]
 	ps.stable = ps.stable[:pos]
-	return n
 }
