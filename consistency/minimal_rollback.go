@@ -48,13 +48,8 @@ func minimalRollback(m *history.Model, r *result) {
 			}
 		}
 	}
-	switch {
-	case m.Alg.IsMS():
+	if recoveryKnown(m, r) && m.Alg.IsMS() {
 		r.notApplicable("minimal rollback is PK's promise, not MS's")
-	case m.Alg.Places():
-		placementRecovery(m, r)
-	case m.Alg != history.PK:
-		r.cannotJudge(foreignWhy(m))
 	}
 }
 

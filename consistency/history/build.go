@@ -38,12 +38,12 @@ type Builder struct {
 
 // procBuild is one process's state while the run is read.
 type procBuild struct {
-	live  []int32
-	gaps  int32   // None entries in live: ops a broken continuity skipped
-	held  []int32 // the checkpoints held, as indexes into taken, in order
-	taken []Ckpt  // every checkpoint taken
+	// Proc is its state so far, which Finish hands over as its final
+	// state.
+	Proc
+	gaps int32 // None entries in Live: ops a broken continuity skipped
 	// byID maps the ids of the checkpoints taken after the initial one to
-	// their index in taken (the latest one with that id); nil while every
+	// their index in Taken (the latest one with that id); nil while every
 	// id is its checkpoint's index, as the engine numbers them: a map
 	// lookup per checkpoint and restore was 12% of verify's CPU with 10^5
 	// failures.
@@ -99,14 +99,14 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 	for p := range b.procs {
 		ps := &b.procs[p]
 		hi, chi := lo+opRoom[p], clo+ckRoom[p]
-		ps.live = ops[lo:lo:hi]
+		ps.Live = ops[lo:lo:hi]
 		m.shownMsg[p] = ops[nops+lo : nops+lo : nops+hi]
 		m.shownKind[p] = kinds[lo:lo:hi]
 		ps.stable = stable[lo:lo:hi]
 		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Parent: None, Type: trace.CkptInitial, snBelow: None}
-		ps.held = append(held[clo:clo:chi], 0)
-		ps.taken = append(ckpts[clo:clo:chi], init)
-		ps.lastFail, ps.lastRestore, ps.end = None, None, None
+		ps.Held = append(held[clo:clo:chi], 0)
+		ps.Taken = append(ckpts[clo:clo:chi], init)
+		ps.lastFail, ps.lastRestore, ps.End = None, None, None
 		lo, clo = hi, chi
 	}
 	return b
@@ -194,8 +194,8 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	case trace.Unconsumed:
 		b.unconsumed(seq, e)
 	case trace.End:
-		if ps.end == None {
-			ps.end = seq
+		if ps.End == None {
+			ps.End = seq
 		}
 	}
 }
