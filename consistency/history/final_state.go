@@ -75,15 +75,9 @@ func (m *Model) liveReceipt(s int32, e *trace.RunEvent) bool {
 func (m *Model) newFinalGraph() *FinalGraph {
 	np := len(m.Procs)
 	g := &FinalGraph{Numbers: make([][]int32, np), Pos: make([][]int32, np)}
-	total := 0
-	for p := range m.Procs {
-		total += len(m.Procs[p].Held)
-	}
-	all := make([]int32, 2*total)
 	for p := range m.Procs {
 		pr := &m.Procs[p]
-		n := len(pr.Held)
-		g.Numbers[p], g.Pos[p], all = all[:n:n], all[n:2*n:2*n], all[2*n:]
+		g.Numbers[p], g.Pos[p] = make([]int32, len(pr.Held)), make([]int32, len(pr.Held))
 		for k := range pr.Held {
 			ck := pr.HeldCkpt(k)
 			g.Numbers[p][k], g.Pos[p][k] = ck.Sn, ck.Pos
