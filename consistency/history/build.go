@@ -55,7 +55,6 @@ type procBuild struct {
 	// posless: the latest restart or rollback named no pos, so the next
 	// app event's op says how many ops stayed live.
 	posless bool
-	end     int32
 	// restarts counts its restarts: its incarnation after the latest.
 	restarts int32
 	// attributed counts the restarts attributed to a failure whose
