@@ -19,13 +19,8 @@ func dominoFree(m *history.Model, r *result) {
 	if m.Missing.Failure {
 		r.cannotJudge(failureWhy)
 	}
-	switch {
-	case m.Alg.Recovers():
+	if recoveryKnown(m, r) {
 		restoreBounds(m, r)
-	case m.Alg.Places():
-		placementRecovery(m, r)
-	default:
-		r.cannotJudge(foreignWhy(m))
 	}
 	if d := m.Dependence(); m.Alg == history.PK && d != nil {
 		for _, o := range overRollbacks(m, d) {

@@ -12,11 +12,6 @@ import (
 // failure was handled (handled_orphans.go). What the specs found comes
 // first; this adds the standing of an algorithm without a spec.
 func logReplayRules(m *history.Model, r *result) {
-	switch {
-	case m.Alg.Places():
-		placementRecovery(m, r)
-	case !m.Alg.Recovers():
-		r.cannotJudge(foreignWhy(m))
-	}
+	recoveryKnown(m, r)
 	handledOrphanDeliveries(m, r)
 }

@@ -20,56 +20,45 @@ func minimalRollback(m *history.Model, r *result) {
 	if m.Missing.Ops || m.Missing.Copy {
 		r.cannotJudge(causalWhy)
 	} else if d := m.Dependence(); m.Alg == history.PK && d != nil {
-		// Failure group by failure group: its short rollbacks, then its
-		// long ones.
-		short, over := shortRollbacks(m, d), overRollbacks(m, d)
-		for len(short) > 0 || len(over) > 0 {
-			g := int32(len(m.Failures))
-			if len(short) > 0 {
-				g = group(short[0].F)
-			}
-			if len(over) > 0 {
-				g = min(g, group(over[0].f))
-			}
-			for ; len(short) > 0 && group(short[0].F) == g; short = short[1:] {
-				h := short[0]
-				r.fail([]int32{h.Seq, h.Top}, func() (string, string) {
-					return fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq),
-						fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
-							h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F))
-				})
-			}
-			for ; len(over) > 0 && group(over[0].f) == g; over = over[1:] {
-				o := over[0]
-				r.fail(o.seqs(), func() (string, string) {
-					return fmt.Sprintf("%s rolled back further than its orphan suffix at seq %d", m.ProcName(m.Event(o.by).P), o.by),
-						o.because(m)
-				})
-			}
-		}
+		pkRollbacks(m, d, r)
 	}
-	switch {
-	case m.Alg.IsMS():
+	if recoveryKnown(m, r) && m.Alg.IsMS() {
 		r.notApplicable("minimal rollback is PK's promise, not MS's")
-	case m.Alg.Places():
-		placementRecovery(m, r)
-	case m.Alg != history.PK:
-		r.cannotJudge(foreignWhy(m))
 	}
 }
 
-// shortRollbacks returns the rollbacks after which the process still
-// holds an op that depends on L_f, by failure group.
-func shortRollbacks(m *history.Model, d *history.Dependence) []history.Handling {
-	var out []history.Handling
+// pkRollbacks reports the rollbacks after which the process still holds
+// an op that depends on L_f (short) and those that undid one that does
+// not (long), failure group by failure group: its short ones, then its
+// long ones.
+func pkRollbacks(m *history.Model, d *history.Dependence, r *result) {
+	type witness struct {
+		g    int32
+		seqs []int32
+		text func() (string, string)
+	}
+	var ws []witness
 	for _, h := range m.Handlings {
 		if h.Top == history.None || m.Event(h.Seq).Kind != trace.Rollback || !d.L(h.Top, h.F) {
 			continue
 		}
-		out = append(out, h)
+		ws = append(ws, witness{group(h.F), []int32{h.Seq, h.Top}, func() (string, string) {
+			return fmt.Sprintf("%s's rollback at seq %d stops short of its orphan suffix", m.ProcName(h.P), h.Seq),
+				fmt.Sprintf("after the rollback at seq %d %s still holds %s, which depends on events %s lost in %s, so the rollback did not undo the whole orphan suffix",
+					h.Seq, m.ProcName(h.P), m.Describe(h.Top), m.ProcName(m.Failures[h.F].P), m.FailName(h.F))
+		}})
 	}
-	slices.SortStableFunc(out, func(a, b history.Handling) int { return cmp.Compare(group(a.F), group(b.F)) })
-	return out
+	for _, o := range overRollbacks(m, d) {
+		ws = append(ws, witness{group(o.f), o.seqs(), func() (string, string) {
+			return fmt.Sprintf("%s rolled back further than its orphan suffix at seq %d", m.ProcName(m.Event(o.by).P), o.by), o.because(m)
+		}})
+	}
+	// Stable: a group's short rollbacks (in seq order) stay before its
+	// long ones (in op order).
+	slices.SortStableFunc(ws, func(a, b witness) int { return cmp.Compare(a.g, b.g) })
+	for _, w := range ws {
+		r.fail(w.seqs, w.text)
+	}
 }
 
 // group is the failure group witnesses are reported by

@@ -122,18 +122,18 @@ func lostWhy(m *history.Model, st *stuck, p int32, k int, msg, snd int32) ([]int
 	ps := &m.Procs[p]
 	seqs := []int32{snd}
 	var b strings.Builder
-	switch {
-	case ps.End == history.None:
-		fmt.Fprintf(&b, "%s has no end event after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
-			m.ProcName(p), len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
-	case m.Event(ps.End).State == trace.StateBlocked && m.Event(ps.End).Msg == msg:
+	stopped, end := "has no end event", &trace.RunEvent{}
+	if ps.End != history.None {
+		end = m.Event(ps.End)
 		seqs = append(seqs, ps.End)
+		stopped = "ended " + end.State.String()
+	}
+	if end.State == trace.StateBlocked && end.Msg == msg {
 		fmt.Fprintf(&b, "%s ended blocked at op %d on %s, whose send (%s) is live, yet no copy of it was delivered: the message was lost",
 			m.ProcName(p), k, m.MsgName(msg), m.Describe(snd))
-	default:
-		seqs = append(seqs, ps.End)
-		fmt.Fprintf(&b, "%s ended %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
-			m.ProcName(p), m.Event(ps.End).State, len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
+	} else {
+		fmt.Fprintf(&b, "%s %s after %d live ops; its program still has to receive %s (op %d), whose send (%s) is live, so the receipt is missing from the final live history",
+			m.ProcName(p), stopped, len(ps.Live), m.MsgName(msg), k, m.Describe(snd))
 	}
 	if len(st.behind[p]) > 0 {
 		var names []string

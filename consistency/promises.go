@@ -104,16 +104,24 @@ func unpromisedWhy(m *history.Model, p promise) string {
 	return fmt.Sprintf("%s promises no useless checkpoint, not trackable dependencies: a Z-path may have no causal double (FDAS promises rdt)", algName(m))
 }
 
-// placementRecovery sets the standing of a recovery property
-// (log-replay-rules, domino-free, minimal-rollback) for a
-// checkpoint-placement protocol: n/a on a failure-free run, where there
-// is nothing to judge; unknown on a run with failures, which the
-// protocol cannot handle (replay refuses them), so that whatever
-// recovered it follows rules the checker does not know.
-func placementRecovery(m *history.Model, r *result) {
-	if len(m.Failures) == 0 && len(m.Restores) == 0 {
+// recoveryKnown reports whether the checker knows the recovery rules of
+// the run's algorithm (MS and PK), having set, when it does not, the
+// standing of a recovery property (log-replay-rules, domino-free,
+// minimal-rollback): for a checkpoint-placement protocol n/a on a
+// failure-free run, where there is nothing to judge, and unknown on a run
+// with failures, which the protocol cannot handle (replay refuses them),
+// so that whatever recovered it follows rules the checker does not know;
+// unknown for a foreign algorithm.
+func recoveryKnown(m *history.Model, r *result) bool {
+	switch {
+	case m.Alg.Recovers():
+		return true
+	case !m.Alg.Places():
+		r.cannotJudge(fmt.Sprintf("foreign algorithm %q: its logging, replay and rollback rules are unknown", m.Run.Algorithm))
+	case len(m.Failures) == 0 && len(m.Restores) == 0:
 		r.notApplicable(fmt.Sprintf("%s places checkpoints and has no recovery: its runs are failure-free (replay refuses traces with fail events), so there is no logging, replay or rollback to judge", algName(m)))
-		return
+	default:
+		r.cannotJudge(fmt.Sprintf("%s has no recovery, yet the run shows failures: whatever recovered them follows rules the checker does not know", algName(m)))
 	}
-	r.cannotJudge(fmt.Sprintf("%s has no recovery, yet the run shows failures: whatever recovered them follows rules the checker does not know", algName(m)))
+	return false
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 )
 
@@ -129,9 +128,3 @@ const (
 	finalOpsWhy = "the run lacks op numbers, so the final live history cannot be rebuilt"
 	copiesWhy   = "the run lacks copy numbers, so messages cannot be matched to receipts"
 )
-
-// foreignWhy says why an algorithm-specific rule is unknown for a run of
-// an algorithm the checker does not know.
-func foreignWhy(m *history.Model) string {
-	return fmt.Sprintf("foreign algorithm %q: its logging, replay and rollback rules are unknown", m.Run.Algorithm)
-}

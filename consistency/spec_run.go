@@ -530,7 +530,7 @@ func (s *runSpec) restore(seq int32, e *trace.RunEvent) {
 
 // undoneCount checks a restore's undone against the ops it undid.
 func (s *runSpec) undoneCount(seq int32, e *trace.RunEvent) {
-	if n := s.m.RestoreOf(seq).Undone; e.Pos >= 0 && e.Undone != history.None && e.Undone != n {
+	if n := int32(len(s.m.RestoreOf(seq).Undid)); e.Pos >= 0 && e.Undone != history.None && e.Undone != n {
 		kept := min(e.Pos, s.liveCount(e.P))
 		s.posCheck(seq, func() string {
 			return fmt.Sprintf("%s at seq %d claims %d ops undone, the checker counts %d\n%s had %d live ops before seq %[2]d and kept %[7]d, so %[4]d were undone", e.Kind, seq, e.Undone, n, s.name(e.P), kept+n, kept)

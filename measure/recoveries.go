@@ -132,7 +132,7 @@ func restored(m *history.Model, seq int32, e *trace.RunEvent, le *report.LineEnt
 			le.Sn = &sn
 		}
 	}
-	le.Undone += int(rs.Undone)
+	le.Undone += len(rs.Undid)
 	le.Replayed += int(rs.Replayed)
 	switch {
 	case e.Kind == trace.Restart:

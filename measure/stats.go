@@ -33,7 +33,7 @@ func Stats(m *history.Model) report.Stats {
 		}
 	}
 	for i := range m.Restores {
-		s.Undone += int(m.Restores[i].Undone)
+		s.Undone += len(m.Restores[i].Undid)
 		s.Replayed += int(m.Restores[i].Replayed)
 	}
 	if m.Final != nil && m.Final.Err == nil {

@@ -38,12 +38,12 @@ type Builder struct {
 
 // procBuild is one process's state while the run is read.
 type procBuild struct {
-	live  []int32
-	gaps  int32   // None entries in live: ops a broken continuity skipped
-	held  []int32 // the checkpoints held, as indexes into taken, in order
-	taken []Ckpt  // every checkpoint taken
+	// Proc is its state so far, which Finish hands over as its final
+	// state.
+	Proc
+	gaps int32 // None entries in Live: ops a broken continuity skipped
 	// byID maps the ids of the checkpoints taken after the initial one to
-	// their index in taken (the latest one with that id); nil while every
+	// their index in Taken (the latest one with that id); nil while every
 	// id is its checkpoint's index, as the engine numbers them: a map
 	// lookup per checkpoint and restore was 12% of verify's CPU with 10^5
 	// failures.
@@ -55,7 +55,6 @@ type procBuild struct {
 	// posless: the latest restart or rollback named no pos, so the next
 	// app event's op says how many ops stayed live.
 	posless bool
-	end     int32
 	// restarts counts its restarts: its incarnation after the latest.
 	restarts int32
 	// attributed counts the restarts attributed to a failure whose
@@ -75,12 +74,7 @@ type procBuild struct {
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
 	m := &Model{Run: run, Src: src, Alg: alg, shownKind: make([][]trace.Kind, np), shownMsg: make([][]int32, np)}
-	// One allocation for the per-event tables (each is capped, so a run
-	// longer than the hint regrows only its own).
-	perEvent := make([]int32, 3*sizeHint)
-	m.Pred = perEvent[0:0:sizeHint]
-	m.SendOf = perEvent[sizeHint : sizeHint : 2*sizeHint]
-	m.UndoneBy = perEvent[2*sizeHint : 2*sizeHint : 3*sizeHint]
+	m.Pred, m.SendOf, m.UndoneBy = make([]int32, 0, sizeHint), make([]int32, 0, sizeHint), make([]int32, 0, sizeHint)
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30))}
 	if src != nil && len(src.Processes) == np {
 		mm := newMsgMaps(run.Msgs, src.Msgs)
@@ -88,53 +82,28 @@ func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builde
 		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
 	}
 	m.Copies.reserve(len(run.Msgs))
-	opRoom, ckRoom := room(m, np, sizeHint)
-	ops := make([]int32, 2*sum(opRoom))
-	kinds := make([]trace.Kind, sum(opRoom))
-	stable := make([]bool, sum(opRoom))
-	ckpts := make([]Ckpt, sum(ckRoom))
-	held := make([]int32, sum(ckRoom))
-	nops := len(kinds)
-	lo, clo := 0, 0
 	for p := range b.procs {
 		ps := &b.procs[p]
-		hi, chi := lo+opRoom[p], clo+ckRoom[p]
-		ps.live = ops[lo:lo:hi]
-		m.shownMsg[p] = ops[nops+lo : nops+lo : nops+hi]
-		m.shownKind[p] = kinds[lo:lo:hi]
-		ps.stable = stable[lo:lo:hi]
-		init := Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Parent: None, Type: trace.CkptInitial, snBelow: None}
-		ps.held = append(held[clo:clo:chi], 0)
-		ps.taken = append(ckpts[clo:clo:chi], init)
-		ps.lastFail, ps.lastRestore, ps.end = None, None, None
-		lo, clo = hi, chi
+		ops, ckpts := room(m, p, sizeHint)
+		ps.Live, ps.stable = make([]int32, 0, ops), make([]bool, 0, ops)
+		m.shownMsg[p], m.shownKind[p] = make([]int32, 0, ops), make([]trace.Kind, 0, ops)
+		ps.Held = append(make([]int32, 0, ckpts), 0)
+		ps.Taken = append(make([]Ckpt, 0, ckpts), Ckpt{ID: 0, Pos: 0, Sn: 0, Seq: None, Parent: None, Type: trace.CkptInitial, snBelow: None})
+		ps.lastFail, ps.lastRestore, ps.End = None, None, None
 	}
 	return b
 }
 
-// room returns, per process, the room to reserve for its live history and
+// room returns the room to reserve for process p's live history and
 // program, and for its checkpoints: from the source trace, its ops and
 // timer ticks (a run re-executes and adds forced checkpoints, which grow
 // the tables as usual); without one, an even share of the events for the
-// ops and a few checkpoints. The processes share backing arrays, and
-// tables that do not regrow are not copied.
-func room(m *Model, np, sizeHint int) (ops, ckpts []int) {
-	ops, ckpts = make([]int, np), make([]int, np)
-	for p := range ops {
-		ops[p], ckpts[p] = sizeHint/max(np, 1)+8, 4
-		if m.srcOps != nil {
-			ops[p], ckpts[p] = len(m.srcOps[p])+8, len(m.srcTicks[p])+4
-		}
+// ops and a few checkpoints.
+func room(m *Model, p, sizeHint int) (ops, ckpts int) {
+	if m.srcOps != nil {
+		return len(m.srcOps[p]) + 8, len(m.srcTicks[p]) + 4
 	}
-	return ops, ckpts
-}
-
-func sum(xs []int) int {
-	n := 0
-	for _, x := range xs {
-		n += x
-	}
-	return n
+	return sizeHint/max(len(m.Run.Processes), 1) + 8, 4
 }
 
 // Build builds the model of a whole run.
@@ -194,8 +163,8 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	case trace.Unconsumed:
 		b.unconsumed(seq, e)
 	case trace.End:
-		if ps.end == None {
-			ps.end = seq
+		if ps.End == None {
+			ps.End = seq
 		}
 	}
 }

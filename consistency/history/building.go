@@ -15,14 +15,14 @@ func (b *Builder) Model() *Model { return b.m }
 
 // Taken returns the checkpoints p has taken so far, as Proc.Taken will
 // list them (append only: an index into it stays valid).
-func (b *Builder) Taken(p int32) []Ckpt { return b.procs[p].taken }
+func (b *Builder) Taken(p int32) []Ckpt { return b.procs[p].Taken }
 
 // Held returns the checkpoints p holds now, as indexes into Taken, in the
 // order taken.
-func (b *Builder) Held(p int32) []int32 { return b.procs[p].held }
+func (b *Builder) Held(p int32) []int32 { return b.procs[p].Held }
 
 // Live returns the seqs of p's live ops now (None for a gap), by op.
-func (b *Builder) Live(p int32) []int32 { return b.procs[p].live }
+func (b *Builder) Live(p int32) []int32 { return b.procs[p].Live }
 
 // Gaps counts the ops p's live history lacks (a broken continuity).
 func (b *Builder) Gaps(p int32) int32 { return b.procs[p].gaps }
@@ -64,7 +64,7 @@ func (b *Builder) LastFail(p int32) int32 { return b.procs[p].lastFail }
 func (b *Builder) LastRestore(p int32) int32 { return b.procs[p].lastRestore }
 
 // Ended returns the seq of p's end event, or None.
-func (b *Builder) Ended(p int32) int32 { return b.procs[p].end }
+func (b *Builder) Ended(p int32) int32 { return b.procs[p].End }
 
 // OldestUnstable returns the oldest live op of p that is a receipt no log
 // event made stable, or its live count when there is none. A cursor
@@ -72,8 +72,8 @@ func (b *Builder) Ended(p int32) int32 { return b.procs[p].end }
 func (b *Builder) OldestUnstable(p int32) int32 {
 	ps := &b.procs[p]
 	k := ps.logFrom
-	for ; int(k) < len(ps.live); k++ {
-		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
+	for ; int(k) < len(ps.Live); k++ {
+		if s := ps.Live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv && !ps.stable[k] {
 			break
 		}
 	}
@@ -93,7 +93,7 @@ func (b *Builder) PutBack(put func(p, ci int32) (back, sure bool)) { b.putBack =
 // rollback target. It walks the chain only as far down as a checkpoint
 // numbered ≥ sn can be.
 func (b *Builder) EarliestHeld(p, latest, sn int32) int32 {
-	t := b.procs[p].taken
+	t := b.procs[p].Taken
 	out := None
 	for i := latest; i >= 0 && int(i) < len(t); i = t[i].Parent {
 		if t[i].Sn >= sn {

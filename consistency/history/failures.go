@@ -43,12 +43,12 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 		f.Restart, f.Ann = seq, ann
 		if restored != None {
 			ps.attributed++
-			f.Count, f.R = ps.attributed, ps.taken[restored].Sn
+			f.Count, f.R = ps.attributed, ps.Taken[restored].Sn
 		}
 		b.handle(fi, e.P, seq, ps)
 	}
 	for _, fj := range b.downPending[e.P] {
-		b.candidate(Handling{F: fj, P: e.P, Seq: seq, Top: Top(ps.live)})
+		b.candidate(Handling{F: fj, P: e.P, Seq: seq, Top: Top(ps.Live)})
 	}
 	delete(b.downPending, e.P)
 }
@@ -63,7 +63,7 @@ func (b *Builder) controlRecv(seq int32, e *trace.RunEvent, ps *procBuild) {
 	case ps.down:
 		put(&b.downPending, e.P, append(b.downPending[e.P], fi))
 	default:
-		b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.live)})
+		b.candidate(Handling{F: fi, P: e.P, Seq: seq, Top: Top(ps.Live)})
 	}
 }
 
@@ -93,8 +93,8 @@ func (b *Builder) snapshot(f *Failure) {
 	s.LiveAt = make([]int32, np)
 	total := 0
 	for q := range b.procs {
-		s.LiveAt[q] = int32(len(b.procs[q].live))
-		total += len(b.procs[q].live)
+		s.LiveAt[q] = int32(len(b.procs[q].Live))
+		total += len(b.procs[q].Live)
 	}
 	if b.snapshotUsed+total > snapshotBudget {
 		return
@@ -104,8 +104,8 @@ func (b *Builder) snapshot(f *Failure) {
 	s.Recvs = make([]int32, 0, total/2+1)
 	for q := range b.procs {
 		ps := &b.procs[q]
-		s.Heads[q] = ps.held[len(ps.held)-1]
-		for _, r := range ps.live {
+		s.Heads[q] = ps.Held[len(ps.Held)-1]
+		for _, r := range ps.Live {
 			if r == None || m.Run.Events[r].Kind != trace.Recv {
 				continue
 			}

@@ -30,8 +30,7 @@ func (b *Builder) Finish() *Model {
 	})
 	m.Procs = make([]Proc, len(b.procs))
 	for p := range b.procs {
-		ps := &b.procs[p]
-		m.Procs[p] = Proc{Live: ps.live, Held: ps.held, Taken: ps.taken, End: ps.end}
+		m.Procs[p] = b.procs[p].Proc
 	}
 	// The source's tables and happened-before are built beside the final
 	// state (the costliest step, a random walk over the live events):

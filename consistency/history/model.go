@@ -58,27 +58,15 @@ const (
 
 // AlgOf returns the algorithm a run's header names.
 func AlgOf(run *trace.Run) Alg {
-	switch run.Algorithm {
-	case "ms":
-		if run.Options.Variant == "textbook" {
-			return Textbook
-		}
-		return MS
-	case "ms-textbook":
-		return Textbook
-	case "pk":
-		return PK
-	case "bcs":
-		return BCS
-	case "fdas":
-		return FDAS
-	case "hmnr":
-		return HMNR
-	case "coordinated":
-		return Coordinated
+	if a := algByName[run.Algorithm]; a != MS || run.Options.Variant != "textbook" {
+		return a
 	}
-	return Foreign
+	return Textbook
 }
+
+// algByName maps the names runs give ckpt's algorithms to them; any
+// other name is Foreign's, the zero value.
+var algByName = map[string]Alg{"ms": MS, "ms-textbook": Textbook, "pk": PK, "bcs": BCS, "fdas": FDAS, "hmnr": HMNR, "coordinated": Coordinated}
 
 // IsMS reports whether a follows MS's numbering and logging rules.
 func (a Alg) IsMS() bool { return a == MS || a == Textbook }
@@ -220,9 +208,8 @@ type Restore struct {
 	// so that no rule looks the id up again; None if the process took
 	// none with that id (or the restore names none). RestoredCkpt reads it.
 	Restored int32
-	// Undone counts the live ops it undid; Undid lists them, in seq order.
-	Undone int32
-	Undid  []int32
+	// Undid lists the live ops it undid, in seq order.
+	Undid []int32
 	// Replayed counts the live receipts between the restored
 	// checkpoint's position and pos: what the process replays silently
 	// from its log (PK; MS writes its replays as recv events and
@@ -421,14 +408,10 @@ func (m *Model) FailName(fi int32) string {
 // seq 37".
 func (m *Model) Describe(s int32) string {
 	e := &m.Run.Events[s]
-	switch e.Kind {
-	case trace.Send:
-		return fmt.Sprintf("%s's send of %s (op %d) at seq %d", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, s)
-	case trace.Recv:
-		return fmt.Sprintf("%s's receive of %s (op %d) at seq %d", m.ProcName(e.P), m.MsgName(e.Msg), e.Op, s)
-	default:
-		return fmt.Sprintf("%s's %s op %d at seq %d", m.ProcName(e.P), e.Kind, e.Op, s)
+	if verb := map[trace.Kind]string{trace.Send: "send", trace.Recv: "receive"}[e.Kind]; verb != "" {
+		return fmt.Sprintf("%s's %s of %s (op %d) at seq %d", m.ProcName(e.P), verb, m.MsgName(e.Msg), e.Op, s)
 	}
+	return fmt.Sprintf("%s's %s op %d at seq %d", m.ProcName(e.P), e.Kind, e.Op, s)
 }
 
 // PB returns the piggyback of copy ci, taken from the event that

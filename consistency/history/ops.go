@@ -35,24 +35,24 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if !b.OpInRange(seq, e) {
 		return
 	}
-	if ps.posless && e.Op < int32(len(ps.live)) {
+	if ps.posless && e.Op < int32(len(ps.Live)) {
 		// A foreign restart or rollback without pos: its undo shows only
 		// here, and is no broken continuity.
 		b.undo(ps, e.Op, ps.lastRestore, requeueUnsure)
 	}
 	ps.posless = false
-	if e.Op < int32(len(ps.live)) {
+	if e.Op < int32(len(ps.Live)) {
 		b.undo(ps, e.Op, ImplicitUndo, requeueUnsure)
 	}
-	for int32(len(ps.live)) < e.Op {
-		ps.live = append(ps.live, None)
+	for int32(len(ps.Live)) < e.Op {
+		ps.Live = append(ps.Live, None)
 		ps.stable = append(ps.stable, false)
 		ps.gaps++
 	}
-	if len(ps.live) > 0 {
-		m.Pred[seq] = ps.live[len(ps.live)-1]
+	if len(ps.Live) > 0 {
+		m.Pred[seq] = ps.Live[len(ps.Live)-1]
 	}
-	ps.live = append(ps.live, seq)
+	ps.Live = append(ps.Live, seq)
 	ps.stable = append(ps.stable, false)
 	if e.Kind == trace.Recv {
 		ps.unstable++
@@ -88,7 +88,7 @@ func (b *Builder) copyOf(seq int32, e *trace.RunEvent) {
 // ResendOf returns the live send a resend by p of message msg at op
 // repeats, or None.
 func (b *Builder) ResendOf(p, op, msg int32) int32 {
-	if live := b.procs[p].live; op >= 0 && int(op) < len(live) {
+	if live := b.procs[p].Live; op >= 0 && int(op) < len(live) {
 		if s := live[op]; s != None && b.m.Run.Events[s].Kind == trace.Send && b.m.Run.Events[s].Msg == msg {
 			return s
 		}
@@ -135,11 +135,11 @@ func (b *Builder) learnOp(e *trace.RunEvent) {
 func (b *Builder) Logs(e *trace.RunEvent) int32 {
 	ps := &b.procs[e.P]
 	k := e.Op
-	if k < 0 || int(k) >= len(ps.live) || ps.live[k] == None || ps.stable[k] {
+	if k < 0 || int(k) >= len(ps.Live) || ps.Live[k] == None || ps.stable[k] {
 		return None
 	}
-	if r := &b.m.Run.Events[ps.live[k]]; r.Kind == trace.Recv && r.Msg == e.Msg && r.Copy == e.Copy {
-		return ps.live[k]
+	if r := &b.m.Run.Events[ps.Live[k]]; r.Kind == trace.Recv && r.Msg == e.Msg && r.Copy == e.Copy {
+		return ps.Live[k]
 	}
 	return None
 }

@@ -7,10 +7,10 @@ import "github.com/ckpt-dev/ckpt/trace"
 // live count, so that rules walking programs from it stay in range.
 func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 	m := b.m
-	k, head := int32(len(ps.taken)), &ps.taken[ps.held[len(ps.held)-1]]
-	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, Parent: ps.held[len(ps.held)-1], Unstable: ps.unstable}
+	k, head := int32(len(ps.Taken)), &ps.Taken[ps.Held[len(ps.Held)-1]]
+	ck := Ckpt{ID: e.Ckpt, Pos: e.Pos, Sn: e.Sn, Seq: seq, Type: e.CkptType, Parent: ps.Held[len(ps.Held)-1], Unstable: ps.unstable}
 	if e.Pos < 0 {
-		ck.Pos = int32(len(ps.live))
+		ck.Pos = int32(len(ps.Live))
 	}
 	if e.Sn == None {
 		m.Missing.Sn = true
@@ -21,20 +21,20 @@ func (b *Builder) checkpoint(seq int32, e *trace.RunEvent, ps *procBuild) {
 		if ck.Sn == None {
 			ck.Sn = 0
 		}
-		if len(ps.taken) > 1 && ck.Sn != ps.taken[0].Sn {
+		if len(ps.Taken) > 1 && ck.Sn != ps.Taken[0].Sn {
 			// The checkpoints taken so far summarised the old number.
 			m.rechain = true
 		}
-		ps.taken[0] = ck
+		ps.Taken[0] = ck
 		return
 	}
-	ps.taken = append(ps.taken, ck)
+	ps.Taken = append(ps.Taken, ck)
 	if e.Ckpt == None {
 		m.Missing.CkptID = true
 	} else {
 		ps.indexID(e.Ckpt, k)
 	}
-	ps.held = append(ps.held, k)
+	ps.Held = append(ps.Held, k)
 	if fi, ok := m.FailureAt(e.Failure); ok && e.CkptType == trace.CkptRecovery {
 		b.handle(fi, e.P, seq, ps)
 	}
@@ -49,7 +49,7 @@ func (ps *procBuild) indexID(id, k int32) {
 			return
 		}
 		ps.byID = make(map[int32]int32, k)
-		for i, c := range ps.taken[1:k] {
+		for i, c := range ps.Taken[1:k] {
 			if c.ID != None {
 				ps.byID[c.ID] = int32(i) + 1
 			}
@@ -63,8 +63,8 @@ func (ps *procBuild) indexID(id, k int32) {
 // Model.RestoredCkpt, resolved when it happened.
 func (b *Builder) CkptByID(p, id int32) (Ckpt, bool) {
 	ps := &b.procs[p]
-	if k := ckptIndex(ps.taken, ps.byID, id); k != None {
-		return ps.taken[k], true
+	if k := ckptIndex(ps.Taken, ps.byID, id); k != None {
+		return ps.Taken[k], true
 	}
 	return Ckpt{}, false
 }
@@ -75,7 +75,7 @@ func (b *Builder) handle(fi, p, seq int32, ps *procBuild) {
 	m.answers = append(m.answers, answer{seq, fi})
 	m.Failures[fi].Handlers = append(m.Failures[fi].Handlers, seq)
 	b.failProcOf(fi, p).handled = true
-	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.live)})
+	m.Handlings = append(m.Handlings, Handling{F: fi, P: p, Seq: seq, Top: Top(ps.Live)})
 }
 
 // rollback applies a rollback event.
@@ -97,8 +97,8 @@ func (b *Builder) rollback(seq int32, e *trace.RunEvent, ps *procBuild) {
 func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bool) int32 {
 	m := b.m
 	ps.lastRestore = seq
-	k := ckptIndex(ps.taken, ps.byID, e.Restore)
-	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.held[len(ps.held)-1], Restored: k, Want: None})
+	k := ckptIndex(ps.Taken, ps.byID, e.Restore)
+	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.Held[len(ps.Held)-1], Restored: k, Want: None})
 	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
 	if e.Restore != None {
@@ -115,7 +115,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 	if pos < 0 {
 		return k
 	}
-	pos = min(pos, int32(len(ps.live)))
+	pos = min(pos, int32(len(ps.Live)))
 	if m.Alg == PK && k != None {
 		r.Replayed = b.replayed(ps, k, pos)
 	}
@@ -126,12 +126,12 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 	case m.Alg == PK && e.Kind == trace.Rollback:
 		keep = requeuePK
 	}
-	for _, s := range ps.live[pos:] {
+	for _, s := range ps.Live[pos:] {
 		if s != None {
 			r.Undid = append(r.Undid, s)
 		}
 	}
-	r.Undone = int32(b.undo(ps, pos, seq, keep))
+	b.undo(ps, pos, seq, keep)
 	return k
 }
 
@@ -141,7 +141,7 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 // restore.)
 func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
 	if k := ps.heldAt(e.Restore); k >= 0 {
-		ps.held = ps.held[:k+1]
+		ps.Held = ps.Held[:k+1]
 	} else if b.m.Missing.CkptID {
 		b.m.Missing.Restore = true
 	}
@@ -150,8 +150,8 @@ func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
 // heldAt returns the place in held of the latest checkpoint held with
 // id, or -1. It looks from the latest: restores name recent ones.
 func (ps *procBuild) heldAt(id int32) int {
-	k := len(ps.held) - 1
-	for k >= 0 && ps.taken[ps.held[k]].ID != id {
+	k := len(ps.Held) - 1
+	for k >= 0 && ps.Taken[ps.Held[k]].ID != id {
 		k--
 	}
 	return k
@@ -166,8 +166,8 @@ func (b *Builder) Holds(p, id int32) bool { return b.procs[p].heldAt(id) >= 0 }
 // of that replay (SPEC §6).
 func (b *Builder) replayed(ps *procBuild, k, pos int32) int32 {
 	n := int32(0)
-	for k := max(int(ps.taken[k].Pos), 0); k < min(int(pos), len(ps.live)); k++ {
-		if s := ps.live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv {
+	for k := max(int(ps.Taken[k].Pos), 0); k < min(int(pos), len(ps.Live)); k++ {
+		if s := ps.Live[k]; s != None && b.m.Run.Events[s].Kind == trace.Recv {
 			n++
 		}
 	}
@@ -189,20 +189,17 @@ const (
 
 // undo truncates ps's live history to pos, marking the dropped ops as
 // undone by event by (ImplicitUndo for a broken continuity), puts back
-// in the mailbox the copies of undone receipts that keep says, and
-// returns how many live ops it dropped.
-func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
+// in the mailbox the copies of undone receipts that keep says.
+func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) {
 	m := b.m
-	n := 0
 	ps.logFrom = min(ps.logFrom, pos)
-	for k := len(ps.live) - 1; k >= int(pos); k-- {
-		s := ps.live[k]
+	for k := len(ps.Live) - 1; k >= int(pos); k-- {
+		s := ps.Live[k]
 		if s == None {
 			ps.gaps--
 			continue
 		}
 		m.UndoneBy[s] = by
-		n++
 		e := &m.Run.Events[s]
 		if e.Kind != trace.Recv {
 			continue
@@ -222,7 +219,6 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) int {
 			b.requeue(ci, sure)
 		}
 	}
-	ps.live = ps.live[:pos]
+	ps.Live = ps.Live[:pos]
 	ps.stable = ps.stable[:pos]
-	return n
 }

@@ -23,7 +23,6 @@ package zgraph
 import (
 	"fmt"
 	"slices"
-	"sort"
 )
 
 // None marks an absent index, as trace.None does.
@@ -128,14 +127,6 @@ func New(counts []int32, msgs []Msg) (*Graph, error) {
 		}
 	}
 	return g, nil
-}
-
-// last reports whether v is the last checkpoint of its process, i.e. has
-// no program-order successor. Cold path (Cycle) only.
-func (g *Graph) last(v int32) bool {
-	// base is increasing; find the first process starting after v.
-	i := sort.Search(len(g.base), func(i int) bool { return g.base[i] > v })
-	return i < len(g.base) && v == g.base[i]-1
 }
 
 // tarjan computes strongly connected components iteratively (traces are
@@ -309,8 +300,8 @@ func (g *Graph) Cycle(p, x int32) []int32 {
 		for k := g.off[v]; k < g.off[v+1]; k++ {
 			visit(g.adj[k], g.emsg[k])
 		}
-		if !g.last(v) {
-			visit(v+1, None)
+		if _, last := slices.BinarySearch(g.base[1:], v+1); !last {
+			visit(v+1, None) // v is not its process's last checkpoint
 		}
 	}
 	var rev []int32
