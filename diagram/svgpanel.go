@@ -66,13 +66,10 @@ func niceStep(s float64) float64 {
 	return 10 * p
 }
 
-// lanes writes each lane's line and name. The name sits in its own
-// column left of column 0, shortened around what tells it from the
-// other lanes if it is too long (laneLabels; the full name is its
-// tooltip), so no mark ever covers it.
+// lanes writes each lane's line and name. The name sits whole in its
+// own column left of column 0, so no mark ever covers it.
 func (m *model) lanes(x *xw) {
 	x.raw(`<g class="lanes">`)
-	labels := laneLabels(m.run.Processes, laneFont, true, m.geo.labelW-12)
 	for p, name := range m.run.Processes {
 		y := m.laneY(int32(p))
 		x.el("line", "lane")
@@ -85,7 +82,7 @@ func (m *model) lanes(x *xw) {
 		x.raw("><title>")
 		x.esc(name)
 		x.raw("</title>")
-		x.esc(labels[p])
+		x.esc(name)
 		x.raw("</text>")
 	}
 	x.raw("</g>\n")
