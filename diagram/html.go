@@ -27,7 +27,7 @@ var (
 
 // scripts are the page's script files, in the order they are joined into
 // one function scope (each uses what the ones before it define).
-var scripts = []string{"core.js", "layout.js", "render.js", "overview.js", "controls.js", "page.js", "selftest.js"}
+var scripts = []string{"core.js", "layout.js", "render.js", "overview.js", "controls.js", "side.js", "page.js", "selftest.js"}
 
 // pageJS is the page's script: the files of scripts in one IIFE.
 func pageJS() string {
@@ -44,18 +44,17 @@ func pageJS() string {
 	return b.String()
 }
 
-// pageData feeds assets/page.html.
+// pageData feeds assets/page.html. The script writes what it derives
+// from the panels' data: the violation list and, with two panels, the
+// comparison (page.js).
 type pageData struct {
-	Title      string
-	Heads      []pageHead
-	Legend     []legendItem
-	Compare    *compareTable
-	Violations []pageViolation
-	Checked    bool
-	Defs       template.HTML
-	Data       template.JS
-	CSS        template.CSS
-	JS         template.JS
+	Title  string
+	Heads  []pageHead
+	Legend []legendItem
+	Defs   template.HTML
+	Data   template.JS
+	CSS    template.CSS
+	JS     template.JS
 }
 
 type pageHead struct {
@@ -63,19 +62,6 @@ type pageHead struct {
 	Summary    string
 	Window     string
 	Properties []report.Property
-}
-
-type pageViolation struct {
-	Panel    int
-	Algo     string
-	Index    int
-	Property string
-	Message  string
-	Because  string
-	// Seqs are the drawn witness events, space-separated; Missing says
-	// how many witnesses a windowed diagram does not show.
-	Seqs    string
-	Missing int
 }
 
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
@@ -92,9 +78,6 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		CSS:    template.CSS(pageCSS + diagramCSS),
 		JS:     template.JS(pageJS()),
 	}
-	if len(ms) == 2 {
-		d.Compare = newCompareTable(ms, []int{len(ms[0].notes), len(ms[1].notes)})
-	}
 	var x xw
 	defs(&x)
 	d.Defs = template.HTML(x.b)
@@ -106,10 +89,8 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
 		if m.rep != nil {
 			d.Heads[i].Properties = m.rep.Properties
-			d.Checked = true
 		}
 		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
-		d.Violations = append(d.Violations, m.pageViolations(i)...)
 	}
 	b, err := json.Marshal(&data)
 	if err != nil {
@@ -158,20 +139,4 @@ func pageTitle(ms []*model) string {
 		algs = append(algs, m.run.Algorithm)
 	}
 	return "ckpt diagram: " + ms[0].name() + " (" + strings.Join(algs, " vs ") + ")"
-}
-
-func (m *model) pageViolations(panel int) []pageViolation {
-	var out []pageViolation
-	for i, v := range m.violOf {
-		seqs := make([]string, len(m.violSeqs[i]))
-		for k, s := range m.violSeqs[i] {
-			seqs[k] = strconv.Itoa(int(s))
-		}
-		out = append(out, pageViolation{
-			Panel: panel, Algo: algoShort(m.run.Algorithm), Index: i,
-			Property: v.Property, Message: v.Message, Because: v.Because,
-			Seqs: strings.Join(seqs, " "), Missing: len(v.Seqs) - len(m.violSeqs[i]),
-		})
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -30,7 +31,6 @@ type panelJSON struct {
 	Algorithm string          `json:"algorithm"`
 	Title     string          `json:"title"`
 	Summary   string          `json:"summary"`
-	MS        bool            `json:"ms"`
 	N         int             `json:"n"`
 	Procs     []string        `json:"procs"`
 	Init      []bool          `json:"init"`
@@ -56,8 +56,12 @@ type panelJSON struct {
 	Jumps     []int32         `json:"jumps"`
 	Jt        []string        `json:"jt"`
 	Lines     []lineJSON      `json:"lines"`
-	Fails     []int32         `json:"fails"`
 	Viol      []violJSON      `json:"viol"`
+	// Stats and Recoveries are the report's (Stats nil: not checked),
+	// for the comparison of two runs.
+	Valid      bool              `json:"valid"`
+	Stats      *report.Stats     `json:"stats"`
+	Recoveries []report.Recovery `json:"recoveries"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
 }
@@ -68,10 +72,14 @@ type lineJSON struct {
 	D    string  `json:"d"`
 }
 
+// violJSON is one violation: its drawn witnesses (Ev) and how many
+// a windowed diagram does not draw (Missing).
 type violJSON struct {
-	Prop string  `json:"prop"`
-	Msg  string  `json:"msg"`
-	Ev   []int32 `json:"ev"`
+	Prop    string  `json:"prop"`
+	Msg     string  `json:"msg"`
+	Because string  `json:"because"`
+	Ev      []int32 `json:"ev"`
+	Missing int     `json:"missing"`
 }
 
 // pageData returns one panel's data. Every slice is non-nil: the script
@@ -94,7 +102,10 @@ func (m *model) pageData(id string) *panelJSON {
 	}
 	d := &panelJSON{
 		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(),
-		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
+		N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
+	}
+	if m.rep != nil {
+		d.Valid, d.Stats, d.Recoveries = m.rep.Valid, &m.rep.Stats, m.rep.Recoveries
 	}
 	m.eventColumns(d, order, ref)
 	m.connections(d, ref)
@@ -141,7 +152,7 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 }
 
 // connections fills arrows, intervals, jumps, recovery lines,
-// violations, failures and left-out stretches.
+// violations and left-out stretches.
 func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	ev := m.run.Events
 	arrowRow := func(row []int32, a arrow) []int32 {
@@ -172,10 +183,8 @@ func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	m.lineData(d, ref)
 }
 
-// lineData fills recovery lines, failures, violations and left-out
-// stretches.
+// lineData fills recovery lines, violations and left-out stretches.
 func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
-	ev := m.run.Events
 	d.Lines = []lineJSON{}
 	for _, l := range m.lines {
 		lj := lineJSON{Fail: ref(l.fail), Pts: []int32{}, D: m.lineText(l)}
@@ -184,15 +193,10 @@ func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
 		}
 		d.Lines = append(d.Lines, lj)
 	}
-	d.Fails = []int32{}
-	for i := range ev {
-		if m.drawn[i] && ev[i].Kind == trace.Fail {
-			d.Fails = append(d.Fails, ref(int32(i)))
-		}
-	}
 	d.Viol = []violJSON{}
 	for v, seqs := range m.violSeqs {
-		vj := violJSON{Prop: m.violOf[v].Property, Msg: m.violOf[v].Message, Ev: make([]int32, len(seqs))}
+		vo := &m.violOf[v]
+		vj := violJSON{Prop: vo.Property, Msg: vo.Message, Because: vo.Because, Ev: make([]int32, len(seqs)), Missing: len(vo.Seqs) - len(seqs)}
 		for k, s := range seqs {
 			vj.Ev[k] = ref(s)
 		}

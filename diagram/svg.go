@@ -160,17 +160,6 @@ func (m *model) panel(x *xw, heading bool) {
 	x.raw("</g>\n")
 }
 
-// algoName is how a panel heading names an algorithm.
-func algoName(a string) string {
-	switch {
-	case strings.HasPrefix(a, "ms"):
-		return "MS (" + a + ")"
-	case a == "pk":
-		return "PK (pk)"
-	}
-	return a
-}
-
 func (m *model) name() string {
 	switch {
 	case m.run.Name != "":

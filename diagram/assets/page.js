@@ -327,8 +327,7 @@ function wireViolations() {
       S.viol = { v: v, k: k };
       V.lit = {};
       var first = -1;
-      (li.getAttribute("data-seqs") || "").split(" ").forEach(function (s) {
-        var i = s === "" ? -1 : V.idxOf(+s);
+      V.P.viol[k].ev.forEach(function (i) {
         if (i >= 0) { V.lit[V.L.head[i]] = true; if (first < 0) { first = i; } }
       });
       if (first >= 0) {
@@ -403,11 +402,16 @@ function init() {
   var longest = 0;
   data.panels.forEach(function (P) {
     P.kinds = data.kinds;
+    P.ms = P.algorithm.indexOf("ms") === 0;
+    P.fails = [];
+    P.k.forEach(function (k, i) { if (k === K.fail) { P.fails.push(i); } });
     P.procs.forEach(function (p) { longest = Math.max(longest, textW(p, HEAD_FONT)); });
   });
   headW = Math.round(Math.min(Math.max(longest + 26, 96), Math.max(160, Math.min(300, window.innerWidth * 0.25))));
   var panels = document.getElementById("panels");
   data.panels.forEach(function (P) { views.push(makeView(P, panels, data.panels.length > 1)); });
+  violationList(document.getElementById("violations-box"));
+  if (views.length === 2) { compareTables(document.getElementById("compare-box")); }
   overviewInit(document.getElementById("overview"));
   buildControls(document.getElementById("ckpt-controls"));
   relayout();
