@@ -10,26 +10,13 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
-// describe appends the hover text of event i: a head line, then the
-// event as the run file writes it (codec.AppendRunEvent: every field it
-// carries under its run-format name, SPEC §6, so no kind's detail is
-// ever forgotten), then what the diagram worked out about it.
+// describe appends the hover text of event i: the event as the run
+// file writes it (codec.AppendRunEvent: every field it carries under its
+// run-format name, SPEC §6, so no kind's detail is ever forgotten), then
+// what the diagram worked out about it.
 func (m *model) describe(b []byte, i int32) []byte {
-	b = m.describeHead(b, i)
 	b = codec.AppendRunEvent(b, m.run, int(i))
 	return trimSpace(m.describeFindings(b, i))
-}
-
-// describeHead appends "#seq t=Ts P kind msg" and a newline.
-func (m *model) describeHead(b []byte, i int32) []byte {
-	e := &m.run.Events[i]
-	b = strconv.AppendInt(append(b, '#'), int64(i), 10)
-	b = append(e.T.AppendJSON(append(b, " t="...)), "s "...)
-	b = append(append(append(b, m.run.Processes[e.P]...), ' '), e.Kind.String()...)
-	if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) {
-		b = append(append(b, ' '), m.run.Msgs[e.Msg]...)
-	}
-	return append(b, '\n')
 }
 
 // describeFindings appends what the diagram worked out about event i:

@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"html/template"
@@ -52,6 +53,7 @@ type pageData struct {
 	Heads  []pageHead
 	Legend []legendItem
 	Defs   template.HTML
+	Events template.HTML
 	Data   template.JS
 	CSS    template.CSS
 	JS     template.JS
@@ -91,6 +93,7 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 			d.Heads[i].Properties = m.rep.Properties
 		}
 		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
+		d.Events += eventsHTML(data.Panels[i].Events)
 	}
 	b, err := json.Marshal(&data)
 	if err != nil {
@@ -98,6 +101,17 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 	}
 	d.Data = template.JS(b)
 	return pageTmpl.Execute(w, d)
+}
+
+// eventsHTML is the element holding a panel's events, a run-format line
+// each. Outside a JSON string their quotes need no escaping; a '<' can
+// only be in a string, where \u003c is the same text and can end no
+// element.
+func eventsHTML(lines []byte) template.HTML {
+	if bytes.IndexByte(lines, '<') >= 0 {
+		lines = bytes.ReplaceAll(lines, []byte("<"), []byte(`\u003c`))
+	}
+	return template.HTML(`<script type="application/x-ndjson" class="ckpt-events">` + string(lines) + "</script>\n")
 }
 
 // buildPanels builds each panel's model; with two, the names in the

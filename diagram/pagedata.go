@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // pageJSON is the data the page's script draws. It goes inside a
@@ -20,8 +21,9 @@ type pageJSON struct {
 }
 
 // panelJSON is one panel of the page's data: the drawn events as
-// columns (process, time, kind, mark class, details…) and everything
-// that connects them, by index into those columns. The browser lays the
+// columns (process, time, kind, mark class, findings…) and everything
+// that connects them, by index into those columns. Their details are
+// the events as the run file writes them (Events, one line each). The browser lays the
 // events out itself (it can hide lanes, collapse local events and switch
 // the axis), so the data holds times and dependencies, not positions.
 // Rows of connections (arrows, intervals, jumps) are flattened into one
@@ -39,24 +41,26 @@ type panelJSON struct {
 	T         json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
 	K         []int32         `json:"k"`
 	C         []int32         `json:"c"`
-	Cls       []string        `json:"cls"`
 	Sn        []int32         `json:"sn"`
 	M         []int32         `json:"m"`
+	Cls       []string        `json:"cls"`
 	Dep       []int32         `json:"dep"`
 	Msgs      []string        `json:"msgs"`
-	D         []string        `json:"d"`
-	Diff      []int32         `json:"diff"`
-	Styles    []string        `json:"styles"`
-	Ar        []int32         `json:"ar"`
-	Lost      []int32         `json:"lost"`
-	Ctl       []int32         `json:"ctl"`
-	Ctlc      []string        `json:"ctlc"`
-	Down      []int32         `json:"down"`
-	Held      []int32         `json:"held"`
-	Jumps     []int32         `json:"jumps"`
-	Jt        []string        `json:"jt"`
-	Lines     []lineJSON      `json:"lines"`
-	Viol      []violJSON      `json:"viol"`
+	// F is what the diagram worked out about each event
+	// (describeFindings), mostly "".
+	F      []string   `json:"f"`
+	Diff   []int32    `json:"diff"`
+	Styles []string   `json:"styles"`
+	Ar     []int32    `json:"ar"`
+	Lost   []int32    `json:"lost"`
+	Ctl    []int32    `json:"ctl"`
+	Ctlc   []string   `json:"ctlc"`
+	Down   []int32    `json:"down"`
+	Held   []int32    `json:"held"`
+	Jumps  []int32    `json:"jumps"`
+	Jt     []string   `json:"jt"`
+	Lines  []lineJSON `json:"lines"`
+	Viol   []violJSON `json:"viol"`
 	// Stats and Recoveries are the report's (Stats nil: not checked),
 	// for the comparison of two runs.
 	Valid      bool              `json:"valid"`
@@ -64,6 +68,10 @@ type panelJSON struct {
 	Recoveries []report.Recovery `json:"recoveries"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
+	// Events are the drawn events' run-format lines, for an element of
+	// their own (eventsHTML): inside a JSON string each quote would be
+	// escaped, nearly doubling the page.
+	Events []byte `json:"-"`
 }
 
 type lineJSON struct {
@@ -112,14 +120,14 @@ func (m *model) pageData(id string) *panelJSON {
 	return d
 }
 
-// eventColumns fills the per-event columns.
+// eventColumns fills the per-event columns and Events.
 func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32) {
 	ev := m.run.Events
 	n := len(order)
-	d.Seq, d.P, d.K, d.C = order, make([]int32, n), make([]int32, n), make([]int32, n)
-	d.Sn, d.M, d.Dep, d.D, d.Diff, d.Cls = make([]int32, n), make([]int32, n), make([]int32, n), make([]string, n), []int32{}, []string{}
+	d.Seq, d.P, d.K, d.C, d.Sn, d.M = order, make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
+	d.Dep, d.F, d.Diff, d.Cls = make([]int32, n), make([]string, n), []int32{}, []string{}
+	d.Events = make([]byte, 0, 160*n) // a line is about 100 bytes: grown once or never
 	classes := map[string]int32{}
-	var b []byte
 	d.T = append(d.T, '[')
 	for k, i := range order {
 		e := &ev[i]
@@ -128,6 +136,12 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 		}
 		d.T = e.T.AppendJSON(d.T)
 		d.P[k], d.K[k], d.Sn[k], d.M[k], d.Dep[k] = e.P, int32(e.Kind), trace.None, trace.None, ref(m.dep[i])
+		if e.Kind == trace.Checkpoint {
+			d.Sn[k] = e.Sn
+		}
+		if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) && e.Kind != trace.End {
+			d.M[k] = e.Msg
+		}
 		c := m.markClass(i)
 		ci, ok := classes[c]
 		if !ok {
@@ -136,14 +150,8 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 			d.Cls = append(d.Cls, c)
 		}
 		d.C[k] = ci
-		if e.Kind == trace.Checkpoint {
-			d.Sn[k] = e.Sn
-		}
-		if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) && e.Kind != trace.End {
-			d.M[k] = e.Msg
-		}
-		b = m.describe(b[:0], i)
-		d.D[k] = string(b)
+		d.Events = append(codec.AppendRunEvent(d.Events, m.run, int(i)), '\n')
+		d.F[k] = string(m.describeFindings(nil, i))
 		if _, ok := m.notes[i]; ok {
 			d.Diff = append(d.Diff, int32(k))
 		}
