@@ -11,7 +11,6 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -50,20 +49,13 @@ func pageJS() string {
 // comparison (page.js).
 type pageData struct {
 	Title  string
-	Heads  []pageHead
+	Panels []*panelJSON
 	Legend []legendItem
 	Defs   template.HTML
 	Events template.HTML
 	Data   template.JS
 	CSS    template.CSS
 	JS     template.JS
-}
-
-type pageHead struct {
-	Name       string
-	Summary    string
-	Window     string
-	Properties []report.Property
 }
 
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
@@ -88,13 +80,10 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		data.Kinds = append(data.Kinds, k.String())
 	}
 	for i, m := range ms {
-		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
-		if m.rep != nil {
-			d.Heads[i].Properties = m.rep.Properties
-		}
 		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
 		d.Events += eventsHTML(data.Panels[i].Events)
 	}
+	d.Panels = data.Panels
 	b, err := json.Marshal(&data)
 	if err != nil {
 		return err

@@ -141,6 +141,7 @@ type model struct {
 
 	n     int
 	drawn []bool
+	shown int // how many events are drawn
 	// implicit marks the processes whose initial checkpoint the run does
 	// not write itself (foreign runs may): the diagram draws it at
 	// column 0.
@@ -259,14 +260,4 @@ func (m *model) violations() {
 			m.violSeqs = append(m.violSeqs, seqs)
 		}
 	}
-}
-
-func (m *model) drawnCount() int {
-	c := 0
-	for _, d := range m.drawn {
-		if d {
-			c++
-		}
-	}
-	return c
 }

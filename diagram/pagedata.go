@@ -68,6 +68,9 @@ type panelJSON struct {
 	Recoveries []report.Recovery `json:"recoveries"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
+	// Window and Properties are for the page's heading only.
+	Window     string            `json:"-"`
+	Properties []report.Property `json:"-"`
 	// Events are the drawn events' run-format lines, for an element of
 	// their own (eventsHTML): inside a JSON string each quote would be
 	// escaped, nearly doubling the page.
@@ -109,11 +112,11 @@ func (m *model) pageData(id string) *panelJSON {
 		return em[i]
 	}
 	d := &panelJSON{
-		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(),
+		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
 		N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
 	if m.rep != nil {
-		d.Valid, d.Stats, d.Recoveries = m.rep.Valid, &m.rep.Stats, m.rep.Recoveries
+		d.Valid, d.Stats, d.Recoveries, d.Properties = m.rep.Valid, &m.rep.Stats, m.rep.Recoveries, m.rep.Properties
 	}
 	m.eventColumns(d, order, ref)
 	m.connections(d, ref)

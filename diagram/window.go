@@ -17,7 +17,7 @@ func (m *model) window(maxEvents int) {
 		for i := range m.drawn {
 			m.drawn[i] = true
 		}
-		m.failShown = m.failures
+		m.failShown, m.shown = m.failures, m.n
 		return
 	}
 	m.windowed = true
@@ -94,7 +94,8 @@ func (m *model) drawRange(lo, hi int) int {
 	return c
 }
 
-// findGaps records every stretch of left-out events.
+// findGaps records every stretch of left-out events, and counts the
+// drawn ones.
 func (m *model) findGaps() {
 	ev := m.run.Events
 	omitted := 0
@@ -107,6 +108,7 @@ func (m *model) findGaps() {
 			omitted++
 			continue
 		}
+		m.shown++
 		if omitted > 0 {
 			m.gaps = append(m.gaps, gap{before: int32(i), omitted: omitted, t0: t0, t1: ev[i].T})
 			omitted = 0
