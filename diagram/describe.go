@@ -41,19 +41,6 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 
 func trimSpace(b []byte) []byte { return bytes.TrimRight(b, " \n") }
 
-// appendVT writes a vector time as [(inc,count) …].
-func appendVT(b []byte, vt trace.VT) []byte {
-	b = append(b, '[')
-	for i, v := range vt {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = strconv.AppendInt(append(b, '('), int64(v.Inc), 10)
-		b = append(strconv.AppendInt(append(b, ','), int64(v.Count), 10), ')')
-	}
-	return append(b, ']')
-}
-
 // pairText is the details of two events joined by sep: a held span, a
 // control message.
 func (m *model) pairText(b []byte, from int32, sep string, to int32) string {
@@ -94,7 +81,7 @@ func (m *model) lineText(l rline) string {
 			}
 			if vt := m.run.VTOf(e); len(vt) > 0 {
 				b.WriteString(" vt=")
-				b.Write(appendVT(nil, vt))
+				b.Write(codec.AppendVT(nil, vt))
 			}
 		}
 	}
@@ -158,7 +145,7 @@ func (m *model) jumpHead(b []byte, j jump) []byte {
 			b = fmt.Appendf(b, " (sn=%d)", c.Sn)
 		}
 		if vt := m.run.VTOf(c); len(vt) > 0 {
-			b = appendVT(append(b, " vt="...), vt)
+			b = codec.AppendVT(append(b, " vt="...), vt)
 		}
 	}
 	if e.Undone >= 0 {

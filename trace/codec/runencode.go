@@ -226,9 +226,10 @@ func bit(x bool) byte {
 	return 0
 }
 
-// appendVT writes [[inc, count], ...]: most of a PK run's text, so
+// AppendVT writes [[inc, count], ...], as a run file writes a vector
+// time (the diagram writes it so too): most of a PK run's text, so
 // written without a call per entry.
-func appendVT(b []byte, vt trace.VT) []byte {
+func AppendVT(b []byte, vt trace.VT) []byte {
 	b = append(b, '[')
 	for i, x := range vt {
 		if i > 0 {
