@@ -173,8 +173,6 @@ type model struct {
 	// notes are the comparison's differences: a line added to some
 	// events' details, and an outline on their marks.
 	notes map[int32]string
-	// classes memoizes markClass.
-	classes map[classKey]string
 
 	geo geometry
 }

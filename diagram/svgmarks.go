@@ -41,37 +41,10 @@ func (m *model) marks(x *xw) {
 
 func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
 
-// classKey is everything markClass looks at.
-type classKey struct {
-	kind               trace.Kind
-	resend             bool
-	via                trace.Via
-	ckptType           trace.CkptType
-	initial, discarded bool
-	reason             trace.Reason
-	state              trace.EndState
-	undone             bool
-}
-
 // markClass is the CSS class of event i's mark: its shape's class, its
-// kind's details, and undone / thrown away. A run has few distinct
-// classes: each is built once.
+// kind's details, and undone / thrown away.
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
-	k := classKey{kind: e.Kind, resend: e.Resend, via: e.Via, ckptType: e.CkptType, initial: e.Kind == trace.Checkpoint && e.Ckpt == 0,
-		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone(i)}
-	if c, ok := m.classes[k]; ok {
-		return c
-	}
-	if m.classes == nil {
-		m.classes = map[classKey]string{}
-	}
-	c := m.buildClass(i, e)
-	m.classes[k] = c
-	return c
-}
-
-func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 	var c string
 	switch e.Kind {
 	case trace.Send:
