@@ -129,14 +129,6 @@ func (m *model) intervals(x *xw) {
 	x.raw("</g>\n")
 }
 
-// pointXY is where a recovery-line point sits.
-func (m *model) pointXY(pt linePoint) (float64, float64) {
-	if pt.ev == trace.None {
-		return m.geo.left, m.laneY(pt.p)
-	}
-	return m.x[pt.ev], m.laneY(pt.p)
-}
-
 func (m *model) rlines(x *xw) {
 	x.raw(`<g class="rlines">`)
 	for _, l := range m.lines {
@@ -155,10 +147,13 @@ func (m *model) rlines(x *xw) {
 			if i > 0 {
 				x.raw(" ")
 			}
-			px, py := m.pointXY(pt)
+			px := m.geo.left // the initial checkpoint, in column 0
+			if pt.ev != trace.None {
+				px = m.x[pt.ev]
+			}
 			x.f(px)
 			x.raw(",")
-			x.f(py)
+			x.f(m.laneY(pt.p))
 		}
 		x.raw(`"`)
 		x.end("polyline", m.lineText(l))
