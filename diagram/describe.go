@@ -130,8 +130,8 @@ func (m *model) msgName(msg int32) string {
 	return "?"
 }
 
-// jumpHead explains a rollback: who went back where, how much it undid
-// and why.
+// jumpHead explains a rollback: who went back where and why (how much
+// it undid and kept is in the event's own line, "undone" and "pos").
 func (m *model) jumpHead(b []byte, j jump) []byte {
 	e := &m.run.Events[j.ev]
 	verb := "rolls back to"
@@ -147,12 +147,6 @@ func (m *model) jumpHead(b []byte, j jump) []byte {
 		if vt := m.run.VTOf(c); len(vt) > 0 {
 			b = codec.AppendVT(append(b, " vt="...), vt)
 		}
-	}
-	if e.Undone >= 0 {
-		b = fmt.Appendf(b, ", undoing %d ops", e.Undone)
-	}
-	if e.Pos >= 0 {
-		b = fmt.Appendf(b, ", keeping %d live", e.Pos)
 	}
 	why, ok := causes[e.Cause]
 	switch {
