@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"errors"
 	"html/template"
@@ -135,11 +136,12 @@ func panelID(ms []*model, i int) string {
 	return id
 }
 
-// pageTitle names the run and its algorithms ("ms vs pk").
+// pageTitle names the run (its name, else its source) and its
+// algorithms ("ms vs pk").
 func pageTitle(ms []*model) string {
 	var algs []string
 	for _, m := range ms {
 		algs = append(algs, m.run.Algorithm)
 	}
-	return "ckpt diagram: " + ms[0].name() + " (" + strings.Join(algs, " vs ") + ")"
+	return "ckpt diagram: " + cmp.Or(ms[0].run.Name, ms[0].run.Source, "run") + " (" + strings.Join(algs, " vs ") + ")"
 }

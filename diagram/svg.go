@@ -160,16 +160,6 @@ func (m *model) panel(x *xw, heading bool) {
 	x.raw("</g>\n")
 }
 
-func (m *model) name() string {
-	switch {
-	case m.run.Name != "":
-		return m.run.Name
-	case m.run.Source != "":
-		return m.run.Source
-	}
-	return "run"
-}
-
 // summary is the one-line description under the title.
 func (m *model) summary() string {
 	var b strings.Builder

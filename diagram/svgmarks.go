@@ -58,7 +58,14 @@ func (m *model) markClass(i int32) string {
 			c += " via-log"
 		}
 	case trace.Checkpoint:
-		c = "ckpt ckpt-" + ckptType(e)
+		t := e.CkptType.String() // its CSS class: initial for checkpoint 0, basic when untyped
+		switch {
+		case e.Ckpt == 0:
+			t = "initial"
+		case t == "":
+			t = "basic"
+		}
+		c = "ckpt ckpt-" + t
 		if m.discarded[i] {
 			c += " discarded"
 		}
@@ -77,17 +84,6 @@ func (m *model) markClass(i int32) string {
 		c += " undone"
 	}
 	return c
-}
-
-// ckptType is a checkpoint's type name as its CSS class uses it.
-func ckptType(e *trace.RunEvent) string {
-	if e.Ckpt == 0 {
-		return "initial"
-	}
-	if t := e.CkptType.String(); t != "" {
-		return t
-	}
-	return "basic"
 }
 
 // seg is one command of a mark's path, at (dx, dy) from the event's

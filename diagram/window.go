@@ -14,10 +14,8 @@ func (m *model) window(maxEvents int) {
 		}
 	}
 	if m.n <= maxEvents {
-		for i := range m.drawn {
-			m.drawn[i] = true
-		}
-		m.failShown, m.shown = m.failures, m.n
+		m.shown = m.drawRange(0, m.n)
+		m.failShown = m.failures
 		return
 	}
 	m.windowed = true
