@@ -170,7 +170,15 @@ func TestBrowser(t *testing.T) {
 		if rep.Valid {
 			t.Fatal("the no-log mutant passed: the page would have no violation to click")
 		}
-		res, _ := selftest(t, bin, writePage(t, []Panel{{run, rep}}), "selftest", readingChecks...)
+		res, dom := selftest(t, bin, writePage(t, []Panel{{run, rep}}), "selftest", readingChecks...)
+		nviol := 0
+		for _, p := range rep.Properties {
+			nviol += len(p.Violations)
+		}
+		// The page's script holds the markup too: count the written list.
+		if n := strings.Count(dom, `<li class="violation" data-panel="0"`); n != nviol || !strings.Contains(dom, `<div class="because">because `) {
+			t.Errorf("the page lists %d violations, want %d, each with its because", n, nviol)
+		}
 		if n, _ := strconv.Atoi(res["highlighted"]); n == 0 {
 			t.Errorf("clicking a violation highlighted nothing (%q)", res["highlighted"])
 		}
@@ -184,7 +192,7 @@ func TestBrowser(t *testing.T) {
 		if strings.Contains(dom, `id="fail-next"`) {
 			t.Error("a run without failures offers failure navigation")
 		}
-		if !strings.Contains(dom, "No violations") || strings.Contains(dom, ">none<") {
+		if !strings.Contains(dom, `id="violations">No violations`) || strings.Contains(dom, ">none<") {
 			t.Error(`a valid run does not say "No violations"`)
 		}
 	})
@@ -196,8 +204,16 @@ func TestBrowser(t *testing.T) {
 		if n := strings.Count(dom, `<div class="panel" data-panel=`); n != 2 {
 			t.Errorf("%d panels, want MS and PK", n)
 		}
-		if !strings.Contains(dom, `id="compare"`) {
-			t.Error("no comparison table")
+		for _, want := range []string{`id="compare"`, "<th>checkpoints basic / forced / recovery</th>", "failure 1: P0 at t=3.5s", "<td>back to ckpt ", "<th>ops run a different number of times (outlined)</th>"} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("comparison lacks %q", want)
+			}
+		}
+	})
+	t.Run("unchecked", func(t *testing.T) {
+		run, _ := replayed(t, readExample(t, "forced.json"), "ms")
+		if _, dom := selftest(t, bin, writePage(t, []Panel{{run, nil}}), "selftest"); !strings.Contains(dom, `id="violations">Not checked`) {
+			t.Error("an unchecked run's page does not say so")
 		}
 	})
 	t.Run("large", func(t *testing.T) { browseLarge(t, bin) })
@@ -423,7 +439,7 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("page contains URL %s", u)
 		}
 	}
-	for _, want := range []string{"<!DOCTYPE html>", `<script type="application/json" id="ckpt-data">`, "<script>", `id="violations"`, `id="details"`, "orphan-free"} {
+	for _, want := range []string{"<!DOCTYPE html>", `<script type="application/json" id="ckpt-data">`, "<script>", `id="violations-box"`, `id="details"`, "orphan-free"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

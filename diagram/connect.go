@@ -40,19 +40,14 @@ func (m *model) connect() {
 		c.event(int32(i))
 	}
 	m.downTime()
-	// Intervals whose ends are not both drawn are dropped.
-	m.down = keepDrawn(m.down, m.drawn)
-	m.holds = keepDrawn(m.holds, m.drawn)
+	// Intervals whose ends are not both drawn are dropped, and so are
+	// points on undrawn events.
+	cut := func(iv interval) bool { return !m.drawn[iv.from] || !m.drawn[iv.to] }
+	m.down, m.holds = slices.DeleteFunc(m.down, cut), slices.DeleteFunc(m.holds, cut)
 	for li := range m.lines {
 		pts := m.lines[li].points
 		sort.SliceStable(pts, func(a, b int) bool { return pts[a].p < pts[b].p })
-		kept := pts[:0]
-		for _, q := range pts {
-			if q.ev == trace.None || m.drawn[q.ev] {
-				kept = append(kept, q)
-			}
-		}
-		m.lines[li].points = kept
+		m.lines[li].points = slices.DeleteFunc(pts, func(q linePoint) bool { return q.ev != trace.None && !m.drawn[q.ev] })
 	}
 }
 
@@ -226,14 +221,4 @@ func (m *model) downTime() {
 		}
 	}
 	slices.SortFunc(m.down, func(a, b interval) int { return cmp.Compare(a.to, b.to) })
-}
-
-func keepDrawn(in []interval, drawn []bool) []interval {
-	out := in[:0]
-	for _, iv := range in {
-		if drawn[iv.from] && drawn[iv.to] {
-			out = append(out, iv)
-		}
-	}
-	return out
 }

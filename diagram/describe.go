@@ -7,107 +7,16 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
-// describe appends the hover text of event i: a head line, then every
-// field the event carries under its run-format name (SPEC §6), then what
-// the diagram worked out about it. Fields are listed generically so that
-// no kind's detail is ever forgotten.
+// describe appends the hover text of event i: the event as the run
+// file writes it (codec.AppendRunEvent: every field it carries under its
+// run-format name, SPEC §6, so no kind's detail is ever forgotten), then
+// what the diagram worked out about it.
 func (m *model) describe(b []byte, i int32) []byte {
-	b = m.describeHead(b, i)
-	b = m.describeFields(b, &m.run.Events[i])
-	b = m.describeParts(b, &m.run.Events[i])
+	b = codec.AppendRunEvent(b, m.run, int(i))
 	return trimSpace(m.describeFindings(b, i))
-}
-
-// describeHead appends "#seq t=Ts P kind msg" and a newline.
-func (m *model) describeHead(b []byte, i int32) []byte {
-	e := &m.run.Events[i]
-	b = strconv.AppendInt(append(b, '#'), int64(i), 10)
-	b = append(e.T.AppendJSON(append(b, " t="...)), "s "...)
-	b = append(append(append(b, m.run.Processes[e.P]...), ' '), e.Kind.String()...)
-	if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) {
-		b = append(append(b, ' '), m.run.Msgs[e.Msg]...)
-	}
-	return append(b, '\n')
-}
-
-// numField appends "k=v " for a present number (v ≥ 0).
-func numField(b []byte, k string, v int32) []byte {
-	if v < 0 {
-		return b
-	}
-	b = strconv.AppendInt(append(append(b, k...), '='), int64(v), 10)
-	return append(b, ' ')
-}
-
-// strField appends "k=v " for a present string.
-func strField(b []byte, k, v string) []byte {
-	if v == "" {
-		return b
-	}
-	return append(append(append(append(b, k...), '='), v...), ' ')
-}
-
-// describeFields appends the event's scalar fields as "k=v" words.
-func (m *model) describeFields(b []byte, e *trace.RunEvent) []byte {
-	run := m.run
-	if e.Peer >= 0 && int(e.Peer) < len(run.Processes) {
-		k := "to"
-		if e.Kind == trace.Recv || e.Kind == trace.ControlRecv {
-			k = "from"
-		}
-		b = strField(b, k, run.Processes[e.Peer])
-	}
-	b = numField(b, "op", e.Op)
-	if e.Copy > 0 {
-		b = numField(b, "copy", e.Copy)
-	}
-	if e.Resend {
-		b = strField(b, "resend", "true")
-		if e.Of > 0 {
-			b = numField(b, "of", e.Of)
-		}
-	}
-	b = strField(b, "via", e.Via.String()) // an absent enum's name is ""
-	b = numField(b, "ckpt", e.Ckpt)
-	b = strField(b, "type", e.CkptType.String())
-	for _, f := range [...]struct {
-		k string
-		v int32
-	}{{"restore", e.Restore}, {"pos", e.Pos}, {"undone", e.Undone}, {"sn", e.Sn}, {"next", e.Next}, {"inc", e.Inc}} {
-		b = numField(b, f.k, f.v)
-	}
-	for _, f := range [...]struct{ k, v string }{{"reason", e.Reason.String()}, {"cause", e.Cause.String()},
-		{"control", e.Control.String()}, {"state", e.State.String()}, {"until", run.Until(e)}} {
-		b = strField(b, f.k, f.v)
-	}
-	if e.Failure >= 0 {
-		b = append(strconv.AppendInt(append(b, "failure=#"...), int64(e.Failure), 10), ' ')
-	}
-	if vt := run.VTOf(e); len(vt) > 0 {
-		b = append(appendVT(append(b, "vt="...), vt), ' ')
-	}
-	return b
-}
-
-// describeParts appends the event's piggyback, control body and label,
-// a line each.
-func (m *model) describeParts(b []byte, e *trace.RunEvent) []byte {
-	run := m.run
-	if pb := run.PB(e); pb != nil {
-		b = append(trimSpace(b), "\npiggyback: "...)
-		b = m.appendPB(b, pb)
-	}
-	if body := run.Body(e); body != nil {
-		b = append(trimSpace(b), "\nbody: "...)
-		b = m.appendBody(b, body)
-	}
-	if label := run.Label(e); label != "" {
-		b = append(trimSpace(b), "\nlabel: "...)
-		b = append(b, label...)
-	}
-	return b
 }
 
 // describeFindings appends what the diagram worked out about event i:
@@ -131,77 +40,6 @@ func (m *model) describeFindings(b []byte, i int32) []byte {
 }
 
 func trimSpace(b []byte) []byte { return bytes.TrimRight(b, " \n") }
-
-// appendVT writes a vector time as [(inc,count) …].
-func appendVT(b []byte, vt trace.VT) []byte {
-	b = append(b, '[')
-	for i, v := range vt {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = strconv.AppendInt(append(b, '('), int64(v.Inc), 10)
-		b = append(strconv.AppendInt(append(b, ','), int64(v.Count), 10), ')')
-	}
-	return append(b, ']')
-}
-
-func (m *model) procName(p int32) string {
-	if p >= 0 && int(p) < len(m.run.Processes) {
-		return m.run.Processes[p]
-	}
-	return "?"
-}
-
-// appendPB appends a piggyback's fields as "k=v" words (the caller
-// trims the last space).
-func (m *model) appendPB(b []byte, pb *trace.Piggyback) []byte {
-	b = numField(b, "sn", pb.Sn)
-	if pb.Sn >= 0 && pb.Inc < 0 {
-		b = append(b, "f={"...)
-		for i, f := range pb.F {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(append(b, m.procName(f.P)...), ':')
-			b = strconv.AppendInt(b, int64(f.Count), 10)
-		}
-		b = append(b, "} "...)
-	}
-	b = numField(b, "inc", pb.Inc)
-	b = numField(b, "rec_line", pb.RecLine)
-	if len(pb.VT) > 0 {
-		b = appendVT(append(b, "vt="...), pb.VT)
-	}
-	return b
-}
-
-func (m *model) appendBody(b []byte, c *trace.ControlBody) []byte {
-	if c.Origin >= 0 {
-		b = append(append(b, "origin="...), m.procName(c.Origin)...)
-	}
-	for _, f := range []struct {
-		k string
-		v int32
-	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
-		if f.v >= 0 {
-			b = strconv.AppendInt(append(append(append(b, ' '), f.k...), '='), int64(f.v), 10)
-		}
-	}
-	if ids := c.ReceivedList(); ids != nil {
-		b = append(b, " received=["...)
-		for i, id := range ids {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			if id.Msg >= 0 && int(id.Msg) < len(m.run.Msgs) {
-				b = append(b, m.run.Msgs[id.Msg]...)
-			}
-			b = strconv.AppendInt(append(b, '@'), int64(id.Inc), 10)
-		}
-		b = append(b, ']')
-	}
-	return b
-}
 
 // pairText is the details of two events joined by sep: a held span, a
 // control message.
@@ -243,7 +81,7 @@ func (m *model) lineText(l rline) string {
 			}
 			if vt := m.run.VTOf(e); len(vt) > 0 {
 				b.WriteString(" vt=")
-				b.Write(appendVT(nil, vt))
+				b.Write(codec.AppendVT(nil, vt))
 			}
 		}
 	}
@@ -292,8 +130,8 @@ func (m *model) msgName(msg int32) string {
 	return "?"
 }
 
-// jumpHead explains a rollback: who went back where, how much it undid
-// and why.
+// jumpHead explains a rollback: who went back where and why (how much
+// it undid and kept is in the event's own line, "undone" and "pos").
 func (m *model) jumpHead(b []byte, j jump) []byte {
 	e := &m.run.Events[j.ev]
 	verb := "rolls back to"
@@ -307,14 +145,8 @@ func (m *model) jumpHead(b []byte, j jump) []byte {
 			b = fmt.Appendf(b, " (sn=%d)", c.Sn)
 		}
 		if vt := m.run.VTOf(c); len(vt) > 0 {
-			b = appendVT(append(b, " vt="...), vt)
+			b = codec.AppendVT(append(b, " vt="...), vt)
 		}
-	}
-	if e.Undone >= 0 {
-		b = fmt.Appendf(b, ", undoing %d ops", e.Undone)
-	}
-	if e.Pos >= 0 {
-		b = fmt.Appendf(b, ", keeping %d live", e.Pos)
 	}
 	why, ok := causes[e.Cause]
 	switch {

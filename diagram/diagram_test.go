@@ -250,8 +250,8 @@ func TestViolationHighlight(t *testing.T) {
 	if err := htmlOf(&h, run, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Count(h.String(), `<li class="violation"`); got != nviol {
-		t.Errorf("HTML lists %d violations, want %d", got, nviol)
+	if got := len(dataOf(t, h.String()).Panels[0].Viol); got != nviol {
+		t.Errorf("the page's data lists %d violations, want %d", got, nviol)
 	}
 }
 
@@ -263,17 +263,17 @@ func TestHoverDetails(t *testing.T) {
 		class        string
 		want         []string
 	}{
-		{"forced.json", "ms", "ev-send", []string{" send m1\n", "to=P1", "op=0", "copy=1", "piggyback: sn=1 f={}"}},
-		{"forced.json", "ms", "ckpt-forced", []string{"P1 checkpoint", "ckpt=1", "type=forced", "pos=0", "sn=1"}},
-		{"forced.json", "ms", "ckpt-recovery", []string{"type=recovery", "sn=2", "failure=#"}},
-		{"orphan.json", "pk", "ev-send", []string{"piggyback: vt=[(0,0) (0,1) (0,0)]"}},
-		{"orphan.json", "pk", "ckpt-basic", []string{"vt=[(0,0) (0,0) (0,0)]"}},
+		{"forced.json", "ms", "ev-send", []string{`"kind":"send","msg":"m1"`, `"to":"P1"`, `"op":0`, `"copy":1`, `"pb":{"sn":1,"f":{}}`}},
+		{"forced.json", "ms", "ckpt-forced", []string{`"p":"P1","kind":"checkpoint"`, `"ckpt":1`, `"type":"forced"`, `"pos":0`, `"sn":1`}},
+		{"forced.json", "ms", "ckpt-recovery", []string{`"type":"recovery"`, `"sn":2`, `"failure":`}},
+		{"orphan.json", "pk", "ev-send", []string{`"pb":{"vt":[[0,0],[0,1],[0,0]]}`}},
+		{"orphan.json", "pk", "ckpt-basic", []string{`"vt":[[0,0],[0,0],[0,0]]`}},
 		// P2 flushes its receipt of m3 after receiving it.
-		{"orphan.json", "pk", "ev-recv", []string{"P2 recv m3", "logged to the stable message log at #6", "undone by a later restart or rollback"}},
-		{"orphan.json", "pk", "ctl-token", []string{"control_send", "body: origin=P0 inc=0 k=0 received=[]", "control_recv"}},
+		{"orphan.json", "pk", "ev-recv", []string{`"p":"P2","kind":"recv","msg":"m3"`, "logged to the stable message log at #6", "undone by a later restart or rollback"}},
+		{"orphan.json", "pk", "ctl-token", []string{"control_send", `"body":{"origin":"P0","inc":0,"k":0,"received":[]}`, "control_recv"}},
 		{"orphan.json", "pk", "jump-rollback", []string{"P1 rolls back to checkpoint 0", "why: a token announced lost events"}},
 		{"orphan.json", "ms", "jump-rollback", []string{"P2 rolls back to checkpoint 1 (sn=1)", "why: a Rollback request (failure #10 of P0)"}},
-		{"orphan.json", "ms", "ev-fail", []string{"label: crash before any flush"}},
+		{"orphan.json", "ms", "ev-fail", []string{`"label":"crash before any flush`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.example+"/"+tc.alg+"/"+tc.class, func(t *testing.T) {

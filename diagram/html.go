@@ -1,6 +1,8 @@
 package diagram
 
 import (
+	"bytes"
+	"cmp"
 	"embed"
 	"errors"
 	"html/template"
@@ -10,7 +12,6 @@ import (
 
 	json "github.com/goccy/go-json"
 
-	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -27,7 +28,7 @@ var (
 
 // scripts are the page's script files, in the order they are joined into
 // one function scope (each uses what the ones before it define).
-var scripts = []string{"core.js", "layout.js", "render.js", "overview.js", "controls.js", "page.js", "selftest.js"}
+var scripts = []string{"core.js", "layout.js", "render.js", "overview.js", "controls.js", "side.js", "page.js", "selftest.js"}
 
 // pageJS is the page's script: the files of scripts in one IIFE.
 func pageJS() string {
@@ -44,38 +45,18 @@ func pageJS() string {
 	return b.String()
 }
 
-// pageData feeds assets/page.html.
+// pageData feeds assets/page.html. The script writes what it derives
+// from the panels' data: the violation list and, with two panels, the
+// comparison (page.js).
 type pageData struct {
-	Title      string
-	Heads      []pageHead
-	Legend     []legendItem
-	Compare    *compareTable
-	Violations []pageViolation
-	Checked    bool
-	Defs       template.HTML
-	Data       template.JS
-	CSS        template.CSS
-	JS         template.JS
-}
-
-type pageHead struct {
-	Name       string
-	Summary    string
-	Window     string
-	Properties []report.Property
-}
-
-type pageViolation struct {
-	Panel    int
-	Algo     string
-	Index    int
-	Property string
-	Message  string
-	Because  string
-	// Seqs are the drawn witness events, space-separated; Missing says
-	// how many witnesses a windowed diagram does not show.
-	Seqs    string
-	Missing int
+	Title  string
+	Panels []*panelJSON
+	Legend []legendItem
+	Defs   template.HTML
+	Events template.HTML
+	Data   template.JS
+	CSS    template.CSS
+	JS     template.JS
 }
 
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
@@ -92,9 +73,6 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		CSS:    template.CSS(pageCSS + diagramCSS),
 		JS:     template.JS(pageJS()),
 	}
-	if len(ms) == 2 {
-		d.Compare = newCompareTable(ms, []int{len(ms[0].notes), len(ms[1].notes)})
-	}
 	var x xw
 	defs(&x)
 	d.Defs = template.HTML(x.b)
@@ -103,20 +81,27 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		data.Kinds = append(data.Kinds, k.String())
 	}
 	for i, m := range ms {
-		d.Heads = append(d.Heads, pageHead{Name: algoName(m.run.Algorithm), Summary: m.summary(), Window: m.windowNote()})
-		if m.rep != nil {
-			d.Heads[i].Properties = m.rep.Properties
-			d.Checked = true
-		}
 		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
-		d.Violations = append(d.Violations, m.pageViolations(i)...)
+		d.Events += eventsHTML(data.Panels[i].Events)
 	}
+	d.Panels = data.Panels
 	b, err := json.Marshal(&data)
 	if err != nil {
 		return err
 	}
 	d.Data = template.JS(b)
 	return pageTmpl.Execute(w, d)
+}
+
+// eventsHTML is the element holding a panel's events, a run-format line
+// each. Outside a JSON string their quotes need no escaping; a '<' can
+// only be in a string, where \u003c is the same text and can end no
+// element.
+func eventsHTML(lines []byte) template.HTML {
+	if bytes.IndexByte(lines, '<') >= 0 {
+		lines = bytes.ReplaceAll(lines, []byte("<"), []byte(`\u003c`))
+	}
+	return template.HTML(`<script type="application/x-ndjson" class="ckpt-events">` + string(lines) + "</script>\n")
 }
 
 // buildPanels builds each panel's model; with two, the names in the
@@ -151,27 +136,12 @@ func panelID(ms []*model, i int) string {
 	return id
 }
 
-// pageTitle names the run and its algorithms ("ms vs pk").
+// pageTitle names the run (its name, else its source) and its
+// algorithms ("ms vs pk").
 func pageTitle(ms []*model) string {
 	var algs []string
 	for _, m := range ms {
 		algs = append(algs, m.run.Algorithm)
 	}
-	return "ckpt diagram: " + ms[0].name() + " (" + strings.Join(algs, " vs ") + ")"
-}
-
-func (m *model) pageViolations(panel int) []pageViolation {
-	var out []pageViolation
-	for i, v := range m.violOf {
-		seqs := make([]string, len(m.violSeqs[i]))
-		for k, s := range m.violSeqs[i] {
-			seqs[k] = strconv.Itoa(int(s))
-		}
-		out = append(out, pageViolation{
-			Panel: panel, Algo: algoShort(m.run.Algorithm), Index: i,
-			Property: v.Property, Message: v.Message, Because: v.Because,
-			Seqs: strings.Join(seqs, " "), Missing: len(v.Seqs) - len(m.violSeqs[i]),
-		})
-	}
-	return out
+	return "ckpt diagram: " + cmp.Or(ms[0].run.Name, ms[0].run.Source, "run") + " (" + strings.Join(algs, " vs ") + ")"
 }

@@ -9,9 +9,8 @@ import (
 // Type sizes (px). Nothing in a diagram is smaller than 12 px at zoom 1:
 // issue 18 found 8-px text unreadable.
 const (
-	laneFont  = 13.0 // lane names, bold
-	textFont  = 12.0 // everything else
-	maxLabelW = 260.0
+	laneFont = 13.0 // lane names, bold
+	textFont = 12.0 // everything else
 )
 
 // textWidth estimates the rendered width of s in DejaVu Sans (the
@@ -43,30 +42,6 @@ func runeEm(r rune) float64 {
 	default:
 		return 0.9
 	}
-}
-
-// fitText shortens s to at most width px by cutting its middle: process
-// names like kv-node-10 and kv-node-30 differ at the end, and a cut tail
-// would make them read alike. It returns s itself when it fits.
-func fitText(s string, size float64, bold bool, width float64) string {
-	if textWidth(s, size, bold) <= width {
-		return s
-	}
-	r := []rune(s)
-	ell := textWidth("…", size, bold)
-	lo, hi := 0, len(r)
-	// Keep the longest head+tail (head gets the extra rune) that fits.
-	for lo < hi {
-		k := (lo + hi + 1) / 2
-		h, t := (k+1)/2, k/2
-		if ell+textWidth(string(r[:h]), size, bold)+textWidth(string(r[len(r)-t:]), size, bold) <= width {
-			lo = k
-		} else {
-			hi = k - 1
-		}
-	}
-	h, t := (lo+1)/2, lo/2
-	return string(r[:h]) + "…" + string(r[len(r)-t:])
 }
 
 // box is a label's extent, for keeping labels apart.

@@ -35,14 +35,16 @@ type geometry struct {
 	width float64
 }
 
-// newGeometry sizes the lane-name column from the longest name, so no
-// name runs into its lane, and the first lane at top.
+// newGeometry sizes the lane-name column from the longest name, so every
+// name is written whole and none runs into its lane (a static drawing as
+// wide as the run can afford it; the page, which must fit a window,
+// shortens names: core.js fitLanes), and the first lane at top.
 func newGeometry(m *model, top float64) geometry {
 	longest := 0.0
 	for _, p := range m.run.Processes {
 		longest = max(longest, textWidth(p, laneFont, true))
 	}
-	lw := min(max(longest+16, 56), maxLabelW)
+	lw := max(longest+16, 56)
 	return geometry{labelW: lw, left: lw + plotPad, top: top}
 }
 

@@ -141,6 +141,7 @@ type model struct {
 
 	n     int
 	drawn []bool
+	shown int // how many events are drawn
 	// implicit marks the processes whose initial checkpoint the run does
 	// not write itself (foreign runs may): the diagram draws it at
 	// column 0.
@@ -172,8 +173,6 @@ type model struct {
 	// notes are the comparison's differences: a line added to some
 	// events' details, and an outline on their marks.
 	notes map[int32]string
-	// classes memoizes markClass.
-	classes map[classKey]string
 
 	geo geometry
 }
@@ -259,14 +258,4 @@ func (m *model) violations() {
 			m.violSeqs = append(m.violSeqs, seqs)
 		}
 	}
-}
-
-func (m *model) drawnCount() int {
-	c := 0
-	for _, d := range m.drawn {
-		if d {
-			c++
-		}
-	}
-	return c
 }

@@ -5,7 +5,9 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // pageJSON is the data the page's script draws. It goes inside a
@@ -19,8 +21,9 @@ type pageJSON struct {
 }
 
 // panelJSON is one panel of the page's data: the drawn events as
-// columns (process, time, kind, mark class, details…) and everything
-// that connects them, by index into those columns. The browser lays the
+// columns (process, time, kind, mark class, findings…) and everything
+// that connects them, by index into those columns. Their details are
+// the events as the run file writes them (Events, one line each). The browser lays the
 // events out itself (it can hide lanes, collapse local events and switch
 // the axis), so the data holds times and dependencies, not positions.
 // Rows of connections (arrows, intervals, jumps) are flattened into one
@@ -30,7 +33,6 @@ type panelJSON struct {
 	Algorithm string          `json:"algorithm"`
 	Title     string          `json:"title"`
 	Summary   string          `json:"summary"`
-	MS        bool            `json:"ms"`
 	N         int             `json:"n"`
 	Procs     []string        `json:"procs"`
 	Init      []bool          `json:"init"`
@@ -39,27 +41,40 @@ type panelJSON struct {
 	T         json.RawMessage `json:"t"` // times in seconds, exactly (trace.Time)
 	K         []int32         `json:"k"`
 	C         []int32         `json:"c"`
-	Cls       []string        `json:"cls"`
 	Sn        []int32         `json:"sn"`
 	M         []int32         `json:"m"`
+	Cls       []string        `json:"cls"`
 	Dep       []int32         `json:"dep"`
 	Msgs      []string        `json:"msgs"`
-	D         []string        `json:"d"`
-	Diff      []int32         `json:"diff"`
-	Styles    []string        `json:"styles"`
-	Ar        []int32         `json:"ar"`
-	Lost      []int32         `json:"lost"`
-	Ctl       []int32         `json:"ctl"`
-	Ctlc      []string        `json:"ctlc"`
-	Down      []int32         `json:"down"`
-	Held      []int32         `json:"held"`
-	Jumps     []int32         `json:"jumps"`
-	Jt        []string        `json:"jt"`
-	Lines     []lineJSON      `json:"lines"`
-	Fails     []int32         `json:"fails"`
-	Viol      []violJSON      `json:"viol"`
+	// F is what the diagram worked out about each event
+	// (describeFindings), mostly "".
+	F      []string   `json:"f"`
+	Diff   []int32    `json:"diff"`
+	Styles []string   `json:"styles"`
+	Ar     []int32    `json:"ar"`
+	Lost   []int32    `json:"lost"`
+	Ctl    []int32    `json:"ctl"`
+	Ctlc   []string   `json:"ctlc"`
+	Down   []int32    `json:"down"`
+	Held   []int32    `json:"held"`
+	Jumps  []int32    `json:"jumps"`
+	Jt     []string   `json:"jt"`
+	Lines  []lineJSON `json:"lines"`
+	Viol   []violJSON `json:"viol"`
+	// Stats and Recoveries are the report's (Stats nil: not checked),
+	// for the comparison of two runs.
+	Valid      bool              `json:"valid"`
+	Stats      *report.Stats     `json:"stats"`
+	Recoveries []report.Recovery `json:"recoveries"`
 	// Gaps are (before, omitted, t0, t1) per left-out stretch.
 	Gaps []any `json:"gaps"`
+	// Window and Properties are for the page's heading only.
+	Window     string            `json:"-"`
+	Properties []report.Property `json:"-"`
+	// Events are the drawn events' run-format lines, for an element of
+	// their own (eventsHTML): inside a JSON string each quote would be
+	// escaped, nearly doubling the page.
+	Events []byte `json:"-"`
 }
 
 type lineJSON struct {
@@ -68,10 +83,14 @@ type lineJSON struct {
 	D    string  `json:"d"`
 }
 
+// violJSON is one violation: its drawn witnesses (Ev) and how many
+// a windowed diagram does not draw (Missing).
 type violJSON struct {
-	Prop string  `json:"prop"`
-	Msg  string  `json:"msg"`
-	Ev   []int32 `json:"ev"`
+	Prop    string  `json:"prop"`
+	Msg     string  `json:"msg"`
+	Because string  `json:"because"`
+	Ev      []int32 `json:"ev"`
+	Missing int     `json:"missing"`
 }
 
 // pageData returns one panel's data. Every slice is non-nil: the script
@@ -93,22 +112,25 @@ func (m *model) pageData(id string) *panelJSON {
 		return em[i]
 	}
 	d := &panelJSON{
-		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(),
-		MS: m.isMS(), N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
+		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
+		N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
+	}
+	if m.rep != nil {
+		d.Valid, d.Stats, d.Recoveries, d.Properties = m.rep.Valid, &m.rep.Stats, m.rep.Recoveries, m.rep.Properties
 	}
 	m.eventColumns(d, order, ref)
 	m.connections(d, ref)
 	return d
 }
 
-// eventColumns fills the per-event columns.
+// eventColumns fills the per-event columns and Events.
 func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32) {
 	ev := m.run.Events
 	n := len(order)
-	d.Seq, d.P, d.K, d.C = order, make([]int32, n), make([]int32, n), make([]int32, n)
-	d.Sn, d.M, d.Dep, d.D, d.Diff, d.Cls = make([]int32, n), make([]int32, n), make([]int32, n), make([]string, n), []int32{}, []string{}
+	d.Seq, d.P, d.K, d.C, d.Sn, d.M = order, make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
+	d.Dep, d.F, d.Diff, d.Cls = make([]int32, n), make([]string, n), []int32{}, []string{}
+	d.Events = make([]byte, 0, 160*n) // a line is about 100 bytes: grown once or never
 	classes := map[string]int32{}
-	var b []byte
 	d.T = append(d.T, '[')
 	for k, i := range order {
 		e := &ev[i]
@@ -117,6 +139,12 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 		}
 		d.T = e.T.AppendJSON(d.T)
 		d.P[k], d.K[k], d.Sn[k], d.M[k], d.Dep[k] = e.P, int32(e.Kind), trace.None, trace.None, ref(m.dep[i])
+		if e.Kind == trace.Checkpoint {
+			d.Sn[k] = e.Sn
+		}
+		if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) && e.Kind != trace.End {
+			d.M[k] = e.Msg
+		}
 		c := m.markClass(i)
 		ci, ok := classes[c]
 		if !ok {
@@ -125,14 +153,8 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 			d.Cls = append(d.Cls, c)
 		}
 		d.C[k] = ci
-		if e.Kind == trace.Checkpoint {
-			d.Sn[k] = e.Sn
-		}
-		if e.Msg >= 0 && int(e.Msg) < len(m.run.Msgs) && e.Kind != trace.End {
-			d.M[k] = e.Msg
-		}
-		b = m.describe(b[:0], i)
-		d.D[k] = string(b)
+		d.Events = append(codec.AppendRunEvent(d.Events, m.run, int(i)), '\n')
+		d.F[k] = string(m.describeFindings(nil, i))
 		if _, ok := m.notes[i]; ok {
 			d.Diff = append(d.Diff, int32(k))
 		}
@@ -141,7 +163,7 @@ func (m *model) eventColumns(d *panelJSON, order []int32, ref func(int32) int32)
 }
 
 // connections fills arrows, intervals, jumps, recovery lines,
-// violations, failures and left-out stretches.
+// violations and left-out stretches.
 func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	ev := m.run.Events
 	arrowRow := func(row []int32, a arrow) []int32 {
@@ -172,10 +194,8 @@ func (m *model) connections(d *panelJSON, ref func(int32) int32) {
 	m.lineData(d, ref)
 }
 
-// lineData fills recovery lines, failures, violations and left-out
-// stretches.
+// lineData fills recovery lines, violations and left-out stretches.
 func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
-	ev := m.run.Events
 	d.Lines = []lineJSON{}
 	for _, l := range m.lines {
 		lj := lineJSON{Fail: ref(l.fail), Pts: []int32{}, D: m.lineText(l)}
@@ -184,15 +204,10 @@ func (m *model) lineData(d *panelJSON, ref func(int32) int32) {
 		}
 		d.Lines = append(d.Lines, lj)
 	}
-	d.Fails = []int32{}
-	for i := range ev {
-		if m.drawn[i] && ev[i].Kind == trace.Fail {
-			d.Fails = append(d.Fails, ref(int32(i)))
-		}
-	}
 	d.Viol = []violJSON{}
 	for v, seqs := range m.violSeqs {
-		vj := violJSON{Prop: m.violOf[v].Property, Msg: m.violOf[v].Message, Ev: make([]int32, len(seqs))}
+		vo := &m.violOf[v]
+		vj := violJSON{Prop: vo.Property, Msg: vo.Message, Because: vo.Because, Ev: make([]int32, len(seqs)), Missing: len(vo.Seqs) - len(seqs)}
 		for k, s := range seqs {
 			vj.Ev[k] = ref(s)
 		}

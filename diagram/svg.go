@@ -100,7 +100,7 @@ func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
 	x.raw(`"`)
 	x.attr("data-algorithm", m0.run.Algorithm)
 	x.int("data-events", m0.n)
-	x.int("data-drawn", m0.drawnCount())
+	x.int("data-drawn", m0.shown)
 	x.int("data-processes", len(m0.run.Processes))
 	x.attr("data-axis", m0.opts.Axis)
 	x.raw(">\n<title>")
@@ -160,27 +160,6 @@ func (m *model) panel(x *xw, heading bool) {
 	x.raw("</g>\n")
 }
 
-// algoName is how a panel heading names an algorithm.
-func algoName(a string) string {
-	switch {
-	case strings.HasPrefix(a, "ms"):
-		return "MS (" + a + ")"
-	case a == "pk":
-		return "PK (pk)"
-	}
-	return a
-}
-
-func (m *model) name() string {
-	switch {
-	case m.run.Name != "":
-		return m.run.Name
-	case m.run.Source != "":
-		return m.run.Source
-	}
-	return "run"
-}
-
 // summary is the one-line description under the title.
 func (m *model) summary() string {
 	var b strings.Builder
@@ -208,7 +187,7 @@ func (m *model) windowNote() string {
 		return ""
 	}
 	s := fmt.Sprintf("Large run: showing %d of %d events — the start of the run and the events around %d of %d failures; hatched bands mark what is left out",
-		m.drawnCount(), m.n, m.failShown, m.failures)
+		m.shown, m.n, m.failShown, m.failures)
 	if m.hidden > 0 {
 		s += fmt.Sprintf("; %d message arrows cross a cut and are not drawn", m.hidden)
 	}

@@ -41,37 +41,10 @@ func (m *model) marks(x *xw) {
 
 func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
 
-// classKey is everything markClass looks at.
-type classKey struct {
-	kind               trace.Kind
-	resend             bool
-	via                trace.Via
-	ckptType           trace.CkptType
-	initial, discarded bool
-	reason             trace.Reason
-	state              trace.EndState
-	undone             bool
-}
-
 // markClass is the CSS class of event i's mark: its shape's class, its
-// kind's details, and undone / thrown away. A run has few distinct
-// classes: each is built once.
+// kind's details, and undone / thrown away.
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
-	k := classKey{kind: e.Kind, resend: e.Resend, via: e.Via, ckptType: e.CkptType, initial: e.Kind == trace.Checkpoint && e.Ckpt == 0,
-		discarded: m.discarded[i], reason: e.Reason, state: e.State, undone: m.undone(i)}
-	if c, ok := m.classes[k]; ok {
-		return c
-	}
-	if m.classes == nil {
-		m.classes = map[classKey]string{}
-	}
-	c := m.buildClass(i, e)
-	m.classes[k] = c
-	return c
-}
-
-func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 	var c string
 	switch e.Kind {
 	case trace.Send:
@@ -85,7 +58,14 @@ func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 			c += " via-log"
 		}
 	case trace.Checkpoint:
-		c = "ckpt ckpt-" + ckptType(e)
+		t := e.CkptType.String() // its CSS class: initial for checkpoint 0, basic when untyped
+		switch {
+		case e.Ckpt == 0:
+			t = "initial"
+		case t == "":
+			t = "basic"
+		}
+		c = "ckpt ckpt-" + t
 		if m.discarded[i] {
 			c += " discarded"
 		}
@@ -104,17 +84,6 @@ func (m *model) buildClass(i int32, e *trace.RunEvent) string {
 		c += " undone"
 	}
 	return c
-}
-
-// ckptType is a checkpoint's type name as its CSS class uses it.
-func ckptType(e *trace.RunEvent) string {
-	if e.Ckpt == 0 {
-		return "initial"
-	}
-	if t := e.CkptType.String(); t != "" {
-		return t
-	}
-	return "basic"
 }
 
 // seg is one command of a mark's path, at (dx, dy) from the event's

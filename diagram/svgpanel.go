@@ -66,13 +66,10 @@ func niceStep(s float64) float64 {
 	return 10 * p
 }
 
-// lanes writes each lane's line and name. The name sits in its own
-// column left of column 0, shortened around what tells it from the
-// other lanes if it is too long (laneLabels; the full name is its
-// tooltip), so no mark ever covers it.
+// lanes writes each lane's line and name. The name sits whole in its
+// own column left of column 0, so no mark ever covers it.
 func (m *model) lanes(x *xw) {
 	x.raw(`<g class="lanes">`)
-	labels := laneLabels(m.run.Processes, laneFont, true, m.geo.labelW-12)
 	for p, name := range m.run.Processes {
 		y := m.laneY(int32(p))
 		x.el("line", "lane")
@@ -85,7 +82,7 @@ func (m *model) lanes(x *xw) {
 		x.raw("><title>")
 		x.esc(name)
 		x.raw("</title>")
-		x.esc(labels[p])
+		x.esc(name)
 		x.raw("</text>")
 	}
 	x.raw("</g>\n")
@@ -132,14 +129,6 @@ func (m *model) intervals(x *xw) {
 	x.raw("</g>\n")
 }
 
-// pointXY is where a recovery-line point sits.
-func (m *model) pointXY(pt linePoint) (float64, float64) {
-	if pt.ev == trace.None {
-		return m.geo.left, m.laneY(pt.p)
-	}
-	return m.x[pt.ev], m.laneY(pt.p)
-}
-
 func (m *model) rlines(x *xw) {
 	x.raw(`<g class="rlines">`)
 	for _, l := range m.lines {
@@ -158,10 +147,13 @@ func (m *model) rlines(x *xw) {
 			if i > 0 {
 				x.raw(" ")
 			}
-			px, py := m.pointXY(pt)
+			px := m.geo.left // the initial checkpoint, in column 0
+			if pt.ev != trace.None {
+				px = m.x[pt.ev]
+			}
 			x.f(px)
 			x.raw(",")
-			x.f(py)
+			x.f(m.laneY(pt.p))
 		}
 		x.raw(`"`)
 		x.end("polyline", m.lineText(l))

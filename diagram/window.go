@@ -14,9 +14,7 @@ func (m *model) window(maxEvents int) {
 		}
 	}
 	if m.n <= maxEvents {
-		for i := range m.drawn {
-			m.drawn[i] = true
-		}
+		m.shown = m.drawRange(0, m.n)
 		m.failShown = m.failures
 		return
 	}
@@ -94,7 +92,8 @@ func (m *model) drawRange(lo, hi int) int {
 	return c
 }
 
-// findGaps records every stretch of left-out events.
+// findGaps records every stretch of left-out events, and counts the
+// drawn ones.
 func (m *model) findGaps() {
 	ev := m.run.Events
 	omitted := 0
@@ -107,6 +106,7 @@ func (m *model) findGaps() {
 			omitted++
 			continue
 		}
+		m.shown++
 		if omitted > 0 {
 			m.gaps = append(m.gaps, gap{before: int32(i), omitted: omitted, t0: t0, t1: ev[i].T})
 			omitted = 0

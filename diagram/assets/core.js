@@ -91,12 +91,16 @@ function fitMiddle(s, font, width) {
 }
 
 // fitLanes shortens lane names too long for width px around what tells
-// each from the others (lanelabels.go does the same for the SVG, where
-// it explains why): the part after the longest prefix and before the
-// longest suffix it shares with another name, widened to whole words,
-// is kept; the name's head and tail fill the rest, turn about, with "…"
-// where text is left out. Labels that still read alike are cut in the
-// middle instead.
+// each from the others (issue 18): four lanes named
+// a-very-long-process-name-number-0N-of-the-cluster.example.org, cut in
+// the middle, all read "a-very-long-proce…uster.example.org", since what
+// differs is what the cut takes out. The part after the longest prefix
+// and before the longest suffix a name shares with another, widened to
+// whole words (the "1" of kv-node-10 beside kv-node-30 reads "10"), is
+// kept; the name's head and tail fill the rest, turn about, with "…"
+// where text is left out: "a-very-long-proc…01…cluster.example.org".
+// Labels that still read alike are cut in the middle instead. (The SVG
+// writes names whole: docs/diagram.md, "Lane names".)
 function fitLanes(names, font, width) {
   var fits = function (s) { return textW(s, font) <= width; };
   var pre = sharedPrefix(names), rev = names.map(function (s) { return Array.from(s).reverse().join(""); });

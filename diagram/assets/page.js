@@ -327,8 +327,7 @@ function wireViolations() {
       S.viol = { v: v, k: k };
       V.lit = {};
       var first = -1;
-      (li.getAttribute("data-seqs") || "").split(" ").forEach(function (s) {
-        var i = s === "" ? -1 : V.idxOf(+s);
+      V.P.viol[k].ev.forEach(function (i) {
         if (i >= 0) { V.lit[V.L.head[i]] = true; if (first < 0) { first = i; } }
       });
       if (first >= 0) {
@@ -393,6 +392,16 @@ function firstView(zoom) {
   UI.firstFail = f[0];
 }
 
+// eventDetails gives each event of a panel its details: its line as the
+// run file writes it and what the diagram worked out about it.
+function eventDetails(P, lines) {
+  P.d = lines.split("\n");
+  P.d.length = P.c.length;
+  for (var i = 0; i < P.f.length; i++) { if (P.f[i]) { P.d[i] += P.f[i]; } }
+  P.fails = [];
+  P.k.forEach(function (k, i) { if (k === K.fail) { P.fails.push(i); } });
+}
+
 function init() {
   var dataEl = document.getElementById("ckpt-data");
   var data = JSON.parse(dataEl.textContent);
@@ -401,13 +410,19 @@ function init() {
   S.axis = data.axis === "time" ? "time" : "logical";
   detailsEl = document.getElementById("details");
   var longest = 0;
-  data.panels.forEach(function (P) {
+  var lines = document.querySelectorAll("script.ckpt-events");
+  data.panels.forEach(function (P, v) {
     P.kinds = data.kinds;
+    P.ms = P.algorithm.indexOf("ms") === 0;
+    eventDetails(P, lines[v].textContent);
+    lines[v].textContent = "";
     P.procs.forEach(function (p) { longest = Math.max(longest, textW(p, HEAD_FONT)); });
   });
   headW = Math.round(Math.min(Math.max(longest + 26, 96), Math.max(160, Math.min(300, window.innerWidth * 0.25))));
   var panels = document.getElementById("panels");
   data.panels.forEach(function (P) { views.push(makeView(P, panels, data.panels.length > 1)); });
+  violationList(document.getElementById("violations-box"));
+  if (views.length === 2) { compareTables(document.getElementById("compare-box")); }
   overviewInit(document.getElementById("overview"));
   buildControls(document.getElementById("ckpt-controls"));
   relayout();

@@ -128,7 +128,7 @@ function readingChecks(h, V, out, rec) {
         var W = views[S.sel ? S.sel.v : 0], s = W.layer.querySelector(".sel[data-seq=\"" + h.seq + "\"]");
       if (!s) { return "broken: no ring around #" + h.seq; }
       if (!inPlot(W, s)) { return "broken: #" + h.seq + " is not in view"; }
-      return detailsEl.textContent.indexOf("#" + h.seq + " ") >= 0 ? "ok" : "broken: details show " + detailsEl.textContent.slice(0, 40);
+      return detailsEl.textContent.indexOf('"seq":' + h.seq + ",") >= 0 ? "ok" : "broken: details show " + detailsEl.textContent.slice(0, 40);
     });
   }
   rec("first-view", function () {
@@ -166,7 +166,7 @@ function movingChecks(V, out, rec) {
     var m = V.layer.querySelector("[data-h^=\"e:\"]"), before = detailsEl.textContent;
     if (!m) { return V.P.p.length === 0 ? "ok" : "broken: no mark to hover"; }
     m.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
-    return detailsEl.textContent !== before && detailsEl.textContent.charAt(0) === "#" ? "ok" : "broken";
+    return detailsEl.textContent !== before && /"seq":\d+,/.test(detailsEl.textContent) ? "ok" : "broken: details " + detailsEl.textContent.slice(0, 40);
   });
   // Pan to the end: the lane names must stay in view and uncovered.
   rec("pan", function () {

@@ -46,11 +46,11 @@ func newCompact(n int) *compact {
 func (e *runEncoder) vt(b []byte, p int32, vt trace.VT) []byte {
 	c := e.c
 	if c == nil || p < 0 || int(p) >= len(c.chain.prev) || len(vt) != len(c.chain.prev) {
-		return appendVT(b, vt)
+		return AppendVT(b, vt)
 	}
 	var few bool
 	if c.diff, few = c.chain.diff(p, vt, c.base, c.diff[:0], len(vt)/2); !few {
-		return appendVT(b, vt)
+		return AppendVT(b, vt)
 	}
 	b = appendArray(append(b, `{"set":`...), len(c.diff), func(b []byte, k int) []byte {
 		i := c.diff[k]

@@ -66,6 +66,14 @@ func (rw *RunWriter) Write(run *trace.Run, upto int) error {
 	return rw.err
 }
 
+// AppendRunEvent appends event i of run as a run file (ckpt/run@1)
+// writes it, without the newline: the diagram's hover details show an
+// event's fields under their run-format names this way.
+func AppendRunEvent(b []byte, run *trace.Run, i int) []byte {
+	e := runEncoder{run: run}
+	return e.event(b, i, &run.Events[i])
+}
+
 // runEncoder writes events; c is the state of ckpt/run@2, nil for @1.
 type runEncoder struct {
 	run *trace.Run
@@ -218,9 +226,10 @@ func bit(x bool) byte {
 	return 0
 }
 
-// appendVT writes [[inc, count], ...]: most of a PK run's text, so
+// AppendVT writes [[inc, count], ...], as a run file writes a vector
+// time (the diagram writes it so too): most of a PK run's text, so
 // written without a call per entry.
-func appendVT(b []byte, vt trace.VT) []byte {
+func AppendVT(b []byte, vt trace.VT) []byte {
 	b = append(b, '[')
 	for i, x := range vt {
 		if i > 0 {
