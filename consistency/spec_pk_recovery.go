@@ -153,7 +153,7 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 	}
 	orig := s.m.SendOf[seq]
 	if orig == history.None {
-		return // no live send: orphan-free's (ResendNotLive)
+		return // no live send: orphan-free's (the run spec's resendLive)
 	}
 	oci := s.copyOf(s.m.Event(orig))
 	vt, inc, ok := s.copyVT(oci)
@@ -192,7 +192,7 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		i, _ := slices.BinarySearch(s.restarted, e.P)
 		s.restarted = slices.Insert(s.restarted, i, e.P)
 	}
-	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
+	if fi == history.None { // it answers no failure: the run spec's (runSpec.restart)
 		p.replay = nil
 		s.resync(seq, e, p, r.ck)
 		return
@@ -341,8 +341,8 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 	case a != nil:
 		p.ann.add(*a) // the announcement its restart made (the body is the sender's to get right)
 	case e.Failure != history.None:
-		// A token of a failure yet to come (a forged run: the model's
-		// ControlUnsent): its announcement is recorded once made.
+		// A token of a failure yet to come (a forged run: the run spec's
+		// controlArrived): its announcement is recorded once made.
 		s.early = append(s.early, [2]int32{e.P, e.Failure})
 	}
 	if b.Origin == e.P {
