@@ -151,6 +151,16 @@ func holeCases() []ruleCase {
 				return run
 			},
 			witness: "P1's recovery checkpoint 1 at seq 3 applies no failure"},
+		// P0's restart names a checkpoint it never took: domino-free
+		// fails, and MS's spec, which numbers the recovery by the
+		// checkpoint restored (history.Failure), diverges there.
+		{name: "ms-restart-unknown-checkpoint", src: futureHold, prop: lrr, status: fail,
+			also: map[string]report.Status{report.DominoFree: fail},
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", futureHold(t))
+				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
+			},
+			witness: "P0's restart at seq 2 restores checkpoint 7, which it never took"},
 		// PK discards of a valid copy, with reason down or none.
 		{name: "pk-discard-down", src: retransmitTrace, prop: lrr, status: fail, run: discardValid(trace.ReasonDown),
 			witness: "P1 discards copy 1 of m1 at seq 9 as down"},

@@ -19,10 +19,22 @@ type msSpec struct {
 	*specFrame
 	textbook bool
 	procs    []msProc
-	recs     []msRec // by failure index: (o, c, r) as its restart made it (textbook: c is the new inc)
+	incs     []int32 // textbook, by failure index: the incarnation its restart raised (0: none yet)
 }
 
+// msRec is a recovery (o, c, r) as its failure's restart made it
+// (textbook: c is the incarnation raised); c ≤ 0 before the restart.
 type msRec struct{ o, c, r int32 }
+
+// rec returns failure fi's recovery: the model's failure count and line
+// (history.Failure), textbook the incarnation its restart raised.
+func (s *msSpec) rec(fi int32) msRec {
+	f := &s.m.Failures[fi]
+	if s.textbook {
+		return msRec{o: f.P, c: s.incs[fi], r: f.R}
+	}
+	return msRec{o: f.P, c: f.Count, r: f.R}
+}
 
 type msProc struct {
 	sn, next  int32
@@ -99,6 +111,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 		s.discard(seq, e, p)
 	case trace.Fail:
 		p.owes = nil
+		s.incs = append(s.incs, make([]int32, len(s.m.Failures)-len(s.incs))...)
 	case trace.Restart:
 		s.restart(seq, e, p)
 	case trace.Rollback:
@@ -191,7 +204,7 @@ func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
 		case oweDeliverCopy:
 			return fmt.Sprintf("%s logs %s at seq %d but does not deliver it next\nMS logs a message right before delivering it, so %[1]s's next event after seq %[3]d is the receive of copy %[4]d of %[2]s as op %[5]d, but %[6]s", s.name(p), s.m.MsgName(e.Msg), d.seq, e.Copy, d.n, next)
 		case oweApply:
-			rec := s.recs[d.fi]
+			rec := s.rec(d.fi)
 			return fmt.Sprintf("%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
 				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
 		case oweRequests:
@@ -260,7 +273,7 @@ func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		return
 	}
 	if d != nil && d.kind == oweAdopted {
-		rec := s.recs[d.fi]
+		rec := s.rec(d.fi)
 		if pb.Inc != rec.c || pb.RecLine != rec.r {
 			s.divergef([]int32{d.seq, seq}, "%s's recovery checkpoint at seq %d adopts incarnation %d, which %s at seq %d does not carry\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, and %[4]s carries inc %[6]d and rec_line %[7]d",
 				s.name(e.P), d.seq, rec.c, s.m.MsgName(e.Msg), seq, pb.Inc, pb.RecLine)
@@ -463,9 +476,9 @@ func (s *msSpec) staleBy(p *msProc, pb *trace.Piggyback) (o, c int32, stale bool
 
 // line returns r of o's c-th recovery (the latest made), or None.
 func (s *msSpec) line(o, c int32) int32 {
-	for i := len(s.recs) - 1; i >= 0; i-- {
-		if s.recs[i].o == o && s.recs[i].c == c {
-			return s.recs[i].r
+	for i := len(s.m.Failures) - 1; i >= 0; i-- {
+		if f := &s.m.Failures[i]; f.P == o && f.Count == c {
+			return f.R
 		}
 	}
 	return history.None
@@ -491,7 +504,7 @@ func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) s
 	if why := s.unrecovered(fs, fi != history.None); why != "" {
 		return why
 	}
-	rec := s.recs[fi]
+	rec := s.rec(fi)
 	name := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", s.name(rec.o), rec.c, rec.r, fs)
 	switch {
 	case fGet(p.f, rec.o) < rec.c:

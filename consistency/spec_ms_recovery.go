@@ -51,7 +51,7 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 	fi := history.None
 	if d != nil && d.kind == oweApply {
 		fi = d.fi
-	} else if f := s.recOf(e.Failure); s.textbook && f != history.None && s.recs[f].c > p.inc {
+	} else if f := s.recOf(e.Failure); s.textbook && f != history.None && s.rec(f).c > p.inc {
 		fi = f
 		p.owes = append(p.owes, msOwe{kind: oweAdopted, seq: seq, fi: fi})
 	}
@@ -64,12 +64,12 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 		if f := s.recOf(e.Failure); f != history.None { // follow the run
 			s.apply(p, f)
 			if s.textbook {
-				p.adopt(s.recs[f])
+				p.adopt(s.rec(f))
 			}
 		}
 		return ""
 	}
-	rec := s.recs[fi]
+	rec := s.rec(fi)
 	if s.apply(p, fi); p.sn >= rec.r || e.Sn != rec.r {
 		return fmt.Sprintf("a recovery checkpoint is numbered by the line r=%d of the recovery it applies, and taken only when sn %d is below it (else the process rolls back)", rec.r, p.sn)
 	}
@@ -79,7 +79,7 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 // recOf returns the index of the failure at seq fs if its restart has
 // made its recovery, else None.
 func (s *msSpec) recOf(fs int32) int32 {
-	if fi, ok := s.m.FailureAt(fs); ok && int(fi) < len(s.recs) && s.recs[fi].c > 0 {
+	if fi, ok := s.m.FailureAt(fs); ok && s.rec(fi).c > 0 {
 		return fi
 	}
 	return history.None
@@ -104,7 +104,7 @@ func (s *msSpec) skip(seq int32, e *trace.RunEvent, p *msProc) {
 
 // restart judges a restart: the failed process restores its latest
 // checkpoint (number r) and stops there, makes recovery (o, F[o]+1, r)
-// (textbook: inc+1), owes its request to every other process, then the
+// (the model's Failure; textbook: inc+1), owes its request to every other process, then the
 // application of the requests that arrived while it was down, in order.
 func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 	fi := s.m.FailOf(seq)
@@ -118,18 +118,19 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 		s.restoredOther(seq, e, ck, latest, "MS restores the failed process's latest checkpoint")
 	}
 	s.restorePos(seq, e, taken[ck])
-	rec := msRec{o: e.P, c: fGet(p.f, e.P) + 1, r: taken[ck].Sn}
+	if s.m.Failures[fi].R == history.None { // the model knows no recovery (o, c, r)
+		s.divergef([]int32{seq}, "%s's restart at seq %d restores checkpoint %d, which it never took\nMS restores the failed process's latest checkpoint, checkpoint %d (pos %d), and numbers its recovery by it",
+			s.name(e.P), seq, e.Restore, taken[latest].ID, taken[latest].Pos)
+	}
 	if s.textbook {
-		if rec.c = p.inc + 1; e.Inc != history.None && e.Inc != rec.c {
+		inc := p.inc + 1
+		if e.Inc != history.None && e.Inc != inc {
 			s.divergef([]int32{seq}, "%s's restart at seq %d says inc %d, not %d\na restarted process raises its incarnation by one, from %d: the textbook variant's inc is its own, adopted from others or raised at its restarts",
-				s.name(e.P), seq, e.Inc, rec.c, p.inc)
+				s.name(e.P), seq, e.Inc, inc, p.inc)
 		}
-		p.adopt(rec)
+		s.incs[fi] = inc
+		p.adopt(s.rec(fi))
 	}
-	for int(fi) >= len(s.recs) {
-		s.recs = append(s.recs, msRec{})
-	}
-	s.recs[fi] = rec
 	s.apply(p, fi)
 	s.dropStale(p, e.Pos)
 	if len(s.procs) > 1 {
@@ -178,7 +179,7 @@ func (s *msSpec) rollback(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		rule = "textbook MS rolls back on a Rollback request it received (cause request) or a message naming a later incarnation (cause message)"
 	}
 	s.wrongCause(seq, e, cause, rule)
-	rec, taken := s.recs[fi], s.b.Taken(e.P)
+	rec, taken := s.rec(fi), s.b.Taken(e.P)
 	want := s.b.EarliestHeld(e.P, s.m.RestoreOf(seq).Latest, rec.r)
 	ck := s.restored(seq, want)
 	switch {
@@ -207,7 +208,7 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32
 	}
 	fi := s.recOf(e.Failure)
 	if fi != history.None {
-		switch rec := s.recs[fi]; {
+		switch rec := s.rec(fi); {
 		case s.textbook && e.Cause == trace.CauseMessage && rec.c > p.inc && s.mailboxHolds(e.P, rec):
 			p.adopt(rec)
 			return fi, trace.CauseMessage
@@ -251,7 +252,7 @@ func (s *msSpec) request(seq int32, e *trace.RunEvent, p *msProc) {
 // owes reports whether p, receiving failure fi's request, must apply its
 // recovery; textbook, it adopts the higher incarnation then.
 func (s *msSpec) owes(p *msProc, fi int32) bool {
-	rec := s.recs[fi]
+	rec := s.rec(fi)
 	if !s.textbook {
 		return fGet(p.f, rec.o) < rec.c
 	}
@@ -270,13 +271,13 @@ func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msOwe) {
 			s.name(e.P), e.Control, seq, algName(s.m))
 		return
 	}
-	rec := s.recs[d.fi]
+	rec := s.rec(d.fi)
 	s.carries(seq, e, d.fi, trace.ControlBody{Origin: rec.o, Count: rec.c, R: rec.r, Inc: history.None, K: history.None})
 }
 
 // apply records that p applied failure fi's recovery.
 func (s *msSpec) apply(p *msProc, fi int32) {
-	if rec := s.recs[fi]; !s.textbook && rec.c > 0 {
+	if rec := s.rec(fi); !s.textbook && rec.c > 0 {
 		for k := range p.f {
 			if p.f[k].P == rec.o {
 				p.f[k].Count = max(p.f[k].Count, rec.c)

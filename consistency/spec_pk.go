@@ -51,11 +51,10 @@ type pkCopy struct {
 // pkProc is a process; its incarnation is the model's count of its
 // restarts (history.Builder.Restarts).
 type pkProc struct {
-	cur      trace.VT // made on first use
-	crashPos int32    // its live op count at its latest effective fail
-	ann      annIndex
-	waiting  int32   // the restart whose token it holds for, or None
-	pending  []int32 // tokens (control_recv seqs) recorded while down
+	cur     trace.VT // made on first use
+	ann     annIndex
+	waiting int32   // the restart whose token it holds for, or None
+	pending []int32 // tokens (control_recv seqs) recorded while down
 	// ckpts are its checkpoints' rebuilt vectors, by index in Taken (nil:
 	// none), kept while a restore may read them.
 	ckpts []trace.VT
@@ -151,7 +150,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		s.discard(seq, e, p)
 	case trace.Fail:
 		if _, ok := s.m.FailureAt(seq); ok { // a fail of a down process is ignored
-			p.crashPos, p.waiting, p.duties = s.liveCount(e.P), history.None, nil
+			p.waiting, p.duties = history.None, nil
 		}
 	case trace.Restart:
 		s.restart(seq, e, p)

@@ -14,11 +14,12 @@ import (
 // pkReplay is the restart a down process is writing: the events its
 // replay runs at the restart's instant come before the restart event.
 type pkReplay struct {
-	ck   int32 // the checkpoint it must restore (index in Taken)
-	stop int32 // where replay stops before the crash position, or None: beyond it
-	next int32 // the next op the replay runs for the first time
-	vt   trace.VT
-	sent []int32 // the ops it re-transmitted
+	ck    int32 // the checkpoint it must restore (index in Taken)
+	stop  int32 // where replay stops before the crash position, or None: beyond it
+	crash int32 // its live op count at its latest effective fail (the model's Snapshot.LiveAt)
+	next  int32 // the next op the replay runs for the first time
+	vt    trace.VT
+	sent  []int32 // the ops it re-transmitted
 	// unsure: where it stops cannot be told (a logged copy never sent).
 	unsure bool
 	events []int32 // the events written for it before the restart event
@@ -55,9 +56,13 @@ func (s *pkSpec) plan(seq, pid int32, p *pkProc) *pkReplay {
 		s.dropped(seq)
 		return nil
 	}
-	r := &pkReplay{ck: ck, stop: history.None, next: p.crashPos, vt: slices.Clone(vt)}
+	r := &pkReplay{ck: ck, stop: history.None, vt: slices.Clone(vt)}
+	if fi, ok := s.m.FailureAt(s.b.LastFail(pid)); ok {
+		r.crash = s.m.Failures[fi].Snap.LiveAt[pid]
+	}
+	r.next = r.crash
 	live, stable := s.b.Live(pid), s.b.Stable(pid)
-	for k := s.b.Taken(pid)[ck].Pos; k < p.crashPos && int(k) < len(live); k++ {
+	for k := s.b.Taken(pid)[ck].Pos; k < r.crash && int(k) < len(live); k++ {
 		if live[k] == history.None || s.m.Event(live[k]).Kind != trace.Recv {
 			continue
 		}
@@ -113,12 +118,12 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	r.events = append(r.events, seq)
 	if e.Resend {
-		s.retransmit(seq, e, p, r)
+		s.retransmit(seq, e, r)
 		return
 	}
 	if r.stop != history.None || e.Op != r.next || e.Kind == trace.Recv {
 		s.divergef([]int32{seq}, "%s executes op %d at seq %d while it is down, which its restart's replay does not run\na down process executes nothing; its restart replays from checkpoint %d, re-executing ops up to the first receive with no stable log entry (or an orphan one) and running for the first time, past its crash at op %d, ops that are no receive; %s is none of these",
-			s.name(e.P), e.Op, seq, s.b.Taken(e.P)[r.ck].ID, p.crashPos, s.m.Describe(seq))
+			s.name(e.P), e.Op, seq, s.b.Taken(e.P)[r.ck].ID, r.crash, s.m.Describe(seq))
 		return
 	}
 	r.next = e.Op + 1
@@ -130,8 +135,8 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 
 // retransmit judges a resend of a restart: the replay transmits again
 // every send it re-executes, once, with the copy's piggyback.
-func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay) {
-	end := p.crashPos
+func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, r *pkReplay) {
+	end := r.crash
 	if r.stop != history.None {
 		end = r.stop
 	}
@@ -153,7 +158,7 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 	}
 	orig := s.m.SendOf[seq]
 	if orig == history.None {
-		return // no live send: orphan-free's (ResendNotLive)
+		return // no live send: orphan-free's (the run spec's resendLive)
 	}
 	oci := s.copyOf(s.m.Event(orig))
 	vt, inc, ok := s.copyVT(oci)
@@ -192,7 +197,7 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		i, _ := slices.BinarySearch(s.restarted, e.P)
 		s.restarted = slices.Insert(s.restarted, i, e.P)
 	}
-	if fi == history.None { // it answers no failure: the model's (RestartNotDown, FailureNotFail)
+	if fi == history.None { // it answers no failure: the run spec's (runSpec.restart)
 		p.replay = nil
 		s.resync(seq, e, p, r.ck)
 		return
@@ -232,14 +237,14 @@ func (s *pkSpec) stopsAt(seq int32, e *trace.RunEvent, p *pkProc, r *pkReplay) {
 		if op, ok := s.b.ProgOp(e.P, want); ok && op.Kind != trace.Recv && e.Pos == want {
 			want = history.None // a first-time op left out: judged below, with its kind
 			s.divergef([]int32{seq}, "%s's restart at seq %d stops at pos %d, before op %d (%s), which is no receive\npast its crash at op %d, a restart runs for the first time every op up to the first receive, which no stable log entry can hold",
-				s.name(e.P), seq, e.Pos, e.Pos, op.Kind, p.crashPos)
+				s.name(e.P), seq, e.Pos, e.Pos, op.Kind, r.crash)
 		}
 	}
 	if want != history.None && !r.unsure && e.Pos != want {
 		s.divergef([]int32{seq}, "%s's restart at seq %d stops at pos %d, the replay rule says %d\nreplaying from checkpoint %d (pos %d) with the stable log at the crash stops before %s, i.e. at pos %d, but the restart claims pos %d",
 			s.name(e.P), seq, e.Pos, want, ck.ID, ck.Pos, s.stopWhy(e.P, p, want, r.stop != history.None), want, e.Pos)
 	}
-	end := min(e.Pos, p.crashPos)
+	end := min(e.Pos, r.crash)
 	for k := ck.Pos; k < end; k++ {
 		if op, ok := s.b.ProgOp(e.P, k); ok && op.Kind == trace.Send && !slices.Contains(r.sent, k) {
 			s.divergef([]int32{seq}, "%s's restart at seq %d does not transmit its send op %d (%s) again\na PK restart re-executes ops %d to %d from checkpoint %d and, not knowing which sends went out before the crash, transmits every send among them again at its time, before the restart event; op %d is a send and the run shows none",
@@ -341,8 +346,8 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 	case a != nil:
 		p.ann.add(*a) // the announcement its restart made (the body is the sender's to get right)
 	case e.Failure != history.None:
-		// A token of a failure yet to come (a forged run: the model's
-		// ControlUnsent): its announcement is recorded once made.
+		// A token of a failure yet to come (a forged run: the run spec's
+		// controlArrived): its announcement is recorded once made.
 		s.early = append(s.early, [2]int32{e.P, e.Failure})
 	}
 	if b.Origin == e.P {
