@@ -213,7 +213,9 @@ func TestWire(t *testing.T) {
 	if err != nil || string(payload) != "pay" || h.From != "P0" || h.Msg != "P0.0" || h.Tx != 1 || h.PB.Sn != 7 || h.PB.F[0] != pb.F[0] {
 		t.Fatalf("Parse: %+v %q %v", h, payload, err)
 	}
-	for _, bad := range [][]byte{nil, []byte("hello"), w[:5]} {
+	// The layout before the Lamport clock left: its magic byte 0xC5.
+	old := append([]byte{0xC5}, w[1:]...)
+	for _, bad := range [][]byte{nil, []byte("hello"), w[:5], old} {
 		if _, _, err := record.Parse(bad); err == nil {
 			t.Errorf("Parse(%q) took it", bad)
 		}

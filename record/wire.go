@@ -31,7 +31,10 @@ type Failure struct {
 }
 
 const (
-	wireMagic   = 0xC5
+	// wireMagic is the layout's version: 0xC5 carried a Lamport clock
+	// after Tx, which this layout dropped, so a peer built before reads
+	// these bytes as ErrWire rather than as a payload shifted by a clock.
+	wireMagic   = 0xC6
 	flagPB      = 1
 	flagControl = 2
 )
