@@ -161,6 +161,25 @@ func holeCases() []ruleCase {
 				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
 			},
 			witness: "P0's restart at seq 2 restores checkpoint 7, which it never took"},
+		// P0 applies its own failure's recovery at its restart, then
+		// rolls back for that failure again: MS applies a recovery once
+		// (review: this passed, left to domino-free, which counts
+		// rollbacks only).
+		// (Its restore also moves op 0's ready time: equivalence fails too.)
+		{name: "ms-rollback-applied-again", src: rollbackTrace, prop: lrr, status: fail,
+			also: map[string]report.Status{report.Equivalence: fail},
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", rollbackTrace(t))
+				r := firstOf(t, run, trace.Restart)
+				e, k := run.Events[r], r+1 // before P0 executes again
+				for run.Events[k].P != e.P || !run.Events[k].Kind.IsOp() {
+					k++
+				}
+				rb := trace.NewRunEvent(trace.Rollback, run.Events[k-1].T, e.P)
+				rb.Pos, rb.Restore, rb.Cause, rb.Failure, rb.Undone = e.Pos, e.Restore, trace.CauseToken, firstOf(t, run, trace.Fail), 0
+				return insertAt(run, k, rb)
+			},
+			witness: "whose recovery (P0, 1, r=1) it has applied already"},
 		// PK discards of a valid copy, with reason down or none.
 		{name: "pk-discard-down", src: retransmitTrace, prop: lrr, status: fail, run: discardValid(trace.ReasonDown),
 			witness: "P1 discards copy 1 of m1 at seq 9 as down"},

@@ -213,7 +213,9 @@ func (s *msSpec) cause(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) (int32
 			p.adopt(rec)
 			return fi, trace.CauseMessage
 		case !s.textbook && fGet(p.f, rec.o) >= rec.c, s.textbook && rec.c <= p.inc:
-			return fi, e.Cause // applied already: once per failure is domino-free's
+			s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for failure seq %d, whose recovery (%s, %d, r=%d) it has applied already\n%s applies each recovery once: a Rollback request for one it has applied is ignored",
+				s.name(e.P), seq, e.T, e.Failure, s.name(rec.o), rec.c, rec.r, algName(s.m))
+			return fi, e.Cause
 		}
 	}
 	s.divergef([]int32{seq}, "%s rolls back at seq %d (t=%s) for no request it has received\n%s rolls back only to apply the recovery of a Rollback request it has received and not applied%s; %[1]s owes none at seq %[2]d: a process cannot act on a request it has not received",
