@@ -210,6 +210,18 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+	// A process named like an Object member ("constructor") once made
+	// the comparison table throw, and the page never initialised.
+	t.Run("object-member-name", func(t *testing.T) {
+		tr := readExample(t, "orphan.json")
+		tr.Processes[1] = "constructor"
+		ms, msRep := replayed(t, tr, "ms")
+		pk, pkRep := replayed(t, tr, "pk")
+		_, dom := selftest(t, bin, writePage(t, []Panel{{ms, msRep}, {pk, pkRep}}), "selftest", readingChecks...)
+		if !strings.Contains(dom, "failure 1: P0 at t=3.5s") || !strings.Contains(dom, "<th>constructor</th>") {
+			t.Error("the comparison lacks the process named constructor")
+		}
+	})
 	t.Run("unchecked", func(t *testing.T) {
 		run, _ := replayed(t, readExample(t, "forced.json"), "ms")
 		if _, dom := selftest(t, bin, writePage(t, []Panel{{run, nil}}), "selftest"); !strings.Contains(dom, `id="violations">Not checked`) {

@@ -43,19 +43,19 @@ function compareTables(box) {
     fig("piggyback bytes", function (s) { return String(s.piggyback_bytes); }),
     row("ops run a different number of times (outlined)", Ps.map(function (P) { return String(P.diff.length); })), "</table>"];
   for (var k = 0; ; k++) {
-    var title = "", byP = {};
+    var title = "", byP = new Map(); // keyed by process names: no Object member may collide
     Ps.forEach(function (P, pi) {
       var rc = (P.recoveries || [])[k];
       if (!rc) { return; }
       title = title || "failure " + (k + 1) + ": " + rc.failure.p + " at t=" + rc.failure.t + "s";
       rc.line.forEach(function (l) {
-        byP[l.p] = byP[l.p] || Ps.map(function () { return "—"; });
-        byP[l.p][pi] = lineWords(l);
+        if (!byP.has(l.p)) { byP.set(l.p, Ps.map(function () { return "—"; })); }
+        byP.get(l.p)[pi] = lineWords(l);
       });
     });
     if (!title) { break; }
     out.push("<h3>" + esc(title) + '</h3><table class="compare compare-failure">' + head);
-    Ps[0].procs.forEach(function (p) { if (byP[p]) { out.push(row(p, byP[p])); } });
+    Ps[0].procs.forEach(function (p) { if (byP.has(p)) { out.push(row(p, byP.get(p))); } });
     out.push("</table>");
   }
   box.innerHTML = out.join("");
