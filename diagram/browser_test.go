@@ -211,15 +211,25 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 	// A process named like an Object member ("constructor") once made
-	// the comparison table throw, and the page never initialised.
+	// the comparison table throw, and the page never initialised; and
+	// the details show a '<' of a label as written, not as the \u003c
+	// the page carries it as (the deep link ends on P0's fail).
 	t.Run("object-member-name", func(t *testing.T) {
 		tr := readExample(t, "orphan.json")
 		tr.Processes[1] = "constructor"
+		for i := range tr.Events {
+			if tr.Events[i].Kind == trace.Fail {
+				tr.Labels[tr.Events[i].Label] = `sn<1 \u003c`
+			}
+		}
 		ms, msRep := replayed(t, tr, "ms")
 		pk, pkRep := replayed(t, tr, "pk")
-		_, dom := selftest(t, bin, writePage(t, []Panel{{ms, msRep}, {pk, pkRep}}), "selftest", readingChecks...)
+		_, dom := selftest(t, bin, writePage(t, []Panel{{ms, msRep}, {pk, pkRep}}), "pk:seq=12&selftest", append(append([]string(nil), readingChecks[:len(readingChecks)-1]...), "deeplink")...)
 		if !strings.Contains(dom, "failure 1: P0 at t=3.5s") || !strings.Contains(dom, "<th>constructor</th>") {
 			t.Error("the comparison lacks the process named constructor")
+		}
+		if !strings.Contains(dom, `sn&lt;1 \\u003c`) {
+			t.Error("the details do not show the fail's label as written")
 		}
 	})
 	t.Run("unchecked", func(t *testing.T) {

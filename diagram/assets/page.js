@@ -395,7 +395,9 @@ function firstView(zoom) {
 // eventDetails gives each event of a panel its details: its line as the
 // run file writes it and what the diagram worked out about it.
 function eventDetails(P, lines) {
-  P.d = lines.split("\n");
+  // The page wrote each '<' of a string as \u003c (eventsHTML); an
+  // escaped backslash before one is text, not an escape.
+  P.d = lines.replace(/(?<!\\)((?:\\\\)*)\\u003c/g, "$1<").split("\n");
   P.d.length = P.c.length;
   for (var i = 0; i < P.f.length; i++) { if (P.f[i]) { P.d[i] += P.f[i]; } }
   P.fails = [];
