@@ -31,7 +31,8 @@ type builder struct {
 // event's keys already, with what merging knows put in — seq, times as
 // merged (never decreasing), p, copy numbers, undone counts and failure
 // seqs — read by the run decoder, which checks it as it checks any run.
-func build(order []*event, procs []string, alg string) (*trace.Run, error) {
+// files[p] names process p's recording in messages.
+func build(order []*event, procs, files []string, alg string) (*trace.Run, error) {
 	b := &builder{procs: procs, fails: make([][]int32, len(procs)), live: make([]int32, len(procs)), copies: map[string]int32{}}
 	head, _ := json.MarshalWithOption(struct {
 		Format    string   `json:"format"`
@@ -44,13 +45,13 @@ func build(order []*event, procs []string, alg string) (*trace.Run, error) {
 			b.doc = append(b.doc, ",\n"...)
 		}
 		if err := b.event(e); err != nil {
-			return nil, fmt.Errorf("record: %s's event n=%d (%s): %w", procs[e.p], e.N, e.Kind, err)
+			return nil, fmt.Errorf("%s: %s's event n=%d (%s): %w", files[e.p], procs[e.p], e.N, e.Kind, err)
 		}
 	}
 	run, err := codec.ReadRun("", bytes.NewReader(append(b.doc, "]}\n"...)))
 	if ie := (*trace.InputError)(nil); errors.As(err, &ie) && ie.Event >= 0 && ie.Event < len(order) {
 		e := order[ie.Event]
-		return nil, fmt.Errorf("record: %s's event n=%d (%s): %s", procs[e.p], e.N, e.Kind, ie.Msg)
+		return nil, fmt.Errorf("%s: %s's event n=%d (%s): %s", files[e.p], procs[e.p], e.N, e.Kind, ie.Msg)
 	}
 	return run, err
 }

@@ -89,7 +89,11 @@ func Merge(in ...Input) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := build(order, procs, alg)
+	files := make([]string, len(procs))
+	for _, r := range recs {
+		files[r.p] = r.file
+	}
+	run, err := build(order, procs, files, alg)
 	if err != nil {
 		return nil, err
 	}

@@ -193,6 +193,9 @@ func TestMergeRefuses(t *testing.T) {
 		{"header", `{"format":"ckpt/run@1"}` + "\n", "not a ckpt/recording@1 header"},
 		{"after-end", head + `{"n":1,"ns":1,"c":1,"kind":"end","state":"done"}` + "\n" + `{"n":2,"ns":2,"c":2,"kind":"internal","op":0}` + "\n", "follows the process's end"},
 		{"failure", head + `{"n":1,"ns":1,"c":1,"kind":"rollback","restore":0,"pos":0,"cause":"request","failure":{"p":"P0","n":1}}` + "\n", "not recorded before it"},
+		// Refused by the run decoder the merged run is read by, still
+		// naming the recording.
+		{"type", head + `{"n":1,"ns":1,"kind":"checkpoint","ckpt":1,"type":"bogus","pos":0,"sn":1}` + "\n", `p1: P1's event n=1 (checkpoint): `},
 	} {
 		_, err := record.Merge(record.Input{Name: "p0", R: strings.NewReader(p0)}, record.Input{Name: "p1", R: strings.NewReader(c.p1)})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
