@@ -7,13 +7,31 @@ import "sync"
 // order in which workers add their schedules does not matter: the output
 // does not depend on the number of cores.
 
-// offer keeps the larger of x and v, schedule s's, the earlier schedule
+// worstAt is one figure of Worst as the workers keep it: the value and
+// a copy of the schedule that reached it, described only in result (a
+// description counts the ops before each point: under the tally's lock,
+// once per lead taken, it made explore quadratic in the trace).
+type worstAt struct {
+	v int
+	s *sched
+}
+
+// offer keeps the larger of w and v, schedule s's, the earlier schedule
 // on a tie.
-func (x *Extreme) offer(v int, s *sched) {
-	if x.beaten(v, s.ordinal) {
-		info := s.info()
-		*x = Extreme{Value: v, Schedule: &info}
+func (w *worstAt) offer(v int, s *sched) {
+	if w.s == nil || v > w.v || (v == w.v && s.ordinal < w.s.ordinal) {
+		c := *s
+		*w = worstAt{v, &c}
 	}
+}
+
+// extreme describes w for the result.
+func (w *worstAt) extreme() Extreme {
+	if w.s == nil {
+		return Extreme{}
+	}
+	info := w.s.info()
+	return Extreme{Value: w.v, Schedule: &info}
 }
 
 // beaten reports whether value v, reached by the schedule of ordinal
@@ -48,7 +66,8 @@ type algTally struct {
 	na, unknown [16]int64
 	// first is the first schedule failing each property (nil: none).
 	first [16]*sched
-	worst Worst
+	// worst holds Worst's Undone, Processes and Extra, in that order.
+	worst [3]worstAt
 	pf    PerFailure
 }
 
@@ -96,9 +115,9 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		if !r.found {
 			continue
 		}
-		at.worst.Undone.offer(r.undone, s)
-		at.worst.Processes.offer(r.rolled, s)
-		at.worst.Extra.offer(r.extra, s)
+		at.worst[0].offer(r.undone, s)
+		at.worst[1].offer(r.rolled, s)
+		at.worst[2].offer(r.extra, s)
 		if j > 0 || s.size == 1 {
 			at.pf.add(r.undone, s.size)
 			continue

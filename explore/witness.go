@@ -37,7 +37,7 @@ func (x *explorer) result(t *tally) *Result {
 				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness, !r.Stopped) })
 			}
 		}
-		ar.Worst = at.worst
+		ar.Worst = Worst{Undone: at.worst[0].extreme(), Processes: at.worst[1].extreme(), Extra: at.worst[2].extreme()}
 		ar.PerFailure = at.pf
 		r.Algorithms = append(r.Algorithms, ar)
 	}
