@@ -210,13 +210,18 @@ func (f *specFrame) sameInstant(seq int32, e *trace.RunEvent) bool {
 
 // restored records want (None: nowhere) as the checkpoint, by index in
 // Taken, that the restore at seq must restore, and returns the one it
-// restored: want if it restored none the process holds (domino-free's).
+// restored: want if it restored none the process took, which diverges
+// when the restore names one (a restore naming none is the run spec's).
 func (f *specFrame) restored(seq, want int32) int32 {
 	rs := f.m.RestoreOf(seq)
 	if rs.Want = want; want == history.None {
 		rs.Want = history.Nowhere
 	}
 	if rs.Restored == history.None {
+		if e := f.m.Event(seq); e.Restore != history.None {
+			f.divergef([]int32{seq}, "%s's %s at seq %d restores checkpoint %d, which it never took\n%s restores a checkpoint its process took, and numbers or replays its recovery by it",
+				f.name(e.P), e.Kind, seq, e.Restore, algName(f.m))
+		}
 		return want
 	}
 	return rs.Restored

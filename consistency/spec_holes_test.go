@@ -161,6 +161,15 @@ func holeCases() []ruleCase {
 				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
 			},
 			witness: "P0's restart at seq 2 restores checkpoint 7, which it never took"},
+		// The same for PK, and for rollbacks (review: only MS's restart
+		// was judged; the others fell back to the rule's checkpoint).
+		{name: "pk-restart-unknown-checkpoint", src: futureHold, prop: lrr, status: fail,
+			also: map[string]report.Status{report.DominoFree: fail},
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "pk", futureHold(t))
+				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
+			},
+			witness: "P0's restart at seq 3 restores checkpoint 7, which it never took"},
 		// P0 applies its own failure's recovery at its restart, then
 		// rolls back for that failure again: MS applies a recovery once
 		// (review: this passed, left to domino-free, which counts

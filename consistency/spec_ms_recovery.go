@@ -118,10 +118,6 @@ func (s *msSpec) restart(seq int32, e *trace.RunEvent, p *msProc) {
 		s.restoredOther(seq, e, ck, latest, "MS restores the failed process's latest checkpoint")
 	}
 	s.restorePos(seq, e, taken[ck])
-	if s.m.Failures[fi].R == history.None { // the model knows no recovery (o, c, r)
-		s.divergef([]int32{seq}, "%s's restart at seq %d restores checkpoint %d, which it never took\nMS restores the failed process's latest checkpoint, checkpoint %d (pos %d), and numbers its recovery by it",
-			s.name(e.P), seq, e.Restore, taken[latest].ID, taken[latest].Pos)
-	}
 	if s.textbook {
 		inc := p.inc + 1
 		if e.Inc != history.None && e.Inc != inc {
