@@ -181,7 +181,7 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 }
 
 // pkRestores is the checkpoint a PK restart or rollback restores.
-const pkRestores = "PK restores the latest checkpoint that is no orphan of the announcements recorded by then (a rollback then replays silently from it)"
+const pkRestores = "PK restores the latest checkpoint that is no orphan of the announcements recorded by then"
 
 // restart judges a restart against the replay its plan says: the
 // checkpoint restored, where it stops and the sends it re-transmitted;
