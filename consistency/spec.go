@@ -169,7 +169,7 @@ func (f *specFrame) unsent(seq int32) {
 // made that recovery), or "".
 func (f *specFrame) unrecovered(fs int32, made bool) string {
 	switch _, ok := f.m.FailureAt(fs); {
-	case !ok && fs > int32(len(f.m.Pred)):
+	case !ok && fs >= int32(len(f.m.Pred)): // Pred holds the events up to this one
 		return fmt.Sprintf("failure seq %d has made no recovery yet: it comes later", fs)
 	case !ok:
 		return fmt.Sprintf("the run has no effective fail event at seq %d", fs)
