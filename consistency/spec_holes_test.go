@@ -154,22 +154,10 @@ func holeCases() []ruleCase {
 		// P0's restart names a checkpoint it never took: domino-free
 		// fails, and MS's spec, which numbers the recovery by the
 		// checkpoint restored (history.Failure), diverges there.
-		{name: "ms-restart-unknown-checkpoint", src: futureHold, prop: lrr, status: fail,
-			also: map[string]report.Status{report.DominoFree: fail},
-			run: func(t *testing.T) *trace.Run {
-				run := replayOf(t, "ms", futureHold(t))
-				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
-			},
-			witness: "P0's restart at seq 2 restores checkpoint 7, which it never took"},
+		unknownRestore("ms", "P0's restart at seq 2 restores checkpoint 7, which it never took"),
 		// The same for PK, and for rollbacks (review: only MS's restart
 		// was judged; the others fell back to the rule's checkpoint).
-		{name: "pk-restart-unknown-checkpoint", src: futureHold, prop: lrr, status: fail,
-			also: map[string]report.Status{report.DominoFree: fail},
-			run: func(t *testing.T) *trace.Run {
-				run := replayOf(t, "pk", futureHold(t))
-				return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
-			},
-			witness: "P0's restart at seq 3 restores checkpoint 7, which it never took"},
+		unknownRestore("pk", "P0's restart at seq 3 restores checkpoint 7, which it never took"),
 		// P0 applies its own failure's recovery at its restart, then
 		// rolls back for that failure again: MS applies a recovery once
 		// (review: this passed, left to domino-free, which counts
@@ -268,6 +256,18 @@ func holeCases() []ruleCase {
 }
 
 // firstResend returns the seq of run's first resend by process p.
+// unknownRestore is the case of alg's replay of futureHold with P0's
+// restart naming checkpoint 7, which P0 never took.
+func unknownRestore(alg, witness string) ruleCase {
+	return ruleCase{name: alg + "-restart-unknown-checkpoint", src: futureHold, prop: report.LogReplayRules, status: report.Fail,
+		also: map[string]report.Status{report.DominoFree: report.Fail},
+		run: func(t *testing.T) *trace.Run {
+			run := replayOf(t, alg, futureHold(t))
+			return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
+		},
+		witness: witness}
+}
+
 func firstResend(t *testing.T, run *trace.Run, p int32) int32 {
 	t.Helper()
 	for i := range run.Events {
