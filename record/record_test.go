@@ -278,6 +278,14 @@ func TestOpenResumesEnds(t *testing.T) {
 	if !strings.Contains(string(b), `{"n":3,`) || strings.Contains(string(b), "yyy") {
 		t.Fatalf("resumed recording ends %q", b[max(len(b)-200, 0):])
 	}
+	// Blank lines after the last event are skipped, as reading skips them.
+	ok(t, os.WriteFile(path, append(b, "\n \r\n"...), 0o644))
+	r = must(record.Open("P0", path, opt))
+	ok(t, r.Internal("c"))
+	ok(t, r.Close())
+	if b := must(os.ReadFile(path)); !strings.Contains(string(b), `{"n":4,`) {
+		t.Fatalf("a recording ending in blank lines resumed as %q", b[max(len(b)-200, 0):])
+	}
 	ok(t, os.WriteFile(path, []byte(`{"format":"ckpt/rec`), 0o644))
 	r = must(record.Open("P0", path, opt))
 	ok(t, r.Close())

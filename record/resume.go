@@ -19,7 +19,7 @@ func (r *Recorder) resume(path string, f *os.File) error {
 	if err != nil {
 		return err
 	}
-	start, end, err := lastLine(f, size)
+	start, lineEnd, end, err := lastLine(f, size)
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func (r *Recorder) resume(path string, f *os.File) error {
 		}
 		if start > 0 { // the last whole line is an event's
 			var e event
-			line := make([]byte, end-start)
+			line := make([]byte, lineEnd-start)
 			if _, err := f.ReadAt(line, start); err != nil {
 				return err
 			}
@@ -49,26 +49,33 @@ func (r *Recorder) resume(path string, f *os.File) error {
 }
 
 // lastLine finds, reading f backwards from size, where its whole lines
-// end (after its last newline; 0 when it has none) and where the last of
-// them starts.
-func lastLine(f io.ReaderAt, size int64) (start, end int64, err error) {
+// end (end: after its last newline; 0 when it has none) and where the
+// last of them that is not blank starts and ends (blank lines are
+// skipped, as reading a recording skips them).
+func lastLine(f io.ReaderAt, size int64) (start, lineEnd, end int64, err error) {
 	buf := make([]byte, 64<<10)
+	blank := true // the line being scanned has shown only white space
 	for off := size; off > 0; {
 		n := min(off, int64(len(buf)))
 		off -= n
 		if _, err := f.ReadAt(buf[:n], off); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		for i := n - 1; i >= 0; i-- {
-			if buf[i] != '\n' {
-				continue
+			switch c := buf[i]; {
+			case c != '\n':
+				blank = blank && (c == ' ' || c == '\t' || c == '\r')
+			case end == 0:
+				end, lineEnd = off+i+1, off+i+1
+			case blank: // a blank line after the last one with text
+				lineEnd = off + i + 1
+			default:
+				return off + i + 1, lineEnd, end, nil
 			}
-			if end == 0 {
-				end = off + i + 1
-				continue
+			if buf[i] == '\n' {
+				blank = true
 			}
-			return off + i + 1, end, nil
 		}
 	}
-	return 0, end, nil
+	return 0, lineEnd, end, nil
 }
