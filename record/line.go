@@ -22,9 +22,12 @@ import (
 //
 // Merging turns n, tx and failure into seq, copy and failure seqs.
 
-func (r *Recorder) header() {
+func (r *Recorder) header() { r.buf = append(r.buf, r.headLine()...) }
+
+// headLine is the recording's first line, newline included.
+func (r *Recorder) headLine() []byte {
 	b, _ := json.MarshalWithOption(head{Format: Format, Process: r.name, Processes: r.opt.Processes, Algorithm: r.opt.Algorithm}, json.DisableHTMLEscape())
-	r.buf = append(append(r.buf, b...), '\n')
+	return append(b, '\n')
 }
 
 // begin starts the line of a new event of kind at Unix time ns (0: now);

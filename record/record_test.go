@@ -292,4 +292,10 @@ func TestOpenResumesEnds(t *testing.T) {
 	if b := must(os.ReadFile(path)); !strings.HasPrefix(string(b), `{"format":"ckpt/recording@1","process":"P0"}`+"\n") {
 		t.Fatalf("a header cut short was not rewritten: %q", b)
 	}
+	// A file of other text without a newline is no recording: refused,
+	// and left as it was.
+	ok(t, os.WriteFile(path, []byte("my notes"), 0o644))
+	if _, err := record.Open("P0", path, opt); err == nil || string(must(os.ReadFile(path))) != "my notes" {
+		t.Fatalf("Open took a one-line file of other text (%v)", err)
+	}
 }

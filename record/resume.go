@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,8 @@ import (
 // only its first line and its end: it checks that the header is the
 // process's, drops a torn last line (a crash cut its write short; what
 // comes before it is whole) and takes up the last event's number and
-// time. An empty file, or a header cut short, starts afresh.
+// time. An empty file, or a header cut short, starts afresh; a file
+// of other text without a newline is refused, not truncated.
 func (r *Recorder) resume(path string, f *os.File) error {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -22,6 +24,9 @@ func (r *Recorder) resume(path string, f *os.File) error {
 	start, lineEnd, end, err := lastLine(f, size)
 	if err != nil {
 		return err
+	}
+	if end == 0 && size > 0 && !r.tornHead(f, size) {
+		return fmt.Errorf("%s: not a %s recording of %s", path, Format, r.name)
 	}
 	if end > 0 {
 		var rec recording
@@ -46,6 +51,19 @@ func (r *Recorder) resume(path string, f *os.File) error {
 	}
 	r.size, err = f.Seek(end, io.SeekStart)
 	return err
+}
+
+// tornHead reports whether f, size bytes without a newline, is the
+// start of the header Open writes: a crash cut its write short. Any
+// other text is not a recording, and Open must not truncate it.
+func (r *Recorder) tornHead(f io.ReaderAt, size int64) bool {
+	want := r.headLine()
+	if size > int64(len(want)) {
+		return false
+	}
+	got := make([]byte, size)
+	_, err := f.ReadAt(got, 0)
+	return err == nil && bytes.HasPrefix(want, got)
 }
 
 // lastLine finds, reading f backwards from size, where its whole lines
