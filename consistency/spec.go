@@ -232,8 +232,17 @@ func (f *specFrame) restored(seq, want int32) int32 {
 // rule restores; rule says which that is.
 func (f *specFrame) restoredOther(seq int32, e *trace.RunEvent, ck, want int32, rule string) {
 	taken := f.b.Taken(e.P)
-	f.divergef([]int32{taken[ck].Seq, seq}, "%s's %s at seq %d restores checkpoint %d, not checkpoint %d\n%s, which for %[1]s at seq %[3]d is checkpoint %[5]d (pos %[7]d), but the %[2]s restored checkpoint %[4]d (pos %[8]d)",
-		f.name(e.P), e.Kind, seq, taken[ck].ID, taken[want].ID, rule, taken[want].Pos, taken[ck].Pos)
+	f.divergef([]int32{taken[ck].Seq, seq}, "%s's %s at seq %d restores checkpoint %d, not checkpoint %d\n%s, which for %[1]s at seq %[3]d is checkpoint %[5]d (%[7]s), but the %[2]s restored checkpoint %[4]d (%[8]s)",
+		f.name(e.P), e.Kind, seq, taken[ck].ID, taken[want].ID, rule, f.where(taken[want]), f.where(taken[ck]))
+}
+
+// where places checkpoint c for a witness: its sn too for MS, whose
+// rules are about numbers, and its pos.
+func (f *specFrame) where(c history.Ckpt) string {
+	if f.m.Alg != history.MS && f.m.Alg != history.Textbook {
+		return fmt.Sprintf("pos %d", c.Pos)
+	}
+	return fmt.Sprintf("sn %d, pos %d", c.Sn, c.Pos)
 }
 
 // wrongCause reports a rollback whose cause, if it names one, is not
