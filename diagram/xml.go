@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"bytes"
 	"encoding/xml"
 	"strconv"
 	"strings"
@@ -26,6 +27,20 @@ func (w *xw) Write(p []byte) (int, error) {
 func (w *xw) esc(s string) {
 	_ = xml.EscapeText(w, []byte(s)) // xw's Write never fails
 }
+
+// escText appends s escaped for XML text: as esc, but quotes as they
+// are (encoding/xml writes each as &#34;, which only an attribute needs;
+// a title holding a run line grew by a quarter). Its &#34; can only be
+// a quote: a '&' of s is written &amp;.
+func (w *xw) escText(s string) {
+	start := len(w.b)
+	w.esc(s)
+	if t := w.b[start:]; bytes.Contains(t, quoteRef) {
+		w.b = append(w.b[:start], bytes.ReplaceAll(t, quoteRef, []byte{'"'})...)
+	}
+}
+
+var quoteRef = []byte("&#34;")
 
 // attr appends ` name="value"`.
 func (w *xw) attr(name, value string) {
@@ -73,7 +88,7 @@ func (w *xw) coords(vs ...float64) {
 // tooltip.
 func (w *xw) end(tag, title string) {
 	w.raw("><title>")
-	w.esc(title)
+	w.escText(title)
 	w.raw("</title></" + tag + ">")
 }
 
@@ -82,7 +97,7 @@ func (w *xw) text(class string, x, y float64, s string) {
 	w.el("text", class)
 	w.nums("x y", x, y)
 	w.raw(">")
-	w.esc(s)
+	w.escText(s)
 	w.raw("</text>")
 }
 
