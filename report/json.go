@@ -4,6 +4,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // VT is the vector time of a restored checkpoint (PK): trace.VT, which
@@ -16,11 +17,7 @@ func (vt VT) MarshalJSON() ([]byte, error) {
 	if vt == nil {
 		return []byte("null"), nil
 	}
-	pairs := make([][2]int32, len(vt))
-	for i, x := range vt {
-		pairs[i] = [2]int32{x.Inc, x.Count}
-	}
-	return json.Marshal(pairs)
+	return codec.AppendVT(nil, trace.VT(vt)), nil // the run file's form
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
