@@ -239,7 +239,7 @@ func (f *specFrame) restoredOther(seq int32, e *trace.RunEvent, ck, want int32, 
 // where places checkpoint c for a witness: its sn too for MS, whose
 // rules are about numbers, and its pos.
 func (f *specFrame) where(c history.Ckpt) string {
-	if f.m.Alg != history.MS && f.m.Alg != history.Textbook {
+	if !f.m.Alg.IsMS() {
 		return fmt.Sprintf("pos %d", c.Pos)
 	}
 	return fmt.Sprintf("sn %d, pos %d", c.Sn, c.Pos)

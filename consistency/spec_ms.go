@@ -111,7 +111,9 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 		s.discard(seq, e, p)
 	case trace.Fail:
 		p.owes = nil
-		s.incs = append(s.incs, make([]int32, len(s.m.Failures)-len(s.incs))...)
+		if s.textbook { // the incarnations its restarts raise (rec)
+			s.incs = append(s.incs, make([]int32, len(s.m.Failures)-len(s.incs))...)
+		}
 	case trace.Restart:
 		s.restart(seq, e, p)
 	case trace.Rollback:

@@ -185,7 +185,8 @@ func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) trace
 	if vtEqual(got, want) {
 		return got
 	}
-	if j := vtDiff(got, want); j >= 0 {
+	if !s.mute && !s.diverged { // the witness costs O(processes): only the first is kept
+		j := vtDiff(got, want)
 		holder := "send of " + s.m.MsgName(e.Msg)
 		if e.Kind == trace.Checkpoint {
 			holder = fmt.Sprintf("checkpoint %d", e.Ckpt)
