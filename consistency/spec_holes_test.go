@@ -154,10 +154,12 @@ func holeCases() []ruleCase {
 		// P0's restart names a checkpoint it never took: domino-free
 		// fails, and MS's spec, which numbers the recovery by the
 		// checkpoint restored (history.Failure), diverges there.
-		unknownRestore("ms", "P0's restart at seq 2 restores checkpoint 7, which it never took"),
+		unknownRestore("ms", trace.Restart, futureHold, "P0's restart at seq 2 restores checkpoint 7, which it never took"),
+		unknownRestore("ms", trace.Rollback, rollbackTrace, "P1's rollback at seq 11 restores checkpoint 7, which it never took"),
 		// The same for PK, and for rollbacks (review: only MS's restart
 		// was judged; the others fell back to the rule's checkpoint).
-		unknownRestore("pk", "P0's restart at seq 3 restores checkpoint 7, which it never took"),
+		unknownRestore("pk", trace.Restart, futureHold, "P0's restart at seq 3 restores checkpoint 7, which it never took"),
+		unknownRestore("pk", trace.Rollback, bundled("orphan"), "P1's rollback at seq 14 restores checkpoint 7, which it never took"),
 		// P0 applies its own failure's recovery at its restart, then
 		// rolls back for that failure again: MS applies a recovery once
 		// (review: this passed, left to domino-free, which counts
@@ -256,14 +258,15 @@ func holeCases() []ruleCase {
 }
 
 // firstResend returns the seq of run's first resend by process p.
-// unknownRestore is the case of alg's replay of futureHold with P0's
-// restart naming checkpoint 7, which P0 never took.
-func unknownRestore(alg, witness string) ruleCase {
-	return ruleCase{name: alg + "-restart-unknown-checkpoint", src: futureHold, prop: report.LogReplayRules, status: report.Fail,
+// unknownRestore is the case of alg's replay of src with its first
+// event of kind (a restart or a rollback) naming checkpoint 7, which
+// its process never took.
+func unknownRestore(alg string, kind trace.Kind, src func(*testing.T) *trace.Trace, witness string) ruleCase {
+	return ruleCase{name: alg + "-" + kind.String() + "-unknown-checkpoint", src: src, prop: report.LogReplayRules, status: report.Fail,
 		also: map[string]report.Status{report.DominoFree: report.Fail},
 		run: func(t *testing.T) *trace.Run {
-			run := replayOf(t, alg, futureHold(t))
-			return forge(t, run, firstOf(t, run, trace.Restart), trace.Restart, func(e *trace.RunEvent) { e.Restore = 7 })
+			run := replayOf(t, alg, src(t))
+			return forge(t, run, firstOf(t, run, kind), kind, func(e *trace.RunEvent) { e.Restore = 7 })
 		},
 		witness: witness}
 }
