@@ -19,7 +19,7 @@ type worstAt struct {
 // offer keeps the larger of w and v, schedule s's, the earlier schedule
 // on a tie.
 func (w *worstAt) offer(v int, s *sched) {
-	if w.s == nil || v > w.v || (v == w.v && s.ordinal < w.s.ordinal) {
+	if w.s == nil || leads(v, s.ordinal, w.v, w.s.ordinal) {
 		c := *s
 		*w = worstAt{v, &c}
 	}
@@ -35,9 +35,16 @@ func (w *worstAt) extreme() Extreme {
 }
 
 // beaten reports whether value v, reached by the schedule of ordinal
-// ord, replaces x: a larger value, or the same reached earlier.
+// ord, replaces x (a shard's, when shards merge).
 func (x *Extreme) beaten(v int, ord int64) bool {
-	return x.Schedule == nil || v > x.Value || (v == x.Value && ord < x.Schedule.Ordinal)
+	return x.Schedule == nil || leads(v, ord, x.Value, x.Schedule.Ordinal)
+}
+
+// leads reports whether value v, reached by the schedule of ordinal ord,
+// replaces a worst case of value cur reached at curOrd: a larger value,
+// or the same reached earlier. One rule for the workers and the merge.
+func leads(v int, ord int64, cur int, curOrd int64) bool {
+	return v > cur || (v == cur && ord < curOrd)
 }
 
 // add counts times failures that undid undone ops each.
