@@ -104,7 +104,7 @@ func (rec *recording) add(b []byte) error {
 	if err := json.Unmarshal(b, e); err != nil {
 		return err
 	}
-	e.kind = trace.ParseKind(e.Kind)
+	e.kind = trace.Parse[trace.Kind](e.Kind)
 	if e.kind == trace.KindInvalid {
 		return fmt.Errorf("unknown event kind %q", e.Kind)
 	}

@@ -93,14 +93,34 @@ func name(names []string, i uint8) string {
 }
 
 // Parse returns the value of E (a Kind or one of the run's enums) whose
-// name is s, or its zero value (none) when no value has that name.
+// name is s, or its zero value (none) when no value has that name. The
+// decoders parse several per event: the names are compared as strings
+// from E's table, not through String (a call through the generic
+// dictionary per name made a parse four times slower).
 func Parse[E interface {
 	~uint8
 	String() string
 }](s string) E {
-	for e := E(1); e.String() != "?"; e++ {
-		if e.String() == s {
-			return e
+	var names []string
+	switch any(E(0)).(type) {
+	case Kind:
+		names = kindNames[:]
+	case Via:
+		names = viaNames
+	case CkptType:
+		names = ckptTypeNames
+	case Reason:
+		names = reasonNames
+	case Cause:
+		names = causeNames
+	case Control:
+		names = controlNames
+	case EndState:
+		names = stateNames
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i] == s {
+			return E(i)
 		}
 	}
 	return 0

@@ -73,18 +73,6 @@ var kindNames = [numKinds]string{
 // range, as the run's enums).
 func (k Kind) String() string { return name(kindNames[:], uint8(k)) }
 
-// ParseKind returns the kind named s, or KindInvalid: Parse[Kind], four
-// times faster (no call through the generic dictionary per name), for
-// the decoders, which parse a kind per event.
-func ParseKind(s string) Kind {
-	for k := Send; k < numKinds; k++ {
-		if kindNames[k] == s {
-			return k
-		}
-	}
-	return KindInvalid
-}
-
 // IsOp reports whether k is a program operation (send, recv, internal):
 // the piecewise-deterministic part of a process, as opposed to environment
 // events that happen at absolute times.

@@ -94,7 +94,7 @@ func (a *assembler) resolve(f *frame) (trace.Event, error) {
 		return ev, f.eventErr(`missing "kind"`)
 	}
 	name := text(w.Kind, &a.buf)
-	kind := trace.ParseKind(string(name))
+	kind := trace.Parse[trace.Kind](string(name))
 	switch {
 	case !kind.IsTraceKind():
 		return ev, f.eventErr("unknown kind %q", name)

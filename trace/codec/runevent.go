@@ -97,7 +97,7 @@ func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 		return err
 	}
 	if len(w.Kind) > 0 {
-		if ev.Kind = trace.ParseKind(string(b)); ev.Kind == trace.KindInvalid || ev.Kind == trace.Flush {
+		if ev.Kind = trace.Parse[trace.Kind](string(b)); ev.Kind == trace.KindInvalid || ev.Kind == trace.Flush {
 			return f.eventErr("unknown kind %q", b)
 		}
 	}

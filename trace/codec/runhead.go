@@ -119,7 +119,7 @@ func (d *runDecoder) scanEvent(f *frame) error {
 	d.scanID(f, w.Msg)
 	kind := trace.KindInvalid
 	if b, err := stringField(f, "kind", w.Kind, &d.buf); err == nil {
-		kind = trace.ParseKind(string(b))
+		kind = trace.Parse[trace.Kind](string(b))
 	}
 	h.count(kind)
 	if (len(w.VT) > 0 && w.VT[0] != 'n') || bytes.Contains(w.PB, []byte(`"vt"`)) {
