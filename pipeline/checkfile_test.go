@@ -232,7 +232,7 @@ func replayed(t *testing.T, name string, tr *trace.Trace, take func(*trace.Run, 
 // may read); without the source, every one too.
 func TestStreamCheckEstimate(t *testing.T) {
 	h := &codec.RunHead{Run: &trace.Run{Algorithm: "pk", Processes: make([]string, 1000)}, Compact: true,
-		Events: 100000, Sends: 30000, Checkpoints: 5000, InFlight: 100}
+		Sizes: trace.Sizes{Events: 100000, Sends: 30000, Checkpoints: 5000}, InFlight: 100}
 	quiet := &trace.Trace{Events: []trace.Event{{Kind: trace.Send}}}
 	failing := &trace.Trace{Events: []trace.Event{{Kind: trace.Fail}}}
 	vectors := func(n int64) int64 { return n * 1000 * 8 }

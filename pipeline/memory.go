@@ -226,7 +226,7 @@ func streamedSizes(tr *trace.Trace, s replay.Sizes, params trace.Params) replay.
 func replayEstimate(s replay.Sizes, names []string, check bool) estimate {
 	e := estimate{bytes: baseBytes + s.Events*perTraceEvent + s.Msgs*perMsg,
 		doing: "replaying it through " + strings.Join(names, " and ")}
-	runEvents := s.RunEvents()
+	runEvents := replay.RunEvents(s)
 	var most int64
 	for _, name := range names {
 		b, why := runBytes(name, s, runEvents, check)
@@ -262,8 +262,8 @@ func checkEstimate(run *trace.Run) estimate {
 // estimated, 785 MB the most live heap.
 func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
 	np := int64(len(h.Run.Processes))
-	s := replay.Sizes{Events: h.Events, Procs: np, Busy: np,
-		Sends: h.Sends, Recvs: h.Recvs, Checkpoints: h.Checkpoints, Fails: h.Fails}
+	s := h.Sizes
+	s.Procs, s.Busy = np, np
 	b, why := heldBytes(s, h.Events, true)
 	if src != nil {
 		b += int64(len(src.Events))*perTraceEvent + int64(len(src.Msgs))*perMsg

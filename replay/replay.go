@@ -190,10 +190,10 @@ func (e *engine) programs(counts []int32) {
 // of a trace of sizes sz writes.
 func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string, sz sizes) *trace.Run {
 	n := len(tr.Processes)
-	// Reserving the run's events (Sizes.RunEvents) avoids copying a run
+	// Reserving the run's events (RunEvents) avoids copying a run
 	// of hundreds of megabytes as it grows, and reserving no more keeps
 	// untouched capacity out of the collector's heap goal.
-	reserve := sz.RunEvents()
+	reserve := RunEvents(sz.Sizes)
 	return &trace.Run{
 		Algorithm: alg.Name(),
 		Processes: tr.Processes,

@@ -32,14 +32,15 @@ type RunHead struct {
 	// Early says the header lists the processes before the first event,
 	// so that the second pass hands the events over as it reads them.
 	Early bool
-	// Events counts the events; Vectors those that carry a vector time
-	// (a vt, or a pb with one); the others count kinds. InFlight is the
-	// most copies sent and not yet received, discarded or left
-	// unconsumed at once, counted by kind alone.
-	Events, Vectors, InFlight        int64
-	Sends, Recvs, Checkpoints, Fails int64
-	flight                           int64 // in flight now
-	compactOnly                      bool  // ScanCompactRun
+	// Sizes counts the events and their kinds (Procs and Busy are
+	// left to the reader of the header); Vectors counts those that
+	// carry a vector time (a vt, or a pb with one). InFlight is the most
+	// copies sent and not yet received, discarded or left unconsumed at
+	// once, counted by kind alone.
+	trace.Sizes
+	Vectors, InFlight int64
+	flight            int64 // in flight now
+	compactOnly       bool  // ScanCompactRun
 }
 
 // ScanRun reads the header and message ids of the run in r (ckpt/run@1
@@ -134,22 +135,15 @@ func (d *runDecoder) scanEvent(f *frame) error {
 	return nil
 }
 
-// count tallies an event of kind k.
+// count tallies an event of kind k, and the copies in flight.
 func (h *RunHead) count(k trace.Kind) {
+	h.Count(k)
 	switch k {
 	case trace.Send:
-		h.Sends++
 		h.flight++
 		h.InFlight = max(h.InFlight, h.flight)
-	case trace.Recv:
-		h.Recvs++
+	case trace.Recv, trace.Discard, trace.Unconsumed:
 		h.flight = max(h.flight-1, 0)
-	case trace.Discard, trace.Unconsumed:
-		h.flight = max(h.flight-1, 0)
-	case trace.Checkpoint:
-		h.Checkpoints++
-	case trace.Fail:
-		h.Fails++
 	}
 }
 
