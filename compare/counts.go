@@ -40,7 +40,7 @@ func countRow(run *trace.Run) Row {
 }
 
 // quotients sets the figures that divide the counts.
-func (r *Row) quotients() {
+func (r *Counts) quotients() {
 	r.ForcedPerBasic = quotient(float64(r.Forced), r.Basic)
 	r.PiggybackPerMessage = quotient(float64(r.PiggybackBytes), r.Messages)
 }

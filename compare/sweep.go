@@ -42,12 +42,13 @@ func DefaultSweep() SweepOptions {
 	return SweepOptions{Procs: 8, Intervals: 30, Seeds: 3, MTT: trace.Second, Ratios: []float64{1, 2, 5, 10, 20, 50, 100}}
 }
 
-// SweepRow is one protocol at one grid point, summed over the seeds.
+// SweepRow is one protocol at one grid point, summed over the seeds: in
+// `compare --sweep --format json`, one object of the array.
 type SweepRow struct {
-	Ratio    float64
-	ICT      trace.Time
-	Protocol string
-	Row      Row
+	Ratio    float64    `json:"ict_per_mtt"`
+	ICT      trace.Time `json:"ict"`
+	Protocol string     `json:"protocol"`
+	Counts
 }
 
 // Sweep runs the grid and returns one row per ratio and protocol, ratios
@@ -78,10 +79,9 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 		for pi, name := range o.Protocols {
 			sr := SweepRow{Ratio: ratio, ICT: o.ict(ratio), Protocol: name}
 			for s := range o.Seeds {
-				sr.Row.add(&cells[ri*o.Seeds+s][pi].Counts)
+				sr.add(&cells[ri*o.Seeds+s][pi].Counts)
 			}
-			sr.Row.Protocol = name
-			sr.Row.quotients()
+			sr.quotients()
 			out = append(out, sr)
 		}
 	}
@@ -173,7 +173,7 @@ func WriteCSV(w io.Writer, o SweepOptions, rows []SweepRow) error {
 		return strconv.FormatFloat(*v, 'f', 4, 64)
 	}
 	for _, sr := range rows {
-		r := &sr.Row
+		r := &sr.Counts
 		rec := []string{strconv.Itoa(o.Procs), strconv.Itoa(o.Intervals), strconv.Itoa(o.Seeds), strconv.Itoa(o.ops(sr.Ratio)), o.MTT.String(),
 			sr.ICT.String(), strconv.FormatFloat(sr.Ratio, 'g', -1, 64), sr.Protocol,
 			strconv.Itoa(r.Basic), strconv.Itoa(r.Forced), f(r.ForcedPerBasic), strconv.Itoa(r.Useless),

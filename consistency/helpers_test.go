@@ -239,6 +239,6 @@ func expect(t *testing.T, r report.Report, want map[string]report.Status) {
 // tests that read them.
 func measured(run *trace.Run, src *trace.Trace) report.Report {
 	r, m := Judge(run, src)
-	measure.Fill(&r, m, nil)
+	measure.Fill(&r, m, measure.StartBaseline(src))
 	return r
 }

@@ -33,11 +33,11 @@ func replayed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trac
 // streamed replays tr through a fresh algorithm name, judging the run as
 // it streams (verify's way).
 func streamed(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace) (report.Report, *trace.Run) {
-	return streamedSharing(t, name, tr, nil)
+	return streamedSharing(t, name, tr, measure.StartBaseline(tr))
 }
 
-// streamedSharing is streamed, the report taking tr's baseline from base
-// (nil: its own).
+// streamedSharing is streamed, the report taking tr's baseline from
+// base.
 func streamedSharing(t interface{ Fatalf(string, ...any) }, name string, tr *trace.Trace, base *measure.Baseline) (report.Report, *trace.Run) {
 	alg, err := algorithms.New(name, "", tr)
 	if err != nil {

@@ -13,18 +13,16 @@ import (
 )
 
 // Fill adds the tables to r, the checker's report of m. base is the
-// source trace's baseline started beside the checking (StartBaseline),
-// or nil to compute it here. explore, which judges thousands of
-// schedules of one trace, reads only the recoveries (Recoveries).
+// baseline of m's source trace started beside the checking
+// (StartBaseline; nil without a source trace). explore, which judges
+// thousands of schedules of one trace, reads only the recoveries
+// (Recoveries).
 func Fill(r *report.Report, m *history.Model, base *Baseline) {
 	r.Recoveries = Recoveries(m)
 	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}
 	r.Stats = Stats(m)
-	if m.Src == nil {
-		return
-	}
 	if base == nil {
-		base = StartBaseline(m.Src)
+		return
 	}
 	if b, err := base.wait(m); err == nil {
 		r.Baseline.Uncoordinated = b

@@ -1,8 +1,6 @@
 package measure
 
 import (
-	"sort"
-
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/rline"
 )
@@ -25,8 +23,8 @@ func Useless(ckpts [][]int32, msgs []rline.Msg) (int, error) {
 		if p < 0 || int(p) >= len(ckpts) {
 			return rline.None // zgraph refuses the message
 		}
-		cs := ckpts[p]
-		return int32(sort.Search(len(cs), func(i int) bool { return cs[i] > k }) - 1)
+		h, _ := rline.Slices(ckpts).Latest(p, k)
+		return h
 	}
 	zm := make([]zgraph.Msg, 0, len(msgs))
 	for _, m := range msgs {

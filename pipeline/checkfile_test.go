@@ -200,7 +200,7 @@ func TestVerifyDroppingVectorsSameReports(t *testing.T) {
 				}
 			}
 			r := s.Report()
-			measure.Fill(&r, s.Model(), nil)
+			measure.Fill(&r, s.Model(), measure.StartBaseline(tr))
 			got, want := marshal(t, r), marshal(t, Report(replayed(t, name, tr, nil), tr))
 			if got != want {
 				t.Fatalf("seed %d, %s: judged as verify does:\n%.3000s\nthe whole run checked:\n%.3000s", seed, name, got, want)

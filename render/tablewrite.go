@@ -39,15 +39,7 @@ func drawPart(sb *strings.Builder, t *table, p part, color bool) {
 	for j, c := range p.cols {
 		right[j] = c >= max(t.keys, 1) && c < len(t.right) && t.right[c]
 	}
-	rows, wrapped := partLines(t, p, color)
-	widths := make([]int, len(p.cols))
-	for _, row := range rows {
-		for j, lines := range row {
-			for _, l := range lines {
-				widths[j] = max(widths[j], displayWidth(l))
-			}
-		}
-	}
+	rows, widths, wrapped := partLines(t, p, color)
 	rule := func(left, mid, end string) {
 		sb.WriteString(left)
 		for j, w := range widths {
@@ -70,17 +62,17 @@ func drawPart(sb *strings.Builder, t *table, p part, color bool) {
 		for k := range height {
 			sb.WriteString("│")
 			for j, lines := range row {
-				s := ""
+				var l span
 				if k < len(lines) {
-					s = lines[k]
+					l = lines[k]
 				}
-				pad := strings.Repeat(" ", widths[j]-displayWidth(s))
+				pad := strings.Repeat(" ", widths[j]-l.width)
 				if right[j] {
-					s = pad + s
+					l.text = pad + l.text
 				} else {
-					s += pad
+					l.text += pad
 				}
-				sb.WriteString(" " + s + " │")
+				sb.WriteString(" " + l.text + " │")
 			}
 			sb.WriteByte('\n')
 		}
@@ -88,35 +80,47 @@ func drawPart(sb *strings.Builder, t *table, p part, color bool) {
 	rule("└", "┴", "┘")
 }
 
+// span is one line of a cell as drawn, with its display width.
+type span struct {
+	text  string
+	width int
+}
+
 // partLines are the lines of every cell of p, the header's first, each
 // painted and without the spaces around it (a painted line keeps them:
 // they are inside the colour), as the tables have always been drawn;
-// wrapped says a cell wraps over several lines.
-func partLines(t *table, p part, color bool) (rows [][][]string, wrapped bool) {
-	head := make([][]string, len(p.cols))
-	for j, c := range p.cols {
-		head[j] = []string{strings.TrimSpace(t.header[c])}
+// widths are the columns' widths, the widest line of each, measured once
+// here; wrapped says a cell wraps over several lines.
+func partLines(t *table, p part, color bool) (rows [][][]span, widths []int, wrapped bool) {
+	widths = make([]int, len(p.cols))
+	spans := func(j int, lines []string, tn tone) []span {
+		out := make([]span, len(lines))
+		for k, l := range lines {
+			l = strings.TrimSpace(paint(l, tn, color))
+			out[k] = span{l, displayWidth(l)}
+			widths[j] = max(widths[j], out[k].width)
+		}
+		return out
 	}
-	rows = [][][]string{head}
+	head := make([][]span, len(p.cols))
+	for j, c := range p.cols {
+		head[j] = spans(j, []string{t.header[c]}, plain)
+	}
+	rows = [][][]span{head}
 	for _, r := range t.rows {
-		row := make([][]string, len(p.cols))
+		row := make([][]span, len(p.cols))
 		for j, c := range p.cols {
-			row[j] = []string{""}
-			if c >= len(r) {
-				continue
+			lines, tn := []string{""}, plain
+			if c < len(r) {
+				lines, tn = []string{oneLine(r[c].text)}, r[c].tone
+				if p.wraps[j] > 0 {
+					lines = wrapLines(lines[0], p.wraps[j])
+					wrapped = wrapped || len(lines) > 1
+				}
 			}
-			text := oneLine(r[c].text)
-			if p.wraps[j] > 0 {
-				row[j] = wrapLines(text, p.wraps[j])
-				wrapped = wrapped || len(row[j]) > 1
-			} else {
-				row[j][0] = text
-			}
-			for k := range row[j] {
-				row[j][k] = strings.TrimSpace(paint(row[j][k], r[c].tone, color))
-			}
+			row[j] = spans(j, lines, tn)
 		}
 		rows = append(rows, row)
 	}
-	return rows, wrapped
+	return rows, widths, wrapped
 }

@@ -77,13 +77,7 @@ type Slices [][]int32
 // Latest implements Checkpoints by binary search.
 func (s Slices) Latest(p, pos int32) (h, at int32) {
 	cs := s[p]
-	// First index with position > pos, minus one.
-	i, _ := slices.BinarySearchFunc(cs, pos+1, func(c, t int32) int {
-		if c < t {
-			return -1
-		}
-		return 1
-	})
+	i, _ := slices.BinarySearch(cs, pos+1) // the first checkpoint after pos
 	if i == 0 {
 		return None, None
 	}

@@ -134,7 +134,7 @@ func TestSpecConformance(t *testing.T) {
 			}
 			run := replayPK(t, tr)
 			rep, m := consistency.Judge(run, tr)
-			measure.Fill(&rep, m, nil)
+			measure.Fill(&rep, m, measure.StartBaseline(tr))
 			if !rep.Valid {
 				t.Errorf("not valid: %v", failing(run, tr))
 			}
