@@ -103,21 +103,15 @@ func splitWitness(s string) (string, string) {
 // run breaks its own format.
 func notWellFormed(msg string) string { return "the run is not well formed: " + msg }
 
-// diverge records the first event the protocol spec does not allow,
-// text as bad's; later ones are not judged (the spec follows the run on,
-// for what other properties read of it: restore targets, requeues).
-func (f *specFrame) diverge(seqs []int32, text func() string) {
-	if !f.mute && !f.diverged {
-		f.diverged = true
-		msg, because := splitWitness(text())
-		f.res.failed(msg, seqs, because)
-	}
-}
-
-// divergef is diverge with the text formatted from format and args.
+// divergef records the first event the protocol spec does not allow,
+// its text as bad's; later ones are not judged (the spec
+// follows the run on, for what other properties read of it: restore
+// targets, requeues).
 func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
 	if !f.mute && !f.diverged {
-		f.diverge(seqs, func() string { return fmt.Sprintf(format, args...) })
+		f.diverged = true
+		msg, because := splitWitness(fmt.Sprintf(format, args...))
+		f.res.failed(msg, seqs, because)
 	}
 }
 
