@@ -78,14 +78,18 @@ func replayTimed(run *trace.Run) bool {
 	return run.Options.Timing == "" && p.RestartDelay > 0 && p.ControlDelay > 0 && p.DefaultDelay > 0
 }
 
-// bad records a violation of the property at index at, at seqs. text
-// is called only for the witnesses kept (so that one past the cap costs
-// nothing), and gives the message and the because-chain split at the
-// first newline; a text without one breaks only the run's form (the
-// because-chain is notWellFormed(message)), and a second part that
-// starts with "+" is appended to the message in it.
-func (f *specFrame) bad(at int, seqs []int32, text func() string) {
-	f.results[at].fail(seqs, func() (string, string) { return splitWitness(text()) })
+// badf records a violation of the property at index at, at seqs: the
+// text format and args make gives the message and the because-chain
+// split at the first newline; a text without one breaks only the run's
+// form (the because-chain is notWellFormed(message)), and a second part
+// that starts with "+" is appended to the message in it. Only the
+// witnesses kept are formatted: a broken run can fail a rule at every
+// event, and past the cap a violation costs the boxing of its arguments.
+func (f *specFrame) badf(at int, seqs []int32, format string, args ...any) {
+	if r := &f.results[at]; r.counted() {
+		msg, because := splitWitness(fmt.Sprintf(format, args...))
+		r.keep(msg, seqs, because)
+	}
 }
 
 func splitWitness(s string) (string, string) {
@@ -103,21 +107,15 @@ func splitWitness(s string) (string, string) {
 // run breaks its own format.
 func notWellFormed(msg string) string { return "the run is not well formed: " + msg }
 
-// diverge records the first event the protocol spec does not allow,
-// text as bad's; later ones are not judged (the spec follows the run on,
-// for what other properties read of it: restore targets, requeues).
-func (f *specFrame) diverge(seqs []int32, text func() string) {
-	if !f.mute && !f.diverged {
-		f.diverged = true
-		msg, because := splitWitness(text())
-		f.res.failed(msg, seqs, because)
-	}
-}
-
-// divergef is diverge with the text formatted from format and args.
+// divergef records the first event the protocol spec does not allow,
+// its text as badf's; later ones are not judged (the spec
+// follows the run on, for what other properties read of it: restore
+// targets, requeues).
 func (f *specFrame) divergef(seqs []int32, format string, args ...any) {
 	if !f.mute && !f.diverged {
-		f.diverge(seqs, func() string { return fmt.Sprintf(format, args...) })
+		f.diverged = true
+		msg, because := splitWitness(fmt.Sprintf(format, args...))
+		f.res.failed(msg, seqs, because)
 	}
 }
 

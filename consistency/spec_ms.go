@@ -198,23 +198,25 @@ func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool)
 // unmet reports duty d of process p left unfulfilled by the event at
 // seq (None: by the end of the run).
 func (s *msSpec) unmet(p int32, d *msOwe, seq int32) {
-	s.diverge([]int32{d.seq, seq}, func() string {
-		next, e := s.next(seq), s.m.Event(d.seq)
-		switch d.kind {
-		case oweDeliverSn:
-			return fmt.Sprintf("%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
-		case oweDeliverCopy:
-			return fmt.Sprintf("%s logs %s at seq %d but does not deliver it next\nMS logs a message right before delivering it, so %[1]s's next event after seq %[3]d is the receive of copy %[4]d of %[2]s as op %[5]d, but %[6]s", s.name(p), s.m.MsgName(e.Msg), d.seq, e.Copy, d.n, next)
-		case oweApply:
-			rec := s.rec(d.fi)
-			return fmt.Sprintf("%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
-				s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
-		case oweRequests:
-			return fmt.Sprintf("%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
-				s.name(p), d.seq, d.n, len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
-		}
-		return fmt.Sprintf("%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
-	})
+	if s.diverged || s.mute {
+		return
+	}
+	next, e, seqs := s.next(seq), s.m.Event(d.seq), []int32{d.seq, seq}
+	switch d.kind {
+	case oweDeliverSn:
+		s.divergef(seqs, "%s's forced checkpoint %d at seq %d forces no delivery\nMS takes a forced checkpoint only right before delivering a message whose sn is above its own, numbered as that message, so %[1]s's next event after seq %[3]d is the receipt of a message with sn %[4]d, but %[5]s", s.name(p), e.Ckpt, d.seq, d.n, next)
+	case oweDeliverCopy:
+		s.divergef(seqs, "%s logs %s at seq %d but does not deliver it next\nMS logs a message right before delivering it, so %[1]s's next event after seq %[3]d is the receive of copy %[4]d of %[2]s as op %[5]d, but %[6]s", s.name(p), s.m.MsgName(e.Msg), d.seq, e.Copy, d.n, next)
+	case oweApply:
+		rec := s.rec(d.fi)
+		s.divergef(seqs, "%s never applies the recovery of failure seq %d\n%[1]s received the Rollback request for %[3]s at seq %[4]d, recovery (%[5]s, %[6]d, r=%[7]d), which it had not applied; a process applies it at once, by a rollback if its sn is ≥ r, else by a recovery checkpoint numbered r, attributed to that failure, but %[8]s",
+			s.name(p), s.m.Failures[d.fi].Seq, s.m.FailName(d.fi), d.seq, s.name(rec.o), rec.c, rec.r, next)
+	case oweRequests:
+		s.divergef(seqs, "%s's restart at seq %d sends its Rollback request to %d of the %d other processes\na restarted MS process sends the Rollback request of its recovery to every other process, so that each applies it, at once; the run shows requests for %s to %[3]d of them before %[6]s",
+			s.name(p), d.seq, d.n, len(d.sent)-1, s.m.FailName(d.fi), strings.TrimPrefix(next, "its next event is "))
+	default:
+		s.divergef(seqs, "%s's recovery checkpoint at seq %d adopts no message\nwithout a request to apply, the textbook variant takes a recovery checkpoint only to adopt the incarnation of the message it delivers next, but %s", s.name(p), d.seq, next)
+	}
 }
 
 // finish judges what the processes still owe at the end.
@@ -252,13 +254,11 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 	case pb == nil || pb.Sn == history.None:
 		s.lacks(seq, "a piggyback with an sn")
 	case pb.Sn != p.sn || s.textbook && (pb.Inc != p.inc || pb.RecLine != p.line) || !s.textbook && !sameF(pb.F, p.f):
-		s.diverge([]int32{seq}, func() string {
-			got, want := fmt.Sprintf("sn %d, f %s", pb.Sn, fString(s.m, pb.F)), fmt.Sprintf("sn %d, f %s", p.sn, fString(s.m, p.f))
-			if s.textbook {
-				got, want = fmt.Sprintf("sn %d, inc %d, rec_line %d", pb.Sn, pb.Inc, pb.RecLine), fmt.Sprintf("sn %d, inc %d, rec_line %d", p.sn, p.inc, p.line)
-			}
-			return fmt.Sprintf("%s's send of %s at seq %d piggybacks a state it does not have\na message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries: %s, but the send at seq %[3]d carries %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, want, got)
-		})
+		got, want := fmt.Sprintf("sn %d, f %s", pb.Sn, fString(s.m, pb.F)), fmt.Sprintf("sn %d, f %s", p.sn, fString(s.m, p.f))
+		if s.textbook {
+			got, want = fmt.Sprintf("sn %d, inc %d, rec_line %d", pb.Sn, pb.Inc, pb.RecLine), fmt.Sprintf("sn %d, inc %d, rec_line %d", p.sn, p.inc, p.line)
+		}
+		s.divergef([]int32{seq}, "%s's send of %s at seq %d piggybacks a state it does not have\na message carries its sender's state at the send, rebuilt here from the run's checkpoints, restores and recoveries: %s, but the send at seq %[3]d carries %[5]s", s.name(e.P), s.m.MsgName(e.Msg), seq, want, got)
 	}
 }
 
@@ -370,13 +370,11 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 		return
 	}
 	if c := s.judge(p, pb); c != msValid || pb.Sn >= p.sn {
-		s.diverge([]int32{seq, s.m.Copies.Send[ci]}, func() string {
-			why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, s.name(e.P), p.sn)
-			if c != msValid {
-				why = "it is " + map[msCase]string{msStale: "stale", msFuture: "from the future"}[c] + ": " + s.why(p, e.P, pb, c)
-			}
-			return fmt.Sprintf("%s logs %s at seq %d against the logging rule\nMS logs a message iff it is valid and M.sn < sn; %[1]s logged copy %[4]d of %[2]s (sent at seq %[5]d) at seq %[3]d, but %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.Copies.Send[ci], why)
-		})
+		why := fmt.Sprintf("its piggybacked sn %d is not below %s's current checkpoint number %d", pb.Sn, s.name(e.P), p.sn)
+		if c != msValid {
+			why = "it is " + map[msCase]string{msStale: "stale", msFuture: "from the future"}[c] + ": " + s.why(p, e.P, pb, c)
+		}
+		s.divergef([]int32{seq, s.m.Copies.Send[ci]}, "%s logs %s at seq %d against the logging rule\nMS logs a message iff it is valid and M.sn < sn; %[1]s logged copy %[4]d of %[2]s (sent at seq %[5]d) at seq %[3]d, but %[6]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.Copies.Send[ci], why)
 	}
 	if old, ok := s.replayable(e.P, e.Op); ok && old.ci != ci {
 		s.skipped(seq, e, p, old, "took another copy and logged it anew")

@@ -56,11 +56,9 @@ func (s *msSpec) recoveryCheckpoint(seq int32, e *trace.RunEvent, p *msProc, d *
 		p.owes = append(p.owes, msOwe{kind: oweAdopted, seq: seq, fi: fi})
 	}
 	if fi == history.None {
-		s.diverge([]int32{seq}, func() string {
-			adopts := map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next"}[s.textbook]
-			return fmt.Sprintf("%s's recovery checkpoint %d at seq %d applies no failure\n%[1]s takes it at t=%[4]s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%[5]s, and %[1]s owes none: a process cannot act on a request it has not received",
-				s.name(e.P), e.Ckpt, seq, e.T, adopts)
-		})
+		adopts := map[bool]string{true: ", or adopts the higher incarnation of the message it delivers next"}[s.textbook]
+		s.divergef([]int32{seq}, "%s's recovery checkpoint %d at seq %d applies no failure\n%[1]s takes it at t=%[4]s, but a recovery checkpoint applies the recovery of a Rollback request the process has received and not applied (at its arrival, or at the restart of a process that was down then)%[5]s, and %[1]s owes none: a process cannot act on a request it has not received",
+			s.name(e.P), e.Ckpt, seq, e.T, adopts)
 		if f := s.recOf(e.Failure); f != history.None { // follow the run
 			s.apply(p, f)
 			if s.textbook {

@@ -1,7 +1,6 @@
 package consistency
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -75,11 +74,8 @@ func (s *pkSpec) flushed(f *trace.Event, idx int32) {
 	if ri := s.m.SrcIndex(e); e.T > f.T || (e.T == f.T && (ri == history.None || ri > idx)) {
 		return // after the flush
 	}
-	s.results[logReplayAt].fail([]int32{x}, func() (string, string) {
-		return fmt.Sprintf("%s's flush at t=%s leaves its receipt of %s at seq %d off stable storage", s.name(f.P), f.T, s.m.MsgName(e.Msg), x),
-			fmt.Sprintf("a flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %s was up at its flush at t=%s (source trace), but its receipt of %s at seq %d (t=%s), live then, has no log event",
-				s.name(f.P), f.T, s.m.MsgName(e.Msg), x, e.T)
-	})
+	s.badf(logReplayAt, []int32{x}, "%s's flush at t=%s leaves its receipt of %s at seq %d off stable storage\na flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %[1]s was up at its flush at t=%[2]s (source trace), but its receipt of %[3]s at seq %[4]d (t=%s), live then, has no log event",
+		s.name(f.P), f.T, s.m.MsgName(e.Msg), x, e.T)
 }
 
 // failedAfter reports whether the fail that has flush f's process down
@@ -107,11 +103,8 @@ func (s *pkSpec) failedAfter(f *trace.Event, idx int32) bool {
 func (s *pkSpec) logged(seq int32, e *trace.RunEvent) {
 	receipt := s.b.Logs(e)
 	if receipt == history.None {
-		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s logs copy %d of %s for op %d at seq %d, which is no volatile receipt", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), e.Op, seq),
-				fmt.Sprintf("a PK log event makes an entry of the volatile message log stable, so it names a live receipt not yet stable, but op %d of %s is no such receipt of copy %d of %s at seq %d",
-					e.Op, s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq)
-		})
+		s.badf(logReplayAt, []int32{seq}, "%s logs copy %d of %s for op %d at seq %d, which is no volatile receipt\na PK log event makes an entry of the volatile message log stable, so it names a live receipt not yet stable, but op %[4]d of %[1]s is no such receipt of copy %[2]d of %[3]s at seq %[5]d",
+			s.name(e.P), e.Copy, s.m.MsgName(e.Msg), e.Op, seq)
 		return
 	}
 	if s.flushes.src == nil {
@@ -119,22 +112,16 @@ func (s *pkSpec) logged(seq int32, e *trace.RunEvent) {
 	}
 	idx := s.flushOf(e)
 	if idx == history.None {
-		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks while up", s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T),
-				fmt.Sprintf("a PK log event is an entry made stable by a flush, at a flush of the source trace or at a timer tick (a checkpoint flushes first); the source trace has neither for %s at t=%s, so the receipt of %s (op %d) is still volatile there, and a crash loses it",
-					s.name(e.P), e.T, s.m.MsgName(e.Msg), e.Op)
-		})
+		s.badf(logReplayAt, []int32{seq}, "%s logs its receipt of %s (op %d) at seq %d, t=%s, where it neither flushes nor ticks while up\na PK log event is an entry made stable by a flush, at a flush of the source trace or at a timer tick (a checkpoint flushes first); the source trace has neither for %[1]s at t=%[5]s, so the receipt of %[2]s (op %[3]d) is still volatile there, and a crash loses it",
+			s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T)
 		return
 	}
 	// At equal times the trace's order holds: a receipt the trace lists
 	// after the flush is not yet in the log it writes.
 	r := s.m.Event(receipt)
 	if ri := s.m.SrcIndex(r); r.T == e.T && ri != history.None && ri >= idx {
-		s.results[logReplayAt].fail([]int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s logs its receipt of %s (op %d) at seq %d, t=%s, by a flush the trace lists before that receipt", s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T),
-				fmt.Sprintf("at equal times the trace's order holds (SPEC §3): %s's latest flush or tick at t=%s is trace event %d and its receipt of %s trace event %d, so the receipt comes after the flush and is still volatile",
-					s.name(e.P), e.T, idx, s.m.MsgName(e.Msg), ri)
-		})
+		s.badf(logReplayAt, []int32{seq}, "%s logs its receipt of %s (op %d) at seq %d, t=%s, by a flush the trace lists before that receipt\nat equal times the trace's order holds (SPEC §3): %[1]s's latest flush or tick at t=%[5]s is trace event %[6]d and its receipt of %[2]s trace event %[7]d, so the receipt comes after the flush and is still volatile",
+			s.name(e.P), s.m.MsgName(e.Msg), e.Op, seq, e.T, idx, ri)
 	}
 }
 

@@ -68,11 +68,11 @@ func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 // prepare judges event seq against the model before it takes it.
 func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	if e.Seq != history.None && e.Seq != seq {
-		s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("event %d carries seq %d", seq, e.Seq) })
+		s.badf(equivalenceAt, []int32{seq}, "event %d carries seq %d", seq, e.Seq)
 	}
 	s.order(seq, e)
 	if e.P < 0 || int(e.P) >= len(s.procs) {
-		s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("event %d: process index %d out of range", seq, e.P) })
+		s.badf(equivalenceAt, []int32{seq}, "event %d: process index %d out of range", seq, e.P)
 		return
 	}
 	switch e.Kind {
@@ -119,7 +119,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.unconsumed(seq, e)
 	case trace.End:
 		if first := s.b.Ended(e.P); first != history.None {
-			s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("%s ends twice, at seq %d and %d", s.name(e.P), first, seq) })
+			s.badf(equivalenceAt, []int32{seq}, "%s ends twice, at seq %d and %d", s.name(e.P), first, seq)
 		}
 	}
 	if s.proto != nil {
@@ -152,17 +152,13 @@ func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 // records, none after the run's end.
 func (s *runSpec) order(seq int32, e *trace.RunEvent) {
 	if t := s.lastT; seq > 0 && e.T < t {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("event %d at t=%s comes after one at t=%s\n+: a run lists its events in simulated time order", seq, e.T, t)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "event %d at t=%s comes after one at t=%s\n+: a run lists its events in simulated time order", seq, e.T, t)
 	}
 	s.lastT = max(s.lastT, e.T)
 	if e.Kind == trace.End && s.ended == history.None {
 		s.ended = seq
 	} else if end := s.ended; e.Kind != trace.End && e.Kind != trace.Unconsumed && end != history.None {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s at seq %d comes after the run's end at seq %d\n+: a run ends when no event is pending, and then records only end and unconsumed events", e.Kind, seq, end)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s at seq %d comes after the run's end at seq %d\n+: a run ends when no event is pending, and then records only end and unconsumed events", e.Kind, seq, end)
 	}
 }
 
@@ -173,16 +169,12 @@ func (s *runSpec) order(seq int32, e *trace.RunEvent) {
 func (s *runSpec) finish() {
 	for p := range s.procs {
 		if s.b.Ended(int32(p)) == history.None {
-			s.bad(equivalenceAt, nil, func() string {
-				return fmt.Sprintf("%s has no end event\n+: a run records per process how it ended", s.name(int32(p)))
-			})
+			s.badf(equivalenceAt, nil, "%s has no end event\n+: a run records per process how it ended", s.name(int32(p)))
 		}
 	}
 	for _, x := range s.flight {
 		e := s.m.Event(x)
-		s.bad(equivalenceAt, []int32{x}, func() string {
-			return fmt.Sprintf("the %s control message %s sends at seq %d never arrives\n+: the network delivers every control message, and a run ends only when none is pending", e.Control, s.name(e.P), x)
-		})
+		s.badf(equivalenceAt, []int32{x}, "the %s control message %s sends at seq %d never arrives\n+: the network delivers every control message, and a run ends only when none is pending", e.Control, s.name(e.P), x)
 	}
 	s.env.missing(s)
 	s.mailboxesListed()
@@ -201,14 +193,15 @@ func (s *runSpec) finish() {
 	}
 }
 
-// posCheck records a violation of a pos against the live count: at once
-// once the run has shown an op number, else in posChecks.
-func (s *runSpec) posCheck(seq int32, text func() string) {
+// posCheckf records a violation of a pos against the live count, its
+// text as badf's: at once once the run has shown an op number, else in
+// posChecks.
+func (s *runSpec) posCheckf(seq int32, format string, args ...any) {
+	r := &s.posChecks
 	if s.sawOp {
-		s.bad(equivalenceAt, []int32{seq}, text)
-	} else {
-		s.posChecks.fail([]int32{seq}, func() (string, string) { return splitWitness(text()) })
+		r = &s.results[equivalenceAt]
 	}
+	r.fail([]int32{seq}, func() (string, string) { return splitWitness(fmt.Sprintf(format, args...)) })
 }
 
 // op judges an app op (send, recv, internal; not a resend): op numbers
@@ -218,22 +211,18 @@ func (s *runSpec) op(seq int32, e *trace.RunEvent) {
 		s.sawOp = true
 		s.env.opAfterEnv(s, seq, e)
 		if !s.b.OpInRange(seq, e) {
-			s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("event %d: op %d out of range", seq, e.Op) })
+			s.badf(equivalenceAt, []int32{seq}, "event %d: op %d out of range", seq, e.Op)
 			return
 		}
 		if live := s.liveCount(e.P); e.Op != live && !(e.Op < live && s.b.Posless(e.P)) {
-			s.bad(equivalenceAt, []int32{seq}, func() string {
-				return fmt.Sprintf("broken op continuity at seq %d\n%s had %d live ops before seq %[1]d, so its next op should be op %[3]d, but the run says op %d", seq, s.name(e.P), live, e.Op)
-			})
+			s.badf(equivalenceAt, []int32{seq}, "broken op continuity at seq %d\n%s had %d live ops before seq %[1]d, so its next op should be op %[3]d, but the run says op %d", seq, s.name(e.P), live, e.Op)
 		}
 		if s.b.Down(e.P) {
 			s.procs[e.P].downOps = append(s.procs[e.P].downOps, seq)
 		}
 		if was, ok := s.b.Shown(e.P, e.Op); ok && (was.Kind != e.Kind || (e.Kind != trace.Internal && was.Msg != e.Msg)) {
-			s.bad(equivalenceAt, []int32{seq}, func() string {
-				return fmt.Sprintf("%s op %d differs between executions\na piecewise-deterministic program re-executes the same op at the same index, but op %[2]d of %[1]s was %[3]s earlier and is %[4]s%[5]s at seq %[6]d",
-					s.name(e.P), e.Op, was.Kind, e.Kind, s.m.MsgOpt(e.Msg), seq)
-			})
+			s.badf(equivalenceAt, []int32{seq}, "%s op %d differs between executions\na piecewise-deterministic program re-executes the same op at the same index, but op %[2]d of %[1]s was %[3]s earlier and is %[4]s%[5]s at seq %[6]d",
+				s.name(e.P), e.Op, was.Kind, e.Kind, s.m.MsgOpt(e.Msg), seq)
 		}
 	}
 	if e.Kind == trace.Send {
@@ -249,9 +238,7 @@ func (s *runSpec) op(seq int32, e *trace.RunEvent) {
 			s.takes(seq, e, ci)
 		}
 	} else if e.Copy > 0 {
-		s.bad(orphanFreeAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s received copy %d of %s that was never sent\nthe run shows no send of copy %[2]d of %[3]s before seq %d", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq)
-		})
+		s.badf(orphanFreeAt, []int32{seq}, "%s received copy %d of %s that was never sent\nthe run shows no send of copy %[2]d of %[3]s before seq %d", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq)
 	}
 }
 
@@ -266,10 +253,8 @@ func (s *runSpec) transmits(seq int32, e *trace.RunEvent) {
 		if e.Copy > n {
 			what, why = fmt.Sprintf("copy numbers of %s jump from %d to %d", s.m.MsgName(e.Msg), n, e.Copy), "none is skipped"
 		}
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s\nthe send at seq %d numbers its copy %d, but %s has copies 1 to %d before it: copy numbers count every transmission of a message id, so %s",
-				what, seq, e.Copy, s.m.MsgName(e.Msg), n, why)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s\nthe send at seq %d numbers its copy %d, but %s has copies 1 to %d before it: copy numbers count every transmission of a message id, so %s",
+			what, seq, e.Copy, s.m.MsgName(e.Msg), n, why)
 	}
 }
 
@@ -280,10 +265,8 @@ func (s *runSpec) fromSender(seq int32, e *trace.RunEvent, ci int32) {
 	if e.Peer == history.None || sent == history.None || s.m.Event(sent).P == e.Peer {
 		return
 	}
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s receives copy %d of %s at seq %d from %s, but %s sent it\ncopy %[2]d of %[3]s was transmitted by %[6]s at seq %d, so a receive of it names %[6]s as its sender, but the receive at seq %[4]d says from %[5]s",
-			s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, s.name(e.Peer), s.name(s.m.Event(sent).P), sent)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s receives copy %d of %s at seq %d from %s, but %s sent it\ncopy %[2]d of %[3]s was transmitted by %[6]s at seq %d, so a receive of it names %[6]s as its sender, but the receive at seq %[4]d says from %[5]s",
+		s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, s.name(e.Peer), s.name(s.m.Event(sent).P), sent)
 }
 
 // takes checks a receive or discard taking copy ci from p's mailbox: it
@@ -293,10 +276,8 @@ func (s *runSpec) fromSender(seq int32, e *trace.RunEvent, ci int32) {
 func (s *runSpec) takes(seq int32, e *trace.RunEvent, ci int32) {
 	m := s.m
 	if to := m.CopyTo(ci); to != history.None && to != e.P {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s takes copy %d of %s, which was sent to %s\ncopy %[2]d of %[3]s was sent to %[4]s at seq %d, so it can reach no other mailbox, but %[1]s takes it at seq %[6]d",
-				s.name(e.P), e.Copy, m.MsgName(e.Msg), s.name(to), m.Copies.Send[ci], seq)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s takes copy %d of %s, which was sent to %s\ncopy %[2]d of %[3]s was sent to %[4]s at seq %d, so it can reach no other mailbox, but %[1]s takes it at seq %[6]d",
+			s.name(e.P), e.Copy, m.MsgName(e.Msg), s.name(to), m.Copies.Send[ci], seq)
 		return
 	}
 	if e.Via != trace.ViaLog {
@@ -307,15 +288,11 @@ func (s *runSpec) takes(seq int32, e *trace.RunEvent, ci int32) {
 	}
 	switch t := s.b.TakenBy(ci); {
 	case t == history.None:
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s discards copy %d of %s it never had\na discard judges a copy from the mailbox or the message log, but copy %[2]d of %[3]s is in neither at seq %d: it was sent at seq %d and nobody took it before",
-				s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, m.Copies.Send[ci])
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s discards copy %d of %s it never had\na discard judges a copy from the mailbox or the message log, but copy %[2]d of %[3]s is in neither at seq %d: it was sent at seq %d and nobody took it before",
+			s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, m.Copies.Send[ci])
 	case m.Alg == history.PK || m.Event(t).Kind != trace.Recv:
-		s.bad(logReplayAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s discards copy %d of %s at seq %d, which its mailbox no longer holds\nthe %s at seq %d took copy %[2]d of %[3]s and nothing put it back; only MS's replay log offers a copy again, once, as a receipt it logged",
-				s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, m.Event(t).Kind, t)
-		})
+		s.badf(logReplayAt, []int32{seq}, "%s discards copy %d of %s at seq %d, which its mailbox no longer holds\nthe %s at seq %d took copy %[2]d of %[3]s and nothing put it back; only MS's replay log offers a copy again, once, as a receipt it logged",
+			s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, m.Event(t).Kind, t)
 	}
 }
 
@@ -324,9 +301,7 @@ func (s *runSpec) takes(seq int32, e *trace.RunEvent, ci int32) {
 func (s *runSpec) unconsumed(seq int32, e *trace.RunEvent) {
 	m := s.m
 	if s.b.Ended(e.P) == history.None {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("unconsumed record at seq %d comes before %s's end", seq, s.name(e.P))
-		})
+		s.badf(equivalenceAt, []int32{seq}, "unconsumed record at seq %d comes before %s's end", seq, s.name(e.P))
 	}
 	ci := s.copyOf(e)
 	if ci < 0 && e.Copy <= 0 || ci >= 0 && s.b.MayHold(ci) && m.CopyTo(ci) == e.P {
@@ -345,10 +320,8 @@ func (s *runSpec) unconsumed(seq int32, e *trace.RunEvent) {
 			where = fmt.Sprintf("it was taken at seq %d and not put back", t)
 		}
 	}
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s lists copy %d of %s unconsumed, but its mailbox does not hold it\nthe unconsumed record at seq %d says copy %[2]d of %[3]s is still in %[1]s's mailbox, but %[5]s",
-			s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, where)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s lists copy %d of %s unconsumed, but its mailbox does not hold it\nthe unconsumed record at seq %d says copy %[2]d of %[3]s is still in %[1]s's mailbox, but %[5]s",
+		s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, where)
 }
 
 // mailboxesListed reports copies still in a mailbox that no `unconsumed`
@@ -362,10 +335,8 @@ func (s *runSpec) mailboxesListed() {
 		if to := s.m.CopyTo(ci); s.b.InMailbox(ci) && to != history.None {
 			send := s.m.Copies.Send[ci]
 			e := s.m.Event(send)
-			s.bad(logReplayAt, []int32{send}, func() string {
-				return fmt.Sprintf("copy %d of %s is left in %s's mailbox, but no unconsumed record lists it\ncopy %[1]d of %[2]s was sent at seq %[4]d and no receive or discard took it (or a rollback put it back), so it is still in %[3]s's mailbox at the end, where the run must list it as unconsumed",
-					e.Copy, s.m.MsgName(e.Msg), s.name(to), send)
-			})
+			s.badf(logReplayAt, []int32{send}, "copy %d of %s is left in %s's mailbox, but no unconsumed record lists it\ncopy %[1]d of %[2]s was sent at seq %[4]d and no receive or discard took it (or a rollback put it back), so it is still in %[3]s's mailbox at the end, where the run must list it as unconsumed",
+				e.Copy, s.m.MsgName(e.Msg), s.name(to), send)
 		}
 	}
 }
@@ -377,9 +348,7 @@ func (s *runSpec) resendLive(seq int32, e *trace.RunEvent) {
 	if s.copyOf(e) < 0 || e.Op == history.None || s.b.ResendOf(e.P, e.Op, e.Msg) != history.None {
 		return
 	}
-	s.bad(orphanFreeAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s resends %s at seq %d but its send is not live\na resend repeats a send of the live history, but at seq %[3]d op %d of %[1]s is not a live send of %[2]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op)
-	})
+	s.badf(orphanFreeAt, []int32{seq}, "%s resends %s at seq %d but its send is not live\na resend repeats a send of the live history, but at seq %[3]d op %d of %[1]s is not a live send of %[2]s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Op)
 }
 
 // resendOf checks a resend's `of`: an earlier transmission of the live
@@ -401,10 +370,8 @@ func (s *runSpec) resendOf(seq int32, e *trace.RunEvent) {
 	case oi < 0 || e.Of > e.Copy || m.Copies.Send[oi] == history.None:
 		why = fmt.Sprintf("no copy %d of %s was sent before it", e.Of, m.MsgName(e.Msg))
 	}
-	s.bad(equivalenceAt, []int32{orig, seq}, func() string {
-		return fmt.Sprintf("%s's resend of %s at seq %d says it repeats copy %d of %[2]s, but the send it repeats transmitted copy %[5]d\n+: a resend's of names the copy it repeats, a transmission of the live send it repeats (%[6]s), but %[7]s",
-			s.name(e.P), m.MsgName(e.Msg), seq, e.Of, m.Event(orig).Copy, m.Describe(orig), why)
-	})
+	s.badf(equivalenceAt, []int32{orig, seq}, "%s's resend of %s at seq %d says it repeats copy %d of %[2]s, but the send it repeats transmitted copy %[5]d\n+: a resend's of names the copy it repeats, a transmission of the live send it repeats (%[6]s), but %[7]s",
+		s.name(e.P), m.MsgName(e.Msg), seq, e.Of, m.Event(orig).Copy, m.Describe(orig), why)
 }
 
 // checkpoint checks a checkpoint's pos and id, and the failure a
@@ -413,11 +380,9 @@ func (s *runSpec) checkpoint(seq int32, e *trace.RunEvent) {
 	switch live := s.liveCount(e.P); {
 	case e.Pos == history.None:
 	case e.Pos < 0:
-		s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, e.Pos) })
+		s.badf(equivalenceAt, []int32{seq}, "event %d: negative pos %d", seq, e.Pos)
 	case e.Pos != live:
-		s.posCheck(seq, func() string {
-			return fmt.Sprintf("checkpoint at seq %d has pos %d\n%s had %d live ops when it took checkpoint %d at seq %[1]d, but the checkpoint says pos %[2]d", seq, e.Pos, s.name(e.P), live, e.Ckpt)
-		})
+		s.posCheckf(seq, "checkpoint at seq %d has pos %d\n%s had %d live ops when it took checkpoint %d at seq %[1]d, but the checkpoint says pos %[2]d", seq, e.Pos, s.name(e.P), live, e.Ckpt)
 	}
 	if e.CkptType == trace.CkptInitial || e.Ckpt == history.None {
 		return
@@ -427,9 +392,7 @@ func (s *runSpec) checkpoint(seq int32, e *trace.RunEvent) {
 		if old.Seq == history.None {
 			was = "is the initial checkpoint's"
 		}
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s reuses checkpoint id %d at seq %d\ncheckpoint ids are unique per process (0 is the initial checkpoint), but %[1]s's checkpoint at seq %[3]d has id %[2]d, which %[4]s", s.name(e.P), e.Ckpt, seq, was)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s reuses checkpoint id %d at seq %d\ncheckpoint ids are unique per process (0 is the initial checkpoint), but %[1]s's checkpoint at seq %[3]d has id %[2]d, which %[4]s", s.name(e.P), e.Ckpt, seq, was)
 	}
 	if e.CkptType == trace.CkptRecovery && e.Failure != history.None {
 		s.attributed(seq, e)
@@ -444,13 +407,9 @@ func (s *runSpec) attributed(seq int32, e *trace.RunEvent) {
 	fi, ok := s.m.FailureAt(e.Failure)
 	switch {
 	case !ok && e.Failure != history.None:
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s at seq %d answers failure seq %d, which is no fail event\nthe %[1]s of %[4]s at seq %[2]d names failure seq %[3]d, but the run has no effective fail event there", e.Kind, seq, e.Failure, s.name(e.P))
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s at seq %d answers failure seq %d, which is no fail event\nthe %[1]s of %[4]s at seq %[2]d names failure seq %[3]d, but the run has no effective fail event there", e.Kind, seq, e.Failure, s.name(e.P))
 	case ok && e.Kind != trace.ControlRecv && s.m.Failures[fi].Restart == history.None:
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s at seq %d answers %s before its restart\na failure is announced at its process's restart, but the %[1]s of %[4]s at seq %[2]d answers %[3]s, whose process has not restarted yet", e.Kind, seq, s.m.FailName(fi), s.name(e.P))
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s at seq %d answers %s before its restart\na failure is announced at its process's restart, but the %[1]s of %[4]s at seq %[2]d answers %[3]s, whose process has not restarted yet", e.Kind, seq, s.m.FailName(fi), s.name(e.P))
 	}
 }
 
@@ -463,22 +422,16 @@ func (s *runSpec) restart(seq int32, e *trace.RunEvent) {
 	if e.Kind == trace.Rollback {
 		s.prompted(seq, e)
 		if down {
-			s.bad(equivalenceAt, []int32{seq}, func() string {
-				return fmt.Sprintf("%s rolls back at seq %d while it is down\n%[1]s failed at seq %[3]d and has not restarted, so it executes nothing, but the run shows it rolling back at seq %[2]d", s.name(e.P), seq, last)
-			})
+			s.badf(equivalenceAt, []int32{seq}, "%s rolls back at seq %d while it is down\n%[1]s failed at seq %[3]d and has not restarted, so it executes nothing, but the run shows it rolling back at seq %[2]d", s.name(e.P), seq, last)
 		}
 		s.attributed(seq, e)
 		return
 	}
 	switch {
 	case !down:
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s restarts at seq %d but is not down\na restart ends a failure, but %[1]s has no fail event since its last restart before seq %[2]d", s.name(e.P), seq)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s restarts at seq %d but is not down\na restart ends a failure, but %[1]s has no fail event since its last restart before seq %[2]d", s.name(e.P), seq)
 	case e.Failure != history.None && e.Failure != last:
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's restart at seq %d answers failure seq %d, not its own pending failure seq %d\n%[1]s failed at seq %[4]d and restarts at seq %[2]d, so the restart answers that failure, but it names failure seq %[3]d", s.name(e.P), seq, e.Failure, last)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s's restart at seq %d answers failure seq %d, not its own pending failure seq %d\n%[1]s failed at seq %[4]d and restarts at seq %[2]d, so the restart answers that failure, but it names failure seq %[3]d", s.name(e.P), seq, e.Failure, last)
 	}
 	s.opsWhileDown(e.P, seq)
 	s.env.restartedAt(s, seq, e)
@@ -492,10 +445,8 @@ func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
 		return
 	}
 	if n := s.b.Restarts(e.P); e.Inc != history.None && (s.m.Alg == history.MS || s.m.Alg == history.PK) && e.Inc != n {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
-				s.name(e.P), seq, e.Inc, n)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
+			s.name(e.P), seq, e.Inc, n)
 	}
 	if fi := s.m.FailOf(seq); fi != history.None {
 		s.heard[[2]int32{e.P, s.m.Failures[fi].Seq}] = true
@@ -506,25 +457,19 @@ func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
 // checkpoint (domino-free), at least its ops kept, at most the live ones.
 func (s *runSpec) restore(seq int32, e *trace.RunEvent) {
 	if e.Restore != history.None && !s.b.Holds(e.P, e.Restore) && !s.m.Missing.CkptID {
-		s.bad(dominoFreeAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s restores checkpoint %d it does not hold\nat seq %d %[1]s restores checkpoint %[2]d, but no checkpoint with that id is among the checkpoints it holds (it took it never, or a rollback discarded it)", s.name(e.P), e.Restore, seq)
-		})
+		s.badf(dominoFreeAt, []int32{seq}, "%s restores checkpoint %d it does not hold\nat seq %d %[1]s restores checkpoint %[2]d, but no checkpoint with that id is among the checkpoints it holds (it took it never, or a rollback discarded it)", s.name(e.P), e.Restore, seq)
 	}
 	switch live := s.liveCount(e.P); {
 	case e.Pos == history.None:
 		return
 	case e.Pos < 0:
-		s.bad(equivalenceAt, []int32{seq}, func() string { return fmt.Sprintf("event %d: negative pos %d", seq, e.Pos) })
+		s.badf(equivalenceAt, []int32{seq}, "event %d: negative pos %d", seq, e.Pos)
 		return
 	case e.Pos > live:
-		s.posCheck(seq, func() string {
-			return fmt.Sprintf("%s at seq %d keeps %d ops but has only %d\n%s had %[4]d live ops at seq %[2]d, so a %[1]s cannot keep the first %[3]d", e.Kind, seq, e.Pos, live, s.name(e.P))
-		})
+		s.posCheckf(seq, "%s at seq %d keeps %d ops but has only %d\n%s had %[4]d live ops at seq %[2]d, so a %[1]s cannot keep the first %[3]d", e.Kind, seq, e.Pos, live, s.name(e.P))
 	}
 	if ck, ok := s.b.CkptByID(e.P, e.Restore); ok && e.Restore != history.None && e.Pos < ck.Pos {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\n+: a restored checkpoint holds the state after its pos ops, and replay only moves forward from it", s.name(e.P), e.Kind, seq, e.Restore, ck.Pos, e.Pos)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\n+: a restored checkpoint holds the state after its pos ops, and replay only moves forward from it", s.name(e.P), e.Kind, seq, e.Restore, ck.Pos, e.Pos)
 	}
 }
 
@@ -532,9 +477,7 @@ func (s *runSpec) restore(seq int32, e *trace.RunEvent) {
 func (s *runSpec) undoneCount(seq int32, e *trace.RunEvent) {
 	if n := int32(len(s.m.RestoreOf(seq).Undid)); e.Pos >= 0 && e.Undone != history.None && e.Undone != n {
 		kept := min(e.Pos, s.liveCount(e.P))
-		s.posCheck(seq, func() string {
-			return fmt.Sprintf("%s at seq %d claims %d ops undone, the checker counts %d\n%s had %d live ops before seq %[2]d and kept %[7]d, so %[4]d were undone", e.Kind, seq, e.Undone, n, s.name(e.P), kept+n, kept)
-		})
+		s.posCheckf(seq, "%s at seq %d claims %d ops undone, the checker counts %d\n%s had %d live ops before seq %[2]d and kept %[7]d, so %[4]d were undone", e.Kind, seq, e.Undone, n, s.name(e.P), kept+n, kept)
 	}
 }
 
@@ -547,9 +490,7 @@ func (s *runSpec) opsWhileDown(p, restart int32) {
 			continue
 		}
 		e, last := s.m.Event(x), s.b.LastFail(p)
-		s.posCheck(x, func() string {
-			return fmt.Sprintf("%s executes op %d at seq %d while it is down\n%[1]s failed at seq %[4]d and executes nothing until it restarts (a PK restart re-executes ops at its own time), but %[5]s comes before that", s.name(e.P), e.Op, x, last, s.m.Describe(x))
-		})
+		s.posCheckf(x, "%s executes op %d at seq %d while it is down\n%[1]s failed at seq %[4]d and executes nothing until it restarts (a PK restart re-executes ops at its own time), but %[5]s comes before that", s.name(e.P), e.Op, x, last, s.m.Describe(x))
 	}
 	ps.downOps = ps.downOps[:0]
 }
@@ -564,9 +505,7 @@ func (s *runSpec) downTick(seq int32, e *trace.RunEvent) {
 		return
 	}
 	state := map[bool]string{true: "down", false: "up"}[isDown]
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s's %s at seq %d does not fit it being %s\na tick of a down process takes no checkpoint and is recorded as skipped with reason down, and only then; %[1]s is %[4]s at seq %[3]d", s.name(e.P), e.Kind, seq, state)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d does not fit it being %s\na tick of a down process takes no checkpoint and is recorded as skipped with reason down, and only then; %[1]s is %[4]s at seq %[3]d", s.name(e.P), e.Kind, seq, state)
 }
 
 // prompted checks that a rollback answering a request or token, a
@@ -577,10 +516,8 @@ func (s *runSpec) prompted(seq int32, e *trace.RunEvent) {
 	if e.Failure == history.None || s.heard[[2]int32{e.P, e.Failure}] || e.Kind == trace.Rollback && e.Cause != trace.CauseRequest && e.Cause != trace.CauseToken {
 		return // a rollback for a message from a later recovery (MS) needs none
 	}
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s's %s at seq %d answers failure seq %d, of which it has not heard\na failure's control messages start at its process's restart and reach the others as control_recv events; %[1]s has no restart or control_recv for failure seq %[4]d before its %[2]s at seq %[3]d",
-			s.name(e.P), e.Kind, seq, e.Failure)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d answers failure seq %d, of which it has not heard\na failure's control messages start at its process's restart and reach the others as control_recv events; %[1]s has no restart or control_recv for failure seq %[4]d before its %[2]s at seq %[3]d",
+		s.name(e.P), e.Kind, seq, e.Failure)
 }
 
 // controlArrived takes a control message out of flight: of those in
@@ -601,25 +538,19 @@ func (s *runSpec) controlArrived(seq int32, e *trace.RunEvent) {
 		}
 	}
 	if first < 0 {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s receives a %s control message at seq %d that %s never sent\n+ (or not for that failure, or it arrived already)", s.name(e.P), e.Control, seq, s.name(e.Peer))
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s receives a %s control message at seq %d that %s never sent\n+ (or not for that failure, or it arrived already)", s.name(e.P), e.Control, seq, s.name(e.Peer))
 		return
 	}
 	if i < 0 {
 		i = first
 		sent := s.flight[i]
-		s.bad(equivalenceAt, []int32{sent, seq}, func() string {
-			return fmt.Sprintf("%s receives a %s control message at seq %d whose body differs from the one %s sent at seq %d\nthe run is not well formed: the network delivers a control message unchanged, but %[4]s sent %[6]s at seq %[5]d and %[1]s received %[7]s at seq %[3]d",
-				s.name(e.P), e.Control, seq, s.name(e.Peer), sent, describeBody(m, m.Run.Body(m.Event(sent))), describeBody(m, m.Run.Body(e)))
-		})
+		s.badf(equivalenceAt, []int32{sent, seq}, "%s receives a %s control message at seq %d whose body differs from the one %s sent at seq %d\nthe run is not well formed: the network delivers a control message unchanged, but %[4]s sent %[6]s at seq %[5]d and %[1]s received %[7]s at seq %[3]d",
+			s.name(e.P), e.Control, seq, s.name(e.Peer), sent, describeBody(m, m.Run.Body(m.Event(sent))), describeBody(m, m.Run.Body(e)))
 	}
 	sent := s.flight[i]
 	if d := m.Run.Options.Params.ControlDelay; s.instants && e.T != m.Event(sent).T+d {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s receives a %s control message at seq %d, t=%s, not at t=%s\ncontrol messages take control_delay %s (the run's params), and this one was sent at seq %d, t=%s",
-				s.name(e.P), e.Control, seq, e.T, m.Event(sent).T+d, d, sent, m.Event(sent).T)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s receives a %s control message at seq %d, t=%s, not at t=%s\ncontrol messages take control_delay %s (the run's params), and this one was sent at seq %d, t=%s",
+			s.name(e.P), e.Control, seq, e.T, m.Event(sent).T+d, d, sent, m.Event(sent).T)
 	}
 	s.flight = slices.Delete(s.flight, i, i+1)
 }

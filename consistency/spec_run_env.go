@@ -72,10 +72,8 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	if s.m.Alg == history.Coordinated && e.Kind == trace.Checkpoint {
 		nor = " and answers no round request at its instant"
 	}
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s's %s at seq %d (t=%s) is no %s of the trace%s\nenvironment events happen at their trace time, one run event for each, but of %[1]s's %[5]ss in the trace %[7]s",
-			s.name(e.P), e.Kind, seq, e.T, what, nor, next)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d (t=%s) is no %s of the trace%s\nenvironment events happen at their trace time, one run event for each, but of %[1]s's %[5]ss in the trace %[7]s",
+		s.name(e.P), e.Kind, seq, e.T, what, nor, next)
 }
 
 // missing reports the trace's environment events the run does not show.
@@ -84,10 +82,8 @@ func (env *envSpec) missing(s *runSpec) {
 		for k, left := range [][]int32{env.ticks[p], env.fails[p]} {
 			for _, i := range left {
 				t := s.m.Src.Events[i].T
-				s.bad(equivalenceAt, nil, func() string {
-					return fmt.Sprintf("the trace's %s of %s at t=%s is missing from the run\nenvironment events happen at their trace time, one run event for each, and a run ends only when none is pending",
-						[]string{"timer tick", "fail"}[k], s.name(int32(p)), t)
-				})
+				s.badf(equivalenceAt, nil, "the trace's %s of %s at t=%s is missing from the run\nenvironment events happen at their trace time, one run event for each, and a run ends only when none is pending",
+					[]string{"timer tick", "fail"}[k], s.name(int32(p)), t)
 			}
 		}
 	}
@@ -101,10 +97,8 @@ func (env *envSpec) opAfterEnv(s *runSpec, seq int32, e *trace.RunEvent) {
 		return
 	}
 	if idx, oi := env.envIdx[e.P], s.m.SrcIndex(e); oi != history.None && oi < idx {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's %s (op %d) at seq %d comes after a tick or fail of its instant t=%s that the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[6]d) before the tick or fail (event %[7]d), so the %[2]s comes first",
-				s.name(e.P), e.Kind, e.Op, seq, e.T, oi, idx)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s's %s (op %d) at seq %d comes after a tick or fail of its instant t=%s that the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[6]d) before the tick or fail (event %[7]d), so the %[2]s comes first",
+			s.name(e.P), e.Kind, e.Op, seq, e.T, oi, idx)
 	}
 }
 
@@ -119,10 +113,8 @@ func (s *runSpec) afterOpsBefore(seq int32, e *trace.RunEvent, idx int32) {
 	}
 	x := live[len(live)-1]
 	if r, ri := s.m.Event(x), s.m.SrcIndex(s.m.Event(x)); r.T == e.T && ri != history.None && ri > idx {
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s's %s at seq %d comes after its %s of %s at seq %d, at the same instant t=%s, which the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[8]d) before the %[4]s (event %[9]d), so the %[2]s comes first",
-				s.name(e.P), e.Kind, seq, r.Kind, s.m.MsgName(r.Msg), x, e.T, idx, ri)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d comes after its %s of %s at seq %d, at the same instant t=%s, which the trace lists after it\nat equal times the trace-indexed items happen in trace order (SPEC §3): the trace lists the %[2]s (event %[8]d) before the %[4]s (event %[9]d), so the %[2]s comes first",
+			s.name(e.P), e.Kind, seq, r.Kind, s.m.MsgName(r.Msg), x, e.T, idx, ri)
 	}
 }
 
@@ -139,10 +131,8 @@ func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) 
 	}
 	if snd := m.Copies.Send[ci]; snd != history.None && e.T < m.Event(snd).T+d {
 		verb := map[bool]string{true: "receives", false: "discards"}[e.Kind == trace.Recv]
-		s.bad(equivalenceAt, []int32{seq}, func() string {
-			return fmt.Sprintf("%s %s %s at seq %d, t=%s, before it arrives at t=%s\ncopy %[7]d of %[3]s was sent at seq %[8]d, t=%[9]s, and a copy arrives its message's delay %[10]s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%[6]s",
-				s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, m.Event(snd).T+d, e.Copy, snd, m.Event(snd).T, d)
-		})
+		s.badf(equivalenceAt, []int32{seq}, "%s %s %s at seq %d, t=%s, before it arrives at t=%s\ncopy %[7]d of %[3]s was sent at seq %[8]d, t=%[9]s, and a copy arrives its message's delay %[10]s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%[6]s",
+			s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, m.Event(snd).T+d, e.Copy, snd, m.Event(snd).T, d)
 	}
 	for k := int32(1); e.Via == trace.ViaNet && k < e.Copy; k++ {
 		cj := m.Copies.Index(e.Msg, k)
@@ -150,10 +140,8 @@ func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) 
 			continue
 		}
 		if snd := m.Copies.Send[cj]; m.Event(snd).T+d <= e.T {
-			s.bad(equivalenceAt, []int32{seq}, func() string {
-				return fmt.Sprintf("%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[5]d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first",
-					s.name(e.P), seq, e.Copy, m.MsgName(e.Msg), k, snd, m.Event(snd).T+d, e.T)
-			})
+			s.badf(equivalenceAt, []int32{seq}, "%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[5]d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first",
+				s.name(e.P), seq, e.Copy, m.MsgName(e.Msg), k, snd, m.Event(snd).T+d, e.T)
 			return
 		}
 	}
@@ -183,10 +171,8 @@ func (env *envSpec) restartedAt(s *runSpec, seq int32, e *trace.RunEvent) {
 		return
 	}
 	f := s.b.LastFail(e.P)
-	s.bad(equivalenceAt, []int32{seq}, func() string {
-		return fmt.Sprintf("%s restarts at seq %d, t=%s, not at t=%s\n%[1]s failed at seq %[5]d, t=%[6]s, and a process is down for its fail's down time (its own, else restart_delay), %[7]s, so it restarts at t=%[4]s",
-			s.name(e.P), seq, e.T, at, f, s.m.Event(f).T, at-s.m.Event(f).T)
-	})
+	s.badf(equivalenceAt, []int32{seq}, "%s restarts at seq %d, t=%s, not at t=%s\n%[1]s failed at seq %[5]d, t=%[6]s, and a process is down for its fail's down time (its own, else restart_delay), %[7]s, so it restarts at t=%[4]s",
+		s.name(e.P), seq, e.T, at, f, s.m.Event(f).T, at-s.m.Event(f).T)
 }
 
 // Coordinated checkpointing places a round's checkpoints by protocol,
@@ -254,9 +240,7 @@ func (s *runSpec) endRecords() {
 		if end := s.b.Ended(int32(p)); end != history.None {
 			if why := s.endWhy(int32(p), s.m.Event(end)); why != "" {
 				e := s.m.Event(end)
-				s.bad(equivalenceAt, []int32{end}, func() string {
-					return fmt.Sprintf("%s's end at seq %d says %s\nthe run is not well formed: %s", s.name(int32(p)), end, endSays(s.m, e), why)
-				})
+				s.badf(equivalenceAt, []int32{end}, "%s's end at seq %d says %s\nthe run is not well formed: %s", s.name(int32(p)), end, endSays(s.m, e), why)
 			}
 		}
 	}
