@@ -83,8 +83,7 @@ func (b *builder) event(e *event) error {
 		b.live[e.p] = e.Op + 1
 	}
 	d := strconv.AppendInt(append(b.doc, `{"seq":`...), int64(e.seq), 10)
-	d = t.AppendJSON(append(d, `,"t":`...))
-	d, _ = jsontext.AppendQuote(append(d, `,"p":`...), b.procs[e.p])
+	d = str(t.AppendJSON(append(d, `,"t":`...)), "p", b.procs[e.p])
 	for _, f := range []struct {
 		key string
 		v   int32
@@ -128,7 +127,7 @@ func (b *builder) recorded(d, line []byte) ([]byte, error) {
 
 // failure resolves a failure's name to the seq of its fail event, which
 // causality has placed before any event that answers it.
-func (b *builder) failure(f *wireFailure) (int32, error) {
+func (b *builder) failure(f *Failure) (int32, error) {
 	if f == nil {
 		return trace.None, nil
 	}

@@ -33,28 +33,23 @@ type head struct {
 // event is one decoded line: the keys merging reads (the others only
 // pass into the run, build.go), with what merging works out for it.
 type event struct {
-	N    int64        `json:"n"`
-	NS   int64        `json:"ns"`
-	Kind string       `json:"kind"`
-	Msg  string       `json:"msg"`
-	To   string       `json:"to"`
-	From string       `json:"from"`
-	Tx   int64        `json:"tx"`
-	Op   int32        `json:"op"`
-	Pos  int32        `json:"pos"`
-	Fail *wireFailure `json:"failure"`
-	line []byte       // the line as recorded
-	kind trace.Kind   // Kind parsed
-	p    int32        // the process's index
-	from *event       // the send this event's copy or control message comes from
-	seq  int32        // position in the merged run; None until placed
-	t    trace.Time   // time in the merged run
-	copy int32        // a send's copy number
-}
-
-type wireFailure struct {
-	P string `json:"p"`
-	N int32  `json:"n"`
+	N    int64      `json:"n"`
+	NS   int64      `json:"ns"`
+	Kind string     `json:"kind"`
+	Msg  string     `json:"msg"`
+	To   string     `json:"to"`
+	From string     `json:"from"`
+	Tx   int64      `json:"tx"`
+	Op   int32      `json:"op"`
+	Pos  int32      `json:"pos"`
+	Fail *Failure   `json:"failure"`
+	line []byte     // the line as recorded
+	kind trace.Kind // Kind parsed
+	p    int32      // the process's index
+	from *event     // the send this event's copy or control message comes from
+	seq  int32      // position in the merged run; None until placed
+	t    trace.Time // time in the merged run
+	copy int32      // a send's copy number
 }
 
 // read decodes a recording. A last line without its newline is the tail

@@ -24,10 +24,11 @@ type Header struct {
 
 // Failure names one failure: the N-th (1, 2, …) of process P. A live
 // process cannot know a merged run's seqs; merging turns the name into
-// the seq of P's N-th fail event. The zero Failure names none.
+// the seq of P's N-th fail event. The zero Failure names none. A
+// recording writes it as {"p": P, "n": N}.
 type Failure struct {
-	P string
-	N int32
+	P string `json:"p"`
+	N int32  `json:"n"`
 }
 
 const (

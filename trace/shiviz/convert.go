@@ -92,7 +92,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 		return nil, c.st, err
 	}
 	if opts.TimeGroup != "" && ex.Timed {
-		return nil, c.st, importError(name, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
+		return nil, c.st, inputError(name, 0, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
 	} else if opts.TimeGroup != "" {
 		if err := ex.timestamps(name, opts); err != nil {
 			return nil, c.st, err
@@ -116,31 +116,25 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	return c.tr, c.st, nil
 }
 
-// importError blames the options rather than a line, since they are
-// checked before any event is converted.
-func importError(name, format string, args ...any) error {
-	return &trace.InputError{File: name, Event: -1, Msg: fmt.Sprintf(format, args...)}
-}
-
 // checkOptions rejects tick periods that no trace can carry, and resolves
 // --fail-at host names to events, so that a host or event the log lacks
 // is reported instead of silently injecting nothing.
 func (c *converter) checkOptions(name string) error {
 	ex, nh := c.ex, len(c.ex.Hosts)
 	if len(c.opts.TickPeriod) > 1 && len(c.opts.TickPeriod) != nh {
-		return importError(name, "--tick-period has %d values for %d processes (%s); give one, or one per process", len(c.opts.TickPeriod), nh, strings.Join(ex.Hosts, ", "))
+		return inputError(name, 0, "--tick-period has %d values for %d processes (%s); give one, or one per process", len(c.opts.TickPeriod), nh, strings.Join(ex.Hosts, ", "))
 	}
 	if slices.ContainsFunc(c.opts.TickPeriod, func(p trace.Time) bool { return p <= 0 }) {
-		return importError(name, "--tick-period values must be > 0")
+		return inputError(name, 0, "--tick-period values must be > 0")
 	}
 	c.per, c.failAt = perHost(ex), make([]bool, len(ex.Events))
 	for _, f := range c.opts.FailAt {
 		h := slices.Index(ex.Hosts, f.Host)
 		if h < 0 {
-			return importError(name, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
+			return inputError(name, 0, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
 		}
 		if f.N > len(c.per[h]) {
-			return importError(name, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(c.per[h]))
+			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(c.per[h]))
 		}
 		c.failAt[c.per[h][f.N-1]] = true
 	}

@@ -142,7 +142,7 @@ func CompileRegex(expr string) (*regexp.Regexp, error) {
 // error too, and so is a text whose layout cannot be told.
 func Parse(srcs []Source, opts ParseOptions) (*Log, error) {
 	if len(srcs) > 1 && opts.Delimiter != "" {
-		return nil, &trace.InputError{File: srcs[0].Name, Event: -1, Msg: "a delimiter splits one file into executions; give one file"}
+		return nil, inputError(srcs[0].Name, 0, "a delimiter splits one file into executions; give one file")
 	}
 	p := &parser{lenient: opts.Lenient, log: &Log{}}
 	var ex *Execution
@@ -214,14 +214,20 @@ func (p *parser) begin(label string) *Execution {
 	return &Execution{Label: label}
 }
 
+// inputError is an error of the log file at line (0: none, as for the
+// options, which are checked before any event is converted).
+func inputError(file string, line int, format string, args ...any) error {
+	return &trace.InputError{File: file, Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
 // errf is an error at a line of the file being read (0: none).
 func (p *parser) errf(line int, format string, args ...any) error {
-	return &trace.InputError{File: p.log.Files[p.file], Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return inputError(p.log.Files[p.file], line, format, args...)
 }
 
 // evErrf is an error at an event's clock, in whichever file it is.
 func (p *parser) evErrf(ev *Event, format string, args ...any) error {
-	return &trace.InputError{File: p.log.Files[ev.File], Event: -1, Line: ev.ClockLine, Msg: fmt.Sprintf(format, args...)}
+	return inputError(p.log.Files[ev.File], ev.ClockLine, format, args...)
 }
 
 // at names where an event's clock is, for messages about another event:

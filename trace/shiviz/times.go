@@ -24,9 +24,6 @@ var TimeLayouts = []string{
 // to the earliest, and makes them consistent with causality (Deskew):
 // hosts' clocks are skewed.
 func (ex *Execution) timestamps(name string, opts ImportOptions) error {
-	bad := func(line int, format string, args ...any) error {
-		return &trace.InputError{File: name, Event: -1, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
 	layouts := TimeLayouts
 	if opts.TimeLayout != "" {
 		layouts = []string{opts.TimeLayout}
@@ -35,7 +32,7 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 	for i, ev := range ex.Events {
 		k := slices.IndexFunc(ev.Fields, func(f Field) bool { return f.Name == opts.TimeGroup })
 		if k < 0 {
-			return bad(ev.Line, "the regular expression has no group %q to take times from", opts.TimeGroup)
+			return inputError(name, ev.Line, "the regular expression has no group %q to take times from", opts.TimeGroup)
 		}
 		var err error
 		for _, l := range layouts {
@@ -44,17 +41,17 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 			}
 		}
 		if err != nil {
-			return bad(ev.Line, "cannot read the timestamp %q of group %q (layouts tried: %s)", ev.Fields[k].Value, opts.TimeGroup, strings.Join(layouts, "; "))
+			return inputError(name, ev.Line, "cannot read the timestamp %q of group %q (layouts tried: %s)", ev.Fields[k].Value, opts.TimeGroup, strings.Join(layouts, "; "))
 		}
 	}
 	origin := slices.MinFunc(abs, time.Time.Compare)
 	for i := range ex.Events {
 		if ex.Events[i].Time = trace.Time(abs[i].Sub(origin)); ex.Events[i].Time > trace.MaxTime {
-			return bad(ex.Events[i].Line, "the events' times span more than %s", trace.MaxTimeText)
+			return inputError(name, ex.Events[i].Line, "the events' times span more than %s", trace.MaxTimeText)
 		}
 	}
 	if err := ex.Deskew(); err != nil {
-		return bad(0, "%s", err.Error())
+		return inputError(name, 0, "%s", err.Error())
 	}
 	return nil
 }
