@@ -30,7 +30,7 @@ func (m *model) marks(x *xw) {
 	for _, a := range m.lost {
 		cx, y := m.x[a.to], m.laneY(run.Events[a.to].P)
 		x.el("path", "lost-mark")
-		x.int("data-seq", int(a.to))
+		x.nums("data-seq", float64(a.to))
 		x.raw(` d="M`)
 		x.coords(cx-8, y-8)
 		x.raw(` l16 16 m0 -16 l-16 16"`)
@@ -121,7 +121,7 @@ func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 		tag = "rect"
 	}
 	x.el(tag, m.markClass(i))
-	x.int("data-seq", int(i))
+	x.nums("data-seq", float64(i))
 	switch {
 	case round:
 		x.nums("cx cy r", cx, y, r)
