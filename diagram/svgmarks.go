@@ -45,15 +45,13 @@ func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
 // kind's details, and undone / thrown away.
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
-	var c string
+	c := "ev ev-" + e.Kind.String()
 	switch e.Kind {
 	case trace.Send:
-		c = "ev ev-send"
 		if e.Resend {
 			c += " resend"
 		}
 	case trace.Recv:
-		c = "ev ev-recv"
 		if e.Via == trace.ViaLog {
 			c += " via-log"
 		}
@@ -72,11 +70,10 @@ func (m *model) markClass(i int32) string {
 	case trace.CheckpointSkipped:
 		c = "ev ev-skipped"
 	case trace.Discard:
-		c = "ev ev-discard reason-" + e.Reason.String()
+		c += " reason-" + e.Reason.String()
 	case trace.End:
-		c = "ev ev-end state-" + e.State.String()
+		c += " state-" + e.State.String()
 	case trace.Internal, trace.Hold, trace.Fail, trace.Restart, trace.Rollback, trace.Resume, trace.Unconsumed:
-		c = "ev ev-" + e.Kind.String()
 	default:
 		c = "ev ev-other"
 	}
