@@ -9,8 +9,9 @@ import (
 // consistency/history, the model its properties read): what the
 // diagram draws faded — the ops restarts and rollbacks undid, and the
 // checkpoints a later restore threw away — is read from it (undoneBy,
-// discarded). It also ties each log event to the receipt it makes
-// stable.
+// discarded), and so is which processes' initial checkpoint the run does
+// not write (implicit). It also ties each log event to the receipt it
+// makes stable.
 func (m *model) history() {
 	run := m.run
 	b := history.NewBuilder(run, nil, history.AlgOf(run), m.n)
@@ -23,6 +24,7 @@ func (m *model) history() {
 	m.h = b
 	for p := range run.Processes {
 		taken, held := b.Taken(int32(p)), b.Held(int32(p))
+		m.implicit[p] = taken[0].Seq == trace.None
 		for k := 1; k < len(taken); k++ {
 			m.discarded[taken[k].Seq] = true
 		}

@@ -1,8 +1,7 @@
 package diagram
 
 import (
-	"cmp"
-	"slices"
+	"math"
 	"unicode/utf8"
 )
 
@@ -53,25 +52,21 @@ func (a box) overlaps(b box) bool {
 
 // placer hands out room for labels first come, first served: a label
 // that would overlap one already placed is left out (its text is still
-// in its element's hover details). Boxes are kept sorted by x0 so a
-// check looks only at the neighbours that can reach it.
-type placer struct {
-	boxes []box
-	maxW  float64
-}
+// in its element's hover details). Boxes are bucketed by 100 px of x, as
+// the page's Placer does, so a check looks only at its neighbours.
+type placer map[int][]box
 
-func (pl *placer) place(b box) bool {
-	byX0 := func(a box, x float64) int { return cmp.Compare(a.x0, x) }
-	// Only boxes starting less than the widest box's width before b can
-	// reach it.
-	lo, _ := slices.BinarySearchFunc(pl.boxes, b.x0-pl.maxW, byX0)
-	for i := lo; i < len(pl.boxes) && pl.boxes[i].x0 < b.x1; i++ {
-		if pl.boxes[i].overlaps(b) {
-			return false
+func (pl placer) place(b box) bool {
+	lo, hi := int(math.Floor(b.x0/100)), int(math.Floor(b.x1/100))
+	for k := lo; k <= hi; k++ {
+		for _, o := range pl[k] {
+			if o.overlaps(b) {
+				return false
+			}
 		}
 	}
-	at, _ := slices.BinarySearchFunc(pl.boxes, b.x0, byX0)
-	pl.boxes = slices.Insert(pl.boxes, at, b)
-	pl.maxW = max(pl.maxW, b.x1-b.x0)
+	for k := lo; k <= hi; k++ {
+		pl[k] = append(pl[k], b)
+	}
 	return true
 }

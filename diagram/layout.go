@@ -62,21 +62,11 @@ func (m *model) lanesBottom() float64 {
 // the page lays events out in the browser).
 func (m *model) layout() {
 	m.geo = newGeometry(m, 0)
+	layout := m.layoutLogical
 	if m.opts.Axis == AxisTime {
-		m.layoutTime()
-	} else {
-		m.layoutLogical()
+		layout = m.layoutTime
 	}
-	right := m.geo.left
-	for i, d := range m.drawn {
-		if d {
-			right = max(right, m.x[i])
-		}
-	}
-	for _, g := range m.gaps {
-		right = max(right, g.x1)
-	}
-	m.geo.width = right + rightPad
+	m.geo.width = layout() + rightPad
 }
 
 // layoutLogical places each event one column right of the previous mark
@@ -84,8 +74,8 @@ func (m *model) layout() {
 // takes, the control message it receives): happened-before order, so
 // every arrow points right. Events without a mark of their own sit on
 // the mark before them. A left-out stretch is a barrier a few columns
-// wide across all lanes.
-func (m *model) layoutLogical() {
+// wide across all lanes. It returns the rightmost x drawn.
+func (m *model) layoutLogical() float64 {
 	np := len(m.run.Processes)
 	g := &m.geo
 	g.scale = colW
@@ -133,13 +123,16 @@ func (m *model) layoutLogical() {
 	}
 	if gi < len(m.gaps) {
 		m.gaps[gi].x0, m.gaps[gi].x1 = x(top)+12, x(top+bandCols)-12
+		return m.gaps[gi].x1
 	}
+	return x(top)
 }
 
 // layoutTime places events at their real time, to scale: a lane's median
 // gap between events is colTarget px. Events at one instant on one lane
-// are spread tieGap apart; a left-out stretch is shrunk to bandW.
-func (m *model) layoutTime() {
+// are spread tieGap apart; a left-out stretch is shrunk to bandW. It
+// returns the rightmost x drawn.
+func (m *model) layoutTime() float64 {
 	g := &m.geo
 	g.scale = m.timeScale()
 	np := len(m.run.Processes)
@@ -182,7 +175,9 @@ func (m *model) layoutTime() {
 		gp := &m.gaps[gi]
 		from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
 		gp.x0, gp.x1 = from+6, from+bandW-6
+		return gp.x1
 	}
+	return right
 }
 
 // timeScale is px per second such that the median gap between

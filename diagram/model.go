@@ -192,12 +192,7 @@ func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*mo
 		logged:    fill(n, trace.None),
 		dep:       fill(n, trace.None),
 		x:         make([]float64, n),
-		implicit:  slices.Repeat([]bool{true}, len(run.Processes)),
-	}
-	for i := range run.Events {
-		if e := &run.Events[i]; e.Kind == trace.Checkpoint && e.Ckpt == 0 {
-			m.implicit[e.P] = false
-		}
+		implicit:  make([]bool, len(run.Processes)),
 	}
 	m.history()
 	m.window(opts.MaxEvents)

@@ -11,19 +11,47 @@ import (
 var diagramCSS string
 
 // SVGPanels writes one run, or two runs of one trace (MS and PK) one
-// above the other, as a standalone SVG; with two, the ops they ran a
+// above the other, as a standalone SVG: title, summary lines, the legend
+// of what is drawn, then each panel; with two, the ops they ran a
 // different number of times are outlined.
 func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
 	ms, err := buildPanels(panels, opts, DefaultMaxEvents)
 	if err != nil {
 		return err
 	}
+	W := minDocW
 	for _, m := range ms {
 		m.layout()
+		W = max(W, m.geo.width)
+	}
+	var lines []string
+	for _, m := range ms {
+		lines = append(lines, m.summary())
+		if n := m.windowNote(); n != "" {
+			lines = append(lines, n)
+		}
+	}
+	// The legend flows within a screen's width, so a wide diagram's
+	// legend is read without scrolling.
+	rows := legendRows(usedUnion(ms), min(W, legendMaxW)-20)
+	y := titleY + float64(len(lines))*summaryH + 14
+	legendTop := y
+	y += float64(len(rows))*legendRowH + 8
+	for _, m := range ms {
+		if len(ms) > 1 {
+			y += panelHead
+		}
+		m.geo.top = y + axisH
+		y = m.svgHeight()
 	}
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	svgDoc(&x, ms, pageTitle(ms))
+	svgHead(&x, ms[0], W, y+10, pageTitle(ms), lines)
+	legendSVG(&x, rows, legendTop)
+	for _, m := range ms {
+		m.panel(&x, len(ms) > 1)
+	}
+	x.raw("</svg>\n")
 	_, err = w.Write(x.b)
 	return err
 }
@@ -53,43 +81,6 @@ func defs(x *xw) {
 	x.raw("</defs>\n")
 }
 
-// svgDoc writes the <svg> element (no XML declaration: the page could
-// inline it): title, summary lines, the legend of what is drawn, then
-// each panel (one run; two when MS and PK are compared) under the other.
-func svgDoc(x *xw, panels []*model, title string) {
-	W := minDocW
-	for _, m := range panels {
-		W = max(W, m.geo.width)
-	}
-	var lines []string
-	for _, m := range panels {
-		lines = append(lines, m.summary())
-		if n := m.windowNote(); n != "" {
-			lines = append(lines, n)
-		}
-	}
-	items := usedUnion(panels)
-	// The legend flows within a screen's width, so a wide diagram's
-	// legend is read without scrolling.
-	rows := legendRows(items, min(W, legendMaxW)-20)
-	y := titleY + float64(len(lines))*summaryH + 14
-	legendTop := y
-	y += float64(len(rows))*legendRowH + 8
-	for _, m := range panels {
-		if len(panels) > 1 {
-			y += panelHead
-		}
-		m.geo.top = y + axisH
-		y = m.svgHeight()
-	}
-	svgHead(x, panels[0], W, y+10, title, lines)
-	legendSVG(x, rows, legendTop)
-	for _, m := range panels {
-		m.panel(x, len(panels) > 1)
-	}
-	x.raw("</svg>\n")
-}
-
 // svgHead opens the <svg> element of size W×H, described by the first
 // panel m0, and writes the title and summary lines.
 func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
@@ -99,9 +90,7 @@ func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
 	x.coords(W, H)
 	x.raw(`"`)
 	x.attr("data-algorithm", m0.run.Algorithm)
-	x.int("data-events", m0.n)
-	x.int("data-drawn", m0.shown)
-	x.int("data-processes", len(m0.run.Processes))
+	x.nums("data-events data-drawn data-processes", float64(m0.n), float64(m0.shown), float64(len(m0.run.Processes)))
 	x.attr("data-axis", m0.opts.Axis)
 	x.raw(">\n<title>")
 	x.esc(title)

@@ -30,7 +30,7 @@ func (m *model) marks(x *xw) {
 	for _, a := range m.lost {
 		cx, y := m.x[a.to], m.laneY(run.Events[a.to].P)
 		x.el("path", "lost-mark")
-		x.int("data-seq", int(a.to))
+		x.nums("data-seq", float64(a.to))
 		x.raw(` d="M`)
 		x.coords(cx-8, y-8)
 		x.raw(` l16 16 m0 -16 l-16 16"`)
@@ -45,15 +45,13 @@ func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
 // kind's details, and undone / thrown away.
 func (m *model) markClass(i int32) string {
 	e := &m.run.Events[i]
-	var c string
+	c := "ev ev-" + e.Kind.String()
 	switch e.Kind {
 	case trace.Send:
-		c = "ev ev-send"
 		if e.Resend {
 			c += " resend"
 		}
 	case trace.Recv:
-		c = "ev ev-recv"
 		if e.Via == trace.ViaLog {
 			c += " via-log"
 		}
@@ -72,11 +70,10 @@ func (m *model) markClass(i int32) string {
 	case trace.CheckpointSkipped:
 		c = "ev ev-skipped"
 	case trace.Discard:
-		c = "ev ev-discard reason-" + e.Reason.String()
+		c += " reason-" + e.Reason.String()
 	case trace.End:
-		c = "ev ev-end state-" + e.State.String()
+		c += " state-" + e.State.String()
 	case trace.Internal, trace.Hold, trace.Fail, trace.Restart, trace.Rollback, trace.Resume, trace.Unconsumed:
-		c = "ev ev-" + e.Kind.String()
 	default:
 		c = "ev ev-other"
 	}
@@ -121,7 +118,7 @@ func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 		tag = "rect"
 	}
 	x.el(tag, m.markClass(i))
-	x.int("data-seq", int(i))
+	x.nums("data-seq", float64(i))
 	switch {
 	case round:
 		x.nums("cx cy r", cx, y, r)
@@ -150,24 +147,24 @@ func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 // placed: what a lost receive waits for, checkpoint numbers (MS), then
 // message names on arrows long enough to carry them.
 func (m *model) textLabels(x *xw) {
-	var pl placer
+	pl := placer{}
 	x.raw(`<g class="labels">`)
 	for _, a := range m.lost {
 		e := &m.run.Events[a.to]
 		s := "✗ " + m.msgName(a.msg) + " lost"
-		m.label(x, &pl, "lost-label", s, m.x[a.to]+12, m.laneY(e.P)-12, false)
+		m.label(x, pl, "lost-label", s, m.x[a.to]+12, m.laneY(e.P)-12, false)
 	}
 	if m.isMS() {
 		for p, implicit := range m.implicit {
 			if implicit {
-				m.label(x, &pl, "sn", "0", m.geo.left, m.laneY(int32(p))+24, true)
+				m.label(x, pl, "sn", "0", m.geo.left, m.laneY(int32(p))+24, true)
 			}
 		}
 	}
 	for i := range m.run.Events {
 		e := &m.run.Events[i]
 		if m.drawn[i] && e.Kind == trace.Checkpoint && e.Sn >= 0 {
-			m.label(x, &pl, "sn", strconv.Itoa(int(e.Sn)), m.x[i], m.laneY(e.P)+24, true)
+			m.label(x, pl, "sn", strconv.Itoa(int(e.Sn)), m.x[i], m.laneY(e.P)+24, true)
 		}
 	}
 	for _, a := range m.arrows {
@@ -175,7 +172,7 @@ func (m *model) textLabels(x *xw) {
 		name := m.msgName(a.msg)
 		lx, ly, room := m.labelSpot(s.P, r.P, m.x[a.from], m.x[a.to])
 		if room >= textWidth(name, textFont, false)+10 {
-			m.label(x, &pl, "msg-label msg-label-"+a.style, name, lx, ly+4, true)
+			m.label(x, pl, "msg-label msg-label-"+a.style, name, lx, ly+4, true)
 		}
 	}
 	x.raw("</g>\n")
@@ -198,7 +195,7 @@ func (m *model) labelSpot(p1, p2 int32, x1, x2 float64) (lx, ly, room float64) {
 
 // label writes text at (lx, ly) (its baseline; centred or left-aligned)
 // if the placer has room for it.
-func (m *model) label(x *xw, pl *placer, class, s string, lx, ly float64, centred bool) {
+func (m *model) label(x *xw, pl placer, class, s string, lx, ly float64, centred bool) {
 	w := textWidth(s, textFont, false)
 	b := box{lx, ly - textFont, lx + w, ly + 3}
 	if centred {

@@ -96,8 +96,7 @@ func (m *model) bandsSVG(x *xw) {
 	x.raw(`<g class="bands">`)
 	for _, b := range m.gaps {
 		x.el("rect", "band")
-		x.nums("x y width height", b.x0, top, max(b.x1-b.x0, 4), bottom-top)
-		x.int("data-omitted", b.omitted)
+		x.nums("x y width height data-omitted", b.x0, top, max(b.x1-b.x0, 4), bottom-top, float64(b.omitted))
 		x.end("rect", fmt.Sprintf("%d events left out, t=%ss to %ss", b.omitted, b.t0, b.t1))
 		cx, cy := (b.x0+b.x1)/2, (top+bottom)/2
 		x.el("text", "band-label")
@@ -115,15 +114,13 @@ func (m *model) intervals(x *xw) {
 	x.raw(`<g class="intervals">`)
 	for _, d := range m.down {
 		x.el("rect", "down")
-		x.int("data-seq", int(d.from))
-		x.nums("x y width height", m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2), 24)
+		x.nums("data-seq x y width height", float64(d.from), m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2), 24)
 		x.end("rect", m.downText(d))
 	}
 	for _, h := range m.holds {
 		y := m.laneY(h.p)
 		x.el("line", "held")
-		x.int("data-seq", int(h.from))
-		x.nums("x1 x2 y1 y2", m.x[h.from], m.x[h.to], y, y)
+		x.nums("data-seq x1 x2 y1 y2", float64(h.from), m.x[h.from], m.x[h.to], y, y)
 		x.end("line", m.pairText(nil, h.from, "\n\n", h.to))
 	}
 	x.raw("</g>\n")
@@ -136,8 +133,7 @@ func (m *model) rlines(x *xw) {
 			continue
 		}
 		x.el("polyline", "rline")
-		x.int("data-failure", int(l.fail))
-		x.int("data-seq", int(l.fail))
+		x.nums("data-failure data-seq", float64(l.fail), float64(l.fail))
 		x.raw(` points="`)
 		pts := l.points
 		if len(pts) == 1 {
@@ -176,9 +172,7 @@ func (m *model) messages(x *xw) {
 		x1, y1 := m.at(c.from)
 		x2, y2 := m.at(c.to)
 		x.el("line", "ctl ctl-"+m.run.Events[c.from].Control.String())
-		x.int("data-seq", int(c.from))
-		x.int("data-to", int(c.to))
-		x.nums("x1 y1 x2 y2", x1, y1, x2, y2)
+		x.nums("data-seq data-to x1 y1 x2 y2", float64(c.from), float64(c.to), x1, y1, x2, y2)
 		x.raw(` marker-end="url(#ah-ctl)"`)
 		x.end("line", m.pairText(nil, c.from, "\n→ ", c.to))
 	}
@@ -202,10 +196,9 @@ func (m *model) arrowLine(x *xw, a arrow) {
 	}
 	x.el("line", class)
 	if a.from != trace.None {
-		x.int("data-seq", int(a.from))
+		x.nums("data-seq", float64(a.from))
 	}
-	x.int("data-to", int(a.to))
-	x.nums("x1 y1 x2 y2", x1, y1, x2, y2)
+	x.nums("data-to x1 y1 x2 y2", float64(a.to), x1, y1, x2, y2)
 	x.raw(` marker-end="url(#ah-` + a.style + `)"`)
 	x.end("line", m.arrowText(a))
 }
@@ -221,7 +214,7 @@ func (m *model) jumpsSVG(x *xw) {
 		}
 		lift := min(24+(x0-x1)/12, 38)
 		x.el("path", "jump jump-"+e.Kind.String())
-		x.int("data-seq", int(j.ev))
+		x.nums("data-seq", float64(j.ev))
 		x.raw(` d="M`)
 		x.coords(x0, y-4)
 		x.raw(" C")
@@ -239,9 +232,7 @@ func (m *model) rings(x *xw) {
 	for v, seqs := range m.violSeqs {
 		for _, s := range seqs {
 			x.el("circle", "viol")
-			x.int("data-v", v)
-			x.int("data-seq", int(s))
-			x.nums("cx cy", m.x[s], m.laneY(m.run.Events[s].P))
+			x.nums("data-v data-seq cx cy", float64(v), float64(s), m.x[s], m.laneY(m.run.Events[s].P))
 			x.raw(` r="10"`)
 			x.end("circle", m.violOf[v].Property+": "+m.violOf[v].Message)
 		}
@@ -249,8 +240,7 @@ func (m *model) rings(x *xw) {
 	for i := range m.run.Events {
 		if n, ok := m.notes[int32(i)]; ok {
 			x.el("circle", "diff")
-			x.int("data-seq", i)
-			x.nums("cx cy", m.x[i], m.laneY(m.run.Events[i].P))
+			x.nums("data-seq cx cy", float64(i), m.x[i], m.laneY(m.run.Events[i].P))
 			x.raw(` r="8"`)
 			x.end("circle", n)
 		}
@@ -282,7 +272,7 @@ func (m *model) violList(x *xw) {
 	y += 6
 	for v, lines := range vl {
 		x.raw(`<g class="viol-entry"`)
-		x.int("data-v", v)
+		x.nums("data-v", float64(v))
 		x.raw(">")
 		for k, l := range lines {
 			y += violLineH

@@ -60,7 +60,8 @@ func (w *xw) el(tag, class string) {
 }
 
 // nums appends ` name="v"` for each value, the names space-separated in
-// names, each v rounded to 0.1 px: enough for a drawing, and short.
+// names, each v rounded to 0.1 px: enough for a drawing, and short (a
+// whole number, such as a seq, is written as it is).
 func (w *xw) nums(names string, vs ...float64) {
 	for _, v := range vs {
 		name, rest, _ := strings.Cut(names, " ")
@@ -99,15 +100,6 @@ func (w *xw) text(class string, x, y float64, s string) {
 	w.raw(">")
 	w.escText(s)
 	w.raw("</text>")
-}
-
-// int appends ` name="v"`.
-func (w *xw) int(name string, v int) {
-	w.b = append(w.b, ' ')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, `="`...)
-	w.b = strconv.AppendInt(w.b, int64(v), 10)
-	w.b = append(w.b, '"')
 }
 
 // f appends v with at most one decimal, without a trailing ".0".
