@@ -45,7 +45,7 @@ func TestWindow(t *testing.T) {
 			var note string
 			bands, fails := 0, 0
 			for _, n := range nodes {
-				if n.attrs["id"] == "window-note" {
+				if n.has("window-note") {
 					note = "found"
 				}
 				if n.has("band") {
@@ -79,7 +79,7 @@ func TestWindow(t *testing.T) {
 func TestSmallRunNotWindowed(t *testing.T) {
 	run, rep := replayed(t, generated(t, 200, 1), "ms")
 	doc := renderSVG(t, run, rep, Options{})
-	if bytes.Contains(doc, []byte(`id="window-note"`)) || bytes.Contains(doc, []byte(`class="band"`)) {
+	if bytes.Contains(doc, []byte(`class="window-note"`)) || bytes.Contains(doc, []byte(`class="band"`)) {
 		t.Error("small run windowed")
 	}
 }

@@ -104,7 +104,7 @@ func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
 			x.text("summary", 10, y, l)
 			continue
 		}
-		x.raw(`<text class="window-note" id="window-note"`)
+		x.raw(`<text class="window-note"`)
 		x.nums("x y", 10, y)
 		x.raw(">")
 		x.esc(l)
