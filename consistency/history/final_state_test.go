@@ -75,7 +75,7 @@ func walkFinalState(m *Model) walked {
 func modelWalked(m *Model) walked {
 	w := walked{LiveSend: m.LiveSend, LiveRecv: m.LiveRecv, Repeats: m.Repeats, Stale: m.Stale}
 	if m.Final != nil {
-		w.Msgs, w.Recvs = m.Final.Msgs, m.Final.Recvs
+		w.Msgs, w.Recvs = m.Final.Graph.Msgs, m.Final.Recvs
 	}
 	return w
 }

@@ -24,6 +24,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -332,10 +333,11 @@ type ProgOp struct {
 
 // FinalGraph is the final live history as zgraph sees it: per process the
 // held checkpoints' numbers and positions, the messages with both ends
-// live (and the seq of each one's receive), and the Z-graph over them.
+// live by their ops (and the seq of each one's receive), and the Z-graph
+// over them.
 type FinalGraph struct {
 	Numbers, Pos [][]int32
-	Msgs         []zgraph.Msg
+	Msgs         []rline.Msg
 	Recvs        []int32
 	Graph        *zgraph.Graph // nil when Err is set
 	Err          error

@@ -62,7 +62,7 @@ func TestUseless(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := New(tc.counts, tc.msgs)
+			g, err := newGraph(tc.counts, tc.msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestDeep(t *testing.T) {
 		n = 20_000
 	}
 	counts, msgs := zigzag(n)
-	g, err := New(counts, msgs)
+	g, err := newGraph(counts, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,14 +119,14 @@ func TestNewErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := New(tc.counts, tc.msgs); err == nil {
+			if _, err := newGraph(tc.counts, tc.msgs); err == nil {
 				t.Fatal("no error")
 			}
 			nums := make([][]int32, len(tc.counts))
 			for p, n := range tc.counts {
 				nums[p] = make([]int32, n)
 			}
-			if _, err := SnLines(nums, tc.msgs); err == nil {
+			if _, err := snLinesOf(nums, tc.msgs); err == nil {
 				t.Fatal("SnLines: no error")
 			}
 		})
@@ -237,7 +237,7 @@ func genInput(t *rapid.T) ([]int32, []Msg) {
 func TestUselessOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		counts, msgs := genInput(t)
-		g, err := New(counts, msgs)
+		g, err := newGraph(counts, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +311,7 @@ func TestSnLines(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := SnLines(tc.numbers, tc.msgs)
+			got, err := snLinesOf(tc.numbers, tc.msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,7 +337,7 @@ func TestSnLinesOracle(t *testing.T) {
 				}
 			}
 		}
-		got, err := SnLines(numbers, msgs)
+		got, err := snLinesOf(numbers, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +394,7 @@ func BenchmarkNew1M(b *testing.B) {
 	counts, msgs := bigInput(16, 1_000_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := New(counts, msgs); err != nil {
+		if _, err := newGraph(counts, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -411,7 +411,7 @@ func BenchmarkSnLines1M(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := SnLines(numbers, msgs); err != nil {
+		if _, err := snLinesOf(numbers, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -451,4 +451,18 @@ func SnCut(numbers [][]int32, n int32) []int32 {
 		}
 	}
 	return cut
+}
+
+// snLinesOf is Graph.SnLines over checkpoints numbered numbers and
+// messages given by their intervals.
+func snLinesOf(numbers [][]int32, msgs []Msg) ([]SnOrphan, error) {
+	counts := make([]int32, len(numbers))
+	for p, ns := range numbers {
+		counts[p] = int32(len(ns))
+	}
+	g, err := newGraph(counts, msgs)
+	if err != nil {
+		return nil, err
+	}
+	return g.SnLines(numbers)
 }
