@@ -15,6 +15,16 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
+// Build builds the model of a whole run (for the tests: Check streams
+// the run through a Builder).
+func Build(run *trace.Run, src *trace.Trace, alg Alg) *Model {
+	b := NewBuilder(run, src, alg, len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	return b.Finish()
+}
+
 // walked is what finalState derives, as the walk the reports' order is
 // defined by computes it.
 type walked struct {
