@@ -19,7 +19,7 @@ func rollbackDependencyTrackable(m *history.Model, r *result) {
 	if g == nil || !judge {
 		return
 	}
-	vs, err := zgraph.CheckRDT(g.Pos, g.Msgs)
+	vs, err := zgraph.CheckRDT(g.Pos, g.Graph.Msgs)
 	if err != nil {
 		r.cannotJudge(err.Error())
 		return
@@ -27,7 +27,7 @@ func rollbackDependencyTrackable(m *history.Model, r *result) {
 	for _, v := range vs {
 		rc1, rc2 := g.Recvs[v.M1], g.Recvs[v.M2]
 		seqs := []int32{rdtCkptSeq(m, v.From), m.SendOf[rc1], rc1, m.SendOf[rc2], rc2, rdtCkptSeq(m, v.To)}
-		r.fail(seqs, func() (string, string) { return rdtWitness(m, g.Msgs, rc1, rc2, v) })
+		r.fail(seqs, func() (string, string) { return rdtWitness(m, g.Graph.Msgs, rc1, rc2, v) })
 	}
 }
 

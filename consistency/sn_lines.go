@@ -38,7 +38,7 @@ func snLines(m *history.Model, r *result) {
 			id := m.MsgName(m.Event(rc).Msg)
 			return fmt.Sprintf("%s is an orphan of %s", id, rng),
 				fmt.Sprintf("%s sent %s at seq %d after a checkpoint numbered %d, and %s received it at seq %d before any checkpoint numbered above %d (interval %d), so every S_n with %d ≤ n ≤ %d holds the receipt but not the send",
-					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi)
+					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, g.Graph.Interval(msg.To, msg.RecvOp), o.Lo, o.Hi)
 		})
 	}
 }

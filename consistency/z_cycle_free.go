@@ -40,7 +40,7 @@ func uselessWitness(m *history.Model, g *history.FinalGraph, u zgraph.Checkpoint
 		msg := g.Graph.Msgs[mi]
 		seqs = append(seqs, m.SendOf[rc], rc)
 		hops = append(hops, fmt.Sprintf("%s (%s → %s, sent at seq %d in interval %d, received at seq %d in interval %d)",
-			m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], msg.FromInterval, rc, msg.ToInterval))
+			m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], g.Graph.Interval(msg.From, msg.SendOp), rc, g.Graph.Interval(msg.To, msg.RecvOp)))
 	}
 	return fmt.Sprintf("%s's checkpoint %d is useless (on a Z-cycle)", m.ProcName(u.P), ck.ID), seqs,
 		fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d%s and ends before it, so no consistent global checkpoint contains it; %s promises none",

@@ -19,9 +19,10 @@ func (m *Model) finalState() {
 		m.LiveSend[i], m.LiveRecv[i] = None, None
 	}
 	var g *FinalGraph
+	var msgs []rline.Msg
 	if !m.Missing.Ops && !m.Missing.Copy {
 		g = m.newFinalGraph()
-		g.Msgs, g.Recvs = make([]rline.Msg, 0, nm), make([]int32, 0, nm)
+		msgs, g.Recvs = make([]rline.Msg, 0, nm), make([]int32, 0, nm)
 	}
 	for p := range m.Procs {
 		for _, s := range m.Procs[p].Live {
@@ -35,13 +36,13 @@ func (m *Model) finalState() {
 				m.LiveSend[e.Msg] = s // of two live sends (a forged run), the later
 			case e.Kind == trace.Recv && m.liveReceipt(s, e) && g != nil:
 				se := &m.Run.Events[m.SendOf[s]]
-				g.Msgs = append(g.Msgs, rline.Msg{From: se.P, SendOp: se.Op, To: e.P, RecvOp: e.Op})
+				msgs = append(msgs, rline.Msg{From: se.P, SendOp: se.Op, To: e.P, RecvOp: e.Op})
 				g.Recvs = append(g.Recvs, s)
 			}
 		}
 	}
 	if g != nil {
-		g.Graph, g.Err = zgraph.New(g.Pos, g.Msgs)
+		g.Graph, g.Err = zgraph.New(g.Pos, msgs)
 		m.Final = g
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
-	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -332,12 +331,11 @@ type ProgOp struct {
 }
 
 // FinalGraph is the final live history as zgraph sees it: per process the
-// held checkpoints' numbers and positions, the messages with both ends
-// live by their ops (and the seq of each one's receive), and the Z-graph
-// over them.
+// held checkpoints' numbers and positions, the Z-graph over them and the
+// messages with both ends live (Graph.Msgs), and the seq of each one's
+// receive.
 type FinalGraph struct {
 	Numbers, Pos [][]int32
-	Msgs         []rline.Msg
 	Recvs        []int32
 	Graph        *zgraph.Graph // nil when Err is set
 	Err          error

@@ -31,25 +31,18 @@ import (
 // None marks an absent index, as trace.None does.
 const None = -1
 
-// Msg is one message as the graph sees it: sent by process From in its
-// interval FromInterval, received by process To in its interval
-// ToInterval.
-type Msg struct {
-	From, FromInterval int32
-	To, ToInterval     int32
-}
-
 // Checkpoint names checkpoint X of process P.
 type Checkpoint struct {
 	P, X int32
 }
 
-// Graph is the checkpoint graph of one execution with its strongly
+// Graph is the checkpoint graph of one pattern with its strongly
 // connected components computed.
 type Graph struct {
-	// Msgs are the received messages given to New, in their order, with
-	// their intervals: Cycle and SnLines index them.
-	Msgs []Msg
+	// Msgs are the received messages given to New, in their order: Cycle
+	// and SnLines index them, and Interval places their ops.
+	Msgs  []rline.Msg
+	ckpts [][]int32
 	// base[p] is the node of C(p,0); node of C(p,x) is base[p]+x.
 	base []int32
 	// comp[v] is v's strongly connected component.
@@ -63,80 +56,54 @@ type Graph struct {
 // New builds the checkpoint graph of a pattern and finds its useless
 // checkpoints. ckpts[p] are the positions of p's checkpoints (ops
 // completed when taken), in the order taken, the initial one at 0 first;
-// a message names its ops (rline.Msg), and lies in the interval of the
-// last checkpoint at a position ≤ each op. Messages never received take
-// no part in Z-paths and are left out of Msgs. It returns an error, never
-// panics, when a process has no checkpoint or an index is out of range.
+// a message names its ops (rline.Msg). Messages never received take no
+// part in Z-paths and are left out of Msgs. The slices are kept, not
+// copied. It returns an error, never panics, when a process has no
+// checkpoint or a message names a process out of range or an op before
+// the initial checkpoint.
 func New(ckpts [][]int32, msgs []rline.Msg) (*Graph, error) {
-	counts := make([]int32, len(ckpts))
-	for p := range ckpts {
-		counts[p] = int32(len(ckpts[p]))
-	}
-	interval := func(p, op int32) int32 {
-		if p < 0 || int(p) >= len(ckpts) {
-			return None // newGraph refuses the message
-		}
-		i, _ := slices.BinarySearch(ckpts[p], op+1) // the first checkpoint after op
-		return int32(i - 1)
-	}
-	zm := make([]Msg, 0, len(msgs))
-	for _, m := range msgs {
-		if m.RecvOp != rline.None {
-			zm = append(zm, Msg{From: m.From, FromInterval: interval(m.From, m.SendOp), To: m.To, ToInterval: interval(m.To, m.RecvOp)})
-		}
-	}
-	return newGraph(counts, zm)
-}
-
-// newGraph is New over processes with counts[p] checkpoints each (the
-// initial one included) and messages given by their intervals.
-func newGraph(counts []int32, msgs []Msg) (*Graph, error) {
-	for p, n := range counts {
-		if n < 1 {
-			return nil, fmt.Errorf("zgraph: process %d has %d checkpoints, want at least the initial one", p, n)
-		}
-	}
-	np := int32(len(counts))
-	for i, m := range msgs {
-		if m.From < 0 || m.From >= np || m.To < 0 || m.To >= np {
-			return nil, fmt.Errorf("zgraph: message %d: process out of range", i)
-		}
-		if m.FromInterval < 0 || m.FromInterval >= counts[m.From] {
-			return nil, fmt.Errorf("zgraph: message %d: send interval %d out of range [0,%d)", i, m.FromInterval, counts[m.From])
-		}
-		if m.ToInterval < 0 || m.ToInterval >= counts[m.To] {
-			return nil, fmt.Errorf("zgraph: message %d: receive interval %d out of range [0,%d)", i, m.ToInterval, counts[m.To])
-		}
-	}
-	g := &Graph{Msgs: msgs, base: make([]int32, len(counts)+1)}
+	g := &Graph{Msgs: msgs, ckpts: ckpts, base: make([]int32, len(ckpts)+1)}
 	var total int64
-	for p, n := range counts {
-		if total+int64(n) > 1<<31-2 {
+	for p, cs := range ckpts {
+		if len(cs) == 0 {
+			return nil, fmt.Errorf("zgraph: process %d has no checkpoint, want at least the initial one", p)
+		}
+		if total+int64(len(cs)) > 1<<31-2 {
 			return nil, fmt.Errorf("zgraph: too many checkpoints")
 		}
 		g.base[p] = int32(total)
-		total += int64(n)
+		total += int64(len(cs))
 	}
-	g.base[len(counts)] = int32(total)
+	g.base[len(ckpts)] = int32(total)
+	unreceived := func(m rline.Msg) bool { return m.RecvOp == rline.None }
+	if slices.ContainsFunc(msgs, unreceived) {
+		g.Msgs = slices.DeleteFunc(slices.Clone(msgs), unreceived)
+	}
 	// Message edges in CSR form by a counting sort on the source node;
 	// program-order edges are implicit (v→v+1 within a process).
 	nv := int(total)
+	src := make([]int32, len(g.Msgs))
 	g.off = make([]int32, nv+1)
-	for _, m := range msgs {
-		g.off[g.base[m.From]+m.FromInterval+1]++
+	for i, m := range g.Msgs {
+		from, to := g.Interval(m.From, m.SendOp), g.Interval(m.To, m.RecvOp)
+		if from < 0 || to < 0 {
+			return nil, fmt.Errorf("zgraph: message %d: process out of range or op before the initial checkpoint", i)
+		}
+		src[i] = g.base[m.From] + from
+		g.off[src[i]+1]++
 	}
 	for v := 0; v < nv; v++ {
 		g.off[v+1] += g.off[v]
 	}
-	g.adj, g.emsg = make([]int32, len(msgs)), make([]int32, len(msgs))
+	g.adj, g.emsg = make([]int32, len(g.Msgs)), make([]int32, len(g.Msgs))
 	fill := slices.Clone(g.off[:nv])
-	for i, m := range msgs {
-		s := g.base[m.From] + m.FromInterval
-		g.adj[fill[s]], g.emsg[fill[s]] = g.base[m.To]+m.ToInterval, int32(i)
+	for i, m := range g.Msgs {
+		s := src[i]
+		g.adj[fill[s]], g.emsg[fill[s]] = g.base[m.To]+g.Interval(m.To, m.RecvOp), int32(i)
 		fill[s]++
 	}
 	g.comp = g.tarjan()
-	for p := range counts {
+	for p := range ckpts {
 		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
 			if g.comp[v] == g.comp[v-1] {
 				g.useless = append(g.useless, Checkpoint{int32(p), v - g.base[p]})
@@ -144,6 +111,18 @@ func newGraph(counts []int32, msgs []Msg) (*Graph, error) {
 		}
 	}
 	return g, nil
+}
+
+// Interval returns the interval op of process p lies in: the index of
+// p's last checkpoint at a position ≤ op (checkpoint at pos x precedes
+// op x); None for a process out of range or an op before the initial
+// checkpoint.
+func (g *Graph) Interval(p, op int32) int32 {
+	if p < 0 || int(p) >= len(g.ckpts) {
+		return None
+	}
+	i, _ := slices.BinarySearch(g.ckpts[p], op+1) // the first checkpoint after op
+	return int32(i - 1)
 }
 
 // tarjan computes strongly connected components iteratively (traces are
@@ -373,8 +352,8 @@ func (g *Graph) SnLines(numbers [][]int32) ([]SnOrphan, error) {
 	}
 	var out []SnOrphan
 	for i, m := range g.Msgs {
-		lo := pmax[m.To][m.ToInterval] + 1
-		hi := pmax[m.From][m.FromInterval]
+		lo := pmax[m.To][g.Interval(m.To, m.RecvOp)] + 1
+		hi := pmax[m.From][g.Interval(m.From, m.SendOp)]
 		if lo <= hi {
 			out = append(out, SnOrphan{Msg: int32(i), Lo: lo, Hi: hi})
 		}
