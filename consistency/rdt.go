@@ -5,6 +5,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 )
 
 // rollbackDependencyTrackable judges rdt: over the final live history
@@ -18,16 +19,7 @@ func rollbackDependencyTrackable(m *history.Model, r *result) {
 	if g == nil || !judge {
 		return
 	}
-	msgs := make([]zgraph.OpMsg, len(g.Recvs))
-	for i, rc := range g.Recvs {
-		re, se := m.Event(rc), m.Event(m.SendOf[rc])
-		msgs[i] = zgraph.OpMsg{From: se.P, Send: se.Op, To: re.P, Recv: re.Op}
-	}
-	ckpts := make([][]int32, len(g.Pos))
-	for p, pos := range g.Pos {
-		ckpts[p] = pos[1:] // CheckRDT counts the initial checkpoint implicitly
-	}
-	vs, err := zgraph.CheckRDT(ckpts, msgs)
+	vs, err := zgraph.CheckRDT(g.Pos, g.Graph.Msgs)
 	if err != nil {
 		r.cannotJudge(err.Error())
 		return
@@ -35,7 +27,7 @@ func rollbackDependencyTrackable(m *history.Model, r *result) {
 	for _, v := range vs {
 		rc1, rc2 := g.Recvs[v.M1], g.Recvs[v.M2]
 		seqs := []int32{rdtCkptSeq(m, v.From), m.SendOf[rc1], rc1, m.SendOf[rc2], rc2, rdtCkptSeq(m, v.To)}
-		r.fail(seqs, func() (string, string) { return rdtWitness(m, msgs, rc1, rc2, v) })
+		r.fail(seqs, func() (string, string) { return rdtWitness(m, g.Graph.Msgs, rc1, rc2, v) })
 	}
 }
 
@@ -43,7 +35,7 @@ func rollbackDependencyTrackable(m *history.Model, r *result) {
 // receiver of M1, the sender of M2) with M1 only after q sent M2 in the
 // same interval, and M2 reaches b before To, so [.. M1, M2] is a Z-path
 // from From to To that no causal path doubles.
-func rdtWitness(m *history.Model, msgs []zgraph.OpMsg, rc1, rc2 int32, v zgraph.RDTViolation) (string, string) {
+func rdtWitness(m *history.Model, msgs []rline.Msg, rc1, rc2 int32, v zgraph.RDTViolation) (string, string) {
 	m1, m2 := msgs[v.M1], msgs[v.M2]
 	q, b := m.ProcName(m2.From), m.ProcName(m2.To)
 	n1, n2 := m.MsgName(m.Event(rc1).Msg), m.MsgName(m.Event(rc2).Msg)

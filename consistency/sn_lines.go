@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 )
 
 // snLines judges SPEC §7 sn-lines: over the final live history, every
@@ -22,7 +21,7 @@ func snLines(m *history.Model, r *result) {
 		r.cannotJudge("checkpoints carry no sn")
 		return
 	}
-	orphans, err := zgraph.SnLines(g.Numbers, g.Msgs)
+	orphans, err := g.Graph.SnLines(g.Numbers)
 	if err != nil {
 		r.cannotJudge("sn-lines: " + err.Error())
 		return
@@ -30,7 +29,7 @@ func snLines(m *history.Model, r *result) {
 	for _, o := range orphans {
 		rc := g.Recvs[o.Msg]
 		s := m.SendOf[rc]
-		msg := g.Msgs[o.Msg]
+		msg := g.Graph.Msgs[o.Msg]
 		r.fail([]int32{s, rc}, func() (string, string) {
 			rng := fmt.Sprintf("S_%d", o.Lo)
 			if o.Hi > o.Lo {
@@ -39,7 +38,7 @@ func snLines(m *history.Model, r *result) {
 			id := m.MsgName(m.Event(rc).Msg)
 			return fmt.Sprintf("%s is an orphan of %s", id, rng),
 				fmt.Sprintf("%s sent %s at seq %d after a checkpoint numbered %d, and %s received it at seq %d before any checkpoint numbered above %d (interval %d), so every S_n with %d ≤ n ≤ %d holds the receipt but not the send",
-					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, msg.ToInterval, o.Lo, o.Hi)
+					m.ProcName(msg.From), id, s, o.Hi, m.ProcName(msg.To), rc, o.Lo-1, g.Graph.Interval(msg.To, msg.RecvOp), o.Lo, o.Hi)
 		})
 	}
 }

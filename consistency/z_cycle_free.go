@@ -15,14 +15,7 @@ import (
 // its consistent rounds) promise it; PK does not (promises.go).
 func zCycleFree(m *history.Model, r *result) {
 	g, judge := finalGraph(m, r, noUseless)
-	if g == nil {
-		return
-	}
-	if g.Err != nil {
-		r.cannotJudge("z-graph: " + g.Err.Error())
-		return
-	}
-	if !judge {
+	if g == nil || !judge {
 		return
 	}
 	for _, u := range g.Graph.UselessList() {
@@ -44,10 +37,10 @@ func uselessWitness(m *history.Model, g *history.FinalGraph, u zgraph.Checkpoint
 			continue
 		}
 		rc := g.Recvs[mi]
-		msg := g.Msgs[mi]
+		msg := g.Graph.Msgs[mi]
 		seqs = append(seqs, m.SendOf[rc], rc)
 		hops = append(hops, fmt.Sprintf("%s (%s → %s, sent at seq %d in interval %d, received at seq %d in interval %d)",
-			m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], msg.FromInterval, rc, msg.ToInterval))
+			m.MsgName(m.Event(rc).Msg), m.ProcName(msg.From), m.ProcName(msg.To), m.SendOf[rc], g.Graph.Interval(msg.From, msg.SendOp), rc, g.Graph.Interval(msg.To, msg.RecvOp)))
 	}
 	return fmt.Sprintf("%s's checkpoint %d is useless (on a Z-cycle)", m.ProcName(u.P), ck.ID), seqs,
 		fmt.Sprintf("the Z-path %s starts after %s's checkpoint %d%s and ends before it, so no consistent global checkpoint contains it; %s promises none",
@@ -67,7 +60,7 @@ func snNote(ck *history.Ckpt) string {
 // a rule judging promise p, having set r's standing (promised): judge
 // says whether the run's algorithm makes the promise. The graph is nil,
 // and the property unknown, when the run lacks the op or copy numbers
-// it needs.
+// it needs or zgraph refused it.
 func finalGraph(m *history.Model, r *result, p promise) (g *history.FinalGraph, judge bool) {
 	judge = promised(m, r, p)
 	switch {
@@ -76,6 +69,9 @@ func finalGraph(m *history.Model, r *result, p promise) (g *history.FinalGraph, 
 		return nil, false
 	case m.Missing.Copy:
 		r.cannotJudge(copiesWhy)
+		return nil, false
+	case m.Final.Err != nil:
+		r.cannotJudge("z-graph: " + m.Final.Err.Error())
 		return nil, false
 	}
 	return m.Final, judge

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -16,7 +17,7 @@ type Pattern struct {
 	// Sn[p][x] is the number (sn) of checkpoint x of p, 0 for the
 	// initial one, None where the run records none.
 	Sn   [][]int32
-	Msgs []zgraph.OpMsg
+	Msgs []rline.Msg
 }
 
 // PatternOf extracts the pattern of run, which must have no restart or
@@ -44,40 +45,21 @@ func PatternOf(run *trace.Run) (*Pattern, error) {
 			if !ok {
 				return nil, fmt.Errorf("event %d: receipt of a copy never sent", e.Seq)
 			}
-			pt.Msgs = append(pt.Msgs, zgraph.OpMsg{From: s[0], Send: s[1], To: e.P, Recv: e.Op})
+			pt.Msgs = append(pt.Msgs, rline.Msg{From: s[0], SendOp: s[1], To: e.P, RecvOp: e.Op})
 		}
 	}
 	return pt, nil
 }
 
-// interval returns the interval of op k of p.
-func (pt *Pattern) interval(p, k int32) int32 {
-	x := int32(0)
-	for x < int32(len(pt.Ckpts[p])) && pt.Ckpts[p][x] <= k {
-		x++
-	}
-	return x
-}
-
 // ZGraph returns the pattern's checkpoint graph (package zgraph).
-func (pt *Pattern) ZGraph() (*zgraph.Graph, error) {
-	return zgraph.New(pt.counts(), pt.ZMsgs())
-}
+func (pt *Pattern) ZGraph() (*zgraph.Graph, error) { return zgraph.New(pt.withInitial(), pt.Msgs) }
 
-func (pt *Pattern) counts() []int32 {
-	counts := make([]int32, len(pt.Ckpts))
-	for p := range counts {
-		counts[p] = int32(len(pt.Ckpts[p]) + 1)
-	}
-	return counts
-}
-
-// ZMsgs returns the messages with their intervals, as zgraph wants them.
-func (pt *Pattern) ZMsgs() []zgraph.Msg {
-	out := make([]zgraph.Msg, len(pt.Msgs))
-	for i, m := range pt.Msgs {
-		out[i] = zgraph.Msg{From: m.From, FromInterval: pt.interval(m.From, m.Send),
-			To: m.To, ToInterval: pt.interval(m.To, m.Recv)}
+// withInitial returns the checkpoints' positions with the initial one's,
+// as zgraph takes them.
+func (pt *Pattern) withInitial() [][]int32 {
+	out := make([][]int32, len(pt.Ckpts))
+	for p, cs := range pt.Ckpts {
+		out[p] = append([]int32{0}, cs...)
 	}
 	return out
 }
@@ -92,10 +74,16 @@ func (pt *Pattern) Useless() ([]zgraph.Checkpoint, error) {
 }
 
 // RDT returns the pattern's RDT violations (zgraph.CheckRDT).
-func (pt *Pattern) RDT() ([]zgraph.RDTViolation, error) { return zgraph.CheckRDT(pt.Ckpts, pt.Msgs) }
+func (pt *Pattern) RDT() ([]zgraph.RDTViolation, error) {
+	return zgraph.CheckRDT(pt.withInitial(), pt.Msgs)
+}
 
 // SnOrphans returns the messages that make some S_n inconsistent (SPEC
 // §4.1's theorem, package zgraph), judged from the checkpoints' numbers.
 func (pt *Pattern) SnOrphans() ([]zgraph.SnOrphan, error) {
-	return zgraph.SnLines(pt.Sn, pt.ZMsgs())
+	g, err := pt.ZGraph()
+	if err != nil {
+		return nil, err
+	}
+	return g.SnLines(pt.Sn)
 }

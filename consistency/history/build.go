@@ -106,15 +106,6 @@ func room(m *Model, p, sizeHint int) (ops, ckpts int) {
 	return sizeHint/max(len(m.Run.Processes), 1) + 8, 4
 }
 
-// Build builds the model of a whole run.
-func Build(run *trace.Run, src *trace.Trace, alg Alg) *Model {
-	b := NewBuilder(run, src, alg, len(run.Events))
-	for i := range run.Events {
-		b.Add(&run.Events[i])
-	}
-	return b.Finish()
-}
-
 // Add feeds the next event, whose seq is the number of events fed so
 // far.
 func (b *Builder) Add(e *trace.RunEvent) {

@@ -1,9 +1,8 @@
 package history
 
 import (
-	"slices"
-
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -20,9 +19,10 @@ func (m *Model) finalState() {
 		m.LiveSend[i], m.LiveRecv[i] = None, None
 	}
 	var g *FinalGraph
+	var msgs []rline.Msg
 	if !m.Missing.Ops && !m.Missing.Copy {
 		g = m.newFinalGraph()
-		g.Msgs, g.Recvs = make([]zgraph.Msg, 0, nm), make([]int32, 0, nm)
+		msgs, g.Recvs = make([]rline.Msg, 0, nm), make([]int32, 0, nm)
 	}
 	for p := range m.Procs {
 		for _, s := range m.Procs[p].Live {
@@ -36,17 +36,13 @@ func (m *Model) finalState() {
 				m.LiveSend[e.Msg] = s // of two live sends (a forged run), the later
 			case e.Kind == trace.Recv && m.liveReceipt(s, e) && g != nil:
 				se := &m.Run.Events[m.SendOf[s]]
-				g.Msgs = append(g.Msgs, zgraph.Msg{From: se.P, FromInterval: g.interval(se.P, se.Op), To: e.P, ToInterval: g.interval(e.P, e.Op)})
+				msgs = append(msgs, rline.Msg{From: se.P, SendOp: se.Op, To: e.P, RecvOp: e.Op})
 				g.Recvs = append(g.Recvs, s)
 			}
 		}
 	}
 	if g != nil {
-		counts := make([]int32, len(g.Pos))
-		for p := range counts {
-			counts[p] = int32(len(g.Pos[p]))
-		}
-		g.Graph, g.Err = zgraph.New(counts, g.Msgs)
+		g.Graph, g.Err = zgraph.New(g.Pos, msgs)
 		m.Final = g
 	}
 }
@@ -84,11 +80,4 @@ func (m *Model) newFinalGraph() *FinalGraph {
 		}
 	}
 	return g
-}
-
-// interval is the index of p's last held checkpoint taken at or before op
-// (checkpoint at pos x precedes op x).
-func (g *FinalGraph) interval(p, op int32) int32 {
-	i, _ := slices.BinarySearch(g.Pos[p], op+1) // the first checkpoint after op
-	return int32(i - 1)
 }

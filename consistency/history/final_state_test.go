@@ -9,17 +9,26 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
+// Build builds the model of a whole run (for the tests: Check streams
+// the run through a Builder).
+func Build(run *trace.Run, src *trace.Trace, alg Alg) *Model {
+	b := NewBuilder(run, src, alg, len(run.Events))
+	for i := range run.Events {
+		b.Add(&run.Events[i])
+	}
+	return b.Finish()
+}
+
 // walked is what finalState derives, as the walk the reports' order is
 // defined by computes it.
 type walked struct {
 	LiveSend, LiveRecv, Repeats, Stale, Recvs []int32
-	Msgs                                      []zgraph.Msg
+	Msgs                                      [][4]int32 // from, its interval, to, its interval
 }
 
 // walkFinalState is the definition finalState is an optimisation of: the
@@ -62,7 +71,7 @@ func walkFinalState(m *Model) walked {
 					se := &m.Run.Events[snd]
 					ivFrom := sort.Search(len(g.Pos[se.P]), func(i int) bool { return g.Pos[se.P][i] > se.Op }) - 1
 					ivTo := sort.Search(len(g.Pos[e.P]), func(i int) bool { return g.Pos[e.P][i] > e.Op }) - 1
-					w.Msgs = append(w.Msgs, zgraph.Msg{From: se.P, FromInterval: int32(ivFrom), To: e.P, ToInterval: int32(ivTo)})
+					w.Msgs = append(w.Msgs, [4]int32{se.P, int32(ivFrom), e.P, int32(ivTo)})
 					w.Recvs = append(w.Recvs, s)
 				}
 			}
@@ -75,7 +84,10 @@ func walkFinalState(m *Model) walked {
 func modelWalked(m *Model) walked {
 	w := walked{LiveSend: m.LiveSend, LiveRecv: m.LiveRecv, Repeats: m.Repeats, Stale: m.Stale}
 	if m.Final != nil {
-		w.Msgs, w.Recvs = m.Final.Msgs, m.Final.Recvs
+		w.Recvs = m.Final.Recvs
+		for _, msg := range m.Final.Graph.Msgs {
+			w.Msgs = append(w.Msgs, [4]int32{msg.From, m.Final.Graph.Interval(msg.From, msg.SendOp), msg.To, m.Final.Graph.Interval(msg.To, msg.RecvOp)})
+		}
 	}
 	return w
 }

@@ -331,11 +331,11 @@ type ProgOp struct {
 }
 
 // FinalGraph is the final live history as zgraph sees it: per process the
-// held checkpoints' numbers and positions, the messages with both ends
-// live (and the seq of each one's receive), and the Z-graph over them.
+// held checkpoints' numbers and positions, the Z-graph over them and the
+// messages with both ends live (Graph.Msgs), and the seq of each one's
+// receive.
 type FinalGraph struct {
 	Numbers, Pos [][]int32
-	Msgs         []zgraph.Msg
 	Recvs        []int32
 	Graph        *zgraph.Graph // nil when Err is set
 	Err          error

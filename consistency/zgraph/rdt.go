@@ -1,15 +1,15 @@
 package zgraph
 
+import "github.com/ckpt-dev/ckpt/rline"
+
 // Rollback-dependency trackability (RDT, Wang 1997): every Z-path
 // between two checkpoints is causally doubled, so every rollback
 // dependency is visible to transitive dependency vectors when it is
 // created — FDAS's promise. It implies no useless checkpoint.
 //
-// The model is the Z-graph's with program positions, since whether a
-// Z-path is causal depends on the order of a receipt and a send inside
-// one interval: ckpts[p] lists the positions (ops completed when taken,
-// non-decreasing) of p's checkpoints 1, 2, …, checkpoint 0 being the
-// initial one at position 0; each process's final state counts as one
+// The model is New's pattern, whose program positions matter here, since
+// whether a Z-path is causal depends on the order of a receipt and a
+// send inside one interval; each process's final state counts as one
 // more checkpoint after its last (Wang's volatile checkpoint; without it
 // no characterization by short paths holds). The method, proved in
 // docs/protocols.md after Baldoni, Hélary and Raynal (PODC 1999): only
@@ -20,13 +20,6 @@ package zgraph
 // second tests every send against the changes of its interval made after
 // it. Cost: O(ops · n) time, memory linear in the pattern plus O(n²) and
 // one vector per distinct in-flight dependency vector.
-
-// OpMsg is one message: sent by op Send of process From and received by op
-// Recv of process To.
-type OpMsg struct {
-	From, Send int32
-	To, Recv   int32
-}
 
 // RDTViolation is a Z-path no causal path doubles: a causal path from
 // checkpoint From ends with M1 (an index into the messages given to
@@ -47,7 +40,7 @@ type RDTViolation struct {
 // panics, when an index is out of range, two messages claim one op, a
 // process's checkpoint positions decrease, or the messages form a causal
 // cycle (no execution could produce them).
-func CheckRDT(ckpts [][]int32, msgs []OpMsg) ([]RDTViolation, error) {
+func CheckRDT(ckpts [][]int32, msgs []rline.Msg) ([]RDTViolation, error) {
 	pt, err := newPattern(ckpts, msgs)
 	if err != nil {
 		return nil, err

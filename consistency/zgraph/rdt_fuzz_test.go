@@ -1,6 +1,10 @@
 package zgraph
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ckpt-dev/ckpt/rline"
+)
 
 // FuzzCheck: any input either is rejected with an error or is judged as
 // the brute-force oracle judges it; nothing panics. The bytes describe up
@@ -17,15 +21,18 @@ func FuzzCheck(f *testing.F) {
 		}
 		n := int(data[0]%4) + 1
 		ckpts := make([][]int32, n)
+		for p := range ckpts {
+			ckpts[p] = []int32{0}
+		}
 		next := make([]int32, n)
-		var msgs []OpMsg
+		var msgs []rline.Msg
 		for i := 1; i+2 < len(data) && len(msgs) < 40; i += 3 {
 			a, b := int32(int(data[i+1])%n), int32(int(data[i+2])%n)
 			if data[i]%2 == 0 {
 				ckpts[a] = append(ckpts[a], next[a])
 				continue
 			}
-			m := OpMsg{From: a, Send: next[a], To: b, Recv: next[b]}
+			m := rline.Msg{From: a, SendOp: next[a], To: b, RecvOp: next[b]}
 			next[a]++
 			next[b]++
 			msgs = append(msgs, m)

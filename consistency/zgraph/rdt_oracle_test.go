@@ -5,6 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -18,16 +19,16 @@ import (
 // As in CheckRDT, each process's final state is a checkpoint too.
 type oracle struct {
 	counts         []int32
-	msgs           []OpMsg
+	msgs           []rline.Msg
 	sIv, rIv       []int32
 	zreach, creach [][]bool // per first message: messages on some path from it
 }
 
-func bruteForce(ckpts [][]int32, msgs []OpMsg) *oracle {
+func bruteForce(ckpts [][]int32, msgs []rline.Msg) *oracle {
 	o := &oracle{msgs: msgs, sIv: make([]int32, len(msgs)), rIv: make([]int32, len(msgs))}
 	interval := func(p, op int32) int32 {
 		x := int32(0)
-		for _, pos := range ckpts[p] {
+		for _, pos := range ckpts[p][1:] {
 			if pos <= op {
 				x++
 			}
@@ -36,13 +37,13 @@ func bruteForce(ckpts [][]int32, msgs []OpMsg) *oracle {
 	}
 	// The final state is one more checkpoint, after every op.
 	for p := range ckpts {
-		o.counts = append(o.counts, int32(len(ckpts[p])+2))
+		o.counts = append(o.counts, int32(len(ckpts[p])+1))
 	}
 	for i, m := range msgs {
-		o.sIv[i], o.rIv[i] = interval(m.From, m.Send), interval(m.To, m.Recv)
+		o.sIv[i], o.rIv[i] = interval(m.From, m.SendOp), interval(m.To, m.RecvOp)
 	}
 	zsucc := func(i, j int) bool { return msgs[j].From == msgs[i].To && o.sIv[j] >= o.rIv[i] }
-	csucc := func(i, j int) bool { return msgs[j].From == msgs[i].To && msgs[j].Send > msgs[i].Recv }
+	csucc := func(i, j int) bool { return msgs[j].From == msgs[i].To && msgs[j].SendOp > msgs[i].RecvOp }
 	for i := range msgs {
 		o.zreach = append(o.zreach, closure(len(msgs), i, zsucc))
 		o.creach = append(o.creach, closure(len(msgs), i, csucc))
@@ -107,12 +108,15 @@ func (o *oracle) rdt() bool {
 // fromTrace is the failure-free pattern of a trace: its ticks are the
 // checkpoints, its received messages the messages, in file order (which
 // is causal). Fail events are ignored.
-func fromTrace(tr *trace.Trace) ([][]int32, []OpMsg) {
+func fromTrace(tr *trace.Trace) ([][]int32, []rline.Msg) {
 	n := len(tr.Processes)
 	ckpts := make([][]int32, n)
+	for p := range ckpts {
+		ckpts[p] = []int32{0}
+	}
 	ops := make([]int32, n)
 	sendOp := make([]int32, len(tr.Msgs))
-	var msgs []OpMsg
+	var msgs []rline.Msg
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		switch e.Kind {
@@ -122,7 +126,7 @@ func fromTrace(tr *trace.Trace) ([][]int32, []OpMsg) {
 			sendOp[e.Msg] = ops[e.P]
 		case trace.Recv:
 			s := &tr.Events[tr.Messages[e.Msg].Send]
-			msgs = append(msgs, OpMsg{From: s.P, Send: sendOp[e.Msg], To: e.P, Recv: ops[e.P]})
+			msgs = append(msgs, rline.Msg{From: s.P, SendOp: sendOp[e.Msg], To: e.P, RecvOp: ops[e.P]})
 		}
 		if e.Kind.IsOp() {
 			ops[e.P]++
@@ -156,15 +160,7 @@ func TestCheckAgreesWithBruteForce(t *testing.T) {
 				t.Fatalf("violation %v does not name a CM-path", v)
 			}
 		}
-		zm := make([]Msg, len(msgs))
-		for i, m := range msgs {
-			zm[i] = Msg{From: m.From, FromInterval: o.sIv[i], To: m.To, ToInterval: o.rIv[i]}
-		}
-		real := make([]int32, len(ckpts))
-		for p := range ckpts {
-			real[p] = int32(len(ckpts[p]) + 1)
-		}
-		g, err := New(real, zm)
+		g, err := New(ckpts, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}

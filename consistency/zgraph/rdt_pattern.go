@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/ckpt-dev/ckpt/rline"
 )
 
 // opRef is one send or receipt of a process: op position and message.
@@ -18,20 +20,27 @@ type opRef struct {
 type pattern struct {
 	n     int
 	ckpts [][]int32
-	msgs  []OpMsg
+	msgs  []rline.Msg
 	ops   [][]opRef
 	// recvIv[m] is m's interval at its receiver.
 	recvIv []int32
 }
 
-func newPattern(ckpts [][]int32, msgs []OpMsg) (*pattern, error) {
+// newPattern validates ckpts and msgs (CheckRDT's), and keeps per
+// process the positions of its checkpoints after the initial one.
+func newPattern(ckpts [][]int32, msgs []rline.Msg) (*pattern, error) {
 	n := len(ckpts)
+	after := make([][]int32, n)
 	for p, cs := range ckpts {
+		if len(cs) == 0 || cs[0] != 0 {
+			return nil, fmt.Errorf("rdt: process %d: the first checkpoint must be the initial one at position 0", p)
+		}
 		for x, pos := range cs {
-			if pos < 0 || (x > 0 && pos < cs[x-1]) {
-				return nil, fmt.Errorf("rdt: process %d: checkpoint %d at position %d: positions must be ≥ 0 and non-decreasing", p, x+1, pos)
+			if x > 0 && pos < cs[x-1] {
+				return nil, fmt.Errorf("rdt: process %d: checkpoint %d at position %d: positions must be non-decreasing", p, x, pos)
 			}
 		}
+		after[p] = cs[1:]
 	}
 	count := make([]int32, n)
 	for i, m := range msgs {
@@ -41,20 +50,20 @@ func newPattern(ckpts [][]int32, msgs []OpMsg) (*pattern, error) {
 		if m.From == m.To {
 			return nil, fmt.Errorf("rdt: message %d: sent by process %d to itself", i, m.From)
 		}
-		if m.Send < 0 || m.Recv < 0 {
+		if m.SendOp < 0 || m.RecvOp < 0 {
 			return nil, fmt.Errorf("rdt: message %d: negative op position", i)
 		}
 		count[m.From]++
 		count[m.To]++
 	}
-	pt := &pattern{n: n, ckpts: ckpts, msgs: msgs, ops: make([][]opRef, n),
+	pt := &pattern{n: n, ckpts: after, msgs: msgs, ops: make([][]opRef, n),
 		recvIv: make([]int32, len(msgs))}
 	for p := range pt.ops {
 		pt.ops[p] = make([]opRef, 0, count[p])
 	}
 	for i, m := range msgs {
-		pt.ops[m.From] = append(pt.ops[m.From], opRef{op: m.Send, msg: int32(i)})
-		pt.ops[m.To] = append(pt.ops[m.To], opRef{op: m.Recv, msg: int32(i), recv: true})
+		pt.ops[m.From] = append(pt.ops[m.From], opRef{op: m.SendOp, msg: int32(i)})
+		pt.ops[m.To] = append(pt.ops[m.To], opRef{op: m.RecvOp, msg: int32(i), recv: true})
 	}
 	for p, ops := range pt.ops {
 		slices.SortFunc(ops, func(a, b opRef) int { return cmp.Compare(a.op, b.op) })

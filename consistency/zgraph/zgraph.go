@@ -3,13 +3,14 @@
 // linear in checkpoints plus messages, checks the S_n lines of SPEC §4.1,
 // and checks rollback-dependency trackability (CheckRDT, rdt.go).
 //
-// Checkpoints and messages are plain numbers, so the checker can feed it a
-// run's final live history and the baseline a trace's timer ticks. The
-// model: process p has checkpoints 0 … n_p−1, 0 being the initial one;
-// interval x of p is every event after checkpoint x and before checkpoint
-// x+1 (the last interval is open: everything after the last checkpoint).
-// A message is sent in an interval of its sender and received in an
-// interval of its receiver.
+// Its input is a pattern as package rline takes one — checkpoint
+// positions per process and messages by their ops — so the checker can
+// feed it a run's final live history and the baseline a trace's timer
+// ticks. The model: process p has checkpoints 0 … n_p−1, 0 being the
+// initial one; interval x of p is every event after checkpoint x and
+// before checkpoint x+1 (the last interval is open: everything after the
+// last checkpoint). A message is sent in an interval of its sender and
+// received in an interval of its receiver.
 //
 // Method (proved in docs/analyses.md): one graph node N(p,x) per
 // checkpoint, an edge N(p,x)→N(p,x+1) for program order and an edge
@@ -23,27 +24,25 @@ package zgraph
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ckpt-dev/ckpt/rline"
 )
 
 // None marks an absent index, as trace.None does.
 const None = -1
-
-// Msg is one message: sent by process From in its interval FromInterval,
-// received by process To in its interval ToInterval. Messages that are
-// never received take no part in Z-paths and must be left out.
-type Msg struct {
-	From, FromInterval int32
-	To, ToInterval     int32
-}
 
 // Checkpoint names checkpoint X of process P.
 type Checkpoint struct {
 	P, X int32
 }
 
-// Graph is the checkpoint graph of one execution with its strongly
+// Graph is the checkpoint graph of one pattern with its strongly
 // connected components computed.
 type Graph struct {
+	// Msgs are the received messages given to New, in their order: Cycle
+	// and SnLines index them, and Interval places their ops.
+	Msgs  []rline.Msg
+	ckpts [][]int32
 	// base[p] is the node of C(p,0); node of C(p,x) is base[p]+x.
 	base []int32
 	// comp[v] is v's strongly connected component.
@@ -54,72 +53,57 @@ type Graph struct {
 	useless        []Checkpoint // by process, then index
 }
 
-// validate checks that every index lies in range, so that bad input
-// yields an error instead of a panic.
-func validate(counts []int32, msgs []Msg) error {
-	for p, n := range counts {
-		if n < 1 {
-			return fmt.Errorf("zgraph: process %d has %d checkpoints, want at least the initial one", p, n)
-		}
-	}
-	np := int32(len(counts))
-	for i, m := range msgs {
-		if m.From < 0 || m.From >= np || m.To < 0 || m.To >= np {
-			return fmt.Errorf("zgraph: message %d: process out of range", i)
-		}
-		if m.FromInterval < 0 || m.FromInterval >= counts[m.From] {
-			return fmt.Errorf("zgraph: message %d: send interval %d out of range [0,%d)", i, m.FromInterval, counts[m.From])
-		}
-		if m.ToInterval < 0 || m.ToInterval >= counts[m.To] {
-			return fmt.Errorf("zgraph: message %d: receive interval %d out of range [0,%d)", i, m.ToInterval, counts[m.To])
-		}
-	}
-	return nil
-}
-
-// New builds the checkpoint graph of processes with counts[p] checkpoints
-// each (the initial one included, so every count is ≥ 1) and the given
-// messages, and finds the useless checkpoints. It returns an error, never
-// panics, when an index is out of range.
-func New(counts []int32, msgs []Msg) (*Graph, error) {
-	if err := validate(counts, msgs); err != nil {
-		return nil, err
-	}
-	g := &Graph{base: make([]int32, len(counts)+1)}
+// New builds the checkpoint graph of a pattern and finds its useless
+// checkpoints. ckpts[p] are the positions of p's checkpoints (ops
+// completed when taken), in the order taken, the initial one at 0 first;
+// a message names its ops (rline.Msg). Messages never received take no
+// part in Z-paths and are left out of Msgs. The slices are kept, not
+// copied. It returns an error, never panics, when a process has no
+// checkpoint or a message names a process out of range or an op before
+// the initial checkpoint.
+func New(ckpts [][]int32, msgs []rline.Msg) (*Graph, error) {
+	g := &Graph{Msgs: msgs, ckpts: ckpts, base: make([]int32, len(ckpts)+1)}
 	var total int64
-	for p, n := range counts {
-		if total+int64(n) > 1<<31-2 {
+	for p, cs := range ckpts {
+		if len(cs) == 0 {
+			return nil, fmt.Errorf("zgraph: process %d has no checkpoint, want at least the initial one", p)
+		}
+		if total+int64(len(cs)) > 1<<31-2 {
 			return nil, fmt.Errorf("zgraph: too many checkpoints")
 		}
 		g.base[p] = int32(total)
-		total += int64(n)
+		total += int64(len(cs))
 	}
-	g.base[len(counts)] = int32(total)
-	nv := int(total)
-
+	g.base[len(ckpts)] = int32(total)
+	unreceived := func(m rline.Msg) bool { return m.RecvOp == rline.None }
+	if slices.ContainsFunc(msgs, unreceived) {
+		g.Msgs = slices.DeleteFunc(slices.Clone(msgs), unreceived)
+	}
 	// Message edges in CSR form by a counting sort on the source node;
 	// program-order edges are implicit (v→v+1 within a process).
+	nv := int(total)
+	src := make([]int32, len(g.Msgs))
 	g.off = make([]int32, nv+1)
-	for _, m := range msgs {
-		g.off[g.base[m.From]+m.FromInterval+1]++
+	for i, m := range g.Msgs {
+		from, to := g.Interval(m.From, m.SendOp), g.Interval(m.To, m.RecvOp)
+		if from < 0 || to < 0 {
+			return nil, fmt.Errorf("zgraph: message %d: process out of range or op before the initial checkpoint", i)
+		}
+		src[i] = g.base[m.From] + from
+		g.off[src[i]+1]++
 	}
 	for v := 0; v < nv; v++ {
 		g.off[v+1] += g.off[v]
 	}
-	g.adj = make([]int32, len(msgs))
-	g.emsg = make([]int32, len(msgs))
-	fill := make([]int32, nv)
-	copy(fill, g.off[:nv])
-	for i, m := range msgs {
-		s := g.base[m.From] + m.FromInterval
-		k := fill[s]
+	g.adj, g.emsg = make([]int32, len(g.Msgs)), make([]int32, len(g.Msgs))
+	fill := slices.Clone(g.off[:nv])
+	for i, m := range g.Msgs {
+		s := src[i]
+		g.adj[fill[s]], g.emsg[fill[s]] = g.base[m.To]+g.Interval(m.To, m.RecvOp), int32(i)
 		fill[s]++
-		g.adj[k] = g.base[m.To] + m.ToInterval
-		g.emsg[k] = int32(i)
 	}
-	g.comp = g.tarjan(fill)
-
-	for p := range counts {
+	g.comp = g.tarjan()
+	for p := range ckpts {
 		for v := g.base[p] + 1; v < g.base[p+1]; v++ {
 			if g.comp[v] == g.comp[v-1] {
 				g.useless = append(g.useless, Checkpoint{int32(p), v - g.base[p]})
@@ -129,10 +113,22 @@ func New(counts []int32, msgs []Msg) (*Graph, error) {
 	return g, nil
 }
 
+// Interval returns the interval op of process p lies in: the index of
+// p's last checkpoint at a position ≤ op (checkpoint at pos x precedes
+// op x); None for a process out of range or an op before the initial
+// checkpoint.
+func (g *Graph) Interval(p, op int32) int32 {
+	if p < 0 || int(p) >= len(g.ckpts) {
+		return None
+	}
+	i, _ := slices.BinarySearch(g.ckpts[p], op+1) // the first checkpoint after op
+	return int32(i - 1)
+}
+
 // tarjan computes strongly connected components iteratively (traces are
-// too big for recursion). scratch is reused as the per-node edge cursor.
-func (g *Graph) tarjan(scratch []int32) []int32 {
-	t := newSCC(g, scratch)
+// too big for recursion).
+func (g *Graph) tarjan() []int32 {
+	t := newSCC(g)
 	for root := int32(0); root < int32(len(t.index)); root++ {
 		if t.index[root] == None {
 			t.visit(root)
@@ -152,10 +148,10 @@ type scc struct {
 	counter, ncomp   int32
 }
 
-func newSCC(g *Graph, scratch []int32) *scc {
+func newSCC(g *Graph) *scc {
 	nv := int32(len(g.off) - 1)
 	t := &scc{g: g, index: make([]int32, nv), low: make([]int32, nv), comp: make([]int32, nv),
-		cursor: scratch, isLast: make([]bool, nv), onStack: make([]bool, nv),
+		cursor: make([]int32, nv), isLast: make([]bool, nv), onStack: make([]bool, nv),
 		stack: make([]int32, 0, 64), call: make([]int32, 0, 64)}
 	for i := range t.index {
 		t.index[i], t.comp[i] = None, None
@@ -164,9 +160,6 @@ func newSCC(g *Graph, scratch []int32) *scc {
 		if g.base[p+1] > g.base[p] {
 			t.isLast[g.base[p+1]-1] = true
 		}
-	}
-	for i := range t.cursor {
-		t.cursor[i] = 0
 	}
 	return t
 }
@@ -317,8 +310,8 @@ func (g *Graph) Cycle(p, x int32) []int32 {
 }
 
 // SnOrphan says that S_n is inconsistent for every n in [Lo, Hi] because
-// of message Msg (an index into the messages given to SnLines): S_n holds
-// its receipt but not its send.
+// of message Msg (an index into Graph.Msgs): S_n holds its receipt but
+// not its send.
 type SnOrphan struct {
 	Msg    int32
 	Lo, Hi int32
@@ -327,10 +320,11 @@ type SnOrphan struct {
 // SnLines checks the MS theorem of SPEC §4.1 for every n at once: S_n is
 // each process's earliest checkpoint numbered ≥ n, or its current state
 // if it has none, and every S_n must be consistent. numbers[p][x] is the
-// number (sn) of checkpoint x of process p. It returns, in message order,
-// every message that makes some S_n inconsistent and the range of such n;
-// none means every S_n is consistent. Cost: O(checkpoints + messages),
-// whatever the largest number.
+// number (sn) of checkpoint x of process p, one per checkpoint of the
+// graph. It returns, in message order, every message that makes some S_n
+// inconsistent and the range of such n; none means every S_n is
+// consistent. Cost: O(checkpoints + messages), whatever the largest
+// number.
 //
 // A message sent in a's interval s and received in b's interval r is an
 // orphan of S_n iff S_n's checkpoint of b is after interval r (every
@@ -338,16 +332,15 @@ type SnOrphan struct {
 // before interval s (some checkpoint up to s is numbered ≥ n), i.e. iff
 // max(numbers[b][0..r]) < n ≤ max(numbers[a][0..s]). Prefix maxima make
 // this exact even when a faulty run's numbers do not increase.
-func SnLines(numbers [][]int32, msgs []Msg) ([]SnOrphan, error) {
-	counts := make([]int32, len(numbers))
-	for p, ns := range numbers {
-		counts[p] = int32(len(ns))
-	}
-	if err := validate(counts, msgs); err != nil {
-		return nil, err
+func (g *Graph) SnLines(numbers [][]int32) ([]SnOrphan, error) {
+	if len(numbers) != len(g.base)-1 {
+		return nil, fmt.Errorf("zgraph: numbers for %d processes, not %d", len(numbers), len(g.base)-1)
 	}
 	pmax := make([][]int32, len(numbers))
 	for p, ns := range numbers {
+		if n := g.base[p+1] - g.base[p]; int32(len(ns)) != n {
+			return nil, fmt.Errorf("zgraph: process %d: %d numbers for %d checkpoints", p, len(ns), n)
+		}
 		pm := make([]int32, len(ns))
 		for x, n := range ns {
 			pm[x] = n
@@ -358,9 +351,9 @@ func SnLines(numbers [][]int32, msgs []Msg) ([]SnOrphan, error) {
 		pmax[p] = pm
 	}
 	var out []SnOrphan
-	for i, m := range msgs {
-		lo := pmax[m.To][m.ToInterval] + 1
-		hi := pmax[m.From][m.FromInterval]
+	for i, m := range g.Msgs {
+		lo := pmax[m.To][g.Interval(m.To, m.RecvOp)] + 1
+		hi := pmax[m.From][g.Interval(m.From, m.SendOp)]
 		if lo <= hi {
 			out = append(out, SnOrphan{Msg: int32(i), Lo: lo, Hi: hi})
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/ckpt-dev/ckpt/rline"
 )
 
 // zigzag builds the classic domino pattern over two processes with n
@@ -62,7 +64,7 @@ func TestUseless(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := New(tc.counts, tc.msgs)
+			g, err := graphOf(tc.counts, tc.msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +92,7 @@ func TestDeep(t *testing.T) {
 		n = 20_000
 	}
 	counts, msgs := zigzag(n)
-	g, err := New(counts, msgs)
+	g, err := graphOf(counts, msgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,19 +116,18 @@ func TestNewErrors(t *testing.T) {
 		{"no initial checkpoint", []int32{0}, nil},
 		{"unknown sender", []int32{1, 1}, []Msg{{From: 2, To: 0}}},
 		{"negative receiver", []int32{1, 1}, []Msg{{From: 0, To: -1}}},
-		{"send interval too big", []int32{2, 1}, []Msg{{From: 0, FromInterval: 2, To: 1}}},
-		{"negative receive interval", []int32{2, 1}, []Msg{{From: 0, To: 1, ToInterval: -1}}},
+		{"receipt before the initial checkpoint", []int32{2, 1}, []Msg{{From: 0, To: 1, ToInterval: -2}}}, // -1 is unreceived
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := New(tc.counts, tc.msgs); err == nil {
+			if _, err := graphOf(tc.counts, tc.msgs); err == nil {
 				t.Fatal("no error")
 			}
 			nums := make([][]int32, len(tc.counts))
 			for p, n := range tc.counts {
 				nums[p] = make([]int32, n)
 			}
-			if _, err := SnLines(nums, tc.msgs); err == nil {
+			if _, err := snLinesOf(nums, tc.msgs); err == nil {
 				t.Fatal("SnLines: no error")
 			}
 		})
@@ -237,7 +238,7 @@ func genInput(t *rapid.T) ([]int32, []Msg) {
 func TestUselessOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		counts, msgs := genInput(t)
-		g, err := New(counts, msgs)
+		g, err := graphOf(counts, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -311,7 +312,7 @@ func TestSnLines(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := SnLines(tc.numbers, tc.msgs)
+			got, err := snLinesOf(tc.numbers, tc.msgs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,7 +338,7 @@ func TestSnLinesOracle(t *testing.T) {
 				}
 			}
 		}
-		got, err := SnLines(numbers, msgs)
+		got, err := snLinesOf(numbers, msgs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +395,7 @@ func BenchmarkNew1M(b *testing.B) {
 	counts, msgs := bigInput(16, 1_000_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := New(counts, msgs); err != nil {
+		if _, err := graphOf(counts, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -411,7 +412,7 @@ func BenchmarkSnLines1M(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := SnLines(numbers, msgs); err != nil {
+		if _, err := snLinesOf(numbers, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -451,4 +452,44 @@ func SnCut(numbers [][]int32, n int32) []int32 {
 		}
 	}
 	return cut
+}
+
+// snLinesOf is Graph.SnLines over checkpoints numbered numbers and
+// messages given by their intervals.
+func snLinesOf(numbers [][]int32, msgs []Msg) ([]SnOrphan, error) {
+	counts := make([]int32, len(numbers))
+	for p, ns := range numbers {
+		counts[p] = int32(len(ns))
+	}
+	g, err := graphOf(counts, msgs)
+	if err != nil {
+		return nil, err
+	}
+	return g.SnLines(numbers)
+}
+
+// Msg is one message by its intervals: sent by process From in its
+// interval FromInterval, received by process To in its interval
+// ToInterval.
+type Msg struct {
+	From, FromInterval int32
+	To, ToInterval     int32
+}
+
+// graphOf is New over processes with counts[p] checkpoints each (the
+// initial one included) and messages given by their intervals: the
+// checkpoints at positions 0, 1, …, and each op at its interval's
+// position.
+func graphOf(counts []int32, msgs []Msg) (*Graph, error) {
+	ckpts := make([][]int32, len(counts))
+	for p, n := range counts {
+		for x := int32(0); x < n; x++ {
+			ckpts[p] = append(ckpts[p], x)
+		}
+	}
+	ops := make([]rline.Msg, len(msgs))
+	for i, m := range msgs {
+		ops[i] = rline.Msg{From: m.From, SendOp: m.FromInterval, To: m.To, RecvOp: m.ToInterval}
+	}
+	return New(ckpts, ops)
 }
