@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/algorithms/bcs"
 	"github.com/ckpt-dev/ckpt/algorithms/coordinated"
@@ -260,47 +259,6 @@ func list(names []string, conj string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
-// Help describes the table for a command's long help: one line per
-// algorithm and per variant.
-func Help() string {
-	var b strings.Builder
-	b.WriteString("Algorithms (--algo):\n")
-	for _, a := range All {
-		doc := a.Doc
-		if !a.Recovery {
-			doc += " (checkpointing only)"
-		}
-		wrapTo(&b, fmt.Sprintf("  %-10s ", a.Name), doc)
-		for _, v := range a.Variants {
-			wrapTo(&b, "    --variant "+v.Name+": ", v.Doc)
-		}
-	}
-	return b.String()
-}
-
 // HelpWidth is the width of help text: all ckpt's text fits 100 columns
-// (cmd wraps its flag lists to it too).
+// (cmd wraps its flag lists to it, render the table's help).
 const HelpWidth = 100
-
-// wrapTo writes prefix and text wrapped at word boundaries to helpWidth
-// columns, continuation lines indented under the text's start.
-func wrapTo(b *strings.Builder, prefix, text string) {
-	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
-	line, n := prefix, utf8.RuneCountInString(prefix)
-	fresh := true
-	for _, w := range strings.Fields(text) {
-		k := utf8.RuneCountInString(w)
-		if !fresh && n+1+k > HelpWidth {
-			b.WriteString(line + "\n")
-			line, n, fresh = indent, len(indent), true
-		}
-		if !fresh {
-			line += " "
-			n++
-		}
-		line += w
-		n += k
-		fresh = false
-	}
-	b.WriteString(line + "\n")
-}

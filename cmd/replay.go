@@ -6,6 +6,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/render"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +41,7 @@ the run is made. The run names its source
 trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
-` + algorithms.Help(),
+` + render.AlgorithmHelp(),
 		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]

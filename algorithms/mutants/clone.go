@@ -29,15 +29,10 @@ func (w *edited) Clone() replay.Algorithm {
 
 // Clone implements replay.Cloner.
 func (w *noForcedMS) Clone() replay.Algorithm {
-	a := cloneOf(w.Algorithm)
-	if a == nil {
-		return nil
+	if a := cloneOf(w.Algorithm); a != nil {
+		return &noForcedMS{Algorithm: a}
 	}
-	c := &noForcedMS{Algorithm: a, recs: slices.Clone(w.recs)}
-	for o := range c.recs {
-		c.recs[o] = slices.Clone(c.recs[o])
-	}
-	return c
+	return nil
 }
 
 // Clone implements replay.Cloner.

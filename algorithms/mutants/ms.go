@@ -2,6 +2,7 @@ package mutants
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -13,6 +14,8 @@ import (
 // a log the engine never had, so these wrappers edit the input instead,
 // so that the real machine itself decides as the broken one would, and
 // keep what the real machine no longer has (replay-all's full log).
+// What they need to know of the machine's state they ask the machine:
+// a probe, or a clone stepped in its place.
 
 // msProbe reads the real machine's current sn and F for a process: the
 // piggyback it gives a send. MS answers InSend from its state without
@@ -39,27 +42,23 @@ func (pr *msProbe) of(a replay.Algorithm, p replay.Proc) trace.Piggyback {
 // machine with M.sn lowered to sn, so the machine delivers it with no
 // checkpoint and its sn stays, as in an implementation without the rule.
 // A stale copy is passed unchanged: lowering its sn could make it look
-// valid, and that is another rule.
+// valid, and that is another rule. Whether it is stale the real machine
+// says, asked on a clone (so the machine itself is stepped once).
 type noForcedMS struct {
 	replay.Algorithm
 	probe msProbe
-	// recs[o][c-1] is r of o's c-th recovery, read from the Rollback
-	// requests the machine sends.
-	recs [][]int32
-	in   replay.Input
-	pb   trace.Piggyback
+	in    replay.Input
+	pb    trace.Piggyback
 }
 
-// newNoForced wraps a, the real default MS for n processes, so that
-// every rule but the forced checkpoint is the real one.
-func newNoForced(a replay.Algorithm, n int) replay.Algorithm {
-	return &noForcedMS{Algorithm: a, recs: make([][]int32, n)}
-}
+// newNoForced wraps a, the real default MS, so that every rule but the
+// forced checkpoint is the real one.
+func newNoForced(a replay.Algorithm, _ int) replay.Algorithm { return &noForcedMS{Algorithm: a} }
 
 // Step implements replay.Algorithm.
 func (w *noForcedMS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	if in.Kind == replay.InRecv {
-		if own := w.probe.of(w.Algorithm, in.P); in.PB.Sn > own.Sn && !w.stale(own.F, in.PB) {
+		if own := w.probe.of(w.Algorithm, in.P); in.PB.Sn > own.Sn && !w.discards(in) {
 			w.pb = *in.PB
 			w.pb.Sn = own.Sn
 			w.in = *in
@@ -67,52 +66,14 @@ func (w *noForcedMS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect 
 			in = &w.in
 		}
 	}
-	n := len(fx)
-	fx = w.Algorithm.Step(in, fx)
-	for i := n; i < len(fx); i++ {
-		if f := &fx[i]; f.Kind == replay.EffControl && f.Control == trace.ControlRollback && f.Body != nil {
-			w.record(f.Body)
-		}
-	}
-	return fx
+	return w.Algorithm.Step(in, fx)
 }
 
-// record notes recovery b's r. Every restart sends its recovery to every
-// other process, so a recovery is known before anyone applies it.
-func (w *noForcedMS) record(b *trace.ControlBody) {
-	if b.Origin < 0 || int(b.Origin) >= len(w.recs) || b.Count < 1 {
-		return
-	}
-	rs := w.recs[b.Origin]
-	for len(rs) < int(b.Count) {
-		rs = append(rs, 0)
-	}
-	rs[b.Count-1] = b.R
-	w.recs[b.Origin] = rs
-}
-
-// stale is SPEC §4.2's validity rule, as MS applies it (ms.stale): a
-// process that applied recoveries f finds pb stale iff it applied some
-// (o, c, r) the sender had not and pb.Sn ≥ r.
-func (w *noForcedMS) stale(f []trace.FEntry, pb *trace.Piggyback) bool {
-	for _, e := range f {
-		for c := fcount(pb.F, e.P) + 1; c <= e.Count; c++ {
-			if rs := w.recs[e.P]; int(c) <= len(rs) && pb.Sn >= rs[c-1] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fcount returns F[p] of a sparse vector.
-func fcount(f []trace.FEntry, p int32) int32 {
-	for _, e := range f {
-		if e.P == p {
-			return e.Count
-		}
-	}
-	return 0
+// discards reports whether the real machine discards in's copy, as it
+// does a stale one: a clone of it is stepped instead.
+func (w *noForcedMS) discards(in *replay.Input) bool {
+	w.probe.fx = cloneOf(w.Algorithm).Step(in, w.probe.fx[:0])
+	return slices.ContainsFunc(w.probe.fx, func(f replay.Effect) bool { return f.Kind == replay.EffDiscard })
 }
 
 // replayAllMS takes every logged entry for valid (SPEC §4.2's replay

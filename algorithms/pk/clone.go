@@ -15,21 +15,9 @@ import (
 func (a *PK) Clone() replay.Algorithm {
 	c := *a
 	c.procs = slices.Clone(a.procs)
-	receipts, sends := 0, 0
-	for i := range a.procs {
-		receipts += cap(a.procs[i].receipts)
-		sends += cap(a.procs[i].sends)
-	}
-	// Carved again from two arrays, each list with the room it had.
-	ra, sa := make([]receipt, receipts), make([]sent, sends)
 	for i := range c.procs {
 		p := &c.procs[i]
-		n, m := len(p.receipts), cap(p.receipts)
-		copy(ra, p.receipts)
-		p.receipts, ra = ra[:n:m], ra[m:]
-		n, m = len(p.sends), cap(p.sends)
-		copy(sa, p.sends)
-		p.sends, sa = sa[:n:m], sa[m:]
+		p.receipts, p.sends = slices.Clone(p.receipts), slices.Clone(p.sends)
 		p.clock.pending = slices.Clone(p.clock.pending)
 		p.known = p.known.clone()
 		p.ckpts = slices.Clone(p.ckpts)
@@ -41,11 +29,7 @@ func (a *PK) Clone() replay.Algorithm {
 	}
 	c.log = receiptLog{nodes: slices.Clone(a.log.nodes), sum: slices.Clone(a.log.sum), size: slices.Clone(a.log.size),
 		clock: a.log.clock, lastOf: slices.Clone(a.log.lastOf)}
-	per := make([]int32, 2*len(a.sendInc))
-	nm := len(a.sendInc)
-	c.sendInc, c.sendOp = per[:nm:nm], per[nm:]
-	copy(c.sendInc, a.sendInc)
-	copy(c.sendOp, a.sendOp)
+	c.sendInc, c.sendOp = slices.Clone(a.sendInc), slices.Clone(a.sendOp)
 	c.out = outstanding{next: slices.Clone(a.out.next), prev: slices.Clone(a.out.prev), head: maps.Clone(a.out.head)}
 	c.scratch = nil
 	c.restarted = slices.Clone(a.restarted)

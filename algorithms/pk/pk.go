@@ -148,43 +148,12 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 	return a, nil
 }
 
-// carve fills the programs and reserves the receipt logs and the live
-// sends. All are carved from shared arrays sized by a counting pass:
-// growing them by append per process copied each several times (a
-// re-execution after a rollback may still outgrow a receipt log, and
-// append then moves it as usual).
+// carve fills the programs and the senders, receivers and send ops of
+// the messages.
 func (a *PK) carve(tr *trace.Trace) {
-	n := a.n
-	nops, nrecv, nsend := make([]int, n), make([]int, n), make([]int, n)
-	total, totalRecv, totalSend := 0, 0, 0
-	for i := range tr.Events {
-		if e := &tr.Events[i]; e.Kind.IsOp() && e.P >= 0 && e.P < n {
-			nops[e.P]++
-			total++
-			switch e.Kind {
-			case trace.Recv:
-				nrecv[e.P]++
-				totalRecv++
-			case trace.Send:
-				nsend[e.P]++
-				totalSend++
-			}
-		}
-	}
-	ops := make([]op, total)
-	receipts := make([]receipt, totalRecv)
-	// A process's live sends are sends of distinct ops of its program:
-	// never more than it has (grown by append, they allocated four times
-	// that).
-	sends := make([]sent, totalSend)
-	for i := range a.prog {
-		a.prog[i], ops = ops[:0:nops[i]], ops[nops[i]:]
-		a.procs[i].receipts, receipts = receipts[:0:nrecv[i]], receipts[nrecv[i]:]
-		a.procs[i].sends, sends = sends[:0:nsend[i]], sends[nsend[i]:]
-	}
 	for i := range tr.Events {
 		e := &tr.Events[i]
-		if e.Kind.IsOp() && e.P >= 0 && e.P < n {
+		if e.Kind.IsOp() && e.P >= 0 && e.P < a.n {
 			if e.Kind == trace.Send && e.Msg >= 0 && int(e.Msg) < len(a.msgFrom) {
 				a.msgFrom[e.Msg], a.msgTo[e.Msg], a.msgOp[e.Msg] = e.P, e.To, int32(len(a.prog[e.P]))
 			}

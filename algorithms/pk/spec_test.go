@@ -10,8 +10,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/measure"
-	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -116,13 +114,6 @@ next:
 		return true
 	}
 	return false
-}
-
-// TestSpecPK checks the rules of SPEC §5 (and §3 under PK) stated as
-// run assertions, one case per rule, in testdata/spec/*.txt (see
-// replaytest.SpecDir; the *.json cases are TestSpecConformance's).
-func TestSpecPK(t *testing.T) {
-	replaytest.SpecDir(t, "testdata/spec", func(v string, tr *trace.Trace) (replay.Algorithm, error) { return New(v, tr) })
 }
 
 func TestSpecConformance(t *testing.T) {

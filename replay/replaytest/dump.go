@@ -1,8 +1,8 @@
 // Package replaytest holds test helpers shared by the replay engine's and
 // the algorithms' tests: a run as JSON Lines for golden files and for
-// finding fragments, the app events of a trace and its run side by side,
-// and the SPEC-conformance case harness. Random traces come from
-// trace/gen/gentest.
+// finding fragments, and the app events of a trace and its run side by
+// side. Random traces come from trace/gen/gentest; the SPEC-conformance
+// case harness is algorithms' TestSpec.
 package replaytest
 
 import (

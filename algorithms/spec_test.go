@@ -1,4 +1,4 @@
-package replaytest
+package algorithms_test
 
 import (
 	"bytes"
@@ -7,15 +7,38 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/ckpt-dev/ckpt/algorithms/ms"
+	broken "github.com/ckpt-dev/ckpt/algorithms/mutants"
+	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/replay/replaytest"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
-// specCase is one SPEC-conformance regression case (see SpecDir): a
+// TestSpec checks the rules of the SPEC stated as run assertions, one
+// case per rule: the engine's (SPEC §3 and §6, in
+// replay/testdata/spec, replayed through MS: the engine needs an
+// algorithm), MS's (SPEC §4, algorithms/ms/testdata/spec) and PK's
+// (SPEC §5 and §3 under PK, algorithms/pk/testdata/spec/*.txt; the
+// *.json cases there are pk's TestSpecConformance's). The harness lives
+// here, in test code, where all three machines can be imported.
+func TestSpec(t *testing.T) {
+	for _, c := range []struct {
+		name, dir string
+		newAlg    func(variant string, tr *trace.Trace) (replay.Algorithm, error)
+	}{
+		{"engine", "../replay/testdata/spec", func(v string, tr *trace.Trace) (replay.Algorithm, error) { return broken.New("ms", v, tr) }},
+		{"ms", "ms/testdata/spec", func(v string, tr *trace.Trace) (replay.Algorithm, error) { return ms.New(v, tr) }},
+		{"pk", "pk/testdata/spec", func(v string, tr *trace.Trace) (replay.Algorithm, error) { return pk.New(v, tr) }},
+	} {
+		t.Run(c.name, func(t *testing.T) { specDir(t, c.dir, c.newAlg) })
+	}
+}
+
+// specCase is one SPEC-conformance regression case (see specDir): a
 // trace and assertions on the JSON Lines run replayed from it. The file is
 // a txtar archive: a comment naming the rule, then the files
 //
@@ -100,10 +123,10 @@ func checkSpecRun(t *testing.T, lines []string, want []string) {
 	}
 }
 
-// SpecDir replays every case (*.txt) of dir through the algorithm newAlg
+// specDir replays every case (*.txt) of dir through the algorithm newAlg
 // makes and checks the case's assertions and that replay is
 // deterministic. The cases are SPEC-conformance regression tests.
-func SpecDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Trace) (replay.Algorithm, error)) {
+func specDir(t *testing.T, dir string, newAlg func(variant string, tr *trace.Trace) (replay.Algorithm, error)) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
@@ -146,5 +169,5 @@ func replayJSONL(tr *trace.Trace, variant string, newAlg func(variant string, tr
 	if err != nil {
 		return nil, err
 	}
-	return []byte(Dump(run)), nil
+	return []byte(replaytest.Dump(run)), nil
 }
