@@ -470,10 +470,6 @@ type Run struct {
 	VTs     []VT
 	Bodies  []ControlBody
 	Strings []string
-	// Forgotten is no longer set by anything: the engine drops vectors
-	// only where nothing can read them again (replay.Options.Stream).
-	// It stays until the checker no longer reads it.
-	Forgotten int64
 }
 
 // PB returns e's piggyback, or nil when it has none. The pointer is into

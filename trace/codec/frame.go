@@ -303,10 +303,8 @@ func (f *frame) next(w any) error {
 		}
 		return nil
 	}
+	// A document's line starts with '{' (lines hands over no other).
 	if c := firstByte(f.text); c != '{' && isValueStart(c) {
-		if !f.jsonl {
-			return errRelayout // the stream decoder checks the syntax first
-		}
 		return f.eventErr("an event must be a JSON object, not %s", kindOf(c))
 	}
 	err := unmarshal(f.text, w)

@@ -2,64 +2,24 @@ package codec
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
+
+	"github.com/goccy/go-json/jsontext"
 )
 
 // The appenders both writers build their text with. A member is written
 // with the comma before it; appendObject drops the one after its brace.
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. It escapes what JSON requires
-// plus U+2028/U+2029, and replaces invalid UTF-8 with U+FFFD, so every
-// string decodes back to itself. Unlike encoding/json it leaves <, > and &
+// appendString appends s as a JSON string, by goccy/go-json's rules:
+// what JSON requires is escaped, invalid UTF-8 becomes U+FFFD (so every
+// string decodes back to what a decoder read), and <, > and & are left
 // alone: traces and runs are read by people and tools, not embedded in
 // HTML (the diagram escapes for itself), and a message id such as
 // "a:1->b" should read as written.
 func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	b, _ = jsontext.AppendQuote(b, s) // the error only says that U+FFFD replaced something
+	return b
 }
 
 // appendKey appends `,"key":`.

@@ -101,23 +101,23 @@ func TestLayoutErrors(t *testing.T) {
 	e0 := `{"t":1,"p":"P0","kind":"send","to":"P1","msg":"m"}`
 	e1 := `{"t":2,"p":"P1","kind":"recv","msg":"m"}`
 	tests := []struct{ name, in, want string }{
-		{"two commas", head + e0 + ",\n," + e1 + "\n]}", `x: event 1: malformed JSON: invalid character ',' (not a JSON value)`},
-		{"no comma", head + e0 + "\n" + e1 + "\n]}", `x: event 1: malformed JSON: expected ',' or ']', found '{'`},
-		{"comma first before the first", head + "," + e0 + "\n]}", `x: event 0: malformed JSON: invalid character ',' (not a JSON value)`},
-		{"comma before the end", head + e0 + ",\n]}", `x: event 1: malformed JSON: invalid character ']' (not a JSON value)`},
+		{"two commas", head + e0 + ",\n," + e1 + "\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value`},
+		{"no comma", head + e0 + "\n" + e1 + "\n]}", `x: event 1: malformed JSON: invalid character '{' after array element (expecting ',' or ']')`},
+		{"comma first before the first", head + "," + e0 + "\n]}", `x: event 0: malformed JSON: invalid character ',' at start of value`},
+		{"comma before the end", head + e0 + ",\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value`},
 		{"null event", head + e0 + ",\nnull,\n" + e1 + "\n]}", `x: event 1: an event must be a JSON object, not null`},
 		{"number event", head + e0 + ",\n7\n]}", `x: event 1: an event must be a JSON object, not a number`},
-		{"event over two lines", head + e0 + ",\n{\"t\":2,\n\"p\":\"P1\",\"kind\" \"recv\"}\n]}", `x: event 1: malformed JSON: expected ':', found '"'`},
+		{"event over two lines", head + e0 + ",\n{\"t\":2,\n\"p\":\"P1\",\"kind\" \"recv\"}\n]}", `x: event 1: malformed JSON: invalid character '"' after object name (expecting ':')`},
 		{"semantic error after a relayout", head + e0 + "," + e1 + ",\n" + `{"t":3,"p":"P9","kind":"internal"}` + "\n]}", `x: event 2: unknown process "P9"`},
-		{"header error after the events", head + e0 + ",\n" + e1 + "\n],\n\"params\" {}}", `x: line 5: malformed JSON: expected ':', found '{'`},
-		{"header error after relayout", head + e0 + "," + e1 + "\n],\n\n\"params\" {}}", `x: line 5: malformed JSON: expected ':', found '{'`},
+		{"header error after the events", head + e0 + ",\n" + e1 + "\n],\n\"params\" {}}", `x: line 5: malformed JSON: invalid character '{' after object name (expecting ':')`},
+		{"header error after relayout", head + e0 + "," + e1 + "\n],\n\n\"params\" {}}", `x: line 5: malformed JSON: invalid character '{' after object name (expecting ':')`},
 		{"trailing data", head + e0 + ",\n" + e1 + "\n]}\n\n{}", `x: line 6: unexpected data after the JSON document`},
 		{"truncated in the array", head + e0 + ",\n" + e1 + ",\n", `x: event 2: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"truncated event", head + e0 + ",\n" + e1[:20], `x: event 1: malformed JSON: unexpected end of input (truncated JSON?)`},
-		{"bad key in an event", head + e0 + ",\n" + `{"t":2,3:1}` + "\n]}", `x: event 1: malformed JSON: expected a string key, found '3'`},
-		{"array closed by a brace", head + "}", `x: event 0: malformed JSON: invalid character '}' (not a JSON value)`},
-		{"array closed twice", head + e0 + "\n]]", `x: line 3: malformed JSON: expected ',' or '}', found ']'`},
-		{"header closed by a bracket", `{"format":"ckpt/trace@1","processes":["P0"]]`, `x: line 1: malformed JSON: expected ',' or '}', found ']'`},
+		{"bad key in an event", head + e0 + ",\n" + `{"t":2,3:1}` + "\n]}", `x: event 1: malformed JSON: object member name must be a string`},
+		{"array closed by a brace", head + "}", `x: event 0: malformed JSON: invalid character '}' at start of value`},
+		{"array closed twice", head + e0 + "\n]]", `x: line 3: malformed JSON: invalid character ']' after object value (expecting ',' or '}')`},
+		{"header closed by a bracket", `{"format":"ckpt/trace@1","processes":["P0"]]`, `x: line 1: malformed JSON: invalid character ']' after object value (expecting ',' or '}')`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,12 +209,12 @@ func testLongLines(t *testing.T) {
 	deep := strings.Repeat("[", 20000)
 	tests := []struct{ name, in, want string }{
 		{"bad kind", head + strings.Replace(ok, "internal", "nope", 1) + "\n", `x: event 0 (line 2): unknown kind "nope"`},
-		{"syntax", head + "\n" + strings.Replace(ok, `"p":`, `"p" `, 1) + "\n", `x: event 0 (line 3): malformed JSON: expected ':', found '"'`},
+		{"syntax", head + "\n" + strings.Replace(ok, `"p":`, `"p" `, 1) + "\n", `x: event 0 (line 3): malformed JSON: invalid character '"' after object name (expecting ':')`},
 		{"cut at the line's end", head + ok[:len(ok)-1] + "\n" + ok + "\n", `x: event 0 (line 2): malformed JSON: unexpected end of line (JSON Lines: one event per line)`},
 		{"cut at the input's end", head + ok[:len(ok)-2], `x: event 0 (line 2): malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"two on the line", head + ok + " {}\n", `x: event 0 (line 2): malformed JSON: unexpected data after the event (JSON Lines: one event per line)`},
-		{"deep", head + `{"t":1,"x":` + deep + "\n", `x: event 0 (line 2): malformed JSON: JSON nested too deeply`},
-		{"deep document", doc(`{"t":1,"x":` + deep), `x: event 0: malformed JSON: JSON nested too deeply`},
+		{"deep", head + `{"t":1,"x":` + deep + "\n", `x: event 0 (line 2): malformed JSON: exceeded max depth`},
+		{"deep document", doc(`{"t":1,"x":` + deep), `x: event 0: malformed JSON: exceeded max depth`},
 		{"cut document", hdr + "\n" + ok[:len(ok)-2], `x: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
 	}
 	for _, tt := range tests {

@@ -25,16 +25,16 @@ func TestRejectJSON(t *testing.T) {
 	}{
 		{"empty input", "", `bad.json: empty input: expected a ckpt/trace@1 JSON object`},
 		{"not an object", `[1]`, `bad.json: expected a JSON object, found an array`},
-		{"malformed header", `{"format" "x"}`, `bad.json: line 1: malformed JSON: expected ':', found '"'`},
+		{"malformed header", `{"format" "x"}`, `bad.json: line 1: malformed JSON: invalid character '"' after object name (expecting ':')`},
 		// A name given twice: which one counts would be a guess.
 		{"field twice", doc(`{"t":1,"p":"P0","kind":"send","to":"P1","msg":"m1","msg":"m2"}`), `bad.json: event 0: "msg" is given twice`},
 		{"header key twice", `{"format":"ckpt/trace@1","format":"ckpt/run@1","processes":["P0"],"events":[]}`, `bad.json: line 1: "format" is given twice`},
-		{"malformed event", doc(`{"t":1,"p":"P0" "kind":"internal"}`), `bad.json: event 0: malformed JSON: expected ',' or '}', found '"'`},
+		{"malformed event", doc(`{"t":1,"p":"P0" "kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character '"' after object value (expecting ',' or '}')`},
 		{"truncated", doc(send01)[:len(hdr)+30], `bad.json: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"truncated after events", strings.TrimSuffix(doc(send01), "]}\n"), `bad.json: event 1: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"trailing data", doc() + "{}", `bad.json: line 4: unexpected data after the JSON document`},
-		{"invalid number", doc(`{"t":01,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid number "01"`},
-		{"bad literal", doc(`{"t":1,"p":"P0","kind":"internal","x":nul}`), `bad.json: event 0: malformed JSON: invalid character 'n' (not a JSON value)`},
+		{"invalid number", doc(`{"t":01,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character '1' after object value (expecting ',' or '}')`},
+		{"bad literal", doc(`{"t":1,"p":"P0","kind":"internal","x":nul}`), `bad.json: event 0: malformed JSON: invalid character '}' in literal null (expecting 'l')`},
 		{"missing format", `{"processes":["P0"],"events":[]}`, `bad.json: missing "format" (want "ckpt/trace@1")`},
 		{"wrong format", `{"format":"ckpt/run@1","processes":["P0"],"events":[]}`, `bad.json: "format" is "ckpt/run@1", want "ckpt/trace@1"`},
 		{"format not a string", `{"format":1}`, `bad.json: "format" must be a string, not a number`},
@@ -87,10 +87,10 @@ func TestRejectJSON(t *testing.T) {
 		{"down zero", doc(`{"t":1,"p":"P0","kind":"fail","down":0}`), `bad.json: event 0: "down" must be a finite number > 0, got 0`},
 		{"down negative", doc(`{"t":1,"p":"P0","kind":"fail","down":-2}`), `bad.json: event 0: "down" must be a finite number > 0, got -2`},
 		{"down wrong type", doc(`{"t":1,"p":"P0","kind":"fail","down":"2"}`), `bad.json: event 0: "down" must be a number, not a string`},
-		{"control char in string", doc("{\"t\":1,\"p\":\"P0\",\"kind\":\"internal\",\"label\":\"a\x01\"}"), `bad.json: event 0: malformed JSON: control character byte 0x1 in string`},
-		{"trailing comma", doc(`{"t":1,"p":"P0","kind":"internal"}`, ``), `bad.json: event 1: malformed JSON: invalid character ']' (not a JSON value)`},
-		{"missing value", doc(`{"t":,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character ',' (not a JSON value)`},
-		{"bad escape", doc(`{"t":1,"p":"P0","kind":"internal","label":"\q"}`), `bad.json: event 0: malformed JSON: invalid escape 'q' in string`},
+		{"control char in string", doc("{\"t\":1,\"p\":\"P0\",\"kind\":\"internal\",\"label\":\"a\x01\"}"), `bad.json: event 0: malformed JSON: invalid character '\x01' in string (expecting non-control character)`},
+		{"trailing comma", doc(`{"t":1,"p":"P0","kind":"internal"}`, ``), `bad.json: event 1: malformed JSON: invalid character ',' at start of value`},
+		{"missing value", doc(`{"t":,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character ',' at start of value`},
+		{"bad escape", doc(`{"t":1,"p":"P0","kind":"internal","label":"\q"}`), "bad.json: event 0: malformed JSON: invalid escape sequence `\\q` in string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,7 +113,7 @@ func TestRejectJSONL(t *testing.T) {
 		name, in, want string
 	}{
 		{"bad event", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n\n" + `{"t":1,"p":"P0","kind":"nope"}` + "\n", `bad.jsonl: event 1 (line 4): unknown kind "nope"`},
-		{"malformed", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n" + `{"t":1,"p":"P0",}` + "\n", `bad.jsonl: event 1 (line 3): malformed JSON: expected a string key, found '}'`},
+		{"malformed", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n" + `{"t":1,"p":"P0",}` + "\n", `bad.jsonl: event 1 (line 3): malformed JSON: invalid character ',' at start of value`},
 		{"recv before send", head + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n" + `{"t":2,"p":"P0","kind":"send","to":"P1","msg":"m"}` + "\n", `bad.jsonl: event 0 (line 2): recv of "m" before its send`},
 		{"recv unknown", head + `{"t":1,"p":"P1","kind":"internal"}` + "\n" + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n", `bad.jsonl: event 1 (line 3): recv of unknown message "m" (no event sends it)`},
 		{"header without processes", `{"format":"ckpt/trace@1"}` + "\n" + `{"t":1,"p":"P1","kind":"internal"}` + "\n", `bad.jsonl: missing "processes"`},

@@ -2,7 +2,6 @@ package codec
 
 import (
 	"fmt"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -35,18 +34,13 @@ func (d *runDecoder) cic(f *frame) (*trace.CIC, error) {
 }
 
 // vector reads an array of integers >= 0, or nil when v is absent, as
-// vt does.
+// vtField does.
 func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 	if len(v) == 0 {
 		return nil, nil
 	}
-	if err := want(f, key, v, '['); err != nil {
+	if err := d.ints(f, key, v, 0, "integers"); err != nil {
 		return nil, err
-	}
-	if !fast(v, &d.flat) || slices.ContainsFunc(d.flat, func(x int64) bool { return !isCount(x) }) {
-		if err := d.intsExact(f, key, v, 0, "integers"); err != nil {
-			return nil, err
-		}
 	}
 	out := d.ints32(len(d.flat))
 	for i, x := range d.flat {

@@ -47,15 +47,15 @@ type runDecoder struct {
 	bd              bodyWire
 	lw              listWire
 	dw              deltaWire
-	// buf holds unescaped strings; ints splits vector times; flat holds
-	// a vector of FDAS or HMNR while it is read into slab; obj walks the
-	// parts of an event.
-	buf  []byte
-	ints [][2]int64
-	flat []int64
-	slab trace.CICSlab
-	br   bytes.Reader
-	obj  jsontext.Decoder
+	// buf holds unescaped strings; flat holds a vector's integers while
+	// it is read (pairs those of a vector time); obj walks the parts of
+	// an event.
+	buf   []byte
+	pairs [][2]int64
+	flat  []int64
+	slab  trace.CICSlab
+	br    bytes.Reader
+	obj   jsontext.Decoder
 }
 
 // runWire is a run event as goccy/go-json splits it: the raw text of

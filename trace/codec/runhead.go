@@ -7,8 +7,6 @@ import (
 	"io"
 
 	"github.com/ckpt-dev/ckpt/trace"
-
-	"github.com/goccy/go-json/jsontext"
 )
 
 // Checking a run file in two passes. A checker sizes its tables by the
@@ -117,7 +115,9 @@ func (d *runDecoder) scanEvent(f *frame) error {
 	if h.Events++; h.Events == 1 {
 		h.Early = d.procs.listed
 	}
-	d.scanID(f, w.Msg)
+	if b, err := stringField(f, "msg", w.Msg, &d.buf); err == nil && len(w.Msg) > 0 {
+		d.message(b)
+	}
 	kind := trace.KindInvalid
 	if b, err := stringField(f, "kind", w.Kind, &d.buf); err == nil {
 		kind = trace.Parse[trace.Kind](string(b))
@@ -127,8 +127,9 @@ func (d *runDecoder) scanEvent(f *frame) error {
 		h.Vectors++
 	}
 	if len(w.Body) > 0 && w.Body[0] == '{' {
-		var b bodyWire
-		if unmarshal(w.Body, &b) == nil {
+		b := &d.bd
+		b.Received = b.Received[:0]
+		if unmarshal(w.Body, b) == nil {
 			d.scanReceived(f, b.Received)
 		}
 	}
@@ -147,35 +148,19 @@ func (h *RunHead) count(k trace.Kind) {
 	}
 }
 
-// scanID interns a message id, if v is a string.
-func (d *runDecoder) scanID(f *frame, v []byte) {
-	if len(v) == 0 {
-		return
-	}
-	if b, err := stringField(f, "msg", v, &d.buf); err == nil {
-		d.message(b)
-	}
-}
-
-// scanReceived interns the message ids of a receipt list: [["m", inc],
-// …], or ckpt/run@2's {"of": s, "keep": k, "add": [...]}.
+// scanReceived interns the message ids of a receipt list as the second
+// pass does (received): [["m", inc], …], or ckpt/run@2's {"of": s,
+// "keep": k, "add": [...]}, whose list is add.
 func (d *runDecoder) scanReceived(f *frame, v []byte) {
 	if len(v) > 0 && v[0] == '{' {
-		var lw listWire
-		if unmarshal(v, &lw) != nil {
+		lw := &d.lw
+		lw.Add = lw.Add[:0]
+		if unmarshal(v, lw) != nil {
 			return
 		}
 		v = lw.Add
 	}
-	var pairs [][]jsontext.Value
-	if len(v) == 0 || unmarshal(v, &pairs) != nil {
-		return
-	}
-	for _, p := range pairs {
-		if len(p) > 0 {
-			d.scanID(f, p[0])
-		}
-	}
+	d.received(f, v) // an error is the second pass's to report
 }
 
 // changedErr reports a message id the first pass did not meet.

@@ -90,28 +90,12 @@ func (d *runDecoder) vtField(f *frame, key string, v []byte, p int32) (trace.VT,
 	case v[0] == '{' && d.v2:
 		return d.delta(f, key, v, p)
 	}
-	if err := want(f, key, v, '['); err != nil {
+	if err := d.ints(f, key, v, 2, "[inc, count] pairs"); err != nil {
 		return nil, err
 	}
-	return d.vt(f, key, v)
-}
-
-// vt reads [[inc, count], ...]. Vector times are most of a PK run, so an
-// array of number pairs is decoded straight to integers (fast); anything
-// else is walked for the message (intsExact).
-func (d *runDecoder) vt(f *frame, key string, v []byte) (trace.VT, error) {
-	if !fast(v, &d.ints) || slices.ContainsFunc(d.ints, func(p [2]int64) bool { return !isCount(p[0]) || !isCount(p[1]) }) {
-		if err := d.intsExact(f, key, v, 2, "[inc, count] pairs"); err != nil {
-			return nil, err
-		}
-		d.ints = d.ints[:0]
-		for i := 0; i < len(d.flat); i += 2 {
-			d.ints = append(d.ints, [2]int64{d.flat[i], d.flat[i+1]})
-		}
-	}
-	vt := make(trace.VT, len(d.ints))
-	for i, p := range d.ints {
-		vt[i] = trace.VTEntry{Inc: int32(p[0]), Count: int32(p[1])}
+	vt := make(trace.VT, len(d.flat)/2)
+	for i := range vt {
+		vt[i] = trace.VTEntry{Inc: int32(d.flat[2*i]), Count: int32(d.flat[2*i+1])}
 	}
 	return vt, nil
 }
@@ -127,10 +111,25 @@ func fast[T any](v []byte, dst *T) bool {
 // isCount reports whether x is an integer field's value: in [0, MaxInt32].
 func isCount(x int64) bool { return x >= 0 && x <= math.MaxInt32 }
 
-// intsExact walks v, an array of integers >= 0 (width 0) or of arrays of
-// width of them (shape names the elements), into d.flat, wording the
-// first element that is not one.
-func (d *runDecoder) intsExact(f *frame, key string, v []byte, width int, shape string) error {
+// ints reads v, an array of integers in [0, MaxInt32] (width 0) or of
+// [a, b] pairs of them (width 2; shape names the elements), into d.flat,
+// one after the other. Vectors are most of a PK run, so an array of that
+// shape is decoded straight to integers (fast); anything else is walked
+// for the message naming the first element that is not one.
+func (d *runDecoder) ints(f *frame, key string, v []byte, width int, shape string) error {
+	if err := want(f, key, v, '['); err != nil {
+		return err
+	}
+	ok := width == 0 && fast(v, &d.flat)
+	if width == 2 && fast(v, &d.pairs) {
+		d.flat, ok = d.flat[:0], true
+		for _, p := range d.pairs {
+			d.flat = append(d.flat, p[0], p[1])
+		}
+	}
+	if ok && !slices.ContainsFunc(d.flat, func(x int64) bool { return !isCount(x) }) {
+		return nil
+	}
 	d.flat = d.flat[:0]
 	dec := d.walk(v)
 	dec.ReadToken()

@@ -8,11 +8,10 @@ import (
 
 // tap sits between the input and the goccy/go-json Decoder of a JSON
 // document. It keeps the text read since the last mark (the start of the
-// member or event being read), so that a syntax error can be worded from
-// the text it is in (see reword); it counts the lines of what it drops,
-// so that a position can be given as a line; and it remembers the
-// reader's error, which the decoder passes on without saying that it is
-// one of reading rather than of JSON.
+// member or event being read) and counts the lines of what it drops, so
+// that the position of a syntax error can be given as a line; and it
+// remembers the reader's error, which the decoder passes on without
+// saying that it is one of reading rather than of JSON.
 type tap struct {
 	r io.Reader
 	// win is the input from offset winOff to what has been read; nl
@@ -32,13 +31,12 @@ const (
 	// maxKeep bounds the window: past it (a hostile value of a gigabyte)
 	// only its last tailKeep bytes are kept, so the value costs the
 	// decoder's buffer and not a second copy here. The text from the
-	// mark is then lost, and its syntax error worded by the decoder.
+	// mark is then lost, and the line of a syntax error in it counted
+	// from the tail.
 	maxKeep = 1 << 20
 	// tailKeep covers what the decoder has read but not consumed (it
 	// reads 512 bytes at a time), so the line of its position stays known.
 	tailKeep = 8 << 10
-	// before is what the window keeps before the mark.
-	before = 64
 )
 
 func newTap(r io.Reader) *tap { return &tap{r: r, keep: true} }
@@ -55,11 +53,10 @@ func (t *tap) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// add appends b to the window, first dropping what lies before the mark
-// but for the few bytes that say what the mark follows.
+// add appends b to the window, first dropping what lies before the mark.
 func (t *tap) add(b []byte) {
-	if t.mark-before > t.winOff {
-		t.drop(int(min(t.mark-before-t.winOff, int64(len(t.win)))))
+	if t.mark > t.winOff {
+		t.drop(int(min(t.mark-t.winOff, int64(len(t.win)))))
 	}
 	t.win = append(t.win, b...)
 	if len(t.win) > maxKeep {
