@@ -35,7 +35,7 @@ type worker struct {
 // so far, when the context is done.
 func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) {
 	tasks := make(chan task, x.o.Workers)
-	t := newTally(len(x.engines))
+	t := newTally(x.engines)
 	var wg sync.WaitGroup
 	for range x.o.Workers {
 		wg.Go(func() {
