@@ -84,7 +84,7 @@ func newChart(o SweepOptions, rows []SweepRow) *chart {
 			if r.Protocol != name {
 				continue
 			}
-			v := r.Row.ForcedPerBasic
+			v := r.ForcedPerBasic
 			s.x, s.ok = append(s.x, r.Ratio), append(s.ok, v != nil)
 			s.y = append(s.y, 0)
 			if v != nil {

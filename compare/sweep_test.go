@@ -65,10 +65,10 @@ func TestSweepShape(t *testing.T) {
 		if at[r.Protocol] == nil {
 			at[r.Protocol] = map[float64]float64{}
 		}
-		if r.Row.ForcedPerBasic == nil {
+		if r.ForcedPerBasic == nil {
 			t.Fatalf("%s at %g: no basic checkpoint", r.Protocol, r.Ratio)
 		}
-		at[r.Protocol][r.Ratio] = *r.Row.ForcedPerBasic
+		at[r.Protocol][r.Ratio] = *r.ForcedPerBasic
 	}
 	for _, ratio := range []float64{5, 20, 50} {
 		if !(at["hmnr"][ratio] <= at["bcs"][ratio] && at["bcs"][ratio] < at["fdas"][ratio]) {
@@ -133,7 +133,7 @@ func TestChartScales(t *testing.T) {
 		var rows []SweepRow
 		for i, r := range o.Ratios {
 			for _, p := range o.Protocols {
-				rows = append(rows, SweepRow{Ratio: r, Protocol: p, Row: Row{Counts: Counts{ForcedPerBasic: pos(vals[p][i])}}})
+				rows = append(rows, SweepRow{Ratio: r, Protocol: p, Counts: Counts{ForcedPerBasic: pos(vals[p][i])}})
 			}
 		}
 		return o, rows

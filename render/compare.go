@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-dev/ckpt/compare"
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // CompareFormats are the formats of `ckpt compare`: a comparison is no
@@ -115,14 +114,6 @@ func compareCells(r *compare.Row) []string {
 		r.Blocked.String(), mean, most}
 }
 
-// sweepJSON is one sweep row in `--format json`.
-type sweepJSON struct {
-	Ratio    float64    `json:"ict_per_mtt"`
-	ICT      trace.Time `json:"ict"`
-	Protocol string     `json:"protocol"`
-	compare.Counts
-}
-
 // Sweep writes `ckpt compare --sweep`'s forced checkpoints per basic
 // checkpoint as a table of ratios by protocols (text, markdown), or
 // every row with its counts (json).
@@ -131,11 +122,7 @@ func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRo
 		o.Protocols = compare.Protocols
 	}
 	if f == JSON {
-		out := make([]sweepJSON, len(rows))
-		for i, sr := range rows {
-			out[i] = sweepJSON{sr.Ratio, sr.ICT, sr.Protocol, sr.Row.Counts}
-		}
-		return WriteJSON(w, out)
+		return WriteJSON(w, rows)
 	}
 	// The ratios are numbers: right-aligned in markdown; text sets the
 	// key column left, as a row label.
@@ -146,7 +133,7 @@ func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRo
 			tb.rows = append(tb.rows, row(strconv.FormatFloat(sr.Ratio, 'g', 4, 64)))
 		}
 		v := "–"
-		if p := sr.Row.ForcedPerBasic; p != nil {
+		if p := sr.ForcedPerBasic; p != nil {
 			v = strconv.FormatFloat(*p, 'f', 2, 64)
 		}
 		last := &tb.rows[len(tb.rows)-1]
