@@ -182,22 +182,15 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	return t, nil
 }
 
-// mk returns the constructor of protocol name for failure-free traces.
-func mk(name string) func(*trace.Trace) (replay.Algorithm, error) {
-	if name == Uncoordinated {
-		return func(tr *trace.Trace) (replay.Algorithm, error) {
-			return &uncoordinated{replay.NewPlain(len(tr.Processes))}, nil
-		}
-	}
-	return func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(name, "", tr) }
-}
-
 // replayed replays the failure-free trace tr through protocol name, as
 // explore.Lines reads it.
 func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
-	a, err := mk(name)(tr)
-	if err != nil {
-		return nil, err
+	var a replay.Algorithm = &uncoordinated{replay.NewPlain(len(tr.Processes))}
+	if name != Uncoordinated {
+		var err error
+		if a, err = algorithms.New(name, "", tr); err != nil {
+			return nil, err
+		}
 	}
 	return explore.Replay(tr, a)
 }
