@@ -156,8 +156,15 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 		if err != nil {
 			return t, err
 		}
-		t.Rows[i] = countRow(run)
-		t.Rows[i].File, t.Rows[i].Protocol, t.Rows[i].Stripped = tr.Name, name, stripped
+		r := &t.Rows[i]
+		*r = Row{File: tr.Name, Protocol: name, Counts: counts(run), Stripped: stripped}
+		if !o.NoFailures && !recovers(name) {
+			pf, err := explore.Lines(ff, run)
+			if err != nil {
+				return t, fmt.Errorf("%s: %w", name, err)
+			}
+			r.PerFailure, r.UndoneBy = &pf, "recovery-line"
+		}
 	}
 	if o.NoFailures || len(t.Rows) == 0 {
 		return t, nil
@@ -175,27 +182,25 @@ func Run(tr *trace.Trace, o Options) (Table, error) {
 	return t, nil
 }
 
-// mk returns the constructor of protocol name for failure-free traces.
-func mk(name string) func(*trace.Trace) (replay.Algorithm, error) {
-	if name == Uncoordinated {
-		return func(tr *trace.Trace) (replay.Algorithm, error) {
-			return &uncoordinated{replay.NewPlain(len(tr.Processes))}, nil
+// replayed replays the failure-free trace tr through protocol name, as
+// explore.Lines reads it.
+func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
+	var a replay.Algorithm = &uncoordinated{replay.NewPlain(len(tr.Processes))}
+	if name != Uncoordinated {
+		var err error
+		if a, err = algorithms.New(name, "", tr); err != nil {
+			return nil, err
 		}
 	}
-	return func(tr *trace.Trace) (replay.Algorithm, error) { return algorithms.New(name, "", tr) }
+	return explore.Replay(tr, a)
 }
 
-// replayed replays the failure-free trace tr through protocol name.
-func replayed(name string, tr *trace.Trace) (*trace.Run, error) {
-	a, err := mk(name)(tr)
-	if err != nil {
-		return nil, err
-	}
-	run, err := replay.Run(tr, a, replay.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("replaying through %s: %w", name, err)
-	}
-	return run, nil
+// recovers reports whether protocol name recovers (MS, PK): explore
+// replays its failures, where the others' are measured by recovery
+// lines.
+func recovers(name string) bool {
+	a, ok := algorithms.Lookup(name)
+	return ok && a.Recovery
 }
 
 // uncoordinated is replay.Plain under the protocol's name.
@@ -204,37 +209,29 @@ type uncoordinated struct{ *replay.Plain }
 // Name gives the run the protocol's name, not replay.Plain's.
 func (uncoordinated) Name() string { return Uncoordinated }
 
-// perFailure fills every row's PerFailure: MS and PK through one
-// exploration of single failures (explore.Run), the others through
-// explore.Lines over the same failure points.
+// perFailure fills the PerFailure of the rows of MS and PK through one
+// exploration of single failures (explore.Run), over the failure points
+// whose recovery lines the others' rows hold (explore.Lines).
 func perFailure(ff *trace.Trace, o Options, rows []Row) error {
 	var recovering []string
 	for _, r := range rows {
-		if a, ok := algorithms.Lookup(r.Protocol); ok && a.Recovery {
+		if recovers(r.Protocol) {
 			recovering = append(recovering, r.Protocol)
 		}
 	}
-	var res *explore.Result
-	if len(recovering) > 0 {
-		var err error
-		res, err = explore.Run(context.Background(), ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers,
-			Pipeline: o.Pipeline, Progress: o.Progress})
-		if err != nil {
-			return err
-		}
+	if len(recovering) == 0 {
+		return nil
+	}
+	res, err := explore.Run(context.Background(), ff, explore.Options{Algorithms: recovering, Failures: 1, Workers: o.Workers,
+		Pipeline: o.Pipeline, Progress: o.Progress})
+	if err != nil {
+		return err
 	}
 	for i := range rows {
-		r := &rows[i]
-		if k := slices.Index(recovering, r.Protocol); k >= 0 {
+		if k := slices.Index(recovering, rows[i].Protocol); k >= 0 {
 			pf := res.Algorithms[k].PerFailure
-			r.PerFailure, r.UndoneBy = &pf, "recovery"
-			continue
+			rows[i].PerFailure, rows[i].UndoneBy = &pf, "recovery"
 		}
-		pf, err := explore.Lines(ff, mk(r.Protocol))
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.Protocol, err)
-		}
-		r.PerFailure, r.UndoneBy = &pf, "recovery-line"
 	}
 	return nil
 }

@@ -6,11 +6,11 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// countRow reads the figures of a failure-free run: checkpoints by type,
+// counts reads the figures of a failure-free run: checkpoints by type,
 // sends and their piggyback bytes, control messages, blocked time, and
 // the useless checkpoints of its checkpoint and communication pattern.
-func countRow(run *trace.Run) Row {
-	var r Row
+func counts(run *trace.Run) Counts {
+	var r Counts
 	n := len(run.Processes)
 	blockedAt := make([]trace.Time, n)
 	for i := range run.Events {

@@ -28,7 +28,7 @@ func TestAgreesWithReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			row, rep := countRow(run), pipeline.Report(run, ff)
+			row, rep := counts(run), pipeline.Report(run, ff)
 			s := rep.Stats
 			got := [6]int64{int64(row.Basic), int64(row.Forced), int64(row.Messages), int64(row.ControlMessages), int64(row.Useless), row.PiggybackBytes}
 			want := [6]int64{int64(s.Checkpoints.Basic), int64(s.Checkpoints.Forced), int64(s.Messages), int64(s.ControlMessages), int64(s.Checkpoints.Useless), s.PiggybackBytes}

@@ -42,8 +42,8 @@ func DefaultSweep() SweepOptions {
 	return SweepOptions{Procs: 8, Intervals: 30, Seeds: 3, MTT: trace.Second, Ratios: []float64{1, 2, 5, 10, 20, 50, 100}}
 }
 
-// SweepRow is one protocol at one grid point, summed over the seeds: in
-// `compare --sweep --format json`, one object of the array.
+// SweepRow is one protocol at one grid point, summed over the seeds:
+// a row of the sweep's JSON, whose names are a contract.
 type SweepRow struct {
 	Ratio    float64    `json:"ict_per_mtt"`
 	ICT      trace.Time `json:"ict"`
@@ -64,7 +64,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	cells := make([][]Row, len(o.Ratios)*o.Seeds) // per (ratio, seed): one row per protocol
+	cells := make([][]Counts, len(o.Ratios)*o.Seeds) // per (ratio, seed): one per protocol
 	errs := make([]error, len(cells))
 	(&pipeline.Pipeline{Cores: o.Workers}).Each(len(cells), func(c int) {
 		cells[c], errs[c] = o.cell(o.Ratios[c/o.Seeds], uint64(c%o.Seeds)+1)
@@ -79,7 +79,7 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 		for pi, name := range o.Protocols {
 			sr := SweepRow{Ratio: ratio, ICT: o.ict(ratio), Protocol: name}
 			for s := range o.Seeds {
-				sr.add(&cells[ri*o.Seeds+s][pi].Counts)
+				sr.add(&cells[ri*o.Seeds+s][pi])
 			}
 			sr.quotients()
 			out = append(out, sr)
@@ -125,7 +125,7 @@ func (o *SweepOptions) ops(ratio float64) int {
 }
 
 // cell replays the trace of one ratio and seed through every protocol.
-func (o *SweepOptions) cell(ratio float64, seed uint64) ([]Row, error) {
+func (o *SweepOptions) cell(ratio float64, seed uint64) ([]Counts, error) {
 	cfg := gen.Classic(o.Procs, o.ops(ratio), o.ict(ratio), o.MTT, seed)
 	cfg.Params = o.Params
 	tr, err := gen.Trace(cfg)
@@ -133,13 +133,13 @@ func (o *SweepOptions) cell(ratio float64, seed uint64) ([]Row, error) {
 		return nil, fmt.Errorf("sweep: ICT/MTT %g, seed %d: %w", ratio, seed, err)
 	}
 	tr.Params = tr.Params.WithDefaults()
-	rows := make([]Row, len(o.Protocols))
+	rows := make([]Counts, len(o.Protocols))
 	for i, name := range o.Protocols {
 		run, err := replayed(name, tr)
 		if err != nil {
 			return nil, fmt.Errorf("sweep: ICT/MTT %g, seed %d: %w", ratio, seed, err)
 		}
-		rows[i] = countRow(run)
+		rows[i] = counts(run)
 	}
 	return rows, nil
 }

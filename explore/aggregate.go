@@ -2,49 +2,54 @@ package explore
 
 import "sync"
 
-// What explore keeps of the schedules it runs. Every figure is a sum, a
-// maximum or a minimum with the schedule ordinal as tie-break, so the
-// order in which workers add their schedules does not matter: the output
-// does not depend on the number of cores.
+// What explore keeps of the schedules it runs, and how shards merge: one
+// model, the Result's, and one rule to add findings into it (add, offer,
+// merge), whether they are one schedule's, as the workers add them, or
+// a shard's (Merge). Every figure is a sum, a maximum or a minimum with
+// the schedule ordinal as tie-break, so the order in which findings are
+// added does not matter: the output depends neither on the number of
+// cores nor on the shard split.
 
-// worstAt is one figure of Worst as the workers keep it: the value and
-// a copy of the schedule that reached it, described only in result (a
-// description counts the ops before each point: under the tally's lock,
-// once per lead taken, it made explore quadratic in the trace).
-type worstAt struct {
-	v int
-	s *sched
-}
-
-// offer keeps the larger of w and v, schedule s's, the earlier schedule
-// on a tie.
-func (w *worstAt) offer(v int, s *sched) {
-	if w.s == nil || leads(v, s.ordinal, w.v, w.s.ordinal) {
-		c := *s
-		*w = worstAt{v, &c}
+// add adds o's counts into p, and its witness if it is the first in
+// schedule order.
+func (p *PropertyResult) add(o *PropertyResult) {
+	p.Failing += o.Failing
+	p.FailingClasses += o.FailingClasses
+	p.na += o.na
+	p.unknown += o.unknown
+	if o.Witness != nil && (p.Witness == nil || o.Witness.Schedule.Ordinal < p.Witness.Schedule.Ordinal) {
+		p.Witness = o.Witness
 	}
 }
 
-// extreme describes w for the result.
-func (w *worstAt) extreme() Extreme {
-	if w.s == nil {
-		return Extreme{}
+// add adds o, the findings of other schedules, into a.
+func (a *AlgorithmResult) add(o *AlgorithmResult) {
+	for i := range a.Properties {
+		a.Properties[i].add(&o.Properties[i])
 	}
-	info := w.s.info()
-	return Extreme{Value: w.v, Schedule: &info}
+	a.Worst.Undone.offer(o.Worst.Undone)
+	a.Worst.Processes.offer(o.Worst.Processes)
+	a.Worst.Extra.offer(o.Worst.Extra)
+	a.PerFailure.merge(o.PerFailure)
 }
 
-// beaten reports whether value v, reached by the schedule of ordinal
-// ord, replaces x (a shard's, when shards merge).
-func (x *Extreme) beaten(v int, ord int64) bool {
-	return x.Schedule == nil || leads(v, ord, x.Value, x.Schedule.Ordinal)
+// offer keeps o if it leads x: a larger value, or the same reached by an
+// earlier schedule.
+func (x *Extreme) offer(o Extreme) {
+	if o.set() && (!x.set() || o.Value > x.Value || (o.Value == x.Value && o.ordinal() < x.ordinal())) {
+		*x = o
+	}
 }
 
-// leads reports whether value v, reached by the schedule of ordinal ord,
-// replaces a worst case of value cur reached at curOrd: a larger value,
-// or the same reached earlier. One rule for the workers and the merge.
-func leads(v int, ord int64, cur int, curOrd int64) bool {
-	return v > cur || (v == cur && ord < curOrd)
+// set reports whether some schedule reached x.
+func (x *Extreme) set() bool { return x.s != nil || x.Schedule != nil }
+
+// ordinal is the ordinal of the schedule that reached x.
+func (x *Extreme) ordinal() int64 {
+	if x.s != nil {
+		return x.s.ordinal
+	}
+	return x.Schedule.Ordinal
 }
 
 // add counts times failures that undid undone ops each.
@@ -65,23 +70,19 @@ func (p *PerFailure) merge(o PerFailure) {
 	p.Mean = float64(p.Total) / float64(p.Failures)
 }
 
-// algTally is one algorithm's tally.
-type algTally struct {
-	failing, classes [16]int64
-	// na and unknown count the runs in which the checker reported a
-	// property n/a or unknown.
-	na, unknown [16]int64
-	// first is the first schedule failing each property (nil: none).
-	first [16]*sched
-	// worst holds Worst's Undone, Processes and Extra, in that order.
-	worst [3]worstAt
-	pf    PerFailure
+// newAlgorithmResult is the findings of no schedule on algorithm alg.
+func newAlgorithmResult(alg string) AlgorithmResult {
+	ar := AlgorithmResult{Algorithm: alg, Properties: make([]PropertyResult, len(Properties))}
+	for i, name := range Properties {
+		ar.Properties[i].Name = name
+	}
+	return ar
 }
 
 // tally is what the workers found, each adding its schedules under mu.
 type tally struct {
 	mu       sync.Mutex
-	algs     []algTally
+	algs     []AlgorithmResult
 	baseline PerFailure
 	run      int64
 	covered  int64
@@ -90,8 +91,12 @@ type tally struct {
 	errOrd int64
 }
 
-func newTally(nalg int) *tally {
-	return &tally{algs: make([]algTally, nalg), errOrd: -1}
+func newTally(engines []engine) *tally {
+	t := &tally{errOrd: -1}
+	for _, e := range engines {
+		t.algs = append(t.algs, newAlgorithmResult(e.alg))
+	}
+	return t
 }
 
 // addVerdict counts algorithm a's verdict on schedule s. inj maps s's
@@ -100,33 +105,30 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := &t.algs[a]
-	for i := range Properties {
+	for i := range at.Properties {
+		var o PropertyResult
 		if v.na&(1<<i) != 0 {
-			at.na[i]++
+			o.na = 1
 		}
 		if v.unknown&(1<<i) != 0 {
-			at.unknown[i]++
+			o.unknown = 1
 		}
-		if v.fails&(1<<i) == 0 {
-			continue
+		if v.fails&(1<<i) != 0 {
+			o.Failing, o.FailingClasses = s.size, 1
+			o.Witness = &Witness{Schedule: ScheduleInfo{Ordinal: s.ordinal}, s: s}
 		}
-		at.failing[i] += s.size
-		at.classes[i]++
-		if f := at.first[i]; f == nil || s.ordinal < f.ordinal {
-			c := *s
-			at.first[i] = &c
-		}
+		at.Properties[i].add(&o)
 	}
 	for j, k := range inj {
 		r := &v.recs[k]
 		if !r.found {
 			continue
 		}
-		at.worst[0].offer(r.undone, s)
-		at.worst[1].offer(r.rolled, s)
-		at.worst[2].offer(r.extra, s)
+		at.Worst.Undone.offer(Extreme{Value: r.undone, s: s})
+		at.Worst.Processes.offer(Extreme{Value: r.rolled, s: s})
+		at.Worst.Extra.offer(Extreme{Value: r.extra, s: s})
 		if j > 0 || s.size == 1 {
-			at.pf.add(r.undone, s.size)
+			at.PerFailure.add(r.undone, s.size)
 			continue
 		}
 		// The class's other members crashed d internal ops earlier: the
@@ -134,7 +136,7 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		// of the recovery is the same (reduce.go).
 		for d := int64(0); d < s.size; d++ {
 			failed := max(0, r.failed-int(d))
-			at.pf.add(r.undone-r.failed+failed, 1)
+			at.PerFailure.add(r.undone-r.failed+failed, 1)
 		}
 	}
 }

@@ -137,8 +137,11 @@ func (b *base) baselines() []int {
 			}
 			ff = newBase(tr, nil)
 		}
-		plain := func(tr *trace.Trace) (replay.Algorithm, error) { return replay.NewPlain(len(tr.Processes)), nil }
-		ff.lines(plain, func(g int, line []rline.Entry) { b.baseline[b.byID[ff.points[g].ID]] = undone(line) })
+		run, err := Replay(ff.tr, replay.NewPlain(len(ff.tr.Processes)))
+		if err != nil {
+			return // Plain replays every valid trace: cannot happen
+		}
+		ff.lines(run, func(g int, line []rline.Entry) { b.baseline[b.byID[ff.points[g].ID]] = undone(line) })
 	})
 	return b.baseline
 }

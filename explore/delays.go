@@ -81,17 +81,16 @@ func vectorCount(choices [][]trace.Time) *big.Int {
 	return v
 }
 
-// nextVector advances digits (message 0 the fastest) to the next vector,
-// or reports that it was the last.
-func nextVector(digits []int32, choices [][]trace.Time) bool {
-	for m := range digits {
-		if int(digits[m])+1 < len(choices[m]) {
-			digits[m]++
-			return true
+// indexDigits returns the delay vector of index vec, counting the
+// vectors with message 0's choice the fastest.
+func indexDigits(vec uint64, choices [][]trace.Time) []int32 {
+	digits := make([]int32, len(choices))
+	for m, c := range choices {
+		if n := uint64(len(c)); n > 1 {
+			digits[m], vec = int32(vec%n), vec/n
 		}
-		digits[m] = 0
 	}
-	return false
+	return digits
 }
 
 // retime returns a copy of tr in which every message m arrives extra[m]

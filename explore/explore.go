@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"runtime"
 	"slices"
 
@@ -186,20 +185,6 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 		return nil, err
 	}
 	return x, nil
-}
-
-// explore runs the schedules the plan chose and returns their tally.
-func (x *explorer) explore() (*tally, error) {
-	gen, total := x.exhaustive, x.scope.Classes
-	if x.scope.Mode == Sampled {
-		list, err := x.sample()
-		if err != nil {
-			return nil, err
-		}
-		gen, total = func(emit func(task) bool) error { return x.sampled(list, emit) }, big.NewInt(int64(len(list)))
-	}
-	x.total.Store(shardCount(x.o.Shard, total.Int64()))
-	return x.runAll(gen)
 }
 
 // fit lowers the workers to what the memory cap holds: each keeps a

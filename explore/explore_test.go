@@ -228,41 +228,24 @@ func scheduleKeys(t testing.TB, tr *trace.Trace, o Options) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	list, err := x.schedules()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var keys []string
-	add := func(s sched) bool {
-		b := s.b
-		if b == nil {
-			if b, err = x.vectorBase(vectorDigits(s.vecSeed, x.choices)); err != nil {
-				t.Fatal(err)
-			}
+	for _, s := range list {
+		if !x.o.Shard.has(s.ordinal) {
+			continue
+		}
+		b, err := x.vectorBase(x.digits(s.vec))
+		if err != nil {
+			t.Fatal(err)
 		}
 		var ids []int32
 		for _, g := range s.pts {
 			ids = append(ids, b.points[g].ID)
 		}
 		keys = append(keys, string(mustJSON(t, []any{b.extra, ids})))
-		return true
-	}
-	if x.scope.Mode == Exhaustive {
-		err := x.exhaustive(func(tk task) bool {
-			for _, s := range tk.scheds {
-				add(s)
-			}
-			return true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return keys
-	}
-	list, err := x.sample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range list {
-		if x.o.Shard.has(s.ordinal) {
-			add(s)
-		}
 	}
 	return keys
 }

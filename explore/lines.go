@@ -31,11 +31,11 @@ import (
 // find it with less work done and charge it less: it is charged for the
 // same crash in the program instead.
 //
-// mk builds the protocol's state machine for tr, which Prepare made
-// failure-free (a fail event is refused). Every point counts once, so
-// the figures are over the same space as Run's per-failure statistics.
-// Cost: one replay, then per point the propagation only.
-func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) (PerFailure, error) {
+// run is the protocol's run of tr, which Prepare made failure-free (a
+// fail event is refused), as Replay makes it. Every point counts once,
+// so the figures are over the same space as Run's per-failure
+// statistics. Cost: per point the propagation only.
+func Lines(tr *trace.Trace, run *trace.Run) (PerFailure, error) {
 	for i := range tr.Events {
 		if tr.Events[i].Kind == trace.Fail {
 			return PerFailure{}, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
@@ -43,8 +43,19 @@ func Lines(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) (Pe
 		}
 	}
 	var pf PerFailure
-	err := newBase(tr, nil).lines(mk, func(_ int, line []rline.Entry) { pf.add(undone(line), 1) })
+	err := newBase(tr, nil).lines(run, func(_ int, line []rline.Entry) { pf.add(undone(line), 1) })
 	return pf, err
+}
+
+// Replay replays tr, failure-free, through alg for Lines: every tick
+// labelled with its trace index, so that Lines finds what each tick
+// became in the run; the run is otherwise the protocol's run of tr.
+func Replay(tr *trace.Trace, alg replay.Algorithm) (*trace.Run, error) {
+	run, err := replay.Run(tickLabelled(tr), alg, replay.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("replaying through %s: %w", alg.Name(), err)
+	}
+	return run, nil
 }
 
 // undone sums the ops a recovery line undoes over the processes.
@@ -56,19 +67,11 @@ func undone(line []rline.Entry) int {
 	return u
 }
 
-// lines replays the base trace (failure-free) once through the protocol
-// and calls each with the recovery line of a crash at every failure
-// point (g its global index), in the order of the crashes in the run:
-// the lines are not all kept at once.
-func (b *base) lines(mk func(*trace.Trace) (replay.Algorithm, error), each func(g int, line []rline.Entry)) error {
-	alg, err := mk(b.tr)
-	if err != nil {
-		return err
-	}
-	run, err := replay.Run(tickLabelled(b.tr), alg, replay.Options{})
-	if err != nil {
-		return fmt.Errorf("replaying through %s: %w", alg.Name(), err)
-	}
+// lines calls each with the recovery line of a crash at every failure
+// point (g its global index) over run, a protocol's run of the base
+// trace (Replay), in the order of the crashes in the run: the lines are
+// not all kept at once.
+func (b *base) lines(run *trace.Run, each func(g int, line []rline.Entry)) error {
 	h, err := newHistory(run, b.tr)
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ func TestLinesKeepBCSAtItsLatestCheckpoint(t *testing.T) {
 	b := newBase(tr, nil)
 	check := func(mk func(*trace.Trace) (replay.Algorithm, error)) (beyond int) {
 		// Moved: rolled back below its start, the latest checkpoint.
-		err := b.lines(mk, func(g int, line []rline.Entry) {
+		err := b.lines(mustReplay(t, tr, mk), func(g int, line []rline.Entry) {
 			if line[b.points[g].P].Moved {
 				beyond++
 			}
@@ -124,10 +124,11 @@ func TestLinesEveryProtocol(t *testing.T) {
 		}
 	}
 	withFail := prepared(t, mustGenFailures(t, 3, 60, 3), false)
-	if _, err := Lines(withFail, protocol("bcs")); err == nil {
+	if _, err := Lines(withFail, mustReplay(t, tr, protocol("bcs"))); err == nil {
 		t.Error("a trace with failures was measured")
 	}
-	if _, err := Lines(prepared(t, withFail, true), protocol("bcs")); err != nil {
+	stripped := prepared(t, withFail, true)
+	if _, err := Lines(stripped, mustReplay(t, stripped, protocol("bcs"))); err != nil {
 		t.Errorf("stripped: %v", err)
 	}
 }
@@ -135,10 +136,31 @@ func TestLinesEveryProtocol(t *testing.T) {
 // linesPerPoint is Lines' figure at each failure point, in the global
 // order of points.
 func linesPerPoint(tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) ([]int, error) {
+	alg, err := mk(tr)
+	if err != nil {
+		return nil, err
+	}
+	run, err := Replay(tr, alg)
+	if err != nil {
+		return nil, err
+	}
 	b := newBase(tr, nil)
 	out := make([]int, len(b.points))
-	err := b.lines(mk, func(g int, line []rline.Entry) { out[g] = undone(line) })
+	err = b.lines(run, func(g int, line []rline.Entry) { out[g] = undone(line) })
 	return out, err
+}
+
+// mustReplay is Replay through the protocol mk builds for tr.
+func mustReplay(t fataler, tr *trace.Trace, mk func(*trace.Trace) (replay.Algorithm, error)) *trace.Run {
+	alg, err := mk(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := Replay(tr, alg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
 }
 
 // mustGen returns a generated failure-free trace: procs processes, ops
@@ -243,7 +265,7 @@ func traceOpsBefore(tr *trace.Trace, gap int32) []int32 {
 func BenchmarkLines(b *testing.B) {
 	tr := prepared(b, genTrace(b, 6, 1000, 4, 0), true)
 	for b.Loop() {
-		if _, err := Lines(tr, protocol("bcs")); err != nil {
+		if _, err := Lines(tr, mustReplay(b, tr, protocol("bcs"))); err != nil {
 			b.Fatal(err)
 		}
 	}

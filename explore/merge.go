@@ -31,27 +31,26 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	}
 	r := *parts[0]
 	r.Scope.Shard, r.Scope.Run, r.Scope.ToRun, r.Scope.Covered = "1/1", 0, 0, new(big.Int)
-	r.Algorithms = slices.Clone(r.Algorithms)
+	r.Baseline = PerFailure{}
+	r.Algorithms = make([]AlgorithmResult, len(parts[0].Algorithms))
 	for a := range r.Algorithms {
-		r.Algorithms[a].Properties = slices.Clone(r.Algorithms[a].Properties)
+		r.Algorithms[a] = newAlgorithmResult(parts[0].Algorithms[a].Algorithm)
 	}
-	for i, p := range parts {
+	for _, p := range parts {
 		r.Scope.Run += p.Scope.Run
 		r.Scope.ToRun += p.Scope.ToRun
 		r.Scope.Covered.Add(r.Scope.Covered, p.Scope.Covered)
-		if i > 0 {
-			for a := range r.Algorithms {
-				mergeAlgorithm(&r.Algorithms[a], &p.Algorithms[a])
+		for a := range r.Algorithms {
+			o := p.Algorithms[a]
+			o.Properties = slices.Clone(o.Properties)
+			for i := range o.Properties {
+				o.Properties[i].recount(p.Scope.Run)
 			}
-			r.Baseline.merge(p.Baseline)
+			r.Algorithms[a].add(&o)
 		}
+		r.Baseline.merge(p.Baseline)
 	}
 	r.Scope.setCoverage()
-	for a := range r.Algorithms {
-		for i := range r.Algorithms[a].Properties {
-			r.Algorithms[a].Properties[i].Status = mergedStatus(parts, a, i, r.Scope.Run)
-		}
-	}
 	r.settle()
 	return &r, readWitnesses(&r)
 }
@@ -119,40 +118,18 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{Index: a - 1, Count: b}, nil
 }
 
-// mergeAlgorithm adds o, another shard's, into a.
-func mergeAlgorithm(a, o *AlgorithmResult) {
-	for i := range a.Properties {
-		ap, op := &a.Properties[i], &o.Properties[i]
-		ap.Failing += op.Failing
-		ap.FailingClasses += op.FailingClasses
-		if op.Witness != nil && (ap.Witness == nil || op.Witness.Schedule.Ordinal < ap.Witness.Schedule.Ordinal) {
-			ap.Witness = op.Witness
-		}
+// recount sets the run counts a shard's result words only as p's
+// status, of the shard's run runs: a shard that could not judge it
+// counts one unknown run, one where it applies to none of its runs that
+// many n/a, so that settle sums the statuses up as over one run.
+func (p *PropertyResult) recount(run int64) {
+	p.na, p.unknown = 0, 0
+	switch p.Status {
+	case report.Unknown:
+		p.unknown = 1
+	case report.NA:
+		p.na = run
 	}
-	for _, x := range []struct{ a, o *Extreme }{{&a.Worst.Undone, &o.Worst.Undone}, {&a.Worst.Processes, &o.Worst.Processes}, {&a.Worst.Extra, &o.Worst.Extra}} {
-		if o := x.o; o.Schedule != nil && x.a.beaten(o.Value, o.Schedule.Ordinal) {
-			*x.a = *o
-		}
-	}
-	a.PerFailure.merge(o.PerFailure)
-}
-
-// mergedStatus is property i of algorithm a over the shards, as status
-// sums it over one run: a shard that could not judge it counts one
-// unknown run, one where it applies to none of its runs that many n/a.
-func mergedStatus(parts []*Result, a, i int, run int64) report.Status {
-	var failing, unknown, na int64
-	for _, p := range parts {
-		pr := &p.Algorithms[a].Properties[i]
-		failing += pr.Failing
-		switch pr.Status {
-		case report.Unknown:
-			unknown++
-		case report.NA:
-			na += p.Scope.Run
-		}
-	}
-	return status(failing, unknown, na, run)
 }
 
 // readWitnesses decodes the witness traces the shards' results carry.

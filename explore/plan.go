@@ -61,10 +61,9 @@ func (x *explorer) plan() error {
 		vectors.Int64()*int64(len(x.tr.Events)+len(x.base0.points)) <= countLimit:
 		// Sum the classes of every delay vector's failure space.
 		s.Classes = new(big.Int)
-		err := x.eachBase(func(b *base) bool {
+		err := x.eachBase(func(b *base, _ uint64) {
 			_, c := b.spaceSize(k, reduce)
 			s.Classes.Add(s.Classes, c)
-			return true
 		})
 		if err != nil {
 			return err
@@ -80,71 +79,82 @@ func (x *explorer) plan() error {
 	return nil
 }
 
-// eachBase calls f with the base of every delay vector in order (just
-// base0 without delays).
-func (x *explorer) eachBase(f func(b *base) bool) error {
-	if !f(x.base0) || x.choices == nil {
+// eachBase calls f with the base of every delay vector in order, and
+// the vector's index (just base0, index 0, without delays).
+func (x *explorer) eachBase(f func(b *base, vec uint64)) error {
+	f(x.base0, 0)
+	if x.choices == nil {
 		return nil
 	}
-	digits := make([]int32, len(x.choices))
-	for nextVector(digits, x.choices) {
-		b, err := x.vectorBase(digits)
+	for vec := uint64(1); vec < x.scope.DelayVectors.Uint64(); vec++ {
+		b, err := x.vectorBase(indexDigits(vec, x.choices))
 		if err != nil {
 			return err
 		}
-		if !f(b) {
-			return nil
-		}
+		f(b, vec)
 	}
 	return nil
 }
 
-// exhaustive generates every canonical schedule of the space in order,
-// numbering them, and emits this shard's as tasks, base by base.
-func (x *explorer) exhaustive(emit func(task) bool) error {
-	k, reduce := x.o.Failures, !x.o.NoReduce
-	ord := int64(0)
-	return x.eachBase(func(b *base) bool {
-		var list []sched
-		b.each(k, reduce, func(pts []int32, size int64) bool {
-			if x.o.Shard.has(ord) {
-				list = append(list, sched{ordinal: ord, b: b, pts: slices.Clone(pts), size: size})
-			}
-			ord++
+// digits returns the delay vector vec names: 0 the recorded delays;
+// otherwise the vector's index in the space when the plan explores it
+// whole (eachBase), the seed it is drawn from when it samples
+// (vectorDigits).
+func (x *explorer) digits(vec uint64) []int32 {
+	switch {
+	case vec == 0:
+		return nil
+	case x.scope.Mode == Sampled:
+		return vectorDigits(vec, x.choices)
+	}
+	return indexDigits(vec, x.choices)
+}
+
+// schedules lists the schedules the plan chose, every shard's, in
+// ordinal order: the whole space (its canonical schedules, delay vector
+// by delay vector) or the sample.
+func (x *explorer) schedules() ([]sched, error) {
+	if x.scope.Mode == Sampled {
+		return x.sample()
+	}
+	var list []sched
+	err := x.eachBase(func(b *base, vec uint64) {
+		b.each(x.o.Failures, !x.o.NoReduce, func(pts []int32, size int64) bool {
+			list = append(list, sched{ordinal: int64(len(list)), vec: vec, pts: slices.Clone(pts), size: size})
 			return true
 		})
-		return x.tasks(b, list, emit)
 	})
+	return list, err
 }
 
-// sampled emits this shard's part of the sample as tasks, grouped by
-// delay vector, building each vector's base in turn.
-func (x *explorer) sampled(list []sched, emit func(task) bool) error {
-	var mine []sched
-	for _, s := range list {
-		if x.o.Shard.has(s.ordinal) {
-			mine = append(mine, s)
-		}
+// explore runs this shard's part of the schedules the plan chose and
+// returns their tally: delay vector by delay vector, each vector's base
+// built once, its schedules cut into tasks.
+func (x *explorer) explore() (*tally, error) {
+	list, err := x.schedules()
+	if err != nil {
+		return nil, err
 	}
-	slices.SortStableFunc(mine, func(a, b sched) int { return cmp.Compare(a.vecSeed, b.vecSeed) })
-	for len(mine) > 0 {
-		j := 1
-		for j < len(mine) && mine[j].vecSeed == mine[0].vecSeed {
-			j++
-		}
-		b := mine[0].b
-		if b == nil {
-			var err error
-			if b, err = x.vectorBase(vectorDigits(mine[0].vecSeed, x.choices)); err != nil {
+	list = slices.DeleteFunc(list, func(s sched) bool { return !x.o.Shard.has(s.ordinal) })
+	x.total.Store(int64(len(list)))
+	slices.SortStableFunc(list, func(a, b sched) int { return cmp.Compare(a.vec, b.vec) })
+	return x.runAll(func(emit func(task) bool) error {
+		for len(list) > 0 {
+			j := 1
+			for j < len(list) && list[j].vec == list[0].vec {
+				j++
+			}
+			b, err := x.vectorBase(x.digits(list[0].vec))
+			if err != nil {
 				return err
 			}
+			if !x.tasks(b, list[:j], emit) {
+				return nil
+			}
+			list = list[j:]
 		}
-		if !x.tasks(b, mine[:j], emit) {
-			return nil
-		}
-		mine = mine[j:]
-	}
-	return nil
+		return nil
+	})
 }
 
 // task is what one worker runs at once: schedules of base b sorted by
@@ -186,13 +196,4 @@ func (x *explorer) tasks(b *base, list []sched, emit func(task) bool) bool {
 		list = list[j:]
 	}
 	return true
-}
-
-// shardCount is how many of n ordinals (0..n-1) the shard holds.
-func shardCount(s Shard, n int64) int64 {
-	if s.Count <= 1 {
-		return n
-	}
-	c := int64(s.Count)
-	return (n - int64(s.Index) + c - 1) / c
 }

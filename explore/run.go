@@ -8,15 +8,16 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// sched is one schedule to run: failure points of a base trace.
+// sched is one schedule to run: failure points of the base trace of a
+// delay vector.
 type sched struct {
 	ordinal int64
-	b       *base
-	// vecSeed names a sampled delay vector, whose base is built when
-	// its schedules are run (b is nil until then).
-	vecSeed uint64
-	pts     []int32
-	size    int64
+	// vec names the delay vector (explorer.digits): its base b is built
+	// when its schedules are run (nil until then).
+	vec  uint64
+	b    *base
+	pts  []int32
+	size int64
 }
 
 // worker holds one goroutine's reusable buffers.
@@ -35,7 +36,7 @@ type worker struct {
 // so far, when the context is done.
 func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) {
 	tasks := make(chan task, x.o.Workers)
-	t := newTally(len(x.engines))
+	t := newTally(x.engines)
 	var wg sync.WaitGroup
 	for range x.o.Workers {
 		wg.Go(func() {

@@ -29,7 +29,7 @@ func (x *explorer) sample() ([]sched, error) {
 	n := int64(len(x.base0.points))
 	weights := sizeWeights(n, x.o.Failures)
 	seen := map[string]bool{}
-	out := []sched{{ordinal: 0, b: x.base0, size: 1}}
+	out := []sched{{ordinal: 0, size: 1}}
 	seen[scheduleKey(nil, nil)] = true
 	var draws int64
 	limit := maxDrawFactor*x.o.Budget + 1000
@@ -50,11 +50,7 @@ func (x *explorer) sample() ([]sched, error) {
 			continue
 		}
 		seen[key] = true
-		s := sched{ordinal: int64(len(out)), vecSeed: seed, pts: pts, size: size}
-		if seed == 0 {
-			s.b = x.base0
-		}
-		out = append(out, s)
+		out = append(out, sched{ordinal: int64(len(out)), vec: seed, pts: pts, size: size})
 	}
 	return out, nil
 }

@@ -17,43 +17,42 @@ import (
 // DefaultShrinkTests bounds the replays shrinking one witness may spend.
 const DefaultShrinkTests = 5000
 
-// result turns the tally into the Result, shrinking one witness per
-// failing (algorithm, property) unless the exploration was stopped.
+// result turns the tally into the Result: it describes the schedules
+// the findings name and shrinks one witness per failing (algorithm,
+// property), unless the exploration was stopped.
 func (x *explorer) result(t *tally) *Result {
-	r := &Result{File: x.tr.Name, Scope: x.scope, Stopped: x.ctx.Err() != nil}
+	r := &Result{File: x.tr.Name, Scope: x.scope, Stopped: x.ctx.Err() != nil, Algorithms: t.algs, Baseline: t.baseline}
 	r.Scope.Run, r.Scope.ToRun = t.run, x.total.Load()
 	r.Scope.Covered = big.NewInt(t.covered)
 	r.Scope.setCoverage()
 	var jobs []func()
 	for a, e := range x.engines {
-		at := &t.algs[a]
-		ar := AlgorithmResult{Algorithm: e.alg}
-		ar.Properties = make([]PropertyResult, len(Properties))
-		for i, name := range Properties {
-			pr := &ar.Properties[i]
-			*pr = PropertyResult{Name: name, Status: status(at.failing[i], at.unknown[i], at.na[i], t.run), Failing: at.failing[i], FailingClasses: at.classes[i]}
-			if first := at.first[i]; first != nil {
-				pr.Witness = &Witness{Schedule: first.info()}
-				jobs = append(jobs, func() { x.shrinkWitness(e, i, first, pr.Witness, !r.Stopped) })
+		ar := &r.Algorithms[a]
+		for i := range ar.Properties {
+			if w := ar.Properties[i].Witness; w != nil {
+				w.Schedule = w.s.info()
+				jobs = append(jobs, func() { x.shrinkWitness(e, i, w, !r.Stopped) })
 			}
 		}
-		ar.Worst = Worst{Undone: at.worst[0].extreme(), Processes: at.worst[1].extreme(), Extra: at.worst[2].extreme()}
-		ar.PerFailure = at.pf
-		r.Algorithms = append(r.Algorithms, ar)
+		for _, w := range []*Extreme{&ar.Worst.Undone, &ar.Worst.Processes, &ar.Worst.Extra} {
+			if w.s != nil {
+				info := w.s.info()
+				w.Schedule = &info
+			}
+		}
 	}
-	r.Baseline = t.baseline
 	r.settle()
 	(&pipeline.Pipeline{Cores: x.o.Workers}).Each(len(jobs), func(i int) { jobs[i]() })
 	return r
 }
 
-// shrinkWitness rebuilds the schedule's trace (with labels on the
+// shrinkWitness rebuilds the trace of w's schedule (with labels on the
 // injected fails) and, if shrunk is set, shrinks it while property
 // prop still fails.
-func (x *explorer) shrinkWitness(e engine, prop int, r *sched, w *Witness, shrunk bool) {
+func (x *explorer) shrinkWitness(e engine, prop int, w *Witness, shrunk bool) {
 	// A traceBuf of its own: the trace outlives the call.
 	var buf traceBuf
-	tr := r.b.build(r.pts, &buf, true)
+	tr := w.s.b.build(w.s.pts, &buf, true)
 	w.Trace = tr
 	if shrunk {
 		res := shrink.Trace(tr, func(c *trace.Trace) bool { return e.failsProperty(c, prop) }, x.o.ShrinkTests)
@@ -82,14 +81,18 @@ func (r *sched) info() ScheduleInfo {
 	return s
 }
 
-// settle sets what follows from the figures: an algorithm is valid when
-// no property has a failing schedule (a witness), the result when every
-// algorithm is; and the notes on surprising per-failure figures
-// (UndoneNote).
+// settle sets what follows from the figures: the properties' statuses;
+// an algorithm is valid when no property has a failing schedule (a
+// witness), the result when every algorithm is; and the notes on
+// surprising per-failure figures (UndoneNote).
 func (r *Result) settle() {
 	r.Valid = true
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
+		for i := range ar.Properties {
+			p := &ar.Properties[i]
+			p.Status = status(p.Failing, p.unknown, p.na, r.Scope.Run)
+		}
 		ar.Valid = !slices.ContainsFunc(ar.Properties, func(p PropertyResult) bool { return p.Witness != nil })
 		r.Valid = r.Valid && ar.Valid
 		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
