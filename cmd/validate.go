@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -48,7 +49,9 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	bad := 0
+	// A summary that cannot be written is an error (exit 2), as every
+	// command's output is: scripts parse these lines.
+	bad, out := 0, &errWriter{w: ios.Out}
 	for _, in := range inputs {
 		err := in.Err
 		var line string
@@ -58,7 +61,7 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 		if err != nil {
 			bad++
 			msg := pipeline.Describe(err)
-			fmt.Fprintf(ios.Out, "%s\terror\t%s\n", in.Path, msg)
+			fmt.Fprintf(out, "%s\terror\t%s\n", in.Path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
 			// on stderr as "FILE: trace event N: what"; the stdout line is
 			// the per-file summary scripts parse.
@@ -66,13 +69,31 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 			continue
 		}
 		if !o.quiet {
-			fmt.Fprintf(ios.Out, "%s\tok\t%s\n", in.Path, line)
+			fmt.Fprintf(out, "%s\tok\t%s\n", in.Path, line)
 		}
+	}
+	if out.err != nil {
+		return out.err
 	}
 	if bad > 0 {
 		return &ExitError{Code: ExitInvalid}
 	}
 	return nil
+}
+
+// errWriter keeps the first error of the writes through it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 // validateOne reads one trace or run and summarizes it.
