@@ -57,6 +57,10 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	var sp []spans.File
 	for _, f := range files {
 		br := bufio.NewReaderSize(f.R, headSize)
+		// A byte-order mark is skipped here, for every reader after.
+		if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
+			br.Discard(3)
+		}
 		format := opts.From
 		if format == "" {
 			head, _ := br.Peek(headSize)

@@ -59,27 +59,30 @@ func TestRealFiles(t *testing.T) {
 		{[]string{"otlp-example.json"}, [3]int{1, 1, 0}},
 		{[]string{"zipkin-skew.json", "zipkin-messaging.json"}, [3]int{4, 10, 3}},
 	} {
-		t.Run(tc.files[0], func(t *testing.T) {
-			var files []File
-			for _, f := range tc.files {
-				data, err := os.ReadFile(filepath.Join(imports, f))
+		// Every format reads alike after a byte-order mark.
+		for _, bom := range []string{"", "\ufeff"} {
+			t.Run(tc.files[0]+map[string]string{"": "", "\ufeff": "/bom"}[bom], func(t *testing.T) {
+				var files []File
+				for _, f := range tc.files {
+					data, err := os.ReadFile(filepath.Join(imports, f))
+					if err != nil {
+						t.Fatal(err)
+					}
+					files = append(files, File{Name: f, R: bytes.NewReader(append([]byte(bom), data...))})
+				}
+				log, err := Read(files, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				files = append(files, File{Name: f, R: bytes.NewReader(data)})
-			}
-			log, err := Read(files, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ex := log.Executions[0]
-			if got := [3]int{len(ex.Hosts), len(ex.Events), ex.Messages()}; got != tc.want {
-				t.Errorf("processes, events, messages = %v, want %v", got, tc.want)
-			}
-			if _, _, err := ex.Trace(tc.files[0], shiviz.ImportOptions{TickEvery: 2}); err != nil {
-				t.Error(err)
-			}
-		})
+				ex := log.Executions[0]
+				if got := [3]int{len(ex.Hosts), len(ex.Events), ex.Messages()}; got != tc.want {
+					t.Errorf("processes, events, messages = %v, want %v", got, tc.want)
+				}
+				if _, _, err := ex.Trace(tc.files[0], shiviz.ImportOptions{TickEvery: 2}); err != nil {
+					t.Error(err)
+				}
+			})
+		}
 	}
 }
 
