@@ -90,7 +90,6 @@ type generator struct {
 	// Failures are scheduled in non-decreasing time, so a process is
 	// free for a new one iff it has restarted from its latest.
 	downUntil []trace.Time
-	failed    bool
 	lastFail  trace.Time // time of the latest scheduled failure
 	down      trace.Time
 	window    trace.Time
@@ -165,10 +164,7 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		// Keep failure times on the resolution grid.
 		g.window = (g.window + res - 1) / res * res
 	}
-	g.down = cfg.Down
-	if g.down == 0 {
-		g.down = cfg.Params.WithDefaults().RestartDelay
-	}
+	g.down = cfg.downTime()
 	// Failures are anchored to progress, not to time (the trace's length
 	// in time is known only at its end): failure i comes after op
 	// failPos[i], or, when clustered, inside the previous one's window.
@@ -455,7 +451,7 @@ func (g *generator) op(p int32) error {
 func (g *generator) triggerFailures() {
 	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= g.st.Ops {
 		t := g.now
-		if g.failed {
+		if g.nextFail > 0 { // after the latest failure
 			t = max(t, g.lastFail)
 			if !g.cfg.Concurrent {
 				t = max(t, g.lastFail+g.window)
@@ -491,7 +487,7 @@ func (g *generator) scheduleFail(t trace.Time, p int32) {
 		for range n {
 			if g.downUntil[p] <= t {
 				g.downUntil[p] = t + g.down
-				g.failed, g.lastFail = true, t
+				g.lastFail = t
 				g.push(item{t: t, kind: trace.Fail, p: p})
 				return
 			}
