@@ -11,6 +11,7 @@
 package gen
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -257,12 +258,7 @@ func (c Config) normalized() (Config, error) {
 	if c.OpGap.Kind == DistNone {
 		c.OpGap = d.OpGap
 	}
-	if c.Resolution == 0 {
-		c.Resolution = d.Resolution
-	}
-	if c.Topology == "" {
-		c.Topology = d.Topology
-	}
+	c.Resolution, c.Topology = cmp.Or(c.Resolution, d.Resolution), cmp.Or(c.Topology, d.Topology)
 	return c, c.check()
 }
 
