@@ -143,6 +143,17 @@ func openFile(path string) (io.Reader, io.Closer, error) {
 	return f, f, nil
 }
 
+// readTraceFile reads the trace in the named file, past a byte order
+// mark as every read here: the source trace a run names too.
+func readTraceFile(path string) (*trace.Trace, error) {
+	r, c, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return codec.ReadTrace(path, r)
+}
+
 // OpenStdin returns Stdin past a byte order mark, decompressed if gzip.
 func (p *Pipeline) OpenStdin() io.Reader {
 	if p.Stdin == nil {
