@@ -160,7 +160,7 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 	}
 	var why []string
 	for _, c := range candidates {
-		tr, err := codec.ReadTraceFile(c)
+		tr, err := readTraceFile(c)
 		switch {
 		case err != nil:
 			why = append(why, c+": "+Describe(Labelled(err, TraceDoc)))

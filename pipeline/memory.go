@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime/debug"
@@ -137,10 +136,7 @@ func (p *Pipeline) decodeEstimate(path string) (estimate, bool) {
 	if err != nil || !st.Mode().IsRegular() {
 		return estimate{}, false
 	}
-	size := st.Size()
-	if u, ok := gzipSize(path, size); ok {
-		size = u
-	}
+	size := gzipSize(path, st.Size())
 	e := estimate{bytes: int64(float64(size) * perJSONByte), doing: "decoding it",
 		why: "a " + FormatBytes(size) + " document"}
 	if p.Mem == nil || p.Mem.Bytes == 0 {
@@ -158,27 +154,27 @@ func (p *Pipeline) decodeEstimate(path string) (estimate, bool) {
 	return e, true
 }
 
-// gzipSize returns the uncompressed size a gzip file's trailer records
-// (mod 2^32, so at least the compressed size), if path is gzip.
-func gzipSize(path string, size int64) (int64, bool) {
+// gzipSize is the uncompressed size a gzip file's trailer records (mod
+// 2^32, so at least the compressed size), or size if path is not gzip.
+func gzipSize(path string, size int64) int64 {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, false
+		return size
 	}
 	defer f.Close()
-	head := make([]byte, 2)
-	if _, err := io.ReadFull(f, head); err != nil || head[0] != 0x1f || head[1] != 0x8b || size < 18 {
-		return 0, false
+	var head [2]byte
+	var tail [4]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil || head != [2]byte{0x1f, 0x8b} || size < 18 {
+		return size
 	}
-	tail := make([]byte, 4)
-	if _, err := f.ReadAt(tail, size-4); err != nil {
-		return 0, false
+	if _, err := f.ReadAt(tail[:], size-4); err != nil {
+		return size
 	}
-	u := int64(binary.LittleEndian.Uint32(tail))
+	u := int64(binary.LittleEndian.Uint32(tail[:]))
 	for u < size {
 		u += 1 << 32
 	}
-	return u, true
+	return u
 }
 
 // streamedSizes are the sizes whose vectors a streamed verify holds at

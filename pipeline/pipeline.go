@@ -174,28 +174,16 @@ func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failu
 	return p.Mem.check(tr.Name, e)
 }
 
-// cores is how many goroutines may work at once: the Pipeline's, else
-// GOMAXPROCS.
-func (p *Pipeline) cores() int {
-	if p.Cores > 0 {
-		return p.Cores
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
 // Each runs one(i) for every i in [0, n) on at most the Pipeline's
-// cores goroutines at once.
+// Cores (0: GOMAXPROCS) goroutines at once.
 func (p *Pipeline) Each(n int, one func(i int)) {
-	workers := min(p.cores(), n)
-	if workers <= 1 {
-		for i := range n {
-			one(i)
-		}
-		return
+	workers := p.Cores
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(workers, n) {
 		wg.Go(func() {
 			for i := range jobs {
 				one(i)

@@ -89,7 +89,7 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 		return nil, nil, err
 	}
 	defer c.Close()
-	if f, file := r.(*os.File); file && want == "" && atStart(f) {
+	if _, file := r.(*os.File); file && want == "" {
 		// By name, the format is found even after the events.
 		tr, run, err := codec.ReadAnyFile(path)
 		if doc := TraceDoc; err != nil {
@@ -117,7 +117,8 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 
 // open returns a reader of path ("-": stdin) past a UTF-8 byte order
 // mark, and what closes it. A file without a mark is returned as the
-// *os.File itself, whose size tells the decoder what to reserve.
+// *os.File itself, whose size tells the decoder what to reserve, and
+// which codec.ReadAnyFile may read again by name.
 func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 	if path == "-" {
 		return p.OpenStdin(), io.NopCloser(nil), nil
@@ -125,31 +126,32 @@ func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 	return openFile(path)
 }
 
-// openFile is open of a file.
+// openFile is open of a file. A file without a mark anywhere is the
+// *os.File itself, at its start.
 func openFile(path string) (io.Reader, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	head := make([]byte, len(utf8BOM))
-	n, _ := io.ReadFull(f, head)
-	if n == len(head) && bytes.Equal(head, utf8BOM) {
-		return f, f, nil // positioned after the mark
+	if r, marked := skipBOM(f); marked {
+		return r, f, nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		f.Close()
 		return nil, nil, err
 	}
-	if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		if r, marked := skipBOM(f); marked {
-			return r, f, nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-	}
 	return f, f, nil
+}
+
+// readTraceFile reads the trace in the named file, past a byte order
+// mark as every read here: the source trace a run names too.
+func readTraceFile(path string) (*trace.Trace, error) {
+	r, c, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return codec.ReadTrace(path, r)
 }
 
 // OpenStdin returns Stdin past a byte order mark, decompressed if gzip.
@@ -159,12 +161,6 @@ func (p *Pipeline) OpenStdin() io.Reader {
 	}
 	r, _ := skipBOM(p.Stdin)
 	return r
-}
-
-// atStart reports whether f is at its first byte (no mark skipped).
-func atStart(f *os.File) bool {
-	off, err := f.Seek(0, io.SeekCurrent)
-	return err == nil && off == 0
 }
 
 // skipBOM returns r past a byte order mark, looking inside gzip (the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 const smallTrace = `{"format":"ckpt/trace@1","processes":["P0","P1"],"events":[` +
@@ -41,6 +42,32 @@ func TestReadBOM(t *testing.T) {
 		if tr, _, err := p.ReadAny("-"); err != nil || tr == nil {
 			t.Errorf("ReadAny(stdin %s): %v", name, err)
 		}
+	}
+}
+
+// TestSourceBOM: the source trace a run names is read past a byte order
+// mark, as the trace itself is, so that equivalence is judged.
+func TestSourceBOM(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "bom.json")
+	if err := os.WriteFile(src, []byte("\ufeff"+smallTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &Pipeline{}
+	tr, err := p.ReadTrace(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run bytes.Buffer
+	if err := p.WriteRun(&run, tr, "ms", "", trace.Params{}, "bom.json", codec.WriteOptions{}, false); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(path, run.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, note, err := p.CheckFile(path); err != nil || note != "" {
+		t.Errorf("source with a mark: note %q, error %v", note, err)
 	}
 }
 

@@ -11,6 +11,7 @@
 package gen
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -257,12 +258,7 @@ func (c Config) normalized() (Config, error) {
 	if c.OpGap.Kind == DistNone {
 		c.OpGap = d.OpGap
 	}
-	if c.Resolution == 0 {
-		c.Resolution = d.Resolution
-	}
-	if c.Topology == "" {
-		c.Topology = d.Topology
-	}
+	c.Resolution, c.Topology = cmp.Or(c.Resolution, d.Resolution), cmp.Or(c.Topology, d.Topology)
 	return c, c.check()
 }
 
@@ -350,10 +346,6 @@ func (c Config) Validate() error {
 // can take longer when a rollback goes back further than one period.
 func (c Config) recoveryWindow() trace.Time {
 	p := c.Params.WithDefaults()
-	down := c.Down
-	if down == 0 {
-		down = p.RestartDelay
-	}
 	var tick trace.Time
 	for _, t := range c.Ticks {
 		tick = max(tick, t)
@@ -361,7 +353,16 @@ func (c Config) recoveryWindow() trace.Time {
 	if c.TickInterval.Kind != DistNone {
 		tick = c.TickInterval.high()
 	}
-	return down + trace.Time(c.Procs+1)*p.ControlDelay + 2*c.Delay.high() + tick
+	return c.downTime() + trace.Time(c.Procs+1)*p.ControlDelay + 2*c.Delay.high() + tick
+}
+
+// downTime is how long a failure keeps its process down: Down, or the
+// restart delay in force.
+func (c Config) downTime() trace.Time {
+	if c.Down == 0 {
+		return c.Params.WithDefaults().RestartDelay
+	}
+	return c.Down
 }
 
 // ProcName is the name of process i in generated traces.

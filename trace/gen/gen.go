@@ -48,24 +48,16 @@ const (
 	streamTick  = 0x636b70742d74636b // "ckpt-tck"
 )
 
-type itemKind uint8
-
-const (
-	itemOp     itemKind = iota // a process starts an op on its own
-	itemArrive                 // a message arrives: its receiver receives it
-	itemFail
-	itemTick
-	itemFlush
-)
-
-// item is a pending event of the simulation. Items leave the queue in
+// item is a pending event of the simulation: its kind is the event's,
+// but trace.Internal, which stands for an op that p starts on its own
+// (a send or an internal op, drawn then). Items leave the queue in
 // (t, seq) order, and every item is scheduled no earlier than the time
 // being processed, so events come out in non-decreasing time and, at
 // equal times, in scheduling order: a recv always follows its send.
 type item struct {
 	t    trace.Time
 	seq  uint64
-	kind itemKind
+	kind trace.Kind
 	p    int32
 	msg  int32
 	// name is an arrival's message id, made once at the send.
@@ -83,10 +75,9 @@ type generator struct {
 	// that the ticks leave the execution unchanged.
 	rt *rand.Rand
 	// queue
-	q      []item
-	seq    uint64
-	active int // arrival and fail items queued
-	now    trace.Time
+	q   []item
+	seq uint64
+	now trace.Time
 	// op budget
 	remaining int // ops still to write
 	inFlight  int // queued arrivals, each a future recv op
@@ -99,7 +90,6 @@ type generator struct {
 	// Failures are scheduled in non-decreasing time, so a process is
 	// free for a new one iff it has restarted from its latest.
 	downUntil []trace.Time
-	failed    bool
 	lastFail  trace.Time // time of the latest scheduled failure
 	down      trace.Time
 	window    trace.Time
@@ -174,10 +164,7 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		// Keep failure times on the resolution grid.
 		g.window = (g.window + res - 1) / res * res
 	}
-	g.down = cfg.Down
-	if g.down == 0 {
-		g.down = cfg.Params.WithDefaults().RestartDelay
-	}
+	g.down = cfg.downTime()
 	// Failures are anchored to progress, not to time (the trace's length
 	// in time is known only at its end): failure i comes after op
 	// failPos[i], or, when clustered, inside the previous one's window.
@@ -285,9 +272,6 @@ func (g *generator) push(it item) {
 	}
 	it.seq = g.seq
 	g.seq++
-	if it.kind == itemArrive || it.kind == itemFail {
-		g.active++
-	}
 	g.q = append(g.q, it)
 	for i := len(g.q) - 1; i > 0; { // sift up
 		parent := (i - 1) / 2
@@ -323,9 +307,6 @@ func (g *generator) pop() item {
 		g.q[i], g.q[m] = g.q[m], g.q[i]
 		i = m
 	}
-	if top.kind == itemArrive || top.kind == itemFail {
-		g.active--
-	}
 	return top
 }
 
@@ -358,42 +339,42 @@ func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down tr
 func (g *generator) run() error {
 	for p := range int32(g.n) {
 		if g.remaining > 0 {
-			g.push(item{t: g.sample(g.r, g.cfg.OpGap), kind: itemOp, p: p})
+			g.push(item{t: g.sample(g.r, g.cfg.OpGap), kind: trace.Internal, p: p})
 		}
 		if next := g.nextTick(p); next > 0 {
-			g.push(item{t: next, kind: itemTick, p: p})
+			g.push(item{t: next, kind: trace.Checkpoint, p: p})
 		}
 		if f := g.cfg.FlushEvery; f > 0 {
-			g.push(item{t: f + trace.Time(int64(f)/int64(g.n)*int64(p)), kind: itemFlush, p: p})
+			g.push(item{t: f + trace.Time(int64(f)/int64(g.n)*int64(p)), kind: trace.Flush, p: p})
 		}
 	}
 	g.triggerFailures()
 	var err error
 	for err == nil && g.err == nil && len(g.q) > 0 {
 		it := g.pop()
-		if it.kind > itemFail && !g.goesOn() {
+		if (it.kind == trace.Checkpoint || it.kind == trace.Flush) && !g.goesOn() {
 			// Only timers are left: the execution is over.
 			continue
 		}
 		g.now = it.t
 		switch it.kind {
-		case itemOp:
+		case trace.Internal:
 			err = g.op(it.p)
-		case itemArrive:
+		case trace.Recv:
 			g.inFlight--
 			g.remaining--
 			if err = g.emit(trace.Recv, it.p, trace.None, it.msg, it.name, 0); err == nil {
 				g.triggerFailures()
 			}
-		case itemFail:
+		case trace.Fail:
 			err = g.emit(trace.Fail, it.p, trace.None, trace.None, "", g.cfg.Down)
-		case itemTick:
-			if err = g.emit(trace.Checkpoint, it.p, trace.None, trace.None, "", 0); err == nil {
-				g.push(item{t: it.t + g.nextTick(it.p), kind: itemTick, p: it.p})
-			}
-		case itemFlush:
-			if err = g.emit(trace.Flush, it.p, trace.None, trace.None, "", 0); err == nil {
-				g.push(item{t: it.t + g.cfg.FlushEvery, kind: itemFlush, p: it.p})
+		default: // a timer: the next tick or flush follows
+			if err = g.emit(it.kind, it.p, trace.None, trace.None, "", 0); err == nil {
+				period := g.cfg.FlushEvery
+				if it.kind == trace.Checkpoint {
+					period = g.nextTick(it.p)
+				}
+				g.push(item{t: it.t + period, kind: it.kind, p: it.p})
 			}
 		}
 	}
@@ -416,12 +397,13 @@ func (g *generator) nextTick(p int32) trace.Time {
 	return 0
 }
 
-// goesOn reports whether an app event or a failure is still to come.
-// remaining-inFlight never grows, and while it is positive every process
-// has an op queued that will write one; once it is 0, queued ops write
-// nothing.
+// goesOn reports whether an app event or a failure is still to come: an
+// arrival or a failure queued (every failure scheduled is queued until
+// written), or an op. remaining-inFlight never grows, and while it is
+// positive every process has an op queued that will write one; once it
+// is 0, queued ops write nothing.
 func (g *generator) goesOn() bool {
-	return g.active > 0 || g.remaining-g.inFlight > 0
+	return g.inFlight > 0 || g.nextFail > g.st.Failures || g.remaining-g.inFlight > 0
 }
 
 // op runs an op that p starts on its own. The budget keeps exactly
@@ -446,7 +428,7 @@ func (g *generator) op(p int32) error {
 		}
 		g.inFlight++
 		g.st.MaxInFlight = max(g.st.MaxInFlight, g.inFlight)
-		g.push(item{t: g.now + g.sample(g.r, g.cfg.Delay), kind: itemArrive, p: to, msg: msg, name: name})
+		g.push(item{t: g.now + g.sample(g.r, g.cfg.Delay), kind: trace.Recv, p: to, msg: msg, name: name})
 	case free >= 1:
 		g.remaining--
 		if err := g.emit(trace.Internal, p, trace.None, trace.None, "", 0); err != nil {
@@ -456,7 +438,7 @@ func (g *generator) op(p int32) error {
 		return nil
 	}
 	if g.remaining-g.inFlight > 0 {
-		g.push(item{t: g.now + g.sample(g.r, g.cfg.OpGap), kind: itemOp, p: p})
+		g.push(item{t: g.now + g.sample(g.r, g.cfg.OpGap), kind: trace.Internal, p: p})
 	}
 	g.triggerFailures()
 	return nil
@@ -469,7 +451,7 @@ func (g *generator) op(p int32) error {
 func (g *generator) triggerFailures() {
 	for g.nextFail < len(g.failPos) && g.failPos[g.nextFail] <= g.st.Ops {
 		t := g.now
-		if g.failed {
+		if g.nextFail > 0 { // after the latest failure
 			t = max(t, g.lastFail)
 			if !g.cfg.Concurrent {
 				t = max(t, g.lastFail+g.window)
@@ -505,8 +487,8 @@ func (g *generator) scheduleFail(t trace.Time, p int32) {
 		for range n {
 			if g.downUntil[p] <= t {
 				g.downUntil[p] = t + g.down
-				g.failed, g.lastFail = true, t
-				g.push(item{t: t, kind: itemFail, p: p})
+				g.lastFail = t
+				g.push(item{t: t, kind: trace.Fail, p: p})
 				return
 			}
 			p = (p + 1) % n

@@ -42,18 +42,16 @@ func TestMixedDrawsBothHalves(t *testing.T) {
 	}
 }
 
-// TestWithoutFailures: the fail events go, every other event stays in
-// its order, and FailureFree draws no failure.
-func TestWithoutFailures(t *testing.T) {
+// TestFailureFree: the fail events go, every other event stays in its
+// order, and FailureFree draws no failure.
+func TestFailureFree(t *testing.T) {
 	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(1, "P0", "P1", "m").Fail(2, "P1").Recv(3, "P1", "m").FailDown(4, "P0", 1).Checkpoint(6, "P0").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := WithoutFailures(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var out *trace.Trace
+	rapid.Check(t, func(rt *rapid.T) { out = FailureFree(rapid.Just(tr)).Draw(rt, "trace") })
 	var kinds []trace.Kind
 	for _, e := range out.Events {
 		kinds = append(kinds, e.Kind)

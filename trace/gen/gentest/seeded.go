@@ -5,9 +5,8 @@ import (
 	"math/rand"
 	"sort"
 
-	"github.com/ckpt-dev/ckpt/trace/tracetest"
-
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
 // Seeded returns the trace of seed, for reproducible sweeps over
@@ -30,85 +29,75 @@ func Seeded(seed uint64, procs, ops, failures int) *trace.Trace {
 	evs := seededEvents(rand.New(rand.NewSource(int64(seed))), procs, ops, failures)
 	// A receive follows its send in file order (its time is strictly
 	// later), and a process's ops keep the order of their times.
-	sort.SliceStable(evs, func(a, b int) bool { return evs[a].t < evs[b].t })
-	names := make([]string, procs)
-	for p := range names {
-		names[p] = fmt.Sprintf("P%d", p)
+	sort.SliceStable(evs, func(a, b int) bool { return evs[a].T < evs[b].T })
+	tr := &trace.Trace{Name: fmt.Sprintf("seed-%d", seed), Events: evs,
+		Params: trace.Params{RestartDelay: 50 * ms, ControlDelay: 20 * ms, DefaultDelay: 60 * ms}}
+	for p := range procs {
+		tr.Processes = append(tr.Processes, gen.ProcName(p))
 	}
-	ms := func(t int64) float64 { return float64(t) / 1000 }
-	b := tracetest.NewBuilder(names...).Params(trace.Params{RestartDelay: 50 * trace.Second / 1000, ControlDelay: 20 * trace.Second / 1000, DefaultDelay: 60 * trace.Second / 1000})
-	for _, e := range evs {
-		switch e.kind {
-		case trace.Send:
-			b.Send(ms(e.t), names[e.p], names[e.to], e.msg)
-		case trace.Recv:
-			b.Recv(ms(e.t), names[e.p], e.msg)
-		case trace.Internal:
-			b.Internal(ms(e.t), names[e.p])
-		case trace.Checkpoint:
-			b.Checkpoint(ms(e.t), names[e.p])
-		case trace.Flush:
-			b.Flush(ms(e.t), names[e.p])
-		case trace.Fail:
-			b.FailDown(ms(e.t), names[e.p], ms(e.down))
+	// Messages are numbered in file order, as the decoder numbers them;
+	// until then an event's Msg is the op that sent it (message "mOP").
+	index := map[int32]int32{}
+	for i := range evs {
+		if e := &evs[i]; e.Kind == trace.Send {
+			index[e.Msg] = int32(len(tr.Msgs))
+			tr.Msgs = append(tr.Msgs, fmt.Sprintf("m%d", e.Msg))
+			e.Msg = index[e.Msg]
+		} else if e.Kind == trace.Recv {
+			e.Msg = index[e.Msg]
 		}
 	}
-	tr, err := b.Build()
-	if err != nil {
+	if err := trace.Validate(tr); err != nil {
 		panic(fmt.Sprintf("gentest: seeded trace %d invalid: %v", seed, err))
 	}
-	tr.Name = fmt.Sprintf("seed-%d", seed)
 	return tr
 }
 
-// seededEvent is one event of a seeded trace, times in milliseconds.
-type seededEvent struct {
-	t    int64
-	kind trace.Kind
-	p    int
-	to   int
-	msg  string
-	down int64
-}
+// ms is a millisecond, the unit of a seeded trace's times.
+const ms = trace.Second / 1000
 
 // seededEvents draws a seeded trace's events, unsorted: the ops on each
 // process's clock, then the ticks and flushes up to the last op, then the
-// failures.
-func seededEvents(rng *rand.Rand, procs, ops, failures int) []seededEvent {
-	var evs []seededEvent
+// failures. A send's and a receive's Msg is the op that sent it.
+func seededEvents(rng *rand.Rand, procs, ops, failures int) []trace.Event {
+	var evs []trace.Event
+	add := func(t int64, kind trace.Kind, p, to, msg int, down int64) {
+		evs = append(evs, trace.Event{T: trace.Time(t) * ms, Kind: kind, P: int32(p), To: int32(to), Msg: int32(msg), Down: trace.Time(down) * ms})
+	}
+	none := int(trace.None)
 	clock := make([]int64, procs)
+	end := int64(1)
 	for i := 0; i < ops; i++ {
 		p := rng.Intn(procs)
 		clock[p] += 1 + int64(rng.Intn(40))
+		end = max(end, clock[p])
 		if procs > 1 && rng.Intn(3) != 0 {
 			to := rng.Intn(procs - 1)
 			if to >= p {
 				to++
 			}
-			msg := fmt.Sprintf("m%d", i)
-			evs = append(evs, seededEvent{t: clock[p], kind: trace.Send, p: p, to: to, msg: msg})
+			add(clock[p], trace.Send, p, to, i, 0)
 			if rng.Intn(10) != 0 {
-				evs = append(evs, seededEvent{t: clock[p] + 1 + int64(rng.Intn(80)), kind: trace.Recv, p: to, msg: msg})
+				recv := clock[p] + 1 + int64(rng.Intn(80))
+				end = max(end, recv)
+				add(recv, trace.Recv, to, none, i, 0)
 			}
 		} else {
-			evs = append(evs, seededEvent{t: clock[p], kind: trace.Internal, p: p})
+			add(clock[p], trace.Internal, p, none, none, 0)
 		}
-	}
-	end := int64(1)
-	for _, e := range evs {
-		end = max(end, e.t)
 	}
 	for p := 0; p < procs; p++ {
 		period := 20 + int64(rng.Intn(100))
 		for t := period; t < end; t += period {
-			evs = append(evs, seededEvent{t: t, kind: trace.Checkpoint, p: p})
+			add(t, trace.Checkpoint, p, none, none, 0)
 		}
 		if rng.Intn(2) == 0 {
-			evs = append(evs, seededEvent{t: 1 + rng.Int63n(end), kind: trace.Flush, p: p})
+			add(1+rng.Int63n(end), trace.Flush, p, none, none, 0)
 		}
 	}
 	for i := 0; i < failures; i++ {
-		evs = append(evs, seededEvent{t: 1 + rng.Int63n(end), kind: trace.Fail, p: rng.Intn(procs), down: 10 + rng.Int63n(200)})
+		t, p := 1+rng.Int63n(end), rng.Intn(procs)
+		add(t, trace.Fail, p, none, none, 10+rng.Int63n(200))
 	}
 	return evs
 }
