@@ -160,6 +160,12 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 	}
 	var why []string
 	for _, c := range candidates {
+		// A named pipe or a device (/dev/stdin) would block, or be read
+		// for a trace the run file does not hold.
+		if st, err := os.Stat(c); err == nil && !st.Mode().IsRegular() {
+			why = append(why, c+": not a regular file")
+			continue
+		}
 		tr, err := readTraceFile(c)
 		switch {
 		case err != nil:
