@@ -49,9 +49,10 @@ within --budget are explored exhaustively, larger ones by seeded random
 sampling; --shard I/N splits the schedules between CI jobs.
 
 The first failing schedule of each (algorithm, property) is shrunk and
-written as a standalone trace under --out (default: FILE.explore beside
-FILE, which every run replaces): ckpt verify with the same --algo/--variant
-fails the same property on it. --format json writes every figure and the
+written as a standalone trace under --out (default: beside FILE, named
+after it without its extension, t.explore for t.json; every run replaces
+it): ckpt verify with the same --algo/--variant fails the same property
+on it. --format json writes every figure and the
 witnesses: ckpt explore merge combines the shards' into the whole
 exploration's report.
 
@@ -74,7 +75,7 @@ invalid input or usage.`,
 	fl.Int64Var(&f.budget, "budget", explore.DefaultBudget, "most schedules to run; larger spaces are sampled")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of the sampling")
 	fl.StringVar(&f.shard, "shard", "1/1", "run only shard I of N (1-based), e.g. 2/4")
-	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: FILE.explore beside FILE, replaced by every run)")
+	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: t.explore beside t.json, replaced by every run)")
 	fl.BoolVar(&f.strip, "strip-failures", false, "drop the trace's own fail events first")
 	fl.BoolVar(&f.noReduce, "no-reduce", false, "run every schedule, not one per equivalence class")
 	return c

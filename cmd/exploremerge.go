@@ -78,10 +78,13 @@ func readShard(path string) (*explore.Result, error) {
 		explore.Result
 		Verdict, Error string
 	}
-	if err := json.Unmarshal(b, &doc); err != nil || doc.Scope.Schedules == nil {
-		if doc.Verdict == "error" {
-			return nil, fmt.Errorf("the shard could not explore %s: %s", doc.File, doc.Error)
-		}
+	err = json.Unmarshal(b, &doc)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("not the --format json result of ckpt explore: %v", err)
+	case doc.Scope.Schedules == nil && doc.Verdict == "error":
+		return nil, fmt.Errorf("the shard could not explore %s: %s", doc.File, doc.Error)
+	case doc.Scope.Schedules == nil:
 		return nil, fmt.Errorf("not the --format json result of ckpt explore")
 	}
 	return &doc.Result, nil
