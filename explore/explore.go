@@ -174,10 +174,10 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 		}
 		x.engines = append(x.engines, e)
 	}
+	x.base0 = newBase(prep, nil)
 	if err := x.fit(); err != nil {
 		return nil, err
 	}
-	x.base0 = newBase(prep, nil)
 	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
 		Reduced: !o.NoReduce, Budget: o.Budget, Seed: o.Seed, Shard: o.Shard.String(),
 		Points: len(x.base0.points)}
@@ -189,14 +189,15 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 
 // fit lowers the workers to what the memory cap holds: each keeps a
 // replay per algorithm of every node on its path down the prefix tree
-// (K + 1 of them), and checks one run at a time. Not even one worker
+// (K + 1 of them, K at most the failure points: a schedule injects one
+// failure a point), and checks one run at a time. Not even one worker
 // fitting is a refusal.
 func (x *explorer) fit() error {
 	p := x.o.Pipeline
 	if p == nil {
 		return nil
 	}
-	k := x.o.Failures
+	k := min(x.o.Failures, len(x.base0.points))
 	for ; x.o.Workers > 1; x.o.Workers-- {
 		if p.FitsAtOnce(x.tr, x.o.Algorithms, true, k, x.o.Workers*(k+1)) == nil {
 			return nil
