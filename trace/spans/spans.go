@@ -130,6 +130,9 @@ type number int64
 
 func (n *number) UnmarshalJSON(b []byte) error {
 	v, err := strconv.ParseInt(strings.Trim(string(b), `"`), 10, 64)
+	if err != nil {
+		return fmt.Errorf("a time or duration of %s: want a whole number that fits in 64 bits", b)
+	}
 	*n = number(v)
-	return err
+	return nil
 }

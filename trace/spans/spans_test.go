@@ -101,6 +101,8 @@ func TestReadErrors(t *testing.T) {
 		{Zipkin, `[1,`, "document 1:"},
 		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"processID":"p9"}],"processes":{}}`, `names process "p9"`},
 		{OTLP, `{"resourceSpans": 5}`, "document 1:"},
+		{Zipkin, `[{"traceId":"a","id":"1","timestamp":1.5,"localEndpoint":{"serviceName":"A"}}]`, "a time or duration of 1.5: want a whole number"},
+		{OTLP, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"b","startTimeUnixNano":"18446744073709551615"}]}]}]}`, `of "18446744073709551615": want a whole number that fits in 64 bits`},
 		{"nosuch", `{}`, "unknown span format"},
 	} {
 		_, err := Read([]File{{Name: "bad.json", R: strings.NewReader(tc.doc), Format: tc.format}})
