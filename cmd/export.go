@@ -70,8 +70,8 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 	if !o.Quiet {
 		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, pipeline.Plural(st.Events, "event", "events"))
 		if st.Hidden > 0 {
-			fmt.Fprintf(ios.ErrOut, "; %s cannot show in vector clocks (the receiver already knew the send) and appear as local events",
-				pipeline.Plural(st.Hidden, "receive", "receives"))
+			fmt.Fprintf(ios.ErrOut, "; %s in vector clocks (the receiver already knew the send), so local events",
+				pipeline.Plural(st.Hidden, "receive cannot show", "receives cannot show"))
 		}
 		fmt.Fprintln(ios.ErrOut)
 	}

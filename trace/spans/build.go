@@ -32,18 +32,18 @@ type builder struct {
 func (b *builder) add(s span) {
 	switch {
 	case s.id == "":
-		b.count["skipped: no span id"]++
+		b.count["spans skipped, no span id"]++
 		return
 	case s.start <= 0:
-		b.count["skipped: no start time"]++
+		b.count["spans skipped, no start time"]++
 		return
 	case s.end < s.start:
 		s.end = s.start
-		b.count["end before they start: taken as instantaneous"]++
+		b.count["spans ending before they start (taken as instantaneous)"]++
 	}
 	if s.service == "" {
 		s.service = "unknown-service"
-		b.count["have no service name: process unknown-service"]++
+		b.count["spans with no service name (process unknown-service)"]++
 	}
 	key := ref(s.trace, s.id)
 	if old, dup := b.byKey[key]; dup && !s.shared {
@@ -58,13 +58,13 @@ func (b *builder) add(s span) {
 		key += "/shared"
 	}
 	if _, dup := b.byKey[key]; dup {
-		b.count["skipped: another span has the same id"]++
+		b.count["spans skipped, an id another span has"]++
 		return
 	}
 	b.byKey[key] = int32(len(b.spans))
 	b.spans = append(b.spans, s)
 	if s.links > 0 {
-		b.count["link(s) or extra reference(s) ignored"] += s.links
+		b.count["links or extra references ignored"] += s.links
 	}
 }
 
@@ -75,8 +75,8 @@ func (b *builder) build() (*shiviz.Execution, error) {
 	if len(b.spans) == 0 {
 		var why []string
 		for k, n := range b.count {
-			if strings.HasPrefix(k, "skipped") {
-				why = append(why, fmt.Sprintf("%d %s", n, k))
+			if strings.HasPrefix(k, "spans skipped") {
+				why = append(why, fmt.Sprintf("%s: %d", k, n))
 			}
 		}
 		if slices.Sort(why); len(why) > 0 {
@@ -98,7 +98,7 @@ func (b *builder) build() (*shiviz.Execution, error) {
 	}
 	for i := range b.spans {
 		if !b.seen[i] {
-			b.count["parent cycle(s) broken"]++
+			b.count["parent cycles broken"]++
 			b.parent[i] = -1
 			b.visit(int32(i))
 		}
@@ -162,7 +162,7 @@ func (b *builder) parentOf(i int32) int32 {
 	case hasC:
 		return c
 	}
-	b.count["have a parent that is not in the file: each starts a tree"]++
+	b.count["spans whose parent is not in the file (each starts a tree)"]++
 	return -1
 }
 
@@ -185,12 +185,12 @@ func (b *builder) finish() error {
 			ex.Events[e].Own = int32(k + 1)
 		}
 	}
-	ex.Notes = []string{fmt.Sprintf("%d spans; %d parent-child edges cross processes: %d request and %d response messages",
+	ex.Notes = []string{fmt.Sprintf("spans: %d; parent-child edges that cross processes: %d (request messages: %d, response messages: %d)",
 		len(b.spans), b.count["requests"], b.count["requests"], b.count["responses"])}
 	delete(b.count, "requests")
 	delete(b.count, "responses")
 	for _, k := range slices.Sorted(maps.Keys(b.count)) {
-		ex.Notes = append(ex.Notes, fmt.Sprintf("%d %s", b.count[k], k))
+		ex.Notes = append(ex.Notes, fmt.Sprintf("%s: %d", k, b.count[k]))
 	}
 	return ex.Deskew()
 }

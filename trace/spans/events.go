@@ -30,7 +30,7 @@ func (b *builder) visit(i int32) {
 	if remote {
 		b.message(req, b.start[i], "requests")
 	} else if p >= 0 {
-		b.count["span(s) within their parent's process: internal events"]++
+		b.count["spans within their parent's process (internal events)"]++
 	}
 	for _, c := range b.kids[i] {
 		if !b.seen[c] {
@@ -40,7 +40,7 @@ func (b *builder) visit(i int32) {
 	answers := remote && !s.follows && s.kind != "consumer" && b.spans[p].kind != "producer"
 	if len(b.pending[i]) == 0 && !answers {
 		if b.calls(i) && !slices.ContainsFunc(b.kids[i], func(c int32) bool { return b.proc[c] != b.proc[i] }) {
-			b.count["client or producer span(s) call a service not in the file: internal events"]++
+			b.count["client or producer spans calling a service not in the file (internal events)"]++
 		}
 		return
 	}

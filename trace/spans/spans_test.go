@@ -49,37 +49,37 @@ func TestMapping(t *testing.T) {
 		{"shared span: server half of the client's id", Zipkin,
 			`[{"traceId":"t","id":"1","localEndpoint":{"serviceName":"a"},"kind":"CLIENT","name":"c","timestamp":10,"duration":20},` +
 				`{"traceId":"t","id":"1","localEndpoint":{"serviceName":"b"},"kind":"SERVER","name":"s","timestamp":12,"duration":10,"shared":true}]`,
-			[]string{"a 0 c", "b 2 s <a", "b 12 s (end)", "a 20 c (end) <b"}, "1 request and 1 response"},
+			[]string{"a 0 c", "b 2 s <a", "b 12 s (end)", "a 20 c (end) <b"}, "(request messages: 1, response messages: 1)"},
 		{"producer and consumer: one message", Zipkin,
 			"[" + zs("1", "", "a", "PRODUCER", 10, 1) + "," + zs("2", "1", "b", "CONSUMER", 15, 1) + "]",
-			[]string{"a 0 op1", "b 5 op2 <a"}, "1 request and 0 response"},
+			[]string{"a 0 op1", "b 5 op2 <a"}, "(request messages: 1, response messages: 0)"},
 		{"remote child of a server span: the call is placed within it", Zipkin,
 			"[" + zs("1", "", "a", "SERVER", 10, 100) + "," + zs("2", "1", "b", "", 30, 10) + "]",
-			[]string{"a 0 op1", "a 20 call op2", "b 20 op2 <a", "b 30 op2 (end)", "a 30 op2 returned <b"}, "1 request and 1 response"},
+			[]string{"a 0 op1", "a 20 call op2", "b 20 op2 <a", "b 30 op2 (end)", "a 30 op2 returned <b"}, "(request messages: 1, response messages: 1)"},
 		{"same process: internal", Zipkin,
 			"[" + zs("1", "", "a", "", 10, 100) + "," + zs("2", "1", "a", "", 30, 10) + "]",
-			[]string{"a 0 op1", "a 20 op2"}, "1 span(s) within their parent's process"},
+			[]string{"a 0 op1", "a 20 op2"}, "spans within their parent's process (internal events): 1"},
 		{"instances of one service", Zipkin,
 			`[{"traceId":"t","id":"1","localEndpoint":{"serviceName":"a","ipv4":"10.0.0.1"},"name":"x","timestamp":1,"duration":1},` +
 				`{"traceId":"t","id":"2","parentId":"1","localEndpoint":{"serviceName":"a","ipv4":"10.0.0.2"},"name":"y","timestamp":2,"duration":1}]`,
 			[]string{"a@10.0.0.1 0 x", "a@10.0.0.1 1 call y", "a@10.0.0.2 1 y <a@10.0.0.1", "a@10.0.0.2 2 y (end)", "a@10.0.0.1 2 y returned <a@10.0.0.2"}, ""},
 		{"duplicate, missing start, unknown parent", Zipkin,
 			"[" + zs("1", "9", "a", "", 10, 1) + "," + zs("1", "", "a", "", 10, 1) + "," + zs("2", "", "a", "", 0, 1) + "]",
-			[]string{"a 0 op1"}, "1 skipped: another span has the same id"},
+			[]string{"a 0 op1"}, "spans skipped, an id another span has: 1"},
 		{"parent cycle", Zipkin,
 			"[" + zs("1", "2", "a", "", 10, 1) + "," + zs("2", "1", "a", "", 11, 1) + "]",
-			[]string{"a 0 op1", "a 1 op2"}, "1 parent cycle(s) broken"},
+			[]string{"a 0 op1", "a 1 op2"}, "parent cycles broken: 1"},
 		{"jaeger follows-from is asynchronous", Jaeger,
 			`{"data":[{"spans":[{"traceID":"t","spanID":"1","operationName":"x","startTime":10,"duration":5,"processID":"p1"},` +
 				`{"traceID":"t","spanID":"2","operationName":"y","references":[{"refType":"FOLLOWS_FROM","traceID":"t","spanID":"1"}],"startTime":20,"duration":5,"processID":"p2"}],` +
 				`"processes":{"p1":{"serviceName":"a"},"p2":{"serviceName":"b"}}}]}`,
-			[]string{"a 0 x", "a 5 call y", "b 10 y <a"}, "1 request and 0 response"},
+			[]string{"a 0 x", "a 5 call y", "b 10 y <a"}, "(request messages: 1, response messages: 0)"},
 		{"otlp kinds by number and name, times as strings", OTLP,
 			`{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"a"}}]},"scopeSpans":[{"spans":[` +
 				`{"traceId":"t","spanId":"1","name":"c","kind":3,"startTimeUnixNano":"1000","endTimeUnixNano":"9000"}]}]},` +
 				`{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"b"}}]},"scopeSpans":[{"spans":[` +
 				`{"traceId":"t","spanId":"2","parentSpanId":"1","name":"s","kind":"SPAN_KIND_SERVER","startTimeUnixNano":2000,"endTimeUnixNano":"3000"}]}]}]}`,
-			[]string{"a 0 c", "b 1 s <a", "b 2 s (end)", "a 8 c (end) <b"}, "1 request and 1 response"},
+			[]string{"a 0 c", "b 1 s <a", "b 2 s (end)", "a 8 c (end) <b"}, "(request messages: 1, response messages: 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, notes := dump(t, tc.format, tc.doc)
@@ -96,7 +96,7 @@ func TestMapping(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ format, doc, want string }{
 		{Zipkin, `[]`, "no spans to import"},
-		{Zipkin, `[` + zs("1", "", "a", "", 0, 1) + `]`, "no spans to import (1 skipped: no start time)"},
+		{Zipkin, `[` + zs("1", "", "a", "", 0, 1) + `]`, "no spans to import (spans skipped, no start time: 1)"},
 		{Zipkin, `[{"id": 3}]`, "cannot unmarshal number"},
 		{Zipkin, `[1,`, "document 1:"},
 		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"processID":"p9"}],"processes":{}}`, `names process "p9"`},
