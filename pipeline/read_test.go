@@ -58,17 +58,24 @@ func TestSourceBOM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, note, err := p.CheckFile(writeRun(t, dir, tr, "bom.json")); err != nil || note != "" {
+		t.Errorf("source with a mark: note %q, error %v", note, err)
+	}
+}
+
+// writeRun writes dir/run.json, tr's MS run, naming source as its
+// source trace, and returns its path.
+func writeRun(t *testing.T, dir string, tr *trace.Trace, source string) string {
+	t.Helper()
 	var run bytes.Buffer
-	if err := p.WriteRun(&run, tr, "ms", "", trace.Params{}, "bom.json", codec.WriteOptions{}, false); err != nil {
+	if err := (&Pipeline{}).WriteRun(&run, tr, "ms", "", trace.Params{}, source, codec.WriteOptions{}, false); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "run.json")
 	if err := os.WriteFile(path, run.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, note, err := p.CheckFile(path); err != nil || note != "" {
-		t.Errorf("source with a mark: note %q, error %v", note, err)
-	}
+	return path
 }
 
 // TestErrorDoc: an error's event index says which numbering it is in.

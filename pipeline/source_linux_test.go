@@ -1,14 +1,11 @@
 package pipeline
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
@@ -25,15 +22,7 @@ func TestSourceNotRegular(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var run bytes.Buffer
-	if err := p.WriteRun(&run, tr, "ms", "", trace.Params{}, "fifo", codec.WriteOptions{}, false); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "run.json")
-	if err := os.WriteFile(path, run.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, note, err := p.CheckFile(path); err != nil || !strings.Contains(note, "not a regular file") {
+	if _, note, err := p.CheckFile(writeRun(t, dir, tr, "fifo")); err != nil || !strings.Contains(note, "not a regular file") {
 		t.Errorf("source naming a pipe: note %q, error %v", note, err)
 	}
 }
