@@ -109,6 +109,8 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 		s.logged(seq, e, p)
 	case trace.Discard:
 		s.discard(seq, e, p)
+	case trace.Hold:
+		s.hold(seq, e, p)
 	case trace.Fail:
 		p.owes = nil
 		if s.textbook { // the incarnations its restarts raise (rec)
