@@ -110,7 +110,7 @@ func TestEndRecordBranches(t *testing.T) {
 			witness: "nothing holds P0 at the end: every hold has its unhold, every block its resume, and its restart at seq 22 was followed by its resume"},
 		// The made-up hold is no MS hold (spec_holds.go): log-replay-rules fails too.
 		{name: "blocked-while-hold", run: msHeldReceive, prop: report.Equivalence, status: fail,
-			also: map[string]report.Status{report.NoLostMessages: fail, report.LogReplayRules: fail},
+			also:    map[string]report.Status{report.NoLostMessages: fail, report.LogReplayRules: fail},
 			witness: "the hold at seq 13 still holds P1 at the end (no unhold, restore or failure after it), so it ended held"},
 		{name: "blocked-while-token-away", run: pkTokenLost, prop: report.Equivalence, status: fail,
 			witness: "the restart at seq 22 still holds P0 at the end (no resume (its token did not return) after it), so it ended held",
