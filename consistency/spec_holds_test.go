@@ -87,9 +87,12 @@ func futureHeldBy(kind trace.Kind, edit func(run *trace.Run, e *trace.RunEvent))
 	}
 }
 
-func TestSpecHolds(t *testing.T) {
+func TestSpecHolds(t *testing.T) { checkRuleCases(t, holdCases()) }
+
+// holdCases are the forged holds, as rule cases.
+func holdCases() []ruleCase {
 	lrr := report.LogReplayRules
-	checkRuleCases(t, []ruleCase{
+	return []ruleCase{
 		// A lost message hidden by a made-up hold and `end: held`, with
 		// a real fail named and with none.
 		{name: "ms-lost-held", prop: lrr, status: fail, run: lostHeld("ms", 0),
@@ -118,5 +121,5 @@ func TestSpecHolds(t *testing.T) {
 			witness: "the textbook variant never holds a receive"},
 		{name: "bcs-hold", src: forcedTrace, prop: lrr, status: fail, run: heldRun("bcs", "", "m", forcedTrace),
 			witness: "BCS never holds a receive"},
-	})
+	}
 }
