@@ -47,7 +47,8 @@ func (f *specFrame) held(seq int32, e *trace.RunEvent, rule string, judge func(c
 }
 
 // hold judges an MS hold: a copy from the future, held for the failure
-// of a recovery its sender had applied and the receiver has not. The
+// of a recovery its sender had applied and the receiver has not, the
+// next of its origin's (the request the receiver awaits first). The
 // textbook variant never holds: it adopts a higher incarnation at once.
 func (s *msSpec) hold(seq int32, e *trace.RunEvent, p *msProc) {
 	if s.textbook {
@@ -67,8 +68,8 @@ func (s *msSpec) hold(seq int32, e *trace.RunEvent, p *msProc) {
 		if why := s.unrecovered(e.Failure, fi != history.None); why != "" {
 			return why
 		}
-		if rec := s.rec(fi); fGet(p.f, rec.o) >= rec.c || fGet(pb.F, rec.o) < rec.c {
-			return fmt.Sprintf("its failure's recovery (%s, %d) is not one the copy's sender applied (f %s) and %s has not (f %s)", s.name(rec.o), rec.c, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
+		if rec := s.rec(fi); fGet(p.f, rec.o)+1 != rec.c || fGet(pb.F, rec.o) < rec.c {
+			return fmt.Sprintf("its failure's recovery (%s, %d) is not the next of its origin's that the copy's sender applied (f %s) and %s has not (f %s)", s.name(rec.o), rec.c, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
 		}
 		return ""
 	})

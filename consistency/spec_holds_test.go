@@ -23,6 +23,14 @@ func plainTrace(t *testing.T) *trace.Trace {
 	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Send(1, "P0", "P1", "m").Recv(2, "P1", "m"))
 }
 
+// twiceFailed: P0 fails twice before sending b, whose copy reaches P1
+// before either Rollback request (control_delay 10): P1 holds b for
+// P0's first failure.
+func twiceFailed(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Params(trace.Params{ControlDelay: 10 * trace.Second}).
+		Checkpoint(0.1, "P0").Fail(0.6, "P0").Fail(2, "P0").Send(3.5, "P0", "P1", "b").Recv(4, "P1", "b"))
+}
+
 // lostHeld is alg's run of lostTrace with P1's receipt of m dropped,
 // m's copy listed unconsumed, and a made-up hold of m (naming failure,
 // a seq of the replayed run) explaining P1's end `held` at op 0: m is
@@ -109,6 +117,20 @@ func holdCases() []ruleCase {
 		{name: "ms-hold-failure-restart", src: futureHold, prop: lrr, status: fail,
 			run:     futureHeldBy(trace.Hold, func(run *trace.Run, e *trace.RunEvent) { e.Failure = firstOfKind(run, trace.Restart) }),
 			witness: "P1 holds b at seq"},
+		// twiceFailed's hold naming P0's second failure: P1 awaits the
+		// first's request first.
+		{name: "ms-hold-later-recovery", src: twiceFailed, prop: lrr, status: fail,
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", twiceFailed(t))
+				var fails []int32
+				for i := range run.Events {
+					if run.Events[i].Kind == trace.Fail {
+						fails = append(fails, int32(i))
+					}
+				}
+				return forge(t, run, firstOf(t, run, trace.Hold), trace.Hold, func(e *trace.RunEvent) { e.Failure = fails[1] })
+			},
+			witness: "is not the next of its origin's"},
 		// An unhold of another message than the held one.
 		{name: "ms-unhold-other", src: futureHold, prop: lrr, status: fail,
 			run: futureHeldBy(trace.Unhold, func(run *trace.Run, e *trace.RunEvent) {
