@@ -32,7 +32,7 @@ func TestDeletingFieldsNeverValidates(t *testing.T) {
 			all = append(all, forgery{c.name, c.build(t), c.src})
 		}
 	}
-	for _, c := range holeCases() {
+	for _, c := range append(holeCases(), holdCases()...) {
 		all = append(all, forgery{c.name, c.run(t), c.src})
 	}
 	n := 0

@@ -234,6 +234,10 @@ func holeCases() []ruleCase {
 				return dropEvents(run, func(e *trace.RunEvent) bool { return e.Seq == 14 })
 			},
 			witness: "P1's rollback at seq 13 restores checkpoint 3, not checkpoint 2"},
+		// A textbook stale discard naming a send, or no event, as its
+		// failure (red team: the textbook branch never judged it).
+		textbookDiscardFailure("send", func(run *trace.Run) int32 { return firstOfKind(run, trace.Send) }, "the run has no effective fail event at seq"),
+		textbookDiscardFailure("none", func(*trace.Run) int32 { return 999 }, "failure seq 999 has made no recovery yet"),
 		// Resends naming another failure than their cause's, and a
 		// restart's re-transmission written twice.
 		{name: "pk-hop-resend-failure", src: twoFailures, prop: lrr, status: fail,
@@ -255,6 +259,17 @@ func holeCases() []ruleCase {
 			},
 			witness: "repeats op 0 a second time"},
 	}
+}
+
+// textbookDiscardFailure is staleTrace's textbook run with its stale
+// discard naming failure(run) instead of P0's fail.
+func textbookDiscardFailure(name string, failure func(*trace.Run) int32, witness string) ruleCase {
+	return ruleCase{name: "textbook-discard-failure-" + name, src: staleTrace, prop: report.LogReplayRules, status: report.Fail,
+		run: func(t *testing.T) *trace.Run {
+			run := replayVariant(t, "textbook", staleTrace(t))
+			return forge(t, run, firstOf(t, run, trace.Discard), trace.Discard, func(e *trace.RunEvent) { e.Failure = failure(run) })
+		},
+		witness: witness}
 }
 
 // firstResend returns the seq of run's first resend by process p.

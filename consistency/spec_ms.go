@@ -109,6 +109,8 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 		s.logged(seq, e, p)
 	case trace.Discard:
 		s.discard(seq, e, p)
+	case trace.Hold:
+		s.hold(seq, e, p)
 	case trace.Fail:
 		p.owes = nil
 		if s.textbook { // the incarnations its restarts raise (rec)
@@ -413,7 +415,7 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 	case c == msValid:
 		why = fmt.Sprintf("copy %d of %s, sent at seq %d with sn %d and f %s, is valid for the recoveries %s has applied, %s, so MS delivers it",
 			e.Copy, s.m.MsgName(e.Msg), s.m.Copies.Send[ci], pb.Sn, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
-	case !s.textbook && e.Failure != history.None:
+	case e.Failure != history.None:
 		if w := s.staleFor(p, e.P, pb, e.Failure); w != "" {
 			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
 			why = fmt.Sprintf("a stale discard names the failure whose recovery makes the copy stale, but %s; what does: %s", w, s.why(p, e.P, pb, msStale))
@@ -498,13 +500,20 @@ func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string
 
 // staleFor returns why failure seq fs does not make a copy with piggyback
 // pb stale at p, or "" if it does: p applied its recovery (o, c, r), the
-// sender had not, and M.sn ≥ r.
+// sender had not, and M.sn ≥ r. Textbook: its restart raised the
+// incarnation p holds, whose rec_line the stale rule judges by.
 func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
 	fi := s.recOf(fs)
 	if why := s.unrecovered(fs, fi != history.None); why != "" {
 		return why
 	}
 	rec := s.rec(fi)
+	if s.textbook {
+		if rec.c != p.inc {
+			return fmt.Sprintf("failure seq %d raised incarnation %d, and the stale rule judges the copy by %s's incarnation %d and its rec_line %d", fs, rec.c, s.name(pid), p.inc, p.line)
+		}
+		return ""
+	}
 	name := fmt.Sprintf("recovery (%s, %d, r=%d) of failure seq %d", s.name(rec.o), rec.c, rec.r, fs)
 	switch {
 	case fGet(p.f, rec.o) < rec.c:

@@ -148,6 +148,8 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		}
 	case trace.Discard:
 		s.discard(seq, e, p)
+	case trace.Hold:
+		s.hold(seq, e, p)
 	case trace.Fail:
 		if _, ok := s.m.FailureAt(seq); ok { // a fail of a down process is ignored
 			p.waiting, p.duties = history.None, nil

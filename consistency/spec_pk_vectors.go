@@ -174,9 +174,7 @@ func (s *pkSpec) unheard(p *pkProc, vt trace.VT) (k, inc int32, ok bool) {
 		if int(j) >= len(vt) || vt[j].Inc < 1 {
 			continue
 		}
-		x := &p.ann
-		i, found := slices.BinarySearch(x.origins, j)
-		if !found || int(vt[j].Inc-1) >= len(x.by[i].have) || !x.by[i].have[vt[j].Inc-1] {
+		if !p.ann.heard(j, vt[j].Inc-1) {
 			return j, vt[j].Inc, true
 		}
 	}

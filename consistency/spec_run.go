@@ -232,6 +232,7 @@ func (s *runSpec) op(seq int32, e *trace.RunEvent) {
 	if e.Kind != trace.Recv {
 		return
 	}
+	s.viaLog(seq, e)
 	if ci := s.copyOf(e); ci >= 0 && s.m.Copies.Orig[ci] != history.None {
 		s.fromSender(seq, e, ci)
 		if e.Via != trace.ViaLog {
@@ -239,6 +240,18 @@ func (s *runSpec) op(seq int32, e *trace.RunEvent) {
 		}
 	} else if e.Copy > 0 {
 		s.badf(orphanFreeAt, []int32{seq}, "%s received copy %d of %s that was never sent\nthe run shows no send of copy %[2]d of %[3]s before seq %d", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq)
+	}
+}
+
+// viaLog judges a receipt from the log: of ckpt's own algorithms only
+// MS replays receipts from a message log (its spec judges them); PK
+// replays its restart's receipts silently (SPEC §5) and the placement
+// protocols never replay. A via-log receipt of theirs would take a copy
+// past the mailbox checks (takes), so it breaks log-replay-rules.
+func (s *runSpec) viaLog(seq int32, e *trace.RunEvent) {
+	if e.Via == trace.ViaLog && !s.m.Alg.IsMS() && (s.m.Alg.Recovers() || s.m.Alg.Places()) {
+		s.badf(logReplayAt, []int32{seq}, "%s receives %s at seq %d via the log\nonly MS replays receipts from a message log; %s %s, so every receipt of its runs takes a copy from the mailbox",
+			s.name(e.P), s.m.MsgName(e.Msg), seq, algName(s.m), map[bool]string{true: "replays a restart's receipts silently (SPEC §5)", false: "never replays a receipt"}[s.m.Alg.Recovers()])
 	}
 }
 

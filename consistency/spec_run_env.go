@@ -206,6 +206,7 @@ func (env *envSpec) answersRound(m *history.Model, e *trace.RunEvent) bool {
 // unhold, restore or failure; a block until its resume; a PK restart
 // until its resume.
 func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
+	s.unheld(seq, e)
 	ps := &s.procs[e.P]
 	switch e.Kind {
 	case trace.Fail:

@@ -73,3 +73,24 @@ func BenchmarkRenumberedRun(b *testing.B) {
 		Check(run, nil)
 	}
 }
+
+// TestViaLogOnlyMS: a receipt via the log in a PK or placement-protocol
+// run (issue 28: nobody judged it, and it skipped the mailbox checks)
+// fails log-replay-rules; only MS replays from a message log.
+func TestViaLogOnlyMS(t *testing.T) {
+	viaLog := func(alg string, src func(*testing.T) *trace.Trace) func(t *testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			run := protocolRun(t, alg, "", src(t))
+			return forge(t, run, firstOf(t, run, trace.Recv), trace.Recv, func(e *trace.RunEvent) { e.Via = trace.ViaLog })
+		}
+	}
+	lrr := report.LogReplayRules
+	checkRuleCases(t, []ruleCase{
+		{name: "pk", src: retransmitTrace, prop: lrr, status: fail, run: viaLog("pk", retransmitTrace),
+			witness: "P1 receives m1 at seq 9 via the log", besides: []string{"is left in P1's mailbox"}},
+		{name: "bcs", src: forcedTrace, prop: lrr, status: fail, run: viaLog("bcs", forcedTrace),
+			witness: "BCS never replays a receipt"},
+		{name: "coordinated", src: plainTrace, prop: lrr, status: fail, run: viaLog("coordinated", plainTrace),
+			witness: "receives m at seq"},
+	})
+}

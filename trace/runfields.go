@@ -87,6 +87,13 @@ func (sh runShape) fields(r *Run, e *RunEvent, dst []field) []field {
 		return append(dst, []field{{"restore", e.Restore == None}, {"pos", e.Pos == None}, {"undone", e.Undone == None},
 			{"inc", e.Kind == Restart && e.Inc == None}, {"cause", e.Kind == Rollback && e.Cause == CauseNone},
 			{"failure", e.Failure == None}}...)
+	case Hold:
+		// MS and PK hold a receive until a recovery's Rollback request or
+		// announcement arrives (its failure); the placement protocols
+		// never hold, so a hold of theirs is the spec's to reject.
+		return append(dst, []field{{"msg", e.Msg == None}, {"until", e.Until == None}, {"failure", sh.recovers && e.Failure == None}}...)
+	case Unhold:
+		return append(dst, []field{{"msg", e.Msg == None}}...)
 	case ControlSend, ControlRecv:
 		return sh.control(r, e, dst)
 	case End:

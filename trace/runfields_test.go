@@ -17,3 +17,36 @@ func TestMissingFieldAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations a call", n)
 	}
 }
+
+// TestMissingFieldHold: a hold of ckpt's own algorithms carries its
+// message, what it waits for and (MS, PK) the failure whose recovery it
+// waits for; an unhold its message (issue 28: a hold without them
+// passed).
+func TestMissingFieldHold(t *testing.T) {
+	full := func(k Kind) RunEvent {
+		e := NewRunEvent(k, 0, 0)
+		e.Msg, e.Until, e.Failure = 0, 0, 3
+		return e
+	}
+	for _, c := range []struct {
+		alg  string
+		kind Kind
+		cut  func(*RunEvent)
+		want string
+	}{
+		{"ms", Hold, func(*RunEvent) {}, ""},
+		{"ms", Hold, func(e *RunEvent) { e.Msg = None }, "msg"},
+		{"ms", Hold, func(e *RunEvent) { e.Until = None }, "until"},
+		{"pk", Hold, func(e *RunEvent) { e.Failure = None }, "failure"},
+		{"bcs", Hold, func(e *RunEvent) { e.Failure = None }, ""},
+		{"ms", Unhold, func(e *RunEvent) { e.Failure = None }, ""},
+		{"pk", Unhold, func(e *RunEvent) { e.Msg = None }, "msg"},
+		{"foreign", Hold, func(e *RunEvent) { e.Msg, e.Until, e.Failure = None, None, None }, ""},
+	} {
+		e := full(c.kind)
+		c.cut(&e)
+		if got := (&Run{Algorithm: c.alg}).MissingField(&e); got != c.want {
+			t.Errorf("%s %s: missing %q, want %q", c.alg, c.kind, got, c.want)
+		}
+	}
+}
