@@ -61,9 +61,10 @@ func (x *explorer) plan() error {
 		vectors.Int64()*int64(len(x.tr.Events)+len(x.base0.points)) <= countLimit:
 		// Sum the classes of every delay vector's failure space.
 		s.Classes = new(big.Int)
-		err := x.eachBase(func(b *base, _ uint64) {
+		err := x.eachBase(func(b *base, _ uint64) bool {
 			_, c := b.spaceSize(k, reduce)
 			s.Classes.Add(s.Classes, c)
+			return true
 		})
 		if err != nil {
 			return err
@@ -80,18 +81,17 @@ func (x *explorer) plan() error {
 }
 
 // eachBase calls f with the base of every delay vector in order, and
-// the vector's index (just base0, index 0, without delays).
-func (x *explorer) eachBase(f func(b *base, vec uint64)) error {
-	f(x.base0, 0)
-	if x.choices == nil {
+// the vector's index (just base0, index 0, without delays), until f
+// returns false.
+func (x *explorer) eachBase(f func(b *base, vec uint64) bool) error {
+	if !f(x.base0, 0) || x.choices == nil {
 		return nil
 	}
 	for vec := uint64(1); vec < x.scope.DelayVectors.Uint64(); vec++ {
 		b, err := x.vectorBase(indexDigits(vec, x.choices))
-		if err != nil {
+		if err != nil || !f(b, vec) {
 			return err
 		}
-		f(b, vec)
 	}
 	return nil
 }
@@ -110,50 +110,68 @@ func (x *explorer) digits(vec uint64) []int32 {
 	return indexDigits(vec, x.choices)
 }
 
-// schedules lists the schedules the plan chose, every shard's, in
-// ordinal order: the whole space (its canonical schedules, delay vector
-// by delay vector) or the sample.
-func (x *explorer) schedules() ([]sched, error) {
+// each calls f with every delay vector's base, in order, and this
+// shard's part of the schedules the plan chose of it, sorted by
+// ordinal, until f returns false. The whole space is enumerated vector
+// by vector (its canonical schedules), each base built once and only
+// this shard's schedules kept, so that a shard of a big space holds its
+// part alone; a sample is drawn whole (it is the budget's size) and
+// grouped by vector. total is called first with the shard's count.
+func (x *explorer) each(total func(n int64), f func(b *base, list []sched) bool) error {
 	if x.scope.Mode == Sampled {
-		return x.sample()
+		return x.eachSampled(total, f)
 	}
-	var list []sched
-	err := x.eachBase(func(b *base, vec uint64) {
+	classes := x.scope.Classes.Int64()
+	sh := x.o.Shard
+	if sh.Count <= 1 {
+		total(classes)
+	} else {
+		total(max(0, (classes-int64(sh.Index)+int64(sh.Count)-1)/int64(sh.Count)))
+	}
+	var ordinal int64
+	return x.eachBase(func(b *base, vec uint64) bool {
+		var list []sched
 		b.each(x.o.Failures, !x.o.NoReduce, func(pts []int32, size int64) bool {
-			list = append(list, sched{ordinal: int64(len(list)), vec: vec, pts: slices.Clone(pts), size: size})
+			if sh.has(ordinal) {
+				list = append(list, sched{ordinal: ordinal, vec: vec, pts: slices.Clone(pts), size: size})
+			}
+			ordinal++
 			return true
 		})
+		return f(b, list)
 	})
-	return list, err
+}
+
+// eachSampled is each for a sampled plan.
+func (x *explorer) eachSampled(total func(n int64), f func(b *base, list []sched) bool) error {
+	list, err := x.sample()
+	if err != nil {
+		return err
+	}
+	list = slices.DeleteFunc(list, func(s sched) bool { return !x.o.Shard.has(s.ordinal) })
+	total(int64(len(list)))
+	slices.SortStableFunc(list, func(a, b sched) int { return cmp.Compare(a.vec, b.vec) })
+	for len(list) > 0 {
+		j := 1
+		for j < len(list) && list[j].vec == list[0].vec {
+			j++
+		}
+		b, err := x.vectorBase(x.digits(list[0].vec))
+		if err != nil || !f(b, list[:j]) {
+			return err
+		}
+		list = list[j:]
+	}
+	return nil
 }
 
 // explore runs this shard's part of the schedules the plan chose and
-// returns their tally: delay vector by delay vector, each vector's base
-// built once, its schedules cut into tasks.
+// returns their tally, each base's schedules cut into tasks.
 func (x *explorer) explore() (*tally, error) {
-	list, err := x.schedules()
-	if err != nil {
-		return nil, err
-	}
-	list = slices.DeleteFunc(list, func(s sched) bool { return !x.o.Shard.has(s.ordinal) })
-	x.total.Store(int64(len(list)))
-	slices.SortStableFunc(list, func(a, b sched) int { return cmp.Compare(a.vec, b.vec) })
 	return x.runAll(func(emit func(task) bool) error {
-		for len(list) > 0 {
-			j := 1
-			for j < len(list) && list[j].vec == list[0].vec {
-				j++
-			}
-			b, err := x.vectorBase(x.digits(list[0].vec))
-			if err != nil {
-				return err
-			}
-			if !x.tasks(b, list[:j], emit) {
-				return nil
-			}
-			list = list[j:]
-		}
-		return nil
+		return x.each(x.total.Store, func(b *base, list []sched) bool {
+			return x.tasks(b, list, emit)
+		})
 	})
 }
 
