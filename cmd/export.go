@@ -70,8 +70,9 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 	if !o.Quiet {
 		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, pipeline.Plural(st.Events, "event", "events"))
 		if st.Hidden > 0 {
-			fmt.Fprintf(ios.ErrOut, "; %s in vector clocks (the receiver already knew the send), so local events",
-				pipeline.Plural(st.Hidden, "receive cannot show", "receives cannot show"))
+			fmt.Fprintf(ios.ErrOut, "; %s", pipeline.Plural(st.Hidden,
+				"receive cannot show in vector clocks (the receiver already knew the send) and appears as a local event",
+				"receives cannot show in vector clocks (the receiver already knew the send) and appear as local events"))
 		}
 		fmt.Fprintln(ios.ErrOut)
 	}
