@@ -101,10 +101,10 @@ func TestLayoutErrors(t *testing.T) {
 	e0 := `{"t":1,"p":"P0","kind":"send","to":"P1","msg":"m"}`
 	e1 := `{"t":2,"p":"P1","kind":"recv","msg":"m"}`
 	tests := []struct{ name, in, want string }{
-		{"two commas", head + e0 + ",\n," + e1 + "\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value`},
+		{"two commas", head + e0 + ",\n," + e1 + "\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
 		{"no comma", head + e0 + "\n" + e1 + "\n]}", `x: event 1: malformed JSON: invalid character '{' after array element (expecting ',' or ']')`},
-		{"comma first before the first", head + "," + e0 + "\n]}", `x: event 0: malformed JSON: invalid character ',' at start of value`},
-		{"comma before the end", head + e0 + ",\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value`},
+		{"comma first before the first", head + "," + e0 + "\n]}", `x: event 0: malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
+		{"comma before the end", head + e0 + ",\n]}", `x: event 1: malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
 		{"null event", head + e0 + ",\nnull,\n" + e1 + "\n]}", `x: event 1: an event must be a JSON object, not null`},
 		{"number event", head + e0 + ",\n7\n]}", `x: event 1: an event must be a JSON object, not a number`},
 		{"event over two lines", head + e0 + ",\n{\"t\":2,\n\"p\":\"P1\",\"kind\" \"recv\"}\n]}", `x: event 1: malformed JSON: invalid character '"' after object name (expecting ':')`},
@@ -116,8 +116,9 @@ func TestLayoutErrors(t *testing.T) {
 		{"truncated event", head + e0 + ",\n" + e1[:20], `x: event 1: malformed JSON: unexpected end of input (truncated JSON?)`},
 		{"bad key in an event", head + e0 + ",\n" + `{"t":2,3:1}` + "\n]}", `x: event 1: malformed JSON: object member name must be a string`},
 		{"array closed by a brace", head + "}", `x: event 0: malformed JSON: invalid character '}' at start of value`},
-		{"array closed twice", head + e0 + "\n]]", `x: line 3: malformed JSON: invalid character ']' after object value (expecting ',' or '}')`},
-		{"header closed by a bracket", `{"format":"ckpt/trace@1","processes":["P0"]]`, `x: line 1: malformed JSON: invalid character ']' after object value (expecting ',' or '}')`},
+		{"array closed twice", head + e0 + "\n]]", `x: line 3: malformed JSON: unexpected ']' (a comma too many before it, or no array open to close)`},
+		{"header closed by a bracket", `{"format":"ckpt/trace@1","processes":["P0"]]`, `x: line 1: malformed JSON: unexpected ']' (a comma too many before it, or no array open to close)`},
+		{"processes with a trailing comma", `{"format":"ckpt/trace@1","processes":["P0",],"events":[]}`, `x: line 1: malformed JSON: unexpected ']' (a comma too many before it, or no array open to close)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

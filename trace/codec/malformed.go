@@ -63,11 +63,25 @@ func jsonProblem(err error, inLine bool) string {
 	case errors.As(err, &se) && strings.Contains(se.Err.Error(), "after top-level value"):
 		msg = "unexpected data after the event (JSON Lines: one event per line)"
 	case se != nil:
-		msg = se.Err.Error()
+		msg = clearer(se.Err.Error())
 	case err != nil:
 		msg = strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "jsontext: ")
 	}
 	return "malformed JSON: " + msg
+}
+
+// clearer adds what the library's words leave out for the one fault
+// that is easy to make and hard to see, a comma too many: it reports it
+// at the comma, or, before an array's ']', as a ']' after an object's
+// value.
+func clearer(m string) string {
+	switch {
+	case strings.HasPrefix(m, "invalid character ']' after object value"):
+		return "unexpected ']' (a comma too many before it, or no array open to close)"
+	case m == "invalid character ',' at start of value":
+		return m + " (a value missing, or a comma too many)"
+	}
+	return m
 }
 
 // duplicateName words the library's duplicate-name error, from its JSON

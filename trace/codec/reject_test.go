@@ -88,8 +88,8 @@ func TestRejectJSON(t *testing.T) {
 		{"down negative", doc(`{"t":1,"p":"P0","kind":"fail","down":-2}`), `bad.json: event 0: "down" must be a finite number > 0, got -2`},
 		{"down wrong type", doc(`{"t":1,"p":"P0","kind":"fail","down":"2"}`), `bad.json: event 0: "down" must be a number, not a string`},
 		{"control char in string", doc("{\"t\":1,\"p\":\"P0\",\"kind\":\"internal\",\"label\":\"a\x01\"}"), `bad.json: event 0: malformed JSON: invalid character '\x01' in string (expecting non-control character)`},
-		{"trailing comma", doc(`{"t":1,"p":"P0","kind":"internal"}`, ``), `bad.json: event 1: malformed JSON: invalid character ',' at start of value`},
-		{"missing value", doc(`{"t":,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character ',' at start of value`},
+		{"trailing comma", doc(`{"t":1,"p":"P0","kind":"internal"}`, ``), `bad.json: event 1: malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
+		{"missing value", doc(`{"t":,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
 		{"bad escape", doc(`{"t":1,"p":"P0","kind":"internal","label":"\q"}`), "bad.json: event 0: malformed JSON: invalid escape sequence `\\q` in string"},
 	}
 	for _, tt := range tests {
@@ -113,7 +113,7 @@ func TestRejectJSONL(t *testing.T) {
 		name, in, want string
 	}{
 		{"bad event", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n\n" + `{"t":1,"p":"P0","kind":"nope"}` + "\n", `bad.jsonl: event 1 (line 4): unknown kind "nope"`},
-		{"malformed", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n" + `{"t":1,"p":"P0",}` + "\n", `bad.jsonl: event 1 (line 3): malformed JSON: invalid character ',' at start of value`},
+		{"malformed", head + `{"t":1,"p":"P0","kind":"internal"}` + "\n" + `{"t":1,"p":"P0",}` + "\n", `bad.jsonl: event 1 (line 3): malformed JSON: invalid character ',' at start of value (a value missing, or a comma too many)`},
 		{"recv before send", head + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n" + `{"t":2,"p":"P0","kind":"send","to":"P1","msg":"m"}` + "\n", `bad.jsonl: event 0 (line 2): recv of "m" before its send`},
 		{"recv unknown", head + `{"t":1,"p":"P1","kind":"internal"}` + "\n" + `{"t":1,"p":"P1","kind":"recv","msg":"m"}` + "\n", `bad.jsonl: event 1 (line 3): recv of unknown message "m" (no event sends it)`},
 		{"header without processes", `{"format":"ckpt/trace@1"}` + "\n" + `{"t":1,"p":"P1","kind":"internal"}` + "\n", `bad.jsonl: missing "processes"`},
