@@ -46,14 +46,15 @@ func Report(run *trace.Run, src *trace.Trace) report.Report {
 // are fed to the checker as they are decoded (codec.RunHead.Stream), and
 // each event's vectors are dropped once the checker has taken it. A run
 // of thousands of processes so needs memory linear in its events, not
-// in events × processes. Stdin, which cannot be read twice, and a run
-// that lists its processes after its events are read whole, then
-// checked.
+// in events × processes. Stdin and pipes, which cannot be read twice,
+// and a run that lists its processes after its events are read whole,
+// then checked.
 func (p *Pipeline) CheckFile(path string) (report.Report, string, error) {
-	if path == "-" {
+	st, err := os.Stat(path)
+	if path == "-" || (err == nil && !st.Mode().IsRegular()) { // a pipe is read once
 		return p.checkWhole(path)
 	}
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && p.OnRead != nil {
+	if err == nil && p.OnRead != nil {
 		p.OnRead(path)
 	}
 	head, err := p.scanRun(path)

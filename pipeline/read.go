@@ -51,9 +51,11 @@ func (p *Pipeline) ReadAny(path string) (*trace.Trace, *trace.Run, error) {
 
 // IsRun reports whether the file at path starts as a run, by its
 // header's format, without reading its events: such a file can be
-// checked in two passes (CheckFile) rather than read whole.
+// checked in two passes (CheckFile) rather than read whole. A pipe is
+// not looked at: it can be read only once.
 func (p *Pipeline) IsRun(path string) bool {
-	return path != "-" && fileFormat(path) == codec.RunFormat
+	st, err := os.Stat(path)
+	return path != "-" && err == nil && st.Mode().IsRegular() && fileFormat(path) == codec.RunFormat
 }
 
 // fileFormat is the "format" the header of the file at path names, past
@@ -127,18 +129,20 @@ func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 }
 
 // openFile is open of a file. A file without a mark anywhere is the
-// *os.File itself, at its start.
+// *os.File itself, at its start; one that cannot go back to its start
+// (a pipe: `ckpt verify <(zcat t.json.gz)`, /dev/stdin) is read on past
+// what skipBOM looked at, as stdin is.
 func openFile(path string) (io.Reader, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if r, marked := skipBOM(f); marked {
+	r, marked := skipBOM(f)
+	if marked {
 		return r, f, nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		f.Close()
-		return nil, nil, err
+		return r, f, nil
 	}
 	return f, f, nil
 }
