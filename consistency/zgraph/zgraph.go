@@ -39,8 +39,8 @@ type Checkpoint struct {
 // Graph is the checkpoint graph of one pattern with its strongly
 // connected components computed.
 type Graph struct {
-	// Msgs are the received messages given to New, in their order: Cycle
-	// and SnLines index them, and Interval places their ops.
+	// Msgs are the messages given to New, in their order: Cycle and
+	// SnLines index them, and Interval places their ops.
 	Msgs  []rline.Msg
 	ckpts [][]int32
 	// base[p] is the node of C(p,0); node of C(p,x) is base[p]+x.
@@ -57,7 +57,8 @@ type Graph struct {
 // checkpoints. ckpts[p] are the positions of p's checkpoints (ops
 // completed when taken), in the order taken, the initial one at 0 first;
 // a message names its ops (rline.Msg). Messages never received take no
-// part in Z-paths and are left out of Msgs. The slices are kept, not
+// part in Z-paths (nor in S_n lines) but keep their index in Msgs. The
+// slices are kept, not
 // copied. It returns an error, never panics, when a process has no
 // checkpoint or a message names a process out of range or an op before
 // the initial checkpoint.
@@ -75,16 +76,19 @@ func New(ckpts [][]int32, msgs []rline.Msg) (*Graph, error) {
 		total += int64(len(cs))
 	}
 	g.base[len(ckpts)] = int32(total)
-	unreceived := func(m rline.Msg) bool { return m.RecvOp == rline.None }
-	if slices.ContainsFunc(msgs, unreceived) {
-		g.Msgs = slices.DeleteFunc(slices.Clone(msgs), unreceived)
-	}
 	// Message edges in CSR form by a counting sort on the source node;
-	// program-order edges are implicit (v→v+1 within a process).
+	// program-order edges are implicit (v→v+1 within a process). A
+	// message never received is no edge, but keeps its index: witnesses
+	// name messages by their place in msgs.
 	nv := int(total)
 	src := make([]int32, len(g.Msgs))
 	g.off = make([]int32, nv+1)
+	edges := 0
 	for i, m := range g.Msgs {
+		if m.RecvOp == rline.None {
+			continue
+		}
+		edges++
 		from, to := g.Interval(m.From, m.SendOp), g.Interval(m.To, m.RecvOp)
 		if from < 0 || to < 0 {
 			return nil, fmt.Errorf("zgraph: message %d: process out of range or op before the initial checkpoint", i)
@@ -95,9 +99,12 @@ func New(ckpts [][]int32, msgs []rline.Msg) (*Graph, error) {
 	for v := 0; v < nv; v++ {
 		g.off[v+1] += g.off[v]
 	}
-	g.adj, g.emsg = make([]int32, len(g.Msgs)), make([]int32, len(g.Msgs))
+	g.adj, g.emsg = make([]int32, edges), make([]int32, edges)
 	fill := slices.Clone(g.off[:nv])
 	for i, m := range g.Msgs {
+		if m.RecvOp == rline.None {
+			continue
+		}
 		s := src[i]
 		g.adj[fill[s]], g.emsg[fill[s]] = g.base[m.To]+g.Interval(m.To, m.RecvOp), int32(i)
 		fill[s]++
@@ -352,6 +359,9 @@ func (g *Graph) SnLines(numbers [][]int32) ([]SnOrphan, error) {
 	}
 	var out []SnOrphan
 	for i, m := range g.Msgs {
+		if m.RecvOp == rline.None {
+			continue
+		}
 		lo := pmax[m.To][g.Interval(m.To, m.RecvOp)] + 1
 		hi := pmax[m.From][g.Interval(m.From, m.SendOp)]
 		if lo <= hi {

@@ -305,6 +305,12 @@ func TestSnLines(t *testing.T) {
 		{"missing forced checkpoint", [][]int32{{0, 2}, {0}}, []Msg{
 			{From: 0, FromInterval: 1, To: 1, ToInterval: 0},
 		}, []SnOrphan{{Msg: 0, Lo: 1, Hi: 2}}},
+		// A message never received is no edge but keeps its index: the
+		// witness names the second message.
+		{"unreceived first", [][]int32{{0, 2}, {0}}, []Msg{
+			{From: 0, FromInterval: 1, To: 1, ToInterval: rline.None},
+			{From: 0, FromInterval: 1, To: 1, ToInterval: 0},
+		}, []SnOrphan{{Msg: 1, Lo: 1, Hi: 2}}},
 		// Sent before P0's checkpoint: harmless.
 		{"old message", [][]int32{{0, 3}, {0}}, []Msg{
 			{From: 0, FromInterval: 0, To: 1, ToInterval: 0},
