@@ -175,10 +175,17 @@ func (m *model) windowNote() string {
 	if !m.windowed {
 		return ""
 	}
-	s := fmt.Sprintf("Large run: showing %d of %d events — the start of the run and the events around %d of %d failures; hatched bands mark what is left out",
-		m.shown, m.n, m.failShown, m.failures)
+	what := "the start of the run"
+	switch {
+	case m.failShown > 0:
+		what += fmt.Sprintf(" and the events around %d of %s", m.failShown, plural(m.failures, "failure"))
+	case m.failures > 0:
+		what += fmt.Sprintf(", not the events around its %s", plural(m.failures, "failure"))
+	}
+	s := fmt.Sprintf("Large run: showing %d of %d events — %s; hatched bands mark what is left out", m.shown, m.n, what)
 	if m.hidden > 0 {
-		s += fmt.Sprintf("; %d message arrows cross a cut and are not drawn", m.hidden)
+		s += map[bool]string{true: "; 1 message arrow crosses a cut and is not drawn",
+			false: fmt.Sprintf("; %d message arrows cross a cut and are not drawn", m.hidden)}[m.hidden == 1]
 	}
 	return s + "."
 }
