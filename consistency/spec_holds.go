@@ -21,8 +21,8 @@ import (
 
 // held judges hold e at seq: some copy of its message, sent to its
 // process and still in its mailbox, must be one the protocol holds
-// (judge returns "" for copy k, index ci,, else why not), and the process must be at a
-// receive of that message.
+// (judge returns "" for copy k, at index ci, if it holds it, else why
+// not), and the process must be at a receive of that message.
 func (f *specFrame) held(seq int32, e *trace.RunEvent, rule string, judge func(ci, k int32) string) {
 	why := fmt.Sprintf("no copy of %s waits in %s's mailbox", f.m.MsgName(e.Msg), f.name(e.P))
 	live := f.liveCount(e.P)
