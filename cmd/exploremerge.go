@@ -3,8 +3,10 @@ package cmd
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -27,7 +29,7 @@ matrix), in any order, and writes the report the unsharded exploration
 writes: the same counts, worst cases and witnesses (the first failing
 schedule of the whole space, shrunk by its shard), in any format. The
 witnesses go under --out (default: NAME.explore beside the first shard,
-NAME being the trace's).
+NAME being the trace's). A SHARD of - is read from standard input.
 
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2 a
 shard missing, given twice, stopped early, of another exploration or
@@ -50,9 +52,12 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	if _, err := render.ParseFormat(f.report.Format, render.Formats...); err != nil {
 		return usageError(err)
 	}
+	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
+		return fmt.Errorf("-: standard input given twice")
+	}
 	parts := make([]*explore.Result, len(paths))
 	for i, path := range paths {
-		r, err := readShard(path)
+		r, err := readShard(ios, path)
 		if err != nil {
 			return fmt.Errorf("%s: %s", path, pipeline.Describe(err))
 		}
@@ -66,11 +71,18 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	return finishExplore(ios, &f.report, res, dir, 0)
 }
 
-// readShard reads one shard's --format json result; an error entry (the
-// shard could not explore its trace) is refused with its message.
-func readShard(path string) (*explore.Result, error) {
-	output.Reading(path)
-	b, err := os.ReadFile(path)
+// readShard reads one shard's --format json result ("-": stdin, as
+// every command reads it); an error entry (the shard could not explore
+// its trace) is refused with its message.
+func readShard(ios *IO, path string) (*explore.Result, error) {
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(ios.pipe().OpenStdin())
+	} else {
+		output.Reading(path)
+		b, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, err
 	}
