@@ -88,6 +88,14 @@ func (s Shard) has(ordinal int64) bool {
 	return s.Count <= 1 || ordinal%int64(s.Count) == int64(s.Index)
 }
 
+// of counts the ordinals below n that the shard has.
+func (s Shard) of(n int64) int64 {
+	if s.Count <= 1 {
+		return n
+	}
+	return max(0, (n-int64(s.Index)+int64(s.Count)-1)/int64(s.Count))
+}
+
 // ErrOptions wraps errors in the options (as opposed to the trace).
 var ErrOptions = errors.New("explore")
 

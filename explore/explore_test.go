@@ -341,3 +341,21 @@ func witnessJSON(t fataler, r *Result) string {
 	}
 	return ""
 }
+
+// TestShardOf: a shard's count of the ordinals below n is the number it
+// has (the progress total of a shard).
+func TestShardOf(t *testing.T) {
+	for _, sh := range []Shard{{}, {0, 1}, {0, 3}, {2, 3}, {4, 5}} {
+		for n := int64(0); n < 12; n++ {
+			want := int64(0)
+			for o := int64(0); o < n; o++ {
+				if sh.has(o) {
+					want++
+				}
+			}
+			if got := sh.of(n); got != want {
+				t.Errorf("%v.of(%d) = %d, want %d", sh, n, got, want)
+			}
+		}
+	}
+}

@@ -121,13 +121,8 @@ func (x *explorer) each(total func(n int64), f func(b *base, list []sched) bool)
 	if x.scope.Mode == Sampled {
 		return x.eachSampled(total, f)
 	}
-	classes := x.scope.Classes.Int64()
 	sh := x.o.Shard
-	if sh.Count <= 1 {
-		total(classes)
-	} else {
-		total(max(0, (classes-int64(sh.Index)+int64(sh.Count)-1)/int64(sh.Count)))
-	}
+	total(sh.of(x.scope.Classes.Int64()))
 	var ordinal int64
 	return x.eachBase(func(b *base, vec uint64) bool {
 		var list []sched
