@@ -21,7 +21,7 @@ import (
 // differently share: it keeps to the end what a recovery may read (PK's
 // vectors of checkpoints and copies), since a clone's suffix may hold
 // recoveries its prefix does not foresee, so that Clone can be taken at
-// any event. Its clones drop what no recovery can read as NewStream's.
+// any event. Its clones are such streams too.
 func NewSharedStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 	return newStream(run, src, sizeHint, math.MaxInt32)
 }
@@ -141,14 +141,10 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 			c.lists[i].bad = &bc
 		}
 	}
-	// The source's tables are made again from the clone's source, and
-	// its vectors dropped again as NewStream's once no recovery can come.
-	m := f.m
-	c.vectors.horizon = history.None
-	fresh := newVTKeeper(m, history.None)
-	c.vectors.srcFails = fresh.srcFails
+	// The source's flushes are found again in the clone's source; the
+	// clone keeps its vectors, as s does, for clones of its own.
 	c.flushes = pkFlushes{}
-	if src := m.Src; src != nil && len(src.Processes) == len(c.procs) {
+	if src := f.m.Src; src != nil && len(src.Processes) == len(c.procs) {
 		c.flushes = newPKFlushes(src, len(c.procs))
 		c.flushes.next = s.flushes.next
 	}

@@ -24,7 +24,8 @@ import (
 // the rest reports, and models, exactly what a fresh stream fed the
 // whole run does — for every algorithm, variant and mutant, on generated
 // traces with failures (the placement protocols': without, as they
-// replay only those). The clone must share nothing the original may
+// replay only those), the stream cloned at each event being the clone
+// of the one cloned at the event before. The clone must share nothing the original may
 // still write: every slice, map and pointer reachable from it is its
 // own (sharedWith), but for the run, the traces and what is never
 // written again, and the original, fed the rest and judged first,
@@ -63,19 +64,19 @@ func TestStreamCloneAgrees(t *testing.T) {
 					fresh.Add(&run.Events[i])
 				}
 				want := fresh.Report()
+				// The stream cloned at k is a clone of a clone of … the
+				// stream, once per event before k.
+				chain := consistency.NewSharedStream(run, tr, n)
 				for k := 0; k <= n; k++ {
-					s := consistency.NewSharedStream(run, tr, n)
-					for i := range k {
-						s.Add(&run.Events[i])
-					}
-					cl := s.Clone(run, tr)
-					if shared := sharedWith(reflect.ValueOf(cl), reflect.ValueOf(s), "stream", map[uintptr]bool{}); shared != "" {
+					cl := chain.Clone(run, tr)
+					if shared := sharedWith(reflect.ValueOf(cl), reflect.ValueOf(chain), "stream", map[uintptr]bool{}); shared != "" {
 						t.Fatalf("cloned at seq %d, the clone shares %s with the original", k, shared)
 					}
+					next := chain.Clone(run, tr)
 					for i := k; i < n; i++ {
-						s.Add(&run.Events[i])
+						chain.Add(&run.Events[i])
 					}
-					s.Report()
+					chain.Report()
 					for i := k; i < n; i++ {
 						cl.Add(&run.Events[i])
 					}
@@ -84,6 +85,9 @@ func TestStreamCloneAgrees(t *testing.T) {
 					}
 					if !reflect.DeepEqual(cl.Model(), fresh.Model()) {
 						t.Fatalf("cloned at seq %d: the model differs from a fresh stream's", k)
+					}
+					if chain = next; k < n {
+						chain.Add(&run.Events[k])
 					}
 				}
 			})

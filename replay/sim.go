@@ -59,6 +59,11 @@ func (s *Sim) RunUntil(at int32, t trace.Time) error {
 	return s.e.advance(&item{t: t, class: classIndexed, key: int64(at)})
 }
 
+// Run returns the run made so far: its events are final (a checker may
+// take them as they come), its end is not yet written. A clone's run is
+// its own.
+func (s *Sim) Run() *trace.Run { return s.e.out }
+
 // Finish runs to the end and returns the run, as Run would.
 func (s *Sim) Finish() (*trace.Run, error) {
 	if err := s.e.advance(nil); err != nil {
