@@ -99,7 +99,7 @@ func (s *msSpec) clone(f *specFrame) *msSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), slices.Clone(pr.log)
+		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), withCap(pr.log)
 		pr.owes = slices.Clone(pr.owes)
 		for i := range pr.owes {
 			pr.owes[i].sent = slices.Clone(pr.owes[i].sent)
@@ -116,7 +116,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.cur, pr.pending, pr.ckpts = slices.Clone(pr.cur), slices.Clone(pr.pending), slices.Clone(pr.ckpts)
+		pr.cur, pr.pending, pr.ckpts = slices.Clone(pr.cur), slices.Clone(pr.pending), withCap(pr.ckpts)
 		pr.ann = annIndex{list: slices.Clone(pr.ann.list), origins: slices.Clone(pr.ann.origins), by: slices.Clone(pr.ann.by)}
 		for i := range pr.ann.by {
 			o := &pr.ann.by[i]
@@ -132,7 +132,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 			pr.replay = &rc
 		}
 	}
-	c.copies, c.early, c.recvOf, c.restarted = slices.Clone(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
+	c.copies, c.early, c.recvOf, c.restarted = withCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
 	c.lists = slices.Clone(s.lists)
 	for i := range c.lists {
 		if bad := c.lists[i].bad; bad != nil {
@@ -150,4 +150,13 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	}
 	f.b.PutBack(c.putBack)
 	return &c
+}
+
+// withCap copies s with its capacity: the tables a clone goes on
+// appending to, as its original would, without growing them again.
+func withCap[S ~[]E, E any](s S) S {
+	if s == nil {
+		return nil
+	}
+	return append(make(S, 0, cap(s)), s...)
 }

@@ -26,8 +26,8 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace) *Builder {
 	c.procs = slices.Clone(b.procs)
 	for p := range c.procs {
 		ps := &c.procs[p]
-		ps.Live, ps.Held, ps.Taken = grown(ps.Live), grown(ps.Held), grown(ps.Taken)
-		ps.stable = grown(ps.stable)
+		ps.Live, ps.Held, ps.Taken = withCap(ps.Live), withCap(ps.Held), withCap(ps.Taken)
+		ps.stable = withCap(ps.stable)
 		ps.byID = maps.Clone(ps.byID)
 	}
 	c.candidates = slices.Clone(b.candidates)
@@ -51,7 +51,7 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace) *Model {
 		c.msgs = &mm
 		c.srcOps, c.srcTicks, c.srcFails = srcTables(src, np)
 	}
-	c.Pred, c.SendOf, c.UndoneBy = grown(m.Pred), grown(m.SendOf), grown(m.UndoneBy)
+	c.Pred, c.SendOf, c.UndoneBy = withCap(m.Pred), withCap(m.SendOf), withCap(m.UndoneBy)
 	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
 	c.Failures = slices.Clone(m.Failures)
 	for i := range c.Failures {
@@ -65,19 +65,19 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace) *Model {
 		c.Restores[i].Undid = slices.Clone(c.Restores[i].Undid)
 	}
 	cp := &c.Copies
-	cp.Send, cp.Orig, cp.box = grown(cp.Send), grown(cp.Orig), grown(cp.box)
+	cp.Send, cp.Orig, cp.box = withCap(cp.Send), withCap(cp.Orig), withCap(cp.box)
 	cp.first, cp.count, cp.later = slices.Clone(cp.first), slices.Clone(cp.count), maps.Clone(cp.later)
 	c.Takes = slices.Clone(m.Takes)
 	c.shownKind, c.shownMsg = slices.Clone(m.shownKind), slices.Clone(m.shownMsg)
 	for p := range c.shownKind {
-		c.shownKind[p], c.shownMsg[p] = grown(c.shownKind[p]), grown(c.shownMsg[p])
+		c.shownKind[p], c.shownMsg[p] = withCap(c.shownKind[p]), withCap(c.shownMsg[p])
 	}
 	return &c
 }
 
-// grown copies s with its capacity: the clone goes on appending to it as
+// withCap copies s with its capacity: the clone goes on appending to it as
 // the original would.
-func grown[S ~[]E, E any](s S) S {
+func withCap[S ~[]E, E any](s S) S {
 	if s == nil {
 		return nil
 	}
