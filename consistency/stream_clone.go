@@ -27,7 +27,7 @@ func NewSharedStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 }
 
 // Clone returns an independent stream in s's state (made by
-// NewSharedStream), judging run from there: run's events so far are the
+// NewSharedStream, not yet reported), judging run from there: run's events so far are the
 // ones s was fed, and src is the source trace the run goes on against —
 // s's, or s's with events that are not ops inserted after every source
 // event the run has shown so far (a schedule's injected failure). Every
