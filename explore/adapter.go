@@ -78,31 +78,80 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 	return engine{name: name, alg: a.Name(), mk: mk}, nil
 }
 
-// start prepares the replay of tr through the engine's algorithm, to be
-// run, stopped and cloned (replay.Sim).
-func (e engine) start(tr *trace.Trace) (*replay.Sim, error) {
+// judged is a replay of a schedule's trace through the engine's
+// algorithm and the checker's stream judging its run as it is made:
+// cloned together at each failure point, so that each schedule replays
+// and judges its suffix only (docs/explore.md, "Shared prefixes").
+type judged struct {
+	sim *replay.Sim
+	st  *consistency.Stream
+	// fed counts the run's events the stream has taken.
+	fed int
+}
+
+// start prepares the replay of tr through the engine's algorithm and
+// its judging, to be run, stopped and cloned.
+func (e engine) start(tr *trace.Trace) (*judged, error) {
 	alg, err := e.mk(e.name, e.variant, tr)
 	if err != nil {
 		return nil, err
 	}
-	return replay.Start(tr, alg, replay.Options{Variant: e.variant})
-}
-
-// replay replays tr through the engine's algorithm from the start.
-func (e engine) replay(tr *trace.Trace) (*trace.Run, error) {
-	s, err := e.start(tr)
+	sim, err := replay.Start(tr, alg, replay.Options{Variant: e.variant})
 	if err != nil {
 		return nil, err
 	}
-	return s.Finish()
+	return &judged{sim: sim, st: consistency.NewSharedStream(sim.Run(), tr, len(tr.Events))}, nil
 }
 
-// verdict checks run, the engine's replay of tr, and fills v; with
-// recoveries, also v.recs. The run's fail events map to their ordinals
-// among the trace's fail events: the engine records every fail, ignored
-// or not, in trace order.
-func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict, recoveries bool) {
-	rep, m := consistency.Judge(run, tr)
+// catchUp feeds the stream the events the replay has made since.
+func (j *judged) catchUp() {
+	run := j.sim.Run()
+	for ; j.fed < len(run.Events); j.fed++ {
+		j.st.Add(&run.Events[j.fed])
+	}
+}
+
+// clone copies j where it stopped, to go on over tr: j's trace with a
+// fail inserted at index at.
+func (j *judged) clone(tr *trace.Trace, at int32) (*judged, error) {
+	j.catchUp()
+	cs, err := j.sim.Clone()
+	if err != nil {
+		return nil, err
+	}
+	if err := cs.Insert(tr, at, 1); err != nil {
+		return nil, err
+	}
+	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr), fed: j.fed}, nil
+}
+
+// finish replays and judges the rest of the run, filling v; with
+// recoveries, also v.recs.
+func (j *judged) finish(v *verdict, recoveries bool) error {
+	if _, err := j.sim.Finish(); err != nil {
+		return err
+	}
+	j.catchUp()
+	v.judge(j.st, recoveries)
+	return nil
+}
+
+// replay replays and judges tr from the start, filling v as finish.
+func (e engine) replay(tr *trace.Trace, v *verdict, recoveries bool) error {
+	j, err := e.start(tr)
+	if err != nil {
+		return err
+	}
+	return j.finish(v, recoveries)
+}
+
+// judge fills v with what st, fed a whole run, reports, and measures
+// of its model. The run's fail events map to their ordinals among the
+// trace's fail events: the engine records every fail, ignored or not, in
+// trace order.
+func (v *verdict) judge(st *consistency.Stream, recoveries bool) {
+	rep := st.Report()
+	m := st.Model()
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -118,6 +167,7 @@ func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict, recoveries 
 	if !recoveries {
 		return
 	}
+	run := m.Run
 	v.recs, v.seqs = v.recs[:0], v.seqs[:0]
 	for i := range run.Events {
 		if run.Events[i].Kind == trace.Fail {
@@ -135,12 +185,10 @@ func (e engine) verdict(run *trace.Run, tr *trace.Trace, v *verdict, recoveries 
 // property with index prop (the shrinker's test, run for every candidate:
 // it judges without measuring the recoveries, which it never reads).
 func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
-	run, err := e.replay(tr)
-	if err != nil {
+	var v verdict
+	if err := e.replay(tr, &v, false); err != nil {
 		return false
 	}
-	var v verdict
-	e.verdict(run, tr, &v, false)
 	return v.fails&(1<<prop) != 0
 }
 

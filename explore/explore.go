@@ -196,10 +196,10 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 }
 
 // fit lowers the workers to what the memory cap holds: each keeps a
-// replay per algorithm of every node on its path down the prefix tree
-// (K + 1 of them, K at most the failure points: a schedule injects one
-// failure a point), and checks one run at a time. Not even one worker
-// fitting is a refusal.
+// replay and the checker's stream judging it (its model) per algorithm
+// of every node on its path down the prefix tree (K + 1 of them, K at
+// most the failure points: a schedule injects one failure a point). Not
+// even one worker fitting is a refusal.
 func (x *explorer) fit() error {
 	p := x.o.Pipeline
 	if p == nil {

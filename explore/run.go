@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -61,20 +60,22 @@ func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) 
 }
 
 // node is a node of the prefix tree: the schedule (run or not) of its
-// depth-d prefix, its trace, and a replay of it per engine, stopped
-// where the schedules below it part (nil: replay from the start).
+// depth-d prefix, its trace, and a replay of it per engine with its
+// judging, stopped where the schedules below it part (nil: replay from
+// the start).
 type node struct {
 	b    *base
 	d    int
 	tr   *trace.Trace
 	inj  []int32
-	sims []*replay.Sim
+	sims []*judged
 }
 
-// run runs the schedules of tk: one failure-free replay per engine,
-// cloned at each failure point, each clone continued over its schedule.
+// run runs the schedules of tk: one failure-free replay and judging per
+// engine, cloned at each failure point, each clone continued over its
+// schedule.
 func (w *worker) run(tk *task, t *tally) {
-	root := &node{b: tk.b, tr: tk.b.tr, sims: make([]*replay.Sim, len(w.x.engines))}
+	root := &node{b: tk.b, tr: tk.b.tr, sims: make([]*judged, len(w.x.engines))}
 	for a, e := range w.x.engines {
 		root.sims[a], _ = e.start(tk.b.tr) // on error, each schedule replays alone and says why
 	}
@@ -108,24 +109,23 @@ func (w *worker) walk(n *node, list []sched, t *tally) {
 }
 
 // child returns the node of prefix pts, n's prefix and one more point:
-// n's replays run until that point, cloned and continued over its trace.
+// n's replays run until that point, cloned with their judging and
+// continued over its trace.
 func (w *worker) child(n *node, pts []int32) *node {
 	buf := &w.bufs[n.d+1]
 	pt := &n.b.points[pts[n.d]]
 	// The fails of the prefix all come before the new one.
 	at := pt.Gap + int32(n.d)
-	c := &node{b: n.b, d: n.d + 1, tr: n.b.build(pts, buf, false), inj: buf.inj, sims: make([]*replay.Sim, len(n.sims))}
+	c := &node{b: n.b, d: n.d + 1, tr: n.b.build(pts, buf, false), inj: buf.inj, sims: make([]*judged, len(n.sims))}
 	for a, s := range n.sims {
 		if s == nil {
 			continue
 		}
-		if err := s.RunUntil(at, pt.T); err != nil {
+		if err := s.sim.RunUntil(at, pt.T); err != nil {
 			n.sims[a] = nil
 			continue
 		}
-		if cs, err := s.Clone(); err == nil && cs.Insert(c.tr, at, 1) == nil {
-			c.sims[a] = cs
-		}
+		c.sims[a], _ = s.clone(c.tr, at) // on error, the schedules below replay alone
 	}
 	return c
 }
@@ -134,22 +134,20 @@ func (w *worker) child(n *node, pts []int32) *node {
 // where there is none), checks the runs and counts s in t.
 func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 	for a, e := range w.x.engines {
-		var run *trace.Run
 		var err error
-		sim := n.sims[a]
-		if sim != nil {
-			run, err = sim.Finish()
+		j := n.sims[a]
+		if j != nil {
+			err = j.finish(&w.v, true)
 			n.sims[a] = nil
 		} else {
-			run, err = e.replay(n.tr)
+			err = e.replay(n.tr, &w.v, true)
 		}
 		if err != nil {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		e.verdict(run, n.tr, &w.v, true)
-		if sim != nil {
-			sim.Release()
+		if j != nil {
+			j.sim.Release()
 		}
 		if a == 0 {
 			// The engine ignores a fail of a process already down (SPEC

@@ -10,6 +10,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
@@ -85,11 +87,9 @@ func (bf *bruteForce) verdict(t fataler, pts []int32) []uint16 {
 	out := make([]uint16, len(bf.engines))
 	for i, e := range bf.engines {
 		var v verdict
-		run, err := e.replay(tr)
-		if err != nil {
+		if err := fromScratch(e, tr, &v); err != nil {
 			t.Fatalf("schedule %v: %v", pts, err)
 		}
-		e.verdict(run, tr, &v, true)
 		out[i] = v.fails
 	}
 	bf.verdicts[k] = out
@@ -255,4 +255,23 @@ func TestReductionStats(t *testing.T) {
 			}
 		}
 	})
+}
+
+// fromScratch fills v as explore does for tr, but without sharing: tr
+// replayed whole, its run judged by a fresh stream.
+func fromScratch(e engine, tr *trace.Trace, v *verdict) error {
+	alg, err := e.mk(e.name, e.variant, tr)
+	if err != nil {
+		return err
+	}
+	run, err := replay.Run(tr, alg, replay.Options{Variant: e.variant})
+	if err != nil {
+		return err
+	}
+	st := consistency.NewStream(run, tr, len(run.Events))
+	for i := range run.Events {
+		st.Add(&run.Events[i])
+	}
+	v.judge(st, true)
+	return nil
 }

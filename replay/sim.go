@@ -59,6 +59,11 @@ func (s *Sim) RunUntil(at int32, t trace.Time) error {
 	return s.e.advance(&item{t: t, class: classIndexed, key: int64(at)})
 }
 
+// Run returns the run made so far: its events are final (a checker may
+// take them as they come), its end is not yet written. A clone's run is
+// its own.
+func (s *Sim) Run() *trace.Run { return s.e.out }
+
 // Finish runs to the end and returns the run, as Run would.
 func (s *Sim) Finish() (*trace.Run, error) {
 	if err := s.e.advance(nil); err != nil {
@@ -90,19 +95,19 @@ func (s *Sim) Clone() (*Sim, error) {
 	c.procs = slices.Clone(e.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.live = slices.Clone(pr.live)
-		pr.ckpts = slices.Clone(pr.ckpts)
+		pr.live = withCap(pr.live)
+		pr.ckpts = withCap(pr.ckpts)
 		pr.replay = slices.Clone(pr.replay)
 		pr.pending = slices.Clone(pr.pending)
 	}
-	c.q = slices.Clone(e.q)
-	c.copies = slices.Clone(e.copies)
+	c.q = withCap(e.q)
+	c.copies = withCap(e.copies)
 	c.ctrls = slices.Clone(e.ctrls)
 	c.ctrlFree = slices.Clone(e.ctrlFree)
 	c.head, c.tail, c.ncopy = slices.Clone(e.head), slices.Clone(e.tail), slices.Clone(e.ncopy)
 	c.lastPB, c.lastVT = slices.Clone(e.lastPB), slices.Clone(e.lastVT)
 	c.bodies = maps.Clone(e.bodies)
-	c.stable, c.pbRefs, c.drops = slices.Clone(e.stable), slices.Clone(e.pbRefs), slices.Clone(e.drops)
+	c.stable, c.pbRefs, c.drops = slices.Clone(e.stable), withCap(e.pbRefs), slices.Clone(e.drops)
 	run := *e.out
 	// The run's tables hold values and immutable vectors: copying the
 	// slices is copying the run. Events get the room the rest will need,
@@ -112,10 +117,19 @@ func (s *Sim) Clone() (*Sim, error) {
 		events = make([]trace.RunEvent, 0, cap(e.out.Events))
 	}
 	run.Events = append(events[:0], e.out.Events...)
-	run.PBs, run.VTs = slices.Clone(run.PBs), slices.Clone(run.VTs)
+	run.PBs, run.VTs = withCap(run.PBs), withCap(run.VTs)
 	run.Bodies, run.Strings = slices.Clone(run.Bodies), slices.Clone(run.Strings)
 	c.out = &run
 	return &Sim{e: &c, from: s}, nil
+}
+
+// withCap copies s with its capacity: the tables a clone goes on
+// appending to, as its original would, without growing them again.
+func withCap[S ~[]E, E any](s S) S {
+	if s == nil {
+		return nil
+	}
+	return append(make(S, 0, cap(s)), s...)
 }
 
 // Release ends s: the run Finish returned is no longer read, and its

@@ -1,0 +1,85 @@
+package history
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// Clone returns an independent builder in b's state, building the model
+// of run from there: run holds the events added so far (the same ones),
+// and src is the source trace it goes on against — b's, or b's with n
+// events that are not ops inserted at index at, after every source
+// event the run has shown so far (explore's next failure). The tables
+// read from the source are made again from src; what the builder keeps
+// of source indexes is from before at, so it holds unchanged. The
+// putBack hook is not carried over: the caller that set it sets its
+// clone's (package consistency's PK spec).
+//
+// Every slice and map the builder may write again is copied, also those
+// inside its elements; the source and run tables and the vectors are
+// shared, as nobody writes them.
+func (b *Builder) Clone(run *trace.Run, src *trace.Trace) *Builder {
+	c := *b
+	c.m = b.m.clone(run, src)
+	c.procs = slices.Clone(b.procs)
+	for p := range c.procs {
+		ps := &c.procs[p]
+		ps.Live, ps.Held, ps.Taken = withCap(ps.Live), withCap(ps.Held), withCap(ps.Taken)
+		ps.stable = withCap(ps.stable)
+		ps.byID = maps.Clone(ps.byID)
+	}
+	c.candidates = slices.Clone(b.candidates)
+	c.downPending = maps.Clone(b.downPending)
+	for p, l := range c.downPending {
+		c.downPending[p] = slices.Clone(l)
+	}
+	c.perFail = slices.Clone(b.perFail)
+	c.putBack = nil
+	return &c
+}
+
+// clone copies a model being built (Finish has not run: its final
+// tables are nil) for Builder.Clone.
+func (m *Model) clone(run *trace.Run, src *trace.Trace) *Model {
+	c := *m
+	c.Run, c.Src = run, src
+	c.msgs, c.srcOps, c.srcTicks, c.srcFails = nil, nil, nil, nil
+	if np := len(run.Processes); src != nil && len(src.Processes) == np {
+		mm := newMsgMaps(run.Msgs, src.Msgs)
+		c.msgs = &mm
+		c.srcOps, c.srcTicks, c.srcFails = srcTables(src, np)
+	}
+	c.Pred, c.SendOf, c.UndoneBy = withCap(m.Pred), withCap(m.SendOf), withCap(m.UndoneBy)
+	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
+	c.Failures = slices.Clone(m.Failures)
+	for i := range c.Failures {
+		f := &c.Failures[i]
+		f.Handlers = slices.Clone(f.Handlers)
+		f.Snap = Snapshot{LiveAt: slices.Clone(f.Snap.LiveAt), Heads: slices.Clone(f.Snap.Heads), Recvs: slices.Clone(f.Snap.Recvs)}
+	}
+	c.Handlings = slices.Clone(m.Handlings)
+	c.Restores = slices.Clone(m.Restores)
+	for i := range c.Restores {
+		c.Restores[i].Undid = slices.Clone(c.Restores[i].Undid)
+	}
+	cp := &c.Copies
+	cp.Send, cp.Orig, cp.box = withCap(cp.Send), withCap(cp.Orig), withCap(cp.box)
+	cp.first, cp.count, cp.later = slices.Clone(cp.first), slices.Clone(cp.count), maps.Clone(cp.later)
+	c.Takes = slices.Clone(m.Takes)
+	c.shownKind, c.shownMsg = slices.Clone(m.shownKind), slices.Clone(m.shownMsg)
+	for p := range c.shownKind {
+		c.shownKind[p], c.shownMsg[p] = withCap(c.shownKind[p]), withCap(c.shownMsg[p])
+	}
+	return &c
+}
+
+// withCap copies s with its capacity: the clone goes on appending to it as
+// the original would.
+func withCap[S ~[]E, E any](s S) S {
+	if s == nil {
+		return nil
+	}
+	return append(make(S, 0, cap(s)), s...)
+}
