@@ -214,6 +214,16 @@ func forgedCases() []propCase {
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,
 			at(14, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseRequest }),
+		// 9. timing (red team, issue 28): a process acts on a Rollback
+		// request when it arrives; P1's recovery checkpoint, and what
+		// follows it, moved later (a rollback moved so shifts the ready
+		// time of what it re-executes, which equivalence judges).
+		forged(report.LogReplayRules, "forged-recovery-late-ms", "P1's checkpoint at seq 7 (t=5) comes at t=5, not at the instant of P1's control_recv at seq 6 (t=4.6)", "ms", futureHold,
+			at(7, trace.Checkpoint), func(run *trace.Run, e *trace.RunEvent) {
+				for i := e.Seq; int(i) < len(run.Events); i++ {
+					run.Events[i].T = 5 * trace.Second
+				}
+			}),
 	}
 }
 

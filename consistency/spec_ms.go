@@ -75,6 +75,20 @@ type msOwe struct {
 
 type msOweKind uint8
 
+// oweInstant says, per duty, why its steps share the instant of the
+// event that began it (a run that claims SPEC §3's timing): a process
+// acts on an input when it arrives (issue 28: a rollback moved later
+// than its request's arrival passed).
+var oweInstant = [...]string{
+	oweDeliverSn:   atReceipt,
+	oweDeliverCopy: atReceipt,
+	oweApply:       "a process applies a Rollback request's recovery when the request arrives (one that arrived while it was down, at its restart): a process acts on a request when it arrives (SPEC §3, §4.2)",
+	oweRequests:    "a restarted MS process sends its recovery's Rollback requests at its restart",
+	oweAdopted:     "the textbook variant adopts a message's incarnation, by a recovery checkpoint, at the receipt that delivers it",
+}
+
+const atReceipt = "MS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant"
+
 const (
 	oweDeliverSn msOweKind = iota
 	oweDeliverCopy
@@ -173,16 +187,15 @@ func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool)
 	case e.Failure != history.None && e.Failure != s.m.Failures[d.fi].Seq:
 		return false, false
 	case d.kind == oweApply:
-		return e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery, true
+		ok = e.Kind == trace.Rollback || e.Kind == trace.Checkpoint && e.CkptType == trace.CkptRecovery
 	default:
 		ok = e.Kind == trace.ControlSend && e.Control == trace.ControlRollback && e.Peer >= 0 && int(e.Peer) < len(d.sent)
 	}
 	if !ok {
 		return false, false
 	}
-	if (d.kind == oweDeliverSn || d.kind == oweDeliverCopy) && !s.sameInstant(d.seq, e) {
-		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\nMS takes a forced checkpoint, or logs a message, at the receipt that delivers it: the receive judges a copy once it has arrived, and all three happen at that instant",
-			s.ev(seq), e.T, s.ev(d.seq))
+	if !s.sameInstant(d.seq, e) {
+		s.divergef([]int32{d.seq, seq}, "%s comes at t=%s, not at the instant of %s\n%s", s.ev(seq), e.T, s.ev(d.seq), oweInstant[d.kind])
 	}
 	if d.kind != oweRequests {
 		return true, true
