@@ -219,12 +219,43 @@ func forgedCases() []propCase {
 		// follows it, moved later (a rollback moved so shifts the ready
 		// time of what it re-executes, which equivalence judges).
 		forged(report.LogReplayRules, "forged-recovery-late-ms", "P1's checkpoint at seq 7 (t=5) comes at t=5, not at the instant of P1's control_recv at seq 6 (t=4.6)", "ms", futureHold,
-			at(7, trace.Checkpoint), func(run *trace.Run, e *trace.RunEvent) {
-				for i := e.Seq; int(i) < len(run.Events); i++ {
-					run.Events[i].T = 5 * trace.Second
-				}
-			}),
+			at(7, trace.Checkpoint), retimeFrom(5)),
+		// A receive examines its copies when it is ready and they have
+		// arrived, and delivers, discards or holds at once (SPEC §3): a
+		// hold MS owed deleted (its delivery still at the request's
+		// arrival), a discard or a receipt moved later, a discard moved
+		// before its receive was ready.
+		{property: report.Equivalence, name: "forged-hold-deleted-ms", fail: true, src: futureHold,
+			witness: "P1's recv of b at seq 7 comes at t=4.6, not at t=2.6",
+			replayed: func(t *testing.T) *trace.Run {
+				return dropEvents(replayOf(t, "ms", futureHold(t)), func(e *trace.RunEvent) bool { return e.Kind == trace.Hold || e.Kind == trace.Unhold })
+			}},
+		forged(report.Equivalence, "forged-discard-late-ms", "P1's discard of m1 at seq 7 comes at t=5.4, not at t=5", "ms", stale,
+			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 54 * trace.Second / 10 }),
+		forged(report.Equivalence, "forged-recv-late-ms", "P1's recv of m at seq 3 comes at t=3.5, not at t=3", "ms", forcedTrace,
+			at(2, trace.Checkpoint), retimeFrom(3.5)),
+		forged(report.Equivalence, "forged-discard-unready-ms", "P1's discard of m1 at seq 10 comes at t=6, not at t=8.7", "ms", staleRestarted,
+			at(10, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 6 * trace.Second }),
 	}
+}
+
+// retimeFrom returns an edit that moves the event it is given and every
+// later one to time at (in seconds).
+func retimeFrom(at float64) func(run *trace.Run, e *trace.RunEvent) {
+	return func(run *trace.Run, e *trace.RunEvent) {
+		for i := e.Seq; int(i) < len(run.Events); i++ {
+			run.Events[i].T = trace.Time(at * float64(trace.Second))
+		}
+	}
+}
+
+// staleRestarted is staleTrace with P1's receive its op 1, after a
+// checkpoint numbered 1: P0's request (r = 1) rolls P1 back to that
+// checkpoint at t=4, so its receive of m1 is ready its gap later, at
+// t=8.7, after copy 1 arrives (t=5), and MS discards copy 1 as stale then.
+func staleRestarted(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
+		Internal(0.3, "P1").Checkpoint(1, "P0").Checkpoint(1.5, "P1").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
 }
 
 // forgeReceived returns an edit that makes a token's received list the
