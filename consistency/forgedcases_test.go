@@ -234,6 +234,16 @@ func forgedCases() []propCase {
 			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 54 * trace.Second / 10 }),
 		forged(report.Equivalence, "forged-recv-late-ms", "P1's recv of m at seq 3 comes at t=3.5, not at t=3", "ms", forcedTrace,
 			at(2, trace.Checkpoint), retimeFrom(3.5)),
+		// A source trace whose processes are the run's in another order:
+		// ckpt's algorithms replay them in the trace's (the CLI set such a
+		// source aside, equivalence unknown).
+		{property: report.Equivalence, name: "forged-source-permuted-ms", fail: true, witness: "the source trace's processes are P1, P0, the run's P0, P1",
+			src: func(t *testing.T) *trace.Trace {
+				tr := futureHold(t)
+				tr.Processes[0], tr.Processes[1] = tr.Processes[1], tr.Processes[0]
+				return tr
+			},
+			replayed: func(t *testing.T) *trace.Run { return replayOf(t, "ms", futureHold(t)) }},
 		forged(report.Equivalence, "forged-discard-unready-ms", "P1's discard of m1 at seq 10 comes at t=6, not at t=8.7", "ms", staleRestarted,
 			at(10, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 6 * trace.Second }),
 	}
