@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
@@ -244,6 +245,15 @@ func forgedCases() []propCase {
 				return tr
 			},
 			replayed: func(t *testing.T) *trace.Run { return replayOf(t, "ms", futureHold(t)) }},
+		// Two stale copies of one message discarded at one instant, out of
+		// their arrival order (a generated trace: copies 1 and 2 of m3).
+		{property: report.Equivalence, name: "forged-discard-order-ms", fail: true, src: genFour,
+			witness: "P2's discard at seq 56 takes copy 2 of m3 while copy 1 waits in its mailbox",
+			replayed: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", genFour(t))
+				run.Events[56], run.Events[57] = run.Events[57], run.Events[56]
+				return renumber(run)
+			}},
 		forged(report.Equivalence, "forged-discard-unready-ms", "P1's discard of m1 at seq 10 comes at t=6, not at t=8.7", "ms", staleRestarted,
 			at(10, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 6 * trace.Second }),
 	}
@@ -266,6 +276,20 @@ func retimeFrom(at float64) func(run *trace.Run, e *trace.RunEvent) {
 func staleRestarted(t *testing.T) *trace.Trace {
 	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.3, "P1").Checkpoint(1, "P0").Checkpoint(1.5, "P1").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
+}
+
+// genFour is a generated trace (seed 4, three processes, two failures)
+// whose MS run discards two stale copies of m3 at one instant (seqs 56
+// and 57).
+func genFour(t *testing.T) *trace.Trace {
+	c := gen.DefaultConfig()
+	c.Seed, c.Procs, c.Events, c.Failures, c.Concurrent = 4, 3, 30, 2, true
+	c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
+	tr, err := gen.Trace(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
 
 // forgeReceived returns an edit that makes a token's received list the

@@ -134,14 +134,18 @@ func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) 
 		s.badf(equivalenceAt, []int32{seq}, "%s %s %s at seq %d, t=%s, before it arrives at t=%s\ncopy %[7]d of %[3]s was sent at seq %[8]d, t=%[9]s, and a copy arrives its message's delay %[10]s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%[6]s",
 			s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, m.Event(snd).T+d, e.Copy, snd, m.Event(snd).T, d)
 	}
-	for k := int32(1); e.Via == trace.ViaNet && k < e.Copy; k++ {
+	// A discard of a copy from the mailbox keeps that order too (red team,
+	// issue 28: two stale copies discarded at one instant, swapped,
+	// passed); the replay log's copy comes first.
+	inOrder := e.Via == trace.ViaNet || e.Kind == trace.Discard && s.b.Untaken(ci)
+	for k := int32(1); inOrder && k < e.Copy; k++ {
 		cj := m.Copies.Index(e.Msg, k)
 		if cj < 0 || !s.b.Untaken(cj) || m.CopyTo(cj) != e.P {
 			continue
 		}
 		if snd := m.Copies.Send[cj]; m.Event(snd).T+d <= e.T {
-			s.badf(equivalenceAt, []int32{seq}, "%s's receive at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[5]d, sent at seq %d, arrived at t=%s, before the receive at t=%s; it was neither delivered nor discarded first",
-				s.name(e.P), seq, e.Copy, m.MsgName(e.Msg), k, snd, m.Event(snd).T+d, e.T)
+			s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[6]d, sent at seq %d, arrived at t=%s, before the %[2]s at t=%[9]s; it was neither delivered nor discarded first",
+				s.name(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), k, snd, m.Event(snd).T+d, e.T)
 			return
 		}
 	}
