@@ -221,6 +221,10 @@ func forgedCases() []propCase {
 		// time of what it re-executes, which equivalence judges).
 		forged(report.LogReplayRules, "forged-recovery-late-ms", "P1's checkpoint at seq 7 (t=5) comes at t=5, not at the instant of P1's control_recv at seq 6 (t=4.6)", "ms", futureHold,
 			at(7, trace.Checkpoint), retimeFrom(5)),
+		// ... and a PK process resumes when its token returns (P0's
+		// resume moved 0.05 later; its next op waits for a message).
+		forged(report.LogReplayRules, "forged-resume-late-pk", "P0's resume at seq 22 (t=3.45) comes at t=3.45, not at the instant of P0's control_recv at seq 21 (t=3.4)", "pk", bundled("textbook-orphan"),
+			at(22, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.T = 345 * trace.Second / 100 }),
 		// A receive examines its copies when it is ready and they have
 		// arrived, and delivers, discards or holds at once (SPEC §3): a
 		// hold MS owed deleted (its delivery still at the request's

@@ -16,7 +16,7 @@ import (
 // owed returns the duty event e fulfils, or nil (duties). A hop is
 // fulfilled by its rollback, its resends and, last, its forward.
 func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
-	return p.duties.owed(s.specFrame, e, nil, func(d *pkDuty) (bool, bool) {
+	return p.duties.owed(s.specFrame, seq, e, nil, func(d *pkDuty) (bool, bool) {
 		switch d.kind {
 		case dutyResume:
 			return e.Kind == trace.Resume, true
