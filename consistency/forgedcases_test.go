@@ -225,6 +225,22 @@ func forgedCases() []propCase {
 		// resume moved 0.05 later; its next op waits for a message).
 		forged(report.LogReplayRules, "forged-resume-late-pk", "P0's resume at seq 22 (t=3.45) comes at t=3.45, not at the instant of P0's control_recv at seq 21 (t=3.4)", "pk", bundled("textbook-orphan"),
 			at(22, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.T = 345 * trace.Second / 100 }),
+		// A token hop that forwards without resending what the announcer
+		// lacks: P1 fails before m reaches it, so its token lacks m and P0
+		// must resend it; copy 1 arrives anyway (the no-resend mutant's run).
+		{property: report.LogReplayRules, name: "forged-hop-no-resend-pk", fail: true, src: inFlight,
+			witness: "P0 forwards the token it received at seq 4 without resending its send of m at seq 0",
+			replayed: func(t *testing.T) *trace.Run {
+				a, err := mutants.New("pk", "no-resend", inFlight(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := replay.Run(inFlight(t), a, replay.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return run
+			}},
 		// A receive examines its copies when it is ready and they have
 		// arrived, and delivers, discards or holds at once (SPEC §3): a
 		// hold MS owed deleted (its delivery still at the request's
@@ -280,6 +296,12 @@ func retimeFrom(at float64) func(run *trace.Run, e *trace.RunEvent) {
 func staleRestarted(t *testing.T) *trace.Trace {
 	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
 		Internal(0.3, "P1").Checkpoint(1, "P0").Checkpoint(1.5, "P1").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
+}
+
+// inFlight: P0's m is in flight to P1 (t=1 to 8) when P1 fails (t=2).
+func inFlight(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
+		Send(1, "P0", "P1", "m").Fail(2, "P1").Recv(8, "P1", "m"))
 }
 
 // genFour is a generated trace (seed 4, three processes, two failures)
