@@ -241,6 +241,20 @@ func forgedCases() []propCase {
 				}
 				return run
 			}},
+		// A discard at no receive of its message: P1, done, discards the
+		// extra copy 2 of m1 as a duplicate at its arrival instead of
+		// leaving it unconsumed.
+		{property: report.LogReplayRules, name: "forged-discard-no-receive-pk", fail: true, src: retransmitTrace,
+			witness: "P1 discards copy 2 of m1 at seq 10 at no receive of it",
+			replayed: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "pk", retransmitTrace(t))
+				n := int32(len(run.Events))
+				u := run.Events[n-1] // copy 2's unconsumed record, after the ends at its arrival
+				d := trace.NewRunEvent(trace.Discard, u.T, u.P)
+				d.Msg, d.Copy, d.Reason = u.Msg, u.Copy, trace.ReasonDuplicate
+				run.Events = run.Events[:n-1]
+				return insertAt(run, n-3, d)
+			}},
 		// A receive examines its copies when it is ready and they have
 		// arrived, and delivers, discards or holds at once (SPEC §3): a
 		// hold MS owed deleted (its delivery still at the request's

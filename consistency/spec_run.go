@@ -108,6 +108,9 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		if ci := s.copyOf(e); ci >= 0 && s.m.Copies.Send[ci] != history.None {
 			s.takes(seq, e, ci)
 		}
+		if why := s.atRecv(e.P, e.Msg); why != "" && s.m.Alg.Recovers() {
+			s.badf(logReplayAt, []int32{seq}, "%s discards copy %d of %s at seq %d at no receive of it\nonly a receive of its message judges a copy, to deliver, discard or hold it (SPEC §3); but %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, why)
+		}
 	case trace.ControlSend:
 		s.prompted(seq, e)
 		s.flight = append(s.flight, seq)
