@@ -74,9 +74,13 @@ func readyTimes(m *history.Model, r *result) {
 			if ready, ok := s.ready(m, opAt[e.P], s.op); ok && !s.examined {
 				x.examines(int32(i), e, ready, s.since, r)
 			}
-			s.since, s.examined = e.T, e.Kind == trace.Hold
-		case trace.Unhold:
-			s.since, s.examined = e.T, false
+			s.since, s.examined, s.holdFor = e.T, e.Kind == trace.Hold, e.Failure
+		case trace.Unhold, trace.Checkpoint:
+			// A hold ends at its unhold, or at once when the recovery it
+			// waits for is applied (MS: a recovery checkpoint naming it).
+			if s.examined && (e.Kind == trace.Unhold || e.CkptType == trace.CkptRecovery && e.Failure == s.holdFor) {
+				s.since, s.examined = e.T, false
+			}
 		case trace.Send, trace.Internal, trace.Recv:
 			if e.Resend {
 				continue
@@ -98,11 +102,11 @@ func readyTimes(m *history.Model, r *result) {
 // executed (moved by the blocks since), the earliest time its next op
 // may run (its last resume or restore), and when its current block
 // began (-1: none); the op it is at (None: unknown), when it last
-// started waiting there (the op's start, a discard's, an unhold's), and
-// whether its receive has held since (a hold is released by its unhold).
+// started waiting there (the op's start, a discard's, a hold's end), and
+// whether its receive holds, for the failure holdFor.
 type readyState struct {
 	exec, floor, pausedAt, since trace.Time
-	op                           int32
+	op, holdFor                  int32
 	examined                     bool
 }
 
@@ -195,6 +199,9 @@ func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first 
 		if first != history.None {
 			snd := m.Copies.Send[first]
 			what = fmt.Sprintf("copy %d of %s, sent at seq %d, arrives at t=%s", m.Event(snd).Copy, m.MsgName(e.Msg), snd, at(first))
+		}
+		if due != ready && (first == history.None || due != at(first)) {
+			what += fmt.Sprintf(", and it waits there again from t=%s (a discard, or its hold's end: its unhold, or the recovery checkpoint applying the failure the hold waits for)", due)
 		}
 		return fmt.Sprintf("%s's %s of %s at seq %d comes at t=%s, not at t=%s", m.ProcName(e.P), e.Kind, m.MsgName(e.Msg), seq, e.T, due),
 			fmt.Sprintf("%s's receive of %s is ready at t=%s and %s: a receive examines its message's copies at the first time it is ready and one has arrived, t=%s, and delivers, discards or holds then (SPEC §3)",

@@ -265,6 +265,10 @@ func forgedCases() []propCase {
 			replayed: func(t *testing.T) *trace.Run {
 				return dropEvents(replayOf(t, "ms", futureHold(t)), func(e *trace.RunEvent) bool { return e.Kind == trace.Hold || e.Kind == trace.Unhold })
 			}},
+		// ... and the unhold with it, later than the recovery checkpoint
+		// that applies the failure the hold waits for.
+		forged(report.Equivalence, "forged-unhold-late-ms", "P1's recv of b at seq 9 comes at t=5, not at t=4.6", "ms", futureHold,
+			at(8, trace.Unhold), retimeFrom(5)),
 		forged(report.Equivalence, "forged-discard-late-ms", "P1's discard of m1 at seq 7 comes at t=5.4, not at t=5", "ms", stale,
 			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 54 * trace.Second / 10 }),
 		forged(report.Equivalence, "forged-recv-late-ms", "P1's recv of m at seq 3 comes at t=3.5, not at t=3", "ms", forcedTrace,
