@@ -152,8 +152,9 @@ func newExams(m *history.Model) exams {
 	return exams{m: m, taken: taken}
 }
 
-// examines judges event e at seq, the first by which a receive ready at
-// ready (waiting there since since) examines a copy of its message: due
+// examines judges event e at seq, by which a receive ready at ready
+// examines a copy of its message first since it became ready, or since
+// it waits again (since: a discard, its hold's end): due
 // when the receive is ready and the earliest copy not taken before has
 // arrived (first), or at once for the replay log's. A discard before its
 // own copy arrived is the run spec's (envSpec.arrived).
