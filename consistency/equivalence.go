@@ -2,6 +2,8 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -21,10 +23,10 @@ func equivalence(m *history.Model, r *result) {
 		r.cannotJudge("no source trace: the processes' programs are unknown")
 		return
 	}
-	if len(m.Src.Processes) != len(m.Run.Processes) {
+	if len(m.Src.Processes) != len(m.Run.Processes) || m.Alg != history.Foreign && !slices.Equal(m.Src.Processes, m.Run.Processes) {
 		r.fail([]int32{}, func() (string, string) {
 			return "the run and its source trace have different processes",
-				fmt.Sprintf("the source trace has %d processes, the run %d", len(m.Src.Processes), len(m.Run.Processes))
+				fmt.Sprintf("the source trace's processes are %s, the run's %s: a replay runs its trace's processes, in the trace's order", strings.Join(m.Src.Processes, ", "), strings.Join(m.Run.Processes, ", "))
 		})
 		return
 	}

@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -38,7 +39,9 @@ const noParamsWhy = "the run records no params (restart_delay, control_delay, de
 // replays at a restore, at its time. A held process executes nothing:
 // after a block the wait already done is kept (exec moves by the block's
 // length), after another hold the next op is ready a gap after the
-// resume; either way not before the resume (docs/replay.md).
+// resume; either way not before the resume (docs/replay.md). A receive
+// examines its copies when it is ready and they have arrived
+// (examines).
 func readyTimes(m *history.Model, r *result) {
 	np := len(m.Procs)
 	opAt := m.SrcOps()
@@ -46,6 +49,7 @@ func readyTimes(m *history.Model, r *result) {
 	for p := range st {
 		st[p].pausedAt = -1
 	}
+	x := newExams(m)
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= np {
@@ -55,6 +59,7 @@ func readyTimes(m *history.Model, r *result) {
 		switch e.Kind {
 		case trace.Restart, trace.Rollback:
 			s.exec, s.floor, s.pausedAt = e.T, e.T, -1
+			s.op, s.since, s.examined = e.Pos, e.T, false
 		case trace.Block:
 			s.pausedAt = e.T
 		case trace.Resume:
@@ -64,23 +69,31 @@ func readyTimes(m *history.Model, r *result) {
 			} else {
 				s.exec = max(s.exec, e.T)
 			}
-			s.floor = e.T
+			s.floor, s.since, s.examined = e.T, e.T, false
+		case trace.Discard, trace.Hold:
+			if ready, ok := s.ready(m, opAt[e.P], s.op); ok && !s.examined {
+				x.examines(int32(i), e, ready, s.since, r)
+			}
+			s.since, s.examined, s.holdFor = e.T, e.Kind == trace.Hold, e.Failure
+		case trace.Unhold, trace.Checkpoint:
+			// A hold ends at its unhold, or at once when the recovery it
+			// waits for is applied (MS: a recovery checkpoint naming it).
+			if s.examined && (e.Kind == trace.Unhold || e.CkptType == trace.CkptRecovery && e.Failure == s.holdFor) {
+				s.since, s.examined = e.T, false
+			}
 		case trace.Send, trace.Internal, trace.Recv:
 			if e.Resend {
 				continue
 			}
-			ops := opAt[e.P]
-			if e.Op >= 0 && int(e.Op) < len(ops) {
-				gap := m.Src.Events[ops[e.Op]].T
-				if e.Op > 0 {
-					gap -= m.Src.Events[ops[e.Op-1]].T
-				}
-				ready := max(s.exec+gap, s.floor)
-				if (e.T < ready || (e.Kind != trace.Recv && e.T != ready)) && !replayedAtRestore(m, int32(i), e) {
+			if ready, ok := s.ready(m, opAt[e.P], e.Op); ok && !replayedAtRestore(m, int32(i), e) {
+				if e.T < ready || (e.Kind != trace.Recv && e.T != ready) {
 					notReady(m, int32(i), e, ready, r)
+				} else if e.Kind == trace.Recv && !s.examined {
+					x.examines(int32(i), e, ready, s.since, r)
 				}
 			}
-			s.exec, s.floor = e.T, e.T
+			s.exec, s.floor, s.since = e.T, e.T, e.T
+			s.op, s.examined = e.Op+1, false
 		}
 	}
 }
@@ -88,9 +101,113 @@ func readyTimes(m *history.Model, r *result) {
 // readyState is what readyTimes keeps per process: when its last op
 // executed (moved by the blocks since), the earliest time its next op
 // may run (its last resume or restore), and when its current block
-// began (-1: none).
+// began (-1: none); the op it is at (None: unknown), when it last
+// started waiting there (the op's start, a discard's, a hold's end), and
+// whether its receive holds, for the failure holdFor.
 type readyState struct {
-	exec, floor, pausedAt trace.Time
+	exec, floor, pausedAt, since trace.Time
+	op, holdFor                  int32
+	examined                     bool
+}
+
+// ready returns op k's ready time, from its trace gap (ops: the trace
+// indexes of the process's ops), or false if the run has no such op.
+func (s *readyState) ready(m *history.Model, ops []int32, k int32) (trace.Time, bool) {
+	if k < 0 || int(k) >= len(ops) {
+		return 0, false
+	}
+	gap := m.Src.Events[ops[k]].T
+	if k > 0 {
+		gap -= m.Src.Events[ops[k-1]].T
+	}
+	return max(s.exec+gap, s.floor), true
+}
+
+// exams judges when a receive examines the copies of its message: at
+// the first time at which it is ready and one has arrived, in arrival
+// order (SPEC §3: a receive examines its message's copies in arrival
+// order, the replay log's first, and delivers, discards or holds the
+// receive). So the first receipt, discard or hold by which it takes or
+// waits on a copy comes at once then, not later, and takes the copy
+// that arrived first: a process does not leave an arrived
+// copy in its mailbox while its receive is ready (issue 28: a hold
+// deleted, or a discard or receipt moved later, passed). taken is, per
+// copy, the seq of the first receive or discard that took it (None:
+// none): a copy taken before and put back is not judged.
+type exams struct {
+	m     *history.Model
+	taken []int32
+}
+
+func newExams(m *history.Model) exams {
+	taken := slices.Repeat([]int32{history.None}, m.Copies.Len())
+	for i := range m.Run.Events {
+		e := &m.Run.Events[i]
+		if (e.Kind == trace.Recv && e.Via != trace.ViaLog || e.Kind == trace.Discard) && !e.Resend {
+			if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && taken[ci] == history.None {
+				taken[ci] = int32(i)
+			}
+		}
+	}
+	return exams{m: m, taken: taken}
+}
+
+// examines judges event e at seq, by which a receive ready at ready
+// examines a copy of its message first since it became ready, or since
+// it waits again (since: a discard, its hold's end): due
+// when the receive is ready and the earliest copy not taken before has
+// arrived (first), or at once for the replay log's. A discard before its
+// own copy arrived is the run spec's (envSpec.arrived).
+func (x *exams) examines(seq int32, e *trace.RunEvent, ready, since trace.Time, r *result) {
+	m, due, first := x.m, max(ready, since), int32(history.None)
+	d, ok := m.SrcDelay(e.Msg)
+	if !ok {
+		return
+	}
+	at := func(ci int32) trace.Time { return m.Event(m.Copies.Send[ci]).T + d }
+	if e.Kind != trace.Recv || e.Via != trace.ViaLog {
+		for k := int32(1); m.Copies.Index(e.Msg, k) >= 0; k++ {
+			ci := m.Copies.Index(e.Msg, k)
+			if snd := m.Copies.Send[ci]; snd != history.None && snd < seq && m.CopyTo(ci) == e.P &&
+				(x.taken[ci] >= seq || x.taken[ci] == history.None) && (first == history.None || at(ci) < at(first)) {
+				first = ci
+			}
+		}
+		if first == history.None {
+			return
+		}
+		due = max(due, at(first))
+	}
+	switch own := m.Copies.Index(e.Msg, e.Copy); {
+	case own >= 0 && first != history.None && own != first && x.taken[own] == seq && at(first) <= e.T:
+		snd := m.Copies.Send[first]
+		r.fail([]int32{seq}, func() (string, string) {
+			return fmt.Sprintf("%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox", m.ProcName(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy),
+				fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first", m.Event(snd).Copy, snd, at(first), e.Kind, e.T)
+		})
+	case e.T > due || e.T < ready && (e.Kind != trace.Discard || own < 0 || m.Copies.Send[own] == history.None || e.T >= at(own)):
+		x.late(seq, e, ready, due, first, at, r)
+	}
+}
+
+// late reports a receive's first examination of a copy at another time
+// than due (first: the copy it was due for, arriving at at(first); None:
+// the replay log's).
+func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first int32, at func(int32) trace.Time, r *result) {
+	m := x.m
+	r.fail([]int32{seq}, func() (string, string) {
+		what := "its entry in the replay log is there from the restore"
+		if first != history.None {
+			snd := m.Copies.Send[first]
+			what = fmt.Sprintf("copy %d of %s, sent at seq %d, arrives at t=%s", m.Event(snd).Copy, m.MsgName(e.Msg), snd, at(first))
+		}
+		if due != ready && (first == history.None || due != at(first)) {
+			what += fmt.Sprintf(", and it waits there again from t=%s (a discard, or its hold's end: its unhold, or the recovery checkpoint applying the failure the hold waits for)", due)
+		}
+		return fmt.Sprintf("%s's %s of %s at seq %d comes at t=%s, not at t=%s", m.ProcName(e.P), e.Kind, m.MsgName(e.Msg), seq, e.T, due),
+			fmt.Sprintf("%s's receive of %s is ready at t=%s and %s: a receive examines its message's copies at the first time it is ready and one has arrived, t=%s, and delivers, discards or holds then (SPEC §3)",
+				m.ProcName(e.P), m.MsgName(e.Msg), ready, what, due)
+	})
 }
 
 // replayedAtRestore reports whether op event seq is part of PK's instant

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
@@ -214,7 +215,125 @@ func forgedCases() []propCase {
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,
 			at(14, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseRequest }),
+		// 9. timing (red team, issue 28): a process acts on a Rollback
+		// request when it arrives; P1's recovery checkpoint, and what
+		// follows it, moved later (a rollback moved so shifts the ready
+		// time of what it re-executes, which equivalence judges).
+		forged(report.LogReplayRules, "forged-recovery-late-ms", "P1's checkpoint at seq 7 (t=5) comes at t=5, not at the instant of P1's control_recv at seq 6 (t=4.6)", "ms", futureHold,
+			at(7, trace.Checkpoint), retimeFrom(5)),
+		// ... and a PK process resumes when its token returns (P0's
+		// resume moved 0.05 later; its next op waits for a message).
+		forged(report.LogReplayRules, "forged-resume-late-pk", "P0's resume at seq 22 (t=3.45) comes at t=3.45, not at the instant of P0's control_recv at seq 21 (t=3.4)", "pk", bundled("textbook-orphan"),
+			at(22, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.T = 345 * trace.Second / 100 }),
+		// A token hop that forwards without resending what the announcer
+		// lacks: P1 fails before m reaches it, so its token lacks m and P0
+		// must resend it; copy 1 arrives anyway (the no-resend mutant's run).
+		{property: report.LogReplayRules, name: "forged-hop-no-resend-pk", fail: true, src: inFlight,
+			witness: "P0 forwards the token it received at seq 4 without resending its send of m at seq 0",
+			replayed: func(t *testing.T) *trace.Run {
+				a, err := mutants.New("pk", "no-resend", inFlight(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := replay.Run(inFlight(t), a, replay.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return run
+			}},
+		// A discard at no receive of its message: P1, done, discards the
+		// extra copy 2 of m1 as a duplicate at its arrival instead of
+		// leaving it unconsumed.
+		{property: report.LogReplayRules, name: "forged-discard-no-receive-pk", fail: true, src: retransmitTrace,
+			witness: "P1 discards copy 2 of m1 at seq 10 at no receive of it",
+			replayed: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "pk", retransmitTrace(t))
+				n := int32(len(run.Events))
+				u := run.Events[n-1] // copy 2's unconsumed record, after the ends at its arrival
+				d := trace.NewRunEvent(trace.Discard, u.T, u.P)
+				d.Msg, d.Copy, d.Reason = u.Msg, u.Copy, trace.ReasonDuplicate
+				run.Events = run.Events[:n-1]
+				return insertAt(run, n-3, d)
+			}},
+		// A receive examines its copies when it is ready and they have
+		// arrived, and delivers, discards or holds at once (SPEC §3): a
+		// hold MS owed deleted (its delivery still at the request's
+		// arrival), a discard or a receipt moved later, a discard moved
+		// before its receive was ready.
+		{property: report.Equivalence, name: "forged-hold-deleted-ms", fail: true, src: futureHold,
+			witness: "P1's recv of b at seq 7 comes at t=4.6, not at t=2.6",
+			replayed: func(t *testing.T) *trace.Run {
+				return dropEvents(replayOf(t, "ms", futureHold(t)), func(e *trace.RunEvent) bool { return e.Kind == trace.Hold || e.Kind == trace.Unhold })
+			}},
+		// ... and the unhold with it, later than the recovery checkpoint
+		// that applies the failure the hold waits for.
+		forged(report.Equivalence, "forged-unhold-late-ms", "P1's recv of b at seq 9 comes at t=5, not at t=4.6", "ms", futureHold,
+			at(8, trace.Unhold), retimeFrom(5)),
+		forged(report.Equivalence, "forged-discard-late-ms", "P1's discard of m1 at seq 7 comes at t=5.4, not at t=5", "ms", stale,
+			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 54 * trace.Second / 10 }),
+		forged(report.Equivalence, "forged-recv-late-ms", "P1's recv of m at seq 3 comes at t=3.5, not at t=3", "ms", forcedTrace,
+			at(2, trace.Checkpoint), retimeFrom(3.5)),
+		// A source trace whose processes are the run's in another order:
+		// ckpt's algorithms replay them in the trace's (the CLI set such a
+		// source aside, equivalence unknown).
+		{property: report.Equivalence, name: "forged-source-permuted-ms", fail: true, witness: "the source trace's processes are P1, P0, the run's P0, P1",
+			src: func(t *testing.T) *trace.Trace {
+				tr := futureHold(t)
+				tr.Processes[0], tr.Processes[1] = tr.Processes[1], tr.Processes[0]
+				return tr
+			},
+			replayed: func(t *testing.T) *trace.Run { return replayOf(t, "ms", futureHold(t)) }},
+		// Two stale copies of one message discarded at one instant, out of
+		// their arrival order (a generated trace: copies 1 and 2 of m3).
+		{property: report.Equivalence, name: "forged-discard-order-ms", fail: true, src: genFour,
+			witness: "P2's discard at seq 56 takes copy 2 of m3 while copy 1 waits in its mailbox",
+			replayed: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", genFour(t))
+				run.Events[56], run.Events[57] = run.Events[57], run.Events[56]
+				return renumber(run)
+			}},
+		forged(report.Equivalence, "forged-discard-unready-ms", "P1's discard of m1 at seq 10 comes at t=6, not at t=8.7", "ms", staleRestarted,
+			at(10, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 6 * trace.Second }),
 	}
+}
+
+// retimeFrom returns an edit that moves the event it is given and every
+// later one to time at (in seconds).
+func retimeFrom(at float64) func(run *trace.Run, e *trace.RunEvent) {
+	return func(run *trace.Run, e *trace.RunEvent) {
+		for i := e.Seq; int(i) < len(run.Events); i++ {
+			run.Events[i].T = trace.Time(at * float64(trace.Second))
+		}
+	}
+}
+
+// staleRestarted is staleTrace with P1's receive its op 1, after a
+// checkpoint numbered 1: P0's request (r = 1) rolls P1 back to that
+// checkpoint at t=4, so its receive of m1 is ready its gap later, at
+// t=8.7, after copy 1 arrives (t=5), and MS discards copy 1 as stale then.
+func staleRestarted(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
+		Internal(0.3, "P1").Checkpoint(1, "P0").Checkpoint(1.5, "P1").Send(2, "P0", "P1", "m1").Fail(2.5, "P0").Recv(5, "P1", "m1"))
+}
+
+// inFlight: P0's m is in flight to P1 (t=1 to 8) when P1 fails (t=2).
+func inFlight(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").
+		Send(1, "P0", "P1", "m").Fail(2, "P1").Recv(8, "P1", "m"))
+}
+
+// genFour is a generated trace (seed 4, three processes, two failures)
+// whose MS run discards two stale copies of m3 at one instant (seqs 56
+// and 57).
+func genFour(t *testing.T) *trace.Trace {
+	c := gen.DefaultConfig()
+	c.Seed, c.Procs, c.Events, c.Failures, c.Concurrent = 4, 3, 30, 2, true
+	c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
+	tr, err := gen.Trace(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
 
 // forgeReceived returns an edit that makes a token's received list the

@@ -319,10 +319,19 @@ func (q *duties[D]) head(drop func(*D) bool) *D {
 	return nil
 }
 
-// owed returns the duty event e fulfils, or nil: the head, if step says
-// e is one of its steps, popped once e is its last. An event that is
-// none leaves it unmet (in a timed run).
-func (q *duties[D]) owed(f *specFrame, e *trace.RunEvent, drop func(*D) bool, step func(*D) (ok, last bool), unmet func(*D)) *D {
+// duty is what a protocol spec's duty says of itself: the event that
+// began it, whose instant its steps share in a run that claims SPEC §3's
+// timing, and why (the protocol's rule).
+type duty interface {
+	began() (seq int32, why string)
+}
+
+// owed returns the duty event e at seq fulfils, or nil: the head, if
+// step says e is one of its steps, popped once e is its last. An event
+// that is none leaves it unmet (in a timed run); a step at another
+// instant than the duty's beginning diverges (issue 28: a rollback or a
+// resume moved later than the request or token it answers passed).
+func (q *duties[D]) owed(f *specFrame, seq int32, e *trace.RunEvent, drop func(*D) bool, step func(*D) (ok, last bool), unmet func(*D)) *D {
 	d := q.head(drop)
 	if d == nil || e.Kind == trace.Unhold {
 		return nil
@@ -333,6 +342,9 @@ func (q *duties[D]) owed(f *specFrame, e *trace.RunEvent, drop func(*D) bool, st
 			unmet(d)
 		}
 		return nil
+	}
+	if from, why := any(d).(duty).began(); !f.sameInstant(from, e) {
+		f.divergef([]int32{from, seq}, "%s comes at t=%s, not at the instant of %s\n%s", f.ev(seq), e.T, f.ev(from), why)
 	}
 	out := *d
 	if last {

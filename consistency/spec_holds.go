@@ -25,9 +25,8 @@ import (
 // not), and the process must be at a receive of that message.
 func (f *specFrame) held(seq int32, e *trace.RunEvent, rule string, judge func(ci, k int32) string) {
 	why := fmt.Sprintf("no copy of %s waits in %s's mailbox", f.m.MsgName(e.Msg), f.name(e.P))
-	live := f.liveCount(e.P)
-	if op, ok := f.b.ProgOp(e.P, live); ok && (op.Kind != trace.Recv || op.Msg != e.Msg) {
-		why = fmt.Sprintf("op %d of %s's program, where it is, is %s%s, not a receive of %s", live, f.name(e.P), op.Kind, f.m.MsgOpt(op.Msg), f.m.MsgName(e.Msg))
+	if at := f.atRecv(e.P, e.Msg); at != "" {
+		why = at
 	} else {
 		for k := int32(1); k <= f.b.CopyCount(e.Msg); k++ {
 			ci := f.m.Copies.Index(e.Msg, k)
@@ -44,6 +43,21 @@ func (f *specFrame) held(seq int32, e *trace.RunEvent, rule string, judge func(c
 		naming = fmt.Sprintf("naming failure seq %d", e.Failure)
 	}
 	f.divergef([]int32{seq}, "%s holds %s at seq %d, %s\n%s; but %s", f.name(e.P), f.m.MsgName(e.Msg), seq, naming, rule, why)
+}
+
+// atRecv returns why process p, at the op of its program its live count
+// reaches, is at no receive of message msg, or "" (also when its
+// program is unknown): only a receive of its message judges a copy, to
+// deliver, discard or hold it (SPEC §3).
+func (f *specFrame) atRecv(p, msg int32) string {
+	live := f.liveCount(p)
+	switch op, ok := f.b.ProgOp(p, live); {
+	case ok && (op.Kind != trace.Recv || op.Msg != msg):
+		return fmt.Sprintf("op %d of %s's program, where it is, is %s%s, not a receive of %s", live, f.name(p), op.Kind, f.m.MsgOpt(op.Msg), f.m.MsgName(msg))
+	case !ok && f.m.SrcOps() != nil && int(live) >= f.b.ProgLen(p):
+		return fmt.Sprintf("%s has run its whole program", f.name(p))
+	}
+	return ""
 }
 
 // hold judges an MS hold: a copy from the future, held for the failure

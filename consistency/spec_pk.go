@@ -83,6 +83,16 @@ type pkDuty struct {
 
 type pkDutyKind uint8
 
+func (d *pkDuty) began() (int32, string) { return d.seq, dutyInstant[d.kind] }
+
+// dutyInstant says, per duty, why its steps share the instant of the
+// event that began it (a run that claims SPEC §3's timing).
+var dutyInstant = [...]string{
+	dutyOwnToken: "a restarted PK process sends its token to its successor at its restart",
+	dutyHop:      "a process that a failure's token reaches rolls back, resends and forwards it at once, when it arrives (a process down then, at its restart)",
+	dutyResume:   "a restarted PK process resumes when its token returns",
+}
+
 const (
 	dutyOwnToken pkDutyKind = iota // send its own token to its successor (after its restart)
 	dutyHop                        // [roll back], resend, forward a token

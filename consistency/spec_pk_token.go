@@ -16,7 +16,7 @@ import (
 // owed returns the duty event e fulfils, or nil (duties). A hop is
 // fulfilled by its rollback, its resends and, last, its forward.
 func (s *pkSpec) owed(seq int32, e *trace.RunEvent, p *pkProc) *pkDuty {
-	return p.duties.owed(s.specFrame, e, nil, func(d *pkDuty) (bool, bool) {
+	return p.duties.owed(s.specFrame, seq, e, nil, func(d *pkDuty) (bool, bool) {
 		switch d.kind {
 		case dutyResume:
 			return e.Kind == trace.Resume, true
@@ -129,6 +129,9 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return
 	}
 	got := s.m.Event(d.recv)
+	if rb := s.m.Run.Body(got); rb != nil {
+		s.resentAll(seq, e, d, rb)
+	}
 	if d.fi != history.None && int(d.fi) < len(s.lists) && s.lists[d.fi].bad != nil && (e.Body == got.Body || sameToken(b, s.m.Run.Body(got))) {
 		s.lists[d.fi].bad.seqs = append(s.lists[d.fi].bad.seqs, seq)
 	}
@@ -140,6 +143,27 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		}
 		s.divergef([]int32{d.recv, seq}, "%s\na process forwards a token as it received it, but %s received %s at seq %d and forwards %s",
 			what, s.name(e.P), describeBody(s.m, rb), d.recv, describeBody(s.m, b))
+	}
+}
+
+// resentAll judges, at the forward at seq of hop d's token b, that the
+// hop resent every send of its live history to the announcer whose
+// identity the token lacks (issue 28's red team: a hop that resent
+// nothing passed when the announcer got the messages anyway).
+func (s *pkSpec) resentAll(seq int32, e *trace.RunEvent, d *pkDuty, b *trace.ControlBody) {
+	if !s.listRight(d) {
+		return // a forged list is the token's witness
+	}
+	for _, x := range s.b.Live(e.P) {
+		if x == history.None || s.m.Event(x).Kind != trace.Send || s.m.Event(x).Peer != b.Origin || slices.Contains(d.resent, x) {
+			continue
+		}
+		o := s.m.Event(x)
+		if _, inc, ok := s.copyVT(s.copyOf(o)); ok && !lists(b, trace.Identity{Msg: o.Msg, Inc: inc}) {
+			s.divergef([]int32{x, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
+				s.name(e.P), d.recv, s.m.MsgName(o.Msg), x, identity(s.m, trace.Identity{Msg: o.Msg, Inc: inc}))
+			return
+		}
 	}
 }
 
@@ -275,19 +299,14 @@ func listed(b *trace.ControlBody) []trace.Identity {
 }
 
 // lists reports whether token body b lists identity id: by the
-// algorithm's own lookup, or in the list, sorted by message (SPEC §6).
+// algorithm's own lookup, or in the list. A list read from a file is in
+// the file's order, which need not be the run's message order (the
+// binary search this was missed listed identities: issue 28's red team).
 func lists(b *trace.ControlBody, id trace.Identity) bool {
 	if l, ok := b.Receipts.(trace.ReceiptLookup); ok {
 		return l.HasIdentity(id)
 	}
-	ids := b.ReceivedList()
-	k, _ := slices.BinarySearchFunc(ids, id.Msg, func(x trace.Identity, msg int32) int { return cmp.Compare(x.Msg, msg) })
-	for ; k < len(ids) && ids[k].Msg == id.Msg; k++ {
-		if ids[k].Inc == id.Inc {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(b.ReceivedList(), id)
 }
 
 func compareIdentity(a, b trace.Identity) int {

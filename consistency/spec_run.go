@@ -105,9 +105,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.restart(seq, e)
 		s.restore(seq, e)
 	case trace.Discard:
-		if ci := s.copyOf(e); ci >= 0 && s.m.Copies.Send[ci] != history.None {
-			s.takes(seq, e, ci)
-		}
+		s.discarded(seq, e)
 	case trace.ControlSend:
 		s.prompted(seq, e)
 		s.flight = append(s.flight, seq)
@@ -306,6 +304,18 @@ func (s *runSpec) takes(seq int32, e *trace.RunEvent, ci int32) {
 	case m.Alg == history.PK || m.Event(t).Kind != trace.Recv:
 		s.badf(logReplayAt, []int32{seq}, "%s discards copy %d of %s at seq %d, which its mailbox no longer holds\nthe %s at seq %d took copy %[2]d of %[3]s and nothing put it back; only MS's replay log offers a copy again, once, as a receipt it logged",
 			s.name(e.P), e.Copy, m.MsgName(e.Msg), seq, m.Event(t).Kind, t)
+	}
+}
+
+// discarded checks a discard: it takes its copy from the mailbox
+// (takes), and (MS, PK) at a receive of its message, which alone judges
+// a copy (SPEC §3).
+func (s *runSpec) discarded(seq int32, e *trace.RunEvent) {
+	if ci := s.copyOf(e); ci >= 0 && s.m.Copies.Send[ci] != history.None {
+		s.takes(seq, e, ci)
+	}
+	if why := s.atRecv(e.P, e.Msg); why != "" && s.m.Alg.Recovers() {
+		s.badf(logReplayAt, []int32{seq}, "%s discards copy %d of %s at seq %d at no receive of it\nonly a receive of its message judges a copy, to deliver, discard or hold it (SPEC §3); but %s", s.name(e.P), e.Copy, s.m.MsgName(e.Msg), seq, why)
 	}
 }
 

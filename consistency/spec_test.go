@@ -38,8 +38,9 @@ func TestSpecRuns(t *testing.T) {
 		// P2's rollback keeps its receipt of the orphan m4: an orphan,
 		// and a rollback short of the orphan suffix.
 		{"pk-short-rollback.run.json", []report.Status{F, P, P, P, P, N, N, F, F}, "keeps a receipt of orphan m4"},
-		// A receipt undone by a restart and never redone, its send live.
-		{"pk-lost-after-restart.run.json", []report.Status{P, F, P, P, P, N, N, P, U}, "x is lost"},
+		// A receipt undone by a restart and never redone, its send live:
+		// A forwarded B's token without resending x, which it lacks.
+		{"pk-lost-after-restart.run.json", []report.Status{P, F, P, F, P, N, N, P, U}, "x is lost"},
 		// Foreign algorithm, no copies: what it cannot judge is unknown,
 		// the duplicate it can see fails.
 		{"foreign-dup.run.json", []report.Status{U, P, F, U, U, U, U, U, U}, "received twice"},

@@ -10,6 +10,7 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -145,9 +146,11 @@ func noted(r report.Report, path, note string) (report.Report, string) {
 // relative to the run file's directory (ckpt replay -o writes it so); a
 // run written to stdout, or by an older ckpt, names it relative to the
 // directory replay ran in, which is tried second. A source that is
-// missing, invalid or of other processes is not used — equivalence is
-// then unknown rather than judged against the wrong program — and note
-// says why ("" when the run names none).
+// missing, invalid or (a foreign algorithm's run) of other processes is
+// not used — equivalence is then unknown rather than judged against the
+// wrong program — and note says why ("" when the run names none). ckpt's
+// own algorithms replay the trace's processes in its order: their run
+// with another source fails equivalence (issue 28).
 func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string) {
 	if run.Source == "" || run.Source == "-" {
 		return nil, ""
@@ -171,7 +174,7 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 		switch {
 		case err != nil:
 			why = append(why, c+": "+Describe(Labelled(err, TraceDoc)))
-		case !slices.Equal(tr.Processes, run.Processes):
+		case !slices.Equal(tr.Processes, run.Processes) && history.AlgOf(run) == history.Foreign:
 			why = append(why, c+": its processes are not the run's")
 		default:
 			if p.OnRead != nil {
