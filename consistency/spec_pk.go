@@ -58,6 +58,12 @@ type pkProc struct {
 	// ckpts are its checkpoints' rebuilt vectors, by index in Taken (nil:
 	// none), kept while a restore may read them.
 	ckpts []trace.VT
+	// sentTo lists, by destination, its sends (not resends) that were
+	// live when last looked at: a token hop judges its resends to the
+	// announcer from this list, which it prunes of undone sends, not by
+	// walking its whole live history at every hop (quadratic in
+	// failures).
+	sentTo map[int32][]pkSent
 	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
 	// its live receipts' identities: what its token must list, kept as
 	// receipts come and go, so a token is judged without walking the
@@ -70,6 +76,18 @@ type pkProc struct {
 	duties         duties[pkDuty]
 	replay         *pkReplay // the restart being written, while down
 	target         int32     // the checkpoint a rollback being taken must restore
+}
+
+// pkSent is a send at seq, of op op, transmitting copy ci.
+type pkSent struct{ seq, op, ci int32 }
+
+// addTo appends x to m's list of q, making m if nil.
+func addTo(m map[int32][]pkSent, q int32, x pkSent) map[int32][]pkSent {
+	if m == nil {
+		m = map[int32][]pkSent{}
+	}
+	m[q] = append(m[q], x)
+	return m
 }
 
 // pkDuty is what a process owes at once, begun by the event at seq.
@@ -138,6 +156,9 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		return
 	}
 	p := &s.procs[e.P]
+	if e.Kind == trace.Send && !e.Resend {
+		p.sentTo = addTo(p.sentTo, e.Peer, pkSent{seq, e.Op, s.copyOf(e)})
+	}
 	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
 		return

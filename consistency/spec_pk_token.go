@@ -154,14 +154,21 @@ func (s *pkSpec) resentAll(seq int32, e *trace.RunEvent, d *pkDuty, b *trace.Con
 	if !s.listRight(d) {
 		return // a forged list is the token's witness
 	}
-	for _, x := range s.b.Live(e.P) {
-		if x == history.None || s.m.Event(x).Kind != trace.Send || s.m.Event(x).Peer != b.Origin || slices.Contains(d.resent, x) {
+	live, sent := s.b.Live(e.P), s.procs[e.P].sentTo[b.Origin]
+	if len(sent) == 0 {
+		return
+	}
+	// An undone send is never live again: drop it for the next hops.
+	sent = slices.DeleteFunc(sent, func(x pkSent) bool { return int(x.op) >= len(live) || live[x.op] != x.seq })
+	s.procs[e.P].sentTo[b.Origin] = sent
+	for _, x := range sent {
+		if slices.Contains(d.resent, x.seq) {
 			continue
 		}
-		o := s.m.Event(x)
-		if _, inc, ok := s.copyVT(s.copyOf(o)); ok && !lists(b, trace.Identity{Msg: o.Msg, Inc: inc}) {
-			s.divergef([]int32{x, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
-				s.name(e.P), d.recv, s.m.MsgName(o.Msg), x, identity(s.m, trace.Identity{Msg: o.Msg, Inc: inc}))
+		o := s.m.Event(x.seq)
+		if _, inc, ok := s.copyVT(x.ci); ok && !lists(b, trace.Identity{Msg: o.Msg, Inc: inc}) {
+			s.divergef([]int32{x.seq, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
+				s.name(e.P), d.recv, s.m.MsgName(o.Msg), x.seq, identity(s.m, trace.Identity{Msg: o.Msg, Inc: inc}))
 			return
 		}
 	}

@@ -117,6 +117,12 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	for p := range c.procs {
 		pr := &c.procs[p]
 		pr.cur, pr.pending, pr.ckpts = slices.Clone(pr.cur), slices.Clone(pr.pending), withCap(pr.ckpts)
+		if pr.sentTo != nil {
+			pr.sentTo = maps.Clone(pr.sentTo)
+			for q, l := range pr.sentTo {
+				pr.sentTo[q] = withCap(l)
+			}
+		}
 		pr.ann = annIndex{list: slices.Clone(pr.ann.list), origins: slices.Clone(pr.ann.origins), by: slices.Clone(pr.ann.by)}
 		for i := range pr.ann.by {
 			o := &pr.ann.by[i]
