@@ -108,7 +108,9 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 		// collected now, so that their pages hold the next run instead of
 		// new ones. verify both of the 10^6 trace, whole process
 		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
-		// s CPU instead of 5.42-6.11 (docs/performance.md). Only for a big
+		// s CPU instead of 5.42-6.11 (docs/performance.md); since a run is
+		// written over the last one's events (spare), 456 MB against 484
+		// at the same CPU. Only for a big
 		// run: a forced cycle per small trace doubled the CPU of verifying
 		// 300 traces of 300 events (2.42 s against 1.28).
 		if all.bytes >= collectFrom {
