@@ -12,12 +12,14 @@ import (
 // restored state, everyone else at its state at the failure instant,
 // then rollback propagation, as the report writes it. nil when it cannot
 // be computed (no restart, no snapshot, or a history rline refuses).
-// sorted is sortedChains(m).
+// sorted is sortedChains(m); msgs is room for the snapshot's messages,
+// which the failures share (each graph is garbage once its line is
+// drawn).
 //
 // The held checkpoints are read from each process's chain of parents,
 // walked only as far as the propagation goes: a failure costs what it
 // rolls back, not every checkpoint held.
-func maxLine(m *history.Model, fi int, sorted [][]bool) []report.MaxLineEntry {
+func maxLine(m *history.Model, fi int, sorted [][]bool, msgs *[]rline.Msg) []report.MaxLineEntry {
 	f := &m.Failures[fi]
 	s := &f.Snap
 	if s.Heads == nil || f.Restart == history.None {
@@ -40,12 +42,13 @@ func maxLine(m *history.Model, fi int, sorted [][]bool) []report.MaxLineEntry {
 	if x := min(restored, s.LiveAt[f.P]); x >= 0 {
 		_, start[f.P] = ch.Latest(f.P, x)
 	}
-	msgs := make([]rline.Msg, len(s.Recvs))
-	for i, r := range s.Recvs {
+	ms := (*msgs)[:0]
+	for _, r := range s.Recvs {
 		re, se := m.Event(r), m.Event(m.SendOf[r])
-		msgs[i] = rline.Msg{From: se.P, SendOp: se.Op, To: re.P, RecvOp: re.Op}
+		ms = append(ms, rline.Msg{From: se.P, SendOp: se.Op, To: re.P, RecvOp: re.Op})
 	}
-	g, err := rline.NewOver(int32(len(s.Heads)), ch, msgs)
+	*msgs = ms
+	g, err := rline.NewOver(int32(len(s.Heads)), ch, ms)
 	if err != nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package measure
 import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -32,12 +33,13 @@ func Recoveries(m *history.Model) []report.Recovery {
 	}
 	tally(m, out)
 	var sorted [][]bool
+	var msgs []rline.Msg
 	for fi := range out {
 		f, rec := &m.Failures[fi], &out[fi]
 		if sorted == nil && f.Snap.Heads != nil {
 			sorted = sortedChains(m)
 		}
-		rec.MaxLine = maxLine(m, fi, sorted)
+		rec.MaxLine = maxLine(m, fi, sorted, &msgs)
 		for p := range rec.Line {
 			le := &rec.Line[p]
 			if le.Restore == nil {

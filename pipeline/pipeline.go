@@ -102,34 +102,39 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	// Every report has the trace's baseline: computed once, beside the
 	// replays.
 	base := measure.StartBaseline(tr)
+	var spare []trace.RunEvent // the last run's events, once judged
 	for _, i := range fit {
 		// The decode's garbage, then the last run and its checker's, are
 		// collected now, so that their pages hold the next run instead of
 		// new ones. verify both of the 10^6 trace, whole process
 		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
-		// s CPU instead of 5.42-6.11 (docs/performance.md). Only for a big
+		// s CPU instead of 5.42-6.11 (docs/performance.md); since a run is
+		// written over the last one's events (spare), 456 MB against 484
+		// at the same CPU. Only for a big
 		// run: a forced cycle per small trace doubled the CPU of verifying
 		// 300 traces of 300 events (2.42 s against 1.28).
 		if all.bytes >= collectFrom {
 			runtime.GC()
 		}
-		out[i] = verifyOne(tr, file, o.Algorithms[i], o, base)
+		out[i], spare = verifyOne(tr, file, o.Algorithms[i], o, base, spare)
 	}
 	return out
 }
 
 // verifyOne replays tr through algorithm name and checks the run: the
 // checker takes each event as soon as the engine has made it final
-// (replay.Options.Stream), while it is still in the cache.
-func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline) Outcome {
+// (replay.Options.Stream), while it is still in the cache. The run's
+// events are written over spare, a judged run's (replay.Options.Spare);
+// without KeepRuns they are returned, judged, for the next replay.
+func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline, spare []trace.RunEvent) (Outcome, []trace.RunEvent) {
 	variant := algorithms.VariantFor(name, o.Variant)
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
-		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}
+		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}, spare
 	}
 	var s *consistency.Stream
 	fed := 0
-	opts := replay.Options{Params: o.Params, Variant: variant}
+	opts := replay.Options{Params: o.Params, Variant: variant, Spare: spare}
 	opts.Stream = func(run *trace.Run, upto int) int {
 		if s == nil {
 			s = consistency.NewStream(run, tr, cap(run.Events))
@@ -144,15 +149,15 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Base
 	}
 	run, err := replay.Run(tr, alg, opts)
 	if err != nil {
-		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}
+		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}, nil
 	}
 	r := s.Report()
 	measure.Fill(&r, s.Model(), base)
 	r.File = file
-	if !o.KeepRuns {
-		run = nil
+	if o.KeepRuns {
+		return Outcome{Run: run, Report: r}, nil
 	}
-	return Outcome{Run: run, Report: r}
+	return Outcome{Report: r}, run.Events
 }
 
 // Fits refuses (*TooBig) replaying tr through the algorithms names at

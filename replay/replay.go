@@ -39,6 +39,11 @@ type Options struct {
 	// each event before it returns returns upto. Without Stream the run
 	// is kept whole.
 	Stream func(run *trace.Run, upto int) (taken int)
+	// Spare is the events of a run no longer read (a replay of the same
+	// trace by another algorithm): the run's events take its memory when
+	// it holds what they reserve, instead of pages that must first be
+	// cleared.
+	Spare []trace.RunEvent
 }
 
 // Run replays tr through alg and returns the run. tr must be a validated
@@ -157,7 +162,7 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		// Recovery re-sends: a little slack keeps the one growth of this
 		// large array (a copy of all of it) out of runs with few failures.
 		copies: make([]copyRec, 1, sz.Sends+sz.Sends/16+17),
-		out:    newRun(tr, alg, params, opts.Variant, sz),
+		out:    newRun(tr, alg, params, opts, sz),
 	}
 	e.stable = make([]stableAt, n)
 	for i := range e.lastPB {
@@ -188,19 +193,23 @@ func (e *engine) programs(counts []int32) {
 
 // newRun returns the run's header and tables, reserved for what a replay
 // of a trace of sizes sz writes.
-func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, variant string, sz sizes) *trace.Run {
+func newRun(tr *trace.Trace, alg Algorithm, params trace.Params, opts Options, sz sizes) *trace.Run {
 	n := len(tr.Processes)
 	// Reserving the run's events (RunEvents) avoids copying a run
 	// of hundreds of megabytes as it grows, and reserving no more keeps
 	// untouched capacity out of the collector's heap goal.
 	reserve := RunEvents(sz.Sizes)
+	events := opts.Spare[:0]
+	if int64(cap(events)) < reserve {
+		events = make([]trace.RunEvent, 0, reserve)
+	}
 	return &trace.Run{
 		Algorithm: alg.Name(),
 		Processes: tr.Processes,
-		Options:   trace.RunOptions{Params: params, Variant: variant},
+		Options:   trace.RunOptions{Params: params, Variant: opts.Variant},
 		Source:    tr.Name,
 		Msgs:      tr.Msgs,
-		Events:    make([]trace.RunEvent, 0, reserve),
+		Events:    events,
 		// Every algorithm piggybacks one per send (resends share it), so
 		// the piggybacks are reserved whole, with the copies' slack for
 		// recovery: grown by doubling, they allocated twice their size

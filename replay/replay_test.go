@@ -143,6 +143,26 @@ func TestFailureFreeIdentityPlain(t *testing.T) {
 	}
 }
 
+// TestSpare pins Options.Spare: a run written over a judged run's events
+// is the run a fresh replay makes, in the spare's memory.
+func TestSpare(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		tr := gentest.Seeded(seed, 2+int(seed%4), 60, 2)
+		want := runPlain(t, tr)
+		spare := runPlain(t, tr).Events
+		got, err := replay.Run(tr, replay.NewPlain(len(tr.Processes)), replay.Options{Spare: spare})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("seed %d: the run over a spare differs", seed)
+		}
+		if len(got.Events) > 0 && &got.Events[0] != &spare[:1][0] {
+			t.Fatalf("seed %d: the spare's memory was not used", seed)
+		}
+	}
+}
+
 // badAlg breaks the Effect contract; the engine must report it, not panic.
 type badAlg struct{ replay.Plain }
 

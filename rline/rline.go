@@ -136,16 +136,27 @@ func NewOver(np int32, ck Checkpoints, msgs []Msg) (*Graph, error) {
 		out[fill[m.From]] = int32(i)
 		fill[m.From]++
 	}
-	for p := int32(0); p < np; p++ {
-		seg := out[off[p]:off[p+1]]
-		slices.SortFunc(seg, func(a, b int32) int {
-			if c := msgs[a].SendOp - msgs[b].SendOp; c != 0 {
-				return int(c)
-			}
-			return int(a - b)
-		})
-	}
+	sortBySend(msgs, off, out)
 	return &Graph{np: np, ckpts: ck, msgs: msgs, off: off, out: out}, nil
+}
+
+// sortBySend sorts each sender's messages, out[off[p]:off[p+1]], by send
+// op, then index. Each is sorted as the keys send op << 32 | index: a
+// sort of plain numbers, not of indexes compared through msgs (which took
+// 2% of verify's CPU on the 10^6 trace, a sort per failure).
+func sortBySend(msgs []Msg, off, out []int32) {
+	var keys []uint64
+	for p := range len(off) - 1 {
+		seg := out[off[p]:off[p+1]]
+		keys = keys[:0]
+		for _, i := range seg {
+			keys = append(keys, uint64(msgs[i].SendOp)<<32|uint64(i))
+		}
+		slices.Sort(keys)
+		for k, key := range keys {
+			seg[k] = int32(uint32(key))
+		}
+	}
 }
 
 // firstSentAt returns the index in p's sorted outgoing list of the first

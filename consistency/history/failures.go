@@ -106,7 +106,9 @@ func (b *Builder) snapshot(f *Failure) {
 		ps := &b.procs[q]
 		s.Heads[q] = ps.Held[len(ps.Held)-1]
 		for _, r := range ps.Live {
-			if r == None || m.Run.Events[r].Kind != trace.Recv {
+			// A live op with a send is a receipt (copyOf links only
+			// those; resends are never live): its event need not be read.
+			if r == None {
 				continue
 			}
 			snd := m.SendOf[r]
