@@ -37,6 +37,12 @@ type pkSpec struct {
 	// the only entries of a rebuilt vector whose incarnation is ≥ 1.
 	restarted []int32
 	flushes   pkFlushes
+	// sorted is the list of failure fi's token sorted, as read from a
+	// file (tokenLists).
+	sorted struct {
+		fi   int32
+		keys []uint64 // identityKey
+	}
 }
 
 // pkCopy is a copy's identity (msg and the sender's incarnation at the
@@ -78,8 +84,10 @@ type pkProc struct {
 	target         int32     // the checkpoint a rollback being taken must restore
 }
 
-// pkSent is a send at seq, of op op, transmitting copy ci.
-type pkSent struct{ seq, op, ci int32 }
+// pkSent is a send at seq, of op op, transmitting copy ci of msg in
+// incarnation inc: what a token hop reads of it without touching the
+// event or the copy, most of which the token lists.
+type pkSent struct{ seq, op, ci, msg, inc int32 }
 
 // addTo appends x to m's list of q, making m if nil.
 func addTo(m map[int32][]pkSent, q int32, x pkSent) map[int32][]pkSent {
@@ -157,7 +165,7 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	}
 	p := &s.procs[e.P]
 	if e.Kind == trace.Send && !e.Resend {
-		p.sentTo = addTo(p.sentTo, e.Peer, pkSent{seq, e.Op, s.copyOf(e)})
+		p.sentTo = addTo(p.sentTo, e.Peer, pkSent{seq, e.Op, s.copyOf(e), e.Msg, s.b.Restarts(e.P)})
 	}
 	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)

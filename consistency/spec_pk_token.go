@@ -71,7 +71,7 @@ func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 			why = fmt.Sprintf("it repeats the send at seq %d, by %s to %s, where a token hop resends only the hop's own sends to the announcer %s", orig, s.name(o.P), s.name(o.Peer), s.name(b.Origin))
 		case by != history.None && by < seq:
 			why = fmt.Sprintf("it repeats the send at seq %d, which seq %d undid: a token hop resends sends of its live history", orig, by)
-		case inc != history.None && s.listRight(d) && lists(b, id):
+		case inc != history.None && s.listRight(d) && s.tokenLists(d, b, id):
 			why = fmt.Sprintf("the token lists %s, so the announcer's recovered state holds that message: a token hop resends only what the list lacks", identity(s.m, id))
 		}
 		if why != "" {
@@ -162,13 +162,12 @@ func (s *pkSpec) resentAll(seq int32, e *trace.RunEvent, d *pkDuty, b *trace.Con
 	sent = slices.DeleteFunc(sent, func(x pkSent) bool { return int(x.op) >= len(live) || live[x.op] != x.seq })
 	s.procs[e.P].sentTo[b.Origin] = sent
 	for _, x := range sent {
-		if slices.Contains(d.resent, x.seq) {
-			continue
+		if s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: x.inc}) || slices.Contains(d.resent, x.seq) {
+			continue // the copy's identity, as sent() records it
 		}
-		o := s.m.Event(x.seq)
-		if _, inc, ok := s.copyVT(x.ci); ok && !lists(b, trace.Identity{Msg: o.Msg, Inc: inc}) {
+		if _, inc, ok := s.copyVT(x.ci); ok && !s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: inc}) {
 			s.divergef([]int32{x.seq, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
-				s.name(e.P), d.recv, s.m.MsgName(o.Msg), x.seq, identity(s.m, trace.Identity{Msg: o.Msg, Inc: inc}))
+				s.name(e.P), d.recv, s.m.MsgName(x.msg), x.seq, identity(s.m, trace.Identity{Msg: x.msg, Inc: inc}))
 			return
 		}
 	}
@@ -305,15 +304,33 @@ func listed(b *trace.ControlBody) []trace.Identity {
 	return out
 }
 
-// lists reports whether token body b lists identity id: by the
-// algorithm's own lookup, or in the list. A list read from a file is in
-// the file's order, which need not be the run's message order (the
-// binary search this was missed listed identities: issue 28's red team).
-func lists(b *trace.ControlBody, id trace.Identity) bool {
+// tokenLists reports whether token body b, of hop d, lists identity id: by
+// the algorithm's own lookup, or in the list. A list read from a file is
+// in the file's order, which need not be the run's message order: it is
+// sorted once for the hops of its failure's token (a scan per lookup was
+// quadratic in the list; a search of the unsorted list missed listed
+// identities: issue 28's red team). Callers know the list right
+// (listRight), so every hop of the token lists the same identities.
+func (s *pkSpec) tokenLists(d *pkDuty, b *trace.ControlBody, id trace.Identity) bool {
 	if l, ok := b.Receipts.(trace.ReceiptLookup); ok {
 		return l.HasIdentity(id)
 	}
-	return slices.Contains(b.ReceivedList(), id)
+	if s.sorted.keys == nil || s.sorted.fi != d.fi {
+		l := b.ReceivedList()
+		s.sorted.fi, s.sorted.keys = d.fi, make([]uint64, len(l))
+		for i, x := range l {
+			s.sorted.keys[i] = identityKey(x)
+		}
+		slices.Sort(s.sorted.keys)
+	}
+	_, ok := slices.BinarySearch(s.sorted.keys, identityKey(id))
+	return ok
+}
+
+// identityKey packs an identity in one number: a sort and search of
+// numbers, not of pairs through a comparison function.
+func identityKey(id trace.Identity) uint64 {
+	return uint64(uint32(id.Msg))<<32 | uint64(uint32(id.Inc))
 }
 
 func compareIdentity(a, b trace.Identity) int {

@@ -140,6 +140,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	}
 	c.copies, c.early, c.recvOf, c.restarted = withCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
 	c.lists = slices.Clone(s.lists)
+	c.sorted.keys = nil // a cache, remade on use
 	for i := range c.lists {
 		if bad := c.lists[i].bad; bad != nil {
 			bc := *bad
