@@ -181,7 +181,7 @@ func genRun(t *rapid.T) *trace.Run {
 		ev.Op = optInt("op")
 		ev.Copy = int32(rapid.IntRange(0, 3).Draw(t, "copy"))
 		ev.Of = int32(rapid.IntRange(0, 3).Draw(t, "of"))
-		ev.Resend = rapid.Bool().Draw(t, "resend")
+		ev.Resend = rapid.Bool().Draw(t, "resend") && ev.Kind == trace.Send // only a send is a resend
 		ev.Via = trace.Via(rapid.IntRange(0, 2).Draw(t, "via"))
 		if rapid.IntRange(0, 2).Draw(t, "hasPB") == 0 {
 			pb := trace.NewPiggyback()

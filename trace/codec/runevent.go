@@ -137,6 +137,11 @@ func (d *runDecoder) numbers(f *frame, ev *trace.RunEvent) error {
 			return f.eventErr(`"resend" must be a boolean, not %s`, kindOf(c))
 		}
 		ev.Resend = w.Resend[0] == 't'
+		if ev.Resend && ev.Kind != trace.Send {
+			// Only a send repeats a copy (SPEC §6); judging a flagged
+			// receipt as a resend would skip its timing rules.
+			return f.eventErr(`"resend": true on a %s: only a send is a resend`, ev.Kind)
+		}
 	}
 	return nil
 }

@@ -33,6 +33,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"zero copy", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","to":"P1","msg":"m","copy":0}`), `run.json: event 0: "copy" must be an integer >= 1`},
 		{"op wrong type", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"internal","op":"1"}`), `run.json: event 0: "op" must be an integer, not a string`},
 		{"resend wrong type", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","resend":1}`), `run.json: event 0: "resend" must be a boolean, not a number`},
+		{"resend on a receive", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"recv","msg":"m","from":"P1","op":0,"copy":1,"via":"net","resend":true}`), `run.json: event 0: "resend": true on a recv: only a send is a resend`},
 		{"vt length", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"checkpoint","vt":[[0,1]]}`), `run.json: event 0: a vector time must have one entry per process (2)`},
 		{"vt shape", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"checkpoint","vt":[[0,1,2],[0,0]]}`), `run.json: event 0: "vt" entries must be [inc, count] pairs`},
 		{"f unknown process", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"sn":1,"f":{"P9":1}}}`), `run.json: event 0: pb.f: unknown process "P9"`},
