@@ -156,8 +156,9 @@ func newExams(m *history.Model) exams {
 // examines a copy of its message first since it became ready, or since
 // it waits again (since: a discard, its hold's end): due
 // when the receive is ready and the earliest copy not taken before has
-// arrived (first), or at once for the replay log's. A discard before its
-// own copy arrived is the run spec's (envSpec.arrived).
+// arrived (first), or at once for the replay log's. A hold before then
+// holds nothing yet; a receipt or discard before its own copy arrived is
+// the run spec's (envSpec.arrived).
 func (x *exams) examines(seq int32, e *trace.RunEvent, ready, since trace.Time, r *result) {
 	m, due, first := x.m, max(ready, since), int32(history.None)
 	d, ok := m.SrcDelay(e.Msg)
@@ -185,7 +186,7 @@ func (x *exams) examines(seq int32, e *trace.RunEvent, ready, since trace.Time, 
 			return fmt.Sprintf("%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox", m.ProcName(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy),
 				fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first", m.Event(snd).Copy, snd, at(first), e.Kind, e.T)
 		})
-	case e.T > due || e.T < ready && (e.Kind != trace.Discard || own < 0 || m.Copies.Send[own] == history.None || e.T >= at(own)):
+	case e.T > due || e.Kind == trace.Hold && e.T < due || e.T < ready && (e.Kind != trace.Discard || own < 0 || m.Copies.Send[own] == history.None || e.T >= at(own)):
 		x.late(seq, e, ready, due, first, at, r)
 	}
 }

@@ -269,6 +269,9 @@ func forgedCases() []propCase {
 		// that applies the failure the hold waits for.
 		forged(report.Equivalence, "forged-unhold-late-ms", "P1's recv of b at seq 9 comes at t=5, not at t=4.6", "ms", futureHold,
 			at(8, trace.Unhold), retimeFrom(5)),
+		// ... and a hold moved before the copy it holds arrives (review).
+		forged(report.Equivalence, "forged-hold-early-ms", "P1's hold of b at seq 5 comes at t=2.5, not at t=2.6", "ms", futureHold,
+			at(5, trace.Hold), func(run *trace.Run, e *trace.RunEvent) { e.T = 25 * trace.Second / 10 }),
 		forged(report.Equivalence, "forged-discard-late-ms", "P1's discard of m1 at seq 7 comes at t=5.4, not at t=5", "ms", stale,
 			at(7, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.T = 54 * trace.Second / 10 }),
 		forged(report.Equivalence, "forged-recv-late-ms", "P1's recv of m at seq 3 comes at t=3.5, not at t=3", "ms", forcedTrace,
