@@ -2,7 +2,6 @@ package consistency
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -19,15 +18,15 @@ func equivalence(m *history.Model, r *result) {
 		r.cannotJudge(finalOpsWhy)
 		return
 	}
-	if m.Src == nil {
-		r.cannotJudge("no source trace: the processes' programs are unknown")
-		return
-	}
-	if len(m.Src.Processes) != len(m.Run.Processes) || m.Alg != history.Foreign && !slices.Equal(m.Src.Processes, m.Run.Processes) {
+	if src := m.Mismatched; src != nil {
 		r.fail([]int32{}, func() (string, string) {
 			return "the run and its source trace have different processes",
-				fmt.Sprintf("the source trace's processes are %s, the run's %s: a replay runs its trace's processes, in the trace's order", strings.Join(m.Src.Processes, ", "), strings.Join(m.Run.Processes, ", "))
+				fmt.Sprintf("the source trace's processes are %s, the run's %s: a replay runs its trace's processes, in the trace's order", strings.Join(src.Processes, ", "), strings.Join(m.Run.Processes, ", "))
 		})
+		return
+	}
+	if m.Src == nil {
+		r.cannotJudge("no source trace: the processes' programs are unknown")
 		return
 	}
 	for p := range m.Procs {

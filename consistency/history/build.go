@@ -1,6 +1,10 @@
 package history
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
 
 // Builder builds a Model from a run's events, fed one at a time in seq
 // order. It reads the run's header (processes, message ids, side tables)
@@ -73,14 +77,10 @@ type procBuild struct {
 // sizeHint is the expected number of events, 0 if unknown.
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
-	m := &Model{Run: run, Src: src, Alg: alg, shownKind: make([][]trace.Kind, np), shownMsg: make([][]int32, np)}
+	m := &Model{Run: run, Alg: alg, shownKind: make([][]trace.Kind, np), shownMsg: make([][]int32, np)}
+	m.setSrc(src)
 	m.Pred, m.SendOf, m.UndoneBy = make([]int32, 0, sizeHint), make([]int32, 0, sizeHint), make([]int32, 0, sizeHint)
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30))}
-	if src != nil && len(src.Processes) == np {
-		mm := newMsgMaps(run.Msgs, src.Msgs)
-		m.msgs = &mm
-		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
-	}
 	m.Copies.reserve(len(run.Msgs))
 	for p := range b.procs {
 		ps := &b.procs[p]
@@ -178,4 +178,19 @@ func put[K comparable, V any](mp *map[K]V, k K, v V) {
 		*mp = map[K]V{}
 	}
 	(*mp)[k] = v
+}
+
+// setSrc sets the source trace the run is judged against, and the
+// tables read from it, when its processes are the run's (Mismatched).
+func (m *Model) setSrc(src *trace.Trace) {
+	m.Src, m.Mismatched, m.msgs, m.srcOps, m.srcTicks, m.srcFails = nil, nil, nil, nil, nil, nil
+	switch np := len(m.Run.Processes); {
+	case src == nil:
+	case len(src.Processes) != np || m.Alg != Foreign && !slices.Equal(src.Processes, m.Run.Processes):
+		m.Mismatched = src
+	default:
+		mm := newMsgMaps(m.Run.Msgs, src.Msgs)
+		m.Src, m.msgs = src, &mm
+		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
+	}
 }

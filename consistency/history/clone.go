@@ -44,13 +44,8 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace) *Builder {
 // tables are nil) for Builder.Clone.
 func (m *Model) clone(run *trace.Run, src *trace.Trace) *Model {
 	c := *m
-	c.Run, c.Src = run, src
-	c.msgs, c.srcOps, c.srcTicks, c.srcFails = nil, nil, nil, nil
-	if np := len(run.Processes); src != nil && len(src.Processes) == np {
-		mm := newMsgMaps(run.Msgs, src.Msgs)
-		c.msgs = &mm
-		c.srcOps, c.srcTicks, c.srcFails = srcTables(src, np)
-	}
+	c.Run = run
+	c.setSrc(src)
 	c.Pred, c.SendOf, c.UndoneBy = withCap(m.Pred), withCap(m.SendOf), withCap(m.UndoneBy)
 	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
 	c.Failures = slices.Clone(m.Failures)

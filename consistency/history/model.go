@@ -254,7 +254,13 @@ func (x Missing) Replay() bool { return x.Ops || x.Copy || x.Restore }
 type Model struct {
 	Run *trace.Run
 	Src *trace.Trace // the source trace, or nil
-	Alg Alg
+	// Mismatched is a source trace whose processes are not the run's
+	// (for ckpt's own algorithms, which replay the trace's processes in
+	// its order, also another order): set aside, as no source, so that
+	// no rule matches programs by a wrong index, and kept for
+	// equivalence to fail on. Src is then nil.
+	Mismatched *trace.Trace
+	Alg        Alg
 
 	// Per event, indexed by seq. Pred is, for an app op, the live op
 	// numbered just below it in its process, or None: op 0, or an op
