@@ -59,7 +59,7 @@ func readyTimes(m *history.Model, r *result) {
 		switch e.Kind {
 		case trace.Restart, trace.Rollback:
 			s.exec, s.floor, s.pausedAt = e.T, e.T, -1
-			s.op, s.since, s.examined = e.Pos, e.T, false
+			s.op, s.since, s.sinceSeq, s.examined = e.Pos, e.T, int32(i), false
 		case trace.Block:
 			s.pausedAt = e.T
 		case trace.Resume:
@@ -69,17 +69,17 @@ func readyTimes(m *history.Model, r *result) {
 			} else {
 				s.exec = max(s.exec, e.T)
 			}
-			s.floor, s.since, s.examined = e.T, e.T, false
+			s.floor, s.since, s.sinceSeq, s.examined = e.T, e.T, int32(i), false
 		case trace.Discard, trace.Hold:
 			if ready, ok := s.ready(m, opAt[e.P], s.op); ok && !s.examined {
-				x.examines(int32(i), e, ready, s.since, r)
+				x.examines(int32(i), e, ready, s, r)
 			}
-			s.since, s.examined, s.holdFor = e.T, e.Kind == trace.Hold, e.Failure
+			s.since, s.sinceSeq, s.examined, s.holdFor = e.T, int32(i), e.Kind == trace.Hold, e.Failure
 		case trace.Unhold, trace.Checkpoint:
 			// A hold ends at its unhold, or at once when the recovery it
 			// waits for is applied (MS: a recovery checkpoint naming it).
 			if s.examined && (e.Kind == trace.Unhold || e.CkptType == trace.CkptRecovery && e.Failure == s.holdFor) {
-				s.since, s.examined = e.T, false
+				s.since, s.sinceSeq, s.examined = e.T, int32(i), false
 			}
 		case trace.Send, trace.Internal, trace.Recv:
 			if e.Resend {
@@ -89,10 +89,10 @@ func readyTimes(m *history.Model, r *result) {
 				if e.T < ready || (e.Kind != trace.Recv && e.T != ready) {
 					notReady(m, int32(i), e, ready, r)
 				} else if e.Kind == trace.Recv && !s.examined {
-					x.examines(int32(i), e, ready, s.since, r)
+					x.examines(int32(i), e, ready, s, r)
 				}
 			}
-			s.exec, s.floor, s.since = e.T, e.T, e.T
+			s.exec, s.floor, s.since, s.sinceSeq = e.T, e.T, e.T, int32(i)
 			s.op, s.examined = e.Op+1, false
 		}
 	}
@@ -106,7 +106,7 @@ func readyTimes(m *history.Model, r *result) {
 // whether its receive holds, for the failure holdFor.
 type readyState struct {
 	exec, floor, pausedAt, since trace.Time
-	op, holdFor                  int32
+	op, holdFor, sinceSeq        int32 // sinceSeq: the event at since
 	examined                     bool
 }
 
@@ -159,8 +159,8 @@ func newExams(m *history.Model) exams {
 // arrived (first), or at once for the replay log's. A hold before then
 // holds nothing yet; a receipt or discard before its own copy arrived is
 // the run spec's (envSpec.arrived).
-func (x *exams) examines(seq int32, e *trace.RunEvent, ready, since trace.Time, r *result) {
-	m, due, first := x.m, max(ready, since), int32(history.None)
+func (x *exams) examines(seq int32, e *trace.RunEvent, ready trace.Time, s *readyState, r *result) {
+	m, due, first := x.m, max(ready, s.since), int32(history.None)
 	d, ok := m.SrcDelay(e.Msg)
 	if !ok {
 		return
@@ -187,28 +187,45 @@ func (x *exams) examines(seq int32, e *trace.RunEvent, ready, since trace.Time, 
 				fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first", m.Event(snd).Copy, snd, at(first), e.Kind, e.T)
 		})
 	case e.T > due || e.Kind == trace.Hold && e.T < due || e.T < ready && (e.Kind != trace.Discard || own < 0 || m.Copies.Send[own] == history.None || e.T >= at(own)):
-		x.late(seq, e, ready, due, first, at, r)
+		x.late(seq, e, ready, due, first, s.sinceSeq, at, r)
 	}
 }
 
 // late reports a receive's first examination of a copy at another time
 // than due (first: the copy it was due for, arriving at at(first); None:
 // the replay log's).
-func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first int32, at func(int32) trace.Time, r *result) {
+func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first, since int32, at func(int32) trace.Time, r *result) {
 	m := x.m
-	r.fail([]int32{seq}, func() (string, string) {
+	seqs := []int32{seq}
+	if due != ready && (first == history.None || due != at(first)) {
+		seqs = []int32{since, seq}
+	}
+	r.fail(seqs, func() (string, string) {
 		what := "its entry in the replay log is there from the restore"
 		if first != history.None {
 			snd := m.Copies.Send[first]
 			what = fmt.Sprintf("copy %d of %s, sent at seq %d, arrives at t=%s", m.Event(snd).Copy, m.MsgName(e.Msg), snd, at(first))
 		}
 		if due != ready && (first == history.None || due != at(first)) {
-			what += fmt.Sprintf(", and it waits there again from t=%s (a discard, or its hold's end: its unhold, or the recovery checkpoint applying the failure the hold waits for)", due)
+			what += fmt.Sprintf(", and it waits there again from t=%s, %s", due, waitsAgain(m.Event(since), since))
 		}
 		return fmt.Sprintf("%s's %s of %s at seq %d comes at t=%s, not at t=%s", m.ProcName(e.P), e.Kind, m.MsgName(e.Msg), seq, e.T, due),
 			fmt.Sprintf("%s's receive of %s is ready at t=%s and %s: a receive examines its message's copies at the first time it is ready and one has arrived, t=%s, and delivers, discards or holds then (SPEC §3)",
 				m.ProcName(e.P), m.MsgName(e.Msg), ready, what, due)
 	})
+}
+
+// waitsAgain says why a receive waits for a copy again from the event
+// at seq: a discard, or its hold's end (its unhold, or the recovery
+// checkpoint applying the failure the hold waits for).
+func waitsAgain(e *trace.RunEvent, seq int32) string {
+	switch e.Kind {
+	case trace.Checkpoint:
+		return fmt.Sprintf("when its hold ended (the recovery checkpoint at seq %d applies the failure the hold waited for)", seq)
+	case trace.Unhold:
+		return fmt.Sprintf("when its hold ended (its unhold at seq %d)", seq)
+	}
+	return fmt.Sprintf("after its %s at seq %d", e.Kind, seq)
 }
 
 // replayedAtRestore reports whether op event seq is part of PK's instant
