@@ -60,6 +60,37 @@ func BenchmarkScaleFailures(b *testing.B) {
 	}
 }
 
+// BenchmarkScaleFailuresFromFile: BenchmarkScaleFailures's PK shapes
+// with 16 processes, the run read back from its file, where a token's
+// receipt list is the file's (no lookup of the algorithm's): a token hop
+// judges each send to the announcer against that list, so a search of it
+// per send, or a walk of the whole live history per hop, shows as
+// ns/failure rising with the run (a scan per lookup took 5x the CPU of
+// `check` on a 2,000-failure run). Some rise is the format's: ckpt/run@1
+// repeats a token's list at every hop, so decoding grows with failures
+// times processes times list.
+func BenchmarkScaleFailuresFromFile(b *testing.B) {
+	for _, sz := range []struct{ ops, failures int }{{2000, 200}, {20000, 2000}} {
+		tr := scaleTrace(b, 16, sz.ops, sz.failures)
+		var buf bytes.Buffer
+		if err := codec.WriteRun(&buf, replayOnce(b, tr, "pk"), codec.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("pk/ops=%d/failures=%d", sz.ops, sz.failures), func(b *testing.B) {
+			for b.Loop() {
+				run, err := codec.ReadRun("run.json", bytes.NewReader(buf.Bytes()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r := consistency.Check(run, tr); !r.Valid {
+					b.Fatal("pk run is invalid")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*sz.failures), "ns/failure")
+		})
+	}
+}
+
 // BenchmarkScaleProcesses: 10 ops per process, 1,000 then 10,000
 // processes under MS; 200 processes under PK (its vectors are O(n) per
 // message).
