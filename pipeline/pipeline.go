@@ -59,10 +59,6 @@ type Outcome struct {
 	Report report.Report
 }
 
-// collectFrom is the estimated size of a trace's runs from which Verify
-// collects garbage before each replay (the figures are beside the call).
-const collectFrom = 64 << 20
-
 // Verify replays tr through every algorithm of o and checks each run
 // against tr while it is made; file names the trace in the reports. An
 // algorithm whose replay cannot run, or whose estimate exceeds the
@@ -104,18 +100,6 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	base := measure.StartBaseline(tr)
 	var spare []trace.RunEvent // the last run's events, once judged
 	for _, i := range fit {
-		// The decode's garbage, then the last run and its checker's, are
-		// collected now, so that their pages hold the next run instead of
-		// new ones. verify both of the 10^6 trace, whole process
-		// (scripts/bench.sh): 489-490 MB peak instead of 543-551, 4.90-5.18
-		// s CPU instead of 5.42-6.11 (docs/performance.md); since a run is
-		// written over the last one's events (spare), 456 MB against 484
-		// at the same CPU. Only for a big
-		// run: a forced cycle per small trace doubled the CPU of verifying
-		// 300 traces of 300 events (2.42 s against 1.28).
-		if all.bytes >= collectFrom {
-			runtime.GC()
-		}
 		out[i], spare = verifyOne(tr, file, o.Algorithms[i], o, base, spare)
 	}
 	return out
