@@ -196,8 +196,10 @@ func (x *exams) examines(seq int32, e *trace.RunEvent, ready trace.Time, s *read
 // the replay log's).
 func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first, since int32, at func(int32) trace.Time, r *result) {
 	m := x.m
-	seqs := []int32{seq}
-	if due != ready && (first == history.None || due != at(first)) {
+	// again: due is when the receive waits again (after the event at
+	// since), not when it became ready or its copy arrived.
+	again, seqs := due != ready && (first == history.None || due != at(first)), []int32{seq}
+	if again {
 		seqs = []int32{since, seq}
 	}
 	r.fail(seqs, func() (string, string) {
@@ -206,7 +208,7 @@ func (x *exams) late(seq int32, e *trace.RunEvent, ready, due trace.Time, first,
 			snd := m.Copies.Send[first]
 			what = fmt.Sprintf("copy %d of %s, sent at seq %d, arrives at t=%s", m.Event(snd).Copy, m.MsgName(e.Msg), snd, at(first))
 		}
-		if due != ready && (first == history.None || due != at(first)) {
+		if again {
 			what += fmt.Sprintf(", and it waits there again from t=%s, %s", due, waitsAgain(m.Event(since), since))
 		}
 		return fmt.Sprintf("%s's %s of %s at seq %d comes at t=%s, not at t=%s", m.ProcName(e.P), e.Kind, m.MsgName(e.Msg), seq, e.T, due),
