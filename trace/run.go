@@ -249,7 +249,9 @@ type ControlBody struct {
 	Inc    int32
 	K      int32
 	// Received lists the identities of every receipt live in the
-	// announcer's recovered state (PK), sorted by message.
+	// announcer's recovered state (PK): sorted by message as ckpt's PK
+	// makes it, but as read from a file in the file's order, which the
+	// reader's message numbering need not keep (a search sorts it first).
 	Received []Identity
 	// Receipts, when not nil, stands for Received: an algorithm that
 	// keeps its receipt history persistently hands out a view of it
