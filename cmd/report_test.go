@@ -18,7 +18,7 @@ import (
 
 // reportCleanRun is a hand-written run in which every property holds (no
 // failure, one message sent and received once).
-const reportCleanRun = `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"options":{},"events":[
+const reportCleanRun = `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"options":{"timing":"recorded"},"events":[
 {"seq":0,"t":1,"p":"P0","kind":"send","msg":"m1","to":"P1","op":0,"copy":1,"pb":{"sn":0,"f":{}}},
 {"seq":1,"t":2,"p":"P1","kind":"recv","msg":"m1","from":"P0","op":0,"copy":1,"via":"net"},
 {"seq":2,"t":2,"p":"P0","kind":"end","state":"done"},
@@ -28,7 +28,7 @@ const reportCleanRun = `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0
 
 // reportDupRun delivers m1 twice to P1's live history: no-duplicates
 // fails.
-const reportDupRun = `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"options":{},"events":[
+const reportDupRun = `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0","P1"],"options":{"timing":"recorded"},"events":[
 {"seq":0,"t":1,"p":"P0","kind":"send","msg":"m1","to":"P1","op":0,"copy":1,"pb":{"sn":0,"f":{}}},
 {"seq":1,"t":2,"p":"P1","kind":"recv","msg":"m1","from":"P0","op":0,"copy":1,"via":"net"},
 {"seq":2,"t":3,"p":"P1","kind":"recv","msg":"m1","from":"P0","op":1,"copy":1,"via":"net"},

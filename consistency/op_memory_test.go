@@ -26,7 +26,7 @@ func TestLargeOpNumbersCostLinearMemory(t *testing.T) {
 		}
 		fmt.Fprintf(&b, `"P%d"`, i)
 	}
-	b.WriteString("]}\n")
+	b.WriteString(`],"options":{"timing":"recorded"}}` + "\n")
 	for i := range n {
 		fmt.Fprintf(&b, `{"seq":%d,"t":1,"p":"P%d","kind":"internal","op":%d}`+"\n", 2*i, i, n-1)
 		fmt.Fprintf(&b, `{"seq":%d,"t":1,"p":"P%d","kind":"log","msg":"m","copy":1,"op":%d}`+"\n", 2*i+1, i, n-1)

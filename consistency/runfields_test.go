@@ -45,13 +45,25 @@ func TestDeletingFieldsNeverValidates(t *testing.T) {
 		if c.src != nil {
 			src = c.src(t)
 		}
+		if run.MissingOption() != "" {
+			// Hand-built, with hand-written times: a file must say so
+			// (the decoder refuses it otherwise, which would make every
+			// deletion below pass for the wrong reason).
+			run.Options.Timing = trace.TimingRecorded
+		}
 		var buf bytes.Buffer
 		if err := codec.WriteRun(&buf, run, codec.WriteOptions{JSONL: true}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-		for i := 1; i < len(lines); i++ {
-			for _, edited := range deletions(t, lines[i], pbKeysOf[run.Algorithm]) {
+		for i := range lines {
+			var edits []string
+			if i == 0 {
+				edits = optionDeletions(t, lines[0])
+			} else {
+				edits = deletions(t, lines[i], pbKeysOf[run.Algorithm])
+			}
+			for _, edited := range edits {
 				n++
 				doc := strings.Join(append(append(append([]string{}, lines[:i]...), edited), lines[i+1:]...), "\n")
 				back, err := codec.ReadRun(c.name+".jsonl", strings.NewReader(doc))
@@ -67,6 +79,26 @@ func TestDeletingFieldsNeverValidates(t *testing.T) {
 	if n < 1000 {
 		t.Fatalf("only %d deletions tried", n)
 	}
+}
+
+// optionDeletions returns the header line with each of its options
+// deleted in turn.
+func optionDeletions(t *testing.T, header string) []string {
+	t.Helper()
+	var h map[string]json.RawMessage
+	var opts map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(header), &h); err != nil || json.Unmarshal(h["options"], &opts) != nil {
+		t.Fatalf("header %s: %v", header, err)
+	}
+	var out []string
+	for k, v := range opts {
+		delete(opts, k)
+		h["options"], _ = json.Marshal(opts)
+		b, _ := json.Marshal(h)
+		out = append(out, string(b))
+		opts[k] = v
+	}
+	return out
 }
 
 // pbKeysOf are the piggyback fields each algorithm sends: deleting
@@ -123,7 +155,7 @@ func deletions(t *testing.T, line string, pbKeys map[string]bool) []string {
 
 // TestMissingFieldIsNamed: the decoder names the event and the field.
 func TestMissingFieldIsNamed(t *testing.T) {
-	doc := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1"]}` + "\n" +
+	doc := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1"],"options":{"timing":"recorded"}}` + "\n" +
 		`{"seq":0,"t":0,"p":"P0","kind":"send","msg":"m","to":"P1","op":0,"copy":1}` + "\n"
 	_, err := codec.ReadRun("r.jsonl", strings.NewReader(doc))
 	if err == nil || !strings.Contains(err.Error(), `event 0`) || !strings.Contains(err.Error(), `lacks "pb", which pk always writes`) {

@@ -34,11 +34,15 @@ type builder struct {
 // files[p] names process p's recording in messages.
 func build(order []*event, procs, files []string, alg string) (*trace.Run, error) {
 	b := &builder{procs: procs, fails: make([][]int32, len(procs)), live: make([]int32, len(procs)), copies: map[string]int32{}}
+	type options struct {
+		Timing string `json:"timing"`
+	}
 	head, _ := json.MarshalWithOption(struct {
 		Format    string   `json:"format"`
 		Algorithm string   `json:"algorithm"`
 		Processes []string `json:"processes"`
-	}{codec.RunFormat, alg, procs}, json.DisableHTMLEscape())
+		Options   options  `json:"options"`
+	}{codec.RunFormat, alg, procs, options{trace.TimingRecorded}}, json.DisableHTMLEscape())
 	b.doc = append(append(head[:len(head)-1], `,"events":[`...), '\n')
 	for i, e := range order {
 		if i > 0 {

@@ -68,7 +68,7 @@ func Recordings(paths []string) bool {
 // The run records no params (restart_delay, control_delay,
 // default_delay): they are the simulator's, and a running system's
 // network and restarts take what they take. Its options.timing says its
-// times were recorded, not replayed (docs/record.md).
+// times were recorded, not replayed (docs/record.md); build writes it.
 func Merge(in ...Input) (*Merged, error) {
 	recs := make([]*recording, 0, len(in))
 	for _, i := range in {
@@ -97,7 +97,6 @@ func Merge(in ...Input) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	run.Options.Timing = trace.TimingRecorded
 	tr, err := Derive(run)
 	if alg == "" {
 		return &Merged{Trace: tr}, err

@@ -51,6 +51,28 @@ func (r *Run) MissingField(e *RunEvent) string {
 	return ""
 }
 
+// MissingOption returns the replay option a run of one of ckpt's
+// algorithms lacks ("options.restart_delay", "options.control_delay" or
+// "options.default_delay"), or "". ckpt's replays always write the three
+// delays, and the checker's timing rules (SPEC §3: a restart, a control
+// message, an arrival at its instant) are judged from them: a run
+// without them would pass a forged time unjudged. A recorded run
+// (options.timing) keeps its system's own times and needs none.
+func (r *Run) MissingOption() string {
+	if _, ok := runShapes[r.Algorithm]; !ok || r.Options.Timing != "" {
+		return ""
+	}
+	switch p := &r.Options.Params; {
+	case p.RestartDelay <= 0:
+		return "options.restart_delay"
+	case p.ControlDelay <= 0:
+		return "options.control_delay"
+	case p.DefaultDelay <= 0:
+		return "options.default_delay"
+	}
+	return ""
+}
+
 type field struct {
 	name    string
 	missing bool

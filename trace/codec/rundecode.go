@@ -247,6 +247,9 @@ func (d *runDecoder) decode() (*trace.Run, error) {
 		}
 	}
 	d.hasAlg = true // the header is complete
+	if o := run.MissingOption(); o != "" {
+		return nil, d.f.headerErr("the run lacks %q, which %s always writes", o, run.Algorithm)
+	}
 	if err := d.handOver(); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"missing processes", `{"format":"ckpt/run@1","events":[]}`, `run.json: missing "processes"`},
 		{"bad options", `{"format":"ckpt/run@1","processes":["P0"],"options":{"control_delay":0}}`, `run.json: options.control_delay must be a finite number > 0, got 0`},
 		{"bad timing", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":"simulated"}}`, `run.json: options.timing must be "recorded", got "simulated"`},
+		{"own algorithm without its delays", `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0"],"options":{"restart_delay":1,"default_delay":1}}`, `run.json: the run lacks "options.control_delay", which ms always writes`},
 		{"timing not a string", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":1}}`, `run.json: "options.timing" must be a string, not a number`},
 		{"seq", runDoc(`{"seq":1,"t":0,"p":"P0","kind":"internal","op":0}`), `run.json: event 0: seq is 1, want 0 (its index in the run)`},
 		{"unknown kind", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"flush"}`), `run.json: event 0: unknown kind "flush"`},
@@ -97,7 +98,7 @@ func TestReadRunSourceNull(t *testing.T) {
 }
 
 func TestReadRunJSONLAndSeqOptional(t *testing.T) {
-	in := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1"]}` + "\n" +
+	in := `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0","P1"],"options":{"timing":"recorded"}}` + "\n" +
 		`{"t":0,"p":"P0","kind":"send","to":"P1","msg":"m","op":0,"copy":1,"pb":{"vt":[[0,1],[0,0]]}}` + "\n" +
 		`{"t":1,"p":"P1","kind":"recv","from":"P0","msg":"m","op":0,"copy":1,"via":"net"}` + "\n"
 	run, err := ReadRun("r.jsonl", strings.NewReader(in))
