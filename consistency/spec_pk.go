@@ -37,6 +37,7 @@ type pkSpec struct {
 	// the only entries of a rebuilt vector whose incarnation is ≥ 1.
 	restarted []int32
 	flushes   pkFlushes
+	scratch   trace.VT // at's
 	// sorted is the list of failure fi's token sorted, as read from a
 	// file (tokenLists).
 	sorted struct {
@@ -57,7 +58,7 @@ type pkCopy struct {
 // pkProc is a process; its incarnation is the model's count of its
 // restarts (history.Builder.Restarts).
 type pkProc struct {
-	cur     trace.VT // made on first use
+	clock   pkClock
 	ann     annIndex
 	waiting int32   // the restart whose token it holds for, or None
 	pending []int32 // tokens (control_recv seqs) recorded while down
@@ -209,14 +210,12 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	s.vectors.after(s, seq)
 }
 
-// at returns p's rebuilt vector with its own entry at count.
+// at returns p's rebuilt vector with its own entry at count, in the
+// spec's scratch vector: valid until the next call.
 func (s *pkSpec) at(pid, count int32) trace.VT {
-	p := &s.procs[pid]
-	if p.cur == nil {
-		p.cur = make(trace.VT, len(s.procs))
-	}
-	p.cur[pid] = trace.VTEntry{Inc: s.b.Restarts(pid), Count: count}
-	return p.cur
+	s.scratch = s.procs[pid].clock.vector(s.scratch[:0], len(s.procs))
+	s.scratch[pid] = trace.VTEntry{Inc: s.b.Restarts(pid), Count: count}
+	return s.scratch
 }
 
 // compare judges a vector the run shows (a send's or a checkpoint's)
@@ -259,21 +258,23 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	s.waits(seq, e, p)
 	want := s.at(e.P, e.Op+1)
-	s.sent(seq, e, want, s.b.Restarts(e.P))
+	p.clock.reset(s.sent(seq, e, want, s.b.Restarts(e.P)))
 }
 
 // sent judges the vector a send carries against want and records the
-// copy it transmits, of identity inc.
-func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) {
+// copy it transmits, of identity inc; it returns the vector kept (nil:
+// the send carries none).
+func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) trace.VT {
 	pb := s.m.Run.PB(e)
 	if pb == nil || pb.VT == nil {
 		s.lacks(seq, "a piggybacked vector time")
-		return
+		return nil
 	}
 	kept := s.compare(seq, e, pb.VT, want)
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, inc, kept)
 	}
+	return kept
 }
 
 // setCopy records copy ci's identity and vector, which no one writes.
@@ -329,7 +330,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	if why != "" {
 		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d\ncopy %d of %s, sent at seq %d, may not be delivered: %s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.MsgName(e.Msg), from, why)
 	}
-	s.at(e.P, s.liveCount(e.P)).Merge(vt)
+	p.clock.take(vt, len(s.procs))
 	s.recvOf[e.Msg] = seq
 	s.vectors.taken(s, ci)
 }
@@ -365,6 +366,7 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 	case e.VT == history.None:
 		s.lacks(seq, "a checkpoint's vector time")
 	}
+	p.clock.reset(kept)
 	if s.vectors.keep {
 		for len(p.ckpts) < len(taken) {
 			p.ckpts = append(p.ckpts, nil)

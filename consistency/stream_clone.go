@@ -116,7 +116,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.cur, pr.pending, pr.ckpts = slices.Clone(pr.cur), slices.Clone(pr.pending), withCap(pr.ckpts)
+		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), withCap(pr.ckpts)
 		if pr.sentTo != nil {
 			pr.sentTo = maps.Clone(pr.sentTo)
 			for q, l := range pr.sentTo {
@@ -139,7 +139,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 		}
 	}
 	c.copies, c.early, c.recvOf, c.restarted = withCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
-	c.lists = slices.Clone(s.lists)
+	c.lists, c.scratch = slices.Clone(s.lists), nil
 	c.sorted.keys = nil // a cache, remade on use
 	for i := range c.lists {
 		if bad := c.lists[i].bad; bad != nil {
