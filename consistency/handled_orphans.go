@@ -40,8 +40,13 @@ type orphanDelivery struct{ seq, fi, handled int32 }
 func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDelivery {
 	at := map[[2]int32]int32{} // (process, failure) → first handling seq
 	var out []orphanDelivery
+	if len(m.Handlings) == 0 {
+		return nil
+	}
+	// Nothing is handled before the first handling (they are in seq
+	// order): a schedule explore judges shares that long prefix.
 	next := 0
-	for i := range m.Run.Events {
+	for i := max(0, int(m.Handlings[0].Seq)+1); i < len(m.Run.Events); i++ {
 		seq := int32(i)
 		for ; next < len(m.Handlings) && m.Handlings[next].Seq < seq; next++ {
 			h := m.Handlings[next]

@@ -15,8 +15,8 @@ import (
 // dependency is visible on-line to dependency vectors. FDAS promises it
 // (promises.go); zgraph.CheckRDT judges it in O(ops · n).
 func rollbackDependencyTrackable(m *history.Model, r *result) {
-	g, judge := finalGraph(m, r, trackable)
-	if g == nil || !judge {
+	g := finalGraph(m, r, trackable)
+	if g == nil {
 		return
 	}
 	vs, err := zgraph.CheckRDT(g.Pos, g.Graph.Msgs)

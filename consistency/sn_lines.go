@@ -13,8 +13,8 @@ import (
 // numbered r); PK and FDAS number no checkpoints, HMNR's numbers are no
 // BCS index (promises.go).
 func snLines(m *history.Model, r *result) {
-	g, judge := finalGraph(m, r, snConsistent)
-	if g == nil || !judge {
+	g := finalGraph(m, r, snConsistent)
+	if g == nil {
 		return
 	}
 	if m.Missing.Sn {

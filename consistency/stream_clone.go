@@ -29,11 +29,12 @@ func NewSharedStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 // Clone returns an independent stream in s's state (made by
 // NewSharedStream, not yet reported), judging run from there: run's events so far are the
 // ones s was fed, and src is the source trace the run goes on against —
-// s's, or s's with events that are not ops inserted after every source
-// event the run has shown so far (a schedule's injected failure). Every
-// table the specs read of the source trace is made again from src.
-func (s *Stream) Clone(run *trace.Run, src *trace.Trace) *Stream {
-	b := s.b.Clone(run, src)
+// s's, or s's with events that are not ops inserted at index at, after
+// every source event the run has shown so far (a schedule's injected
+// failure). Every table the specs read of the source trace is made
+// again for src.
+func (s *Stream) Clone(run *trace.Run, src *trace.Trace, at int) *Stream {
+	b := s.b.Clone(run, src, at)
 	return &Stream{b: b, spec: s.spec.clone(b), n: s.n}
 }
 

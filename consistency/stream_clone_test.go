@@ -68,11 +68,11 @@ func TestStreamCloneAgrees(t *testing.T) {
 				// stream, once per event before k.
 				chain := consistency.NewSharedStream(run, tr, n)
 				for k := 0; k <= n; k++ {
-					cl := chain.Clone(run, tr)
+					cl := chain.Clone(run, tr, 0)
 					if shared := sharedWith(reflect.ValueOf(cl), reflect.ValueOf(chain), "stream", map[uintptr]bool{}); shared != "" {
 						t.Fatalf("cloned at seq %d, the clone shares %s with the original", k, shared)
 					}
-					next := chain.Clone(run, tr)
+					next := chain.Clone(run, tr, 0)
 					for i := k; i < n; i++ {
 						chain.Add(&run.Events[i])
 					}

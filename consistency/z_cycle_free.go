@@ -14,8 +14,8 @@ import (
 // BCS, HMNR, FDAS (through RDT) and coordinated checkpointing (through
 // its consistent rounds) promise it; PK does not (promises.go).
 func zCycleFree(m *history.Model, r *result) {
-	g, judge := finalGraph(m, r, noUseless)
-	if g == nil || !judge {
+	g := finalGraph(m, r, noUseless)
+	if g == nil {
 		return
 	}
 	for _, u := range g.Graph.UselessList() {
@@ -57,22 +57,23 @@ func snNote(ck *history.Ckpt) string {
 }
 
 // finalGraph returns the model's final checkpoint and message graph for
-// a rule judging promise p, having set r's standing (promised): judge
-// says whether the run's algorithm makes the promise. The graph is nil,
-// and the property unknown, when the run lacks the op or copy numbers
-// it needs or zgraph refused it.
-func finalGraph(m *history.Model, r *result, p promise) (g *history.FinalGraph, judge bool) {
-	judge = promised(m, r, p)
+// a rule judging promise p, having set r's standing (promised). It is
+// nil when the run's algorithm does not make the promise (the graph is
+// then never built), and nil with the property unknown when the run
+// lacks the op or copy numbers it needs or zgraph refused it.
+func finalGraph(m *history.Model, r *result, p promise) *history.FinalGraph {
 	switch {
+	case !promised(m, r, p):
+		return nil
 	case m.Missing.Ops:
 		r.cannotJudge(finalOpsWhy)
-		return nil, false
+		return nil
 	case m.Missing.Copy:
 		r.cannotJudge(copiesWhy)
-		return nil, false
-	case m.Final.Err != nil:
+		return nil
+	case m.Final.Built().Err != nil:
 		r.cannotJudge("z-graph: " + m.Final.Err.Error())
-		return nil, false
+		return nil
 	}
-	return m.Final, judge
+	return m.Final
 }

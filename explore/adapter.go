@@ -122,7 +122,7 @@ func (j *judged) clone(tr *trace.Trace, at int32) (*judged, error) {
 	if err := cs.Insert(tr, at, 1); err != nil {
 		return nil, err
 	}
-	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr), fed: j.fed}, nil
+	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr, int(at)), fed: j.fed}, nil
 }
 
 // finish replays and judges the rest of the run, filling v; with

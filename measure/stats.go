@@ -36,7 +36,7 @@ func Stats(m *history.Model) report.Stats {
 		s.Undone += len(m.Restores[i].Undid)
 		s.Replayed += int(m.Restores[i].Replayed)
 	}
-	if m.Final != nil && m.Final.Err == nil {
+	if m.Final != nil && m.Final.Built().Err == nil {
 		s.Checkpoints.Useless = m.Final.Graph.UselessCount()
 	}
 	if m.Alg.IsMS() && !m.Missing.Ops {

@@ -78,7 +78,7 @@ type procBuild struct {
 func NewBuilder(run *trace.Run, src *trace.Trace, alg Alg, sizeHint int) *Builder {
 	np := len(run.Processes)
 	m := &Model{Run: run, Alg: alg, shownKind: make([][]trace.Kind, np), shownMsg: make([][]int32, np)}
-	m.setSrc(src)
+	m.setSrc(src, nil, 0)
 	m.Pred, m.SendOf, m.UndoneBy = make([]int32, 0, sizeHint), make([]int32, 0, sizeHint), make([]int32, 0, sizeHint)
 	b := &Builder{m: m, procs: make([]procBuild, np), sizeHint: int32(min(sizeHint, 1<<30))}
 	m.Copies.reserve(len(run.Msgs))
@@ -181,8 +181,10 @@ func put[K comparable, V any](mp *map[K]V, k K, v V) {
 }
 
 // setSrc sets the source trace the run is judged against, and the
-// tables read from it, when its processes are the run's (Mismatched).
-func (m *Model) setSrc(src *trace.Trace) {
+// tables read from it, when its processes are the run's (Mismatched):
+// those of from, a clone's original, shifted to src (Builder.Clone's at)
+// if it has them.
+func (m *Model) setSrc(src *trace.Trace, from *Model, at int) {
 	m.Src, m.Mismatched, m.msgs, m.srcOps, m.srcTicks, m.srcFails = nil, nil, nil, nil, nil, nil
 	switch np := len(m.Run.Processes); {
 	case src == nil:
@@ -191,6 +193,10 @@ func (m *Model) setSrc(src *trace.Trace) {
 	default:
 		mm := newMsgMaps(m.Run.Msgs, src.Msgs)
 		m.Src, m.msgs = src, &mm
-		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
+		if from != nil && from.srcOps != nil {
+			m.srcOps, m.srcTicks, m.srcFails = from.shiftTables(src, at)
+		} else {
+			m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
+		}
 	}
 }

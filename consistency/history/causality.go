@@ -83,7 +83,11 @@ func (m *Model) dependence() *Dependence {
 	n := len(m.Run.Events)
 	d := &Dependence{of: make([]int32, n), triples: []triple{{}}, index: map[triple]int32{}}
 	d.sets.init(len(m.Failures))
-	for i := 0; i < n; i++ {
+	// Every set is empty before the first undone event (the others get
+	// theirs from earlier ones): the sweep starts there, past the
+	// failure-free prefix explore's schedules share.
+	first := slices.IndexFunc(m.UndoneBy, func(by int32) bool { return by >= 0 })
+	for i := max(first, 0); first >= 0 && i < n; i++ {
 		e := &m.Run.Events[i]
 		if !isApp(e) || e.Op == None {
 			continue

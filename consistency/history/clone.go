@@ -9,10 +9,10 @@ import (
 
 // Clone returns an independent builder in b's state, building the model
 // of run from there: run holds the events added so far (the same ones),
-// and src is the source trace it goes on against — b's, or b's with n
+// and src is the source trace it goes on against — b's, or b's with
 // events that are not ops inserted at index at, after every source
 // event the run has shown so far (explore's next failure). The tables
-// read from the source are made again from src; what the builder keeps
+// read from the source are made again for src; what the builder keeps
 // of source indexes is from before at, so it holds unchanged. The
 // putBack hook is not carried over: the caller that set it sets its
 // clone's (package consistency's PK spec).
@@ -20,9 +20,9 @@ import (
 // Every slice and map the builder may write again is copied, also those
 // inside its elements; the source and run tables and the vectors are
 // shared, as nobody writes them.
-func (b *Builder) Clone(run *trace.Run, src *trace.Trace) *Builder {
+func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int) *Builder {
 	c := *b
-	c.m = b.m.clone(run, src)
+	c.m = b.m.clone(run, src, at)
 	c.procs = slices.Clone(b.procs)
 	for p := range c.procs {
 		ps := &c.procs[p]
@@ -42,10 +42,10 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace) *Builder {
 
 // clone copies a model being built (Finish has not run: its final
 // tables are nil) for Builder.Clone.
-func (m *Model) clone(run *trace.Run, src *trace.Trace) *Model {
+func (m *Model) clone(run *trace.Run, src *trace.Trace, at int) *Model {
 	c := *m
 	c.Run = run
-	c.setSrc(src)
+	c.setSrc(src, m, at)
 	c.Pred, c.SendOf, c.UndoneBy = withCap(m.Pred), withCap(m.SendOf), withCap(m.UndoneBy)
 	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
 	c.Failures = slices.Clone(m.Failures)

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"github.com/ckpt-dev/ckpt/consistency/zgraph"
 	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -42,8 +41,7 @@ func (m *Model) finalState() {
 		}
 	}
 	if g != nil {
-		g.Graph, g.Err = zgraph.New(g.Pos, msgs)
-		m.Final = g
+		g.msgs, m.Final = msgs, g
 	}
 }
 

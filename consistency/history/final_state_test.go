@@ -85,7 +85,7 @@ func modelWalked(m *Model) walked {
 	w := walked{LiveSend: m.LiveSend, LiveRecv: m.LiveRecv, Repeats: m.Repeats, Stale: m.Stale}
 	if m.Final != nil {
 		w.Recvs = m.Final.Recvs
-		for _, msg := range m.Final.Graph.Msgs {
+		for _, msg := range m.Final.Built().Graph.Msgs {
 			w.Msgs = append(w.Msgs, [4]int32{msg.From, m.Final.Graph.Interval(msg.From, msg.SendOp), msg.To, m.Final.Graph.Interval(msg.To, msg.RecvOp)})
 		}
 	}

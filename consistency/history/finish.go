@@ -129,22 +129,9 @@ func (m *Model) ProgLen(p int32) int {
 // in one backing array: one table of the source that the builder sizes
 // its own by and the run spec follows the environment with.
 func srcTables(src *trace.Trace, np int) (ops, ticks, fails [][]int32) {
-	class := func(e *trace.Event) int {
-		switch {
-		case e.P < 0 || int(e.P) >= np:
-			return -1
-		case e.Kind.IsOp():
-			return int(e.P)
-		case e.Kind == trace.Checkpoint:
-			return np + int(e.P)
-		case e.Kind == trace.Fail:
-			return 2*np + int(e.P)
-		}
-		return -1
-	}
 	at := make([]int, 3*np+1)
 	for i := range src.Events {
-		if k := class(&src.Events[i]); k >= 0 {
+		if k := srcClass(&src.Events[i], np); k >= 0 {
 			at[k+1]++
 		}
 	}
@@ -157,11 +144,56 @@ func srcTables(src *trace.Trace, np int) (ops, ticks, fails [][]int32) {
 		out[k] = all[at[k]:at[k]:at[k+1]]
 	}
 	for i := range src.Events {
-		if k := class(&src.Events[i]); k >= 0 {
+		if k := srcClass(&src.Events[i], np); k >= 0 {
 			out[k] = append(out[k], int32(i))
 		}
 	}
 	return out[:np:np], out[np : 2*np : 2*np], out[2*np:]
+}
+
+// srcClass is the table of srcTables event e goes to, or -1.
+func srcClass(e *trace.Event, np int) int {
+	switch {
+	case e.P < 0 || int(e.P) >= np:
+		return -1
+	case e.Kind.IsOp():
+		return int(e.P)
+	case e.Kind == trace.Checkpoint:
+		return np + int(e.P)
+	case e.Kind == trace.Fail:
+		return 2*np + int(e.P)
+	}
+	return -1
+}
+
+// shiftTables returns srcTables(src) from m's tables, src being m's
+// source with events inserted at index at: the indexes from at move,
+// and the inserted events join their tables. A clone at each of
+// explore's failure points reads the inserted events only, not the
+// whole source again.
+func (m *Model) shiftTables(src *trace.Trace, at int) (ops, ticks, fails [][]int32) {
+	np, n := len(m.srcOps), len(src.Events)-len(m.Src.Events)
+	tabs := slices.Concat(m.srcOps, m.srcTicks, m.srcFails)
+	total := n
+	for _, t := range tabs {
+		total += len(t)
+	}
+	all := make([]int32, 0, total)
+	for k, t := range tabs {
+		start := len(all)
+		i, _ := slices.BinarySearch(t, int32(at))
+		all = append(all, t[:i]...)
+		for x := at; x < at+n; x++ {
+			if srcClass(&src.Events[x], np) == k {
+				all = append(all, int32(x))
+			}
+		}
+		for _, x := range t[i:] {
+			all = append(all, x+int32(n))
+		}
+		tabs[k] = all[start:len(all):len(all)]
+	}
+	return tabs[:np:np], tabs[np : 2*np : 2*np], tabs[2*np:]
 }
 
 // SrcEnv returns, per process, the source trace indexes of its timer

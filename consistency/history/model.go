@@ -22,8 +22,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ckpt-dev/ckpt/consistency/zgraph"
+	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -339,12 +341,23 @@ type ProgOp struct {
 // FinalGraph is the final live history as zgraph sees it: per process the
 // held checkpoints' numbers and positions, the Z-graph over them and the
 // messages with both ends live (Graph.Msgs), and the seq of each one's
-// receive.
+// receive. Graph and Err are set by Built.
 type FinalGraph struct {
 	Numbers, Pos [][]int32
 	Recvs        []int32
 	Graph        *zgraph.Graph // nil when Err is set
 	Err          error
+	msgs         []rline.Msg
+	once         sync.Once
+}
+
+// Built builds the Z-graph on first use and returns g: only the rules of
+// the promises an algorithm makes and the useless-checkpoint count read
+// it, so a PK run that explore judges (it counts no checkpoints) never
+// pays for it. Safe for the rules judging in parallel.
+func (g *FinalGraph) Built() *FinalGraph {
+	g.once.Do(func() { g.Graph, g.Err = zgraph.New(g.Pos, g.msgs) })
+	return g
 }
 
 // answer is an event attributed to a failure.
