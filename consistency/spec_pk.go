@@ -38,6 +38,9 @@ type pkSpec struct {
 	restarted []int32
 	flushes   pkFlushes
 	scratch   trace.VT // at's
+	// unmerged counts the copies' vectors the clocks keep unmerged
+	// (pkClock.take).
+	unmerged int
 	// sorted is the list of failure fi's token sorted, as read from a
 	// file (tokenLists).
 	sorted struct {
@@ -258,7 +261,7 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	s.waits(seq, e, p)
 	want := s.at(e.P, e.Op+1)
-	p.clock.reset(s.sent(seq, e, want, s.b.Restarts(e.P)))
+	p.clock.reset(s.sent(seq, e, want, s.b.Restarts(e.P)), &s.unmerged)
 }
 
 // sent judges the vector a send carries against want and records the
@@ -330,7 +333,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	if why != "" {
 		s.divergef([]int32{from, seq}, "%s delivers %s at seq %d\ncopy %d of %s, sent at seq %d, may not be delivered: %s", s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, s.m.MsgName(e.Msg), from, why)
 	}
-	p.clock.take(vt, len(s.procs))
+	p.clock.take(vt, len(s.procs), &s.unmerged)
 	s.recvOf[e.Msg] = seq
 	s.vectors.taken(s, ci)
 }
@@ -366,7 +369,7 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 	case e.VT == history.None:
 		s.lacks(seq, "a checkpoint's vector time")
 	}
-	p.clock.reset(kept)
+	p.clock.reset(kept, &s.unmerged)
 	if s.vectors.keep {
 		for len(p.ckpts) < len(taken) {
 			p.ckpts = append(p.ckpts, nil)

@@ -290,12 +290,12 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		}
 	}
 	rs.VT = p.ckpts[ck]
-	p.clock.reset(rs.VT)
+	p.clock.reset(rs.VT, &s.unmerged)
 	live := s.b.Live(e.P)
 	for k := s.b.Taken(e.P)[ck].Pos; k < e.Pos && int(k) < len(live); k++ {
 		if live[k] != history.None && s.m.Event(live[k]).Kind == trace.Recv {
 			if vt, _, ok := s.copyVT(s.copyOf(s.m.Event(live[k]))); ok {
-				p.clock.take(vt, len(s.procs))
+				p.clock.take(vt, len(s.procs), &s.unmerged)
 			}
 		}
 	}

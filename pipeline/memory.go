@@ -249,7 +249,9 @@ func checkEstimate(run *trace.Run) estimate {
 // streamCheckEstimate estimates checking the run h heads as it is read
 // (CheckFile) against src (nil: none): the run's events stay, each
 // without its vectors once taken; the checker's model; the source trace;
-// and PK's vectors. PK's spec keeps one per process and its own copy of
+// and PK's vectors. PK's spec keeps up to two per process (a clock's
+// base and its share of the copies' vectors not yet merged,
+// consistency's pkClock.take) and its own copy of
 // each vector a recovery may read (consistency/spec_pk_vectors.go) —
 // every one, unless the source trace shows no failure, and then those of
 // the copies in flight; the decoder of a compact run keeps as many again
@@ -259,7 +261,7 @@ func checkEstimate(run *trace.Run) estimate {
 func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
 	np := int64(len(h.Run.Processes))
 	s := h.Sizes
-	s.Procs, s.Busy = np, np
+	s.Procs, s.Busy = np, 2*np // two vectors per process: above
 	b, why := heldBytes(s, h.Events, true)
 	if src != nil {
 		b += int64(len(src.Events))*perTraceEvent + int64(len(src.Msgs))*perMsg
