@@ -22,11 +22,18 @@ func replayTimes(m *history.Model, r *result) {
 	case m.Run.Options.Timing == trace.TimingRecorded:
 		// Judged on its program and on causal order only: the run's
 		// form (time order, each receipt after its send, each restart
-		// after its fail, ops in program order) is checked above.
+		// after its fail, ops in program order) is checked above. The
+		// note tells the reader so: a pass here claims less.
+		if r.Note == "" {
+			r.Note = recordedNote
+		}
 	case m.Alg != history.Foreign:
 		r.cannotJudge(noParamsWhy)
 	}
 }
+
+// recordedNote is the note of a recorded run's equivalence.
+const recordedNote = "times recorded (options.timing), so judged on the programs and causal order, not on SPEC §3's replay times"
 
 // noParamsWhy says why equivalence is unknown for a run of one of
 // ckpt's algorithms that records no params.

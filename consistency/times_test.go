@@ -124,6 +124,19 @@ func TestReplayTimes(t *testing.T) {
 	checkRuleCases(t, cases)
 }
 
+// A recorded run's equivalence passes claiming less, and says so: its
+// replay times went unjudged (the review of issue 28's change: adding
+// the field passed retimed runs, and no report told the reader).
+func TestRecordedEquivalenceSaysSo(t *testing.T) {
+	run := retimedKind("ms", failAndMessage, trace.Restart, 1.5)(t)
+	run.Options.Params, run.Options.Timing = trace.Params{}, trace.TimingRecorded
+	for _, p := range Check(run, failAndMessage(t)).Properties {
+		if p.Name == report.Equivalence && (p.Status != report.Pass || p.Note != recordedNote) {
+			t.Errorf("equivalence %s, note %q; want pass, noting %q", p.Status, p.Note, recordedNote)
+		}
+	}
+}
+
 // TestControlDelay: a control message arrives control_delay after its
 // send (history.ControlLate), found by the second review round.
 func TestControlDelay(t *testing.T) {

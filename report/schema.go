@@ -70,7 +70,8 @@ type Property struct {
 	Name       string      `json:"name"`
 	Status     Status      `json:"status"`
 	Violations []Violation `json:"violations"`
-	// Note says why a property is n/a or unknown.
+	// Note says why a property is n/a or unknown, or what a pass did
+	// not judge (a recorded run's replay times).
 	Note string `json:"note,omitempty"`
 }
 

@@ -58,6 +58,10 @@ func (r *Run) MissingField(e *RunEvent) string {
 // message, an arrival at its instant) are judged from them: a run
 // without them would pass a forged time unjudged. A recorded run
 // (options.timing) keeps its system's own times and needs none.
+//
+// A recorded run that records delays contradicts itself: they are a
+// replay's, and a forger adding options.timing to a replay would keep
+// them (RecordedWithDelays).
 func (r *Run) MissingOption() string {
 	if _, ok := runShapes[r.Algorithm]; !ok || r.Options.Timing != "" {
 		return ""
@@ -71,6 +75,15 @@ func (r *Run) MissingOption() string {
 		return "options.default_delay"
 	}
 	return ""
+}
+
+// RecordedWithDelays reports whether the run says its times were
+// recorded (options.timing) yet records a replay's delays: a recorder
+// writes none (record.Merge), so such a run is a replay relabelled, and
+// the times it would no longer be judged on are the replay's.
+func (r *Run) RecordedWithDelays() bool {
+	p := &r.Options.Params
+	return r.Options.Timing != "" && (p.RestartDelay > 0 || p.ControlDelay > 0 || p.DefaultDelay > 0)
 }
 
 type field struct {

@@ -250,6 +250,9 @@ func (d *runDecoder) decode() (*trace.Run, error) {
 	if o := run.MissingOption(); o != "" {
 		return nil, d.f.headerErr("the run lacks %q, which %s always writes", o, run.Algorithm)
 	}
+	if run.RecordedWithDelays() {
+		return nil, d.f.headerErr("options.timing is %q, yet the run records a replay's delays (restart_delay, control_delay, default_delay): a recorded run's times are its system's", run.Options.Timing)
+	}
 	if err := d.handOver(); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ func TestReadRunRejects(t *testing.T) {
 		{"bad options", `{"format":"ckpt/run@1","processes":["P0"],"options":{"control_delay":0}}`, `run.json: options.control_delay must be a finite number > 0, got 0`},
 		{"bad timing", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":"simulated"}}`, `run.json: options.timing must be "recorded", got "simulated"`},
 		{"own algorithm without its delays", `{"format":"ckpt/run@1","algorithm":"ms","processes":["P0"],"options":{"restart_delay":1,"default_delay":1}}`, `run.json: the run lacks "options.control_delay", which ms always writes`},
+		{"recorded with a replay's delays", `{"format":"ckpt/run@1","algorithm":"pk","processes":["P0"],"options":{"restart_delay":1,"control_delay":0.5,"default_delay":1,"timing":"recorded"}}`, `run.json: options.timing is "recorded", yet the run records a replay's delays (restart_delay, control_delay, default_delay): a recorded run's times are its system's`},
 		{"timing not a string", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":1}}`, `run.json: "options.timing" must be a string, not a number`},
 		{"seq", runDoc(`{"seq":1,"t":0,"p":"P0","kind":"internal","op":0}`), `run.json: event 0: seq is 1, want 0 (its index in the run)`},
 		{"unknown kind", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"flush"}`), `run.json: event 0: unknown kind "flush"`},
