@@ -1,0 +1,110 @@
+package pipeline
+
+import (
+	"sync/atomic"
+
+	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/trace"
+)
+
+// checker feeds a replay's run to the consistency checker on a goroutine
+// of its own, so that the checker builds its model on the second core
+// while the engine goes on (issue 29: verify's wall time).
+//
+// The engine appends to its run while the checker reads it, so the
+// checker reads its own copy of the run's header (snap), replaced at each
+// hand-over: the copy's slices end at what the engine has made final, and
+// what they hold never changes again (replay.Options.Stream), except the
+// vectors the engine drops once the checker has taken their events. A
+// token's receipt set may be a view of the algorithm's live state
+// (trace.ReceiptSet): the engine waits until the checker has taken it.
+type checker struct {
+	s     *consistency.Stream
+	snap  trace.Run
+	work  chan trace.Run
+	taken atomic.Int64
+	// sent is what the engine has handed over; wait is set while it
+	// waits, and the checker then signals caught after each hand-over.
+	sent   int
+	wait   atomic.Bool
+	caught chan struct{}
+	done   chan struct{}
+}
+
+// checkBatch is how many events the engine makes between hand-overs: a
+// hand-over per step costs more than the checker's work, and a bigger
+// batch makes the engine wait longer at a token.
+const checkBatch = 1 << 10
+
+// stream is replay.Options.Stream, on the engine's goroutine.
+func (c *checker) stream(run *trace.Run, upto int, src *trace.Trace) int {
+	if c.s == nil {
+		c.snap = *run
+		c.s = consistency.NewStream(&c.snap, src, cap(run.Events))
+		c.work, c.caught, c.done = make(chan trace.Run, 8), make(chan struct{}, 1), make(chan struct{})
+		go c.take()
+	}
+	live := liveView(run, c.sent, upto)
+	if upto-c.sent >= checkBatch || live {
+		c.handOver(run, upto)
+	}
+	if live {
+		c.wait.Store(true)
+		for c.taken.Load() < int64(upto) {
+			<-c.caught
+		}
+		c.wait.Store(false)
+	}
+	return int(c.taken.Load())
+}
+
+// liveView reports whether an event of run in [from, upto) carries a
+// receipt set the algorithm may still write.
+func liveView(run *trace.Run, from, upto int) bool {
+	for i := from; i < upto; i++ {
+		if b := run.Body(&run.Events[i]); b != nil && b.Receipts != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) handOver(run *trace.Run, upto int) {
+	h := *run
+	h.Events = run.Events[:upto]
+	c.work <- h
+	c.sent = upto
+}
+
+// take is the checker's goroutine.
+func (c *checker) take() {
+	defer close(c.done)
+	fed := 0
+	for h := range c.work {
+		c.snap = h
+		for ; fed < len(h.Events); fed++ {
+			c.s.Add(&c.snap.Events[fed])
+		}
+		c.taken.Store(int64(fed))
+		if c.wait.Load() {
+			select {
+			case c.caught <- struct{}{}:
+			default: // a signal is already pending
+			}
+		}
+	}
+}
+
+// finish hands over the finished run (nil if the replay failed), stops
+// the checker's goroutine and returns the stream.
+func (c *checker) finish(run *trace.Run) *consistency.Stream {
+	if c.s == nil {
+		return nil
+	}
+	if run != nil {
+		c.handOver(run, len(run.Events))
+	}
+	close(c.work)
+	<-c.done
+	return c.s
+}
