@@ -23,9 +23,11 @@ type checker struct {
 	snap  trace.Run
 	work  chan trace.Run
 	taken atomic.Int64
-	// sent is what the engine has handed over; wait is set while it
-	// waits, and the checker then signals caught after each hand-over.
+	// sent is what the engine has handed over, seen what it has looked
+	// at for views; wait is set while it waits, and the checker then
+	// signals caught after each hand-over.
 	sent   int
+	seen   int
 	wait   atomic.Bool
 	caught chan struct{}
 	done   chan struct{}
@@ -44,7 +46,8 @@ func (c *checker) stream(run *trace.Run, upto int, src *trace.Trace) int {
 		c.work, c.caught, c.done = make(chan trace.Run, 8), make(chan struct{}, 1), make(chan struct{})
 		go c.take()
 	}
-	live := liveView(run, c.sent, upto)
+	live := liveView(run, c.seen, upto)
+	c.seen = upto
 	if upto-c.sent >= checkBatch || live {
 		c.handOver(run, upto)
 	}
