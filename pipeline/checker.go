@@ -21,16 +21,21 @@ import (
 type checker struct {
 	s     *consistency.Stream
 	snap  trace.Run
-	work  chan trace.Run
+	work  chan handOver
 	taken atomic.Int64
 	// sent is what the engine has handed over, seen what it has looked
-	// at for views; wait is set while it waits, and the checker then
-	// signals caught after each hand-over.
-	sent   int
-	seen   int
-	wait   atomic.Bool
+	// at for views.
+	sent, seen int
+	// caught tells the engine waiting at a view that the checker took it.
 	caught chan struct{}
 	done   chan struct{}
+}
+
+// handOver is a copy of the run's header whose events are final; with
+// wait, the engine waits until the checker took them.
+type handOver struct {
+	run  trace.Run
+	wait bool
 }
 
 // checkBatch is how many events the engine makes between hand-overs: a
@@ -43,20 +48,16 @@ func (c *checker) stream(run *trace.Run, upto int, src *trace.Trace) int {
 	if c.s == nil {
 		c.snap = *run
 		c.s = consistency.NewStream(&c.snap, src, cap(run.Events))
-		c.work, c.caught, c.done = make(chan trace.Run, 8), make(chan struct{}, 1), make(chan struct{})
+		c.work, c.caught, c.done = make(chan handOver, 8), make(chan struct{}), make(chan struct{})
 		go c.take()
 	}
 	live := liveView(run, c.seen, upto)
 	c.seen = upto
 	if upto-c.sent >= checkBatch || live {
-		c.handOver(run, upto)
+		c.handOver(run, upto, live)
 	}
 	if live {
-		c.wait.Store(true)
-		for c.taken.Load() < int64(upto) {
-			<-c.caught
-		}
-		c.wait.Store(false)
+		<-c.caught
 	}
 	return int(c.taken.Load())
 }
@@ -72,9 +73,9 @@ func liveView(run *trace.Run, from, upto int) bool {
 	return false
 }
 
-func (c *checker) handOver(run *trace.Run, upto int) {
-	h := *run
-	h.Events = run.Events[:upto]
+func (c *checker) handOver(run *trace.Run, upto int, wait bool) {
+	h := handOver{run: *run, wait: wait}
+	h.run.Events = run.Events[:upto]
 	c.work <- h
 	c.sent = upto
 }
@@ -84,16 +85,13 @@ func (c *checker) take() {
 	defer close(c.done)
 	fed := 0
 	for h := range c.work {
-		c.snap = h
-		for ; fed < len(h.Events); fed++ {
+		c.snap = h.run
+		for ; fed < len(c.snap.Events); fed++ {
 			c.s.Add(&c.snap.Events[fed])
 		}
 		c.taken.Store(int64(fed))
-		if c.wait.Load() {
-			select {
-			case c.caught <- struct{}{}:
-			default: // a signal is already pending
-			}
+		if h.wait {
+			c.caught <- struct{}{}
 		}
 	}
 }
@@ -105,7 +103,7 @@ func (c *checker) finish(run *trace.Run) *consistency.Stream {
 		return nil
 	}
 	if run != nil {
-		c.handOver(run, len(run.Events))
+		c.handOver(run, len(run.Events), false)
 	}
 	close(c.work)
 	<-c.done
