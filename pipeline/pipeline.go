@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -129,9 +130,9 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Base
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}, nil
 	}
-	r := s.Report()
-	measure.Fill(&r, s.Model(), base)
-	r.File = file
+	var tables report.Report
+	r := s.Report(func(m *history.Model) { measure.Fill(&tables, m, base) })
+	r.Recoveries, r.Baseline, r.Stats, r.File = tables.Recoveries, tables.Baseline, tables.Stats, file
 	if o.KeepRuns {
 		return Outcome{Run: run, Report: r}, nil
 	}
