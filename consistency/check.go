@@ -75,8 +75,6 @@ func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 func judgeRules(m *history.Model, streamed *[len(rules)]result, beside []func(*history.Model)) []result {
 	out := streamed[:]
 	tasks := make(chan func(), len(rules)+len(beside))
-	// The costliest first, so that no core is left with it at the end.
-	tasks <- func() { equivalence(m, &out[equivalenceAt]) }
 	for _, f := range beside {
 		tasks <- func() { f(m) }
 	}
