@@ -45,11 +45,12 @@ const checkBatch = 1 << 10
 
 // stream is replay.Options.Stream, on the engine's goroutine.
 func (c *checker) stream(run *trace.Run, upto int, src *trace.Trace) int {
-	if c.s == nil {
+	if c.work == nil {
+		// The checker starts its model on its own goroutine too: the
+		// engine goes on meanwhile, room for 128 hand-overs ahead.
 		c.snap = *run
-		c.s = consistency.NewStream(&c.snap, src, cap(run.Events))
-		c.work, c.caught, c.done = make(chan handOver, 8), make(chan struct{}), make(chan struct{})
-		go c.take()
+		c.work, c.caught, c.done = make(chan handOver, 128), make(chan struct{}), make(chan struct{})
+		go c.take(src, cap(run.Events))
 	}
 	live := liveView(run, c.seen, upto)
 	c.seen = upto
@@ -81,8 +82,9 @@ func (c *checker) handOver(run *trace.Run, upto int, wait bool) {
 }
 
 // take is the checker's goroutine.
-func (c *checker) take() {
+func (c *checker) take(src *trace.Trace, sizeHint int) {
 	defer close(c.done)
+	c.s = consistency.NewStream(&c.snap, src, sizeHint)
 	fed := 0
 	for h := range c.work {
 		c.snap = h.run
@@ -99,7 +101,7 @@ func (c *checker) take() {
 // finish hands over the finished run (nil if the replay failed), stops
 // the checker's goroutine and returns the stream.
 func (c *checker) finish(run *trace.Run) *consistency.Stream {
-	if c.s == nil {
+	if c.work == nil {
 		return nil
 	}
 	if run != nil {
