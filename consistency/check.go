@@ -70,13 +70,14 @@ func Judge(run *trace.Run, src *trace.Trace) (report.Report, *history.Model) {
 // pure functions of the model (TestRulesArePure) and each writes only
 // its own result, so the report is the same in any order. Each follows
 // what the specs found of its property as the run streamed. The replay
-// and the streamed check use one core; judging at the end is where the
-// others help.
-func judgeRules(m *history.Model, streamed *[len(rules)]result) []result {
+// and the streamed check use two cores at most (verify's checker takes
+// the run on a goroutine of its own); judging at the end uses them all.
+func judgeRules(m *history.Model, streamed *[len(rules)]result, beside []func(*history.Model)) []result {
 	out := streamed[:]
-	tasks := make(chan func(), len(rules))
-	// The costliest first, so that no core is left with it at the end.
-	tasks <- func() { equivalence(m, &out[equivalenceAt]) }
+	tasks := make(chan func(), len(rules)+len(beside))
+	for _, f := range beside {
+		tasks <- func() { f(m) }
+	}
 	for i := range rules {
 		if i != equivalenceAt {
 			tasks <- func() { rules[i](m, &out[i]) }

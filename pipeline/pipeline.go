@@ -17,7 +17,7 @@ import (
 	"sync"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
@@ -106,38 +106,33 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 }
 
 // verifyOne replays tr through algorithm name and checks the run: the
-// checker takes each event as soon as the engine has made it final
-// (replay.Options.Stream), while it is still in the cache. The run's
-// events are written over spare, a judged run's (replay.Options.Spare);
-// without KeepRuns they are returned, judged, for the next replay.
+// checker takes the events the engine has made final on a goroutine of
+// its own (checker.go). The run's events are written over spare, a judged
+// run's (replay.Options.Spare); without KeepRuns they are returned,
+// judged, for the next replay.
 func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Baseline, spare []trace.RunEvent) (Outcome, []trace.RunEvent) {
 	variant := algorithms.VariantFor(name, o.Variant)
 	alg, err := algorithms.New(name, variant, tr)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, Describe(err))}, spare
 	}
-	var s *consistency.Stream
-	fed := 0
+	var c checker
 	opts := replay.Options{Params: o.Params, Variant: variant, Spare: spare}
 	opts.Stream = func(run *trace.Run, upto int) int {
-		if s == nil {
-			s = consistency.NewStream(run, tr, cap(run.Events))
-		}
-		for ; fed < upto; fed++ {
-			s.Add(&run.Events[fed])
-		}
+		taken := c.stream(run, upto, tr)
 		if o.KeepRuns {
 			return 0 // the caller reads the run's vectors after
 		}
-		return upto // the checker read each vector as it took it
+		return taken // the checker read each vector as it took it
 	}
 	run, err := replay.Run(tr, alg, opts)
+	s := c.finish(run)
 	if err != nil {
 		return Outcome{Report: report.ErrorReport(file, name, "replaying through "+name+": "+Describe(Labelled(err, TraceDoc)))}, nil
 	}
-	r := s.Report()
-	measure.Fill(&r, s.Model(), base)
-	r.File = file
+	var tables report.Report
+	r := s.Report(func(m *history.Model) { measure.Fill(&tables, m, base) })
+	r.Recoveries, r.Baseline, r.Stats, r.File = tables.Recoveries, tables.Baseline, tables.Stats, file
 	if o.KeepRuns {
 		return Outcome{Run: run, Report: r}, nil
 	}

@@ -149,8 +149,21 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 }
 
 // carve fills the programs and the senders, receivers and send ops of
-// the messages.
+// the messages. The programs are counted first and cut from one array:
+// grown by append they were copied as they doubled, most of PK's set-up
+// (10^6 events: 0.35 s of CPU under load, page faults included).
 func (a *PK) carve(tr *trace.Trace) {
+	count, total := make([]int, a.n), 0
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind.IsOp() && e.P >= 0 && e.P < a.n {
+			count[e.P]++
+			total++
+		}
+	}
+	all := make([]op, 0, total)
+	for p, k := range count {
+		a.prog[p], all = all[:0:k], all[k:k]
+	}
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Kind.IsOp() && e.P >= 0 && e.P < a.n {

@@ -10,8 +10,11 @@ import (
 // Finish freezes the model: it completes the handling points, and
 // derives the final-state facts (processes' final state, programs, live
 // sends and receives, the final checkpoint and message graph). The
-// builder must not be used afterwards.
-func (b *Builder) Finish() *Model {
+// builder must not be used afterwards. Each of beside runs on the model
+// beside the final state, after the happened-before: it may read the
+// processes' final live histories, the copies and the source, nothing
+// the final state derives.
+func (b *Builder) Finish(beside ...func(*Model)) *Model {
 	m := b.m
 	// A process that answered a failure only by receiving its control
 	// message (nothing to roll back) handled it at that arrival. With
@@ -40,6 +43,9 @@ func (b *Builder) Finish() *Model {
 		defer close(done)
 		if len(m.Failures) > 0 && !m.Missing.Ops && !m.Missing.Copy {
 			m.dep = m.dependence()
+		}
+		for _, f := range beside {
+			f(m)
 		}
 	}()
 	m.finalState()
