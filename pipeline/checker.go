@@ -95,7 +95,13 @@ func (c *checker) feed() {
 }
 
 // liveView reports whether an event of run in [from, upto) carries a
-// receipt set the algorithm may still write.
+// receipt set the algorithm may still write. The checker reads such a
+// set again after the event: at the hop's resends and forward
+// (consistency's tokenLists, resentAll). That is safe because PK emits a
+// hop's receipt, resends and forward in one step, so they reach the
+// checker in the hand-over the engine waits on (or the one it feeds
+// itself in own mode) before PK's log moves on; an algorithm that spread
+// them over steps would need its views flagged too.
 func liveView(run *trace.Run, from, upto int) bool {
 	for i := from; i < upto; i++ {
 		if b := run.Body(&run.Events[i]); b != nil && b.Receipts != nil {
