@@ -58,10 +58,6 @@ func (r *Run) MissingField(e *RunEvent) string {
 // message, an arrival at its instant) are judged from them: a run
 // without them would pass a forged time unjudged. A recorded run
 // (options.timing) keeps its system's own times and needs none.
-//
-// A recorded run that records delays contradicts itself: they are a
-// replay's, and a forger adding options.timing to a replay would keep
-// them (RecordedWithDelays).
 func (r *Run) MissingOption() string {
 	if _, ok := runShapes[r.Algorithm]; !ok || r.Options.Timing != "" {
 		return ""
