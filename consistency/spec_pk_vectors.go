@@ -213,7 +213,8 @@ const maxGot = 64
 // clock.
 func (c *pkClock) take(vt trace.VT, n int, held *int) {
 	c.got = append(c.got, vt)
-	if *held++; len(c.got) >= maxGot || *held > n {
+	*held++
+	if len(c.got) >= maxGot || *held > n {
 		c.reset(c.vector(nil, n), held)
 	}
 }
