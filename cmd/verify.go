@@ -67,6 +67,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
 		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params,
+		VerdictsOnly: f.Quiet,
 	})
 	reports := make([]report.Report, len(outs))
 	for i := range outs {

@@ -8,6 +8,7 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency"
 	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/replay"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -70,4 +71,32 @@ func oneGoroutine(t *testing.T, tr *trace.Trace, name, variant string, base *mea
 	measure.Fill(&r, s.Model(), base)
 	r.File = "t.json"
 	return r
+}
+
+// TestVerdictsOnlySameVerdicts: a verify that leaves out the report's
+// tables (verify -q) judges every property as the full one does, and
+// measures no table.
+func TestVerdictsOnlySameVerdicts(t *testing.T) {
+	cfg := gen.DefaultConfig()
+	cfg.Seed, cfg.Procs, cfg.Events, cfg.Failures = 3, 5, 400, 3
+	tr, err := gen.Trace(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Pipeline
+	o := Options{Algorithms: algorithms.Names}
+	full := p.Verify(tr, "t.json", o)
+	o.VerdictsOnly = true
+	for i, got := range p.Verify(tr, "t.json", o) {
+		want := full[i].Report
+		if len(want.Recoveries) == 0 || want.Stats.Checkpoints.Initial == 0 {
+			t.Fatalf("%s: the full report has no tables to leave out", want.Algorithm)
+		}
+		if !reflect.DeepEqual(got.Report.Properties, want.Properties) || got.Report.Valid != want.Valid {
+			t.Fatalf("%s: verdicts differ:\nverdicts only %+v\nfull %+v", want.Algorithm, got.Report.Properties, want.Properties)
+		}
+		if got.Report.Recoveries != nil || !reflect.DeepEqual(got.Report.Stats, report.Stats{}) {
+			t.Fatalf("%s: verdicts only measured the tables", want.Algorithm)
+		}
+	}
 }
