@@ -64,17 +64,12 @@ func CleanupOnSignal() {
 			f(s) // the command stops cleanly; a second signal exits at once
 			s = <-ch
 		}
-		removed := removePending()
-		code := 130
-		if s == syscall.SIGTERM {
-			code = 143
+		msg := "stopped"
+		if removePending() > 0 {
+			msg += "; unfinished output files removed"
 		}
-		if removed > 0 {
-			fmt.Fprintf(os.Stderr, "ckpt: %s: stopped; unfinished output files removed\n", s)
-		} else {
-			fmt.Fprintf(os.Stderr, "ckpt: %s: stopped\n", s)
-		}
-		os.Exit(code)
+		fmt.Fprintf(os.Stderr, "ckpt: %s: %s\n", s, msg)
+		os.Exit(128 + int(s.(syscall.Signal)))
 	}()
 }
 

@@ -1,6 +1,9 @@
 package render
 
-import "io"
+import (
+	"io"
+	"slices"
+)
 
 // The document every command's text and markdown are drawn from: a list
 // of blocks (headings, paragraphs, tables, lists) built once from what
@@ -90,6 +93,21 @@ func row(text ...string) []cell {
 		r[i] = cell{text: s}
 	}
 	return r
+}
+
+// dropColumn removes column c of t, copying what it shares.
+func dropColumn(t *table, c int) {
+	t.header = slices.Delete(slices.Clone(t.header), c, c+1)
+	t.right = slices.Delete(slices.Clone(t.right), c, c+1)
+	if t.wrap != nil {
+		t.wrap = slices.Delete(t.wrap, c, c+1)
+	}
+	for i := range t.rows {
+		t.rows[i] = slices.Delete(t.rows[i], c, c+1)
+	}
+	if t.notes == c {
+		t.notes = 0
+	}
 }
 
 // writeDoc writes doc as markdown, or as text in any other format.

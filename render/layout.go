@@ -165,16 +165,13 @@ func noteItems(t *table) []item {
 		if note == "" || note == "-" {
 			continue
 		}
-		key := ""
-		for k := 0; k < keys && k < len(r); k++ {
-			if t := r[k].text; t != "" && t != "-" { // no algorithm: a file that could not be read
-				if key != "" {
-					key += " · "
-				}
-				key += t
+		var key []string
+		for _, c := range r[:min(keys, len(r))] {
+			if c.text != "" && c.text != "-" { // no algorithm: a file that could not be read
+				key = append(key, c.text)
 			}
 		}
-		items = append(items, item{head: key + ": " + oneLine(note)})
+		items = append(items, item{head: strings.Join(key, " · ") + ": " + oneLine(note)})
 	}
 	return items
 }

@@ -109,34 +109,31 @@ func writeMarkdownList(sb *strings.Builder, b block) {
 }
 
 func writeMarkdownTable(sb *strings.Builder, t *table) {
-	sb.WriteByte('|')
-	for _, h := range t.header {
-		sb.WriteString(" " + mdEscape(h) + " |")
+	// line writes a row of cells, sep on either side of every border.
+	line := func(sep string, cells []string) {
+		sb.WriteString("|" + sep + strings.Join(cells, sep+"|"+sep) + sep + "|\n")
 	}
-	sb.WriteString("\n|")
-	for i := range t.header {
-		d := "---"
+	head, delim := make([]string, len(t.header)), make([]string, len(t.header))
+	for i, h := range t.header {
+		head[i], delim[i] = mdEscape(h), "---"
 		if t.right[i] {
-			d += ":"
+			delim[i] += ":"
 		}
-		if !t.dense {
-			d = " " + d + " "
-		}
-		sb.WriteString(d + "|")
 	}
-	sb.WriteByte('\n')
+	line(" ", head)
+	if t.dense {
+		line("", delim)
+	} else {
+		line(" ", delim)
+	}
 	for _, r := range t.rows {
-		sb.WriteByte('|')
-		for i := range t.header {
-			s := ""
-			if i < len(r) {
-				s = mdEscape(r[i].text)
-				if r[i].tone == bad && s != "" {
-					s = "**" + s + "**"
-				}
+		cells := make([]string, len(t.header))
+		for i := range min(len(r), len(cells)) {
+			cells[i] = mdEscape(r[i].text)
+			if r[i].tone == bad && cells[i] != "" {
+				cells[i] = "**" + cells[i] + "**"
 			}
-			sb.WriteString(" " + s + " |")
 		}
-		sb.WriteByte('\n')
+		line(" ", cells)
 	}
 }

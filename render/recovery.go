@@ -119,18 +119,6 @@ func lineTable(rec *report.Recovery, base *report.UncoordinatedFailure) *table {
 	return tb
 }
 
-// dropColumn removes column c of t, copying what it shares.
-func dropColumn(t *table, c int) {
-	t.header = slices.Delete(slices.Clone(t.header), c, c+1)
-	t.right = slices.Delete(slices.Clone(t.right), c, c+1)
-	if t.wrap != nil {
-		t.wrap = slices.Delete(t.wrap, c, c+1)
-	}
-	for i := range t.rows {
-		t.rows[i] = slices.Delete(t.rows[i], c, c+1)
-	}
-}
-
 // lineCells returns a line entry's row: process, restored checkpoint, sn,
 // vt, cause, pos, counts, maximum consistent line, extra rollback and
 // where the baseline goes back.
@@ -204,6 +192,14 @@ func baselineCell(b *report.UncoordinatedFailure, p string) cell {
 	return cell{text: "-"}
 }
 
+// rollbackCause says why a process that did not fail rolled back, by
+// its line entry's cause.
+var rollbackCause = map[string]string{
+	"request": " on a Rollback request",
+	"message": " on a message from a recovery it had not applied",
+	"token":   " on the failure token, its state being an orphan",
+}
+
 // storyLine says in words where a process went and why: the table has
 // the numbers, this line is what a reader takes away.
 func storyLine(e report.LineEntry) string {
@@ -222,18 +218,9 @@ func storyLine(e report.LineEntry) string {
 	} else if e.VT != nil {
 		target += " (vt " + formatVT(e.VT) + ")"
 	}
-	var s string
-	switch e.Cause {
-	case "restart":
+	s := fmt.Sprintf("%s rolled back to %s%s", e.P, target, rollbackCause[e.Cause])
+	if e.Cause == "restart" {
 		s = fmt.Sprintf("%s failed and restarted from %s", e.P, target)
-	case "request":
-		s = fmt.Sprintf("%s rolled back to %s on a Rollback request", e.P, target)
-	case "message":
-		s = fmt.Sprintf("%s rolled back to %s on a message from a recovery it had not applied", e.P, target)
-	case "token":
-		s = fmt.Sprintf("%s rolled back to %s on the failure token, its state being an orphan", e.P, target)
-	default:
-		s = fmt.Sprintf("%s rolled back to %s", e.P, target)
 	}
 	if e.Undone == 0 {
 		s += ", undoing nothing"

@@ -20,11 +20,10 @@ func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error
 	if err != nil {
 		return err
 	}
-	judged := make([]report.Report, len(reports))
+	reports = slices.Clone(reports)
 	for i := range reports {
-		judged[i] = report.Judged(reports[i], opts.Strict)
+		reports[i] = report.Judged(reports[i], opts.Strict)
 	}
-	reports = judged
 	if opts.Quiet {
 		rows := make([][]string, len(reports))
 		for i := range reports {
@@ -152,20 +151,14 @@ func reportBlocks(r *report.Report, full bool) []block {
 }
 
 func verdictTable(r *report.Report) *table {
-	hasNote := slices.ContainsFunc(r.Properties, func(p report.Property) bool { return p.Note != "" })
-	tb := &table{header: []string{"property", "status", "violations"}, right: []bool{false, false, true}}
-	if hasNote {
-		tb.header = append(tb.header, "note")
-		tb.right = append(tb.right, false)
-		tb.notes = 3
-	}
+	tb := &table{header: []string{"property", "status", "violations", "note"}, right: []bool{false, false, true, false}, notes: 3}
 	for i := range r.Properties {
 		p := &r.Properties[i]
-		row := []cell{{text: p.Name}, {text: string(p.Status), tone: statusTone(p.Status)}, {text: strconv.Itoa(len(p.Violations))}}
-		if hasNote {
-			row = append(row, cell{text: displayNote(r, p)})
-		}
-		tb.rows = append(tb.rows, row)
+		tb.rows = append(tb.rows, []cell{{text: p.Name}, {text: string(p.Status), tone: statusTone(p.Status)},
+			{text: strconv.Itoa(len(p.Violations))}, {text: displayNote(r, p)}})
+	}
+	if !slices.ContainsFunc(r.Properties, func(p report.Property) bool { return p.Note != "" }) {
+		dropColumn(tb, 3)
 	}
 	return tb
 }
@@ -203,17 +196,14 @@ func becauseText(s string) string {
 // the run (a trace's event indexes are another numbering, "trace event
 // N").
 func seqsText(seqs []int32) string {
-	b := []byte("run seqs ")
+	s := make([]string, len(seqs))
+	for i, seq := range seqs {
+		s[i] = strconv.Itoa(int(seq))
+	}
 	if len(seqs) == 1 {
-		b = []byte("run seq ")
+		return "run seq " + s[0]
 	}
-	for i, s := range seqs {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = strconv.AppendInt(b, int64(s), 10)
-	}
-	return string(b)
+	return "run seqs " + strings.Join(s, ", ")
 }
 
 // summaryBlocks closes a rendering of several reports: one row per

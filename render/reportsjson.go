@@ -41,8 +41,7 @@ type errorEntry struct {
 func newErrorEntry(r *report.Report) errorEntry {
 	e := errorEntry{File: r.File, Properties: []report.Property{}, Recoveries: []report.Recovery{}, Verdict: report.VerdictError, Error: r.Error}
 	if r.Algorithm != "" {
-		algo := r.Algorithm
-		e.Algorithm = &algo
+		e.Algorithm = new(r.Algorithm)
 	}
 	return e
 }

@@ -81,14 +81,13 @@ func junitProps(s *junitSuite, r *report.Report, prefix string) {
 	s.Properties.Props = append(s.Properties.Props,
 		junitProperty{Name: xmlSafe(prefix + "verdict"), Value: string(r.Verdict)},
 		junitProperty{Name: xmlSafe(prefix + "failures_exercised"), Value: strconv.Itoa(len(r.Recoveries))})
-	name := strings.TrimSuffix(prefix, "/")
 	switch {
 	case len(r.Recoveries) > 0:
 	case recovers(r):
-		s.SystemOut += xmlSafe(name + ": no failure happens here, so recovery was not exercised; `" + exploreHint +
+		s.SystemOut += xmlSafe(r.Algorithm + ": no failure happens here, so recovery was not exercised; `" + exploreHint +
 			"` injects failures at every point.\n")
 	default:
-		s.SystemOut += xmlSafe(name + ": no failure happens here, and " + name + " has no recovery: only failure-free " +
+		s.SystemOut += xmlSafe(r.Algorithm + ": no failure happens here, and " + r.Algorithm + " has no recovery: only failure-free " +
 			"behaviour was checked; `" + compareHint + "` measures how far a failure would roll it back.\n")
 	}
 }

@@ -172,12 +172,8 @@ func comparisonBlocks(reports []report.Report, g []int) []block {
 		by = append(by, reports[i].Stats.DiscardedBy)
 	}
 	reasons := discardReasons(by...)
-	rows := make(map[*report.Report][][2]string, len(g))
-	for _, i := range g {
-		rows[&reports[i]] = statRows(&reports[i].Stats, reasons)
-	}
-	for k, kv := range rows[&reports[g[0]]] {
-		row(kv[0], func(r *report.Report) cell { return cell{text: rows[r][k][1]} })
+	for k, kv := range statRows(&reports[g[0]].Stats, reasons) {
+		row(kv[0], func(r *report.Report) cell { return cell{text: statRows(&r.Stats, reasons)[k][1]} })
 	}
 	row("uncoordinated ops undone", func(r *report.Report) cell { return cell{text: strconv.Itoa(r.Baseline.Uncoordinated.Undone)} })
 	return []block{

@@ -35,10 +35,6 @@ func paint(s string, t tone, color bool) string {
 // so that each reads as one. Right-aligned columns are the numeric ones
 // (t.right) past the key columns.
 func drawPart(sb *strings.Builder, t *table, p part, color bool) {
-	right := make([]bool, len(p.cols))
-	for j, c := range p.cols {
-		right[j] = c >= max(t.keys, 1) && c < len(t.right) && t.right[c]
-	}
 	rows, widths, wrapped := partLines(t, p, color)
 	rule := func(left, mid, end string) {
 		sb.WriteString(left)
@@ -67,7 +63,7 @@ func drawPart(sb *strings.Builder, t *table, p part, color bool) {
 					l = lines[k]
 				}
 				pad := strings.Repeat(" ", widths[j]-l.width)
-				if right[j] {
+				if c := p.cols[j]; c >= max(t.keys, 1) && c < len(t.right) && t.right[c] {
 					l.text = pad + l.text
 				} else {
 					l.text += pad
