@@ -243,12 +243,13 @@ func (s *msSpec) finish() {
 }
 
 // pbOf returns the piggyback copy ci is judged by, or nil (the spec then
-// mute, or the property unknown) for a copy never sent or a piggyback
-// without sn.
+// mute, or the property unknown) for a piggyback without sn or a copy no
+// send transmitted: orphan-free reports that, and what it carries cannot
+// be judged, so the property is unknown unless it fails.
 func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
 	switch pb := s.m.PB(ci); {
-	case s.m.Copies.Send[ci] == history.None:
-		s.unsent(seq)
+	case ci < 0 || s.m.Copies.Send[ci] == history.None:
+		s.res.cannotJudge(fmt.Sprintf("the %s at seq %d concerns a copy no send transmitted, so the piggyback it is judged by is unknown", s.m.Event(seq).Kind, seq))
 	case pb == nil || pb.Sn == history.None:
 		s.lacks(s.m.Copies.Send[ci], "a piggyback with an sn")
 	default:
@@ -280,10 +281,6 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 // rule and the forced checkpoint; from the log by the replay rule.
 func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	ci := s.copyOf(e)
-	if ci < 0 {
-		s.unsent(seq) // a copy never sent: orphan-free's
-		return
-	}
 	pb := s.pbOf(seq, ci)
 	if pb == nil {
 		return

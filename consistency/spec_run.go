@@ -112,7 +112,8 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	case trace.ControlRecv:
 		s.controlArrived(seq, e)
 		s.env.roundRequested(s.m, seq, e)
-		s.controlRecv(seq, e)
+		s.heard[[2]int32{e.P, e.Failure}] = true
+		s.attributed(seq, e)
 	case trace.Unconsumed:
 		s.unconsumed(seq, e)
 	case trace.End:
@@ -331,10 +332,8 @@ func (s *runSpec) unconsumed(seq int32, e *trace.RunEvent) {
 		return
 	}
 	where := "it was never sent"
-	if ci >= 0 {
+	if ci >= 0 && m.Copies.Send[ci] != history.None {
 		switch t := s.b.TakenBy(ci); {
-		case m.Copies.Send[ci] == history.None:
-			where = "it was never sent"
 		case m.CopyTo(ci) != e.P:
 			where = "it was sent to " + s.name(m.CopyTo(ci))
 		case t != history.None && m.Event(t).Kind == trace.Unconsumed:
@@ -587,11 +586,4 @@ func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
 	}
 	x, y := run.Body(a), run.Body(b)
 	return x.Origin == y.Origin && x.Count == y.Count && x.R == y.R && x.Inc == y.Inc && x.K == y.K && x.SameReceived(y)
-}
-
-// controlRecv notes what the receiver heard, and checks the failure the
-// message names.
-func (s *runSpec) controlRecv(seq int32, e *trace.RunEvent) {
-	s.heard[[2]int32{e.P, e.Failure}] = true
-	s.attributed(seq, e)
 }

@@ -190,33 +190,6 @@ func (env *envSpec) answersRound(m *history.Model, e *trace.RunEvent) bool {
 	return true
 }
 
-// holds follows what holds each process: a receive's hold until its
-// unhold, restore or failure; a block until its resume; a PK restart
-// until its resume.
-func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
-	s.unheld(seq, e)
-	ps := &s.procs[e.P]
-	switch e.Kind {
-	case trace.Fail:
-		if _, ok := s.m.FailureAt(seq); ok {
-			ps.recvHold, ps.procHold = history.None, history.None
-		}
-	case trace.Restart:
-		ps.restart, ps.recvHold = seq, history.None
-		if s.m.Alg == history.PK {
-			ps.procHold = seq
-		}
-	case trace.Rollback, trace.Unhold:
-		ps.recvHold = history.None
-	case trace.Hold:
-		ps.recvHold = seq
-	case trace.Block:
-		ps.procHold = seq
-	case trace.Resume:
-		ps.procHold = history.None
-	}
-}
-
 // endRecords judges every process's end record once the run is over: a
 // process ends `down` iff it failed and never restarted; one not done is
 // stuck at its live count (`op`), at the op its program has there (a
