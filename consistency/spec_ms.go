@@ -148,21 +148,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 // owed returns the duty event e fulfils, popping it once fulfilled, or
 // nil (duties).
 func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
-	return p.owes.owed(s.specFrame, seq, e, s.dropApplied(p), func(d *msOwe) (bool, bool) { return s.fulfils(seq, e, d) }, func(d *msOwe) {
-		if !s.forcedBeforeAdopted(d, e) {
-			s.unmet(e.P, d, seq)
-		}
-	})
-}
-
-// forcedBeforeAdopted reports whether e is the forced checkpoint that
-// textbook MS takes, at the same instant, between the recovery
-// checkpoint adopting a message's higher incarnation (numbered by its
-// rec_line) and the delivery of that message, when its sn is above the
-// line: adopt, then force, then deliver (SPEC §4). The adoption's duty
-// stays for the receipt, which also meets the forced checkpoint's.
-func (s *msSpec) forcedBeforeAdopted(d *msOwe, e *trace.RunEvent) bool {
-	return d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced && s.sameInstant(d.seq, e)
+	return p.owes.owed(s.specFrame, seq, e, s.dropApplied(p), func(d *msOwe) (bool, bool) { return s.fulfils(seq, e, d) }, func(d *msOwe) { s.unmet(e.P, d, seq) })
 }
 
 // dropApplied passes over the requests that arrived while p was down and
@@ -179,9 +165,15 @@ func (s *msSpec) dropApplied(p *msProc) func(*msOwe) bool {
 
 // fulfils reports whether e is a step duty d asks for, and its last: a
 // delivery at the instant of its forced checkpoint or log, a request to
-// each other process once.
+// each other process once. Textbook MS adopts a message's higher
+// incarnation by a recovery checkpoint numbered by its rec_line, forces a
+// checkpoint at that instant when the message's sn is above the line,
+// then delivers it (SPEC §4): the forced checkpoint is a step of the
+// adoption, whose delivery it then also owes.
 func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool) {
 	switch {
+	case d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced:
+		return s.sameInstant(d.seq, e), false
 	case d.kind == oweDeliverSn || d.kind == oweAdopted:
 		ok = e.Kind == trace.Recv
 	case d.kind == oweDeliverCopy:

@@ -33,7 +33,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		if e.Sn <= p.sn {
 			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
 		}
-		if h := p.owes.head(s.dropApplied(p)); h == nil || !s.forcedBeforeAdopted(h, e) {
+		if d == nil || d.kind != oweAdopted { // else the adoption owes the delivery
 			p.owes = append(p.owes, msOwe{kind: oweDeliverSn, seq: seq, n: e.Sn})
 		}
 	case trace.CkptRecovery:
