@@ -97,9 +97,8 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.environment(seq, e)
 		s.downTick(seq, e)
 	case trace.Fail:
-		s.environment(seq, e)
-		if !s.b.Down(e.P) { // a fail of a down process is ignored
-			s.env.failedUntil(s, e)
+		if at := s.environment(seq, e); !s.b.Down(e.P) { // a fail of a down process is ignored
+			s.failedUntil(e, at)
 		}
 	case trace.Restart, trace.Rollback:
 		s.restart(seq, e)
@@ -111,7 +110,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.flight = append(s.flight, seq)
 	case trace.ControlRecv:
 		s.controlArrived(seq, e)
-		s.env.roundRequested(s.m, seq, e)
+		s.env.roundRequested(seq, e)
 		s.heard[[2]int32{e.P, e.Failure}] = true
 		s.attributed(seq, e)
 	case trace.Unconsumed:
@@ -138,7 +137,9 @@ func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 	case e.Kind == trace.Send && e.Resend:
 		s.resendLive(seq, e)
 		s.resendOf(seq, e)
-	case e.Kind == trace.Restart || e.Kind == trace.Rollback:
+	case e.Kind == trace.Rollback:
+		s.undoneCount(seq, e)
+	case e.Kind == trace.Restart:
 		s.undoneCount(seq, e)
 		s.restarted(seq, e)
 	}
@@ -178,9 +179,7 @@ func (s *runSpec) finish() {
 	s.env.missing(s)
 	s.mailboxesListed()
 	for p := range s.procs {
-		if s.b.Down(int32(p)) {
-			s.opsWhileDown(int32(p), history.None)
-		}
+		s.opsWhileDown(int32(p), history.None) // an up process's were judged at its restart
 	}
 	if s.sawOp || !s.m.Missing.Ops {
 		s.results[equivalenceAt].then(s.posChecks)
@@ -463,9 +462,6 @@ func (s *runSpec) restart(seq int32, e *trace.RunEvent) {
 // count: its number of restarts — and notes that the process heard of
 // its own failure.
 func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
-	if e.Kind != trace.Restart {
-		return
-	}
 	if n := s.b.Restarts(e.P); e.Inc != history.None && (s.m.Alg == history.MS || s.m.Alg == history.PK) && e.Inc != n {
 		s.badf(equivalenceAt, []int32{seq}, "%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
 			s.name(e.P), seq, e.Inc, n)
