@@ -423,14 +423,13 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 		}
 	}
 	s.badDiscard(seq, ci, e, names, why)
-	if k := s.liveCount(e.P); int(k) < len(p.log) {
-		if ent, ok := s.replayable(e.P, k); ok && ent.ci == ci {
-			if ent.dropped {
-				s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
-					s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, s.b.LastRestore(e.P))
-			}
-			p.log[k] = msEntry{}
+	k := s.liveCount(e.P)
+	if ent, ok := s.replayable(e.P, k); ok && ent.ci == ci {
+		if ent.dropped {
+			s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
+				s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, s.b.LastRestore(e.P))
 		}
+		p.log[k] = msEntry{}
 	}
 }
 
