@@ -479,14 +479,12 @@ func (s *runSpec) restore(seq int32, e *trace.RunEvent) {
 	}
 	switch live := s.liveCount(e.P); {
 	case e.Pos == history.None:
-		return
 	case e.Pos < 0:
 		s.badf(equivalenceAt, []int32{seq}, "event %d: negative pos %d", seq, e.Pos)
-		return
 	case e.Pos > live:
 		s.posCheckf(seq, "%s at seq %d keeps %d ops but has only %d\n%s had %[4]d live ops at seq %[2]d, so a %[1]s cannot keep the first %[3]d", e.Kind, seq, e.Pos, live, s.name(e.P))
 	}
-	if ck, ok := s.b.CkptByID(e.P, e.Restore); ok && e.Restore != history.None && e.Pos < ck.Pos {
+	if ck, ok := s.b.CkptByID(e.P, e.Restore); ok && e.Restore != history.None && e.Pos >= 0 && e.Pos < ck.Pos {
 		s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\n+: a restored checkpoint holds the state after its pos ops, and replay only moves forward from it", s.name(e.P), e.Kind, seq, e.Restore, ck.Pos, e.Pos)
 	}
 }
