@@ -90,3 +90,29 @@ func TestMSSkipsOnlyWhenNotDue(t *testing.T) {
 			witness: "P1 skips its timer tick 1 at seq 1 although its sn is 0"},
 	})
 }
+
+// adoptedThenForced: P0's recovery (inc 1, rec_line 1) reaches P1 first
+// in m, sent after P0's restart with sn 2 (its request is slow): textbook
+// P1 adopts inc 1 by recovery checkpoint 1 (seq 6), then m's sn forces
+// checkpoint 2 (seq 7) before its receipt (seq 8), all at t=6.3.
+func adoptedThenForced(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Params(trace.Params{ControlDelay: 5 * trace.Second}).
+		Checkpoint(1, "P0").Fail(2, "P0").Checkpoint(3.1, "P0").Send(3.2, "P0", "P1", "m").Recv(3.3, "P1", "m").Internal(4, "P1"))
+}
+
+// TestMSTextbookForcedAfterAdoption: the forced checkpoint between a
+// textbook adoption and its delivery is a step of the adoption, at its
+// instant (msSpec.fulfils); at another instant the adoption is unmet.
+func TestMSTextbookForcedAfterAdoption(t *testing.T) {
+	lrr := report.LogReplayRules
+	run := func(t *testing.T) *trace.Run { return replayVariant(t, "textbook", adoptedThenForced(t)) }
+	earlier := func(t *testing.T) *trace.Run {
+		r := run(t)
+		return forge(t, r, 6, trace.Checkpoint, func(e *trace.RunEvent) { e.T = r.Events[5].T })
+	}
+	checkRuleCases(t, []ruleCase{
+		{name: "adopt-force-deliver", run: run, src: adoptedThenForced, prop: lrr, status: report.Pass},
+		{name: "adoption-instant-earlier", run: earlier, src: adoptedThenForced, prop: lrr, status: report.Fail,
+			witness: "P1's recovery checkpoint at seq 6 adopts no message"},
+	})
+}

@@ -155,13 +155,6 @@ func (f *specFrame) numbered(seq int32, e *trace.RunEvent) bool {
 	return !f.mute
 }
 
-// unsent notes a receipt of a copy no send transmitted (orphan-free's
-// to report): what it carries cannot be judged, so the property is
-// unknown unless it fails.
-func (f *specFrame) unsent(seq int32) {
-	f.res.cannotJudge(fmt.Sprintf("the %s at seq %d concerns a copy no send transmitted, so the piggyback it is judged by is unknown", f.m.Event(seq).Kind, seq))
-}
-
 // unrecovered returns why a discard cannot name failure seq fs as the
 // recovery that makes its copy stale or an orphan (made: its restart has
 // made that recovery), or "".
@@ -273,12 +266,9 @@ func describeBody(m *history.Model, c *trace.ControlBody) string {
 	if c.Origin != history.None {
 		parts = append(parts, "origin "+m.ProcName(c.Origin))
 	}
-	for _, f := range []struct {
-		name string
-		v    int32
-	}{{"count", c.Count}, {"r", c.R}, {"inc", c.Inc}, {"k", c.K}} {
-		if f.v != history.None {
-			parts = append(parts, fmt.Sprintf("%s %d", f.name, f.v))
+	for i, v := range []int32{c.Count, c.R, c.Inc, c.K} {
+		if v != history.None {
+			parts = append(parts, fmt.Sprintf("%s %d", [...]string{"count", "r", "inc", "k"}[i], v))
 		}
 	}
 	if l := c.ReceivedList(); c.Receipts != nil || c.Received != nil {

@@ -121,18 +121,49 @@ func (x *annIndex) heard(o, inc int32) bool {
 	return found && inc >= 0 && int(inc) < len(x.by[i].have) && x.by[i].have[inc]
 }
 
-// unheld judges an unhold: it releases the hold in force, of its
-// message; and a hold of a placement protocol, which never holds a
-// receive.
-func (s *runSpec) unheld(seq int32, e *trace.RunEvent) {
+// holds follows what holds each process: a receive's hold until its
+// unhold, restore or failure; a block until its resume; a PK restart
+// until its resume. A placement protocol never holds a receive: its
+// receives deliver every copy, with a forced checkpoint first where its
+// rule demands one.
+func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
 	ps := &s.procs[e.P]
+	switch e.Kind {
+	case trace.Fail:
+		if _, ok := s.m.FailureAt(seq); ok {
+			ps.recvHold, ps.procHold = history.None, history.None
+		}
+	case trace.Restart:
+		ps.restart, ps.recvHold = seq, history.None
+		if s.m.Alg == history.PK {
+			ps.procHold = seq
+		}
+	case trace.Rollback:
+		ps.recvHold = history.None
+	case trace.Unhold:
+		if s.m.Alg.Recovers() || s.m.Alg.Places() {
+			s.unheld(seq, e, ps.recvHold)
+		}
+		ps.recvHold = history.None
+	case trace.Hold:
+		if s.m.Alg.Places() {
+			s.badf(logReplayAt, []int32{seq}, "%s holds %s at seq %d\n%s never holds a receive: its receives deliver every copy, with a forced checkpoint first where its rule demands one", s.name(e.P), s.m.MsgName(e.Msg), seq, algName(s.m))
+		}
+		ps.recvHold = seq
+	case trace.Block:
+		ps.procHold = seq
+	case trace.Resume:
+		ps.procHold = history.None
+	}
+}
+
+// unheld judges an unhold: it releases the hold in force (at seq held),
+// of its message.
+func (s *runSpec) unheld(seq int32, e *trace.RunEvent, held int32) {
 	switch {
-	case e.Kind == trace.Hold && s.m.Alg.Places():
-		s.badf(logReplayAt, []int32{seq}, "%s holds %s at seq %d\n%s never holds a receive: its receives deliver every copy, with a forced checkpoint first where its rule demands one", s.name(e.P), s.m.MsgName(e.Msg), seq, algName(s.m))
-	case e.Kind != trace.Unhold || !s.m.Alg.Recovers() && !s.m.Alg.Places():
-	case ps.recvHold == history.None:
+	case held == history.None:
 		s.badf(logReplayAt, []int32{seq}, "%s's unhold of %s at seq %d releases nothing\nno hold of a receive is in force at %[1]s then", s.name(e.P), s.m.MsgName(e.Msg), seq)
-	case s.m.Event(ps.recvHold).Msg != e.Msg:
-		s.badf(logReplayAt, []int32{seq, ps.recvHold}, "%s's unhold at seq %d releases %s, not the held %s\nthe hold in force is the one at seq %d, of %[4]s; an unhold releases it", s.name(e.P), seq, s.m.MsgName(e.Msg), s.m.MsgName(s.m.Event(ps.recvHold).Msg), ps.recvHold)
+	case s.m.Event(held).Msg != e.Msg:
+		s.badf(logReplayAt, []int32{seq, held}, "%s's unhold at seq %d releases %s, not the held %s\nthe hold in force is the one at seq %d, of %[4]s; an unhold releases it", s.name(e.P), seq, s.m.MsgName(e.Msg), s.m.MsgName(s.m.Event(held).Msg), held)
 	}
 }

@@ -148,21 +148,7 @@ func (s *msSpec) step(seq int32, e *trace.RunEvent) {
 // owed returns the duty event e fulfils, popping it once fulfilled, or
 // nil (duties).
 func (s *msSpec) owed(seq int32, e *trace.RunEvent, p *msProc) *msOwe {
-	return p.owes.owed(s.specFrame, seq, e, s.dropApplied(p), func(d *msOwe) (bool, bool) { return s.fulfils(seq, e, d) }, func(d *msOwe) {
-		if !s.forcedBeforeAdopted(d, e) {
-			s.unmet(e.P, d, seq)
-		}
-	})
-}
-
-// forcedBeforeAdopted reports whether e is the forced checkpoint that
-// textbook MS takes, at the same instant, between the recovery
-// checkpoint adopting a message's higher incarnation (numbered by its
-// rec_line) and the delivery of that message, when its sn is above the
-// line: adopt, then force, then deliver (SPEC §4). The adoption's duty
-// stays for the receipt, which also meets the forced checkpoint's.
-func (s *msSpec) forcedBeforeAdopted(d *msOwe, e *trace.RunEvent) bool {
-	return d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced && s.sameInstant(d.seq, e)
+	return p.owes.owed(s.specFrame, seq, e, s.dropApplied(p), func(d *msOwe) (bool, bool) { return s.fulfils(seq, e, d) }, func(d *msOwe) { s.unmet(e.P, d, seq) })
 }
 
 // dropApplied passes over the requests that arrived while p was down and
@@ -179,9 +165,15 @@ func (s *msSpec) dropApplied(p *msProc) func(*msOwe) bool {
 
 // fulfils reports whether e is a step duty d asks for, and its last: a
 // delivery at the instant of its forced checkpoint or log, a request to
-// each other process once.
+// each other process once. Textbook MS adopts a message's higher
+// incarnation by a recovery checkpoint numbered by its rec_line, forces a
+// checkpoint at that instant when the message's sn is above the line,
+// then delivers it (SPEC §4): the forced checkpoint is a step of the
+// adoption, whose delivery it then also owes.
 func (s *msSpec) fulfils(seq int32, e *trace.RunEvent, d *msOwe) (ok, last bool) {
 	switch {
+	case d.kind == oweAdopted && e.Kind == trace.Checkpoint && e.CkptType == trace.CkptForced:
+		return s.sameInstant(d.seq, e), false
 	case d.kind == oweDeliverSn || d.kind == oweAdopted:
 		ok = e.Kind == trace.Recv
 	case d.kind == oweDeliverCopy:
@@ -243,12 +235,13 @@ func (s *msSpec) finish() {
 }
 
 // pbOf returns the piggyback copy ci is judged by, or nil (the spec then
-// mute, or the property unknown) for a copy never sent or a piggyback
-// without sn.
+// mute, or the property unknown) for a piggyback without sn or a copy no
+// send transmitted: orphan-free reports that, and what it carries cannot
+// be judged, so the property is unknown unless it fails.
 func (s *msSpec) pbOf(seq, ci int32) *trace.Piggyback {
 	switch pb := s.m.PB(ci); {
-	case s.m.Copies.Send[ci] == history.None:
-		s.unsent(seq)
+	case ci < 0 || s.m.Copies.Send[ci] == history.None:
+		s.res.cannotJudge(fmt.Sprintf("the %s at seq %d concerns a copy no send transmitted, so the piggyback it is judged by is unknown", s.m.Event(seq).Kind, seq))
 	case pb == nil || pb.Sn == history.None:
 		s.lacks(s.m.Copies.Send[ci], "a piggyback with an sn")
 	default:
@@ -280,10 +273,6 @@ func (s *msSpec) send(seq int32, e *trace.RunEvent, p *msProc) {
 // rule and the forced checkpoint; from the log by the replay rule.
 func (s *msSpec) recv(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 	ci := s.copyOf(e)
-	if ci < 0 {
-		s.unsent(seq) // a copy never sent: orphan-free's
-		return
-	}
 	pb := s.pbOf(seq, ci)
 	if pb == nil {
 		return
@@ -434,14 +423,13 @@ func (s *msSpec) discard(seq int32, e *trace.RunEvent, p *msProc) {
 		}
 	}
 	s.badDiscard(seq, ci, e, names, why)
-	if k := s.liveCount(e.P); int(k) < len(p.log) {
-		if ent, ok := s.replayable(e.P, k); ok && ent.ci == ci {
-			if ent.dropped {
-				s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
-					s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, s.b.LastRestore(e.P))
-			}
-			p.log[k] = msEntry{}
+	k := s.liveCount(e.P)
+	if ent, ok := s.replayable(e.P, k); ok && ent.ci == ci {
+		if ent.dropped {
+			s.divergef([]int32{ent.seq, seq}, "%s's replay offers the stale logged %s at seq %d\n%[1]s logged copy %[4]d of %[2]s at seq %[5]d, and the entry was stale at its restore at seq %[6]d, so the replay rule dropped it then: the replay log offers only entries still valid, and MS puts no undone receipt back in the mailbox",
+				s.name(e.P), s.m.MsgName(e.Msg), seq, e.Copy, ent.seq, s.b.LastRestore(e.P))
 		}
+		p.log[k] = msEntry{}
 	}
 }
 

@@ -1,7 +1,9 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -31,7 +33,7 @@ func (s *msSpec) checkpoint(seq int32, e *trace.RunEvent, p *msProc, d *msOwe) {
 		if e.Sn <= p.sn {
 			rule = fmt.Sprintf("a forced checkpoint is taken only for a message numbered above sn %d, and takes its number", p.sn)
 		}
-		if h := p.owes.head(s.dropApplied(p)); h == nil || !s.forcedBeforeAdopted(h, e) {
+		if d == nil || d.kind != oweAdopted { // else the adoption owes the delivery
 			p.owes = append(p.owes, msOwe{kind: oweDeliverSn, seq: seq, n: e.Sn})
 		}
 	case trace.CkptRecovery:
@@ -273,16 +275,14 @@ func (s *msSpec) sendRequest(seq int32, e *trace.RunEvent, d *msOwe) {
 
 // apply records that p applied failure fi's recovery.
 func (s *msSpec) apply(p *msProc, fi int32) {
-	if rec := s.rec(fi); !s.textbook && rec.c > 0 {
-		for k := range p.f {
-			if p.f[k].P == rec.o {
-				p.f[k].Count = max(p.f[k].Count, rec.c)
-				return
-			}
-		}
-		p.f = append(p.f, trace.FEntry{P: rec.o, Count: rec.c})
-		for k := len(p.f) - 1; k > 0 && p.f[k].P < p.f[k-1].P; k-- {
-			p.f[k], p.f[k-1] = p.f[k-1], p.f[k]
-		}
+	rec := s.rec(fi)
+	if s.textbook || rec.c <= 0 {
+		return
+	}
+	// p.f is kept sorted by process, as a run writes F.
+	if k, ok := slices.BinarySearchFunc(p.f, rec.o, func(x trace.FEntry, o int32) int { return cmp.Compare(x.P, o) }); ok {
+		p.f[k].Count = max(p.f[k].Count, rec.c)
+	} else {
+		p.f = slices.Insert(p.f, k, trace.FEntry{P: rec.o, Count: rec.c})
 	}
 }

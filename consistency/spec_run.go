@@ -97,9 +97,8 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.environment(seq, e)
 		s.downTick(seq, e)
 	case trace.Fail:
-		s.environment(seq, e)
-		if !s.b.Down(e.P) { // a fail of a down process is ignored
-			s.env.failedUntil(s, e)
+		if at := s.environment(seq, e); !s.b.Down(e.P) { // a fail of a down process is ignored
+			s.failedUntil(e, at)
 		}
 	case trace.Restart, trace.Rollback:
 		s.restart(seq, e)
@@ -111,8 +110,9 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.flight = append(s.flight, seq)
 	case trace.ControlRecv:
 		s.controlArrived(seq, e)
-		s.env.roundRequested(s.m, seq, e)
-		s.controlRecv(seq, e)
+		s.env.roundRequested(seq, e)
+		s.heard[[2]int32{e.P, e.Failure}] = true
+		s.attributed(seq, e)
 	case trace.Unconsumed:
 		s.unconsumed(seq, e)
 	case trace.End:
@@ -137,7 +137,9 @@ func (s *runSpec) step(seq int32, e *trace.RunEvent) {
 	case e.Kind == trace.Send && e.Resend:
 		s.resendLive(seq, e)
 		s.resendOf(seq, e)
-	case e.Kind == trace.Restart || e.Kind == trace.Rollback:
+	case e.Kind == trace.Rollback:
+		s.undoneCount(seq, e)
+	case e.Kind == trace.Restart:
 		s.undoneCount(seq, e)
 		s.restarted(seq, e)
 	}
@@ -177,9 +179,7 @@ func (s *runSpec) finish() {
 	s.env.missing(s)
 	s.mailboxesListed()
 	for p := range s.procs {
-		if s.b.Down(int32(p)) {
-			s.opsWhileDown(int32(p), history.None)
-		}
+		s.opsWhileDown(int32(p), history.None) // an up process's were judged at its restart
 	}
 	if s.sawOp || !s.m.Missing.Ops {
 		s.results[equivalenceAt].then(s.posChecks)
@@ -331,10 +331,8 @@ func (s *runSpec) unconsumed(seq int32, e *trace.RunEvent) {
 		return
 	}
 	where := "it was never sent"
-	if ci >= 0 {
+	if ci >= 0 && m.Copies.Send[ci] != history.None {
 		switch t := s.b.TakenBy(ci); {
-		case m.Copies.Send[ci] == history.None:
-			where = "it was never sent"
 		case m.CopyTo(ci) != e.P:
 			where = "it was sent to " + s.name(m.CopyTo(ci))
 		case t != history.None && m.Event(t).Kind == trace.Unconsumed:
@@ -464,9 +462,6 @@ func (s *runSpec) restart(seq int32, e *trace.RunEvent) {
 // count: its number of restarts — and notes that the process heard of
 // its own failure.
 func (s *runSpec) restarted(seq int32, e *trace.RunEvent) {
-	if e.Kind != trace.Restart {
-		return
-	}
 	if n := s.b.Restarts(e.P); e.Inc != history.None && (s.m.Alg == history.MS || s.m.Alg == history.PK) && e.Inc != n {
 		s.badf(equivalenceAt, []int32{seq}, "%s's restart at seq %d says inc %d, but it is restart number %d\na restart's inc is the process's new incarnation (PK) or failure count (MS), which is its number of restarts, but the run says inc %[3]d",
 			s.name(e.P), seq, e.Inc, n)
@@ -484,14 +479,12 @@ func (s *runSpec) restore(seq int32, e *trace.RunEvent) {
 	}
 	switch live := s.liveCount(e.P); {
 	case e.Pos == history.None:
-		return
 	case e.Pos < 0:
 		s.badf(equivalenceAt, []int32{seq}, "event %d: negative pos %d", seq, e.Pos)
-		return
 	case e.Pos > live:
 		s.posCheckf(seq, "%s at seq %d keeps %d ops but has only %d\n%s had %[4]d live ops at seq %[2]d, so a %[1]s cannot keep the first %[3]d", e.Kind, seq, e.Pos, live, s.name(e.P))
 	}
-	if ck, ok := s.b.CkptByID(e.P, e.Restore); ok && e.Restore != history.None && e.Pos < ck.Pos {
+	if ck, ok := s.b.CkptByID(e.P, e.Restore); ok && e.Restore != history.None && e.Pos >= 0 && e.Pos < ck.Pos {
 		s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d restores checkpoint %d, taken at pos %d, but says pos %d\n+: a restored checkpoint holds the state after its pos ops, and replay only moves forward from it", s.name(e.P), e.Kind, seq, e.Restore, ck.Pos, e.Pos)
 	}
 }
@@ -587,11 +580,4 @@ func sameBody(run *trace.Run, a, b *trace.RunEvent) bool {
 	}
 	x, y := run.Body(a), run.Body(b)
 	return x.Origin == y.Origin && x.Count == y.Count && x.R == y.R && x.Inc == y.Inc && x.K == y.K && x.SameReceived(y)
-}
-
-// controlRecv notes what the receiver heard, and checks the failure the
-// message names.
-func (s *runSpec) controlRecv(seq int32, e *trace.RunEvent) {
-	s.heard[[2]int32{e.P, e.Failure}] = true
-	s.attributed(seq, e)
 }

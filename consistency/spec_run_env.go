@@ -23,11 +23,9 @@ type envSpec struct {
 	// ticks and fails still to come; nil without a comparable source
 	// trace.
 	ticks, fails [][]int32
-	// lastEnv is the trace index of the tick or fail matched last, or
-	// None; envIdx per process the trace index of the latest one the run
-	// showed, or None.
-	lastEnv int32
-	envIdx  []int32
+	// envIdx is, per process, the trace index of the latest tick or
+	// fail the run showed, or None.
+	envIdx []int32
 	// request is, per process, the coordinated round request it received
 	// and no checkpoint answered yet, or None; nil but in a coordinated
 	// run.
@@ -35,7 +33,7 @@ type envSpec struct {
 }
 
 func newEnvSpec(m *history.Model) envSpec {
-	env, np := envSpec{lastEnv: history.None}, len(m.Run.Processes)
+	env, np := envSpec{}, len(m.Run.Processes)
 	if m.Alg == history.Coordinated {
 		env.request = slices.Repeat([]int32{history.None}, np)
 	}
@@ -48,22 +46,20 @@ func newEnvSpec(m *history.Model) envSpec {
 
 // environment checks a basic checkpoint, a skipped tick or a fail
 // against the source trace: each is the next one of its process there,
-// at its time.
-func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
+// at its time. It returns the trace index it matched, or None.
+func (s *runSpec) environment(seq int32, e *trace.RunEvent) int32 {
 	env := &s.env
-	env.lastEnv = history.None
 	if env.ticks == nil {
-		return
+		return history.None
 	}
 	q, what := &env.ticks[e.P], "timer tick"
 	if e.Kind == trace.Fail {
 		q, what = &env.fails[e.P], "fail"
 	}
-	if len(*q) > 0 && s.m.Src.Events[(*q)[0]].T == e.T {
-		s.afterOpsBefore(seq, e, (*q)[0])
-		env.envIdx[e.P], env.lastEnv = (*q)[0], (*q)[0]
-		*q = (*q)[1:]
-		return
+	if idx := *q; len(idx) > 0 && s.m.Src.Events[idx[0]].T == e.T {
+		s.afterOpsBefore(seq, e, idx[0])
+		env.envIdx[e.P], *q = idx[0], idx[1:]
+		return idx[0]
 	}
 	next, nor := "none is left", ""
 	if len(*q) > 0 {
@@ -74,6 +70,7 @@ func (s *runSpec) environment(seq int32, e *trace.RunEvent) {
 	}
 	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d (t=%s) is no %s of the trace%s\nenvironment events happen at their trace time, one run event for each, but of %[1]s's %[5]ss in the trace %[7]s",
 		s.name(e.P), e.Kind, seq, e.T, what, nor, next)
+	return history.None
 }
 
 // missing reports the trace's environment events the run does not show.
@@ -136,15 +133,15 @@ func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) 
 }
 
 // failedUntil records, in a replay, when the process fail e made down
-// restarts: its fail's down time after it (the matched trace fail's own,
-// else restart_delay).
-func (env *envSpec) failedUntil(s *runSpec, e *trace.RunEvent) {
+// restarts: its fail's down time after it (the own of the trace fail at
+// index at, else restart_delay).
+func (s *runSpec) failedUntil(e *trace.RunEvent, at int32) {
 	ps := &s.procs[e.P]
 	ps.restartAt = 0
-	if env.lastEnv == history.None || !s.instants {
+	if at == history.None || !s.instants {
 		return
 	}
-	down := s.m.Src.Events[env.lastEnv].Down
+	down := s.m.Src.Events[at].Down
 	if down == 0 {
 		down = s.m.Run.Options.Params.RestartDelay
 	}
@@ -172,11 +169,10 @@ func (env *envSpec) restartedAt(s *runSpec, seq int32, e *trace.RunEvent) {
 // instant and that no checkpoint has answered yet.
 
 // roundRequested records a coordinated round's request arriving.
-func (env *envSpec) roundRequested(m *history.Model, seq int32, e *trace.RunEvent) {
-	if m.Alg != history.Coordinated || e.Control != trace.ControlRequest {
-		return
+func (env *envSpec) roundRequested(seq int32, e *trace.RunEvent) {
+	if env.request != nil && e.Control == trace.ControlRequest {
+		env.request[e.P] = seq
 	}
-	env.request[e.P] = seq
 }
 
 // answersRound reports whether the basic checkpoint e answers a round
@@ -188,33 +184,6 @@ func (env *envSpec) answersRound(m *history.Model, e *trace.RunEvent) bool {
 	}
 	env.request[e.P] = history.None
 	return true
-}
-
-// holds follows what holds each process: a receive's hold until its
-// unhold, restore or failure; a block until its resume; a PK restart
-// until its resume.
-func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
-	s.unheld(seq, e)
-	ps := &s.procs[e.P]
-	switch e.Kind {
-	case trace.Fail:
-		if _, ok := s.m.FailureAt(seq); ok {
-			ps.recvHold, ps.procHold = history.None, history.None
-		}
-	case trace.Restart:
-		ps.restart, ps.recvHold = seq, history.None
-		if s.m.Alg == history.PK {
-			ps.procHold = seq
-		}
-	case trace.Rollback, trace.Unhold:
-		ps.recvHold = history.None
-	case trace.Hold:
-		ps.recvHold = seq
-	case trace.Block:
-		ps.procHold = seq
-	case trace.Resume:
-		ps.procHold = history.None
-	}
 }
 
 // endRecords judges every process's end record once the run is over: a
