@@ -1,10 +1,10 @@
 package shiviz
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -101,10 +101,10 @@ func (ex *Execution) order(perHost [][]int32) []int32 {
 	for k, e := range ex.Order {
 		pos[e] = int32(k)
 	}
+	byPos := func(a, b int32) int { return cmp.Compare(pos[a], pos[b]) }
 	for i := range ex.Events {
-		ev := &ex.Events[i]
-		sort.Slice(ev.Parents, func(a, b int) bool { return pos[ev.Parents[a]] < pos[ev.Parents[b]] })
-		sort.Slice(ev.Children, func(a, b int) bool { return pos[ev.Children[a]] < pos[ev.Children[b]] })
+		slices.SortFunc(ex.Events[i].Parents, byPos)
+		slices.SortFunc(ex.Events[i].Children, byPos)
 	}
 	return nil
 }

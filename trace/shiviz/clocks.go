@@ -123,13 +123,16 @@ func (p *parser) repair(ex *Execution, perHost [][]int32) {
 
 // raiseEntry sets host's entry of c to v.
 func raiseEntry(c []Entry, host, v int32) []Entry {
-	for k := range c {
-		if c[k].Host == host {
-			c[k].Value = v
-			return c
-		}
+	if k := entryOf(c, host); k >= 0 {
+		c[k].Value = v
+		return c
 	}
 	return append(c, Entry{host, v})
+}
+
+// entryOf is the index of host's entry in c, or -1.
+func entryOf(c []Entry, host int32) int {
+	return slices.IndexFunc(c, func(en Entry) bool { return en.Host == host })
 }
 
 // clockString writes a clock as the log would, for messages.
@@ -139,14 +142,6 @@ func clockString(hosts []string, c []Entry) string {
 		entries[k] = strconv.Quote(hosts[en.Host]) + ":" + strconv.Itoa(int(en.Value))
 	}
 	return "{" + strings.Join(entries, ", ") + "}"
-}
-
-func quoteShort(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = s[:max] + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // parseClock reads a JSON object of host → non-negative integer. A clock

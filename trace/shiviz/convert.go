@@ -91,19 +91,13 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 	if err := c.checkOptions(name); err != nil {
 		return nil, c.st, err
 	}
-	if opts.TimeGroup != "" && ex.Timed {
-		return nil, c.st, inputError(name, 0, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
-	} else if opts.TimeGroup != "" {
+	if opts.TimeGroup != "" {
 		if err := ex.timestamps(name, opts); err != nil {
 			return nil, c.st, err
 		}
 	}
 	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages())
-	for h := range ex.Hosts {
-		if len(opts.TickPeriod) > 0 {
-			c.nextTick = append(c.nextTick, c.period(h))
-		}
-	}
+	c.nextTick = slices.Clone(c.periods)
 	for _, e := range ex.Order {
 		c.event(e)
 	}
@@ -126,6 +120,9 @@ func (c *converter) checkOptions(name string) error {
 	}
 	if slices.ContainsFunc(c.opts.TickPeriod, func(p trace.Time) bool { return p <= 0 }) {
 		return inputError(name, 0, "--tick-period values must be > 0")
+	}
+	if c.periods = c.opts.TickPeriod; len(c.periods) == 1 {
+		c.periods = slices.Repeat(c.periods, nh)
 	}
 	c.per, c.failAt = perHost(ex), make([]bool, len(ex.Events))
 	for _, f := range c.opts.FailAt {
@@ -179,17 +176,17 @@ type converter struct {
 	// events of one host (a span calling one service twice), so the
 	// receiving host would not name the message.
 	firstMsg []int32
-	// nextTick is the next period tick time per process (nil: none).
-	nextTick []trace.Time
-	op       int
-	now      trace.Time
+	// periods is each process's tick period (nil: none), nextTick its
+	// next period tick time.
+	periods, nextTick []trace.Time
+	op                int
+	now               trace.Time
 
-	// The event being converted: its host and time, its label, and
-	// whether its first op is still to come.
+	// The event being converted: its host and time, and its label until
+	// its first op takes it.
 	h     int32
 	t     trace.Time
-	label strings.Builder
-	first bool
+	label int32
 }
 
 // repeat tells apart the messages one event sends to one host: "" for
@@ -207,15 +204,6 @@ func (c *converter) repeat(earlier []int32, to int32) string {
 	return "#" + strconv.Itoa(n)
 }
 
-// period is process h's tick period: --tick-period gives one for all or
-// one per process.
-func (c *converter) period(h int) trace.Time {
-	if len(c.opts.TickPeriod) == 1 {
-		return c.opts.TickPeriod[0]
-	}
-	return c.opts.TickPeriod[h]
-}
-
 // emitTicks adds every period tick due strictly before limit, in time
 // order, ties by process.
 func (c *converter) emitTicks(limit trace.Time) {
@@ -231,7 +219,7 @@ func (c *converter) emitTicks(limit trace.Time) {
 		}
 		c.tr.Events = append(c.tr.Events, trace.Event{T: c.nextTick[best], Kind: trace.Checkpoint, P: int32(best), To: trace.None, Msg: trace.None})
 		c.st.Ticks++
-		c.nextTick[best] += c.period(best)
+		c.nextTick[best] += c.periods[best]
 	}
 }
 
@@ -240,19 +228,14 @@ func (c *converter) emitTicks(limit trace.Time) {
 func (c *converter) event(e int32) {
 	ex := c.ex
 	ev := &ex.Events[e]
-	c.h, c.t, c.first = ev.Host, ev.Time, true
-	c.label.Reset()
-	c.label.WriteString(ev.Text)
-	for j, f := range ev.Fields {
-		sep := ", "
-		if j == 0 {
-			sep = " ["
-		}
-		c.label.WriteString(sep + f.Name + "=" + f.Value)
+	label, sep := ev.Text, " ["
+	for _, f := range ev.Fields {
+		label, sep = label+sep+f.Name+"="+f.Value, ", "
 	}
 	if len(ev.Fields) > 0 {
-		c.label.WriteByte(']')
+		label += "]"
 	}
+	c.h, c.t, c.label = ev.Host, ev.Time, c.tr.AddLabel(label)
 	for _, q := range ev.Parents {
 		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.firstMsg[q] + int32(slices.Index(ex.Events[q].Children, e))})
 	}
@@ -262,7 +245,7 @@ func (c *converter) event(e int32) {
 		c.tr.Msgs = append(c.tr.Msgs, ex.Hosts[c.h]+":"+strconv.Itoa(int(ev.Own))+"->"+ex.Hosts[to]+c.repeat(ev.Children[:k], to))
 		c.add(trace.Event{Kind: trace.Send, To: to, Msg: c.firstMsg[e] + int32(k)})
 	}
-	if c.first {
+	if len(ev.Parents)+len(ev.Children) == 0 {
 		c.add(trace.Event{Kind: trace.Internal, To: trace.None, Msg: trace.None})
 	}
 	// Events reach a host in the order of their own clock values: ev is
@@ -296,11 +279,7 @@ func (c *converter) add(x trace.Event) {
 		c.now = trace.Time(c.op) * c.opts.Step
 	}
 	c.emitTicks(c.now)
-	x.T, x.P = c.now, c.h
-	if c.first {
-		x.Label = c.tr.AddLabel(c.label.String())
-		c.first = false
-	}
+	x.T, x.P, x.Label, c.label = c.now, c.h, c.label, 0
 	c.tr.Events = append(c.tr.Events, x)
 }
 

@@ -97,14 +97,14 @@ func name(names []string, i int32) string {
 // text writes event i's description into x.txt; false means the event is
 // of a kind the log does not show.
 func (x *exporter) text(i int, ev *trace.RunEvent) bool {
-	txt := x.txt[:0]
+	txt := append(x.txt[:0], ev.Kind.String()...)
 	switch ev.Kind {
 	case trace.Send, trace.Recv:
 		dir := " to "
 		if ev.Kind == trace.Recv {
 			dir = " from "
 		}
-		txt = fmt.Appendf(txt, "%s %s%s%s", ev.Kind, name(x.run.Msgs, ev.Msg), dir, name(x.run.Processes, ev.Peer))
+		txt = fmt.Appendf(txt, " %s%s%s", name(x.run.Msgs, ev.Msg), dir, name(x.run.Processes, ev.Peer))
 		if ev.Resend && ev.Kind == trace.Send {
 			txt = fmt.Appendf(txt, " (resend of copy %d)", ev.Of)
 		}
@@ -115,9 +115,8 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 			txt = append(txt, " via log"...)
 		}
 	case trace.Internal, trace.Fail:
-		txt = append(txt, ev.Kind.String()...)
 	case trace.Checkpoint:
-		txt = fmt.Appendf(txt, "checkpoint %d", ev.Ckpt)
+		txt = fmt.Appendf(txt, " %d", ev.Ckpt)
 		if ev.CkptType != trace.CkptNone {
 			txt = fmt.Appendf(txt, " (%s)", ev.CkptType)
 		}
@@ -125,7 +124,6 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 			txt = fmt.Appendf(txt, " at pos %d", ev.Pos)
 		}
 	case trace.Restart, trace.Rollback:
-		txt = append(txt, ev.Kind.String()...)
 		if ev.Cause != trace.CauseNone {
 			txt = fmt.Appendf(txt, " (%s)", ev.Cause)
 		}
@@ -176,13 +174,7 @@ func (x *exporter) merge(ev *trace.RunEvent, own []int32) {
 		x.st.Hidden++
 		return
 	}
-	var sv int32
-	for _, en := range sc {
-		if en.Host == ev.Peer {
-			sv = en.Value
-		}
-	}
-	if own[ev.Peer] >= sv {
+	if k := entryOf(sc, ev.Peer); k < 0 || own[ev.Peer] >= sc[k].Value {
 		x.st.Hidden++
 	}
 	for _, en := range sc {

@@ -2,6 +2,7 @@ package shiviz
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -67,7 +68,10 @@ func (p *parser) addEvent(ex *Execution, host, clock, text string, fields []Fiel
 	}
 	rc, err := parseClock(clock)
 	if err != nil {
-		return p.errf(clockLine, "cannot parse the vector clock %s of host %q: %v", quoteShort(clock), host, err)
+		if len(clock) > 80 {
+			clock = clock[:80] + "…"
+		}
+		return p.errf(clockLine, "cannot parse the vector clock %s of host %q: %v", strconv.Quote(clock), host, err)
 	}
 	ex.Events = append(ex.Events, Event{Host: h, File: p.file, Line: line, ClockLine: clockLine, Text: text, Fields: fields})
 	p.raws = append(p.raws, rc)

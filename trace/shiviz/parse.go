@@ -172,7 +172,8 @@ func Parse(srcs []Source, opts ParseOptions) (*Log, error) {
 					return nil, p.errf(line, "two executions are labelled %q; execution labels must be unique", c.label)
 				}
 				labels[c.label] = true
-				ex = p.begin(c.label)
+				p.hostIdx, p.raws = map[string]int32{}, p.raws[:0]
+				ex = &Execution{Label: c.label}
 				p.log.Executions = append(p.log.Executions, ex)
 			}
 			if err := p.match(ex, text[c.from:c.to], line, src.Tracing); err != nil {
@@ -206,12 +207,6 @@ type parser struct {
 	// clocks as written, until every host is known.
 	hostIdx map[string]int32
 	raws    []rawClock
-}
-
-// begin starts an execution.
-func (p *parser) begin(label string) *Execution {
-	p.hostIdx, p.raws = map[string]int32{}, p.raws[:0]
-	return &Execution{Label: label}
 }
 
 // inputError is an error of the log file at line (0: none, as for the

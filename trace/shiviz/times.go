@@ -2,7 +2,6 @@ package shiviz
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +23,9 @@ var TimeLayouts = []string{
 // to the earliest, and makes them consistent with causality (Deskew):
 // hosts' clocks are skewed.
 func (ex *Execution) timestamps(name string, opts ImportOptions) error {
+	if ex.Timed {
+		return inputError(name, 0, "--time-group takes times from a ShiViz log's regex group; these events carry their own times")
+	}
 	layouts := TimeLayouts
 	if opts.TimeLayout != "" {
 		layouts = []string{opts.TimeLayout}
@@ -148,30 +150,23 @@ func (ex *Execution) deskew(per [][]int32) (shift []trace.Time, consistent bool,
 
 // shifts finds the least non-negative shifts per host satisfying every
 // message — the longest paths of the constraints shift[to]−shift[from] ≥
-// sent−received — by Bellman–Ford on the strongest constraint between
-// each pair of hosts; it reports false when a cycle of constraints has
-// positive weight, which no shifts satisfy.
+// sent−received — by Bellman–Ford over the messages; it reports false
+// when a cycle of constraints has positive weight, which no shifts
+// satisfy. The least shifts are unique, so the order the messages are
+// relaxed in does not matter.
 func (ex *Execution) shifts() ([]trace.Time, bool) {
-	need := map[int64]trace.Time{} // from<<32 | to → least shift difference
-	for _, ev := range ex.Events {
-		for _, q := range ev.Parents {
-			k := int64(ex.Events[q].Host)<<32 | int64(ev.Host)
-			if w, ok := need[k]; !ok || ex.Events[q].Time-ev.Time > w {
-				need[k] = ex.Events[q].Time - ev.Time
-			}
-		}
-	}
-	keys := slices.Sorted(maps.Keys(need))
 	shift := make([]trace.Time, len(ex.Hosts))
 	for range len(ex.Hosts) + 1 {
 		changed := false
-		for _, k := range keys {
-			from, to := k>>32, k&(1<<32-1)
-			if s := shift[from] + need[k]; s > shift[to] {
-				if s > trace.MaxTime {
-					return shift, false
+		for _, ev := range ex.Events {
+			for _, q := range ev.Parents {
+				send := &ex.Events[q]
+				if s := shift[send.Host] + send.Time - ev.Time; s > shift[ev.Host] {
+					if s > trace.MaxTime {
+						return shift, false
+					}
+					shift[ev.Host], changed = s, true
 				}
-				shift[to], changed = s, true
 			}
 		}
 		if !changed {
