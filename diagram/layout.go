@@ -23,29 +23,27 @@ const (
 	maxTimeW = 200_000.0
 )
 
-// geometry is where the panel's parts go: lane names in a column of
-// width labelW, column 0 (t = 0, the initial checkpoints) at left, the
-// first lane at top.
+// geometry is where the panel's parts go: lane names in a column left
+// of column 0 (t = 0, the initial checkpoints) at left, the first lane
+// at top (set once the header above it is sized).
 type geometry struct {
-	labelW float64
-	left   float64
-	top    float64
+	left float64
+	top  float64
 	// scale is px per logical column, or per second on the time axis.
 	scale float64
 	width float64
 }
 
-// newGeometry sizes the lane-name column from the longest name, so every
-// name is written whole and none runs into its lane (a static drawing as
-// wide as the run can afford it; the page, which must fit a window,
-// shortens names: core.js fitLanes), and the first lane at top.
-func newGeometry(m *model, top float64) geometry {
+// nameColumn is the width of the lane-name column, from the longest
+// name, so every name is written whole and none runs into its lane (a
+// static drawing as wide as the run can afford it; the page, which must
+// fit a window, shortens names: core.js fitLanes).
+func (m *model) nameColumn() float64 {
 	longest := 0.0
 	for _, p := range m.run.Processes {
 		longest = max(longest, textWidth(p, laneFont, true))
 	}
-	lw := max(longest+16, 56)
-	return geometry{labelW: lw, left: lw + plotPad, top: top}
+	return max(longest+16, 56)
 }
 
 func (m *model) laneY(p int32) float64 { return m.geo.top + float64(p)*laneGap }
@@ -61,7 +59,7 @@ func (m *model) lanesBottom() float64 {
 // layout gives every drawn event its x on the chosen axis (the SVG's;
 // the page lays events out in the browser).
 func (m *model) layout() {
-	m.geo = newGeometry(m, 0)
+	m.geo = geometry{left: m.nameColumn() + plotPad}
 	layout := m.layoutLogical
 	if m.opts.Axis == AxisTime {
 		layout = m.layoutTime

@@ -94,19 +94,14 @@ func usedUnion(panels []*model) []legendItem {
 // is cut off.
 func legendRows(items []legendItem, width float64) [][]legendItem {
 	var rows [][]legendItem
-	var row []legendItem
-	used := 0.0
+	used := 0.0 // the width of the last row
 	for _, it := range items {
 		w := legendItemW(it)
-		if len(row) > 0 && used+w > width {
-			rows = append(rows, row)
-			row, used = nil, 0
+		if len(rows) == 0 || used > 0 && used+w > width {
+			rows, used = append(rows, nil), 0
 		}
-		row = append(row, it)
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
 		used += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, row)
 	}
 	return rows
 }
