@@ -58,14 +58,9 @@ func diffNotes(a, b *model) (map[int32]string, map[int32]string) {
 	notes := func(m *model, mine, other map[opKey]int, me, them string) map[int32]string {
 		out := map[int32]string{}
 		for i := range m.run.Events {
-			if !m.drawn[i] {
-				continue
+			if k, ok := m.opOf(int32(i)); ok && m.drawn[i] && mine[k] != other[k] {
+				out[int32(i)] = fmt.Sprintf("differs: this op ran %d× under %s, %d× under %s", mine[k], me, other[k], them)
 			}
-			k, ok := m.opOf(int32(i))
-			if !ok || mine[k] == other[k] {
-				continue
-			}
-			out[int32(i)] = fmt.Sprintf("differs: this op ran %d× under %s, %d× under %s", mine[k], me, other[k], them)
 		}
 		return out
 	}

@@ -71,13 +71,11 @@ func (c *connector) event(idx int32) {
 				m.dep[idx] = q[0]
 			}
 		}
-		if e.Failure >= 0 {
-			c.point(e.Failure, linePoint{p: e.P, ev: idx, kept: true}, false)
-		}
+		c.point(e.Failure, linePoint{p: e.P, ev: idx, kept: true}, false)
 	case trace.Restart, trace.Rollback:
 		c.restore(idx, e)
 	case trace.Checkpoint:
-		if e.CkptType == trace.CkptRecovery && e.Failure >= 0 {
+		if e.CkptType == trace.CkptRecovery {
 			c.point(e.Failure, linePoint{p: e.P, ev: idx}, true)
 		}
 	case trace.Resume:
@@ -150,11 +148,9 @@ func (c *connector) restore(idx int32, e *trace.RunEvent) {
 	if m.drawn[idx] {
 		m.jumps = append(m.jumps, jump{ev: idx, ckpt: ck})
 	}
-	if e.Failure >= 0 {
-		// A restart is the failed process's own point: it replaces the
-		// kept point a control receipt recorded just before.
-		c.point(e.Failure, linePoint{p: e.P, ev: ck}, true)
-	}
+	// A restart is the failed process's own point: it replaces the kept
+	// point a control receipt recorded just before.
+	c.point(e.Failure, linePoint{p: e.P, ev: ck}, true)
 }
 
 // end closes an open hold and records a receive blocked forever as a
@@ -180,10 +176,10 @@ func (c *connector) closeHold(p, idx int32) {
 	}
 }
 
-// point records a process's point on failure fail's recovery line: its
-// first, or — replace — one over the "kept" point a control receipt at
-// the same process recorded just before a rollback, restart or recovery
-// checkpoint.
+// point records a process's point on failure fail's recovery line (none
+// when fail names no fail event): its first, or — replace — one over
+// the "kept" point a control receipt at the same process recorded just
+// before a rollback, restart or recovery checkpoint.
 func (c *connector) point(fail int32, pt linePoint, replace bool) {
 	m := c.m
 	li, ok := c.lineOf[fail]

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"html/template"
 	"io"
-	"strconv"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -81,7 +80,7 @@ func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 		data.Kinds = append(data.Kinds, k.String())
 	}
 	for i, m := range ms {
-		data.Panels = append(data.Panels, m.pageData(panelID(ms, i)))
+		data.Panels = append(data.Panels, m.pageData())
 		d.Events += eventsHTML(data.Panels[i].Events)
 	}
 	d.Panels = data.Panels
@@ -122,18 +121,6 @@ func buildPanels(panels []Panel, opts Options, maxEvents int) ([]*model, error) 
 		ms[0].notes, ms[1].notes = diffNotes(ms[0], ms[1])
 	}
 	return ms, nil
-}
-
-// panelID names a panel in deep links (#pk:seq=N): its algorithm, or
-// its position when both panels run the same one.
-func panelID(ms []*model, i int) string {
-	id := ms[i].run.Algorithm
-	for k, m := range ms {
-		if k != i && m.run.Algorithm == id {
-			return strconv.Itoa(i)
-		}
-	}
-	return id
 }
 
 // pageTitle names the run (its name, else its source) and its

@@ -23,29 +23,27 @@ const (
 	maxTimeW = 200_000.0
 )
 
-// geometry is where the panel's parts go: lane names in a column of
-// width labelW, column 0 (t = 0, the initial checkpoints) at left, the
-// first lane at top.
+// geometry is where the panel's parts go: lane names in a column left
+// of column 0 (t = 0, the initial checkpoints) at left, the first lane
+// at top (set once the header above it is sized).
 type geometry struct {
-	labelW float64
-	left   float64
-	top    float64
+	left float64
+	top  float64
 	// scale is px per logical column, or per second on the time axis.
 	scale float64
 	width float64
 }
 
-// newGeometry sizes the lane-name column from the longest name, so every
-// name is written whole and none runs into its lane (a static drawing as
-// wide as the run can afford it; the page, which must fit a window,
-// shortens names: core.js fitLanes), and the first lane at top.
-func newGeometry(m *model, top float64) geometry {
+// nameColumn is the width of the lane-name column, from the longest
+// name, so every name is written whole and none runs into its lane (a
+// static drawing as wide as the run can afford it; the page, which must
+// fit a window, shortens names: core.js fitLanes).
+func (m *model) nameColumn() float64 {
 	longest := 0.0
 	for _, p := range m.run.Processes {
 		longest = max(longest, textWidth(p, laneFont, true))
 	}
-	lw := max(longest+16, 56)
-	return geometry{labelW: lw, left: lw + plotPad, top: top}
+	return max(longest+16, 56)
 }
 
 func (m *model) laneY(p int32) float64 { return m.geo.top + float64(p)*laneGap }
@@ -61,7 +59,7 @@ func (m *model) lanesBottom() float64 {
 // layout gives every drawn event its x on the chosen axis (the SVG's;
 // the page lays events out in the browser).
 func (m *model) layout() {
-	m.geo = newGeometry(m, 0)
+	m.geo = geometry{left: m.nameColumn() + plotPad}
 	layout := m.layoutLogical
 	if m.opts.Axis == AxisTime {
 		layout = m.layoutTime
@@ -69,36 +67,53 @@ func (m *model) layout() {
 	m.geo.width = layout() + rightPad
 }
 
-// layoutLogical places each event one column right of the previous mark
-// on its lane and of the event it depends on (the send of the copy it
-// takes, the control message it receives): happened-before order, so
-// every arrow points right. Events without a mark of their own sit on
-// the mark before them. A left-out stretch is a barrier a few columns
-// wide across all lanes. It returns the rightmost x drawn.
-func (m *model) layoutLogical() float64 {
-	np := len(m.run.Processes)
-	g := &m.geo
-	g.scale = colW
-	col := make([]int32, m.n)
-	next := make([]int32, np) // the next free column of each lane
-	last := make([]int32, np) // the column of each lane's last mark
-	for p := range next {
-		next[p] = 1 // column 0 holds the initial checkpoints
-	}
+// walk lays the drawn events and left-out stretches out in run order:
+// band places a stretch right of everything drawn so far (right), place
+// an event. It returns the rightmost x drawn.
+func (m *model) walk(band func(gp *gap, right float64), place func(i int32)) float64 {
+	right := m.geo.left
 	gi := 0
-	top := int32(0) // the rightmost column used so far
-	x := func(c int32) float64 { return g.left + float64(c)*g.scale }
 	for i := range m.run.Events {
 		if !m.drawn[i] {
 			continue
 		}
 		if gi < len(m.gaps) && m.gaps[gi].before == int32(i) {
-			m.gaps[gi].x0, m.gaps[gi].x1 = x(top)+12, x(top+bandCols)-12
-			for p := range next {
-				next[p], last[p] = top+bandCols, top+bandCols
-			}
+			band(&m.gaps[gi], right)
+			right = max(right, m.gaps[gi].x1)
 			gi++
 		}
+		place(int32(i))
+		right = max(right, m.x[i])
+	}
+	if gi < len(m.gaps) {
+		band(&m.gaps[gi], right)
+		right = max(right, m.gaps[gi].x1)
+	}
+	return right
+}
+
+// layoutLogical places each event one column right of the previous mark
+// on its lane and of the event it depends on (the send of the copy it
+// takes, the control message it receives): happened-before order, so
+// every arrow points right. Events without a mark of their own sit on
+// the mark before them. A left-out stretch is a barrier a few columns
+// wide across all lanes.
+func (m *model) layoutLogical() float64 {
+	np := len(m.run.Processes)
+	g := &m.geo
+	g.scale = colW
+	col := make([]int32, m.n)
+	next := fill(np, 1)       // the next free column of each lane; column 0 holds the initial checkpoints
+	last := make([]int32, np) // the column of each lane's last mark
+	top := int32(0)           // the rightmost column used so far
+	x := func(c int32) float64 { return g.left + float64(c)*g.scale }
+	band := func(gp *gap, _ float64) {
+		gp.x0, gp.x1 = x(top)+12, x(top+bandCols)-12
+		for p := range next {
+			next[p], last[p] = top+bandCols, top+bandCols
+		}
+	}
+	return m.walk(band, func(i int32) {
 		e := &m.run.Events[i]
 		p := e.P
 		var c int32
@@ -120,45 +135,28 @@ func (m *model) layoutLogical() float64 {
 		col[i] = c
 		top = max(top, c)
 		m.x[i] = x(c)
-	}
-	if gi < len(m.gaps) {
-		m.gaps[gi].x0, m.gaps[gi].x1 = x(top)+12, x(top+bandCols)-12
-		return m.gaps[gi].x1
-	}
-	return x(top)
+	})
 }
 
 // layoutTime places events at their real time, to scale: a lane's median
 // gap between events is colTarget px. Events at one instant on one lane
-// are spread tieGap apart; a left-out stretch is shrunk to bandW. It
-// returns the rightmost x drawn.
+// are spread tieGap apart; a left-out stretch is shrunk to bandW.
 func (m *model) layoutTime() float64 {
 	g := &m.geo
 	g.scale = m.timeScale()
 	np := len(m.run.Processes)
-	lastT := make([]trace.Time, np)
+	lastT := slices.Repeat([]trace.Time{-1}, np)
 	slot := make([]int32, np)
-	for p := range lastT {
-		lastT[p] = -1
-	}
 	var shift float64 // seconds removed by left-out stretches
-	right := g.left   // the rightmost x so far
-	gi := 0
-	for i := range m.run.Events {
-		if !m.drawn[i] {
-			continue
-		}
+	band := func(gp *gap, right float64) {
+		// The band starts right of everything drawn so far and the
+		// time after it (t1) resumes bandW further on.
+		from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
+		shift = gp.t1.Seconds() - (from+bandW-g.left)/g.scale
+		gp.x0, gp.x1, gp.shift = from+6, from+bandW-6, shift
+	}
+	return m.walk(band, func(i int32) {
 		e := &m.run.Events[i]
-		t := e.T.Seconds()
-		if gi < len(m.gaps) && m.gaps[gi].before == int32(i) {
-			// The band starts right of everything drawn so far and the
-			// time after it resumes bandW further on.
-			gp := &m.gaps[gi]
-			from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
-			shift = t - (from+bandW-g.left)/g.scale
-			gp.x0, gp.x1, gp.shift = from+6, from+bandW-6, shift
-			gi++
-		}
 		p := e.P
 		if e.T != lastT[p] {
 			lastT[p], slot[p] = e.T, 0
@@ -168,26 +166,15 @@ func (m *model) layoutTime() float64 {
 			rank = slot[p]
 			slot[p]++
 		}
-		m.x[i] = g.left + (t-shift)*g.scale + float64(rank)*tieGap
-		right = max(right, m.x[i])
-	}
-	if gi < len(m.gaps) {
-		gp := &m.gaps[gi]
-		from := max(g.left+(gp.t0.Seconds()-shift)*g.scale, right+tieGap)
-		gp.x0, gp.x1 = from+6, from+bandW-6
-		return gp.x1
-	}
-	return right
+		m.x[i] = g.left + (e.T.Seconds()-shift)*g.scale + float64(rank)*tieGap
+	})
 }
 
 // timeScale is px per second such that the median gap between
 // consecutive distinct times on a lane is colTarget px.
 func (m *model) timeScale() float64 {
 	np := len(m.run.Processes)
-	last := make([]trace.Time, np)
-	for p := range last {
-		last[p] = -1
-	}
+	last := slices.Repeat([]trace.Time{-1}, np)
 	var gaps []float64
 	for i := range m.run.Events {
 		e := &m.run.Events[i]

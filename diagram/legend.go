@@ -52,15 +52,11 @@ var legend = []legendItem{
 // draws.
 func (m *model) used(have map[string]bool) {
 	have["ckpt-initial"] = true
-	classes := map[string]bool{}
 	for i, d := range m.drawn {
 		if d {
-			classes[m.markClass(int32(i))] = true
-		}
-	}
-	for c := range classes {
-		for _, w := range strings.Fields(c) {
-			have[w] = true
+			for _, w := range strings.Fields(m.markClass(int32(i))) {
+				have[w] = true
+			}
 		}
 	}
 	have["thrown"] = have["thrown"] || have["discarded"]
@@ -98,19 +94,14 @@ func usedUnion(panels []*model) []legendItem {
 // is cut off.
 func legendRows(items []legendItem, width float64) [][]legendItem {
 	var rows [][]legendItem
-	var row []legendItem
-	used := 0.0
+	used := 0.0 // the width of the last row
 	for _, it := range items {
 		w := legendItemW(it)
-		if len(row) > 0 && used+w > width {
-			rows = append(rows, row)
-			row, used = nil, 0
+		if len(rows) == 0 || used > 0 && used+w > width {
+			rows, used = append(rows, nil), 0
 		}
-		row = append(row, it)
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
 		used += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, row)
 	}
 	return rows
 }
@@ -122,13 +113,9 @@ func legendSVG(x *xw, rows [][]legendItem, top float64) {
 	for r, row := range rows {
 		lx := 10.0
 		for _, it := range row {
-			x.raw(`<g class="legend-item"`)
-			x.attr("data-item", it.Key)
-			x.raw(` transform="translate(`)
-			x.coords(lx, top+float64(r)*legendRowH+8)
-			x.raw(`)">` + string(it.Sample))
-			x.text("", 36, 4.5, it.Label)
-			x.raw("</g>")
+			x.put(`<g class="legend-item" data-item="%v" transform="translate(%v %v)">%s<text x="36" y="4.5">`, it.Key, lx, top+float64(r)*legendRowH+8, it.Sample)
+			x.escText(it.Label)
+			x.raw("</text></g>")
 			lx += legendItemW(it)
 		}
 	}

@@ -56,16 +56,6 @@ type Options struct {
 	Axis string
 }
 
-func (o Options) withDefaults(maxEvents int) Options {
-	if o.MaxEvents <= 0 {
-		o.MaxEvents = maxEvents
-	}
-	if o.Axis != AxisTime {
-		o.Axis = AxisLogical
-	}
-	return o
-}
-
 // Message styles: how a copy ended. Each has its own colour, dash and
 // legend entry; the names are the CSS classes msg-<name>.
 const (
@@ -180,7 +170,12 @@ type model struct {
 // build checks run enough never to index out of range and computes the
 // model. rep may be nil. maxEvents is the writer's default window.
 func build(run *trace.Run, rep *report.Report, opts Options, maxEvents int) (*model, error) {
-	opts = opts.withDefaults(maxEvents)
+	if opts.MaxEvents <= 0 {
+		opts.MaxEvents = maxEvents
+	}
+	if opts.Axis != AxisTime {
+		opts.Axis = AxisLogical
+	}
 	if err := checkRun(run); err != nil {
 		return nil, err
 	}

@@ -93,9 +93,10 @@ type violJSON struct {
 	Missing int     `json:"missing"`
 }
 
-// pageData returns one panel's data. Every slice is non-nil: the script
-// reads an empty one as [], never null.
-func (m *model) pageData(id string) *panelJSON {
+// pageData returns one panel's data, named in deep links (#pk:seq=N) by
+// its algorithm (two panels compare two algorithms). Every slice is
+// non-nil: the script reads an empty one as [], never null.
+func (m *model) pageData() *panelJSON {
 	run := m.run
 	em := fill(m.n, trace.None) // run index -> emitted index
 	order := []int32{}
@@ -112,7 +113,7 @@ func (m *model) pageData(id string) *panelJSON {
 		return em[i]
 	}
 	d := &panelJSON{
-		ID: id, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
+		ID: run.Algorithm, Algorithm: run.Algorithm, Title: algoName(run.Algorithm), Summary: m.summary(), Window: m.windowNote(),
 		N: m.n, Procs: run.Processes, Init: m.implicit, Msgs: append([]string{}, run.Msgs...), Styles: arrowStyles,
 	}
 	if m.rep != nil {

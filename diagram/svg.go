@@ -37,20 +37,21 @@ func SVGPanels(w io.Writer, panels []Panel, opts Options) error {
 	y := titleY + float64(len(lines))*summaryH + 14
 	legendTop := y
 	y += float64(len(rows))*legendRowH + 8
+	// The panels are drawn first: each ends where its violation list
+	// does, and the document's height is where the last one ends.
+	var panelsSVG xw
 	for _, m := range ms {
 		if len(ms) > 1 {
 			y += panelHead
 		}
 		m.geo.top = y + axisH
-		y = m.svgHeight()
+		y = m.panel(&panelsSVG, len(ms) > 1)
 	}
 	var x xw
 	x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	svgHead(&x, ms[0], W, y+10, pageTitle(ms), lines)
 	legendSVG(&x, rows, legendTop)
-	for _, m := range ms {
-		m.panel(&x, len(ms) > 1)
-	}
+	x.b = append(x.b, panelsSVG.b...)
 	x.raw("</svg>\n")
 	_, err = w.Write(x.b)
 	return err
@@ -75,7 +76,7 @@ const (
 func defs(x *xw) {
 	x.raw("<defs>\n")
 	for _, s := range arrowStyles {
-		x.raw(`<marker id="ah-` + s + `" class="ah ah-` + s + `" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker>` + "\n")
+		x.put(`<marker id="ah-%v" class="ah ah-%[1]v" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="10" markerHeight="10" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker>`+"\n", s)
 	}
 	x.raw(`<pattern id="hatch" patternUnits="userSpaceOnUse" width="8" height="8"><path d="M0 8 L8 0" class="hatch"/></pattern>` + "\n")
 	x.raw("</defs>\n")
@@ -84,14 +85,8 @@ func defs(x *xw) {
 // svgHead opens the <svg> element of size W×H, described by the first
 // panel m0, and writes the title and summary lines.
 func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
-	x.raw(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram"`)
-	x.nums("width height", W, H)
-	x.raw(` viewBox="0 0 `)
-	x.coords(W, H)
-	x.raw(`"`)
-	x.attr("data-algorithm", m0.run.Algorithm)
-	x.nums("data-events data-drawn data-processes", float64(m0.n), float64(m0.shown), float64(len(m0.run.Processes)))
-	x.attr("data-axis", m0.opts.Axis)
+	x.put(`<svg xmlns="http://www.w3.org/2000/svg" class="ckpt-diagram" width="%v" height="%v" viewBox="0 0 %[1]v %[2]v"`, W, H)
+	x.put(` data-algorithm="%v" data-events="%v" data-drawn="%v" data-processes="%v" data-axis="%v"`, m0.run.Algorithm, m0.n, m0.shown, len(m0.run.Processes), m0.opts.Axis)
 	x.raw(">\n<title>")
 	x.esc(title)
 	x.raw("</title>\n<style><![CDATA[\n" + diagramCSS + "]]></style>\n")
@@ -99,54 +94,46 @@ func svgHead(x *xw, m0 *model, W, H float64, title string, lines []string) {
 	x.raw(`<g class="header">`)
 	x.text("title", 10, titleY, title)
 	for i, l := range lines {
-		y := titleY + float64(i+1)*summaryH
-		if !strings.HasPrefix(l, "Large run") {
-			x.text("summary", 10, y, l)
-			continue
+		class := "summary"
+		if strings.HasPrefix(l, "Large run") {
+			class = "window-note"
 		}
-		x.raw(`<text class="window-note"`)
-		x.nums("x y", 10, y)
-		x.raw(">")
-		x.esc(l)
-		x.raw("</text>")
+		x.text(class, 10, titleY+float64(i+1)*summaryH, l)
 	}
 	x.raw("</g>\n")
 }
 
-// svgHeight is where the panel ends, its violation list included.
-func (m *model) svgHeight() float64 {
-	h := m.lanesBottom() + 10
-	if vl := m.violLines(); len(vl) > 0 {
-		h += 30
-		for _, l := range vl {
-			h += float64(len(l))*violLineH + 4
-		}
-	}
-	return h
-}
-
 // panel draws one run: its heading (when compared), axis, lanes and
-// everything on them, then its violation list.
-func (m *model) panel(x *xw, heading bool) {
-	x.raw(`<g class="panel"`)
-	x.attr("data-algorithm", m.run.Algorithm)
-	x.raw(">\n")
+// everything on them, then its violation list. It returns where the
+// panel ends.
+func (m *model) panel(x *xw, heading bool) float64 {
+	x.put(`<g class="panel" data-algorithm="%v">`+"\n", m.run.Algorithm)
 	if heading {
 		x.text("panel-title", 10, m.geo.top-axisH-6, algoName(m.run.Algorithm)+" — "+m.summary())
 		x.raw("\n")
 	}
-	m.axis(x)
-	m.lanes(x)
-	m.bandsSVG(x)
-	m.intervals(x)
-	m.rlines(x)
-	m.messages(x)
-	m.jumpsSVG(x)
-	m.marks(x)
-	m.rings(x)
-	m.textLabels(x)
-	m.violList(x)
+	// Each layer is a group of its own, drawn over the ones before it.
+	group := func(class string, draw func(*xw)) {
+		x.put(`<g class="%v">`, class)
+		draw(x)
+		x.raw("</g>\n")
+	}
+	group("axis", m.axis)
+	group("lanes", m.lanes)
+	if len(m.gaps) > 0 {
+		group("bands", m.bands)
+	}
+	group("intervals", m.intervals)
+	group("rlines", m.rlines)
+	group("messages", m.messages)
+	group("controls", m.controls)
+	group("jumps", m.jumpsSVG)
+	group("events", m.marks)
+	group("violations", m.rings)
+	group("labels", m.textLabels)
+	bottom := m.violList(x)
 	x.raw("</g>\n")
+	return bottom
 }
 
 // summary is the one-line description under the title.
@@ -200,11 +187,8 @@ func (m *model) axisCaption() string {
 }
 
 func fmtNum(v float64) string {
-	var x xw
 	if v < 10 {
-		x.b = fmt.Appendf(x.b, "%.3g", v)
-	} else {
-		x.f(v)
+		return fmt.Sprintf("%.3g", v)
 	}
-	return string(x.b)
+	return num(v)
 }

@@ -1,6 +1,7 @@
 package diagram
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -12,13 +13,9 @@ import (
 // checkpoints at column 0 (right of the lane names, never on them).
 func (m *model) marks(x *xw) {
 	run := m.run
-	x.raw(`<g class="events">`)
 	for p, implicit := range m.implicit {
 		if implicit {
-			x.el("rect", "ckpt ckpt-initial")
-			x.attr("data-p", run.Processes[p])
-			x.nums("x y", m.geo.left-4, m.laneY(int32(p))-8)
-			x.raw(` width="8" height="16"`)
+			x.put(`<rect class="ckpt ckpt-initial" data-p="%v" x="%v" y="%v" width="8" height="16"`, run.Processes[p], m.geo.left-4, m.laneY(int32(p))-8)
 			x.end("rect", m.initialText(int32(p)))
 		}
 	}
@@ -29,14 +26,9 @@ func (m *model) marks(x *xw) {
 	}
 	for _, a := range m.lost {
 		cx, y := m.x[a.to], m.laneY(run.Events[a.to].P)
-		x.el("path", "lost-mark")
-		x.nums("data-seq", float64(a.to))
-		x.raw(` d="M`)
-		x.coords(cx-8, y-8)
-		x.raw(` l16 16 m0 -16 l-16 16"`)
+		x.put(`<path class="lost-mark" data-seq="%v" d="M%v %v l16 16 m0 -16 l-16 16"`, a.to, cx-8, y-8)
 		x.end("path", m.arrowText(a))
 	}
-	x.raw("</g>\n")
 }
 
 func (m *model) isMS() bool { return strings.HasPrefix(m.run.Algorithm, "ms") }
@@ -56,12 +48,9 @@ func (m *model) markClass(i int32) string {
 			c += " via-log"
 		}
 	case trace.Checkpoint:
-		t := e.CkptType.String() // its CSS class: initial for checkpoint 0, basic when untyped
-		switch {
-		case e.Ckpt == 0:
+		t := cmp.Or(e.CkptType.String(), "basic") // its CSS class: basic when untyped, initial for checkpoint 0
+		if e.Ckpt == 0 {
 			t = "initial"
-		case t == "":
-			t = "basic"
 		}
 		c = "ckpt ckpt-" + t
 		if m.discarded[i] {
@@ -114,27 +103,20 @@ func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 	switch {
 	case round:
 		tag = "circle"
+		x.put(`<circle class="%v" data-seq="%v" cx="%v" cy="%v" r="%v"`, m.markClass(i), i, cx, y, r)
 	case e.Kind == trace.Checkpoint:
 		tag = "rect"
-	}
-	x.el(tag, m.markClass(i))
-	x.nums("data-seq", float64(i))
-	switch {
-	case round:
-		x.nums("cx cy r", cx, y, r)
-	case e.Kind == trace.Checkpoint:
-		x.nums("x y", cx-4, y-8)
-		x.raw(` width="8" height="16"`)
+		x.put(`<rect class="%v" data-seq="%v" x="%v" y="%v" width="8" height="16"`, m.markClass(i), i, cx-4, y-8)
 	default:
 		shape, ok := shapes[e.Kind]
 		if !ok {
 			shape = otherShape
 		}
-		x.raw(` d="`)
+		x.put(`<path class="%v" data-seq="%v" d="`, m.markClass(i), i)
 		for _, s := range shape {
 			x.raw(s.cmd)
 			if s.cmd != " z" {
-				x.coords(cx+s.dx, y+s.dy)
+				x.put("%v %v", cx+s.dx, y+s.dy)
 			}
 		}
 		x.raw(`"`)
@@ -148,7 +130,6 @@ func (m *model) mark(x *xw, i int32, e *trace.RunEvent) {
 // message names on arrows long enough to carry them.
 func (m *model) textLabels(x *xw) {
 	pl := placer{}
-	x.raw(`<g class="labels">`)
 	for _, a := range m.lost {
 		e := &m.run.Events[a.to]
 		s := "✗ " + m.msgName(a.msg) + " lost"
@@ -175,7 +156,6 @@ func (m *model) textLabels(x *xw) {
 			m.label(x, pl, "msg-label msg-label-"+a.style, name, lx, ly+4, true)
 		}
 	}
-	x.raw("</g>\n")
 }
 
 // labelSpot is where a message's name goes on its arrow from lane p1 at

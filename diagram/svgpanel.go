@@ -13,12 +13,10 @@ import (
 // axis writes the caption saying what x means and, on the time axis,
 // ticks at round times at least 90 px apart.
 func (m *model) axis(x *xw) {
-	x.raw(`<g class="axis">`)
 	x.text("axis-caption", 10, m.geo.top-axisH+18, m.axisCaption())
 	if m.opts.Axis == AxisTime {
 		m.timeTicks(x)
 	}
-	x.raw("</g>\n")
 }
 
 // timeTicks labels round times on each stretch of the run the time axis
@@ -36,9 +34,7 @@ func (m *model) timeTicks(x *xw) {
 		for k := math.Ceil(t0 / step); k*step <= t1; k++ {
 			t := k * step
 			px := g.left + (t-shift)*g.scale
-			x.el("line", "grid")
-			x.nums("x1 x2 y1 y2", px, px, g.top-42, m.lanesBottom())
-			x.raw(`/>`)
+			x.put(`<line class="grid" x1="%v" x2="%[1]v" y1="%v" y2="%v"/>`, px, g.top-42, m.lanesBottom())
 			x.text("tick", px, g.top-48, strconv.FormatFloat(t, 'f', dec, 64)+" s")
 		}
 	}
@@ -69,72 +65,41 @@ func niceStep(s float64) float64 {
 // lanes writes each lane's line and name. The name sits whole in its
 // own column left of column 0, so no mark ever covers it.
 func (m *model) lanes(x *xw) {
-	x.raw(`<g class="lanes">`)
 	for p, name := range m.run.Processes {
 		y := m.laneY(int32(p))
-		x.el("line", "lane")
-		x.attr("data-p", name)
-		x.nums("x1 x2 y1 y2", m.geo.left-12, m.geo.width-40, y, y)
-		x.raw(`/>`)
-		x.el("text", "lane-label")
-		x.attr("data-p", name)
-		x.nums("x y", 8, y+4.5)
-		x.raw("><title>")
-		x.esc(name)
-		x.raw("</title>")
-		x.esc(name)
-		x.raw("</text>")
+		x.put(`<line class="lane" data-p="%v" x1="%v" x2="%v" y1="%v" y2="%[4]v"/>`, name, m.geo.left-12, m.geo.width-40, y)
+		x.put(`<text class="lane-label" data-p="%v" x="8" y="%v"><title>%[1]v</title>%[1]v</text>`, name, y+4.5)
 	}
-	x.raw("</g>\n")
 }
 
-func (m *model) bandsSVG(x *xw) {
-	if len(m.gaps) == 0 {
-		return
-	}
+func (m *model) bands(x *xw) {
 	top, bottom := m.geo.top-42, m.lanesBottom()
-	x.raw(`<g class="bands">`)
 	for _, b := range m.gaps {
-		x.el("rect", "band")
-		x.nums("x y width height data-omitted", b.x0, top, max(b.x1-b.x0, 4), bottom-top, float64(b.omitted))
+		x.put(`<rect class="band" x="%v" y="%v" width="%v" height="%v" data-omitted="%v"`, b.x0, top, max(b.x1-b.x0, 4), bottom-top, b.omitted)
 		x.end("rect", fmt.Sprintf("%d events left out, t=%ss to %ss", b.omitted, b.t0, b.t1))
 		cx, cy := (b.x0+b.x1)/2, (top+bottom)/2
-		x.el("text", "band-label")
-		x.nums("x y", cx, cy)
-		x.raw(` transform="rotate(-90 `)
-		x.coords(cx, cy)
-		x.raw(`)">`)
-		x.esc(fmt.Sprintf("⋯ %d events left out ⋯", b.omitted))
-		x.raw("</text>")
+		x.put(`<text class="band-label" x="%v" y="%v" transform="rotate(-90 %[1]v %[2]v)">⋯ %v events left out ⋯</text>`, cx, cy, b.omitted)
 	}
-	x.raw("</g>\n")
 }
 
 func (m *model) intervals(x *xw) {
-	x.raw(`<g class="intervals">`)
 	for _, d := range m.down {
-		x.el("rect", "down")
-		x.nums("data-seq x y width height", float64(d.from), m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2), 24)
+		x.put(`<rect class="down" data-seq="%v" x="%v" y="%v" width="%v" height="24"`, d.from, m.x[d.from], m.laneY(d.p)-12, max(m.x[d.to]-m.x[d.from], 2))
 		x.end("rect", m.downText(d))
 	}
 	for _, h := range m.holds {
 		y := m.laneY(h.p)
-		x.el("line", "held")
-		x.nums("data-seq x1 x2 y1 y2", float64(h.from), m.x[h.from], m.x[h.to], y, y)
+		x.put(`<line class="held" data-seq="%v" x1="%v" x2="%v" y1="%v" y2="%[4]v"`, h.from, m.x[h.from], m.x[h.to], y)
 		x.end("line", m.pairText(nil, h.from, "\n\n", h.to))
 	}
-	x.raw("</g>\n")
 }
 
 func (m *model) rlines(x *xw) {
-	x.raw(`<g class="rlines">`)
 	for _, l := range m.lines {
 		if len(l.points) == 0 {
 			continue
 		}
-		x.el("polyline", "rline")
-		x.nums("data-failure data-seq", float64(l.fail), float64(l.fail))
-		x.raw(` points="`)
+		x.put(`<polyline class="rline" data-failure="%v" data-seq="%[1]v" points="`, l.fail)
 		pts := l.points
 		if len(pts) == 1 {
 			pts = []linePoint{pts[0], pts[0]}
@@ -147,14 +112,11 @@ func (m *model) rlines(x *xw) {
 			if pt.ev != trace.None {
 				px = m.x[pt.ev]
 			}
-			x.f(px)
-			x.raw(",")
-			x.f(m.laneY(pt.p))
+			x.put("%v,%v", px, m.laneY(pt.p))
 		}
 		x.raw(`"`)
 		x.end("polyline", m.lineText(l))
 	}
-	x.raw("</g>\n")
 }
 
 // lostStub is where a lost arrow with no send starts, relative to the
@@ -162,21 +124,18 @@ func (m *model) rlines(x *xw) {
 const lostStubDX, lostStubDY = -56.0, -30.0
 
 func (m *model) messages(x *xw) {
-	x.raw(`<g class="messages">`)
 	for _, a := range slices.Concat(m.arrows, m.lost) {
 		m.arrowLine(x, a)
 	}
-	x.raw("</g>\n")
-	x.raw(`<g class="controls">`)
+}
+
+func (m *model) controls(x *xw) {
 	for _, c := range m.ctl {
 		x1, y1 := m.at(c.from)
 		x2, y2 := m.at(c.to)
-		x.el("line", "ctl ctl-"+m.run.Events[c.from].Control.String())
-		x.nums("data-seq data-to x1 y1 x2 y2", float64(c.from), float64(c.to), x1, y1, x2, y2)
-		x.raw(` marker-end="url(#ah-ctl)"`)
+		x.put(`<line class="ctl ctl-%v" data-seq="%v" data-to="%v" x1="%v" y1="%v" x2="%v" y2="%v" marker-end="url(#ah-ctl)"`, m.run.Events[c.from].Control.String(), c.from, c.to, x1, y1, x2, y2)
 		x.end("line", m.pairText(nil, c.from, "\n→ ", c.to))
 	}
-	x.raw("</g>\n")
 }
 
 // arrowLine draws a message arrow; a lost one without a send comes from
@@ -194,17 +153,15 @@ func (m *model) arrowLine(x *xw, a arrow) {
 	if a.undone {
 		class += " undone"
 	}
-	x.el("line", class)
+	x.put(`<line class="%v"`, class)
 	if a.from != trace.None {
-		x.nums("data-seq", float64(a.from))
+		x.put(` data-seq="%v"`, a.from)
 	}
-	x.nums("data-to x1 y1 x2 y2", float64(a.to), x1, y1, x2, y2)
-	x.raw(` marker-end="url(#ah-` + a.style + `)"`)
+	x.put(` data-to="%v" x1="%v" y1="%v" x2="%v" y2="%v" marker-end="url(#ah-%v)"`, a.to, x1, y1, x2, y2, a.style)
 	x.end("line", m.arrowText(a))
 }
 
 func (m *model) jumpsSVG(x *xw) {
-	x.raw(`<g class="jumps">`)
 	for _, j := range m.jumps {
 		e := &m.run.Events[j.ev]
 		y := m.laneY(e.P)
@@ -213,91 +170,61 @@ func (m *model) jumpsSVG(x *xw) {
 			x1 = m.x[j.ckpt]
 		}
 		lift := min(24+(x0-x1)/12, 38)
-		x.el("path", "jump jump-"+e.Kind.String())
-		x.nums("data-seq", float64(j.ev))
-		x.raw(` d="M`)
-		x.coords(x0, y-4)
-		x.raw(" C")
-		x.coords(x0, y-lift, x1, y-lift, x1, y-9)
-		x.raw(`" marker-end="url(#ah-jump)"`)
+		x.put(`<path class="jump jump-%v" data-seq="%v" d="M%[3]v %[4]v C%[3]v %[5]v %[6]v %[5]v %[6]v %[7]v" marker-end="url(#ah-jump)"`, e.Kind.String(), j.ev, x0, y-4, y-lift, x1, y-9)
 		x.end("path", string(m.describe(append(m.jumpHead(nil, j), "\n\n"...), j.ev)))
 	}
-	x.raw("</g>\n")
 }
 
 // rings circles each violation's witness events; the HTML page highlights
 // a violation's rings when its entry is clicked.
 func (m *model) rings(x *xw) {
-	x.raw(`<g class="violations">`)
 	for v, seqs := range m.violSeqs {
 		for _, s := range seqs {
-			x.el("circle", "viol")
-			x.nums("data-v data-seq cx cy", float64(v), float64(s), m.x[s], m.laneY(m.run.Events[s].P))
-			x.raw(` r="10"`)
+			x.put(`<circle class="viol" data-v="%v" data-seq="%v" cx="%v" cy="%v" r="10"`, v, s, m.x[s], m.laneY(m.run.Events[s].P))
 			x.end("circle", m.violOf[v].Property+": "+m.violOf[v].Message)
 		}
 	}
 	for i := range m.run.Events {
 		if n, ok := m.notes[int32(i)]; ok {
-			x.el("circle", "diff")
-			x.nums("data-seq cx cy", float64(i), m.x[i], m.laneY(m.run.Events[i].P))
-			x.raw(` r="8"`)
+			x.put(`<circle class="diff" data-seq="%v" cx="%v" cy="%v" r="8"`, i, m.x[i], m.laneY(m.run.Events[i].P))
 			x.end("circle", n)
 		}
 	}
-	x.raw("</g>\n")
 }
 
-// violLines is the violation list, wrapped.
-func (m *model) violLines() [][]string {
-	out := make([][]string, len(m.violOf))
-	for i, v := range m.violOf {
-		lines := []string{"✗ " + v.Property + ": " + v.Message}
-		if v.Because != "" {
-			lines = append(lines, wrap("because "+v.Because, 140)...)
-		}
-		out[i] = lines
-	}
-	return out
-}
-
-func (m *model) violList(x *xw) {
-	vl := m.violLines()
-	if len(vl) == 0 {
-		return
+// violList writes the violation list below the lanes, the because lines
+// wrapped, and returns where the panel ends.
+func (m *model) violList(x *xw) float64 {
+	if len(m.violOf) == 0 {
+		return m.lanesBottom() + 10
 	}
 	y := m.lanesBottom() + 30
 	x.raw(`<g class="violation-list">`)
 	x.text("viol-head", 10, y, "Violations")
 	y += 6
-	for v, lines := range vl {
-		x.raw(`<g class="viol-entry"`)
-		x.nums("data-v", float64(v))
-		x.raw(">")
-		for k, l := range lines {
-			y += violLineH
-			c := "viol-text"
-			if k > 0 {
-				c = "because"
+	for v, vo := range m.violOf {
+		x.put(`<g class="viol-entry" data-v="%v">`, v)
+		y += violLineH
+		x.text("viol-text", 14, y, "✗ "+vo.Property+": "+vo.Message)
+		if vo.Because != "" {
+			for _, l := range wrap("because "+vo.Because, 140) {
+				y += violLineH
+				x.text("because", 14, y, l)
 			}
-			x.text(c, 14, y, l)
 		}
 		x.raw("</g>")
 		y += 4
 	}
 	x.raw("</g>\n")
+	return y + 4 // a margin below the list
 }
 
 // wrap breaks s into lines of at most width runes, at spaces where it
 // can.
 func wrap(s string, width int) []string {
 	var out []string
-	for len(s) > 0 {
-		r := []rune(s)
-		if len(r) <= width {
-			out = append(out, s)
-			break
-		}
+	r := []rune(s)
+	for len(r) > width {
 		cut := width
 		for cut > width/2 && r[cut] != ' ' {
 			cut--
@@ -306,7 +233,10 @@ func wrap(s string, width int) []string {
 			cut = width
 		}
 		out = append(out, string(r[:cut]))
-		s = strings.TrimLeft(string(r[cut:]), " ")
+		r = []rune(strings.TrimLeft(string(r[cut:]), " "))
+	}
+	if len(r) > 0 {
+		out = append(out, string(r))
 	}
 	return out
 }

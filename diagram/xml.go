@@ -3,6 +3,7 @@ package diagram
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -42,47 +43,23 @@ func (w *xw) escText(s string) {
 
 var quoteRef = []byte("&#34;")
 
-// attr appends ` name="value"`.
-func (w *xw) attr(name, value string) {
-	w.b = append(w.b, ' ')
-	w.b = append(w.b, name...)
-	w.b = append(w.b, `="`...)
-	w.esc(value)
-	w.b = append(w.b, '"')
-}
-
-// el starts element tag of the given classes (none: "").
-func (w *xw) el(tag, class string) {
-	w.raw("<" + tag)
-	if class != "" {
-		w.raw(` class="` + class + `"`)
-	}
-}
-
-// nums appends ` name="v"` for each value, the names space-separated in
-// names, each v rounded to 0.1 px: enough for a drawing, and short (a
-// whole number, such as a seq, is written as it is).
-func (w *xw) nums(names string, vs ...float64) {
-	for _, v := range vs {
-		name, rest, _ := strings.Cut(names, " ")
-		names = rest
-		w.b = append(w.b, ' ')
-		w.b = append(w.b, name...)
-		w.b = append(w.b, `="`...)
-		w.f(v)
-		w.b = append(w.b, '"')
-	}
-}
-
-// coords appends the values separated by spaces (a path's or a
-// transform's numbers).
-func (w *xw) coords(vs ...float64) {
-	for i, v := range vs {
-		if i > 0 {
-			w.raw(" ")
+// put appends markup: format with its verbs replaced by args as fmt
+// does, except that a float64 is written as num writes it and a string is
+// escaped for a double-quoted attribute (esc), so free text from a run
+// can never break the document; markup already made (template.HTML) is
+// written as it is. Text content goes through text or end.
+func (w *xw) put(format string, args ...any) {
+	for i, a := range args {
+		switch v := a.(type) {
+		case float64:
+			args[i] = num(v)
+		case string:
+			var e xw
+			e.esc(v)
+			args[i] = string(e.b)
 		}
-		w.f(v)
 	}
+	w.b = fmt.Appendf(w.b, format, args...)
 }
 
 // end closes the start tag of element tag and ends it with title as its
@@ -95,21 +72,19 @@ func (w *xw) end(tag, title string) {
 
 // text writes a <text> element of the given class at (x, y).
 func (w *xw) text(class string, x, y float64, s string) {
-	w.el("text", class)
-	w.nums("x y", x, y)
-	w.raw(">")
+	w.put(`<text class="%v" x="%v" y="%v">`, class, x, y)
 	w.escText(s)
 	w.raw("</text>")
 }
 
-// f appends v with at most one decimal, without a trailing ".0".
-func (w *xw) f(v float64) {
-	n := len(w.b)
-	w.b = strconv.AppendFloat(w.b, v, 'f', 1, 64)
-	if l := len(w.b); l-n >= 2 && w.b[l-2] == '.' && w.b[l-1] == '0' {
-		w.b = w.b[:l-2]
+// num is v rounded to 0.1 px, without a trailing ".0": enough for a
+// drawing, and short (a whole number, such as a seq, is written as it
+// is).
+func num(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	s = strings.TrimSuffix(s, ".0")
+	if s == "-0" {
+		return "0"
 	}
-	if string(w.b[n:]) == "-0" {
-		w.b = append(w.b[:n], '0')
-	}
+	return s
 }
