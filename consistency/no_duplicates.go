@@ -40,7 +40,8 @@ func takenTwice(m *history.Model, t history.Take, r *result) {
 	if first.Kind == trace.Recv && m.UndoneBy[t.First] == history.None && m.UndoneBy[t.Second] == history.None {
 		return
 	}
-	if t.Ambiguous {
+	if second.Via == trace.ViaNone {
+		// It may have come from a message log rather than the mailbox.
 		r.cannotJudge(fmt.Sprintf("%s's receive at seq %d takes copy %d of %s, which seq %d took before, and names no via: whether it came from a message log cannot be told",
 			m.ProcName(second.P), t.Second, second.Copy, m.MsgName(second.Msg), t.First))
 		return

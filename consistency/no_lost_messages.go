@@ -37,12 +37,7 @@ func newStuck(m *history.Model) *stuck {
 	waits := make([]int32, np)
 	for p := range waits {
 		waits[p], st.blockedOn[p] = history.None, history.None
-		end := m.Procs[p].End
-		if end == history.None {
-			continue
-		}
-		e := m.Event(end)
-		if e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
+		if e := endOf(m, int32(p)); e.State == trace.StateBlocked && e.Msg >= 0 && int(e.Msg) < len(m.LiveSend) && m.LiveSend[e.Msg] == history.None {
 			st.blockedOn[p] = e.Msg
 			if s := m.Sender(e.Msg); s != history.None && s != int32(p) {
 				waits[p] = s
@@ -72,19 +67,14 @@ func newStuck(m *history.Model) *stuck {
 // first receive still ahead in its program whose message has a live
 // send and no live receipt.
 func lostAt(m *history.Model, st *stuck, p int32, r *result) {
-	ps := &m.Procs[p]
-	n := m.ProgLen(p)
-	var end *trace.RunEvent
-	if ps.End != history.None {
-		end = m.Event(ps.End)
-	}
+	ps, end, n := &m.Procs[p], endOf(m, p), m.ProgLen(p)
 	switch {
-	case end != nil && end.State == trace.StateDone && len(ps.Live) >= n:
+	case end.State == trace.StateDone && len(ps.Live) >= n:
 		return
 	case st.blockedOn[p] != history.None:
 		blockedOnUnsent(m, st, p, r)
 		return
-	case end != nil && end.State == trace.StateBlocked && lostReceive(m, st, p, len(ps.Live), history.ProgOp{Kind: trace.Recv, Msg: end.Msg}, r):
+	case end.State == trace.StateBlocked && lostReceive(m, st, p, len(ps.Live), history.ProgOp{Kind: trace.Recv, Msg: end.Msg}, r):
 		// Blocked on a message whose send is live: that receive is what
 		// it has still to run, whatever its program says.
 		return
@@ -122,9 +112,8 @@ func lostWhy(m *history.Model, st *stuck, p int32, k int, msg, snd int32) ([]int
 	ps := &m.Procs[p]
 	seqs := []int32{snd}
 	var b strings.Builder
-	stopped, end := "has no end event", &trace.RunEvent{}
+	stopped, end := "has no end event", endOf(m, p)
 	if ps.End != history.None {
-		end = m.Event(ps.End)
 		seqs = append(seqs, ps.End)
 		stopped = "ended " + end.State.String()
 	}
@@ -154,7 +143,7 @@ func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 	switch {
 	case s == history.None:
 		r.cannotJudge(fmt.Sprintf("%s is blocked on %s, which the run never sends; without the source trace its sender is unknown", m.ProcName(p), m.MsgName(msg)))
-	case s == p || (m.Procs[s].End != history.None && m.Event(m.Procs[s].End).State == trace.StateDone):
+	case s == p || endOf(m, s).State == trace.StateDone:
 		end := m.Procs[p].End
 		r.fail([]int32{end}, func() (string, string) {
 			return fmt.Sprintf("%s is blocked on %s, which is never sent live", m.ProcName(p), m.MsgName(msg)),
@@ -162,4 +151,13 @@ func blockedOnUnsent(m *history.Model, st *stuck, p int32, r *result) {
 					m.ProcName(p), m.Event(end).Op, m.MsgName(msg), m.ProcName(s))
 		})
 	}
+}
+
+// endOf returns process p's end event, or a zero one (of state none)
+// when the run has none.
+func endOf(m *history.Model, p int32) *trace.RunEvent {
+	if s := m.Procs[p].End; s != history.None {
+		return m.Event(s)
+	}
+	return &trace.RunEvent{}
 }

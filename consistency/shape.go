@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -102,10 +103,8 @@ func pbShape(m *history.Model, r *result, sh shape, seq int32, e *trace.RunEvent
 // controlShape judges one control message's kind against the
 // algorithm's.
 func controlShape(m *history.Model, r *result, sh shape, seq int32, e *trace.RunEvent) {
-	for _, c := range sh.controls {
-		if e.Control == c {
-			return
-		}
+	if slices.Contains(sh.controls, e.Control) {
+		return
 	}
 	want := "no control messages"
 	if len(sh.controls) > 0 {

@@ -49,7 +49,7 @@ func (s *runSpec) clone(b *history.Builder) *runSpec {
 	}
 	c.flight, c.heard = slices.Clone(s.flight), maps.Clone(s.heard)
 	c.env = s.env.clone(s.m, c.m)
-	c.posChecks = s.posChecks.clone()
+	c.posChecks.Violations = slices.Clone(s.posChecks.Violations)
 	switch p := s.proto.(type) {
 	case *msSpec:
 		c.proto = p.clone(c.specFrame)
@@ -63,15 +63,10 @@ func (f *specFrame) clone(b *history.Builder) *specFrame {
 	c := *f
 	c.b, c.m = b, b.Model()
 	for i := range c.results {
-		c.results[i] = f.results[i].clone()
+		c.results[i].Violations = slices.Clone(f.results[i].Violations)
 	}
 	c.res = &c.results[logReplayAt]
 	return &c
-}
-
-func (r result) clone() result {
-	r.Violations = slices.Clone(r.Violations)
-	return r
 }
 
 // clone copies env onto model to, whose source trace may have events
@@ -100,7 +95,7 @@ func (s *msSpec) clone(f *specFrame) *msSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), withCap(pr.log)
+		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), history.WithCap(pr.log)
 		pr.owes = slices.Clone(pr.owes)
 		for i := range pr.owes {
 			pr.owes[i].sent = slices.Clone(pr.owes[i].sent)
@@ -117,12 +112,10 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), withCap(pr.ckpts)
-		if pr.sentTo != nil {
-			pr.sentTo = maps.Clone(pr.sentTo)
-			for q, l := range pr.sentTo {
-				pr.sentTo[q] = withCap(l)
-			}
+		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), history.WithCap(pr.ckpts)
+		pr.sentTo = maps.Clone(pr.sentTo)
+		for q, l := range pr.sentTo {
+			pr.sentTo[q] = history.WithCap(l)
 		}
 		pr.ann = annIndex{list: slices.Clone(pr.ann.list), origins: slices.Clone(pr.ann.origins), by: slices.Clone(pr.ann.by)}
 		for i := range pr.ann.by {
@@ -139,7 +132,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 			pr.replay = &rc
 		}
 	}
-	c.copies, c.early, c.recvOf, c.restarted = withCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
+	c.copies, c.early, c.recvOf, c.restarted = history.WithCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
 	c.lists, c.scratch = slices.Clone(s.lists), nil
 	c.sorted.keys = nil // a cache, remade on use
 	for i := range c.lists {
@@ -158,13 +151,4 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	}
 	f.b.PutBack(c.putBack)
 	return &c
-}
-
-// withCap copies s with its capacity: the tables a clone goes on
-// appending to, as its original would, without growing them again.
-func withCap[S ~[]E, E any](s S) S {
-	if s == nil {
-		return nil
-	}
-	return append(make(S, 0, cap(s)), s...)
 }

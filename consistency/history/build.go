@@ -140,7 +140,11 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	case trace.Rollback:
 		b.rollback(seq, e, ps)
 	case trace.Log:
-		b.logged(e, ps)
+		// A log event makes the live receipt it names stable.
+		if b.Logs(e) != None {
+			ps.stable[e.Op] = true
+			ps.unstable--
+		}
 	case trace.Discard:
 		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && m.Copies.Send[ci] != None {
 			b.take(seq, e, ci)
@@ -152,7 +156,11 @@ func (b *Builder) Add(e *trace.RunEvent) {
 	case trace.ControlRecv:
 		b.controlRecv(seq, e, ps)
 	case trace.Unconsumed:
-		b.unconsumed(seq, e)
+		// The copy an `unconsumed` record lists leaves its mailbox, if it
+		// holds it: listed once.
+		if ci := m.Copies.Index(e.Msg, e.Copy); ci >= 0 && b.MayHold(ci) && m.CopyTo(ci) == e.P {
+			m.Copies.box[ci] = seq
+		}
 	case trace.End:
 		if ps.End == None {
 			ps.End = seq
@@ -185,18 +193,16 @@ func put[K comparable, V any](mp *map[K]V, k K, v V) {
 // those of from, a clone's original, shifted to src (Builder.Clone's at)
 // if it has them.
 func (m *Model) setSrc(src *trace.Trace, from *Model, at int) {
-	m.Src, m.Mismatched, m.msgs, m.srcOps, m.srcTicks, m.srcFails = nil, nil, nil, nil, nil, nil
+	m.Src, m.Mismatched, m.toSrc, m.toRun, m.srcOps, m.srcTicks, m.srcFails = nil, nil, nil, nil, nil, nil, nil
 	switch np := len(m.Run.Processes); {
 	case src == nil:
 	case len(src.Processes) != np || m.Alg != Foreign && !slices.Equal(src.Processes, m.Run.Processes):
 		m.Mismatched = src
 	default:
-		mm := newMsgMaps(m.Run.Msgs, src.Msgs)
-		m.Src, m.msgs = src, &mm
-		if from != nil && from.srcOps != nil {
-			m.srcOps, m.srcTicks, m.srcFails = from.shiftTables(src, at)
-		} else {
-			m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
+		m.Src = src
+		if run := m.Run.Msgs; len(run) != len(src.Msgs) || len(run) > 0 && &run[0] != &src.Msgs[0] {
+			m.toSrc, m.toRun = msgMap(run, src.Msgs), msgMap(src.Msgs, run)
 		}
+		m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np, from, at)
 	}
 }

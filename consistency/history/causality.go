@@ -195,7 +195,7 @@ func (sp *setPool) union(a, b int32) int32 {
 		return u
 	}
 	x, y := sp.get(a), sp.get(b)
-	merged := append(append(make([]int32, 0, len(x)+len(y)), x...), y...)
+	merged := slices.Concat(x, y)
 	slices.Sort(merged)
 	merged = slices.Compact(merged)
 	u := a
@@ -206,9 +206,6 @@ func (sp *setPool) union(a, b int32) int32 {
 	default:
 		u = sp.add(merged)
 	}
-	if sp.unions == nil {
-		sp.unions = map[[2]int32]int32{}
-	}
-	sp.unions[key] = u
+	put(&sp.unions, key, u)
 	return u
 }

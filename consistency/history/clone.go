@@ -26,8 +26,8 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int) *Builder {
 	c.procs = slices.Clone(b.procs)
 	for p := range c.procs {
 		ps := &c.procs[p]
-		ps.Live, ps.Held, ps.Taken = withCap(ps.Live), withCap(ps.Held), withCap(ps.Taken)
-		ps.stable = withCap(ps.stable)
+		ps.Live, ps.Held, ps.Taken = WithCap(ps.Live), WithCap(ps.Held), WithCap(ps.Taken)
+		ps.stable = WithCap(ps.stable)
 		ps.byID = maps.Clone(ps.byID)
 	}
 	c.candidates = slices.Clone(b.candidates)
@@ -46,7 +46,7 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace, at int) *Model {
 	c := *m
 	c.Run = run
 	c.setSrc(src, m, at)
-	c.Pred, c.SendOf, c.UndoneBy = withCap(m.Pred), withCap(m.SendOf), withCap(m.UndoneBy)
+	c.Pred, c.SendOf, c.UndoneBy = WithCap(m.Pred), WithCap(m.SendOf), WithCap(m.UndoneBy)
 	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
 	c.Failures = slices.Clone(m.Failures)
 	for i := range c.Failures {
@@ -60,19 +60,19 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace, at int) *Model {
 		c.Restores[i].Undid = slices.Clone(c.Restores[i].Undid)
 	}
 	cp := &c.Copies
-	cp.Send, cp.Orig, cp.box = withCap(cp.Send), withCap(cp.Orig), withCap(cp.box)
+	cp.Send, cp.Orig, cp.box = WithCap(cp.Send), WithCap(cp.Orig), WithCap(cp.box)
 	cp.first, cp.count, cp.later = slices.Clone(cp.first), slices.Clone(cp.count), maps.Clone(cp.later)
 	c.Takes = slices.Clone(m.Takes)
 	c.shownKind, c.shownMsg = slices.Clone(m.shownKind), slices.Clone(m.shownMsg)
 	for p := range c.shownKind {
-		c.shownKind[p], c.shownMsg[p] = withCap(c.shownKind[p]), withCap(c.shownMsg[p])
+		c.shownKind[p], c.shownMsg[p] = WithCap(c.shownKind[p]), WithCap(c.shownMsg[p])
 	}
 	return &c
 }
 
-// withCap copies s with its capacity: the clone goes on appending to it as
-// the original would.
-func withCap[S ~[]E, E any](s S) S {
+// WithCap copies s with its capacity: a clone goes on appending to it as
+// its original would, without growing it again.
+func WithCap[S ~[]E, E any](s S) S {
 	if s == nil {
 		return nil
 	}

@@ -1,6 +1,10 @@
 package history
 
-import "github.com/ckpt-dev/ckpt/trace"
+import (
+	"slices"
+
+	"github.com/ckpt-dev/ckpt/trace"
+)
 
 // Copies is the table of transmitted copies. Copy c of message m (copies
 // number the transmissions of a message id 1, 2, …) has index Index(m, c);
@@ -55,22 +59,11 @@ func (m *Model) CopyTo(ci int32) int32 {
 
 // reserve sizes the tables for n messages and about as many copies.
 func (c *Copies) reserve(n int) {
-	c.first = make([]int32, n)
+	c.first = slices.Repeat([]int32{None}, n)
 	c.count = make([]int32, n)
-	for i := range c.first {
-		c.first[i] = None
-	}
 	c.Send = make([]int32, 0, n)
 	c.Orig = make([]int32, 0, n)
 	c.box = make([]int32, 0, n)
-}
-
-// grow makes room for message index m.
-func (c *Copies) grow(m int32) {
-	for int32(len(c.first)) <= m {
-		c.first = append(c.first, None)
-		c.count = append(c.count, 0)
-	}
 }
 
 // add appends the next copy of message m and returns its index.
@@ -103,9 +96,6 @@ func (b *Builder) InMailbox(ci int32) bool {
 	return b.m.Copies.box[ci] == inBox || b.m.Copies.box[ci] == putBack
 }
 
-// Untaken reports whether copy ci is in its mailbox since it was sent.
-func (b *Builder) Untaken(ci int32) bool { return b.m.Copies.box[ci] == inBox }
-
 // TakenBy returns the seq of the receive, discard or unconsumed record
 // that took copy ci last, or None.
 func (b *Builder) TakenBy(ci int32) int32 {
@@ -135,7 +125,10 @@ func (b *Builder) transmit(seq int32, e *trace.RunEvent) int32 {
 		return -1
 	}
 	c := &b.m.Copies
-	c.grow(m)
+	for int32(len(c.first)) <= m {
+		c.first = append(c.first, None)
+		c.count = append(c.count, 0)
+	}
 	if n := c.count[m]; cp > n+1 {
 		if cp > b.n {
 			return -1
@@ -160,25 +153,7 @@ func (b *Builder) take(seq int32, e *trace.RunEvent, ci int32) {
 		return
 	}
 	if !b.MayHold(ci) && e.Kind != trace.Discard {
-		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: b.TakenBy(ci), Second: seq, Ambiguous: e.Via == trace.ViaNone})
+		b.m.Takes = append(b.m.Takes, Take{Copy: ci, First: b.TakenBy(ci), Second: seq})
 	}
 	b.m.Copies.box[ci] = seq
-}
-
-// requeue puts the copy an undone receipt took back in its receiver's
-// mailbox, or marks it unsure when whether it went back is unknown.
-func (b *Builder) requeue(ci int32, sure bool) {
-	if sure {
-		b.m.Copies.box[ci] = putBack
-	} else {
-		b.m.Copies.box[ci] = unsure
-	}
-}
-
-// unconsumed takes the copy an `unconsumed` record lists out of its
-// mailbox, if it holds it: listed once.
-func (b *Builder) unconsumed(seq int32, e *trace.RunEvent) {
-	if ci := b.m.Copies.Index(e.Msg, e.Copy); ci >= 0 && b.MayHold(ci) && b.m.CopyTo(ci) == e.P {
-		b.m.Copies.box[ci] = seq
-	}
 }

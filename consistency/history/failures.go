@@ -32,15 +32,14 @@ func (b *Builder) restart(seq int32, e *trace.RunEvent, ps *procBuild) {
 	}
 	ps.down = false
 	restored := b.restore(seq, e, ps, !m.Alg.Recovers())
-	inc := ps.restarts // the incarnation that ended
 	ps.restarts++
-	var ann *Announcement
-	if m.Alg == PK && e.Pos >= 0 {
-		ann = &Announcement{Origin: e.P, Inc: inc, K: e.Pos}
-	}
 	if fi != None {
 		f := &m.Failures[fi]
-		f.Restart, f.Ann = seq, ann
+		f.Restart = seq
+		if m.Alg == PK && e.Pos >= 0 {
+			// Incarnation restarts−1 ended at e.Pos.
+			f.Ann = &Announcement{Origin: e.P, Inc: ps.restarts - 1, K: e.Pos}
+		}
 		if restored != None {
 			ps.attributed++
 			f.Count, f.R = ps.attributed, ps.Taken[restored].Sn

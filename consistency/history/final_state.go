@@ -1,6 +1,8 @@
 package history
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/rline"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -12,11 +14,7 @@ import (
 // other, each along its live ops: the order the reports show.
 func (m *Model) finalState() {
 	nm := len(m.Run.Msgs)
-	m.LiveSend = make([]int32, nm)
-	m.LiveRecv = make([]int32, nm)
-	for i := range m.LiveSend {
-		m.LiveSend[i], m.LiveRecv[i] = None, None
-	}
+	m.LiveSend, m.LiveRecv = slices.Repeat([]int32{None}, nm), slices.Repeat([]int32{None}, nm)
 	var g *FinalGraph
 	var msgs []rline.Msg
 	if !m.Missing.Ops && !m.Missing.Copy {

@@ -57,21 +57,6 @@ func (b *Builder) Finish(beside ...func(*Model)) *Model {
 	return m
 }
 
-// msgMaps maps message indexes between a run and its comparable source
-// trace: the identity for a run fresh from replay, which shares the
-// trace's table, else by id.
-type msgMaps struct {
-	same         bool
-	toSrc, toRun []int32
-}
-
-func newMsgMaps(run, src []string) msgMaps {
-	if len(run) == len(src) && (len(run) == 0 || &run[0] == &src[0]) {
-		return msgMaps{same: true}
-	}
-	return msgMaps{toSrc: msgMap(run, src), toRun: msgMap(src, run)}
-}
-
 // msgMap maps each index of from to the index of the same message id in
 // to, or None.
 func msgMap(from, to []string) []int32 {
@@ -89,16 +74,14 @@ func msgMap(from, to []string) []int32 {
 	return out
 }
 
-// src maps a run message index to the source trace's, run the converse;
-// None for an index out of range or an id the other lacks.
-func (x *msgMaps) src(i int32) int32 { return x.lookup(x.toSrc, i) }
-func (x *msgMaps) run(i int32) int32 { return x.lookup(x.toRun, i) }
-
-func (x *msgMaps) lookup(to []int32, i int32) int32 {
+// mapMsg maps message index i by table to (Model.toSrc or toRun; nil:
+// the identity); None for an index out of range or an id the other
+// lacks.
+func mapMsg(to []int32, i int32) int32 {
 	switch {
 	case i < 0:
 		return None
-	case x.same:
+	case to == nil:
 		return i
 	case int(i) < len(to):
 		return to[i]
@@ -118,7 +101,7 @@ func (m *Model) ProgOp(p, k int32) ProgOp {
 		return ProgOp{Kind: trace.KindInvalid, Msg: None}
 	}
 	te := &m.Src.Events[m.srcOps[p][k]]
-	return ProgOp{Kind: te.Kind, Msg: m.msgs.run(te.Msg)}
+	return ProgOp{Kind: te.Kind, Msg: mapMsg(m.toRun, te.Msg)}
 }
 
 // ProgLen returns the length of p's program: the source trace's when
@@ -133,25 +116,49 @@ func (m *Model) ProgLen(p int32) int {
 // srcTables returns, per process, the source trace indexes of its ops
 // (in program order), its timer ticks and its fails, in trace order, all
 // in one backing array: one table of the source that the builder sizes
-// its own by and the run spec follows the environment with.
-func srcTables(src *trace.Trace, np int) (ops, ticks, fails [][]int32) {
-	at := make([]int, 3*np+1)
-	for i := range src.Events {
-		if k := srcClass(&src.Events[i], np); k >= 0 {
-			at[k+1]++
+// its own by and the run spec follows the environment with. When from
+// has them for src but the events inserted at index at (from is a
+// clone's original, src its source with explore's next failure), they
+// are shifted from from's: a clone at each of explore's failure points
+// reads the inserted events only, not the whole source again.
+func srcTables(src *trace.Trace, np int, from *Model, at int) (ops, ticks, fails [][]int32) {
+	var old [][]int32 // from's tables, or none
+	n := len(src.Events)
+	if from != nil && from.srcOps != nil {
+		old, n = slices.Concat(from.srcOps, from.srcTicks, from.srcFails), n-len(from.Src.Events)
+	} else {
+		at = 0
+	}
+	size := make([]int, 3*np+1)
+	for x := at; x < at+n; x++ {
+		if k := srcClass(&src.Events[x], np); k >= 0 {
+			size[k+1]++
 		}
 	}
 	for k := 1; k <= 3*np; k++ {
-		at[k] += at[k-1]
+		size[k] += size[k-1]
+		if old != nil {
+			size[k] += len(old[k-1])
+		}
 	}
-	all := make([]int32, at[3*np])
+	all := make([]int32, size[3*np])
 	out := make([][]int32, 3*np)
+	split := make([]int, len(old)) // where from's indexes move by n
 	for k := range out {
-		out[k] = all[at[k]:at[k]:at[k+1]]
+		out[k] = all[size[k]:size[k]:size[k+1]]
+		if old != nil {
+			split[k], _ = slices.BinarySearch(old[k], int32(at))
+			out[k] = append(out[k], old[k][:split[k]]...)
+		}
 	}
-	for i := range src.Events {
-		if k := srcClass(&src.Events[i], np); k >= 0 {
-			out[k] = append(out[k], int32(i))
+	for x := at; x < at+n; x++ {
+		if k := srcClass(&src.Events[x], np); k >= 0 {
+			out[k] = append(out[k], int32(x))
+		}
+	}
+	for k, t := range old {
+		for _, x := range t[split[k]:] {
+			out[k] = append(out[k], x+int32(n))
 		}
 	}
 	return out[:np:np], out[np : 2*np : 2*np], out[2*np:]
@@ -172,36 +179,6 @@ func srcClass(e *trace.Event, np int) int {
 	return -1
 }
 
-// shiftTables returns srcTables(src) from m's tables, src being m's
-// source with events inserted at index at: the indexes from at move,
-// and the inserted events join their tables. A clone at each of
-// explore's failure points reads the inserted events only, not the
-// whole source again.
-func (m *Model) shiftTables(src *trace.Trace, at int) (ops, ticks, fails [][]int32) {
-	np, n := len(m.srcOps), len(src.Events)-len(m.Src.Events)
-	tabs := slices.Concat(m.srcOps, m.srcTicks, m.srcFails)
-	total := n
-	for _, t := range tabs {
-		total += len(t)
-	}
-	all := make([]int32, 0, total)
-	for k, t := range tabs {
-		start := len(all)
-		i, _ := slices.BinarySearch(t, int32(at))
-		all = append(all, t[:i]...)
-		for x := at; x < at+n; x++ {
-			if srcClass(&src.Events[x], np) == k {
-				all = append(all, int32(x))
-			}
-		}
-		for _, x := range t[i:] {
-			all = append(all, x+int32(n))
-		}
-		tabs[k] = all[start:len(all):len(all)]
-	}
-	return tabs[:np:np], tabs[np : 2*np : 2*np], tabs[2*np:]
-}
-
 // SrcEnv returns, per process, the source trace indexes of its timer
 // ticks and of its fails, in trace order, or nil without a comparable
 // source trace. The tables are the model's: read only.
@@ -210,10 +187,10 @@ func (m *Model) SrcEnv() (ticks, fails [][]int32) { return m.srcTicks, m.srcFail
 // srcMsg returns the source trace's entry of run message rm, or nil (no
 // comparable source, or an id the source trace lacks).
 func (m *Model) srcMsg(rm int32) *trace.Message {
-	if m.msgs == nil {
+	if m.Src == nil {
 		return nil
 	}
-	if sm := m.msgs.src(rm); sm != None && int(sm) < len(m.Src.Messages) {
+	if sm := mapMsg(m.toSrc, rm); sm != None && int(sm) < len(m.Src.Messages) {
 		return &m.Src.Messages[sm]
 	}
 	return nil

@@ -232,9 +232,6 @@ type Take struct {
 	Copy   int32
 	First  int32 // seq of the earlier receive or discard that took it
 	Second int32 // seq of the receive that took it again
-	// Ambiguous: the second receive names no via, so it may have come
-	// from a message log rather than the mailbox.
-	Ambiguous bool
 }
 
 // Missing says which fields the run omits; properties that need them are
@@ -316,9 +313,10 @@ type Model struct {
 	// changed its number, so the chains' snBelow summaries are stale.
 	rechain bool
 	dep     *Dependence // nil without failures, ops or copies
-	// msgs maps message indexes between the run and a comparable source
-	// trace; nil without one.
-	msgs *msgMaps
+	// toSrc and toRun map message indexes between the run and a
+	// comparable source trace (mapMsg): nil without one, or for a run
+	// fresh from replay, which shares the trace's table (the identity).
+	toSrc, toRun []int32
 	// srcOps, srcTicks and srcFails are srcTables'.
 	srcOps, srcTicks, srcFails [][]int32
 	// shownKind and shownMsg are each process's program as the run shows

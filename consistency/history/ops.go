@@ -143,11 +143,3 @@ func (b *Builder) Logs(e *trace.RunEvent) int32 {
 	}
 	return None
 }
-
-// logged records that a log event made a live receipt stable.
-func (b *Builder) logged(e *trace.RunEvent, ps *procBuild) {
-	if b.Logs(e) != None {
-		ps.stable[e.Op] = true
-		ps.unstable--
-	}
-}

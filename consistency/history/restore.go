@@ -101,9 +101,12 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 	m.Restores = append(m.Restores, Restore{Seq: seq, Latest: ps.Held[len(ps.Held)-1], Restored: k, Want: None})
 	m.restoreSeqs = append(m.restoreSeqs, seq)
 	r := &m.Restores[len(m.Restores)-1]
-	if e.Restore != None {
-		b.dropAfter(e, ps)
-	} else {
+	// The checkpoints taken after the one the restore names go, if the
+	// process holds it. (Checkpoints without ids cannot be told apart: a
+	// restore of none held is then as unknown as one without restore.)
+	if k := ps.heldAt(e.Restore); e.Restore != None && k >= 0 {
+		ps.Held = ps.Held[:k+1]
+	} else if e.Restore == None || m.Missing.CkptID {
 		m.Missing.Restore = true
 	}
 	pos := e.Pos
@@ -133,18 +136,6 @@ func (b *Builder) restore(seq int32, e *trace.RunEvent, ps *procBuild, unsure bo
 	}
 	b.undo(ps, pos, seq, keep)
 	return k
-}
-
-// dropAfter drops the checkpoints taken after the one a restore names,
-// if the process holds it. (Checkpoints without ids cannot be told
-// apart: a restore of none held is then as unknown as one without
-// restore.)
-func (b *Builder) dropAfter(e *trace.RunEvent, ps *procBuild) {
-	if k := ps.heldAt(e.Restore); k >= 0 {
-		ps.Held = ps.Held[:k+1]
-	} else if b.m.Missing.CkptID {
-		b.m.Missing.Restore = true
-	}
 }
 
 // heldAt returns the place in held of the latest checkpoint held with
@@ -215,8 +206,12 @@ func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) {
 		if keep == requeuePK && b.putBack != nil {
 			back, sure = b.putBack(e.P, ci)
 		}
-		if back || !sure {
-			b.requeue(ci, sure)
+		// Put back, or maybe put back: whether it went back is unknown.
+		switch {
+		case !sure:
+			m.Copies.box[ci] = unsure
+		case back:
+			m.Copies.box[ci] = putBack
 		}
 	}
 	ps.Live = ps.Live[:pos]

@@ -20,13 +20,13 @@ func TestShiftTables(t *testing.T) {
 	}
 	np := len(src.Processes)
 	m := &Model{Src: src}
-	m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np)
+	m.srcOps, m.srcTicks, m.srcFails = srcTables(src, np, nil, 0)
 	for at := 0; at <= len(src.Events); at++ {
 		for _, ins := range [][]trace.Event{nil, {{Kind: trace.Fail, P: 1}}, {{Kind: trace.Fail, P: 2}, {Kind: trace.Checkpoint, P: 0}}} {
 			tr := *src
 			tr.Events = slices.Insert(slices.Clone(src.Events), at, ins...)
-			ops, ticks, fails := m.shiftTables(&tr, at)
-			wo, wt, wf := srcTables(&tr, np)
+			ops, ticks, fails := srcTables(&tr, np, m, at)
+			wo, wt, wf := srcTables(&tr, np, nil, 0)
 			if !reflect.DeepEqual([][][]int32{ops, ticks, fails}, [][][]int32{wo, wt, wf}) {
 				t.Fatalf("%d events inserted at %d: shifted %v %v %v, read %v %v %v", len(ins), at, ops, ticks, fails, wo, wt, wf)
 			}

@@ -1,6 +1,9 @@
 package zgraph
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // change records that entry a of the dependency vector closed by
 // checkpoint y of a process is v: interval v of process a causally
@@ -43,21 +46,13 @@ func (d *deps) index(c, n int) {
 // known returns entry a of the dependency vector of C(c,y), a ≠ c: the
 // latest interval of a that causally precedes it, or None.
 func (d *deps) known(c, a, y int32) int32 {
-	first, lo, hi := d.off[c][a], d.off[c][a], d.off[c][a+1]
-	ys := d.ys[c]
+	lo := d.off[c][a]
 	// The last change of entry a at a checkpoint ≤ y.
-	for lo < hi {
-		mid := int32(uint32(lo+hi) >> 1)
-		if ys[mid] <= y {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo == first {
+	i, _ := slices.BinarySearch(d.ys[c][lo:d.off[c][a+1]], y+1)
+	if i == 0 {
 		return None
 	}
-	return d.vs[c][lo-1]
+	return d.vs[c][lo+int32(i)-1]
 }
 
 // vecPool holds dependency vectors shared copy-on-write between a process
@@ -110,12 +105,9 @@ type walker struct {
 // each process's final state included.
 func (pt *pattern) dependencies() (*deps, error) {
 	n := pt.n
-	w := &walker{pt: pt, cur: make([]int32, n), msgVec: make([]int32, len(pt.msgs)),
-		wait: make([]int32, len(pt.msgs)), cursor: make([]int, n), taken: make([]int32, n),
+	w := &walker{pt: pt, cur: make([]int32, n), msgVec: slices.Repeat([]int32{None}, len(pt.msgs)),
+		wait: slices.Repeat([]int32{None}, len(pt.msgs)), cursor: make([]int, n), taken: make([]int32, n),
 		dirty: make([][]change, n), slot: make([][]int32, n), out: make([][]change, n)}
-	for i := range w.msgVec {
-		w.msgVec[i], w.wait[i] = None, None
-	}
 	stack := make([]int32, 0, n)
 	for p := range n {
 		id := w.pool.alloc(n)

@@ -42,7 +42,7 @@ func newPattern(ckpts [][]int32, msgs []rline.Msg) (*pattern, error) {
 		}
 		after[p] = cs[1:]
 	}
-	count := make([]int32, n)
+	count, recvIv := make([]int32, n), make([]int32, len(msgs))
 	for i, m := range msgs {
 		if m.From < 0 || int(m.From) >= n || m.To < 0 || int(m.To) >= n {
 			return nil, fmt.Errorf("rdt: message %d: process out of range", i)
@@ -55,9 +55,11 @@ func newPattern(ckpts [][]int32, msgs []rline.Msg) (*pattern, error) {
 		}
 		count[m.From]++
 		count[m.To]++
+		// The number of checkpoints after the initial one taken at a
+		// position ≤ the receipt.
+		recvIv[i] = interval(ckpts[m.To], m.RecvOp)
 	}
-	pt := &pattern{n: n, ckpts: after, msgs: msgs, ops: make([][]opRef, n),
-		recvIv: make([]int32, len(msgs))}
+	pt := &pattern{n: n, ckpts: after, msgs: msgs, ops: make([][]opRef, n), recvIv: recvIv}
 	for p := range pt.ops {
 		pt.ops[p] = make([]opRef, 0, count[p])
 	}
@@ -72,23 +74,6 @@ func newPattern(ckpts [][]int32, msgs []rline.Msg) (*pattern, error) {
 				return nil, fmt.Errorf("rdt: process %d: op %d is claimed by messages %d and %d", p, ops[k].op, ops[k-1].msg, ops[k].msg)
 			}
 		}
-		pt.intervals(int32(p))
 	}
 	return pt, nil
-}
-
-// intervals fills the receive intervals of p's messages: the interval
-// of op k is the number of checkpoints after the initial one taken at a
-// position ≤ k.
-func (pt *pattern) intervals(p int32) {
-	cs := pt.ckpts[p]
-	x := 0
-	for _, o := range pt.ops[p] {
-		for x < len(cs) && cs[x] <= o.op {
-			x++
-		}
-		if o.recv {
-			pt.recvIv[o.msg] = int32(x)
-		}
-	}
 }

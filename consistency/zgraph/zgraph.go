@@ -128,117 +128,79 @@ func (g *Graph) Interval(p, op int32) int32 {
 	if p < 0 || int(p) >= len(g.ckpts) {
 		return None
 	}
-	i, _ := slices.BinarySearch(g.ckpts[p], op+1) // the first checkpoint after op
+	return interval(g.ckpts[p], op)
+}
+
+// interval returns the index of the last of the checkpoint positions cs
+// (non-decreasing) that is ≤ op, or None.
+func interval(cs []int32, op int32) int32 {
+	i, _ := slices.BinarySearch(cs, op+1) // the first checkpoint after op
 	return int32(i - 1)
 }
 
-// tarjan computes strongly connected components iteratively (traces are
-// too big for recursion).
+// tarjan computes the strongly connected components, iteratively: a
+// graph of 10^7 nodes would overflow recursion. call is the walk's own
+// stack; cursor[v] is v's next edge: k < deg its message edge off[v]+k,
+// k == deg its program-order edge to v+1, which a process's last
+// checkpoint lacks (last).
 func (g *Graph) tarjan() []int32 {
-	t := newSCC(g)
-	for root := int32(0); root < int32(len(t.index)); root++ {
-		if t.index[root] == None {
-			t.visit(root)
-		}
-	}
-	return t.comp
-}
-
-// scc is the state of tarjan's iterative walk: an explicit call stack
-// instead of recursion, which a graph of 10^7 nodes would overflow.
-type scc struct {
-	g                *Graph
-	index, low, comp []int32
-	cursor           []int32 // next edge of v: k < deg message edge off[v]+k, k == deg the program-order edge
-	isLast, onStack  []bool  // isLast: no program-order successor
-	stack, call      []int32
-	counter, ncomp   int32
-}
-
-func newSCC(g *Graph) *scc {
 	nv := int32(len(g.off) - 1)
-	t := &scc{g: g, index: make([]int32, nv), low: make([]int32, nv), comp: make([]int32, nv),
-		cursor: make([]int32, nv), isLast: make([]bool, nv), onStack: make([]bool, nv),
-		stack: make([]int32, 0, 64), call: make([]int32, 0, 64)}
-	for i := range t.index {
-		t.index[i], t.comp[i] = None, None
-	}
-	for p := 0; p+1 < len(g.base); p++ {
-		if g.base[p+1] > g.base[p] {
-			t.isLast[g.base[p+1]-1] = true
+	index, comp := slices.Repeat([]int32{None}, int(nv)), slices.Repeat([]int32{None}, int(nv))
+	low, cursor := make([]int32, nv), make([]int32, nv)
+	onStack, last := make([]bool, nv), make([]bool, nv)
+	for p := 1; p < len(g.base); p++ {
+		if g.base[p] > g.base[p-1] {
+			last[g.base[p]-1] = true
 		}
 	}
-	return t
-}
-
-// visit walks every node reachable from root not visited yet.
-func (t *scc) visit(root int32) {
-	t.enter(root)
-	for len(t.call) > 0 {
-		v := t.call[len(t.call)-1]
-		if w := t.next(v); w != None {
-			t.enter(w)
-			continue
-		}
-		t.finish(v)
-	}
-}
-
-// enter numbers v and puts it on both stacks.
-func (t *scc) enter(v int32) {
-	t.index[v], t.low[v] = t.counter, t.counter
-	t.counter++
-	t.stack = append(t.stack, v)
-	t.onStack[v] = true
-	t.call = append(t.call, v)
-}
-
-// next returns v's next successor not visited yet, or None when v's edges
-// are done, lowering low[v] for the visited ones on the stack.
-func (t *scc) next(v int32) int32 {
-	g := t.g
-	deg := g.off[v+1] - g.off[v]
-	for {
-		var w int32
-		switch k := t.cursor[v]; {
-		case k < deg:
-			w = g.adj[g.off[v]+k]
-		case k == deg && !t.isLast[v]:
-			w = v + 1
-		default:
-			return None
-		}
-		t.cursor[v]++
-		if t.index[w] == None {
-			return w
-		}
-		if t.onStack[w] && t.index[w] < t.low[v] {
-			t.low[v] = t.index[w]
-		}
-	}
-}
-
-// finish ends v: pops its component if it is a root, and passes its low
-// to its caller.
-func (t *scc) finish(v int32) {
-	t.call = t.call[:len(t.call)-1]
-	if t.low[v] == t.index[v] {
-		for {
-			x := t.stack[len(t.stack)-1]
-			t.stack = t.stack[:len(t.stack)-1]
-			t.onStack[x] = false
-			t.comp[x] = t.ncomp
-			if x == v {
-				break
+	stack, call := make([]int32, 0, 64), make([]int32, 0, 64)
+	counter, ncomp := int32(0), int32(0)
+	for root := range nv {
+		for w := root; w != None && index[w] == None; {
+			// Enter w: number it and put it on both stacks.
+			index[w], low[w] = counter, counter
+			counter++
+			stack, call = append(stack, w), append(call, w)
+			onStack[w] = true
+			// Follow the edges of the node on top of the walk to one not
+			// visited yet (the next w), finishing those whose edges are done.
+			for w = None; w == None && len(call) > 0; {
+				v := call[len(call)-1]
+				deg := g.off[v+1] - g.off[v]
+				switch k := cursor[v]; {
+				case k < deg:
+					w = g.adj[g.off[v]+k]
+				case k == deg && !last[v]:
+					w = v + 1
+				default:
+					// v's edges are done: pop its component if it is the
+					// root, and pass its low to its caller.
+					call = call[:len(call)-1]
+					if low[v] == index[v] {
+						for x := int32(None); x != v; {
+							x = stack[len(stack)-1]
+							stack = stack[:len(stack)-1]
+							onStack[x], comp[x] = false, ncomp
+						}
+						ncomp++
+					}
+					if len(call) > 0 {
+						u := call[len(call)-1]
+						low[u] = min(low[u], low[v])
+					}
+					continue
+				}
+				cursor[v]++
+				if index[w] != None {
+					if onStack[w] {
+						low[v] = min(low[v], index[w])
+					}
+					w = None
+				}
 			}
 		}
-		t.ncomp++
 	}
-	if len(t.call) > 0 {
-		if u := t.call[len(t.call)-1]; t.low[v] < t.low[u] {
-			t.low[u] = t.low[v]
-		}
-	}
+	return comp
 }
 
 // Useless reports whether checkpoint x of process p lies on a Z-cycle.
@@ -272,47 +234,36 @@ func (g *Graph) Cycle(p, x int32) []int32 {
 		return nil
 	}
 	src := g.base[p] + x
-	dst := src - 1
-	c := g.comp[src]
-	// parent[v] is the node we came from, pmsg[v] the message edge used
-	// (None for program order). Maps keep the cost proportional to the
-	// component, not to the whole graph.
-	parent := map[int32]int32{src: None}
-	pmsg := map[int32]int32{}
-	queue := []int32{src}
-	for len(queue) > 0 {
+	dst, c := src-1, g.comp[src]
+	// from[v] is the node the search came to v from and the message edge
+	// it took (None for program order). A map keeps the cost
+	// proportional to the component, not to the whole graph.
+	type step struct{ node, msg int32 }
+	from := map[int32]step{src: {None, None}}
+	for queue := []int32{src}; len(queue) > 0 && queue[0] != dst; queue = queue[1:] {
 		v := queue[0]
-		queue = queue[1:]
-		if v == dst {
-			break
-		}
-		visit := func(w, m int32) {
-			if g.comp[w] != c {
-				return
+		// v's message edges, then (k == off[v+1]) its program-order edge,
+		// unless v is its process's last checkpoint.
+		for k := g.off[v]; k <= g.off[v+1]; k++ {
+			w, m := v+1, int32(None)
+			if k < g.off[v+1] {
+				w, m = g.adj[k], g.emsg[k]
+			} else if _, last := slices.BinarySearch(g.base[1:], v+1); last {
+				break
 			}
-			if _, seen := parent[w]; seen {
-				return
+			if _, seen := from[w]; !seen && g.comp[w] == c {
+				from[w] = step{v, m}
+				queue = append(queue, w)
 			}
-			parent[w] = v
-			pmsg[w] = m
-			queue = append(queue, w)
-		}
-		for k := g.off[v]; k < g.off[v+1]; k++ {
-			visit(g.adj[k], g.emsg[k])
-		}
-		if _, last := slices.BinarySearch(g.base[1:], v+1); !last {
-			visit(v+1, None) // v is not its process's last checkpoint
 		}
 	}
 	var rev []int32
-	for v := dst; v != src; v = parent[v] {
-		if m := pmsg[v]; m != None {
+	for v := dst; v != src; v = from[v].node {
+		if m := from[v].msg; m != None {
 			rev = append(rev, m)
 		}
 	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
+	slices.Reverse(rev)
 	return rev
 }
 
@@ -348,12 +299,9 @@ func (g *Graph) SnLines(numbers [][]int32) ([]SnOrphan, error) {
 		if n := g.base[p+1] - g.base[p]; int32(len(ns)) != n {
 			return nil, fmt.Errorf("zgraph: process %d: %d numbers for %d checkpoints", p, len(ns), n)
 		}
-		pm := make([]int32, len(ns))
-		for x, n := range ns {
-			pm[x] = n
-			if x > 0 && pm[x-1] > n {
-				pm[x] = pm[x-1]
-			}
+		pm := slices.Clone(ns)
+		for x := 1; x < len(pm); x++ {
+			pm[x] = max(pm[x], pm[x-1])
 		}
 		pmax[p] = pm
 	}
