@@ -66,8 +66,9 @@ func detectFormat(r io.Reader, full bool) string {
 }
 
 // ReadAnyFile reads the trace or run in the named file: exactly one of
-// the results is non-nil on success. A run whose "format" comes after
-// its events is recognized by reading the file twice; a header that
+// the results is non-nil on success. The file is read twice, first up to
+// its header's "format", so that a run whose "format" comes after its
+// events is recognized (the path must not name a pipe); a header that
 // names no format at all is read as a trace.
 func ReadAnyFile(path string) (*trace.Trace, *trace.Run, error) {
 	f, err := os.Open(path)
@@ -75,30 +76,20 @@ func ReadAnyFile(path string) (*trace.Trace, *trace.Run, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	format, rest, err := Detect(f)
+	in, err := openInput(f)
 	if err != nil {
 		return nil, nil, &trace.InputError{File: path, Event: -1, Msg: err.Error()}
 	}
-	if format == "" {
-		if _, err := f.Seek(0, io.SeekStart); err == nil {
-			if in, err := openInput(f); err == nil {
-				format = detectFormat(in, true)
-			}
-			if _, err := f.Seek(0, io.SeekStart); err != nil {
-				return nil, nil, err
-			}
-			rest = f
-		}
+	format := detectFormat(in, true)
+	// Read the file itself again, so that the decoder can size its
+	// events from the file's size.
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
 	}
 	if format == RunFormat {
-		run, err := ReadRun(path, rest)
+		run, err := ReadRun(path, f)
 		return nil, run, err
 	}
-	// Read the file itself again rather than through Detect's buffer, so
-	// that ReadTrace can size its events from the file's size.
-	if _, err := f.Seek(0, io.SeekStart); err == nil {
-		rest = f
-	}
-	tr, err := ReadTrace(path, rest)
+	tr, err := ReadTrace(path, f)
 	return tr, nil, err
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -21,9 +22,6 @@ type container interface {
 	field(f *frame, key string) error
 	// event reads the next event through f.next and keeps it.
 	event(f *frame) error
-	// listed reports whether the header listed the processes, which
-	// JSON Lines needs before its first event.
-	listed() bool
 }
 
 // frame reads the container shared by traces and runs (see
@@ -36,18 +34,16 @@ type container interface {
 // naming the file, the event and, for JSON Lines and outside events, the
 // line.
 type frame struct {
-	name   string
-	format string // the wanted "format"
-	// alt is another "format" accepted (ckpt/run@2 for a run), seen the
-	// one read.
-	alt, seen string
-	c         container
-	tap       *tap
-	dec       *jsontext.Decoder
+	name string
+	// format is the "format" wanted (a run's may be RunFormat2 too),
+	// seen the one read.
+	format, seen string
+	c            container
+	tap          *tap
+	dec          *jsontext.Decoder
 	// at is the event a syntax error of the text read next is reported
-	// at (-1: the header), outer the container that text is in.
-	at    int
-	outer byte
+	// at (-1: the header).
+	at int
 	// n counts the events read: the index of the one being read.
 	n         int
 	hasFormat bool
@@ -75,6 +71,25 @@ var jsonOpts = jsonv2.JoinOptions(jsontext.AllowDuplicateNames(false), jsontext.
 // encoding/json's would read "T" as "t"), unknown ones are ignored.
 func unmarshal(v []byte, w any) error { return jsonv2.Unmarshal(v, w, jsonOpts) }
 
+// split empties w, a struct of jsontext.Value fields only, and decodes
+// the raw text of one JSON object into it (see unmarshal).
+func split[W any](v []byte, w *W) error {
+	clearFields(w)
+	return unmarshal(v, w)
+}
+
+// clearFields empties every field of w, a struct of jsontext.Value
+// fields only, keeping their buffers: json/v2 leaves a field the text
+// does not name as it was, and a field absent from the next object must
+// not keep this one's value.
+func clearFields[W any](w *W) {
+	n := unsafe.Sizeof(*w) / unsafe.Sizeof(jsontext.Value(nil))
+	fields := unsafe.Slice((*jsontext.Value)(unsafe.Pointer(w)), n)
+	for i := range fields {
+		fields[i] = fields[i][:0]
+	}
+}
+
 // openInput returns r decompressed when it starts with the gzip magic
 // bytes; compression is detected from content, never from the name.
 func openInput(r io.Reader) (io.Reader, error) {
@@ -101,8 +116,9 @@ func (f *frame) stream(t *tap) {
 	f.tap, f.dec = t, jsontext.NewDecoder(t, jsonOpts)
 }
 
-// read reads the whole input into c.
-func (f *frame) read(c container) error {
+// read reads the whole input into c, whose header's processes are
+// procs: JSON Lines needs them before its first event.
+func (f *frame) read(c container, procs *procNames) error {
 	f.c = c
 	if err := f.open(); err != nil {
 		return err
@@ -116,11 +132,11 @@ func (f *frame) read(c container) error {
 	var err error
 	if f.hasEvents {
 		err = f.end()
-	} else if c.listed() { // JSON Lines needs the processes first
+	} else if procs.listed {
 		f.jsonl = true
 		err = f.lines()
 	}
-	if err == nil && !c.listed() {
+	if err == nil && !procs.listed {
 		err = f.headerErr(`missing "processes"`)
 	}
 	return err
@@ -142,10 +158,9 @@ func (f *frame) eventErr(format string, args ...any) error {
 }
 
 // resumeAt records that the next read starts a member or element of
-// container outer ('{', '[' or 0 for none), of event (-1: the header):
-// the tap keeps the text from there.
-func (f *frame) resumeAt(event int, outer byte) {
-	f.at, f.outer, f.tap.mark = event, outer, f.dec.InputOffset()
+// event (-1: the header): the tap keeps the text from there.
+func (f *frame) resumeAt(event int) {
+	f.at, f.tap.mark = event, f.dec.InputOffset()
 }
 
 // peek returns the kind of the next value, or the error of reading it.
@@ -160,8 +175,8 @@ func (f *frame) peek() (jsontext.Kind, error) {
 // more starts the next member or element of the innermost container,
 // of event (see resumeAt): false, after reading its closing bracket, at
 // its end.
-func (f *frame) more(event int, outer byte) (bool, error) {
-	f.resumeAt(event, outer)
+func (f *frame) more(event int) (bool, error) {
+	f.resumeAt(event)
 	k, err := f.peek()
 	if err == nil && (k == '}' || k == ']') {
 		_, err = f.dec.ReadToken()
@@ -177,7 +192,7 @@ func (f *frame) more(event int, outer byte) (bool, error) {
 
 // open reads the opening brace of the header.
 func (f *frame) open() error {
-	f.resumeAt(-1, 0)
+	f.resumeAt(-1)
 	k, err := f.peek()
 	switch {
 	case err == io.EOF && f.tap.rerr == nil:
@@ -204,7 +219,7 @@ func (f *frame) open() error {
 // are read in place, as they come.
 func (f *frame) header() error {
 	for {
-		if more, err := f.more(-1, '{'); !more {
+		if more, err := f.more(-1); !more {
 			return err
 		}
 		tok, err := f.dec.ReadToken()
@@ -254,7 +269,7 @@ func (f *frame) formatField() error {
 	}
 	f.hasFormat = true
 	s := text(v, &f.buf)
-	if string(s) != f.format && (f.alt == "" || string(s) != f.alt) {
+	if string(s) != f.format && (f.format != RunFormat || string(s) != RunFormat2) {
 		return f.headerErr(`"format" is %q, want %q`, s, f.format)
 	}
 	f.seen = string(s)
@@ -281,7 +296,7 @@ func (f *frame) events() error {
 		return err
 	}
 	for {
-		if more, err := f.more(f.n, '['); !more {
+		if more, err := f.more(f.n); !more {
 			return err
 		}
 		if err := f.c.event(f); err != nil {
@@ -304,8 +319,8 @@ func (f *frame) next(w any) error {
 		return nil
 	}
 	// A document's line starts with '{' (lines hands over no other).
-	if c := firstByte(f.text); c != '{' && isValueStart(c) {
-		return f.eventErr("an event must be a JSON object, not %s", kindOf(c))
+	if t := skipSpace(f.text); len(t) > 0 && t[0] != '{' && kindOf(t[0]) != kindOf(0) {
+		return f.eventErr("an event must be a JSON object, not %s", kindOf(t[0]))
 	}
 	err := unmarshal(f.text, w)
 	switch {
@@ -316,22 +331,3 @@ func (f *frame) next(w any) error {
 	}
 	return f.malformed(err)
 }
-
-// firstByte returns the first byte of b after white space, or 0.
-func firstByte(b []byte) byte {
-	if b = skipSpace(b); len(b) > 0 {
-		return b[0]
-	}
-	return 0
-}
-
-// skipSpace returns b after JSON's white space.
-func skipSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		b = b[1:]
-	}
-	return b
-}
-
-// isValueStart reports whether a JSON value can start with c.
-func isValueStart(c byte) bool { return kindOf(c) != kindOf(0) }

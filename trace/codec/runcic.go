@@ -14,11 +14,6 @@ import (
 // run the engine produced. Their lengths are checked in check (rundecode.go), where
 // the number of processes is known even when the events come first.
 
-// hasCIC reports whether the piggyback just split has a field of a CIC.
-func (w *pbWire) hasCIC() bool {
-	return len(w.LC)+len(w.DV)+len(w.Ckpt)+len(w.Taken)+len(w.Greater) > 0
-}
-
 // cic reads lc, dv, ckpt, taken and greater into a new CIC. Each field
 // is read on its own, so the first error in that order is the one a
 // reader stopping at it would report.
@@ -42,7 +37,10 @@ func (d *runDecoder) vector(f *frame, key string, v []byte) ([]int32, error) {
 	if err := d.ints(f, key, v, 0, "integers"); err != nil {
 		return nil, err
 	}
-	out := d.ints32(len(d.flat))
+	out := []int32{} // [] is an empty vector, not an absent one
+	if len(d.flat) > 0 {
+		out = d.slab.Ints(len(d.flat))
+	}
 	for i, x := range d.flat {
 		out[i] = int32(x)
 	}
@@ -71,15 +69,6 @@ func (d *runDecoder) bits(f *frame, key string, v []byte) ([]bool, error) {
 		}
 	}
 	return out, nil
-}
-
-// ints32 returns a zeroed vector of n ints from the slab; [] is an empty
-// vector, not an absent one.
-func (d *runDecoder) ints32(n int) []int32 {
-	if n == 0 {
-		return []int32{}
-	}
-	return d.slab.Ints(n)
 }
 
 // cicLengthErr says which vector of c is not one entry per process (n),

@@ -18,7 +18,14 @@ type runDecoder struct {
 	run   *trace.Run
 	procs procNames
 	msgs  msgTable
-	seen  bodySeen
+	// seen maps the text of each control body read to its index in the
+	// run's Bodies. A PK token's body lists every receipt live at its
+	// origin's restart, and the run writes it at every hop, on the send
+	// and on the receipt (SPEC §6): a token round a ring of n processes
+	// is the same text 2n times, and reading it each time was most of
+	// checking a PK run. So, as the engine does, the events of one text
+	// share one body.
+	seen  map[string]int32
 	lastT trace.Time
 	// v2 says the run is ckpt/run@2; chain is its vector state once the
 	// processes are known (runchain.go).
@@ -32,8 +39,6 @@ type runDecoder struct {
 	// hasAlg says the header's "algorithm" was read; started that take
 	// was handed the header.
 	hasAlg, started bool
-	// cur is the index of the event being read.
-	cur int
 	// in is the input, f its framing.
 	in io.Reader
 	f  *frame
@@ -93,17 +98,6 @@ type runWire struct {
 	Body    jsontext.Value `json:"body"`
 }
 
-// reset empties the fields an event fills; a field absent from the next
-// event must not keep this one's value.
-func (w *runWire) reset() {
-	w.Seq, w.T, w.P, w.Kind, w.To, w.From = w.Seq[:0], w.T[:0], w.P[:0], w.Kind[:0], w.To[:0], w.From[:0]
-	w.Msg, w.Op, w.Copy, w.Of, w.Ckpt, w.Pos = w.Msg[:0], w.Op[:0], w.Copy[:0], w.Of[:0], w.Ckpt[:0], w.Pos[:0]
-	w.Sn, w.Next, w.Restore, w.Undone, w.Inc = w.Sn[:0], w.Next[:0], w.Restore[:0], w.Undone[:0], w.Inc[:0]
-	w.Failure, w.Resend, w.Via, w.Type, w.Reason = w.Failure[:0], w.Resend[:0], w.Via[:0], w.Type[:0], w.Reason[:0]
-	w.Cause, w.Control, w.State, w.Until, w.Label = w.Cause[:0], w.Control[:0], w.State[:0], w.Until[:0], w.Label[:0]
-	w.VT, w.PB, w.Body = w.VT[:0], w.PB[:0], w.Body[:0]
-}
-
 // ReadRun decodes a run (ckpt/run@1 or @2) from r: a JSON document or
 // JSON Lines, optionally gzip-compressed, told apart by content. It
 // checks the structure — format, known processes, kinds and enum values,
@@ -143,15 +137,13 @@ func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int)
 	}
 	d := &runDecoder{
 		run:  &trace.Run{Name: name},
+		seen: map[string]int32{},
 		take: take,
 		in:   in,
 		f:    newFrame(name, RunFormat, in),
 	}
-	d.f.alt = RunFormat2
 	return d, nil
 }
-
-func (d *runDecoder) listed() bool { return d.procs.listed }
 
 // field reads a header field: "algorithm", "source", "processes" and
 // "options"; other keys are ignored.
@@ -219,15 +211,6 @@ func (d *runDecoder) options(f *frame) error {
 	return err
 }
 
-// proc resolves a process name met in the current event.
-func (d *runDecoder) proc(f *frame, name []byte, field string) (int32, error) {
-	idx, msg := d.procs.index(name, d.cur)
-	if msg != "" {
-		return trace.None, f.eventErr("%s: %s", field, msg)
-	}
-	return idx, nil
-}
-
 func (d *runDecoder) message(id []byte) int32 {
 	idx, isNew := d.msgs.intern(&d.run.Msgs, id)
 	d.changed = d.changed || (isNew && d.frozen)
@@ -238,7 +221,7 @@ func (d *runDecoder) message(id []byte) int32 {
 // events not yet checked and hands the rest to take.
 func (d *runDecoder) decode() (*trace.Run, error) {
 	run := d.run
-	if err := d.f.read(d); err != nil {
+	if err := d.f.read(d, &d.procs); err != nil {
 		return nil, err
 	}
 	if !d.procs.known {
@@ -268,7 +251,7 @@ func (d *runDecoder) renumber() error {
 	if err != nil {
 		return err
 	}
-	// Events may share a body (runbodies.go): renumber each body once.
+	// Events may share a body (see seen): renumber each body once.
 	for i := range run.Bodies {
 		run.Bodies[i].Origin = re(run.Bodies[i].Origin)
 	}
@@ -336,6 +319,18 @@ func (d *runDecoder) check(i int) error {
 	}
 	if bad {
 		return &trace.InputError{File: run.Name, Event: i, Msg: fmt.Sprintf("a vector time must have one entry per process (%d)", n)}
+	}
+	return nil
+}
+
+// checkRunFields rejects a run of one of ckpt's algorithms whose events
+// evs (the run's from seq first on) omit a field the algorithm always
+// writes, naming the event and the field.
+func checkRunFields(evs []trace.RunEvent, run *trace.Run, first int) error {
+	for i := range evs {
+		if f := run.MissingField(&evs[i]); f != "" {
+			return &trace.InputError{File: run.Name, Event: first + i, Msg: fmt.Sprintf("%s event lacks %q, which %s always writes", evs[i].Kind, f, run.Algorithm)}
+		}
 	}
 	return nil
 }

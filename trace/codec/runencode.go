@@ -211,19 +211,16 @@ func appendCIC(b []byte, c *trace.CIC) []byte {
 		if v.v != nil {
 			b = append(appendKey(b, v.key), '"')
 			for _, x := range v.v {
-				b = append(b, '0'+bit(x))
+				c := byte('0')
+				if x {
+					c = '1'
+				}
+				b = append(b, c)
 			}
 			b = append(b, '"')
 		}
 	}
 	return b
-}
-
-func bit(x bool) byte {
-	if x {
-		return 1
-	}
-	return 0
 }
 
 // AppendVT writes [[inc, count], ...], as a run file writes a vector

@@ -14,12 +14,11 @@ func (d *runDecoder) event(f *frame) error {
 	if d.scan != nil {
 		return d.scanEvent(f)
 	}
-	d.cur = f.n
 	if d.v2 = f.seen == RunFormat2; d.v2 && d.procs.known && d.chain == nil {
 		d.chain = newVTChain(len(d.run.Processes))
 	}
 	w := &d.w
-	w.reset()
+	clearFields(w)
 	if err := f.next(w); err != nil {
 		return err
 	}
@@ -29,7 +28,7 @@ func (d *runDecoder) event(f *frame) error {
 	}
 	switch {
 	case d.changed:
-		return d.changedErr(f)
+		return f.eventErr("message %q was not in the file when it was first read: it changed while it was read", d.run.Msgs[len(d.run.Msgs)-1])
 	case len(w.T) == 0:
 		return f.eventErr(`missing "t"`)
 	case len(w.Kind) == 0:
@@ -40,7 +39,7 @@ func (d *runDecoder) event(f *frame) error {
 		return f.eventErr("t %s is before the previous event's t %s (events must be in non-decreasing t)", ev.T, d.lastT)
 	}
 	d.lastT = ev.T
-	ev.Seq = int32(d.cur)
+	ev.Seq = int32(f.n)
 	if err := d.peerOf(f, &ev); err != nil {
 		return err
 	}
@@ -71,12 +70,12 @@ func (d *runDecoder) fields(f *frame, ev *trace.RunEvent) error {
 // head reads seq, t, p, kind, msg, to and from.
 func (d *runDecoder) head(f *frame, ev *trace.RunEvent) error {
 	w := &d.w
-	seq := int32(d.cur)
+	seq := int32(f.n)
 	if err := optInt(f, "seq", w.Seq, 0, &seq); err != nil {
 		return err
 	}
-	if int(seq) != d.cur {
-		return f.eventErr("seq is %d, want %d (its index in the run)", seq, d.cur)
+	if int(seq) != f.n {
+		return f.eventErr("seq is %d, want %d (its index in the run)", seq, f.n)
 	}
 	if err := want(f, "t", w.T, '0'); err != nil {
 		return err
@@ -117,7 +116,7 @@ func (d *runDecoder) procField(f *frame, key string, v []byte) (int32, error) {
 	if err != nil || len(v) == 0 {
 		return trace.None, err
 	}
-	return d.proc(f, name, key)
+	return d.procs.index(f, name, key)
 }
 
 // numbers reads the integer fields and resend.

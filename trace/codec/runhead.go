@@ -3,7 +3,6 @@ package codec
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/ckpt-dev/ckpt/trace"
@@ -69,7 +68,7 @@ func scanRun(name string, r io.Reader, compactOnly bool) (*RunHead, error) {
 		return nil, err
 	}
 	d.scan = &RunHead{Run: d.run, compactOnly: compactOnly}
-	if err := d.f.read(d); err != nil {
+	if err := d.f.read(d, &d.procs); err != nil {
 		return nil, err
 	}
 	if d.scan.Events == 0 {
@@ -108,7 +107,7 @@ func (d *runDecoder) scanEvent(f *frame) error {
 		return errNotCompact
 	}
 	w := &d.w
-	w.reset()
+	clearFields(w)
 	if err := f.next(w); err != nil {
 		return err // errRelayout too: the event is read again
 	}
@@ -128,8 +127,7 @@ func (d *runDecoder) scanEvent(f *frame) error {
 	}
 	if len(w.Body) > 0 && w.Body[0] == '{' {
 		b := &d.bd
-		b.Received = b.Received[:0]
-		if unmarshal(w.Body, b) == nil {
+		if split(w.Body, b) == nil {
 			d.scanReceived(f, b.Received)
 		}
 	}
@@ -154,16 +152,10 @@ func (h *RunHead) count(k trace.Kind) {
 func (d *runDecoder) scanReceived(f *frame, v []byte) {
 	if len(v) > 0 && v[0] == '{' {
 		lw := &d.lw
-		lw.Add = lw.Add[:0]
-		if unmarshal(v, lw) != nil {
+		if split(v, lw) != nil {
 			return
 		}
 		v = lw.Add
 	}
 	d.received(f, v) // an error is the second pass's to report
-}
-
-// changedErr reports a message id the first pass did not meet.
-func (d *runDecoder) changedErr(f *frame) error {
-	return f.eventErr("%s", fmt.Sprintf("message %q was not in the file when it was first read: it changed while it was read", d.run.Msgs[len(d.run.Msgs)-1]))
 }

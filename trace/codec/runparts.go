@@ -65,9 +65,8 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 		if err := want(f, "body", w.Body, '{'); err != nil {
 			return err
 		}
-		k := d.seen.key(w.Body)
-		if i, ok := d.seen.index[k]; ok {
-			ev.Body = i // the same text read the same way (runbodies.go)
+		if i, ok := d.seen[string(w.Body)]; ok {
+			ev.Body = i // the same text read the same way
 			return nil
 		}
 		i, err := d.bodyOf(f, w.Body)
@@ -75,7 +74,7 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 			return err
 		}
 		ev.Body = i
-		d.seen.index[k] = i
+		d.seen[string(w.Body)] = i
 	}
 	return nil
 }
@@ -168,15 +167,13 @@ func (d *runDecoder) flatInt(f *frame, key string, dec *jsontext.Decoder) error 
 // piggyback reads a pb object of an event of process p into pb.
 func (d *runDecoder) piggyback(f *frame, v []byte, p int32, pb *trace.Piggyback) error {
 	w := &d.pb
-	w.Sn, w.Inc, w.RecLine, w.VT, w.F = w.Sn[:0], w.Inc[:0], w.RecLine[:0], w.VT[:0], w.F[:0]
-	w.LC, w.DV, w.Ckpt, w.Taken, w.Greater = w.LC[:0], w.DV[:0], w.Ckpt[:0], w.Taken[:0], w.Greater[:0]
-	if err := unmarshal(v, w); err != nil {
+	if err := split(v, w); err != nil {
 		return f.malformed(err)
 	}
 	var errs [3]error
 	pb.VT, errs[0] = d.vtField(f, "pb.vt", w.VT, p)
 	pb.F, errs[1] = d.fvec(f, w.F)
-	if w.hasCIC() {
+	if len(w.LC)+len(w.DV)+len(w.Ckpt)+len(w.Taken)+len(w.Greater) > 0 {
 		pb.CIC, errs[2] = d.cic(f)
 	}
 	return firstErr(optInt(f, "pb.sn", w.Sn, 0, &pb.Sn), optInt(f, "pb.inc", w.Inc, 0, &pb.Inc), optInt(f, "pb.rec_line", w.RecLine, 0, &pb.RecLine),
@@ -212,7 +209,7 @@ func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
 	dec.ReadToken()
 	for dec.PeekKind() == '"' {
 		k, _ := dec.ReadValue()
-		p, err := d.proc(f, text(k, &d.buf), "pb.f")
+		p, err := d.procs.index(f, text(k, &d.buf), "pb.f")
 		if err != nil {
 			return nil, err
 		}
@@ -230,8 +227,7 @@ func (d *runDecoder) fvec(f *frame, v []byte) ([]trace.FEntry, error) {
 // run's bodies: a new one, or in ckpt/run@2 the one {"of": seq} names.
 func (d *runDecoder) bodyOf(f *frame, v []byte) (int32, error) {
 	w := &d.bd
-	w.Origin, w.Count, w.R, w.Inc, w.K, w.Received, w.Of = w.Origin[:0], w.Count[:0], w.R[:0], w.Inc[:0], w.K[:0], w.Received[:0], w.Of[:0]
-	if err := unmarshal(v, w); err != nil {
+	if err := split(v, w); err != nil {
 		return trace.None, f.malformed(err)
 	}
 	if len(w.Of) > 0 && d.v2 {
