@@ -60,7 +60,7 @@ func copyKeys(b []byte, h Header) []byte {
 // Internal records an operation that neither sends nor receives; label
 // may be empty.
 func (r *Recorder) Internal(label string) error {
-	return r.event(trace.Internal, func(b []byte) []byte {
+	return r.event(trace.Internal, 0, func(b []byte) []byte {
 		b = num(b, "op", int64(r.op))
 		r.op++
 		if label != "" {
@@ -72,7 +72,7 @@ func (r *Recorder) Internal(label string) error {
 
 // Checkpoint records a tick of the basic checkpoint timer, for a trace.
 // A protocol's own checkpoints are CheckpointTaken.
-func (r *Recorder) Checkpoint() error { return r.event(trace.Checkpoint, nil) }
+func (r *Recorder) Checkpoint() error { return r.event(trace.Checkpoint, 0, nil) }
 
 // Fail records that the process crashed at time at (the zero time means
 // now). Whoever saw the crash records it: a supervisor, or the process
@@ -83,5 +83,5 @@ func (r *Recorder) Fail(at time.Time) error {
 	if !at.IsZero() {
 		ns = at.UnixNano()
 	}
-	return r.eventAt(trace.Fail, ns, nil)
+	return r.event(trace.Fail, ns, nil)
 }

@@ -45,12 +45,7 @@
 //
 // # Overhead
 //
-// Measured by the benchmarks in bench_test.go (go test ./record -bench .
-// -count 6, the minimum over two such windows on 2 cores shared with
-// other work, load average 12 to 26; single runs vary up to 3×): an
-// event that only buffers (Internal) costs 0.21 µs and no allocation; a
-// Send 0.39 µs and 2 allocations (the message id and the wire bytes)
-// when the writer is free (io.Discard), and 4.9 µs into a file, which is
-// the write system call it makes; a Recv 0.36 µs and 4 allocations
-// (parsing the wire's names and piggyback).
+// An event costs tenths of a microsecond, a Send into a file some
+// microseconds (its write system call): docs/record.md gives the
+// figures of bench_test.go's benchmarks and how they were taken.
 package record

@@ -22,8 +22,6 @@ import (
 //
 // Merging turns n, tx and failure into seq, copy and failure seqs.
 
-func (r *Recorder) header() { r.buf = append(r.buf, r.headLine()...) }
-
 // headLine is the recording's first line, newline included.
 func (r *Recorder) headLine() []byte {
 	b, _ := json.MarshalWithOption(head{Format: Format, Process: r.name, Processes: r.opt.Processes, Algorithm: r.opt.Algorithm}, json.DisableHTMLEscape())
@@ -57,14 +55,9 @@ func (r *Recorder) end(b []byte) error {
 	return r.err
 }
 
-// event records one event of kind, now, whose fields fill writes (nil:
-// none).
-func (r *Recorder) event(kind trace.Kind, fill func([]byte) []byte) error {
-	return r.eventAt(kind, 0, fill)
-}
-
-// eventAt is event at Unix time ns (0: now; never before the last event).
-func (r *Recorder) eventAt(kind trace.Kind, ns int64, fill func([]byte) []byte) error {
+// event records one event of kind at Unix time ns (0: now; never
+// before the last event), whose fields fill writes (nil: none).
+func (r *Recorder) event(kind trace.Kind, ns int64, fill func([]byte) []byte) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {

@@ -29,7 +29,7 @@ type Restore struct {
 
 // CheckpointTaken records a checkpoint at the current position.
 func (r *Recorder) CheckpointTaken(c Ckpt) error {
-	return r.event(trace.Checkpoint, func(b []byte) []byte {
+	return r.event(trace.Checkpoint, 0, func(b []byte) []byte {
 		b = num(b, "ckpt", int64(c.ID))
 		b = str(b, "type", c.Type.String())
 		b = num(b, "pos", int64(r.op))
@@ -43,7 +43,7 @@ func (r *Recorder) CheckpointTaken(c Ckpt) error {
 
 // Skipped records a timer tick that took no checkpoint (MS: next ≤ sn).
 func (r *Recorder) Skipped(next, sn int32) error {
-	return r.event(trace.CheckpointSkipped, func(b []byte) []byte {
+	return r.event(trace.CheckpointSkipped, 0, func(b []byte) []byte {
 		return num(num(b, "next", int64(next)), "sn", int64(sn))
 	})
 }
@@ -63,14 +63,14 @@ func (r *Recorder) Discard(wire []byte, reason trace.Reason, f Failure) error {
 
 // Hold records that the receive of msg waits (until says for what).
 func (r *Recorder) Hold(msg, until string, f Failure) error {
-	return r.event(trace.Hold, func(b []byte) []byte {
+	return r.event(trace.Hold, 0, func(b []byte) []byte {
 		return failure(str(str(b, "msg", msg), "until", until), f)
 	})
 }
 
 // Unhold records that the held receive of msg goes on.
 func (r *Recorder) Unhold(msg string, f Failure) error {
-	return r.event(trace.Unhold, func(b []byte) []byte { return failure(str(b, "msg", msg), f) })
+	return r.event(trace.Unhold, 0, func(b []byte) []byte { return failure(str(b, "msg", msg), f) })
 }
 
 // Restart records the restart after the process's failure; Pos becomes
@@ -81,7 +81,7 @@ func (r *Recorder) Restart(s Restore) error { return r.restore(trace.Restart, s)
 func (r *Recorder) Rollback(s Restore) error { return r.restore(trace.Rollback, s) }
 
 func (r *Recorder) restore(kind trace.Kind, s Restore) error {
-	return r.event(kind, func(b []byte) []byte {
+	return r.event(kind, 0, func(b []byte) []byte {
 		r.op = s.Pos
 		b = num(num(b, "restore", int64(s.Ckpt)), "pos", int64(s.Pos))
 		if kind == trace.Restart {
@@ -117,7 +117,7 @@ func (r *Recorder) ControlRecv(wire []byte) (Header, error) {
 // End records how the process ended: done, or stuck (blocked or held)
 // at its current op, on the receive of msg.
 func (r *Recorder) End(state trace.EndState, msg string) error {
-	return r.event(trace.End, func(b []byte) []byte {
+	return r.event(trace.End, 0, func(b []byte) []byte {
 		b = str(b, "state", state.String())
 		if state != trace.StateDone {
 			b = num(b, "op", int64(r.op))

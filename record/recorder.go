@@ -51,7 +51,7 @@ type Recorder struct {
 // w; it writes the header line first (buffered).
 func New(name string, w io.Writer, opt Options) *Recorder {
 	r := newRecorder(name, w, opt)
-	r.header()
+	r.buf = append(r.buf, r.headLine()...)
 	return r
 }
 
@@ -83,7 +83,7 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 		return nil, err
 	}
 	if r.size == 0 {
-		r.header()
+		r.buf = append(r.buf, r.headLine()...)
 	}
 	return r, nil
 }

@@ -44,8 +44,8 @@ const (
 	// InTick: a basic-checkpoint timer tick (trace `checkpoint`). If Down
 	// is set the engine has already recorded `checkpoint_skipped` with
 	// reason "down" and ignores every effect; the algorithm is told so it
-	// can count the tick (MS `next`). Held is set for a process the
-	// algorithm holds (EffHoldProcess); its ticks are taken normally.
+	// can count the tick (MS `next`). A process the algorithm holds
+	// (EffHoldProcess) takes its ticks normally.
 	InTick
 	// InFlush: the volatile message log is written to stable storage
 	// (trace `flush`). Never sent for a down process. PK answers with one
@@ -85,25 +85,26 @@ const (
 var inputNames = [...]string{"Input(0)", "InTick", "InFlush", "InSend", "InRecv", "InFail", "InRestart", "InControl"}
 
 // String returns the kind's Go name ("InRecv"), so test failures read.
-func (k InputKind) String() string {
-	if int(k) < len(inputNames) {
-		return inputNames[k]
+func (k InputKind) String() string { return kindName(inputNames[:], int(k), "InputKind") }
+
+// kindName is the name of kind k in names, or type(k) beyond them.
+func kindName(names []string, k int, typ string) string {
+	if k < len(names) {
+		return names[k]
 	}
-	return "InputKind(" + strconv.Itoa(int(k)) + ")"
+	return typ + "(" + strconv.Itoa(k) + ")"
 }
 
 // Input is one input to the algorithm. Fields a kind does not use are
 // zero.
 type Input struct {
 	Kind InputKind
-	// T is the simulated time of the input.
-	T trace.Time
 	// P is the process concerned.
 	P Proc
 	// Pos is the number of P's live ops completed before this input.
 	Pos int32
-	// Down and Held qualify InTick.
-	Down, Held bool
+	// Down qualifies InTick.
+	Down bool
 	// Op is the op index (in P's program) of InSend and InRecv.
 	Op int32
 	// Msg is the message of InSend and InRecv.
@@ -129,7 +130,6 @@ type Input struct {
 
 // ControlMsg is a control message recorded while its receiver was down.
 type ControlMsg struct {
-	T       trace.Time
 	From    Proc
 	Control trace.Control
 	Body    *trace.ControlBody

@@ -6,12 +6,11 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// apply applies the effects fx of input in, in order. j collects the
+// apply applies the effects fx of input in, in order. res collects the
 // judgement of an InRecv. It never calls the algorithm: everything an
 // effect needs is in the effect.
-func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
+func (e *engine) apply(in *Input, fx []Effect, res *int) error {
 	p := int32(in.P)
-	retry := false
 	for i := range fx {
 		f := &fx[i]
 		var err error
@@ -25,10 +24,10 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 		case EffLog:
 			err = e.logged(p, f)
 		case EffDeliver, EffDiscard, EffHold:
-			if in.Kind != InRecv || j == nil || j.res != resNone {
+			if in.Kind != InRecv || res == nil || *res != resNone {
 				return fmt.Errorf("replay: algorithm %s: judgement outside a receive", e.alg.Name())
 			}
-			e.judged(in, f, j)
+			*res = e.judged(in, f)
 		case EffControl:
 			err = e.sendControl(p, f)
 		case EffRestart:
@@ -47,8 +46,6 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 			e.resume(p)
 		case EffResend:
 			err = e.resend(p, f)
-		case EffRetry:
-			retry = true
 		case EffStable:
 			err = e.stabilize(f)
 		case EffPiggyback:
@@ -59,10 +56,6 @@ func (e *engine) apply(in *Input, fx []Effect, j *judgement) error {
 		if err != nil {
 			return err
 		}
-	}
-	// A receive's judgement is the try itself.
-	if retry && in.Kind != InRecv {
-		e.retry(p)
 	}
 	return nil
 }
@@ -156,18 +149,17 @@ func (e *engine) resend(p int32, f *Effect) error {
 	return nil
 }
 
-// judged applies a receive's judgement.
-func (e *engine) judged(in *Input, f *Effect, j *judgement) {
+// judged applies a receive's judgement and returns its result.
+func (e *engine) judged(in *Input, f *Effect) int {
 	p := int32(in.P)
 	pr := &e.procs[p]
 	c := in.Copy
 	cr := &e.copies[c]
 	if f.Kind != EffHold {
-		e.unholdRecv(p, cr.msg, f.Failure)
+		e.unholdRecv(p, f.Failure)
 	}
 	switch f.Kind {
 	case EffDeliver:
-		j.res = resDeliver
 		if in.Via == trace.ViaNet {
 			e.boxRemove(c)
 			cr.state = copyTaken
@@ -176,8 +168,8 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 		pr.blocked = false
 		pr.exec = e.now
 		e.schedule(p)
+		return resDeliver
 	case EffDiscard:
-		j.res = resDiscard
 		if in.Via == trace.ViaNet {
 			e.boxRemove(c)
 			cr.state = copyDiscarded
@@ -185,26 +177,27 @@ func (e *engine) judged(in *Input, f *Effect, j *judgement) {
 		r := e.ev(trace.Discard, p)
 		r.Msg, r.Copy, r.Reason, r.Failure = cr.msg, cr.no, f.Reason, f.Failure.Run()
 		e.emit(r)
+		return resDiscard
 	case EffHold:
-		j.res = resHold
 		pr.blocked = false
 		if !pr.heldRecv {
 			pr.heldRecv = true
-			pr.holdMsg = cr.msg
 			r := e.ev(trace.Hold, p)
 			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure.Run()
 			e.emit(r)
 		}
 	}
+	return resHold
 }
 
-// unholdRecv ends p's held receive, if any, writing `unhold` for msg:
-// a judgement other than hold, or a restore, ends it.
-func (e *engine) unholdRecv(p, msg int32, failure Seq) {
+// unholdRecv ends p's held receive, if any, writing `unhold` for the
+// message of the receive held, p's next op: a judgement other than hold,
+// or a restore, ends it.
+func (e *engine) unholdRecv(p int32, failure Seq) {
 	if pr := &e.procs[p]; pr.heldRecv {
 		pr.heldRecv = false
 		r := e.ev(trace.Unhold, p)
-		r.Msg, r.Failure = msg, failure.Run()
+		r.Msg, r.Failure = e.tr.Events[pr.prog[pr.pos()]].Msg, failure.Run()
 		e.emit(r)
 	}
 }

@@ -1,10 +1,6 @@
 package replay
 
-import (
-	"strconv"
-
-	"github.com/ckpt-dev/ckpt/trace"
-)
+import "github.com/ckpt-dev/ckpt/trace"
 
 // EffectKind says what an Effect does.
 type EffectKind uint8
@@ -31,8 +27,8 @@ const (
 	// Failure); the engine examines the next candidate.
 	EffDiscard
 	// EffHold: the receive is held (Until says what for, attributed to
-	// Failure); it becomes a ready op again after P's next control input
-	// or EffRetry, and then examines every candidate again from the first.
+	// Failure); it becomes a ready op again after P's next control input,
+	// and then examines every candidate again from the first.
 	EffHold
 	// EffControl sends control message Control with Body to To; it
 	// arrives control_delay later. Failure travels with it. To may be P
@@ -74,10 +70,6 @@ const (
 	// as a new copy with resend: true, of: the number of the copy that
 	// send transmitted, carrying its piggyback; Failure attributes it.
 	EffResend
-	// EffRetry makes P's held receive a ready op again once the input's
-	// effects are applied, like a control input does (ignored in answer
-	// to InRecv, which is that try).
-	EffRetry
 	// EffStable says that process To — any process, not only P: one
 	// algorithm value simulates them all — will never restore a
 	// checkpoint before its checkpoint Ckpt (0 is the initial one), so
@@ -93,15 +85,10 @@ const (
 
 var effectNames = [...]string{"Effect(0)", "EffPiggyback", "EffCheckpoint", "EffSkip", "EffLog", "EffDeliver",
 	"EffDiscard", "EffHold", "EffControl", "EffRestart", "EffRollback", "EffHoldProcess", "EffResume",
-	"EffResend", "EffRetry", "EffStable"}
+	"EffResend", "EffStable"}
 
 // String returns the kind's Go name ("EffRestart"), so test failures read.
-func (k EffectKind) String() string {
-	if int(k) < len(effectNames) {
-		return effectNames[k]
-	}
-	return "EffectKind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k EffectKind) String() string { return kindName(effectNames[:], int(k), "EffectKind") }
 
 // LogCopy is one replay-log entry: receive op Op takes copy Copy.
 type LogCopy struct {

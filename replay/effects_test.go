@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 
 // scripted behaves like Plain (checkpoint at every tick, deliver every
 // copy) unless hook handles the input; it exercises the effects PK needs
-// (instant replay with resends, requeue, holds, resume, retry).
+// (instant replay with resends, requeue, holds, resume).
 type scripted struct {
 	*replay.Plain
 	hook func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool)
@@ -21,9 +22,24 @@ type scripted struct {
 	got   [][]replay.CopyID
 	sent  map[int32]replay.CopyID // op of P0 -> copy
 	state map[string]int
+	// ticks[p] counts p's ticks so far, the one being handled included.
+	ticks []int
+}
+
+// holdOrResume holds p (until, if set) at one tick and resumes it at the
+// next.
+func (s *scripted) holdOrResume(p replay.Proc, until string) replay.Effect {
+	key := fmt.Sprint("held ", p)
+	if s.state[key] ^= 1; s.state[key] == 0 {
+		return replay.Effect{Kind: replay.EffResume}
+	}
+	return replay.Effect{Kind: replay.EffHoldProcess, Until: until}
 }
 
 func (s *scripted) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
+	if in.Kind == replay.InTick {
+		s.ticks[in.P]++
+	}
 	if out, ok := s.hook(s, in, fx); ok {
 		return out
 	}
@@ -42,7 +58,7 @@ func (s *scripted) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 
 func newScripted(n int, hook func(s *scripted, in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool)) *scripted {
 	return &scripted{Plain: replay.NewPlain(n), hook: hook, got: make([][]replay.CopyID, n),
-		sent: map[int32]replay.CopyID{}, state: map[string]int{}}
+		sent: map[int32]replay.CopyID{}, state: map[string]int{}, ticks: make([]int, n)}
 }
 
 func has(t *testing.T, run *trace.Run, want ...string) {
@@ -100,8 +116,8 @@ func TestInstantReplayRestart(t *testing.T) {
 
 // TestRequeueHoldResume: P1 delivers a and b, then a control message from
 // P0 rolls it back to checkpoint 0 with a's copy requeued; P1 holds the
-// re-executed receive of a until a tick says retry, and holds the whole
-// process until the next tick resumes it.
+// re-executed receive of a, and at a tick holds the whole process until
+// the next tick resumes it, when the receive is tried again.
 func TestRequeueHoldResume(t *testing.T) {
 	tr, err := tracetest.NewBuilder("P0", "P1").
 		Send(0.1, "P0", "P1", "a").
@@ -124,13 +140,10 @@ func TestRequeueHoldResume(t *testing.T) {
 			return append(fx, replay.Effect{Kind: replay.EffRollback, Cause: trace.CauseToken, Requeue: []replay.CopyID{s.got[1][0]}}), true
 		case in.Kind == replay.InRecv && s.state["rolled"] == 1 && s.state["retried"] == 0:
 			return append(fx, replay.Effect{Kind: replay.EffHold, Until: "tick"}), true
-		case in.Kind == replay.InTick && in.P == 1 && in.T == 2*trace.Second:
+		case in.Kind == replay.InTick && in.P == 1 && s.ticks[1] == 1: // at 2 s
 			s.state["retried"] = 1
-			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}, replay.Effect{Kind: replay.EffRetry}), true
-		case in.Kind == replay.InTick && in.P == 1 && in.T == 3*trace.Second:
-			if !in.Held {
-				panic("tick of a held process must say Held")
-			}
+			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}), true
+		case in.Kind == replay.InTick && in.P == 1 && s.ticks[1] == 2: // at 3 s
 			return append(fx, replay.Effect{Kind: replay.EffResume}), true
 		case in.Kind == replay.InTick && in.P == 1:
 			return fx, true
@@ -218,9 +231,9 @@ func TestBlockRecorded(t *testing.T) {
 			return fx, false
 		}
 		switch {
-		case in.P == 0 && in.T < 2*trace.Second:
+		case in.P == 0 && s.ticks[0] <= 2: // at 1 and 1.5 s
 			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
-		case in.P == 1 && in.T == trace.Second:
+		case in.P == 1 && s.ticks[1] == 1: // at 1 s
 			return append(fx, replay.Effect{Kind: replay.EffHoldProcess}), true
 		}
 		return append(fx, replay.Effect{Kind: replay.EffResume}), true
@@ -243,16 +256,18 @@ func TestBlockRecorded(t *testing.T) {
 }
 
 // cicSender sends with FDAS-like piggybacks: one CIC vector shared until
-// a tick replaces it.
+// a tick replaces it, its dv[0] the ticks so far.
 type cicSender struct {
 	*replay.Plain
-	cic *trace.CIC
+	cic   *trace.CIC
+	ticks int32
 }
 
 func (a *cicSender) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	switch in.Kind {
 	case replay.InTick:
-		a.cic = &trace.CIC{LC: trace.None, DV: []int32{int32(in.T / trace.Second), 0}}
+		a.ticks++
+		a.cic = &trace.CIC{LC: trace.None, DV: []int32{a.ticks, 0}}
 	case replay.InSend:
 		pb := trace.NewPiggyback()
 		pb.CIC = a.cic
@@ -320,10 +335,7 @@ func TestBlockPauses(t *testing.T) {
 			if in.Kind != replay.InTick {
 				return fx, false
 			}
-			if in.Held {
-				return append(fx, replay.Effect{Kind: replay.EffResume}), true
-			}
-			return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: c.until}), true
+			return append(fx, s.holdOrResume(in.P, c.until)), true
 		})
 		run, err := replay.Run(tr, alg, replay.Options{})
 		if err != nil {
@@ -354,10 +366,7 @@ func TestBlockOfAWaitingReceive(t *testing.T) {
 		if in.Kind != replay.InTick {
 			return fx, false
 		}
-		if in.Held {
-			return append(fx, replay.Effect{Kind: replay.EffResume}), true
-		}
-		return append(fx, replay.Effect{Kind: replay.EffHoldProcess, Until: "commit"}), true
+		return append(fx, s.holdOrResume(in.P, "commit")), true
 	})
 	run, err := replay.Run(tr, alg, replay.Options{})
 	if err != nil {

@@ -22,7 +22,7 @@ func (e *engine) envEvent(i int) error {
 			return nil
 		}
 		in := &e.in
-		*in = Input{Kind: InFlush, T: e.now, P: Proc(p), Pos: pr.pos()}
+		*in = Input{Kind: InFlush, P: Proc(p), Pos: pr.pos()}
 		return e.apply(in, e.step(in), nil)
 	case trace.Fail:
 		return e.fail(i)
@@ -36,7 +36,7 @@ func (e *engine) tick(i int) error {
 	p := ev.P
 	pr := &e.procs[p]
 	in := &e.in
-	*in = Input{Kind: InTick, T: e.now, P: Proc(p), Pos: pr.pos(), Down: pr.down, Held: pr.heldProc}
+	*in = Input{Kind: InTick, P: Proc(p), Pos: pr.pos(), Down: pr.down}
 	if pr.down {
 		r := e.ev(trace.CheckpointSkipped, p)
 		r.Reason = trace.ReasonDown
@@ -83,7 +83,7 @@ func (e *engine) fail(i int) error {
 		e.tooLate(t, i, "%s's restart would be at %s", e.name(p))
 	}
 	in := &e.in
-	*in = Input{Kind: InFail, T: e.now, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(seq)}
+	*in = Input{Kind: InFail, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(seq)}
 	if fx := e.step(in); len(fx) != 0 {
 		return fmt.Errorf("replay: algorithm %s returned effects for a failure", e.alg.Name())
 	}
@@ -96,7 +96,7 @@ func (e *engine) restart(p int32, failure int32) error {
 	pr := &e.procs[p]
 	pr.down = false
 	in := &e.in
-	*in = Input{Kind: InRestart, T: e.now, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(failure), Pending: pr.pending}
+	*in = Input{Kind: InRestart, P: Proc(p), Pos: pr.pos(), Failure: SeqOf(failure), Pending: pr.pending}
 	fx := e.step(in)
 	if len(fx) == 0 || fx[0].Kind != EffRestart {
 		return fmt.Errorf("replay: algorithm %s did not answer a restart with EffRestart", e.alg.Name())
@@ -122,7 +122,8 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 		e.tooLate(t, -1, "%s's %s message to %s would arrive at %s", e.name(p), f.Control, e.name(to))
 		return nil
 	}
-	ref := e.storeCtrl(ctrlRec{from: p, to: to, control: f.Control, body: f.Body, bodyIdx: r.Body, failure: f.Failure})
+	msg := ControlMsg{From: Proc(p), Control: f.Control, Body: f.Body, Failure: f.Failure}
+	ref := e.storeCtrl(ctrlRec{ControlMsg: msg, to: to, bodyIdx: r.Body})
 	e.txSeq++
 	e.q.push(item{t: t, class: classArrival, kind: itemControl, key: e.txSeq, p: to, ref: ref})
 	return nil
@@ -153,16 +154,16 @@ func (e *engine) arriveControl(ref int32) error {
 	e.ctrls[ref] = ctrlRec{}
 	e.ctrlFree = append(e.ctrlFree, ref)
 	r := e.ev(trace.ControlRecv, c.to)
-	r.Peer, r.Control, r.Body, r.Failure = c.from, c.control, c.bodyIdx, c.failure.Run()
+	r.Peer, r.Control, r.Body, r.Failure = int32(c.From), c.Control, c.bodyIdx, c.Failure.Run()
 	e.emit(r)
 	pr := &e.procs[c.to]
 	if pr.down {
-		pr.pending = append(pr.pending, ControlMsg{T: e.now, From: Proc(c.from), Control: c.control, Body: c.body, Failure: c.failure})
+		pr.pending = append(pr.pending, c.ControlMsg)
 		return nil
 	}
 	in := &e.in
-	*in = Input{Kind: InControl, T: e.now, P: Proc(c.to), Pos: pr.pos(), Peer: Proc(c.from),
-		Control: c.control, Body: c.body, Failure: c.failure}
+	*in = Input{Kind: InControl, P: Proc(c.to), Pos: pr.pos(), Peer: c.From,
+		Control: c.Control, Body: c.Body, Failure: c.Failure}
 	if err := e.apply(in, e.step(in), nil); err != nil {
 		return err
 	}

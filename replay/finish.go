@@ -1,7 +1,8 @@
 package replay
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -35,12 +36,9 @@ func (e *engine) finish() {
 			left = append(left, CopyID(c))
 		}
 	}
-	sort.Slice(left, func(a, b int) bool {
-		ca, cb := &e.copies[left[a]], &e.copies[left[b]]
-		if ca.to != cb.to {
-			return ca.to < cb.to
-		}
-		return ca.arrSeq < cb.arrSeq
+	slices.SortFunc(left, func(a, b CopyID) int {
+		ca, cb := &e.copies[a], &e.copies[b]
+		return cmp.Or(cmp.Compare(ca.to, cb.to), cmp.Compare(ca.arrSeq, cb.arrSeq))
 	})
 	for _, c := range left {
 		cr := &e.copies[c]

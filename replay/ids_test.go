@@ -9,13 +9,13 @@ import (
 
 // TestNames: kinds print their Go names, so test failures read.
 func TestNames(t *testing.T) {
-	if got := fmt.Sprint([]EffectKind{EffRestart, EffResend, EffRetry, 0, 99}); got != "[EffRestart EffResend EffRetry Effect(0) EffectKind(99)]" {
+	if got := fmt.Sprint([]EffectKind{EffRestart, EffResend, EffStable, 0, 99}); got != "[EffRestart EffResend EffStable Effect(0) EffectKind(99)]" {
 		t.Errorf("effect kinds print as %s", got)
 	}
 	if got := fmt.Sprint([]InputKind{InTick, InControl, 0, 42}); got != "[InTick InControl Input(0) InputKind(42)]" {
 		t.Errorf("input kinds print as %s", got)
 	}
-	for k := EffPiggyback; k <= EffRetry; k++ {
+	for k := EffPiggyback; k <= EffStable; k++ {
 		if s := k.String(); s[:3] != "Eff" {
 			t.Errorf("effect kind %d has no name: %s", k, s)
 		}

@@ -29,13 +29,12 @@ type copyRec struct {
 	state      uint8
 }
 
-// ctrlRec is one control message.
+// ctrlRec is one control message in flight: what its receiver is
+// handed, and who that is.
 type ctrlRec struct {
-	from, to int32
-	control  trace.Control
-	body     *trace.ControlBody
-	bodyIdx  int32 // body's index in the run's Bodies, shared by send and receive
-	failure  Seq
+	ControlMsg
+	to      int32
+	bodyIdx int32 // body's index in the run's Bodies, shared by send and receive
 }
 
 // transmit sends a new copy of msg from p to `to`, carrying the piggyback
@@ -67,7 +66,7 @@ func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure Seq
 // to `to` about to transmit, and stores it.
 func (e *engine) askPB(p, k, msg, to int32) (int32, error) {
 	in := &e.in
-	*in = Input{Kind: InSend, T: e.now, P: Proc(p), Pos: e.procs[p].pos(), Op: k, Msg: Msg(msg), Peer: Proc(to),
+	*in = Input{Kind: InSend, P: Proc(p), Pos: e.procs[p].pos(), Op: k, Msg: Msg(msg), Peer: Proc(to),
 		Copy: CopyID(len(e.copies))}
 	fx := e.step(in)
 	if len(fx) != 1 || fx[0].Kind != EffPiggyback {

@@ -93,10 +93,6 @@ const (
 	resRolledBack
 )
 
-type judgement struct {
-	res int
-}
-
 // judge offers copy c, from via, to receive op k of p.
 func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	cr := &e.copies[c]
@@ -107,18 +103,18 @@ func (e *engine) judge(p, k int32, c CopyID, via trace.Via) (int, error) {
 	// in.PB points into the run's PBs, whose entries are never written
 	// after they are stored but to drop their vector (release.go), which
 	// the check above rules out here.
-	*in = Input{Kind: InRecv, T: e.now, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
+	*in = Input{Kind: InRecv, P: Proc(p), Pos: k, Op: k, Msg: Msg(cr.msg), Peer: Proc(cr.from),
 		Copy: c, Via: via, PB: &e.out.PBs[cr.pb]}
-	j := judgement{}
+	res := resNone
 	gen := e.procs[p].gen
-	if err := e.apply(in, e.step(in), &j); err != nil {
+	if err := e.apply(in, e.step(in), &res); err != nil {
 		return resNone, err
 	}
 	if e.procs[p].gen != gen {
 		return resRolledBack, nil
 	}
-	if j.res == resNone {
+	if res == resNone {
 		return resNone, fmt.Errorf("replay: algorithm %s gave no judgement for a receive", e.alg.Name())
 	}
-	return j.res, nil
+	return res, nil
 }

@@ -85,8 +85,7 @@ type proc struct {
 	// woken is set while an item re-trying its waiting receive is queued
 	// (after a copy arrived or a held receive may be released), so that
 	// several causes at one instant queue it once.
-	woken   bool
-	holdMsg int32
+	woken bool
 }
 
 // stale makes the queued op items of the process stale.
@@ -181,7 +180,6 @@ func (e *engine) programs(counts []int32) {
 		e.procs[p].prog = all[len(all) : len(all) : len(all)+int(counts[p])]
 		all = all[:len(all)+int(counts[p])]
 		e.procs[p].live = make([]CopyID, 0, counts[p])
-		e.procs[p].holdMsg = trace.None
 	}
 	for i := range evs {
 		if ev := &evs[i]; ev.Kind.IsOp() {

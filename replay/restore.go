@@ -31,7 +31,7 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 	}
 	undone := max(L-pos, 0)
 	// The held or blocked receive is undone by any restore.
-	e.unholdRecv(p, pr.holdMsg, f.Failure)
+	e.unholdRecv(p, f.Failure)
 	pr.blocked = false
 	pr.stale()
 	if L > pos {
