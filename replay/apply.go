@@ -180,8 +180,13 @@ func (e *engine) judged(in *Input, f *Effect) int {
 		return resDiscard
 	case EffHold:
 		pr.blocked = false
-		if !pr.heldRecv {
-			pr.heldRecv = true
+		// Judged again, a held receive holds on for the next recovery it
+		// waits for: the hold ended when the one it named was applied
+		// (SPEC §4.2 case 1 waits for every such recovery), so a new
+		// hold says what it waits for now, at the instant it examined
+		// its message again (the checker times the receive from there).
+		if !pr.heldRecv || f.Failure != pr.holdFor {
+			pr.heldRecv, pr.holdFor = true, f.Failure
 			r := e.ev(trace.Hold, p)
 			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure.Run()
 			e.emit(r)

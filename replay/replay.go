@@ -81,7 +81,9 @@ type proc struct {
 	paused   bool
 	pausedAt trace.Time
 	heldRecv bool
-	blocked  bool // its receive waits for a copy
+	// holdFor is the failure the held receive waits for (its hold's).
+	holdFor Seq
+	blocked bool // its receive waits for a copy
 	// woken is set while an item re-trying its waiting receive is queued
 	// (after a copy arrived or a held receive may be released), so that
 	// several causes at one instant queue it once.

@@ -17,7 +17,7 @@ func TestCloneKnowsEveryField(t *testing.T) {
 		{engine{}, []string{"tr", "alg", "params", "out", "procs", "q", "copies", "ctrls", "ctrlFree", "head", "tail", "ncopy",
 			"now", "txSeq", "arrSeq", "lastPB", "lastVT", "bodies", "in", "fx", "err", "stream", "cur", "releaseState"}},
 		{proc{}, []string{"prog", "live", "ckpts", "replay", "rcur", "pending", "exec", "gen", "down", "heldProc", "paused",
-			"pausedAt", "heldRecv", "blocked", "woken"}},
+			"pausedAt", "heldRecv", "holdFor", "blocked", "woken"}},
 		{releaseState{}, []string{"stable", "pbRefs", "drops", "next"}},
 	} {
 		ty := reflect.TypeOf(c.v)
