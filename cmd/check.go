@@ -6,7 +6,6 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // newCheckCmd builds `ckpt check [flags] RUN...`.
@@ -51,14 +50,6 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		return checked(ios.pipe().CheckFile(path))
 	})
 	return finishReports(ios, f, reports, lines, false)
-}
-
-// checkRun checks run as it is (pipeline.Check), against the source
-// trace its header names when that can be read; when it cannot, a note
-// says so on stderr and in the report, whose equivalence is then
-// unknown.
-func checkRun(ios *IO, run *trace.Run, path string) fileResult {
-	return checked(ios.pipe().Check(run, path))
 }
 
 // checked is the result of a check that gave r, note and err.

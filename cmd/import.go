@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/foreign"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
@@ -25,25 +24,18 @@ import (
 // importOptions are the flags of `ckpt import` and `ckpt import shiviz`.
 type importOptions struct {
 	// command and takes name the command and its files in messages.
-	command, takes   string
-	From             string
-	Regex, Delimiter string
-	Lenient          bool
-	Output           string
-	JSONL, Gzip      bool
-	Quiet            bool
-
-	Step       trace.Time
-	TimeGroup  string
-	TimeLayout string
-	TickEvery  int
+	command, takes string
+	From           string
+	parse          shiviz.ParseOptions
+	Output         string
+	JSONL, Gzip    bool
+	Quiet          bool
+	// opts takes the flags that need no parsing; importOptions adds
+	// the others.
+	opts       shiviz.ImportOptions
 	TickPeriod string
-	FlushEvery int
 	FailAt     []string
 	FailMatch  string
-	Down       trace.Time
-
-	RestartDelay, ControlDelay trace.Time
 }
 
 const importLong = `Read logs of real systems — ShiViz and GoVector logs, DistributedClocks
@@ -105,32 +97,31 @@ func newImportCmd(ios *IO) *cobra.Command {
 
 func importFlags(c *cobra.Command, o *importOptions) {
 	fl := c.Flags()
-	fl.StringVar(&o.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
-	fl.StringVar(&o.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
-	fl.BoolVar(&o.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
+	fl.StringVar(&o.parse.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
+	fl.StringVar(&o.parse.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
+	fl.BoolVar(&o.parse.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
 	fl.StringVarP(&o.Output, "output", "o", "", "output file (a directory with --delimiter); default stdout")
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
-	o.Step = shiviz.DefaultStep
-	fl.Var(secondsFlag(&o.Step, true), "step", "seconds between consecutive ops when times come from positions")
-	fl.StringVar(&o.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
-	fl.StringVar(&o.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
-	fl.Var(intFlag(&o.TickEvery, 0), "tick-every", "add a checkpoint tick after every K events of each process")
+	o.opts.Step = shiviz.DefaultStep
+	fl.Var(secondsFlag(&o.opts.Step, true), "step", "seconds between consecutive ops when times come from positions")
+	fl.StringVar(&o.opts.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
+	fl.StringVar(&o.opts.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
+	fl.Var(intFlag(&o.opts.TickEvery, 0), "tick-every", "add a checkpoint tick after every K events of each process")
 	fl.StringVar(&o.TickPeriod, "tick-period", "", "add checkpoint ticks every P seconds (P, or P0,P1,... per process)")
-	fl.Var(intFlag(&o.FlushEvery, 0), "flush-every", "add a log flush after every K events of each process")
+	fl.Var(intFlag(&o.opts.FlushEvery, 0), "flush-every", "add a log flush after every K events of each process")
 	fl.StringArrayVar(&o.FailAt, "fail-at", nil, "inject a failure after the N-th event of HOST (HOST:N, repeatable)")
 	fl.StringVar(&o.FailMatch, "fail-match", "", "inject a failure after every event whose text matches this regex (e.g. Crashing)")
-	fl.Var(secondsFlag(&o.Down, true), "down", "seconds an injected failure keeps its process down (default: restart_delay)")
-	fl.Var(secondsFlag(&o.RestartDelay, true), "restart-delay", "params.restart_delay written into the trace, in seconds")
-	fl.Var(secondsFlag(&o.ControlDelay, true), "control-delay", "params.control_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.opts.Down, true), "down", "seconds an injected failure keeps its process down (default: restart_delay)")
+	fl.Var(secondsFlag(&o.opts.Params.RestartDelay, true), "restart-delay", "params.restart_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.opts.Params.ControlDelay, true), "control-delay", "params.control_delay written into the trace, in seconds")
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are
 // usage errors.
 func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
-	opt := shiviz.ImportOptions{Step: o.Step, Down: o.Down, TickEvery: o.TickEvery, FlushEvery: o.FlushEvery}
-	opt.Params.RestartDelay, opt.Params.ControlDelay = o.RestartDelay, o.ControlDelay
+	opt := o.opts
 	var err error
 	if o.From != "" && !slices.Contains(foreign.Formats, o.From) {
 		return opt, usagef("--from %s: want one of %s", o.From, strings.Join(foreign.Formats, ", "))
@@ -153,7 +144,6 @@ func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 			return opt, usagef("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
 		}
 	}
-	opt.TimeGroup, opt.TimeLayout = o.TimeGroup, o.TimeLayout
 	return opt, nil
 }
 
@@ -162,7 +152,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Delimiter != "" && (o.Output == "" || o.Output == "-") {
+	if o.parse.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
 	}
 	if o.From == "" && record.Recordings(args) {
@@ -173,13 +163,12 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	log, err := foreign.Read(files, foreign.Options{From: o.From,
-		Parse: shiviz.ParseOptions{Regex: o.Regex, Delimiter: o.Delimiter, Lenient: o.Lenient}})
+	log, err := foreign.Read(files, foreign.Options{From: o.From, Parse: o.parse})
 	if err != nil {
 		return err
 	}
 	wopts := codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
-	if o.Delimiter == "" {
+	if o.parse.Delimiter == "" {
 		if wopts, err = traceWriteOptions(o.Output, o.JSONL, o.Gzip); err != nil {
 			return err
 		}
@@ -189,7 +178,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Delimiter == "" {
+	if o.parse.Delimiter == "" {
 		o.summary(ios, name, log, log.Executions[0], stats[0])
 		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[0], wopts) })
 	}

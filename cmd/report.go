@@ -1,13 +1,9 @@
 package cmd
 
 import (
-	"io"
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/render"
 )
 
 // newReportCmd builds `ckpt report [flags] FILE`.
@@ -62,7 +58,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 			case tr != nil:
 				return fileResult{reports: verifyTrace(ios, tr, path, f)}
 			}
-			res = checkRun(ios, run, path)
+			res = checked(ios.pipe().Check(run, path))
 		}
 		if n := ignoredNote(path, f.given); n != "" {
 			res.notes = append([]string{n}, res.notes...)
@@ -70,13 +66,4 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 		return res
 	})
 	return finishReports(ios, f, reports, lines, true)
-}
-
-// reportColor allows colour only for text written to a terminal, and
-// never when NO_COLOR is set (no-color.org) or TERM is dumb.
-func reportColor(f *reportFlags, w io.Writer) bool {
-	if render.Format(f.Format) != render.Text || (f.Output != "" && f.Output != "-") {
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
 }

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -158,12 +160,11 @@ func (f *reportFlags) validate() error {
 	return checkAlgo(f.Algo, f.Variant, choices)
 }
 
-// algorithms returns the algorithm names --algo selects, in report order:
-// "both" is the two recovery algorithms, ms and pk (the protocols without
-// recovery are chosen by name).
-func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
-
-// renderOptions returns the render.Options the flags ask for.
-func (f *reportFlags) renderOptions(full bool) render.Options {
-	return render.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
+// renderOptions returns the render.Options the flags ask for, output
+// going to w: colour only for text written to a terminal, and never when
+// NO_COLOR is set (no-color.org) or TERM is dumb.
+func (f *reportFlags) renderOptions(w io.Writer) render.Options {
+	color := render.Format(f.Format) == render.Text && (f.Output == "" || f.Output == "-") &&
+		os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
+	return render.Options{Quiet: f.Quiet, Strict: f.Strict, Color: color}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"github.com/ckpt-dev/ckpt/explore"
@@ -66,7 +67,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 // after the other, and checks each run (pipeline.Verify).
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params,
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.Params,
 		VerdictsOnly: f.Quiet,
 	})
 	reports := make([]report.Report, len(outs))
