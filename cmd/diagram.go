@@ -19,17 +19,12 @@ import (
 type diagramFlags struct {
 	Output    string
 	Format    string
-	Algo      string
-	Variant   string
 	Axis      string
 	MaxEvents int
 	// maxSet is whether --max-events was given: its default (0) means
 	// the writer's own window, an explicit 0 is an error.
 	maxSet bool
-	// given are the replay flags given, which a run ignores.
-	given []string
-	// params are --restart-delay and --control-delay.
-	params trace.Params
+	replayFlags
 }
 
 // newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk|both] [-o OUT.svg|OUT.html]`.
@@ -78,9 +73,7 @@ invalid input or usage.`,
 	fl := c.Flags()
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
-	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
-	fl.StringVar(&f.Variant, "variant", "", variantHelp(algoNames(true)))
-	addDelayFlags(fl, &f.params)
+	f.add(fl, algoNames(true), "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
 	fl.StringVar(&f.Axis, "axis", diagram.AxisLogical, "x axis: logical (happened-before order) or time (real time, to scale)")
 	fl.IntVar(&f.MaxEvents, "max-events", 0, "window runs with more events than this (default 3000 for svg, 250000 for html)")
 	return c
@@ -161,7 +154,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		return []diagram.Panel{{Run: run, Report: &rep}}, nil
 	}
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.params, KeepRuns: true,
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.Params, KeepRuns: true,
 	})
 	var panels []diagram.Panel
 	for _, o := range outs {
@@ -175,7 +168,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 }
 
 func checkDiagramFlags(f *diagramFlags) error {
-	if err := checkAlgo(f.Algo, f.Variant, algoNames(true)); err != nil {
+	if err := f.check(); err != nil {
 		return err
 	}
 	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {

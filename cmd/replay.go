@@ -11,18 +11,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // replayOptions are the flags of `ckpt replay`.
 type replayOptions struct {
-	File    string
-	Algo    string
-	Output  string
-	Variant string
-	Quiet   bool
-	// params are --restart-delay and --control-delay.
-	params trace.Params
+	File   string
+	Output string
+	Quiet  bool
+	replayFlags
 }
 
 // newReplayCmd builds `ckpt replay --algo ms|pk FILE [-o OUT]`.
@@ -49,10 +45,8 @@ check finds it from wherever it runs.
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Algo, "algo", "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
+	o.add(fl, algoNames(false), "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
-	addDelayFlags(fl, &o.params)
-	fl.StringVar(&o.Variant, "variant", "", variantHelp(algoNames(false)))
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
@@ -63,7 +57,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	if o.Algo == "" {
 		return usagef("--algo is required (%s)", algorithms.Choice(algoNames(false)))
 	}
-	if err := checkAlgo(o.Algo, o.Variant, algoNames(false)); err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
 	tr, err := readOne("ckpt replay", pipeline.TraceDoc, o.File, ios.pipe().ReadTrace)
@@ -80,6 +74,6 @@ func runReplay(ios *IO, o *replayOptions) error {
 	stream := o.Output != "" && o.Output != "-"
 	source := pipeline.SourceFor(o.File, o.Output)
 	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
-		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.params, source, wo, stream)
+		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.Params, source, wo, stream)
 	})
 }

@@ -25,16 +25,33 @@ type reportFlags struct {
 	Quiet bool
 	// Output is the file to write ("" or "-" for stdout).
 	Output string
-	// Algo is an algorithm of the table, or both (ms and pk), for
-	// verify and report on traces.
+	// Strict makes a report with an unknown property unknown (exit 1).
+	Strict bool
+	replayFlags
+}
+
+// addReportFlags registers the shared flags on cmd, writing into f;
+// --algo takes one of choices (e.g. algoNames(true)).
+func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.Format, "format", string(render.Text), "output format: text, json, markdown or junit")
+	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
+	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
+	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
+	f.add(fl, choices, algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
+}
+
+// replayFlags are the flags that say how to replay a trace
+// (replayFlagNames), which a run ignores: verify, check, report,
+// explore, replay and diagram register them by add.
+type replayFlags struct {
+	// Algo is an algorithm of the table, or both (ms and pk).
 	Algo string
-	// Params are --restart-delay and --control-delay (addDelayFlags).
-	Params trace.Params
 	// Variant is a variant of the algorithm table ("" or "textbook"); it
 	// applies to the selected algorithms that have it.
 	Variant string
-	// Strict makes a report with an unknown property unknown (exit 1).
-	Strict bool
+	// Params are --restart-delay and --control-delay (addDelayFlags).
+	Params trace.Params
 	// choices are the --algo values the command takes (nil: every
 	// algorithm of the table, and both).
 	choices []string
@@ -43,18 +60,13 @@ type reportFlags struct {
 	given []string
 }
 
-// addReportFlags registers the shared flags on cmd, writing into f;
-// --algo takes one of choices (e.g. algoNames(true)).
-func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
-	f.choices = choices
-	fl := cmd.Flags()
-	fl.StringVar(&f.Format, "format", string(render.Text), "output format: text, json, markdown or junit")
-	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
-	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
-	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
-	fl.StringVar(&f.Algo, "algo", algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
-	addDelayFlags(fl, &f.Params)
-	fl.StringVar(&f.Variant, "variant", "", variantHelp(choices))
+// add registers the replay flags on fl, writing into r: --algo takes one
+// of choices, def by default, and algoHelp is its help.
+func (r *replayFlags) add(fl *pflag.FlagSet, choices []string, def, algoHelp string) {
+	r.choices = choices
+	fl.StringVar(&r.Algo, "algo", def, algoHelp)
+	addDelayFlags(fl, &r.Params)
+	fl.StringVar(&r.Variant, "variant", "", variantHelp(choices))
 }
 
 // The --algo and --variant flags of every command read the algorithm
@@ -98,14 +110,18 @@ func variantHelp(choices []string) string {
 	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + rule
 }
 
-// checkAlgo checks --algo against the values the command takes
+// check checks --algo against the values the command takes
 // (choices) and --variant against the algorithms it selects, by one
 // rule for every command (algorithms.VariantRule); both are usage errors.
-func checkAlgo(algo, variant string, choices []string) error {
-	if !slices.Contains(choices, algo) {
-		return usagef("--algo %q: want %s", algo, algorithms.Choice(choices))
+func (r *replayFlags) check() error {
+	choices := r.choices
+	if choices == nil {
+		choices = algoNames(true)
 	}
-	if err := algorithms.CheckVariant(variant, algorithms.Select(algo)); err != nil {
+	if !slices.Contains(choices, r.Algo) {
+		return usagef("--algo %q: want %s", r.Algo, algorithms.Choice(choices))
+	}
+	if err := algorithms.CheckVariant(r.Variant, algorithms.Select(r.Algo)); err != nil {
 		return usageError(err)
 	}
 	return nil
@@ -153,11 +169,7 @@ func (f *reportFlags) validate() error {
 	if _, err := render.ParseFormat(f.Format); err != nil {
 		return usageError(err)
 	}
-	choices := f.choices
-	if choices == nil {
-		choices = algoNames(true)
-	}
-	return checkAlgo(f.Algo, f.Variant, choices)
+	return f.check()
 }
 
 // renderOptions returns the render.Options the flags ask for, output
