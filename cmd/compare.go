@@ -79,7 +79,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 func runCompare(ios *IO, f *compareFlags, args []string) error {
 	format, err := render.ParseFormat(f.format, render.CompareFormats...)
 	if err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	protocols, err := compare.ParseProtocols(f.protocols)
 	if err != nil {

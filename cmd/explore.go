@@ -97,7 +97,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	res, err := explore.Run(ctx, tr, opts)
 	meter.Finish()
 	if errors.Is(err, explore.ErrOptions) {
-		return usageError(err)
+		return flagError{err}
 	}
 	if err != nil {
 		return exploreError(ios, f, path, err)

@@ -50,7 +50,7 @@ unreadable.`,
 
 func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	if _, err := render.ParseFormat(f.report.Format, render.Formats...); err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
 		return fmt.Errorf("-: standard input given twice")

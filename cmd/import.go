@@ -135,7 +135,7 @@ func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 	for _, f := range o.FailAt {
 		fp, err := shiviz.ParseFailPoint(f)
 		if err != nil {
-			return opt, usageError(err)
+			return opt, flagError{err}
 		}
 		opt.FailAt = append(opt.FailAt, fp)
 	}

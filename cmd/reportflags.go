@@ -122,7 +122,7 @@ func (r *replayFlags) check() error {
 		return usagef("--algo %q: want %s", r.Algo, algorithms.Choice(choices))
 	}
 	if err := algorithms.CheckVariant(r.Variant, algorithms.Select(r.Algo)); err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ func ignoredNote(path string, given []string) string {
 // validate checks the flag values; errors are usage errors (exit 2).
 func (f *reportFlags) validate() error {
 	if _, err := render.ParseFormat(f.Format); err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	return f.check()
 }

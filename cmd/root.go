@@ -84,9 +84,6 @@ func usagef(format string, args ...any) error {
 	return flagError{fmt.Errorf(format, args...)}
 }
 
-// usageError wraps err as a flagError.
-func usageError(err error) error { return flagError{err} }
-
 // NewRootCmd builds the ckpt command tree.
 func NewRootCmd(ios *IO) *cobra.Command {
 	root := &cobra.Command{

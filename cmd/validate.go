@@ -9,12 +9,8 @@ import (
 	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
-type validateOptions struct {
-	quiet bool
-}
-
 func newValidateCmd(ios *IO) *cobra.Command {
-	o := &validateOptions{}
+	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check the format and causality of traces and runs",
@@ -37,14 +33,15 @@ N: what is wrong" ("run event N" in a run: the event with seq N). The
 exit status is 2 if any file is invalid.`,
 		Args: minArgs(1, "FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(ios, o, args)
+			return runValidate(ios, quiet, args)
 		},
 	}
-	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the files that are invalid")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the files that are invalid")
 	return cmd
 }
 
-func runValidate(ios *IO, o *validateOptions, args []string) error {
+// runValidate prints one line per file, only the invalid ones if quiet.
+func runValidate(ios *IO, quiet bool, args []string) error {
 	inputs, err := expandInputs(ios.ErrOut, args, "")
 	if err != nil {
 		return err
@@ -68,7 +65,7 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", in.Path, msg)
 			continue
 		}
-		if !o.quiet {
+		if !quiet {
 			fmt.Fprintf(out, "%s\tok\t%s\n", in.Path, line)
 		}
 	}
