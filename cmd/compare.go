@@ -105,19 +105,17 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o.Progress = meter.Update
 	tables := compare.Files(inputs, o)
 	meter.Finish()
-	var bad []string
-	for _, t := range tables {
-		if t.Error != "" {
-			bad = append(bad, fmt.Sprintf("ckpt: %s: %s", t.File, t.Error))
-		}
-	}
 	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
-	for _, l := range bad {
-		fmt.Fprintln(ios.ErrOut, l)
+	bad := false
+	for _, t := range tables {
+		if t.Error != "" {
+			bad = true
+			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", t.File, t.Error)
+		}
 	}
-	if err == nil && len(bad) > 0 {
+	if err == nil && bad {
 		err = &ExitError{Code: ExitInvalid}
 	}
 	return err

@@ -66,7 +66,6 @@ invalid input or usage.`,
 		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.maxSet = cmd.Flags().Changed("max-events")
-			f.given = givenReplayFlags(cmd)
 			return runDiagram(ios, f, args[0])
 		},
 	}
@@ -79,33 +78,38 @@ invalid input or usage.`,
 	return c
 }
 
-// diagramFormat decides svg or html from --format, else the extension.
+// diagramFormat checks the flags (usage errors) and decides svg or html
+// from --format, else the extension.
 func diagramFormat(f *diagramFlags) (string, error) {
-	switch strings.ToLower(f.Format) {
-	case "svg", "html":
-		return strings.ToLower(f.Format), nil
-	case "":
-	default:
+	format := strings.ToLower(f.Format)
+	switch ext := strings.ToLower(filepath.Ext(f.Output)); {
+	case format == "svg" || format == "html":
+	case format != "":
 		return "", usagef("--format %q: want svg or html", f.Format)
-	}
-	switch ext := strings.ToLower(filepath.Ext(f.Output)); ext {
-	case ".html", ".htm":
-		return "html", nil
-	case ".svg", "":
-		return "svg", nil
+	case ext == ".html" || ext == ".htm":
+		format = "html"
+	case ext == ".svg" || ext == "":
+		format = "svg"
 	default:
 		// Writing SVG under a .png name would give a file its viewer
 		// cannot open: ask instead (--format svg says it is meant).
 		return "", usagef("-o %s: diagram writes SVG (.svg) or HTML (.html), not %s; give --format svg to write SVG under this name anyway", f.Output, ext)
 	}
+	if err := f.check(); err != nil {
+		return "", err
+	}
+	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
+		return "", usagef("--axis %q: want logical or time", f.Axis)
+	}
+	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
+		return "", usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
+	}
+	return format, nil
 }
 
 func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	format, err := diagramFormat(f)
 	if err != nil {
-		return err
-	}
-	if err := checkDiagramFlags(f); err != nil {
 		return err
 	}
 	var run *trace.Run
@@ -140,7 +144,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		if f.Algo == "both" {
 			return nil, fmt.Errorf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 		}
-		if n := ignoredNote(path, f.given); n != "" {
+		if n := f.ignoredNote(path); n != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
 		}
 		rep, note, err := ios.pipe().Check(run, path)
@@ -165,17 +169,4 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		panels = append(panels, diagram.Panel{Run: o.Run, Report: &o.Report})
 	}
 	return panels, nil
-}
-
-func checkDiagramFlags(f *diagramFlags) error {
-	if err := f.check(); err != nil {
-		return err
-	}
-	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
-		return usagef("--axis %q: want logical or time", f.Axis)
-	}
-	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
-		return usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
-	}
-	return nil
 }

@@ -115,13 +115,11 @@ func flagValueError(err error) error {
 	cause := errors.Unwrap(ive)
 	var ne *strconv.NumError
 	if errors.As(cause, &ne) {
-		switch fl.Value.Type() {
-		case "uint64", "uint", "uint32":
+		switch fl.Value.Type() { // the types of ckpt's pflag flags
+		case "uint64":
 			cause = errors.New("want a whole number >= 0")
-		case "int", "int64", "int32":
+		case "int", "int64":
 			cause = errors.New("want a whole number")
-		case "float64", "float32":
-			cause = errors.New("want a number")
 		case "bool":
 			cause = errors.New("want true or false")
 		}

@@ -31,7 +31,6 @@ could be checked (verdict unknown; with --strict, any unknown property);
 --format.`,
 		Args: exactArgs(1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.given = givenReplayFlags(cmd)
 			return runReport(ios, f, args[0])
 		},
 	}
@@ -60,7 +59,7 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 			}
 			res = checked(ios.pipe().Check(run, path))
 		}
-		if n := ignoredNote(path, f.given); n != "" {
+		if n := f.ignoredNote(path); n != "" {
 			res.notes = append([]string{n}, res.notes...)
 		}
 		return res

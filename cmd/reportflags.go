@@ -52,18 +52,16 @@ type replayFlags struct {
 	Variant string
 	// Params are --restart-delay and --control-delay (addDelayFlags).
 	Params trace.Params
-	// choices are the --algo values the command takes (nil: every
-	// algorithm of the table, and both).
+	// choices are the --algo values the command takes.
 	choices []string
-	// given are the replay flags given on the command line
-	// (givenReplayFlags), which a run ignores.
-	given []string
+	// flags are the command's, which say what was given (ignoredNote).
+	flags *pflag.FlagSet
 }
 
 // add registers the replay flags on fl, writing into r: --algo takes one
 // of choices, def by default, and algoHelp is its help.
 func (r *replayFlags) add(fl *pflag.FlagSet, choices []string, def, algoHelp string) {
-	r.choices = choices
+	r.choices, r.flags = choices, fl
 	fl.StringVar(&r.Algo, "algo", def, algoHelp)
 	addDelayFlags(fl, &r.Params)
 	fl.StringVar(&r.Variant, "variant", "", variantHelp(choices))
@@ -114,12 +112,8 @@ func variantHelp(choices []string) string {
 // (choices) and --variant against the algorithms it selects, by one
 // rule for every command (algorithms.VariantRule); both are usage errors.
 func (r *replayFlags) check() error {
-	choices := r.choices
-	if choices == nil {
-		choices = algoNames(true)
-	}
-	if !slices.Contains(choices, r.Algo) {
-		return usagef("--algo %q: want %s", r.Algo, algorithms.Choice(choices))
+	if !slices.Contains(r.choices, r.Algo) {
+		return usagef("--algo %q: want %s", r.Algo, algorithms.Choice(r.choices))
 	}
 	if err := algorithms.CheckVariant(r.Variant, algorithms.Select(r.Algo)); err != nil {
 		return flagError{err}
@@ -139,21 +133,16 @@ func addDelayFlags(fl *pflag.FlagSet, p *trace.Params) {
 // run (checked or drawn as it is) ignores.
 var replayFlagNames = []string{"algo", "variant", "restart-delay", "control-delay"}
 
-// givenReplayFlags names the replay flags given on cmd's command line.
-func givenReplayFlags(cmd *cobra.Command) []string {
+// ignoredNote says, for a run at path, that the replay flags given on
+// the command line do not apply to it ("" when none was given): report
+// --algo pk RUN used to ignore --algo without a word.
+func (r *replayFlags) ignoredNote(path string) string {
 	var given []string
 	for _, name := range replayFlagNames {
-		if cmd.Flags().Changed(name) {
+		if r.flags.Changed(name) {
 			given = append(given, "--"+name)
 		}
 	}
-	return given
-}
-
-// ignoredNote says, for a run at path, that the replay flags given do
-// not apply to it ("" when none was given): report --algo pk RUN used to
-// ignore --algo without a word.
-func ignoredNote(path string, given []string) string {
 	if len(given) == 0 {
 		return ""
 	}
