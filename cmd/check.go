@@ -3,9 +3,8 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // newCheckCmd builds `ckpt check [flags] RUN...`.

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
@@ -14,6 +12,7 @@ import (
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // compareFlags are `ckpt compare`'s flags.

@@ -6,11 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // Flags whose values are more than a string or a bool share one type,

@@ -9,13 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/record"
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/record"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace/foreign"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
@@ -254,10 +253,8 @@ func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shivi
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s", name, label,
-		pipeline.Plural(st.Processes, "process", "processes"), pipeline.Plural(st.Events, "event", "events"),
-		pipeline.Plural(st.Messages, "message", "messages"), pipeline.Plural(st.Ticks, "tick", "ticks"),
-		pipeline.Plural(st.Flushes, "flush", "flushes")+", "+pipeline.Plural(st.Fails, "failure", "failures"))
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s", name, label, counts(st.Processes, st.Events, st.Messages),
+		pipeline.Plural(st.Ticks, "tick", "ticks"), pipeline.Plural(st.Flushes, "flush", "flushes"), pipeline.Plural(st.Fails, "failure", "failures"))
 	if ex.Skipped > 0 {
 		fmt.Fprintf(ios.ErrOut, "; %s skipped", pipeline.Plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	}

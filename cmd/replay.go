@@ -4,13 +4,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/render"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/render"
 )
 
 // replayOptions are the flags of `ckpt replay`.

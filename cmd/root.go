@@ -66,7 +66,11 @@ type IO struct {
 // it reads, which no output may replace (isInput).
 func (ios *IO) pipe() *pipeline.Pipeline {
 	if ios.pl == nil {
-		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: output.Reading}
+		stdin := ios.In
+		if isTerminal(stdin) {
+			stdin = &hintReader{r: stdin, w: ios.ErrOut}
+		}
+		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdin, OnRead: output.Reading}
 	}
 	return ios.pl
 }
