@@ -24,7 +24,7 @@ it; otherwise it is unknown, and stderr says why.
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
-		Args: minArgs(1, "RUN..."),
+		Args: takesArgs("RUN..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(ios, f, args)
 		},

@@ -63,7 +63,7 @@ says so.
 
 Exit status: 0 when the diagram is written (whatever the verdict), 2 for
 invalid input or usage.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.maxSet = cmd.Flags().Changed("max-events")
 			return runDiagram(ios, f, args[0])

@@ -59,7 +59,7 @@ covers the schedules run so far, and the exit status is 130 or 143.
 
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2
 invalid input or usage.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplore(ios, f, args[0])
 		},

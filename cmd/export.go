@@ -17,7 +17,7 @@ func newExportCmd(ios *IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Convert runs into formats other tools read",
-		Args:  exactArgs(0, ""),
+		Args:  takesArgs(""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return fmt.Errorf("export needs a format: ckpt export shiviz RUN")
 		},
@@ -38,7 +38,7 @@ then one line per event: process, vector clock, text. Sends, receives and
 internal events (also those a recovery later undid, marked [undone]) carry
 the messages; checkpoints, failures, restarts and rollbacks are labelled
 local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
-		Args: exactArgs(1, "RUN"),
+		Args: takesArgs("RUN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExportShiviz(ios, args[0], out, quiet)
 		},

@@ -72,7 +72,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "import [flags] FILE...",
 		Short: "Convert logs and spans of real systems into execution traces",
 		Long:  importLong,
-		Args:  minArgs(1, "FILE..."),
+		Args:  takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, o, args)
 		},
@@ -84,7 +84,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "shiviz [flags] FILE...",
 		Short: "Convert ShiViz / GoVector vector-clock logs into a ckpt/trace@1 trace",
 		Long:  "ckpt import --from shiviz FILE...: see ckpt import --help.",
-		Args:  minArgs(1, "FILE..."),
+		Args:  takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, so, args)
 		},

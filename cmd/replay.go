@@ -37,7 +37,7 @@ trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
 ` + render.AlgorithmHelp(),
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.File = args[0]
 			return runReplay(ios, o)

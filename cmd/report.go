@@ -29,7 +29,7 @@ Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 invalid input (reported in the output too) or usage — whatever the
 --format.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReport(ios, f, args[0])
 		},

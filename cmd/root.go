@@ -211,33 +211,22 @@ func isCobraArgs(err error) bool {
 	return strings.HasPrefix(err.Error(), "unknown ") || strings.HasPrefix(err.Error(), "accepts ")
 }
 
-// exactArgs is cobra.ExactArgs with a usage error that names the
-// arguments (names, e.g. "FILE"; "" for none): "ckpt report takes 1
-// argument (FILE), got 2".
-func exactArgs(n int, names string) cobra.PositionalArgs {
+// takesArgs checks a command's arguments against names, spelled as in
+// its usage: "" takes none, "FILE" one, "FILE..." one or more. A wrong
+// count is a usage error that names them: "ckpt report takes 1 argument
+// (FILE), got 2", "ckpt verify needs at least 1 argument (FILE...)".
+func takesArgs(names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s takes %s%s, got %d", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names), len(args))
+		switch {
+		case names == "" && len(args) > 0:
+			return usagef("%s takes 0 arguments, got %d", cmd.CommandPath(), len(args))
+		case strings.HasSuffix(names, "..."):
+			if len(args) == 0 {
+				return usagef("%s needs at least 1 argument (%s)", cmd.CommandPath(), names)
+			}
+		case names != "" && len(args) != 1:
+			return usagef("%s takes 1 argument (%s), got %d", cmd.CommandPath(), names, len(args))
 		}
 		return nil
 	}
-}
-
-// minArgs is cobra.MinimumNArgs with a usage error that names the
-// arguments: "ckpt verify needs at least 1 argument (FILE...)".
-func minArgs(n int, names string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usagef("%s needs at least %s%s", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names))
-		}
-		return nil
-	}
-}
-
-// parens is " (names)", or "" without names.
-func parens(names string) string {
-	if names == "" {
-		return ""
-	}
-	return " (" + names + ")"
 }

@@ -31,7 +31,7 @@ error. One line is printed per file:
 error is also written once to standard error as "ckpt: FILE: trace event
 N: what is wrong" ("run event N" in a run: the event with seq N). The
 exit status is 2 if any file is invalid.`,
-		Args: minArgs(1, "FILE..."),
+		Args: takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runValidate(ios, quiet, args)
 		},

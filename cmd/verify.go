@@ -29,7 +29,7 @@ reported as an error in the output, beside the others, and on stderr.
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
-		Args: minArgs(1, "FILE..."),
+		Args: takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(ios, f, args)
 		},
