@@ -121,7 +121,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
-// directory (created if missing, its parent not: makeOutputDir), each
+// directory (created if missing, its parent not: output.MakeDir), each
 // atomically, and its table to stdout.
 func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	if f.output == "" || f.output == "-" {
@@ -144,7 +144,7 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 		return err
 	}
 	if !f.quiet {
-		if err := output.Write("", ios.Out, func(w io.Writer) error { return render.Sweep(w, format, f.sw, rows) }); err != nil {
+		if err := render.Sweep(ios.Out, format, f.sw, rows); err != nil {
 			return err
 		}
 	}

@@ -21,9 +21,6 @@ type diagramFlags struct {
 	Format    string
 	Axis      string
 	MaxEvents int
-	// maxSet is whether --max-events was given: its default (0) means
-	// the writer's own window, an explicit 0 is an error.
-	maxSet bool
 	replayFlags
 }
 
@@ -65,7 +62,6 @@ Exit status: 0 when the diagram is written (whatever the verdict), 2 for
 invalid input or usage.`,
 		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.maxSet = cmd.Flags().Changed("max-events")
 			return runDiagram(ios, f, args[0])
 		},
 	}
@@ -101,7 +97,9 @@ func diagramFormat(f *diagramFlags) (string, error) {
 	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
 		return "", usagef("--axis %q: want logical or time", f.Axis)
 	}
-	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
+	// --max-events' default (0) means the writer's own window; an
+	// explicit 0 is an error.
+	if f.MaxEvents < 0 || (f.flags.Changed("max-events") && f.MaxEvents < 1) {
 		return "", usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
 	}
 	return format, nil
