@@ -14,9 +14,7 @@ import (
 
 // replayOptions are the flags of `ckpt replay`.
 type replayOptions struct {
-	File   string
 	Output string
-	Quiet  bool
 	replayFlags
 }
 
@@ -39,8 +37,7 @@ check finds it from wherever it runs.
 ` + render.AlgorithmHelp(),
 		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.File = args[0]
-			return runReplay(ios, o)
+			return runReplay(ios, o, args[0])
 		},
 	}
 	fl := c.Flags()
@@ -48,18 +45,18 @@ check finds it from wherever it runs.
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
-	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
+	fl.BoolP("quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
 	return c
 }
 
-func runReplay(ios *IO, o *replayOptions) error {
+func runReplay(ios *IO, o *replayOptions, file string) error {
 	if o.Algo == "" {
 		return usagef("--algo is required (%s)", algorithms.Choice(algoNames(false)))
 	}
 	if err := o.check(); err != nil {
 		return err
 	}
-	tr, err := readOne("ckpt replay", pipeline.TraceDoc, o.File, ios.pipe().ReadTrace)
+	tr, err := readOne("ckpt replay", pipeline.TraceDoc, file, ios.pipe().ReadTrace)
 	if err != nil {
 		return err
 	}
@@ -71,7 +68,7 @@ func runReplay(ios *IO, o *replayOptions) error {
 	// if the replay fails); stdout gets nothing unless the replay
 	// succeeds.
 	stream := o.Output != "" && o.Output != "-"
-	source := pipeline.SourceFor(o.File, o.Output)
+	source := pipeline.SourceFor(file, o.Output)
 	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
 		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.Params, source, wo, stream)
 	})
