@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -47,8 +46,14 @@ func runValidate(ios *IO, quiet bool, args []string) error {
 		return err
 	}
 	// A summary that cannot be written is an error (exit 2), as every
-	// command's output is: scripts parse these lines.
-	bad, out := 0, &errWriter{w: ios.Out}
+	// command's output is: scripts parse these lines. The first failed
+	// write ends the summary.
+	bad, werr := 0, error(nil)
+	say := func(format string, a ...any) {
+		if werr == nil {
+			_, werr = fmt.Fprintf(ios.Out, format, a...)
+		}
+	}
 	for _, in := range inputs {
 		err := in.Err
 		var line string
@@ -58,7 +63,7 @@ func runValidate(ios *IO, quiet bool, args []string) error {
 		if err != nil {
 			bad++
 			msg := pipeline.Describe(err)
-			fmt.Fprintf(out, "%s\terror\t%s\n", in.Path, msg)
+			say("%s\terror\t%s\n", in.Path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
 			// on stderr as "FILE: trace event N: what"; the stdout line is
 			// the per-file summary scripts parse.
@@ -66,31 +71,16 @@ func runValidate(ios *IO, quiet bool, args []string) error {
 			continue
 		}
 		if !quiet {
-			fmt.Fprintf(out, "%s\tok\t%s\n", in.Path, line)
+			say("%s\tok\t%s\n", in.Path, line)
 		}
 	}
-	if out.err != nil {
-		return out.err
+	if werr != nil {
+		return werr
 	}
 	if bad > 0 {
 		return &ExitError{Code: ExitInvalid}
 	}
 	return nil
-}
-
-// errWriter keeps the first error of the writes through it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }
 
 // validateOne reads one trace or run and summarizes it.
