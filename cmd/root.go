@@ -185,8 +185,10 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
+	// cobra's own argument error ("unknown command ...": every command
+	// checks its arguments with takesArgs) earns the pointer too.
 	var fe flagError
-	if errors.As(err, &fe) || isCobraArgs(err) {
+	if errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown ") {
 		fmt.Fprintf(errOut, "ckpt: %v\n", err)
 		if c != nil {
 			fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", c.CommandPath())
@@ -202,13 +204,6 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	}
 	fmt.Fprintf(errOut, "ckpt: %v\n", err)
 	return ExitInvalid
-}
-
-// isCobraArgs reports whether err is cobra's own argument error
-// ("unknown command ...", "accepts 1 arg(s) ..."), which earns the
-// pointer to --help as flag errors do.
-func isCobraArgs(err error) bool {
-	return strings.HasPrefix(err.Error(), "unknown ") || strings.HasPrefix(err.Error(), "accepts ")
 }
 
 // takesArgs checks a command's arguments against names, spelled as in
