@@ -162,15 +162,14 @@ func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
 // options checks the flags (usage errors exit 2) and turns them into
 // explore.Options.
 func (f *exploreFlags) options() (explore.Options, error) {
-	rf := &f.report
+	rf, opts := &f.report, f.opts
 	if a, ok := algorithms.Lookup(rf.Algo); ok && !a.Recovery {
-		return explore.Options{}, usagef("--algo %s: %s has no recovery to explore (failures are injected): want %s; ckpt compare measures how far a failure would roll it back",
+		return opts, usagef("--algo %s: %s has no recovery to explore (failures are injected): want %s; ckpt compare measures how far a failure would roll it back",
 			a.Name, a.Name, algorithms.Choice(recoveryNames()))
 	}
 	if err := rf.validate(); err != nil {
-		return explore.Options{}, err
+		return opts, err
 	}
-	opts := f.opts
 	if opts.Failures < 0 {
 		return opts, usagef("--failures %d: want 0 or more", opts.Failures)
 	}
