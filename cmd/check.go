@@ -3,10 +3,8 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/ckpt-dev/ckpt/report"
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // newCheckCmd builds `ckpt check [flags] RUN...`.
@@ -26,7 +24,7 @@ it; otherwise it is unknown, and stderr says why.
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
-		Args: minArgs(1, "RUN..."),
+		Args: takesArgs("RUN..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(ios, f, args)
 		},
@@ -51,14 +49,6 @@ func runCheck(ios *IO, f *reportFlags, args []string) error {
 		return checked(ios.pipe().CheckFile(path))
 	})
 	return finishReports(ios, f, reports, lines, false)
-}
-
-// checkRun checks run as it is (pipeline.Check), against the source
-// trace its header names when that can be read; when it cannot, a note
-// says so on stderr and in the report, whose equivalence is then
-// unknown.
-func checkRun(ios *IO, run *trace.Run, path string) fileResult {
-	return checked(ios.pipe().Check(run, path))
 }
 
 // checked is the result of a check that gave r, note and err.

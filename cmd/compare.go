@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/compare"
@@ -14,6 +12,7 @@ import (
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/render"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // compareFlags are `ckpt compare`'s flags.
@@ -79,7 +78,7 @@ Exit status: 0 done; 2 invalid input or usage.`,
 func runCompare(ios *IO, f *compareFlags, args []string) error {
 	format, err := render.ParseFormat(f.format, render.CompareFormats...)
 	if err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	protocols, err := compare.ParseProtocols(f.protocols)
 	if err != nil {
@@ -105,26 +104,24 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o.Progress = meter.Update
 	tables := compare.Files(inputs, o)
 	meter.Finish()
-	var bad []string
-	for _, t := range tables {
-		if t.Error != "" {
-			bad = append(bad, fmt.Sprintf("ckpt: %s: %s", t.File, t.Error))
-		}
-	}
 	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
-	for _, l := range bad {
-		fmt.Fprintln(ios.ErrOut, l)
+	bad := false
+	for _, t := range tables {
+		if t.Error != "" {
+			bad = true
+			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", t.File, t.Error)
+		}
 	}
-	if err == nil && len(bad) > 0 {
+	if err == nil && bad {
 		err = &ExitError{Code: ExitInvalid}
 	}
 	return err
 }
 
 // runSweep runs the grid and writes its CSV and chart into the -o
-// directory (created if missing, its parent not: makeOutputDir), each
+// directory (created if missing, its parent not: output.MakeDir), each
 // atomically, and its table to stdout.
 func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 	if f.output == "" || f.output == "-" {
@@ -147,7 +144,7 @@ func runSweep(ios *IO, f *compareFlags, format render.Format) error {
 		return err
 	}
 	if !f.quiet {
-		if err := output.Write("", ios.Out, func(w io.Writer) error { return render.Sweep(w, format, f.sw, rows) }); err != nil {
+		if err := render.Sweep(ios.Out, format, f.sw, rows); err != nil {
 			return err
 		}
 	}

@@ -19,17 +19,9 @@ import (
 type diagramFlags struct {
 	Output    string
 	Format    string
-	Algo      string
-	Variant   string
 	Axis      string
 	MaxEvents int
-	// maxSet is whether --max-events was given: its default (0) means
-	// the writer's own window, an explicit 0 is an error.
-	maxSet bool
-	// given are the replay flags given, which a run ignores.
-	given []string
-	// params are --restart-delay and --control-delay.
-	params trace.Params
+	replayFlags
 }
 
 // newDiagramCmd builds `ckpt diagram FILE [--algo ms|pk|both] [-o OUT.svg|OUT.html]`.
@@ -68,51 +60,54 @@ says so.
 
 Exit status: 0 when the diagram is written (whatever the verdict), 2 for
 invalid input or usage.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.maxSet = cmd.Flags().Changed("max-events")
-			f.given = givenReplayFlags(cmd)
 			return runDiagram(ios, f, args[0])
 		},
 	}
 	fl := c.Flags()
 	fl.StringVarP(&f.Output, "output", "o", "", "write to this file (atomically); .html for the interactive page")
 	fl.StringVar(&f.Format, "format", "", "svg or html (default: from the -o extension, else svg)")
-	fl.StringVar(&f.Algo, "algo", "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
-	fl.StringVar(&f.Variant, "variant", "", variantHelp(algoNames(true)))
-	addDelayFlags(fl, &f.params)
+	f.add(fl, algoNames(true), "ms", "algorithm to replay a trace through: "+algorithms.Choice(algoNames(true))+" (both: compared)")
 	fl.StringVar(&f.Axis, "axis", diagram.AxisLogical, "x axis: logical (happened-before order) or time (real time, to scale)")
 	fl.IntVar(&f.MaxEvents, "max-events", 0, "window runs with more events than this (default 3000 for svg, 250000 for html)")
 	return c
 }
 
-// diagramFormat decides svg or html from --format, else the extension.
+// diagramFormat checks the flags (usage errors) and decides svg or html
+// from --format, else the extension.
 func diagramFormat(f *diagramFlags) (string, error) {
-	switch strings.ToLower(f.Format) {
-	case "svg", "html":
-		return strings.ToLower(f.Format), nil
-	case "":
-	default:
+	format := strings.ToLower(f.Format)
+	switch ext := strings.ToLower(filepath.Ext(f.Output)); {
+	case format == "svg" || format == "html":
+	case format != "":
 		return "", usagef("--format %q: want svg or html", f.Format)
-	}
-	switch ext := strings.ToLower(filepath.Ext(f.Output)); ext {
-	case ".html", ".htm":
-		return "html", nil
-	case ".svg", "":
-		return "svg", nil
+	case ext == ".html" || ext == ".htm":
+		format = "html"
+	case ext == ".svg" || ext == "":
+		format = "svg"
 	default:
 		// Writing SVG under a .png name would give a file its viewer
 		// cannot open: ask instead (--format svg says it is meant).
 		return "", usagef("-o %s: diagram writes SVG (.svg) or HTML (.html), not %s; give --format svg to write SVG under this name anyway", f.Output, ext)
 	}
+	if err := f.check(); err != nil {
+		return "", err
+	}
+	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
+		return "", usagef("--axis %q: want logical or time", f.Axis)
+	}
+	// --max-events' default (0) means the writer's own window; an
+	// explicit 0 is an error.
+	if f.MaxEvents < 0 || (f.flags.Changed("max-events") && f.MaxEvents < 1) {
+		return "", usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
+	}
+	return format, nil
 }
 
 func runDiagram(ios *IO, f *diagramFlags, path string) error {
 	format, err := diagramFormat(f)
 	if err != nil {
-		return err
-	}
-	if err := checkDiagramFlags(f); err != nil {
 		return err
 	}
 	var run *trace.Run
@@ -147,7 +142,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		if f.Algo == "both" {
 			return nil, fmt.Errorf("%s: --algo both needs a trace: a run holds one algorithm's replay", path)
 		}
-		if n := ignoredNote(path, f.given); n != "" {
+		if n := f.ignoredNote(path); n != "" {
 			fmt.Fprintf(ios.ErrOut, "ckpt: note: %s\n", n)
 		}
 		rep, note, err := ios.pipe().Check(run, path)
@@ -161,7 +156,7 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		return []diagram.Panel{{Run: run, Report: &rep}}, nil
 	}
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.params, KeepRuns: true,
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.Params, KeepRuns: true,
 	})
 	var panels []diagram.Panel
 	for _, o := range outs {
@@ -172,17 +167,4 @@ func diagramPanels(ios *IO, f *diagramFlags, path string, tr *trace.Trace, run *
 		panels = append(panels, diagram.Panel{Run: o.Run, Report: &o.Report})
 	}
 	return panels, nil
-}
-
-func checkDiagramFlags(f *diagramFlags) error {
-	if err := checkAlgo(f.Algo, f.Variant, algoNames(true)); err != nil {
-		return err
-	}
-	if f.Axis != diagram.AxisLogical && f.Axis != diagram.AxisTime {
-		return usagef("--axis %q: want logical or time", f.Axis)
-	}
-	if f.MaxEvents < 0 || (f.maxSet && f.MaxEvents < 1) {
-		return usagef("--max-events %d: want a whole number >= 1", f.MaxEvents)
-	}
-	return nil
 }

@@ -20,15 +20,12 @@ import (
 
 // exploreFlags are explore's own flags, next to the shared report flags.
 type exploreFlags struct {
-	report   reportFlags
-	failures int
-	delays   bool
-	budget   int64
-	seed     uint64
-	shard    string
-	out      string
-	strip    bool
-	noReduce bool
+	report reportFlags
+	// opts takes the flags that need no parsing; options adds the
+	// others.
+	opts  explore.Options
+	shard string
+	out   string
 }
 
 // newExploreCmd builds `ckpt explore [flags] FILE`.
@@ -62,7 +59,7 @@ covers the schedules run so far, and the exit status is 130 or 143.
 
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2
 invalid input or usage.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplore(ios, f, args[0])
 		},
@@ -70,14 +67,14 @@ invalid input or usage.`,
 	addReportFlags(c, &f.report, recoveryNames())
 	c.AddCommand(newExploreMergeCmd(ios))
 	fl := c.Flags()
-	fl.IntVar(&f.failures, "failures", 1, "most failures injected into one schedule (K)")
-	fl.BoolVar(&f.delays, "delays", false, "also perturb message arrival orders")
-	fl.Int64Var(&f.budget, "budget", explore.DefaultBudget, "most schedules to run; larger spaces are sampled")
-	fl.Uint64Var(&f.seed, "seed", 0, "seed of the sampling")
+	fl.IntVar(&f.opts.Failures, "failures", 1, "most failures injected into one schedule (K)")
+	fl.BoolVar(&f.opts.Delays, "delays", false, "also perturb message arrival orders")
+	fl.Int64Var(&f.opts.Budget, "budget", explore.DefaultBudget, "most schedules to run; larger spaces are sampled")
+	fl.Uint64Var(&f.opts.Seed, "seed", 0, "seed of the sampling")
 	fl.StringVar(&f.shard, "shard", "1/1", "run only shard I of N (1-based), e.g. 2/4")
 	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: t.explore beside t.json, replaced by every run)")
-	fl.BoolVar(&f.strip, "strip-failures", false, "drop the trace's own fail events first")
-	fl.BoolVar(&f.noReduce, "no-reduce", false, "run every schedule, not one per equivalence class")
+	fl.BoolVar(&f.opts.StripFailures, "strip-failures", false, "drop the trace's own fail events first")
+	fl.BoolVar(&f.opts.NoReduce, "no-reduce", false, "run every schedule, not one per equivalence class")
 	return c
 }
 
@@ -100,7 +97,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	res, err := explore.Run(ctx, tr, opts)
 	meter.Finish()
 	if errors.Is(err, explore.ErrOptions) {
-		return usageError(err)
+		return flagError{err}
 	}
 	if err != nil {
 		return exploreError(ios, f, path, err)
@@ -120,7 +117,7 @@ func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, si
 		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
 	}
 	err = output.Write(rf.Output, ios.Out, func(w io.Writer) error {
-		return render.Explore(w, render.Format(rf.Format), res, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+		return render.Explore(w, render.Format(rf.Format), res, rf.renderOptions(ios.Out))
 	})
 	switch {
 	case err != nil:
@@ -154,7 +151,7 @@ func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
 	msg := pipeline.Describe(err)
 	rf := &f.report
 	werr := output.Write(rf.Output, ios.Out, func(w io.Writer) error {
-		return render.ExploreError(w, render.Format(rf.Format), path, msg, render.Options{Quiet: rf.Quiet, Color: reportColor(rf, ios.Out)})
+		return render.ExploreError(w, render.Format(rf.Format), path, msg, rf.renderOptions(ios.Out))
 	})
 	if werr != nil {
 		return werr
@@ -165,27 +162,24 @@ func exploreError(ios *IO, f *exploreFlags, path string, err error) error {
 // options checks the flags (usage errors exit 2) and turns them into
 // explore.Options.
 func (f *exploreFlags) options() (explore.Options, error) {
-	rf := &f.report
+	rf, opts := &f.report, f.opts
 	if a, ok := algorithms.Lookup(rf.Algo); ok && !a.Recovery {
-		return explore.Options{}, usagef("--algo %s: %s has no recovery to explore (failures are injected): want %s; ckpt compare measures how far a failure would roll it back",
+		return opts, usagef("--algo %s: %s has no recovery to explore (failures are injected): want %s; ckpt compare measures how far a failure would roll it back",
 			a.Name, a.Name, algorithms.Choice(recoveryNames()))
 	}
 	if err := rf.validate(); err != nil {
-		return explore.Options{}, err
+		return opts, err
 	}
-	if f.failures < 0 {
-		return explore.Options{}, usagef("--failures %d: want 0 or more", f.failures)
+	if opts.Failures < 0 {
+		return opts, usagef("--failures %d: want 0 or more", opts.Failures)
 	}
-	if f.budget < 1 {
-		return explore.Options{}, usagef("--budget %d: want 1 or more", f.budget)
+	if opts.Budget < 1 {
+		return opts, usagef("--budget %d: want 1 or more", opts.Budget)
 	}
 	shard, err := explore.ParseShard(f.shard)
 	if err != nil {
-		return explore.Options{}, usagef("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", f.shard)
+		return opts, usagef("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", f.shard)
 	}
-	return explore.Options{
-		Algorithms: rf.algorithms(), Variant: rf.Variant, Failures: f.failures,
-		Delays: f.delays, Budget: f.budget, Seed: f.seed, Shard: shard,
-		StripFailures: f.strip, NoReduce: f.noReduce, Params: rf.Params,
-	}, nil
+	opts.Algorithms, opts.Variant, opts.Params, opts.Shard = algorithms.Select(rf.Algo), rf.Variant, rf.Params, shard
+	return opts, nil
 }

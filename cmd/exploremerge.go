@@ -34,7 +34,7 @@ NAME being the trace's). A SHARD of - is read from standard input.
 Exit status: 0 no schedule fails, 1 some schedule fails a property, 2 a
 shard missing, given twice, stopped early, of another exploration or
 unreadable.`,
-		Args: minArgs(1, "SHARD.json..."),
+		Args: takesArgs("SHARD.json..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExploreMerge(ios, f, args)
 		},
@@ -50,7 +50,7 @@ unreadable.`,
 
 func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 	if _, err := render.ParseFormat(f.report.Format, render.Formats...); err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
 	if i := slices.Index(paths, "-"); i >= 0 && slices.Contains(paths[i+1:], "-") {
 		return fmt.Errorf("-: standard input given twice")

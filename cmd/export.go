@@ -11,19 +11,13 @@ import (
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
-// exportShivizOptions are the flags of `ckpt export shiviz`.
-type exportShivizOptions struct {
-	Output string
-	Quiet  bool
-}
-
 // newExportCmd builds `ckpt export`, a parent for one subcommand per
 // foreign format.
 func newExportCmd(ios *IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Convert runs into formats other tools read",
-		Args:  exactArgs(0, ""),
+		Args:  takesArgs(""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return fmt.Errorf("export needs a format: ckpt export shiviz RUN")
 		},
@@ -33,7 +27,8 @@ func newExportCmd(ios *IO) *cobra.Command {
 }
 
 func newExportShivizCmd(ios *IO) *cobra.Command {
-	o := &exportShivizOptions{}
+	var out string
+	var quiet bool
 	c := &cobra.Command{
 		Use:   "shiviz [flags] RUN",
 		Short: "Write a run (ckpt/run@1) as a ShiViz log",
@@ -43,23 +38,25 @@ then one line per event: process, vector clock, text. Sends, receives and
 internal events (also those a recovery later undid, marked [undone]) carry
 the messages; checkpoints, failures, restarts and rollbacks are labelled
 local events. ` + "`ckpt import shiviz`" + ` reads the log back.`,
-		Args: exactArgs(1, "RUN"),
+		Args: takesArgs("RUN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExportShiviz(ios, o, args[0])
+			return runExportShiviz(ios, args[0], out, quiet)
 		},
 	}
-	c.Flags().StringVarP(&o.Output, "output", "o", "", "output file; default stdout")
-	c.Flags().BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
+	c.Flags().StringVarP(&out, "output", "o", "", "output file; default stdout")
+	c.Flags().BoolVarP(&quiet, "quiet", "q", false, "do not print the summary on stderr")
 	return c
 }
 
-func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
+// runExportShiviz writes the run in file to out, and a summary on
+// stderr unless quiet.
+func runExportShiviz(ios *IO, file, out string, quiet bool) error {
 	run, err := readOne("ckpt export shiviz", pipeline.RunDoc, file, ios.pipe().ReadRun)
 	if err != nil {
 		return err
 	}
 	var st shiviz.ExportStats
-	err = output.Write(o.Output, ios.Out, func(w io.Writer) error {
+	err = output.Write(out, ios.Out, func(w io.Writer) error {
 		var err error
 		st, err = shiviz.Export(w, run)
 		return err
@@ -67,7 +64,7 @@ func runExportShiviz(ios *IO, o *exportShivizOptions, file string) error {
 	if err != nil {
 		return err
 	}
-	if !o.Quiet {
+	if !quiet {
 		fmt.Fprintf(ios.ErrOut, "%s: %s written", file, pipeline.Plural(st.Events, "event", "events"))
 		if st.Hidden > 0 {
 			fmt.Fprintf(ios.ErrOut, "; %s", pipeline.Plural(st.Hidden,

@@ -67,8 +67,8 @@ func checkFiles(ios *IO, inputs []pipeline.Input, meter *explore.Meter, one func
 // saying, and turns the worst verdict into the exit status: 2 if a file
 // could not be checked, 1 if a report is invalid or unknown, else 0.
 func finishReports(ios *IO, f *reportFlags, reports []report.Report, lines []string, full bool) error {
-	opts := f.renderOptions(full)
-	opts.Color = reportColor(f, ios.Out)
+	opts := f.renderOptions(ios.Out)
+	opts.Full = full
 	werr := output.Write(f.Output, ios.Out, func(w io.Writer) error {
 		return render.Reports(w, render.Format(f.Format), reports, opts)
 	})

@@ -6,11 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // Flags whose values are more than a string or a bool share one type,
@@ -115,13 +114,11 @@ func flagValueError(err error) error {
 	cause := errors.Unwrap(ive)
 	var ne *strconv.NumError
 	if errors.As(cause, &ne) {
-		switch fl.Value.Type() {
-		case "uint64", "uint", "uint32":
+		switch fl.Value.Type() { // the types of ckpt's pflag flags
+		case "uint64":
 			cause = errors.New("want a whole number >= 0")
-		case "int", "int64", "int32":
+		case "int", "int64":
 			cause = errors.New("want a whole number")
-		case "float64", "float32":
-			cause = errors.New("want a number")
 		case "bool":
 			cause = errors.New("want true or false")
 		}

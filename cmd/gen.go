@@ -40,7 +40,7 @@ different rates; 0 means no timer. --events counts program operations (send, rec
 OUT ending in .jsonl (or .jsonl.gz) selects JSON Lines, .gz gzip.`,
 		Example: `  ckpt gen --procs 8 --events 20000 --failures 4 --concurrent --seed 7 | ckpt verify -
   ckpt gen --topology ring --delay uniform:0.1:2 --tick 5,7,11 -o t.jsonl.gz`,
-		Args: exactArgs(0, ""),
+		Args: takesArgs(""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGen(ios, opts)
 		},

@@ -9,14 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/record"
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/record"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace/foreign"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
@@ -25,25 +23,18 @@ import (
 // importOptions are the flags of `ckpt import` and `ckpt import shiviz`.
 type importOptions struct {
 	// command and takes name the command and its files in messages.
-	command, takes   string
-	From             string
-	Regex, Delimiter string
-	Lenient          bool
-	Output           string
-	JSONL, Gzip      bool
-	Quiet            bool
-
-	Step       trace.Time
-	TimeGroup  string
-	TimeLayout string
-	TickEvery  int
+	command, takes string
+	From           string
+	parse          shiviz.ParseOptions
+	Output         string
+	JSONL, Gzip    bool
+	Quiet          bool
+	// opts takes the flags that need no parsing; importOptions adds
+	// the others.
+	opts       shiviz.ImportOptions
 	TickPeriod string
-	FlushEvery int
 	FailAt     []string
 	FailMatch  string
-	Down       trace.Time
-
-	RestartDelay, ControlDelay trace.Time
 }
 
 const importLong = `Read logs of real systems — ShiViz and GoVector logs, DistributedClocks
@@ -81,7 +72,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "import [flags] FILE...",
 		Short: "Convert logs and spans of real systems into execution traces",
 		Long:  importLong,
-		Args:  minArgs(1, "FILE..."),
+		Args:  takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, o, args)
 		},
@@ -93,7 +84,7 @@ func newImportCmd(ios *IO) *cobra.Command {
 		Use:   "shiviz [flags] FILE...",
 		Short: "Convert ShiViz / GoVector vector-clock logs into a ckpt/trace@1 trace",
 		Long:  "ckpt import --from shiviz FILE...: see ckpt import --help.",
-		Args:  minArgs(1, "FILE..."),
+		Args:  takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(ios, so, args)
 		},
@@ -105,32 +96,31 @@ func newImportCmd(ios *IO) *cobra.Command {
 
 func importFlags(c *cobra.Command, o *importOptions) {
 	fl := c.Flags()
-	fl.StringVar(&o.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
-	fl.StringVar(&o.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
-	fl.BoolVar(&o.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
+	fl.StringVar(&o.parse.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
+	fl.StringVar(&o.parse.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
+	fl.BoolVar(&o.parse.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
 	fl.StringVarP(&o.Output, "output", "o", "", "output file (a directory with --delimiter); default stdout")
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
 	fl.BoolVar(&o.Gzip, "gzip", false, "gzip the output")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "do not print the summary on stderr")
-	o.Step = shiviz.DefaultStep
-	fl.Var(secondsFlag(&o.Step, true), "step", "seconds between consecutive ops when times come from positions")
-	fl.StringVar(&o.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
-	fl.StringVar(&o.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
-	fl.Var(intFlag(&o.TickEvery, 0), "tick-every", "add a checkpoint tick after every K events of each process")
+	o.opts.Step = shiviz.DefaultStep
+	fl.Var(secondsFlag(&o.opts.Step, true), "step", "seconds between consecutive ops when times come from positions")
+	fl.StringVar(&o.opts.TimeGroup, "time-group", "", "take times from this regex group (e.g. date) instead of positions")
+	fl.StringVar(&o.opts.TimeLayout, "time-layout", "", "Go time layout of --time-group (default: try common log layouts)")
+	fl.Var(intFlag(&o.opts.TickEvery, 0), "tick-every", "add a checkpoint tick after every K events of each process")
 	fl.StringVar(&o.TickPeriod, "tick-period", "", "add checkpoint ticks every P seconds (P, or P0,P1,... per process)")
-	fl.Var(intFlag(&o.FlushEvery, 0), "flush-every", "add a log flush after every K events of each process")
+	fl.Var(intFlag(&o.opts.FlushEvery, 0), "flush-every", "add a log flush after every K events of each process")
 	fl.StringArrayVar(&o.FailAt, "fail-at", nil, "inject a failure after the N-th event of HOST (HOST:N, repeatable)")
 	fl.StringVar(&o.FailMatch, "fail-match", "", "inject a failure after every event whose text matches this regex (e.g. Crashing)")
-	fl.Var(secondsFlag(&o.Down, true), "down", "seconds an injected failure keeps its process down (default: restart_delay)")
-	fl.Var(secondsFlag(&o.RestartDelay, true), "restart-delay", "params.restart_delay written into the trace, in seconds")
-	fl.Var(secondsFlag(&o.ControlDelay, true), "control-delay", "params.control_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.opts.Down, true), "down", "seconds an injected failure keeps its process down (default: restart_delay)")
+	fl.Var(secondsFlag(&o.opts.Params.RestartDelay, true), "restart-delay", "params.restart_delay written into the trace, in seconds")
+	fl.Var(secondsFlag(&o.opts.Params.ControlDelay, true), "control-delay", "params.control_delay written into the trace, in seconds")
 }
 
 // importOptions turns the flags into shiviz.ImportOptions; errors are
 // usage errors.
 func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
-	opt := shiviz.ImportOptions{Step: o.Step, Down: o.Down, TickEvery: o.TickEvery, FlushEvery: o.FlushEvery}
-	opt.Params.RestartDelay, opt.Params.ControlDelay = o.RestartDelay, o.ControlDelay
+	opt := o.opts
 	var err error
 	if o.From != "" && !slices.Contains(foreign.Formats, o.From) {
 		return opt, usagef("--from %s: want one of %s", o.From, strings.Join(foreign.Formats, ", "))
@@ -144,7 +134,7 @@ func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 	for _, f := range o.FailAt {
 		fp, err := shiviz.ParseFailPoint(f)
 		if err != nil {
-			return opt, usageError(err)
+			return opt, flagError{err}
 		}
 		opt.FailAt = append(opt.FailAt, fp)
 	}
@@ -153,7 +143,6 @@ func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 			return opt, usagef("--fail-match %s: not a regular expression: %v", o.FailMatch, err)
 		}
 	}
-	opt.TimeGroup, opt.TimeLayout = o.TimeGroup, o.TimeLayout
 	return opt, nil
 }
 
@@ -162,7 +151,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Delimiter != "" && (o.Output == "" || o.Output == "-") {
+	if o.parse.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
 	}
 	if o.From == "" && record.Recordings(args) {
@@ -173,13 +162,12 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	log, err := foreign.Read(files, foreign.Options{From: o.From,
-		Parse: shiviz.ParseOptions{Regex: o.Regex, Delimiter: o.Delimiter, Lenient: o.Lenient}})
+	log, err := foreign.Read(files, foreign.Options{From: o.From, Parse: o.parse})
 	if err != nil {
 		return err
 	}
 	wopts := codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip}
-	if o.Delimiter == "" {
+	if o.parse.Delimiter == "" {
 		if wopts, err = traceWriteOptions(o.Output, o.JSONL, o.Gzip); err != nil {
 			return err
 		}
@@ -189,7 +177,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.Delimiter == "" {
+	if o.parse.Delimiter == "" {
 		o.summary(ios, name, log, log.Executions[0], stats[0])
 		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[0], wopts) })
 	}
@@ -265,10 +253,8 @@ func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shivi
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s, %s", name, label,
-		pipeline.Plural(st.Processes, "process", "processes"), pipeline.Plural(st.Events, "event", "events"),
-		pipeline.Plural(st.Messages, "message", "messages"), pipeline.Plural(st.Ticks, "tick", "ticks"),
-		pipeline.Plural(st.Flushes, "flush", "flushes")+", "+pipeline.Plural(st.Fails, "failure", "failures"))
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s", name, label, counts(st.Processes, st.Events, st.Messages),
+		pipeline.Plural(st.Ticks, "tick", "ticks"), pipeline.Plural(st.Flushes, "flush", "flushes"), pipeline.Plural(st.Fails, "failure", "failures"))
 	if ex.Skipped > 0 {
 		fmt.Fprintf(ios.ErrOut, "; %s skipped", pipeline.Plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	}

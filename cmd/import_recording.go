@@ -4,10 +4,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/record"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // importRecordings merges per-process recordings (docs/record.md). A

@@ -16,17 +16,8 @@ import (
 // stdinHint is printed on stderr when a command reads a terminal.
 const stdinHint = "ckpt: reading from standard input (the terminal); paste the JSON and end with Ctrl-D, or give a FILE"
 
-// stdinReader is ios.In, which on a terminal first says on stderr that
-// ckpt waits for it: a user who typed `ckpt verify -` would otherwise
-// see nothing.
-func stdinReader(ios *IO) io.Reader {
-	if f, ok := ios.In.(*os.File); ok && isTerminal(f) {
-		return &hintReader{r: f, w: ios.ErrOut}
-	}
-	return ios.In
-}
-
-// hintReader prints stdinHint before its first read.
+// hintReader prints stdinHint before its first read: a user who typed
+// `ckpt verify -` on a terminal would otherwise see nothing.
 type hintReader struct {
 	r    io.Reader
 	w    io.Writer
@@ -62,17 +53,15 @@ func dirError(command, takes, path string) error {
 	if st, err := os.Stat(path); path == "-" || err != nil || !st.IsDir() {
 		return nil
 	}
-	readers := " (verify and check take directories)"
-	switch takes {
-	case pipeline.TraceDoc:
-		readers = " (verify takes directories)"
-	case pipeline.RunDoc:
-		readers = " (check takes directories)"
-	case "trace or run":
-	default:
-		readers = ""
-	}
-	return fmt.Errorf("is a directory: %s takes one %s%s", command, takes, readers)
+	return fmt.Errorf("is a directory: %s takes one %s%s", command, takes, dirReaders[takes])
+}
+
+// dirReaders names, by the kind of file a command takes, the commands
+// that read directories of that kind.
+var dirReaders = map[string]string{
+	pipeline.TraceDoc: " (verify takes directories)",
+	pipeline.RunDoc:   " (check takes directories)",
+	"trace or run":    " (verify and check take directories)",
 }
 
 // readOne reads the one file a command takes with read, refusing a
@@ -95,13 +84,13 @@ func readOne[T any](command, takes, path string, read func(string) (T, error)) (
 // tests that call Main do not.
 func CleanupOnSignal() { output.CleanupOnSignal() }
 
-// isTerminal reports whether w is a character device (a terminal), by
-// the file's mode: no dependency beyond os.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether f (a reader or writer) is a character
+// device (a terminal), by the file's mode: no dependency beyond os.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
 	if !ok {
 		return false
 	}
-	st, err := f.Stat()
+	st, err := file.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -4,25 +4,18 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/output"
-	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/render"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
-	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/render"
 )
 
 // replayOptions are the flags of `ckpt replay`.
 type replayOptions struct {
-	File    string
-	Algo    string
-	Output  string
-	Variant string
-	Quiet   bool
-	// params are --restart-delay and --control-delay.
-	params trace.Params
+	Output string
+	replayFlags
 }
 
 // newReplayCmd builds `ckpt replay --algo ms|pk FILE [-o OUT]`.
@@ -42,31 +35,28 @@ trace relative to OUT's directory (as given, on stdout), so that ckpt
 check finds it from wherever it runs.
 
 ` + render.AlgorithmHelp(),
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.File = args[0]
-			return runReplay(ios, o)
+			return runReplay(ios, o, args[0])
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Algo, "algo", "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
+	o.add(fl, algoNames(false), "", "algorithm: "+algorithms.Choice(algoNames(false))+" (required)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write the run to this file (atomically) instead of stdout")
-	addDelayFlags(fl, &o.params)
-	fl.StringVar(&o.Variant, "variant", "", variantHelp(algoNames(false)))
 	// -q is one of SPEC §8's shared flags; replay prints nothing but the
 	// run and its errors, so it is accepted and changes nothing.
-	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
+	fl.BoolP("quiet", "q", false, "quiet (replay prints only the run and errors anyway)")
 	return c
 }
 
-func runReplay(ios *IO, o *replayOptions) error {
+func runReplay(ios *IO, o *replayOptions, file string) error {
 	if o.Algo == "" {
 		return usagef("--algo is required (%s)", algorithms.Choice(algoNames(false)))
 	}
-	if err := checkAlgo(o.Algo, o.Variant, algoNames(false)); err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
-	tr, err := readOne("ckpt replay", pipeline.TraceDoc, o.File, ios.pipe().ReadTrace)
+	tr, err := readOne("ckpt replay", pipeline.TraceDoc, file, ios.pipe().ReadTrace)
 	if err != nil {
 		return err
 	}
@@ -78,8 +68,8 @@ func runReplay(ios *IO, o *replayOptions) error {
 	// if the replay fails); stdout gets nothing unless the replay
 	// succeeds.
 	stream := o.Output != "" && o.Output != "-"
-	source := pipeline.SourceFor(o.File, o.Output)
+	source := pipeline.SourceFor(file, o.Output)
 	return output.Write(o.Output, ios.Out, func(w io.Writer) error {
-		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.params, source, wo, stream)
+		return ios.pipe().WriteRun(w, tr, o.Algo, o.Variant, o.Params, source, wo, stream)
 	})
 }

@@ -1,13 +1,9 @@
 package cmd
 
 import (
-	"io"
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
-	"github.com/ckpt-dev/ckpt/render"
 )
 
 // newReportCmd builds `ckpt report [flags] FILE`.
@@ -33,9 +29,8 @@ Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 invalid input (reported in the output too) or usage — whatever the
 --format.`,
-		Args: exactArgs(1, "FILE"),
+		Args: takesArgs("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.given = givenReplayFlags(cmd)
 			return runReport(ios, f, args[0])
 		},
 	}
@@ -62,21 +57,12 @@ func runReport(ios *IO, f *reportFlags, path string) error {
 			case tr != nil:
 				return fileResult{reports: verifyTrace(ios, tr, path, f)}
 			}
-			res = checkRun(ios, run, path)
+			res = checked(ios.pipe().Check(run, path))
 		}
-		if n := ignoredNote(path, f.given); n != "" {
+		if n := f.ignoredNote(path); n != "" {
 			res.notes = append([]string{n}, res.notes...)
 		}
 		return res
 	})
 	return finishReports(ios, f, reports, lines, true)
-}
-
-// reportColor allows colour only for text written to a terminal, and
-// never when NO_COLOR is set (no-color.org) or TERM is dumb.
-func reportColor(f *reportFlags, w io.Writer) bool {
-	if render.Format(f.Format) != render.Text || (f.Output != "" && f.Output != "-") {
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
 }

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -23,36 +25,46 @@ type reportFlags struct {
 	Quiet bool
 	// Output is the file to write ("" or "-" for stdout).
 	Output string
-	// Algo is an algorithm of the table, or both (ms and pk), for
-	// verify and report on traces.
-	Algo string
-	// Params are --restart-delay and --control-delay (addDelayFlags).
-	Params trace.Params
-	// Variant is a variant of the algorithm table ("" or "textbook"); it
-	// applies to the selected algorithms that have it.
-	Variant string
 	// Strict makes a report with an unknown property unknown (exit 1).
 	Strict bool
-	// choices are the --algo values the command takes (nil: every
-	// algorithm of the table, and both).
-	choices []string
-	// given are the replay flags given on the command line
-	// (givenReplayFlags), which a run ignores.
-	given []string
+	replayFlags
 }
 
 // addReportFlags registers the shared flags on cmd, writing into f;
 // --algo takes one of choices (e.g. algoNames(true)).
 func addReportFlags(cmd *cobra.Command, f *reportFlags, choices []string) {
-	f.choices = choices
 	fl := cmd.Flags()
 	fl.StringVar(&f.Format, "format", string(render.Text), "output format: text, json, markdown or junit")
 	fl.BoolVarP(&f.Quiet, "quiet", "q", false, "print only one verdict line per report")
 	fl.StringVarP(&f.Output, "output", "o", "", "write the output to this file (atomically) instead of stdout")
 	fl.BoolVar(&f.Strict, "strict", false, "a property that cannot be judged (unknown) fails the verdict (exit 1)")
-	fl.StringVar(&f.Algo, "algo", algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
-	addDelayFlags(fl, &f.Params)
-	fl.StringVar(&f.Variant, "variant", "", variantHelp(choices))
+	f.add(fl, choices, algorithms.Both, "algorithm to replay: "+algorithms.Choice(choices))
+}
+
+// replayFlags are the flags that say how to replay a trace
+// (replayFlagNames), which a run ignores: verify, check, report,
+// explore, replay and diagram register them by add.
+type replayFlags struct {
+	// Algo is an algorithm of the table, or both (ms and pk).
+	Algo string
+	// Variant is a variant of the algorithm table ("" or "textbook"); it
+	// applies to the selected algorithms that have it.
+	Variant string
+	// Params are --restart-delay and --control-delay (addDelayFlags).
+	Params trace.Params
+	// choices are the --algo values the command takes.
+	choices []string
+	// flags are the command's, which say what was given (ignoredNote).
+	flags *pflag.FlagSet
+}
+
+// add registers the replay flags on fl, writing into r: --algo takes one
+// of choices, def by default, and algoHelp is its help.
+func (r *replayFlags) add(fl *pflag.FlagSet, choices []string, def, algoHelp string) {
+	r.choices, r.flags = choices, fl
+	fl.StringVar(&r.Algo, "algo", def, algoHelp)
+	addDelayFlags(fl, &r.Params)
+	fl.StringVar(&r.Variant, "variant", "", variantHelp(choices))
 }
 
 // The --algo and --variant flags of every command read the algorithm
@@ -96,15 +108,15 @@ func variantHelp(choices []string) string {
 	return "algorithm variant: " + strings.Join(parts, "; ") + "; " + rule
 }
 
-// checkAlgo checks --algo against the values the command takes
+// check checks --algo against the values the command takes
 // (choices) and --variant against the algorithms it selects, by one
 // rule for every command (algorithms.VariantRule); both are usage errors.
-func checkAlgo(algo, variant string, choices []string) error {
-	if !slices.Contains(choices, algo) {
-		return usagef("--algo %q: want %s", algo, algorithms.Choice(choices))
+func (r *replayFlags) check() error {
+	if !slices.Contains(r.choices, r.Algo) {
+		return usagef("--algo %q: want %s", r.Algo, algorithms.Choice(r.choices))
 	}
-	if err := algorithms.CheckVariant(variant, algorithms.Select(algo)); err != nil {
-		return usageError(err)
+	if err := algorithms.CheckVariant(r.Variant, algorithms.Select(r.Algo)); err != nil {
+		return flagError{err}
 	}
 	return nil
 }
@@ -121,21 +133,16 @@ func addDelayFlags(fl *pflag.FlagSet, p *trace.Params) {
 // run (checked or drawn as it is) ignores.
 var replayFlagNames = []string{"algo", "variant", "restart-delay", "control-delay"}
 
-// givenReplayFlags names the replay flags given on cmd's command line.
-func givenReplayFlags(cmd *cobra.Command) []string {
+// ignoredNote says, for a run at path, that the replay flags given on
+// the command line do not apply to it ("" when none was given): report
+// --algo pk RUN used to ignore --algo without a word.
+func (r *replayFlags) ignoredNote(path string) string {
 	var given []string
 	for _, name := range replayFlagNames {
-		if cmd.Flags().Changed(name) {
+		if r.flags.Changed(name) {
 			given = append(given, "--"+name)
 		}
 	}
-	return given
-}
-
-// ignoredNote says, for a run at path, that the replay flags given do
-// not apply to it ("" when none was given): report --algo pk RUN used to
-// ignore --algo without a word.
-func ignoredNote(path string, given []string) string {
 	if len(given) == 0 {
 		return ""
 	}
@@ -149,21 +156,16 @@ func ignoredNote(path string, given []string) string {
 // validate checks the flag values; errors are usage errors (exit 2).
 func (f *reportFlags) validate() error {
 	if _, err := render.ParseFormat(f.Format); err != nil {
-		return usageError(err)
+		return flagError{err}
 	}
-	choices := f.choices
-	if choices == nil {
-		choices = algoNames(true)
-	}
-	return checkAlgo(f.Algo, f.Variant, choices)
+	return f.check()
 }
 
-// algorithms returns the algorithm names --algo selects, in report order:
-// "both" is the two recovery algorithms, ms and pk (the protocols without
-// recovery are chosen by name).
-func (f *reportFlags) algorithms() []string { return algorithms.Select(f.Algo) }
-
-// renderOptions returns the render.Options the flags ask for.
-func (f *reportFlags) renderOptions(full bool) render.Options {
-	return render.Options{Quiet: f.Quiet, Full: full, Strict: f.Strict}
+// renderOptions returns the render.Options the flags ask for, output
+// going to w: colour only for text written to a terminal, and never when
+// NO_COLOR is set (no-color.org) or TERM is dumb.
+func (f *reportFlags) renderOptions(w io.Writer) render.Options {
+	color := render.Format(f.Format) == render.Text && (f.Output == "" || f.Output == "-") &&
+		os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && isTerminal(w)
+	return render.Options{Quiet: f.Quiet, Strict: f.Strict, Color: color}
 }

@@ -66,7 +66,11 @@ type IO struct {
 // it reads, which no output may replace (isInput).
 func (ios *IO) pipe() *pipeline.Pipeline {
 	if ios.pl == nil {
-		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdinReader(ios), OnRead: output.Reading}
+		stdin := ios.In
+		if isTerminal(stdin) {
+			stdin = &hintReader{r: stdin, w: ios.ErrOut}
+		}
+		ios.pl = &pipeline.Pipeline{Mem: ios.mem, Stdin: stdin, OnRead: output.Reading}
 	}
 	return ios.pl
 }
@@ -83,9 +87,6 @@ type flagError struct{ error }
 func usagef(format string, args ...any) error {
 	return flagError{fmt.Errorf(format, args...)}
 }
-
-// usageError wraps err as a flagError.
-func usageError(err error) error { return flagError{err} }
 
 // NewRootCmd builds the ckpt command tree.
 func NewRootCmd(ios *IO) *cobra.Command {
@@ -184,8 +185,10 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
+	// cobra's own argument error ("unknown command ...": every command
+	// checks its arguments with takesArgs) earns the pointer too.
 	var fe flagError
-	if errors.As(err, &fe) || isCobraArgs(err) {
+	if errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown ") {
 		fmt.Fprintf(errOut, "ckpt: %v\n", err)
 		if c != nil {
 			fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", c.CommandPath())
@@ -203,40 +206,22 @@ func Main(args []string, in io.Reader, out, errOut io.Writer) int {
 	return ExitInvalid
 }
 
-// isCobraArgs reports whether err is cobra's own argument error
-// ("unknown command ...", "accepts 1 arg(s) ..."), which earns the
-// pointer to --help as flag errors do.
-func isCobraArgs(err error) bool {
-	return strings.HasPrefix(err.Error(), "unknown ") || strings.HasPrefix(err.Error(), "accepts ")
-}
-
-// exactArgs is cobra.ExactArgs with a usage error that names the
-// arguments (names, e.g. "FILE"; "" for none): "ckpt report takes 1
-// argument (FILE), got 2".
-func exactArgs(n int, names string) cobra.PositionalArgs {
+// takesArgs checks a command's arguments against names, spelled as in
+// its usage: "" takes none, "FILE" one, "FILE..." one or more. A wrong
+// count is a usage error that names them: "ckpt report takes 1 argument
+// (FILE), got 2", "ckpt verify needs at least 1 argument (FILE...)".
+func takesArgs(names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usagef("%s takes %s%s, got %d", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names), len(args))
+		switch {
+		case names == "" && len(args) > 0:
+			return usagef("%s takes 0 arguments, got %d", cmd.CommandPath(), len(args))
+		case strings.HasSuffix(names, "..."):
+			if len(args) == 0 {
+				return usagef("%s needs at least 1 argument (%s)", cmd.CommandPath(), names)
+			}
+		case names != "" && len(args) != 1:
+			return usagef("%s takes 1 argument (%s), got %d", cmd.CommandPath(), names, len(args))
 		}
 		return nil
 	}
-}
-
-// minArgs is cobra.MinimumNArgs with a usage error that names the
-// arguments: "ckpt verify needs at least 1 argument (FILE...)".
-func minArgs(n int, names string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usagef("%s needs at least %s%s", cmd.CommandPath(), pipeline.Plural(n, "argument", "arguments"), parens(names))
-		}
-		return nil
-	}
-}
-
-// parens is " (names)", or "" without names.
-func parens(names string) string {
-	if names == "" {
-		return ""
-	}
-	return " (" + names + ")"
 }

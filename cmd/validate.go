@@ -2,19 +2,14 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
 )
 
-type validateOptions struct {
-	quiet bool
-}
-
 func newValidateCmd(ios *IO) *cobra.Command {
-	o := &validateOptions{}
+	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check the format and causality of traces and runs",
@@ -35,23 +30,30 @@ error. One line is printed per file:
 error is also written once to standard error as "ckpt: FILE: trace event
 N: what is wrong" ("run event N" in a run: the event with seq N). The
 exit status is 2 if any file is invalid.`,
-		Args: minArgs(1, "FILE..."),
+		Args: takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runValidate(ios, o, args)
+			return runValidate(ios, quiet, args)
 		},
 	}
-	cmd.Flags().BoolVarP(&o.quiet, "quiet", "q", false, "print only the files that are invalid")
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print only the files that are invalid")
 	return cmd
 }
 
-func runValidate(ios *IO, o *validateOptions, args []string) error {
+// runValidate prints one line per file, only the invalid ones if quiet.
+func runValidate(ios *IO, quiet bool, args []string) error {
 	inputs, err := expandInputs(ios.ErrOut, args, "")
 	if err != nil {
 		return err
 	}
 	// A summary that cannot be written is an error (exit 2), as every
-	// command's output is: scripts parse these lines.
-	bad, out := 0, &errWriter{w: ios.Out}
+	// command's output is: scripts parse these lines. The first failed
+	// write ends the summary.
+	bad, werr := 0, error(nil)
+	say := func(format string, a ...any) {
+		if werr == nil {
+			_, werr = fmt.Fprintf(ios.Out, format, a...)
+		}
+	}
 	for _, in := range inputs {
 		err := in.Err
 		var line string
@@ -61,39 +63,24 @@ func runValidate(ios *IO, o *validateOptions, args []string) error {
 		if err != nil {
 			bad++
 			msg := pipeline.Describe(err)
-			fmt.Fprintf(out, "%s\terror\t%s\n", in.Path, msg)
+			say("%s\terror\t%s\n", in.Path, msg)
 			// SPEC §2 and §8: an invalid input is an error, reported once
 			// on stderr as "FILE: trace event N: what"; the stdout line is
 			// the per-file summary scripts parse.
 			fmt.Fprintf(ios.ErrOut, "ckpt: %s: %s\n", in.Path, msg)
 			continue
 		}
-		if !o.quiet {
-			fmt.Fprintf(out, "%s\tok\t%s\n", in.Path, line)
+		if !quiet {
+			say("%s\tok\t%s\n", in.Path, line)
 		}
 	}
-	if out.err != nil {
-		return out.err
+	if werr != nil {
+		return werr
 	}
 	if bad > 0 {
 		return &ExitError{Code: ExitInvalid}
 	}
 	return nil
-}
-
-// errWriter keeps the first error of the writes through it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }
 
 // validateOne reads one trace or run and summarizes it.

@@ -3,12 +3,12 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/explore"
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // newVerifyCmd builds `ckpt verify [flags] FILE...`.
@@ -29,7 +29,7 @@ reported as an error in the output, beside the others, and on stderr.
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
-		Args: minArgs(1, "FILE..."),
+		Args: takesArgs("FILE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(ios, f, args)
 		},
@@ -66,7 +66,7 @@ func runVerify(ios *IO, f *reportFlags, args []string) error {
 // after the other, and checks each run (pipeline.Verify).
 func verifyTrace(ios *IO, tr *trace.Trace, path string, f *reportFlags) []report.Report {
 	outs := ios.pipe().Verify(tr, path, pipeline.Options{
-		Algorithms: f.algorithms(), Variant: f.Variant, Params: f.Params,
+		Algorithms: algorithms.Select(f.Algo), Variant: f.Variant, Params: f.Params,
 		VerdictsOnly: f.Quiet,
 	})
 	reports := make([]report.Report, len(outs))

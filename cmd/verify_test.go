@@ -31,7 +31,7 @@ func TestVerifyProgressNotOnPipe(t *testing.T) {
 	for _, errOut := range []io.Writer{w, &bytes.Buffer{}} {
 		var out bytes.Buffer
 		ios := &IO{In: strings.NewReader(""), Out: &out, ErrOut: errOut}
-		err := runVerify(ios, &reportFlags{Algo: "ms", Format: "text"}, args)
+		err := runVerify(ios, &reportFlags{replayFlags: replayFlags{Algo: "ms", choices: algoNames(true)}, Format: "text"}, args)
 		if err != nil {
 			if _, ok := err.(*ExitError); !ok {
 				t.Fatalf("verify: %v", err)
