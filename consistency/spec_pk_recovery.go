@@ -168,12 +168,11 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 		}
 		return
 	}
-	if pb := s.m.Run.PB(e); pb == nil || pb.VT == nil {
-		s.lacks(seq, "a piggybacked vector time")
+	if got := s.pbVT(seq, e); got == nil {
 		return
-	} else if vtDiff(pb.VT, vt) >= 0 {
+	} else if !vtEqual(got, vt) {
 		s.divergef([]int32{orig, seq}, "the resend of %s at seq %d does not carry the piggyback of copy %d\na resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
-			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(pb.VT), vtString(vt))
+			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(got), vtString(vt))
 	}
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, inc, vt)
@@ -197,13 +196,12 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		i, _ := slices.BinarySearch(s.restarted, e.P)
 		s.restarted = slices.Insert(s.restarted, i, e.P)
 	}
+	p.replay = nil
 	if fi == history.None { // it answers no failure: the run spec's (runSpec.restart)
-		p.replay = nil
 		s.resync(seq, e, p, r.ck)
 		return
 	}
 	s.atInstant(seq, e, r)
-	p.replay = nil
 	ck := s.restored(seq, r.ck)
 	if ck != r.ck {
 		s.restoredOther(seq, e, ck, r.ck, pkRestores)

@@ -129,13 +129,13 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return
 	}
 	got := s.m.Event(d.recv)
-	if rb := s.m.Run.Body(got); rb != nil {
-		s.resentAll(seq, e, d, rb)
-	}
-	if d.fi != history.None && int(d.fi) < len(s.lists) && s.lists[d.fi].bad != nil && (e.Body == got.Body || sameToken(b, s.m.Run.Body(got))) {
+	rb := s.m.Run.Body(got) // never nil: token judged it
+	s.resentAll(seq, e, d, rb)
+	same := e.Body == got.Body || sameToken(b, rb)
+	if d.fi != history.None && int(d.fi) < len(s.lists) && s.lists[d.fi].bad != nil && same {
 		s.lists[d.fi].bad.seqs = append(s.lists[d.fi].bad.seqs, seq)
 	}
-	if rb := s.m.Run.Body(got); rb != nil && e.Body != got.Body && !sameToken(b, rb) {
+	if !same {
 		what := fmt.Sprintf("%s forwards at seq %d another token than it received at seq %d", s.name(e.P), seq, d.recv)
 		if rb.Origin == b.Origin && rb.Inc == b.Inc && rb.K == b.K && d.fi != history.None {
 			what = fmt.Sprintf("%s's token (failure seq %d) sent at seq %d %s", s.name(b.Origin), s.m.Failures[d.fi].Seq, seq,
@@ -232,15 +232,11 @@ type badList struct {
 func (s *pkSpec) reportLists() {
 	for _, l := range s.lists {
 		if w := l.bad; w != nil {
-			hops := w.seqs[2:]
-			sent := fmt.Sprintf("seq %d", hops[0])
-			if len(hops) > 1 {
-				parts := make([]string, len(hops))
-				for i, h := range hops {
-					parts[i] = fmt.Sprint(h)
-				}
-				sent = "seqs " + strings.Join(parts, ", ")
+			sent := "seq "
+			if len(w.seqs) > 3 {
+				sent = "seqs "
 			}
+			sent += strings.ReplaceAll(strings.Trim(fmt.Sprint(w.seqs[2:]), "[]"), " ", ", ")
 			f := &s.m.Failures[w.fi]
 			s.divergef(w.seqs, "%s's token (failure seq %d) sent at %s %s\na token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
 				s.name(f.P), f.Seq, sent, w.diff, s.name(f.P), f.Restart, w.want, sent, w.got)
@@ -294,14 +290,7 @@ func listedHash(b *trace.ControlBody) (uint64, int) {
 
 // listed returns body b's list sorted by message then incarnation.
 func listed(b *trace.ControlBody) []trace.Identity {
-	var out []trace.Identity
-	if w, ok := b.Receipts.(trace.ReceiptWalker); ok {
-		w.WalkIdentities(func(id trace.Identity) { out = append(out, id) })
-	} else {
-		out = slices.Clone(b.ReceivedList())
-	}
-	slices.SortFunc(out, compareIdentity)
-	return out
+	return slices.SortedFunc(slices.Values(b.ReceivedList()), compareIdentity)
 }
 
 // tokenLists reports whether token body b, of hop d, lists identity id: by
