@@ -30,8 +30,7 @@ type pkReplay struct {
 func (s *pkSpec) atInstant(seq int32, e *trace.RunEvent, r *pkReplay) {
 	for _, x := range r.events {
 		if !s.sameInstant(seq, s.m.Event(x)) {
-			s.divergef([]int32{x, seq}, "%s's %s at seq %d (t=%s) is not at its restart's instant t=%s\na PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event",
-				s.name(e.P), s.m.Event(x).Kind, x, s.m.Event(x).T, e.T)
+			s.divergef([]int32{x, seq}, "%s is not at its restart's instant t=%s\na PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event", s.ev(x), e.T)
 			return
 		}
 	}
@@ -140,10 +139,10 @@ func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, r *pkReplay) {
 	if r.stop != history.None {
 		end = r.stop
 	}
-	lo := s.b.Taken(e.P)[r.ck].Pos
-	if e.Op < lo || e.Op >= end || slices.Contains(r.sent, e.Op) {
+	lo, again := s.b.Taken(e.P)[r.ck].Pos, slices.Contains(r.sent, e.Op)
+	if e.Op < lo || e.Op >= end || again {
 		s.divergef([]int32{seq}, "%s's re-transmission of %s at seq %d repeats a send its restart does not re-execute\na PK restart transmits again, once each, the sends its replay re-executes, ops %d to %d of %s; the resend at seq %d repeats op %d%s",
-			s.name(e.P), s.m.MsgName(e.Msg), seq, lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[slices.Contains(r.sent, e.Op)])
+			s.name(e.P), s.m.MsgName(e.Msg), seq, lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[again])
 	}
 	r.sent = append(r.sent, e.Op)
 	s.repeats(seq, e, s.b.LastFail(e.P))

@@ -85,12 +85,13 @@ func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	s.repeats(seq, e, failure)
 }
 
-// tokenList is a failure's token list as its announcer sent it.
+// tokenList is a failure's token list as its announcer sent it: its
+// multiset hash and size, judged right (ok) or forged (bad).
 type tokenList struct {
 	sum uint64
 	n   int
 	ok  bool
-	bad *badList // the list is forged
+	bad *badList
 }
 
 // listRight reports whether the list the token of hop d carries is the
@@ -216,28 +217,27 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	if slices.Equal(wantIDs, got) {
 		return
 	}
-	s.lists[d.fi] = tokenList{sum: sum, n: n, bad: &badList{fi: d.fi, seqs: []int32{f.Seq, f.Restart, seq},
+	s.lists[d.fi] = tokenList{sum: sum, n: n, bad: &badList{seqs: []int32{f.Seq, f.Restart, seq},
 		diff: firstDiff(s.m, e.P, f.Restart, wantIDs, got), want: identities(s.m, wantIDs), got: identities(s.m, got)}}
 }
 
 // badList is a forged token list, reported once (finish) with every hop
 // that carried it.
 type badList struct {
-	fi              int32
 	seqs            []int32 // the fail, the restart, the control_sends carrying it
 	diff, want, got string
 }
 
 // reportLists reports the forged token lists.
 func (s *pkSpec) reportLists() {
-	for _, l := range s.lists {
+	for fi, l := range s.lists {
 		if w := l.bad; w != nil {
 			sent := "seq "
 			if len(w.seqs) > 3 {
 				sent = "seqs "
 			}
 			sent += strings.ReplaceAll(strings.Trim(fmt.Sprint(w.seqs[2:]), "[]"), " ", ", ")
-			f := &s.m.Failures[w.fi]
+			f := &s.m.Failures[fi]
 			s.divergef(w.seqs, "%s's token (failure seq %d) sent at %s %s\na token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
 				s.name(f.P), f.Seq, sent, w.diff, s.name(f.P), f.Restart, w.want, sent, w.got)
 		}
