@@ -463,19 +463,14 @@ func vtEqual(a, b trace.VT) bool {
 	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
 }
 
-// vtDiff returns the first entry where two vectors differ (an entry one
-// has and the other lacks counts), or -1.
+// vtDiff returns the first entry where two unequal vectors differ (an
+// entry one has and the other lacks counts).
 func vtDiff(got, want trace.VT) int {
-	n := min(len(got), len(want))
-	for j := range n {
-		if got[j] != want[j] {
-			return j
-		}
+	j := 0
+	for j < len(got) && j < len(want) && got[j] == want[j] {
+		j++
 	}
-	if len(got) != len(want) {
-		return n
-	}
-	return -1
+	return j
 }
 
 func vtEntry(vt trace.VT, j int) string {

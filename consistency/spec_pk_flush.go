@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -81,20 +82,13 @@ func (s *pkSpec) flushed(f *trace.Event, idx int32) {
 // failedAfter reports whether the fail that has flush f's process down
 // now came at f's instant after f in the trace: f is judged once its
 // instant is over, but at equal times the trace's order holds, so f
-// found the process up and logged its receipts, which the fail leaves
-// live until the restart (every down time is > 0).
+// found the process up (it is in up: no fail of its instant came before
+// it) and logged its receipts, which the fail leaves live until the
+// restart (every down time is > 0).
 func (s *pkSpec) failedAfter(f *trace.Event, idx int32) bool {
 	last := s.b.LastFail(f.P)
-	if last == history.None || s.m.Event(last).T != f.T {
-		return false
-	}
-	ev := s.flushes.src.Events
-	for i := idx - 1; i >= 0 && ev[i].T == f.T; i-- {
-		if ev[i].Kind == trace.Fail && ev[i].P == f.P {
-			return false
-		}
-	}
-	return true
+	_, up := slices.BinarySearch(s.flushes.up[f.P], idx)
+	return last != history.None && s.m.Event(last).T == f.T && up
 }
 
 // logged judges a log event: it makes stable a live receipt still

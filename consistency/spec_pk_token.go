@@ -163,12 +163,12 @@ func (s *pkSpec) resentAll(seq int32, e *trace.RunEvent, d *pkDuty, b *trace.Con
 	sent = slices.DeleteFunc(sent, func(x pkSent) bool { return int(x.op) >= len(live) || live[x.op] != x.seq })
 	s.procs[e.P].sentTo[b.Origin] = sent
 	for _, x := range sent {
-		if s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: x.inc}) || slices.Contains(d.resent, x.seq) {
-			continue // the copy's identity, as sent() records it
-		}
-		if _, inc, ok := s.copyVT(x.ci); ok && !s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: inc}) {
+		// x.inc is the copy's identity, as sent records it; a copy
+		// without a vector is not judged.
+		id := trace.Identity{Msg: x.msg, Inc: x.inc}
+		if _, _, ok := s.copyVT(x.ci); ok && !s.tokenLists(d, b, id) && !slices.Contains(d.resent, x.seq) {
 			s.divergef([]int32{x.seq, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
-				s.name(e.P), d.recv, s.m.MsgName(x.msg), x.seq, identity(s.m, trace.Identity{Msg: x.msg, Inc: inc}))
+				s.name(e.P), d.recv, s.m.MsgName(x.msg), x.seq, identity(s.m, id))
 			return
 		}
 	}
