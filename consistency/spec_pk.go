@@ -116,8 +116,8 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 		s.procs[p].waiting = history.None
 		s.procs[p].ckpts = []trace.VT{zero}
 	}
-	if src := f.m.Src; src != nil && len(src.Processes) == np {
-		s.flushes = newPKFlushes(src, np)
+	if f.m.Src != nil { // a comparable source trace
+		s.flushes = newPKFlushes(f.m.Src, np)
 	}
 	f.b.PutBack(s.putBack)
 	return s
@@ -242,20 +242,20 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	s.waits(seq, e, p)
 	want := s.at(e.P, e.Op+1)
-	p.clock.reset(s.sent(seq, e, want, s.b.Restarts(e.P)), &s.unmerged)
+	p.clock.reset(s.sent(seq, e, want), &s.unmerged)
 }
 
 // sent judges the vector a send carries against want and records the
-// copy it transmits, of identity inc; it returns the vector kept (nil:
-// the send carries none).
-func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) trace.VT {
+// copy it transmits; it returns the vector kept (nil: the send carries
+// none).
+func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT) trace.VT {
 	vt := s.pbVT(seq, e)
 	if vt == nil {
 		return nil
 	}
 	kept := s.compare(seq, e, vt, want)
 	if ci := s.copyOf(e); ci >= 0 {
-		s.setCopy(ci, inc, kept)
+		s.setCopy(ci, s.b.Restarts(e.P), kept)
 	}
 	return kept
 }
@@ -386,7 +386,8 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 		if !p.ann.orphan(vt) {
 			why = fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
 				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq)
-		} else if a := s.annOf(e.Failure); e.Failure != history.None {
+		} else if e.Failure != history.None {
+			a := s.annOf(e.Failure)
 			w := s.unrecovered(e.Failure, a != nil)
 			if w == "" && !orphanOf(vt, *a) {
 				w = fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)

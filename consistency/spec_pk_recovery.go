@@ -128,7 +128,7 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	r.next = e.Op + 1
 	if e.Kind == trace.Send {
 		r.vt[e.P] = trace.VTEntry{Inc: s.b.Restarts(e.P), Count: e.Op + 1}
-		s.sent(seq, e, r.vt, s.b.Restarts(e.P))
+		s.sent(seq, e, r.vt)
 	}
 }
 

@@ -29,12 +29,10 @@ type vtKeeper struct {
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1}
-	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
+	if _, fails := m.SrcEnv(); m.Src != nil {
 		k.srcFails = 0
-		for i := range m.Src.Events {
-			if m.Src.Events[i].Kind == trace.Fail {
-				k.srcFails++
-			}
+		for _, f := range fails {
+			k.srcFails += len(f)
 		}
 	}
 	return k
@@ -203,10 +201,8 @@ const maxGot = 64
 // (codec.StreamRun): held counts them over all n clocks, and a clock
 // that takes one past n merges its own, so that the spec keeps at most
 // two vectors per process (a base and a share of held), as the memory
-// estimate counts (pipeline.streamCheckEstimate). Without that bound a
-// process that only receives kept 63 dropped vectors: at 1,024
-// processes a check peaked at 302 MB against 61 MB before the lazy
-// clock.
+// estimate counts (pipeline.streamCheckEstimate; TestClocksBoundUnmerged
+// says what it cost without).
 func (c *pkClock) take(vt trace.VT, n int, held *int) {
 	c.got = append(c.got, vt)
 	*held++
