@@ -12,25 +12,18 @@ import (
 )
 
 // pkSpec is SPEC §5, Peterson–Kearns rollback based on vector time, as
-// the reference state machine of spec.go. Per process it keeps its
-// incarnation, its vector time rebuilt from the run (own entry (inc,
-// pos), every other the maximum over its live receipts' copies), the
-// announcements it recorded, whether it holds for its token, and what it
-// owes at once (a token hop, a resume); per copy its identity and, while
-// a recovery may still read it, its vector (spec_pk_vectors.go).
-// Restarts and tokens are spec_pk_recovery.go.
+// the reference state machine of spec.go: per process (pkProc) and per
+// copy (pkCopy), what the history model does not keep. Restarts and
+// tokens are spec_pk_recovery.go.
 type pkSpec struct {
 	*specFrame
 	procs  []pkProc
-	copies []pkCopy // by copy index
-	// lists are, per failure, the hash and size of its token's list as
-	// the announcer sent it, when judged right (ok).
-	lists []tokenList
+	copies []pkCopy    // by copy index
+	lists  []tokenList // by failure index
 	// early are the tokens (process, failure seq) that came before the
 	// restart that made their announcement.
 	early [][2]int32
-	// recvOf[msg] is the seq of msg's latest receipt, or None: the
-	// duplicate test (while the model has not undone it).
+	// recvOf[msg] is the seq of msg's latest receipt, or None (liveRecv).
 	recvOf  []int32
 	vectors vtKeeper
 	// restarted are the processes past their first incarnation, sorted:
@@ -38,11 +31,9 @@ type pkSpec struct {
 	restarted []int32
 	flushes   pkFlushes
 	scratch   trace.VT // at's
-	// unmerged counts the copies' vectors the clocks keep unmerged
-	// (pkClock.take).
-	unmerged int
-	// sorted is the list of failure fi's token sorted, as read from a
-	// file (tokenLists).
+	unmerged  int      // the copies' vectors the clocks keep unmerged (pkClock.take)
+	// sorted is failure fi's token list read from a file, sorted
+	// (tokenLists).
 	sorted struct {
 		fi   int32
 		keys []uint64 // identityKey
@@ -50,9 +41,8 @@ type pkSpec struct {
 }
 
 // pkCopy is a copy's identity (msg and the sender's incarnation at the
-// send it carries) and its vector, nil once no rule can read it. A vector
-// the spec keeps is never written again: the run's own once judged equal
-// to the rebuilt one, else a clone of that.
+// send it carries) and its vector, nil once no rule can read it
+// (spec_pk_vectors.go).
 type pkCopy struct {
 	inc int32
 	vt  trace.VT
@@ -68,16 +58,14 @@ type pkProc struct {
 	// ckpts are its checkpoints' rebuilt vectors, by index in Taken (nil:
 	// none), kept while a restore may read them.
 	ckpts []trace.VT
-	// sentTo lists, by destination, its sends (not resends) that were
-	// live when last looked at: a token hop judges its resends to the
-	// announcer from this list, which it prunes of undone sends, not by
-	// walking its whole live history at every hop (quadratic in
-	// failures).
+	// sentTo lists, by destination, its sends (not resends) live when
+	// last looked at: a token hop judges its resends to the announcer
+	// from it (resentAll), not by walking its whole live history at
+	// every hop (quadratic in failures).
 	sentTo map[int32][]pkSent
 	// rsum and rn are the multiset hash (trace.IdentityHash) and size of
-	// its live receipts' identities: what its token must list, kept as
-	// receipts come and go, so a token is judged without walking the
-	// live history (10^5 restarts would make that quadratic).
+	// its live receipts' identities, what its token must list: kept as
+	// receipts come and go, not rebuilt at each restart (quadratic).
 	rsum uint64
 	rn   int32
 	// blind counts its live receipts of copies no send transmitted when
@@ -89,18 +77,8 @@ type pkProc struct {
 }
 
 // pkSent is a send at seq, of op op, transmitting copy ci of msg in
-// incarnation inc: what a token hop reads of it without touching the
-// event or the copy, most of which the token lists.
+// incarnation inc: what a token hop reads of it.
 type pkSent struct{ seq, op, ci, msg, inc int32 }
-
-// addTo appends x to m's list of q, making m if nil.
-func addTo(m map[int32][]pkSent, q int32, x pkSent) map[int32][]pkSent {
-	if m == nil {
-		m = map[int32][]pkSent{}
-	}
-	m[q] = append(m[q], x)
-	return m
-}
 
 // pkDuty is what a process owes at once, begun by the event at seq.
 type pkDuty struct {
@@ -138,8 +116,8 @@ func newPKSpec(f *specFrame, lookahead int32) *pkSpec {
 		s.procs[p].waiting = history.None
 		s.procs[p].ckpts = []trace.VT{zero}
 	}
-	if src := f.m.Src; src != nil && len(src.Processes) == np {
-		s.flushes = newPKFlushes(src, np)
+	if f.m.Src != nil { // a comparable source trace
+		s.flushes = newPKFlushes(f.m.Src, np)
 	}
 	f.b.PutBack(s.putBack)
 	return s
@@ -169,7 +147,10 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	}
 	p := &s.procs[e.P]
 	if e.Kind == trace.Send && !e.Resend {
-		p.sentTo = addTo(p.sentTo, e.Peer, pkSent{seq, e.Op, s.copyOf(e), e.Msg, s.b.Restarts(e.P)})
+		if p.sentTo == nil {
+			p.sentTo = map[int32][]pkSent{}
+		}
+		p.sentTo[e.Peer] = append(p.sentTo[e.Peer], pkSent{seq, e.Op, s.copyOf(e), e.Msg, s.b.Restarts(e.P)})
 	}
 	if s.b.Down(e.P) && e.Kind.IsOp() {
 		s.replayed(seq, e, p)
@@ -261,23 +242,32 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	s.waits(seq, e, p)
 	want := s.at(e.P, e.Op+1)
-	p.clock.reset(s.sent(seq, e, want, s.b.Restarts(e.P)), &s.unmerged)
+	p.clock.reset(s.sent(seq, e, want), &s.unmerged)
 }
 
 // sent judges the vector a send carries against want and records the
-// copy it transmits, of identity inc; it returns the vector kept (nil:
-// the send carries none).
-func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT, inc int32) trace.VT {
-	pb := s.m.Run.PB(e)
-	if pb == nil || pb.VT == nil {
-		s.lacks(seq, "a piggybacked vector time")
+// copy it transmits; it returns the vector kept (nil: the send carries
+// none).
+func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT) trace.VT {
+	vt := s.pbVT(seq, e)
+	if vt == nil {
 		return nil
 	}
-	kept := s.compare(seq, e, pb.VT, want)
+	kept := s.compare(seq, e, vt, want)
 	if ci := s.copyOf(e); ci >= 0 {
-		s.setCopy(ci, inc, kept)
+		s.setCopy(ci, s.b.Restarts(e.P), kept)
 	}
 	return kept
+}
+
+// pbVT returns the vector send e at seq carries, or nil: the run lacks
+// it, and the spec stops.
+func (s *pkSpec) pbVT(seq int32, e *trace.RunEvent) trace.VT {
+	if pb := s.m.Run.PB(e); pb != nil && pb.VT != nil {
+		return pb.VT
+	}
+	s.lacks(seq, "a piggybacked vector time")
+	return nil
 }
 
 // setCopy records copy ci's identity and vector, which no one writes.
@@ -396,9 +386,16 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 		if !p.ann.orphan(vt) {
 			why = fmt.Sprintf("copy %d of %s, sent at seq %d with vector %s, is no orphan of the %d announcements %s had recorded by seq %d",
 				e.Copy, s.m.MsgName(e.Msg), from, vtString(vt), len(p.ann.list), s.name(e.P), seq)
-		} else if w := s.orphanWhy(vt, e.Failure); w != "" {
-			names = fmt.Sprintf(" and names failure seq %d", e.Failure)
-			why = fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", w, vtString(vt))
+		} else if e.Failure != history.None {
+			a := s.annOf(e.Failure)
+			w := s.unrecovered(e.Failure, a != nil)
+			if w == "" && !orphanOf(vt, *a) {
+				w = fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
+			}
+			if w != "" {
+				names = fmt.Sprintf(" and names failure seq %d", e.Failure)
+				why = fmt.Sprintf("an orphan discard names the failure whose announcement makes the copy an orphan, but %s (the copy's vector is %s)", w, vtString(vt))
+			}
 		}
 	case trace.ReasonDuplicate:
 		if e.Failure != history.None {
@@ -421,22 +418,6 @@ func (s *pkSpec) annOf(fs int32) *history.Announcement {
 		return s.m.Failures[fi].Ann
 	}
 	return nil
-}
-
-// orphanWhy returns why failure seq fs's announcement does not make vt an
-// orphan, or "" if it does (or fs is absent).
-func (s *pkSpec) orphanWhy(vt trace.VT, fs int32) string {
-	if fs == history.None {
-		return ""
-	}
-	a := s.annOf(fs)
-	if why := s.unrecovered(fs, a != nil); why != "" {
-		return why
-	}
-	if !orphanOf(vt, *a) {
-		return fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
-	}
-	return ""
 }
 
 // putBack answers the model which copies a rollback of p puts back in
@@ -483,19 +464,14 @@ func vtEqual(a, b trace.VT) bool {
 	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
 }
 
-// vtDiff returns the first entry where two vectors differ (an entry one
-// has and the other lacks counts), or -1.
+// vtDiff returns the first entry where two unequal vectors differ (an
+// entry one has and the other lacks counts).
 func vtDiff(got, want trace.VT) int {
-	n := min(len(got), len(want))
-	for j := range n {
-		if got[j] != want[j] {
-			return j
-		}
+	j := 0
+	for j < len(got) && j < len(want) && got[j] == want[j] {
+		j++
 	}
-	if len(got) != len(want) {
-		return n
-	}
-	return -1
+	return j
 }
 
 func vtEntry(vt trace.VT, j int) string {

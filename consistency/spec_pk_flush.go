@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
@@ -61,8 +62,15 @@ func (s *pkSpec) flushesBefore(t trace.Time) {
 // lists after it comes after it). Live ops are in time order, so the
 // oldest receipt without one is the one to look at.
 func (s *pkSpec) flushed(f *trace.Event, idx int32) {
-	if s.b.Down(f.P) && !s.failedAfter(f, idx) {
-		return
+	if s.b.Down(f.P) {
+		// f is judged once its instant is over: a fail of its instant
+		// that the trace lists after it (f is in up) found the process up
+		// and its receipts logged, which the fail leaves live until the
+		// restart (every down time is > 0).
+		last := s.b.LastFail(f.P)
+		if _, up := slices.BinarySearch(s.flushes.up[f.P], idx); !up || last == history.None || s.m.Event(last).T != f.T {
+			return
+		}
 	}
 	k := s.b.OldestUnstable(f.P)
 	live := s.b.Live(f.P)
@@ -76,25 +84,6 @@ func (s *pkSpec) flushed(f *trace.Event, idx int32) {
 	}
 	s.badf(logReplayAt, []int32{x}, "%s's flush at t=%s leaves its receipt of %s at seq %d off stable storage\na flush writes every volatile log entry to stable storage, which the run shows as a log event per entry at the flush's time; %[1]s was up at its flush at t=%[2]s (source trace), but its receipt of %[3]s at seq %[4]d (t=%s), live then, has no log event",
 		s.name(f.P), f.T, s.m.MsgName(e.Msg), x, e.T)
-}
-
-// failedAfter reports whether the fail that has flush f's process down
-// now came at f's instant after f in the trace: f is judged once its
-// instant is over, but at equal times the trace's order holds, so f
-// found the process up and logged its receipts, which the fail leaves
-// live until the restart (every down time is > 0).
-func (s *pkSpec) failedAfter(f *trace.Event, idx int32) bool {
-	last := s.b.LastFail(f.P)
-	if last == history.None || s.m.Event(last).T != f.T {
-		return false
-	}
-	ev := s.flushes.src.Events
-	for i := idx - 1; i >= 0 && ev[i].T == f.T; i-- {
-		if ev[i].Kind == trace.Fail && ev[i].P == f.P {
-			return false
-		}
-	}
-	return true
 }
 
 // logged judges a log event: it makes stable a live receipt still

@@ -30,8 +30,7 @@ type pkReplay struct {
 func (s *pkSpec) atInstant(seq int32, e *trace.RunEvent, r *pkReplay) {
 	for _, x := range r.events {
 		if !s.sameInstant(seq, s.m.Event(x)) {
-			s.divergef([]int32{x, seq}, "%s's %s at seq %d (t=%s) is not at its restart's instant t=%s\na PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event",
-				s.name(e.P), s.m.Event(x).Kind, x, s.m.Event(x).T, e.T)
+			s.divergef([]int32{x, seq}, "%s is not at its restart's instant t=%s\na PK restart replays instantly, at the restart time, and writes what its replay re-transmits or runs for the first time at that instant, before the restart event", s.ev(x), e.T)
 			return
 		}
 	}
@@ -129,7 +128,7 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	r.next = e.Op + 1
 	if e.Kind == trace.Send {
 		r.vt[e.P] = trace.VTEntry{Inc: s.b.Restarts(e.P), Count: e.Op + 1}
-		s.sent(seq, e, r.vt, s.b.Restarts(e.P))
+		s.sent(seq, e, r.vt)
 	}
 }
 
@@ -140,10 +139,10 @@ func (s *pkSpec) retransmit(seq int32, e *trace.RunEvent, r *pkReplay) {
 	if r.stop != history.None {
 		end = r.stop
 	}
-	lo := s.b.Taken(e.P)[r.ck].Pos
-	if e.Op < lo || e.Op >= end || slices.Contains(r.sent, e.Op) {
+	lo, again := s.b.Taken(e.P)[r.ck].Pos, slices.Contains(r.sent, e.Op)
+	if e.Op < lo || e.Op >= end || again {
 		s.divergef([]int32{seq}, "%s's re-transmission of %s at seq %d repeats a send its restart does not re-execute\na PK restart transmits again, once each, the sends its replay re-executes, ops %d to %d of %s; the resend at seq %d repeats op %d%s",
-			s.name(e.P), s.m.MsgName(e.Msg), seq, lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[slices.Contains(r.sent, e.Op)])
+			s.name(e.P), s.m.MsgName(e.Msg), seq, lo, end-1, s.name(e.P), seq, e.Op, map[bool]string{true: " a second time"}[again])
 	}
 	r.sent = append(r.sent, e.Op)
 	s.repeats(seq, e, s.b.LastFail(e.P))
@@ -168,12 +167,11 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 		}
 		return
 	}
-	if pb := s.m.Run.PB(e); pb == nil || pb.VT == nil {
-		s.lacks(seq, "a piggybacked vector time")
+	if got := s.pbVT(seq, e); got == nil {
 		return
-	} else if vtDiff(pb.VT, vt) >= 0 {
+	} else if !vtEqual(got, vt) {
 		s.divergef([]int32{orig, seq}, "the resend of %s at seq %d does not carry the piggyback of copy %d\na resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
-			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(pb.VT), vtString(vt))
+			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(got), vtString(vt))
 	}
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, inc, vt)
@@ -197,13 +195,12 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 		i, _ := slices.BinarySearch(s.restarted, e.P)
 		s.restarted = slices.Insert(s.restarted, i, e.P)
 	}
+	p.replay = nil
 	if fi == history.None { // it answers no failure: the run spec's (runSpec.restart)
-		p.replay = nil
 		s.resync(seq, e, p, r.ck)
 		return
 	}
 	s.atInstant(seq, e, r)
-	p.replay = nil
 	ck := s.restored(seq, r.ck)
 	if ck != r.ck {
 		s.restoredOther(seq, e, ck, r.ck, pkRestores)

@@ -85,12 +85,13 @@ func (s *pkSpec) resend(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	s.repeats(seq, e, failure)
 }
 
-// tokenList is a failure's token list as its announcer sent it.
+// tokenList is a failure's token list as its announcer sent it: its
+// multiset hash and size, judged right (ok) or forged (bad).
 type tokenList struct {
 	sum uint64
 	n   int
 	ok  bool
-	bad *badList // the list is forged
+	bad *badList
 }
 
 // listRight reports whether the list the token of hop d carries is the
@@ -129,13 +130,13 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return
 	}
 	got := s.m.Event(d.recv)
-	if rb := s.m.Run.Body(got); rb != nil {
-		s.resentAll(seq, e, d, rb)
-	}
-	if d.fi != history.None && int(d.fi) < len(s.lists) && s.lists[d.fi].bad != nil && (e.Body == got.Body || sameToken(b, s.m.Run.Body(got))) {
+	rb := s.m.Run.Body(got) // never nil: token judged it
+	s.resentAll(seq, e, d, rb)
+	same := e.Body == got.Body || sameToken(b, rb)
+	if d.fi != history.None && int(d.fi) < len(s.lists) && s.lists[d.fi].bad != nil && same {
 		s.lists[d.fi].bad.seqs = append(s.lists[d.fi].bad.seqs, seq)
 	}
-	if rb := s.m.Run.Body(got); rb != nil && e.Body != got.Body && !sameToken(b, rb) {
+	if !same {
 		what := fmt.Sprintf("%s forwards at seq %d another token than it received at seq %d", s.name(e.P), seq, d.recv)
 		if rb.Origin == b.Origin && rb.Inc == b.Inc && rb.K == b.K && d.fi != history.None {
 			what = fmt.Sprintf("%s's token (failure seq %d) sent at seq %d %s", s.name(b.Origin), s.m.Failures[d.fi].Seq, seq,
@@ -162,12 +163,12 @@ func (s *pkSpec) resentAll(seq int32, e *trace.RunEvent, d *pkDuty, b *trace.Con
 	sent = slices.DeleteFunc(sent, func(x pkSent) bool { return int(x.op) >= len(live) || live[x.op] != x.seq })
 	s.procs[e.P].sentTo[b.Origin] = sent
 	for _, x := range sent {
-		if s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: x.inc}) || slices.Contains(d.resent, x.seq) {
-			continue // the copy's identity, as sent() records it
-		}
-		if _, inc, ok := s.copyVT(x.ci); ok && !s.tokenLists(d, b, trace.Identity{Msg: x.msg, Inc: inc}) {
+		// x.inc is the copy's identity, as sent records it; a copy
+		// without a vector is not judged.
+		id := trace.Identity{Msg: x.msg, Inc: x.inc}
+		if _, _, ok := s.copyVT(x.ci); ok && !s.tokenLists(d, b, id) && !slices.Contains(d.resent, x.seq) {
 			s.divergef([]int32{x.seq, d.recv, seq}, "%s forwards the token it received at seq %d without resending its send of %s at seq %d\na process that a failure's token reaches resends to the announcer every send of its live history whose identity the token lacks, then forwards the token; the token lacks %s",
-				s.name(e.P), d.recv, s.m.MsgName(x.msg), x.seq, identity(s.m, trace.Identity{Msg: x.msg, Inc: inc}))
+				s.name(e.P), d.recv, s.m.MsgName(x.msg), x.seq, identity(s.m, id))
 			return
 		}
 	}
@@ -216,32 +217,27 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	if slices.Equal(wantIDs, got) {
 		return
 	}
-	s.lists[d.fi] = tokenList{sum: sum, n: n, bad: &badList{fi: d.fi, seqs: []int32{f.Seq, f.Restart, seq},
+	s.lists[d.fi] = tokenList{sum: sum, n: n, bad: &badList{seqs: []int32{f.Seq, f.Restart, seq},
 		diff: firstDiff(s.m, e.P, f.Restart, wantIDs, got), want: identities(s.m, wantIDs), got: identities(s.m, got)}}
 }
 
 // badList is a forged token list, reported once (finish) with every hop
 // that carried it.
 type badList struct {
-	fi              int32
 	seqs            []int32 // the fail, the restart, the control_sends carrying it
 	diff, want, got string
 }
 
 // reportLists reports the forged token lists.
 func (s *pkSpec) reportLists() {
-	for _, l := range s.lists {
+	for fi, l := range s.lists {
 		if w := l.bad; w != nil {
-			hops := w.seqs[2:]
-			sent := fmt.Sprintf("seq %d", hops[0])
-			if len(hops) > 1 {
-				parts := make([]string, len(hops))
-				for i, h := range hops {
-					parts[i] = fmt.Sprint(h)
-				}
-				sent = "seqs " + strings.Join(parts, ", ")
+			sent := "seq "
+			if len(w.seqs) > 3 {
+				sent = "seqs "
 			}
-			f := &s.m.Failures[w.fi]
+			sent += strings.ReplaceAll(strings.Trim(fmt.Sprint(w.seqs[2:]), "[]"), " ", ", ")
+			f := &s.m.Failures[fi]
 			s.divergef(w.seqs, "%s's token (failure seq %d) sent at %s %s\na token carries the identity (message, sender's incarnation at the send) of every receipt live in its announcer's recovered state, so that each process resends to it exactly what it lacks; rebuilt from %s's live history right after its restart at seq %d (the receipts its restored checkpoint holds and those its replay took from the stable log), that set is %s, but the token sent at %s lists %s",
 				s.name(f.P), f.Seq, sent, w.diff, s.name(f.P), f.Restart, w.want, sent, w.got)
 		}
@@ -294,14 +290,7 @@ func listedHash(b *trace.ControlBody) (uint64, int) {
 
 // listed returns body b's list sorted by message then incarnation.
 func listed(b *trace.ControlBody) []trace.Identity {
-	var out []trace.Identity
-	if w, ok := b.Receipts.(trace.ReceiptWalker); ok {
-		w.WalkIdentities(func(id trace.Identity) { out = append(out, id) })
-	} else {
-		out = slices.Clone(b.ReceivedList())
-	}
-	slices.SortFunc(out, compareIdentity)
-	return out
+	return slices.SortedFunc(slices.Values(b.ReceivedList()), compareIdentity)
 }
 
 // tokenLists reports whether token body b, of hop d, lists identity id: by

@@ -9,13 +9,10 @@ import (
 
 // What PK's spec keeps of vector times. It reads a vector only while the
 // event that carries it is added (a run may drop it after), so it keeps
-// what a later event reads: a copy's vector until a receive takes it,
-// and — while a recovery may still come — the vectors of checkpoints and
-// of taken copies, which restores merge and orphan tests read. Once none
-// can come (vtKeeper.after) only the copies in flight keep theirs: a PK
-// run at thousands of processes then holds no vector per send. A vector
-// kept is the run's own, once judged equal to the rebuilt one (vectors
-// are never written once sent), so keeping one copies nothing.
+// a copy's vector until a receive takes it and, while a recovery may
+// still read them (vtKeeper), the vectors of checkpoints and taken
+// copies: a PK run at thousands of processes then holds no vector per
+// send. A vector kept is the run's own, never written once sent.
 
 // vtKeeper says whether a recovery may still read the vectors of
 // checkpoints and taken copies.
@@ -32,12 +29,10 @@ type vtKeeper struct {
 
 func newVTKeeper(m *history.Model, lookahead int32) vtKeeper {
 	k := vtKeeper{keep: true, horizon: lookahead, srcFails: -1}
-	if m.Src != nil && len(m.Src.Processes) == len(m.Run.Processes) {
+	if _, fails := m.SrcEnv(); m.Src != nil {
 		k.srcFails = 0
-		for i := range m.Src.Events {
-			if m.Src.Events[i].Kind == trace.Fail {
-				k.srcFails++
-			}
+		for _, f := range fails {
+			k.srcFails += len(f)
 		}
 	}
 	return k
@@ -96,17 +91,16 @@ func (k *vtKeeper) quiet(s *pkSpec, seq int32) bool {
 // recovery event (0: none at all), for a spec judging it with hindsight.
 func recoveryHorizon(run *trace.Run) int32 {
 	for i := len(run.Events) - 1; i >= 0; i-- {
-		switch e := &run.Events[i]; e.Kind {
-		case trace.Fail, trace.Restart, trace.Rollback, trace.ControlSend, trace.ControlRecv:
+		if e := &run.Events[i]; e.Kind == trace.Send && e.Resend || slices.Contains(recoveryKinds, e.Kind) {
 			return int32(i) + 1
-		case trace.Send:
-			if e.Resend {
-				return int32(i) + 1
-			}
 		}
 	}
 	return 0
 }
+
+// recoveryKinds are the kinds of event only a recovery writes, beside a
+// resend.
+var recoveryKinds = []trace.Kind{trace.Fail, trace.Restart, trace.Rollback, trace.ControlSend, trace.ControlRecv}
 
 // annIndex is the announcements a process recorded, indexed for orphan
 // tests in O(origins announced) per vector: per origin (sorted), minK[y]
@@ -207,10 +201,8 @@ const maxGot = 64
 // (codec.StreamRun): held counts them over all n clocks, and a clock
 // that takes one past n merges its own, so that the spec keeps at most
 // two vectors per process (a base and a share of held), as the memory
-// estimate counts (pipeline.streamCheckEstimate). Without that bound a
-// process that only receives kept 63 dropped vectors: at 1,024
-// processes a check peaked at 302 MB against 61 MB before the lazy
-// clock.
+// estimate counts (pipeline.streamCheckEstimate; TestClocksBoundUnmerged
+// says what it cost without).
 func (c *pkClock) take(vt trace.VT, n int, held *int) {
 	c.got = append(c.got, vt)
 	*held++
