@@ -138,7 +138,9 @@ func (s *pkSpec) forward(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 	}
 	if !same {
 		what := fmt.Sprintf("%s forwards at seq %d another token than it received at seq %d", s.name(e.P), seq, d.recv)
-		if rb.Origin == b.Origin && rb.Inc == b.Inc && rb.K == b.K && d.fi != history.None {
+		// The lists may be equal: then the tokens differ in whether they
+		// carry one at all (firstDiff is for lists that differ).
+		if rb.Origin == b.Origin && rb.Inc == b.Inc && rb.K == b.K && d.fi != history.None && !slices.Equal(listed(rb), listed(b)) {
 			what = fmt.Sprintf("%s's token (failure seq %d) sent at seq %d %s", s.name(b.Origin), s.m.Failures[d.fi].Seq, seq,
 				firstDiff(s.m, b.Origin, s.m.Failures[d.fi].Restart, listed(rb), listed(b)))
 		}
@@ -326,8 +328,8 @@ func compareIdentity(a, b trace.Identity) int {
 	return cmp.Or(cmp.Compare(a.Msg, b.Msg), cmp.Compare(a.Inc, b.Inc))
 }
 
-// firstDiff says where two sorted lists first part: an identity the run
-// lists that the rebuilt set lacks, or the reverse.
+// firstDiff says where two sorted lists that differ first part: an
+// identity the run lists that the rebuilt set lacks, or the reverse.
 func firstDiff(m *history.Model, p, restart int32, want, got []trace.Identity) string {
 	k := 0
 	for k < len(want) && k < len(got) && want[k] == got[k] {

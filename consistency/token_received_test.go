@@ -77,3 +77,32 @@ func TestTokenWithoutReceived(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardWithoutListOfEmptyList: a hop that forwards, without any
+// list, a token received with an empty one forwards another token than
+// it received. The two lists are then equal (both empty), and the
+// witness once looked for where they part, past their end: the checker
+// panicked (a review's forged run).
+func TestForwardWithoutListOfEmptyList(t *testing.T) {
+	src := bundled("textbook-orphan")(t)
+	run := replayOf(t, "pk", src)
+	forged := false
+	for i := range run.Events {
+		e := &run.Events[i]
+		b := run.Body(e)
+		if e.Kind != trace.ControlSend || e.Control != trace.ControlToken || b == nil || int(b.Origin) == int(e.P) || len(b.ReceivedList()) != 0 {
+			continue
+		}
+		nb := *b
+		nb.Receipts, nb.Received = nil, nil
+		run.Bodies = append(run.Bodies, nb)
+		e.Body, forged = int32(len(run.Bodies)-1), true
+		break
+	}
+	if !forged {
+		t.Fatal("no forwarded token with an empty list in the run")
+	}
+	if vs := tokenWitnesses(t, run, src, "another token than it received"); len(vs) == 0 {
+		t.Fatal("the forward without a list passes")
+	}
+}
