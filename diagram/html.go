@@ -60,7 +60,9 @@ type pageData struct {
 
 // HTMLPanels writes a page of one run, or of two runs of one trace (MS
 // and PK) one above the other on a shared x axis, with a table comparing
-// them and the ops they ran a different number of times outlined.
+// them and the ops they ran a different number of times outlined. A
+// panel's deep links (#pk:seq=N) name it by its algorithm, so the runs
+// are of different algorithms.
 func HTMLPanels(w io.Writer, panels []Panel, opts Options) error {
 	ms, err := buildPanels(panels, opts, DefaultPageMaxEvents)
 	if err != nil {
