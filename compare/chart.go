@@ -36,12 +36,11 @@ var styles = map[string]style{
 	"pk":          {"#CC79A7", "plus"},
 }
 
-// series is one protocol's line: forced per basic at each ratio (ok
-// false where it had no basic checkpoint).
+// series is one protocol's line: its rows, one per ratio, with a point
+// at each that has a forced-per-basic figure (some basic checkpoint).
 type series struct {
 	name    string
-	x, y    []float64
-	ok      []bool
+	rows    []SweepRow
 	allZero bool
 }
 
@@ -84,11 +83,8 @@ func newChart(o SweepOptions, rows []SweepRow) *chart {
 			if r.Protocol != name {
 				continue
 			}
-			v := r.ForcedPerBasic
-			s.x, s.ok = append(s.x, r.Ratio), append(s.ok, v != nil)
-			s.y = append(s.y, 0)
-			if v != nil {
-				s.y[len(s.y)-1] = *v
+			s.rows = append(s.rows, r)
+			if v := r.ForcedPerBasic; v != nil {
 				vals = append(vals, *v)
 				s.allZero = s.allZero && *v == 0
 			}
@@ -198,19 +194,19 @@ func (c *chart) line(b *strings.Builder, s *series) {
 		}
 		pts = pts[:0]
 	}
-	for i := range s.x {
-		if !s.ok[i] {
+	for _, r := range s.rows {
+		if r.ForcedPerBasic == nil {
 			flush()
 			continue
 		}
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", c.xs.at(s.x[i]), c.yAt(s.y[i])))
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", c.xs.at(r.Ratio), c.yAt(*r.ForcedPerBasic)))
 	}
 	flush()
-	for i := range s.x {
-		if s.ok[i] {
-			x, y := c.xs.at(s.x[i]), c.yAt(s.y[i])
+	for _, r := range s.rows {
+		if v := r.ForcedPerBasic; v != nil {
+			x, y := c.xs.at(r.Ratio), c.yAt(*v)
 			fmt.Fprintf(b, `<g><title>%s, ICT/MTT %s: %.3f forced per basic</title>%s</g>`+"\n",
-				html.EscapeString(s.name), label(s.x[i]), s.y[i], marker(st.marker, x, y))
+				html.EscapeString(s.name), label(r.Ratio), *v, marker(st.marker, x, y))
 		}
 	}
 	b.WriteString("</g>\n")

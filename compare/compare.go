@@ -65,15 +65,18 @@ type Options struct {
 	Progress func(done, total int64)
 }
 
-// checkProtocols reports whether every name is a protocol, naming the
-// first that is not.
-func checkProtocols(names []string) error {
+// checkProtocols returns names (Protocols when nil), or an error naming
+// the first that is not a protocol.
+func checkProtocols(names []string) ([]string, error) {
 	for _, p := range names {
 		if !slices.Contains(Protocols, p) {
-			return fmt.Errorf("unknown protocol %q (want %s)", p, algorithms.Choice(Protocols))
+			return nil, fmt.Errorf("unknown protocol %q (want %s)", p, algorithms.Choice(Protocols))
 		}
 	}
-	return nil
+	if names == nil {
+		return Protocols, nil
+	}
+	return names, nil
 }
 
 // Row is one protocol's figures on one trace. JSON names are a contract:
@@ -134,10 +137,8 @@ type Table struct {
 // its table: one row per protocol, in o.Protocols order.
 func Run(tr *trace.Trace, o Options) (Table, error) {
 	t := Table{File: tr.Name, Processes: len(tr.Processes), Events: len(tr.Events)}
-	if o.Protocols == nil {
-		o.Protocols = Protocols
-	}
-	if err := checkProtocols(o.Protocols); err != nil {
+	var err error
+	if o.Protocols, err = checkProtocols(o.Protocols); err != nil {
 		return t, err
 	}
 	ff, err := explore.Prepare(tr, o.Params, true)
@@ -256,5 +257,5 @@ func ParseProtocols(s string) ([]string, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no protocol listed (want some of %s)", strings.Join(Protocols, ","))
 	}
-	return out, checkProtocols(out)
+	return checkProtocols(out)
 }

@@ -34,7 +34,11 @@ func counts(run *trace.Run) Counts {
 			r.Blocked += e.T - blockedAt[e.P]
 		}
 	}
-	r.Useless = useless(run)
+	var err error
+	if r.Useless, err = measure.Useless(explore.Pattern(run)); err != nil {
+		// A replay's own run is well formed: cannot happen.
+		panic("compare: " + err.Error())
+	}
 	r.quotients()
 	return r
 }
@@ -52,14 +56,4 @@ func quotient(a float64, b int) *float64 {
 	}
 	v := a / float64(b)
 	return &v
-}
-
-// useless counts the checkpoints of a failure-free run on a Z-cycle.
-func useless(run *trace.Run) int {
-	n, err := measure.Useless(explore.Pattern(run))
-	if err != nil {
-		// A replay's own run is well formed: cannot happen.
-		panic("compare: " + err.Error())
-	}
-	return n
 }

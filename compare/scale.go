@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -26,10 +27,7 @@ func (s *scale) at(v float64) float64 {
 // span a factor of 10 or more (the classic plots' ICT axis), else
 // linear; a single ratio gets a range around it.
 func xScale(ratios []float64, a, b float64) scale {
-	lo, hi := ratios[0], ratios[0]
-	for _, r := range ratios {
-		lo, hi = min(lo, r), max(hi, r)
-	}
+	lo, hi := slices.Min(ratios), slices.Max(ratios)
 	if hi/lo >= 10 {
 		return scale{log: true, lo: lo / 1.15, hi: hi * 1.15, a: a, b: b}
 	}

@@ -55,10 +55,8 @@ type SweepRow struct {
 // in the given order, protocols in o.Protocols order. Output does not
 // depend on Workers.
 func Sweep(o SweepOptions) ([]SweepRow, error) {
-	if o.Protocols == nil {
-		o.Protocols = Protocols
-	}
-	if err := checkProtocols(o.Protocols); err != nil {
+	var err error
+	if o.Protocols, err = checkProtocols(o.Protocols); err != nil {
 		return nil, err
 	}
 	if err := o.check(); err != nil {

@@ -66,16 +66,15 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 	if a, ok := algorithms.Lookup(name); ok && !a.Recovery {
 		return engine{}, fmt.Errorf("%s has no recovery to explore (failures are injected); ckpt compare measures how far a failure would roll it back", name)
 	}
-	if variant != "" {
-		if a, err := mk(name, variant, tr); err == nil {
-			return engine{name: name, variant: variant, alg: a.Name(), mk: mk}, nil
-		}
+	a, err := mk(name, variant, tr)
+	if err != nil && variant != "" {
+		variant = ""
+		a, err = mk(name, "", tr)
 	}
-	a, err := mk(name, "", tr)
 	if err != nil {
 		return engine{}, err
 	}
-	return engine{name: name, alg: a.Name(), mk: mk}, nil
+	return engine{name: name, variant: variant, alg: a.Name(), mk: mk}, nil
 }
 
 // judged is a replay of a schedule's trace through the engine's
@@ -136,15 +135,6 @@ func (j *judged) finish(v *verdict, recoveries bool) error {
 	return nil
 }
 
-// replay replays and judges tr from the start, filling v as finish.
-func (e engine) replay(tr *trace.Trace, v *verdict, recoveries bool) error {
-	j, err := e.start(tr)
-	if err != nil {
-		return err
-	}
-	return j.finish(v, recoveries)
-}
-
 // judge fills v with what st, fed a whole run, reports, and measures
 // of its model. The run's fail events map to their ordinals among the
 // trace's fail events: the engine records every fail, ignored or not, in
@@ -181,12 +171,27 @@ func (v *verdict) judge(st *consistency.Stream, recoveries bool) {
 	}
 }
 
+// status is property i's status in the run v judged.
+func (v *verdict) status(i int) report.Status {
+	bit := uint16(1) << i
+	switch {
+	case v.fails&bit != 0:
+		return report.Fail
+	case v.unknown&bit != 0:
+		return report.Unknown
+	case v.na&bit != 0:
+		return report.NA
+	}
+	return report.Pass
+}
+
 // failsProperty reports whether tr, replayed and checked, fails the
 // property with index prop (the shrinker's test, run for every candidate:
 // it judges without measuring the recoveries, which it never reads).
 func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 	var v verdict
-	if err := e.replay(tr, &v, false); err != nil {
+	j, err := e.start(tr)
+	if err != nil || j.finish(&v, false) != nil {
 		return false
 	}
 	return v.fails&(1<<prop) != 0

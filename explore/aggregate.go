@@ -1,6 +1,11 @@
 package explore
 
-import "sync"
+import (
+	"slices"
+	"sync"
+
+	"github.com/ckpt-dev/ckpt/report"
+)
 
 // What explore keeps of the schedules it runs, and how shards merge: one
 // model, the Result's, and one rule to add findings into it (add, offer,
@@ -10,13 +15,18 @@ import "sync"
 // added does not matter: the output depends neither on the number of
 // cores nor on the shard split.
 
-// add adds o's counts into p, and its witness if it is the first in
-// schedule order.
+// statusOrder ranks the statuses as PropertyResult.Status sums them up
+// over the runs, the higher winning; "" is no run yet (settle: pass).
+var statusOrder = []report.Status{"", report.NA, report.Pass, report.Unknown, report.Fail}
+
+// add adds o's counts and status into p, and its witness if it is the
+// first in schedule order.
 func (p *PropertyResult) add(o *PropertyResult) {
 	p.Failing += o.Failing
 	p.FailingClasses += o.FailingClasses
-	p.na += o.na
-	p.unknown += o.unknown
+	if slices.Index(statusOrder, o.Status) > slices.Index(statusOrder, p.Status) {
+		p.Status = o.Status
+	}
 	if o.Witness != nil && (p.Witness == nil || o.Witness.Schedule.Ordinal < p.Witness.Schedule.Ordinal) {
 		p.Witness = o.Witness
 	}
@@ -36,25 +46,28 @@ func (a *AlgorithmResult) add(o *AlgorithmResult) {
 // offer keeps o if it leads x: a larger value, or the same reached by an
 // earlier schedule.
 func (x *Extreme) offer(o Extreme) {
-	if o.set() && (!x.set() || o.Value > x.Value || (o.Value == x.Value && o.ordinal() < x.ordinal())) {
+	if o.Schedule != nil && (x.Schedule == nil || o.Value > x.Value || (o.Value == x.Value && o.Schedule.Ordinal < x.Schedule.Ordinal)) {
 		*x = o
 	}
-}
-
-// set reports whether some schedule reached x.
-func (x *Extreme) set() bool { return x.s != nil || x.Schedule != nil }
-
-// ordinal is the ordinal of the schedule that reached x.
-func (x *Extreme) ordinal() int64 {
-	if x.s != nil {
-		return x.s.ordinal
-	}
-	return x.Schedule.Ordinal
 }
 
 // add counts times failures that undid undone ops each.
 func (p *PerFailure) add(undone int, times int64) {
 	p.merge(PerFailure{Failures: times, Total: int64(undone) * times, Max: undone})
+}
+
+// addClass counts s's injected failure j, which undid undone(0) ops;
+// when it is the first failure of a class of several schedules, the
+// member whose failure came d points earlier in the stretch undid
+// undone(d) (reduce.go).
+func (p *PerFailure) addClass(s *sched, j int, undone func(d int32) int) {
+	if j > 0 || s.size == 1 {
+		p.add(undone(0), s.size)
+		return
+	}
+	for d := range int32(s.size) {
+		p.add(undone(d), 1)
+	}
 }
 
 // merge adds o's failures into p.
@@ -89,12 +102,17 @@ type tally struct {
 	// err is the error of the earliest failing schedule, if any.
 	err    error
 	errOrd int64
+	// progress is Options.Progress of the schedules run (nil: none).
+	progress func(run int64)
 }
 
-func newTally(engines []engine) *tally {
+func newTally(x *explorer) *tally {
 	t := &tally{errOrd: -1}
-	for _, e := range engines {
+	for _, e := range x.engines {
 		t.algs = append(t.algs, newAlgorithmResult(e.alg))
+	}
+	if p := x.o.Progress; p != nil {
+		t.progress = func(run int64) { p(run, x.total.Load()) }
 	}
 	return t
 }
@@ -106,43 +124,31 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 	defer t.mu.Unlock()
 	at := &t.algs[a]
 	for i := range at.Properties {
-		var o PropertyResult
-		if v.na&(1<<i) != 0 {
-			o.na = 1
-		}
-		if v.unknown&(1<<i) != 0 {
-			o.unknown = 1
-		}
-		if v.fails&(1<<i) != 0 {
+		o := PropertyResult{Status: v.status(i)}
+		if o.Status == report.Fail {
 			o.Failing, o.FailingClasses = s.size, 1
 			o.Witness = &Witness{Schedule: ScheduleInfo{Ordinal: s.ordinal}, s: s}
 		}
 		at.Properties[i].add(&o)
 	}
+	info := &ScheduleInfo{Ordinal: s.ordinal}
 	for j, k := range inj {
 		r := &v.recs[k]
 		if !r.found {
 			continue
 		}
-		at.Worst.Undone.offer(Extreme{Value: r.undone, s: s})
-		at.Worst.Processes.offer(Extreme{Value: r.rolled, s: s})
-		at.Worst.Extra.offer(Extreme{Value: r.extra, s: s})
-		if j > 0 || s.size == 1 {
-			at.PerFailure.add(r.undone, s.size)
-			continue
-		}
+		at.Worst.Undone.offer(Extreme{Value: r.undone, Schedule: info, s: s})
+		at.Worst.Processes.offer(Extreme{Value: r.rolled, Schedule: info, s: s})
+		at.Worst.Extra.offer(Extreme{Value: r.extra, Schedule: info, s: s})
 		// The class's other members crashed d internal ops earlier: the
 		// failed process lost d ops less (never below nothing), the rest
 		// of the recovery is the same (reduce.go).
-		for d := int64(0); d < s.size; d++ {
-			failed := max(0, r.failed-int(d))
-			at.PerFailure.add(r.undone-r.failed+failed, 1)
-		}
+		at.PerFailure.addClass(s, j, func(d int32) int { return r.undone - r.failed + max(0, r.failed-int(d)) })
 	}
 }
 
 // addBaseline counts the uncoordinated baseline of s's effective injected
-// failures, and s as run.
+// failures, and s as run, which it reports as progress.
 func (t *tally) addBaseline(s *sched, eff []bool) {
 	bu := s.b.baselines()
 	t.mu.Lock()
@@ -153,15 +159,12 @@ func (t *tally) addBaseline(s *sched, eff []bool) {
 		if !eff[j] {
 			continue
 		}
-		if j > 0 || s.size == 1 {
-			t.baseline.add(bu[g], s.size)
-			continue
-		}
 		// The class's members: the points of the stretch ending at g.
-		pt := &s.b.points[g]
-		for d := range pt.Size {
-			t.baseline.add(bu[s.b.byID[pt.ID-d]], 1)
-		}
+		id := s.b.points[g].ID
+		t.baseline.addClass(s, j, func(d int32) int { return bu[s.b.byID[id-d]] })
+	}
+	if t.progress != nil {
+		t.progress(t.run)
 	}
 }
 

@@ -34,15 +34,19 @@ type base struct {
 // newBase prepares tr (validated, its Params the effective ones) for
 // exploration.
 func newBase(tr *trace.Trace, extra []trace.Time) *base {
-	b := &base{tr: tr, extra: extra, firstFail: int32(len(tr.Events))}
+	b := &base{tr: tr, extra: extra, firstFail: firstFail(tr)}
 	b.points, b.byID = findPoints(tr, tr.Params.RestartDelay)
+	return b
+}
+
+// firstFail is the index of tr's first own `fail` event, or len(Events).
+func firstFail(tr *trace.Trace) int32 {
 	for i := range tr.Events {
 		if tr.Events[i].Kind == trace.Fail {
-			b.firstFail = int32(i)
-			break
+			return int32(i)
 		}
 	}
-	return b
+	return int32(len(tr.Events))
 }
 
 // traceBuf holds the slices a worker reuses to build schedule traces: a

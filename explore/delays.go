@@ -30,12 +30,18 @@ const maxOvertakes = 3
 
 // delayChoices lists, per message of tr, the extra delays it may get;
 // choice 0 is always 0 (the recorded delay). Messages the trace never
-// receives have only choice 0.
+// receives have only choice 0. A delay already listed is not listed
+// again: two choices with the same delay are the same schedule.
 func delayChoices(tr *trace.Trace) [][]trace.Time {
 	params := tr.Params
 	out := make([][]trace.Time, len(tr.Msgs))
 	for m, msg := range tr.Messages {
 		out[m] = []trace.Time{0}
+		add := func(d trace.Time) {
+			if !slices.Contains(out[m], d) {
+				out[m] = append(out[m], d)
+			}
+		}
 		if msg.Recv == trace.None {
 			continue
 		}
@@ -47,24 +53,11 @@ func delayChoices(tr *trace.Trace) [][]trace.Time {
 			if ev.Kind != trace.Recv || ev.P != recv.P || tr.Messages[ev.Msg].Send >= msg.Recv {
 				continue
 			}
-			out[m] = append(out[m], ev.T+1-arrive)
+			add(ev.T + 1 - arrive)
 			n++
 		}
 		late := params.RestartDelay + params.ControlDelay - (recv.T - send.T) + 1
-		out[m] = append(out[m], max(late, 1))
-		out[m] = dedupe(out[m])
-	}
-	return out
-}
-
-// dedupe removes repeated extra delays, keeping the first of each (two
-// choices with the same delay are the same schedule).
-func dedupe(ds []trace.Time) []trace.Time {
-	out := ds[:1]
-	for _, d := range ds[1:] {
-		if !slices.Contains(out, d) {
-			out = append(out, d)
-		}
+		add(max(late, 1))
 	}
 	return out
 }
@@ -100,35 +93,25 @@ func indexDigits(vec uint64, choices [][]trace.Time) []int32 {
 // their absolute times. Events are re-sorted by time, ties by their
 // original order, and the result is validated.
 func retime(tr *trace.Trace, extra []trace.Time) (*trace.Trace, error) {
-	n := len(tr.Events)
-	newT := make([]trace.Time, n)
+	evs := slices.Clone(tr.Events)
 	exec := make([]trace.Time, len(tr.Processes))
 	prevT := make([]trace.Time, len(tr.Processes))
 	for i := range tr.Events {
 		ev := &tr.Events[i]
 		if !ev.Kind.IsOp() {
-			newT[i] = ev.T
 			continue
 		}
 		ready := exec[ev.P] + (ev.T - prevT[ev.P])
 		prevT[ev.P] = ev.T
 		if ev.Kind == trace.Recv {
+			// The send comes first: evs holds its new time.
 			s := tr.Messages[ev.Msg].Send
-			arrive := newT[s] + (ev.T - tr.Events[s].T) + extra[ev.Msg]
+			arrive := evs[s].T + (ev.T - tr.Events[s].T) + extra[ev.Msg]
 			ready = max(ready, arrive)
 		}
-		newT[i], exec[ev.P] = ready, ready
+		evs[i].T, exec[ev.P] = ready, ready
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(newT[a], newT[b]) })
-	evs := make([]trace.Event, n)
-	for j, i := range order {
-		evs[j] = tr.Events[i]
-		evs[j].T = newT[i]
-	}
+	slices.SortStableFunc(evs, func(a, b trace.Event) int { return cmp.Compare(a.T, b.T) })
 	return withEvents(tr, tr.Params, evs)
 }
 

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/ckpt-dev/ckpt/output"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // WitnessDir is where an exploration of input (a path, "-" for stdin)

@@ -36,11 +36,9 @@ import (
 // so the figures are over the same space as Run's per-failure
 // statistics. Cost: per point the propagation only.
 func Lines(tr *trace.Trace, run *trace.Run) (PerFailure, error) {
-	for i := range tr.Events {
-		if tr.Events[i].Kind == trace.Fail {
-			return PerFailure{}, &trace.InputError{File: tr.Name, Event: i, Doc: "trace",
-				Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
-		}
+	if i := firstFail(tr); int(i) < len(tr.Events) {
+		return PerFailure{}, &trace.InputError{File: tr.Name, Event: int(i), Doc: "trace",
+			Msg: "fail: recovery lines are measured on failure-free executions (strip the trace's failures)"}
 	}
 	var pf PerFailure
 	err := newBase(tr, nil).lines(run, func(_ int, line []rline.Entry) { pf.add(undone(line), 1) })
@@ -70,35 +68,28 @@ func undone(line []rline.Entry) int {
 // lines calls each with the recovery line of a crash at every failure
 // point (g its global index) over run, a protocol's run of the base
 // trace (Replay), in the order of the crashes in the run: the lines are
-// not all kept at once.
+// not all kept at once. It walks the run once, keeping every process's
+// ops and latest checkpoint, and at each cut (a crash before that run
+// event) propagates rollbacks from the crashed process's latest
+// checkpoint.
 func (b *base) lines(run *trace.Run, each func(g int, line []rline.Entry)) error {
 	h, err := newHistory(run, b.tr)
 	if err != nil {
 		return err
 	}
 	cuts := make([]int32, len(b.points))
+	order := make([]int, len(b.points))
 	for g := range b.points {
-		cuts[g] = h.cut(&b.points[g])
-	}
-	return h.linesAt(b.points, cuts, each)
-}
-
-// linesAt walks the run once, keeping every process's ops and latest
-// checkpoint, and at each cut (a crash before that run event) propagates
-// rollbacks from the crashed process's latest checkpoint.
-func (h *history) linesAt(points []Point, cuts []int32, each func(g int, line []rline.Entry)) error {
-	order := make([]int, len(points))
-	for g := range order {
-		order[g] = g
+		cuts[g], order[g] = h.cut(&b.points[g]), g
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return int(cuts[a] - cuts[b]) })
-	n := len(h.run.Processes)
+	n := len(run.Processes)
 	ops, latest := make([]int32, n), make([]int32, n)
 	next := 0
-	for i := 0; i <= len(h.run.Events); i++ {
+	for i := 0; i <= len(run.Events); i++ {
 		for ; next < len(order) && cuts[order[next]] == int32(i); next++ {
 			g := order[next]
-			f := points[g].P
+			f := b.points[g].P
 			start := slices.Clone(ops)
 			start[f] = latest[f]
 			line, err := h.g.Line(start, ops)
@@ -107,10 +98,10 @@ func (h *history) linesAt(points []Point, cuts []int32, each func(g int, line []
 			}
 			each(g, line)
 		}
-		if i == len(h.run.Events) {
+		if i == len(run.Events) {
 			break
 		}
-		e := &h.run.Events[i]
+		e := &run.Events[i]
 		switch {
 		case e.Kind == trace.Checkpoint:
 			latest[e.P] = e.Pos

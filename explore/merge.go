@@ -8,11 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
 	"github.com/goccy/go-json"
 
-	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // Merge combines the results of the shards 1/N … N/N of one exploration,
@@ -40,13 +39,11 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 		r.Scope.Run += p.Scope.Run
 		r.Scope.ToRun += p.Scope.ToRun
 		r.Scope.Covered.Add(r.Scope.Covered, p.Scope.Covered)
+		if p.Scope.Run == 0 {
+			continue // its statuses say pass of no run
+		}
 		for a := range r.Algorithms {
-			o := p.Algorithms[a]
-			o.Properties = slices.Clone(o.Properties)
-			for i := range o.Properties {
-				o.Properties[i].recount(p.Scope.Run)
-			}
-			r.Algorithms[a].add(&o)
+			r.Algorithms[a].add(&p.Algorithms[a])
 		}
 		r.Baseline.merge(p.Baseline)
 	}
@@ -68,8 +65,8 @@ func checkShards(parts []*Result, names []string) error {
 		}
 		sh, err := ParseShard(p.Scope.Shard)
 		if err != nil || sh.Count != len(parts) {
-			results := map[bool]string{true: "1 result", false: strconv.Itoa(len(parts)) + " results"}[len(parts) == 1]
-			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each", p.Scope.Shard, results)
+			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each",
+				p.Scope.Shard, pipeline.Plural(len(parts), "result", "results"))
 		}
 		if seen[sh.Index] != "" {
 			return bad("shard %s again (also %s)", p.Scope.Shard, seen[sh.Index])
@@ -96,13 +93,11 @@ func differs(q, p *Result) string {
 	if !bytes.Equal(common(p.Scope), common(q.Scope)) {
 		return "the scope"
 	}
-	if len(p.Algorithms) != len(q.Algorithms) {
-		return "the algorithms"
+	same := func(a, b AlgorithmResult) bool {
+		return a.Algorithm == b.Algorithm && len(a.Properties) == len(b.Properties)
 	}
-	for a := range p.Algorithms {
-		if p.Algorithms[a].Algorithm != q.Algorithms[a].Algorithm || len(p.Algorithms[a].Properties) != len(q.Algorithms[a].Properties) {
-			return "the algorithms"
-		}
+	if !slices.EqualFunc(p.Algorithms, q.Algorithms, same) {
+		return "the algorithms"
 	}
 	return ""
 }
@@ -116,20 +111,6 @@ func ParseShard(s string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
 	}
 	return Shard{Index: a - 1, Count: b}, nil
-}
-
-// recount sets the run counts a shard's result words only as p's
-// status, of the shard's run runs: a shard that could not judge it
-// counts one unknown run, one where it applies to none of its runs that
-// many n/a, so that settle sums the statuses up as over one run.
-func (p *PropertyResult) recount(run int64) {
-	p.na, p.unknown = 0, 0
-	switch p.Status {
-	case report.Unknown:
-		p.unknown = 1
-	case report.NA:
-		p.na = run
-	}
 }
 
 // readWitnesses decodes the witness traces the shards' results carry.

@@ -21,20 +21,9 @@ type explorer struct {
 	choices [][]trace.Time
 	scope   Scope
 	ctx     context.Context
-	// done counts the schedules run, of total; progMu serializes
-	// Options.Progress.
-	done, total atomic.Int64
-	progMu      sync.Mutex
-}
-
-// step counts one more schedule run.
-func (x *explorer) step() {
-	n := x.done.Add(1)
-	if x.o.Progress != nil {
-		x.progMu.Lock()
-		x.o.Progress(n, x.total.Load())
-		x.progMu.Unlock()
-	}
+	// total counts the schedules to run (each), which the workers report
+	// progress against as they run.
+	total atomic.Int64
 }
 
 // countLimit bounds the work spent counting the classes of a space with
@@ -61,7 +50,7 @@ func (x *explorer) plan() error {
 		vectors.Int64()*int64(len(x.tr.Events)+len(x.base0.points)) <= countLimit:
 		// Sum the classes of every delay vector's failure space.
 		s.Classes = new(big.Int)
-		err := x.eachBase(func(b *base, _ uint64) bool {
+		err := x.eachBase(func(b *base) bool {
 			_, c := b.spaceSize(k, reduce)
 			s.Classes.Add(s.Classes, c)
 			return true
@@ -80,34 +69,19 @@ func (x *explorer) plan() error {
 	return nil
 }
 
-// eachBase calls f with the base of every delay vector in order, and
-// the vector's index (just base0, index 0, without delays), until f
-// returns false.
-func (x *explorer) eachBase(f func(b *base, vec uint64) bool) error {
-	if !f(x.base0, 0) || x.choices == nil {
+// eachBase calls f with the base of every delay vector in index order
+// (just base0 without delays), until f returns false.
+func (x *explorer) eachBase(f func(b *base) bool) error {
+	if !f(x.base0) || x.choices == nil {
 		return nil
 	}
 	for vec := uint64(1); vec < x.scope.DelayVectors.Uint64(); vec++ {
 		b, err := x.vectorBase(indexDigits(vec, x.choices))
-		if err != nil || !f(b, vec) {
+		if err != nil || !f(b) {
 			return err
 		}
 	}
 	return nil
-}
-
-// digits returns the delay vector vec names: 0 the recorded delays;
-// otherwise the vector's index in the space when the plan explores it
-// whole (eachBase), the seed it is drawn from when it samples
-// (vectorDigits).
-func (x *explorer) digits(vec uint64) []int32 {
-	switch {
-	case vec == 0:
-		return nil
-	case x.scope.Mode == Sampled:
-		return vectorDigits(vec, x.choices)
-	}
-	return indexDigits(vec, x.choices)
 }
 
 // each calls f with every delay vector's base, in order, and this
@@ -124,11 +98,11 @@ func (x *explorer) each(total func(n int64), f func(b *base, list []sched) bool)
 	sh := x.o.Shard
 	total(sh.of(x.scope.Classes.Int64()))
 	var ordinal int64
-	return x.eachBase(func(b *base, vec uint64) bool {
+	return x.eachBase(func(b *base) bool {
 		var list []sched
 		b.each(x.o.Failures, !x.o.NoReduce, func(pts []int32, size int64) bool {
 			if sh.has(ordinal) {
-				list = append(list, sched{ordinal: ordinal, vec: vec, pts: slices.Clone(pts), size: size})
+				list = append(list, sched{ordinal: ordinal, pts: slices.Clone(pts), size: size})
 			}
 			ordinal++
 			return true
@@ -151,7 +125,7 @@ func (x *explorer) eachSampled(total func(n int64), f func(b *base, list []sched
 		for j < len(list) && list[j].vec == list[0].vec {
 			j++
 		}
-		b, err := x.vectorBase(x.digits(list[0].vec))
+		b, err := x.seedBase(list[0].vec)
 		if err != nil || !f(b, list[:j]) {
 			return err
 		}
@@ -160,30 +134,43 @@ func (x *explorer) eachSampled(total func(n int64), f func(b *base, list []sched
 	return nil
 }
 
-// explore runs this shard's part of the schedules the plan chose and
-// returns their tally, each base's schedules cut into tasks.
+// explore runs this shard's part of the schedules the plan chose on
+// o.Workers workers, each base's schedules cut into tasks, and returns
+// their tally, or the error of the plan or else of the earliest schedule
+// that could not run. It stops early, with the schedules done so far,
+// when the context is done.
 func (x *explorer) explore() (*tally, error) {
-	return x.runAll(func(emit func(task) bool) error {
-		return x.each(x.total.Store, func(b *base, list []sched) bool {
-			return x.tasks(b, list, emit)
+	tasks := make(chan []sched, x.o.Workers)
+	t := newTally(x)
+	var wg sync.WaitGroup
+	for range x.o.Workers {
+		wg.Go(func() {
+			w := &worker{x: x, bufs: make([]traceBuf, x.o.Failures+2)}
+			for tk := range tasks {
+				if x.ctx.Err() == nil {
+					w.run(tk, t)
+				}
+			}
 		})
+	}
+	err := x.each(x.total.Store, func(b *base, list []sched) bool {
+		return x.tasks(b, list, tasks)
 	})
+	close(tasks)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return t, t.err
 }
 
-// task is what one worker runs at once: schedules of base b sorted by
-// their points, whole subtrees of the prefix tree (every schedule with
-// the same first point), so that they share the replays of their
-// prefixes (run.go).
-type task struct {
-	b      *base
-	scheds []sched
-}
-
-// tasks sorts the schedules of one base by their points and cuts them
-// into tasks of about an eighth of a worker's share of the work each:
-// a schedule costs about the replay after its last failure point, and a
-// task the replay up to its first.
-func (x *explorer) tasks(b *base, list []sched, emit func(task) bool) bool {
+// tasks sorts the schedules of one base b by their points and cuts them
+// into the workers' tasks: whole subtrees of the prefix tree (every
+// schedule with the same first point), so that they share the replays
+// of their prefixes (run.go), of about an eighth of a worker's share of
+// the work each. A schedule costs about the replay after its last
+// failure point, and a task the replay up to its first.
+func (x *explorer) tasks(b *base, list []sched, tasks chan<- []sched) bool {
 	slices.SortFunc(list, func(a, c sched) int { return slices.Compare(a.pts, c.pts) })
 	events := int64(len(x.tr.Events))
 	cost := func(s *sched) int64 {
@@ -194,6 +181,7 @@ func (x *explorer) tasks(b *base, list []sched, emit func(task) bool) bool {
 	}
 	var total int64
 	for i := range list {
+		list[i].b = b
 		total += cost(&list[i])
 	}
 	target := max(total/int64(8*x.o.Workers), 1)
@@ -203,7 +191,8 @@ func (x *explorer) tasks(b *base, list []sched, emit func(task) bool) bool {
 			w += cost(&list[j])
 			j++
 		}
-		if !emit(task{b: b, scheds: list[:j:j]}) {
+		tasks <- list[:j:j]
+		if x.ctx.Err() != nil {
 			return false
 		}
 		list = list[j:]

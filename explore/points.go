@@ -69,27 +69,30 @@ func findPoints(tr *trace.Trace, restart trace.Time) (pts []Point, byID []int32)
 		perProc[ev.P] = append(perProc[ev.P], Point{P: ev.P, Gap: int32(i), T: ev.T, Before: int32(i), After: last[ev.P]})
 		last[ev.P] = int32(i)
 	}
-	ids := make([]int32, n)
-	total := 0
-	for p := range perProc {
+	pts = make([]Point, 0, len(tr.Events)+n)
+	for p, list := range perProc {
 		end := Point{P: int32(p), Gap: 0, Before: trace.None, After: last[p]}
 		if y := last[p]; y != trace.None {
 			end.Gap, end.T = y+1, tr.Events[y].T
 		}
-		perProc[p] = append(perProc[p], end)
-		ids[p] = int32(total)
-		total += len(perProc[p])
-	}
-	pts = make([]Point, 0, total)
-	for p, list := range perProc {
+		list = append(list, end)
 		stretches(tr, list, restart)
 		for k := range list {
-			list[k].ID = ids[p] + int32(k)
+			list[k].ID = int32(len(pts) + k)
 		}
 		pts = append(pts, list...)
 	}
-	sortPoints(pts)
-	byID = make([]int32, total)
+	// No two points share a Gap and a process: the order is total.
+	slices.SortFunc(pts, func(a, b Point) int {
+		if c := cmp.Compare(a.Gap, b.Gap); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.T, b.T); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.P, b.P)
+	})
+	byID = make([]int32, len(pts))
 	for g := range pts {
 		byID[pts[g].ID] = int32(g)
 	}
@@ -119,20 +122,6 @@ func stretches(tr *trace.Trace, list []Point, restart trace.Time) {
 		}
 		start = k + 1
 	}
-}
-
-// sortPoints sorts points into global order. No two points share a Gap
-// and a process, so the order is total.
-func sortPoints(pts []Point) {
-	slices.SortFunc(pts, func(a, b Point) int {
-		if c := cmp.Compare(a.Gap, b.Gap); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.T, b.T); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.P, b.P)
-	})
 }
 
 // describe says where a point is, for people: "P1 before op 2 (recv m1)".

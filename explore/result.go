@@ -107,9 +107,6 @@ type PropertyResult struct {
 	FailingClasses int64 `json:"failing_classes"`
 	// Witness is the first failing schedule, shrunk; nil when none fails.
 	Witness *Witness `json:"witness"`
-	// na and unknown count the runs in which the checker reported the
-	// property n/a or unknown (Status sums them up: settle).
-	na, unknown int64
 }
 
 // Witness is a standalone trace that fails the property.
@@ -178,7 +175,8 @@ type Worst struct {
 type Extreme struct {
 	Value    int           `json:"value"`
 	Schedule *ScheduleInfo `json:"schedule"`
-	// s is the schedule, until result describes it: a description
+	// s is the schedule (Schedule holds only its ordinal), until result
+	// describes it: a description
 	// counts the ops before each point, and taken under the tally's lock
 	// once per lead it made explore quadratic in the trace.
 	s *sched

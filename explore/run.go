@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -11,8 +10,9 @@ import (
 // delay vector.
 type sched struct {
 	ordinal int64
-	// vec names the delay vector (explorer.digits): its base b is built
-	// when its schedules are run (nil until then).
+	// vec is the seed a sampled schedule's delay vector is drawn from (0:
+	// the recorded delays): its base b is built when its schedules are
+	// run (b is nil until then).
 	vec  uint64
 	b    *base
 	pts  []int32
@@ -29,36 +29,6 @@ type worker struct {
 	eff  []bool
 }
 
-// runAll runs every task gen produces on o.Workers workers and returns
-// the tally they share, or the error of gen or else of the earliest
-// schedule that could not run. It stops early, with the schedules done
-// so far, when the context is done.
-func (x *explorer) runAll(gen func(emit func(task) bool) error) (*tally, error) {
-	tasks := make(chan task, x.o.Workers)
-	t := newTally(x.engines)
-	var wg sync.WaitGroup
-	for range x.o.Workers {
-		wg.Go(func() {
-			w := &worker{x: x, bufs: make([]traceBuf, x.o.Failures+2)}
-			for tk := range tasks {
-				if x.ctx.Err() == nil {
-					w.run(&tk, t)
-				}
-			}
-		})
-	}
-	err := gen(func(tk task) bool {
-		tasks <- tk
-		return x.ctx.Err() == nil
-	})
-	close(tasks)
-	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
-	return t, t.err
-}
-
 // node is a node of the prefix tree: the schedule (run or not) of its
 // depth-d prefix, its trace, and a replay of it per engine with its
 // judging, stopped where the schedules below it part (nil: replay from
@@ -71,18 +41,16 @@ type node struct {
 	sims []*judged
 }
 
-// run runs the schedules of tk: one failure-free replay and judging per
-// engine, cloned at each failure point, each clone continued over its
-// schedule.
-func (w *worker) run(tk *task, t *tally) {
-	root := &node{b: tk.b, tr: tk.b.tr, sims: make([]*judged, len(w.x.engines))}
+// run runs the schedules of a task, which share their base: one
+// failure-free replay and judging per engine, cloned at each failure
+// point, each clone continued over its schedule.
+func (w *worker) run(task []sched, t *tally) {
+	b := task[0].b
+	root := &node{b: b, tr: b.tr, sims: make([]*judged, len(w.x.engines))}
 	for a, e := range w.x.engines {
-		root.sims[a], _ = e.start(tk.b.tr) // on error, each schedule replays alone and says why
+		root.sims[a], _ = e.start(b.tr) // on error, each schedule replays alone and says why
 	}
-	for i := range tk.scheds {
-		tk.scheds[i].b = tk.b
-	}
-	w.walk(root, tk.scheds, t)
+	w.walk(root, task, t)
 }
 
 // walk runs the schedules of list, which all extend n's prefix and are
@@ -134,21 +102,19 @@ func (w *worker) child(n *node, pts []int32) *node {
 // where there is none), checks the runs and counts s in t.
 func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 	for a, e := range w.x.engines {
-		var err error
-		j := n.sims[a]
-		if j != nil {
+		j, err := n.sims[a], error(nil)
+		n.sims[a] = nil
+		if j == nil {
+			j, err = e.start(n.tr)
+		}
+		if err == nil {
 			err = j.finish(&w.v, true)
-			n.sims[a] = nil
-		} else {
-			err = e.replay(n.tr, &w.v, true)
 		}
 		if err != nil {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		if j != nil {
-			j.sim.Release()
-		}
+		j.sim.Release()
 		if a == 0 {
 			// The engine ignores a fail of a process already down (SPEC
 			// §3), whatever the algorithm: the checker then reports no
@@ -161,5 +127,4 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 		t.addVerdict(a, s, &w.v, n.inj)
 	}
 	t.addBaseline(s, w.eff)
-	w.x.step()
 }

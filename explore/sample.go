@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -63,11 +64,20 @@ func (x *explorer) drawBase(rng *rand.Rand) (*base, uint64, []int32, error) {
 	}
 	seed := rng.Uint64() | 1
 	digits := vectorDigits(seed, x.choices)
-	if !slices.ContainsFunc(digits, func(d int32) bool { return d != 0 }) {
-		return x.base0, 0, nil, nil
-	}
 	b, err := x.vectorBase(digits)
+	if b == x.base0 {
+		return b, 0, nil, err
+	}
 	return b, seed, digits, err
+}
+
+// seedBase builds the base of the delay vector drawn from seed (0: the
+// recorded delays, base0).
+func (x *explorer) seedBase(seed uint64) (*base, error) {
+	if seed == 0 {
+		return x.base0, nil
+	}
+	return x.vectorBase(vectorDigits(seed, x.choices))
 }
 
 // vectorDigits derives a delay vector from seed: each message's choice
@@ -108,14 +118,10 @@ func sizeWeights(n int64, k int) []float64 {
 	return cum
 }
 
+// pickSize draws a number of failures by the cumulative shares cum.
 func pickSize(rng *rand.Rand, cum []float64) int {
 	u := rng.Float64()
-	for i, c := range cum {
-		if u < c {
-			return i
-		}
-	}
-	return len(cum) - 1
+	return min(sort.Search(len(cum), func(i int) bool { return u < cum[i] }), len(cum)-1)
 }
 
 // drawPoints draws k distinct points of b uniformly (Floyd's algorithm

@@ -74,7 +74,7 @@ func (b *base) each(k int, reduce bool, yield func(pts []int32, size int64) bool
 			} else if size > 1 {
 				// Every later schedule with this first failure keeps its
 				// others after the stretch: skip to the next first one.
-				if !nextFirst(s, n) {
+				if !bump(s, 0, n) {
 					break
 				}
 				continue
@@ -90,31 +90,23 @@ func (b *base) each(k int, reduce bool, yield func(pts []int32, size int64) bool
 // nextComb advances s to the next combination of len(s) of 0..n-1 in
 // lexicographic order, or reports that s was the last.
 func nextComb(s []int32, n int32) bool {
-	k := int32(len(s))
-	i := k - 1
-	for i >= 0 && s[i] == n-k+i {
+	i := len(s) - 1
+	for i >= 0 && s[i] == n-int32(len(s)-i) {
 		i--
 	}
-	if i < 0 {
+	return i >= 0 && bump(s, i, n)
+}
+
+// bump advances s[i] and makes the elements after it follow it: the first
+// combination after s's prefix s[:i+1]. It reports false, leaving s as
+// it is, when there is none.
+func bump(s []int32, i int, n int32) bool {
+	if s[i]+1 > n-int32(len(s)-i) {
 		return false
 	}
 	s[i]++
-	for j := i + 1; j < k; j++ {
+	for j := i + 1; j < len(s); j++ {
 		s[j] = s[j-1] + 1
-	}
-	return true
-}
-
-// nextFirst advances s to the first combination whose first element is
-// s[0]+1, or reports that there is none.
-func nextFirst(s []int32, n int32) bool {
-	k := int32(len(s))
-	if s[0]+1 > n-k {
-		return false
-	}
-	s[0]++
-	for j := int32(1); j < k; j++ {
-		s[j] = s[0] + j
 	}
 	return true
 }

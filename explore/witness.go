@@ -2,16 +2,15 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"math/big"
 	"slices"
 
-	"github.com/ckpt-dev/ckpt/trace/codec"
-
-	"github.com/ckpt-dev/ckpt/report"
-
 	"github.com/ckpt-dev/ckpt/explore/shrink"
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // DefaultShrinkTests bounds the replays shrinking one witness may spend.
@@ -81,8 +80,8 @@ func (r *sched) info() ScheduleInfo {
 	return s
 }
 
-// settle sets what follows from the figures: the properties' statuses;
-// an algorithm is valid when no property has a failing schedule (a
+// settle sets what follows from the figures: pass for the properties
+// of no run (add sums the others' statuses up); an algorithm is valid when no property has a failing schedule (a
 // witness), the result when every algorithm is; and the notes on
 // surprising per-failure figures (UndoneNote).
 func (r *Result) settle() {
@@ -91,27 +90,12 @@ func (r *Result) settle() {
 		ar := &r.Algorithms[a]
 		for i := range ar.Properties {
 			p := &ar.Properties[i]
-			p.Status = status(p.Failing, p.unknown, p.na, r.Scope.Run)
+			p.Status = cmp.Or(p.Status, report.Pass)
 		}
 		ar.Valid = !slices.ContainsFunc(ar.Properties, func(p PropertyResult) bool { return p.Witness != nil })
 		r.Valid = r.Valid && ar.Valid
 		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
-}
-
-// status sums a property's verdicts over the run schedules: failing
-// schedules, runs the checker could not judge it in, runs it applied to
-// none of.
-func status(failing, unknown, na, run int64) report.Status {
-	switch {
-	case failing > 0:
-		return report.Fail
-	case unknown > 0:
-		return report.Unknown
-	case run > 0 && na == run:
-		return report.NA
-	}
-	return report.Pass
 }
 
 // setCoverage sets Coverage from Covered.

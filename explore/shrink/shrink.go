@@ -33,11 +33,13 @@ func Trace(tr *trace.Trace, fails func(*trace.Trace) bool, maxTests int) Result 
 		best:     tr,
 	}
 	for {
-		before := s.removed
-		s.ddmin(s.procUnits(), func(p int) { s.keepProc[p] = false })
-		s.ddmin(s.msgUnits(), s.dropMsg)
-		s.ddmin(s.eventUnits(), func(i int) { s.keepEv[i] = false })
-		if s.removed == before || s.tests >= s.budget {
+		before := s.best
+		s.ddmin(units(len(tr.Processes), func(p int) bool { return s.keepProc[p] }),
+			func(p int) { s.keepProc[p] = false })
+		s.ddmin(units(len(tr.Msgs), s.sent), s.dropMsg)
+		s.ddmin(units(len(tr.Events), func(i int) bool { return s.keepEv[i] && tr.Events[i].Kind != trace.Send }),
+			func(i int) { s.keepEv[i] = false })
+		if s.best == before || s.tests >= s.budget {
 			break
 		}
 	}
@@ -50,7 +52,6 @@ type state struct {
 	fails    func(*trace.Trace) bool
 	budget   int
 	tests    int
-	removed  int
 	keepProc []bool
 	keepEv   []bool
 	best     *trace.Trace
@@ -71,7 +72,6 @@ func (s *state) try(units []int, drop func(int)) bool {
 		s.tests++
 		if s.fails(tr) {
 			s.best = tr
-			s.removed++
 			return true
 		}
 	}
@@ -80,24 +80,22 @@ func (s *state) try(units []int, drop func(int)) bool {
 	return false
 }
 
-func (s *state) procUnits() []int {
+// units lists the indexes below n that keep holds for: the units a pass
+// may still remove.
+func units(n int, keep func(int) bool) []int {
 	var u []int
-	for p, k := range s.keepProc {
-		if k {
-			u = append(u, p)
+	for i := range n {
+		if keep(i) {
+			u = append(u, i)
 		}
 	}
 	return u
 }
 
-func (s *state) msgUnits() []int {
-	var u []int
-	for m, msg := range s.src.Messages {
-		if msg.Send != trace.None && s.keepEv[msg.Send] {
-			u = append(u, m)
-		}
-	}
-	return u
+// sent reports whether message m's send is kept.
+func (s *state) sent(m int) bool {
+	send := s.src.Messages[m].Send
+	return send != trace.None && s.keepEv[send]
 }
 
 // dropMsg drops message m's send and receive.
@@ -107,16 +105,6 @@ func (s *state) dropMsg(m int) {
 	if msg.Recv != trace.None {
 		s.keepEv[msg.Recv] = false
 	}
-}
-
-func (s *state) eventUnits() []int {
-	var u []int
-	for i, k := range s.keepEv {
-		if k && s.src.Events[i].Kind != trace.Send {
-			u = append(u, i)
-		}
-	}
-	return u
 }
 
 // materialize builds the candidate trace: kept processes (renumbered),
