@@ -134,10 +134,8 @@ func placement(name string, mk func(*trace.Trace) replay.Algorithm) func(string,
 
 // Lookup returns the entry of algorithm name.
 func Lookup(name string) (*Algorithm, bool) {
-	for i := range All {
-		if All[i].Name == name {
-			return &All[i], true
-		}
+	if i := slices.IndexFunc(All, func(a Algorithm) bool { return a.Name == name }); i >= 0 {
+		return &All[i], true
 	}
 	return nil, false
 }

@@ -236,11 +236,20 @@ func replayEstimate(s replay.Sizes, names []string, check bool) estimate {
 	return e
 }
 
-// checkEstimate estimates checking a decoded run beside it.
+// checkEstimate estimates checking a decoded run beside it. Its busy
+// processes are those with events that can move their vector time
+// (Kind.MovesVector): an end record or a token passing through leaves an
+// idle process's vector zero.
 func checkEstimate(run *trace.Run) estimate {
-	s := replay.Sizes{Procs: int64(len(run.Processes)), Busy: int64(run.Busy())}
+	s := replay.Sizes{Procs: int64(len(run.Processes))}
+	busy := make([]bool, len(run.Processes))
 	for i := range run.Events {
-		s.Count(run.Events[i].Kind)
+		e := &run.Events[i]
+		s.Count(e.Kind)
+		if p := e.P; e.Kind.MovesVector() && p >= 0 && int(p) < len(busy) && !busy[p] {
+			busy[p] = true
+			s.Busy++
+		}
 	}
 	b, why := runBytes(run.Algorithm, s, int64(len(run.Events)), true)
 	return estimate{bytes: baseBytes + b, doing: "checking it", why: why}

@@ -78,20 +78,17 @@ func (p *Pipeline) Verify(tr *trace.Trace, file string, o Options) []Outcome {
 	if !o.KeepRuns {
 		s = streamedSizes(tr, s, o.Params)
 	}
-	var fit []int // the algorithms that fit alone
+	var fit []int // the algorithms that fit alone, and their names
+	var names []string
 	for i, name := range o.Algorithms {
 		if err := p.Mem.check(tr.Name, replayEstimate(s, []string{name}, true)); err != nil {
 			out[i].Report = report.ErrorReport(file, name, Describe(err))
 			continue
 		}
-		fit = append(fit, i)
+		fit, names = append(fit, i), append(names, name)
 	}
 	if len(fit) == 0 {
 		return out
-	}
-	names := make([]string, len(fit))
-	for k, i := range fit {
-		names[k] = o.Algorithms[i]
 	}
 	all := replayEstimate(s, names, true)
 	if err := p.Mem.check(tr.Name, all); o.KeepRuns && err != nil {
@@ -177,19 +174,15 @@ func (p *Pipeline) Each(n int, one func(i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	jobs := make(chan int)
+	busy := make(chan struct{}, workers) // a token per goroutine running
 	var wg sync.WaitGroup
-	for range min(workers, n) {
+	for i := range n {
+		busy <- struct{}{}
 		wg.Go(func() {
-			for i := range jobs {
-				one(i)
-			}
+			one(i)
+			<-busy
 		})
 	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
 	wg.Wait()
 }
 

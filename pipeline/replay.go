@@ -19,12 +19,6 @@ import (
 // ckpt/run@1, which people read.
 const compactFrom = 64
 
-// compact reports whether WriteRun writes the run of a trace of sizes s
-// through algorithm name as ckpt/run@2.
-func compact(s replay.Sizes, name string) bool {
-	return s.Procs >= compactFrom || name == "pk" && s.Fails >= compactFrom
-}
-
 // WriteRun replays tr through the algorithm name (variant as
 // algorithms.VariantRule says) with params overriding the trace's, and
 // writes the run to w naming source as its trace (SourceFor). With
@@ -42,7 +36,7 @@ func (p *Pipeline) WriteRun(w io.Writer, tr *trace.Trace, name, variant string, 
 	if err != nil {
 		return err
 	}
-	wo.Compact = compact(sizes, name)
+	wo.Compact = sizes.Procs >= compactFrom || name == "pk" && sizes.Fails >= compactFrom
 	opts := replay.Options{Params: params, Variant: variant}
 	var rw *codec.RunWriter
 	var werr error

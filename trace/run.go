@@ -261,23 +261,6 @@ type ControlBody struct {
 	Receipts ReceiptSet
 }
 
-// Busy counts the processes with events that can move their vector time
-// (Kind.MovesVector): an end record or a token passing through leaves an
-// idle process's vector zero. PK's checker and the memory estimates size
-// vectors by it.
-func (r *Run) Busy() int {
-	seen := make([]bool, len(r.Processes))
-	n := 0
-	for i := range r.Events {
-		e := &r.Events[i]
-		if p := e.P; e.Kind.MovesVector() && p >= 0 && int(p) < len(seen) && !seen[p] {
-			seen[p] = true
-			n++
-		}
-	}
-	return n
-}
-
 // ReceiptSet is a set of PK receipt identities kept elsewhere.
 type ReceiptSet interface {
 	// Identities returns the set sorted by message, non-nil (an empty

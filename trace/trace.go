@@ -9,6 +9,8 @@
 // their hot loops.
 package trace
 
+import "cmp"
+
 // None marks an absent process, message, op, checkpoint or number in the
 // int32 fields of Event and RunEvent.
 const None = -1
@@ -130,31 +132,17 @@ func (p Params) DownOf(e *Event) Time {
 
 // WithDefaults returns p with every unset field set to its default.
 func (p Params) WithDefaults() Params {
-	if p.RestartDelay == 0 {
-		p.RestartDelay = DefaultRestartDelay
-	}
-	if p.ControlDelay == 0 {
-		p.ControlDelay = DefaultControlDelay
-	}
-	if p.DefaultDelay == 0 {
-		p.DefaultDelay = DefaultDefaultDelay
-	}
-	return p
+	return Params{RestartDelay: DefaultRestartDelay, ControlDelay: DefaultControlDelay, DefaultDelay: DefaultDefaultDelay}.Override(p)
 }
 
 // Override returns p with every field that o sets replaced by o's value;
 // command-line flags override a trace's params this way.
 func (p Params) Override(o Params) Params {
-	if o.RestartDelay != 0 {
-		p.RestartDelay = o.RestartDelay
+	return Params{
+		RestartDelay: cmp.Or(o.RestartDelay, p.RestartDelay),
+		ControlDelay: cmp.Or(o.ControlDelay, p.ControlDelay),
+		DefaultDelay: cmp.Or(o.DefaultDelay, p.DefaultDelay),
 	}
-	if o.ControlDelay != 0 {
-		p.ControlDelay = o.ControlDelay
-	}
-	if o.DefaultDelay != 0 {
-		p.DefaultDelay = o.DefaultDelay
-	}
-	return p
 }
 
 // Event is one event of an execution trace.

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -61,18 +62,11 @@ func (t *Trace) CheckEvent(i int, names []string) *InputError {
 			return t.errAt(i, "recv of %q twice (first by event %d)", t.Msgs[ev.Msg], m.Recv)
 		}
 		m.Recv = int32(i)
-		if to := t.sentTo(m); to != None && to != ev.P {
-			return t.errAt(i, "recv of %q by %s, but it was sent to %s", t.Msgs[ev.Msg], names[ev.P], names[to])
+		if m.Send != None && t.Events[m.Send].To != ev.P {
+			return t.errAt(i, "recv of %q by %s, but it was sent to %s", t.Msgs[ev.Msg], names[ev.P], names[t.Events[m.Send].To])
 		}
 	}
 	return nil
-}
-
-func (t *Trace) sentTo(m *Message) int32 {
-	if m.Send == None {
-		return None
-	}
-	return t.Events[m.Send].To
 }
 
 // CheckSent reports the earliest receipt of a message that no event
@@ -103,10 +97,7 @@ func Validate(tr *Trace) error {
 	if err := tr.checkHeader(); err != nil {
 		return err
 	}
-	tr.Messages = make([]Message, len(tr.Msgs))
-	for i := range tr.Messages {
-		tr.Messages[i] = Message{Send: None, Recv: None}
-	}
+	tr.Messages = slices.Repeat([]Message{{Send: None, Recv: None}}, len(tr.Msgs))
 	for i := range tr.Events {
 		if err := tr.normalize(i); err != nil {
 			return err

@@ -18,6 +18,8 @@
 package bcs
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -40,11 +42,7 @@ type BCS struct {
 // registry, package algorithms, refuses one).
 func New(tr *trace.Trace) *BCS {
 	n := len(tr.Processes)
-	a := &BCS{lc: make([]int32, n), nextID: make([]int32, n), pb: make([]*trace.CIC, n)}
-	for p := range a.nextID {
-		a.nextID[p] = 1
-	}
-	return a
+	return &BCS{lc: make([]int32, n), nextID: slices.Repeat([]int32{1}, n), pb: make([]*trace.CIC, n)}
 }
 
 // Name implements replay.Algorithm.

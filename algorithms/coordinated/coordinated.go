@@ -30,6 +30,8 @@
 package coordinated
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -50,13 +52,10 @@ func Initiator(tr *trace.Trace) replay.Proc {
 			ticks[e.P]++
 		}
 	}
-	best := 0
-	for p, n := range ticks {
-		if n > ticks[best] {
-			best = p
-		}
+	if len(ticks) == 0 {
+		return 0
 	}
-	return replay.Proc(best)
+	return replay.Proc(slices.Index(ticks, slices.Max(ticks)))
 }
 
 // Coordinated is the state machine for every process of a trace.
@@ -67,8 +66,7 @@ type Coordinated struct {
 	joined []int32     // per process: the round of its latest checkpoint
 	// busy[p]: p checkpointed in a round that has not committed for it;
 	// it is held.
-	busy   []bool
-	nextID []int32
+	busy []bool
 	// bodies[r-1] is the body every control message of round r carries,
 	// made once per round: control messages are the hot path.
 	bodies []*trace.ControlBody
@@ -78,11 +76,7 @@ type Coordinated struct {
 // registry, package algorithms, refuses one).
 func New(tr *trace.Trace) *Coordinated {
 	n := len(tr.Processes)
-	a := &Coordinated{init: Initiator(tr), joined: make([]int32, n), busy: make([]bool, n), nextID: make([]int32, n)}
-	for p := range a.nextID {
-		a.nextID[p] = 1
-	}
-	return a
+	return &Coordinated{init: Initiator(tr), joined: make([]int32, n), busy: make([]bool, n)}
 }
 
 // Name implements replay.Algorithm.
@@ -203,10 +197,10 @@ func (a *Coordinated) control(kind trace.Control, to replay.Proc, r int32) repla
 	return e
 }
 
-// checkpoint takes p's checkpoint of round r.
+// checkpoint takes p's checkpoint of round r, its id r: p takes part in
+// every round, and a round starts only once the previous one has all its
+// checkpoints.
 func (a *Coordinated) checkpoint(p replay.Proc, r int32, fx []replay.Effect) []replay.Effect {
 	a.joined[p] = r
-	fx = append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: a.nextID[p], CkptType: trace.CkptBasic, Sn: r})
-	a.nextID[p]++
-	return fx
+	return append(fx, replay.Effect{Kind: replay.EffCheckpoint, Ckpt: r, CkptType: trace.CkptBasic, Sn: r})
 }

@@ -34,13 +34,13 @@ type proc struct {
 	// stale.
 	pb     *trace.CIC
 	nextID int32
-	// slab holds the piggyback vectors (shared by the processes).
-	slab *trace.CICSlab
 }
 
 // FDAS is the state machine for every process of a trace.
 type FDAS struct {
 	procs []proc
+	// slab holds the piggyback vectors of every process.
+	slab trace.CICSlab
 }
 
 // New returns the state machine for tr, which has no failure (the
@@ -49,10 +49,8 @@ func New(tr *trace.Trace) *FDAS {
 	n := len(tr.Processes)
 	a := &FDAS{procs: make([]proc, n)}
 	d := make([]int32, n*n)
-	slab := &trace.CICSlab{}
 	for p := range a.procs {
 		pr := &a.procs[p]
-		pr.slab = slab
 		pr.d = d[p*n : (p+1)*n : (p+1)*n]
 		pr.d[p] = 1 // checkpoint 0
 		pr.nextID = 1
@@ -73,7 +71,7 @@ func (a *FDAS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		}
 	case replay.InSend:
 		pr.sent = true
-		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback()})
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback(&a.slab)})
 	case replay.InRecv:
 		if pr.sent && pr.newer(in.PB) {
 			fx = a.checkpoint(in.P, trace.CkptForced, fx)

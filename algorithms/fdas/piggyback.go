@@ -6,12 +6,12 @@ import "github.com/ckpt-dev/ckpt/trace"
 // the run format's "dv" (trace.CIC.DV, docs/formats.md), 4 bytes an
 // entry.
 
-// piggyback returns D as a piggyback, copying it only when D changed
-// since the last send: sends of one state share the vector.
-func (pr *proc) piggyback() trace.Piggyback {
+// piggyback returns D as a piggyback, copying it into slab only when D
+// changed since the last send: sends of one state share the vector.
+func (pr *proc) piggyback(slab *trace.CICSlab) trace.Piggyback {
 	if pr.pb == nil {
-		pr.pb = pr.slab.CIC()
-		pr.pb.DV = pr.slab.Ints(len(pr.d))
+		pr.pb = slab.CIC()
+		pr.pb.DV = slab.Ints(len(pr.d))
 		copy(pr.pb.DV, pr.d)
 	}
 	pb := trace.NewPiggyback()

@@ -40,13 +40,13 @@ type proc struct {
 	// state changes; nil when stale.
 	pb     *trace.CIC
 	nextID int32
-	// slab holds the piggyback vectors (shared by the processes).
-	slab *trace.CICSlab
 }
 
 // HMNR is the state machine for every process of a trace.
 type HMNR struct {
 	procs []proc
+	// slab holds the piggyback vectors of every process.
+	slab trace.CICSlab
 }
 
 // New returns the state machine for tr, which has no failure (the
@@ -54,10 +54,8 @@ type HMNR struct {
 func New(tr *trace.Trace) *HMNR {
 	n := len(tr.Processes)
 	a := &HMNR{procs: make([]proc, n)}
-	slab := &trace.CICSlab{}
 	for p := range a.procs {
 		pr := &a.procs[p]
-		pr.slab = slab
 		pr.ckpt = make([]int32, n)
 		pr.taken, pr.greater, pr.sentTo = make([]bool, n), make([]bool, n), make([]bool, n)
 		// Checkpoint 0 goes through the checkpoint procedure like any
@@ -86,7 +84,7 @@ func (a *HMNR) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 		if in.Peer >= 0 && int(in.Peer) < len(pr.sentTo) {
 			pr.sentTo[in.Peer] = true
 		}
-		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback()})
+		fx = append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: pr.piggyback(&a.slab)})
 	case replay.InRecv:
 		m := decode(in.PB)
 		if pr.forced(int32(p), &m) {

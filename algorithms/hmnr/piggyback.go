@@ -7,13 +7,13 @@ import "github.com/ckpt-dev/ckpt/trace"
 // for lc and each ckpt entry and one bit each flag.
 
 // piggyback returns (lc, greater, taken, ckpt) as a piggyback, copying
-// the vectors only when the state changed since the last send: sends of
-// one state share them.
-func (pr *proc) piggyback() trace.Piggyback {
+// the vectors into slab only when the state changed since the last send:
+// sends of one state share them.
+func (pr *proc) piggyback(slab *trace.CICSlab) trace.Piggyback {
 	if pr.pb == nil {
 		n := len(pr.ckpt)
-		c := pr.slab.CIC()
-		c.LC, c.Ckpt, c.Taken, c.Greater = pr.lc, pr.slab.Ints(n), pr.slab.Bools(n), pr.slab.Bools(n)
+		c := slab.CIC()
+		c.LC, c.Ckpt, c.Taken, c.Greater = pr.lc, slab.Ints(n), slab.Bools(n), slab.Bools(n)
 		copy(c.Ckpt, pr.ckpt)
 		copy(c.Taken, pr.taken)
 		copy(c.Greater, pr.greater)

@@ -21,22 +21,14 @@ func fget(f []trace.FEntry, p int32) int32 {
 
 // fset returns a new vector equal to f with entry p set to c.
 func fset(f []trace.FEntry, p, c int32) []trace.FEntry {
-	out := make([]trace.FEntry, 0, len(f)+1)
-	done := false
-	for _, e := range f {
-		if e.P == p {
-			out = append(out, trace.FEntry{P: p, Count: c})
-			done = true
-			continue
-		}
-		if e.P > p && !done {
-			out = append(out, trace.FEntry{P: p, Count: c})
-			done = true
-		}
-		out = append(out, e)
+	i := 0
+	for i < len(f) && f[i].P < p {
+		i++
 	}
-	if !done {
-		out = append(out, trace.FEntry{P: p, Count: c})
+	out := append(make([]trace.FEntry, 0, len(f)+1), f[:i]...)
+	out = append(out, trace.FEntry{P: p, Count: c})
+	if i < len(f) && f[i].P == p {
+		i++
 	}
-	return out
+	return append(out, f[i:]...)
 }

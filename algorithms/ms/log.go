@@ -1,6 +1,7 @@
 package ms
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -26,11 +27,8 @@ func (a *MS) addLog(p replay.Proc, e logEntry) {
 
 func (a *MS) dropLog(p replay.Proc, op int32) {
 	pr := &a.procs[p]
-	for i := range pr.log {
-		if pr.log[i].op == op {
-			pr.log = append(pr.log[:i], pr.log[i+1:]...)
-			return
-		}
+	if i := slices.IndexFunc(pr.log, func(e logEntry) bool { return e.op == op }); i >= 0 {
+		pr.log = slices.Delete(pr.log, i, i+1)
 	}
 }
 

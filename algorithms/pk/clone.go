@@ -23,10 +23,7 @@ func (a *PK) Clone() replay.Algorithm {
 		p.ckpts = slices.Clone(p.ckpts)
 	}
 	c.liveInc = slices.Clone(a.liveInc)
-	c.failSeq = slices.Clone(a.failSeq)
-	for q := range c.failSeq {
-		c.failSeq[q] = slices.Clone(c.failSeq[q])
-	}
+	c.failSeq = maps.Clone(a.failSeq)
 	c.log = receiptLog{nodes: slices.Clone(a.log.nodes), sum: slices.Clone(a.log.sum), size: slices.Clone(a.log.size),
 		clock: a.log.clock, lastOf: slices.Clone(a.log.lastOf)}
 	c.sendInc, c.sendOp = slices.Clone(a.sendInc), slices.Clone(a.sendOp)

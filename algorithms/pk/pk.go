@@ -1,6 +1,8 @@
 package pk
 
 import (
+	"slices"
+
 	"fmt"
 
 	"github.com/ckpt-dev/ckpt/replay"
@@ -84,9 +86,9 @@ type PK struct {
 	// liveInc[m] is the sender incarnation of the live receipt of message
 	// m (each message has one receiver), or None: the duplicate test.
 	liveInc []int32
-	// failSeq[p][inc] is the fail event that ended incarnation inc of p,
-	// used only to attribute discards, holds and rollbacks.
-	failSeq [][]replay.Seq
+	// failSeq[{p, inc}] is the fail event that ended incarnation inc of
+	// p, used only to attribute discards, holds and rollbacks.
+	failSeq map[[2]int32]replay.Seq
 	// log holds every delivery, so that a token's received set is a
 	// view, not a copy (receipts.go).
 	log receiptLog
@@ -120,20 +122,14 @@ func New(variant string, tr *trace.Trace) (*PK, error) {
 		n:       n,
 		procs:   make([]proc, n),
 		prog:    make([][]op, n),
-		liveInc: make([]int32, len(tr.Msgs)),
-		failSeq: make([][]replay.Seq, n),
+		liveInc: slices.Repeat([]int32{trace.None}, len(tr.Msgs)),
+		failSeq: map[[2]int32]replay.Seq{},
 		log:     newReceiptLog(len(tr.Msgs)),
 		out:     newOutstanding(len(tr.Msgs)),
 	}
-	per := make([]int32, 5*len(tr.Msgs))
 	nm := len(tr.Msgs)
+	per := slices.Repeat([]int32{trace.None}, 5*nm)
 	a.sendInc, a.sendOp, a.msgFrom, a.msgTo, a.msgOp = per[:nm:nm], per[nm:2*nm:2*nm], per[2*nm:3*nm:3*nm], per[3*nm:4*nm:4*nm], per[4*nm:]
-	for i := range per {
-		per[i] = trace.None
-	}
-	for i := range a.liveInc {
-		a.liveInc[i] = trace.None
-	}
 	a.carve(tr)
 	zero := make(trace.VT, n) // checkpoint 0's vector, the same at every process
 	a.line.all = NewKnown(int(n))
@@ -310,16 +306,4 @@ func latestClean(p *proc) int {
 
 // failure returns the fail event that ended incarnation inc of q, if
 // known.
-func (a *PK) failure(q, inc int32) replay.Seq {
-	if q >= 0 && q < a.n && inc >= 0 && int(inc) < len(a.failSeq[q]) {
-		return a.failSeq[q][inc]
-	}
-	return 0
-}
-
-func (a *PK) setFailSeq(q, inc int32, seq replay.Seq) {
-	for int32(len(a.failSeq[q])) <= inc {
-		a.failSeq[q] = append(a.failSeq[q], 0)
-	}
-	a.failSeq[q][inc] = seq
-}
+func (a *PK) failure(q, inc int32) replay.Seq { return a.failSeq[[2]int32{q, inc}] }

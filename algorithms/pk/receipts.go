@@ -48,11 +48,7 @@ const never = int32(1<<31 - 1)
 // space, not memory.
 func newReceiptLog(msgs int) receiptLog {
 	n := msgs + msgs/16 + 16
-	l := receiptLog{lastOf: make([]int32, msgs), nodes: make([]rnode, 0, n), sum: make([]uint64, 0, n), size: make([]int32, 0, n)}
-	for i := range l.lastOf {
-		l.lastOf[i] = trace.None
-	}
-	return l
+	return receiptLog{lastOf: slices.Repeat([]int32{trace.None}, msgs), nodes: make([]rnode, 0, n), sum: make([]uint64, 0, n), size: make([]int32, 0, n)}
 }
 
 // push records a delivery of identity (msg, inc) on top of node parent.
@@ -121,17 +117,14 @@ func (v *receiptView) SetHash() (uint64, int) {
 	return v.log.sum[v.top], int(v.log.size[v.top])
 }
 
-// HasIdentity implements trace.ReceiptLookup.
-func (v *receiptView) HasIdentity(id trace.Identity) bool { return v.has(id.Msg, id.Inc) }
-
-// has reports whether the set holds identity (msg, inc).
-func (v *receiptView) has(msg, inc int32) bool {
-	if msg < 0 || int(msg) >= len(v.log.lastOf) {
+// HasIdentity implements trace.ReceiptLookup: whether the set holds id.
+func (v *receiptView) HasIdentity(id trace.Identity) bool {
+	if id.Msg < 0 || int(id.Msg) >= len(v.log.lastOf) {
 		return false
 	}
-	for n := v.log.lastOf[msg]; n != trace.None; n = v.log.nodes[n].prevSame {
+	for n := v.log.lastOf[id.Msg]; n != trace.None; n = v.log.nodes[n].prevSame {
 		x := &v.log.nodes[n]
-		if x.inc == inc && x.created <= v.at && v.at < x.popped {
+		if x.inc == id.Inc && x.created <= v.at && v.at < x.popped {
 			return true
 		}
 	}
@@ -155,11 +148,7 @@ type outstanding struct {
 const notListed = -2
 
 func newOutstanding(msgs int) outstanding {
-	o := outstanding{next: make([]int32, msgs), prev: make([]int32, msgs), head: map[[2]int32]int32{}}
-	for i := range o.prev {
-		o.prev[i] = notListed
-	}
-	return o
+	return outstanding{next: make([]int32, msgs), prev: slices.Repeat([]int32{notListed}, msgs), head: map[[2]int32]int32{}}
 }
 
 // set lists or unlists message m of channel (from, to).

@@ -45,7 +45,7 @@ func (a *PK) restart(in *replay.Input, p *proc, fx []replay.Effect) []replay.Eff
 	// here lets this process judge messages of its new incarnation that
 	// come back to it.
 	ann := Announcement{P: i, Inc: p.inc, K: pos}
-	a.setFailSeq(i, p.inc, in.Failure)
+	a.failSeq[[2]int32{i, p.inc}] = in.Failure
 	p.known.Add(ann)
 	a.line.all.Add(ann)
 	if p.inc == 0 {
@@ -112,7 +112,7 @@ func (a *PK) learn(p *proc, b *trace.ControlBody, failure replay.Seq) Announceme
 	ann := Announcement{P: b.Origin, Inc: b.Inc, K: b.K}
 	if ann.P >= 0 && ann.P < a.n && ann.Inc >= 0 {
 		if a.failure(ann.P, ann.Inc) == 0 {
-			a.setFailSeq(ann.P, ann.Inc, failure)
+			a.failSeq[[2]int32{ann.P, ann.Inc}] = failure
 		}
 		p.known.Add(ann)
 		// A no-op in a replay, where every announcement comes from a

@@ -41,9 +41,7 @@ func (a *PK) rollback(j int32, p *proc, failure replay.Seq, fx []replay.Effect) 
 		}
 	}
 	p.receipts = p.receipts[:first]
-	if p.stable > first {
-		p.stable = first
-	}
+	p.stable = min(p.stable, first)
 	a.truncSends(p, pos)
 	return append(fx, e)
 }

@@ -68,7 +68,7 @@ func (a *PK) lacking(j int32, p *proc, b *trace.ControlBody, i int32) []int32 {
 	a.scratch = ms
 	var ops []int32
 	for _, m := range ms {
-		if !v.has(m, a.sendInc[m]) {
+		if !v.HasIdentity(trace.Identity{Msg: m, Inc: a.sendInc[m]}) {
 			ops = append(ops, a.sendOp[m])
 		}
 	}

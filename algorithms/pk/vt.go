@@ -46,18 +46,13 @@ func NewKnown(n int) *Known {
 	return &Known{n: int32(n)}
 }
 
-// find returns the index of origin p, or where it would go and false.
-func (s *Known) find(p int32) (int, bool) {
-	return slices.BinarySearch(s.origins, p)
-}
-
 // Add records a, reporting false if it was already known. An incarnation
 // ends once, so a second announcement of the same incarnation is ignored.
 func (s *Known) Add(a Announcement) bool {
 	if a.P < 0 || a.P >= s.n || a.Inc < 0 {
 		return false
 	}
-	i, ok := s.find(a.P)
+	i, ok := slices.BinarySearch(s.origins, a.P)
 	if !ok {
 		s.origins = slices.Insert(s.origins, i, a.P)
 		s.k = slices.Insert(s.k, i, nil)
@@ -91,7 +86,7 @@ func (s *Known) Add(a Announcement) bool {
 
 // Knows reports whether the end of incarnation inc of p is known.
 func (s *Known) Knows(p, inc int32) bool {
-	i, ok := s.find(p)
+	i, ok := slices.BinarySearch(s.origins, p)
 	if !ok || inc < 0 || int(inc) >= len(s.k[i]) {
 		return false
 	}

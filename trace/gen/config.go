@@ -359,10 +359,7 @@ func (c Config) recoveryWindow() trace.Time {
 // downTime is how long a failure keeps its process down: Down, or the
 // restart delay in force.
 func (c Config) downTime() trace.Time {
-	if c.Down == 0 {
-		return c.Params.WithDefaults().RestartDelay
-	}
-	return c.Down
+	return cmp.Or(c.Down, c.Params.WithDefaults().RestartDelay)
 }
 
 // ProcName is the name of process i in generated traces.

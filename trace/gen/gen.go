@@ -27,14 +27,12 @@ type SinkFunc func(ev *trace.Event, msg string) error
 // WriteEvent calls f; generated events have no label.
 func (f SinkFunc) WriteEvent(ev *trace.Event, msg, _ string) error { return f(ev, msg) }
 
-// Stats counts what Generate produced.
+// Stats counts what Generate produced: Sizes the events written, all
+// (Events) and by kind (Sizes.Count; Msgs, Procs and Busy are not
+// counted).
 type Stats struct {
-	Events      int // every event written
-	Ops         int // send + recv + internal
-	Sends       int
-	Checkpoints int
-	Flushes     int
-	Failures    int
+	trace.Sizes
+	Ops int // send + recv + internal
 	// MaxInFlight is the largest number of messages in flight at once,
 	// which (with the processes) bounds the generator's memory.
 	MaxInFlight int
@@ -68,7 +66,6 @@ type generator struct {
 	cfg  Config
 	sink Sink
 	r    *rand.Rand
-	n    int
 	// adj lists the receivers of each process under the Random topology.
 	adj [][]int32
 	// rt draws tick intervals (Config.TickInterval), apart from r so
@@ -91,7 +88,6 @@ type generator struct {
 	// free for a new one iff it has restarted from its latest.
 	downUntil []trace.Time
 	lastFail  trace.Time // time of the latest scheduled failure
-	down      trace.Time
 	window    trace.Time
 	ev        trace.Event
 	st        Stats
@@ -149,10 +145,10 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		cfg:       cfg,
 		sink:      sink,
 		r:         rand.New(rand.NewPCG(cfg.Seed, streamRun)),
-		n:         cfg.Procs,
 		remaining: cfg.Events,
 		transit:   cfg.InTransit,
 		window:    cfg.recoveryWindow(),
+		downUntil: make([]trace.Time, cfg.Procs),
 	}
 	if cfg.Topology == Random {
 		g.adj = randomGraph(cfg.Procs, cfg.Seed)
@@ -164,7 +160,6 @@ func newGenerator(cfg Config, sink Sink) *generator {
 		// Keep failure times on the resolution grid.
 		g.window = (g.window + res - 1) / res * res
 	}
-	g.down = cfg.downTime()
 	// Failures are anchored to progress, not to time (the trace's length
 	// in time is known only at its end): failure i comes after op
 	// failPos[i], or, when clustered, inside the previous one's window.
@@ -211,7 +206,7 @@ func randomGraph(n int, seed uint64) [][]int32 {
 
 // receiver draws the receiver of a send by p; n ≥ 2.
 func (g *generator) receiver(p int32) int32 {
-	n := int32(g.n)
+	n := int32(g.cfg.Procs)
 	switch g.cfg.Topology {
 	case Ring:
 		if n == 2 || g.r.IntN(2) == 0 {
@@ -239,11 +234,7 @@ func (g *generator) sample(r *rand.Rand, d Dist) trace.Time {
 	res := g.cfg.Resolution
 	switch d.Kind {
 	case Exp:
-		v := r.ExpFloat64() * float64(d.A)
-		if v > float64(trace.MaxTime/16) {
-			v = float64(trace.MaxTime / 16)
-		}
-		t := trace.Time(v)
+		t := trace.Time(min(r.ExpFloat64()*float64(d.A), float64(trace.MaxTime/16)))
 		if res > 1 {
 			t = (t + res/2) / res * res
 		}
@@ -316,20 +307,11 @@ var ErrTooManyEvents = errors.New("--max-events")
 func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down trace.Time) error {
 	g.ev = trace.Event{T: g.now, Kind: kind, P: p, To: to, Msg: msg, Down: down}
 	g.st.Events++
-	if g.cfg.MaxEvents > 0 && int64(g.st.Events) > g.cfg.MaxEvents {
+	if g.cfg.MaxEvents > 0 && g.st.Events > g.cfg.MaxEvents {
 		return fmt.Errorf("gen: the trace passes %d events (%w) at t=%s with %d of its %d ops done (%d checkpoints, %d flushes so far): lengthen --tick or --flush-every, shorten --delay or --op-gap, or raise --max-events",
 			g.cfg.MaxEvents, ErrTooManyEvents, g.now, g.st.Ops, g.cfg.Events, g.st.Checkpoints, g.st.Flushes)
 	}
-	switch kind {
-	case trace.Send:
-		g.st.Sends++
-	case trace.Checkpoint:
-		g.st.Checkpoints++
-	case trace.Flush:
-		g.st.Flushes++
-	case trace.Fail:
-		g.st.Failures++
-	}
+	g.st.Count(kind)
 	if kind.IsOp() {
 		g.st.Ops++
 	}
@@ -337,7 +319,7 @@ func (g *generator) emit(kind trace.Kind, p, to, msg int32, name string, down tr
 }
 
 func (g *generator) run() error {
-	for p := range int32(g.n) {
+	for p := range int32(g.cfg.Procs) {
 		if g.remaining > 0 {
 			g.push(item{t: g.sample(g.r, g.cfg.OpGap), kind: trace.Internal, p: p})
 		}
@@ -345,7 +327,7 @@ func (g *generator) run() error {
 			g.push(item{t: next, kind: trace.Checkpoint, p: p})
 		}
 		if f := g.cfg.FlushEvery; f > 0 {
-			g.push(item{t: f + trace.Time(int64(f)/int64(g.n)*int64(p)), kind: trace.Flush, p: p})
+			g.push(item{t: f + trace.Time(int64(f)/int64(g.cfg.Procs)*int64(p)), kind: trace.Flush, p: p})
 		}
 	}
 	g.triggerFailures()
@@ -403,7 +385,7 @@ func (g *generator) nextTick(p int32) trace.Time {
 // positive every process has an op queued that will write one; once it
 // is 0, queued ops write nothing.
 func (g *generator) goesOn() bool {
-	return g.inFlight > 0 || g.nextFail > g.st.Failures || g.remaining-g.inFlight > 0
+	return g.inFlight > 0 || int64(g.nextFail) > g.st.Fails || g.remaining-g.inFlight > 0
 }
 
 // op runs an op that p starts on its own. The budget keeps exactly
@@ -412,7 +394,7 @@ func (g *generator) goesOn() bool {
 // the last sends, as if the trace were cut while they were in flight.
 func (g *generator) op(p int32) error {
 	free := g.remaining - g.inFlight - g.transit
-	send := free >= 2 && g.n > 1 && g.r.Float64() < g.cfg.SendRatio
+	send := free >= 2 && g.cfg.Procs > 1 && g.r.Float64() < g.cfg.SendRatio
 	switch {
 	case send || free < 1 && g.transit > 0:
 		to, msg := g.receiver(p), g.msgs
@@ -457,10 +439,10 @@ func (g *generator) triggerFailures() {
 				t = max(t, g.lastFail+g.window)
 			}
 		}
-		g.scheduleFail(t, g.r.Int32N(int32(g.n)))
+		g.scheduleFail(t, g.r.Int32N(int32(g.cfg.Procs)))
 		g.nextFail++
 		for g.nextFail < len(g.failPos) && g.clustered[g.nextFail] {
-			g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.n)))
+			g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.cfg.Procs)))
 			g.nextFail++
 		}
 	}
@@ -479,14 +461,11 @@ func (g *generator) quantum(w trace.Time) trace.Time {
 // scheduleFail schedules a failure at t ≥ lastFail of p, or of the next
 // process (cyclically) that is up at t.
 func (g *generator) scheduleFail(t trace.Time, p int32) {
-	if g.downUntil == nil {
-		g.downUntil = make([]trace.Time, g.n)
-	}
-	n := int32(g.n)
+	n := int32(g.cfg.Procs)
 	for {
 		for range n {
 			if g.downUntil[p] <= t {
-				g.downUntil[p] = t + g.down
+				g.downUntil[p] = t + g.cfg.downTime()
 				g.lastFail = t
 				g.push(item{t: t, kind: trace.Fail, p: p})
 				return

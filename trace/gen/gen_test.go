@@ -601,8 +601,8 @@ func TestLimits(t *testing.T) {
 		c.Procs, c.Events, c.Failures, c.Concurrent = 16, 1000, 100_000, concurrent
 		c.Ticks, c.FlushEvery = nil, 0
 		st, err := Generate(c, discard)
-		if err != nil || st.Failures != c.Failures {
-			t.Errorf("concurrent=%v: %d failures, %v", concurrent, st.Failures, err)
+		if err != nil || st.Fails != int64(c.Failures) {
+			t.Errorf("concurrent=%v: %d failures, %v", concurrent, st.Fails, err)
 		}
 	}
 	// A sink error stops generation and is returned.
