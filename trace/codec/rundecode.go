@@ -18,14 +18,8 @@ type runDecoder struct {
 	run   *trace.Run
 	procs procNames
 	msgs  msgTable
-	// seen maps the text of each control body read to its index in the
-	// run's Bodies. A PK token's body lists every receipt live at its
-	// origin's restart, and the run writes it at every hop, on the send
-	// and on the receipt (SPEC §6): a token round a ring of n processes
-	// is the same text 2n times, and reading it each time was most of
-	// checking a PK run. So, as the engine does, the events of one text
-	// share one body.
-	seen  map[string]int32
+	// seen identifies the control bodies read before (runbodies.go).
+	seen  bodySeen
 	lastT trace.Time
 	// v2 says the run is ckpt/run@2; chain is its vector state once the
 	// processes are known (runchain.go).
@@ -137,7 +131,6 @@ func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int)
 	}
 	d := &runDecoder{
 		run:  &trace.Run{Name: name},
-		seen: map[string]int32{},
 		take: take,
 		in:   in,
 		f:    newFrame(name, RunFormat, in),
@@ -251,7 +244,7 @@ func (d *runDecoder) renumber() error {
 	if err != nil {
 		return err
 	}
-	// Events may share a body (see seen): renumber each body once.
+	// Events may share a body (runbodies.go): renumber each body once.
 	for i := range run.Bodies {
 		run.Bodies[i].Origin = re(run.Bodies[i].Origin)
 	}

@@ -65,8 +65,9 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 		if err := want(f, "body", w.Body, '{'); err != nil {
 			return err
 		}
-		if i, ok := d.seen[string(w.Body)]; ok {
-			ev.Body = i // the same text read the same way
+		k := d.seen.key(w.Body)
+		if i, ok := d.seen.index[k]; ok {
+			ev.Body = i // the same text read the same way (runbodies.go)
 			return nil
 		}
 		i, err := d.bodyOf(f, w.Body)
@@ -74,7 +75,7 @@ func (d *runDecoder) parts(f *frame, ev *trace.RunEvent) error {
 			return err
 		}
 		ev.Body = i
-		d.seen[string(w.Body)] = i
+		d.seen.index[k] = i
 	}
 	return nil
 }
