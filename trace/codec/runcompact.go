@@ -23,10 +23,11 @@ import (
 type compact struct {
 	chain *vtChain
 	// wrote is, per body of the run, the seq of the event that wrote it,
-	// None before; seen maps the text of each body written to that seq,
-	// so that equal bodies are written once, as the reader shares them.
+	// None before; seen maps the text of each body written to that seq
+	// (runbodies.go), so that equal bodies are written once, as the
+	// reader shares them.
 	wrote []int32
-	seen  map[string]int32
+	seen  bodySeen
 	// lists is, per origin, the receipt list its latest token carried
 	// and the seq of the event that wrote it.
 	lists map[int32]listAt
@@ -42,7 +43,7 @@ type listAt struct {
 }
 
 func newCompact(n int) *compact {
-	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, seen: map[string]int32{}, base: make(trace.VT, n)}
+	return &compact{chain: newVTChain(n), lists: map[int32]listAt{}, base: make(trace.VT, n)}
 }
 
 // vt writes vector vt of an event of process p.
@@ -76,9 +77,10 @@ func (e *runEncoder) bodyAt(b []byte, seq int, idx int32, body *trace.ControlBod
 	if at == trace.None {
 		start := len(b)
 		b = e.body(b, seq, body)
+		k := c.seen.key(b[start:])
 		var ok bool
-		if at, ok = c.seen[string(b[start:])]; !ok {
-			c.seen[string(b[start:])], c.wrote[idx] = int32(seq), int32(seq)
+		if at, ok = c.seen.index[k]; !ok {
+			c.seen.index[k], c.wrote[idx] = int32(seq), int32(seq)
 			return b
 		}
 		b = b[:start]
