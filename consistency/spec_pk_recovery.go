@@ -276,13 +276,16 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		return
 	}
 	for _, u := range rs.Undid {
-		if ue := s.m.Event(u); ue.Kind == trace.Recv {
-			if ci := s.copyOf(ue); ci < 0 && ue.Copy > 0 {
-				p.blind--
-			} else if ci >= 0 && int(ci) < len(s.copies) {
-				p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
-				p.rn--
-			}
+		ue := s.m.Event(u)
+		if ue.Kind != trace.Recv {
+			continue
+		}
+		// What recv counted it as, not what its copy is now.
+		if i := slices.Index(p.blind, u); i >= 0 {
+			p.blind = slices.Delete(p.blind, i, i+1)
+		} else if ci := s.copyOf(ue); ci >= 0 && int(ci) < len(s.copies) {
+			p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
+			p.rn--
 		}
 	}
 	rs.VT = p.ckpts[ck]
