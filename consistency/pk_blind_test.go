@@ -7,7 +7,6 @@ import (
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
 // TestUndoneBlindReceipt: P0 receives, at seq 2, copy 1 of m2, which no
@@ -19,13 +18,7 @@ import (
 // whether the copy had a send): the list was not judged (log-replay-rules
 // unknown), and a forged one went unreported.
 func TestUndoneBlindReceipt(t *testing.T) {
-	c := gen.DefaultConfig()
-	c.Seed, c.Procs, c.Events, c.Failures = 7, 3, 30, 3 // P0 fails once, at seq 5
-	c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
-	src, err := gen.Trace(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := genThree(t, 7, 30, 3, false) // P0 fails once, at seq 5
 	for _, x := range []struct {
 		name   string
 		listed []trace.Identity // P0's token list (message index 0 is m1), or nil: as replayed
@@ -93,13 +86,7 @@ func TestBlindReceiptsLive(t *testing.T) {
 			return 2
 		}},
 	} {
-		c := gen.DefaultConfig()
-		c.Seed, c.Procs, c.Events, c.Failures = x.seed, 3, x.events, x.fails
-		c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
-		src, err := gen.Trace(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := genThree(t, x.seed, x.events, x.fails, false)
 		run := replayOf(t, "pk", src)
 		blind := x.forge(t, run)
 		s := NewStream(run, src, len(run.Events))

@@ -5,23 +5,13 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace"
-	"github.com/ckpt-dev/ckpt/trace/gen"
 )
 
 // pendingTrace is a generated trace (seed 8, three processes, two
 // concurrent failures) whose PK run has P0's token (failure seq 35)
 // reach P2 at seq 51 while P2 is down (it failed at seq 49): P2 records
 // it, restarts at seq 52 and forwards it at seq 54.
-func pendingTrace(t *testing.T) *trace.Trace {
-	c := gen.DefaultConfig()
-	c.Seed, c.Procs, c.Events, c.Failures, c.Concurrent = 8, 3, 30, 2, true
-	c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
-	tr, err := gen.Trace(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
+func pendingTrace(t *testing.T) *trace.Trace { return genThree(t, 8, 30, 2, true) }
 
 // TestPendingTokenOfNoFailure: a token a down process records names a
 // seq that is no effective fail, and the process forwards it with
