@@ -328,9 +328,15 @@ func inFlight(t *testing.T) *trace.Trace {
 // genFour is a generated trace (seed 4, three processes, two failures)
 // whose MS run discards two stale copies of m3 at one instant (seqs 56
 // and 57).
-func genFour(t *testing.T) *trace.Trace {
+func genFour(t *testing.T) *trace.Trace { return genThree(t, 4, 30, 2, true) }
+
+// genThree is a generated trace of three processes with timer ticks
+// every 2 and 3 seconds and a flush every second, from seed, with about
+// events events and failures failures (concurrent: they may overlap).
+func genThree(t *testing.T, seed uint64, events, failures int, concurrent bool) *trace.Trace {
+	t.Helper()
 	c := gen.DefaultConfig()
-	c.Seed, c.Procs, c.Events, c.Failures, c.Concurrent = 4, 3, 30, 2, true
+	c.Seed, c.Procs, c.Events, c.Failures, c.Concurrent = seed, 3, events, failures, concurrent
 	c.Ticks, c.FlushEvery = []trace.Time{2 * trace.Second, 3 * trace.Second}, trace.Second
 	tr, err := gen.Trace(c)
 	if err != nil {

@@ -68,12 +68,14 @@ type pkProc struct {
 	// receipts come and go, not rebuilt at each restart (quadratic).
 	rsum uint64
 	rn   int32
-	// blind counts its live receipts of copies no send transmitted when
-	// received (no identity for its token's list), the first at blindAt.
-	blind, blindAt int32
-	duties         duties[pkDuty]
-	replay         *pkReplay // the restart being written, while down
-	target         int32     // the checkpoint a rollback being taken must restore
+	// blind are the seqs of its live receipts of copies no send had
+	// transmitted when received (no identity for its token's list), in
+	// order. They are kept by seq, not counted: whether a copy is one
+	// can change before the receipt is undone (its send may come later).
+	blind  []int32
+	duties duties[pkDuty]
+	replay *pkReplay // the restart being written, while down
+	target int32     // the checkpoint a rollback being taken must restore
 }
 
 // pkSent is a send at seq, of op op, transmitting copy ci of msg in
@@ -291,9 +293,12 @@ func (s *pkSpec) copyVT(ci int32) (trace.VT, int32, bool) {
 // receiver recorded, no duplicate of a live receipt, and names no
 // incarnation the receiver has not heard the end of before it.
 func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
+	// Live whatever is judged below, also while p waits for its token.
 	ci := s.copyOf(e)
-	if ci >= 0 && int(ci) < len(s.copies) {
-		// Live whatever is judged below: counted as liveReceipts counts.
+	if ci < 0 || s.m.Copies.Send[ci] == history.None {
+		p.blind = append(p.blind, seq)
+	} else if int(ci) < len(s.copies) {
+		// Counted as liveReceipts counts.
 		p.rsum += trace.IdentityHash(trace.Identity{Msg: e.Msg, Inc: s.copies[ci].inc})
 		p.rn++
 	}
@@ -302,13 +307,7 @@ func (s *pkSpec) recv(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	vt, _, ok := s.copyVT(ci)
 	if !ok {
-		// Taken before (the model's), or never sent: orphan-free's.
-		if ci < 0 || s.m.Copies.Send[ci] == history.None {
-			if p.blind++; p.blind == 1 {
-				p.blindAt = seq
-			}
-		}
-		return
+		return // taken before (the model's), or never sent: orphan-free's
 	}
 	from := s.m.Copies.Send[ci]
 	why := ""

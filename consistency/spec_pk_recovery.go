@@ -218,8 +218,7 @@ func (s *pkSpec) restart(seq int32, e *trace.RunEvent, p *pkProc) {
 	p.duties = append(p.duties[:0], pkDuty{kind: dutyOwnToken, seq: seq, fi: fi})
 	for _, t := range p.pending {
 		if b := s.m.Run.Body(s.m.Event(t)); b != nil && b.Origin != e.P {
-			f, _ := s.m.FailureAt(s.m.Event(t).Failure)
-			p.duties = append(p.duties, pkDuty{kind: dutyHop, seq: seq, fi: f, recv: t})
+			p.duties = append(p.duties, pkDuty{kind: dutyHop, seq: seq, fi: s.tokenFailure(s.m.Event(t)), recv: t})
 		}
 	}
 	p.pending = p.pending[:0]
@@ -277,13 +276,16 @@ func (s *pkSpec) resync(seq int32, e *trace.RunEvent, p *pkProc, ck int32) {
 		return
 	}
 	for _, u := range rs.Undid {
-		if ue := s.m.Event(u); ue.Kind == trace.Recv {
-			if ci := s.copyOf(ue); ci < 0 && ue.Copy > 0 {
-				p.blind--
-			} else if ci >= 0 && int(ci) < len(s.copies) {
-				p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
-				p.rn--
-			}
+		ue := s.m.Event(u)
+		if ue.Kind != trace.Recv {
+			continue
+		}
+		// What recv counted it as, not what its copy is now.
+		if i := slices.Index(p.blind, u); i >= 0 {
+			p.blind = slices.Delete(p.blind, i, i+1)
+		} else if ci := s.copyOf(ue); ci >= 0 && int(ci) < len(s.copies) {
+			p.rsum -= trace.IdentityHash(trace.Identity{Msg: ue.Msg, Inc: s.copies[ci].inc})
+			p.rn--
 		}
 	}
 	rs.VT = p.ckpts[ck]
@@ -335,10 +337,7 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 		p.pending = append(p.pending, seq)
 		return
 	}
-	fi, ok := s.m.FailureAt(e.Failure)
-	if !ok {
-		fi = history.None
-	}
+	fi := s.tokenFailure(e)
 	switch a := s.annOf(e.Failure); {
 	case a != nil:
 		p.ann.add(*a) // the announcement its restart made (the body is the sender's to get right)
@@ -354,4 +353,17 @@ func (s *pkSpec) token(seq int32, e *trace.RunEvent, p *pkProc) {
 		return // an older own token is ignored
 	}
 	p.duties = append(p.duties, pkDuty{kind: dutyHop, seq: seq, fi: fi, recv: seq})
+}
+
+// tokenFailure returns the index in Failures of the failure token
+// control_recv e names, or None: it names no effective fail (a forged
+// run), or one yet to come. FailureAt's index is then where that seq
+// would go, some other failure's or past the end, and a hop judged by it
+// is judged against another failure's token list, or reads past the
+// failures (the checker panicked).
+func (s *pkSpec) tokenFailure(e *trace.RunEvent) int32 {
+	if fi, ok := s.m.FailureAt(e.Failure); ok {
+		return fi
+	}
+	return history.None
 }

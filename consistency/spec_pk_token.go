@@ -202,8 +202,8 @@ func (s *pkSpec) ownToken(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty, b 
 	case s.b.Gaps(e.P) > 0:
 		s.res.cannotJudge(fmt.Sprintf("%s's live history at its restart at seq %d has gaps, so the receipts its token lists cannot be rebuilt", s.name(e.P), f.Restart))
 		return
-	case p.blind > 0:
-		s.res.cannotJudge(fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told", s.name(e.P), s.m.MsgName(s.m.Event(p.blindAt).Msg), p.blindAt))
+	case len(p.blind) > 0:
+		s.res.cannotJudge(fmt.Sprintf("%s's receipt of %s at seq %d takes a copy no send transmitted, so its identity, which a token lists, cannot be told", s.name(e.P), s.m.MsgName(s.m.Event(p.blind[0]).Msg), p.blind[0]))
 		return
 	}
 	sum, n := listedHash(b)

@@ -113,6 +113,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	for p := range c.procs {
 		pr := &c.procs[p]
 		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), history.WithCap(pr.ckpts)
+		pr.blind = slices.Clone(pr.blind)
 		pr.sentTo = maps.Clone(pr.sentTo)
 		for q, l := range pr.sentTo {
 			pr.sentTo[q] = history.WithCap(l)
