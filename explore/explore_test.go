@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
-
-	"github.com/ckpt-dev/ckpt/trace/codec"
 
 	"pgregory.net/rapid"
 
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 func readTrace(t testing.TB, path string) *trace.Trace {
@@ -357,5 +358,66 @@ func TestShardOf(t *testing.T) {
 				t.Errorf("%v.of(%d) = %d, want %d", sh, n, got, want)
 			}
 		}
+	}
+}
+
+// TestMergeRefusesContradictions: a shard result whose property status
+// its failing count refutes (an edited or corrupt file) is refused, in
+// both directions, rather than merged into a report that contradicts
+// itself (a review's finding: merge combines the shards' statuses).
+func TestMergeRefusesContradictions(t *testing.T) {
+	tr := readTrace(t, "../testdata/traces/failure-free.json")
+	o := Options{Algorithms: []string{"ms"}, Variant: "textbook", Failures: 2, ShrinkTests: 200}
+	shards := func() ([]*Result, []string) {
+		var parts []*Result
+		var names []string
+		for i := range 2 {
+			so := o
+			so.Shard = Shard{Index: i, Count: 2}
+			var part Result
+			if err := json.Unmarshal(mustJSON(t, mustRun(t, tr, so)), &part); err != nil {
+				t.Fatal(err)
+			}
+			parts, names = append(parts, &part), append(names, so.Shard.String())
+		}
+		return parts, names
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(p *PropertyResult) bool
+	}{
+		{"fail said pass", func(p *PropertyResult) bool {
+			if p.Status != report.Fail {
+				return false
+			}
+			p.Status = report.Pass
+			return true
+		}},
+		{"pass said fail", func(p *PropertyResult) bool {
+			if p.Status != report.Pass {
+				return false
+			}
+			p.Status = report.Fail
+			return true
+		}},
+	} {
+		parts, names := shards()
+		edited := false
+		for _, part := range parts {
+			for a := range part.Algorithms {
+				for i := range part.Algorithms[a].Properties {
+					edited = edited || tc.edit(&part.Algorithms[a].Properties[i])
+				}
+			}
+		}
+		if !edited {
+			t.Fatalf("%s: no property to edit", tc.name)
+		}
+		if _, err := Merge(parts, names); err == nil || !strings.Contains(err.Error(), "fails exactly when") {
+			t.Errorf("%s: merge gives %v, want a refusal", tc.name, err)
+		}
+	}
+	if _, err := Merge(shards()); err != nil {
+		t.Fatalf("unedited shards: %v", err)
 	}
 }

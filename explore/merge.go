@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
@@ -75,8 +76,25 @@ func checkShards(parts []*Result, names []string) error {
 		if what := differs(parts[0], p); what != "" {
 			return bad("not the same exploration as %s (%s differs)", names[0], what)
 		}
+		if what := contradiction(p); what != "" {
+			return bad("%s: a shard's property fails exactly when some schedule fails it (edited or corrupt?)", what)
+		}
 	}
 	return nil
+}
+
+// contradiction names a property of r whose status says fail while no
+// schedule fails it, or the reverse ("" if none): merge combines the
+// shards' statuses, so it must not take one its counts refute.
+func contradiction(r *Result) string {
+	for _, a := range r.Algorithms {
+		for _, p := range a.Properties {
+			if (p.Status == report.Fail) != (p.Failing > 0) {
+				return fmt.Sprintf("%s's %s is %s with %d failing schedules", a.Algorithm, p.Name, p.Status, p.Failing)
+			}
+		}
+	}
+	return ""
 }
 
 // differs names what makes p another exploration than q ("" if none):
