@@ -64,12 +64,23 @@ func readyTimes(m *history.Model, r *result) {
 		}
 		s := &st[e.P]
 		switch e.Kind {
+		case trace.Fail:
+			if !s.down { // a fail of a process down changes nothing
+				overdue(m, int32(i), e, s, opAt[e.P], r)
+				s.down = true
+			}
 		case trace.Restart, trace.Rollback:
+			if e.Kind == trace.Rollback {
+				overdue(m, int32(i), e, s, opAt[e.P], r)
+			}
+			// PK holds a restarted process until its token returns.
+			s.down, s.held = false, e.Kind == trace.Restart && m.Alg == history.PK
 			s.exec, s.floor, s.pausedAt = e.T, e.T, -1
 			s.op, s.since, s.sinceSeq, s.examined = e.Pos, e.T, int32(i), false
 		case trace.Block:
 			s.pausedAt = e.T
 		case trace.Resume:
+			s.held = false
 			if s.pausedAt >= 0 {
 				s.exec += e.T - s.pausedAt
 				s.pausedAt = -1
@@ -115,6 +126,8 @@ type readyState struct {
 	exec, floor, pausedAt, since trace.Time
 	op, holdFor, sinceSeq        int32 // sinceSeq: the event at since
 	examined                     bool
+	// down: failed and not restarted; held: a PK restart not resumed.
+	down, held bool
 }
 
 // ready returns op k's ready time, from its trace gap (ops: the trace
@@ -252,6 +265,27 @@ func replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
 		}
 	}
 	return false
+}
+
+// overdue reports a send or internal op that was ready before the fail
+// or rollback at seq (strictly: at the same instant the order of SPEC
+// §3 decides) of a process neither blocked nor held, and had not run:
+// it executes when ready, so the run left it out, and the restore
+// undoes one op fewer than it should (a red team's forgery: the op
+// deleted and the rollback's undone lowered by one passed). A receive's
+// time depends on its copies: examines judges it.
+func overdue(m *history.Model, seq int32, e *trace.RunEvent, s *readyState, ops []int32, r *result) {
+	ready, ok := s.ready(m, ops, s.op)
+	if !ok || s.pausedAt >= 0 || s.held || ready >= e.T {
+		return
+	}
+	if k := m.Src.Events[ops[s.op]].Kind; k != trace.Send && k != trace.Internal {
+		return
+	}
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's op %d (%s) is ready at t=%s but has not run by its %s at seq %d, t=%s", m.ProcName(e.P), s.op, m.Src.Events[ops[s.op]].Kind, ready, e.Kind, seq, e.T),
+			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), which rebuilt from the run is t=%s, and a send or internal op executes when it is ready (SPEC §3), before the %s", s.op, m.ProcName(e.P), ready, e.Kind)
+	})
 }
 
 // notReady reports an op that did not execute at its ready time.
