@@ -66,15 +66,18 @@ func readyTimes(m *history.Model, r *result) {
 		switch e.Kind {
 		case trace.Fail:
 			if !s.down { // a fail of a process down changes nothing
-				overdue(m, int32(i), e, s, opAt[e.P], r)
+				x.overdue(int32(i), e, s, opAt[e.P], r)
 				s.down = true
 			}
 		case trace.Restart, trace.Rollback:
 			if e.Kind == trace.Rollback {
-				overdue(m, int32(i), e, s, opAt[e.P], r)
+				x.overdue(int32(i), e, s, opAt[e.P], r)
 			}
-			// PK holds a restarted process until its token returns.
-			s.down, s.held = false, e.Kind == trace.Restart && m.Alg == history.PK
+			// PK holds a restarted process until its token returns,
+			// through any rollback meanwhile.
+			if s.down = false; e.Kind == trace.Restart {
+				s.held = m.Alg == history.PK
+			}
 			s.exec, s.floor, s.pausedAt = e.T, e.T, -1
 			s.op, s.since, s.sinceSeq, s.examined = e.Pos, e.T, int32(i), false
 		case trace.Block:
@@ -187,14 +190,7 @@ func (x *exams) examines(seq int32, e *trace.RunEvent, ready trace.Time, s *read
 	}
 	at := func(ci int32) trace.Time { return m.Event(m.Copies.Send[ci]).T + d }
 	if e.Kind != trace.Recv || e.Via != trace.ViaLog {
-		for k := int32(1); m.Copies.Index(e.Msg, k) >= 0; k++ {
-			ci := m.Copies.Index(e.Msg, k)
-			if snd := m.Copies.Send[ci]; snd != history.None && snd < seq && m.CopyTo(ci) == e.P &&
-				(x.taken[ci] >= seq || x.taken[ci] == history.None) && (first == history.None || at(ci) < at(first)) {
-				first = ci
-			}
-		}
-		if first == history.None {
+		if first = x.firstCopy(seq, e.P, e.Msg, at); first == history.None {
 			return
 		}
 		due = max(due, at(first))
@@ -267,24 +263,61 @@ func replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
 	return false
 }
 
-// overdue reports a send or internal op that was ready before the fail
-// or rollback at seq (strictly: at the same instant the order of SPEC
-// §3 decides) of a process neither blocked nor held, and had not run:
-// it executes when ready, so the run left it out, and the restore
-// undoes one op fewer than it should (a red team's forgery: the op
-// deleted and the rollback's undone lowered by one passed). A receive's
-// time depends on its copies: examines judges it.
-func overdue(m *history.Model, seq int32, e *trace.RunEvent, s *readyState, ops []int32, r *result) {
+// firstCopy returns the copy of message msg to p, sent before seq and
+// not taken before it, that arrives first (at: its arrival), or None.
+func (x *exams) firstCopy(seq, p, msg int32, at func(int32) trace.Time) int32 {
+	m, first := x.m, int32(history.None)
+	for k := int32(1); m.Copies.Index(msg, k) >= 0; k++ {
+		ci := m.Copies.Index(msg, k)
+		if snd := m.Copies.Send[ci]; snd != history.None && snd < seq && m.CopyTo(ci) == p &&
+			(x.taken[ci] >= seq || x.taken[ci] == history.None) && (first == history.None || at(ci) < at(first)) {
+			first = ci
+		}
+	}
+	return first
+}
+
+// overdue reports the next op of a process that was due strictly
+// before the fail or rollback at seq (at the same instant the order of
+// SPEC §3 decides) and had not run, the process being up and neither
+// blocked nor held by PK until its token returns: a send or internal op
+// when ready; a receive when ready and a copy not taken before has
+// arrived, which it examines then and delivers, discards or holds. A
+// red team's forgeries passed: an op deleted and the restore's undone
+// lowered by one; an MS hold and unhold deleted where the Rollback
+// request that ends the hold rolls the process back (the rollback reset
+// the receive's state before exams judged it).
+func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32, r *result) {
+	m := x.m
 	ready, ok := s.ready(m, ops, s.op)
 	if !ok || s.pausedAt >= 0 || s.held || ready >= e.T {
 		return
 	}
-	if k := m.Src.Events[ops[s.op]].Kind; k != trace.Send && k != trace.Internal {
+	op := m.ProgOp(e.P, s.op)
+	what := "a send or internal op executes when it is ready (SPEC §3)"
+	switch {
+	case op.Kind == trace.Recv && !s.examined:
+		// A receive examines the first copy that arrived once it is
+		// ready (exams): it delivers, discards or holds then.
+		d, ok := m.SrcDelay(op.Msg)
+		at := func(ci int32) trace.Time { return m.Event(m.Copies.Send[ci]).T + d }
+		first := int32(history.None)
+		if ok {
+			first = x.firstCopy(seq, e.P, op.Msg, at)
+		}
+		if first == history.None {
+			return
+		}
+		if ready = max(ready, s.since, at(first)); ready >= e.T {
+			return
+		}
+		what = fmt.Sprintf("a receive examines its message's copies when it is ready and one has arrived (SPEC §3), and copy %d of %s arrived at t=%s", m.Event(m.Copies.Send[first]).Copy, m.MsgName(op.Msg), at(first))
+	case op.Kind != trace.Send && op.Kind != trace.Internal:
 		return
 	}
 	r.fail([]int32{seq}, func() (string, string) {
-		return fmt.Sprintf("%s's op %d (%s) is ready at t=%s but has not run by its %s at seq %d, t=%s", m.ProcName(e.P), s.op, m.Src.Events[ops[s.op]].Kind, ready, e.Kind, seq, e.T),
-			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), which rebuilt from the run is t=%s, and a send or internal op executes when it is ready (SPEC §3), before the %s", s.op, m.ProcName(e.P), ready, e.Kind)
+		return fmt.Sprintf("%s's op %d (%s) is due at t=%s but has not run by its %s at seq %d, t=%s", m.ProcName(e.P), s.op, op.Kind, ready, e.Kind, seq, e.T),
+			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), rebuilt from the run, and %s: before the %s", s.op, m.ProcName(e.P), what, e.Kind)
 	})
 }
 
