@@ -18,9 +18,8 @@ func (e *engine) apply(in *Input, fx []Effect, res *int) error {
 		case EffCheckpoint:
 			err = e.checkpoint(p, f)
 		case EffSkip:
-			r := e.ev(trace.CheckpointSkipped, p)
+			r := e.emit(trace.CheckpointSkipped, p)
 			r.Next, r.Sn, r.Reason = orNone(f.Next), orNone(f.Sn), f.Reason
-			e.emit(r)
 		case EffLog:
 			err = e.logged(p, f)
 		case EffDeliver, EffDiscard, EffHold:
@@ -66,10 +65,12 @@ func (e *engine) checkpoint(p int32, f *Effect) error {
 	if n := len(pr.ckpts); f.Ckpt <= 0 || (n > 0 && f.Ckpt <= pr.ckpts[n-1].id) {
 		return fmt.Errorf("replay: algorithm %s: checkpoint id %d of %s not increasing", e.alg.Name(), f.Ckpt, e.name(p))
 	}
-	r := e.ev(trace.Checkpoint, p)
-	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), e.storeVT(p, f.VT), f.Failure.Run()
+	// Stored before the event is: the vector it replaces is dropped once
+	// the events before this one are taken.
+	vt := e.storeVT(p, f.VT)
+	r := e.emit(trace.Checkpoint, p)
+	r.Ckpt, r.CkptType, r.Pos, r.Sn, r.VT, r.Failure = f.Ckpt, f.CkptType, pr.pos(), orNone(f.Sn), vt, f.Failure.Run()
 	pr.ckpts = append(pr.ckpts, ckptRec{id: f.Ckpt, pos: pr.pos()})
-	e.emit(r)
 	return nil
 }
 
@@ -79,9 +80,8 @@ func (e *engine) logged(p int32, f *Effect) error {
 		return fmt.Errorf("replay: algorithm %s logged unknown copy %d", e.alg.Name(), f.Copy)
 	}
 	cr := &e.copies[f.Copy]
-	r := e.ev(trace.Log, p)
+	r := e.emit(trace.Log, p)
 	r.Msg, r.Copy, r.Op = cr.msg, cr.no, f.Op
-	e.emit(r)
 	return nil
 }
 
@@ -95,9 +95,8 @@ func (e *engine) holdProcess(p int32, f *Effect) {
 		return
 	}
 	if f.Until != "" {
-		r := e.ev(trace.Block, p)
+		r := e.emit(trace.Block, p)
 		r.Until, r.Failure = e.out.AddString(f.Until), f.Failure.Run()
-		e.emit(r)
 		pr.paused, pr.pausedAt = true, e.now
 	}
 	pr.heldProc = true
@@ -121,7 +120,7 @@ func (e *engine) resume(p int32) {
 		return
 	}
 	pr.heldProc = false
-	e.emit(e.ev(trace.Resume, p))
+	e.emit(trace.Resume, p)
 	switch {
 	case pr.paused:
 		pr.exec += e.now - pr.pausedAt
@@ -174,9 +173,8 @@ func (e *engine) judged(in *Input, f *Effect) int {
 			e.boxRemove(c)
 			cr.state = copyDiscarded
 		}
-		r := e.ev(trace.Discard, p)
+		r := e.emit(trace.Discard, p)
 		r.Msg, r.Copy, r.Reason, r.Failure = cr.msg, cr.no, f.Reason, f.Failure.Run()
-		e.emit(r)
 		return resDiscard
 	case EffHold:
 		pr.blocked = false
@@ -187,9 +185,8 @@ func (e *engine) judged(in *Input, f *Effect) int {
 		// its message again (the checker times the receive from there).
 		if !pr.heldRecv || f.Failure != pr.holdFor {
 			pr.heldRecv, pr.holdFor = true, f.Failure
-			r := e.ev(trace.Hold, p)
+			r := e.emit(trace.Hold, p)
 			r.Msg, r.Until, r.Failure = cr.msg, e.out.AddString(f.Until), f.Failure.Run()
-			e.emit(r)
 		}
 	}
 	return resHold
@@ -201,9 +198,8 @@ func (e *engine) judged(in *Input, f *Effect) int {
 func (e *engine) unholdRecv(p int32, failure Seq) {
 	if pr := &e.procs[p]; pr.heldRecv {
 		pr.heldRecv = false
-		r := e.ev(trace.Unhold, p)
+		r := e.emit(trace.Unhold, p)
 		r.Msg, r.Failure = e.tr.Events[pr.prog[pr.pos()]].Msg, failure.Run()
-		e.emit(r)
 	}
 }
 
@@ -212,9 +208,8 @@ func (e *engine) unholdRecv(p int32, failure Seq) {
 func (e *engine) receipt(p, k int32, c CopyID, via trace.Via) {
 	pr := &e.procs[p]
 	cr := &e.copies[c]
-	r := e.ev(trace.Recv, p)
+	r := e.emit(trace.Recv, p)
 	r.Msg, r.Peer, r.Op, r.Copy, r.Via = cr.msg, cr.from, k, cr.no, via
 	r.Label = e.out.AddString(e.tr.Label(&e.tr.Events[pr.prog[k]]))
-	e.emit(r)
 	pr.live = append(pr.live, c)
 }

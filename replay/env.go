@@ -38,10 +38,9 @@ func (e *engine) tick(i int) error {
 	in := &e.in
 	*in = Input{Kind: InTick, P: Proc(p), Pos: pr.pos(), Down: pr.down}
 	if pr.down {
-		r := e.ev(trace.CheckpointSkipped, p)
+		r := e.emit(trace.CheckpointSkipped, p)
 		r.Reason = trace.ReasonDown
 		r.Label = e.out.AddString(e.tr.Label(ev))
-		e.emit(r)
 		e.step(in)
 		return nil
 	}
@@ -68,9 +67,9 @@ func (e *engine) fail(i int) error {
 	ev := &e.tr.Events[i]
 	p := ev.P
 	pr := &e.procs[p]
-	r := e.ev(trace.Fail, p)
+	r := e.emit(trace.Fail, p)
 	r.Label = e.out.AddString(e.tr.Label(ev))
-	seq := e.emit(r)
+	seq := r.Seq
 	if pr.down {
 		return nil // ignored: already down
 	}
@@ -114,9 +113,8 @@ func (e *engine) sendControl(p int32, f *Effect) error {
 	if to < 0 || int(to) >= len(e.procs) {
 		return fmt.Errorf("replay: algorithm %s: control message to bad process %d", e.alg.Name(), f.To)
 	}
-	r := e.ev(trace.ControlSend, p)
+	r := e.emit(trace.ControlSend, p)
 	r.Peer, r.Control, r.Body, r.Failure = to, f.Control, e.storeBody(f.Body), f.Failure.Run()
-	e.emit(r)
 	t, ok := later(e.now, e.params.ControlDelay)
 	if !ok {
 		e.tooLate(t, -1, "%s's %s message to %s would arrive at %s", e.name(p), f.Control, e.name(to))
@@ -153,9 +151,8 @@ func (e *engine) arriveControl(ref int32) error {
 	c := e.ctrls[ref]
 	e.ctrls[ref] = ctrlRec{}
 	e.ctrlFree = append(e.ctrlFree, ref)
-	r := e.ev(trace.ControlRecv, c.to)
+	r := e.emit(trace.ControlRecv, c.to)
 	r.Peer, r.Control, r.Body, r.Failure = int32(c.From), c.Control, c.bodyIdx, c.Failure.Run()
-	e.emit(r)
 	pr := &e.procs[c.to]
 	if pr.down {
 		pr.pending = append(pr.pending, c.ControlMsg)

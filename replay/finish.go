@@ -11,7 +11,7 @@ import (
 func (e *engine) finish() {
 	for p := range e.procs {
 		pr := &e.procs[p]
-		r := e.ev(trace.End, int32(p))
+		r := e.emit(trace.End, int32(p))
 		switch {
 		case pr.down:
 			r.State = trace.StateDown
@@ -28,7 +28,6 @@ func (e *engine) finish() {
 				r.Msg = tev.Msg
 			}
 		}
-		e.emit(r)
 	}
 	var left []CopyID
 	for c := 1; c < len(e.copies); c++ {
@@ -42,8 +41,7 @@ func (e *engine) finish() {
 	})
 	for _, c := range left {
 		cr := &e.copies[c]
-		r := e.ev(trace.Unconsumed, cr.to)
+		r := e.emit(trace.Unconsumed, cr.to)
 		r.Msg, r.Copy = cr.msg, cr.no
-		e.emit(r)
 	}
 }

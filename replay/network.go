@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -46,12 +47,11 @@ func (e *engine) transmit(p, op, msg, to int32, pb int32, of CopyID, failure Seq
 	no := e.ncopy[msg]
 	e.copies = append(e.copies, copyRec{msg: msg, no: no, from: p, to: to, op: op, pb: pb})
 	e.hold(pb, of == NoCopy)
-	r := e.ev(trace.Send, p)
+	r := e.emit(trace.Send, p)
 	r.Msg, r.Peer, r.Op, r.Copy, r.PB, r.Label = msg, to, op, no, pb, e.out.AddString(label)
 	if of != NoCopy {
 		r.Resend, r.Of, r.Failure = true, e.copies[of].no, failure.Run()
 	}
-	e.emit(r)
 	t, ok := later(e.now, e.delay(msg))
 	if !ok {
 		e.tooLate(t, int(e.tr.Messages[msg].Send), "copy %d of %s would arrive at %s", no, e.tr.Msgs[msg])
@@ -122,15 +122,8 @@ func (e *engine) storeBody(b *trace.ControlBody) int32 {
 // compared by identity: FDAS and HMNR share one until their state
 // changes, so that is exactly when consecutive sends can share an entry.
 func samePB(a, b *trace.Piggyback) bool {
-	if a.Sn != b.Sn || a.Inc != b.Inc || a.RecLine != b.RecLine || a.VT != nil || b.VT != nil || len(a.F) != len(b.F) || a.CIC != b.CIC {
-		return false
-	}
-	for i := range a.F {
-		if a.F[i] != b.F[i] {
-			return false
-		}
-	}
-	return true
+	return a.Sn == b.Sn && a.Inc == b.Inc && a.RecLine == b.RecLine && a.CIC == b.CIC &&
+		a.VT == nil && b.VT == nil && slices.Equal(a.F, b.F)
 }
 
 // arriveData puts copy c into its receiver's mailbox, and wakes the

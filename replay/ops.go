@@ -19,9 +19,8 @@ func (e *engine) execLocal(p, k int32, tev *trace.Event, pb int32) {
 	if tev.Kind == trace.Send {
 		c = e.transmit(p, k, tev.Msg, tev.To, pb, NoCopy, 0, e.tr.Label(tev))
 	} else {
-		r := e.ev(trace.Internal, p)
+		r := e.emit(trace.Internal, p)
 		r.Op, r.Label = k, e.out.AddString(e.tr.Label(tev))
-		e.emit(r)
 	}
 	pr := &e.procs[p]
 	pr.live = append(pr.live, c)

@@ -11,6 +11,7 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -158,17 +159,14 @@ func newEngine(tr *trace.Trace, alg Algorithm, opts Options) (*engine, error) {
 		head:   make([]CopyID, len(tr.Msgs)),
 		tail:   make([]CopyID, len(tr.Msgs)),
 		ncopy:  make([]int32, len(tr.Msgs)),
-		lastPB: make([]int32, n),
-		lastVT: make([]int32, n),
+		lastPB: slices.Repeat([]int32{trace.None}, n),
+		lastVT: slices.Repeat([]int32{trace.None}, n),
 		// Recovery re-sends: a little slack keeps the one growth of this
 		// large array (a copy of all of it) out of runs with few failures.
 		copies: make([]copyRec, 1, sz.Sends+sz.Sends/16+17),
 		out:    newRun(tr, alg, params, opts, sz),
 	}
 	e.stable = make([]stableAt, n)
-	for i := range e.lastPB {
-		e.lastPB[i], e.lastVT[i] = trace.None, trace.None
-	}
 	e.programs(sz.ops)
 	return e, nil
 }
@@ -337,14 +335,15 @@ func (pr *proc) pos() int32 { return int32(len(pr.live)) }
 
 func (e *engine) name(p int32) string { return e.tr.Processes[p] }
 
-func (e *engine) emit(ev trace.RunEvent) int32 {
-	ev.Seq = int32(len(e.out.Events))
-	e.out.Events = append(e.out.Events, ev)
-	return ev.Seq
-}
-
-func (e *engine) ev(kind trace.Kind, p int32) trace.RunEvent {
-	return trace.NewRunEvent(kind, e.now, p)
+// emit appends an event of kind at p, now, to the run and returns it,
+// to be filled in place (no copy of it made and copied again) before
+// anything else is emitted.
+func (e *engine) emit(kind trace.Kind, p int32) *trace.RunEvent {
+	seq := len(e.out.Events)
+	e.out.Events = append(e.out.Events, trace.NewRunEvent(kind, e.now, p))
+	r := &e.out.Events[seq]
+	r.Seq = int32(seq)
+	return r
 }
 
 // step hands in to the algorithm. The effects it returns live in e.fx

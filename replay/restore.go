@@ -44,13 +44,11 @@ func (e *engine) restore(p int32, f *Effect, restart bool) error {
 		if err := e.instantReplay(p, cpos, L, f); err != nil {
 			return err
 		}
-		r := e.ev(trace.Restart, p)
+		r := e.emit(trace.Restart, p)
 		r.Restore, r.Pos, r.Undone, r.Inc, r.Failure = f.Ckpt, pos, undone, orNone(f.Inc), f.Failure.Run()
-		e.emit(r)
 	} else {
-		r := e.ev(trace.Rollback, p)
+		r := e.emit(trace.Rollback, p)
 		r.Restore, r.Pos, r.Undone, r.Cause, r.Failure = f.Ckpt, pos, undone, f.Cause, f.Failure.Run()
-		e.emit(r)
 	}
 	if err := e.requeue(p, f.Requeue); err != nil {
 		return err
