@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -160,6 +161,7 @@ func (s *readyState) ready(m *history.Model, ops []int32, k int32) (trace.Time, 
 type exams struct {
 	m     *history.Model
 	taken []int32
+	fails [][]int32 // per process, the source trace indexes of its fails
 }
 
 func newExams(m *history.Model) exams {
@@ -172,7 +174,8 @@ func newExams(m *history.Model) exams {
 			}
 		}
 	}
-	return exams{m: m, taken: taken}
+	_, fails := m.SrcEnv()
+	return exams{m: m, taken: taken, fails: fails}
 }
 
 // examines judges event e at seq, by which a receive ready at ready
@@ -277,9 +280,9 @@ func (x *exams) firstCopy(seq, p, msg int32, at func(int32) trace.Time) int32 {
 	return first
 }
 
-// overdue reports the next op of a process that was due strictly
-// before the fail or rollback at seq (at the same instant the order of
-// SPEC §3 decides) and had not run, the process being up and neither
+// overdue reports the next op of a process that was due before the fail
+// or rollback at seq (before: at the same instant by SPEC §3's order) and
+// had not run, the process being up and neither
 // blocked nor held by PK until its token returns: a send or internal op
 // when ready; a receive when ready and a copy not taken before has
 // arrived, which it examines then and delivers, discards or holds. A
@@ -290,7 +293,7 @@ func (x *exams) firstCopy(seq, p, msg int32, at func(int32) trace.Time) int32 {
 func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32, r *result) {
 	m := x.m
 	ready, ok := s.ready(m, ops, s.op)
-	if !ok || s.pausedAt >= 0 || s.held || ready >= e.T {
+	if !ok || s.pausedAt >= 0 || s.held || !x.before(ready, e, ops[s.op]) {
 		return
 	}
 	op := m.ProgOp(e.P, s.op)
@@ -308,7 +311,7 @@ func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32
 		if first == history.None {
 			return
 		}
-		if ready = max(ready, s.since, at(first)); ready >= e.T {
+		if ready = max(ready, s.since, at(first)); !x.before(ready, e, ops[s.op]) {
 			return
 		}
 		what = fmt.Sprintf("a receive examines its message's copies when it is ready and one has arrived (SPEC §3), and copy %d of %s arrived at t=%s", m.Event(m.Copies.Send[first]).Copy, m.MsgName(op.Msg), at(first))
@@ -319,6 +322,23 @@ func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32
 		return fmt.Sprintf("%s's op %d (%s) is due at t=%s but has not run by its %s at seq %d, t=%s", m.ProcName(e.P), s.op, op.Kind, ready, e.Kind, seq, e.T),
 			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), rebuilt from the run, and %s: before the %s", s.op, m.ProcName(e.P), what, e.Kind)
 	})
+}
+
+// before reports whether an op at trace index idx, due at t, runs before
+// the fail or rollback e of its process: earlier, or at e's instant when
+// e is a fail the trace lists after the op, both being trace-indexed
+// items there (SPEC §3, order at equal times). A rollback answers a
+// control message's arrival, which comes before every trace-indexed item
+// of its instant. A red team deleted an op due at its fail's instant and
+// listed before it (9 of 186 deletions passed while only earlier times
+// counted).
+func (x *exams) before(t trace.Time, e *trace.RunEvent, idx int32) bool {
+	if t != e.T || e.Kind != trace.Fail {
+		return t < e.T
+	}
+	src, fails := x.m.Src.Events, x.fails[e.P]
+	k, found := slices.BinarySearchFunc(fails, e.T, func(i int32, t trace.Time) int { return cmp.Compare(src[i].T, t) })
+	return found && idx < fails[k]
 }
 
 // notReady reports an op that did not execute at its ready time.
