@@ -44,16 +44,18 @@ type runSpec struct {
 // runProc is what the run spec keeps per process: the app ops executed
 // since its latest fail while down, when that fail's down time ends
 // (spec_run_env.go), its latest restart, and the hold of a receive and
-// the block or PK restart (of the whole process) holding it, or None.
+// the block or PK restart (of the whole process) holding it, or None;
+// and its latest unhold while the event that ends the hold is to come
+// (holdEnds), or None.
 type runProc struct {
-	downOps                     []int32
-	restartAt                   trace.Time
-	restart, recvHold, procHold int32
+	downOps                             []int32
+	restartAt                           trace.Time
+	restart, recvHold, procHold, unhold int32
 }
 
 func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
-	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None}}, len(f.m.Run.Processes))
+	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None, unhold: history.None}}, len(f.m.Run.Processes))
 	s := &runSpec{specFrame: f, procs: procs, ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
