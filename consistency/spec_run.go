@@ -39,6 +39,9 @@ type runSpec struct {
 	// posChecks (dropped at the end if none came).
 	sawOp     bool
 	posChecks result
+	// skipped are the takes (seq, copy index) that skipped a copy a
+	// rollback put back, judged at the end (inOrder).
+	skipped [][2]int32
 }
 
 // runProc is what the run spec keeps per process: the app ops executed
@@ -180,6 +183,7 @@ func (s *runSpec) finish() {
 	}
 	s.env.missing(s)
 	s.mailboxesListed()
+	s.skippedShown()
 	for p := range s.procs {
 		s.opsWhileDown(int32(p), history.None) // an up process's were judged at its restart
 	}
