@@ -57,7 +57,7 @@ func readyTimes(m *history.Model, r *result) {
 	for p := range st {
 		st[p].pausedAt = -1
 	}
-	x := newExams(m)
+	x, end := newExams(m), trace.Time(-1)
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= np {
@@ -102,6 +102,13 @@ func readyTimes(m *history.Model, r *result) {
 			// waits for is applied (MS: a recovery checkpoint naming it).
 			if s.examined && (e.Kind == trace.Unhold || e.CkptType == trace.CkptRecovery && e.Failure == s.holdFor) {
 				s.since, s.sinceSeq, s.examined = e.T, int32(i), false
+			}
+		case trace.End, trace.Unconsumed:
+			if end < 0 {
+				end = x.endTime(int32(i), st, opAt)
+			}
+			if e.T != end {
+				x.endAt(int32(i), e, end, r)
 			}
 		case trace.Send, trace.Internal, trace.Recv:
 			if e.Resend {
@@ -335,6 +342,53 @@ func (x *exams) before(t trace.Time, e *trace.RunEvent, idx int32) bool {
 	src, fails := x.m.Src.Events, x.fails[e.P]
 	k, found := slices.BinarySearchFunc(fails, e.T, func(i int32, t trace.Time) int { return cmp.Compare(src[i].T, t) })
 	return found && idx < fails[k]
+}
+
+// endTime returns when a replay writes its end and unconsumed records,
+// the first of them at seq: at the time of the last item the engine
+// handled (docs/replay.md), the latest of the event before them, the
+// source trace's last environment event (an MS flush, or a PK flush
+// with nothing to log, writes no event), every copy's arrival (which
+// writes none), and the ready time of the receive a process ends
+// waiting at (examined without a copy, writing none; no valid run ends
+// with a PK restart held, so a held one counts as the engine would
+// have run it). A red team moved an end or unconsumed record to another
+// time, and the run passed.
+func (x *exams) endTime(seq int32, st []readyState, opAt [][]int32) trace.Time {
+	m, t := x.m, trace.Time(0)
+	if seq > 0 {
+		t = m.Event(seq - 1).T
+	}
+	for i := len(m.Src.Events) - 1; i >= 0; i-- {
+		if ev := &m.Src.Events[i]; !ev.Kind.IsOp() {
+			t = max(t, ev.T)
+			break
+		}
+	}
+	for _, snd := range m.Copies.Send {
+		if snd == history.None {
+			continue
+		}
+		if d, ok := m.SrcDelay(m.Event(snd).Msg); ok {
+			t = max(t, m.Event(snd).T+d)
+		}
+	}
+	for p := range st {
+		s := &st[p]
+		if ready, ok := s.ready(m, opAt[p], s.op); ok && !s.down && s.pausedAt < 0 && m.ProgOp(int32(p), s.op).Kind == trace.Recv {
+			t = max(t, ready)
+		}
+	}
+	return t
+}
+
+// endAt reports the end or unconsumed record e at seq, written at
+// another time than the run's end, end.
+func (x *exams) endAt(seq int32, e *trace.RunEvent, end trace.Time, r *result) {
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s record at seq %d comes at t=%s, not at the run's end, t=%s", x.m.ProcName(e.P), e.Kind, seq, e.T, end),
+			"a replay writes its end and unconsumed records when no item is pending, at the time of the last one it handled: the latest of its last event, the source trace's last environment event, every copy's arrival and the ready time of a receive a process ends waiting at (docs/replay.md)"
+	})
 }
 
 // notReady reports an op that did not execute at its ready time.

@@ -252,3 +252,36 @@ func TestReceiveTakesCopiesInOrder(t *testing.T) {
 			witness: "P2's receive at seq 21 takes copy 2 of m while copy 1 waits in its mailbox"},
 	})
 }
+
+// inTransit: m, sent at 1 and never received, arrives at 2
+// (default_delay 1), after the last event: the run ends then, with m
+// unconsumed.
+func inTransit(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Internal(0.5, "P1").Send(1, "P0", "P1", "m"))
+}
+
+// TestEndRecordsAtRunEnd: a replay writes its end and unconsumed records
+// at the time of the last item it handled (endTime), here m's arrival.
+// A red team moved one end or unconsumed record to another time, and
+// the run passed; so did all of them moved together.
+func TestEndRecordsAtRunEnd(t *testing.T) {
+	retimed := func(from int, at float64) func(t *testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			run := replayOf(t, "ms", inTransit(t))
+			for i := from; i < len(run.Events) && from >= 0; i++ {
+				run.Events[i].T = trace.Time(at * float64(trace.Second))
+			}
+			return run
+		}
+	}
+	eq := report.Equivalence
+	checkRuleCases(t, []ruleCase{
+		{name: "replayed", run: retimed(-1, 0), src: inTransit, prop: eq, status: report.Pass},
+		{name: "all-later", run: retimed(2, 3), src: inTransit, prop: eq, status: report.Fail,
+			witness: "comes at t=3, not at the run's end, t=2"},
+		{name: "all-before-arrival", run: retimed(2, 1.5), src: inTransit, prop: eq, status: report.Fail,
+			witness: "comes at t=1.5, not at the run's end, t=2"},
+		{name: "unconsumed-later", run: retimed(4, 2.5), src: inTransit, prop: eq, status: report.Fail,
+			witness: "P1's unconsumed record at seq 4 comes at t=2.5"},
+	})
+}
