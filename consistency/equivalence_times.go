@@ -340,7 +340,7 @@ func (x *exams) before(t trace.Time, e *trace.RunEvent, idx int32) bool {
 		return t < e.T
 	}
 	src, fails := x.m.Src.Events, x.fails[e.P]
-	k, found := slices.BinarySearchFunc(fails, e.T, func(i int32, t trace.Time) int { return cmp.Compare(src[i].T, t) })
+	k, found := slices.BinarySearchFunc(fails, e.T, func(i int32, at trace.Time) int { return cmp.Compare(src[i].T, at) })
 	return found && idx < fails[k]
 }
 

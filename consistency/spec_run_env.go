@@ -158,18 +158,19 @@ func (s *runSpec) inOrder(seq int32, e *trace.RunEvent, ci int32, delay trace.Ti
 		if s.b.WasPutBack(cj) {
 			s.skipped = append(s.skipped, [2]int32{seq, cj})
 		} else {
-			s.outOfOrder(seq, cj, at(cj))
+			s.outOfOrder(seq, cj)
 		}
 		return
 	}
 }
 
 // outOfOrder reports the receipt or discard at seq, which took its copy
-// while copy cj, arrived at at, waited in its mailbox.
-func (s *runSpec) outOfOrder(seq, cj int32, at trace.Time) {
+// while copy cj, arrived before it, waited in its mailbox.
+func (s *runSpec) outOfOrder(seq, cj int32) {
 	m, e, snd := s.m, s.m.Event(seq), s.m.Copies.Send[cj]
+	d, _ := m.SrcDelay(e.Msg)
 	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[6]d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first",
-		s.name(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy, snd, at, e.Kind, e.T)
+		s.name(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy, snd, m.Event(snd).T+d, e.Kind, e.T)
 }
 
 // skippedShown reports, at the end, the takes that skipped a copy put
@@ -177,8 +178,7 @@ func (s *runSpec) outOfOrder(seq, cj int32, at trace.Time) {
 func (s *runSpec) skippedShown() {
 	for _, x := range s.skipped {
 		if s.b.TakenBy(x[1]) != history.None {
-			d, _ := s.m.SrcDelay(s.m.Event(x[0]).Msg)
-			s.outOfOrder(x[0], x[1], s.m.Event(s.m.Copies.Send[x[1]]).T+d)
+			s.outOfOrder(x[0], x[1])
 		}
 	}
 }
