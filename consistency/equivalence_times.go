@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -56,7 +57,7 @@ func readyTimes(m *history.Model, r *result) {
 	for p := range st {
 		st[p].pausedAt = -1
 	}
-	x := newExams(m)
+	x, end := newExams(m), trace.Time(-1)
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= np {
@@ -101,6 +102,13 @@ func readyTimes(m *history.Model, r *result) {
 			// waits for is applied (MS: a recovery checkpoint naming it).
 			if s.examined && (e.Kind == trace.Unhold || e.CkptType == trace.CkptRecovery && e.Failure == s.holdFor) {
 				s.since, s.sinceSeq, s.examined = e.T, int32(i), false
+			}
+		case trace.End, trace.Unconsumed:
+			if end < 0 {
+				end = x.endTime(int32(i), st, opAt)
+			}
+			if e.T != end {
+				x.endAt(int32(i), e, end, r)
 			}
 		case trace.Send, trace.Internal, trace.Recv:
 			if e.Resend {
@@ -151,15 +159,16 @@ func (s *readyState) ready(m *history.Model, ops []int32, k int32) (trace.Time, 
 // order (SPEC §3: a receive examines its message's copies in arrival
 // order, the replay log's first, and delivers, discards or holds the
 // receive). So the first receipt, discard or hold by which it takes or
-// waits on a copy comes at once then, not later, and takes the copy
-// that arrived first: a process does not leave an arrived
-// copy in its mailbox while its receive is ready (issue 28: a hold
-// deleted, or a discard or receipt moved later, passed). taken is, per
-// copy, the seq of the first receive or discard that took it (None:
-// none): a copy taken before and put back is not judged.
+// waits on a copy comes at once then, not later: a process does not
+// leave an arrived copy in its mailbox while its receive is ready
+// (issue 28: a hold deleted, or a discard or receipt moved later,
+// passed). Which copy it takes is the run spec's (inOrder). taken is,
+// per copy, the seq of the first receive or discard that took it (None:
+// none): a copy taken before and put back does not time the receive.
 type exams struct {
 	m     *history.Model
 	taken []int32
+	fails [][]int32 // per process, the source trace indexes of its fails
 }
 
 func newExams(m *history.Model) exams {
@@ -172,7 +181,8 @@ func newExams(m *history.Model) exams {
 			}
 		}
 	}
-	return exams{m: m, taken: taken}
+	_, fails := m.SrcEnv()
+	return exams{m: m, taken: taken, fails: fails}
 }
 
 // examines judges event e at seq, by which a receive ready at ready
@@ -197,11 +207,7 @@ func (x *exams) examines(seq int32, e *trace.RunEvent, ready trace.Time, s *read
 	}
 	switch own := m.Copies.Index(e.Msg, e.Copy); {
 	case own >= 0 && first != history.None && own != first && x.taken[own] == seq && at(first) <= e.T:
-		snd := m.Copies.Send[first]
-		r.fail([]int32{seq}, func() (string, string) {
-			return fmt.Sprintf("%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox", m.ProcName(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy),
-				fmt.Sprintf("a receive examines its message's copies in arrival order (SPEC §3), and copy %d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first", m.Event(snd).Copy, snd, at(first), e.Kind, e.T)
-		})
+		// The copy that arrived first waits: the run spec's (inOrder).
 	case e.T > due || e.Kind == trace.Hold && e.T < due || e.T < ready && (e.Kind != trace.Discard || own < 0 || m.Copies.Send[own] == history.None || e.T >= at(own)):
 		x.late(seq, e, ready, due, first, s.sinceSeq, at, r)
 	}
@@ -277,9 +283,9 @@ func (x *exams) firstCopy(seq, p, msg int32, at func(int32) trace.Time) int32 {
 	return first
 }
 
-// overdue reports the next op of a process that was due strictly
-// before the fail or rollback at seq (at the same instant the order of
-// SPEC §3 decides) and had not run, the process being up and neither
+// overdue reports the next op of a process that was due before the fail
+// or rollback at seq (before: at the same instant by SPEC §3's order) and
+// had not run, the process being up and neither
 // blocked nor held by PK until its token returns: a send or internal op
 // when ready; a receive when ready and a copy not taken before has
 // arrived, which it examines then and delivers, discards or holds. A
@@ -290,7 +296,7 @@ func (x *exams) firstCopy(seq, p, msg int32, at func(int32) trace.Time) int32 {
 func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32, r *result) {
 	m := x.m
 	ready, ok := s.ready(m, ops, s.op)
-	if !ok || s.pausedAt >= 0 || s.held || ready >= e.T {
+	if !ok || s.pausedAt >= 0 || s.held || !x.before(ready, e, ops[s.op]) {
 		return
 	}
 	op := m.ProgOp(e.P, s.op)
@@ -308,7 +314,7 @@ func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32
 		if first == history.None {
 			return
 		}
-		if ready = max(ready, s.since, at(first)); ready >= e.T {
+		if ready = max(ready, s.since, at(first)); !x.before(ready, e, ops[s.op]) {
 			return
 		}
 		what = fmt.Sprintf("a receive examines its message's copies when it is ready and one has arrived (SPEC §3), and copy %d of %s arrived at t=%s", m.Event(m.Copies.Send[first]).Copy, m.MsgName(op.Msg), at(first))
@@ -318,6 +324,70 @@ func (x *exams) overdue(seq int32, e *trace.RunEvent, s *readyState, ops []int32
 	r.fail([]int32{seq}, func() (string, string) {
 		return fmt.Sprintf("%s's op %d (%s) is due at t=%s but has not run by its %s at seq %d, t=%s", m.ProcName(e.P), s.op, op.Kind, ready, e.Kind, seq, e.T),
 			fmt.Sprintf("op %d of %s is ready its trace gap after the previous op executed (or after the restore or resume, if later), rebuilt from the run, and %s: before the %s", s.op, m.ProcName(e.P), what, e.Kind)
+	})
+}
+
+// before reports whether an op at trace index idx, due at t, runs before
+// the fail or rollback e of its process: earlier, or at e's instant when
+// e is a fail the trace lists after the op, both being trace-indexed
+// items there (SPEC §3, order at equal times). A rollback answers a
+// control message's arrival, which comes before every trace-indexed item
+// of its instant. A red team deleted an op due at its fail's instant and
+// listed before it (9 of 186 deletions passed while only earlier times
+// counted).
+func (x *exams) before(t trace.Time, e *trace.RunEvent, idx int32) bool {
+	if t != e.T || e.Kind != trace.Fail {
+		return t < e.T
+	}
+	src, fails := x.m.Src.Events, x.fails[e.P]
+	k, found := slices.BinarySearchFunc(fails, e.T, func(i int32, at trace.Time) int { return cmp.Compare(src[i].T, at) })
+	return found && idx < fails[k]
+}
+
+// endTime returns when a replay writes its end and unconsumed records,
+// the first of them at seq: at the time of the last item the engine
+// handled (docs/replay.md), the latest of the event before them, the
+// source trace's last environment event (an MS flush, or a PK flush
+// with nothing to log, writes no event), every copy's arrival (which
+// writes none), and the ready time of the receive a process ends
+// waiting at (examined without a copy, writing none; no valid run ends
+// with a PK restart held, so a held one counts as the engine would
+// have run it). A red team moved an end or unconsumed record to another
+// time, and the run passed.
+func (x *exams) endTime(seq int32, st []readyState, opAt [][]int32) trace.Time {
+	m, t := x.m, trace.Time(0)
+	if seq > 0 {
+		t = m.Event(seq - 1).T
+	}
+	for i := len(m.Src.Events) - 1; i >= 0; i-- {
+		if ev := &m.Src.Events[i]; !ev.Kind.IsOp() {
+			t = max(t, ev.T)
+			break
+		}
+	}
+	for _, snd := range m.Copies.Send {
+		if snd == history.None {
+			continue
+		}
+		if d, ok := m.SrcDelay(m.Event(snd).Msg); ok {
+			t = max(t, m.Event(snd).T+d)
+		}
+	}
+	for p := range st {
+		s := &st[p]
+		if ready, ok := s.ready(m, opAt[p], s.op); ok && !s.down && s.pausedAt < 0 && m.ProgOp(int32(p), s.op).Kind == trace.Recv {
+			t = max(t, ready)
+		}
+	}
+	return t
+}
+
+// endAt reports the end or unconsumed record e at seq, written at
+// another time than the run's end, end.
+func (x *exams) endAt(seq int32, e *trace.RunEvent, end trace.Time, r *result) {
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s record at seq %d comes at t=%s, not at the run's end, t=%s", x.m.ProcName(e.P), e.Kind, seq, e.T, end),
+			"a replay writes its end and unconsumed records when no item is pending, at the time of the last one it handled: the latest of its last event, the source trace's last environment event, every copy's arrival and the ready time of a receive a process ends waiting at (docs/replay.md)"
 	})
 }
 

@@ -128,6 +128,9 @@ func (x *annIndex) heard(o, inc int32) bool {
 // rule demands one.
 func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
 	ps := &s.procs[e.P]
+	if s.m.Alg.Recovers() {
+		s.holdEnds(seq, e, ps)
+	}
 	switch e.Kind {
 	case trace.Fail:
 		if _, ok := s.m.FailureAt(seq); ok {
@@ -144,7 +147,7 @@ func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
 		if s.m.Alg.Recovers() || s.m.Alg.Places() {
 			s.unheld(seq, e, ps.recvHold)
 		}
-		ps.recvHold = history.None
+		ps.recvHold, ps.unhold = history.None, seq
 	case trace.Hold:
 		if s.m.Alg.Places() {
 			s.badf(logReplayAt, []int32{seq}, "%s holds %s at seq %d\n%s never holds a receive: its receives deliver every copy, with a forced checkpoint first where its rule demands one", s.name(e.P), s.m.MsgName(e.Msg), seq, algName(s.m))
@@ -165,5 +168,24 @@ func (s *runSpec) unheld(seq int32, e *trace.RunEvent, held int32) {
 		s.badf(logReplayAt, []int32{seq}, "%s's unhold of %s at seq %d releases nothing\nno hold of a receive is in force at %[1]s then", s.name(e.P), s.m.MsgName(e.Msg), seq)
 	case s.m.Event(held).Msg != e.Msg:
 		s.badf(logReplayAt, []int32{seq, held}, "%s's unhold at seq %d releases %s, not the held %s\nthe hold in force is the one at seq %d, of %[4]s; an unhold releases it", s.name(e.P), seq, s.m.MsgName(e.Msg), s.m.MsgName(s.m.Event(held).Msg), held)
+	}
+}
+
+// holdEnds judges event e at seq of process ps, in a run of MS or PK:
+// the engine ends a receive's hold by writing an unhold just before what
+// ends it — the receipt or discard of the receive re-tried, or a restore
+// — at that event's instant and naming its failure; only a crash ends a
+// hold without one (docs/replay.md). A red team deleted the unhold
+// before a rollback, and the run passed.
+func (s *runSpec) holdEnds(seq int32, e *trace.RunEvent, ps *runProc) {
+	ends := e.Kind == trace.Recv || e.Kind == trace.Discard || e.Kind == trace.Restart || e.Kind == trace.Rollback
+	const rule = "the engine writes an unhold just before the receipt or discard of the receive re-tried, or the restore, that ends a hold, at its instant and naming its failure (docs/replay.md)"
+	if u := ps.unhold; u != history.None {
+		ps.unhold = history.None
+		if h := s.m.Event(u); !ends || e.T != h.T || e.Failure != h.Failure {
+			s.badf(logReplayAt, []int32{u, seq}, "%s's unhold of %s at seq %d is followed by %s, not by what ended its hold\n%s", s.name(e.P), s.m.MsgName(h.Msg), u, s.ev(seq), rule)
+		}
+	} else if ends && ps.recvHold != history.None {
+		s.badf(logReplayAt, []int32{ps.recvHold, seq}, "%s ends the hold at seq %d without an unhold\n%s", s.ev(seq), ps.recvHold, rule)
 	}
 }

@@ -86,16 +86,31 @@ func firstOfKind(run *trace.Run, kind trace.Kind) int32 {
 	return -1
 }
 
-// futureHeldBy is futureHold's MS run with its hold's failure (or its
-// unhold's message, unhold) edited.
-func futureHeldBy(kind trace.Kind, edit func(run *trace.Run, e *trace.RunEvent)) func(t *testing.T) *trace.Run {
+// heldThenRolledBack: P1 receives a, which P0's fail loses, and then
+// holds b, from P0's next incarnation, until P0's Rollback request
+// (control_delay 3) arrives and rolls it back; the engine writes the
+// unhold (seq 11) just before the rollback.
+func heldThenRolledBack(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Params(trace.Params{ControlDelay: 3 * trace.Second}).
+		Checkpoint(0.1, "P1").Send(0.2, "P0", "P1", "a").Recv(0.3, "P1", "a").Fail(0.6, "P0").
+		Send(2, "P0", "P1", "b").Recv(2.1, "P1", "b"))
+}
+
+// heldBy is the MS run of src with its hold's failure (or its unhold's
+// message or failure, kind unhold) edited.
+func heldBy(src func(*testing.T) *trace.Trace, kind trace.Kind, edit func(run *trace.Run, e *trace.RunEvent)) func(t *testing.T) *trace.Run {
 	return func(t *testing.T) *trace.Run {
-		run := replayOf(t, "ms", futureHold(t))
+		run := replayOf(t, "ms", src(t))
 		return forge(t, run, firstOf(t, run, kind), kind, func(e *trace.RunEvent) { edit(run, e) })
 	}
 }
 
-func TestSpecHolds(t *testing.T) { checkRuleCases(t, holdCases()) }
+// TestSpecHolds judges the forged holds, and the replay the unhold cases
+// forge, which is valid (holdCases are forgeries only).
+func TestSpecHolds(t *testing.T) {
+	checkRuleCases(t, append(holdCases(), ruleCase{name: "ms-unhold-replayed", src: heldThenRolledBack, prop: report.LogReplayRules, status: report.Pass,
+		run: func(t *testing.T) *trace.Run { return replayOf(t, "ms", heldThenRolledBack(t)) }}))
+}
 
 // holdCases are the forged holds, as rule cases.
 func holdCases() []ruleCase {
@@ -112,10 +127,10 @@ func holdCases() []ruleCase {
 		// futureHold's genuine hold naming no fail, or the request's
 		// failure's restart instead.
 		{name: "ms-hold-failure-999", src: futureHold, prop: lrr, status: fail,
-			run:     futureHeldBy(trace.Hold, func(_ *trace.Run, e *trace.RunEvent) { e.Failure = 999 }),
+			run:     heldBy(futureHold, trace.Hold, func(_ *trace.Run, e *trace.RunEvent) { e.Failure = 999 }),
 			witness: "failure seq 999 has made no recovery yet"},
 		{name: "ms-hold-failure-restart", src: futureHold, prop: lrr, status: fail,
-			run:     futureHeldBy(trace.Hold, func(run *trace.Run, e *trace.RunEvent) { e.Failure = firstOfKind(run, trace.Restart) }),
+			run:     heldBy(futureHold, trace.Hold, func(run *trace.Run, e *trace.RunEvent) { e.Failure = firstOfKind(run, trace.Restart) }),
 			witness: "P1 holds b at seq"},
 		// twiceFailed's hold naming P0's second failure: P1 awaits the
 		// first's request first.
@@ -133,14 +148,33 @@ func holdCases() []ruleCase {
 			witness: "is not the next of its origin's"},
 		// An unhold of another message than the held one.
 		{name: "ms-unhold-other", src: futureHold, prop: lrr, status: fail,
-			run: futureHeldBy(trace.Unhold, func(run *trace.Run, e *trace.RunEvent) {
+			run: heldBy(futureHold, trace.Unhold, func(run *trace.Run, e *trace.RunEvent) {
 				run.Msgs = append(run.Msgs, "zz")
 				e.Msg = int32(len(run.Msgs) - 1)
 			}),
 			witness: "releases zz, not the held b"},
+		// heldThenRolledBack's unhold, which the engine writes just
+		// before the rollback that ends the hold: deleted, moved before
+		// the request's arrival, or naming another failure (the red
+		// team's forgeries, each passed).
+		{name: "ms-unhold-deleted", src: heldThenRolledBack, prop: lrr, status: fail,
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", heldThenRolledBack(t))
+				return removeAt(run, []int32{firstOf(t, run, trace.Unhold)})
+			},
+			witness: "ends the hold at seq 9 without an unhold"},
+		{name: "ms-unhold-before-request", src: heldThenRolledBack, prop: lrr, status: fail,
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", heldThenRolledBack(t))
+				return moveEvent(run, firstOf(t, run, trace.Unhold), firstOf(t, run, trace.ControlRecv), 4.6)
+			},
+			witness: "is followed by P1's control_recv"},
+		{name: "ms-unhold-failure", src: heldThenRolledBack, prop: lrr, status: fail,
+			run:     heldBy(heldThenRolledBack, trace.Unhold, func(run *trace.Run, e *trace.RunEvent) { e.Failure = firstOfKind(run, trace.Restart) }),
+			witness: "is followed by P1's rollback at seq 12"},
 		// The textbook variant and the placement protocols never hold.
 		{name: "textbook-hold", src: plainTrace, prop: lrr, status: fail, run: heldRun("ms", "textbook", "m", plainTrace),
-			witness: "the textbook variant never holds a receive"},
+			witness: "the textbook variant never holds a receive", besides: []string{"without an unhold"}},
 		{name: "bcs-hold", src: forcedTrace, prop: lrr, status: fail, run: heldRun("bcs", "", "m", forcedTrace),
 			witness: "BCS never holds a receive"},
 	}

@@ -98,6 +98,14 @@ func retransmitTrace(t *testing.T) *trace.Trace {
 		Send(0.1, "P0", "P1", "m1").Fail(0.2, "P0").Recv(5, "P1", "m1"))
 }
 
+// twoStale: P0 and P1 fail (run seqs 1 and 2) while m, sent before,
+// travels; both recoveries make its copy 1 stale at P3, and MS names
+// the first, P0's.
+func twoStale(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2", "P3").
+		Send(0.1, "P2", "P3", "m").Fail(0.2, "P0").Fail(0.3, "P1").Recv(5, "P3", "m"))
+}
+
 // twoFailures: P0's failure (run seq 1) is announced to everyone before
 // P1 loses its receipt of m2; at P1's token P2 resends m2.
 func twoFailures(t *testing.T) *trace.Trace {
@@ -228,8 +236,10 @@ func holeCases() []ruleCase {
 				return forge(t, tb(t), 13, trace.Rollback, func(e *trace.RunEvent) { e.Cause = trace.CauseMessage })
 			},
 			witness: "P1's rollback at seq 13 says cause message, not request"},
-		// Checkpoint 3 restored instead of 2: nothing re-executed.
+		// Checkpoint 3 restored instead of 2: nothing re-executed (the
+		// ends, left at the re-executed op's time, are late too).
 		{name: "textbook-rollback-later-checkpoint", src: textbookRollback, prop: lrr, status: fail,
+			also: map[string]report.Status{report.Equivalence: fail},
 			run: func(t *testing.T) *trace.Run {
 				run := forge(t, tb(t), 13, trace.Rollback, func(e *trace.RunEvent) { e.Restore, e.Pos, e.Undone = 3, 3, 0 })
 				return dropEvents(run, func(e *trace.RunEvent) bool { return e.Seq == 14 })
@@ -239,6 +249,14 @@ func holeCases() []ruleCase {
 		// failure (red team: the textbook branch never judged it).
 		textbookDiscardFailure("send", func(run *trace.Run) int32 { return firstOfKind(run, trace.Send) }, "the run has no effective fail event at seq"),
 		textbookDiscardFailure("none", func(*trace.Run) int32 { return 999 }, "failure seq 999 has made no recovery yet"),
+		// An MS stale discard naming P1's failure, which makes the copy
+		// stale too, instead of P0's (a red team's forgery passed).
+		{name: "ms-discard-second-recovery", src: twoStale, prop: lrr, status: fail,
+			run: func(t *testing.T) *trace.Run {
+				run := replayOf(t, "ms", twoStale(t))
+				return forge(t, run, firstOf(t, run, trace.Discard), trace.Discard, func(e *trace.RunEvent) { e.Failure = 2 })
+			},
+			witness: "MS names the first recovery that makes it stale, by origin and then count, which is (P0, 1)"},
 		// Resends naming another failure than their cause's, and a
 		// restart's re-transmission written twice.
 		{name: "pk-hop-resend-failure", src: twoFailures, prop: lrr, status: fail,

@@ -500,7 +500,8 @@ func (s *msSpec) why(p *msProc, pid int32, pb *trace.Piggyback, c msCase) string
 
 // staleFor returns why failure seq fs does not make a copy with piggyback
 // pb stale at p, or "" if it does: p applied its recovery (o, c, r), the
-// sender had not, and M.sn ≥ r. Textbook: its restart raised the
+// sender had not, M.sn ≥ r, and no recovery before it, by origin and
+// then count, does as much. Textbook: its restart raised the
 // incarnation p holds, whose rec_line the stale rule judges by.
 func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) string {
 	fi := s.recOf(fs)
@@ -522,6 +523,11 @@ func (s *msSpec) staleFor(p *msProc, pid int32, pb *trace.Piggyback, fs int32) s
 		return fmt.Sprintf("the copy's sender had applied %s (its f is %s)", name, fString(s.m, pb.F))
 	case pb.Sn < rec.r:
 		return fmt.Sprintf("the copy's sn %d is below the line of %s, so that recovery left its send live", pb.Sn, name)
+	}
+	// Several recoveries may make it stale: MS names the first, by origin
+	// and then count (a red team's forged failure of another passed).
+	if o, c, _ := s.staleBy(p, pb); o != rec.o || c != rec.c {
+		return fmt.Sprintf("MS names the first recovery that makes it stale, by origin and then count, which is (%s, %d), not %s", s.name(o), c, name)
 	}
 	return ""
 }

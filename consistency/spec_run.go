@@ -39,21 +39,26 @@ type runSpec struct {
 	// posChecks (dropped at the end if none came).
 	sawOp     bool
 	posChecks result
+	// skipped are the takes (seq, copy index) that skipped a copy a
+	// rollback put back, judged at the end (inOrder).
+	skipped [][2]int32
 }
 
 // runProc is what the run spec keeps per process: the app ops executed
 // since its latest fail while down, when that fail's down time ends
 // (spec_run_env.go), its latest restart, and the hold of a receive and
-// the block or PK restart (of the whole process) holding it, or None.
+// the block or PK restart (of the whole process) holding it, or None;
+// and its latest unhold while the event that ends the hold is to come
+// (holdEnds), or None.
 type runProc struct {
-	downOps                     []int32
-	restartAt                   trace.Time
-	restart, recvHold, procHold int32
+	downOps                             []int32
+	restartAt                           trace.Time
+	restart, recvHold, procHold, unhold int32
 }
 
 func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	f := newSpecFrame(b)
-	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None}}, len(f.m.Run.Processes))
+	procs := slices.Repeat([]runProc{{restart: history.None, recvHold: history.None, procHold: history.None, unhold: history.None}}, len(f.m.Run.Processes))
 	s := &runSpec{specFrame: f, procs: procs, ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
@@ -178,6 +183,7 @@ func (s *runSpec) finish() {
 	}
 	s.env.missing(s)
 	s.mailboxesListed()
+	s.skippedShown()
 	for p := range s.procs {
 		s.opsWhileDown(int32(p), history.None) // an up process's were judged at its restart
 	}

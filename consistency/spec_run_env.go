@@ -117,7 +117,8 @@ func (s *runSpec) afterOpsBefore(seq int32, e *trace.RunEvent, idx int32) {
 
 // arrived checks, in a replay, the receipt or discard e of copy ci from
 // the network: no earlier than the copy's arrival (its message's delay
-// after its send). Which copy a receive takes, and when, is exams'
+// after its send), and no copy of its message that arrived before it
+// waits in the mailbox (inOrder). When a receive takes a copy is exams'
 // (equivalence_times.go).
 func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) {
 	m := s.m
@@ -129,6 +130,56 @@ func (env *envSpec) arrived(s *runSpec, seq int32, e *trace.RunEvent, ci int32) 
 		verb := map[bool]string{true: "receives", false: "discards"}[e.Kind == trace.Recv]
 		s.badf(equivalenceAt, []int32{seq}, "%s %s %s at seq %d, t=%s, before it arrives at t=%s\ncopy %[7]d of %[3]s was sent at seq %[8]d, t=%[9]s, and a copy arrives its message's delay %[10]s later (the source trace's), so no receive takes it, to deliver or discard it, before t=%[6]s",
 			s.name(e.P), verb, m.MsgName(e.Msg), seq, e.T, m.Event(snd).T+d, e.Copy, snd, m.Event(snd).T, d)
+		return
+	}
+	s.inOrder(seq, e, ci, d)
+}
+
+// inOrder checks that the receipt or discard e at seq takes copy ci
+// while no copy of its message that arrived before it (each arrives
+// delay after its send; at one instant in the order they were sent)
+// waits in its process's mailbox: a receive examines its message's
+// copies in arrival order (SPEC §3), and a copy a rollback put back
+// keeps its place (docs/replay.md). A red team's forged run whose PK
+// receive, re-executed after a rollback, took a later copy than the one
+// put back passed, when only copies no receive had taken were judged.
+// A copy is in the mailbox after a rollback only by PK's rule, which
+// log-replay-rules judges: one the run never shows again was not put
+// back (a copy left unlisted there), so a copy put back and skipped is
+// judged at the end, once the run has shown it again (skippedShown).
+func (s *runSpec) inOrder(seq int32, e *trace.RunEvent, ci int32, delay trace.Time) {
+	m := s.m
+	at := func(cj int32) trace.Time { return m.Event(m.Copies.Send[cj]).T + delay }
+	for k := int32(1); k <= s.b.CopyCount(e.Msg); k++ {
+		cj := m.Copies.Index(e.Msg, k)
+		if cj == ci || cj < 0 || !s.b.InMailbox(cj) || m.CopyTo(cj) != e.P || at(cj) > e.T || at(cj) > at(ci) || at(cj) == at(ci) && k > e.Copy {
+			continue
+		}
+		if s.b.WasPutBack(cj) {
+			s.skipped = append(s.skipped, [2]int32{seq, cj})
+		} else {
+			s.outOfOrder(seq, cj)
+		}
+		return
+	}
+}
+
+// outOfOrder reports the receipt or discard at seq, which took its copy
+// while copy cj, arrived before it, waited in its mailbox.
+func (s *runSpec) outOfOrder(seq, cj int32) {
+	m, e, snd := s.m, s.m.Event(seq), s.m.Copies.Send[cj]
+	d, _ := m.SrcDelay(e.Msg)
+	s.badf(equivalenceAt, []int32{seq}, "%s's %s at seq %d takes copy %d of %s while copy %d waits in its mailbox\na receive examines its message's copies in arrival order (SPEC §3), and copy %[6]d, sent at seq %d, arrived at t=%s, before the %s at t=%s; it was neither delivered nor discarded first",
+		s.name(e.P), map[bool]string{true: "receive", false: "discard"}[e.Kind == trace.Recv], seq, e.Copy, m.MsgName(e.Msg), m.Event(snd).Copy, snd, m.Event(snd).T+d, e.Kind, e.T)
+}
+
+// skippedShown reports, at the end, the takes that skipped a copy put
+// back which the run took or listed later (inOrder).
+func (s *runSpec) skippedShown() {
+	for _, x := range s.skipped {
+		if s.b.TakenBy(x[1]) != history.None {
+			s.outOfOrder(x[0], x[1])
+		}
 	}
 }
 

@@ -47,7 +47,7 @@ func (s *runSpec) clone(b *history.Builder) *runSpec {
 	for p := range c.procs {
 		c.procs[p].downOps = slices.Clone(c.procs[p].downOps)
 	}
-	c.flight, c.heard = slices.Clone(s.flight), maps.Clone(s.heard)
+	c.flight, c.heard, c.skipped = slices.Clone(s.flight), maps.Clone(s.heard), slices.Clone(s.skipped)
 	c.env = s.env.clone(s.m, c.m)
 	c.posChecks.Violations = slices.Clone(s.posChecks.Violations)
 	switch p := s.proto.(type) {

@@ -199,11 +199,39 @@ func TestTokenRing(t *testing.T) {
 	})
 }
 
+// putBackTrace: P0's receipt of x is lost with its fail, so P2's
+// receipt of o is an orphan; P2's rollback undoes it and its receipt of
+// m, whose copy 1 PK puts back, and P0's restart re-sends m (copy 2).
+// P2's re-executed receive of m takes copy 1; copy 2 is left unconsumed.
+func putBackTrace(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1", "P2").
+		Send(0.2, "P0", "P2", "m").Send(0.32, "P1", "P0", "x").Recv(0.35, "P0", "x").Send(0.4, "P0", "P2", "o").
+		Recv(0.45, "P2", "o").Recv(0.5, "P2", "m").Fail(0.7, "P0"))
+}
+
 // TestReceiveTakesCopiesInOrder: a receive examines its message's copies
-// in arrival order (history.CopySkipped), found by the second review
-// round: MS's stale discard of copy 1 deleted, the copy listed
-// unconsumed and copy 2 received instead, passed.
+// in arrival order (inOrder), found by the second review round: MS's
+// stale discard of copy 1 deleted, the copy listed unconsumed and copy 2
+// received instead, passed. A copy a rollback put back keeps its place:
+// PK's re-executed receive taking the re-sent copy 2 of putBackTrace,
+// copy 1 listed unconsumed instead, passed too (issue 28's red team, F3).
 func TestReceiveTakesCopiesInOrder(t *testing.T) {
+	laterCopy := func(t *testing.T) *trace.Run {
+		// The re-executed receipt of m and the unconsumed record swap
+		// copies.
+		run := replayOf(t, "pk", putBackTrace(t))
+		var takes []*trace.RunEvent // of m: two receipts, one record
+		for i := range run.Events {
+			if e := &run.Events[i]; e.Msg == msgID(run, "m") && (e.Kind == trace.Recv || e.Kind == trace.Unconsumed) {
+				takes = append(takes, e)
+			}
+		}
+		if len(takes) != 3 {
+			t.Fatalf("%d receipts and records of m, want 3", len(takes))
+		}
+		takes[1].Copy, takes[2].Copy = takes[2].Copy, takes[1].Copy
+		return run
+	}
 	skipped := func(t *testing.T) *trace.Run {
 		run := replayOf(t, "ms", staleTrace(t))
 		d := firstOf(t, run, trace.Discard)
@@ -219,5 +247,41 @@ func TestReceiveTakesCopiesInOrder(t *testing.T) {
 		{name: "replayed", run: replayed("ms", staleTrace), src: staleTrace, prop: report.Equivalence, status: report.Pass},
 		{name: "stale-copy-skipped", run: skipped, src: staleTrace, prop: report.Equivalence, status: report.Fail,
 			witness: "takes copy 2 of m1 while copy 1 waits in its mailbox", besides: []string{"P1's recv of m1 at seq 8 comes at t=8.5, not at t=5"}},
+		{name: "pk-replayed", run: replayed("pk", putBackTrace), src: putBackTrace, prop: report.Equivalence, status: report.Pass},
+		{name: "pk-put-back-copy-skipped", run: laterCopy, src: putBackTrace, prop: report.Equivalence, status: report.Fail,
+			witness: "P2's receive at seq 21 takes copy 2 of m while copy 1 waits in its mailbox"},
+	})
+}
+
+// inTransit: m, sent at 1 and never received, arrives at 2
+// (default_delay 1), after the last event: the run ends then, with m
+// unconsumed.
+func inTransit(t *testing.T) *trace.Trace {
+	return mustBuild(t, tracetest.NewBuilder("P0", "P1").Internal(0.5, "P1").Send(1, "P0", "P1", "m"))
+}
+
+// TestEndRecordsAtRunEnd: a replay writes its end and unconsumed records
+// at the time of the last item it handled (endTime), here m's arrival.
+// A red team moved one end or unconsumed record to another time, and
+// the run passed; so did all of them moved together.
+func TestEndRecordsAtRunEnd(t *testing.T) {
+	retimed := func(from int, at float64) func(t *testing.T) *trace.Run {
+		return func(t *testing.T) *trace.Run {
+			run := replayOf(t, "ms", inTransit(t))
+			for i := from; i < len(run.Events) && from >= 0; i++ {
+				run.Events[i].T = trace.Time(at * float64(trace.Second))
+			}
+			return run
+		}
+	}
+	eq := report.Equivalence
+	checkRuleCases(t, []ruleCase{
+		{name: "replayed", run: retimed(-1, 0), src: inTransit, prop: eq, status: report.Pass},
+		{name: "all-later", run: retimed(2, 3), src: inTransit, prop: eq, status: report.Fail,
+			witness: "comes at t=3, not at the run's end, t=2"},
+		{name: "all-before-arrival", run: retimed(2, 1.5), src: inTransit, prop: eq, status: report.Fail,
+			witness: "comes at t=1.5, not at the run's end, t=2"},
+		{name: "unconsumed-later", run: retimed(4, 2.5), src: inTransit, prop: eq, status: report.Fail,
+			witness: "P1's unconsumed record at seq 4 comes at t=2.5"},
 	})
 }

@@ -96,6 +96,10 @@ func (b *Builder) InMailbox(ci int32) bool {
 	return b.m.Copies.box[ci] == inBox || b.m.Copies.box[ci] == putBack
 }
 
+// WasPutBack reports whether copy ci is in its mailbox because a
+// rollback put it back there under the algorithm's rule.
+func (b *Builder) WasPutBack(ci int32) bool { return b.m.Copies.box[ci] == putBack }
+
 // TakenBy returns the seq of the receive, discard or unconsumed record
 // that took copy ci last, or None.
 func (b *Builder) TakenBy(ci int32) int32 {
