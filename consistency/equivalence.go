@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
-	"github.com/ckpt-dev/ckpt/trace"
 )
 
 // equivalence judges SPEC §7 equivalence: each process's final live
@@ -37,19 +36,8 @@ func equivalence(m *history.Model, r *result) {
 
 // programAt compares process p's final live history with its program.
 func programAt(m *history.Model, p int32, r *result) {
-	live, n := m.Procs[p].Live, m.ProgLen(p)
-	k := 0
-	for ; k < len(live) && k < n; k++ {
-		s := live[k]
-		if s == history.None {
-			break
-		}
-		e, op := m.Event(s), m.ProgOp(p, int32(k))
-		if e.Kind != op.Kind || (e.Kind != trace.Internal && e.Msg != op.Msg) {
-			break
-		}
-	}
-	if k == len(live) && k == n {
+	k := int(m.Procs[p].Agreed)
+	if k == len(m.Procs[p].Live) && k == m.ProgLen(p) {
 		return
 	}
 	r.failChain(func() (string, []int32, string) {

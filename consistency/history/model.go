@@ -106,6 +106,10 @@ type Proc struct {
 	// Live[k] is the seq of the app event live at op k at the end (None
 	// for a gap a broken continuity left).
 	Live []int32
+	// Agreed counts the ops at the start of Live that are the program's
+	// (ProgOp: same kind and, but for an internal op, message; no gap),
+	// kept as ops come and go so that equivalence walks no live history.
+	Agreed int32
 	// Held are the checkpoints held at the end, in the order taken, as
 	// indexes into Taken (HeldCkpt).
 	Held []int32
@@ -323,6 +327,10 @@ type Model struct {
 	// it: kind and message of each op index in its first execution.
 	shownKind [][]trace.Kind
 	shownMsg  [][]int32
+	// reshown: an op ran again as another op than it first ran as (a
+	// forged run), so that a live op's kind and message may not be the
+	// shown ones.
+	reshown bool
 }
 
 // SrcOps returns, per process, the source trace indexes of its ops in

@@ -52,6 +52,9 @@ func (b *Builder) op(seq int32, e *trace.RunEvent, ps *procBuild) {
 	if len(ps.Live) > 0 {
 		m.Pred[seq] = ps.Live[len(ps.Live)-1]
 	}
+	if int(ps.Agreed) == len(ps.Live) && m.isProgOp(e) {
+		ps.Agreed++
+	}
 	ps.Live = append(ps.Live, seq)
 	ps.stable = append(ps.stable, false)
 	if e.Kind == trace.Recv {
@@ -127,6 +130,8 @@ func (b *Builder) learnOp(e *trace.RunEvent) {
 	}
 	if (*kinds)[k] == trace.KindInvalid {
 		(*kinds)[k], (*msgs)[k] = e.Kind, e.Msg
+	} else if (*kinds)[k] != e.Kind || (*msgs)[k] != e.Msg {
+		b.m.reshown = true
 	}
 }
 
@@ -142,4 +147,11 @@ func (b *Builder) Logs(e *trace.RunEvent) int32 {
 		return ps.Live[k]
 	}
 	return None
+}
+
+// isProgOp reports whether app op e is the op its program has at its
+// number: of the same kind and, but for an internal op, message.
+func (m *Model) isProgOp(e *trace.RunEvent) bool {
+	op := m.ProgOp(e.P, e.Op)
+	return e.Kind == op.Kind && (e.Kind == trace.Internal || e.Msg == op.Msg)
 }

@@ -183,7 +183,7 @@ const (
 // in the mailbox the copies of undone receipts that keep says.
 func (b *Builder) undo(ps *procBuild, pos int32, by int32, keep requeue) {
 	m := b.m
-	ps.logFrom = min(ps.logFrom, pos)
+	ps.logFrom, ps.Agreed = min(ps.logFrom, pos), min(ps.Agreed, pos)
 	for k := len(ps.Live) - 1; k >= int(pos); k-- {
 		s := ps.Live[k]
 		if s == None {
