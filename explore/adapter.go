@@ -6,6 +6,7 @@ package explore
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/algorithms"
@@ -21,27 +22,23 @@ import (
 var Properties = report.PropertyNames
 
 // verdict is what explore keeps of one replay and check: which properties
-// fail, and per fail event of the schedule's trace (in trace order) the
-// recovery the checker reports for it.
+// fail, and per injected failure of the schedule the recovery the
+// checker reports for it.
 type verdict struct {
 	fails uint16
 	// na and unknown mark the properties the checker could not judge
 	// (report.NA, report.Unknown) in this run.
 	na, unknown uint16
 	recs        []recStat
-	// seqs are the run seqs of the fail events (scratch).
-	seqs []int32
 }
 
-// recStat sums one recovery line (report.Recovery).
+// recStat sums one recovery line; found is false for a failure the
+// engine ignored, whose process was already down (SPEC §3).
 type recStat struct {
 	found bool
-	// undone is the ops every process undid for the failure; failed is
-	// the failed process's share.
-	undone, failed int
-	// rolled counts the processes that restored a checkpoint.
-	rolled int
-	// extra sums the line's extra rollback (report.LineEntry.Extra).
+	measure.Sum
+	// extra is measure.Extra, measured only where it may lead the worst
+	// case (math.MinInt elsewhere: it never does).
 	extra int
 }
 
@@ -84,8 +81,11 @@ func newEngine(mk Constructor, name, variant string, tr *trace.Trace) (engine, e
 type judged struct {
 	sim *replay.Sim
 	st  *consistency.Stream
-	// fed counts the run's events the stream has taken.
-	fed int
+	// fed counts the run's events the stream has taken, and fails lists
+	// the seqs of their fail events: the engine records every fail,
+	// ignored or not, in trace order.
+	fed   int
+	fails []int32
 }
 
 // start prepares the replay of tr through the engine's algorithm and
@@ -106,6 +106,9 @@ func (e engine) start(tr *trace.Trace) (*judged, error) {
 func (j *judged) catchUp() {
 	run := j.sim.Run()
 	for ; j.fed < len(run.Events); j.fed++ {
+		if run.Events[j.fed].Kind == trace.Fail {
+			j.fails = append(j.fails, int32(j.fed))
+		}
 		j.st.Add(&run.Events[j.fed])
 	}
 }
@@ -121,27 +124,28 @@ func (j *judged) clone(tr *trace.Trace, at int32) (*judged, error) {
 	if err := cs.Insert(tr, at, 1); err != nil {
 		return nil, err
 	}
-	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr, int(at)), fed: j.fed}, nil
+	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr, int(at)), fed: j.fed, fails: slices.Clone(j.fails)}, nil
 }
 
-// finish replays and judges the rest of the run, filling v; with
-// recoveries, also v.recs.
-func (j *judged) finish(v *verdict, recoveries bool) error {
+// finish replays and judges the rest of the run, filling v; with inj
+// (the fail ordinals of the schedule's injected failures), also v.recs,
+// their extra rollbacks measured from floor up.
+func (j *judged) finish(v *verdict, inj []int32, floor int) error {
 	if _, err := j.sim.Finish(); err != nil {
 		return err
 	}
 	j.catchUp()
-	v.judge(j.st, recoveries)
+	v.judge(j.st, j.fails, inj, floor)
 	return nil
 }
 
-// judge fills v with what st, fed a whole run, reports, and measures
-// of its model. The run's fail events map to their ordinals among the
-// trace's fail events: the engine records every fail, ignored or not, in
-// trace order.
-func (v *verdict) judge(st *consistency.Stream, recoveries bool) {
+// judge fills v with what st, fed a whole run, reports, and with the
+// recoveries of the injected failures inj, fail ordinals mapped to run
+// seqs by fails. An extra rollback is measured only for a recovery that
+// undid floor ops or more: it is never more than the ops undone, and
+// below floor it cannot lead the worst case (tally.extraFloor).
+func (v *verdict) judge(st *consistency.Stream, fails, inj []int32, floor int) {
 	rep := st.Report()
-	m := st.Model()
 	v.fails, v.na, v.unknown = 0, 0, 0
 	for i := range rep.Properties {
 		bit := uint16(1) << propIndex(rep.Properties[i].Name)
@@ -154,20 +158,17 @@ func (v *verdict) judge(st *consistency.Stream, recoveries bool) {
 			v.unknown |= bit
 		}
 	}
-	if !recoveries {
-		return
-	}
-	run := m.Run
-	v.recs, v.seqs = v.recs[:0], v.seqs[:0]
-	for i := range run.Events {
-		if run.Events[i].Kind == trace.Fail {
-			v.recs, v.seqs = append(v.recs, recStat{}), append(v.seqs, int32(i))
+	m := st.Model()
+	v.recs = v.recs[:0]
+	for _, k := range inj {
+		r := recStat{}
+		if fi, ok := m.FailureAt(fails[k]); ok {
+			r = recStat{found: true, Sum: measure.Summarize(m, int(fi)), extra: math.MinInt}
+			if r.Undone >= floor {
+				r.extra = measure.Extra(m, int(fi), r.Undone)
+			}
 		}
-	}
-	for _, rec := range measure.Recoveries(m) {
-		if k, ok := slices.BinarySearch(v.seqs, rec.Failure.Seq); ok {
-			v.recs[k] = sumRecovery(&rec)
-		}
+		v.recs = append(v.recs, r)
 	}
 }
 
@@ -191,26 +192,10 @@ func (v *verdict) status(i int) report.Status {
 func (e engine) failsProperty(tr *trace.Trace, prop int) bool {
 	var v verdict
 	j, err := e.start(tr)
-	if err != nil || j.finish(&v, false) != nil {
+	if err != nil || j.finish(&v, nil, 0) != nil {
 		return false
 	}
 	return v.fails&(1<<prop) != 0
-}
-
-func sumRecovery(rec *report.Recovery) recStat {
-	s := recStat{found: true}
-	for i := range rec.Line {
-		le := &rec.Line[i]
-		s.undone += le.Undone
-		s.extra += le.Extra
-		if le.Restore != nil {
-			s.rolled++
-		}
-		if le.P == rec.Failure.P {
-			s.failed = le.Undone
-		}
-	}
-	return s
 }
 
 func propIndex(name string) int {

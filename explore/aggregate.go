@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -117,9 +118,8 @@ func newTally(x *explorer) *tally {
 	return t
 }
 
-// addVerdict counts algorithm a's verdict on schedule s. inj maps s's
-// injected failures to their fail ordinals in the schedule's trace.
-func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
+// addVerdict counts algorithm a's verdict on schedule s.
+func (t *tally) addVerdict(a int, s *sched, v *verdict) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := &t.algs[a]
@@ -132,19 +132,31 @@ func (t *tally) addVerdict(a int, s *sched, v *verdict, inj []int32) {
 		at.Properties[i].add(&o)
 	}
 	info := &ScheduleInfo{Ordinal: s.ordinal}
-	for j, k := range inj {
-		r := &v.recs[k]
+	for j := range v.recs {
+		r := &v.recs[j]
 		if !r.found {
 			continue
 		}
-		at.Worst.Undone.offer(Extreme{Value: r.undone, Schedule: info, s: s})
-		at.Worst.Processes.offer(Extreme{Value: r.rolled, Schedule: info, s: s})
+		at.Worst.Undone.offer(Extreme{Value: r.Undone, Schedule: info, s: s})
+		at.Worst.Processes.offer(Extreme{Value: r.Rolled, Schedule: info, s: s})
 		at.Worst.Extra.offer(Extreme{Value: r.extra, Schedule: info, s: s})
 		// The class's other members crashed d internal ops earlier: the
 		// failed process lost d ops less (never below nothing), the rest
 		// of the recovery is the same (reduce.go).
-		at.PerFailure.addClass(s, j, func(d int32) int { return r.undone - r.failed + max(0, r.failed-int(d)) })
+		at.PerFailure.addClass(s, j, func(d int32) int { return r.Undone - r.Failed + max(0, r.Failed-int(d)) })
 	}
+}
+
+// extraFloor is the value algorithm a's worst extra rollback has
+// reached so far (math.MinInt: none yet). It only grows: a recovery that
+// undid fewer ops cannot reach it.
+func (t *tally) extraFloor(a int) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w := &t.algs[a].Worst.Extra; w.Schedule != nil {
+		return w.Value
+	}
+	return math.MinInt
 }
 
 // addBaseline counts the uncoordinated baseline of s's effective injected

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/ckpt-dev/ckpt/replay"
-	"github.com/ckpt-dev/ckpt/rline"
+	"github.com/ckpt-dev/ckpt/measure"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -25,8 +24,11 @@ type base struct {
 	// len(Events): a quiet stretch ending at or after it cannot be merged
 	// (reduce.go).
 	firstFail int32
-	// baseline is, per point, the ops uncoordinated checkpointing would
-	// undo for a failure there (computed once, on first use).
+	// need marks the points whose baseline the schedules run on this
+	// base read, set before they run (needs); baseline is, per point of
+	// them, the ops uncoordinated checkpointing would undo for a failure
+	// there (computed once, on first use).
+	need         []bool
 	baselineOnce sync.Once
 	baseline     []int
 }
@@ -124,28 +126,46 @@ func (b *base) failEvent(t *trace.Trace, g int32, labels bool) trace.Event {
 	return ev
 }
 
-// baselines returns, per global point, the ops uncoordinated
-// checkpointing undoes for a failure there on its own (SPEC §7): the
-// recovery line of checkpoints at every tick (Lines with replay.Plain,
-// which is the baseline exactly), over the base trace without its own
-// fails, which the baseline takes each on its own too. Its points are
-// the base's, matched by ID.
+// needs marks the points whose baseline schedule s reads
+// (tally.addBaseline): its own, and for its first failure the points of
+// the stretch where its class's members crash.
+func (b *base) needs(s *sched) {
+	for j, g := range s.pts {
+		members := int32(1)
+		if j == 0 {
+			members = int32(s.size)
+		}
+		for d := range members {
+			b.need[b.byID[b.points[g].ID-d]] = true
+		}
+	}
+}
+
+// baselines returns, per global point b.need marks, the ops
+// uncoordinated checkpointing undoes for a failure there on its own:
+// SPEC §7's baseline (measure.Uncoordinated) of the base trace with a
+// fail at each of these points, which takes each fail on its own
+// (computed once, on first use). A base of a sampled delay vector serves
+// a schedule or two: it draws their lines, not one per point.
 func (b *base) baselines() []int {
 	b.baselineOnce.Do(func() {
 		b.baseline = make([]int, len(b.points))
-		ff := b
-		if b.firstFail < int32(len(b.tr.Events)) {
-			tr, err := Prepare(b.tr, trace.Params{}, true)
-			if err != nil {
-				return // the base trace is valid: cannot happen
+		var pts []int32
+		for g, ok := range b.need {
+			if ok {
+				pts = append(pts, int32(g))
 			}
-			ff = newBase(tr, nil)
 		}
-		run, err := Replay(ff.tr, replay.NewPlain(len(ff.tr.Processes)))
+		var buf traceBuf
+		u, err := measure.Uncoordinated(b.build(pts, &buf, false))
 		if err != nil {
-			return // Plain replays every valid trace: cannot happen
+			return // the base trace is valid: cannot happen
 		}
-		ff.lines(run, func(g int, line []rline.Entry) { b.baseline[b.byID[ff.points[g].ID]] = undone(line) })
+		for j, k := range buf.inj {
+			for _, e := range u.Line[k].Line {
+				b.baseline[pts[j]] += e.Undone
+			}
+		}
 	})
 	return b.baseline
 }

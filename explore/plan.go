@@ -164,8 +164,9 @@ func (x *explorer) explore() (*tally, error) {
 	return t, t.err
 }
 
-// tasks sorts the schedules of one base b by their points and cuts them
-// into the workers' tasks: whole subtrees of the prefix tree (every
+// tasks sorts the schedules of one base b by their points, marks the
+// points whose baselines they read (base.needs), and cuts them into the
+// workers' tasks: whole subtrees of the prefix tree (every
 // schedule with the same first point), so that they share the replays
 // of their prefixes (run.go), of about an eighth of a worker's share of
 // the work each. A schedule costs about the replay after its last
@@ -180,9 +181,11 @@ func (x *explorer) tasks(b *base, list []sched, tasks chan<- []sched) bool {
 		return events - int64(b.points[s.pts[len(s.pts)-1]].Gap) + 1
 	}
 	var total int64
+	b.need = make([]bool, len(b.points))
 	for i := range list {
 		list[i].b = b
 		total += cost(&list[i])
+		b.needs(&list[i])
 	}
 	target := max(total/int64(8*x.o.Workers), 1)
 	for len(list) > 0 {

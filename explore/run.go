@@ -108,7 +108,7 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 			j, err = e.start(n.tr)
 		}
 		if err == nil {
-			err = j.finish(&w.v, true)
+			err = j.finish(&w.v, n.inj, t.extraFloor(a))
 		}
 		if err != nil {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
@@ -120,11 +120,11 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 			// §3), whatever the algorithm: the checker then reports no
 			// recovery for it, and it is left out of the baseline.
 			w.eff = w.eff[:0]
-			for _, k := range n.inj {
-				w.eff = append(w.eff, w.v.recs[k].found)
+			for _, r := range w.v.recs {
+				w.eff = append(w.eff, r.found)
 			}
 		}
-		t.addVerdict(a, s, &w.v, n.inj)
+		t.addVerdict(a, s, &w.v)
 	}
 	t.addBaseline(s, w.eff)
 }

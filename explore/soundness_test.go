@@ -272,6 +272,6 @@ func fromScratch(e engine, tr *trace.Trace, v *verdict) error {
 	for i := range run.Events {
 		st.Add(&run.Events[i])
 	}
-	v.judge(st, true)
+	v.judge(st, nil, nil, 0)
 	return nil
 }

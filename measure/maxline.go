@@ -66,6 +66,23 @@ func maxLine(m *history.Model, fi int, sorted [][]bool, msgs *[]rline.Msg) []rep
 	return out
 }
 
+// Extra sums, over the processes, the rollback of failure fi's recovery
+// beyond the maximum consistent line of checkpoints
+// (report.LineEntry.Extra): undone, what the recovery undid (Sum.Undone),
+// less what the line undoes; 0 when the line cannot be drawn. It is
+// never more than undone.
+func Extra(m *history.Model, fi, undone int) int {
+	var msgs []rline.Msg
+	line := maxLine(m, fi, sortedChains(m), &msgs)
+	if line == nil {
+		return 0
+	}
+	for _, l := range line {
+		undone -= l.Undone
+	}
+	return undone
+}
+
 // sortedChains reports, per process and checkpoint taken, whether
 // positions never decrease along its chain of parents down to the
 // initial checkpoint: a run can break that, and rline needs it. A

@@ -15,8 +15,8 @@ import (
 // Fill adds the tables to r, the checker's report of m. base is the
 // baseline of m's source trace started beside the checking
 // (StartBaseline; nil without a source trace). explore, which judges
-// thousands of schedules of one trace, reads only the recoveries
-// (Recoveries).
+// thousands of schedules of one trace, reads only its failures' sums
+// (Summarize, Extra).
 func Fill(r *report.Report, m *history.Model, base *Baseline) {
 	r.Recoveries = Recoveries(m)
 	r.Baseline.Uncoordinated.Line = []report.UncoordinatedFailure{}

@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"slices"
+
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/rline"
@@ -56,15 +58,52 @@ func Recoveries(m *history.Model) []report.Recovery {
 	return out
 }
 
+// Sum is one failure's recovery summed over the processes, as
+// Recoveries reports it: what explore keeps of each of the thousands of
+// runs it judges.
+type Sum struct {
+	// Undone is the ops every process undid for the failure; Failed is
+	// the failed process's share.
+	Undone, Failed int
+	// Rolled counts the processes that restored a checkpoint.
+	Rolled int
+}
+
+// Summarize sums failure fi's recovery from the restarts and rollbacks
+// that answer it (Failure.Handlers), the events Recoveries reads for
+// it: a schedule costs its failures, not a pass over its whole run.
+func Summarize(m *history.Model, fi int) Sum {
+	f := &m.Failures[fi]
+	var s Sum
+	// restore is, per process, the checkpoint its last restart or
+	// rollback for the failure restored (None: none, or nothing).
+	restore := slices.Repeat([]int32{history.None}, len(m.Procs))
+	for _, seq := range f.Handlers {
+		e := m.Event(seq)
+		if e.Kind != trace.Restart && e.Kind != trace.Rollback {
+			continue
+		}
+		n := len(m.RestoreOf(seq).Undid)
+		s.Undone += n
+		if e.P == f.P {
+			s.Failed += n
+		}
+		restore[e.P] = e.Restore
+	}
+	for _, r := range restore {
+		if r != history.None {
+			s.Rolled++
+		}
+	}
+	return s
+}
+
 // tally adds up, per failure and process, what the run's events did for
 // it. Replays and resends are charged to the failure a process last
 // handled, a resend that names its failure to that one (a PK restart
 // writes its resends before the restart event itself).
 func tally(m *history.Model, out []report.Recovery) {
-	lastF := make([]int32, len(m.Procs))
-	for p := range lastF {
-		lastF[p] = history.None
-	}
+	lastF := slices.Repeat([]int32{history.None}, len(m.Procs))
 	for i := range m.Run.Events {
 		seq, e := int32(i), &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= len(lastF) {
