@@ -109,7 +109,33 @@ func heldBy(src func(*testing.T) *trace.Trace, kind trace.Kind, edit func(run *t
 // forge, which is valid (holdCases are forgeries only).
 func TestSpecHolds(t *testing.T) {
 	checkRuleCases(t, append(holdCases(), ruleCase{name: "ms-unhold-replayed", src: heldThenRolledBack, prop: report.LogReplayRules, status: report.Pass,
-		run: func(t *testing.T) *trace.Run { return replayOf(t, "ms", heldThenRolledBack(t)) }}))
+		run: func(t *testing.T) *trace.Run { return replayOf(t, "ms", heldThenRolledBack(t)) }},
+		// A recorded run's receipt comes a little after its unhold, at
+		// the system's clock: the order is judged, not the instant.
+		ruleCase{name: "ms-unhold-recorded-receipt-later", src: futureHold, prop: report.LogReplayRules, status: report.Pass,
+			run: receiptAfterUnhold(trace.TimingRecorded)},
+		ruleCase{name: "ms-unhold-replay-receipt-later", src: futureHold, prop: report.LogReplayRules, status: fail,
+			run: receiptAfterUnhold(""), witness: "is followed by P1's recv", also: map[string]report.Status{report.Equivalence: fail}}))
+}
+
+// receiptAfterUnhold is futureHold's replay, its options' timing set to
+// timing, the unhold a millisecond after the recovery checkpoint before
+// it and the receipt that ends the hold, with the rest, one more later.
+func receiptAfterUnhold(timing string) func(t *testing.T) *trace.Run {
+	return func(t *testing.T) *trace.Run {
+		run := replayOf(t, "ms", futureHold(t))
+		run.Options.Timing = timing
+		u := firstOf(t, run, trace.Unhold)
+		if run.Events[u+1].Kind != trace.Recv {
+			t.Fatalf("futureHold's replay: %v after the unhold, not its receipt", run.Events[u+1].Kind)
+		}
+		ms := trace.Second / 1000
+		run.Events[u].T += ms
+		for i := u + 1; int(i) < len(run.Events); i++ {
+			run.Events[i].T += 2 * ms
+		}
+		return run
+	}
 }
 
 // holdCases are the forged holds, as rule cases.
