@@ -176,17 +176,16 @@ func (s *runSpec) unheld(seq int32, e *trace.RunEvent, held int32) {
 // ends it — the receipt or discard of the receive re-tried, or a restore
 // — at that event's instant and naming its failure; only a crash ends a
 // hold without one (docs/replay.md). A red team deleted the unhold
-// before a rollback, and the run passed. A recorded run's times are its
-// system's clock, so there the order is judged and not the instant (a
-// recorder writes the unhold, then the receipt, a moment later).
+// before a rollback, and the run passed. A run that does not claim SPEC
+// §3's timing, a recorded one, is judged on the order and not the
+// instant (a recorder writes the unhold, then the receipt a moment later
+// by its system's clock).
 func (s *runSpec) holdEnds(seq int32, e *trace.RunEvent, ps *runProc) {
 	ends := e.Kind == trace.Recv || e.Kind == trace.Discard || e.Kind == trace.Restart || e.Kind == trace.Rollback
 	const rule = "the engine writes an unhold just before the receipt or discard of the receive re-tried, or the restore, that ends a hold, at its instant and naming its failure (docs/replay.md)"
 	if u := ps.unhold; u != history.None {
 		ps.unhold = history.None
-		h := s.m.Event(u)
-		instant := e.T == h.T || s.m.Run.Options.Timing == trace.TimingRecorded
-		if !ends || !instant || e.Failure != h.Failure {
+		if h := s.m.Event(u); !ends || !s.sameInstant(u, e) || e.Failure != h.Failure {
 			s.badf(logReplayAt, []int32{u, seq}, "%s's unhold of %s at seq %d is followed by %s, not by what ended its hold\n%s", s.name(e.P), s.m.MsgName(h.Msg), u, s.ev(seq), rule)
 		}
 	} else if ends && ps.recvHold != history.None {
