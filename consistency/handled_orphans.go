@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -20,7 +19,7 @@ import (
 // before the end.
 func handledOrphanDeliveries(m *history.Model, r *result) {
 	d := m.Dependence()
-	if d == nil {
+	if d == nil || len(m.Handlings) == 0 {
 		return
 	}
 	hits := deliveriesAfterHandling(m, d)
@@ -38,22 +37,16 @@ type orphanDelivery struct{ seq, fi, handled int32 }
 // per failure group (history.BatchSize) it delivers a handled orphan of,
 // for the lowest such failure of the group.
 func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDelivery {
-	at := map[[2]int32]int32{} // (process, failure) → first handling seq
-	var out []orphanDelivery
-	if len(m.Handlings) == 0 {
-		return nil
+	first := map[[2]int32]int32{} // (process, failure) → first handling seq
+	for _, h := range m.Handlings {
+		if _, ok := first[[2]int32{h.P, h.F}]; !ok {
+			first[[2]int32{h.P, h.F}] = h.Seq
+		}
 	}
+	var out []orphanDelivery
 	// Nothing is handled before the first handling (they are in seq
 	// order): a schedule explore judges shares that long prefix.
-	next := 0
-	for i := max(0, int(m.Handlings[0].Seq)+1); i < len(m.Run.Events); i++ {
-		seq := int32(i)
-		for ; next < len(m.Handlings) && m.Handlings[next].Seq < seq; next++ {
-			h := m.Handlings[next]
-			if _, ok := at[[2]int32{h.P, h.F}]; !ok {
-				at[[2]int32{h.P, h.F}] = h.Seq
-			}
-		}
+	for i := int(m.Handlings[0].Seq) + 1; i < len(m.Run.Events); i++ {
 		e := &m.Run.Events[i]
 		if e.Kind != trace.Recv || e.Op == history.None || e.P < 0 || int(e.P) >= len(m.Procs) {
 			continue
@@ -64,10 +57,10 @@ func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDe
 		}
 		last := history.None
 		for _, fi := range d.UFailures(s) {
-			h, ok := at[[2]int32{e.P, fi}]
-			if ok && group(fi) != last {
+			h, ok := first[[2]int32{e.P, fi}]
+			if ok && h < int32(i) && group(fi) != last {
 				last = group(fi)
-				out = append(out, orphanDelivery{seq: seq, fi: fi, handled: h})
+				out = append(out, orphanDelivery{seq: int32(i), fi: fi, handled: h})
 			}
 		}
 	}
@@ -78,15 +71,12 @@ func deliveriesAfterHandling(m *history.Model, d *history.Dependence) []orphanDe
 // which its process had handled at seq h.
 func deliveredOrphan(m *history.Model, d *history.Dependence, seq, fi, h int32, r *result) {
 	r.failChain(func() (string, []int32, string) {
-		e := m.Event(seq)
-		s := m.SendOf[seq]
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s handled %s at seq %d (%s), so it knows which events that failure undid and must discard their orphans, yet it delivers %s at seq %d: ",
-			m.ProcName(e.P), m.FailName(fi), h, m.Event(h).Kind, m.MsgName(e.Msg), seq)
-		seqs := orphanChain(m, d, &b, s, fi, []int32{h, seq, s})
+		e, s := m.Event(seq), m.SendOf[seq]
+		seqs, because := orphanChain(m, d, fmt.Sprintf("%s handled %s at seq %d (%s), so it knows which events that failure undid and must discard their orphans, yet it delivers %s at seq %d: ",
+			m.ProcName(e.P), m.FailName(fi), h, m.Event(h).Kind, m.MsgName(e.Msg), seq), s, fi, []int32{h, seq, s})
 		if by := m.UndoneBy[seq]; by >= 0 {
-			fmt.Fprintf(&b, "; the %s at seq %d undid the receipt again, but the state in between was an orphan", m.Event(by).Kind, by)
+			because += fmt.Sprintf("; the %s at seq %d undid the receipt again, but the state in between was an orphan", m.Event(by).Kind, by)
 		}
-		return fmt.Sprintf("%s delivers orphan %s at seq %d after handling failure seq %d", m.ProcName(e.P), m.MsgName(e.Msg), seq, m.Failures[fi].Seq), seqs, b.String()
+		return fmt.Sprintf("%s delivers orphan %s at seq %d after handling failure seq %d", m.ProcName(e.P), m.MsgName(e.Msg), seq, m.Failures[fi].Seq), seqs, because
 	})
 }

@@ -80,39 +80,38 @@ func orphanWitness(m *history.Model, d *history.Dependence, h history.Handling, 
 		return
 	}
 	r.failChain(func() (string, []int32, string) {
-		e := m.Event(x)
-		s := m.SendOf[x]
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
-			m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind)
-		seqs := orphanChain(m, d, &b, s, h.F, []int32{x, s, h.Seq})
-		return fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, b.String()
+		e, s := m.Event(x), m.SendOf[x]
+		seqs, because := orphanChain(m, d, fmt.Sprintf("%s is an orphan of %s: %s received it at seq %d and still holds that receipt right after handling the failure at seq %d (%s), but ",
+			m.MsgName(e.Msg), m.FailName(h.F), m.ProcName(e.P), x, h.Seq, m.Event(h.Seq).Kind), s, h.F, []int32{x, s, h.Seq})
+		return fmt.Sprintf("%s keeps a receipt of orphan %s after handling failure seq %d", m.ProcName(h.P), m.MsgName(e.Msg), m.Failures[h.F].Seq), seqs, because
 	})
 }
 
-// orphanChain writes why event s depends on an event undone for failure
-// fi: a sequence of "sent after … received …
-// undone by" steps, at most a few hops long. It returns seqs with the
-// events it names appended.
-func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s, fi int32, seqs []int32) []int32 {
+// orphanChain writes, after head, why event s depends on an event undone
+// for failure fi: a sequence of "sent after … received … undone by"
+// steps, at most a few hops long. It returns seqs with the events it
+// names appended, and the because-chain.
+func orphanChain(m *history.Model, d *history.Dependence, head string, s, fi int32, seqs []int32) ([]int32, string) {
+	var b strings.Builder
+	b.WriteString(head)
 	for hop := 0; hop < 6 && s != history.None; hop++ {
 		x := s
 		for x != history.None {
 			if own, _ := m.OwnFailure(x); own == fi {
 				by := m.UndoneBy[x]
 				if x == s {
-					fmt.Fprintf(b, "%s was undone by the %s at seq %d", m.Describe(s), m.Event(by).Kind, by)
+					fmt.Fprintf(&b, "%s was undone by the %s at seq %d", m.Describe(s), m.Event(by).Kind, by)
 				} else {
-					fmt.Fprintf(b, "%s comes after %s, which the %s at seq %d undid", m.Describe(s), m.Describe(x), m.Event(by).Kind, by)
+					fmt.Fprintf(&b, "%s comes after %s, which the %s at seq %d undid", m.Describe(s), m.Describe(x), m.Event(by).Kind, by)
 				}
-				return append(seqs, x, by)
+				return append(seqs, x, by), b.String()
 			}
 			if m.Event(x).Kind == trace.Recv {
 				if y := m.SendOf[x]; y != history.None && d.U(y, fi) {
 					if x == s {
-						fmt.Fprintf(b, "%s got %s, and ", m.Describe(x), m.MsgName(m.Event(x).Msg))
+						fmt.Fprintf(&b, "%s got %s, and ", m.Describe(x), m.MsgName(m.Event(x).Msg))
 					} else {
-						fmt.Fprintf(b, "%s comes after %s, and ", m.Describe(s), m.Describe(x))
+						fmt.Fprintf(&b, "%s comes after %s, and ", m.Describe(s), m.Describe(x))
 					}
 					seqs = append(seqs, x)
 					s = y
@@ -126,5 +125,5 @@ func orphanChain(m *history.Model, d *history.Dependence, b *strings.Builder, s,
 		}
 	}
 	b.WriteString("… (chain truncated)")
-	return seqs
+	return seqs, b.String()
 }

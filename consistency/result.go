@@ -87,11 +87,6 @@ func (r *result) then(o result) {
 		r.failed(v.Message, v.Seqs, v.Because)
 	}
 	r.count += o.count - len(o.Violations)
-	if o.Status == report.NA {
-		r.notApplicable(o.Note)
-	} else if o.Status == report.Unknown {
-		r.cannotJudge(o.Note)
-	}
 }
 
 // property returns the report's form of the verdict.

@@ -54,7 +54,7 @@ func (f *specFrame) atRecv(p, msg int32) string {
 	switch op, ok := f.b.ProgOp(p, live); {
 	case ok && (op.Kind != trace.Recv || op.Msg != msg):
 		return fmt.Sprintf("op %d of %s's program, where it is, is %s%s, not a receive of %s", live, f.name(p), op.Kind, f.m.MsgOpt(op.Msg), f.m.MsgName(msg))
-	case !ok && f.m.SrcOps() != nil && int(live) >= f.b.ProgLen(p):
+	case !ok && f.m.SrcOps() != nil && int(live) >= f.m.ProgLen(p):
 		return fmt.Sprintf("%s has run its whole program", f.name(p))
 	}
 	return ""

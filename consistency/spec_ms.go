@@ -383,7 +383,7 @@ func (s *msSpec) logged(seq int32, e *trace.RunEvent, p *msProc) {
 		s.skipped(seq, e, p, old, "took another copy and logged it anew")
 	}
 	if p.log == nil {
-		p.log = make([]msEntry, 0, s.b.ProgLen(e.P)) // one allocation with the source trace
+		p.log = make([]msEntry, 0, s.m.ProgLen(e.P)) // one allocation with the source trace
 	}
 	for int32(len(p.log)) <= e.Op {
 		p.log = append(p.log, msEntry{})

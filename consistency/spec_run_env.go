@@ -270,8 +270,8 @@ func (s *runSpec) endWhy(p int32, e *trace.RunEvent) string {
 		return ""
 	case e.Op != history.None && e.Op != live:
 		return fmt.Sprintf("its final live history has %d ops, so it is stuck at op %[1]d, not op %d", live, e.Op)
-	case int(live) >= s.b.ProgLen(p) && s.env.ticks != nil && e.State != trace.StateDown:
-		return fmt.Sprintf("%s has run its whole program (%d ops), so it is done, not %s", s.name(p), s.b.ProgLen(p), e.State)
+	case int(live) >= s.m.ProgLen(p) && s.env.ticks != nil && e.State != trace.StateDown:
+		return fmt.Sprintf("%s has run its whole program (%d ops), so it is done, not %s", s.name(p), s.m.ProgLen(p), e.State)
 	}
 	op, ok := s.b.ProgOp(p, live)
 	want := op.Msg

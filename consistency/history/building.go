@@ -50,10 +50,6 @@ func (m *Model) shown(p, k int32) (ProgOp, bool) {
 	return op, op.Kind != trace.KindInvalid
 }
 
-// ProgLen returns the length of p's program (Model.ProgLen: the source
-// trace's, else the run's so far).
-func (b *Builder) ProgLen(p int32) int { return b.m.ProgLen(p) }
-
 // Down reports whether p is down: it failed and has not restarted.
 func (b *Builder) Down(p int32) bool { return b.procs[p].down }
 
