@@ -97,20 +97,23 @@ func numeric(n int) []bool {
 	return right
 }
 
-// compareCells are r's figures in header order; absent ratios are "–".
-func compareCells(r *compare.Row) []string {
-	opt := func(v *float64, prec int) string {
-		if v == nil {
-			return "–"
-		}
-		return strconv.FormatFloat(*v, 'f', prec, 64)
+// ratio writes v to prec decimals, or "–" when it is absent (nothing to
+// divide by).
+func ratio(v *float64, prec int) string {
+	if v == nil {
+		return "–"
 	}
+	return strconv.FormatFloat(*v, 'f', prec, 64)
+}
+
+// compareCells are r's figures in header order.
+func compareCells(r *compare.Row) []string {
 	mean, most := "–", "–"
 	if pf := r.PerFailure; pf != nil && pf.Failures > 0 {
 		mean, most = strconv.FormatFloat(pf.Mean, 'f', 2, 64), strconv.Itoa(pf.Max)
 	}
-	return []string{r.Protocol, strconv.Itoa(r.Basic), strconv.Itoa(r.Forced), opt(r.ForcedPerBasic, 2),
-		strconv.Itoa(r.Useless), opt(r.PiggybackPerMessage, 1), strconv.Itoa(r.ControlMessages),
+	return []string{r.Protocol, strconv.Itoa(r.Basic), strconv.Itoa(r.Forced), ratio(r.ForcedPerBasic, 2),
+		strconv.Itoa(r.Useless), ratio(r.PiggybackPerMessage, 1), strconv.Itoa(r.ControlMessages),
 		r.Blocked.String(), mean, most}
 }
 
@@ -132,12 +135,8 @@ func Sweep(w io.Writer, f Format, o compare.SweepOptions, rows []compare.SweepRo
 		if i%len(o.Protocols) == 0 {
 			tb.rows = append(tb.rows, row(strconv.FormatFloat(sr.Ratio, 'g', 4, 64)))
 		}
-		v := "–"
-		if p := sr.ForcedPerBasic; p != nil {
-			v = strconv.FormatFloat(*p, 'f', 2, 64)
-		}
 		last := &tb.rows[len(tb.rows)-1]
-		*last = append(*last, cell{text: v})
+		*last = append(*last, cell{text: ratio(sr.ForcedPerBasic, 2)})
 	}
 	doc := []block{{kind: heading, level: 3, text: "Forced checkpoints per basic checkpoint. " + o.Workload()}, {kind: tableBlock, table: tb, tight: true}}
 	return writeDoc(w, f, doc, false)

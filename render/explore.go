@@ -285,13 +285,12 @@ func exploreJUnit(r *explore.Result) junitSuites {
 }
 
 func exploreFailure(s *explore.Scope, p *explore.PropertyResult) *junitFailure {
-	msg := fmt.Sprintf("%d of %s schedules fail %s", p.Failing, s.Covered, p.Name)
-	text := msg + "\n"
+	f := junitMessage(p.Name, fmt.Sprintf("%d of %s schedules fail %s", p.Failing, s.Covered, p.Name))
 	if w := p.Witness; w != nil {
-		text += "first: " + scheduleText(&w.Schedule) + "\n"
+		f.Text += xmlSafe("first: " + scheduleText(&w.Schedule) + "\n")
 		if w.Path != "" {
-			text += "witness: " + w.Path + "\n"
+			f.Text += xmlSafe("witness: " + w.Path + "\n")
 		}
 	}
-	return &junitFailure{Type: p.Name, Message: xmlSafe(msg), Text: xmlSafe(text)}
+	return f
 }

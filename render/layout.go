@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -72,8 +73,7 @@ func fit(t *table, width int) layout {
 // shrink narrows the wrapping columns of cols, widest first, until the
 // table fits width or every one is at its floor. ok says it fits.
 func shrink(w, floor, cols []int, width int) (p part, ok bool) {
-	cur := make([]int, len(w))
-	copy(cur, w)
+	cur := slices.Clone(w)
 	for tableWidth(cur, cols) > width {
 		widest := -1
 		for _, c := range cols {
@@ -123,8 +123,7 @@ func columnWidths(t *table) []int {
 // floors is how narrow each column may get: a wrapping column its header
 // and its longest word, any other its width.
 func floors(t *table, w []int) []int {
-	f := make([]int, len(w))
-	copy(f, w)
+	f := slices.Clone(w)
 	for c := range f {
 		if c >= len(t.wrap) || !t.wrap[c] {
 			continue

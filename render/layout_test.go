@@ -149,23 +149,23 @@ func TestDisplayWidth(t *testing.T) {
 // and its underline spans its longest line; one that fits stays whole.
 func TestHeading(t *testing.T) {
 	var sb strings.Builder
-	writeHeading(&sb, "short — fits", "=", 40, nil)
+	writeHeading(&sb, "short — fits", "=", 40, bad, false)
 	if sb.String() != "short — fits\n============\n" {
 		t.Errorf("short heading:\n%s", sb.String())
 	}
 	sb.Reset()
-	writeHeading(&sb, "a/rather/long/file/name.json · ms · INVALID — 1 of 8 applicable properties fail", "-", 50, nil)
+	writeHeading(&sb, "a/rather/long/file/name.json · ms · INVALID — 1 of 8 applicable properties fail", "-", 50, bad, false)
 	want := "a/rather/long/file/name.json · ms · INVALID\n— 1 of 8 applicable properties fail\n" + strings.Repeat("-", 43) + "\n"
 	if sb.String() != want {
 		t.Errorf("long heading:\n%s\nwant\n%s", sb.String(), want)
 	}
 	sb.Reset()
-	writeHeading(&sb, "节点一号服务器进程 failed at t=4 (run seq 39) — recovery line r=3", "-", 30, func(s string) string { return "<" + s + ">" })
+	writeHeading(&sb, "节点一号服务器进程 failed at t=4 (run seq 39) — recovery line r=3", "-", 30, bad, true)
 	for _, l := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
-		if displayWidth(strings.Trim(l, "<>")) > 30 {
+		if displayWidth(l) > 30 {
 			t.Errorf("line %q wider than 30 columns", l)
 		}
-		if !strings.HasPrefix(l, "<") && !strings.HasPrefix(l, "-") {
+		if !strings.HasPrefix(l, toneColor[bad]) && !strings.HasPrefix(l, "-") {
 			t.Errorf("line %q not painted", l)
 		}
 	}

@@ -27,7 +27,7 @@ func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error
 	if opts.Quiet {
 		rows := make([][]string, len(reports))
 		for i := range reports {
-			rows[i] = []string{reports[i].File, orDash(reports[i].Algorithm), string(reports[i].Verdict)}
+			rows[i] = []string{reports[i].File, cmp.Or(reports[i].Algorithm, "-"), string(reports[i].Verdict)}
 		}
 		return writeLines(w, rows)
 	}
@@ -44,14 +44,6 @@ func Reports(w io.Writer, f Format, reports []report.Report, opts Options) error
 		doc = append(doc[n-2:n:n], doc[:n-2]...)
 	}
 	return writeDoc(w, f, doc, opts.Color)
-}
-
-// orDash is s, or "-" when it is empty.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // document builds the blocks of reports. Reports of one file stay
@@ -118,7 +110,7 @@ func reportHeading(r *report.Report) block {
 	}
 	return block{
 		kind: heading, level: 1, code: r.File, tone: t,
-		text: fmt.Sprintf("%s · %s — %s", name, word, verdictSummary(r, r.Verdict)),
+		text: fmt.Sprintf("%s · %s — %s", name, word, verdictSummary(r)),
 	}
 }
 
@@ -219,7 +211,7 @@ func summaryBlocks(reports []report.Report) []block {
 		r := &reports[i]
 		count[r.Verdict]++
 		w, t := verdictWord(r.Verdict)
-		algo, failures := orDash(r.Algorithm), strconv.Itoa(len(r.Recoveries))
+		algo, failures := cmp.Or(r.Algorithm, "-"), strconv.Itoa(len(r.Recoveries))
 		if r.Verdict == report.VerdictError {
 			failures = "-"
 		}

@@ -76,8 +76,4 @@ func normalized(r report.Report) report.Report {
 
 // nonNil returns a fresh copy of s, never nil, so that normalizing one
 // level cannot write into the caller's backing array.
-func nonNil[T any](s []T) []T {
-	out := make([]T, len(s))
-	copy(out, s)
-	return out
-}
+func nonNil[T any](s []T) []T { return append([]T{}, s...) }

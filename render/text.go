@@ -28,7 +28,7 @@ func writeText(w io.Writer, doc []block, color bool) error {
 			if b.level > 1 {
 				rule = "-"
 			}
-			writeHeading(&sb, b.text, rule, width, func(s string) string { return paint(s, b.tone, color) })
+			writeHeading(&sb, b.text, rule, width, b.tone, color)
 		case para:
 			wrapText(&sb, b.text, "", "", width)
 		case tableBlock:

@@ -23,8 +23,8 @@ func verdictWord(v report.Verdict) (string, tone) {
 // verdictSummary is the short explanation after the verdict word: counts
 // over the applicable properties (n/a ones left out, so that "7 of 7"
 // does not read like a failure), then how many failures were exercised.
-func verdictSummary(r *report.Report, v report.Verdict) string {
-	if v == report.VerdictError {
+func verdictSummary(r *report.Report) string {
+	if r.Verdict == report.VerdictError {
 		return "not checked"
 	}
 	c := r.Counts()
@@ -37,17 +37,13 @@ func verdictSummary(r *report.Report, v report.Verdict) string {
 	if c.Unknown > 0 {
 		s += fmt.Sprintf(", %d unknown", c.Unknown)
 	}
-	if v == report.VerdictUnknown && c.Pass > 0 {
+	if r.Verdict == report.VerdictUnknown && c.Pass > 0 {
 		s += " (--strict)"
 	}
-	return s + ", " + failuresPhrase(len(r.Recoveries))
-}
-
-func failuresPhrase(n int) string {
-	if n == 0 {
-		return "no failure exercised"
+	if len(r.Recoveries) == 0 {
+		return s + ", no failure exercised"
 	}
-	return plural(n, "failure", "failures") + " exercised"
+	return s + ", " + plural(len(r.Recoveries), "failure", "failures") + " exercised"
 }
 
 // The commands a report in which no failure happens points to; markdown

@@ -60,9 +60,9 @@ func wrapLines(s string, width int) []string {
 // with rule ("=" or "-"): a heading too long for one line (a long file
 // or process name) wraps — first at its " — ", which parts what the
 // heading is about from what it says of it, then at words — and the
-// underline spans its longest line. paint, if not nil, colours each line
-// of the text.
-func writeHeading(sb *strings.Builder, text, rule string, width int, paint func(string) string) {
+// underline spans its longest line. Each line of the text is painted in
+// tone tn if color.
+func writeHeading(sb *strings.Builder, text, rule string, width int, tn tone, color bool) {
 	lines := wrapLines(text, width)
 	if subject, rest, ok := strings.Cut(text, " — "); ok && len(lines) > 1 {
 		lines = append(wrapLines(subject, width), wrapLines("— "+rest, width)...)
@@ -70,10 +70,7 @@ func writeHeading(sb *strings.Builder, text, rule string, width int, paint func(
 	longest := 0
 	for _, l := range lines {
 		longest = max(longest, displayWidth(l))
-		if paint != nil {
-			l = paint(l)
-		}
-		sb.WriteString(l)
+		sb.WriteString(paint(l, tn, color))
 		sb.WriteByte('\n')
 	}
 	sb.WriteString(strings.Repeat(rule, longest))
