@@ -60,7 +60,6 @@ func (m *model) used(have map[string]bool) {
 		}
 	}
 	have["thrown"] = have["thrown"] || have["discarded"]
-	have["held"] = have["held"] || have["ev-hold"]
 	for _, a := range m.arrows {
 		have["msg-"+a.style] = true
 	}
@@ -70,7 +69,7 @@ func (m *model) used(have map[string]bool) {
 	have["ctl"] = have["ctl"] || len(m.ctl) > 0
 	have["jump"] = have["jump"] || len(m.jumps) > 0
 	have["rline"] = have["rline"] || len(m.lines) > 0
-	have["held"] = have["held"] || len(m.holds) > 0
+	have["held"] = have["held"] || have["ev-hold"] || len(m.holds) > 0
 	have["viol"] = have["viol"] || len(m.violOf) > 0
 	have["diff"] = have["diff"] || len(m.notes) > 0
 }
