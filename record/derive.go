@@ -23,11 +23,8 @@ import (
 // (equivalence) and Derive keeps the first.
 func Derive(run *trace.Run) (*trace.Trace, error) {
 	tr := &trace.Trace{Processes: run.Processes, Msgs: slices.Clone(run.Msgs)}
-	seen := make([]int32, len(run.Processes)) // ops seen so far, per process
-	down := make([]int, len(run.Processes))   // index in tr.Events of p's pending fail, or -1
-	for i := range down {
-		down[i] = -1
-	}
+	seen := make([]int32, len(run.Processes))            // ops seen so far, per process
+	down := slices.Repeat([]int{-1}, len(run.Processes)) // index in tr.Events of p's pending fail, or -1
 	for i := range run.Events {
 		e := &run.Events[i]
 		switch {

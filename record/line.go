@@ -112,18 +112,15 @@ func appendStr(b []byte, s string) []byte {
 	return b
 }
 
-func str(b []byte, key, s string) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return appendStr(b, s)
-}
+func str(b []byte, key, s string) []byte { return appendStr(field(b, key), s) }
 
-func num(b []byte, key string, v int64) []byte {
+func num(b []byte, key string, v int64) []byte { return strconv.AppendInt(field(b, key), v, 10) }
+
+// field starts the next field of a line: ,"key":
+func field(b []byte, key string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendInt(b, v, 10)
+	return append(b, '"', ':')
 }
 
 // optNum writes v unless it is trace.None.

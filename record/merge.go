@@ -111,26 +111,23 @@ func header(recs []*recording) ([]string, string, error) {
 	if len(recs) == 0 {
 		return nil, "", errors.New("record: no recordings to merge")
 	}
-	procs, alg := recs[0].processes, recs[0].algorithm
+	procs, alg := recs[0].Processes, recs[0].Algorithm
 	if procs == nil {
 		for _, r := range recs {
-			procs = append(procs, r.process)
+			procs = append(procs, r.Process)
 		}
 	}
 	seen := make([]bool, len(procs))
 	for _, r := range recs {
-		if !slices.Equal(r.processes, recs[0].processes) || r.algorithm != alg {
+		if !slices.Equal(r.Processes, recs[0].Processes) || r.Algorithm != alg {
 			return nil, "", fmt.Errorf("%s and %s: the recordings disagree on the processes or the algorithm", recs[0].file, r.file)
 		}
-		p := slices.Index(procs, r.process)
+		p := slices.Index(procs, r.Process)
 		if p < 0 || seen[p] {
-			return nil, "", fmt.Errorf("%s: process %q is unknown or recorded twice", r.file, r.process)
+			return nil, "", fmt.Errorf("%s: process %q is unknown or recorded twice", r.file, r.Process)
 		}
 		seen[p] = true
 		r.p = int32(p)
-		for _, e := range r.events {
-			e.p = int32(p)
-		}
 	}
 	return procs, alg, nil
 }
@@ -140,7 +137,7 @@ func header(recs []*recording) ([]string, string, error) {
 func link(recs []*recording) error {
 	sends := map[string][]*event{}
 	for _, r := range recs {
-		sends[r.process] = r.events
+		sends[r.Process] = r.events
 	}
 	for _, r := range recs {
 		for _, e := range r.events {
@@ -158,8 +155,8 @@ func link(recs []*recording) error {
 			if e.kind == trace.ControlRecv {
 				want = trace.ControlSend
 			}
-			if s == nil || s.kind != want || s.To != r.process || s.Msg != e.Msg {
-				return fmt.Errorf("%s: event n=%d: %s of a copy %q never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.From, r.process, e.Tx)
+			if s == nil || s.kind != want || s.To != r.Process || s.Msg != e.Msg {
+				return fmt.Errorf("%s: event n=%d: %s of a copy %q never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.From, r.Process, e.Tx)
 			}
 			e.from = s
 		}

@@ -32,6 +32,7 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 			if i > 0 && final(evs[i-1].kind) && !final(e.kind) {
 				return nil, fmt.Errorf("record: %s's event n=%d (%s) cannot be placed: it follows the process's end", procs[p], e.N, e.Kind)
 			}
+			e.p = int32(p)
 			ex.Events = append(ex.Events, shiviz.Event{Host: int32(p), Own: int32(i + 1), Time: trace.Time(e.NS)})
 			all = append(all, e)
 		}

@@ -14,12 +14,10 @@ import (
 
 // recording is one process's decoded recording.
 type recording struct {
-	file      string
-	p         int32 // the process's index
-	process   string
-	processes []string
-	algorithm string
-	events    []*event
+	head
+	file   string
+	p      int32 // the process's index
+	events []*event
 }
 
 // head is a recording's header line, as written and as read.
@@ -83,14 +81,12 @@ func read(name string, r io.Reader) (*recording, error) {
 }
 
 func (rec *recording) header(b []byte) error {
-	var h head
-	if err := json.Unmarshal(b, &h); err != nil {
+	if err := json.Unmarshal(b, &rec.head); err != nil {
 		return err
 	}
-	if h.Format != Format || h.Process == "" {
+	if rec.Format != Format || rec.Process == "" {
 		return fmt.Errorf("not a %s header", Format)
 	}
-	rec.process, rec.processes, rec.algorithm = h.Process, h.Processes, h.Algorithm
 	return nil
 }
 

@@ -50,19 +50,15 @@ type Recorder struct {
 // New returns a recorder for process name writing a new recording to
 // w; it writes the header line first (buffered).
 func New(name string, w io.Writer, opt Options) *Recorder {
-	r := newRecorder(name, w, opt)
-	r.buf = append(r.buf, r.headLine()...)
-	return r
-}
-
-func newRecorder(name string, w io.Writer, opt Options) *Recorder {
 	if opt.Buffer <= 0 {
 		opt.Buffer = DefaultBuffer
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Recorder{name: name, opt: opt, w: w, buf: make([]byte, 0, opt.Buffer+512)}
+	r := &Recorder{name: name, opt: opt, w: w, buf: make([]byte, 0, opt.Buffer+512)}
+	r.buf = append(r.buf, r.headLine()...)
+	return r
 }
 
 // Open returns a recorder for process name appending to the recording
@@ -76,14 +72,14 @@ func Open(name, path string, opt Options) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRecorder(name, f, opt)
+	r := New(name, f, opt)
 	r.file = f
 	if err := r.resume(path, f); err != nil {
 		f.Close()
 		return nil, err
 	}
-	if r.size == 0 {
-		r.buf = append(r.buf, r.headLine()...)
+	if r.size > 0 {
+		r.buf = r.buf[:0] // the recording resumed has its header
 	}
 	return r, nil
 }

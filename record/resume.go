@@ -31,7 +31,7 @@ func (r *Recorder) resume(path string, f *os.File) error {
 	if end > 0 {
 		var rec recording
 		head, err := bufio.NewReader(io.NewSectionReader(f, 0, end)).ReadBytes('\n')
-		if err != nil || rec.header(head) != nil || rec.process != r.name {
+		if err != nil || rec.header(head) != nil || rec.Process != r.name {
 			return fmt.Errorf("%s: not a %s recording of %s", path, Format, r.name)
 		}
 		if start > 0 { // the last whole line is an event's

@@ -89,9 +89,6 @@ func (a *MS) Step(in *replay.Input, fx []replay.Effect) []replay.Effect {
 	case replay.InSend:
 		return append(fx, replay.Effect{Kind: replay.EffPiggyback, PB: a.piggyback(in.P)})
 	case replay.InRecv:
-		if a.textbook {
-			return a.recvTextbook(in, fx)
-		}
 		return a.recv(in, fx)
 	case replay.InRestart:
 		return a.restart(in, fx)

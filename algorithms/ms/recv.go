@@ -7,37 +7,45 @@ import (
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
-// Receipt of a copy (SPEC §4.2 "Receipt of a copy M by P_j"), default
-// variant.
+// Receipt of a copy (SPEC §4.2 "Receipt of a copy M by P_j").
 
 // recv judges copy in.Copy for receive op in.Op: hold a message from the
-// future (case 1), discard a stale one (case 2), else deliver.
+// future (case 1; textbook: first adopt a newer incarnation, adoptFrom),
+// discard a stale one (case 2), else deliver.
 func (a *MS) recv(in *replay.Input, fx []replay.Effect) []replay.Effect {
-	p := in.P
-	pr := &a.procs[p]
-	pb := in.PB
-	// Case 1: a message from the future waits for the Rollback requests.
-	for _, e := range pb.F {
-		if have := fget(pr.f, e.P); e.Count > have {
-			return append(fx, replay.Effect{Kind: replay.EffHold,
-				Until:   fmt.Sprintf("rollback(%s,%d)", a.names[e.P], have+1),
-				Failure: a.recs[e.P][have].failure})
-		}
+	var done bool
+	if a.textbook {
+		fx, done = a.adoptFrom(in, fx)
+	} else {
+		fx, done = a.holdFuture(in, fx)
 	}
-	// Case 2: a delayed message is valid iff sent before every line.
-	if bad, failure := a.stale(p, pb); bad {
-		return a.discardStale(in, failure, fx)
+	if done {
+		return fx
+	}
+	// Case 2: a delayed message is valid iff sent before every line. A
+	// stale replayed copy's log entry goes with it.
+	if bad, failure := a.stale(in.P, in.PB); bad {
+		if in.Via == trace.ViaLog {
+			a.dropLog(in.P, in.Op)
+		}
+		return append(fx, replay.Effect{Kind: replay.EffDiscard, Reason: trace.ReasonStale, Failure: failure})
 	}
 	return a.deliver(in, fx)
 }
 
-// discardStale discards the candidate as stale; a replayed copy's log
-// entry goes with it.
-func (a *MS) discardStale(in *replay.Input, failure replay.Seq, fx []replay.Effect) []replay.Effect {
-	if in.Via == trace.ViaLog {
-		a.dropLog(in.P, in.Op)
+// holdFuture holds a message from the future (case 1) until the
+// Rollback requests of the recoveries its F names come, reporting
+// whether it did.
+func (a *MS) holdFuture(in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
+	pr := &a.procs[in.P]
+	for _, e := range in.PB.F {
+		if have := fget(pr.f, e.P); e.Count > have {
+			return append(fx, replay.Effect{Kind: replay.EffHold,
+				Until:   fmt.Sprintf("rollback(%s,%d)", a.names[e.P], have+1),
+				Failure: a.recs[e.P][have].failure}), true
+		}
 	}
-	return append(fx, replay.Effect{Kind: replay.EffDiscard, Reason: trace.ReasonStale, Failure: failure})
+	return fx, false
 }
 
 // stale reports whether a message with piggyback pb is invalid for the

@@ -31,22 +31,15 @@ func (a *MS) staleTextbook(p replay.Proc, pb *trace.Piggyback) (bool, replay.Seq
 	return false, 0
 }
 
-// recvTextbook judges a copy: a message with a higher inc is adopted and
-// applied first (cause "message"), as a Rollback would be; a stale copy
-// is discarded; else it is delivered.
-func (a *MS) recvTextbook(in *replay.Input, fx []replay.Effect) []replay.Effect {
-	p := in.P
+// adoptFrom adopts and applies a message's higher inc before judging it
+// (cause "message"), as a Rollback would be, and reports whether p
+// rolled back: the copy is then no longer judged.
+func (a *MS) adoptFrom(in *replay.Input, fx []replay.Effect) ([]replay.Effect, bool) {
 	pb := in.PB
-	if pb.Inc > a.procs[p].inc {
-		body := trace.ControlBody{Count: pb.Inc, R: pb.RecLine}
-		var moved bool
-		fx, moved, _ = a.apply(p, in.Pos, &body, a.incFailure[pb.Inc], trace.CauseMessage, fx)
-		if moved {
-			return fx
-		}
+	if pb.Inc <= a.procs[in.P].inc {
+		return fx, false
 	}
-	if bad, failure := a.stale(p, pb); bad {
-		return a.discardStale(in, failure, fx)
-	}
-	return a.deliver(in, fx)
+	body := trace.ControlBody{Count: pb.Inc, R: pb.RecLine}
+	fx, moved, _ := a.apply(in.P, in.Pos, &body, a.incFailure[pb.Inc], trace.CauseMessage, fx)
+	return fx, moved
 }

@@ -281,11 +281,7 @@ func (c Config) check() error {
 	if _, err := ParseTopology(string(c.Topology)); err != nil {
 		bad("%v", err)
 	}
-	for _, err := range []error{c.Delay.check("delay"), c.OpGap.check("op gap"), c.TickInterval.check("tick interval")} {
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
+	errs = append(errs, c.Delay.check("delay"), c.OpGap.check("op gap"), c.TickInterval.check("tick interval")) // Join drops the nils
 	if c.TickInterval.Kind != DistNone && c.TickInterval.high() == 0 {
 		bad("tick interval %q is always 0", c.TickInterval)
 	}

@@ -442,20 +442,13 @@ func (g *generator) triggerFailures() {
 		g.scheduleFail(t, g.r.Int32N(int32(g.cfg.Procs)))
 		g.nextFail++
 		for g.nextFail < len(g.failPos) && g.clustered[g.nextFail] {
-			g.scheduleFail(g.lastFail+g.quantum(g.window), g.r.Int32N(int32(g.cfg.Procs)))
+			// Inside the latest failure's window: uniform in [0, window) on
+			// the resolution grid (newGenerator put the window on it).
+			in := g.sample(g.r, Dist{Kind: Uniform, B: g.window - g.cfg.Resolution})
+			g.scheduleFail(g.lastFail+in, g.r.Int32N(int32(g.cfg.Procs)))
 			g.nextFail++
 		}
 	}
-}
-
-// quantum draws a duration uniform in [0, w), quantized.
-func (g *generator) quantum(w trace.Time) trace.Time {
-	res := max(g.cfg.Resolution, 1)
-	steps := int64(w / res)
-	if steps <= 0 {
-		return 0
-	}
-	return trace.Time(g.r.Int64N(steps)) * res
 }
 
 // scheduleFail schedules a failure at t ≥ lastFail of p, or of the next
