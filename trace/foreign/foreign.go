@@ -57,7 +57,8 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	var sp []spans.File
 	for _, f := range files {
 		br := bufio.NewReaderSize(f.R, headSize)
-		// A byte-order mark is skipped here, for every reader after.
+		// A byte-order mark is skipped here, for every reader after:
+		// detect, the ShiViz parser, the span readers.
 		if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
 			br.Discard(3)
 		}
@@ -65,7 +66,7 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 		if format == "" {
 			head, _ := br.Peek(headSize)
 			var err error
-			if format, err = Detect(head); err != nil {
+			if format, err = detect(head); err != nil {
 				return nil, &trace.InputError{File: f.Name, Event: -1, Msg: err.Error()}
 			}
 		}
@@ -120,14 +121,14 @@ func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.
 	return traces, stats, nil
 }
 
-// Detect tells a file's format from its first bytes: JSON whose first
+// detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
 // TracerIdentity or VectorClock a tracing log; a JSON array of objects
 // or arrays is Zipkin's;
 // any other text is a ShiViz or GoVector log. Binary data (a NUL byte)
-// and text that is not UTF-8 are errors.
-func Detect(head []byte) (string, error) {
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+// and text that is not UTF-8 are errors. head is past the byte-order
+// mark Read skips.
+func detect(head []byte) (string, error) {
 	if i := bytes.IndexByte(head, 0); i >= 0 {
 		return "", fmt.Errorf("binary data (a NUL byte at offset %d), not a log", i)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ const imports = "../../testdata/imports"
 func TestDetect(t *testing.T) {
 	for _, tc := range []struct{ head, want, err string }{
 		{`{"resourceSpans":[`, "otlp", ""},
-		{"\ufeff  {\"data\": [{\"traceID\"", "jaeger", ""},
+		{"  {\"data\": [{\"traceID\"", "jaeger", ""},
 		{`{"traceID":"1","spans":[]}`, "jaeger", ""},
 		{`{"x":{"y":[1,2]},"spans":[`, "jaeger", ""},
 		{`{"TracerIdentity":"a","Tag":"x"}` + "\n", "tracing", ""},
@@ -32,9 +33,9 @@ func TestDetect(t *testing.T) {
 		{"ab\xe2\x82", "shiviz", ""}, // a character cut by the end of the head
 		{`{"name":"x"}`, "", "not one ckpt imports"},
 	} {
-		got, err := Detect([]byte(tc.head))
+		got, err := detect([]byte(tc.head))
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("Detect(%q) = %q, %v; want %q, %q", tc.head, got, err, tc.want, tc.err)
+			t.Errorf("detect(%q) = %q, %v; want %q, %q", tc.head, got, err, tc.want, tc.err)
 		}
 	}
 }
@@ -141,4 +142,54 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestByteOrderMark: Read skips a byte-order mark before anything reads
+// the file (detect, the ShiViz parser choosing its regex, the span
+// readers), so every format, detected or forced, with a regex on the
+// first line, given or detected, reads the same log with and without
+// one.
+func TestByteOrderMark(t *testing.T) {
+	real := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(imports, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	export := shiviz.ExportRegex + "\nP0\t{\"P0\":1}\tsend\nP1\t{\"P0\":1,\"P1\":1}\trecv\n"
+	for _, tc := range []struct {
+		name  string
+		files []string
+		opts  Options
+	}{
+		{"export", []string{export}, Options{}},
+		{"export crlf", []string{strings.ReplaceAll(export, "\n", "\r\n")}, Options{From: ShiViz}},
+		{"regex line", []string{real("blueprint-shiviz_all_services.log")}, Options{From: ShiViz}},
+		{"govector", []string{real("blueprint-leaf_process.goveclogger-Log.txt"), real("blueprint-nonleaf_process.goveclogger-Log.txt")}, Options{}},
+		{"regex given", []string{"a {\"a\":1}\nx\n"}, Options{Parse: shiviz.ParseOptions{Regex: shiviz.GoVectorRegex}}},
+		{"delimiter", []string{"== r ==\na {\"a\":1}\nx\n== s ==\nb {\"b\":1}\ny\n"}, Options{Parse: shiviz.ParseOptions{Delimiter: `^== (?<trace>.*) ==$`}}},
+		{"tracing", []string{real("tracechecker-trace_log.txt")}, Options{From: Tracing}},
+		{"otlp", []string{real("otlp-example.json")}, Options{From: "otlp"}},
+		{"jaeger", []string{real("jaeger-petclinic.json")}, Options{From: "jaeger"}},
+		{"zipkin", []string{real("zipkin-yelp.json")}, Options{From: "zipkin"}},
+		{"jaeger detected", []string{"  " + real("jaeger-petclinic.json")}, Options{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			read := func(bom string) *shiviz.Log {
+				var files []File
+				for i, f := range tc.files {
+					files = append(files, File{Name: "f" + string(rune('0'+i)), R: strings.NewReader(bom + f)})
+				}
+				log, err := Read(files, tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return log
+			}
+			if plain, marked := read(""), read("\ufeff"); !reflect.DeepEqual(plain, marked) {
+				t.Errorf("a byte-order mark changes the log:\n%+v\n%+v", plain, marked)
+			}
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -31,13 +32,14 @@ type ExportStats struct {
 
 // Export writes run as a ShiViz log: the regex line, then one line per
 // app event (send, recv, internal — live or later undone, since an undone
-// event still happened) and per checkpoint, failure, restart and rollback,
+// event still happened; what is undone, the checker's history model says,
+// as for the diagram) and per checkpoint, failure, restart and rollback,
 // each with its process's vector clock. Clocks count every written event
 // of a process and merge, at a receive, the clock of the send of the copy
 // it takes. Control messages, logging, discards and holds are not
 // written: ShiViz would draw control messages as application messages.
 func Export(w io.Writer, run *trace.Run) (ExportStats, error) {
-	x := &exporter{run: run, undone: undoneEvents(run), vc: make([][]int32, len(run.Processes)),
+	x := &exporter{run: run, undoneBy: undoneBy(run), vc: make([][]int32, len(run.Processes)),
 		sent: map[copyKey][]Entry{}, lastCopy: map[int32]int32{}}
 	for i, p := range run.Processes {
 		if strings.ContainsAny(p, "\t\n\r") {
@@ -73,7 +75,9 @@ type exporter struct {
 	run *trace.Run
 	// quoted are the process names, JSON-quoted once for every clock.
 	quoted []string
-	undone []bool
+	// undoneBy is, per event, the restart or rollback that undid it, or
+	// a negative value (undoneBy).
+	undoneBy []int32
 	// vc is each process's vector clock.
 	vc [][]int32
 	// sent is the clock of each sent copy, as non-zero entries.
@@ -134,7 +138,7 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 	if label := x.run.Label(ev); label != "" {
 		txt = append(append(txt, ": "...), label...)
 	}
-	if x.undone[i] {
+	if x.undoneBy[i] >= 0 {
 		txt = append(txt, " [undone]"...)
 	}
 	x.txt = txt
@@ -206,24 +210,15 @@ func (x *exporter) line(p int32) []byte {
 	return x.buf
 }
 
-// undoneEvents marks the app events that a later restart or rollback of
-// their process undoes: those whose op is at or beyond the restored pos.
-func undoneEvents(run *trace.Run) []bool {
-	undone := make([]bool, len(run.Events))
-	live := make([][]int32, len(run.Processes))
+// undoneBy builds the checker's history model of run (package
+// consistency/history, which the diagram fades undone events by too) and
+// returns its UndoneBy: per event, the restart or rollback that undid
+// it. Only an app op a restore of its process dropped has one: never a
+// resend, nor an op that a broken op continuity dropped (ImplicitUndo).
+func undoneBy(run *trace.Run) []int32 {
+	b := history.NewBuilder(run, nil, history.AlgOf(run), len(run.Events))
 	for i := range run.Events {
-		ev := &run.Events[i]
-		switch {
-		case ev.Kind.IsOp() && !ev.Resend:
-			live[ev.P] = append(live[ev.P], int32(i))
-		case (ev.Kind == trace.Restart || ev.Kind == trace.Rollback) && ev.Pos >= 0:
-			l := live[ev.P]
-			for len(l) > 0 && run.Events[l[len(l)-1]].Op >= ev.Pos {
-				undone[l[len(l)-1]] = true
-				l = l[:len(l)-1]
-			}
-			live[ev.P] = l
-		}
+		b.Add(&run.Events[i])
 	}
-	return undone
+	return b.Model().UndoneBy
 }

@@ -29,7 +29,7 @@ var (
 // of the first line (with its newline) when that is the expression.
 func (p *parser) chooseRegex(head string, whole bool, expr string) (skip int, layout string, err error) {
 	raw := head
-	head = strings.ReplaceAll(strings.TrimPrefix(head, "\ufeff"), "\r\n", "\n")
+	head = strings.ReplaceAll(head, "\r\n", "\n")
 	switch first, _, ok := strings.Cut(head, "\n"); {
 	case whole && strings.TrimSpace(head) == "":
 		return 0, "", p.errf(0, "empty log")

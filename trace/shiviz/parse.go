@@ -139,7 +139,8 @@ func CompileRegex(expr string) (*regexp.Regexp, error) {
 // execution's message edges and causal order. Any problem is a
 // *trace.InputError naming the file and the line. A regex or delimiter
 // that does not compile, or lacks the host, clock or event group, is an
-// error too, and so is a text whose layout cannot be told.
+// error too, and so is a text whose layout cannot be told. A byte-order
+// mark is the caller's to skip (foreign.Read does, for every format).
 func Parse(srcs []Source, opts ParseOptions) (*Log, error) {
 	if len(srcs) > 1 && opts.Delimiter != "" {
 		return nil, inputError(srcs[0].Name, 0, "a delimiter splits one file into executions; give one file")
