@@ -67,44 +67,30 @@ const vtBlock = 512
 // v's length or padded with zero entries, as a fresh vector merged with
 // it would be), but for entry skip, which it does not compare. It reads
 // each vector once and writes none: judging a vector costs no copy of
-// it (at 4,096 processes, rebuilding a send's vector to compare it was
-// a fifth of a PK verify).
+// it.
 func (v VT) IsMaxOf(base VT, vs []VT, skip int) bool {
-	if skip < 0 || skip >= len(v) {
-		return v.isMaxOf(base, vs, 0)
-	}
-	return v[:skip].isMaxOf(base, vs, 0) && v[skip+1:].isMaxOf(base, vs, skip+1)
-}
-
-// isMaxOf is IsMaxOf for v at entries [off, off+len(v)) of the others,
-// with no entry skipped.
-func (v VT) isMaxOf(base VT, vs []VT, off int) bool {
-	n := len(v)
-	if b := window(base, off, n); len(b) == n {
-		switch {
-		case len(vs) == 0:
-			return v.Equal(b)
-		case len(vs) == 1 && len(window(vs[0], off, n)) == n:
-			return v.isMaxOf2(b, window(vs[0], off, n))
-		}
+	if len(vs) == 0 && len(base) >= len(v) && 0 <= skip && skip < len(v) {
+		return v[:skip].Equal(base[:skip]) && v[skip+1:].Equal(base[skip+1:len(v)])
 	}
 	var keys [vtBlock]uint64
-	for lo := 0; lo < n; lo += vtBlock {
-		hi := min(lo+vtBlock, n)
-		k := keys[:hi-lo]
+	for lo := 0; lo < len(v); lo += vtBlock {
+		k := keys[:min(vtBlock, len(v)-lo)]
 		for i := range k {
 			k[i] = vtKey(0)
 		}
-		for i, w := range window(base, off+lo, hi-lo).words() {
+		for i, w := range window(base, lo, len(k)).words() {
 			k[i] = vtKey(w)
 		}
 		for _, o := range vs {
-			for i, w := range window(o, off+lo, hi-lo).words() {
+			for i, w := range window(o, lo, len(k)).words() {
 				k[i] = max(k[i], vtKey(w))
 			}
 		}
+		if i := skip - lo; 0 <= i && i < len(k) {
+			k[i] = vtKey(v.words()[skip])
+		}
 		var diff uint64
-		for i, w := range v[lo:hi].words() {
+		for i, w := range v[lo : lo+len(k)].words() {
 			diff |= vtKey(w) ^ k[i]
 		}
 		if diff != 0 {
@@ -112,17 +98,6 @@ func (v VT) isMaxOf(base VT, vs []VT, off int) bool {
 		}
 	}
 	return true
-}
-
-// isMaxOf2 is isMaxOf for two vectors of v's length, in one pass.
-func (v VT) isMaxOf2(a, b VT) bool {
-	vw, aw, bw := v.words(), a.words(), b.words()
-	aw, bw = aw[:len(vw)], bw[:len(vw)]
-	var diff uint64
-	for i, w := range vw {
-		diff |= vtKey(w) ^ max(vtKey(aw[i]), vtKey(bw[i]))
-	}
-	return diff == 0
 }
 
 // window returns entries [off, off+n) of v, cut where v ends.
