@@ -47,7 +47,7 @@ func TestIsMaxOfIsMerge(t *testing.T) {
 	}
 	for range 400 {
 		n := []int{0, 1, 7, vtBlock, vtBlock + 3, 2*vtBlock + 1}[r.IntN(6)]
-		base, vs := vec(max(n+r.IntN(3)-1, 0)), make([]VT, r.IntN(3))
+		base, vs := vec(max(n+r.IntN(3)-1, 0)), make([]VT, r.IntN(4))
 		for i := range vs {
 			vs[i] = vec(max(n+r.IntN(3)-1, 0))
 		}
