@@ -35,6 +35,15 @@ func vtKey(w uint64) uint64 {
 	return bits.RotateLeft64(w, incShift) ^ (1<<63 | 1<<31)
 }
 
+// incShift is the rotation that puts an entry's inc in the high half of
+// its word: inc is the low half on a little-endian machine.
+var incShift = func() int {
+	if (VT{{Inc: 1}}).words()[0] == 1 {
+		return 32
+	}
+	return 0
+}()
+
 // Equal reports whether v and o are equal, compared as bytes: at
 // thousands of processes the memory comparison is a third of an
 // entry-wise loop's cost.
