@@ -1,11 +1,9 @@
 package consistency
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -30,7 +28,7 @@ type pkSpec struct {
 	// the only entries of a rebuilt vector whose incarnation is ≥ 1.
 	restarted []int32
 	flushes   pkFlushes
-	scratch   trace.VT // at's
+	scratch   trace.VT // want's
 	unmerged  int      // the copies' vectors the clocks keep unmerged (pkClock.take)
 	// sorted is failure fi's token list read from a file, sorted
 	// (tokenLists).
@@ -196,21 +194,28 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 	s.vectors.after(s, seq)
 }
 
-// at returns p's rebuilt vector with its own entry at count, in the
+// want returns the vector of clock c with own entry own at pid, in the
 // spec's scratch vector: valid until the next call.
-func (s *pkSpec) at(pid, count int32) trace.VT {
-	s.scratch = s.procs[pid].clock.vector(s.scratch[:0], len(s.procs))
-	s.scratch[pid] = trace.VTEntry{Inc: s.b.Restarts(pid), Count: count}
+func (s *pkSpec) want(c *pkClock, pid int32, own trace.VTEntry) trace.VT {
+	s.scratch = c.vector(s.scratch[:0], len(s.procs))
+	s.scratch[pid] = own
 	return s.scratch
 }
 
+// ownAt is process pid's own entry at count in its incarnation now.
+func (s *pkSpec) ownAt(pid, count int32) trace.VTEntry {
+	return trace.VTEntry{Inc: s.b.Restarts(pid), Count: count}
+}
+
 // compare judges a vector the run shows (a send's or a checkpoint's)
-// against the rebuilt one, and returns the one to keep: got if equal
-// (no copy), else a clone of want.
-func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got, want trace.VT) trace.VT {
-	if vtEqual(got, want) {
+// against clock c's with own entry own, and returns the one to keep: got
+// if equal (no copy), else a clone of the rebuilt one. Only a divergence
+// builds that vector.
+func (s *pkSpec) compare(seq int32, e *trace.RunEvent, got trace.VT, c *pkClock, own trace.VTEntry) trace.VT {
+	if c.is(got, len(s.procs), e.P, own) {
 		return got
 	}
+	want := s.want(c, e.P, own)
 	if !s.mute && !s.diverged { // the witness costs O(processes): only the first is kept
 		j := vtDiff(got, want)
 		holder := "send of " + s.m.MsgName(e.Msg)
@@ -243,19 +248,18 @@ func (s *pkSpec) send(seq int32, e *trace.RunEvent, p *pkProc, d *pkDuty) {
 		return
 	}
 	s.waits(seq, e, p)
-	want := s.at(e.P, e.Op+1)
-	p.clock.reset(s.sent(seq, e, want), &s.unmerged)
+	p.clock.reset(s.sent(seq, e, &p.clock), &s.unmerged)
 }
 
-// sent judges the vector a send carries against want and records the
-// copy it transmits; it returns the vector kept (nil: the send carries
-// none).
-func (s *pkSpec) sent(seq int32, e *trace.RunEvent, want trace.VT) trace.VT {
+// sent judges the vector a send carries against clock c's, with the
+// sender's own entry at the send's op, and records the copy it
+// transmits; it returns the vector kept (nil: the send carries none).
+func (s *pkSpec) sent(seq int32, e *trace.RunEvent, c *pkClock) trace.VT {
 	vt := s.pbVT(seq, e)
 	if vt == nil {
 		return nil
 	}
-	kept := s.compare(seq, e, vt, want)
+	kept := s.compare(seq, e, vt, c, s.ownAt(e.P, e.Op+1))
 	if ci := s.copyOf(e); ci >= 0 {
 		s.setCopy(ci, s.b.Restarts(e.P), kept)
 	}
@@ -350,11 +354,11 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 		s.divergef([]int32{seq}, "%s's checkpoint %d at seq %d leaves %d receipts off stable storage\ntaking a checkpoint first flushes the volatile message log, which the run shows as one log event per entry, but when %s took checkpoint %d at seq %d, %d of its live receipts had no log event",
 			s.name(e.P), c.ID, seq, c.Unstable, s.name(e.P), c.ID, seq, c.Unstable)
 	}
-	want := s.at(e.P, s.liveCount(e.P))
+	own := s.ownAt(e.P, s.liveCount(e.P))
 	var kept trace.VT
 	switch vt := s.m.Run.VTOf(e); {
 	case vt != nil:
-		kept = s.compare(seq, e, vt, want)
+		kept = s.compare(seq, e, vt, &p.clock, own)
 	case e.VT == history.None:
 		s.lacks(seq, "a checkpoint's vector time")
 	}
@@ -364,7 +368,7 @@ func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 			p.ckpts = append(p.ckpts, nil)
 		}
 		if kept == nil {
-			kept = slices.Clone(want)
+			kept = slices.Clone(s.want(&p.clock, e.P, own))
 		}
 		p.ckpts[len(taken)-1] = kept
 	}
@@ -450,17 +454,6 @@ func (s *pkSpec) finish() {
 			s.unmet(int32(p), d, history.None)
 		}
 	}
-}
-
-// vtEqual reports whether two vectors are equal, compared as bytes: a
-// PK send is judged by its whole vector, and at thousands of processes
-// the memory comparison is a third of an entry-wise loop's cost.
-func vtEqual(a, b trace.VT) bool {
-	if len(a) != len(b) || len(a) == 0 {
-		return len(a) == len(b)
-	}
-	size := len(a) * int(unsafe.Sizeof(a[0]))
-	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
 }
 
 // vtDiff returns the first entry where two unequal vectors differ (an

@@ -127,8 +127,7 @@ func (s *pkSpec) replayed(seq int32, e *trace.RunEvent, p *pkProc) {
 	}
 	r.next = e.Op + 1
 	if e.Kind == trace.Send {
-		r.vt[e.P] = trace.VTEntry{Inc: s.b.Restarts(e.P), Count: e.Op + 1}
-		s.sent(seq, e, r.vt)
+		s.sent(seq, e, &pkClock{base: r.vt})
 	}
 }
 
@@ -169,7 +168,7 @@ func (s *pkSpec) repeats(seq int32, e *trace.RunEvent, failure int32) {
 	}
 	if got := s.pbVT(seq, e); got == nil {
 		return
-	} else if !vtEqual(got, vt) {
+	} else if !got.Equal(vt) {
 		s.divergef([]int32{orig, seq}, "the resend of %s at seq %d does not carry the piggyback of copy %d\na resend repeats copy %d of %s, sent at seq %d, with exactly its piggyback, so that receivers judge it as they would the original; the resend at seq %d carries %s, not %s",
 			s.m.MsgName(e.Msg), seq, s.m.Event(orig).Copy, s.m.Event(orig).Copy, s.m.MsgName(e.Msg), orig, seq, vtString(got), vtString(vt))
 	}

@@ -185,9 +185,9 @@ func orphanOf(vt trace.VT, a history.Announcement) bool {
 // the maximum of: base, the latest judged (the run's own once equal to
 // the rebuilt one) or restored, and the copies' vectors its receipts
 // took since. A receipt then costs no vector work, and the process no
-// vector of its own; a send is judged in one pass over them into the
-// spec's scratch vector, which stays in cache (at 4,096 processes the
-// receipt's merge into a cold vector per process was a fifth of verify).
+// vector of its own (at 4,096 processes the receipt's merge into a cold
+// vector per process was a fifth of verify); a send is judged in one
+// read of them beside its vector (trace.VT.IsMaxOf), building none.
 type pkClock struct {
 	base trace.VT // nil: all zero; never written
 	got  []trace.VT
@@ -220,6 +220,12 @@ func (c *pkClock) vector(buf trace.VT, n int) trace.VT {
 		buf.Merge(vt)
 	}
 	return buf
+}
+
+// is reports whether vt is the clock's vector of n entries with own
+// entry own at self, reading it without building it.
+func (c *pkClock) is(vt trace.VT, n int, self int32, own trace.VTEntry) bool {
+	return len(vt) == n && self >= 0 && int(self) < n && vt[self] == own && vt.IsMaxOf(c.base, c.got, int(self))
 }
 
 // reset makes vt, which is never written again, the clock; nil keeps it.

@@ -389,28 +389,6 @@ type RunEvent struct {
 	State    EndState
 }
 
-// Merge sets v to the entry-wise lexicographic maximum of v and o: the
-// vector time of a receipt (SPEC §5), O(processes) and the most of a PK
-// replay's vector work. Each entry is compared as one integer, (inc,
-// count) with their sign bits flipped, and the maximum taken without a
-// branch: entries rise at random, so a branch mispredicts often (4,096
-// entries, one in five raised: 5.6 µs of CPU against 10.0 branching).
-func (v VT) Merge(o VT) {
-	o = o[:min(len(v), len(o))]
-	v = v[:len(o)]
-	for i, y := range o {
-		m := max(vtKey(v[i]), vtKey(y))
-		v[i] = VTEntry{Inc: int32(uint32(m>>32) ^ signBit), Count: int32(uint32(m) ^ signBit)}
-	}
-}
-
-const signBit = 1 << 31
-
-// vtKey orders entries as unsigned integers the way Less does.
-func vtKey(e VTEntry) uint64 {
-	return uint64(uint32(e.Inc)^signBit)<<32 | uint64(uint32(e.Count)^signBit)
-}
-
 // NewRunEvent returns an event of the given kind with every optional
 // field absent. Build events with it: in a zero RunEvent the side-table
 // indexes are 0, which names the first entry, not an absent one.

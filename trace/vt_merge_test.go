@@ -2,6 +2,7 @@ package trace
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -28,6 +29,48 @@ func TestMergeIsLessMax(t *testing.T) {
 			if got[i] != want {
 				t.Fatalf("entry %d: max of %v and %v is %v, Merge says %v", i, a[i], b[i], want, got[i])
 			}
+		}
+	}
+}
+
+// TestIsMaxOfIsMerge: IsMaxOf says what comparing v with base merged
+// with each of vs (padded or cut to v's length, entry skip set to v's)
+// would, across block boundaries, short vectors and no vs at all.
+func TestIsMaxOfIsMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vec := func(n int) VT {
+		v := make(VT, n)
+		for i := range v {
+			v[i] = VTEntry{int32(r.IntN(3)) - 1, int32(r.IntN(4)) - 1}
+		}
+		return v
+	}
+	for range 400 {
+		n := []int{0, 1, 7, vtBlock, vtBlock + 3, 2*vtBlock + 1}[r.IntN(6)]
+		base, vs := vec(max(n+r.IntN(3)-1, 0)), make([]VT, r.IntN(4))
+		for i := range vs {
+			vs[i] = vec(max(n+r.IntN(3)-1, 0))
+		}
+		want := make(VT, n)
+		copy(want, base)
+		for _, o := range vs {
+			want.Merge(o)
+		}
+		skip := r.IntN(n + 1)
+		v := append(VT(nil), want...)
+		if r.IntN(2) == 0 && n > 0 {
+			i := r.IntN(n)
+			v[i].Count++
+		}
+		if skip < n && r.IntN(2) == 0 {
+			v[skip].Inc += 5
+		}
+		vv := append(VT(nil), v...)
+		if skip < n {
+			vv[skip] = want[skip]
+		}
+		if got := v.IsMaxOf(base, vs, skip); got != slices.Equal(vv, want) {
+			t.Fatalf("n %d, %d vs, skip %d: IsMaxOf says %v", n, len(vs), skip, got)
 		}
 	}
 }
