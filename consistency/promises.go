@@ -42,14 +42,31 @@ var known = [...]struct {
 	shape   shape
 }{
 	history.Foreign:     {},
-	history.MS:          {"MS", noUseless | snConsistent, shape{must: pbSn, may: pbSn | pbF, controls: []trace.Control{trace.ControlRollback}}},
-	history.Textbook:    {"MS's textbook variant", noUseless | snConsistent, shape{must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: []trace.Control{trace.ControlRollback}}},
-	history.PK:          {"PK", 0, shape{must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}}},
-	history.BCS:         {"BCS", noUseless | snConsistent, shape{must: pbLC, may: pbLC}},
-	history.FDAS:        {"FDAS", noUseless | trackable, shape{must: pbDV, may: pbDV}},
-	history.HMNR:        {"HMNR", noUseless, shape{must: pbLC | pbCkpt | pbTaken | pbGreater, may: pbLC | pbCkpt | pbTaken | pbGreater}},
-	history.Coordinated: {"coordinated checkpointing", noUseless | snConsistent, shape{controls: []trace.Control{trace.ControlRequest, trace.ControlAck, trace.ControlCommit}}},
+	history.MS:          {"MS", noUseless | snConsistent, shape{must: pbSn, may: pbSn | pbF, controls: rollbacks, ckpts: msCkpts, skips: msSkips, logs: true}},
+	history.Textbook:    {"MS's textbook variant", noUseless | snConsistent, shape{must: pbSn | pbInc | pbRecLine, may: pbSn | pbInc | pbRecLine, controls: rollbacks, ckpts: msCkpts, skips: msSkips, logs: true}},
+	history.PK:          {"PK", 0, shape{must: pbVT, may: pbVT, controls: []trace.Control{trace.ControlToken}, ckpts: ticks, skips: down, logs: true}},
+	history.BCS:         {"BCS", noUseless | snConsistent, shape{must: pbLC, may: pbLC, ckpts: placed, skips: down}},
+	history.FDAS:        {"FDAS", noUseless | trackable, shape{must: pbDV, may: pbDV, ckpts: placed, skips: down}},
+	history.HMNR:        {"HMNR", noUseless, shape{must: pbLC | pbCkpt | pbTaken | pbGreater, may: pbLC | pbCkpt | pbTaken | pbGreater, ckpts: placed, skips: down}},
+	history.Coordinated: {"coordinated checkpointing", noUseless | snConsistent, shape{controls: []trace.Control{trace.ControlRequest, trace.ControlAck, trace.ControlCommit}, ckpts: ticks, skips: rounds}},
 }
+
+// What the algorithms' runs hold besides piggybacks and control messages
+// (docs/formats.md): MS numbers its checkpoints by ticks, forces some and
+// takes one to apply a recovery, and skips a tick that its number does
+// not exceed (no reason) or that comes while it is down; PK and
+// coordinated checkpointing take basic checkpoints only, and the
+// placement protocols forced ones beside; coordinated checkpointing skips
+// the ticks that start no round. Only a foreign run writes `initial`.
+var (
+	rollbacks = []trace.Control{trace.ControlRollback}
+	msCkpts   = []trace.CkptType{trace.CkptBasic, trace.CkptForced, trace.CkptRecovery}
+	ticks     = []trace.CkptType{trace.CkptBasic}
+	placed    = []trace.CkptType{trace.CkptBasic, trace.CkptForced}
+	msSkips   = []trace.Reason{trace.ReasonNone, trace.ReasonDown}
+	down      = []trace.Reason{trace.ReasonDown}
+	rounds    = []trace.Reason{trace.ReasonDown, trace.ReasonNotInitiator, trace.ReasonInRound}
+)
 
 // algName names the run's algorithm in because-chains and notes.
 func algName(m *history.Model) string {

@@ -10,14 +10,19 @@ import (
 
 // quietRun is a failure-free run of alg: one message each way around a
 // checkpoint of P0, every field written (sn included, though an
-// algorithm that numbers nothing would not).
+// algorithm that numbers nothing would not), and P1's checkpoint forced
+// where the algorithm forces any.
 func quietRun(alg string) *trace.Run {
+	forced := trace.CkptForced
+	if alg == "pk" || alg == "coordinated" {
+		forced = trace.CkptBasic
+	}
 	b := newRun(alg, "P0", "P1")
 	b.send("P1", "P0", "m1", 0, 1, quietPB(alg, 0))
 	b.recv("P0", "P1", "m1", 0, 1, trace.ViaNet)
 	b.ckpt("P0", 1, trace.CkptBasic, 1, 1, trace.None)
 	b.send("P0", "P1", "m2", 1, 1, quietPB(alg, 1))
-	b.ckpt("P1", 1, trace.CkptForced, 1, 1, trace.None)
+	b.ckpt("P1", 1, forced, 1, 1, trace.None)
 	b.recv("P1", "P0", "m2", 1, 1, trace.ViaNet)
 	b.done("P0", "P1")
 	return b.run

@@ -1,6 +1,7 @@
 package consistency
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,11 +43,15 @@ func (s pbField) String() string {
 }
 
 // shape is what an algorithm's runs carry (known, promises.go): the
-// piggyback fields it must and may send, and the control messages it
-// exchanges.
+// piggyback fields it must and may send, the control messages it
+// exchanges, the types of the checkpoints it takes, the reasons for
+// which it skips a timer tick, and whether it logs messages.
 type shape struct {
 	must, may pbField
 	controls  []trace.Control
+	ckpts     []trace.CkptType
+	skips     []trace.Reason
+	logs      bool
 }
 
 // fieldsOf returns the fields pb carries.
@@ -85,7 +90,39 @@ func (s *runSpec) shaped(seq int32, e *trace.RunEvent) {
 		}
 	case trace.ControlSend:
 		controlShape(s.m, s.res, sh, seq, e)
+	case trace.Checkpoint:
+		if !slices.Contains(sh.ckpts, e.CkptType) {
+			notWritten(s.m, s.res, seq, e, fmt.Sprintf("%s checkpoint", e.CkptType), "takes only checkpoints of type "+names(sh.ckpts, ""))
+		}
+	case trace.CheckpointSkipped:
+		if !slices.Contains(sh.skips, e.Reason) {
+			notWritten(s.m, s.res, seq, e, fmt.Sprintf("skipped tick (reason %s)", cmp.Or(e.Reason.String(), "none")), "skips a tick only for reason "+names(sh.skips, "none"))
+		}
+	case trace.Log:
+		if !sh.logs {
+			notWritten(s.m, s.res, seq, e, "log event", "logs no message")
+		}
 	}
+}
+
+// notWritten fails event seq, which is nothing the run's algorithm
+// writes: its specs would pass over it, judging the run on less than it
+// claims (a tick skipped by a protocol that never skips one drops a
+// checkpoint from the pattern its promises are judged on).
+func notWritten(m *history.Model, r *result, seq int32, e *trace.RunEvent, what, rule string) {
+	r.fail([]int32{seq}, func() (string, string) {
+		return fmt.Sprintf("%s's %s at seq %d cannot be in a run of %s", m.ProcName(e.P), what, seq, algName(m)),
+			fmt.Sprintf("%s %s (docs/formats.md), so the run is not one of %[1]s's", algName(m), rule)
+	})
+}
+
+// names lists a set's names, the zero value's as none, joined by "or".
+func names[T interface{ String() string }](set []T, none string) string {
+	out := make([]string, len(set))
+	for i, x := range set {
+		out[i] = cmp.Or(x.String(), none)
+	}
+	return strings.Join(out, " or ")
 }
 
 // pbShape judges one send's piggyback against the algorithm's shape.

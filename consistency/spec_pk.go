@@ -166,10 +166,6 @@ func (s *pkSpec) step(seq int32, e *trace.RunEvent) {
 		s.waits(seq, e, p)
 	case trace.Checkpoint:
 		s.checkpoint(seq, e, p)
-	case trace.CheckpointSkipped:
-		if e.Reason != trace.ReasonDown {
-			s.divergef([]int32{seq}, "%s skips its timer tick at seq %d\nPK takes a checkpoint at every timer tick of an up process, also while it holds for its token", s.name(e.P), seq)
-		}
 	case trace.Discard:
 		s.discard(seq, e, p)
 	case trace.Hold:
@@ -339,15 +335,11 @@ func (s *pkSpec) liveRecv(p, msg int32) bool {
 	return r != history.None && s.m.UndoneBy[r] == history.None && s.m.Event(r).P == p
 }
 
-// checkpoint judges a checkpoint: basic (PK checkpoints only at its
-// ticks), after a flush of every live receipt, with the rebuilt vector.
+// checkpoint judges a checkpoint (basic, as shape.go judges): after a
+// flush of every live receipt, with the rebuilt vector.
 func (s *pkSpec) checkpoint(seq int32, e *trace.RunEvent, p *pkProc) {
 	if e.CkptType == trace.CkptInitial {
 		return
-	}
-	if e.CkptType != trace.CkptBasic {
-		s.divergef([]int32{seq}, "%s's %s checkpoint %d at seq %d is no PK checkpoint\nPK checkpoints only at its timer ticks, so every checkpoint it takes is basic, but the one at seq %d says %s",
-			s.name(e.P), e.CkptType, e.Ckpt, seq, seq, e.CkptType)
 	}
 	taken := s.b.Taken(e.P)
 	if c := taken[len(taken)-1]; c.Unstable > 0 {
