@@ -77,6 +77,11 @@ func replayOf(t *testing.T, alg string, tr *trace.Trace) *trace.Run {
 	return run
 }
 
+// firstOfType picks the first checkpoint of type typ.
+func firstOfType(typ trace.CkptType) func(run *trace.Run, e *trace.RunEvent) bool {
+	return func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Checkpoint && e.CkptType == typ }
+}
+
 // at picks the event at seq, checking its kind.
 func at(seq int32, kind trace.Kind) func(run *trace.Run, e *trace.RunEvent) bool {
 	return func(run *trace.Run, e *trace.RunEvent) bool { return e.Seq == seq && e.Kind == kind }
@@ -211,6 +216,25 @@ func forgedCases() []propCase {
 			}),
 		forged(report.LogReplayRules, "forged-control-kind-ms", "P0 sends a token control message at seq 13, which MS does not send", "ms", orphanMS,
 			at(13, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) { e.Control = trace.ControlToken }),
+		// ... and what it writes besides (shape.go, redteam7): a tick
+		// skipped by a protocol that never skips one hid the checkpoint
+		// the protocol's promises failed on; a checkpoint type, skip
+		// reason or log event of another algorithm.
+		forged(report.LogReplayRules, "forged-skip-bcs", "skipped tick (reason none) at seq 2 cannot be in a run of BCS", "bcs", bundled("failure-free"),
+			firstOfType(trace.CkptBasic), func(run *trace.Run, e *trace.RunEvent) {
+				e.Kind, e.CkptType, e.Ckpt, e.Pos = trace.CheckpointSkipped, trace.CkptNone, trace.None, trace.None
+			}),
+		forged(report.LogReplayRules, "forged-skip-reason-ms", "skipped tick (reason in-round) at seq 0 cannot be in a run of MS", "ms", forcedMS,
+			firstOfType(trace.CkptBasic), func(run *trace.Run, e *trace.RunEvent) {
+				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Reason, e.Next = trace.CheckpointSkipped, trace.CkptNone, trace.None, trace.None, trace.ReasonInRound, e.Sn
+			}),
+		forged(report.LogReplayRules, "forged-ckpt-type-pk", "forced checkpoint at seq 0 cannot be in a run of PK", "pk", orphanPK,
+			firstOfType(trace.CkptBasic), func(run *trace.Run, e *trace.RunEvent) { e.CkptType = trace.CkptForced }),
+		forged(report.LogReplayRules, "forged-ckpt-initial-fdas", "initial checkpoint at seq 2 cannot be in a run of FDAS", "fdas", bundled("failure-free"),
+			firstOfType(trace.CkptBasic), func(run *trace.Run, e *trace.RunEvent) { e.CkptType = trace.CkptInitial }),
+		forged(report.LogReplayRules, "forged-log-hmnr", "log event at seq", "hmnr", bundled("failure-free"),
+			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Recv },
+			func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Log }),
 		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,
