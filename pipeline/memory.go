@@ -121,6 +121,7 @@ const (
 	perFail       = 1 << 10
 	perFailProc   = 480
 	perVTEntry    = 8
+	perIdentity   = 8
 	perSlice      = 24
 	baseBytes     = 16 << 20
 )
@@ -128,8 +129,9 @@ const (
 // decodeEstimate estimates decoding the file at path from its size (for
 // gzip, the uncompressed size its trailer records). A compact run
 // (ckpt/run@2) writes a vector time as its differences, one or two
-// entries, but decodes each dense: its vectors are counted by a first
-// pass (codec.ScanCompactRun), under a cap only. A file that cannot be
+// entries, but decodes each dense, and a receipt list as an earlier one
+// extended, but decodes it as a copy: its vectors and copied identities
+// are counted by a first pass (codec.ScanCompactRun), under a cap only. A file that cannot be
 // read is left to the decoder to report.
 func (p *Pipeline) decodeEstimate(path string) (estimate, bool) {
 	st, err := os.Stat(path)
@@ -147,8 +149,11 @@ func (p *Pipeline) decodeEstimate(path string) (estimate, bool) {
 		c.Close()
 		if n := int64(0); h != nil {
 			n = int64(len(h.Run.Processes))
-			e.bytes += h.Vectors * (n*perVTEntry + perSlice)
+			e.bytes += h.Vectors*(n*perVTEntry+perSlice) + h.Copied*perIdentity
 			e.why = fmt.Sprintf("%s of %d vector times, each of %d entries once decoded", e.why, h.Vectors, n)
+			if h.Copied > 0 {
+				e.why += fmt.Sprintf(", and of %d receipt identities its lists by reference copy", h.Copied)
+			}
 		}
 	}
 	return e, true
@@ -286,7 +291,10 @@ func streamCheckEstimate(h *codec.RunHead, src *trace.Trace) estimate {
 	if alg > b {
 		why = algWhy
 	}
-	return estimate{bytes: baseBytes + b + alg, doing: "checking it", why: why}
+	if copied := h.Copied * perIdentity; copied > max(alg, b) {
+		why = fmt.Sprintf("%d receipt identities its lists by reference copy", h.Copied)
+	}
+	return estimate{bytes: baseBytes + b + alg + h.Copied*perIdentity, doing: "checking it", why: why}
 }
 
 // runBytes estimates one run of algorithm name, of runEvents events,

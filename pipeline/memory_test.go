@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,5 +168,52 @@ func TestVerifyStreamedEstimate(t *testing.T) {
 	}
 	if r := p.Verify(tr, "w.json", Options{Algorithms: []string{"pk"}, KeepRuns: true})[0].Report; r.Error == "" {
 		t.Errorf("kept run under a cap its estimate %d exceeds: not refused", whole)
+	}
+}
+
+// TestReceiptChainOverCap (redteam6): a ckpt/run@2 file of a few hundred
+// kilobytes whose token receipt lists each extend the one before by
+// reference decodes to a size quadratic in its length, since each list
+// is decoded as a copy. Reading and checking it count those copies and
+// refuse under the cap instead of being killed; a chain that adds
+// nothing shares the list and is read.
+func TestReceiptChainOverCap(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, add bool) string {
+		var b strings.Builder
+		b.WriteString(`{"format":"ckpt/run@2","algorithm":"pk","processes":["P0","P1","P2"],"options":{"restart_delay":1,"control_delay":0.5,"default_delay":1},"events":[` + "\n")
+		b.WriteString(`{"seq":0,"t":1,"p":"P0","kind":"send","msg":"m1","to":"P1","op":0,"copy":1,"pb":{"vt":{"set":[[0,0,1]]}}},` + "\n")
+		b.WriteString(`{"seq":1,"t":1,"p":"P1","kind":"recv","msg":"m1","from":"P0","op":0,"copy":1,"via":"net"},` + "\n")
+		b.WriteString(`{"seq":2,"t":2,"p":"P1","kind":"control_send","to":"P2","control":"token","body":{"origin":"P1","inc":0,"k":1,"received":[` + strings.Repeat(`["m1",0],`, 1999) + `["m1",0]]},"failure":0}`)
+		prev, keep := 2, 2000
+		for s := 3; s < 3003; s++ {
+			more := ""
+			if add {
+				more = `["m1",0]`
+			}
+			fmt.Fprintf(&b, ",\n"+`{"seq":%d,"t":2,"p":"P1","kind":"control_send","to":"P2","control":"token","body":{"origin":"P1","inc":0,"k":1,"received":{"of":%d,"keep":%d,"add":[%s]}},"failure":0}`, s, prev, keep, more)
+			if add {
+				prev, keep = s, keep+1
+			}
+		}
+		b.WriteString("\n]}\n")
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	p := &Pipeline{Mem: &Cap{Bytes: 40 << 20}}
+	chain := write("chain.json", true)
+	// Lists of 2001, 2002, … 5000 identities: 10,501,500 copied.
+	const want = "10501500 receipt identities its lists by reference copy"
+	if _, err := p.ReadRun(chain); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("read: %v, want a refusal naming %s", err, want)
+	}
+	if _, _, err := p.CheckFile(chain); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("check: %v, want a refusal naming the copied identities", err)
+	}
+	if _, err := p.ReadRun(write("shared.json", false)); err != nil {
+		t.Errorf("a chain that shares its list: %v", err)
 	}
 }

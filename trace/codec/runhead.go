@@ -36,8 +36,14 @@ type RunHead struct {
 	// once, counted by kind alone.
 	trace.Sizes
 	Vectors, InFlight int64
-	flight            int64 // in flight now
-	compactOnly       bool  // ScanCompactRun
+	// Copied counts the receipt identities that decoding copies: a list
+	// that extends an earlier one by reference (ckpt/run@2) is decoded
+	// as a new list of keep + add identities, unless it adds none and
+	// shares the earlier one. A chain of lists, each extending the one
+	// before, decodes to a size quadratic in its length.
+	Copied      int64
+	flight      int64 // in flight now
+	compactOnly bool  // ScanCompactRun
 }
 
 // ScanRun reads the header and message ids of the run in r (ckpt/run@1
@@ -148,14 +154,20 @@ func (h *RunHead) count(k trace.Kind) {
 
 // scanReceived interns the message ids of a receipt list as the second
 // pass does (received): [["m", inc], …], or ckpt/run@2's {"of": s,
-// "keep": k, "add": [...]}, whose list is add.
+// "keep": k, "add": [...]}, whose list is add, and counts what the
+// latter copies.
 func (d *runDecoder) scanReceived(f *frame, v []byte) {
+	keep := int32(-1) // not by reference
 	if len(v) > 0 && v[0] == '{' {
 		lw := &d.lw
-		if split(v, lw) != nil {
+		if split(v, lw) != nil || len(lw.Keep) == 0 {
 			return
 		}
+		keep, _ = intField(f, "body.received.keep", lw.Keep, 0)
 		v = lw.Add
 	}
-	d.received(f, v) // an error is the second pass's to report
+	// An error is the second pass's to report.
+	if add, _ := d.received(f, v); keep >= 0 && len(add) > 0 {
+		d.scan.Copied += int64(keep) + int64(len(add))
+	}
 }
