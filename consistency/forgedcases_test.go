@@ -33,6 +33,18 @@ func bundled(name string) func(t *testing.T) *trace.Trace {
 	}
 }
 
+// specTrace reads a trace of testdata/spec.
+func specTrace(name string) func(t *testing.T) *trace.Trace {
+	return func(t *testing.T) *trace.Trace {
+		t.Helper()
+		tr, err := codec.ReadTraceFile(filepath.Join("testdata", "spec", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+}
+
 // forged is a case whose run is src replayed through alg with the first
 // event edit selects (by seq, kind and process) changed by edit.
 func forged(property, name, witness, alg string, src func(*testing.T) *trace.Trace, pick func(run *trace.Run, e *trace.RunEvent) bool, edit func(run *trace.Run, e *trace.RunEvent)) propCase {
@@ -235,6 +247,11 @@ func forgedCases() []propCase {
 		forged(report.LogReplayRules, "forged-log-hmnr", "log event at seq", "hmnr", bundled("failure-free"),
 			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Recv },
 			func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Log }),
+		// An orphan discard names the failure whose announcement its
+		// process recorded (redteam7): failure 144's token reaches P1 at
+		// t=55.994, after the discard at seq 166 (t=52.886) that names it.
+		forged(report.LogReplayRules, "forged-discard-unheard-pk", "P1 had not recorded its announcement (P2, inc 0, k 7) by seq 166", "pk", specTrace("slow-tokens"),
+			at(166, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.Failure = 144 }),
 		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,
