@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -93,7 +94,9 @@ func Merge(in ...Input) (*Merged, error) {
 	for _, r := range recs {
 		files[r.p] = r.file
 	}
-	run, err := build(order, procs, files, alg)
+	// A trace-only recording's run is only a step to its trace, read by
+	// the run decoder, which wants every run to name its algorithm.
+	run, err := build(order, procs, files, cmp.Or(alg, "trace-only"))
 	if err != nil {
 		return nil, err
 	}

@@ -125,7 +125,7 @@ func normTrace(tr *trace.Trace) trace.Trace {
 // every algorithm's piggyback shape among them.
 func genRun(t *rapid.T) *trace.Run {
 	n := rapid.IntRange(1, 4).Draw(t, "procs")
-	run := &trace.Run{Name: "gen", Algorithm: rapid.SampledFrom([]string{"acme", "acme-textbook", "", "foreign \"x\""}).Draw(t, "alg")}
+	run := &trace.Run{Name: "gen", Algorithm: rapid.SampledFrom([]string{"acme", "acme-textbook", "x", "foreign \"x\""}).Draw(t, "alg")}
 	for i := 0; i < n; i++ {
 		run.Processes = append(run.Processes, drawName(t, "P", i, "proc"))
 	}

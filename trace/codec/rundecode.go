@@ -223,6 +223,11 @@ func (d *runDecoder) decode() (*trace.Run, error) {
 		}
 	}
 	d.hasAlg = true // the header is complete
+	if run.Algorithm == "" {
+		// Else deleting the name would make a forged run of ckpt's
+		// algorithms a foreign one, whose rules are unknown, not failed.
+		return nil, d.f.headerErr(`the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`)
+	}
 	if o := run.MissingOption(); o != "" {
 		return nil, d.f.headerErr("the run lacks %q, which %s always writes", o, run.Algorithm)
 	}

@@ -60,10 +60,14 @@ func TestReadRunRejects(t *testing.T) {
 		{"greater non-ASCII flag", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"greater":"1é"}}`), `run.json: event 0: "pb.greater" must be a string of 0s and 1s, one per process; found 'é'`},
 		{"greater length", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"greater":"011"}}`), `run.json: event 0: "pb.greater" must have one entry per process (2), not 3`},
 		{"taken empty", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"send","pb":{"taken":""}}`), `run.json: event 0: "pb.taken" must have one entry per process (2), not 0`},
-		{"dv length, processes last", `{"format":"ckpt/run@1","events":[{"t":0,"p":"P0","kind":"send","pb":{"dv":[1]}}],"processes":["P0","P1"]}`, `run.json: event 0: "pb.dv" must have one entry per process (2), not 1`},
+		{"dv length, processes last", `{"format":"ckpt/run@1","algorithm":"acme","events":[{"t":0,"p":"P0","kind":"send","pb":{"dv":[1]}}],"processes":["P0","P1"]}`, `run.json: event 0: "pb.dv" must have one entry per process (2), not 1`},
 		{"received shape", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"control_send","body":{"received":[["m"]]}}`), `run.json: event 0: "body.received" must be an array of ["msg", inc] pairs`},
 		{"source not a string", `{"format":"ckpt/run@1","processes":["P0"],"source":7,"events":[]}`, `run.json: "source" must be a string, not a number`},
 		{"algorithm null", `{"format":"ckpt/run@1","processes":["P0"],"algorithm":null,"events":[]}`, `run.json: "algorithm" must be a string, not null`},
+		// A forged run of ckpt's algorithms without its name would be a
+		// foreign one, judged unknown where it fails (ux6).
+		{"algorithm missing", `{"format":"ckpt/run@1","processes":["P0"],"events":[]}`, `run.json: the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`},
+		{"algorithm empty", `{"format":"ckpt/run@1","algorithm":"","processes":["P0"],"events":[]}`, `run.json: the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`},
 		{"missing p", runDoc(`{"seq":0,"t":0,"kind":"internal"}`), `run.json: event 0: missing "p"`},
 		{"truncated", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"internal"}`)[:120], `run.json: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
 	}
@@ -81,9 +85,9 @@ func TestReadRunRejects(t *testing.T) {
 // recorder without a trace file writes it so); before, it was refused.
 func TestReadRunSourceNull(t *testing.T) {
 	for _, in := range []string{
-		`{"format":"ckpt/run@1","processes":["P0"],"source":null,"events":[]}`,
-		`{"format":"ckpt/run@1","processes":["P0"],"source": null ,"events":[]}`,
-		`{"format":"ckpt/run@1","processes":["P0"],"source":null}` + "\n",
+		`{"format":"ckpt/run@1","algorithm":"acme","processes":["P0"],"source":null,"events":[]}`,
+		`{"format":"ckpt/run@1","algorithm":"acme","processes":["P0"],"source": null ,"events":[]}`,
+		`{"format":"ckpt/run@1","algorithm":"acme","processes":["P0"],"source":null}` + "\n",
 	} {
 		run, err := ReadRun("run.json", strings.NewReader(in))
 		if err != nil {
@@ -92,7 +96,7 @@ func TestReadRunSourceNull(t *testing.T) {
 			t.Errorf("%s: source %q, want none", in, run.Source)
 		}
 	}
-	run, err := ReadRun("run.json", strings.NewReader(`{"format":"ckpt/run@1","processes":["P0"],"source":"t.json","events":[]}`))
+	run, err := ReadRun("run.json", strings.NewReader(`{"format":"ckpt/run@1","algorithm":"acme","processes":["P0"],"source":"t.json","events":[]}`))
 	if err != nil || run.Source != "t.json" {
 		t.Errorf("source %v, %v; want t.json", run, err)
 	}
@@ -136,7 +140,7 @@ func TestDetect(t *testing.T) {
 
 func TestReadAnyFileLateFormat(t *testing.T) {
 	path := t.TempDir() + "/late.json"
-	in := `{"events":[{"t":0,"p":"P0","kind":"end","state":"done"}],"processes":["P0"],"format":"ckpt/run@1"}`
+	in := `{"events":[{"t":0,"p":"P0","kind":"end","state":"done"}],"processes":["P0"],"algorithm":"acme","format":"ckpt/run@1"}`
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
