@@ -148,12 +148,19 @@ func noted(r report.Report, path, note string) (report.Report, string) {
 // directory replay ran in, which is tried second. A source that is
 // missing, invalid or (a foreign algorithm's run) of other processes is
 // not used — equivalence is then unknown rather than judged against the
-// wrong program — and note says why ("" when the run names none). ckpt's
+// wrong program — and note says why ("" when a foreign or recorded run
+// names none). ckpt's
 // own algorithms replay the trace's processes in its order: their run
 // with another source fails equivalence (issue 28).
 func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string) {
 	if run.Source == "" || run.Source == "-" {
-		return nil, ""
+		if history.AlgOf(run) == history.Foreign || run.Options.Timing != "" {
+			return nil, ""
+		}
+		// A replay is judged against its trace: say so as loudly as
+		// when the file is gone (redteam7: deleting "source" from a
+		// forged run left equivalence unknown, with nothing on stderr).
+		return nil, `the run names no source trace ("source" is absent, or "-" for a trace replayed from stdin)`
 	}
 	var candidates []string
 	if !filepath.IsAbs(run.Source) && runPath != "-" {
