@@ -252,6 +252,20 @@ func forgedCases() []propCase {
 		// t=55.994, after the discard at seq 166 (t=52.886) that names it.
 		forged(report.LogReplayRules, "forged-discard-unheard-pk", "P1 had not recorded its announcement (P2, inc 0, k 7) by seq 166", "pk", specTrace("slow-tokens"),
 			at(166, trace.Discard), func(run *trace.Run, e *trace.RunEvent) { e.Failure = 144 }),
+		// Coordinated checkpointing's rounds (spec_coordinated.go,
+		// redteam7): an ack for another round than the request its
+		// checkpoint answered; an in-round skip by a process that starts
+		// no round; a block while blocked.
+		forged(report.LogReplayRules, "forged-ack-round-coordinated", "P1 acknowledges a round at seq 14 without a checkpoint that answers its request", "coordinated", bundled("failure-free"),
+			at(14, trace.ControlSend), func(run *trace.Run, e *trace.RunEvent) {
+				b := *run.Body(e)
+				b.Count++
+				e.Body = run.AddBody(&b)
+			}),
+		forged(report.LogReplayRules, "forged-skip-role-coordinated", "P1 skips its tick at seq 6 as in-round, yet it sends no round request", "coordinated", bundled("failure-free"),
+			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) { e.Reason = trace.ReasonInRound }),
+		forged(report.LogReplayRules, "forged-block-twice-coordinated", "P0 blocks at seq 23 while blocked since seq 3", "coordinated", bundled("failure-free"),
+			at(23, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Block }),
 		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,

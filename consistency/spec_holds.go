@@ -122,8 +122,9 @@ func (x *annIndex) heard(o, inc int32) bool {
 }
 
 // holds follows what holds each process: a receive's hold until its
-// unhold, restore or failure; a block until its resume; a PK restart
-// until its resume. A placement protocol never holds a receive: its
+// unhold, restore or failure; a block until its resume, during which the
+// process executes no op and blocks no further; a PK restart until its
+// resume. A placement protocol never holds a receive: its
 // receives deliver every copy, with a forced checkpoint first where its
 // rule demands one.
 func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
@@ -154,9 +155,16 @@ func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
 		}
 		ps.recvHold = seq
 	case trace.Block:
+		if h := ps.procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+			s.badf(logReplayAt, []int32{h, seq}, "%s blocks at seq %d while blocked since seq %d\na block holds the whole process until its resume", s.name(e.P), seq, h)
+		}
 		ps.procHold = seq
 	case trace.Resume:
 		ps.procHold = history.None
+	case trace.Send, trace.Recv, trace.Internal:
+		if h := ps.procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+			s.badf(logReplayAt, []int32{h, seq}, "%s executes op %d at seq %d while blocked since seq %d\na block holds the whole process: it executes no op until its resume", s.name(e.P), e.Op, seq, h)
+		}
 	}
 }
 

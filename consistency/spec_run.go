@@ -25,9 +25,11 @@ import (
 type runSpec struct {
 	*specFrame
 	proto protocol
-	procs []runProc
-	lastT trace.Time
-	ended int32 // seq of the first end event, or None
+	// rounds are a coordinated run's (spec_coordinated.go), else nil.
+	rounds *roundSpec
+	procs  []runProc
+	lastT  trace.Time
+	ended  int32 // seq of the first end event, or None
 	// flight are the control_sends not yet received, in send order.
 	flight []int32
 	// heard holds (process, fail seq) once the process heard of that
@@ -62,6 +64,8 @@ func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	s := &runSpec{specFrame: f, procs: procs, ended: history.None, heard: map[[2]int32]bool{}, posChecks: newResult(ruleNames[equivalenceAt])}
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
+	case history.Coordinated:
+		s.rounds = newRoundSpec(len(procs))
 	case history.MS, history.Textbook:
 		s.proto = newMSSpec(f)
 	case history.PK:
@@ -93,7 +97,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	case trace.Recv, trace.Internal:
 		s.op(seq, e)
 	case trace.Checkpoint:
-		if e.CkptType == trace.CkptBasic && !s.env.answersRound(s.m, e) {
+		if e.CkptType == trace.CkptBasic && !s.rounds.answers(s.m, e) {
 			s.environment(seq, e)
 		}
 		s.downTick(seq, e)
@@ -101,6 +105,7 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	case trace.CheckpointSkipped:
 		s.environment(seq, e)
 		s.downTick(seq, e)
+		s.rounds.skipped(seq, e)
 	case trace.Fail:
 		if at := s.environment(seq, e); !s.b.Down(e.P) { // a fail of a down process is ignored
 			s.failedUntil(e, at)
@@ -112,10 +117,11 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 		s.discarded(seq, e)
 	case trace.ControlSend:
 		s.prompted(seq, e)
+		s.rounds.sent(s, seq, e)
 		s.flight = append(s.flight, seq)
 	case trace.ControlRecv:
 		s.controlArrived(seq, e)
-		s.env.roundRequested(seq, e)
+		s.rounds.requested(seq, e)
 		s.heard[[2]int32{e.P, e.Failure}] = true
 		s.attributed(seq, e)
 	case trace.Unconsumed:
@@ -192,6 +198,9 @@ func (s *runSpec) finish() {
 	}
 	s.posChecks = result{}
 	s.endRecords()
+	if s.rounds != nil {
+		s.rounds.finish(s)
+	}
 	if s.proto != nil {
 		s.proto.finish()
 	}

@@ -26,17 +26,10 @@ type envSpec struct {
 	// envIdx is, per process, the trace index of the latest tick or
 	// fail the run showed, or None.
 	envIdx []int32
-	// request is, per process, the coordinated round request it received
-	// and no checkpoint answered yet, or None; nil but in a coordinated
-	// run.
-	request []int32
 }
 
 func newEnvSpec(m *history.Model) envSpec {
 	env, np := envSpec{}, len(m.Run.Processes)
-	if m.Alg == history.Coordinated {
-		env.request = slices.Repeat([]int32{history.None}, np)
-	}
 	if ticks, fails := m.SrcEnv(); ticks != nil {
 		env.envIdx = slices.Repeat([]int32{history.None}, np)
 		env.ticks, env.fails = slices.Clone(ticks), slices.Clone(fails)
@@ -209,32 +202,6 @@ func (env *envSpec) restartedAt(s *runSpec, seq int32, e *trace.RunEvent) {
 	f := s.b.LastFail(e.P)
 	s.badf(equivalenceAt, []int32{seq}, "%s restarts at seq %d, t=%s, not at t=%s\n%[1]s failed at seq %[5]d, t=%[6]s, and a process is down for its fail's down time (its own, else restart_delay), %[7]s, so it restarts at t=%[4]s",
 		s.name(e.P), seq, e.T, at, f, s.m.Event(f).T, at-s.m.Event(f).T)
-}
-
-// Coordinated checkpointing places a round's checkpoints by protocol,
-// not at timer ticks (docs/protocols.md): the initiator's tick starts a
-// round with a basic checkpoint, and every other process takes its
-// round checkpoint, also basic, when the request reaches it. So in a
-// coordinated run a basic checkpoint is a timer tick of the trace unless
-// it answers a round request that reached its process at the same
-// instant and that no checkpoint has answered yet.
-
-// roundRequested records a coordinated round's request arriving.
-func (env *envSpec) roundRequested(seq int32, e *trace.RunEvent) {
-	if env.request != nil && e.Control == trace.ControlRequest {
-		env.request[e.P] = seq
-	}
-}
-
-// answersRound reports whether the basic checkpoint e answers a round
-// request its process received at the same instant, and marks it
-// answered.
-func (env *envSpec) answersRound(m *history.Model, e *trace.RunEvent) bool {
-	if env.request == nil || env.request[e.P] == history.None || m.Event(env.request[e.P]).T != e.T {
-		return false
-	}
-	env.request[e.P] = history.None
-	return true
 }
 
 // endRecords judges every process's end record once the run is over: a

@@ -49,6 +49,9 @@ func (s *runSpec) clone(b *history.Builder) *runSpec {
 	}
 	c.flight, c.heard, c.skipped = slices.Clone(s.flight), maps.Clone(s.heard), slices.Clone(s.skipped)
 	c.env = s.env.clone(s.m, c.m)
+	if s.rounds != nil {
+		c.rounds = s.rounds.clone()
+	}
 	c.posChecks.Violations = slices.Clone(s.posChecks.Violations)
 	switch p := s.proto.(type) {
 	case *msSpec:
@@ -74,7 +77,7 @@ func (f *specFrame) clone(b *history.Builder) *specFrame {
 // still to come are to's, past as many as env's were.
 func (env envSpec) clone(from, to *history.Model) envSpec {
 	c := env
-	c.envIdx, c.request = slices.Clone(env.envIdx), slices.Clone(env.request)
+	c.envIdx = slices.Clone(env.envIdx)
 	if env.ticks == nil {
 		return c
 	}
