@@ -273,7 +273,7 @@ wide() {
       for b in new ${OLD:+old}; do
         if [[ $b == old ]]; then ckpt=$OLD; else ckpt=$new; fi
         # shellcheck disable=SC2086
-        once $cmd "$f"
+        once "$ckpt" $cmd "$f"
         best[$b.w]=$(least "$w" "${best[$b.w]:-$w}") best[$b.c]=$(least "$c" "${best[$b.c]:-$c}") best[$b.r]=$(least "$r" "${best[$b.r]:-$r}")
       done
     done
