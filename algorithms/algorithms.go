@@ -58,7 +58,7 @@ var All = []Algorithm{
 		Name:     "ms",
 		Doc:      "Manivannan–Singhal quasi-synchronous checkpointing and recovery (SPEC §4)",
 		Recovery: true,
-		Variants: []Variant{{Name: ms.Textbook, Doc: "the seed's scalar inc/rec_line rules, literally"}},
+		Variants: []Variant{{Name: ms.Textbook, Doc: "the scalar inc/rec_line rules of ckpt's original design note, literally (docs/ms.md)"}},
 		New:      func(v string, tr *trace.Trace) (replay.Algorithm, error) { return ms.New(v, tr) },
 	},
 	{

@@ -12,8 +12,8 @@ func newCheckCmd(ios *IO) *cobra.Command {
 	f := &reportFlags{}
 	c := &cobra.Command{
 		Use:   "check [flags] RUN...",
-		Short: "Check recorded runs (ckpt/run@1) as they are, replaying nothing",
-		Long: `check reads runs (ckpt/run@1) — written by ckpt replay or recorded by
+		Short: "Check recorded runs (ckpt/run@1 or @2) as they are, replaying nothing",
+		Long: `check reads runs (ckpt/run@1 or @2) — written by ckpt replay or recorded by
 another implementation — and judges every property of the consistency
 checker on them as they are. "-" reads stdin; a directory means every run
 in it, in name order (what else it holds is skipped, saying so on

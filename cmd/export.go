@@ -31,7 +31,7 @@ func newExportShivizCmd(ios *IO) *cobra.Command {
 	var quiet bool
 	c := &cobra.Command{
 		Use:   "shiviz [flags] RUN",
-		Short: "Write a run (ckpt/run@1) as a ShiViz log",
+		Short: "Write a run (ckpt/run@1 or @2) as a ShiViz log",
 		Long: `Write a run as a log that ShiViz (https://distributedclocks.github.io/shiviz/)
 visualises: its first line is the regular expression to paste into ShiViz,
 then one line per event: process, vector clock, text. Sends, receives and

@@ -95,10 +95,11 @@ func NewRootCmd(ios *IO) *cobra.Command {
 		Short: "Replay and verify checkpointing and rollback recovery",
 		Long: `ckpt replays execution traces of message-passing systems through the
 Manivannan–Singhal quasi-synchronous checkpointing algorithm (ms) and the
-Peterson–Kearns vector-time rollback algorithm (pk), and an independent
-consistency checker proves or refutes, with witnesses, that every recovery
-line is orphan-free, that logging and replay lose and duplicate nothing,
-and that there is no domino effect.`,
+Peterson–Kearns vector-time rollback algorithm (pk) — or the
+checkpoint-placement protocols bcs, fdas, hmnr and coordinated — and an
+independent consistency checker proves or refutes, with witnesses, that
+every recovery line is orphan-free, that logging and replay lose and
+duplicate nothing, and that there is no domino effect.`,
 		Version:       Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,

@@ -15,7 +15,7 @@ func newValidateCmd(ios *IO) *cobra.Command {
 		Short: "Check the format and causality of traces and runs",
 		Long: `Validate checks execution traces (ckpt/trace@1) against every rule of the
 trace format — format, processes, times, kinds, message causality — and runs
-(ckpt/run@1) structurally. It replays nothing.
+(ckpt/run@1 or @2) structurally. It replays nothing.
 
 Each FILE may be a trace or run in JSON or JSON Lines, optionally gzip-
 compressed, "-" for standard input, or a directory, meaning every *.json,

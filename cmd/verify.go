@@ -16,9 +16,10 @@ func newVerifyCmd(ios *IO) *cobra.Command {
 	f := &reportFlags{}
 	c := &cobra.Command{
 		Use:   "verify [flags] FILE...",
-		Short: "Replay traces through ms and/or pk and check every recovery",
-		Long: `verify replays each execution trace (ckpt/trace@1) through --algo ms, pk
-or both (the default) and runs the consistency checker on every run: are
+		Short: "Replay traces through ms, pk or a placement protocol and check every run",
+		Long: `verify replays each execution trace (ckpt/trace@1) through --algo ms, pk,
+both (the default), or a checkpoint-placement protocol (bcs, fdas, hmnr,
+coordinated) and runs the consistency checker on every run: are
 the recovery lines orphan-free, is nothing lost or delivered twice, do the
 logging and replay rules hold, is there no domino effect, ... "-" reads
 stdin; a directory means every trace in it, in name order (what else it

@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"fmt"
+
 	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/rline"
@@ -64,6 +66,18 @@ func maxLine(m *history.Model, fi int, sorted [][]bool, msgs *[]rline.Msg) []rep
 		}
 	}
 	return out
+}
+
+// noMaxLine says why maxLine gave failure f no line, for the report to
+// print beside the extra figures it leaves blank.
+func noMaxLine(f *history.Failure) string {
+	switch {
+	case f.Restart == history.None:
+		return "no max line or extra: the failed process does not restart in the run"
+	case f.Snap.Heads == nil:
+		return fmt.Sprintf("no max line or extra: ckpt snapshots at most %d live ops per run to draw max lines, and this failure's snapshot would pass that bound", history.SnapshotBudget)
+	}
+	return "no max line or extra: the run's checkpoints and receipts do not let one be drawn"
 }
 
 // Extra sums, over the processes, the rollback of failure fi's recovery

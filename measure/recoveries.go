@@ -51,8 +51,12 @@ func Recoveries(m *history.Model) []report.Recovery {
 				le.Pos = f.Snap.LiveAt[p]
 			}
 			if rec.MaxLine != nil {
-				le.Extra = le.Undone - rec.MaxLine[p].Undone
+				extra := le.Undone - rec.MaxLine[p].Undone
+				le.Extra = &extra
 			}
+		}
+		if rec.MaxLine == nil {
+			rec.Note = noMaxLine(f)
 		}
 	}
 	return out

@@ -1,14 +1,19 @@
 package measure
 
 import (
+	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/ckpt-dev/ckpt/algorithms/mutants"
 	"github.com/ckpt-dev/ckpt/consistency"
+	"github.com/ckpt-dev/ckpt/consistency/history"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace/gen/gentest"
 )
 
@@ -46,7 +51,9 @@ func sumLine(rec *report.Recovery) (s Sum, extra int) {
 	for i := range rec.Line {
 		le := &rec.Line[i]
 		s.Undone += le.Undone
-		extra += le.Extra
+		if le.Extra != nil {
+			extra += *le.Extra
+		}
 		if le.Restore != nil {
 			s.Rolled++
 		}
@@ -55,4 +62,37 @@ func sumLine(rec *report.Recovery) (s Sum, extra int) {
 		}
 	}
 	return s, extra
+}
+
+// TestNoMaxLineLeavesExtraBlank: a failure whose max line was not drawn
+// (here its snapshot is dropped, as past history.SnapshotBudget) gets
+// no extra figures, JSON null rather than a 0 that reads as measured,
+// and a note saying why; the failures that have one keep their figures.
+func TestNoMaxLineLeavesExtraBlank(t *testing.T) {
+	tr, err := codec.ReadTraceFile("../testdata/traces/forced.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alg, err := mutants.New("ms", "", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m := consistency.Judge(run, tr)
+	if len(m.Failures) == 0 || Recoveries(m)[0].Line[0].Extra == nil {
+		t.Fatal("forced.json: want a failure with a max line")
+	}
+	m.Failures[0].Snap.Heads = nil
+	rec := Recoveries(m)[0]
+	if rec.MaxLine != nil || !strings.Contains(rec.Note, strconv.Itoa(history.SnapshotBudget)) {
+		t.Errorf("max line %v, note %q; want none, and a note naming the bound", rec.MaxLine, rec.Note)
+	}
+	for _, le := range rec.Line {
+		if b, _ := json.Marshal(le); !strings.Contains(string(b), `"extra":null`) {
+			t.Errorf("%s", b)
+		}
+	}
 }

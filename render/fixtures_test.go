@@ -6,6 +6,7 @@ import (
 )
 
 func i32(v int32) *int32 { return &v }
+func ip(v int) *int      { return &v }
 
 func vt(pairs ...int32) report.VT {
 	out := make(report.VT, 0, len(pairs)/2)
@@ -44,9 +45,9 @@ func cleanPair() []report.Report {
 			Failure: report.FailureRef{P: "P1", T: 2 * sec, Seq: 41},
 			RecLine: i32(3),
 			Line: []report.LineEntry{
-				{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: 1, Cause: "request"},
-				{P: "P1", Restore: i32(3), Sn: i32(3), Pos: 6, Undone: 2, Cause: "restart"},
-				{P: "P2", Pos: 7, Cause: "none"},
+				{P: "P0", Restore: i32(2), Sn: i32(3), Pos: 5, Undone: 4, Replayed: 1, Extra: ip(1), Cause: "request"},
+				{P: "P1", Restore: i32(3), Sn: i32(3), Pos: 6, Undone: 2, Extra: ip(0), Cause: "restart"},
+				{P: "P2", Pos: 7, Extra: ip(0), Cause: "none"},
 			},
 			ControlMessages: 2,
 			MaxLine: []report.MaxLineEntry{
@@ -82,9 +83,9 @@ func cleanPair() []report.Report {
 			Failure:      report.FailureRef{P: "P1", T: 2500 * trace.Second / 1000, Seq: 40},
 			Announcement: &report.Announcement{Inc: 0, K: 6},
 			Line: []report.LineEntry{
-				{P: "P0", Restore: i32(1), VT: vt(0, 3, 0, 1, 0, 0), Pos: 4, Undone: 1, Discarded: 1, Extra: -2, Cause: "token"},
-				{P: "P1", Restore: i32(2), VT: vt(0, 2, 0, 5, 0, 1), Pos: 6, Undone: 2, Replayed: 1, Resent: 1, Cause: "restart"},
-				{P: "P2", VT: vt(0, 0, 1, 6, 0, 7), Pos: 7, Cause: "none"},
+				{P: "P0", Restore: i32(1), VT: vt(0, 3, 0, 1, 0, 0), Pos: 4, Undone: 1, Discarded: 1, Extra: ip(-2), Cause: "token"},
+				{P: "P1", Restore: i32(2), VT: vt(0, 2, 0, 5, 0, 1), Pos: 6, Undone: 2, Replayed: 1, Resent: 1, Extra: ip(0), Cause: "restart"},
+				{P: "P2", VT: vt(0, 0, 1, 6, 0, 7), Pos: 7, Extra: ip(0), Cause: "none"},
 			},
 			ControlMessages: 3,
 		}},
@@ -134,9 +135,9 @@ func violatingPair() []report.Report {
 			{
 				Failure: report.FailureRef{P: "P0", T: 3 * sec, Seq: 52}, RecLine: i32(1),
 				Line: []report.LineEntry{
-					{P: "P0", Restore: i32(1), Sn: i32(1), Pos: 2, Undone: 3, Cause: "restart"},
-					{P: "P1", Restore: i32(1), Sn: i32(1), Pos: 3, Undone: 2, Discarded: 1, Extra: 0, Cause: "request"},
-					{P: "P2", Pos: 5, Cause: "none"},
+					{P: "P0", Restore: i32(1), Sn: i32(1), Pos: 2, Undone: 3, Extra: ip(0), Cause: "restart"},
+					{P: "P1", Restore: i32(1), Sn: i32(1), Pos: 3, Undone: 2, Discarded: 1, Extra: ip(0), Cause: "request"},
+					{P: "P2", Pos: 5, Extra: ip(0), Cause: "none"},
 				},
 				ControlMessages: 2,
 			},
@@ -145,9 +146,10 @@ func violatingPair() []report.Report {
 				Line: []report.LineEntry{
 					{P: "P0", Pos: 2, Cause: "none"},
 					{P: "P1", Pos: 3, Cause: "none"},
-					{P: "P2", Restore: i32(2), Sn: i32(2), Pos: 4, Undone: 1, Replayed: 2, Extra: -1, Cause: "restart"},
+					{P: "P2", Restore: i32(2), Sn: i32(2), Pos: 4, Undone: 1, Replayed: 2, Cause: "restart"},
 				},
 				ControlMessages: 2,
+				Note:            "no max line or extra: ckpt snapshots at most 2000000 live ops per run to draw max lines, and this failure's snapshot would pass that bound",
 			},
 		},
 		Baseline: report.Baseline{Uncoordinated: report.Uncoordinated{Domino: false, Undone: 9, Useless: 0}},
@@ -167,9 +169,9 @@ func violatingPair() []report.Report {
 		Recoveries: []report.Recovery{{
 			Failure: report.FailureRef{P: "P0", T: 3 * sec, Seq: 50}, Announcement: &report.Announcement{Inc: 0, K: 2},
 			Line: []report.LineEntry{
-				{P: "P0", Restore: i32(1), VT: vt(0, 2, 0, 0, 0, 0), Pos: 2, Undone: 3, Cause: "restart"},
-				{P: "P1", Restore: i32(0), VT: vt(0, 0, 0, 0, 0, 0), Pos: 0, Undone: 3, Cause: "token", Extra: 1},
-				{P: "P2", Pos: 5, Cause: "none"},
+				{P: "P0", Restore: i32(1), VT: vt(0, 2, 0, 0, 0, 0), Pos: 2, Undone: 3, Extra: ip(0), Cause: "restart"},
+				{P: "P1", Restore: i32(0), VT: vt(0, 0, 0, 0, 0, 0), Pos: 0, Undone: 3, Cause: "token", Extra: ip(1)},
+				{P: "P2", Pos: 5, Extra: ip(0), Cause: "none"},
 			},
 			ControlMessages: 3,
 		}},

@@ -13,12 +13,16 @@ import (
 func AlgorithmHelp() string {
 	var b strings.Builder
 	b.WriteString("Algorithms (--algo):\n")
+	w := 0 // the names' column, as wide as the longest
+	for _, a := range algorithms.All {
+		w = max(w, displayWidth(a.Name))
+	}
 	for _, a := range algorithms.All {
 		doc := a.Doc
 		if !a.Recovery {
 			doc += " (checkpointing only)"
 		}
-		hang(&b, fmt.Sprintf("  %-10s ", a.Name), doc)
+		hang(&b, fmt.Sprintf("  %-*s ", w, a.Name), doc)
 		for _, v := range a.Variants {
 			hang(&b, "    --variant "+v.Name+": ", v.Doc)
 		}

@@ -80,11 +80,11 @@ func recoveryBlocks(r *report.Report, i int, used []bool) []block {
 	for _, e := range rec.Line {
 		story = append(story, item{head: storyLine(e)})
 	}
-	return []block{
-		{kind: heading, level: 2, text: title},
-		{kind: tableBlock, table: lineTable(rec, base)},
-		{kind: list, items: story},
+	blocks := []block{{kind: heading, level: 2, text: title}, {kind: tableBlock, table: lineTable(rec, base)}}
+	if rec.Note != "" {
+		blocks = append(blocks, block{kind: para, text: "Note: " + rec.Note + "."})
 	}
+	return append(blocks, block{kind: list, items: story})
 }
 
 // lineHeader and lineRight are a recovery line's columns, and which of
@@ -136,8 +136,11 @@ func lineCells(rec *report.Recovery, e report.LineEntry, base *report.Uncoordina
 			cause = "-"
 		}
 	}
-	extra := cell{text: signed(e.Extra)}
-	if e.Extra > 0 {
+	extra := cell{text: "-"}
+	if e.Extra != nil {
+		extra.text = signed(*e.Extra)
+	}
+	if e.Extra != nil && *e.Extra > 0 {
 		extra.tone = warn
 	}
 	undone := cell{text: strconv.Itoa(e.Undone)}
@@ -232,10 +235,11 @@ func storyLine(e report.LineEntry) string {
 	}
 	s += fmt.Sprintf(", resuming at op %d", e.Pos)
 	switch {
-	case e.Extra > 0:
-		s += fmt.Sprintf("; %s more than the maximum consistent line", plural(e.Extra, "op", "ops"))
-	case e.Extra < 0:
-		s += fmt.Sprintf("; logging saved %s against the maximum consistent line", plural(-e.Extra, "op", "ops"))
+	case e.Extra == nil:
+	case *e.Extra > 0:
+		s += fmt.Sprintf("; %s more than the maximum consistent line", plural(*e.Extra, "op", "ops"))
+	case *e.Extra < 0:
+		s += fmt.Sprintf("; logging saved %s against the maximum consistent line", plural(-*e.Extra, "op", "ops"))
 	}
 	return s
 }

@@ -202,7 +202,7 @@ func wideReport() report.Report {
 			pairs[j] = int32(i + j)
 		}
 		rec.Line = append(rec.Line, report.LineEntry{P: fmt.Sprintf("Process%d", i), Restore: i32(int32(i)), VT: vt(pairs...),
-			Pos: 100, Undone: 12, Replayed: 3, Discarded: 1, Resent: 2, Extra: -3, Cause: "token"})
+			Pos: 100, Undone: 12, Replayed: 3, Discarded: 1, Resent: 2, Extra: ip(-3), Cause: "token"})
 	}
 	return r
 }

@@ -110,6 +110,9 @@ type Recovery struct {
 	// MaxLine is the maximum consistent recovery line of checkpoints
 	// (Wang 1997) the Extra figures compare against.
 	MaxLine []MaxLineEntry `json:"max_line,omitempty"`
+	// Note says why MaxLine is absent, so that a reader does not take
+	// the missing extra figures for zero; empty when it is there.
+	Note string `json:"note,omitempty"`
 }
 
 // LineEntry is one process's part in a recovery.
@@ -128,8 +131,9 @@ type LineEntry struct {
 	Resent    int    `json:"resent"`
 	// Extra is ops the algorithm undid minus ops the maximum consistent
 	// recovery line of checkpoints undoes; negative where logging saved
-	// work.
-	Extra int `json:"extra"`
+	// work; nil where that line was not computed (Recovery.Note says
+	// why).
+	Extra *int `json:"extra"`
 	// Cause says why it rolled back ("restart", "request", "message",
 	// "token"), or "none".
 	Cause string `json:"cause,omitempty"`

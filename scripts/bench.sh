@@ -10,7 +10,7 @@
 #
 # Environment:
 #   SECTIONS  which tables, in order (default "versus scaling failures procs"):
-#             versus    the issue-29 trace (16 processes, 10^6 events, 10
+#             versus    the 10^6-event trace (16 processes, 10^6 events, 10
 #                       failures, seed 4242): validate and verify --algo
 #                       ms|pk|both, this build and CKPT_BASE (if set) in
 #                       interleaved rounds, with the ratios new/base and
@@ -19,11 +19,11 @@
 #                       verify --algo ms|pk|both, and their ratios to validate
 #             scaling   verify --algo both over SIZES events, 16 processes
 #             failures  4 processes: 100 ops with 1,000/3,000/6,000 failures,
-#                       10^5 ops with 10^5 failures (issue 17, target 1)
+#                       10^5 ops with 10^5 failures
 #             procs     10^5 processes × 10^6 events under ms; 4,096 processes
-#                       × 10^6 events under both (issue 17, target 2)
-#             wide      PK at 4,096 processes × 10^6 events, no failures
-#                       (issue 33): replay --algo pk -o and the run's size,
+#                       × 10^6 events under both
+#             wide      PK at 4,096 processes × 10^6 events, no failures:
+#                       replay --algo pk -o and the run's size,
 #                       verify --algo pk and --algo ms; with OLD=/path/ckpt
 #                       each command of that build too, in rounds
 #             small     a few seconds in all: the sections above at small sizes
@@ -103,7 +103,7 @@ measure() {
 # and sets walls, cpus and rsss (the least of each command's runs, in
 # the order given). Interleaved, a slow spell of a shared host slows
 # every command of a round alike instead of the one measured during it,
-# so the ratios between them hold still (issue 17: run one after the
+# so the ratios between them hold still (run one after the
 # other, verify's ratio to validate moved 3.6-4.2x within minutes).
 rounds() {
   local i k args
@@ -139,7 +139,7 @@ gen() { # gen FILE PROCS EVENTS FAILURES
   "$ckpt" gen --procs "$2" --events "$3" --failures "$4" --seed 1 --max-events 100000000 -o "$1"
 }
 
-# versus: validate and verify --algo ms|pk|both on the issue-29 trace,
+# versus: validate and verify --algo ms|pk|both on the 10^6-event trace,
 # this build and CKPT_BASE in interleaved rounds.
 versus() {
   local f="$tmp/big.jsonl" bins=("$ckpt") k=0 label b
@@ -273,7 +273,7 @@ wide() {
       for b in new ${OLD:+old}; do
         if [[ $b == old ]]; then ckpt=$OLD; else ckpt=$new; fi
         # shellcheck disable=SC2086
-        once $cmd "$f"
+        once "$ckpt" $cmd "$f"
         best[$b.w]=$(least "$w" "${best[$b.w]:-$w}") best[$b.c]=$(least "$c" "${best[$b.c]:-$c}") best[$b.r]=$(least "$r" "${best[$b.r]:-$r}")
       done
     done

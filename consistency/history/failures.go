@@ -75,10 +75,10 @@ func (b *Builder) candidate(h Handling) {
 	}
 }
 
-// snapshotBudget bounds the live receipts copied for max-line snapshots,
+// SnapshotBudget bounds the live receipts copied for max-line snapshots,
 // counted as the live ops of every process at each fail instant, so runs
 // with very many failures stay linear; beyond it max lines are left out.
-const snapshotBudget = 2_000_000
+const SnapshotBudget = 2_000_000
 
 // snapshot records the whole system's state at a fail instant for the
 // maximum consistent recovery line: live counts, the head of each
@@ -95,7 +95,7 @@ func (b *Builder) snapshot(f *Failure) {
 		s.LiveAt[q] = int32(len(b.procs[q].Live))
 		total += len(b.procs[q].Live)
 	}
-	if b.snapshotUsed+total > snapshotBudget {
+	if b.snapshotUsed+total > SnapshotBudget {
 		return
 	}
 	b.snapshotUsed += total

@@ -2,8 +2,10 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -92,4 +94,40 @@ func ReadAnyFile(path string) (*trace.Trace, *trace.Run, error) {
 	}
 	tr, err := ReadTrace(path, f)
 	return tr, nil, err
+}
+
+// recordingFormat is record.Format (that package imports this one): a
+// recording is read by ckpt import, not as a trace.
+const recordingFormat = "ckpt/recording@1"
+
+// kindHint ends the message that a document is not the format wanted
+// with what it is and which command reads it, got being its "format"
+// ("" when it has none, or is no JSON object at all); nothing for a
+// ckpt format this build does not know, whose version says enough.
+func kindHint(got, want string) string {
+	switch {
+	case got == RunFormat || got == RunFormat2:
+		return " (a ckpt run: use ckpt check)"
+	case got == TraceFormat:
+		return " (a ckpt trace: use ckpt verify)"
+	case got == recordingFormat:
+		return " (a recording: use ckpt import)"
+	case strings.HasPrefix(got, "ckpt/"):
+		return ""
+	case want == RunFormat:
+		return "; not a ckpt run (ckpt replay writes them)"
+	}
+	return "; not a ckpt trace: if it is a ShiViz log or OTLP, Jaeger or Zipkin spans, use ckpt import"
+}
+
+// notJSON is the error of input whose first value is not JSON: a log
+// of another tool, most likely, which kindHint points to import; a read
+// error says what it says.
+func (f *frame) notJSON(err error) error {
+	err = f.malformed(err)
+	var ie *trace.InputError
+	if errors.As(err, &ie) && f.tap.rerr == nil {
+		ie.Msg += kindHint("", f.format)
+	}
+	return err
 }

@@ -127,7 +127,7 @@ func (f *frame) read(c container, procs *procNames) error {
 		return err
 	}
 	if !f.hasFormat {
-		return f.headerErr(`missing "format" (want %q)`, f.format)
+		return f.headerErr(`missing "format" (want %q)%s`, f.format, kindHint("", f.format))
 	}
 	var err error
 	if f.hasEvents {
@@ -198,16 +198,16 @@ func (f *frame) open() error {
 	case err == io.EOF && f.tap.rerr == nil:
 		return f.headerErr("empty input: expected a %s JSON object", f.format)
 	case err != nil:
-		return f.malformed(err)
+		return f.notJSON(err)
 	case k == 't' || k == 'f' || k == 'n':
 		// Only its first byte has been looked at: text that is not JSON
 		// at all is malformed, not of the wrong type.
 		if err := f.dec.SkipValue(); err != nil {
-			return f.malformed(err)
+			return f.notJSON(err)
 		}
 	}
 	if k != '{' {
-		return f.headerErr("expected a JSON object, found %s", kindOf(byte(k)))
+		return f.headerErr("expected a JSON object, found %s%s", kindOf(byte(k)), kindHint("", f.format))
 	}
 	if _, err = f.dec.ReadToken(); err != nil {
 		return f.malformed(err)
@@ -270,7 +270,7 @@ func (f *frame) formatField() error {
 	f.hasFormat = true
 	s := text(v, &f.buf)
 	if string(s) != f.format && (f.format != RunFormat || string(s) != RunFormat2) {
-		return f.headerErr(`"format" is %q, want %q`, s, f.format)
+		return f.headerErr(`"format" is %q, want %q%s`, s, f.format, kindHint(string(s), f.format))
 	}
 	f.seen = string(s)
 	return nil

@@ -24,7 +24,7 @@ func TestRejectJSON(t *testing.T) {
 		name, in, want string
 	}{
 		{"empty input", "", `bad.json: empty input: expected a ckpt/trace@1 JSON object`},
-		{"not an object", `[1]`, `bad.json: expected a JSON object, found an array`},
+		{"not an object", `[1]`, `bad.json: expected a JSON object, found an array; not a ckpt trace: if it is a ShiViz log or OTLP, Jaeger or Zipkin spans, use ckpt import`},
 		{"malformed header", `{"format" "x"}`, `bad.json: line 1: malformed JSON: invalid character '"' after object name (expecting ':')`},
 		// A name given twice: which one counts would be a guess.
 		{"field twice", doc(`{"t":1,"p":"P0","kind":"send","to":"P1","msg":"m1","msg":"m2"}`), `bad.json: event 0: "msg" is given twice`},
@@ -35,8 +35,10 @@ func TestRejectJSON(t *testing.T) {
 		{"trailing data", doc() + "{}", `bad.json: line 4: unexpected data after the JSON document`},
 		{"invalid number", doc(`{"t":01,"p":"P0","kind":"internal"}`), `bad.json: event 0: malformed JSON: invalid character '1' after object value (expecting ',' or '}')`},
 		{"bad literal", doc(`{"t":1,"p":"P0","kind":"internal","x":nul}`), `bad.json: event 0: malformed JSON: invalid character '}' in literal null (expecting 'l')`},
-		{"missing format", `{"processes":["P0"],"events":[]}`, `bad.json: missing "format" (want "ckpt/trace@1")`},
-		{"wrong format", `{"format":"ckpt/run@1","processes":["P0"],"events":[]}`, `bad.json: "format" is "ckpt/run@1", want "ckpt/trace@1"`},
+		{"missing format", `{"processes":["P0"],"events":[]}`, `bad.json: missing "format" (want "ckpt/trace@1"); not a ckpt trace: if it is a ShiViz log or OTLP, Jaeger or Zipkin spans, use ckpt import`},
+		{"wrong format", `{"format":"ckpt/run@1","processes":["P0"],"events":[]}`, `bad.json: "format" is "ckpt/run@1", want "ckpt/trace@1" (a ckpt run: use ckpt check)`},
+		{"a recording", `{"format":"ckpt/recording@1","process":"P0"}`, `bad.json: "format" is "ckpt/recording@1", want "ckpt/trace@1" (a recording: use ckpt import)`},
+		{"not JSON", "(0) Node0 sent", `bad.json: line 1: malformed JSON: invalid character '(' at start of value; not a ckpt trace: if it is a ShiViz log or OTLP, Jaeger or Zipkin spans, use ckpt import`},
 		{"format not a string", `{"format":1}`, `bad.json: "format" must be a string, not a number`},
 		{"missing processes", `{"format":"ckpt/trace@1","events":[]}`, `bad.json: missing "processes"`},
 		{"empty processes", `{"format":"ckpt/trace@1","processes":[],"events":[]}`, `bad.json: "processes" must list at least one process`},

@@ -15,7 +15,7 @@ func runDoc(events ...string) string {
 
 func TestReadRunRejects(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"wrong format", `{"format":"ckpt/trace@1","processes":["P0"],"events":[]}`, `run.json: "format" is "ckpt/trace@1", want "ckpt/run@1"`},
+		{"wrong format", `{"format":"ckpt/trace@1","processes":["P0"],"events":[]}`, `run.json: "format" is "ckpt/trace@1", want "ckpt/run@1" (a ckpt trace: use ckpt verify)`},
 		{"missing processes", `{"format":"ckpt/run@1","events":[]}`, `run.json: missing "processes"`},
 		{"bad options", `{"format":"ckpt/run@1","processes":["P0"],"options":{"control_delay":0}}`, `run.json: options.control_delay must be a finite number > 0, got 0`},
 		{"bad timing", `{"format":"ckpt/run@1","processes":["P0"],"options":{"timing":"simulated"}}`, `run.json: options.timing must be "recorded", got "simulated"`},
