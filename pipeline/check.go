@@ -177,6 +177,14 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 			why = append(why, c+": not a regular file")
 			continue
 		}
+		if e, ok := p.decodeEstimate(c); ok {
+			// A gzip that inflates to gigabytes is refused here as when given
+			// directly (redteam6: it was read outside the cap, and killed).
+			if err := p.Mem.check(c, e); err != nil {
+				why = append(why, c+": "+Describe(err))
+				continue
+			}
+		}
 		tr, err := readTraceFile(c)
 		switch {
 		case err != nil:
