@@ -48,10 +48,10 @@ sampling; --shard I/N splits the schedules between CI jobs.
 The first failing schedule of each (algorithm, property) is shrunk and
 written as a standalone trace under --out (default: beside FILE, named
 after it without its extension, t.explore for t.json; every run replaces
-it): ckpt verify with the same --algo/--variant fails the same property
-on it. --format json writes every figure and the
-witnesses: ckpt explore merge combines the shards' into the whole
-exploration's report.
+the witnesses it wrote there, never another file): ckpt verify with the
+same --algo/--variant fails the same property on it. --format json
+writes every figure and the witnesses: ckpt explore merge combines the
+shards' into the whole exploration's report.
 
 Progress goes to stderr: a bar on a terminal, a line every 10 s
 elsewhere. SIGINT or SIGTERM stops the exploration cleanly: the report
@@ -72,7 +72,7 @@ invalid input or usage.`,
 	fl.Int64Var(&f.opts.Budget, "budget", explore.DefaultBudget, "most schedules to run; larger spaces are sampled")
 	fl.Uint64Var(&f.opts.Seed, "seed", 0, "seed of the sampling")
 	fl.StringVar(&f.shard, "shard", "1/1", "run only shard I of N (1-based), e.g. 2/4")
-	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: t.explore beside t.json, replaced by every run)")
+	fl.StringVar(&f.out, "out", "", "directory for witness traces (default: t.explore beside t.json; a run replaces the witnesses it wrote there)")
 	fl.BoolVar(&f.opts.StripFailures, "strip-failures", false, "drop the trace's own fail events first")
 	fl.BoolVar(&f.opts.NoReduce, "no-reduce", false, "run every schedule, not one per equivalence class")
 	return c
@@ -91,6 +91,10 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
+	dir := cmp.Or(f.out, explore.WitnessDir(path))
+	if err := checkOutputs(&f.report, dir); err != nil {
+		return err
+	}
 	ctx, stop := output.Trap()
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "explore", "schedules")
 	opts.Progress, opts.Pipeline = meter.Update, ios.pipe()
@@ -102,14 +106,23 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	if err != nil {
 		return exploreError(ios, f, path, err)
 	}
-	return finishExplore(ios, &f.report, res, cmp.Or(f.out, explore.WitnessDir(path)), signalStatus(ios, stop()))
+	return finishExplore(ios, &f.report, res, dir, signalStatus(ios, stop()))
+}
+
+// checkOutputs refuses, before the work, the outputs that could not be
+// written after it: -o, and the witness directory dir.
+func checkOutputs(rf *reportFlags, dir string) error {
+	if err := output.Check(rf.Output); err != nil {
+		return err
+	}
+	return output.CheckDir(dir)
 }
 
 // finishExplore writes res's witnesses into dir and res as the flags
 // ask, and turns it into the exit status: 128 + the signal that stopped
 // the exploration, else 1 if a schedule fails, else 0.
 func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, signal int) error {
-	wrote, err := explore.WriteWitnesses(res, dir)
+	wrote, tidy, err := explore.WriteWitnesses(res, dir)
 	if err != nil {
 		return err
 	}
@@ -119,6 +132,7 @@ func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, si
 	err = output.Write(rf.Output, ios.Out, func(w io.Writer) error {
 		return render.Explore(w, render.Format(rf.Format), res, rf.renderOptions(ios.Out))
 	})
+	tidy()
 	switch {
 	case err != nil:
 		return err

@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -68,6 +71,9 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 		return err
 	}
 	dir := cmp.Or(f.out, filepath.Join(filepath.Dir(paths[0]), filepath.Base(explore.WitnessDir(res.File))))
+	if err := checkOutputs(&f.report, dir); err != nil {
+		return err
+	}
 	return finishExplore(ios, &f.report, res, dir, 0)
 }
 
@@ -93,11 +99,28 @@ func readShard(ios *IO, path string) (*explore.Result, error) {
 	err = json.Unmarshal(b, &doc)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("not the --format json result of ckpt explore: %v", err)
+		return nil, fmt.Errorf("not the --format json result of ckpt explore: %s", notAResult(b, err))
 	case doc.Scope.Schedules == nil && doc.Verdict == "error":
 		return nil, fmt.Errorf("the shard could not explore %s: %s", doc.File, doc.Error)
 	case doc.Scope.Schedules == nil:
 		return nil, fmt.Errorf("not the --format json result of ckpt explore")
 	}
 	return &doc.Result, nil
+}
+
+// notAResult says in words what b, which does not decode as explore's
+// result (err), is instead.
+func notAResult(b []byte, err error) string {
+	var te *json.UnmarshalTypeError
+	switch t := bytes.TrimSpace(b); {
+	case !json.Valid(t):
+		return "malformed JSON: " + strings.TrimPrefix(err.Error(), "json: ")
+	case t[0] == '[':
+		return "a JSON array, where explore writes one object (verify's and check's --format json are arrays)"
+	case t[0] != '{':
+		return "a JSON value that is not an object, which explore writes"
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("its %q holds a JSON %s, which explore never writes there", te.Field, te.Value)
+	}
+	return "an object whose fields hold values explore never writes"
 }

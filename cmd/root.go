@@ -63,7 +63,7 @@ type IO struct {
 // pipe returns the pipeline this invocation reads, replays and checks
 // through: its memory cap is --max-memory, its stdin In (saying on
 // ErrOut that it waits when In is a terminal), and it records the files
-// it reads, which no output may replace (isInput).
+// it reads, which no output may replace (IsInput).
 func (ios *IO) pipe() *pipeline.Pipeline {
 	if ios.pl == nil {
 		stdin := ios.In

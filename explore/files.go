@@ -1,11 +1,12 @@
 package explore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/output"
@@ -29,71 +30,40 @@ func WitnessDir(input string) string {
 
 // WriteWitnesses writes every witness trace of r into dir as
 // ALGORITHM-PROPERTY.json, each atomically, records the paths in r, and
-// removes the witnesses an earlier run left there that this one does
-// not replace (a directory left empty goes too). It returns whether it
-// wrote any. dir is created if missing, its parent not.
-func WriteWitnesses(r *Result, dir string) (bool, error) {
-	var wrote []string
+// replaces what the last run of the same shard wrote there (manifest.go):
+// a witness it wrote that this run does not write again is removed,
+// unless it was changed since or is an input of this command. dir is
+// created if missing, its parent not. wrote says whether it wrote any;
+// tidy, called once the report is written (it may go in dir), removes
+// dir if ckpt created it and nothing is left in it.
+func WriteWitnesses(r *Result, dir string) (wrote bool, tidy func(), err error) {
+	_, statErr := os.Stat(dir)
+	m := readManifest(dir)
+	var mine []entry
 	for a := range r.Algorithms {
 		alg := &r.Algorithms[a]
 		for _, p := range alg.Properties {
 			if w := p.Witness; w != nil && w.Trace != nil {
-				if len(wrote) == 0 {
+				if len(mine) == 0 {
 					if err := output.MakeDir(dir); err != nil {
-						return false, err
+						return false, nil, err
 					}
+					m.created = m.created || errors.Is(statErr, os.ErrNotExist)
 				}
-				name := alg.Algorithm + "-" + p.Name + ".json"
-				w.Path = filepath.Join(dir, name)
-				err := output.Write(w.Path, nil, func(out io.Writer) error { return codec.WriteTrace(out, w.Trace, codec.WriteOptions{}) })
+				e := entry{shard: r.Scope.Shard, name: alg.Algorithm + "-" + p.Name + ".json"}
+				w.Path = filepath.Join(dir, e.name)
+				h := sha256.New()
+				err := output.Write(w.Path, nil, func(out io.Writer) error {
+					return codec.WriteTrace(io.MultiWriter(out, h), w.Trace, codec.WriteOptions{})
+				})
 				if err != nil {
-					return false, err
+					return false, nil, err
 				}
-				wrote = append(wrote, name)
+				e.sum = hex.EncodeToString(h.Sum(nil))
+				mine = append(mine, e)
 			}
 		}
 	}
-	return len(wrote) > 0, removeStale(dir, wrote)
-}
-
-// removeStale removes from dir the witness files not in keep — named
-// ALGORITHM-PROPERTY.json for a property explore reports — and dir
-// itself if that leaves it empty. Other files stay.
-func removeStale(dir string, keep []string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	left := len(entries)
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || slices.Contains(keep, name) || !isWitnessName(name) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, name)); err != nil {
-			return err
-		}
-		left--
-	}
-	if left == 0 {
-		return os.Remove(dir)
-	}
-	return nil
-}
-
-// isWitnessName reports whether name is ALGORITHM-PROPERTY.json.
-func isWitnessName(name string) bool {
-	stem, ok := strings.CutSuffix(name, ".json")
-	if !ok {
-		return false
-	}
-	for _, p := range Properties {
-		if alg, ok := strings.CutSuffix(stem, "-"+p); ok && alg != "" {
-			return true
-		}
-	}
-	return false
+	tidy, err = m.replace(dir, r.Scope.Shard, mine)
+	return len(mine) > 0, tidy, err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/trace"
 )
 
@@ -34,18 +35,17 @@ func TestParseShard(t *testing.T) {
 }
 
 // TestWitnessesReplaced: the default witness directory is one place per
-// input, NAME.explore; a run replaces what the last one wrote there,
-// leaves other files alone, and a run without witnesses removes the
-// directory it would leave empty.
+// input, NAME.explore; a run replaces what the last run of its shard
+// wrote there, and nothing else: not the user's files (named like a
+// witness or not), a witness changed since, an input of this command,
+// another shard's witnesses, or a directory ckpt did not create.
 func TestWitnessesReplaced(t *testing.T) {
-	dir := t.TempDir()
-	if got := WitnessDir(filepath.Join(dir, "a.jsonl.gz")); got != filepath.Join(dir, "a.explore") {
+	if got := WitnessDir("d/a.jsonl.gz"); got != filepath.Join("d", "a.explore") {
 		t.Errorf("WitnessDir = %s", got)
 	}
-	w := filepath.Join(dir, "a.explore")
 	tr := &trace.Trace{Processes: []string{"P0"}}
-	result := func(props ...int) *Result {
-		r := &Result{Algorithms: []AlgorithmResult{{Algorithm: "ms", Properties: make([]PropertyResult, len(Properties))}}}
+	result := func(shard string, props ...int) *Result {
+		r := &Result{Scope: Scope{Shard: shard}, Algorithms: []AlgorithmResult{{Algorithm: "ms", Properties: make([]PropertyResult, len(Properties))}}}
 		for i := range Properties {
 			r.Algorithms[0].Properties[i].Name = Properties[i]
 		}
@@ -54,37 +54,72 @@ func TestWitnessesReplaced(t *testing.T) {
 		}
 		return r
 	}
-	names := func() []string {
-		es, _ := os.ReadDir(w)
-		var out []string
-		for _, e := range es {
-			out = append(out, e.Name())
-		}
-		return out
+	const orphan, lost = "ms-orphan-free.json", "ms-no-lost-messages.json"
+	put := func(name, text string) func(string) {
+		return func(dir string) { os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644) }
+	}
+	type step struct {
+		shard string
+		props []int
+		then  func(dir string) // after the run
+		want  []string         // the directory's files; nil: no directory
 	}
 	for _, c := range []struct {
-		props []int
-		want  []string
+		name  string
+		mkdir bool // the user made the directory
+		steps []step
 	}{
-		{[]int{0, 1}, []string{"ms-no-lost-messages.json", "ms-orphan-free.json"}},
-		{[]int{1}, []string{"ms-no-lost-messages.json", "notes.txt"}},
-		{nil, []string{"notes.txt"}},
+		{"replaced, then removed", false, []step{
+			{"1/1", []int{0, 1}, nil, []string{manifestName, lost, orphan}},
+			{"1/1", []int{1}, nil, []string{manifestName, lost}},
+			{"1/1", nil, nil, nil}}},
+		{"the user's files stay", false, []step{
+			{"1/1", []int{0}, put("ms-domino-free.json", "keep"), []string{manifestName, "ms-domino-free.json", orphan}},
+			{"1/1", nil, nil, []string{manifestName, "ms-domino-free.json"}}}},
+		{"the user's directory stays", true, []step{
+			{"1/1", []int{0}, nil, []string{manifestName, orphan}},
+			{"1/1", nil, nil, []string{}}}},
+		{"a changed witness stays", false, []step{
+			{"1/1", []int{0}, put(orphan, "mine now"), []string{manifestName, orphan}},
+			{"1/1", nil, nil, []string{manifestName, orphan}},
+			{"1/1", nil, func(dir string) { os.Remove(filepath.Join(dir, orphan)) }, []string{manifestName}},
+			{"1/1", nil, nil, nil}}},
+		{"an input stays", false, []step{
+			{"1/1", []int{0}, func(dir string) { output.Reading(filepath.Join(dir, orphan)) }, []string{manifestName, orphan}},
+			{"1/1", nil, nil, []string{manifestName, orphan}}}},
+		{"another shard's witnesses stay", false, []step{
+			{"1/2", []int{0}, nil, []string{manifestName, orphan}},
+			{"2/2", []int{1}, nil, []string{manifestName, lost, orphan}},
+			{"2/2", nil, nil, []string{manifestName, orphan}},
+			{"1/2", nil, nil, nil}}},
 	} {
-		if _, err := WriteWitnesses(result(c.props...), w); err != nil {
-			t.Fatal(err)
-		}
-		if len(c.props) == 1 {
-			os.WriteFile(filepath.Join(w, "notes.txt"), nil, 0o644) // the user's
-		}
-		if got := names(); !slices.Equal(got, c.want) {
-			t.Errorf("witnesses %v: the directory holds %v, want %v", c.props, got, c.want)
-		}
-	}
-	os.Remove(filepath.Join(w, "notes.txt"))
-	if _, err := WriteWitnesses(result(), w); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(w); !os.IsNotExist(err) {
-		t.Errorf("a run without witnesses left %s behind: %v", w, err)
+		t.Run(c.name, func(t *testing.T) {
+			defer output.Reset()
+			dir := filepath.Join(t.TempDir(), "a.explore")
+			if c.mkdir {
+				os.Mkdir(dir, 0o755)
+			}
+			for i, s := range c.steps {
+				_, tidy, err := WriteWitnesses(result(s.shard, s.props...), dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tidy()
+				if s.then != nil {
+					s.then(dir)
+				}
+				es, err := os.ReadDir(dir)
+				var got []string
+				if err == nil {
+					got = []string{}
+				}
+				for _, e := range es {
+					got = append(got, e.Name())
+				}
+				if !slices.Equal(got, s.want) || (got == nil) != (s.want == nil) {
+					t.Errorf("step %d (shard %s, witnesses %v): the directory holds %q, want %q", i+1, s.shard, s.props, got, s.want)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -56,7 +57,7 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 // checkShards refuses parts that are not the N shards of one
 // exploration, each once, run to the end.
 func checkShards(parts []*Result, names []string) error {
-	seen := make([]string, len(parts))
+	n, seen := 0, map[int]string{}
 	for i, p := range parts {
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("%s: %s", names[i], fmt.Sprintf(format, args...))
@@ -65,9 +66,13 @@ func checkShards(parts []*Result, names []string) error {
 			return bad("stopped after %d of %d schedules: run the shard to the end", p.Scope.Run, p.Scope.ToRun)
 		}
 		sh, err := ParseShard(p.Scope.Shard)
-		if err != nil || sh.Count != len(parts) {
-			return bad("shard %s, and %s given: merge takes the result of every shard of one exploration, once each",
-				p.Scope.Shard, pipeline.Plural(len(parts), "result", "results"))
+		if err != nil {
+			return bad("shard %q is not I/N (edited or corrupt?)", p.Scope.Shard)
+		}
+		n = cmp.Or(n, sh.Count)
+		if sh.Count != n {
+			return bad("shard %s, but %s is shard %s: merge takes the result of every shard of one exploration, once each",
+				p.Scope.Shard, names[0], parts[0].Scope.Shard)
 		}
 		if seen[sh.Index] != "" {
 			return bad("shard %s again (also %s)", p.Scope.Shard, seen[sh.Index])
@@ -80,7 +85,28 @@ func checkShards(parts []*Result, names []string) error {
 			return bad("%s: a shard's property fails exactly when some schedule fails it (edited or corrupt?)", what)
 		}
 	}
+	if len(parts) < n {
+		return fmt.Errorf("%s: shard %s, and %s given: %s; merge takes the result of every shard of one exploration, once each",
+			names[0], parts[0].Scope.Shard, pipeline.Plural(len(parts), "result", "results"), missing(seen, n))
+	}
 	return nil
+}
+
+// missing names the shards of n not in seen, the first five of more.
+func missing(seen map[int]string, n int) string {
+	var m []string
+	for i := 0; i < n && len(m) < 5; i++ {
+		if seen[i] == "" {
+			m = append(m, fmt.Sprintf("%d/%d", i+1, n))
+		}
+	}
+	list, word := strings.Join(m, ", "), "shards"
+	if more := n - len(seen) - len(m); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	} else if len(m) == 1 {
+		word = "shard"
+	}
+	return word + " " + list + " missing"
 }
 
 // contradiction names a property of r whose status says fail while no

@@ -15,9 +15,15 @@ import (
 // --format json` writes. Field names and JSON tags are a contract: add
 // fields freely, never rename.
 type Result struct {
-	File  string `json:"file"`
-	Valid bool   `json:"valid"`
-	Scope Scope  `json:"scope"`
+	File string `json:"file"`
+	// Valid is true exactly when Verdict is valid, as in verify's and
+	// check's JSON: a stopped exploration is not a clean one.
+	Valid bool `json:"valid"`
+	// Verdict is valid (no schedule fails and every algorithm has a
+	// property that passes), invalid (a schedule fails), unknown (an
+	// algorithm with no property that passes) or stopped (Stopped).
+	Verdict report.Verdict `json:"verdict"`
+	Scope   Scope          `json:"scope"`
 	// Algorithms are in Options.Algorithms order.
 	Algorithms []AlgorithmResult `json:"algorithms"`
 	// Baseline is uncoordinated checkpointing over the same injected
@@ -28,6 +34,10 @@ type Result struct {
 	// the schedules run, and witnesses are not shrunk.
 	Stopped bool `json:"stopped"`
 }
+
+// VerdictStopped is the verdict of an exploration stopped before it ran
+// every schedule.
+const VerdictStopped report.Verdict = "stopped"
 
 // Mode says how the space was covered.
 type Mode string

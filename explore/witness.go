@@ -81,11 +81,12 @@ func (r *sched) info() ScheduleInfo {
 }
 
 // settle sets what follows from the figures: pass for the properties
-// of no run (add sums the others' statuses up); an algorithm is valid when no property has a failing schedule (a
-// witness), the result when every algorithm is; and the notes on
-// surprising per-failure figures (UndoneNote).
+// of no run (add sums the others' statuses up); an algorithm is valid
+// when no property has a failing schedule (a witness); the verdict
+// (Result.Verdict) and Valid with it; and the notes on surprising
+// per-failure figures (UndoneNote).
 func (r *Result) settle() {
-	r.Valid = true
+	r.Verdict = report.VerdictValid
 	for a := range r.Algorithms {
 		ar := &r.Algorithms[a]
 		for i := range ar.Properties {
@@ -93,9 +94,18 @@ func (r *Result) settle() {
 			p.Status = cmp.Or(p.Status, report.Pass)
 		}
 		ar.Valid = !slices.ContainsFunc(ar.Properties, func(p PropertyResult) bool { return p.Witness != nil })
-		r.Valid = r.Valid && ar.Valid
+		switch {
+		case !ar.Valid:
+			r.Verdict = report.VerdictInvalid
+		case r.Verdict == report.VerdictValid && !slices.ContainsFunc(ar.Properties, func(p PropertyResult) bool { return p.Status == report.Pass }):
+			r.Verdict = report.VerdictUnknown
+		}
 		ar.Note = UndoneNote(ar.Algorithm, ar.PerFailure.Mean, r.Baseline.Mean)
 	}
+	if r.Stopped {
+		r.Verdict = VerdictStopped
+	}
+	r.Valid = r.Verdict == report.VerdictValid
 }
 
 // setCoverage sets Coverage from Covered.

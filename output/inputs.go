@@ -40,8 +40,9 @@ func Reading(path string) {
 	inputs.Unlock()
 }
 
-// isInput reports whether path is a file this invocation reads.
-func isInput(path string) bool {
+// IsInput reports whether path is a file this invocation reads: Write
+// refuses to replace it, and explore's clean-up never removes it.
+func IsInput(path string) bool {
 	st, ok := statRegular(path)
 	if !ok {
 		return false

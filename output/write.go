@@ -26,22 +26,18 @@ func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return fill(w)
 	}
-	if isInput(path) {
-		return fmt.Errorf("writing %s: it is an input of this command, which the output would replace; give another name", path)
-	}
-	target, inPlace, err := resolveOutput(path)
+	target, inPlace, err := prepare(path)
 	if err != nil {
 		return err
 	}
 	if inPlace {
 		return writeSpecial(path, fill)
 	}
-	path = target
-	dir := filepath.Dir(path)
-	tmp, err := createTracked(dir, "."+filepath.Base(path)+".tmp*")
+	tmp, err := createTemp(target)
 	if err != nil {
-		return fmt.Errorf("writing %s: %s", path, dirProblem(dir, err))
+		return err
 	}
+	path = target
 	ok := false
 	defer func() {
 		untrackTemp(tmp.Name())
@@ -64,6 +60,48 @@ func Write(path string, w io.Writer, fill func(io.Writer) error) error {
 	}
 	ok = true
 	return nil
+}
+
+// Check refuses, before any work, an output path ("" and "-" are
+// stdout) that Write would refuse at the end: an input of this command,
+// a directory, a missing parent directory or one ckpt may not write in.
+// A long command checks its -o first, so that it does not spend minutes
+// and then lose the report.
+func Check(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	target, inPlace, err := prepare(path)
+	if err != nil || inPlace {
+		return err
+	}
+	tmp, err := createTemp(target)
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	untrackTemp(tmp.Name())
+	return os.Remove(tmp.Name())
+}
+
+// prepare refuses an output that is an input of this command, and says
+// where it is written (resolveOutput).
+func prepare(path string) (target string, inPlace bool, err error) {
+	if IsInput(path) {
+		return "", false, fmt.Errorf("writing %s: it is an input of this command, which the output would replace; give another name", path)
+	}
+	return resolveOutput(path)
+}
+
+// createTemp creates the temporary file path is written into, beside
+// it, or says in words why the directory takes none.
+func createTemp(path string) (*os.File, error) {
+	dir := filepath.Dir(path)
+	tmp, err := createTracked(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %s", path, dirProblem(dir, err))
+	}
+	return tmp, nil
 }
 
 // tempError names the output, not ckpt's temporary file (or, written in
@@ -192,16 +230,28 @@ func writeSpecial(path string, fill func(io.Writer) error) error {
 // grow a new tree), as replay -o missing/run.json is.
 func MakeDir(dir string) error {
 	err := os.Mkdir(dir, 0o755)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, os.ErrExist):
-		if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
-			return nil
-		}
-		return fmt.Errorf("writing %s: it is a file, not a directory; give a directory", dir)
+	if err == nil || errors.Is(err, os.ErrExist) {
+		return CheckDir(dir)
 	}
 	return fmt.Errorf("writing %s: %s", dir, dirProblem(filepath.Dir(dir), err))
+}
+
+// CheckDir refuses, before any work, a directory MakeDir would refuse:
+// a file, or a missing directory whose parent is missing or not a
+// directory.
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && st.IsDir():
+		return nil
+	case err == nil:
+		return fmt.Errorf("writing %s: it is a file, not a directory; give a directory", dir)
+	}
+	parent := filepath.Dir(dir)
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		return fmt.Errorf("writing %s: %s", dir, dirProblem(parent, err))
+	}
+	return nil
 }
 
 // dirProblem says why a file cannot be created in dir, in place of the

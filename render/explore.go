@@ -82,7 +82,7 @@ func ExploreError(w io.Writer, f Format, file, msg string, opts Options) error {
 // exploreDoc builds the blocks of r.
 func exploreDoc(r *explore.Result) []block {
 	tn := bad
-	if r.Valid && !r.Stopped {
+	if r.Valid {
 		tn = good
 	}
 	doc := []block{
@@ -109,11 +109,13 @@ func exploreDoc(r *explore.Result) []block {
 }
 
 func exploreTitle(r *explore.Result) string {
-	if r.Stopped {
+	switch r.Verdict {
+	case explore.VerdictStopped:
 		return fmt.Sprintf("explore %s — STOPPED: %s", r.File, stoppedText(r))
-	}
-	if r.Valid {
+	case report.VerdictValid:
 		return fmt.Sprintf("explore %s — VALID: no schedule fails", r.File)
+	case report.VerdictUnknown:
+		return fmt.Sprintf("explore %s — UNKNOWN: no schedule fails, but no property passes for an algorithm", r.File)
 	}
 	return fmt.Sprintf("explore %s — INVALID: %s", r.File, failsText(r))
 }
@@ -121,10 +123,10 @@ func exploreTitle(r *explore.Result) string {
 // stoppedText says how far a stopped exploration came and what it found.
 func stoppedText(r *explore.Result) string {
 	s := fmt.Sprintf("explored %d of %s", r.Scope.Run, plural(r.Scope.ToRun, "schedule", "schedules"))
-	if r.Valid {
-		return s + ", none failed so far"
+	if fails := failsText(r); fails != "" {
+		return s + "; " + fails
 	}
-	return s + "; " + failsText(r)
+	return s + ", none failed so far"
 }
 
 // failsText lists how many properties each algorithm fails.
