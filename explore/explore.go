@@ -188,7 +188,7 @@ func newExplorer(ctx context.Context, tr *trace.Trace, o Options) (*explorer, er
 	}
 	x.scope = Scope{Failures: o.Failures, Delays: o.Delays, StripFailures: o.StripFailures,
 		Reduced: !o.NoReduce, Budget: o.Budget, Seed: o.Seed, Shard: o.Shard.String(),
-		Points: len(x.base0.points)}
+		Trace: traceDigest(prep), Points: len(x.base0.points)}
 	if err := x.plan(); err != nil {
 		return nil, err
 	}

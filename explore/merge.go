@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"fmt"
 	"math/big"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
+	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
@@ -124,10 +126,14 @@ func contradiction(r *Result) string {
 }
 
 // differs names what makes p another exploration than q ("" if none):
-// the file, the scope but the shard's share, the algorithms.
+// the file, the trace explored, the scope but the shard's share, the
+// algorithms.
 func differs(q, p *Result) string {
-	if p.File != q.File {
+	switch {
+	case p.File != q.File:
 		return "the file"
+	case p.Scope.Trace != q.Scope.Trace:
+		return "the trace explored (its events or its delays)"
 	}
 	common := func(s Scope) []byte {
 		s.Shard, s.Run, s.ToRun, s.Covered, s.Coverage = "", 0, 0, nil, 0
@@ -171,4 +177,14 @@ func readWitnesses(r *Result) error {
 		}
 	}
 	return nil
+}
+
+// traceDigest identifies the trace explored, with the params in force:
+// the first 16 bytes of the SHA-256 of its canonical encoding.
+func traceDigest(tr *trace.Trace) string {
+	h := sha256.New()
+	if codec.WriteTrace(h, tr, codec.WriteOptions{}) != nil {
+		return ""
+	}
+	return fmt.Sprintf("sha256:%x", h.Sum(nil)[:16])
 }

@@ -58,6 +58,11 @@ type Scope struct {
 	Budget        int64  `json:"budget"`
 	Seed          uint64 `json:"seed"`
 	Shard         string `json:"shard"`
+	// Trace is a digest of the trace explored, its effective params
+	// included (traceDigest): shards of a file of the same name but other
+	// events, or run with other delays, are another exploration, which
+	// merge refuses.
+	Trace string `json:"trace"`
 	// Points counts the failure points of the recorded trace.
 	Points int `json:"points"`
 	// DelayVectors counts the delay choices (1 without --delays).
