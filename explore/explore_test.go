@@ -382,39 +382,63 @@ func TestMergeRefusesContradictions(t *testing.T) {
 		}
 		return parts, names
 	}
+	// anyProp edits the first property edit takes.
+	anyProp := func(edit func(p *PropertyResult) bool) func(r *Result) bool {
+		return func(r *Result) bool {
+			for a := range r.Algorithms {
+				for i := range r.Algorithms[a].Properties {
+					if edit(&r.Algorithms[a].Properties[i]) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
 	for _, tc := range []struct {
-		name string
-		edit func(p *PropertyResult) bool
+		name, want string
+		edit       func(r *Result) bool
 	}{
-		{"fail said pass", func(p *PropertyResult) bool {
+		{"fail said pass", "fails exactly when", anyProp(func(p *PropertyResult) bool {
 			if p.Status != report.Fail {
 				return false
 			}
 			p.Status = report.Pass
 			return true
-		}},
-		{"pass said fail", func(p *PropertyResult) bool {
+		})},
+		{"pass said fail", "fails exactly when", anyProp(func(p *PropertyResult) bool {
 			if p.Status != report.Pass {
 				return false
 			}
 			p.Status = report.Fail
 			return true
-		}},
+		})},
+		// redteam6's edits: more schedules run than set out, a negative
+		// baseline, a witness another shard runs.
+		{"run over to_run", "it ran", func(r *Result) bool { r.Scope.Run = r.Scope.ToRun + 1; return true }},
+		{"negative baseline", "baseline counts are negative", func(r *Result) bool { r.Baseline.Failures = -5; return true }},
+		{"replayed over failing", "failing schedules replayed of", anyProp(func(p *PropertyResult) bool {
+			p.FailingClasses = p.Failing + 1
+			return true
+		})},
+		{"witness of another shard", "which shard", anyProp(func(p *PropertyResult) bool {
+			if p.Witness == nil {
+				return false
+			}
+			p.Witness.Schedule.Ordinal++
+			return true
+		})},
 	} {
 		parts, names := shards()
 		edited := false
 		for _, part := range parts {
-			for a := range part.Algorithms {
-				for i := range part.Algorithms[a].Properties {
-					edited = edited || tc.edit(&part.Algorithms[a].Properties[i])
-				}
-			}
+			edited = tc.edit(part) || edited
 		}
 		if !edited {
-			t.Fatalf("%s: no property to edit", tc.name)
+			t.Fatalf("%s: nothing to edit", tc.name)
 		}
-		if _, err := Merge(parts, names); err == nil || !strings.Contains(err.Error(), "fails exactly when") {
-			t.Errorf("%s: merge gives %v, want a refusal", tc.name, err)
+		if _, err := Merge(parts, names); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: merge gives %v, want a refusal saying %q", tc.name, err, tc.want)
 		}
 	}
 	if _, err := Merge(shards()); err != nil {
