@@ -421,6 +421,13 @@ func TestMergeRefusesContradictions(t *testing.T) {
 			p.FailingClasses = p.Failing + 1
 			return true
 		})},
+		{"witness trace corrupt", "the witness trace of", anyProp(func(p *PropertyResult) bool {
+			if p.Witness == nil {
+				return false
+			}
+			p.Witness.Doc = json.RawMessage(`{"format":"ckpt/trace@1","processes":["P0"],"events":[{"t":0,"kind":"internal"}]}`)
+			return true
+		})},
 		{"witness of another shard", "which shard", anyProp(func(p *PropertyResult) bool {
 			if p.Witness == nil {
 				return false

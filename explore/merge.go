@@ -53,7 +53,7 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	}
 	r.Scope.setCoverage()
 	r.settle()
-	return &r, readWitnesses(&r)
+	return &r, nil
 }
 
 // checkShards refuses parts that are not the N shards of one
@@ -85,6 +85,9 @@ func checkShards(parts []*Result, names []string) error {
 		}
 		if what := contradiction(p, sh); what != "" {
 			return bad("%s (edited or corrupt?)", what)
+		}
+		if err := readWitnesses(p); err != nil {
+			return bad("%v", err)
 		}
 	}
 	if len(parts) < n {
@@ -175,14 +178,16 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{Index: a - 1, Count: b}, nil
 }
 
-// readWitnesses decodes the witness traces the shards' results carry.
+// readWitnesses decodes the witness traces a shard's result carries;
+// an error names the witness, and its caller the shard file (redteam6: it
+// named the explored trace, which was fine).
 func readWitnesses(r *Result) error {
 	for a := range r.Algorithms {
 		for _, p := range r.Algorithms[a].Properties {
 			if w := p.Witness; w != nil && w.Trace == nil && len(w.Doc) > 0 {
-				tr, err := codec.ReadTrace(r.File, bytes.NewReader(w.Doc))
+				tr, err := codec.ReadTrace("", bytes.NewReader(w.Doc))
 				if err != nil {
-					return fmt.Errorf("the witness of %s %s: %v", r.Algorithms[a].Algorithm, p.Name, err)
+					return fmt.Errorf("the witness trace of %s %s: %v", r.Algorithms[a].Algorithm, p.Name, err)
 				}
 				w.Trace = tr
 			}
