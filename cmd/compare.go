@@ -102,9 +102,15 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: f.params, Pipeline: ios.pipe()}
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "compare", "failure points")
 	o.Progress = meter.Update
-	tables := compare.Files(inputs, o)
-	meter.Finish()
+	for _, in := range inputs {
+		output.Reading(in.Path) // refused as -o before the work, not after
+	}
+	// The work runs inside Write, which creates its file first: an -o
+	// that cannot be written is refused before the replays, not after.
+	var tables []compare.Table
 	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
+		tables = compare.Files(inputs, o)
+		meter.Finish()
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
 	bad := false
