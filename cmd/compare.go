@@ -42,7 +42,7 @@ trace, one row per protocol: basic and forced checkpoints, forced per
 basic, useless checkpoints (on a Z-cycle), piggyback bytes per message,
 control messages, blocked time, and the mean and largest number of ops one
 failure undoes over every failure point (ms and pk: explore --failures 1
-replays each failure; the others: Wang's maximum consistent recovery line
+--strip-failures replays each failure; the others: Wang's maximum consistent recovery line
 over the checkpoints they placed before it). "-" reads stdin; a directory
 means every trace in it. --no-failures skips the per-failure columns,
 which cost one replay per failure point.

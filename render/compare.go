@@ -77,7 +77,7 @@ func compareBlocks(t *compare.Table) []block {
 	}
 	doc := []block{{kind: heading, level: 3, text: title}, {kind: tableBlock, table: tb, tight: true}}
 	if t.Points > 0 {
-		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
+		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1 --strip-failures); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
 	}
 	for _, r := range t.Rows {
 		if r.Note != "" {
