@@ -88,7 +88,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 		if len(args) > 0 {
 			return usagef("compare --sweep generates its traces: it takes no FILE (got %d)", len(args))
 		}
-		f.sw.Protocols, f.sw.Params = protocols, f.params
+		f.sw.Protocols, f.sw.Params, f.sw.Mem = protocols, f.params, ios.pipe().Mem
 		return runSweep(ios, f, format)
 	}
 	if len(args) == 0 {

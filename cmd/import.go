@@ -154,6 +154,9 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if o.parse.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
 	}
+	if err := ios.pipe().FitsImport(args); err != nil {
+		return err
+	}
 	if o.From == "" && record.Recordings(args) {
 		return o.importRecordings(ios, args)
 	}
