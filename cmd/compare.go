@@ -42,10 +42,10 @@ trace, one row per protocol: basic and forced checkpoints, forced per
 basic, useless checkpoints (on a Z-cycle), piggyback bytes per message,
 control messages, blocked time, and the mean and largest number of ops one
 failure undoes over every failure point (ms and pk: explore --failures 1
---strip-failures replays each failure; the others: Wang's maximum consistent recovery line
-over the checkpoints they placed before it). "-" reads stdin; a directory
-means every trace in it. --no-failures skips the per-failure columns,
-which cost one replay per failure point.
+--strip-failures replays each failure; the others: Wang's maximum
+consistent recovery line over the checkpoints they placed before it). "-"
+reads stdin; a directory means every trace in it. --no-failures skips the
+per-failure columns, which cost one replay per failure point.
 
 --sweep runs the classic workload of the checkpointing literature instead
 (complete graph, exponential sends with mean --mtt, basic checkpoint
