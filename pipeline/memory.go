@@ -405,19 +405,24 @@ func (p *Pipeline) FitsEach(file, traces string, s replay.Sizes, names []string,
 }
 
 // eachEstimate estimates FitsEach's n traces at once. The costliest
-// algorithm decides; its vectors are counted half again, and the trace
-// once more (explore.Replay labels a copy's ticks). Calibrated on
-// measured peaks: pk at 100 and 200 processes and ICT/MTT 20 and 50
-// (estimated 127, 286, 382 and 906 MiB, measured 119, 268, 333 and 786
-// MiB; two traces at 100 and 50: 556 MiB, measured 541 MiB); hmnr and
-// fdas at 100 and 50 (198 MiB, measured 160 and 138 MiB); the others
-// there 111 MiB, measured 91–98 MiB.
+// algorithm decides; its vectors are counted a tenth again, PK's run
+// 400 bytes more a send (its message log), and the trace once more
+// (explore.Replay labels a copy's ticks). Calibrated on measured peaks
+// (MiB, estimated → measured): pk at 8 processes and ICT/MTT 100, 41.9
+// → 33.5, and two such traces at once 67.7 → 54.1; pk at 100 and 200
+// processes and ICT/MTT 20 and 50, 130 → 119, 296 → 268, 350 → 333 and
+// 834 → 786, and two at 100 and 50 at once 577 → 541; hmnr and fdas at
+// 100 and 50, 175 → 160 and 138; ms and uncoordinated there, 111 → 91
+// and 97.
 func eachEstimate(traces string, s replay.Sizes, names []string, n int) estimate {
 	var most estimate
 	for _, name := range names {
 		e := replayEstimate(s, []string{name}, false)
 		alg, _ := algBytes(name, s)
-		if e.bytes += alg/2 + s.Events*perTraceEvent; e.bytes > most.bytes {
+		if e.bytes += alg/10 + s.Events*perTraceEvent; name == "pk" {
+			e.bytes += s.Sends * perPKSend
+		}
+		if e.bytes > most.bytes {
 			most = e
 		}
 	}
@@ -425,6 +430,10 @@ func eachEstimate(traces string, s replay.Sizes, names []string, n int) estimate
 	most.doing = fmt.Sprintf("replaying %s, %d at once,%s", traces, n, strings.TrimPrefix(most.doing, "replaying it"))
 	return most
 }
+
+// perPKSend is what a PK run holds per send beyond its vectors
+// (eachEstimate).
+const perPKSend = 400
 
 // What import holds (it reads a log whole) per byte, line and JSON
 // object of a file, by kind: a text log (ShiViz, GoVector), JSON (spans,
