@@ -67,7 +67,7 @@ func compareBlocks(t *compare.Table) []block {
 	if t.Error != "" {
 		return []block{{kind: heading, level: 3, text: fmt.Sprintf("%s — ERROR: not compared", t.File), tone: bad}, {kind: para, text: t.Error}}
 	}
-	title := fmt.Sprintf("%s — %d processes, %d events", t.File, t.Processes, t.Events)
+	title := fmt.Sprintf("%s — %s, %s", t.File, plural(t.Processes, "process", "processes"), plural(t.Events, "event", "events"))
 	if len(t.Rows) > 0 && t.Rows[0].Stripped > 0 {
 		title += " (" + plural(t.Rows[0].Stripped, "fail event", "fail events") + " left out: failure-free placement)"
 	}
