@@ -42,10 +42,10 @@ trace, one row per protocol: basic and forced checkpoints, forced per
 basic, useless checkpoints (on a Z-cycle), piggyback bytes per message,
 control messages, blocked time, and the mean and largest number of ops one
 failure undoes over every failure point (ms and pk: explore --failures 1
-replays each failure; the others: Wang's maximum consistent recovery line
-over the checkpoints they placed before it). "-" reads stdin; a directory
-means every trace in it. --no-failures skips the per-failure columns,
-which cost one replay per failure point.
+--strip-failures replays each failure; the others: Wang's maximum
+consistent recovery line over the checkpoints they placed before it). "-"
+reads stdin; a directory means every trace in it. --no-failures skips the
+per-failure columns, which cost one replay per failure point.
 
 --sweep runs the classic workload of the checkpointing literature instead
 (complete graph, exponential sends with mean --mtt, basic checkpoint
@@ -88,7 +88,7 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 		if len(args) > 0 {
 			return usagef("compare --sweep generates its traces: it takes no FILE (got %d)", len(args))
 		}
-		f.sw.Protocols, f.sw.Params = protocols, f.params
+		f.sw.Protocols, f.sw.Params, f.sw.Mem = protocols, f.params, ios.pipe().Mem
 		return runSweep(ios, f, format)
 	}
 	if len(args) == 0 {
@@ -102,9 +102,15 @@ func runCompare(ios *IO, f *compareFlags, args []string) error {
 	o := compare.Options{Protocols: protocols, NoFailures: f.noFailures || f.quiet, Params: f.params, Pipeline: ios.pipe()}
 	meter := explore.NewMeter(ios.ErrOut, isTerminal(ios.ErrOut), nil, "compare", "failure points")
 	o.Progress = meter.Update
-	tables := compare.Files(inputs, o)
-	meter.Finish()
+	for _, in := range inputs {
+		output.Reading(in.Path) // refused as -o before the work, not after
+	}
+	// The work runs inside Write, which creates its file first: an -o
+	// that cannot be written is refused before the replays, not after.
+	var tables []compare.Table
 	err = output.Write(f.output, ios.Out, func(w io.Writer) error {
+		tables = compare.Files(inputs, o)
+		meter.Finish()
 		return render.Compare(w, format, tables, render.Options{Quiet: f.quiet})
 	})
 	bad := false

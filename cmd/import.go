@@ -154,6 +154,9 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if o.parse.Delimiter != "" && (o.Output == "" || o.Output == "-") {
 		return usagef("import --delimiter writes one trace per execution: give -o DIR")
 	}
+	if err := ios.pipe().FitsImport(args); err != nil {
+		return err
+	}
 	if o.From == "" && record.Recordings(args) {
 		return o.importRecordings(ios, args)
 	}
@@ -253,8 +256,7 @@ func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shivi
 	if ex.Label != "" {
 		label = fmt.Sprintf(" (execution %q)", ex.Label)
 	}
-	fmt.Fprintf(ios.ErrOut, "%s%s: %s, %s, %s, %s", name, label, counts(st.Processes, st.Events, st.Messages),
-		pipeline.Plural(st.Ticks, "tick", "ticks"), pipeline.Plural(st.Flushes, "flush", "flushes"), pipeline.Plural(st.Fails, "failure", "failures"))
+	fmt.Fprintf(ios.ErrOut, "%s%s: %s", name, label, statsLine(st))
 	if ex.Skipped > 0 {
 		fmt.Fprintf(ios.ErrOut, "; %s skipped", pipeline.Plural(ex.Skipped, "unmatched line", "unmatched lines"))
 	}
@@ -262,4 +264,10 @@ func (o *importOptions) summary(ios *IO, name string, log *shiviz.Log, ex *shivi
 	for _, n := range append(ex.Notes, st.Unplaced...) {
 		fmt.Fprintf(ios.ErrOut, "  %s\n", n)
 	}
+}
+
+// statsLine is the counts an import's summary starts with.
+func statsLine(st shiviz.Stats) string {
+	return fmt.Sprintf("%s, %s, %s, %s", counts(st.Processes, st.Events, st.Messages), pipeline.Plural(st.Ticks, "tick", "ticks"),
+		pipeline.Plural(st.Flushes, "flush", "flushes"), pipeline.Plural(st.Fails, "failure", "failures"))
 }

@@ -1,12 +1,16 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/record"
+	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/codec"
+	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
 // importRecordings merges per-process recordings (docs/record.md). A
@@ -20,6 +24,7 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.recordingSummary(ios, args, m)
 	if m.Run == nil {
 		return output.Write(o.Output, ios.Out, func(w io.Writer) error {
 			return codec.WriteTrace(w, m.Trace, codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip})
@@ -40,4 +45,28 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 	return output.Write(filepath.Join(o.Output, "run.json"), ios.Out, func(w io.Writer) error {
 		return codec.WriteRun(w, m.Run, codec.WriteOptions{})
 	})
+}
+
+// recordingSummary prints, on stderr, the counts of the merged trace, as
+// every import does, and what the recordings merged into.
+func (o *importOptions) recordingSummary(ios *IO, args []string, m *record.Merged) {
+	if o.Quiet {
+		return
+	}
+	st := shiviz.Stats{Processes: len(m.Trace.Processes), Events: len(m.Trace.Events), Messages: len(m.Trace.Msgs)}
+	for i := range m.Trace.Events {
+		switch m.Trace.Events[i].Kind {
+		case trace.Checkpoint:
+			st.Ticks++
+		case trace.Flush:
+			st.Flushes++
+		case trace.Fail:
+			st.Fails++
+		}
+	}
+	into := "a program's trace"
+	if m.Run != nil {
+		into = fmt.Sprintf("a run of %s (%d events) and the trace it executed", m.Run.Algorithm, len(m.Run.Events))
+	}
+	fmt.Fprintf(ios.ErrOut, "%s: %s\n  read as recordings (ckpt/recording@1), merged into %s\n", strings.Join(args, ", "), statsLine(st), into)
 }

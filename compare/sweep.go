@@ -4,10 +4,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/pipeline"
+	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 )
@@ -34,6 +36,8 @@ type SweepOptions struct {
 	Params trace.Params
 	// Workers replay in parallel; 0 means GOMAXPROCS.
 	Workers int
+	// Mem is the memory cap the grid must fit under (nil: none).
+	Mem *pipeline.Cap
 }
 
 // DefaultSweep is `ckpt compare --sweep` without flags: 8 processes, 30
@@ -64,7 +68,15 @@ func Sweep(o SweepOptions) ([]SweepRow, error) {
 	}
 	cells := make([][]Counts, len(o.Ratios)*o.Seeds) // per (ratio, seed): one per protocol
 	errs := make([]error, len(cells))
-	(&pipeline.Pipeline{Cores: o.Workers}).Each(len(cells), func(c int) {
+	// Refused before any trace is made: the longest traces, as many at
+	// once as there are workers.
+	longest := slices.Max(o.Ratios)
+	p := &pipeline.Pipeline{Mem: o.Mem, Cores: o.Workers}
+	traces := fmt.Sprintf("traces of %d processes and %d ops (ICT/MTT %g)", o.Procs, o.ops(longest), longest)
+	if err := p.FitsEach("compare --sweep", traces, o.sizes(longest), o.Protocols, len(cells)); err != nil {
+		return nil, err
+	}
+	p.Each(len(cells), func(c int) {
 		cells[c], errs[c] = o.cell(o.Ratios[c/o.Seeds], uint64(c%o.Seeds)+1)
 	})
 	for _, err := range errs {
@@ -120,6 +132,14 @@ func (o *SweepOptions) ict(ratio float64) trace.Time {
 // messages per interval on average, each a send and a receipt.
 func (o *SweepOptions) ops(ratio float64) int {
 	return int(2 * float64(o.Procs) * float64(o.Intervals) * ratio)
+}
+
+// sizes bound a ratio's traces: its ops, half of them sends, and about
+// one timer tick per process and interval, counted once more per
+// process.
+func (o *SweepOptions) sizes(ratio float64) replay.Sizes {
+	ops, ticks, procs := int64(o.ops(ratio)), int64(o.Procs*(o.Intervals+1)), int64(o.Procs)
+	return replay.Sizes{Events: ops + ticks, Msgs: ops / 2, Procs: procs, Busy: procs, Sends: ops / 2, Recvs: ops / 2, Checkpoints: ticks}
 }
 
 // cell replays the trace of one ratio and seed through every protocol.

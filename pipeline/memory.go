@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -385,4 +388,146 @@ func FormatBytes(n int64) string {
 		return fmt.Sprintf("%d B", n)
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
+}
+
+// FitsEach refuses (*TooBig) what compare --sweep does: n traces of
+// sizes s, as many at once as the Pipeline has Cores (as Each runs
+// them), each replayed through the algorithms names one after the
+// other, each run garbage once measured, and none checked. file and
+// traces name them in the message ("compare --sweep", "traces of 200
+// processes …").
+func (p *Pipeline) FitsEach(file, traces string, s replay.Sizes, names []string, n int) error {
+	workers := p.Cores
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return p.Mem.check(file, eachEstimate(traces, s, names, min(n, workers)))
+}
+
+// eachEstimate estimates FitsEach's n traces at once. The costliest
+// algorithm decides; its vectors are counted a tenth again, PK's run
+// 400 bytes more a send (its message log), and the trace once more
+// (explore.Replay labels a copy's ticks). Calibrated on measured peaks
+// (MiB, estimated → measured): pk at 8 processes and ICT/MTT 100, 41.9
+// → 33.5, and two such traces at once 67.7 → 54.1; pk at 100 and 200
+// processes and ICT/MTT 20 and 50, 130 → 119, 296 → 268, 350 → 333 and
+// 834 → 786, and two at 100 and 50 at once 577 → 541; hmnr and fdas at
+// 100 and 50, 175 → 160 and 138; ms and uncoordinated there, 111 → 91
+// and 97.
+func eachEstimate(traces string, s replay.Sizes, names []string, n int) estimate {
+	var most estimate
+	for _, name := range names {
+		e := replayEstimate(s, []string{name}, false)
+		alg, _ := algBytes(name, s)
+		if e.bytes += alg/10 + s.Events*perTraceEvent; name == "pk" {
+			e.bytes += s.Sends * perPKSend
+		}
+		if e.bytes > most.bytes {
+			most = e
+		}
+	}
+	most.bytes = baseBytes + (most.bytes-baseBytes)*int64(n)
+	most.doing = fmt.Sprintf("replaying %s, %d at once,%s", traces, n, strings.TrimPrefix(most.doing, "replaying it"))
+	return most
+}
+
+// perPKSend is what a PK run holds per send beyond its vectors
+// (eachEstimate).
+const perPKSend = 400
+
+// What import holds (it reads a log whole) per byte, line and JSON
+// object of a file, by kind: a text log (ShiViz, GoVector), JSON (spans,
+// tracing records) and recordings (package record). Calibrated on
+// measured peaks: text logs of 1.3, 10.5, 21.7 and 44.1 MiB (3,508 to
+// 426,903 lines: estimated 26, 114, 217 and 423 MiB, measured 22, 111,
+// 206 and 382 MiB) and one of 3,000,000 short lines in 24.7 MiB (876
+// MiB, measured 779 MiB); Zipkin and OTLP files of 33 MiB with 200,000
+// spans of about 170 bytes and 400,000 of 85 (271, 242 and 326 MiB,
+// measured 214, 222 and 317 MiB); two recordings of 200,000 events each
+// in 34.5 MiB (372 MiB, measured 310 MiB).
+var importKinds = [...]struct {
+	why                string // of size, lines and objects
+	byte, line, object int64
+}{
+	{"%[1]s of text in %[2]d lines", 7, 240, 0},
+	{"%[1]s of JSON with %[3]d objects", 6, 0, 150},
+	{"%[1]s of recordings in %[2]d lines", 6, 240, 150},
+}
+
+// FitsImport refuses (*TooBig) importing the files at paths together
+// (importEstimate), under a cap only: the estimate reads each file once.
+func (p *Pipeline) FitsImport(paths []string) error {
+	if p.Mem == nil || p.Mem.Bytes == 0 {
+		return nil
+	}
+	if e := importEstimate(paths); e.why != "" {
+		return p.Mem.check(strings.Join(paths, ", "), e)
+	}
+	return nil
+}
+
+// importEstimate estimates importing the files at paths together from
+// each file's bytes, lines and objects (importKinds). Only regular files
+// are counted (a pipe read here would be read no more); why is empty
+// when none was.
+func importEstimate(paths []string) estimate {
+	var sums [len(importKinds)]importCount
+	for _, path := range paths {
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() || path == "-" {
+			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		c := countImport(f)
+		f.Close()
+		sum := &sums[c.kind]
+		sum.size, sum.lines, sum.objects = sum.size+c.size, sum.lines+c.lines, sum.objects+c.objects
+	}
+	e := estimate{bytes: baseBytes, doing: "importing it"}
+	var why []string
+	for k, c := range sums {
+		if c.size > 0 {
+			per := importKinds[k]
+			e.bytes += c.size*per.byte + c.lines*per.line + c.objects*per.object
+			why = append(why, fmt.Sprintf(per.why, FormatBytes(c.size), c.lines, c.objects))
+		}
+	}
+	e.why = strings.Join(why, " and ")
+	return e
+}
+
+// importCount is what importEstimate counts of a file: its bytes, lines
+// and opening braces, and its kind (an index of importKinds), told by
+// its first text past white space.
+type importCount struct {
+	size, lines, objects int64
+	kind                 int
+}
+
+// countImport counts r.
+func countImport(r io.Reader) importCount {
+	var c importCount
+	br := bufio.NewReaderSize(r, 64<<10)
+	started := false
+	for {
+		b, err := br.ReadSlice('\n')
+		if t := bytes.TrimLeft(b, " \t\r\n\ufeff"); !started && len(t) > 0 {
+			started = true
+			switch {
+			case bytes.Contains(t, []byte(`"ckpt/recording@`)):
+				c.kind = 2
+			case t[0] == '{' || t[0] == '[':
+				c.kind = 1
+			}
+		}
+		c.size += int64(len(b))
+		c.lines += int64(bytes.Count(b, []byte{'\n'}))
+		c.objects += int64(bytes.Count(b, []byte{'{'}))
+		if err != nil && err != bufio.ErrBufferFull {
+			return c
+		}
+	}
 }

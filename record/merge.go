@@ -149,7 +149,10 @@ func link(recs []*recording) error {
 			default:
 				continue
 			}
-			evs := sends[e.From]
+			evs, ok := sends[e.From]
+			if !ok {
+				return fmt.Errorf("%s: event n=%d: %s of message %q from %s, whose recording is not among the files: import %s's recording with it", r.file, e.N, e.Kind, e.Msg, e.From, e.From)
+			}
 			var s *event
 			if e.Tx >= 1 && e.Tx <= int64(len(evs)) {
 				s = evs[e.Tx-1]
@@ -159,7 +162,7 @@ func link(recs []*recording) error {
 				want = trace.ControlSend
 			}
 			if s == nil || s.kind != want || s.To != r.Process || s.Msg != e.Msg {
-				return fmt.Errorf("%s: event n=%d: %s of a copy %q never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.From, r.Process, e.Tx)
+				return fmt.Errorf("%s: event n=%d: %s of message %q, which %s's recording never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.Msg, e.From, r.Process, e.Tx)
 			}
 			e.from = s
 		}

@@ -187,7 +187,7 @@ func TestMergeRefuses(t *testing.T) {
 	p0 := `{"format":"ckpt/recording@1","process":"P0","processes":["P0","P1"],"algorithm":"ms"}` + "\n" +
 		`{"n":1,"ns":5,"c":1,"kind":"send","msg":"P0.0","to":"P1","op":0,"pb":{"f":{},"sn":0}}` + "\n"
 	for _, c := range []struct{ name, p1, want string }{
-		{"unsent", head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.1","from":"P0","tx":1,"op":0,"via":"net"}` + "\n", "never sent"},
+		{"unsent", head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.1","from":"P0","tx":1,"op":0,"via":"net"}` + "\n", `p1: event n=1: recv of message "P0.1", which P0's recording never sent to P1 (its transmission 1)`},
 		{"gap", head + `{"n":2,"ns":1,"c":1,"kind":"internal","op":0}` + "\n", "events are missing"},
 		{"kind", head + `{"n":1,"ns":1,"c":1,"kind":"teleport"}` + "\n", "unknown event kind"},
 		{"header", `{"format":"ckpt/run@1"}` + "\n", "not a ckpt/recording@1 header"},
@@ -201,6 +201,12 @@ func TestMergeRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
+	}
+	// A recording forgotten: the first receipt from it names it.
+	p1 := head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.0","from":"P0","tx":1,"op":0,"via":"net"}` + "\n"
+	want := `p1: event n=1: recv of message "P0.0" from P0, whose recording is not among the files: import P0's recording with it`
+	if _, err := record.Merge(record.Input{Name: "p1", R: strings.NewReader(p1)}); err == nil || err.Error() != want {
+		t.Errorf("P0's recording forgotten: got %v, want %q", err, want)
 	}
 }
 

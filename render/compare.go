@@ -67,7 +67,7 @@ func compareBlocks(t *compare.Table) []block {
 	if t.Error != "" {
 		return []block{{kind: heading, level: 3, text: fmt.Sprintf("%s — ERROR: not compared", t.File), tone: bad}, {kind: para, text: t.Error}}
 	}
-	title := fmt.Sprintf("%s — %d processes, %d events", t.File, t.Processes, t.Events)
+	title := fmt.Sprintf("%s — %s, %s", t.File, plural(t.Processes, "process", "processes"), plural(t.Events, "event", "events"))
 	if len(t.Rows) > 0 && t.Rows[0].Stripped > 0 {
 		title += " (" + plural(t.Rows[0].Stripped, "fail event", "fail events") + " left out: failure-free placement)"
 	}
@@ -77,7 +77,7 @@ func compareBlocks(t *compare.Table) []block {
 	}
 	doc := []block{{kind: heading, level: 3, text: title}, {kind: tableBlock, table: tb, tight: true}}
 	if t.Points > 0 {
-		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
+		doc = append(doc, block{kind: para, tight: true, text: fmt.Sprintf("Ops undone per failure, over one failure at each of %d failure points: ms and pk replay each failure and recover (ckpt explore --failures 1 --strip-failures); the others by Wang's maximum consistent recovery line over the checkpoints they placed before it (docs/protocols.md).", t.Points)})
 	}
 	for _, r := range t.Rows {
 		if r.Note != "" {

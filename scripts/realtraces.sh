@@ -85,7 +85,9 @@ checked by `ckpt verify --algo both`. Produced by
 (`--from FORMAT` forces it; `ckpt import shiviz FILE...` is
 `--from shiviz`). What is no log is refused at once, in one line: binary
 data (a NUL byte), text that is not UTF-8, a line longer than 1 MiB, a
-JSON document of no format below, text with no event in its first 64 KiB.
+JSON document of no format below (one of ckpt's own, a trace or a run,
+is named as such: verify or check reads it), text with no event in its
+first 64 KiB.
 Several files of one log are merged into one execution; files of spans
 and of vector clocks are not mixed. The real examples are in
 `testdata/imports` (sources and licences in its README; ShiViz's

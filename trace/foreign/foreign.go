@@ -162,6 +162,15 @@ func jsonFormat(head []byte) (string, error) {
 				break
 			}
 			switch name.String() {
+			case "format":
+				// ckpt's own documents have a "processes" array, which
+				// is no Jaeger map: say what they are instead.
+				if dec.PeekKind() == '"' {
+					if v, err := dec.ReadToken(); err == nil && strings.HasPrefix(v.String(), "ckpt/") {
+						return "", ckptDoc(v.String())
+					}
+					continue
+				}
 			case "resourceSpans":
 				return spans.OTLP, nil
 			case "data", "spans", "processes", "traceID":
@@ -175,4 +184,18 @@ func jsonFormat(head []byte) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("a JSON document, but not one ckpt imports (OpenTelemetry resourceSpans, Jaeger data or spans, a Zipkin array of spans, DistributedClocks tracing records)")
+}
+
+// ckptDoc says what to do with one of ckpt's own documents, of format
+// f, given to import.
+func ckptDoc(f string) error {
+	switch kind, _, _ := strings.Cut(strings.TrimPrefix(f, "ckpt/"), "@"); kind {
+	case "trace":
+		return fmt.Errorf("already a ckpt trace (%s): verify or check it directly", f)
+	case "run":
+		return fmt.Errorf("already a ckpt run (%s): check it directly", f)
+	case "recording":
+		return fmt.Errorf("a ckpt recording (%s): import it with the other processes' recordings, and nothing else", f)
+	}
+	return fmt.Errorf("a ckpt document (%s), not a log or spans", f)
 }

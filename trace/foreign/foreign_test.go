@@ -32,6 +32,14 @@ func TestDetect(t *testing.T) {
 		{"ab\xff\xfecd", "", "not UTF-8"},
 		{"ab\xe2\x82", "shiviz", ""}, // a character cut by the end of the head
 		{`{"name":"x"}`, "", "not one ckpt imports"},
+		// ckpt's own documents are named, not taken for Jaeger (their
+		// "processes") or for no log at all.
+		{`{"format":"ckpt/trace@1","processes":["P0"],"events":[`, "", "already a ckpt trace (ckpt/trace@1): verify or check it directly"},
+		{`{"format":"ckpt/run@2","algorithm":"ms","processes":["P0"]`, "", "already a ckpt run (ckpt/run@2): check it directly"},
+		{`{"format":"ckpt/recording@1","process":"P0"}`, "", "a ckpt recording (ckpt/recording@1): import it with"},
+		{`{"format":"ckpt/explore@1"}`, "", "a ckpt document (ckpt/explore@1), not a log or spans"},
+		{`{"format":{"x":1},"spans":[`, "jaeger", ""},
+		{`{"format":"otel","spans":[`, "jaeger", ""},
 	} {
 		got, err := detect([]byte(tc.head))
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {

@@ -1,8 +1,10 @@
 package shiviz
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,6 +188,9 @@ func parseClockJSON(s string) (rawClock, error) {
 			return rc, fmt.Errorf("the entry for %q is not a number", key)
 		}
 		v, err := strconv.ParseInt(string(num), 10, 32)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(string(num), "-") {
+			return rc, fmt.Errorf("the entry %q:%s is over the limit of %d events per host", key, num, math.MaxInt32)
+		}
 		if err != nil || v < 0 {
 			return rc, fmt.Errorf("the entry %q:%s is not a non-negative integer", key, num)
 		}

@@ -162,6 +162,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad json", "x\na {\"a\":x}\n", ParseOptions{}, 2, `cannot parse the vector clock`},
 		{"negative", "x\na {\"a\":-1}\n", ParseOptions{}, 2, `is not a non-negative integer`},
 		{"fraction", "x\na {\"a\":1.5}\n", ParseOptions{}, 2, `is not a non-negative integer`},
+		{"huge", "x\na {\"a\":2147483648}\n", ParseOptions{}, 2, `the entry "a":2147483648 is over the limit of 2147483647 events per host`},
+		{"huge negative", "x\na {\"a\":-2147483649}\n", ParseOptions{}, 2, `is not a non-negative integer`},
 		{"duplicate key", "x\na {\"a\":1, \"a\":1}\n", ParseOptions{}, 2, `host "a" appears twice`},
 		{"trailing", "x\na {\"a\":1} {\"b\":2}\n", ParseOptions{}, 2, `cannot parse`},
 		{"no match", "hello\nworld\n", ParseOptions{Regex: DefaultRegex}, 1, `matches no event in the log`},

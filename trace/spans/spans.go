@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,12 +117,31 @@ func decodeAll[T any](r io.Reader, each func(*T) error) error {
 		if err := dec.Decode(&v); err == io.EOF && n > 0 {
 			return nil
 		} else if err != nil {
-			return fmt.Errorf("document %d: %v", n+1, err)
+			return fmt.Errorf("document %d: %v", n+1, inWords(err))
 		}
 		if err := each(&v); err != nil {
-			return err
+			return inWords(err)
 		}
 	}
+}
+
+// inWords says a value of the wrong JSON kind by its field's path and
+// the kind wanted, where the decoder's error names Go types.
+func inWords(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return err
+	}
+	want, ok := map[reflect.Kind]string{reflect.Map: "an object", reflect.Struct: "an object", reflect.Slice: "an array",
+		reflect.Array: "an array", reflect.String: "a string", reflect.Bool: "true or false"}[te.Type.Kind()]
+	if !ok {
+		want = "a number"
+	}
+	field := "the document"
+	if te.Field != "" {
+		field = strconv.Quote(te.Field)
+	}
+	return fmt.Errorf("%s holds a JSON %s where %s is wanted", field, te.Value, want)
 }
 
 // number is an integer written as a JSON number or string (protobuf's

@@ -97,7 +97,13 @@ func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ format, doc, want string }{
 		{Zipkin, `[]`, "no spans to import"},
 		{Zipkin, `[` + zs("1", "", "a", "", 0, 1) + `]`, "no spans to import (spans skipped, no start time: 1)"},
-		{Zipkin, `[{"id": 3}]`, "cannot unmarshal number"},
+		{Zipkin, `[{"id": 3}]`, `"id" holds a JSON number where a string is wanted`},
+		// Never a Go type: the field's path and the kind wanted.
+		{Jaeger, `{"data": 5}`, `document 1: "data" holds a JSON number where an array is wanted`},
+		{Jaeger, `{"spans":[{"spanID":7}]}`, `document 1: "spans.0.spanID" holds a JSON number where a string is wanted`},
+		{Jaeger, `{"processes":[]}`, `document 1: "processes" holds a JSON array where an object is wanted`},
+		{OTLP, `{"resourceSpans":[{"resource":true}]}`, `"resourceSpans.0.resource" holds a JSON bool where an object is wanted`},
+		{Zipkin, `5`, `document 1: the document holds a JSON number where an array is wanted`},
 		{Zipkin, `[1,`, "document 1:"},
 		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"processID":"p9"}],"processes":{}}`, `names process "p9"`},
 		{OTLP, `{"resourceSpans": 5}`, "document 1:"},
@@ -106,7 +112,7 @@ func TestReadErrors(t *testing.T) {
 		{"nosuch", `{}`, "unknown span format"},
 	} {
 		_, err := Read([]File{{Name: "bad.json", R: strings.NewReader(tc.doc), Format: tc.format}})
-		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: ") || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: ") || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go ") {
 			t.Errorf("%s %s: got %v, want %q", tc.format, tc.doc, err, tc.want)
 		}
 	}
