@@ -79,7 +79,7 @@ func readOne[T any](command, takes, path string, read func(string) (T, error)) (
 	return v, nil
 }
 
-// CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
+// CleanupOnSignal makes SIGINT, SIGTERM and SIGHUP remove the temporary files
 // of outputs being written, then exit 130 or 143. main installs it;
 // tests that call Main do not.
 func CleanupOnSignal() { output.CleanupOnSignal() }

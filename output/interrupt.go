@@ -52,12 +52,13 @@ func removePending() int {
 	return n
 }
 
-// CleanupOnSignal makes SIGINT and SIGTERM remove the temporary files
-// of outputs being written, then exit 130 or 143 (128 + the signal, as
-// shells report it). main installs it.
+// CleanupOnSignal makes SIGINT, SIGTERM and SIGHUP (a closed terminal,
+// an ssh session gone) remove the temporary files of outputs being
+// written, then exit 130, 143 or 129 (128 + the signal, as shells report
+// it). main installs it.
 func CleanupOnSignal() {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		s := <-ch
 		if f := takeTrap(); f != nil {
@@ -79,7 +80,7 @@ var trap struct {
 	f func(os.Signal)
 }
 
-// Trap hands the first SIGINT or SIGTERM to ctx, which it cancels,
+// Trap hands the first SIGINT, SIGTERM or SIGHUP to ctx, which it cancels,
 // instead of exiting, until stop is called; stop returns the signal that
 // came (nil: none). A command that can stop cleanly (explore writes what
 // it found so far) watches ctx and exits 128 + the signal itself. A
