@@ -80,7 +80,7 @@ func readOne[T any](command, takes, path string, read func(string) (T, error)) (
 }
 
 // CleanupOnSignal makes SIGINT, SIGTERM and SIGHUP remove the temporary files
-// of outputs being written, then exit 130 or 143. main installs it;
+// of outputs being written, then exit 130, 143 or 129. main installs it;
 // tests that call Main do not.
 func CleanupOnSignal() { output.CleanupOnSignal() }
 

@@ -266,6 +266,10 @@ func forgedCases() []propCase {
 			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) { e.Reason = trace.ReasonInRound }),
 		forged(report.LogReplayRules, "forged-block-twice-coordinated", "P0 blocks at seq 23 while blocked since seq 3", "coordinated", bundled("failure-free"),
 			at(23, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Block }),
+		// An MS hold's until names the recovery it waits for (redteam7).
+		forged(report.LogReplayRules, "forged-hold-until-ms", `it says until "whatever"`, "ms", futureHold,
+			func(run *trace.Run, e *trace.RunEvent) bool { return e.Kind == trace.Hold },
+			func(run *trace.Run, e *trace.RunEvent) { e.Until = run.AddString("whatever") }),
 		forged(report.LogReplayRules, "forged-rollback-cause-message-ms", "says cause message, not request", "ms", orphanMS,
 			at(16, trace.Rollback), func(run *trace.Run, e *trace.RunEvent) { e.Cause = trace.CauseMessage }),
 		forged(report.LogReplayRules, "forged-rollback-cause-request-pk", "says cause request, not token", "pk", orphanPK,

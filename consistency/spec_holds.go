@@ -62,8 +62,8 @@ func (f *specFrame) atRecv(p, msg int32) string {
 
 // hold judges an MS hold: a copy from the future, held for the failure
 // of a recovery its sender had applied and the receiver has not, the
-// next of its origin's (the request the receiver awaits first). The
-// textbook variant never holds: it adopts a higher incarnation at once.
+// next of its origin's (the request the receiver awaits first), which its
+// `until` names as rollback(origin,count). The textbook variant never holds: it adopts a higher incarnation at once.
 func (s *msSpec) hold(seq int32, e *trace.RunEvent, p *msProc) {
 	if s.textbook {
 		s.divergef([]int32{seq}, "%s holds %s at seq %d\nthe textbook variant never holds a receive: it adopts a message's higher incarnation, applies its recovery and judges the message then", s.name(e.P), s.m.MsgName(e.Msg), seq)
@@ -82,8 +82,13 @@ func (s *msSpec) hold(seq int32, e *trace.RunEvent, p *msProc) {
 		if why := s.unrecovered(e.Failure, fi != history.None); why != "" {
 			return why
 		}
-		if rec := s.rec(fi); fGet(p.f, rec.o)+1 != rec.c || fGet(pb.F, rec.o) < rec.c {
+		rec := s.rec(fi)
+		if fGet(p.f, rec.o)+1 != rec.c || fGet(pb.F, rec.o) < rec.c {
 			return fmt.Sprintf("its failure's recovery (%s, %d) is not the next of its origin's that the copy's sender applied (f %s) and %s has not (f %s)", s.name(rec.o), rec.c, fString(s.m, pb.F), s.name(e.P), fString(s.m, p.f))
+		}
+		// The run says what it waits for twice; redteam7 forged the words.
+		if want := fmt.Sprintf("rollback(%s,%d)", s.name(rec.o), rec.c); s.m.Run.Until(e) != want {
+			return fmt.Sprintf("it says until %q, but it waits for recovery (%s, %d): %q", s.m.Run.Until(e), s.name(rec.o), rec.c, want)
 		}
 		return ""
 	})
