@@ -113,6 +113,9 @@ func exploreTitle(r *explore.Result) string {
 	case explore.VerdictStopped:
 		return fmt.Sprintf("explore %s — STOPPED: %s", r.File, stoppedText(r))
 	case report.VerdictValid:
+		if r.Scope.Mode == explore.Sampled { // ux6: a sample read as the whole
+			return fmt.Sprintf("explore %s — VALID: no sampled schedule fails (%s of the space covered)", r.File, percent(r.Scope.Coverage))
+		}
 		return fmt.Sprintf("explore %s — VALID: no schedule fails", r.File)
 	case report.VerdictUnknown:
 		return fmt.Sprintf("explore %s — UNKNOWN: no schedule fails, but no property passes for an algorithm", r.File)
