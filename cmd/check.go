@@ -1,6 +1,10 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-dev/ckpt/report"
@@ -19,7 +23,9 @@ checker on them as they are. "-" reads stdin; a directory means every run
 in it, in name order (what else it holds is skipped, saying so on
 stderr). When a run's header names a source trace that can be read
 (relative to the run file, or as written), equivalence is judged against
-it; otherwise it is unknown, and stderr says why.
+it; otherwise it is unknown, and stderr says why. --trace FILE gives the
+source trace instead (a run moved away from its trace, or replayed from
+stdin).
 
 Exit status: 0 every property holds; 1 a property fails, or nothing
 could be checked (verdict unknown; with --strict, any unknown property);
@@ -30,6 +36,7 @@ could be checked (verdict unknown; with --strict, any unknown property);
 		},
 	}
 	addReportFlags(c, f, algoNames(true))
+	c.Flags().StringVar(&ios.pipe().Trace, "trace", "", "judge the runs against this source trace instead of the one their header names")
 	// check replays nothing: the replay flags do not apply.
 	for _, name := range replayFlagNames {
 		_ = c.Flags().MarkHidden(name)
@@ -40,6 +47,11 @@ could be checked (verdict unknown; with --strict, any unknown property);
 func runCheck(ios *IO, f *reportFlags, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
+	}
+	if t := ios.pipe().Trace; t != "" {
+		if _, err := os.Stat(t); err != nil {
+			return fmt.Errorf("--trace %s: %w", t, errors.Unwrap(err))
+		}
 	}
 	inputs, err := expandInputs(ios.ErrOut, args, codec.RunFormat)
 	if err != nil {

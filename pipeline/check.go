@@ -142,18 +142,19 @@ func noted(r report.Report, path, note string) (report.Report, string) {
 	return r, fmt.Sprintf("%s: %s: equivalence is unknown", path, note)
 }
 
-// source reads the trace a run's header names, if it can. The name is
-// relative to the run file's directory (ckpt replay -o writes it so); a
-// run written to stdout, or by an older ckpt, names it relative to the
-// directory replay ran in, which is tried second. A source that is
-// missing, invalid or (a foreign algorithm's run) of other processes is
-// not used — equivalence is then unknown rather than judged against the
-// wrong program — and note says why ("" when a foreign or recorded run
-// names none). ckpt's
-// own algorithms replay the trace's processes in its order: their run
-// with another source fails equivalence (issue 28).
+// source reads the run's source trace, if it can (sourceCandidates: the
+// run's header names it relative to the run file's directory, as ckpt
+// replay -o writes it; a run written to stdout, or by an older ckpt,
+// relative to the directory replay ran in). A source that is missing,
+// invalid, over the memory cap or (a foreign algorithm's run) of other
+// processes is not used — equivalence is then unknown rather than judged
+// against the wrong program — and note says why ("" when a foreign or
+// recorded run names none). ckpt's own algorithms replay the trace's
+// processes in its order: their run with another source fails
+// equivalence.
 func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string) {
-	if run.Source == "" || run.Source == "-" {
+	candidates, named := p.sourceCandidates(run, runPath)
+	if len(candidates) == 0 {
 		if history.AlgOf(run) == history.Foreign || run.Options.Timing != "" {
 			return nil, ""
 		}
@@ -161,13 +162,6 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 		// when the file is gone (redteam7: deleting "source" from a
 		// forged run left equivalence unknown, with nothing on stderr).
 		return nil, `the run names no source trace ("source" is absent, or "-" for a trace replayed from stdin)`
-	}
-	var candidates []string
-	if !filepath.IsAbs(run.Source) && runPath != "-" {
-		candidates = append(candidates, filepath.Join(filepath.Dir(runPath), run.Source))
-	}
-	if len(candidates) == 0 || filepath.Clean(run.Source) != candidates[0] {
-		candidates = append(candidates, run.Source)
 	}
 	var why []string
 	for _, c := range candidates {
@@ -198,5 +192,26 @@ func (p *Pipeline) source(run *trace.Run, runPath string) (*trace.Trace, string)
 			return tr, ""
 		}
 	}
-	return nil, fmt.Sprintf("the source trace %q the run names cannot be used (%s)", run.Source, strings.Join(why, "; "))
+	return nil, fmt.Sprintf("the source trace %s cannot be used (%s)", named, strings.Join(why, "; "))
+}
+
+// sourceCandidates lists where the source trace of run (read from
+// runPath) may be, in the order tried, and names it for a note: the file
+// given with --trace (Pipeline.Trace), else the run's "source", relative
+// to the run file's directory, then as written. None for a run that
+// names none ("" or "-").
+func (p *Pipeline) sourceCandidates(run *trace.Run, runPath string) (candidates []string, named string) {
+	if p.Trace != "" {
+		return []string{p.Trace}, fmt.Sprintf("%q given with --trace", p.Trace)
+	}
+	if run.Source == "" || run.Source == "-" {
+		return nil, ""
+	}
+	if !filepath.IsAbs(run.Source) && runPath != "-" {
+		candidates = append(candidates, filepath.Join(filepath.Dir(runPath), run.Source))
+	}
+	if len(candidates) == 0 || filepath.Clean(run.Source) != candidates[0] {
+		candidates = append(candidates, run.Source)
+	}
+	return candidates, fmt.Sprintf("%q the run names", run.Source)
 }

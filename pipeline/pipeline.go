@@ -37,6 +37,10 @@ type Pipeline struct {
 	OnRead func(path string)
 	// Cores is how many goroutines may replay at once; 0: GOMAXPROCS.
 	Cores int
+	// Trace, when set, is the source trace runs are checked against, in
+	// place of the one each run's header names (check --trace: a run
+	// moved away from its trace, or replayed from stdin).
+	Trace string
 }
 
 // Options say how Verify replays and checks a trace.
