@@ -13,7 +13,7 @@ import (
 
 // newCheckCmd builds `ckpt check [flags] RUN...`.
 func newCheckCmd(ios *IO) *cobra.Command {
-	f := &reportFlags{}
+	f, source := &reportFlags{}, ""
 	c := &cobra.Command{
 		Use:   "check [flags] RUN...",
 		Short: "Check recorded runs (ckpt/run@1 or @2) as they are, replaying nothing",
@@ -32,11 +32,11 @@ could be checked (verdict unknown; with --strict, any unknown property);
 2 a file is invalid (every other file is still reported), or usage.`,
 		Args: takesArgs("RUN..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCheck(ios, f, args)
+			return runCheck(ios, f, source, args)
 		},
 	}
 	addReportFlags(c, f, algoNames(true))
-	c.Flags().StringVar(&ios.pipe().Trace, "trace", "", "judge the runs against this source trace instead of the one their header names")
+	c.Flags().StringVar(&source, "trace", "", "judge the runs against this source trace instead of the one their header names")
 	// check replays nothing: the replay flags do not apply.
 	for _, name := range replayFlagNames {
 		_ = c.Flags().MarkHidden(name)
@@ -44,15 +44,16 @@ could be checked (verdict unknown; with --strict, any unknown property);
 	return c
 }
 
-func runCheck(ios *IO, f *reportFlags, args []string) error {
+func runCheck(ios *IO, f *reportFlags, source string, args []string) error {
 	if err := f.validate(); err != nil {
 		return err
 	}
-	if t := ios.pipe().Trace; t != "" {
-		if _, err := os.Stat(t); err != nil {
-			return fmt.Errorf("--trace %s: %w", t, errors.Unwrap(err))
+	if source != "" {
+		if _, err := os.Stat(source); err != nil {
+			return fmt.Errorf("--trace %s: %w", source, errors.Unwrap(err))
 		}
 	}
+	ios.pipe().Trace = source
 	inputs, err := expandInputs(ios.ErrOut, args, codec.RunFormat)
 	if err != nil {
 		return err
