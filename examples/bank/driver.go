@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -20,6 +21,7 @@ import (
 
 	json "github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/output"
 	"github.com/ckpt-dev/ckpt/record"
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -267,13 +269,13 @@ func (d *driver) outcome() (*outcome, error) {
 	if err := d.unreached(m.Trace); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Join(d.o.Out, "trace.json"), func(f *os.File) error {
-		return codec.WriteTrace(f, m.Trace, codec.WriteOptions{})
+	if err := output.Write(filepath.Join(d.o.Out, "trace.json"), nil, func(w io.Writer) error {
+		return codec.WriteTrace(w, m.Trace, codec.WriteOptions{})
 	}); err != nil {
 		return nil, err
 	}
-	return out, writeAtomic(filepath.Join(d.o.Out, "run.json"), func(f *os.File) error {
-		return codec.WriteRun(f, m.Run, codec.WriteOptions{})
+	return out, output.Write(filepath.Join(d.o.Out, "run.json"), nil, func(w io.Writer) error {
+		return codec.WriteRun(w, m.Run, codec.WriteOptions{})
 	})
 }
 
@@ -317,16 +319,4 @@ func (d *driver) unreached(tr *trace.Trace) error {
 		tr.Events = append(tr.Events, e)
 	}
 	return trace.Validate(tr)
-}
-
-func writeAtomic(path string, write func(*os.File) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := errors.Join(write(f), f.Close()); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
