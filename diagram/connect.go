@@ -16,6 +16,9 @@ type connector struct {
 	// restartAt is a PK restart waiting for its token to come back.
 	restartAt []int32
 	lineOf    map[int32]int // fail event -> index in m.lines
+	// pointOf finds a process's point on a line without scanning the
+	// line, which may hold a point for each of many processes.
+	pointOf map[[2]int]int // (index in m.lines, process) -> index in its points
 }
 
 type ctlKey struct {
@@ -34,7 +37,7 @@ func (m *model) connect() {
 		m:        m,
 		ctlQ:     make(map[ctlKey][]int32),
 		holdFrom: fill(np, trace.None), restartAt: fill(np, trace.None),
-		lineOf: make(map[int32]int),
+		lineOf: make(map[int32]int), pointOf: make(map[[2]int]int),
 	}
 	for i := range m.run.Events {
 		c.event(int32(i))
@@ -192,14 +195,14 @@ func (c *connector) point(fail int32, pt linePoint, replace bool) {
 		m.lines = append(m.lines, rline{fail: fail})
 	}
 	pts := m.lines[li].points
-	for j := range pts {
-		if pts[j].p == pt.p {
-			if replace && pts[j].kept {
-				pts[j] = pt
-			}
-			return
+	k := [2]int{li, int(pt.p)}
+	if j, ok := c.pointOf[k]; ok {
+		if replace && pts[j].kept {
+			pts[j] = pt
 		}
+		return
 	}
+	c.pointOf[k] = len(pts)
 	m.lines[li].points = append(pts, pt)
 }
 

@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"math"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -52,21 +53,26 @@ func (a box) overlaps(b box) bool {
 
 // placer hands out room for labels first come, first served: a label
 // that would overlap one already placed is left out (its text is still
-// in its element's hover details). Boxes are bucketed by 100 px of x, as
-// the page's Placer does, so a check looks only at its neighbours.
-type placer map[int][]box
+// in its element's hover details). Boxes are bucketed by 100 px squares,
+// so a check looks only at its neighbours: as placed boxes never overlap,
+// a square holds few of them, where a bucket of x alone (the page's
+// Placer) gathers a label of every lane.
+type placer map[[2]int][]box
 
 func (pl placer) place(b box) bool {
-	lo, hi := int(math.Floor(b.x0/100)), int(math.Floor(b.x1/100))
-	for k := lo; k <= hi; k++ {
-		for _, o := range pl[k] {
-			if o.overlaps(b) {
+	x0, x1 := int(math.Floor(b.x0/100)), int(math.Floor(b.x1/100))
+	y0, y1 := int(math.Floor(b.y0/100)), int(math.Floor(b.y1/100))
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
+			if slices.ContainsFunc(pl[[2]int{x, y}], b.overlaps) {
 				return false
 			}
 		}
 	}
-	for k := lo; k <= hi; k++ {
-		pl[k] = append(pl[k], b)
+	for x := x0; x <= x1; x++ {
+		for y := y0; y <= y1; y++ {
+			pl[[2]int{x, y}] = append(pl[[2]int{x, y}], b)
+		}
 	}
 	return true
 }

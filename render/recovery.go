@@ -100,8 +100,13 @@ var (
 // failure: a column none has is left out.
 func lineTable(rec *report.Recovery, base *report.UncoordinatedFailure) *table {
 	tb := &table{header: lineHeader, right: lineRight}
+	maxAt := firstByP(rec.MaxLine, func(m *report.MaxLineEntry) string { return m.P })
+	var baseAt map[string]*report.UncoordinatedEntry
+	if base != nil {
+		baseAt = firstByP(base.Line, func(u *report.UncoordinatedEntry) string { return u.P })
+	}
 	for _, e := range rec.Line {
-		tb.rows = append(tb.rows, lineCells(rec, e, base))
+		tb.rows = append(tb.rows, lineCells(e, maxAt[e.P], baseAt[e.P]))
 	}
 	if vtTooWide(rec.Line) {
 		tb.wrap = make([]bool, len(lineHeader))
@@ -119,10 +124,24 @@ func lineTable(rec *report.Recovery, base *report.UncoordinatedFailure) *table {
 	return tb
 }
 
+// firstByP maps each process name to its first entry in es, the one a
+// scan would find: a line holds an entry per process, and scanning the
+// other lines for each of its rows took time quadratic in the processes.
+func firstByP[E any](es []E, p func(*E) string) map[string]*E {
+	at := make(map[string]*E, len(es))
+	for i := range es {
+		if _, ok := at[p(&es[i])]; !ok {
+			at[p(&es[i])] = &es[i]
+		}
+	}
+	return at
+}
+
 // lineCells returns a line entry's row: process, restored checkpoint, sn,
-// vt, cause, pos, counts, maximum consistent line, extra rollback and
-// where the baseline goes back.
-func lineCells(rec *report.Recovery, e report.LineEntry, base *report.UncoordinatedFailure) []cell {
+// vt, cause, pos, counts, maximum consistent line (m, nil if it has no
+// entry for the process), extra rollback and where the baseline goes
+// back (u, nil likewise).
+func lineCells(e report.LineEntry, m *report.MaxLineEntry, u *report.UncoordinatedEntry) []cell {
 	restored, sn, cause := "-", "-", e.Cause
 	if e.Restore != nil {
 		restored = "ckpt " + strconv.Itoa(int(*e.Restore))
@@ -149,21 +168,21 @@ func lineCells(rec *report.Recovery, e report.LineEntry, base *report.Uncoordina
 	}
 	return []cell{{text: e.P}, {text: restored}, {text: sn}, {text: formatVT(e.VT)}, {text: cause},
 		{text: strconv.Itoa(int(e.Pos))}, undone, {text: strconv.Itoa(e.Replayed)}, {text: strconv.Itoa(e.Discarded)},
-		{text: strconv.Itoa(e.Resent)}, {text: maxLineText(rec, e.P)}, extra, baselineCell(base, e.P)}
+		{text: strconv.Itoa(e.Resent)}, {text: maxLineText(m)}, extra, baselineCell(u)}
 }
 
-// maxLineText is where the maximum consistent recovery line puts p.
-func maxLineText(rec *report.Recovery, p string) string {
-	i := slices.IndexFunc(rec.MaxLine, func(m report.MaxLineEntry) bool { return m.P == p })
+// maxLineText is where the maximum consistent recovery line puts a
+// process: m is its entry, nil if the line has none.
+func maxLineText(m *report.MaxLineEntry) string {
 	switch {
-	case i < 0:
+	case m == nil:
 		return "-"
-	case rec.MaxLine[i].Ckpt < 0:
+	case m.Ckpt < 0:
 		// No checkpoint: the line keeps the process's state at the
 		// failure instant.
-		return fmt.Sprintf("state @ %d", rec.MaxLine[i].Pos)
+		return fmt.Sprintf("state @ %d", m.Pos)
 	}
-	return fmt.Sprintf("ckpt %d @ %d", rec.MaxLine[i].Ckpt, rec.MaxLine[i].Pos)
+	return fmt.Sprintf("ckpt %d @ %d", m.Ckpt, m.Pos)
 }
 
 // legend explains the recovery table's columns once per report.
@@ -173,26 +192,23 @@ const legend = "restored: the checkpoint the process went back to (- if it kept 
 	"extra: ops undone beyond that line (negative where message logging saved work); " +
 	"uncoordinated: where uncoordinated checkpointing would go back for this failure alone."
 
-func baselineCell(b *report.UncoordinatedFailure, p string) cell {
-	if b == nil {
+// baselineCell is where the baseline sends a process back: u is its
+// entry, nil if there is no matching baseline failure or it has none.
+func baselineCell(u *report.UncoordinatedEntry) cell {
+	if u == nil {
 		return cell{text: "-"}
 	}
-	for _, u := range b.Line {
-		if u.P == p {
-			c := cell{text: fmt.Sprintf("ckpt %d, %d undone", u.Ckpt, u.Undone)}
-			if u.Ckpt < 0 {
-				// -1: it keeps its state at the failure, which is no
-				// checkpoint.
-				c.text = fmt.Sprintf("state @ %d, %d undone", u.Pos, u.Undone)
-			}
-			if u.Domino {
-				c.text += ", domino"
-				c.tone = bad
-			}
-			return c
-		}
+	c := cell{text: fmt.Sprintf("ckpt %d, %d undone", u.Ckpt, u.Undone)}
+	if u.Ckpt < 0 {
+		// -1: it keeps its state at the failure, which is no
+		// checkpoint.
+		c.text = fmt.Sprintf("state @ %d, %d undone", u.Pos, u.Undone)
 	}
-	return cell{text: "-"}
+	if u.Domino {
+		c.text += ", domino"
+		c.tone = bad
+	}
+	return c
 }
 
 // rollbackCause says why a process that did not fail rolled back, by
