@@ -57,7 +57,7 @@ func readyTimes(m *history.Model, r *result) {
 	for p := range st {
 		st[p].pausedAt = -1
 	}
-	x, end := newExams(m), trace.Time(-1)
+	x, end, at := newExams(m), trace.Time(-1), instant{}
 	for i := range m.Run.Events {
 		e := &m.Run.Events[i]
 		if e.P < 0 || int(e.P) >= np {
@@ -114,7 +114,7 @@ func readyTimes(m *history.Model, r *result) {
 			if e.Resend {
 				continue
 			}
-			if ready, ok := s.ready(m, opAt[e.P], e.Op); ok && !replayedAtRestore(m, int32(i), e) {
+			if ready, ok := s.ready(m, opAt[e.P], e.Op); ok && !at.replayedAtRestore(m, int32(i), e) {
 				if e.T < ready || (e.Kind != trace.Recv && e.T != ready) {
 					notReady(m, int32(i), e, ready, r)
 				} else if e.Kind == trace.Recv && !s.examined {
@@ -252,17 +252,31 @@ func waitsAgain(e *trace.RunEvent, seq int32) string {
 	return fmt.Sprintf("after its %s at seq %d", e.Kind, seq)
 }
 
+// instant is the run's events at one instant from some event on, up to
+// to, and the restarts and rollbacks among them (readyTimes keeps one,
+// moving it forward, so that each event is looked at once: a scan from
+// every op to the instant's end took time quadratic in the processes
+// acting at one instant, such as a ring of thousands sending at t=0).
+type instant struct {
+	to       int32
+	restores []int32
+}
+
 // replayedAtRestore reports whether op event seq is part of PK's instant
 // replay: the run writes the ops a restart re-executes from its log
 // before the restart, at its time, so a restore of the same process at
 // the same instant follows whose pos is beyond the op.
-func replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
-	for j := seq + 1; int(j) < len(m.Run.Events); j++ {
-		n := m.Event(j)
-		if n.T != e.T {
-			return false
+func (g *instant) replayedAtRestore(m *history.Model, seq int32, e *trace.RunEvent) bool {
+	if seq >= g.to {
+		g.restores = g.restores[:0]
+		for g.to = seq + 1; int(g.to) < len(m.Run.Events) && m.Event(g.to).T == e.T; g.to++ {
+			if k := m.Event(g.to).Kind; k == trace.Restart || k == trace.Rollback {
+				g.restores = append(g.restores, g.to)
+			}
 		}
-		if n.P == e.P && (n.Kind == trace.Restart || n.Kind == trace.Rollback) {
+	}
+	for _, r := range g.restores {
+		if n := m.Event(r); r > seq && n.P == e.P {
 			return n.Pos > e.Op
 		}
 	}
