@@ -262,8 +262,19 @@ func forgedCases() []propCase {
 				b.Count++
 				e.Body = run.AddBody(&b)
 			}),
-		forged(report.LogReplayRules, "forged-skip-role-coordinated", "P1 skips its tick at seq 6 as in-round, yet it sends no round request", "coordinated", bundled("failure-free"),
+		forged(report.LogReplayRules, "forged-skip-role-coordinated", "P1 skips its tick at seq 6 as in-round, but no round of its runs", "coordinated", bundled("failure-free"),
 			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) { e.Reason = trace.ReasonInRound }),
+		// ... the initiator's round start relabelled, a non-initiator
+		// checkpointing at its own tick (redteam8: whole rounds deleted,
+		// their ticks relabelled, passed).
+		forged(report.LogReplayRules, "forged-initiator-skip-coordinated", "P0 skips its tick at seq 2 as not-initiator, but it is the initiator", "coordinated", bundled("failure-free"),
+			at(2, trace.Checkpoint), func(run *trace.Run, e *trace.RunEvent) {
+				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Reason = trace.CheckpointSkipped, trace.CkptNone, trace.None, trace.None, trace.ReasonNotInitiator
+			}),
+		forged(report.LogReplayRules, "forged-own-tick-coordinated", "P1 checkpoints at its own tick at seq 6", "coordinated", bundled("failure-free"),
+			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) {
+				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Reason = trace.Checkpoint, trace.CkptBasic, 99, 0, trace.ReasonNone
+			}),
 		forged(report.LogReplayRules, "forged-block-twice-coordinated", "P0 blocks at seq 23 while blocked since seq 3", "coordinated", bundled("failure-free"),
 			at(23, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Block }),
 		// An MS hold's until names the recovery it waits for (redteam7).

@@ -10,34 +10,58 @@ import (
 // Coordinated checkpointing's rounds (docs/protocols.md). Its promise,
 // that every round is a consistent global checkpoint, is sn-lines'; these
 // are the rules by which a run shows the rounds that promise is judged
-// on. The initiator's tick starts a round with a basic checkpoint, and
-// every other process takes its round checkpoint, also basic, when the
+// on. The initiator is the process with the most ticks in the trace (the
+// first among equals). Its tick starts a round with a basic checkpoint
+// when none runs — it is blocked from then until its resume — and is
+// skipped as in-round while one does; every other process skips its ticks
+// as not-initiator, and takes its round checkpoint, also basic, when the
 // request reaches it: so a basic checkpoint is a timer tick of the trace
 // unless it answers a request that reached its process at the same
 // instant and that no checkpoint has answered yet. A process acknowledges
 // a round only after the checkpoint that answers its request: an ack
 // without one would leave the round without that process's checkpoint,
-// and sn-lines would judge lines the protocol never made (redteam7). Only
-// the initiator, the process that sends requests, skips a tick as
-// in-round, and only the others as not-initiator.
+// and sn-lines would judge lines the protocol never made. (A red team
+// made failing rounds pass by deleting a process's round checkpoint
+// while it still acked, by deleting whole rounds and relabelling the
+// initiator's ticks as not-initiator or in-round, and by checkpointing a
+// non-initiator at its own tick.) Without the source trace the initiator
+// is the process that sends requests, judged at the end.
 
-// roundSpec is what the run spec keeps of a coordinated run's rounds,
-// per process: the latest request it received (None: none yet) and
-// whether a checkpoint answered it; whether it sent a request; and its
-// first skip as not-initiator and as in-round (None: none).
+// roundSpec is what the run spec keeps of a coordinated run's rounds:
+// the initiator (None: no source trace), and per process the latest
+// request it received (None: none yet) and whether a checkpoint answered
+// it; whether it sent a request; and, without the initiator, its first
+// skip as not-initiator and as in-round (None: none).
 type roundSpec struct {
+	init             int32
 	request          []int32
 	answered, starts []bool
 	notInit, inRound []int32
 }
 
-func newRoundSpec(np int) *roundSpec {
+func newRoundSpec(m *history.Model) *roundSpec {
+	np := len(m.Run.Processes)
 	none := slices.Repeat([]int32{history.None}, np)
-	return &roundSpec{request: none, answered: make([]bool, np), starts: make([]bool, np), notInit: slices.Clone(none), inRound: slices.Clone(none)}
+	return &roundSpec{init: initiator(m), request: none, answered: make([]bool, np), starts: make([]bool, np), notInit: slices.Clone(none), inRound: slices.Clone(none)}
+}
+
+// initiator is the process with the most ticks in the source trace, the
+// first among equals, or None without one.
+func initiator(m *history.Model) int32 {
+	if m.Src == nil || len(m.Run.Processes) == 0 {
+		return history.None
+	}
+	ticks := make([]int, len(m.Run.Processes))
+	for i := range m.Src.Events {
+		if e := &m.Src.Events[i]; e.Kind == trace.Checkpoint && int(e.P) < len(ticks) {
+			ticks[e.P]++
+		}
+	}
+	return int32(slices.Index(ticks, slices.Max(ticks)))
 }
 
 func (r *roundSpec) clone() *roundSpec {
-	return &roundSpec{request: slices.Clone(r.request), answered: slices.Clone(r.answered), starts: slices.Clone(r.starts),
+	return &roundSpec{init: r.init, request: slices.Clone(r.request), answered: slices.Clone(r.answered), starts: slices.Clone(r.starts),
 		notInit: slices.Clone(r.notInit), inRound: slices.Clone(r.inRound)}
 }
 
@@ -81,18 +105,48 @@ func sameRound(run *trace.Run, a, b *trace.RunEvent) bool {
 	return x == nil || y == nil || x.Count == y.Count && x.Origin == y.Origin
 }
 
-// skipped records a skipped tick's reason, for the roles (finish).
-func (r *roundSpec) skipped(seq int32, e *trace.RunEvent) {
+// ticked judges a basic checkpoint at a timer tick of its process: only
+// the initiator's tick starts a round, and not while its round runs.
+func (r *roundSpec) ticked(s *runSpec, seq int32, e *trace.RunEvent) {
 	switch {
-	case r == nil:
-	case e.Reason == trace.ReasonNotInitiator && r.notInit[e.P] == history.None:
-		r.notInit[e.P] = seq
-	case e.Reason == trace.ReasonInRound && r.inRound[e.P] == history.None:
-		r.inRound[e.P] = seq
+	case r == nil || r.init == history.None:
+	case e.P != r.init:
+		s.badf(logReplayAt, []int32{seq}, "%s checkpoints at its own tick at seq %d\nonly the initiator, %s (the process with the most ticks in the trace), starts rounds at its ticks; the others skip theirs as not-initiator", s.name(e.P), seq, s.name(r.init))
+	case r.blocked(s, e.P) != history.None:
+		s.badf(logReplayAt, []int32{seq}, "%s starts a round at seq %d while its round runs (blocked since seq %d)\nthe initiator skips its ticks as in-round until its round commits", s.name(e.P), seq, r.blocked(s, e.P))
 	}
 }
 
-// finish judges the skips by role: the initiator sends requests.
+// skipped judges a skipped tick's reason by role and round, or records
+// it for finish without the initiator.
+func (r *roundSpec) skipped(s *runSpec, seq int32, e *trace.RunEvent) {
+	switch {
+	case r == nil || e.Reason != trace.ReasonNotInitiator && e.Reason != trace.ReasonInRound:
+	case r.init == history.None:
+		at := &r.notInit[e.P]
+		if e.Reason == trace.ReasonInRound {
+			at = &r.inRound[e.P]
+		}
+		if *at == history.None {
+			*at = seq
+		}
+	case e.Reason == trace.ReasonNotInitiator && e.P == r.init:
+		s.badf(logReplayAt, []int32{seq}, "%s skips its tick at seq %d as not-initiator, but it is the initiator\nthe initiator is the process with the most ticks in the trace; its ticks start rounds, or are skipped as in-round", s.name(e.P), seq)
+	case e.Reason == trace.ReasonInRound && (e.P != r.init || r.blocked(s, e.P) == history.None):
+		s.badf(logReplayAt, []int32{seq}, "%s skips its tick at seq %d as in-round, but no round of its runs\nonly the initiator, %s, skips a tick as in-round, while its round runs (from its round checkpoint until its resume)", s.name(e.P), seq, s.name(r.init))
+	}
+}
+
+// blocked returns the seq of the block holding process p, or None.
+func (r *roundSpec) blocked(s *runSpec, p int32) int32 {
+	if h := s.procs[p].procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+		return h
+	}
+	return history.None
+}
+
+// finish judges the skips by role without the source trace: the
+// initiator is the process that sends requests.
 func (r *roundSpec) finish(s *runSpec) {
 	for p := range r.starts {
 		if x := r.notInit[p]; r.starts[p] && x != history.None {

@@ -65,7 +65,7 @@ func newRunSpec(b *history.Builder, horizon int32) *runSpec {
 	s.env = newEnvSpec(f.m)
 	switch f.m.Alg {
 	case history.Coordinated:
-		s.rounds = newRoundSpec(len(procs))
+		s.rounds = newRoundSpec(f.m)
 	case history.MS, history.Textbook:
 		s.proto = newMSSpec(f)
 	case history.PK:
@@ -99,13 +99,14 @@ func (s *runSpec) prepare(seq int32, e *trace.RunEvent) {
 	case trace.Checkpoint:
 		if e.CkptType == trace.CkptBasic && !s.rounds.answers(s.m, e) {
 			s.environment(seq, e)
+			s.rounds.ticked(s, seq, e)
 		}
 		s.downTick(seq, e)
 		s.checkpoint(seq, e)
 	case trace.CheckpointSkipped:
 		s.environment(seq, e)
 		s.downTick(seq, e)
-		s.rounds.skipped(seq, e)
+		s.rounds.skipped(s, seq, e)
 	case trace.Fail:
 		if at := s.environment(seq, e); !s.b.Down(e.P) { // a fail of a down process is ignored
 			s.failedUntil(e, at)
