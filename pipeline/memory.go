@@ -110,23 +110,43 @@ func (c *Cap) check(file string, e estimate) error {
 
 // Bytes per item, calibrated on measured peaks (docs/performance.md
 // "Memory cap"): a decoded byte of JSON, a trace event and message, a
-// run event (the engine's and the checker's), a copy of a send in the
-// engine, a checkpoint in the checker, a failure and a failure per
-// process (its recovery line) in the checker and the report.
+// process in a replay (the trace's, the engine's and the algorithm's
+// state of it), a run event (the engine's and the checker's), a copy of
+// a send in the engine, a checkpoint in the checker, a failure and a
+// failure per process (its recovery line) in the checker and the report.
+//
+// perProc, perCheckProc and perRollback were measured on traces of one
+// message, a checkpoint and 0, 1 and 2 failures in 10^6 processes (the
+// peak resident set with GOGC=20, near the live heap; estimated →
+// measured, MiB): replaying them through pk, 733 → 682, 1,030 → 932
+// and 1,328 → 1,089; through ms, 702 → 481, 1,885 → 1,586 and 2,335 →
+// 1,827; verify of 250,000 and 500,000 processes and one failure, ms
+// 866 → 667 and 1,717 → 1,346, pk 660 → 602 and 1,305 → 1,189.
 const (
 	perJSONByte   = 1.5
 	perTraceEvent = 56
 	perMsg        = 64
+	perProc       = 512
 	perRunEvent   = 104
 	perModelEvent = 40
 	perSendCopy   = 56
 	perCkpt       = 80
 	perFail       = 1 << 10
-	perFailProc   = 480
+	perFailProc   = 640
+	perCheckProc  = 768
 	perVTEntry    = 8
 	perIdentity   = 8
 	perSlice      = 24
 	baseBytes     = 16 << 20
+	// perRollback is MS's Rollback to every other process when a
+	// process restarts (ms.restart): the effects, the control messages
+	// and the queue holding them all at once, grown by doubling. The
+	// engine reuses them, so most of it is counted once; the messages
+	// of failures at the same time are in flight together, perRollbackEach
+	// a process each beyond their run events (RunEvents): 8 failures at
+	// once in 250,000 processes, 1,271 MiB estimated, 1,167 measured.
+	perRollback     = 768
+	perRollbackEach = 160
 )
 
 // decodeEstimate estimates decoding the file at path from its size (for
@@ -234,6 +254,11 @@ func replayEstimate(s replay.Sizes, names []string, check bool) estimate {
 	var most int64
 	for _, name := range names {
 		b, why := runBytes(name, s, runEvents, check)
+		b += s.Procs * perProc
+		if strings.SplitN(name, "-", 2)[0] == "ms" && s.Fails > 0 {
+			b += s.Procs * (perRollback + s.Fails*perRollbackEach)
+			why = fmt.Sprintf("%s, and a Rollback to each of %d processes", why, s.Procs)
+		}
 		if e.bytes += b; b > most {
 			most, e.why = b, why
 		}
@@ -243,6 +268,38 @@ func replayEstimate(s replay.Sizes, names []string, check bool) estimate {
 	}
 	return e
 }
+
+// FitsAtOnce refuses (*TooBig), as Fits does, n replays of tr at once,
+// each with failures more fail events than tr has, and the baseline
+// they read: what explore holds (its workers' schedules and the
+// prefixes they share).
+func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failures, n int) error {
+	s := replay.SizesOf(tr)
+	points := s.Events - s.Fails + s.Procs // explore's failure points, at most
+	s.Fails += int64(failures)
+	e := replayEstimate(s, names, check)
+	e.bytes = baseBytes + (e.bytes-baseBytes)*int64(n)
+	e.doing = fmt.Sprintf("exploring it (%d replays at once, each %s)", n, e.doing)
+	if failures > 0 {
+		// The uncoordinated baseline of a failure at every point
+		// (explore's base.baselines, measure.Uncoordinated): a line of
+		// every process for each.
+		b := points * s.Procs * perBaselineEntry
+		if e.bytes += b; b > e.bytes/2 {
+			e.why = fmt.Sprintf("the uncoordinated baseline: a line of %d processes for each of %d failure points", s.Procs, points)
+		}
+	}
+	return p.Mem.check(tr.Name, e)
+}
+
+// perBaselineEntry is what explore's baseline holds per failure point
+// and process (measure.Uncoordinated's line entry and the processes'
+// ops and ticks at the failure). Measured exploring traces of one
+// message in 2,000 and 4,000 processes (2,003 and 4,003 points;
+// estimated → measured resident peak, GOGC=20): 305 → 230 MiB and
+// 1,143 → 924 MiB; of 3,000 events in 300 processes (3,949 points),
+// 101 → 88 MiB.
+const perBaselineEntry = 72
 
 // checkEstimate estimates checking a decoded run beside it. Its busy
 // processes are those with events that can move their vector time
@@ -323,7 +380,7 @@ func heldBytes(s replay.Sizes, runEvents int64, check bool) (int64, string) {
 	b := runEvents*perRunEvent + s.Sends*perSendCopy
 	why := fmt.Sprintf("%d run events", runEvents)
 	if check {
-		b += runEvents*perModelEvent + s.Checkpoints*perCkpt
+		b += runEvents*perModelEvent + s.Checkpoints*perCkpt + s.Procs*perCheckProc
 		fails := s.Fails * (s.Procs*perFailProc + perFail)
 		if fails > b {
 			why = fmt.Sprintf("%d failures × %d processes of recovery lines", s.Fails, s.Procs)

@@ -11,6 +11,7 @@ import (
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/gen"
+	"github.com/ckpt-dev/ckpt/trace/tracetest"
 )
 
 func TestCapSet(t *testing.T) {
@@ -215,5 +216,61 @@ func TestReceiptChainOverCap(t *testing.T) {
 	}
 	if _, err := p.ReadRun(write("shared.json", false)); err != nil {
 		t.Errorf("a chain that shares its list: %v", err)
+	}
+}
+
+// TestManyProcesses: with many processes the estimates hold what a
+// replay and a check keep per process, and MS's Rollback to every
+// process at a restart. Measured peaks (docs: the constants' comments)
+// of traces of one message, a checkpoint and a failure, in MiB: a
+// replay of 10^6 processes through ms took 1,586 (the old estimate said
+// 511, and 2 × 10^6 processes under a 1100MiB cap were killed at 2.6 GB),
+// through pk 932; verify of 250,000, ms 667, pk 602.
+func TestManyProcesses(t *testing.T) {
+	sizes := func(procs int64) replay.Sizes {
+		return replay.Sizes{Events: 4, Msgs: 1, Procs: procs, Busy: 2, Sends: 1, Recvs: 1, Checkpoints: 1, Fails: 1}
+	}
+	for _, tc := range []struct {
+		procs    int64
+		alg      string
+		check    bool
+		measured int64 // MiB
+	}{
+		{1_000_000, "ms", false, 1586},
+		{1_000_000, "pk", false, 932},
+		{250_000, "ms", true, 667},
+		{250_000, "pk", true, 602},
+	} {
+		if e := replayEstimate(sizes(tc.procs), []string{tc.alg}, tc.check); e.bytes < tc.measured<<20 {
+			t.Errorf("%d processes, %s, check %v: estimate %s, measured %d MiB", tc.procs, tc.alg, tc.check, FormatBytes(e.bytes), tc.measured)
+		}
+	}
+	if e := replayEstimate(sizes(2_000_000), []string{"ms"}, false); !strings.Contains(e.why, "a Rollback to each of 2000000 processes") {
+		t.Errorf("why %q, want the Rollback broadcast named", e.why)
+	}
+}
+
+// TestFitsAtOnceBaseline: explore's estimate counts the uncoordinated
+// baseline it reads, a line of every process for each failure point:
+// 3,000 processes of one message make 3,002 points, about 620 MiB of
+// lines (measured at 2,000 processes, 230 MiB), which a 300MiB cap
+// refuses though each replay is small.
+func TestFitsAtOnceBaseline(t *testing.T) {
+	procs := make([]string, 3000)
+	for i := range procs {
+		procs[i] = fmt.Sprintf("P%d", i)
+	}
+	tr, err := tracetest.NewBuilder(procs...).Send(1, "P0", "P1", "m1").Recv(2, "P1", "m1").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Name = "t.json"
+	p := &Pipeline{Mem: &Cap{Bytes: 300 << 20}}
+	err = p.FitsAtOnce(tr, []string{"ms", "pk"}, true, 1, 2)
+	if err == nil || !strings.Contains(err.Error(), "the uncoordinated baseline: a line of 3000 processes for each of 3002 failure points") {
+		t.Errorf("got %v, want a refusal naming the baseline", err)
+	}
+	if err := p.FitsAtOnce(tr, []string{"ms", "pk"}, true, 0, 2); err != nil {
+		t.Errorf("no failure injected, no baseline: %v", err)
 	}
 }

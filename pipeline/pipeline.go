@@ -9,7 +9,6 @@ package pipeline
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -157,18 +156,6 @@ func verifyOne(tr *trace.Trace, file, name string, o Options, base *measure.Base
 // exceeds the memory cap.
 func (p *Pipeline) Fits(tr *trace.Trace, names []string, check bool) error {
 	return p.Mem.check(tr.Name, replayEstimate(replay.SizesOf(tr), names, check))
-}
-
-// FitsAtOnce refuses (*TooBig), as Fits does, n replays of tr at once,
-// each with failures more fail events than tr has: what explore holds
-// (its workers' schedules and the prefixes they share).
-func (p *Pipeline) FitsAtOnce(tr *trace.Trace, names []string, check bool, failures, n int) error {
-	s := replay.SizesOf(tr)
-	s.Fails += int64(failures)
-	e := replayEstimate(s, names, check)
-	e.bytes = baseBytes + (e.bytes-baseBytes)*int64(n)
-	e.doing = fmt.Sprintf("exploring it (%d replays at once, each %s)", n, e.doing)
-	return p.Mem.check(tr.Name, e)
 }
 
 // Each runs one(i) for every i in [0, n) on at most the Pipeline's

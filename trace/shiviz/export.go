@@ -2,8 +2,10 @@ package shiviz
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,15 +41,14 @@ type ExportStats struct {
 // it takes. Control messages, logging, discards and holds are not
 // written: ShiViz would draw control messages as application messages.
 func Export(w io.Writer, run *trace.Run) (ExportStats, error) {
-	x := &exporter{run: run, undoneBy: undoneBy(run), vc: make([][]int32, len(run.Processes)),
+	x := &exporter{run: run, undoneBy: undoneBy(run), vc: make([][]Entry, len(run.Processes)),
 		sent: map[copyKey][]Entry{}, lastCopy: map[int32]int32{}}
-	for i, p := range run.Processes {
+	for _, p := range run.Processes {
 		if strings.ContainsAny(p, "\t\n\r") {
 			return x.st, fmt.Errorf("%s: process name %q contains a tab or line break, which a ShiViz log cannot carry", run.Name, p)
 		}
 		b, _ := json.Marshal(p)
 		x.quoted = append(x.quoted, string(b))
-		x.vc[i] = make([]int32, len(run.Processes))
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(ExportRegex + "\n")
@@ -78,8 +79,11 @@ type exporter struct {
 	// undoneBy is, per event, the restart or rollback that undid it, or
 	// a negative value (undoneBy).
 	undoneBy []int32
-	// vc is each process's vector clock.
-	vc [][]int32
+	// vc is each process's vector clock, its non-zero entries in host
+	// order: a dense clock per process made 20,000 processes of three
+	// events 1.6 GB of clocks; these hold no more than the log's lines
+	// write.
+	vc [][]Entry
 	// sent is the clock of each sent copy, as non-zero entries.
 	sent map[copyKey][]Entry
 	// lastCopy is the highest copy sent of each message, which a receive
@@ -149,26 +153,28 @@ func (x *exporter) text(i int, ev *trace.RunEvent) bool {
 // merges the clock of the copy it takes, and a send records its clock
 // for the receive.
 func (x *exporter) clock(ev *trace.RunEvent) {
-	own := x.vc[ev.P]
 	if ev.Kind == trace.Recv {
-		x.merge(ev, own)
+		x.merge(ev)
 	}
-	own[ev.P]++
+	own := x.vc[ev.P]
+	k, found := slices.BinarySearchFunc(own, ev.P, byHost)
+	if !found {
+		own = slices.Insert(own, k, Entry{Host: ev.P})
+	}
+	own[k].Value++
+	x.vc[ev.P] = own
 	if ev.Kind == trace.Send {
-		var snap []Entry
-		for h, v := range own {
-			if v > 0 {
-				snap = append(snap, Entry{int32(h), v})
-			}
-		}
-		x.sent[copyKey{ev.Msg, ev.Copy}] = snap
+		x.sent[copyKey{ev.Msg, ev.Copy}] = slices.Clone(own)
 		x.lastCopy[ev.Msg] = max(x.lastCopy[ev.Msg], ev.Copy)
 	}
 }
 
-// merge folds the sent copy's clock into own, counting the receive as
-// hidden when the clocks cannot show it.
-func (x *exporter) merge(ev *trace.RunEvent, own []int32) {
+// byHost orders a clock's entries (slices.BinarySearchFunc).
+func byHost(en Entry, host int32) int { return cmp.Compare(en.Host, host) }
+
+// merge folds the sent copy's clock into the receiver's, counting the
+// receive as hidden when the clocks cannot show it.
+func (x *exporter) merge(ev *trace.RunEvent) {
 	c := ev.Copy
 	if c == 0 {
 		c = x.lastCopy[ev.Msg]
@@ -178,12 +184,23 @@ func (x *exporter) merge(ev *trace.RunEvent, own []int32) {
 		x.st.Hidden++
 		return
 	}
-	if k := entryOf(sc, ev.Peer); k < 0 || own[ev.Peer] >= sc[k].Value {
+	own := x.vc[ev.P]
+	k, _ := slices.BinarySearchFunc(sc, ev.Peer, byHost)
+	if j, found := slices.BinarySearchFunc(own, ev.Peer, byHost); k == len(sc) || sc[k].Host != ev.Peer || found && own[j].Value >= sc[k].Value {
 		x.st.Hidden++
 	}
-	for _, en := range sc {
-		own[en.Host] = max(own[en.Host], en.Value)
+	out := make([]Entry, 0, len(own)+len(sc))
+	for len(own) > 0 || len(sc) > 0 {
+		switch {
+		case len(sc) == 0 || len(own) > 0 && own[0].Host < sc[0].Host:
+			out, own = append(out, own[0]), own[1:]
+		case len(own) == 0 || sc[0].Host < own[0].Host:
+			out, sc = append(out, sc[0]), sc[1:]
+		default:
+			out, own, sc = append(out, Entry{own[0].Host, max(own[0].Value, sc[0].Value)}), own[1:], sc[1:]
+		}
 	}
+	x.vc[ev.P] = out
 }
 
 // line builds process p's log line: name, clock and the text, whose tabs
@@ -191,13 +208,11 @@ func (x *exporter) merge(ev *trace.RunEvent, own []int32) {
 func (x *exporter) line(p int32) []byte {
 	b := append(x.buf[:0], x.run.Processes[p]...)
 	b = append(b, '\t', '{')
-	for h, v := range x.vc[p] {
-		if v > 0 {
-			if b[len(b)-1] != '{' {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(append(append(b, x.quoted[h]...), ':'), int64(v), 10)
+	for _, en := range x.vc[p] {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
 		}
+		b = strconv.AppendInt(append(append(b, x.quoted[en.Host]...), ':'), int64(en.Value), 10)
 	}
 	b = append(b, '}', '\t')
 	for _, c := range x.txt {
