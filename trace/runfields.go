@@ -1,5 +1,10 @@
 package trace
 
+import (
+	"strings"
+	"unicode"
+)
+
 // The fields ckpt's own algorithms always write (SPEC §6). A run that
 // names one of them — ms, ms-textbook, pk and the checkpoint-placement
 // protocols bcs, fdas, hmnr, coordinated — claims their rules, and the
@@ -29,6 +34,27 @@ var runShapes = map[string]runShape{
 	"fdas":        {pb: pbKeys{dv: true}},
 	"hmnr":        {sn: true, pb: pbKeys{lc: true, hmnr: true}},
 	"coordinated": {sn: true},
+}
+
+// LooksOwn returns the name of one of ckpt's algorithms that name is
+// not, yet reads as — the same but for case, white space or invisible
+// characters — or "". A run so named would be judged as a foreign one,
+// whose rules are unknown rather than failed, while it claims ckpt's
+// (a red team relabelled a forged MS run "ms " and it passed).
+func LooksOwn(name string) string {
+	folded := strings.ToLower(strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, name))
+	if _, exact := runShapes[name]; exact {
+		return ""
+	}
+	if _, ok := runShapes[folded]; ok {
+		return folded
+	}
+	return ""
 }
 
 // MissingField returns a field event e lacks although the algorithm the

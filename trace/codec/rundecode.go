@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 
@@ -223,10 +224,13 @@ func (d *runDecoder) decode() (*trace.Run, error) {
 		}
 	}
 	d.hasAlg = true // the header is complete
-	if run.Algorithm == "" {
+	if strings.TrimSpace(run.Algorithm) == "" {
 		// Else deleting the name would make a forged run of ckpt's
 		// algorithms a foreign one, whose rules are unknown, not failed.
 		return nil, d.f.headerErr(`the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`)
+	}
+	if own := trace.LooksOwn(run.Algorithm); own != "" {
+		return nil, d.f.headerErr("the run's algorithm %q reads as ckpt's %q but is not it: write %[2]q, or a foreign algorithm's own name", run.Algorithm, own)
 	}
 	if o := run.MissingOption(); o != "" {
 		return nil, d.f.headerErr("the run lacks %q, which %s always writes", o, run.Algorithm)

@@ -67,6 +67,9 @@ func TestReadRunRejects(t *testing.T) {
 		// A forged run of ckpt's algorithms without its name would be a
 		// foreign one, judged unknown where it fails (ux6).
 		{"algorithm missing", `{"format":"ckpt/run@1","processes":["P0"],"events":[]}`, `run.json: the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`},
+		{"algorithm blank", `{"format":"ckpt/run@1","algorithm":" ","processes":["P0"],"events":[]}`, `run.json: the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`},
+		// Nor by a name that reads as one of ckpt's (redteam8).
+		{"algorithm near ms", `{"format":"ckpt/run@1","algorithm":"MS\u200b ","processes":["P0"],"events":[]}`, `run.json: the run's algorithm "MS\u200b " reads as ckpt's "ms" but is not it: write "ms", or a foreign algorithm's own name`},
 		{"algorithm empty", `{"format":"ckpt/run@1","algorithm":"","processes":["P0"],"events":[]}`, `run.json: the run names no algorithm ("algorithm" is missing or empty): a run says which algorithm made it, a foreign one by its own name`},
 		{"missing p", runDoc(`{"seq":0,"t":0,"kind":"internal"}`), `run.json: event 0: missing "p"`},
 		{"truncated", runDoc(`{"seq":0,"t":0,"p":"P0","kind":"internal"}`)[:120], `run.json: event 0: malformed JSON: unexpected end of input (truncated JSON?)`},
