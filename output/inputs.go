@@ -28,10 +28,17 @@ func statRegular(path string) (os.FileInfo, bool) {
 	return st, err == nil && st.Mode().IsRegular()
 }
 
-// Reading records that path is an input of this invocation: Write
-// refuses to replace it.
+// Reading records that path ("-": standard input) is an input of this
+// invocation: Write refuses to replace it. Standard input redirected
+// from a file is that file (redteam8: `ckpt explore - -o t.json <
+// t.json` replaced the trace with the report).
 func Reading(path string) {
 	st, ok := statRegular(path)
+	if path == "-" {
+		var err error
+		st, err = os.Stdin.Stat()
+		ok = err == nil && st.Mode().IsRegular()
+	}
 	if !ok {
 		return
 	}

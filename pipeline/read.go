@@ -123,6 +123,9 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 // which codec.ReadAnyFile may read again by name.
 func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 	if path == "-" {
+		if p.OnRead != nil {
+			p.OnRead("-")
+		}
 		return p.OpenStdin(), io.NopCloser(nil), nil
 	}
 	return openFile(path)
