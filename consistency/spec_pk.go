@@ -386,7 +386,7 @@ func (s *pkSpec) discard(seq int32, e *trace.RunEvent, p *pkProc) {
 			w := s.unrecovered(e.Failure, a != nil)
 			switch {
 			case w != "":
-			case !slices.Contains(p.ann.list, *a):
+			case !p.ann.heard(a.Origin, a.Inc):
 				w = fmt.Sprintf("%s had not recorded its announcement (%s, inc %d, k %d) by seq %d", s.name(e.P), s.name(a.Origin), a.Inc, a.K, seq)
 			case !orphanOf(vt, *a):
 				w = fmt.Sprintf("its announcement (%s, inc %d, k %d) does not make it one", s.name(a.Origin), a.Inc, a.K)
