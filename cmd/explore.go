@@ -119,23 +119,26 @@ func checkOutputs(rf *reportFlags, dir string) error {
 }
 
 // finishExplore writes res's witnesses into dir and res as the flags
-// ask, and turns it into the exit status: 128 + the signal that stopped
-// the exploration, else 1 if a schedule fails, else 0.
+// ask, and turns it into the exit status: 2 if a witness could not be
+// written (the report is, without it), else 128 + the signal that
+// stopped the exploration, else 1 if a schedule fails, else 0.
 func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, signal int) error {
-	wrote, tidy, err := explore.WriteWitnesses(res, dir)
-	if err != nil {
-		return err
+	wrote, tidy, werr := explore.WriteWitnesses(res, dir)
+	if tidy == nil {
+		return werr
 	}
 	if wrote {
 		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
 	}
-	err = output.Write(rf.Output, ios.Out, func(w io.Writer) error {
+	err := output.Write(rf.Output, ios.Out, func(w io.Writer) error {
 		return render.Explore(w, render.Format(rf.Format), res, rf.renderOptions(ios.Out))
 	})
 	tidy()
 	switch {
 	case err != nil:
 		return err
+	case werr != nil:
+		return werr // a witness refused: the report is written all the same
 	case signal != 0:
 		return &ExitError{Code: 128 + signal}
 	case !res.Valid:
