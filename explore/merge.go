@@ -162,10 +162,12 @@ func propContradiction(e engine, p PropertyResult, covered *big.Int, sh Shard) s
 		return fmt.Sprintf("counts %d failing schedules replayed of %d failing", p.FailingClasses, p.Failing)
 	case big.NewInt(p.Failing).Cmp(covered) > 0:
 		return fmt.Sprintf("fails %d schedules of the %v the shard covered", p.Failing, covered)
-	case (w == nil) != (p.Failing == 0):
-		return "fails with no witness, or has one and passes"
+	case w == nil && p.Failing > 0:
+		return "fails with no witness: a shard that fails a property carries its witness"
 	case w == nil:
 		return ""
+	case p.Failing == 0:
+		return "passes with a witness"
 	case !sh.has(w.Schedule.Ordinal):
 		return fmt.Sprintf("witness is schedule %d, which shard %s does not run", w.Schedule.Ordinal, sh)
 	case w.Trace == nil || w.Events != len(w.Trace.Events) || w.Processes != len(w.Trace.Processes) || w.Messages != len(w.Trace.Msgs):
