@@ -110,9 +110,13 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 }
 
 // checkOutputs refuses, before the work, the outputs that could not be
-// written after it: -o, and the witness directory dir.
+// written after it: -o (also where a witness would go), and the
+// witness directory dir.
 func checkOutputs(rf *reportFlags, dir string) error {
 	if err := output.Check(rf.Output); err != nil {
+		return err
+	}
+	if err := explore.CheckReport(rf.Output, dir); err != nil {
 		return err
 	}
 	return output.CheckDir(dir)

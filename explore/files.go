@@ -96,3 +96,32 @@ func writeWitness(path string, tr *trace.Trace) (sum string, err error) {
 	})
 	return hex.EncodeToString(h.Sum(nil)), err
 }
+
+// CheckReport refuses, before the work, a report path out in the
+// witness directory dir that is named like the list of witnesses or a
+// witness: a witness would replace the report, or the tidying remove it
+// as the list.
+func CheckReport(out, dir string) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	d1, err1 := filepath.Abs(filepath.Dir(out))
+	d2, err2 := filepath.Abs(dir)
+	if name := filepath.Base(out); err1 != nil || err2 != nil || d1 != d2 || (name != manifestName && !witnessName(name)) {
+		return nil
+	}
+	return fmt.Errorf("writing %s: explore keeps its witnesses (or their list) under that name in %s; give another name", out, dir)
+}
+
+// witnessName reports whether name is ALGORITHM-PROPERTY.json for an
+// algorithm explore runs and a property the checker checks.
+func witnessName(name string) bool {
+	for _, p := range Properties {
+		if alg, ok := strings.CutSuffix(name, "-"+p+".json"); ok {
+			if _, ok := engineNamed(alg); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -194,17 +194,23 @@ func engineNamed(alg string) (engine, bool) {
 }
 
 // differs names what makes p another exploration than q ("" if none):
-// the file, the trace explored, the scope but the shard's share, the
+// the trace explored (by its digest: ./t.json, t.json, its absolute
+// path, stdin and t.json.gz are one trace; by the file's name only for
+// shards that carry no digest), the scope but the shard's share (and
+// the seed, which an exhaustive exploration does not use), the
 // algorithms.
 func differs(q, p *Result) string {
 	switch {
-	case p.File != q.File:
-		return "the file"
 	case p.Scope.Trace != q.Scope.Trace:
 		return "the trace explored (its events or its delays)"
+	case p.Scope.Trace == "" && p.File != q.File:
+		return "the file"
 	}
 	common := func(s Scope) []byte {
 		s.Shard, s.Run, s.ToRun, s.Covered, s.Coverage = "", 0, 0, nil, 0
+		if s.Mode == Exhaustive {
+			s.Seed = 0
+		}
 		b, _ := json.Marshal(s)
 		return b
 	}
