@@ -92,7 +92,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 		return exploreError(ios, f, path, err)
 	}
 	dir := cmp.Or(f.out, explore.WitnessDir(path))
-	if err := checkOutputs(&f.report, dir); err != nil {
+	if err := explore.CheckOutputs(f.report.Output, dir); err != nil {
 		return err
 	}
 	ctx, stop := output.Trap()
@@ -107,19 +107,6 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 		return exploreError(ios, f, path, err)
 	}
 	return finishExplore(ios, &f.report, res, dir, signalStatus(ios, stop()))
-}
-
-// checkOutputs refuses, before the work, the outputs that could not be
-// written after it: -o (also where a witness would go), and the
-// witness directory dir.
-func checkOutputs(rf *reportFlags, dir string) error {
-	if err := output.Check(rf.Output); err != nil {
-		return err
-	}
-	if err := explore.CheckReport(rf.Output, dir); err != nil {
-		return err
-	}
-	return output.CheckDir(dir)
 }
 
 // finishExplore writes res's witnesses into dir and res as the flags

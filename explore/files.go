@@ -97,11 +97,22 @@ func writeWitness(path string, tr *trace.Trace) (sum string, err error) {
 	return hex.EncodeToString(h.Sum(nil)), err
 }
 
-// CheckReport refuses, before the work, a report path out in the
-// witness directory dir that is named like the list of witnesses or a
-// witness: a witness would replace the report, or the tidying remove it
-// as the list.
-func CheckReport(out, dir string) error {
+// CheckOutputs refuses, before the work, the outputs that could not be
+// written after it: the report's path out (-o; "" and "-" are stdout),
+// also where it is in the witness directory dir under the name of the
+// list of witnesses or of a witness (a witness would replace the report,
+// or the tidying remove it as the list), and dir, also where its list is
+// not a regular file.
+func CheckOutputs(out, dir string) error {
+	if err := output.Check(out); err != nil {
+		return err
+	}
+	if err := output.CheckDir(dir); err != nil {
+		return err
+	}
+	if _, err := readManifest(dir); err != nil {
+		return err
+	}
 	if out == "" || out == "-" {
 		return nil
 	}

@@ -140,7 +140,8 @@ func TestWitnessesReplaced(t *testing.T) {
 // or ckpt's own unchanged witness is; the user's file, a link (which
 // would write outside the directory) or a named pipe (which would
 // block) is left as it is, the witness refused by name and the others
-// written. A named pipe as the manifest is refused without blocking.
+// written. A named pipe as the manifest is refused without blocking,
+// and before the work.
 func TestWitnessNotWrittenOver(t *testing.T) {
 	tr := &trace.Trace{Processes: []string{"P0"}}
 	r := &Result{Algorithms: []AlgorithmResult{{Algorithm: "ms", Properties: []PropertyResult{
@@ -167,6 +168,11 @@ func TestWitnessNotWrittenOver(t *testing.T) {
 			_, _, err := WriteWitnesses(r, dir)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("err = %v, want %q", err, c.want)
+			}
+			// Only the list is known before the work: the witnesses'
+			// names are not.
+			if err := CheckOutputs("", dir); (err != nil) != (c.want == "is not a regular file") {
+				t.Errorf("CheckOutputs: %v", err)
 			}
 			if b, _ := os.ReadFile(outside); string(b) != "precious" {
 				t.Errorf("the file outside the directory holds %q", b)
