@@ -48,7 +48,8 @@ sampling; --shard I/N splits the schedules between CI jobs.
 The first failing schedule of each (algorithm, property) is shrunk and
 written as a standalone trace under --out (default: beside FILE, named
 after it without its extension, t.explore for t.json; every run replaces
-the witnesses it wrote there, never another file): ckpt verify with the
+the witnesses it wrote there, never another file; a witness whose name
+holds another file is not written, exit status 2): ckpt verify with the
 same --algo/--variant fails the same property on it. --format json
 writes every figure and the witnesses: ckpt explore merge combines the
 shards' into the whole exploration's report.

@@ -443,6 +443,7 @@ func TestMergeRefusesContradictions(t *testing.T) {
 			r.Algorithms[0].Algorithm = "../../evil/victim"
 			return true
 		}},
+		{"to_run inflated", "yet was not stopped", func(r *Result) bool { r.Scope.ToRun += 9999; return true }},
 		{"unknown property", "no property ckpt checks", anyProp(func(p *PropertyResult) bool { p.Name = "../x"; return true })},
 		{"covered over the space", "cover", func(r *Result) bool { r.Scope.Covered.Add(r.Scope.Schedules, big.NewInt(1)); return true }},
 		{"failing over covered", "the shard covered", anyProp(func(p *PropertyResult) bool {

@@ -72,7 +72,8 @@ func WriteWitnesses(r *Result, dir string) (wrote bool, tidy func(), err error) 
 			}
 			path := filepath.Join(dir, e.name)
 			if !m.mayWrite(path, e.name) {
-				refused = append(refused, path)
+				// Not the path a shard merged from wrote it at, either.
+				w.Path, refused = "", append(refused, path)
 				continue
 			}
 			if e.sum, err = writeWitness(path, w.Trace); err != nil {

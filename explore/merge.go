@@ -120,11 +120,12 @@ func missing(seen map[int]string, n int) string {
 // so it must not take one that cannot be (redteam6: a shard claiming
 // 9,999 schedules of 760 merged into a coverage of 505%; redteam8: a
 // witness written wherever an algorithm's name pointed, ../../victim).
-// Each schedule run stands for one or more of the space.
+// A shard not stopped ran every schedule it set out to, and each stands
+// for one or more of the space.
 func contradiction(r *Result, sh Shard) string {
 	s := r.Scope
-	if s.Run < 0 || s.Run > s.ToRun {
-		return fmt.Sprintf("it ran %d of %d schedules", s.Run, s.ToRun)
+	if s.Run < 0 || s.Run != s.ToRun {
+		return fmt.Sprintf("it ran %d of %d schedules, yet was not stopped", s.Run, s.ToRun)
 	}
 	if s.Covered == nil || s.Schedules == nil || s.Covered.Cmp(big.NewInt(s.Run)) < 0 || s.Covered.Cmp(s.Schedules) > 0 {
 		return fmt.Sprintf("its %d schedules run cover %v of a space of %v", s.Run, s.Covered, s.Schedules)
