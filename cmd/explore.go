@@ -48,7 +48,8 @@ sampling; --shard I/N splits the schedules between CI jobs.
 The first failing schedule of each (algorithm, property) is shrunk and
 written as a standalone trace under --out (default: beside FILE, named
 after it without its extension, t.explore for t.json; every run replaces
-the witnesses it wrote there, never another file): ckpt verify with the
+the witnesses it wrote there, never another file; a witness whose name
+holds another file is not written, exit status 2): ckpt verify with the
 same --algo/--variant fails the same property on it. --format json
 writes every figure and the witnesses: ckpt explore merge combines the
 shards' into the whole exploration's report.
@@ -92,7 +93,7 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 		return exploreError(ios, f, path, err)
 	}
 	dir := cmp.Or(f.out, explore.WitnessDir(path))
-	if err := checkOutputs(&f.report, dir); err != nil {
+	if err := explore.CheckOutputs(f.report.Output, dir); err != nil {
 		return err
 	}
 	ctx, stop := output.Trap()
@@ -109,33 +110,27 @@ func runExplore(ios *IO, f *exploreFlags, path string) error {
 	return finishExplore(ios, &f.report, res, dir, signalStatus(ios, stop()))
 }
 
-// checkOutputs refuses, before the work, the outputs that could not be
-// written after it: -o, and the witness directory dir.
-func checkOutputs(rf *reportFlags, dir string) error {
-	if err := output.Check(rf.Output); err != nil {
-		return err
-	}
-	return output.CheckDir(dir)
-}
-
 // finishExplore writes res's witnesses into dir and res as the flags
-// ask, and turns it into the exit status: 128 + the signal that stopped
-// the exploration, else 1 if a schedule fails, else 0.
+// ask, and turns it into the exit status: 2 if a witness could not be
+// written (the report is, without it), else 128 + the signal that
+// stopped the exploration, else 1 if a schedule fails, else 0.
 func finishExplore(ios *IO, rf *reportFlags, res *explore.Result, dir string, signal int) error {
-	wrote, tidy, err := explore.WriteWitnesses(res, dir)
-	if err != nil {
-		return err
+	wrote, tidy, werr := explore.WriteWitnesses(res, dir)
+	if tidy == nil {
+		return werr
 	}
 	if wrote {
 		fmt.Fprintf(ios.ErrOut, "ckpt: witnesses written to %s\n", dir)
 	}
-	err = output.Write(rf.Output, ios.Out, func(w io.Writer) error {
+	err := output.Write(rf.Output, ios.Out, func(w io.Writer) error {
 		return render.Explore(w, render.Format(rf.Format), res, rf.renderOptions(ios.Out))
 	})
 	tidy()
 	switch {
 	case err != nil:
 		return err
+	case werr != nil:
+		return werr // a witness refused: the report is written all the same
 	case signal != 0:
 		return &ExitError{Code: 128 + signal}
 	case !res.Valid:

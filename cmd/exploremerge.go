@@ -71,7 +71,7 @@ func runExploreMerge(ios *IO, f *exploreFlags, paths []string) error {
 		return err
 	}
 	dir := cmp.Or(f.out, filepath.Join(filepath.Dir(paths[0]), filepath.Base(explore.WitnessDir(res.File))))
-	if err := checkOutputs(&f.report, dir); err != nil {
+	if err := explore.CheckOutputs(f.report.Output, dir); err != nil {
 		return err
 	}
 	return finishExplore(ios, &f.report, res, dir, 0)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/big"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -433,6 +434,42 @@ func TestMergeRefusesContradictions(t *testing.T) {
 				return false
 			}
 			p.Witness.Schedule.Ordinal++
+			return true
+		})},
+		// redteam8's: a name that would write a witness outside --out,
+		// figures above the space, a failing property with no witness, a
+		// witness trace swapped for another.
+		{"algorithm as a path", "none that ckpt explores", func(r *Result) bool {
+			r.Algorithms[0].Algorithm = "../../evil/victim"
+			return true
+		}},
+		{"to_run inflated", "yet was not stopped", func(r *Result) bool { r.Scope.ToRun += 9999; return true }},
+		{"unknown property", "no property ckpt checks", anyProp(func(p *PropertyResult) bool { p.Name = "../x"; return true })},
+		{"covered over the space", "cover", func(r *Result) bool { r.Scope.Covered.Add(r.Scope.Schedules, big.NewInt(1)); return true }},
+		{"failing over covered", "the shard covered", anyProp(func(p *PropertyResult) bool {
+			if p.Witness == nil {
+				return false
+			}
+			p.Failing += 9999
+			return true
+		})},
+		{"failing with no witness", "no witness", anyProp(func(p *PropertyResult) bool {
+			p.Witness = nil
+			return p.Failing > 0
+		})},
+		{"witness sizes not its trace's", "sizes", anyProp(func(p *PropertyResult) bool {
+			if p.Witness == nil {
+				return false
+			}
+			p.Witness.Events++
+			return true
+		})},
+		{"witness passes", "does not fail it", anyProp(func(p *PropertyResult) bool {
+			if p.Witness == nil {
+				return false
+			}
+			p.Witness.Doc = json.RawMessage(`{"format":"ckpt/trace@1","processes":["P0"],"events":[{"t":0,"p":"P0","kind":"internal"}]}`)
+			p.Witness.Events, p.Witness.Processes, p.Witness.Messages = 1, 1, 0
 			return true
 		})},
 	} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/ckpt-dev/ckpt/algorithms"
 	"github.com/ckpt-dev/ckpt/pipeline"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
@@ -83,11 +84,11 @@ func checkShards(parts []*Result, names []string) error {
 		if what := differs(parts[0], p); what != "" {
 			return bad("not the same exploration as %s (%s differs)", names[0], what)
 		}
-		if what := contradiction(p, sh); what != "" {
-			return bad("%s (edited or corrupt?)", what)
-		}
 		if err := readWitnesses(p); err != nil {
 			return bad("%v", err)
+		}
+		if what := contradiction(p, sh); what != "" {
+			return bad("%s (edited or corrupt?)", what)
 		}
 	}
 	if len(parts) < n {
@@ -117,41 +118,100 @@ func missing(seen map[int]string, n int) string {
 // contradiction says what in r, shard sh's result, its own figures
 // refute ("" if nothing): merge adds them up and combines the statuses,
 // so it must not take one that cannot be (redteam6: a shard claiming
-// 9,999 schedules of 760 merged into a coverage of 505%).
+// 9,999 schedules of 760 merged into a coverage of 505%; redteam8: a
+// witness written wherever an algorithm's name pointed, ../../victim).
+// A shard not stopped ran every schedule it set out to, and each stands
+// for one or more of the space.
 func contradiction(r *Result, sh Shard) string {
-	if s := r.Scope; s.Run < 0 || s.Run > s.ToRun {
-		return fmt.Sprintf("it ran %d of %d schedules", s.Run, s.ToRun)
+	s := r.Scope
+	if s.Run < 0 || s.Run != s.ToRun {
+		return fmt.Sprintf("it ran %d of %d schedules, yet was not stopped", s.Run, s.ToRun)
+	}
+	if s.Covered == nil || s.Schedules == nil || s.Covered.Cmp(big.NewInt(s.Run)) < 0 || s.Covered.Cmp(s.Schedules) > 0 {
+		return fmt.Sprintf("its %d schedules run cover %v of a space of %v", s.Run, s.Covered, s.Schedules)
 	}
 	if b := r.Baseline; b.Failures < 0 || b.Total < 0 || b.Max < 0 {
 		return "its baseline counts are negative"
 	}
 	for _, a := range r.Algorithms {
+		e, ok := engineNamed(a.Algorithm)
+		if !ok {
+			return fmt.Sprintf("algorithm %q is none that ckpt explores", a.Algorithm)
+		}
 		for _, p := range a.Properties {
-			switch w := p.Witness; {
-			case (p.Status == report.Fail) != (p.Failing > 0):
-				return fmt.Sprintf("%s's %s is %s with %d failing schedules: a shard's property fails exactly when some schedule fails it", a.Algorithm, p.Name, p.Status, p.Failing)
-			case p.FailingClasses < 0 || p.FailingClasses > p.Failing:
-				return fmt.Sprintf("%s's %s counts %d failing schedules replayed of %d failing", a.Algorithm, p.Name, p.FailingClasses, p.Failing)
-			case w != nil && !sh.has(w.Schedule.Ordinal):
-				return fmt.Sprintf("%s's %s witness is schedule %d, which shard %s does not run", a.Algorithm, p.Name, w.Schedule.Ordinal, sh)
+			if what := propContradiction(e, p, s.Covered, sh); what != "" {
+				return a.Algorithm + "'s " + p.Name + " " + what
 			}
 		}
 	}
 	return ""
 }
 
+// propContradiction says what refutes p, a property of engine e's
+// algorithm in a shard sh that covered that many schedules: a failing
+// schedule is one of them; a shard fails a property exactly when some
+// schedule fails it, and then carries its shrunk witness, which fails
+// it when replayed (a cheap check: it is small).
+func propContradiction(e engine, p PropertyResult, covered *big.Int, sh Shard) string {
+	w, prop := p.Witness, propIndex(p.Name)
+	switch {
+	case prop >= len(Properties):
+		return "is no property ckpt checks"
+	case (p.Status == report.Fail) != (p.Failing > 0):
+		return fmt.Sprintf("is %s with %d failing schedules: a shard's property fails exactly when some schedule fails it", p.Status, p.Failing)
+	case p.FailingClasses < 0 || p.FailingClasses > p.Failing:
+		return fmt.Sprintf("counts %d failing schedules replayed of %d failing", p.FailingClasses, p.Failing)
+	case big.NewInt(p.Failing).Cmp(covered) > 0:
+		return fmt.Sprintf("fails %d schedules of the %v the shard covered", p.Failing, covered)
+	case w == nil && p.Failing > 0:
+		return "fails with no witness: a shard that fails a property carries its witness"
+	case w == nil:
+		return ""
+	case p.Failing == 0:
+		return "passes with a witness"
+	case !sh.has(w.Schedule.Ordinal):
+		return fmt.Sprintf("witness is schedule %d, which shard %s does not run", w.Schedule.Ordinal, sh)
+	case w.Trace == nil || w.Events != len(w.Trace.Events) || w.Processes != len(w.Trace.Processes) || w.Messages != len(w.Trace.Msgs):
+		return "witness's sizes are not its trace's"
+	case !e.failsProperty(w.Trace, prop):
+		return "witness trace does not fail it"
+	}
+	return ""
+}
+
+// engineNamed finds the recovery algorithm and variant whose runs are
+// named alg ("ms-textbook"): the only names a result of ckpt explore
+// holds.
+func engineNamed(alg string) (engine, bool) {
+	for _, name := range algorithms.Names {
+		a, _ := algorithms.Lookup(name)
+		for _, v := range append([]algorithms.Variant{{}}, a.Variants...) {
+			if e, err := newEngine(nil, name, v.Name, &trace.Trace{}); err == nil && e.alg == alg {
+				return e, true
+			}
+		}
+	}
+	return engine{}, false
+}
+
 // differs names what makes p another exploration than q ("" if none):
-// the file, the trace explored, the scope but the shard's share, the
+// the trace explored (by its digest: ./t.json, t.json, its absolute
+// path, stdin and t.json.gz are one trace; by the file's name only for
+// shards that carry no digest), the scope but the shard's share (and
+// the seed, which an exhaustive exploration does not use), the
 // algorithms.
 func differs(q, p *Result) string {
 	switch {
-	case p.File != q.File:
-		return "the file"
 	case p.Scope.Trace != q.Scope.Trace:
 		return "the trace explored (its events or its delays)"
+	case p.Scope.Trace == "" && p.File != q.File:
+		return "the file"
 	}
 	common := func(s Scope) []byte {
 		s.Shard, s.Run, s.ToRun, s.Covered, s.Coverage = "", 0, 0, nil, 0
+		if s.Mode == Exhaustive {
+			s.Seed = 0
+		}
 		b, _ := json.Marshal(s)
 		return b
 	}

@@ -237,8 +237,8 @@ func MakeDir(dir string) error {
 }
 
 // CheckDir refuses, before any work, a directory MakeDir would refuse:
-// a file, or a missing directory whose parent is missing or not a
-// directory.
+// a file, a dangling symbolic link, or a missing directory whose parent
+// is missing or not a directory.
 func CheckDir(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
@@ -246,6 +246,10 @@ func CheckDir(dir string) error {
 		return nil
 	case err == nil:
 		return fmt.Errorf("writing %s: it is a file, not a directory; give a directory", dir)
+	}
+	// A link to nothing: MakeDir cannot create the directory there.
+	if _, lerr := os.Lstat(dir); lerr == nil {
+		return fmt.Errorf("writing %s: it is a symbolic link that names no directory; remove it or give another directory", dir)
 	}
 	parent := filepath.Dir(dir)
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
