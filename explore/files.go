@@ -117,12 +117,25 @@ func CheckOutputs(out, dir string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
+	if o, d, err := absBoth(out, dir); err == nil && o == d { // redteam9: found only after the work
+		return fmt.Errorf("writing %s: it is the witness directory (--out) too; give the report another name", out)
+	}
 	d1, err1 := filepath.Abs(filepath.Dir(out))
 	d2, err2 := filepath.Abs(dir)
 	if name := filepath.Base(out); err1 != nil || err2 != nil || d1 != d2 || (name != manifestName && !witnessName(name)) {
 		return nil
 	}
 	return fmt.Errorf("writing %s: explore keeps its witnesses (or their list) under that name in %s; give another name", out, dir)
+}
+
+// absBoth returns a and b as absolute paths.
+func absBoth(a, b string) (string, string, error) {
+	x, err := filepath.Abs(a)
+	if err != nil {
+		return "", "", err
+	}
+	y, err := filepath.Abs(b)
+	return x, y, err
 }
 
 // witnessName reports whether name is ALGORITHM-PROPERTY.json for an

@@ -233,7 +233,7 @@ func MakeDir(dir string) error {
 	if err == nil || errors.Is(err, os.ErrExist) {
 		return CheckDir(dir)
 	}
-	return fmt.Errorf("writing %s: %s", dir, dirProblem(filepath.Dir(dir), err))
+	return fmt.Errorf("writing %s: %s", dir, dirProblem(filepath.Dir(filepath.Clean(dir)), err))
 }
 
 // CheckDir refuses, before any work, a directory MakeDir would refuse:
@@ -251,7 +251,7 @@ func CheckDir(dir string) error {
 	if _, lerr := os.Lstat(dir); lerr == nil {
 		return fmt.Errorf("writing %s: it is a symbolic link that names no directory; remove it or give another directory", dir)
 	}
-	parent := filepath.Dir(dir)
+	parent := filepath.Dir(filepath.Clean(dir)) // "out/" is out, in .
 	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
 		return fmt.Errorf("writing %s: %s", dir, dirProblem(parent, err))
 	}

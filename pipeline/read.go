@@ -123,9 +123,6 @@ func (p *Pipeline) read(path, want string) (*trace.Trace, *trace.Run, error) {
 // which codec.ReadAnyFile may read again by name.
 func (p *Pipeline) open(path string) (io.Reader, io.Closer, error) {
 	if path == "-" {
-		if p.OnRead != nil {
-			p.OnRead("-")
-		}
 		return p.OpenStdin(), io.NopCloser(nil), nil
 	}
 	return openFile(path)
@@ -163,6 +160,9 @@ func readTraceFile(path string) (*trace.Trace, error) {
 
 // OpenStdin returns Stdin past a byte order mark, decompressed if gzip.
 func (p *Pipeline) OpenStdin() io.Reader {
+	if p.OnRead != nil {
+		p.OnRead("-") // stdin redirected from a file is an input
+	}
 	if p.Stdin == nil {
 		return strings.NewReader("")
 	}
