@@ -84,7 +84,7 @@ func WriteWitnesses(r *Result, dir string) (wrote bool, tidy func(), err error) 
 	}
 	tidy, err = m.replace(dir, own, mine)
 	if err == nil && len(refused) > 0 {
-		err = fmt.Errorf("%s: witness not written: a file ckpt did not write has its name (yours, a link or an input); move it, or give --out another directory", strings.Join(refused, ", "))
+		err = fmt.Errorf("%s: witness not written: a file ckpt did not write has its name (yours, a link, an input, or a witness of a ckpt older than .ckpt-witnesses); move it, or give --out another directory", strings.Join(refused, ", "))
 	}
 	return len(mine) > 0, tidy, err
 }
