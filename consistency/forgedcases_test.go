@@ -273,7 +273,7 @@ func forgedCases() []propCase {
 			}),
 		forged(report.LogReplayRules, "forged-own-tick-coordinated", "P1 checkpoints at its own tick at seq 6", "coordinated", bundled("failure-free"),
 			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) {
-				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Reason = trace.Checkpoint, trace.CkptBasic, 99, 0, trace.ReasonNone
+				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Sn, e.Reason = trace.Checkpoint, trace.CkptBasic, 99, 0, 1, trace.ReasonNone
 			}),
 		forged(report.LogReplayRules, "forged-block-twice-coordinated", "P0 blocks at seq 23 while blocked since seq 3", "coordinated", bundled("failure-free"),
 			at(23, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Block }),
