@@ -275,6 +275,13 @@ func forgedCases() []propCase {
 			at(6, trace.CheckpointSkipped), func(run *trace.Run, e *trace.RunEvent) {
 				e.Kind, e.CkptType, e.Ckpt, e.Pos, e.Sn, e.Reason = trace.Checkpoint, trace.CkptBasic, 99, 0, 1, trace.ReasonNone
 			}),
+		{property: report.LogReplayRules, name: "forged-resume-deleted-coordinated", fail: true, src: bundled("failure-free"),
+			witness: "P0 executes op 1 at seq 51 while blocked since seq 25",
+			replayed: func(t *testing.T) *trace.Run {
+				return dropEvents(replayOf(t, "coordinated", bundled("failure-free")(t)), func(e *trace.RunEvent) bool {
+					return e.Kind == trace.Resume && e.P == 0 && e.T == 3*trace.Second
+				})
+			}},
 		forged(report.LogReplayRules, "forged-block-twice-coordinated", "P0 blocks at seq 23 while blocked since seq 3", "coordinated", bundled("failure-free"),
 			at(23, trace.Resume), func(run *trace.Run, e *trace.RunEvent) { e.Kind = trace.Block }),
 		// An MS hold's until names the recovery it waits for (redteam7).
