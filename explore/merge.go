@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -25,11 +26,14 @@ import (
 // (every shard shrank its own first; the smallest ordinal is the whole
 // space's), statuses and means are recomputed. names name the parts in
 // errors: a part of another exploration, a shard missing or given twice,
-// or one that was stopped early is refused.
+// or one that was stopped early is refused. Merge sorts parts and names
+// by shard, so that the result, its file name among them, is the same in
+// any order (redteam9: the first given named it).
 func Merge(parts []*Result, names []string) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge: no shard to merge")
 	}
+	sortShards(parts, names)
 	if err := checkShards(parts, names); err != nil {
 		return nil, err
 	}
@@ -55,6 +59,26 @@ func Merge(parts []*Result, names []string) (*Result, error) {
 	r.Scope.setCoverage()
 	r.settle()
 	return &r, nil
+}
+
+// sortShards orders parts, and names with them, by shard index; a part
+// whose shard does not parse goes last, for checkShards to name.
+func sortShards(parts []*Result, names []string) {
+	index := func(r *Result) int {
+		if sh, err := ParseShard(r.Scope.Shard); err == nil {
+			return sh.Index
+		}
+		return math.MaxInt
+	}
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(index(parts[a]), index(parts[b])) })
+	p, n := slices.Clone(parts), slices.Clone(names)
+	for i, k := range order {
+		parts[i], names[i] = p[k], n[k]
+	}
 }
 
 // checkShards refuses parts that are not the N shards of one
