@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"bytes"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"io"
 	"strconv"
 	"strings"
@@ -133,6 +134,23 @@ func BenchmarkHTMLSmall(b *testing.B) {
 	for b.Loop() {
 		if err := htmlOf(io.Discard, run, rep, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestWindowKeepsFailure: a window too small for a failure's
+// surroundings still draws what answers it, as far as the budget goes
+// (ux6: 25 events of orphan.json drew the start alone, "not the events
+// around its 1 failure").
+func TestWindowKeepsFailure(t *testing.T) {
+	tr, err := codec.ReadTraceFile("../testdata/traces/orphan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alg := range []string{"ms", "pk"} {
+		run, rep := replayed(t, tr, alg)
+		if doc := renderSVG(t, run, rep, Options{MaxEvents: 25}); !bytes.Contains(doc, []byte("around 1 of 1 failure")) {
+			t.Errorf("%s: the failure's recovery is not drawn", alg)
 		}
 	}
 }

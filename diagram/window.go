@@ -72,7 +72,13 @@ func (m *model) drawFailures(budget, around int) {
 			}
 		}
 		if need > budget {
-			continue
+			if budget == 0 {
+				continue
+			}
+			// Too little left for its surroundings: the fail and what
+			// answers it, as far as the budget goes, rather than no sign
+			// of it (ux6: a 25-event window left out the only failure).
+			lo, hi = i, min(i+budget, end+1)
 		}
 		budget -= m.drawRange(lo, hi)
 		m.failShown++
