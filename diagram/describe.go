@@ -64,7 +64,7 @@ func (m *model) downText(d interval) string {
 func (m *model) lineText(l rline) string {
 	f := &m.run.Events[l.fail]
 	var b strings.Builder
-	fmt.Fprintf(&b, "recovery line of failure #%d (%s at t=%ss):", l.fail, m.run.Processes[f.P], f.T)
+	fmt.Fprintf(&b, "recovery line of failure seq %d (%s at t=%ss):", l.fail, m.run.Processes[f.P], f.T)
 	for _, pt := range l.points {
 		b.WriteString("\n")
 		b.WriteString(m.run.Processes[pt.p])
@@ -157,7 +157,7 @@ func (m *model) jumpHead(b []byte, j jump) []byte {
 	}
 	b = append(append(b, "\nwhy: "...), why...)
 	if f := e.Failure; f >= 0 && int(f) < m.n {
-		b = fmt.Appendf(b, " (failure #%d of %s)", f, m.run.Processes[m.run.Events[f].P])
+		b = fmt.Appendf(b, " (failure seq %d of %s)", f, m.run.Processes[m.run.Events[f].P])
 	}
 	return b
 }

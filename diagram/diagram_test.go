@@ -276,7 +276,7 @@ func TestHoverDetails(t *testing.T) {
 		{"orphan.json", "pk", "ev-recv", []string{`"p":"P2","kind":"recv","msg":"m3"`, "logged to the stable message log at #6", "undone by a later restart or rollback"}},
 		{"orphan.json", "pk", "ctl-token", []string{"control_send", `"body":{"origin":"P0","inc":0,"k":0,"received":[]}`, "control_recv"}},
 		{"orphan.json", "pk", "jump-rollback", []string{"P1 rolls back to checkpoint 0", "why: a token announced lost events"}},
-		{"orphan.json", "ms", "jump-rollback", []string{"P2 rolls back to checkpoint 1 (sn=1)", "why: a Rollback request (failure #10 of P0)"}},
+		{"orphan.json", "ms", "jump-rollback", []string{"P2 rolls back to checkpoint 1 (sn=1)", "why: a Rollback request (failure seq 10 of P0)"}},
 		{"orphan.json", "ms", "ev-fail", []string{`"label":"crash before any flush`}},
 	}
 	for _, tc := range cases {
