@@ -112,8 +112,8 @@ func (r *roundSpec) ticked(s *runSpec, seq int32, e *trace.RunEvent) {
 	case r == nil || r.init == history.None:
 	case e.P != r.init:
 		s.badf(logReplayAt, []int32{seq}, "%s checkpoints at its own tick at seq %d\nonly the initiator, %s (the process with the most ticks in the trace), starts rounds at its ticks; the others skip theirs as not-initiator", s.name(e.P), seq, s.name(r.init))
-	case r.blocked(s, e.P) != history.None:
-		s.badf(logReplayAt, []int32{seq}, "%s starts a round at seq %d while its round runs (blocked since seq %d)\nthe initiator skips its ticks as in-round until its round commits", s.name(e.P), seq, r.blocked(s, e.P))
+	case s.blockedBy(e.P) != history.None:
+		s.badf(logReplayAt, []int32{seq}, "%s starts a round at seq %d while its round runs (blocked since seq %d)\nthe initiator skips its ticks as in-round until its round commits", s.name(e.P), seq, s.blockedBy(e.P))
 	}
 }
 
@@ -132,17 +132,9 @@ func (r *roundSpec) skipped(s *runSpec, seq int32, e *trace.RunEvent) {
 		}
 	case e.Reason == trace.ReasonNotInitiator && e.P == r.init:
 		s.badf(logReplayAt, []int32{seq}, "%s skips its tick at seq %d as not-initiator, but it is the initiator\nthe initiator is the process with the most ticks in the trace; its ticks start rounds, or are skipped as in-round", s.name(e.P), seq)
-	case e.Reason == trace.ReasonInRound && (e.P != r.init || r.blocked(s, e.P) == history.None):
+	case e.Reason == trace.ReasonInRound && (e.P != r.init || s.blockedBy(e.P) == history.None):
 		s.badf(logReplayAt, []int32{seq}, "%s skips its tick at seq %d as in-round, but no round of its runs\nonly the initiator, %s, skips a tick as in-round, while its round runs (from its round checkpoint until its resume)", s.name(e.P), seq, s.name(r.init))
 	}
-}
-
-// blocked returns the seq of the block holding process p, or None.
-func (r *roundSpec) blocked(s *runSpec, p int32) int32 {
-	if h := s.procs[p].procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
-		return h
-	}
-	return history.None
 }
 
 // finish judges the skips by role without the source trace: the

@@ -160,17 +160,26 @@ func (s *runSpec) holds(seq int32, e *trace.RunEvent) {
 		}
 		ps.recvHold = seq
 	case trace.Block:
-		if h := ps.procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+		if h := s.blockedBy(e.P); h != history.None {
 			s.badf(logReplayAt, []int32{h, seq}, "%s blocks at seq %d while blocked since seq %d\na block holds the whole process until its resume", s.name(e.P), seq, h)
 		}
 		ps.procHold = seq
 	case trace.Resume:
 		ps.procHold = history.None
 	case trace.Send, trace.Recv, trace.Internal:
-		if h := ps.procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+		if h := s.blockedBy(e.P); h != history.None {
 			s.badf(logReplayAt, []int32{h, seq}, "%s executes op %d at seq %d while blocked since seq %d\na block holds the whole process: it executes no op until its resume", s.name(e.P), e.Op, seq, h)
 		}
 	}
+}
+
+// blockedBy returns the seq of the block holding process p (a block,
+// not a PK restart), or None.
+func (s *runSpec) blockedBy(p int32) int32 {
+	if h := s.procs[p].procHold; h != history.None && s.m.Event(h).Kind == trace.Block {
+		return h
+	}
+	return history.None
 }
 
 // unheld judges an unhold: it releases the hold in force (at seq held),
