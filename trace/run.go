@@ -145,10 +145,12 @@ func (c Control) String() string { return name(controlNames, uint8(c)) }
 func (s EndState) String() string { return name(stateNames, uint8(s)) }
 
 // VTEntry is one entry of a Peterson–Kearns vector time: an (incarnation,
-// count) pair, compared lexicographically. JSON: [inc, count].
+// count) pair, compared lexicographically. JSON: [inc, count]. Count
+// comes first in memory so that, on a little-endian machine, an entry
+// read as one machine word orders as Less does (trace.VT.Merge).
 type VTEntry struct {
-	Inc   int32
 	Count int32
+	Inc   int32
 }
 
 // Less reports whether e precedes o lexicographically.

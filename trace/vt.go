@@ -6,7 +6,8 @@ import (
 	"unsafe"
 )
 
-// Merge sets v to the entry-wise lexicographic maximum of v and o: the
+// Merge sets v to the entry-wise lexicographic maximum of v and o (whose
+// entries are never negative, vtKey): the
 // vector time of a receipt (SPEC §5), O(processes) and the most of a PK
 // replay's vector work. Each entry is read and compared as one machine
 // word (vtKey) and the maximum taken without a branch (a conditional
@@ -31,19 +32,16 @@ func (v VT) words() []uint64 {
 }
 
 // vtKey orders entries read as words (VT.words) as unsigned integers the
-// way Less does: (inc, count), each with its sign bit flipped.
+// way Less does, (inc, count), for entries that are never negative — as
+// no vector is: the run decoders refuse a negative inc or count and the
+// algorithms count from zero. On a little-endian machine the word
+// already holds inc in its high half (VTEntry's field order) and incRot
+// is 0, so the key is the word itself: Merge and IsMaxOf cost half the
+// CPU they did with a rotation and sign flips (verify --algo pk at 4,096
+// processes, docs/performance.md).
 func vtKey(w uint64) uint64 {
-	return bits.RotateLeft64(w, incShift) ^ (1<<63 | 1<<31)
+	return bits.RotateLeft64(w, incRot)
 }
-
-// incShift is the rotation that puts an entry's inc in the high half of
-// its word: inc is the low half on a little-endian machine.
-var incShift = func() int {
-	if (VT{{Inc: 1}}).words()[0] == 1 {
-		return 32
-	}
-	return 0
-}()
 
 // Equal reports whether v and o are equal, compared as bytes: at
 // thousands of processes the memory comparison is a third of an
