@@ -229,7 +229,11 @@ func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func
 			if slices.Contains(args[:len(files)], "-") {
 				return nil, closeAll, usagef("standard input (-) can be read once")
 			}
-			files = append(files, foreign.File{Name: "-", R: ios.pipe().OpenStdin()})
+			r, err := codec.OpenInput(ios.pipe().OpenStdin())
+			if err != nil {
+				return nil, closeAll, fmt.Errorf("standard input: %v", err)
+			}
+			files = append(files, foreign.File{Name: "-", R: r})
 			continue
 		}
 		if err := dirError(o.command, o.takes, file); err != nil {
@@ -241,7 +245,11 @@ func openImports(ios *IO, o *importOptions, args []string) ([]foreign.File, func
 			return nil, closeAll, fmt.Errorf("%s: %s", file, pipeline.OSErrorText(err))
 		}
 		opened = append(opened, f)
-		files = append(files, foreign.File{Name: file, R: f})
+		r, err := codec.OpenInput(f)
+		if err != nil {
+			return nil, closeAll, fmt.Errorf("%s: %v", file, err)
+		}
+		files = append(files, foreign.File{Name: file, R: r})
 	}
 	return files, closeAll, nil
 }

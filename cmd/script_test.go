@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"os"
 	"os/exec"
@@ -38,7 +40,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("REPO", root)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "globs": globs},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "globs": globs, "gzip": gzipFile},
 		// -update rewrites the files a script compares with cmp, as it
 		// rewrites every other golden file.
 		UpdateScripts: golden.Update(),
@@ -89,4 +91,18 @@ func globs(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s matches %d files, want %d: %v", args[1], len(got), want, got)
+}
+
+// gzipFile is the script command "gzip FILE": it writes FILE.gz, FILE
+// compressed, so that a script can give any input to ckpt gzipped.
+func gzipFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: gzip FILE")
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	_, err := zw.Write([]byte(ts.ReadFile(args[0])))
+	ts.Check(err)
+	ts.Check(zw.Close())
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]+".gz"), b.Bytes(), 0o644))
 }

@@ -538,7 +538,10 @@ func importEstimate(paths []string) estimate {
 		if err != nil {
 			continue
 		}
-		c := countImport(f)
+		var c importCount
+		if r, err := codec.OpenInput(f); err == nil {
+			c = countImport(r) // what import reads: decompressed
+		}
 		f.Close()
 		sum := &sums[c.kind]
 		sum.size, sum.lines, sum.objects = sum.size+c.size, sum.lines+c.lines, sum.objects+c.objects

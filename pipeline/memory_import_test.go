@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +46,9 @@ func TestFitsEach(t *testing.T) {
 
 // TestFitsImport: import's estimate counts a text log by its bytes and
 // lines, JSON by its bytes and objects, and recordings by all three,
-// each told past a byte-order mark and white space; stdin and what is
-// no regular file are not counted.
+// each told past a byte-order mark and white space, and a gzipped file
+// as what it decompresses to; stdin and what is no regular file are not
+// counted.
 func TestFitsImport(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -59,6 +62,11 @@ func TestFitsImport(t *testing.T) {
 	spanText := "\ufeff \n" + strings.Repeat(`[{"id":"1","localEndpoint":{"serviceName":"a"}}]`+"\n", 100)
 	recText := `{"format":"ckpt/recording@1","process":"P0"}` + "\n" + strings.Repeat(`{"n":1,"kind":"internal"}`+"\n", 99)
 	log, spans, rec := write("a.log", logText), write("s.json", spanText), write("P0.jsonl", recText)
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(logText))
+	zw.Close()
+	logGz := write("a.log.gz", zipped.String())
 	text, js, recs := importKinds[0], importKinds[1], importKinds[2]
 	textBytes := int64(len(logText))*text.byte + 2000*text.line
 	spanBytes := int64(len(spanText))*js.byte + 200*js.object
@@ -69,6 +77,7 @@ func TestFitsImport(t *testing.T) {
 		why   string
 	}{
 		{[]string{log}, textBytes, "11.7 KiB of text in 2000 lines"},
+		{[]string{logGz}, textBytes, "11.7 KiB of text in 2000 lines"},
 		{[]string{spans, "-", dir, filepath.Join(dir, "missing")}, spanBytes, "4.8 KiB of JSON with 200 objects"},
 		{[]string{log, spans}, textBytes + spanBytes, "11.7 KiB of text in 2000 lines and 4.8 KiB of JSON with 200 objects"},
 		{[]string{rec}, recBytes, "2.6 KiB of recordings in 100 lines"},

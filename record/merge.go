@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // Input is one process's recording to merge.
@@ -37,14 +38,18 @@ func MergeFiles(paths ...string) (*Merged, error) {
 			return nil, err
 		}
 		defer f.Close()
-		in = append(in, Input{Name: p, R: f})
+		r, err := codec.OpenInput(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		in = append(in, Input{Name: p, R: r})
 	}
 	return Merge(in...)
 }
 
 // Recordings reports whether every path is a per-process recording:
-// its first line names Format. Standard input ("-") is never one
-// (merging needs every process's file).
+// its first line names Format, gzip-compressed or not. Standard input
+// ("-") is never one (merging needs every process's file).
 func Recordings(paths []string) bool {
 	for _, path := range paths {
 		f, err := os.Open(path)
@@ -52,7 +57,10 @@ func Recordings(paths []string) bool {
 			return false
 		}
 		head := make([]byte, 64)
-		n, _ := io.ReadFull(f, head)
+		n := 0
+		if r, err := codec.OpenInput(f); err == nil {
+			n, _ = io.ReadFull(r, head)
+		}
 		f.Close()
 		if !bytes.Contains(head[:n], []byte(`"`+Format+`"`)) {
 			return false

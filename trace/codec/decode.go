@@ -27,7 +27,7 @@ type traceWire struct {
 // apart by content. name is used in messages ("-" for stdin). The input
 // is read as a stream, one event at a time. Errors are *InputError.
 func ReadTrace(name string, r io.Reader) (*trace.Trace, error) {
-	in, err := openInput(r)
+	in, err := OpenInput(r)
 	if err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}

@@ -19,7 +19,7 @@ import (
 // the document is) and a reader that yields the whole input again,
 // decompressed, for ReadTrace or ReadRun.
 func Detect(r io.Reader) (format string, rest io.Reader, err error) {
-	in, err := openInput(r)
+	in, err := OpenInput(r)
 	if err != nil {
 		return "", nil, err
 	}
@@ -78,7 +78,7 @@ func ReadAnyFile(path string) (*trace.Trace, *trace.Run, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	in, err := openInput(f)
+	in, err := OpenInput(f)
 	if err != nil {
 		return nil, nil, &trace.InputError{File: path, Event: -1, Msg: err.Error()}
 	}

@@ -90,9 +90,11 @@ func clearFields[W any](w *W) {
 	}
 }
 
-// openInput returns r decompressed when it starts with the gzip magic
+// OpenInput returns r decompressed when it starts with the gzip magic
 // bytes; compression is detected from content, never from the name.
-func openInput(r io.Reader) (io.Reader, error) {
+// Every input ckpt reads goes through it: traces and runs here, and the
+// logs and recordings import reads (cmd/import.go, record).
+func OpenInput(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {

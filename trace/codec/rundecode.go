@@ -126,7 +126,7 @@ func StreamRun(name string, r io.Reader, take func(run *trace.Run, upto int) int
 
 // newRunDecoder starts reading the run in r, gzip or not.
 func newRunDecoder(name string, r io.Reader, take func(run *trace.Run, upto int) int) (*runDecoder, error) {
-	in, err := openInput(r)
+	in, err := OpenInput(r)
 	if err != nil {
 		return nil, &trace.InputError{File: name, Event: -1, Msg: err.Error()}
 	}
