@@ -224,8 +224,14 @@ func streamedSizes(tr *trace.Trace, s replay.Sizes, params trace.Params) replay.
 		}
 	}
 	var sends, ticks, inFlight, most int64
+	// moved[p]: p did something since its last vector, so its next tick
+	// makes a new one; a tick after none shares the last (pk's clock),
+	// as the checker's copy does (a trace of many ticks between few ops
+	// was estimated at ten times its peak).
+	moved := slices.Repeat([]bool{true}, len(tr.Processes))
 	for i := range tr.Events {
-		switch e := &tr.Events[i]; {
+		e := &tr.Events[i]
+		switch {
 		case e.Kind == trace.Send:
 			inFlight++
 			most = max(most, inFlight)
@@ -234,9 +240,11 @@ func streamedSizes(tr *trace.Trace, s replay.Sizes, params trace.Params) replay.
 			}
 		case e.Kind == trace.Recv:
 			inFlight--
-		case e.Kind == trace.Checkpoint && e.T <= quiet:
+		case e.Kind == trace.Checkpoint && e.T <= quiet && moved[e.P]:
 			ticks++
 		}
+		// A send makes a vector as a tick does; a flush changes none.
+		moved[e.P] = e.Kind != trace.Checkpoint && e.Kind != trace.Flush && e.Kind != trace.Send
 	}
 	// Never more than the whole run's: a failure late in the trace
 	// leaves every vector to be read again.

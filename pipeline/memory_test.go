@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-dev/ckpt/algorithms/pk"
 	"github.com/ckpt-dev/ckpt/replay"
 	"github.com/ckpt-dev/ckpt/report"
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace/gen"
 	"github.com/ckpt-dev/ckpt/trace/tracetest"
 )
@@ -272,5 +274,64 @@ func TestFitsAtOnceBaseline(t *testing.T) {
 	}
 	if err := p.FitsAtOnce(tr, []string{"ms", "pk"}, true, 0, 2); err != nil {
 		t.Errorf("no failure injected, no baseline: %v", err)
+	}
+}
+
+// TestStreamedTicksShareVectors (redteam10 F6): a tick after which its
+// process did nothing makes no vector — PK's clock hands out its last
+// one, and the run shares its entry — so the streamed estimate counts
+// only the ticks that follow a receive, an internal op or a fail. It
+// counted every tick, and a trace of many ticks between few ops was
+// estimated at ten times its peak, refused under caps it fits in.
+func TestStreamedTicksShareVectors(t *testing.T) {
+	text := `{"format":"ckpt/trace@1","processes":["P0","P1"],"events":[
+{"t":1,"p":"P0","kind":"checkpoint"},{"t":2,"p":"P0","kind":"checkpoint"},
+{"t":3,"p":"P0","kind":"internal"},{"t":4,"p":"P0","kind":"checkpoint"},{"t":5,"p":"P0","kind":"checkpoint"},
+{"t":6,"p":"P0","kind":"send","to":"P1","msg":"m"},{"t":7,"p":"P0","kind":"checkpoint"},
+{"t":8,"p":"P1","kind":"recv","msg":"m"},{"t":9,"p":"P1","kind":"checkpoint"},{"t":10,"p":"P1","kind":"checkpoint"},
+{"t":11,"p":"P0","kind":"flush"},{"t":12,"p":"P0","kind":"checkpoint"},
+{"t":20,"p":"P1","kind":"fail"},{"t":30,"p":"P1","kind":"checkpoint"}]}`
+	tr, err := codec.ReadTrace("t.json", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ticks that make a vector: P0's first and the one after its
+	// internal op; P1's after its receive and after its restart.
+	const want = 4
+	// The estimate counts those up to the point past which no recovery
+	// comes (P1's last tick lies beyond), and two per busy process
+	// (streamedSizes); it counted all 8 ticks to that point.
+	s := replay.SizesOf(tr)
+	if got := streamedSizes(tr, s, trace.Params{}).Checkpoints; got != want-1+2*s.Busy {
+		t.Errorf("streamed sizes count %d checkpoint vectors, want %d", got, want-1+2*s.Busy)
+	}
+	alg, err := pk.New("", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := replay.Run(tr, alg, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The vectors its ticks made: those no send carried before.
+	made := map[*trace.VTEntry]bool{}
+	for _, e := range run.Events {
+		if pb := run.PB(&e); e.Kind == trace.Send && pb != nil {
+			made[&pb.VT[0]] = false
+		}
+		if vt := run.VTOf(&e); e.Kind == trace.Checkpoint && vt != nil && !made[&vt[0]] {
+			if _, sent := made[&vt[0]]; !sent {
+				made[&vt[0]] = true
+			}
+		}
+	}
+	ticks := 0
+	for _, byTick := range made {
+		if byTick {
+			ticks++
+		}
+	}
+	if ticks != want {
+		t.Errorf("pk's ticks made %d vectors, the estimate counts %d: the rule of streamedSizes no longer holds", ticks, want)
 	}
 }
