@@ -249,6 +249,9 @@ func (a *assembler) resolve(f *frame) (trace.Event, error) {
 	name := text(w.Kind, &a.buf)
 	kind := trace.Parse[trace.Kind](string(name))
 	switch {
+	case !kind.IsTraceKind() && kind.String() == string(name):
+		// A run read as a trace: its "format" comes after its events.
+		return ev, f.eventErr("kind %q is a run's event, not a trace's: if this is a ckpt run, check it with ckpt check", name)
 	case !kind.IsTraceKind():
 		return ev, f.eventErr("unknown kind %q", name)
 	case len(w.P) == 0:

@@ -67,7 +67,7 @@ func TestRejectJSON(t *testing.T) {
 		{"t null", doc(`{"t":null,"p":"P0","kind":"internal"}`), `bad.json: event 0: "t" must be a number, not null`},
 		{"decreasing t", doc(`{"t":2,"p":"P0","kind":"internal"}`, `{"t":1.5,"p":"P1","kind":"internal"}`), `bad.json: event 1: t 1.5 is before the previous event's t 2 (events must be in non-decreasing t)`},
 		{"missing kind", doc(`{"t":1,"p":"P0"}`), `bad.json: event 0: missing "kind"`},
-		{"unknown kind", doc(`{"t":1,"p":"P0","kind":"restart"}`), `bad.json: event 0: unknown kind "restart"`},
+		{"a run's kind", doc(`{"t":1,"p":"P0","kind":"restart"}`), `bad.json: event 0: kind "restart" is a run's event, not a trace's: if this is a ckpt run, check it with ckpt check`},
 		{"kind wrong type", doc(`{"t":1,"p":"P0","kind":true}`), `bad.json: event 0: "kind" must be a string, not a boolean`},
 		{"missing p", doc(`{"t":1,"kind":"internal"}`), `bad.json: event 0: missing "p"`},
 		{"p wrong type", doc(`{"t":1,"p":0,"kind":"internal"}`), `bad.json: event 0: "p" must be a string, not a number`},
