@@ -45,7 +45,10 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 		}
 	}
 	if err := ex.Deskew(); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+		if c := cycle(all, ex); c != "" {
+			return nil, fmt.Errorf("the recordings make a cycle of happened-before, which no execution has: %s", c)
+		}
+		return nil, err
 	}
 	out := make([]*event, 0, len(all))
 	place := func(i int32) {
