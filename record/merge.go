@@ -60,12 +60,12 @@ func MergeFiles(paths ...string) (*Merged, error) {
 func Recordings(paths []string) bool {
 	found := false
 	for _, path := range paths {
-		f, err := os.Open(path)
-		if path == "-" || err != nil {
-			if path != "-" {
-				return false
-			}
+		if path == "-" {
 			continue
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return false
 		}
 		head := make([]byte, 64)
 		n := 0
