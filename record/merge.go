@@ -185,9 +185,10 @@ func header(recs []*recording) ([]string, string, error) {
 }
 
 // link points every event about a copy or a control message at the
-// send that transmitted it.
+// send that transmitted it. A program that runs no recovery protocol
+// never re-executes, so it receives a copy once.
 func link(recs []*recording) error {
-	sends := map[string][]*event{}
+	sends, got := map[string][]*event{}, map[*event]*event{}
 	for _, r := range recs {
 		sends[r.Process] = r.events
 	}
@@ -218,6 +219,12 @@ func link(recs []*recording) error {
 				return fmt.Errorf("%s: %s of %s, which %s's recording never sent to %s (its transmission %d)", e.where(), e.Kind, what, e.From, r.Process, e.Tx)
 			}
 			e.from = s
+			if r.Algorithm == "" && e.kind == trace.Recv {
+				if first := got[s]; first != nil {
+					return fmt.Errorf("%s: recv of %s (%s's transmission %d), which line %d received already: a program without a recovery protocol receives a copy once", e.where(), what, e.From, e.Tx, first.ln)
+				}
+				got[s] = e
+			}
 		}
 	}
 	return nil

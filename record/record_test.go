@@ -238,7 +238,7 @@ func TestMergeSays(t *testing.T) {
 			b + `{"n":1,"ns":100,"kind":"recv","msg":"A.1","from":"A","tx":2,"op":0,"via":"net"}` + "\n" + `{"n":2,"ns":200,"kind":"send","msg":"B.1","to":"A","op":1}` + "\n"},
 			`the recordings make a cycle of happened-before, which no execution has: a line 2 -> a line 3 -> b line 2 -> b line 3 -> a line 2`},
 		{"recv twice", []string{a + `{"n":1,"ns":1,"kind":"recv","msg":"B.0","from":"B","tx":1,"op":0,"via":"net"}` + "\n" + `{"n":2,"ns":2,"kind":"recv","msg":"B.0","from":"B","tx":1,"op":1,"via":"net"}` + "\n",
-			b + `{"n":1,"ns":9,"kind":"send","msg":"B.0","to":"A","op":0}` + "\n"}, `a: line 3 (A's event n=2, recv): in the trace of first executions, recv of "B.0" twice`},
+			b + `{"n":1,"ns":9,"kind":"send","msg":"B.0","to":"A","op":0}` + "\n"}, `a: line 3 (A's event n=2, recv): recv of message "B.0" (B's transmission 1), which line 2 received already: a program without a recovery protocol receives a copy once`},
 		{"to itself", []string{a + `{"n":1,"ns":1,"kind":"send","msg":"A.0","to":"A","op":0}` + "\n"}, `a: line 2 (A's event n=1, send): in the trace of first executions, send of "A.0" to itself (A)`},
 		{"cut", []string{a + op(1, 0) + `{"n":2,"ns":`}, `note: a: line 3, cut short (no newline), dropped: the process was killed while it wrote it`},
 		{"no end", []string{ms + `{"n":1,"ns":1,"kind":"internal","op":0}` + "\n"}, `a: process P0's recording has no end event (line 2 is its last): the process was killed or its recording cut; merge a run's recordings once every process has recorded its end`},
