@@ -20,29 +20,48 @@ import (
 // a recording of a program alone merges into a trace, written like any
 // import.
 func (o *importOptions) importRecordings(ios *IO, args []string) error {
+	for _, a := range args {
+		output.Reading(a)
+	}
 	m, err := record.MergeFiles(args...)
 	if err != nil {
 		return err
 	}
-	o.recordingSummary(ios, args, m)
 	if m.Run == nil {
-		return output.Write(o.Output, ios.Out, func(w io.Writer) error {
+		err = output.Write(o.Output, ios.Out, func(w io.Writer) error {
 			return codec.WriteTrace(w, m.Trace, codec.WriteOptions{JSONL: o.JSONL, Gzip: o.Gzip})
 		})
+	} else {
+		err = o.writeRun(ios, m)
 	}
+	if err == nil {
+		o.recordingSummary(ios, args, m)
+	}
+	return err
+}
+
+// writeRun writes a merged run and its trace into the directory -o
+// names, refusing first a run.json or trace.json there that is an input.
+func (o *importOptions) writeRun(ios *IO, m *record.Merged) error {
 	if o.Output == "" || o.Output == "-" {
 		return usagef("import: recordings of a protocol's run merge into a run and its trace: give -o DIR")
+	}
+	trPath, runPath := filepath.Join(o.Output, "trace.json"), filepath.Join(o.Output, "run.json")
+	for _, p := range []string{trPath, runPath} {
+		if output.IsInput(p) {
+			return output.Check(p)
+		}
 	}
 	if err := output.MakeDir(o.Output); err != nil {
 		return err
 	}
 	m.Run.Source = "trace.json"
-	if err := output.Write(filepath.Join(o.Output, "trace.json"), ios.Out, func(w io.Writer) error {
+	if err := output.Write(trPath, ios.Out, func(w io.Writer) error {
 		return codec.WriteTrace(w, m.Trace, codec.WriteOptions{})
 	}); err != nil {
 		return err
 	}
-	return output.Write(filepath.Join(o.Output, "run.json"), ios.Out, func(w io.Writer) error {
+	return output.Write(runPath, ios.Out, func(w io.Writer) error {
 		return codec.WriteRun(w, m.Run, codec.WriteOptions{})
 	})
 }
@@ -69,4 +88,7 @@ func (o *importOptions) recordingSummary(ios *IO, args []string, m *record.Merge
 		into = fmt.Sprintf("a run of %s (%d events) and the trace it executed", m.Run.Algorithm, len(m.Run.Events))
 	}
 	fmt.Fprintf(ios.ErrOut, "%s: %s\n  read as recordings (ckpt/recording@1), merged into %s\n", strings.Join(args, ", "), statsLine(st), into)
+	for _, n := range m.Notes {
+		fmt.Fprintf(ios.ErrOut, "  %s\n", n)
+	}
 }

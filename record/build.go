@@ -31,8 +31,7 @@ type builder struct {
 // event's keys already, with what merging knows put in — seq, times as
 // merged (never decreasing), p, copy numbers, undone counts and failure
 // seqs — read by the run decoder, which checks it as it checks any run.
-// files[p] names process p's recording in messages.
-func build(order []*event, procs, files []string, alg string) (*trace.Run, error) {
+func build(order []*event, procs []string, alg string) (*trace.Run, error) {
 	b := &builder{procs: procs, fails: make([][]int32, len(procs)), live: make([]int32, len(procs)), copies: map[string]int32{}}
 	type options struct {
 		Timing string `json:"timing"`
@@ -49,13 +48,12 @@ func build(order []*event, procs, files []string, alg string) (*trace.Run, error
 			b.doc = append(b.doc, ",\n"...)
 		}
 		if err := b.event(e); err != nil {
-			return nil, fmt.Errorf("%s: %s's event n=%d (%s): %w", files[e.p], procs[e.p], e.N, e.Kind, err)
+			return nil, fmt.Errorf("%s: %w", e.where(), err)
 		}
 	}
 	run, err := codec.ReadRun("", bytes.NewReader(append(b.doc, "]}\n"...)))
 	if ie := (*trace.InputError)(nil); errors.As(err, &ie) && ie.Event >= 0 && ie.Event < len(order) {
-		e := order[ie.Event]
-		return nil, fmt.Errorf("%s: %s's event n=%d (%s): %s", files[e.p], procs[e.p], e.N, e.Kind, ie.Msg)
+		return nil, fmt.Errorf("%s: %s", order[ie.Event].where(), ie.Msg)
 	}
 	return run, err
 }

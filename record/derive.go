@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -20,13 +21,16 @@ import (
 // First executions are in the run's order, so every receive comes after
 // the send it received, and the trace is valid whenever the run's
 // executions agree on their ops; where they do not, the checker says so
-// (equivalence) and Derive keeps the first.
+// (equivalence) and Derive keeps the first. A trace.InputError it
+// returns names the run's event (Event: its index in run.Events).
 func Derive(run *trace.Run) (*trace.Trace, error) {
+	var from []int // from[i]: the run event trace event i comes from
 	tr := &trace.Trace{Processes: run.Processes, Msgs: slices.Clone(run.Msgs)}
 	seen := make([]int32, len(run.Processes))            // ops seen so far, per process
 	down := slices.Repeat([]int{-1}, len(run.Processes)) // index in tr.Events of p's pending fail, or -1
 	for i := range run.Events {
 		e := &run.Events[i]
+		n := len(tr.Events)
 		switch {
 		case e.Kind.IsOp() && !e.Resend:
 			if e.Op != seen[e.P] {
@@ -43,9 +47,16 @@ func Derive(run *trace.Run) (*trace.Trace, error) {
 			f := &tr.Events[down[e.P]]
 			f.Down, down[e.P] = max(e.T-f.T, 1), -1
 		}
+		if len(tr.Events) > n {
+			from = append(from, i)
+		}
 	}
-	if err := trace.Validate(tr); err != nil {
-		return nil, fmt.Errorf("record: the run's first executions are no valid trace: %w", err)
+	err := trace.Validate(tr)
+	if ie := (*trace.InputError)(nil); errors.As(err, &ie) && ie.Event >= 0 && ie.Event < len(from) {
+		ie.Event = from[ie.Event]
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the run's first executions are no valid trace: %w", err)
 	}
 	return tr, nil
 }

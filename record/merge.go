@@ -27,17 +27,23 @@ type Merged struct {
 	// Trace is the execution trace (ckpt/trace@1) the run executed
 	// (Derive); for recordings of a trace only, every recorded event.
 	Trace *trace.Trace
+	// Notes say what merging dropped: a last line a crash cut short.
+	Notes []string
 }
 
-// MergeFiles merges the recordings at paths, one per process.
+// MergeFiles merges the recordings at paths, one per process; "-" is
+// standard input.
 func MergeFiles(paths ...string) (*Merged, error) {
 	var in []Input
 	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, err
+		f := os.Stdin
+		if p != "-" {
+			var err error
+			if f, err = os.Open(p); err != nil {
+				return nil, err
+			}
+			defer f.Close()
 		}
-		defer f.Close()
 		r, err := codec.OpenInput(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", p, err)
@@ -47,11 +53,16 @@ func MergeFiles(paths ...string) (*Merged, error) {
 	return Merge(in...)
 }
 
-// Recordings reports whether every path is a per-process recording:
-// its first line names Format, gzip-compressed or not. Standard input
-// ("-") is never one (merging needs every process's file).
+// Recordings reports whether paths are per-process recordings: each
+// one's first line names a recording format (of any version: reading
+// says which it takes), gzip-compressed or not. Standard input ("-"),
+// which cannot be looked at twice, is taken for one among recordings.
 func Recordings(paths []string) bool {
+	found := false
 	for _, path := range paths {
+		if path == "-" {
+			continue
+		}
 		f, err := os.Open(path)
 		if err != nil {
 			return false
@@ -62,11 +73,12 @@ func Recordings(paths []string) bool {
 			n, _ = io.ReadFull(r, head)
 		}
 		f.Close()
-		if !bytes.Contains(head[:n], []byte(`"`+Format+`"`)) {
+		if !bytes.Contains(head[:n], []byte(`"ckpt/recording@`)) {
 			return false
 		}
+		found = true
 	}
-	return len(paths) > 0
+	return found
 }
 
 // Merge merges per-process recordings into one run and trace: in an
@@ -98,21 +110,50 @@ func Merge(in ...Input) (*Merged, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := make([]string, len(procs))
-	for _, r := range recs {
-		files[r.p] = r.file
-	}
 	// A trace-only recording's run is only a step to its trace, read by
 	// the run decoder, which wants every run to name its algorithm.
-	run, err := build(order, procs, files, cmp.Or(alg, "trace-only"))
+	run, err := build(order, procs, cmp.Or(alg, "trace-only"))
 	if err != nil {
 		return nil, err
 	}
 	tr, err := Derive(run)
-	if alg == "" {
-		return &Merged{Trace: tr}, err
+	if ie := (*trace.InputError)(nil); errors.As(err, &ie) && ie.Event >= 0 && ie.Event < len(order) {
+		return nil, fmt.Errorf("%s: in the trace of first executions, %s", order[ie.Event].where(), ie.Msg)
+	} else if err != nil {
+		return nil, err
 	}
-	return &Merged{Run: run, Trace: tr}, err
+	notes, err := ended(recs, alg)
+	if alg == "" {
+		run = nil
+	}
+	return &Merged{Run: run, Trace: tr, Notes: notes}, err
+}
+
+// ended refuses a protocol's recording that does not end with its
+// process's end: a run records how every process ended (SPEC §3), and a
+// process killed for good, or a recording cut, gives none. A recording
+// of a program alone has no end: what a process killed recorded is the
+// trace it ran, and a last line the kill cut short is dropped, noted.
+func ended(recs []*recording, alg string) (notes []string, err error) {
+	for _, r := range recs {
+		n := len(r.events)
+		if alg != "" && (r.cut > 0 || n == 0 || !final(r.events[n-1].kind)) {
+			why := fmt.Sprintf("has no end event (line %d is its last)", r.last)
+			if r.cut > 0 {
+				why = fmt.Sprintf("ends in line %d cut short (no newline)", r.cut)
+			}
+			return nil, fmt.Errorf("%s: process %s's recording %s: the process was killed or its recording cut; merge a run's recordings once every process has recorded its end", r.file, r.Process, why)
+		}
+		if r.cut > 0 {
+			notes = append(notes, fmt.Sprintf("%s: line %d, cut short (no newline), dropped: the process was killed while it wrote it", r.file, r.cut))
+		}
+	}
+	return notes, nil
+}
+
+// where names e in messages: its file and line, its process and n.
+func (e *event) where() string {
+	return fmt.Sprintf("%s: line %d (%s's event n=%d, %s)", e.rec.file, e.ln, e.rec.Process, e.N, e.Kind)
 }
 
 // header works out the processes, in order, and the algorithm: those
@@ -120,7 +161,7 @@ func Merge(in ...Input) (*Merged, error) {
 // processes in input order.
 func header(recs []*recording) ([]string, string, error) {
 	if len(recs) == 0 {
-		return nil, "", errors.New("record: no recordings to merge")
+		return nil, "", errors.New("no recordings to merge")
 	}
 	procs, alg := recs[0].Processes, recs[0].Algorithm
 	if procs == nil {
@@ -144,9 +185,10 @@ func header(recs []*recording) ([]string, string, error) {
 }
 
 // link points every event about a copy or a control message at the
-// send that transmitted it.
+// send that transmitted it. A program that runs no recovery protocol
+// never re-executes, so it receives a copy once.
 func link(recs []*recording) error {
-	sends := map[string][]*event{}
+	sends, got := map[string][]*event{}, map[*event]*event{}
 	for _, r := range recs {
 		sends[r.Process] = r.events
 	}
@@ -157,9 +199,13 @@ func link(recs []*recording) error {
 			default:
 				continue
 			}
+			what := fmt.Sprintf("message %q", e.Msg)
+			if e.kind == trace.ControlRecv {
+				what = fmt.Sprintf("a %s control message", e.Ctl)
+			}
 			evs, ok := sends[e.From]
 			if !ok {
-				return fmt.Errorf("%s: event n=%d: %s of message %q from %s, whose recording is not among the files: import %s's recording with it", r.file, e.N, e.Kind, e.Msg, e.From, e.From)
+				return fmt.Errorf("%s: %s of %s from %s, whose recording is not among the files: import %s's recording with it", e.where(), e.Kind, what, e.From, e.From)
 			}
 			var s *event
 			if e.Tx >= 1 && e.Tx <= int64(len(evs)) {
@@ -170,9 +216,15 @@ func link(recs []*recording) error {
 				want = trace.ControlSend
 			}
 			if s == nil || s.kind != want || s.To != r.Process || s.Msg != e.Msg {
-				return fmt.Errorf("%s: event n=%d: %s of message %q, which %s's recording never sent to %s (its transmission %d)", r.file, e.N, e.Kind, e.Msg, e.From, r.Process, e.Tx)
+				return fmt.Errorf("%s: %s of %s, which %s's recording never sent to %s (its transmission %d)", e.where(), e.Kind, what, e.From, r.Process, e.Tx)
 			}
 			e.from = s
+			if r.Algorithm == "" && e.kind == trace.Recv {
+				if first := got[s]; first != nil {
+					return fmt.Errorf("%s: recv of %s (%s's transmission %d), which line %d received already: a program without a recovery protocol receives a copy once", e.where(), what, e.From, e.Tx, first.ln)
+				}
+				got[s] = e
+			}
 		}
 	}
 	return nil

@@ -30,7 +30,7 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 		first[p] = int32(len(all))
 		for i, e := range evs {
 			if i > 0 && final(evs[i-1].kind) && !final(e.kind) {
-				return nil, fmt.Errorf("record: %s's event n=%d (%s) cannot be placed: it follows the process's end", procs[p], e.N, e.Kind)
+				return nil, fmt.Errorf("%s cannot be placed: it follows the process's end", e.where())
 			}
 			e.p = int32(p)
 			ex.Events = append(ex.Events, shiviz.Event{Host: int32(p), Own: int32(i + 1), Time: trace.Time(e.NS)})
@@ -45,7 +45,10 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 		}
 	}
 	if err := ex.Deskew(); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
+		if c := cycle(all, ex); c != "" {
+			return nil, fmt.Errorf("the recordings make a cycle of happened-before, which no execution has: %s", c)
+		}
+		return nil, err
 	}
 	out := make([]*event, 0, len(all))
 	place := func(i int32) {

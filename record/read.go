@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 
 	json "github.com/goccy/go-json"
 
@@ -18,6 +20,9 @@ type recording struct {
 	file   string
 	p      int32 // the process's index
 	events []*event
+	op     int32 // the op due next: the last op's plus one, or a restore's pos
+	last   int   // the line of the last event (1: the header's)
+	cut    int   // the line a crash cut short (no newline), dropped; 0: none
 }
 
 // head is a recording's header line, as written and as read.
@@ -41,7 +46,11 @@ type event struct {
 	Op   int32      `json:"op"`
 	Pos  int32      `json:"pos"`
 	Fail *Failure   `json:"failure"`
+	Ctl  string     `json:"control"`
+	Re   bool       `json:"resend"`
 	line []byte     // the line as recorded
+	ln   int        // its line number in the file
+	rec  *recording // the recording it is in
 	kind trace.Kind // Kind parsed
 	p    int32      // the process's index
 	from *event     // the send this event's copy or control message comes from
@@ -51,15 +60,21 @@ type event struct {
 }
 
 // read decodes a recording. A last line without its newline is the tail
-// a crash cut short, and is dropped.
+// a crash cut short, and is dropped (Merge says so, or refuses it).
 func read(name string, r io.Reader) (*recording, error) {
 	br := bufio.NewReader(r)
 	rec := &recording{file: name}
 	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\ufeff")) // a BOM, skipped as in every input
+		}
 		if errors.Is(err, io.EOF) {
 			if line == 1 {
 				return nil, fmt.Errorf("%s: empty recording", name)
+			}
+			if len(bytes.TrimSpace(b)) > 0 {
+				rec.cut = line
 			}
 			return rec, nil
 		}
@@ -72,17 +87,21 @@ func read(name string, r io.Reader) (*recording, error) {
 		if line == 1 {
 			err = rec.header(b)
 		} else {
-			err = rec.add(b)
+			err = rec.add(b, line)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: line %d: %w", name, line, err)
 		}
+		rec.last = line
 	}
 }
 
 func (rec *recording) header(b []byte) error {
 	if err := json.Unmarshal(b, &rec.head); err != nil {
-		return err
+		return inWords(err)
+	}
+	if v, ok := strings.CutPrefix(rec.Format, "ckpt/recording@"); ok && v != "1" {
+		return fmt.Errorf("a recording of format %s, which this ckpt does not read (it reads %s)", rec.Format, Format)
 	}
 	if rec.Format != Format || rec.Process == "" {
 		return fmt.Errorf("not a %s header", Format)
@@ -90,18 +109,64 @@ func (rec *recording) header(b []byte) error {
 	return nil
 }
 
-func (rec *recording) add(b []byte) error {
-	e := &event{Op: trace.None, Pos: trace.None, seq: trace.None, line: b}
+func (rec *recording) add(b []byte, line int) error {
+	e := &event{Op: trace.None, Pos: trace.None, seq: trace.None, line: b, ln: line, rec: rec}
 	if err := json.Unmarshal(b, e); err != nil {
-		return err
+		return inWords(err)
 	}
 	e.kind = trace.Parse[trace.Kind](e.Kind)
 	if e.kind == trace.KindInvalid {
 		return fmt.Errorf("unknown event kind %q", e.Kind)
 	}
-	if want := int64(len(rec.events)) + 1; e.N != want {
+	if want := int64(len(rec.events)) + 1; e.N > want {
 		return fmt.Errorf("event n=%d where n=%d is due: events are missing", e.N, want)
+	} else if e.N < want {
+		return fmt.Errorf("event n=%d again, where n=%d is due: a line is repeated or out of order", e.N, want)
+	}
+	if err := rec.inLine(e); err != nil {
+		return fmt.Errorf("event n=%d (%s): %w", e.N, e.Kind, err)
 	}
 	rec.events = append(rec.events, e)
 	return nil
+}
+
+// inLine checks that an op's number is the one due: each op numbers the
+// live ops before it, so a number out of line is an op lost, repeated
+// without a restore, or garbled, which merging cannot place.
+func (rec *recording) inLine(e *event) error {
+	switch {
+	case e.kind == trace.Restart || e.kind == trace.Rollback:
+		rec.op = max(e.Pos, 0)
+	case e.kind.IsOp() && !e.Re:
+		if e.Op == trace.None {
+			return errors.New(`it lacks "op": every op records its number`)
+		}
+		if why := "ops before it are missing"; e.Op != rec.op {
+			if e.Op < rec.op {
+				why = "an op repeated without a restart or rollback before it"
+			}
+			return fmt.Errorf(`"op" is %d where op %d is due: %s`, e.Op, rec.op, why)
+		}
+		rec.op++
+	}
+	return nil
+}
+
+// inWords says what is wrong with a line the decoder refused, where its
+// error names Go types and fields.
+func inWords(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Type != nil {
+		want := "a string"
+		switch k := te.Type.Kind(); {
+		case k == reflect.Int64 || k == reflect.Int32:
+			want = fmt.Sprintf("a whole number that fits in %d bits", te.Type.Bits())
+		case k == reflect.Bool:
+			want = "true or false"
+		case k != reflect.String:
+			want = "an object"
+		}
+		return fmt.Errorf("%q holds a JSON %s where %s is wanted", te.Field, te.Value, want)
+	}
+	return errors.New("not one JSON object, as every line of a recording is")
 }

@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,7 +188,7 @@ func TestMergeRefuses(t *testing.T) {
 	p0 := `{"format":"ckpt/recording@1","process":"P0","processes":["P0","P1"],"algorithm":"ms"}` + "\n" +
 		`{"n":1,"ns":5,"c":1,"kind":"send","msg":"P0.0","to":"P1","op":0,"pb":{"f":{},"sn":0}}` + "\n"
 	for _, c := range []struct{ name, p1, want string }{
-		{"unsent", head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.1","from":"P0","tx":1,"op":0,"via":"net"}` + "\n", `p1: event n=1: recv of message "P0.1", which P0's recording never sent to P1 (its transmission 1)`},
+		{"unsent", head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.1","from":"P0","tx":1,"op":0,"via":"net"}` + "\n", `p1: line 2 (P1's event n=1, recv): recv of message "P0.1", which P0's recording never sent to P1 (its transmission 1)`},
 		{"gap", head + `{"n":2,"ns":1,"c":1,"kind":"internal","op":0}` + "\n", "events are missing"},
 		{"kind", head + `{"n":1,"ns":1,"c":1,"kind":"teleport"}` + "\n", "unknown event kind"},
 		{"header", `{"format":"ckpt/run@1"}` + "\n", "not a ckpt/recording@1 header"},
@@ -195,7 +196,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"failure", head + `{"n":1,"ns":1,"c":1,"kind":"rollback","restore":0,"pos":0,"cause":"request","failure":{"p":"P0","n":1}}` + "\n", "not recorded before it"},
 		// Refused by the run decoder the merged run is read by, still
 		// naming the recording.
-		{"type", head + `{"n":1,"ns":1,"kind":"checkpoint","ckpt":1,"type":"bogus","pos":0,"sn":1}` + "\n", `p1: P1's event n=1 (checkpoint): `},
+		{"type", head + `{"n":1,"ns":1,"kind":"checkpoint","ckpt":1,"type":"bogus","pos":0,"sn":1}` + "\n", `p1: line 2 (P1's event n=1, checkpoint): `},
 	} {
 		_, err := record.Merge(record.Input{Name: "p0", R: strings.NewReader(p0)}, record.Input{Name: "p1", R: strings.NewReader(c.p1)})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -204,9 +205,60 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	// A recording forgotten: the first receipt from it names it.
 	p1 := head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.0","from":"P0","tx":1,"op":0,"via":"net"}` + "\n"
-	want := `p1: event n=1: recv of message "P0.0" from P0, whose recording is not among the files: import P0's recording with it`
+	want := `p1: line 2 (P1's event n=1, recv): recv of message "P0.0" from P0, whose recording is not among the files: import P0's recording with it`
 	if _, err := record.Merge(record.Input{Name: "p1", R: strings.NewReader(p1)}); err == nil || err.Error() != want {
 		t.Errorf("P0's recording forgotten: got %v, want %q", err, want)
+	}
+}
+
+// TestMergeSays: a recording merging cannot place, or one a kill cut,
+// is refused in words naming its file and line (a recording of a
+// program alone: its last line cut short is dropped, and noted).
+func TestMergeSays(t *testing.T) {
+	const a, b = `{"format":"ckpt/recording@1","process":"A"}` + "\n", `{"format":"ckpt/recording@1","process":"B"}` + "\n"
+	ms := `{"format":"ckpt/recording@1","process":"P0","processes":["P0","P1"],"algorithm":"ms"}` + "\n"
+	op := func(n, op int) string {
+		return fmt.Sprintf(`{"n":%d,"ns":%d,"kind":"internal","op":%d}`+"\n", n, n*100, op)
+	}
+	for _, c := range []struct {
+		name string
+		recs []string // the recordings of A, B, … (P0 for ms)
+		want string   // the error, or the note when the merge succeeds
+	}{
+		{"no op", []string{a + `{"n":1,"ns":1,"kind":"internal","label":"x"}` + "\n"}, `a: line 2: event n=1 (internal): it lacks "op": every op records its number`},
+		{"op missing", []string{a + op(1, 0) + op(2, 2)}, `a: line 3: event n=2 (internal): "op" is 2 where op 1 is due: ops before it are missing`},
+		{"op repeated", []string{a + op(1, 0) + op(2, 0)}, `a: line 3: event n=2 (internal): "op" is 0 where op 1 is due: an op repeated without a restart or rollback before it`},
+		{"op backwards", []string{a + op(1, 5)}, `a: line 2: event n=1 (internal): "op" is 5 where op 0 is due`},
+		{"huge ns", []string{a + `{"n":1,"ns":99999999999999999999999,"kind":"internal","op":0}` + "\n"}, `a: line 2: "ns" holds a JSON number 99999999999999999999999 where a whole number that fits in 64 bits is wanted`},
+		{"not json", []string{a + "{not json\n"}, `a: line 2: not one JSON object, as every line of a recording is`},
+		{"version", []string{`{"format":"ckpt/recording@2","process":"A"}` + "\n"}, `a: line 1: a recording of format ckpt/recording@2, which this ckpt does not read (it reads ckpt/recording@1)`},
+		{"line repeated", []string{a + op(1, 0) + op(1, 0)}, `a: line 3: event n=1 again, where n=2 is due: a line is repeated or out of order`},
+		{"bom", []string{"\ufeff" + a + op(1, 0)}, ""},
+		{"cycle", []string{a + `{"n":1,"ns":100,"kind":"recv","msg":"B.1","from":"B","tx":2,"op":0,"via":"net"}` + "\n" + `{"n":2,"ns":200,"kind":"send","msg":"A.1","to":"B","op":1}` + "\n",
+			b + `{"n":1,"ns":100,"kind":"recv","msg":"A.1","from":"A","tx":2,"op":0,"via":"net"}` + "\n" + `{"n":2,"ns":200,"kind":"send","msg":"B.1","to":"A","op":1}` + "\n"},
+			`the recordings make a cycle of happened-before, which no execution has: a line 2 -> a line 3 -> b line 2 -> b line 3 -> a line 2`},
+		{"recv twice", []string{a + `{"n":1,"ns":1,"kind":"recv","msg":"B.0","from":"B","tx":1,"op":0,"via":"net"}` + "\n" + `{"n":2,"ns":2,"kind":"recv","msg":"B.0","from":"B","tx":1,"op":1,"via":"net"}` + "\n",
+			b + `{"n":1,"ns":9,"kind":"send","msg":"B.0","to":"A","op":0}` + "\n"}, `a: line 3 (A's event n=2, recv): recv of message "B.0" (B's transmission 1), which line 2 received already: a program without a recovery protocol receives a copy once`},
+		{"to itself", []string{a + `{"n":1,"ns":1,"kind":"send","msg":"A.0","to":"A","op":0}` + "\n"}, `a: line 2 (A's event n=1, send): in the trace of first executions, send of "A.0" to itself (A)`},
+		{"cut", []string{a + op(1, 0) + `{"n":2,"ns":`}, `note: a: line 3, cut short (no newline), dropped: the process was killed while it wrote it`},
+		{"no end", []string{ms + `{"n":1,"ns":1,"kind":"internal","op":0}` + "\n"}, `a: process P0's recording has no end event (line 2 is its last): the process was killed or its recording cut; merge a run's recordings once every process has recorded its end`},
+		{"end cut", []string{ms + `{"n":1,"ns":1,"kind":"internal","op":0}` + "\n" + `{"n":2,"ns":2,"kind":"en`}, `a: process P0's recording ends in line 3 cut short (no newline)`},
+		{"control from one missing", []string{ms + `{"n":1,"ns":1,"kind":"control_recv","from":"P1","tx":7,"control":"rollback"}` + "\n"}, `a: line 2 (P0's event n=1, control_recv): control_recv of a rollback control message from P1, whose recording is not among the files`},
+	} {
+		var in []record.Input
+		for i, r := range c.recs {
+			in = append(in, record.Input{Name: string(rune('a' + i)), R: strings.NewReader(r)})
+		}
+		m, err := record.Merge(in...)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else if len(m.Notes) > 0 {
+			got = "note: " + m.Notes[0]
+		}
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 
