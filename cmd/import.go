@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,7 +98,12 @@ func newImportCmd(ios *IO) *cobra.Command {
 func importFlags(c *cobra.Command, o *importOptions) {
 	fl := c.Flags()
 	fl.StringVar(&o.parse.Regex, "regex", "", "parser regular expression of ShiViz logs (default: the log's first line if it is one, else the layout detected)")
-	fl.StringVar(&o.parse.Delimiter, "delimiter", "", "regular expression separating executions (its group \"trace\" labels them)")
+	fl.Var(value[string]{p: &o.parse.Delimiter, typ: "string", parse: func(s string) (string, error) {
+		if s == "" {
+			return "", errors.New("want a regular expression separating executions, not an empty one")
+		}
+		return s, nil
+	}}, "delimiter", "regular expression separating executions (its group \"trace\" labels them)")
 	fl.BoolVar(&o.parse.Lenient, "lenient", false, "repair clocks that forget what their host knew (each repair is reported)")
 	fl.StringVarP(&o.Output, "output", "o", "", "output file (a directory with --delimiter); default stdout")
 	fl.BoolVar(&o.JSONL, "jsonl", false, "write JSON Lines")
@@ -124,6 +130,9 @@ func (o *importOptions) importOptions() (shiviz.ImportOptions, error) {
 	var err error
 	if o.From != "" && !slices.Contains(foreign.Formats, o.From) {
 		return opt, usagef("--from %s: want one of %s", o.From, strings.Join(foreign.Formats, ", "))
+	}
+	if slices.Contains([]string{"host", "clock", "event"}, opt.TimeGroup) {
+		return opt, usagef("--time-group %s: host, clock and event are the groups of the event itself; give the group holding its timestamp", opt.TimeGroup)
 	}
 	if o.TickPeriod != "" {
 		opt.TickPeriod, err = gen.ParseTicks(o.TickPeriod)
@@ -165,7 +174,15 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Stdin, which FitsImport cannot count ahead, is counted as read.
+	over := func() error { return nil }
+	if i := slices.Index(args, "-"); i >= 0 {
+		files[i].R, over = ios.pipe().MeterImport("standard input", files[i].R)
+	}
 	log, err := foreign.Read(files, foreign.Options{From: o.From, Parse: o.parse})
+	if tooBig := over(); tooBig != nil {
+		return tooBig
+	}
 	if err != nil {
 		return err
 	}

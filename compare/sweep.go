@@ -116,8 +116,13 @@ func (o *SweepOptions) check() error {
 		return fmt.Errorf("sweep: no ICT/MTT ratio")
 	}
 	for _, r := range o.Ratios {
-		if !(r > 0) || o.ops(r) > maxOps || o.ict(r) <= 0 || o.ict(r) > trace.MaxTime/64 {
-			return fmt.Errorf("sweep: ICT/MTT %g: want a ratio > 0 whose traces stay under %d ops and whose interval is a valid time", r, maxOps)
+		// Counted in floating point: the product may pass any int.
+		if ops := 2 * float64(o.Procs) * float64(o.Intervals) * r; ops > maxOps {
+			return fmt.Errorf("sweep: 2 × --procs %d × --intervals %d × ICT/MTT %g = %.0f ops a trace, over the %d a trace may have: lower --procs, --intervals or --ratios",
+				o.Procs, o.Intervals, r, ops, maxOps)
+		}
+		if !(r > 0) || o.ict(r) <= 0 || o.ict(r) > trace.MaxTime/64 {
+			return fmt.Errorf("sweep: ICT/MTT %g: want a ratio > 0 whose interval (ICT/MTT × --mtt %s s) is a valid time", r, o.MTT)
 		}
 	}
 	return nil

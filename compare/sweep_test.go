@@ -111,7 +111,11 @@ func TestSweepRejects(t *testing.T) {
 		{"no seed", func(o *SweepOptions) { o.Seeds = 0 }, "--seeds 0"},
 		{"no mtt", func(o *SweepOptions) { o.MTT = 0 }, "--mtt 0"},
 		{"no ratio", func(o *SweepOptions) { o.Ratios = nil }, "no ICT/MTT ratio"},
-		{"huge ratio", func(o *SweepOptions) { o.Ratios = []float64{1e9} }, "ICT/MTT 1e+09"},
+		// The message names the flags whose product is too large.
+		{"huge ratio", func(o *SweepOptions) { o.Ratios = []float64{1e9} }, "sweep: 2 × --procs 4 × --intervals 8 × ICT/MTT 1e+09 = 64000000000 ops a trace, over the 50000000 a trace may have: lower --procs, --intervals or --ratios"},
+		{"huge intervals", func(o *SweepOptions) { o.Intervals = 1e9; o.Ratios = []float64{1} }, "sweep: 2 × --procs 4 × --intervals 1000000000 × ICT/MTT 1 = 8000000000 ops a trace, over"},
+		{"huge procs", func(o *SweepOptions) { o.Procs = 100000; o.Intervals = 30; o.Ratios = []float64{10} }, "2 × --procs 100000 × --intervals 30 × ICT/MTT 10 = 60000000 ops"},
+		{"negative ratio", func(o *SweepOptions) { o.Ratios = []float64{-1} }, "sweep: ICT/MTT -1: want a ratio > 0 whose interval (ICT/MTT × --mtt 1 s) is a valid time"},
 		{"unknown protocol", func(o *SweepOptions) { o.Protocols = []string{"nope"} }, `unknown protocol "nope"`},
 	} {
 		o := smallSweep()

@@ -520,23 +520,27 @@ var importKinds = [...]struct {
 }
 
 // FitsImport refuses (*TooBig) importing the files at paths together
-// (importEstimate), under a cap only: the estimate reads each file once.
+// (importEstimate), under a cap only: the estimate reads each file once,
+// and no further than four times the cap (and the base), so that a file
+// somewhat over it is told its whole estimate and a gzip bomb of blank
+// lines is refused at once rather than after a minute of decompressing.
 func (p *Pipeline) FitsImport(paths []string) error {
 	if p.Mem == nil || p.Mem.Bytes == 0 {
 		return nil
 	}
-	if e := importEstimate(paths); e.why != "" {
-		return p.Mem.check(strings.Join(paths, ", "), e)
+	if e := importEstimate(paths, int64(min(baseBytes+4*float64(p.Mem.Bytes), math.MaxInt64/2))); e.why != "" {
+		return p.Mem.checkImport(strings.Join(paths, ", "), e)
 	}
 	return nil
 }
 
 // importEstimate estimates importing the files at paths together from
-// each file's bytes, lines and objects (importKinds). Only regular files
-// are counted (a pipe read here would be read no more); why is empty
-// when none was.
-func importEstimate(paths []string) estimate {
+// each file's bytes, lines and objects (importKinds), counting each no
+// further than stop bytes of estimate. Only regular files are counted (a
+// pipe read here would be read no more); why is empty when none was.
+func importEstimate(paths []string, stop int64) estimate {
 	var sums [len(importKinds)]importCount
+	cut := false
 	for _, path := range paths {
 		st, err := os.Stat(path)
 		if err != nil || !st.Mode().IsRegular() || path == "-" {
@@ -548,54 +552,112 @@ func importEstimate(paths []string) estimate {
 		}
 		var c importCount
 		if r, err := codec.OpenInput(f); err == nil {
-			c = countImport(r) // what import reads: decompressed
+			c = countImport(r, stop) // what import reads: decompressed
 		}
 		f.Close()
 		sum := &sums[c.kind]
-		sum.size, sum.lines, sum.objects = sum.size+c.size, sum.lines+c.lines, sum.objects+c.objects
+		sum.size, sum.lines, sum.objects, cut = sum.size+c.size, sum.lines+c.lines, sum.objects+c.objects, cut || c.cut
 	}
 	e := estimate{bytes: baseBytes, doing: "importing it"}
 	var why []string
 	for k, c := range sums {
 		if c.size > 0 {
-			per := importKinds[k]
-			e.bytes += c.size*per.byte + c.lines*per.line + c.objects*per.object
-			why = append(why, fmt.Sprintf(per.why, FormatBytes(c.size), c.lines, c.objects))
+			e.bytes += c.bytes(k)
+			why = append(why, fmt.Sprintf(importKinds[k].why, FormatBytes(c.size), c.lines, c.objects))
 		}
 	}
-	e.why = strings.Join(why, " and ")
+	if e.why = strings.Join(why, " and "); cut {
+		e.why = "the first " + e.why + ", counted no further"
+	}
 	return e
+}
+
+// checkImport is check of an import's estimate, which says "more than"
+// when the count stopped at the cap.
+func (c *Cap) checkImport(file string, e estimate) error {
+	err := c.check(file, e)
+	if tb, ok := err.(*TooBig); ok && strings.HasSuffix(e.why, "counted no further") {
+		tb.Msg = strings.Replace(tb.Msg, " needs about ", " needs more than ", 1)
+	}
+	return err
 }
 
 // importCount is what importEstimate counts of a file: its bytes, lines
 // and opening braces, and its kind (an index of importKinds), told by
-// its first text past white space.
+// its first text past white space; cut says the count stopped early.
 type importCount struct {
 	size, lines, objects int64
 	kind                 int
+	started, cut         bool
 }
 
-// countImport counts r.
-func countImport(r io.Reader) importCount {
+// add counts b, the next bytes read.
+func (c *importCount) add(b []byte) {
+	if t := bytes.TrimLeft(b, " \t\r\n\ufeff"); !c.started && len(t) > 0 {
+		c.started = true
+		switch {
+		case bytes.Contains(t, []byte(`"ckpt/recording@`)):
+			c.kind = 2
+		case t[0] == '{' || t[0] == '[':
+			c.kind = 1
+		}
+	}
+	c.size += int64(len(b))
+	c.lines += int64(bytes.Count(b, []byte{'\n'}))
+	c.objects += int64(bytes.Count(b, []byte{'{'}))
+}
+
+// bytes is what importing the count takes, read as kind k.
+func (c *importCount) bytes(k int) int64 {
+	per := importKinds[k]
+	return c.size*per.byte + c.lines*per.line + c.objects*per.object
+}
+
+// countImport counts r, stopping once its estimate passes stop bytes.
+func countImport(r io.Reader, stop int64) importCount {
 	var c importCount
 	br := bufio.NewReaderSize(r, 64<<10)
-	started := false
 	for {
 		b, err := br.ReadSlice('\n')
-		if t := bytes.TrimLeft(b, " \t\r\n\ufeff"); !started && len(t) > 0 {
-			started = true
-			switch {
-			case bytes.Contains(t, []byte(`"ckpt/recording@`)):
-				c.kind = 2
-			case t[0] == '{' || t[0] == '[':
-				c.kind = 1
-			}
+		if c.add(b); err != nil && err != bufio.ErrBufferFull {
+			return c
 		}
-		c.size += int64(len(b))
-		c.lines += int64(bytes.Count(b, []byte{'\n'}))
-		c.objects += int64(bytes.Count(b, []byte{'{'}))
-		if err != nil && err != bufio.ErrBufferFull {
+		if baseBytes+c.bytes(c.kind) > stop {
+			_, err := br.Peek(1)
+			c.cut = err == nil // more to read
 			return c
 		}
 	}
+}
+
+// MeterImport returns r, which import reads as name from a pipe (stdin)
+// that FitsImport cannot count ahead, counted as it is read: once the
+// estimate of what was read passes the cap, reads fail, and over returns
+// the *TooBig to report instead of the reader's error.
+func (p *Pipeline) MeterImport(name string, r io.Reader) (metered io.Reader, over func() error) {
+	m := &importMeter{r: r, cap: p.Mem, name: name}
+	return m, func() error { return m.err }
+}
+
+// importMeter is MeterImport's reader.
+type importMeter struct {
+	r    io.Reader
+	c    importCount
+	cap  *Cap
+	name string
+	err  error
+}
+
+func (m *importMeter) Read(b []byte) (int, error) {
+	if m.err != nil {
+		return 0, m.err
+	}
+	n, err := m.r.Read(b)
+	m.c.add(b[:n])
+	if e := baseBytes + m.c.bytes(m.c.kind); m.cap != nil && m.cap.Bytes > 0 && e > m.cap.Bytes {
+		why := fmt.Sprintf(importKinds[m.c.kind].why, FormatBytes(m.c.size), m.c.lines, m.c.objects)
+		m.err = m.cap.checkImport(m.name, estimate{bytes: e, doing: "importing it", why: "the first " + why + ", counted no further"})
+		return 0, m.err
+	}
+	return n, err
 }

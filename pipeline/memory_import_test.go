@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +83,7 @@ func TestFitsImport(t *testing.T) {
 		{[]string{log, spans}, textBytes + spanBytes, "11.7 KiB of text in 2000 lines and 4.8 KiB of JSON with 200 objects"},
 		{[]string{rec}, recBytes, "2.6 KiB of recordings in 100 lines"},
 	} {
-		if e := importEstimate(tc.paths); e.bytes != baseBytes+tc.bytes || e.why != tc.why {
+		if e := importEstimate(tc.paths, 1<<62); e.bytes != baseBytes+tc.bytes || e.why != tc.why {
 			t.Errorf("%q: %d bytes (%s), want %d (%s)", tc.paths, e.bytes, e.why, baseBytes+tc.bytes, tc.why)
 		}
 		p := &Pipeline{Mem: &Cap{Bytes: baseBytes + tc.bytes}}
@@ -96,5 +97,47 @@ func TestFitsImport(t *testing.T) {
 	}
 	if err := (&Pipeline{Mem: &Cap{Bytes: 1}}).FitsImport([]string{"-"}); err != nil {
 		t.Errorf("stdin alone: %v", err)
+	}
+}
+
+// blankLines yields n newlines, counting what was read of it.
+type blankLines struct{ left, read int64 }
+
+func (b *blankLines) Read(p []byte) (int, error) {
+	if b.left == 0 {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), b.left))
+	for i := range n {
+		p[i] = '\n'
+	}
+	b.left, b.read = b.left-int64(n), b.read+int64(n)
+	return n, nil
+}
+
+// TestImportStopsAtCap: a file (a gzip bomb of blank lines) is counted
+// no further than the cap, and stdin, which is not counted ahead, fails
+// its reads once what was read passes the cap; both say "more than" and
+// what was read. Under the cap, the meter passes everything on.
+func TestImportStopsAtCap(t *testing.T) {
+	bomb := &blankLines{left: 1 << 34}
+	c := countImport(bomb, baseBytes+1<<20)
+	if !c.cut || bomb.read > 1<<20 {
+		t.Errorf("counting a bomb under a 1 MiB budget read %d bytes (cut %v)", bomb.read, c.cut)
+	}
+	if c := countImport(&blankLines{left: 10}, baseBytes+10*(7+240)-1); c.cut || c.lines != 10 {
+		t.Errorf("all read though over the budget: %+v, want not cut", c)
+	}
+	p := &Pipeline{Mem: &Cap{Bytes: baseBytes + 1<<20}}
+	in := &blankLines{left: 1 << 34}
+	r, over := p.MeterImport("standard input", in)
+	_, err := io.Copy(io.Discard, r)
+	want := "standard input: importing it needs more than 17.9 MiB of memory (the first 8.0 KiB of text in 8192 lines, counted no further), over the memory cap of 17.0 MiB (--max-memory)"
+	if err == nil || err != over() || err.Error() != want || in.read > 1<<20 {
+		t.Errorf("stdin over the cap: read %d bytes, error %v, want %q…", in.read, err, want)
+	}
+	r, over = (&Pipeline{Mem: &Cap{}}).MeterImport("standard input", &blankLines{left: 1 << 20})
+	if n, err := io.Copy(io.Discard, r); n != 1<<20 || err != nil || over() != nil {
+		t.Errorf("no cap: read %d bytes, %v, %v", n, err, over())
 	}
 }

@@ -131,7 +131,10 @@ process per instance, `service@instance`.
   not in the file, spans whose parent is not in the file (each starts a
   tree), parent cycles broken, links ignored, spans ending before they
   start (taken as instantaneous), and every span skipped with its reason
-  (no span id, no start time, an id already seen).
+  (no span id, no start time, a start before 1970, an id already seen).
+  A time or duration that is no whole number, or lies past 2116, is
+  refused (exit 2) naming its span and the value as written; a JSON
+  fault, or a file cut short, is refused naming its line.
 
 ## Verdicts
 

@@ -8,6 +8,7 @@ package foreign
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -56,7 +57,7 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	var vc []shiviz.Source
 	var sp []spans.File
 	for _, f := range files {
-		br := bufio.NewReaderSize(f.R, headSize)
+		br := bufio.NewReaderSize(cutReader{f.R}, headSize)
 		// A byte-order mark is skipped here, for every reader after:
 		// detect, the ShiViz parser, the span readers.
 		if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
@@ -100,6 +101,18 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	return log, nil
 }
 
+// cutReader words the end of a cut gzip stream as verify does: the gzip
+// reader says only "unexpected EOF" (a plain file never does).
+type cutReader struct{ r io.Reader }
+
+func (c cutReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("truncated input (unexpected end of compressed data)")
+	}
+	return n, err
+}
+
 // Convert turns every execution of log into a trace named name, as opts
 // say, in order. A FailMatch pattern that matches no event's text is an
 // error: the user asked for failures and would otherwise get traces
@@ -111,6 +124,10 @@ func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.
 	for i, ex := range log.Executions {
 		var err error
 		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
+			// The options apply to each execution: say which one fails.
+			if ie := (*trace.InputError)(nil); len(log.Executions) > 1 && errors.As(err, &ie) {
+				ie.Msg = fmt.Sprintf("execution %d (%q): %s", i+1, ex.Label, ie.Msg)
+			}
 			return nil, nil, err
 		}
 		matched += stats[i].Matched
@@ -123,8 +140,8 @@ func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.
 
 // detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
-// TracerIdentity or VectorClock a tracing log; a JSON array of objects
-// or arrays is Zipkin's;
+// TracerIdentity or VectorClock a tracing log; a JSON array (of objects,
+// of arrays, or anything JSON) is Zipkin's;
 // any other text is a ShiViz or GoVector log. Binary data (a NUL byte)
 // and text that is not UTF-8 are errors. head is past the byte-order
 // mark Read skips.
@@ -143,13 +160,24 @@ func detect(head []byte) (string, error) {
 	case len(t) > 0 && t[0] == '[':
 		// A log line may start with "[INFO]" or "[2013-05-24 …": an
 		// array of spans starts with an object, an array, or is empty.
-		if u := bytes.TrimLeft(t[1:], " \t\r\n"); len(u) == 0 || bytes.IndexByte([]byte("{[]"), u[0]) >= 0 {
+		if u := bytes.TrimLeft(t[1:], " \t\r\n"); len(u) == 0 || bytes.IndexByte([]byte("{[]"), u[0]) >= 0 || isJSON(t) {
 			return spans.Zipkin, nil
 		}
 	case len(t) > 0 && t[0] == '{':
 		return jsonFormat(t)
 	}
 	return ShiViz, nil
+}
+
+// isJSON reports whether head holds JSON values only, the last maybe cut
+// by the end of head: an array of numbers is JSON, "[2013-05-24 …" not.
+func isJSON(head []byte) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(head))
+	for {
+		if err := dec.SkipValue(); err != nil {
+			return err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)
+		}
+	}
 }
 
 // jsonFormat tells the format of a JSON object by its first known key.

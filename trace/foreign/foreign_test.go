@@ -2,6 +2,7 @@ package foreign
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
 )
 
@@ -24,6 +26,11 @@ func TestDetect(t *testing.T) {
 		{`{"TracerIdentity":"a","Tag":"x"}` + "\n", "tracing", ""},
 		{` [{"traceId":"1"`, "zipkin", ""},
 		{"[\n [", "zipkin", ""},
+		// A JSON array of anything is Zipkin's, to be refused there.
+		{"[1, 2, 3]\n", "zipkin", ""},
+		{"[null]", "zipkin", ""},
+		{`["a", tru`, "zipkin", ""},
+		{"[1] a {\"a\":1}\n", "shiviz", ""},
 		{"[INFO] [10/13/2014 04:23:20.113] [akka://B/user/n0] {\"n0\" : 1} hi", "shiviz", ""},
 		{"[2013-05-24 23:28:00,637 voldemort] INFO init\nh {\"h\":1}\n", "shiviz", ""},
 		{"a {\"a\":1}\nhello\n", "shiviz", ""},
@@ -104,7 +111,7 @@ func TestReadErrors(t *testing.T) {
 		{[]string{"a {\"a\":1}\nx\n", `[]`}, Options{}, "f1: holds zipkin spans but f0 is a vector-clock log"},
 		{[]string{`[]`}, Options{Parse: shiviz.ParseOptions{Regex: "x"}}, "f0: --regex and --delimiter apply to ShiViz and GoVector logs"},
 		{[]string{"\x00"}, Options{}, "f0: binary data"},
-		{[]string{"a {\"a\":1}\nx\n"}, Options{From: "zipkin"}, "f0: document 1:"},
+		{[]string{"a {\"a\":1}\nx\n"}, Options{From: "zipkin"}, "f0: line 1: malformed JSON: invalid character 'a'"},
 	} {
 		var files []File
 		for i, f := range tc.files {
@@ -114,6 +121,43 @@ func TestReadErrors(t *testing.T) {
 		var ie *trace.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got %v, want an input error with %q", tc.files, err, tc.want)
+		}
+	}
+}
+
+// TestCutGzip: a gzipped log or span file cut short, or followed by a
+// few bytes that are no gzip member, is "truncated input", as verify
+// says, at the line reached in a log.
+func TestCutGzip(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join(imports, "shiviz", "chord.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, err := os.ReadFile(filepath.Join(imports, "zipkin-skew.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		cut  func([]byte) []byte
+		want string
+	}{
+		{"half", log, func(z []byte) []byte { return z[:len(z)/2] }, "half: line 1220: truncated input (unexpected end of compressed data)"},
+		{"trailer", log, func(z []byte) []byte { return z[:len(z)-4] }, "trailer: line 2471: truncated input (unexpected end of compressed data)"},
+		{"junk", log, func(z []byte) []byte { return append(z, "garbage\n"...) }, "junk: line 2471: truncated input (unexpected end of compressed data)"},
+		{"spans", spans, func(z []byte) []byte { return z[:len(z)/2] }, "spans: line 8: truncated input (unexpected end of compressed data)"},
+	} {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(tc.data)
+		zw.Close()
+		r, err := codec.OpenInput(bytes.NewReader(tc.cut(z.Bytes())))
+		if err == nil {
+			_, err = Read([]File{{Name: tc.name, R: r}}, Options{})
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -96,6 +96,9 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 			return nil, c.st, err
 		}
 	}
+	if err := c.checkTicks(name); err != nil {
+		return nil, c.st, err
+	}
 	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages())
 	c.nextTick = slices.Clone(c.periods)
 	for _, e := range ex.Order {
@@ -116,7 +119,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 func (c *converter) checkOptions(name string) error {
 	ex, nh := c.ex, len(c.ex.Hosts)
 	if len(c.opts.TickPeriod) > 1 && len(c.opts.TickPeriod) != nh {
-		return inputError(name, 0, "--tick-period has %d values for %d processes (%s); give one, or one per process", len(c.opts.TickPeriod), nh, strings.Join(ex.Hosts, ", "))
+		return inputError(name, 0, "--tick-period has %d values for %d process%s (%s); give one, or one per process", len(c.opts.TickPeriod), nh, map[bool]string{true: "es"}[nh != 1], strings.Join(ex.Hosts, ", "))
 	}
 	if slices.ContainsFunc(c.opts.TickPeriod, func(p trace.Time) bool { return p <= 0 }) {
 		return inputError(name, 0, "--tick-period values must be > 0")
@@ -134,6 +137,37 @@ func (c *converter) checkOptions(name string) error {
 			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(c.per[h]))
 		}
 		c.failAt[c.per[h][f.N-1]] = true
+	}
+	return nil
+}
+
+// maxAddedTicks is how many ticks --tick-period may add beyond ten per
+// event of the log: as gen's --max-events, a period far shorter than the
+// span of the times (a clock that says 1970) would otherwise add billions
+// and exhaust memory, so the import is refused before any is added.
+const maxAddedTicks = 1_000_000
+
+// checkTicks counts the ticks the periods add over the trace's span of
+// time and refuses more than maxAddedTicks + 10 per event.
+func (c *converter) checkTicks(name string) error {
+	ops, end := 0, trace.Time(0)
+	for _, ev := range c.ex.Events {
+		ops, end = ops+max(1, len(ev.Parents)+len(ev.Children)), max(end, ev.Time)
+	}
+	if !c.ex.Timed {
+		end = trace.Time(min(float64(ops)*float64(c.opts.Step), float64(trace.MaxTime)))
+	}
+	n, limit := 0.0, float64(maxAddedTicks+10*len(c.ex.Events))
+	for _, p := range c.periods {
+		n += float64(end / p)
+	}
+	if n > limit {
+		ps := make([]string, len(c.opts.TickPeriod))
+		for i, p := range c.opts.TickPeriod {
+			ps[i] = p.String()
+		}
+		return inputError(name, 0, "--tick-period %s would add %.0f ticks over the trace's %s s, more than the %.0f allowed (%d and 10 per event): give a longer period",
+			strings.Join(ps, ","), n, end, limit, maxAddedTicks)
 	}
 	return nil
 }

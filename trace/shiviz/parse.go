@@ -127,11 +127,11 @@ type Log struct {
 // JavaScript's multi-line mode, so ^ and $ match at line breaks; Go
 // accepts the (?<name>...) group syntax natively since Go 1.22.
 func CompileRegex(expr string) (*regexp.Regexp, error) {
-	re, err := regexp.Compile("(?m)" + expr)
-	if err != nil {
+	// Compiled alone first, so that an error quotes what the user wrote.
+	if _, err := regexp.Compile(expr); err != nil {
 		return nil, fmt.Errorf("bad regular expression %q: %v", expr, err)
 	}
-	return re, nil
+	return regexp.Compile("(?m)" + expr)
 }
 
 // Parse reads a log from one file or several (one per process, as

@@ -343,6 +343,20 @@ func TestTracing(t *testing.T) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
+	// Never a Go type; a trace id as a string is a label like any.
+	const rec, not = `{"TracerIdentity":"c","VectorClock":{"c":1}}` + "\n", "t.log: line 2: not a tracing record (a JSON object with TracerIdentity, Tag, Body and VectorClock): "
+	for _, tc := range []struct{ line, want string }{
+		{`{"TracerIdentity":"c","Tag":5,"VectorClock":{"c":2}}`, not + "its Tag is a JSON number, not a string"},
+		{`5`, not + "a JSON number, not an object"},
+		{`{"TracerIdentity":"c","Tag":"x","Body":{"K"`, not + "the line ends inside the record: it is cut short"},
+		{`{"TracerIdentity" 1}`, not + "malformed JSON: invalid character '1' after object key"},
+		{`{"TracerIdentity":"c","TraceID":"str","VectorClock":{"c":2}}`, ""},
+	} {
+		_, err := Parse([]Source{{Name: "t.log", Tracing: true, R: strings.NewReader(rec + tc.line)}}, ParseOptions{})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.line, err, tc.want)
+		}
+	}
 }
 
 // TestLenient: a clock that forgets what its host knew is refused, or

@@ -93,7 +93,7 @@ func (p *parser) readLog(r io.Reader) (string, error) {
 	if err := sc.Err(); err == bufio.ErrTooLong {
 		return "", p.errf(line+1, "line longer than %d bytes: not a log", maxLine)
 	} else if err != nil {
-		return "", p.errf(0, "%v", err)
+		return "", p.errf(line+1, "%v", err)
 	}
 	return sb.String(), nil
 }

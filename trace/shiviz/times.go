@@ -3,8 +3,10 @@ package shiviz
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -73,7 +75,7 @@ func (ex *Execution) Deskew() error {
 	per := perHost(ex)
 	if path := ex.order(per); path != nil {
 		ev := &ex.Events[path[0]]
-		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", ex.Hosts[ev.Host], ev.Own)
+		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", shown(ex.Hosts[ev.Host]), ev.Own)
 	}
 	if span := ex.rebase(); span < 0 || span > trace.MaxTime { // < 0: it overflowed
 		return fmt.Errorf("the events' times span more than %s", trace.MaxTimeText)
@@ -87,7 +89,7 @@ func (ex *Execution) Deskew() error {
 	ex.order(per) // no cycle: it was ordered
 	for h, s := range shift {
 		if s > 0 {
-			ex.Notes = append(ex.Notes, fmt.Sprintf("clock of %s shifted by +%s s to restore causality", ex.Hosts[h], s))
+			ex.Notes = append(ex.Notes, fmt.Sprintf("clock of %s shifted by +%s s to restore causality", shown(ex.Hosts[h]), s))
 		}
 	}
 	if !consistent {
@@ -97,6 +99,15 @@ func (ex *Execution) Deskew() error {
 		ex.Notes = append(ex.Notes, fmt.Sprintf("%d event(s) earlier than their cause raised to it", raised))
 	}
 	return nil
+}
+
+// shown is a host name as a message shows it: as it is, or quoted when
+// a character of it (a newline, a NUL) would break or hide in the line.
+func shown(host string) string {
+	if strings.ContainsFunc(host, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(host)
+	}
+	return host
 }
 
 // rebase makes the earliest time 0 and returns the latest.
@@ -128,7 +139,7 @@ func (ex *Execution) deskew(per [][]int32) (shift []trace.Time, consistent bool,
 	}
 	for _, ev := range ex.Events {
 		if ev.Time+shift[ev.Host] > trace.MaxTime {
-			return nil, false, 0, fmt.Errorf("a time of %s shifted by %s exceeds %s", ex.Hosts[ev.Host], shift[ev.Host], trace.MaxTimeText)
+			return nil, false, 0, fmt.Errorf("a time of %s shifted by %s exceeds %s", shown(ex.Hosts[ev.Host]), shift[ev.Host], trace.MaxTimeText)
 		}
 	}
 	for _, e := range ex.Order {

@@ -34,8 +34,11 @@ func (b *builder) add(s span) {
 	case s.id == "":
 		b.count["spans skipped, no span id"]++
 		return
-	case s.start <= 0:
+	case s.start == 0:
 		b.count["spans skipped, no start time"]++
+		return
+	case s.start < 0:
+		b.count["spans skipped, starting before 1970"]++
 		return
 	case s.end < s.start:
 		s.end = s.start

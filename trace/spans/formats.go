@@ -1,6 +1,7 @@
 package spans
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -77,9 +78,14 @@ func readOTLP(r io.Reader, b *builder) error {
 			svc, inst := attrs.get("service.name"), attrs.get("service.instance.id", "host.name")
 			for _, sc := range append(rs.ScopeSpans, rs.InstrumentationLibrarySpans...) {
 				for _, s := range sc.Spans {
+					start, err := nanos(s.SpanID, "startTimeUnixNano", s.Start, 1)
+					end, err2 := nanos(s.SpanID, "endTimeUnixNano", s.End, 1)
+					if err = cmp.Or(err, err2); err != nil {
+						return err
+					}
 					b.add(span{trace: s.TraceID, id: s.SpanID, parent: ref(s.TraceID, s.ParentSpanID),
 						service: svc, instance: inst, name: s.Name, kind: string(s.Kind),
-						start: int64(s.Start), end: int64(s.End), links: len(s.Links)})
+						start: start, end: end, links: len(s.Links)})
 				}
 			}
 		}
@@ -143,12 +149,16 @@ func readJaeger(r io.Reader, b *builder) error {
 			for _, s := range t.Spans {
 				p, ok := t.Processes[s.ProcessID]
 				if !ok && s.ProcessID != "" {
-					return fmt.Errorf("span %s names process %q, which the trace does not list", s.SpanID, s.ProcessID)
+					return fmt.Errorf("span %q names process %q, which the trace does not list", s.SpanID, s.ProcessID)
+				}
+				start, err := nanos(s.SpanID, "startTime", s.StartTime, 1000)
+				dur, err2 := nanos(s.SpanID, "duration", s.Duration, 1000)
+				if err = cmp.Or(err, err2); err != nil {
+					return err
 				}
 				sp := span{trace: s.TraceID, id: s.SpanID, parent: ref(s.TraceID, s.ParentSpanID),
 					service: p.ServiceName, instance: p.Tags.get("hostname", "ip", "service.instance.id", "host.name"),
-					name: s.OperationName, kind: parseKind(s.Tags.get("span.kind")),
-					start: int64(s.StartTime) * 1000, end: int64(s.StartTime+s.Duration) * 1000}
+					name: s.OperationName, kind: parseKind(s.Tags.get("span.kind")), start: start, end: start + dur}
 				for k, r := range s.References {
 					if k == 0 {
 						sp.parent, sp.follows = ref(r.TraceID, r.SpanID), r.RefType == "FOLLOWS_FROM"
@@ -185,7 +195,7 @@ type zipkinSpan struct {
 // endpoint's serviceName (instance: its address and port).
 func readZipkin(r io.Reader, b *builder) error {
 	return decodeAll(r, func(vs *[]json.RawMessage) error {
-		for _, v := range *vs {
+		for k, v := range *vs {
 			spans := make([]zipkinSpan, 1)
 			var err error
 			if len(v) > 0 && v[0] == '[' {
@@ -194,7 +204,7 @@ func readZipkin(r io.Reader, b *builder) error {
 				err = json.Unmarshal(v, &spans[0])
 			}
 			if err != nil {
-				return err
+				return fmt.Errorf("item %d of the array: %s", k+1, strings.TrimPrefix(inWords(err).Error(), "the document "))
 			}
 			for _, s := range spans {
 				ep := s.LocalEndpoint
@@ -202,9 +212,14 @@ func readZipkin(r io.Reader, b *builder) error {
 				if ep.Port != 0 {
 					inst += fmt.Sprintf(":%d", ep.Port)
 				}
+				start, err := nanos(s.ID, "timestamp", s.Timestamp, 1000)
+				dur, err2 := nanos(s.ID, "duration", s.Duration, 1000)
+				if err = cmp.Or(err, err2); err != nil {
+					return err
+				}
 				b.add(span{trace: s.TraceID, id: s.ID, parent: ref(s.TraceID, s.ParentID),
 					service: ep.ServiceName, instance: inst, name: s.Name, kind: parseKind(s.Kind),
-					start: int64(s.Timestamp) * 1000, end: int64(s.Timestamp+s.Duration) * 1000, shared: s.Shared})
+					start: start, end: start + dur, shared: s.Shared})
 			}
 		}
 		return nil

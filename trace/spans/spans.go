@@ -14,9 +14,11 @@
 package spans
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -91,14 +93,15 @@ func Read(files []File) (*shiviz.Execution, error) {
 	for _, f := range files {
 		read := map[string]func(io.Reader, *builder) error{OTLP: readOTLP, Jaeger: readJaeger, Zipkin: readZipkin}[f.Format]
 		r := &io.LimitedReader{R: f.R, N: maxDoc + 1}
+		l := &lines{r: r}
 		var err error
 		if read == nil {
 			err = fmt.Errorf("unknown span format %q", f.Format)
-		} else if err = read(r, b); r.N <= 0 {
+		} else if err = read(l, b); r.N <= 0 {
 			err = errors.New("larger than 1 GiB")
 		}
 		if err != nil {
-			return nil, &trace.InputError{File: f.Name, Event: -1, Msg: err.Error()}
+			return nil, l.inputError(f, err)
 		}
 	}
 	ex, err := b.build()
@@ -114,15 +117,74 @@ func decodeAll[T any](r io.Reader, each func(*T) error) error {
 	dec := json.NewDecoder(r)
 	for n := 0; ; n++ {
 		var v T
+		start := dec.InputOffset()
 		if err := dec.Decode(&v); err == io.EOF && n > 0 {
 			return nil
 		} else if err != nil {
-			return fmt.Errorf("document %d: %v", n+1, inWords(err))
+			return &docError{n + 1, start, err}
 		}
 		if err := each(&v); err != nil {
 			return inWords(err)
 		}
 	}
+}
+
+// docError is a failure to decode the doc-th document of a file, which
+// starts after offset start.
+type docError struct {
+	doc   int
+	start int64
+	err   error
+}
+
+func (e *docError) Error() string { return fmt.Sprintf("document %d: %v", e.doc, e.err) }
+
+// lines passes a file on, keeping where its lines end, so that an error
+// at a byte offset can name its line (8 bytes a line: a span file's
+// lines are tens of bytes).
+type lines struct {
+	r    io.Reader
+	off  int64
+	ends []int64
+}
+
+func (l *lines) Read(b []byte) (int, error) {
+	n, err := l.r.Read(b)
+	for i := 0; i < n; {
+		j := bytes.IndexByte(b[i:n], '\n')
+		if j < 0 {
+			break
+		}
+		l.ends, i = append(l.ends, l.off+int64(i+j)), i+j+1
+	}
+	l.off += int64(n)
+	return n, err
+}
+
+// inputError words err, reading f, for a user: the line of a syntax or
+// type error (the decoder counts the bytes it read), or the last for a
+// file cut short; and no Go type (inWords).
+func (l *lines) inputError(f File, err error) error {
+	var de *docError
+	if !errors.As(err, &de) {
+		return &trace.InputError{File: f.Name, Event: -1, Msg: err.Error()}
+	}
+	off, msg := l.off, inWords(de.err).Error()
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(de.err, &se):
+		off, msg = se.Offset, "malformed JSON: "+msg
+	case errors.As(de.err, &te):
+		off = de.start + te.Offset // counted from the document's start
+	case errors.Is(de.err, io.ErrUnexpectedEOF):
+		msg = "the JSON is cut short: the file ends inside it"
+	}
+	if de.doc > 1 {
+		msg = fmt.Sprintf("document %d: %s", de.doc, msg)
+	}
+	line, _ := slices.BinarySearch(l.ends, off-1)
+	return &trace.InputError{File: f.Name, Event: -1, Line: line + 1, Msg: msg}
 }
 
 // inWords says a value of the wrong JSON kind by its field's path and
@@ -145,14 +207,35 @@ func inWords(err error) error {
 }
 
 // number is an integer written as a JSON number or string (protobuf's
-// JSON mapping writes 64-bit integers as strings).
-type number int64
+// JSON mapping writes 64-bit integers as strings). One that is no whole
+// number of 64 bits keeps its text, as written, for nanos to refuse
+// naming its span: the decoder knows no span ids.
+type number struct {
+	v   int64
+	bad string
+}
 
 func (n *number) UnmarshalJSON(b []byte) error {
 	v, err := strconv.ParseInt(strings.Trim(string(b), `"`), 10, 64)
-	if err != nil {
-		return fmt.Errorf("a time or duration of %s: want a whole number that fits in 64 bits", b)
+	if *n = (number{v: v}); err != nil && string(b) != "null" {
+		n.bad = string(b)
 	}
-	*n = number(v)
 	return nil
+}
+
+// maxNanos bounds a span's times and durations in nanoseconds (the year
+// 2116), so that a start and a duration add up without overflow.
+const maxNanos = math.MaxInt64 / 2
+
+// nanos is n, the field of span id in units of unit nanoseconds (1 or
+// 1000), in nanoseconds.
+func nanos(id, field string, n number, unit int64) (int64, error) {
+	if n.bad == "" && n.v <= maxNanos/unit && n.v >= -maxNanos/unit {
+		return n.v * unit, nil
+	}
+	if n.bad == "" {
+		n.bad = strconv.FormatInt(n.v, 10)
+	}
+	return 0, fmt.Errorf("span %q: %s %s: want a whole number of %s, at most %d", id, field, n.bad,
+		map[int64]string{1: "nanoseconds", 1000: "microseconds"}[unit], maxNanos/unit)
 }

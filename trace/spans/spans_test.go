@@ -46,6 +46,9 @@ func TestMapping(t *testing.T) {
 		{"synchronous call, server clock behind", Zipkin,
 			"[" + zs("1", "", "a", "CLIENT", 100, 50) + "," + zs("2", "1", "b", "SERVER", 60, 30) + "]",
 			[]string{"a 0 op1", "b 0 op2 <a", "b 30 op2 (end)", "a 50 op1 (end) <b"}, "clock of b shifted by +0.00004 s"},
+		{"a name that would break the summary's line is quoted", Zipkin,
+			"[" + zs("1", "", "a", "CLIENT", 100, 50) + "," + zs("2", "1", "b\n\t", "SERVER", 60, 30) + "]",
+			[]string{"a 0 op1", "b\n\t 0 op2 <a", "b\n\t 30 op2 (end)", "a 50 op1 (end) <b\n\t"}, `clock of "b\n\t" shifted by +0.00004 s`},
 		{"shared span: server half of the client's id", Zipkin,
 			`[{"traceId":"t","id":"1","localEndpoint":{"serviceName":"a"},"kind":"CLIENT","name":"c","timestamp":10,"duration":20},` +
 				`{"traceId":"t","id":"1","localEndpoint":{"serviceName":"b"},"kind":"SERVER","name":"s","timestamp":12,"duration":10,"shared":true}]`,
@@ -93,26 +96,36 @@ func TestMapping(t *testing.T) {
 	}
 }
 
+// TestReadErrors: every error names the file and the line of a JSON
+// fault (of the document after the first, counted from the file's
+// start), or the span or array item, never a Go type, and a time as
+// written.
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ format, doc, want string }{
 		{Zipkin, `[]`, "no spans to import"},
 		{Zipkin, `[` + zs("1", "", "a", "", 0, 1) + `]`, "no spans to import (spans skipped, no start time: 1)"},
-		{Zipkin, `[{"id": 3}]`, `"id" holds a JSON number where a string is wanted`},
-		// Never a Go type: the field's path and the kind wanted.
-		{Jaeger, `{"data": 5}`, `document 1: "data" holds a JSON number where an array is wanted`},
-		{Jaeger, `{"spans":[{"spanID":7}]}`, `document 1: "spans.0.spanID" holds a JSON number where a string is wanted`},
-		{Jaeger, `{"processes":[]}`, `document 1: "processes" holds a JSON array where an object is wanted`},
-		{OTLP, `{"resourceSpans":[{"resource":true}]}`, `"resourceSpans.0.resource" holds a JSON bool where an object is wanted`},
-		{Zipkin, `5`, `document 1: the document holds a JSON number where an array is wanted`},
-		{Zipkin, `[1,`, "document 1:"},
-		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"processID":"p9"}],"processes":{}}`, `names process "p9"`},
-		{OTLP, `{"resourceSpans": 5}`, "document 1:"},
-		{Zipkin, `[{"traceId":"a","id":"1","timestamp":1.5,"localEndpoint":{"serviceName":"A"}}]`, "a time or duration of 1.5: want a whole number"},
-		{OTLP, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"b","startTimeUnixNano":"18446744073709551615"}]}]}]}`, `of "18446744073709551615": want a whole number that fits in 64 bits`},
+		{Zipkin, `[{"id": 3}]`, `item 1 of the array: "id" holds a JSON number where a string is wanted`},
+		{Zipkin, `[1,2]`, `item 1 of the array: holds a JSON number where an object is wanted`},
+		{Jaeger, `{"data": 5}`, `line 1: "data" holds a JSON number where an array is wanted`},
+		{Jaeger, "{\"spans\":[\n{\"spanID\":7}]}", `line 2: "spans.0.spanID" holds a JSON number where a string is wanted`},
+		{Jaeger, "{}\n\n{\"spans\":[\n{\"spanID\":7}]}", `line 4: document 2: "spans.0.spanID" holds a JSON number where a string is wanted`},
+		{Jaeger, "{}\n{\"spans\":[\n{\"spanID\" 7}]}", `line 3: document 2: malformed JSON: invalid character '7' after object key`},
+		{Jaeger, `{"processes":[]}`, `line 1: "processes" holds a JSON array where an object is wanted`},
+		{OTLP, `{"resourceSpans":[{"resource":true}]}`, `line 1: "resourceSpans.0.resource" holds a JSON bool where an object is wanted`},
+		{Zipkin, `5`, `line 1: the document holds a JSON number where an array is wanted`},
+		{Zipkin, "[\n{\"id\":\"1\",\n", "line 2: the JSON is cut short: the file ends inside it"},
+		{OTLP, "# a log", "line 1: malformed JSON: invalid character '#' looking for beginning of value"},
+		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"processID":"p9"}],"processes":{}}`, `span "1" names process "p9", which the trace does not list`},
+		{Zipkin, `[{"traceId":"a","id":"1","timestamp":1.5,"localEndpoint":{"serviceName":"A"}}]`, `span "1": timestamp 1.5: want a whole number of microseconds, at most 4611686018427387`},
+		// It fits in 64 bits, but not in nanoseconds.
+		{Zipkin, `[{"id":"1","timestamp":9223372036854775807}]`, `span "1": timestamp 9223372036854775807: want a whole number of microseconds`},
+		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"duration":"abc"}]}`, `span "1": duration "abc": want a whole number of microseconds`},
+		{OTLP, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"b","startTimeUnixNano":"18446744073709551615"}]}]}]}`, `span "b": startTimeUnixNano "18446744073709551615": want a whole number of nanoseconds, at most 4611686018427387903`},
+		{Zipkin, `[{"id":"1","timestamp":-5}]`, "no spans to import (spans skipped, starting before 1970: 1)"},
 		{"nosuch", `{}`, "unknown span format"},
 	} {
 		_, err := Read([]File{{Name: "bad.json", R: strings.NewReader(tc.doc), Format: tc.format}})
-		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: ") || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go ") {
+		if err == nil || !strings.HasPrefix(err.Error(), "bad.json: "+tc.want) || strings.Contains(err.Error(), "Go ") {
 			t.Errorf("%s %s: got %v, want %q", tc.format, tc.doc, err, tc.want)
 		}
 	}
