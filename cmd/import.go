@@ -166,7 +166,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 	if err := ios.pipe().FitsImport(args); err != nil {
 		return err
 	}
-	if o.From == "" && record.Recordings(args) {
+	if o.From == "" && record.Recordings(args, peekStdin(ios, args)) {
 		return o.importRecordings(ios, args)
 	}
 	files, closeAll, err := openImports(ios, o, args)

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-dev/ckpt/output"
@@ -20,10 +22,22 @@ import (
 // a recording of a program alone merges into a trace, written like any
 // import.
 func (o *importOptions) importRecordings(ios *IO, args []string) error {
+	var stdin io.Reader
+	over := func() error { return nil }
+	if i := slices.Index(args, "-"); i >= 0 {
+		if slices.Contains(args[i+1:], "-") {
+			return usagef("standard input (-) can be read once")
+		}
+		// Counted as read, as a log on standard input is.
+		stdin, over = ios.pipe().MeterImport("standard input", ios.pipe().OpenStdin())
+	}
 	for _, a := range args {
 		output.Reading(a)
 	}
-	m, err := record.MergeFiles(args...)
+	m, err := record.MergeFiles(stdin, args...)
+	if tooBig := over(); tooBig != nil {
+		return tooBig
+	}
 	if err != nil {
 		return err
 	}
@@ -38,6 +52,20 @@ func (o *importOptions) importRecordings(ios *IO, args []string) error {
 		o.recordingSummary(ios, args, m)
 	}
 	return err
+}
+
+// peekStdin returns the first bytes of standard input when args name
+// it ("-"), for record.Recordings to tell a recording: the import reads
+// them again, from the buffer that keeps them.
+func peekStdin(ios *IO, args []string) []byte {
+	p := ios.pipe()
+	if !slices.Contains(args, "-") || p.Stdin == nil {
+		return nil
+	}
+	br := bufio.NewReaderSize(p.Stdin, 1<<16)
+	p.Stdin = br
+	head, _ := br.Peek(512)
+	return head
 }
 
 // writeRun writes a merged run and its trace into the directory -o

@@ -105,17 +105,17 @@ func (b *builder) recorded(d, line []byte) ([]byte, error) {
 	dec := &b.dec
 	dec.Reset(&b.line)
 	if _, err := dec.ReadToken(); err != nil {
-		return d, err
+		return d, syntax(err)
 	}
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return d, err
+			return d, syntax(err)
 		}
 		key := tok.String() // the next read voids tok
 		v, err := dec.ReadValue()
 		if err != nil {
-			return d, err
+			return d, syntax(err)
 		}
 		switch key {
 		case "seq", "t", "p", "copy", "undone", "failure", "n", "ns", "tx":

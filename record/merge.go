@@ -32,17 +32,18 @@ type Merged struct {
 }
 
 // MergeFiles merges the recordings at paths, one per process; "-" is
-// standard input.
-func MergeFiles(paths ...string) (*Merged, error) {
+// stdin.
+func MergeFiles(stdin io.Reader, paths ...string) (*Merged, error) {
 	var in []Input
 	for _, p := range paths {
-		f := os.Stdin
+		f := stdin
 		if p != "-" {
-			var err error
-			if f, err = os.Open(p); err != nil {
+			file, err := os.Open(p)
+			if err != nil {
 				return nil, err
 			}
-			defer f.Close()
+			defer file.Close()
+			f = file
 		}
 		r, err := codec.OpenInput(f)
 		if err != nil {
@@ -55,30 +56,30 @@ func MergeFiles(paths ...string) (*Merged, error) {
 
 // Recordings reports whether paths are per-process recordings: each
 // one's first line names a recording format (of any version: reading
-// says which it takes), gzip-compressed or not. Standard input ("-"),
-// which cannot be looked at twice, is taken for one among recordings.
-func Recordings(paths []string) bool {
-	found := false
+// says which it takes), gzip-compressed or not. stdin holds the first
+// bytes of standard input ("-"), which cannot be read twice.
+func Recordings(paths []string, stdin []byte) bool {
 	for _, path := range paths {
-		if path == "-" {
-			continue
+		head := stdin
+		if path != "-" {
+			f, err := os.Open(path)
+			if err != nil {
+				return false
+			}
+			head = make([]byte, 512)
+			n, _ := io.ReadFull(f, head)
+			head = head[:n]
+			f.Close()
 		}
-		f, err := os.Open(path)
-		if err != nil {
+		b, n := make([]byte, 64), 0
+		if r, err := codec.OpenInput(bytes.NewReader(head)); err == nil {
+			n, _ = io.ReadFull(r, b)
+		}
+		if !bytes.Contains(b[:n], []byte(`"ckpt/recording@`)) {
 			return false
 		}
-		head := make([]byte, 64)
-		n := 0
-		if r, err := codec.OpenInput(f); err == nil {
-			n, _ = io.ReadFull(r, head)
-		}
-		f.Close()
-		if !bytes.Contains(head[:n], []byte(`"ckpt/recording@`)) {
-			return false
-		}
-		found = true
 	}
-	return found
+	return len(paths) > 0
 }
 
 // Merge merges per-process recordings into one run and trace: in an
@@ -136,15 +137,16 @@ func Merge(in ...Input) (*Merged, error) {
 // trace it ran, and a last line the kill cut short is dropped, noted.
 func ended(recs []*recording, alg string) (notes []string, err error) {
 	for _, r := range recs {
-		n := len(r.events)
-		if alg != "" && (r.cut > 0 || n == 0 || !final(r.events[n-1].kind)) {
-			why := fmt.Sprintf("has no end event (line %d is its last)", r.last)
-			if r.cut > 0 {
-				why = fmt.Sprintf("ends in line %d cut short (no newline)", r.cut)
-			}
+		why := fmt.Sprintf("has no end event (line %d is its last)", r.last)
+		switch {
+		case alg != "" && r.cut > 0 && r.end > 0:
+			return nil, fmt.Errorf("%s: line %d, after process %s's end (line %d), is cut short (no newline): its recording was cut, or written to after the end", r.file, r.cut, r.Process, r.end)
+		case alg != "" && r.cut > 0:
+			why = fmt.Sprintf("ends in line %d cut short (no newline)", r.cut)
+			fallthrough
+		case alg != "" && r.end == 0:
 			return nil, fmt.Errorf("%s: process %s's recording %s: the process was killed or its recording cut; merge a run's recordings once every process has recorded its end", r.file, r.Process, why)
-		}
-		if r.cut > 0 {
+		case r.cut > 0:
 			notes = append(notes, fmt.Sprintf("%s: line %d, cut short (no newline), dropped: the process was killed while it wrote it", r.file, r.cut))
 		}
 	}
@@ -180,6 +182,9 @@ func header(recs []*recording) ([]string, string, error) {
 		}
 		seen[p] = true
 		r.p = int32(p)
+	}
+	if p := slices.Index(seen, false); p >= 0 {
+		return nil, "", fmt.Errorf("%s: its header names process %q, whose recording is not among the files: import %[2]q's recording with them", recs[0].file, procs[p])
 	}
 	return procs, alg, nil
 }

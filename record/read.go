@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
+	"github.com/goccy/go-json/jsontext"
 
 	"github.com/ckpt-dev/ckpt/trace"
 )
@@ -21,8 +22,14 @@ type recording struct {
 	p      int32 // the process's index
 	events []*event
 	op     int32 // the op due next: the last op's plus one, or a restore's pos
-	last   int   // the line of the last event (1: the header's)
-	cut    int   // the line a crash cut short (no newline), dropped; 0: none
+	// due says what made op due when a restore or a fail did, until
+	// the next op: "the rollback at line 23 (pos 60) makes op 60 due".
+	due    string
+	failed int // the line of a fail not followed by a restart; 0: up
+	up     int // the line of the last restart
+	end    int // the line of the end event; 0: none
+	last   int // the line of the last event (1: the header's)
+	cut    int // the line a crash cut short (no newline), dropped; 0: none
 }
 
 // head is a recording's header line, as written and as read.
@@ -44,6 +51,7 @@ type event struct {
 	From string     `json:"from"`
 	Tx   int64      `json:"tx"`
 	Op   int32      `json:"op"`
+	Stat string     `json:"state"`
 	Pos  int32      `json:"pos"`
 	Fail *Failure   `json:"failure"`
 	Ctl  string     `json:"control"`
@@ -59,8 +67,9 @@ type event struct {
 	copy int32      // a send's copy number
 }
 
-// read decodes a recording. A last line without its newline is the tail
-// a crash cut short, and is dropped (Merge says so, or refuses it).
+// read decodes a recording. A last line without its newline that is
+// not one whole JSON value is the tail a crash cut short, and is
+// dropped (Merge says so, or refuses it).
 func read(name string, r io.Reader) (*recording, error) {
 	br := bufio.NewReader(r)
 	rec := &recording{file: name}
@@ -69,36 +78,38 @@ func read(name string, r io.Reader) (*recording, error) {
 		if line == 1 {
 			b = bytes.TrimPrefix(b, []byte("\ufeff")) // a BOM, skipped as in every input
 		}
-		if errors.Is(err, io.EOF) {
-			if line == 1 {
-				return nil, fmt.Errorf("%s: empty recording", name)
-			}
-			if len(bytes.TrimSpace(b)) > 0 {
-				rec.cut = line
-			}
-			return rec, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		if line == 1 {
+		eof, text := errors.Is(err, io.EOF), len(bytes.TrimSpace(b)) > 0
+		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("%s: line %d: truncated input (unexpected end of compressed data)", name, line)
+		case err != nil && !eof:
+			return nil, fmt.Errorf("%s: line %d: reading: %v", name, line, err)
+		case !text:
+			err = nil
+		case eof && !json.Valid(b):
+			rec.cut, err = line, nil
+		case line == 1:
 			err = rec.header(b)
-		} else {
+		default:
 			err = rec.add(b, line)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: line %d: %w", name, line, err)
 		}
-		rec.last = line
+		if text && rec.cut == 0 {
+			rec.last = line
+		}
+		if eof && rec.Format == "" {
+			return nil, fmt.Errorf("%s: empty recording", name)
+		} else if eof {
+			return rec, nil
+		}
 	}
 }
 
 func (rec *recording) header(b []byte) error {
 	if err := json.Unmarshal(b, &rec.head); err != nil {
-		return inWords(err)
+		return inWords(err, b)
 	}
 	if v, ok := strings.CutPrefix(rec.Format, "ckpt/recording@"); ok && v != "1" {
 		return fmt.Errorf("a recording of format %s, which this ckpt does not read (it reads %s)", rec.Format, Format)
@@ -110,9 +121,9 @@ func (rec *recording) header(b []byte) error {
 }
 
 func (rec *recording) add(b []byte, line int) error {
-	e := &event{Op: trace.None, Pos: trace.None, seq: trace.None, line: b, ln: line, rec: rec}
+	e := &event{Op: absent, Pos: trace.None, seq: trace.None, line: b, ln: line, rec: rec}
 	if err := json.Unmarshal(b, e); err != nil {
-		return inWords(err)
+		return inWords(err, b)
 	}
 	e.kind = trace.Parse[trace.Kind](e.Kind)
 	if e.kind == trace.KindInvalid {
@@ -130,32 +141,13 @@ func (rec *recording) add(b []byte, line int) error {
 	return nil
 }
 
-// inLine checks that an op's number is the one due: each op numbers the
-// live ops before it, so a number out of line is an op lost, repeated
-// without a restore, or garbled, which merging cannot place.
-func (rec *recording) inLine(e *event) error {
-	switch {
-	case e.kind == trace.Restart || e.kind == trace.Rollback:
-		rec.op = max(e.Pos, 0)
-	case e.kind.IsOp() && !e.Re:
-		if e.Op == trace.None {
-			return errors.New(`it lacks "op": every op records its number`)
-		}
-		if why := "ops before it are missing"; e.Op != rec.op {
-			if e.Op < rec.op {
-				why = "an op repeated without a restart or rollback before it"
-			}
-			return fmt.Errorf(`"op" is %d where op %d is due: %s`, e.Op, rec.op, why)
-		}
-		rec.op++
-	}
-	return nil
-}
-
-// inWords says what is wrong with a line the decoder refused, where its
-// error names Go types and fields.
-func inWords(err error) error {
+// inWords says what is wrong with line, which the decoder refused with
+// err, where its error names Go types and fields.
+func inWords(err error, line []byte) error {
 	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf("the line is a JSON %s, not an object", te.Value)
+	}
 	if errors.As(err, &te) && te.Type != nil {
 		want := "a string"
 		switch k := te.Type.Kind(); {
@@ -168,5 +160,20 @@ func inWords(err error) error {
 		}
 		return fmt.Errorf("%q holds a JSON %s where %s is wanted", te.Field, te.Value, want)
 	}
-	return errors.New("not one JSON object, as every line of a recording is")
+	_, err = jsontext.NewDecoder(bytes.NewReader(line)).ReadValue()
+	return syntax(err)
+}
+
+// syntax words err, jsontext's refusal of a line: the fault, and the
+// key whose value holds it, without the library's name and offset.
+func syntax(err error) error {
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) {
+		return errors.New("not one JSON object, as every line of a recording is")
+	}
+	msg := "not valid JSON: " + se.Err.Error()
+	if key := strings.TrimPrefix(string(se.JSONPointer), "/"); key != "" {
+		msg += fmt.Sprintf(" (in %q)", key)
+	}
+	return errors.New(msg)
 }

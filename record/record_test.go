@@ -2,6 +2,7 @@ package record_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,9 +204,9 @@ func TestMergeRefuses(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
-	// A recording forgotten: the first receipt from it names it.
+	// A recording forgotten: the header names its process.
 	p1 := head + `{"n":1,"ns":1,"c":1,"kind":"recv","msg":"P0.0","from":"P0","tx":1,"op":0,"via":"net"}` + "\n"
-	want := `p1: line 2 (P1's event n=1, recv): recv of message "P0.0" from P0, whose recording is not among the files: import P0's recording with it`
+	want := `p1: its header names process "P0", whose recording is not among the files: import "P0"'s recording with them`
 	if _, err := record.Merge(record.Input{Name: "p1", R: strings.NewReader(p1)}); err == nil || err.Error() != want {
 		t.Errorf("P0's recording forgotten: got %v, want %q", err, want)
 	}
@@ -216,10 +217,14 @@ func TestMergeRefuses(t *testing.T) {
 // program alone: its last line cut short is dropped, and noted).
 func TestMergeSays(t *testing.T) {
 	const a, b = `{"format":"ckpt/recording@1","process":"A"}` + "\n", `{"format":"ckpt/recording@1","process":"B"}` + "\n"
-	ms := `{"format":"ckpt/recording@1","process":"P0","processes":["P0","P1"],"algorithm":"ms"}` + "\n"
+	ms := `{"format":"ckpt/recording@1","process":"P0","processes":["P0"],"algorithm":"ms"}` + "\n"
 	op := func(n, op int) string {
 		return fmt.Sprintf(`{"n":%d,"ns":%d,"kind":"internal","op":%d}`+"\n", n, n*100, op)
 	}
+	ev := func(n int, kind, rest string) string {
+		return fmt.Sprintf(`{"n":%d,"ns":%d,"kind":%q%s}`+"\n", n, n*100, kind, rest)
+	}
+	end := func(n int, state string) string { return ev(n, "end", `,"state":"`+state+`"`) }
 	for _, c := range []struct {
 		name string
 		recs []string // the recordings of A, B, … (P0 for ms)
@@ -230,7 +235,24 @@ func TestMergeSays(t *testing.T) {
 		{"op repeated", []string{a + op(1, 0) + op(2, 0)}, `a: line 3: event n=2 (internal): "op" is 0 where op 1 is due: an op repeated without a restart or rollback before it`},
 		{"op backwards", []string{a + op(1, 5)}, `a: line 2: event n=1 (internal): "op" is 5 where op 0 is due`},
 		{"huge ns", []string{a + `{"n":1,"ns":99999999999999999999999,"kind":"internal","op":0}` + "\n"}, `a: line 2: "ns" holds a JSON number 99999999999999999999999 where a whole number that fits in 64 bits is wanted`},
-		{"not json", []string{a + "{not json\n"}, `a: line 2: not one JSON object, as every line of a recording is`},
+		{"not json", []string{a + "{not json\n"}, `a: line 2: not valid JSON: invalid character 'n' at start of string (expecting '"')`},
+		{"NUL", []string{a + "{\"n\":1,\"ns\":1,\"kind\":\"internal\",\"op\":0,\"label\":\"a\x00b\"}\n"}, `a: line 2: not valid JSON: invalid character '\x00' in string (expecting non-control character) (in "label")`},
+		{"not UTF-8", []string{a + "{\"n\":1,\"ns\":1,\"kind\":\"internal\",\"op\":0,\"label\":\"\xff\"}\n"}, `a: line 2 (A's event n=1, internal): not valid JSON: invalid UTF-8 (in "label")`},
+		{"array", []string{a + "[1]\n"}, `a: line 2: the line is a JSON array, not an object`},
+		{"op -1", []string{a + op(1, -1)}, `a: line 2: event n=1 (internal): "op" is -1: an op's number counts the live ops before it`},
+		// A program restarted after a fail takes up at op 0 (from its
+		// start, as a recorder Open gives numbers it) or a later one of
+		// its own state; never past the ops it had.
+		{"restarted from scratch", []string{a + op(1, 0) + op(2, 1) + ev(3, "fail", "") + op(4, 0) + op(5, 1) + op(6, 2)}, ""},
+		{"restarted from its state", []string{a + op(1, 0) + op(2, 1) + ev(3, "fail", "") + op(4, 2)}, ""},
+		{"restarted past its ops", []string{a + op(1, 0) + ev(2, "fail", "") + op(3, 2)}, `a: line 4: event n=3 (internal): "op" is 2 where after the fail at line 3, op 1 or an earlier one (where the restarted program takes up) is due`},
+		{"rollback pos", []string{a + op(1, 0) + op(2, 1) + ev(3, "rollback", `,"restore":0,"pos":5,"cause":"request"`) + op(4, 1)}, `a: line 5: event n=4 (internal): "op" is 1 where the rollback at line 4 (pos 5) makes op 5 due`},
+		{"two ends", []string{ms + end(1, "done") + end(2, "done")}, `a: line 3: event n=2 (end): a second end (the first is line 2)`},
+		{"down but up", []string{ms + ev(1, "fail", "") + ev(2, "restart", `,"restore":0,"pos":0,"inc":1,"failure":{"p":"P0","n":1}`) + end(3, "down")}, `a: line 4: event n=3 (end): it says "down", but the process is up: it restarted at line 3 after its last fail`},
+		{"done but down", []string{ms + ev(1, "fail", "") + end(2, "done")}, `a: line 3: event n=2 (end): it says "done", but the process failed at line 2 and did not restart: it ended "down"`},
+		{"down, never failed", []string{ms + end(1, "down")}, `a: line 2: event n=1 (end): it says "down", but the process never failed`},
+		{"no final newline", []string{ms + op(1, 0) + strings.TrimSuffix(end(2, "done"), "\n")}, ""},
+		{"cut after end", []string{ms + end(1, "done") + `{"n":2,"ns":2,"kind":"uncon`}, `a: line 3, after process P0's end (line 2), is cut short (no newline): its recording was cut, or written to after the end`},
 		{"version", []string{`{"format":"ckpt/recording@2","process":"A"}` + "\n"}, `a: line 1: a recording of format ckpt/recording@2, which this ckpt does not read (it reads ckpt/recording@1)`},
 		{"line repeated", []string{a + op(1, 0) + op(1, 0)}, `a: line 3: event n=1 again, where n=2 is due: a line is repeated or out of order`},
 		{"bom", []string{"\ufeff" + a + op(1, 0)}, ""},
@@ -244,6 +266,7 @@ func TestMergeSays(t *testing.T) {
 		{"no end", []string{ms + `{"n":1,"ns":1,"kind":"internal","op":0}` + "\n"}, `a: process P0's recording has no end event (line 2 is its last): the process was killed or its recording cut; merge a run's recordings once every process has recorded its end`},
 		{"end cut", []string{ms + `{"n":1,"ns":1,"kind":"internal","op":0}` + "\n" + `{"n":2,"ns":2,"kind":"en`}, `a: process P0's recording ends in line 3 cut short (no newline)`},
 		{"control from one missing", []string{ms + `{"n":1,"ns":1,"kind":"control_recv","from":"P1","tx":7,"control":"rollback"}` + "\n"}, `a: line 2 (P0's event n=1, control_recv): control_recv of a rollback control message from P1, whose recording is not among the files`},
+		{"recording missing", []string{strings.Replace(ms, `["P0"]`, `["P0","P1"]`, 1) + end(1, "done")}, `a: its header names process "P1", whose recording is not among the files: import "P1"'s recording with them`},
 	} {
 		var in []record.Input
 		for i, r := range c.recs {
@@ -355,5 +378,54 @@ func TestOpenResumesEnds(t *testing.T) {
 	ok(t, os.WriteFile(path, []byte("my notes"), 0o644))
 	if _, err := record.Open("P0", path, opt); err == nil || string(must(os.ReadFile(path))) != "my notes" {
 		t.Fatalf("Open took a one-line file of other text (%v)", err)
+	}
+}
+
+// TestRestartedProgram: a program without a protocol, killed and
+// restarted (record.Open, then Fail, as docs/record.md says), runs again
+// from its start; its recording merges, re-executions once, into the
+// trace of its first executions and the ops after them.
+func TestRestartedProgram(t *testing.T) {
+	dir := t.TempDir()
+	pa, pb := filepath.Join(dir, "A.jsonl"), filepath.Join(dir, "B.jsonl")
+	opt := record.Options{Now: clock(epoch, time.Millisecond)}
+	a, b := must(record.Open("A", pa, opt)), must(record.Open("B", pb, opt))
+	w := must(a.Send("B", []byte("x")))
+	ok(t, a.Internal("work"))
+	ok(t, a.Flush()) // killed here
+	a = must(record.Open("A", pa, opt))
+	ok(t, a.Fail(time.Time{}))
+	must(a.Send("B", []byte("x"))) // its program again: the same message
+	ok(t, a.Internal("work"))
+	ok(t, a.Internal("new"))
+	must(b.Recv(w))
+	ok(t, a.Close())
+	ok(t, b.Close())
+	m, err := record.MergeFiles(nil, pa, pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range m.Trace.Events {
+		e := &m.Trace.Events[i]
+		got = append(got, m.Trace.Processes[e.P]+" "+e.Kind.String()+" "+m.Trace.Label(e))
+	}
+	if want := "A send |A internal work|A fail |A internal new|B recv "; strings.Join(got, "|") != want {
+		t.Errorf("trace %q, want %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestCutGzip: a gzipped recording cut short is said to be, naming the
+// line, as every cut compressed input is.
+func TestCutGzip(t *testing.T) {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	rec := `{"format":"ckpt/recording@1","process":"A"}` + "\n" + strings.Repeat(`{"n":1,"ns":1,"kind":"checkpoint"}`+"\n", 1)
+	must(zw.Write([]byte(rec)))
+	ok(t, zw.Close())
+	zr := must(gzip.NewReader(bytes.NewReader(z.Bytes()[:z.Len()-12])))
+	_, err := record.Merge(record.Input{Name: "a.gz", R: zr})
+	if want := ": truncated input (unexpected end of compressed data)"; err == nil || !strings.HasPrefix(err.Error(), "a.gz: line ") || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("got %v, want a.gz: line N%s", err, want)
 	}
 }

@@ -65,8 +65,10 @@ func New(name string, w io.Writer, opt Options) *Recorder {
 // at path, which it creates if need be. An existing recording is a
 // restarted process's: Open checks that it is name's, drops a torn last
 // line (what a crash cut short) and carries on its event numbers and
-// time, reading only the recording's first line and its end. The live op count is unknown after a
-// crash: Restart sets it.
+// time, reading only the recording's first line and its end. Its op
+// count starts at 0 again: a restarted program runs again from its start
+// (merging reads the ops after a fail so), and a protocol's Restart sets
+// the count to its pos.
 func Open(name, path string, opt Options) (*Recorder, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

@@ -261,7 +261,7 @@ func (d *driver) outcome() (*outcome, error) {
 		out.Ends = append(out.Ends, n.bye.State)
 		paths = append(paths, filepath.Join(d.o.Out, "rec", n.name+".jsonl"))
 	}
-	m, err := record.MergeFiles(paths...)
+	m, err := record.MergeFiles(os.Stdin, paths...)
 	if err != nil {
 		return nil, err
 	}
