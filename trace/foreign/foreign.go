@@ -140,8 +140,8 @@ func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.
 
 // detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
-// TracerIdentity or VectorClock a tracing log; a JSON array (of objects,
-// of arrays, or anything JSON) is Zipkin's;
+// TracerIdentity or VectorClock a tracing log; JSON arrays (of objects,
+// of arrays, or anything JSON) are Zipkin's (zipkin);
 // any other text is a ShiViz or GoVector log. Binary data (a NUL byte)
 // and text that is not UTF-8 are errors. head is past the byte-order
 // mark Read skips.
@@ -157,27 +157,34 @@ func detect(head []byte) (string, error) {
 		t = t[n:]
 	}
 	switch t := bytes.TrimLeft(head, " \t\r\n"); {
-	case len(t) > 0 && t[0] == '[':
-		// A log line may start with "[INFO]" or "[2013-05-24 …": an
-		// array of spans starts with an object, an array, or is empty.
-		if u := bytes.TrimLeft(t[1:], " \t\r\n"); len(u) == 0 || bytes.IndexByte([]byte("{[]"), u[0]) >= 0 || isJSON(t) {
-			return spans.Zipkin, nil
-		}
+	case len(t) > 0 && t[0] == '[' && zipkin(t):
+		return spans.Zipkin, nil
 	case len(t) > 0 && t[0] == '{':
 		return jsonFormat(t)
 	}
 	return ShiViz, nil
 }
 
-// isJSON reports whether head holds JSON values only, the last maybe cut
-// by the end of head: an array of numbers is JSON, "[2013-05-24 …" not.
-func isJSON(head []byte) bool {
+// zipkin reports whether head, which starts with "[", holds Zipkin
+// spans: JSON arrays only (one document, or one a line as exporters
+// write them), the last maybe cut by the end of head. A log line may
+// start with "[INFO]" or "[2013-05-24 …", which is no JSON, and a ShiViz
+// log whose first event text is a JSON array has its host and clock line
+// after it. An array that is no JSON is Zipkin's, to be refused there
+// with the syntax error, when JSON arrays come before it or it starts
+// with an object or an array.
+func zipkin(head []byte) bool {
 	dec := jsontext.NewDecoder(bytes.NewReader(head))
-	for {
-		if err := dec.SkipValue(); err != nil {
-			return err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)
+	for first := true; dec.PeekKind() == '['; first = false {
+		if err := dec.SkipValue(); errors.Is(err, io.ErrUnexpectedEOF) {
+			return true
+		} else if err != nil {
+			u := bytes.TrimLeft(head[1:], " \t\r\n")
+			return !first || len(u) > 0 && (u[0] == '{' || u[0] == '[')
 		}
 	}
+	_, err := dec.ReadToken()
+	return err == io.EOF
 }
 
 // jsonFormat tells the format of a JSON object by its first known key.
