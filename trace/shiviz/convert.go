@@ -119,7 +119,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 func (c *converter) checkOptions(name string) error {
 	ex, nh := c.ex, len(c.ex.Hosts)
 	if len(c.opts.TickPeriod) > 1 && len(c.opts.TickPeriod) != nh {
-		return inputError(name, 0, "--tick-period has %d values for %d process%s (%s); give one, or one per process", len(c.opts.TickPeriod), nh, map[bool]string{true: "es"}[nh != 1], strings.Join(ex.Hosts, ", "))
+		return inputError(name, 0, "--tick-period has %d values for %d process%s (%s); give one, or one per process", len(c.opts.TickPeriod), nh, map[bool]string{true: "es"}[nh != 1], shownAll(ex.Hosts))
 	}
 	if slices.ContainsFunc(c.opts.TickPeriod, func(p trace.Time) bool { return p <= 0 }) {
 		return inputError(name, 0, "--tick-period values must be > 0")
@@ -131,10 +131,10 @@ func (c *converter) checkOptions(name string) error {
 	for _, f := range c.opts.FailAt {
 		h := slices.Index(ex.Hosts, f.Host)
 		if h < 0 {
-			return inputError(name, 0, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
+			return inputError(name, 0, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, shownAll(ex.Hosts))
 		}
-		if f.N > len(c.per[h]) {
-			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(c.per[h]))
+		if n := len(c.per[h]); f.N > n {
+			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d event%s", f.Host, f.N, f.Host, n, map[bool]string{true: "s"}[n != 1])
 		}
 		c.failAt[c.per[h][f.N-1]] = true
 	}
@@ -257,11 +257,8 @@ func (c *converter) emitTicks(limit trace.Time) {
 	}
 }
 
-// event converts event e into its ops, then adds the environment events
-// that follow it.
-func (c *converter) event(e int32) {
-	ex := c.ex
-	ev := &ex.Events[e]
+// label is the event's text and then its fields: "TEXT [NAME=VALUE, …]".
+func (ev *Event) label() string {
 	label, sep := ev.Text, " ["
 	for _, f := range ev.Fields {
 		label, sep = label+sep+f.Name+"="+f.Value, ", "
@@ -269,7 +266,15 @@ func (c *converter) event(e int32) {
 	if len(ev.Fields) > 0 {
 		label += "]"
 	}
-	c.h, c.t, c.label = ev.Host, ev.Time, c.tr.AddLabel(label)
+	return label
+}
+
+// event converts event e into its ops, then adds the environment events
+// that follow it.
+func (c *converter) event(e int32) {
+	ex := c.ex
+	ev := &ex.Events[e]
+	c.h, c.t, c.label = ev.Host, ev.Time, c.tr.AddLabel(ev.label())
 	for _, q := range ev.Parents {
 		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.firstMsg[q] + int32(slices.Index(ex.Events[q].Children, e))})
 	}
