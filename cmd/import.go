@@ -193,7 +193,7 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 		}
 	}
 	name := strings.Join(log.Files, ", ")
-	traces, stats, err := foreign.Convert(log, name, opts)
+	traces, stats, err := log.Traces(name, opts)
 	if err != nil {
 		return err
 	}

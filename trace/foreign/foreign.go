@@ -113,31 +113,6 @@ func (c cutReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// Convert turns every execution of log into a trace named name, as opts
-// say, in order. A FailMatch pattern that matches no event's text is an
-// error: the user asked for failures and would otherwise get traces
-// without any, which verify valid without exercising recovery.
-func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.Trace, []shiviz.Stats, error) {
-	traces := make([]*trace.Trace, len(log.Executions))
-	stats := make([]shiviz.Stats, len(log.Executions))
-	matched := 0
-	for i, ex := range log.Executions {
-		var err error
-		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
-			// The options apply to each execution: say which one fails.
-			if ie := (*trace.InputError)(nil); len(log.Executions) > 1 && errors.As(err, &ie) {
-				ie.Msg = fmt.Sprintf("execution %d (%q): %s", i+1, ex.Label, ie.Msg)
-			}
-			return nil, nil, err
-		}
-		matched += stats[i].Matched
-	}
-	if opts.FailMatch != nil && matched == 0 {
-		return nil, nil, fmt.Errorf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, opts.FailMatch)
-	}
-	return traces, stats, nil
-}
-
 // detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
 // TracerIdentity or VectorClock a tracing log; JSON arrays (of objects,
