@@ -193,23 +193,28 @@ func runImport(ios *IO, o *importOptions, args []string) error {
 		}
 	}
 	name := strings.Join(log.Files, ", ")
-	traces, stats, err := foreign.Convert(log, name, opts)
+	traces, stats, err := log.Traces(name, opts)
 	if err != nil {
 		return err
 	}
+	// The summary follows the write: when writing fails, its error is
+	// the one line printed.
 	if o.parse.Delimiter == "" {
+		if err := output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[0], wopts) }); err != nil {
+			return err
+		}
 		o.summary(ios, name, log, log.Executions[0], stats[0])
-		return output.Write(o.Output, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[0], wopts) })
+		return nil
 	}
 	if err := output.MakeDir(o.Output); err != nil {
 		return err
 	}
 	for i, ex := range log.Executions {
 		out := filepath.Join(o.Output, executionFile(args[0], i, len(traces), wopts))
-		o.summary(ios, out, log, ex, stats[i])
 		if err := output.Write(out, ios.Out, func(w io.Writer) error { return codec.WriteTrace(w, traces[i], wopts) }); err != nil {
 			return err
 		}
+		o.summary(ios, out, log, ex, stats[i])
 	}
 	return nil
 }

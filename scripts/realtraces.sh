@@ -99,7 +99,7 @@ example logs in `testdata/imports/shiviz`, MIT licence beside them).
 | DistributedClocks tracing records (`tracing`) | a JSON object with `TracerIdentity`, `Tag`, `Body` or `VectorClock` first | `tracechecker-trace_log.txt` (TraceChecker) | a `TracerIdentity` | a line: text `Tag Body`, field `trace` = `TraceID` | inferred from `VectorClock` |
 | OpenTelemetry OTLP/JSON (`otlp`) | a JSON object with `resourceSpans` (one such object a line too) | `otlp-nodejs.json` (Node.js SDK), `otlp-example.json` (the protocol's example) | a resource's `service.name` | a span's start (below) | parent/child spans on two processes (below) |
 | Jaeger JSON (`jaeger`) | a JSON object with `data` (query API, UI download) or `spans`/`processes` (one trace) | `jaeger-petclinic.json` (Spring PetClinic), `jaeger-nodejs.json` | a process's `serviceName` | a span's start | the span's first reference (`FOLLOWS_FROM`: asynchronous); others are counted as links |
-| Zipkin v2 JSON (`zipkin`) | a JSON array (of spans, or of traces) | `zipkin-skew.json`, `zipkin-messaging.json`, `zipkin-yelp.json` (Zipkin's test data, Yelp's trace) | a `localEndpoint.serviceName` | a span's start | `parentId`; a `shared` server span is the child of the client span with its id |
+| Zipkin v2 JSON (`zipkin`) | JSON arrays and nothing else (of spans, or of traces; one a line too) | `zipkin-skew.json`, `zipkin-messaging.json`, `zipkin-yelp.json` (Zipkin's test data, Yelp's trace) | a `localEndpoint.serviceName` | a span's start | `parentId`; a `shared` server span is the child of the client span with its id |
 
 A service seen on several instances (OTLP `service.instance.id` or
 `host.name`, Jaeger `hostname` or `ip`, Zipkin address and port) is one

@@ -139,7 +139,7 @@ func (d *runDecoder) numbers(f *frame, ev *trace.RunEvent) error {
 		if ev.Resend && ev.Kind != trace.Send {
 			// Only a send repeats a copy (SPEC §6); judging a flagged
 			// receipt as a resend would skip its timing rules.
-			return f.eventErr(`"resend": true on a %s: only a send is a resend`, ev.Kind)
+			return f.eventErr(`"resend": true on an event of kind %s: only a send is a resend`, ev.Kind)
 		}
 	}
 	return nil

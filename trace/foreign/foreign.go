@@ -113,35 +113,10 @@ func (c cutReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// Convert turns every execution of log into a trace named name, as opts
-// say, in order. A FailMatch pattern that matches no event's text is an
-// error: the user asked for failures and would otherwise get traces
-// without any, which verify valid without exercising recovery.
-func Convert(log *shiviz.Log, name string, opts shiviz.ImportOptions) ([]*trace.Trace, []shiviz.Stats, error) {
-	traces := make([]*trace.Trace, len(log.Executions))
-	stats := make([]shiviz.Stats, len(log.Executions))
-	matched := 0
-	for i, ex := range log.Executions {
-		var err error
-		if traces[i], stats[i], err = ex.Trace(name, opts); err != nil {
-			// The options apply to each execution: say which one fails.
-			if ie := (*trace.InputError)(nil); len(log.Executions) > 1 && errors.As(err, &ie) {
-				ie.Msg = fmt.Sprintf("execution %d (%q): %s", i+1, ex.Label, ie.Msg)
-			}
-			return nil, nil, err
-		}
-		matched += stats[i].Matched
-	}
-	if opts.FailMatch != nil && matched == 0 {
-		return nil, nil, fmt.Errorf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, opts.FailMatch)
-	}
-	return traces, stats, nil
-}
-
 // detect tells a file's format from its first bytes: JSON whose first
 // object has resourceSpans is OTLP, data, spans or processes Jaeger,
-// TracerIdentity or VectorClock a tracing log; a JSON array (of objects,
-// of arrays, or anything JSON) is Zipkin's;
+// TracerIdentity or VectorClock a tracing log; JSON arrays (of objects,
+// of arrays, or anything JSON) are Zipkin's (zipkin);
 // any other text is a ShiViz or GoVector log. Binary data (a NUL byte)
 // and text that is not UTF-8 are errors. head is past the byte-order
 // mark Read skips.
@@ -157,27 +132,34 @@ func detect(head []byte) (string, error) {
 		t = t[n:]
 	}
 	switch t := bytes.TrimLeft(head, " \t\r\n"); {
-	case len(t) > 0 && t[0] == '[':
-		// A log line may start with "[INFO]" or "[2013-05-24 …": an
-		// array of spans starts with an object, an array, or is empty.
-		if u := bytes.TrimLeft(t[1:], " \t\r\n"); len(u) == 0 || bytes.IndexByte([]byte("{[]"), u[0]) >= 0 || isJSON(t) {
-			return spans.Zipkin, nil
-		}
+	case len(t) > 0 && t[0] == '[' && zipkin(t):
+		return spans.Zipkin, nil
 	case len(t) > 0 && t[0] == '{':
 		return jsonFormat(t)
 	}
 	return ShiViz, nil
 }
 
-// isJSON reports whether head holds JSON values only, the last maybe cut
-// by the end of head: an array of numbers is JSON, "[2013-05-24 …" not.
-func isJSON(head []byte) bool {
+// zipkin reports whether head, which starts with "[", holds Zipkin
+// spans: JSON arrays only (one document, or one a line as exporters
+// write them), the last maybe cut by the end of head. A log line may
+// start with "[INFO]" or "[2013-05-24 …", which is no JSON, and a ShiViz
+// log whose first event text is a JSON array has its host and clock line
+// after it. An array that is no JSON is Zipkin's, to be refused there
+// with the syntax error, when JSON arrays come before it or it starts
+// with an object or an array.
+func zipkin(head []byte) bool {
 	dec := jsontext.NewDecoder(bytes.NewReader(head))
-	for {
-		if err := dec.SkipValue(); err != nil {
-			return err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)
+	for first := true; dec.PeekKind() == '['; first = false {
+		if err := dec.SkipValue(); errors.Is(err, io.ErrUnexpectedEOF) {
+			return true
+		} else if err != nil {
+			u := bytes.TrimLeft(head[1:], " \t\r\n")
+			return !first || len(u) > 0 && (u[0] == '{' || u[0] == '[')
 		}
 	}
+	_, err := dec.ReadToken()
+	return err == io.EOF
 }
 
 // jsonFormat tells the format of a JSON object by its first known key.

@@ -31,6 +31,14 @@ func TestDetect(t *testing.T) {
 		{"[null]", "zipkin", ""},
 		{`["a", tru`, "zipkin", ""},
 		{"[1] a {\"a\":1}\n", "shiviz", ""},
+		// A ShiViz log whose event texts are JSON arrays has a host and
+		// clock line after the first: a Zipkin file holds arrays only.
+		{"[\"put\", \"k\", 1]\n24464 {\"24464\":1}\n[\"get\", \"k\"]\n24468 {\"24464\":1, \"24468\":1}\n", "shiviz", ""},
+		{"[1]\n7 {\"7\":1}\n[2]\n8 {\"7\":1, \"8\":1}\n", "shiviz", ""},
+		{"[{\"op\":\"put\"}]\n24464 {\"24464\":1}\n", "shiviz", ""},
+		{"[{\"id\":\"1\"}]\n[{\"id\":\"2\"}]\n", "zipkin", ""},
+		{"[{\"id\":\"1\",, x\n", "zipkin", ""},
+		{"[{\"id\":\"1\"}]\n[{\"id\":\"2\",, x\n", "zipkin", ""},
 		{"[INFO] [10/13/2014 04:23:20.113] [akka://B/user/n0] {\"n0\" : 1} hi", "shiviz", ""},
 		{"[2013-05-24 23:28:00,637 voldemort] INFO init\nh {\"h\":1}\n", "shiviz", ""},
 		{"a {\"a\":1}\nhello\n", "shiviz", ""},

@@ -201,10 +201,10 @@ func (p *parser) cycleError(ex *Execution, path []int32) error {
 	var b strings.Builder
 	for k := len(path) - 1; k >= 0; k-- {
 		ev := &ex.Events[path[k]]
-		fmt.Fprintf(&b, "%s:%d (line %d) -> ", ex.Hosts[ev.Host], ev.Own, ev.ClockLine)
+		fmt.Fprintf(&b, "%s:%d (line %d) -> ", shown(ex.Hosts[ev.Host]), ev.Own, ev.ClockLine)
 	}
 	first := &ex.Events[path[len(path)-1]]
-	fmt.Fprintf(&b, "%s:%d", ex.Hosts[first.Host], first.Own)
+	fmt.Fprintf(&b, "%s:%d", shown(ex.Hosts[first.Host]), first.Own)
 	return p.evErrf(first, "no order of events can explain these vector clocks: they make a cycle of happened-before %s", b.String())
 }
 

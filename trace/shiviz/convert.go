@@ -1,6 +1,7 @@
 package shiviz
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -83,10 +84,46 @@ type Stats struct {
 // it does neither; the first of these ops carries the event's text and
 // other fields as its label. Message ids are "HOST:CLOCK->HOST".
 func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats, error) {
+	return ex.convert(name, opts, &tickCap{limit: maxAddedTicks + 10*float64(len(ex.Events))})
+}
+
+// Traces turns every execution of the log into a trace named name, as
+// opts say, in order (Trace). The cap on the ticks --tick-period adds
+// holds for the whole log, since every trace is held until all are
+// written. A FailMatch pattern that matches no event's text is an
+// error: the user asked for failures and would otherwise get traces
+// without any, which verify valid without exercising recovery.
+func (l *Log) Traces(name string, opts ImportOptions) ([]*trace.Trace, []Stats, error) {
+	traces := make([]*trace.Trace, len(l.Executions))
+	stats := make([]Stats, len(l.Executions))
+	ticks := &tickCap{limit: maxAddedTicks}
+	for _, ex := range l.Executions {
+		ticks.limit += 10 * float64(len(ex.Events))
+	}
+	matched := 0
+	for i, ex := range l.Executions {
+		var err error
+		if traces[i], stats[i], err = ex.convert(name, opts, ticks); err != nil {
+			// The options apply to each execution: say which one fails.
+			if ie := (*trace.InputError)(nil); len(l.Executions) > 1 && errors.As(err, &ie) {
+				ie.Msg = fmt.Sprintf("execution %d (%q): %s", i+1, ex.Label, ie.Msg)
+			}
+			return nil, nil, err
+		}
+		matched += stats[i].Matched
+	}
+	if opts.FailMatch != nil && matched == 0 {
+		return nil, nil, fmt.Errorf("%s: --fail-match %q matches no event's text, so no failure would be injected (the pattern is a Go regular expression, matched against each event's text)", name, opts.FailMatch)
+	}
+	return traces, stats, nil
+}
+
+// convert is Trace, the ticks --tick-period adds counted against ticks.
+func (ex *Execution) convert(name string, opts ImportOptions, ticks *tickCap) (*trace.Trace, Stats, error) {
 	if opts.Step <= 0 {
 		opts.Step = DefaultStep
 	}
-	c := &converter{ex: ex, opts: opts, firstMsg: make([]int32, len(ex.Events)),
+	c := &converter{ex: ex, opts: opts, firstMsg: make([]int32, len(ex.Events)), ticks: ticks,
 		tr: &trace.Trace{Name: name, Processes: slices.Clone(ex.Hosts), Params: opts.Params}}
 	if err := c.checkOptions(name); err != nil {
 		return nil, c.st, err
@@ -100,7 +137,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 		return nil, c.st, err
 	}
 	c.tr.Events = make([]trace.Event, 0, len(ex.Events)+ex.Messages())
-	c.nextTick = slices.Clone(c.periods)
+	c.next = newTickQueue(c.periods)
 	for _, e := range ex.Order {
 		c.event(e)
 	}
@@ -119,7 +156,7 @@ func (ex *Execution) Trace(name string, opts ImportOptions) (*trace.Trace, Stats
 func (c *converter) checkOptions(name string) error {
 	ex, nh := c.ex, len(c.ex.Hosts)
 	if len(c.opts.TickPeriod) > 1 && len(c.opts.TickPeriod) != nh {
-		return inputError(name, 0, "--tick-period has %d values for %d process%s (%s); give one, or one per process", len(c.opts.TickPeriod), nh, map[bool]string{true: "es"}[nh != 1], strings.Join(ex.Hosts, ", "))
+		return inputError(name, 0, "--tick-period has %d values for %d process%s (%s); give one, or one per process", len(c.opts.TickPeriod), nh, map[bool]string{true: "es"}[nh != 1], shownAll(ex.Hosts))
 	}
 	if slices.ContainsFunc(c.opts.TickPeriod, func(p trace.Time) bool { return p <= 0 }) {
 		return inputError(name, 0, "--tick-period values must be > 0")
@@ -131,43 +168,12 @@ func (c *converter) checkOptions(name string) error {
 	for _, f := range c.opts.FailAt {
 		h := slices.Index(ex.Hosts, f.Host)
 		if h < 0 {
-			return inputError(name, 0, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, strings.Join(ex.Hosts, ", "))
+			return inputError(name, 0, "--fail-at %s:%d: no host %q in the log (hosts: %s)", f.Host, f.N, f.Host, shownAll(ex.Hosts))
 		}
-		if f.N > len(c.per[h]) {
-			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d events", f.Host, f.N, f.Host, len(c.per[h]))
+		if n := len(c.per[h]); f.N > n {
+			return inputError(name, 0, "--fail-at %s:%d: host %q has only %d event%s", f.Host, f.N, f.Host, n, map[bool]string{true: "s"}[n != 1])
 		}
 		c.failAt[c.per[h][f.N-1]] = true
-	}
-	return nil
-}
-
-// maxAddedTicks is how many ticks --tick-period may add beyond ten per
-// event of the log: as gen's --max-events, a period far shorter than the
-// span of the times (a clock that says 1970) would otherwise add billions
-// and exhaust memory, so the import is refused before any is added.
-const maxAddedTicks = 1_000_000
-
-// checkTicks counts the ticks the periods add over the trace's span of
-// time and refuses more than maxAddedTicks + 10 per event.
-func (c *converter) checkTicks(name string) error {
-	ops, end := 0, trace.Time(0)
-	for _, ev := range c.ex.Events {
-		ops, end = ops+max(1, len(ev.Parents)+len(ev.Children)), max(end, ev.Time)
-	}
-	if !c.ex.Timed {
-		end = trace.Time(min(float64(ops)*float64(c.opts.Step), float64(trace.MaxTime)))
-	}
-	n, limit := 0.0, float64(maxAddedTicks+10*len(c.ex.Events))
-	for _, p := range c.periods {
-		n += float64(end / p)
-	}
-	if n > limit {
-		ps := make([]string, len(c.opts.TickPeriod))
-		for i, p := range c.opts.TickPeriod {
-			ps[i] = p.String()
-		}
-		return inputError(name, 0, "--tick-period %s would add %.0f ticks over the trace's %s s, more than the %.0f allowed (%d and 10 per event): give a longer period",
-			strings.Join(ps, ","), n, end, limit, maxAddedTicks)
 	}
 	return nil
 }
@@ -210,11 +216,14 @@ type converter struct {
 	// events of one host (a span calling one service twice), so the
 	// receiving host would not name the message.
 	firstMsg []int32
-	// periods is each process's tick period (nil: none), nextTick its
-	// next period tick time.
-	periods, nextTick []trace.Time
-	op                int
-	now               trace.Time
+	// periods is each process's tick period (nil: none); next orders
+	// the processes by their next period tick; ticks caps how many the
+	// periods add.
+	periods []trace.Time
+	next    tickQueue
+	ticks   *tickCap
+	op      int
+	now     trace.Time
 
 	// The event being converted: its host and time, and its label until
 	// its first op takes it.
@@ -238,30 +247,8 @@ func (c *converter) repeat(earlier []int32, to int32) string {
 	return "#" + strconv.Itoa(n)
 }
 
-// emitTicks adds every period tick due strictly before limit, in time
-// order, ties by process.
-func (c *converter) emitTicks(limit trace.Time) {
-	for {
-		best := -1
-		for h := range c.nextTick {
-			if c.nextTick[h] < limit && (best < 0 || c.nextTick[h] < c.nextTick[best]) {
-				best = h
-			}
-		}
-		if best < 0 {
-			return
-		}
-		c.tr.Events = append(c.tr.Events, trace.Event{T: c.nextTick[best], Kind: trace.Checkpoint, P: int32(best), To: trace.None, Msg: trace.None})
-		c.st.Ticks++
-		c.nextTick[best] += c.periods[best]
-	}
-}
-
-// event converts event e into its ops, then adds the environment events
-// that follow it.
-func (c *converter) event(e int32) {
-	ex := c.ex
-	ev := &ex.Events[e]
+// label is the event's text and then its fields: "TEXT [NAME=VALUE, …]".
+func (ev *Event) label() string {
 	label, sep := ev.Text, " ["
 	for _, f := range ev.Fields {
 		label, sep = label+sep+f.Name+"="+f.Value, ", "
@@ -269,7 +256,15 @@ func (c *converter) event(e int32) {
 	if len(ev.Fields) > 0 {
 		label += "]"
 	}
-	c.h, c.t, c.label = ev.Host, ev.Time, c.tr.AddLabel(label)
+	return label
+}
+
+// event converts event e into its ops, then adds the environment events
+// that follow it.
+func (c *converter) event(e int32) {
+	ex := c.ex
+	ev := &ex.Events[e]
+	c.h, c.t, c.label = ev.Host, ev.Time, c.tr.AddLabel(ev.label())
 	for _, q := range ev.Parents {
 		c.add(trace.Event{Kind: trace.Recv, To: trace.None, Msg: c.firstMsg[q] + int32(slices.Index(ex.Events[q].Children, e))})
 	}

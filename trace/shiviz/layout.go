@@ -28,8 +28,10 @@ var (
 // it), else the layout detected. It returns how it chose, and the length
 // of the first line (with its newline) when that is the expression.
 func (p *parser) chooseRegex(head string, whole bool, expr string) (skip int, layout string, err error) {
-	raw := head
+	// The text is read with Windows line ends made Unix ones (readLog):
+	// so is head, and skip counts in it.
 	head = strings.ReplaceAll(head, "\r\n", "\n")
+	lf := head
 	switch first, _, ok := strings.Cut(head, "\n"); {
 	case whole && strings.TrimSpace(head) == "":
 		return 0, "", p.errf(0, "empty log")
@@ -48,7 +50,7 @@ func (p *parser) chooseRegex(head string, whole bool, expr string) (skip int, la
 	if err := p.setRegex(expr); err != nil {
 		return 0, "", err
 	}
-	if !whole && !p.re.MatchString(raw[min(skip, len(raw)):strings.LastIndexByte(raw, '\n')+1]) {
+	if !whole && !p.re.MatchString(lf[min(skip, len(lf)):strings.LastIndexByte(lf, '\n')+1]) {
 		return 0, "", p.errf(0, "the regular expression %q matches no event in the first %d KiB: not a log it reads", expr, sampleSize>>10)
 	}
 	return skip, layout, nil

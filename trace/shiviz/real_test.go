@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"testing"
 
@@ -109,6 +110,23 @@ func BenchmarkImportEWD998(b *testing.B) {
 			if _, _, err := ex.Trace("ewd998.log", ImportOptions{TickEvery: 4}); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestRealCRLF reads each real log whose layout is detected with Windows
+// line ends as with Unix ones: GoVector's layout (chord.log) has a line
+// break inside its expression, which a \r before it defeated.
+func TestRealCRLF(t *testing.T) {
+	for _, file := range []string{"chord.log", "simpledb.log", "voldemort.log"} {
+		lf, err := os.ReadFile(filepath.Join(realDir(t), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := parseFile(t, filepath.Join(realDir(t), file), ParseOptions{})
+		got, err := parseOne(file, bytes.NewReader(bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))), ParseOptions{})
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s with CRLF: %v; want it read as with LF", file, err)
 		}
 	}
 }

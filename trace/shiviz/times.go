@@ -77,14 +77,14 @@ func (ex *Execution) Deskew() error {
 		ev := &ex.Events[path[0]]
 		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", shown(ex.Hosts[ev.Host]), ev.Own)
 	}
-	if span := ex.rebase(); span < 0 || span > trace.MaxTime { // < 0: it overflowed
-		return fmt.Errorf("the events' times span more than %s", trace.MaxTimeText)
+	if err := ex.rebase(); err != nil {
+		return err
 	}
 	shift, consistent, raised, err := ex.deskew(per)
 	if err != nil {
 		return err
 	}
-	ex.rebase()
+	ex.rebase() // no error: deskew kept every time within trace.MaxTime
 	ex.Timed = true
 	ex.order(per) // no cycle: it was ordered
 	for h, s := range shift {
@@ -110,19 +110,47 @@ func shown(host string) string {
 	return host
 }
 
-// rebase makes the earliest time 0 and returns the latest.
-func (ex *Execution) rebase() trace.Time {
-	if len(ex.Events) == 0 {
-		return 0
+// shownAll lists host names, each shown, so that the list stays on one
+// line.
+func shownAll(hosts []string) string {
+	each := make([]string, len(hosts))
+	for i, h := range hosts {
+		each[i] = shown(h)
 	}
-	origin, last := ex.Events[0].Time, ex.Events[0].Time
-	for _, ev := range ex.Events {
-		origin, last = min(origin, ev.Time), max(last, ev.Time)
+	return strings.Join(each, ", ")
+}
+
+// rebase makes the earliest time 0. Times that span more than
+// trace.MaxTime are an error naming the earliest and the latest event.
+func (ex *Execution) rebase() error {
+	if len(ex.Events) == 0 {
+		return nil
+	}
+	first, last := 0, 0
+	for i, ev := range ex.Events {
+		if ev.Time < ex.Events[first].Time {
+			first = i
+		}
+		if ev.Time > ex.Events[last].Time {
+			last = i
+		}
+	}
+	origin, end := ex.Events[first].Time, ex.Events[last].Time
+	if span := end - origin; span < 0 || span > trace.MaxTime { // < 0: it overflowed
+		return fmt.Errorf("the events' times span more than %s: from %s to %s, %.0f s later",
+			trace.MaxTimeText, ex.named(first), ex.named(last), (float64(end)-float64(origin))/float64(trace.Second))
 	}
 	for i := range ex.Events {
 		ex.Events[i].Time -= origin
 	}
-	return last - origin
+	return nil
+}
+
+// named names an event in a message: its host, its position there and
+// its label.
+func (ex *Execution) named(e int) string {
+	ev := &ex.Events[e]
+	return fmt.Sprintf("%s:%d (%q)", shown(ex.Hosts[ev.Host]), ev.Own, ev.label())
 }
 
 // deskew rewrites the times so that they are non-decreasing along each

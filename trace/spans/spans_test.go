@@ -122,6 +122,10 @@ func TestReadErrors(t *testing.T) {
 		{Jaeger, `{"spans":[{"spanID":"1","startTime":1,"duration":"abc"}]}`, `span "1": duration "abc": want a whole number of microseconds`},
 		{OTLP, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"spanId":"b","startTimeUnixNano":"18446744073709551615"}]}]}]}`, `span "b": startTimeUnixNano "18446744073709551615": want a whole number of nanoseconds, at most 4611686018427387903`},
 		{Zipkin, `[{"id":"1","timestamp":-5}]`, "no spans to import (spans skipped, starting before 1970: 1)"},
+		// Times 130 years apart (a clock that says 2100): the message
+		// names the first and the last span.
+		{Zipkin, "[" + zs("1", "", "a", "", 5, 1) + "," + zs("2", "", "b", "", 4102444800000001, 1) + "]",
+			`the events' times span more than 2305843009.213693951 s (about 73 years): from a:1 ("op1 [span=1]") to b:1 ("op2 [span=2]"), 4102444800 s later`},
 		{"nosuch", `{}`, "unknown span format"},
 	} {
 		_, err := Read([]File{{Name: "bad.json", R: strings.NewReader(tc.doc), Format: tc.format}})
