@@ -18,6 +18,9 @@ type Stream struct {
 	spec *runSpec
 	n    int32
 	m    *history.Model
+	// spare is the model of a finished clone (Recycle), whose tables
+	// the next clone fills.
+	spare *history.Model
 }
 
 // NewStream starts judging run, whose header is set and whose events

@@ -34,8 +34,15 @@ func NewSharedStream(run *trace.Run, src *trace.Trace, sizeHint int) *Stream {
 // failure). Every table the specs read of the source trace is made
 // again for src.
 func (s *Stream) Clone(run *trace.Run, src *trace.Trace, at int) *Stream {
-	b := s.b.Clone(run, src, at)
+	b := s.b.Clone(run, src, at, s.spare)
+	s.spare = nil
 	return &Stream{b: b, spec: s.spec.clone(b), n: s.n}
+}
+
+// Recycle ends done, a clone of s whose report and model are no longer
+// read: the next clone of s fills its model's tables.
+func (s *Stream) Recycle(done *Stream) {
+	s.spare, done.m = done.m, nil
 }
 
 // clone copies the run spec and its protocol spec over b, the clone of

@@ -86,6 +86,8 @@ type judged struct {
 	// ignored or not, in trace order.
 	fed   int
 	fails []int32
+	// from is the replay and stream this one was cloned from.
+	from *judged
 }
 
 // start prepares the replay of tr through the engine's algorithm and
@@ -124,7 +126,16 @@ func (j *judged) clone(tr *trace.Trace, at int32) (*judged, error) {
 	if err := cs.Insert(tr, at, 1); err != nil {
 		return nil, err
 	}
-	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr, int(at)), fed: j.fed, fails: slices.Clone(j.fails)}, nil
+	return &judged{sim: cs, st: j.st.Clone(cs.Run(), tr, int(at)), fed: j.fed, fails: slices.Clone(j.fails), from: j}, nil
+}
+
+// release ends j, finished and judged: its memory serves the next clone
+// of the one it was cloned from.
+func (j *judged) release() {
+	j.sim.Release()
+	if j.from != nil {
+		j.from.st.Recycle(j.st)
+	}
 }
 
 // finish replays and judges the rest of the run, filling v; with inj

@@ -114,7 +114,7 @@ func (w *worker) runSchedule(n *node, s *sched, t *tally) {
 			t.fail(s, fmt.Errorf("schedule %d: replaying through %s: %w", s.ordinal, e.name, err))
 			return
 		}
-		j.sim.Release()
+		j.release()
 		if a == 0 {
 			// The engine ignores a fail of a process already down (SPEC
 			// §3), whatever the algorithm: the checker then reports no

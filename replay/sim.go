@@ -22,10 +22,10 @@ import (
 // trace events only by index, which Insert renumbers.
 type Sim struct {
 	e *engine
-	// from is the replay this one was cloned from, and spare the run
-	// events of a released clone, for the next.
+	// from is the replay this one was cloned from, and spare the engine
+	// of a released clone, whose tables the next clone fills.
 	from  *Sim
-	spare []trace.RunEvent
+	spare *engine
 }
 
 // Cloner is an Algorithm whose state can be copied: Clone returns an
@@ -89,54 +89,43 @@ func (s *Sim) Clone() (*Sim, error) {
 	if alg == nil {
 		return nil, fmt.Errorf("replay: algorithm %s cannot be cloned", e.alg.Name())
 	}
+	old := s.spare
+	if s.spare = nil; old == nil {
+		old = &engine{out: &trace.Run{}}
+	}
 	c := *e
 	c.alg = alg
 	c.in, c.fx = Input{}, nil
 	c.procs = slices.Clone(e.procs)
 	for p := range c.procs {
+		var o proc
+		if p < len(old.procs) {
+			o = old.procs[p]
+		}
 		pr := &c.procs[p]
-		pr.live = withCap(pr.live)
-		pr.ckpts = withCap(pr.ckpts)
-		pr.replay = slices.Clone(pr.replay)
-		pr.pending = slices.Clone(pr.pending)
+		pr.live, pr.ckpts = trace.Into(o.live, pr.live), trace.Into(o.ckpts, pr.ckpts)
+		pr.replay, pr.pending = trace.Into(o.replay, pr.replay), trace.Into(o.pending, pr.pending)
 	}
-	c.q = withCap(e.q)
-	c.copies = withCap(e.copies)
-	c.ctrls = slices.Clone(e.ctrls)
-	c.ctrlFree = slices.Clone(e.ctrlFree)
-	c.head, c.tail, c.ncopy = slices.Clone(e.head), slices.Clone(e.tail), slices.Clone(e.ncopy)
-	c.lastPB, c.lastVT = slices.Clone(e.lastPB), slices.Clone(e.lastVT)
+	c.q, c.copies = trace.Into(old.q, e.q), trace.Into(old.copies, e.copies)
+	c.ctrls, c.ctrlFree = trace.Into(old.ctrls, e.ctrls), trace.Into(old.ctrlFree, e.ctrlFree)
+	c.head, c.tail, c.ncopy = trace.Into(old.head, e.head), trace.Into(old.tail, e.tail), trace.Into(old.ncopy, e.ncopy)
+	c.lastPB, c.lastVT = trace.Into(old.lastPB, e.lastPB), trace.Into(old.lastVT, e.lastVT)
 	c.bodies = maps.Clone(e.bodies)
-	c.stable, c.pbRefs, c.drops = slices.Clone(e.stable), withCap(e.pbRefs), slices.Clone(e.drops)
-	run := *e.out
+	c.stable, c.pbRefs, c.drops = trace.Into(old.stable, e.stable), trace.Into(old.pbRefs, e.pbRefs), trace.Into(old.drops, e.drops)
 	// The run's tables hold values and immutable vectors: copying the
-	// slices is copying the run. Events get the room the rest will need,
-	// in a released clone's if there is one.
-	events := s.spare
-	if s.spare = nil; cap(events) < cap(e.out.Events) {
-		events = make([]trace.RunEvent, 0, cap(e.out.Events))
-	}
-	run.Events = append(events[:0], e.out.Events...)
-	run.PBs, run.VTs = withCap(run.PBs), withCap(run.VTs)
-	run.Bodies, run.Strings = slices.Clone(run.Bodies), slices.Clone(run.Strings)
+	// slices is copying the run.
+	run := *e.out
+	run.Events, run.PBs, run.VTs = trace.Into(old.out.Events, run.Events), trace.Into(old.out.PBs, run.PBs), trace.Into(old.out.VTs, run.VTs)
+	run.Bodies, run.Strings = trace.Into(old.out.Bodies, run.Bodies), trace.Into(old.out.Strings, run.Strings)
 	c.out = &run
 	return &Sim{e: &c, from: s}, nil
-}
-
-// withCap copies s with its capacity: the tables a clone goes on
-// appending to, as its original would, without growing them again.
-func withCap[S ~[]E, E any](s S) S {
-	if s == nil {
-		return nil
-	}
-	return append(make(S, 0, cap(s)), s...)
 }
 
 // Release ends s: the run Finish returned is no longer read, and its
 // memory serves the next clone of the replay s was cloned from.
 func (s *Sim) Release() {
 	if s.from != nil && s.e != nil {
-		s.from.spare = s.e.out.Events[:0]
+		s.from.spare = s.e
 	}
 	s.e = nil
 }

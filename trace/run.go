@@ -532,6 +532,21 @@ func push[T any](tab *[]T, v T) int32 {
 	return int32(len(*tab) - 1)
 }
 
+// Into copies s with its capacity into dst's memory, or into new memory
+// when dst is nil or has less room: the tables a clone of a replay or
+// of its checker goes on appending to, as its original would, without
+// growing them again, in the memory of a clone released before it
+// (replay.Sim.Release, consistency.Stream.Recycle).
+func Into[S ~[]E, E any](dst, s S) S {
+	if s == nil {
+		return nil
+	}
+	if dst == nil || cap(dst) < cap(s) {
+		dst = make(S, 0, cap(s))
+	}
+	return append(dst[:0], s...)
+}
+
 // Grow makes room for one more element, doubling the capacity: the
 // runtime grows large slices by only 1.25×, which for a million events
 // means several times more copying and fresh (page-faulting) memory.

@@ -19,14 +19,22 @@ import (
 //
 // Every slice and map the builder may write again is copied, also those
 // inside its elements; the source and run tables and the vectors are
-// shared, as nobody writes them.
-func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int) *Builder {
+// shared, as nobody writes them. The largest tables are copied into
+// spare's, a finished model no longer read (nil: none).
+func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int, spare *Model) *Builder {
+	if spare == nil {
+		spare = &Model{}
+	}
 	c := *b
-	c.m = b.m.clone(run, src, at)
+	c.m = b.m.clone(run, src, at, spare)
 	c.procs = slices.Clone(b.procs)
 	for p := range c.procs {
+		var o Proc
+		if p < len(spare.Procs) {
+			o = spare.Procs[p]
+		}
 		ps := &c.procs[p]
-		ps.Live, ps.Held, ps.Taken = WithCap(ps.Live), WithCap(ps.Held), WithCap(ps.Taken)
+		ps.Live, ps.Held, ps.Taken = trace.Into(o.Live, ps.Live), trace.Into(o.Held, ps.Held), trace.Into(o.Taken, ps.Taken)
 		ps.stable = WithCap(ps.stable)
 		ps.byID = maps.Clone(ps.byID)
 	}
@@ -41,12 +49,12 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int) *Builder {
 }
 
 // clone copies a model being built (Finish has not run: its final
-// tables are nil) for Builder.Clone.
-func (m *Model) clone(run *trace.Run, src *trace.Trace, at int) *Model {
+// tables are nil) for Builder.Clone, into spare's tables.
+func (m *Model) clone(run *trace.Run, src *trace.Trace, at int, spare *Model) *Model {
 	c := *m
 	c.Run = run
 	c.setSrc(src, m, at)
-	c.Pred, c.SendOf, c.UndoneBy = WithCap(m.Pred), WithCap(m.SendOf), WithCap(m.UndoneBy)
+	c.Pred, c.SendOf, c.UndoneBy = trace.Into(spare.Pred, m.Pred), trace.Into(spare.SendOf, m.SendOf), trace.Into(spare.UndoneBy, m.UndoneBy)
 	c.answers, c.failSeqs, c.restoreSeqs = slices.Clone(m.answers), slices.Clone(m.failSeqs), slices.Clone(m.restoreSeqs)
 	c.Failures = slices.Clone(m.Failures)
 	for i := range c.Failures {
@@ -60,21 +68,21 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace, at int) *Model {
 		c.Restores[i].Undid = slices.Clone(c.Restores[i].Undid)
 	}
 	cp := &c.Copies
-	cp.Send, cp.Orig, cp.box = WithCap(cp.Send), WithCap(cp.Orig), WithCap(cp.box)
+	cp.Send, cp.Orig, cp.box = trace.Into(spare.Copies.Send, cp.Send), trace.Into(spare.Copies.Orig, cp.Orig), WithCap(cp.box)
 	cp.first, cp.count, cp.later = slices.Clone(cp.first), slices.Clone(cp.count), maps.Clone(cp.later)
 	c.Takes = slices.Clone(m.Takes)
 	c.shownKind, c.shownMsg = slices.Clone(m.shownKind), slices.Clone(m.shownMsg)
 	for p := range c.shownKind {
-		c.shownKind[p], c.shownMsg[p] = WithCap(c.shownKind[p]), WithCap(c.shownMsg[p])
+		var kind []trace.Kind
+		var msg []int32
+		if p < len(spare.shownKind) {
+			kind, msg = spare.shownKind[p], spare.shownMsg[p]
+		}
+		c.shownKind[p], c.shownMsg[p] = trace.Into(kind, c.shownKind[p]), trace.Into(msg, c.shownMsg[p])
 	}
 	return &c
 }
 
 // WithCap copies s with its capacity: a clone goes on appending to it as
 // its original would, without growing it again.
-func WithCap[S ~[]E, E any](s S) S {
-	if s == nil {
-		return nil
-	}
-	return append(make(S, 0, cap(s)), s...)
-}
+func WithCap[S ~[]E, E any](s S) S { return trace.Into(nil, s) }
