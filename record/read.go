@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-json/jsontext"
 
 	"github.com/ckpt-dev/ckpt/trace"
+	"github.com/ckpt-dev/ckpt/trace/codec"
 )
 
 // recording is one process's decoded recording.
@@ -80,8 +81,8 @@ func read(name string, r io.Reader) (*recording, error) {
 		}
 		eof, text := errors.Is(err, io.EOF), len(bytes.TrimSpace(b)) > 0
 		switch {
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			return nil, fmt.Errorf("%s: line %d: truncated input (unexpected end of compressed data)", name, line)
+		case errors.Is(err, codec.ErrTruncated):
+			return nil, fmt.Errorf("%s: line %d: %v", name, line, err)
 		case err != nil && !eof:
 			return nil, fmt.Errorf("%s: line %d: reading: %v", name, line, err)
 		case !text:

@@ -423,7 +423,7 @@ func TestCutGzip(t *testing.T) {
 	rec := `{"format":"ckpt/recording@1","process":"A"}` + "\n" + strings.Repeat(`{"n":1,"ns":1,"kind":"checkpoint"}`+"\n", 1)
 	must(zw.Write([]byte(rec)))
 	ok(t, zw.Close())
-	zr := must(gzip.NewReader(bytes.NewReader(z.Bytes()[:z.Len()-12])))
+	zr := must(codec.OpenInput(bytes.NewReader(z.Bytes()[:z.Len()-12]))) // as MergeFiles opens it
 	_, err := record.Merge(record.Input{Name: "a.gz", R: zr})
 	if want := ": truncated input (unexpected end of compressed data)"; err == nil || !strings.HasPrefix(err.Error(), "a.gz: line ") || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("got %v, want a.gz: line N%s", err, want)

@@ -3,6 +3,7 @@ package codec
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"unsafe"
@@ -102,10 +103,26 @@ func OpenInput(r io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return zr, nil
+		return cutGzip{zr}, nil
 	}
 	return br, nil
 }
+
+// cutGzip is a gzip stream whose end, cut short, reads as ErrTruncated:
+// the gzip reader says only "unexpected EOF".
+type cutGzip struct{ r io.Reader }
+
+func (c cutGzip) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = ErrTruncated
+	}
+	return n, err
+}
+
+// ErrTruncated is the read error of a gzip input cut short (OpenInput),
+// in the words every reader reports it with.
+var ErrTruncated = errors.New("truncated input (unexpected end of compressed data)")
 
 func newFrame(name, format string, in io.Reader) *frame {
 	f := &frame{name: name, format: format}

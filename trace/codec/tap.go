@@ -92,8 +92,8 @@ func readError(err error) string {
 	if err == nil || err == io.EOF {
 		return ""
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "truncated input (unexpected end of compressed data)"
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, ErrTruncated) {
+		return ErrTruncated.Error()
 	}
 	return "reading: " + err.Error()
 }

@@ -57,7 +57,7 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	var vc []shiviz.Source
 	var sp []spans.File
 	for _, f := range files {
-		br := bufio.NewReaderSize(cutReader{f.R}, headSize)
+		br := bufio.NewReaderSize(f.R, headSize)
 		// A byte-order mark is skipped here, for every reader after:
 		// detect, the ShiViz parser, the span readers.
 		if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
@@ -99,18 +99,6 @@ func Read(files []File, opts Options) (*shiviz.Log, error) {
 	}
 	log.Layout += " spans"
 	return log, nil
-}
-
-// cutReader words the end of a cut gzip stream as verify does: the gzip
-// reader says only "unexpected EOF" (a plain file never does).
-type cutReader struct{ r io.Reader }
-
-func (c cutReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = errors.New("truncated input (unexpected end of compressed data)")
-	}
-	return n, err
 }
 
 // detect tells a file's format from its first bytes: JSON whose first
