@@ -92,6 +92,9 @@ func (e *TooBig) Error() string { return e.File + ": " + e.Msg }
 type estimate struct {
 	bytes      int64
 	doing, why string
+	// partial: the count stopped at the cap, so bytes is a floor
+	// (import's files and stdin: "needs more than").
+	partial bool
 }
 
 // check returns a *TooBig when e, for file, exceeds the cap (none on a
@@ -104,8 +107,12 @@ func (c *Cap) check(file string, e estimate) error {
 	if c.from != "" {
 		name = fmt.Sprintf("%s (--max-memory; %s)", FormatBytes(c.Bytes), c.from)
 	}
-	return &TooBig{File: file, Msg: fmt.Sprintf("%s needs about %s of memory (%s), over the memory cap of %s",
-		e.doing, FormatBytes(e.bytes), e.why, name)}
+	about := "about"
+	if e.partial {
+		about = "more than"
+	}
+	return &TooBig{File: file, Msg: fmt.Sprintf("%s needs %s %s of memory (%s), over the memory cap of %s",
+		e.doing, about, FormatBytes(e.bytes), e.why, name)}
 }
 
 // Bytes per item, calibrated on measured peaks (docs/performance.md
@@ -529,7 +536,7 @@ func (p *Pipeline) FitsImport(paths []string) error {
 		return nil
 	}
 	if e := importEstimate(paths, int64(min(baseBytes+4*float64(p.Mem.Bytes), math.MaxInt64/2))); e.why != "" {
-		return p.Mem.checkImport(strings.Join(paths, ", "), e)
+		return p.Mem.check(strings.Join(paths, ", "), e)
 	}
 	return nil
 }
@@ -566,20 +573,10 @@ func importEstimate(paths []string, stop int64) estimate {
 			why = append(why, fmt.Sprintf(importKinds[k].why, FormatBytes(c.size), c.lines, c.objects))
 		}
 	}
-	if e.why = strings.Join(why, " and "); cut {
+	if e.why, e.partial = strings.Join(why, " and "), cut; cut {
 		e.why = "the first " + e.why + ", counted no further"
 	}
 	return e
-}
-
-// checkImport is check of an import's estimate, which says "more than"
-// when the count stopped at the cap.
-func (c *Cap) checkImport(file string, e estimate) error {
-	err := c.check(file, e)
-	if tb, ok := err.(*TooBig); ok && strings.HasSuffix(e.why, "counted no further") {
-		tb.Msg = strings.Replace(tb.Msg, " needs about ", " needs more than ", 1)
-	}
-	return err
 }
 
 // importCount is what importEstimate counts of a file: its bytes, lines
@@ -656,7 +653,7 @@ func (m *importMeter) Read(b []byte) (int, error) {
 	m.c.add(b[:n])
 	if e := baseBytes + m.c.bytes(m.c.kind); m.cap != nil && m.cap.Bytes > 0 && e > m.cap.Bytes {
 		why := fmt.Sprintf(importKinds[m.c.kind].why, FormatBytes(m.c.size), m.c.lines, m.c.objects)
-		m.err = m.cap.checkImport(m.name, estimate{bytes: e, doing: "importing it", why: "the first " + why + ", counted no further"})
+		m.err = m.cap.check(m.name, estimate{bytes: e, doing: "importing it", why: "the first " + why + ", counted no further", partial: true})
 		return 0, m.err
 	}
 	return n, err
