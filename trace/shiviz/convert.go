@@ -220,7 +220,7 @@ type converter struct {
 	// the processes by their next period tick; ticks caps how many the
 	// periods add.
 	periods []trace.Time
-	next    tickQueue
+	next    *tickQueue
 	ticks   *tickCap
 	op      int
 	now     trace.Time

@@ -1,6 +1,7 @@
 package shiviz
 
 import (
+	"container/heap"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,53 +49,45 @@ func (c *converter) checkTicks(name string) error {
 	return nil
 }
 
-// tickQueue orders the processes that have a tick period by their next
-// tick time, ties by process, in a heap: adding a tick costs the log of
-// the processes, not all of them.
+// tickQueue is the processes in the order of their next tick time, ties
+// by process (container/heap): each tick costs log(processes), not a scan
+// of every process (BenchmarkTicksManyProcesses).
 type tickQueue struct {
 	at []trace.Time // each process's next tick time
 	h  []int32      // the heap of processes
 }
 
-func newTickQueue(periods []trace.Time) tickQueue {
-	q := tickQueue{at: slices.Clone(periods), h: make([]int32, len(periods))}
+func newTickQueue(periods []trace.Time) *tickQueue {
+	q := &tickQueue{at: slices.Clone(periods), h: make([]int32, len(periods))}
 	for i := range q.h {
 		q.h[i] = int32(i)
 	}
-	for i := len(q.h)/2 - 1; i >= 0; i-- {
-		q.down(i)
-	}
+	heap.Init(q)
 	return q
 }
 
-// before reports whether heap position i comes before position j.
-func (q *tickQueue) before(i, j int) bool {
+func (q *tickQueue) Len() int { return len(q.h) }
+
+func (q *tickQueue) Less(i, j int) bool {
 	a, b := q.h[i], q.h[j]
 	return q.at[a] < q.at[b] || q.at[a] == q.at[b] && a < b
 }
 
-// down moves the process at heap position i down to its place.
-func (q *tickQueue) down(i int) {
-	for {
-		m := i
-		if l := 2*i + 1; l < len(q.h) && q.before(l, m) {
-			m = l
-		}
-		if r := 2*i + 2; r < len(q.h) && q.before(r, m) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
-		i = m
-	}
+func (q *tickQueue) Swap(i, j int) { q.h[i], q.h[j] = q.h[j], q.h[i] }
+
+// Push and Pop complete heap.Interface (the queue keeps every process).
+func (q *tickQueue) Push(p any) { q.h = append(q.h, p.(int32)) }
+
+func (q *tickQueue) Pop() any {
+	p := q.h[len(q.h)-1]
+	q.h = q.h[:len(q.h)-1]
+	return p
 }
 
 // emitTicks adds every period tick due strictly before limit, in time
 // order, ties by process.
 func (c *converter) emitTicks(limit trace.Time) {
-	for q := &c.next; len(q.h) > 0 && q.at[q.h[0]] < limit; q.down(0) {
+	for q := c.next; len(q.h) > 0 && q.at[q.h[0]] < limit; heap.Fix(q, 0) {
 		p := q.h[0]
 		c.tr.Events = append(c.tr.Events, trace.Event{T: q.at[p], Kind: trace.Checkpoint, P: p, To: trace.None, Msg: trace.None})
 		c.st.Ticks++
