@@ -105,7 +105,7 @@ func (s *msSpec) clone(f *specFrame) *msSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), history.WithCap(pr.log)
+		pr.f, pr.pending, pr.log = slices.Clone(pr.f), slices.Clone(pr.pending), trace.Into(nil, pr.log)
 		pr.owes = slices.Clone(pr.owes)
 		for i := range pr.owes {
 			pr.owes[i].sent = slices.Clone(pr.owes[i].sent)
@@ -122,11 +122,11 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 	c.procs = slices.Clone(s.procs)
 	for p := range c.procs {
 		pr := &c.procs[p]
-		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), history.WithCap(pr.ckpts)
+		pr.clock.got, pr.pending, pr.ckpts = slices.Clone(pr.clock.got), slices.Clone(pr.pending), trace.Into(nil, pr.ckpts)
 		pr.blind = slices.Clone(pr.blind)
 		pr.sentTo = maps.Clone(pr.sentTo)
 		for q, l := range pr.sentTo {
-			pr.sentTo[q] = history.WithCap(l)
+			pr.sentTo[q] = trace.Into(nil, l)
 		}
 		pr.ann = annIndex{list: slices.Clone(pr.ann.list), origins: slices.Clone(pr.ann.origins), by: slices.Clone(pr.ann.by)}
 		for i := range pr.ann.by {
@@ -143,7 +143,7 @@ func (s *pkSpec) clone(f *specFrame) *pkSpec {
 			pr.replay = &rc
 		}
 	}
-	c.copies, c.early, c.recvOf, c.restarted = history.WithCap(s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
+	c.copies, c.early, c.recvOf, c.restarted = trace.Into(nil, s.copies), slices.Clone(s.early), slices.Clone(s.recvOf), slices.Clone(s.restarted)
 	c.lists, c.scratch = slices.Clone(s.lists), nil
 	c.sorted.keys = nil // a cache, remade on use
 	for i := range c.lists {

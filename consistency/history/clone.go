@@ -35,7 +35,7 @@ func (b *Builder) Clone(run *trace.Run, src *trace.Trace, at int, spare *Model) 
 		}
 		ps := &c.procs[p]
 		ps.Live, ps.Held, ps.Taken = trace.Into(o.Live, ps.Live), trace.Into(o.Held, ps.Held), trace.Into(o.Taken, ps.Taken)
-		ps.stable = WithCap(ps.stable)
+		ps.stable = trace.Into(nil, ps.stable)
 		ps.byID = maps.Clone(ps.byID)
 	}
 	c.candidates = slices.Clone(b.candidates)
@@ -68,7 +68,7 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace, at int, spare *Model) *M
 		c.Restores[i].Undid = slices.Clone(c.Restores[i].Undid)
 	}
 	cp := &c.Copies
-	cp.Send, cp.Orig, cp.box = trace.Into(spare.Copies.Send, cp.Send), trace.Into(spare.Copies.Orig, cp.Orig), WithCap(cp.box)
+	cp.Send, cp.Orig, cp.box = trace.Into(spare.Copies.Send, cp.Send), trace.Into(spare.Copies.Orig, cp.Orig), trace.Into(nil, cp.box)
 	cp.first, cp.count, cp.later = slices.Clone(cp.first), slices.Clone(cp.count), maps.Clone(cp.later)
 	c.Takes = slices.Clone(m.Takes)
 	c.shownKind, c.shownMsg = slices.Clone(m.shownKind), slices.Clone(m.shownMsg)
@@ -82,7 +82,3 @@ func (m *Model) clone(run *trace.Run, src *trace.Trace, at int, spare *Model) *M
 	}
 	return &c
 }
-
-// WithCap copies s with its capacity: a clone goes on appending to it as
-// its original would, without growing it again.
-func WithCap[S ~[]E, E any](s S) S { return trace.Into(nil, s) }
