@@ -1,7 +1,9 @@
 package record
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ckpt-dev/ckpt/trace"
 	"github.com/ckpt-dev/ckpt/trace/shiviz"
@@ -45,8 +47,8 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 		}
 	}
 	if err := ex.Deskew(); err != nil {
-		if c := cycle(all, ex); c != "" {
-			return nil, fmt.Errorf("the recordings make a cycle of happened-before, which no execution has: %s", c)
+		if ce := (*shiviz.CycleError)(nil); errors.As(err, &ce) {
+			return nil, fmt.Errorf("the recordings make a cycle of happened-before, which no execution has: %s", lines(all, append(ce.Path, ce.Path[0])))
 		}
 		return nil, err
 	}
@@ -71,3 +73,12 @@ func merged(recs []*recording, procs []string) ([]*event, error) {
 }
 
 func final(k trace.Kind) bool { return k == trace.End || k == trace.Unconsumed }
+
+// lines names the events of path by file and line.
+func lines(all []*event, path []int32) string {
+	s := make([]string, len(path))
+	for i, j := range path {
+		s[i] = fmt.Sprintf("%s line %d", all[j].rec.file, all[j].ln)
+	}
+	return strings.Join(s, " -> ")
+}

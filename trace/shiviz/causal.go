@@ -195,6 +195,28 @@ func cyclePath(ex *Execution, perHost [][]int32, indeg []int32) []int32 {
 	}
 }
 
+// CycleError is Deskew's refusal of events that happened-before orders
+// in a cycle: Path is the cycle forwards in time, from its event of the
+// least index, each event its predecessor's successor (a host's next
+// event or a receipt of a send) and the last's successor the first.
+type CycleError struct {
+	Path []int32
+	msg  string
+}
+
+func (e *CycleError) Error() string { return e.msg }
+
+// newCycleError is the CycleError of path, a cycle backwards in time
+// (cyclePath).
+func newCycleError(ex *Execution, path []int32) *CycleError {
+	fwd := slices.Clone(path)
+	slices.Reverse(fwd)
+	first := slices.Index(fwd, slices.Min(fwd))
+	fwd = append(fwd[first:], fwd[:first]...)
+	ev := &ex.Events[path[0]]
+	return &CycleError{Path: fwd, msg: fmt.Sprintf("the messages make a cycle of happened-before through %s:%d", shown(ex.Hosts[ev.Host]), ev.Own)}
+}
+
 // cycleError reports the cycle path (which runs backwards in time)
 // forwards, naming each event by host, clock value and line.
 func (p *parser) cycleError(ex *Execution, path []int32) error {

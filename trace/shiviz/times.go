@@ -74,8 +74,7 @@ func (ex *Execution) timestamps(name string, opts ImportOptions) error {
 func (ex *Execution) Deskew() error {
 	per := perHost(ex)
 	if path := ex.order(per); path != nil {
-		ev := &ex.Events[path[0]]
-		return fmt.Errorf("the messages make a cycle of happened-before through %s:%d", shown(ex.Hosts[ev.Host]), ev.Own)
+		return newCycleError(ex, path)
 	}
 	if err := ex.rebase(); err != nil {
 		return err
