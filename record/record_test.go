@@ -245,6 +245,7 @@ func TestMergeSays(t *testing.T) {
 		// its own state; never past the ops it had.
 		{"restarted from scratch", []string{a + op(1, 0) + op(2, 1) + ev(3, "fail", "") + op(4, 0) + op(5, 1) + op(6, 2)}, ""},
 		{"restarted from its state", []string{a + op(1, 0) + op(2, 1) + ev(3, "fail", "") + op(4, 2)}, ""},
+		{"restarted from its state, ends up", []string{a + op(1, 0) + op(2, 1) + ev(3, "fail", "") + op(4, 2) + end(5, "done")}, ""},
 		{"restarted past its ops", []string{a + op(1, 0) + ev(2, "fail", "") + op(3, 2)}, `a: line 4: event n=3 (internal): "op" is 2 where after the fail at line 3, op 1 or an earlier one (where the restarted program takes up) is due`},
 		{"rollback pos", []string{a + op(1, 0) + op(2, 1) + ev(3, "rollback", `,"restore":0,"pos":5,"cause":"request"`) + op(4, 1)}, `a: line 5: event n=4 (internal): "op" is 1 where the rollback at line 4 (pos 5) makes op 5 due`},
 		{"two ends", []string{ms + end(1, "done") + end(2, "done")}, `a: line 3: event n=2 (end): a second end (the first is line 2)`},
